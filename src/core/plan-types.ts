@@ -1,0 +1,109 @@
+// The reconcile plan: the public machine-readable contract of `../shared/plan-format.md`.
+// Field names and meanings are fixed; fields may be added (those are marked "addition").
+
+import type { ControllerKind, ReplicaSetCondition } from './types.js';
+
+export const PLAN_API_VERSION = 'rs-reconcile/v1alpha1';
+
+export type PodDecision = 'keep' | 'adopt' | 'release' | 'ignore';
+
+export type PodReason =
+  | 'OwnedMatching'
+  | 'OrphanMatching'
+  | 'OwnedNotMatching'
+  | 'OwnedByOther'
+  | 'Inactive'
+  | 'Terminating'
+  | 'ControllerDeleting';
+
+export type DeleteReason =
+  | 'Unscheduled'
+  | 'Phase'
+  | 'NotReady'
+  | 'LowerDeletionCost'
+  | 'MoreOnSameNode'
+  | 'ReadyShorter'
+  | 'MoreRestarts'
+  | 'Newer'
+  | 'UidOrder'
+  | 'Tie'
+  | 'ScaleToZero';
+
+export type SkipReason = 'ControllerDeleting' | 'InvalidSelector' | 'ExpectationsPending';
+
+export interface PlanPod {
+  name: string;
+  uid: string;
+  decision: PodDecision;
+  reason: PodReason;
+  message: string;
+}
+
+export interface PlanDelete {
+  name: string;
+  uid: string;
+  reason: DeleteReason;
+  message: string;
+}
+
+export interface PlanStatus {
+  replicas: number;
+  fullyLabeledReplicas: number;
+  readyReplicas: number;
+  availableReplicas: number;
+  observedGeneration: number;
+  terminatingReplicas?: number; // only where the emulated version writes it
+  conditions: ReplicaSetCondition[];
+}
+
+export type WarningCode =
+  | 'InvalidSelector'
+  | 'OverlappingSelectors'
+  | 'TemplateLabelsDoNotMatchSelector'
+  | 'OwnerNotFound'
+  | 'BurstCapped'
+  | 'NoTemplateLabels';
+
+/** addition: what a careful reader should know about this controller (never changes decisions). */
+export interface PlanWarning {
+  code: WarningCode;
+  message: string;
+  pods?: string[];
+}
+
+export interface PlanController {
+  kind: ControllerKind;
+  namespace: string;
+  name: string;
+  uid: string;
+  inSync: boolean;
+  skip: { reason: SkipReason; message: string } | null;
+  replicas: { desired: number; current: number };
+  pods: PlanPod[];
+  create: { count: number; batches: number[] };
+  delete: PlanDelete[];
+  status: PlanStatus;
+  statusChanged: boolean;
+  requeueAfterSeconds: number | null;
+  warnings: PlanWarning[]; // addition
+}
+
+export interface PlanSummary {
+  controllers: number;
+  inSync: number;
+  adopt: number;
+  release: number;
+  create: number;
+  delete: number;
+  statusUpdates: number;
+}
+
+export interface Plan {
+  apiVersion: typeof PLAN_API_VERSION;
+  kind: 'ReconcilePlan';
+  now: string;
+  kubernetesVersion: string;
+  source: 'file' | 'cluster';
+  summary: PlanSummary;
+  controllers: PlanController[];
+}
