@@ -1,0 +1,79 @@
+// Claiming (§5): the controller-ref manager's keep / adopt / release / ignore decision for every
+// pod that is in the controller's namespace and either matches its selector or names it as
+// controller, after the active-pod filter of §3 (inactive pods are never claimed).
+
+import { isBeingDeleted } from './controller.js';
+import type { PodDecision, PodReason } from './plan-types.js';
+import { controllerRef, isPodTerminal } from './pod.js';
+import type { Selector } from './selector.js';
+import type { Controller, Pod } from './types.js';
+
+export interface ClaimDecision {
+  pod: Pod;
+  decision: PodDecision;
+  reason: PodReason;
+  message: string;
+  /** The pod counts as the controller's after this sync's claim (claimed pods, §2 step 7). */
+  claimed: boolean;
+}
+
+/**
+ * One pod's decision, in upstream's order: the active filter first, then the claim table.
+ * Returns null for a pod that is not part of the plan (an orphan that does not match).
+ */
+export function claimPod(c: Controller, selector: Selector, pod: Pod): ClaimDecision | null {
+  const kind = c.kind;
+  const matches = selector.matches(pod.metadata.labels);
+  const ref = controllerRef(pod);
+  const ours = ref !== undefined && ref.uid === c.metadata.uid;
+  if (!matches && !ours) return null;
+
+  if (isPodTerminal(pod)) {
+    return ignore(pod, 'Inactive', `its phase is ${pod.status?.phase}: terminal pods are never counted, adopted, released or deleted (pod garbage collection removes them)`);
+  }
+  if (pod.metadata.deletionTimestamp) {
+    return ignore(pod, 'Terminating', `it is being deleted (since ${pod.metadata.deletionTimestamp}): a terminating pod no longer counts, so its replacement is created right away`);
+  }
+  if (ref && !ours) {
+    const sameName = ref.kind === kind && ref.name === c.metadata.name;
+    const who = `${ref.kind} ${ref.name}`;
+    return ignore(
+      pod,
+      'OwnedByOther',
+      sameName
+        ? `its controller reference names ${who} but with uid ${ref.uid}, an earlier object of the same name; ownership is by uid, so it belongs to someone else and is never adopted`
+        : `it matches the selector but is controlled by ${who} (uid ${ref.uid}); a pod has one controller, so this ${kind} leaves it alone`,
+    );
+  }
+  if (ours) {
+    if (matches) {
+      return { pod, decision: 'keep', reason: 'OwnedMatching', claimed: true, message: `owned by this ${kind} and matches its selector` };
+    }
+    const why = selector.explainMismatch(pod.metadata.labels);
+    if (isBeingDeleted(c)) {
+      return ignore(pod, 'ControllerDeleting', `owned by this ${kind} but no longer matches its selector (${why}); the ${kind} is being deleted, so it is not released`);
+    }
+    return {
+      pod,
+      decision: 'release',
+      reason: 'OwnedNotMatching',
+      claimed: false,
+      message: `owned by this ${kind} but no longer matches its selector (${why}): the ${kind} removes its owner reference and the pod keeps running as an orphan, no longer counted`,
+    };
+  }
+  // An orphan that matches.
+  if (isBeingDeleted(c)) {
+    return ignore(pod, 'ControllerDeleting', `an orphan that matches the selector, but the ${kind} is being deleted, so it adopts nothing`);
+  }
+  return {
+    pod,
+    decision: 'adopt',
+    reason: 'OrphanMatching',
+    claimed: true,
+    message: `it has no controller and its labels match the selector ${selector.toString() || '(empty: matches every pod)'}: the ${kind} adopts it (adds itself as controller owner) and counts it`,
+  };
+}
+
+function ignore(pod: Pod, reason: PodReason, message: string): ClaimDecision {
+  return { pod, decision: 'ignore', reason, message, claimed: false };
+}

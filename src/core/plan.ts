@@ -1,0 +1,388 @@
+// The planner: upstream's syncReplicaSet (§2) run for every controller of a snapshot, without
+// writing anything. It reads like the sync: selector, list, filter active, claim, manage
+// replicas, calculate status, decide the status write and the requeue.
+
+import { claimPod, type ClaimDecision } from './claim.js';
+import {
+  compareControllers,
+  controllerKey,
+  desiredReplicas,
+  fromReplicaSet,
+  fromReplicationController,
+  isBeingDeleted,
+  namespaceOf,
+} from './controller.js';
+import { BURST_REPLICAS, choosePodsToDelete, podsPerNode, slowStartBatches, type DeletionChoice } from './manage.js';
+import { deleteMessage } from './messages.js';
+import {
+  PLAN_API_VERSION,
+  type Plan,
+  type PlanController,
+  type PlanStatus,
+  type PlanSummary,
+  type PlanWarning,
+  type SkipReason,
+} from './plan-types.js';
+import { controllerRef, isPodActive, isPodTerminating } from './pod.js';
+import { PodIndex } from './pod-index.js';
+import { labelSelectorAsSelector, type Selector, type SelectorResult } from './selector.js';
+import { availabilityRequeueSeconds, calculateStatus, currentStatus, statusNeedsWrite, type ComputedStatus } from './status.js';
+import { formatTime } from './time.js';
+import type { Controller, Pod, Snapshot } from './types.js';
+import type { Behaviour } from './versions.js';
+
+export interface PlanOptions {
+  now: number; // evaluation time, epoch ms
+  behaviour: Behaviour;
+  source: 'file' | 'cluster';
+  burstReplicas?: number;
+  /** Which controllers the plan reports (all are still read for overlaps and siblings). */
+  include?: (c: Controller) => boolean;
+  /** What-if: plan as if this controller had been scaled to N (a scale bumps generation). */
+  replicasOverride?: (c: Controller) => number | undefined;
+  /** Live only: whether the controller's expectations are satisfied (§10). Offline: always. */
+  expectationsSatisfied?: (key: string) => boolean;
+  /** True when the snapshot holds every controller of the namespaces it covers. */
+  controllersComplete?: boolean;
+}
+
+/** Everything the planner worked out for one controller, for `explain` and for `reconcile`. */
+export interface ControllerDetail {
+  controller: Controller; // as planned (with a what-if scale applied)
+  selector: Selector | null;
+  selectorError: string | null;
+  claims: ClaimDecision[]; // in cache order
+  claimed: Pod[]; // claimed pods in cache order, before creates/deletes
+  perNode: Map<string, number>; // colocation counts used by the ranking
+  deletion: DeletionChoice | null;
+  status: ComputedStatus;
+  manageError: string | null;
+  entry: PlanController;
+}
+
+export class ClusterPlanner {
+  readonly controllers: Controller[];
+  readonly index: PodIndex;
+  private readonly burst: number;
+  private readonly selectors = new Map<Controller, SelectorResult>();
+  private readonly rsByOwnerUid = new Map<string, Controller[]>();
+  private readonly controllerUids = new Set<string>();
+  private readonly positions = new Map<Pod, number>();
+  private readonly overlapsByNamespace = new Map<string, Map<Controller, Map<string, string[]>>>();
+
+  constructor(
+    snapshot: Snapshot,
+    private readonly opts: PlanOptions,
+  ) {
+    this.burst = opts.burstReplicas ?? BURST_REPLICAS;
+    this.controllers = [...snapshot.replicaSets.map(fromReplicaSet), ...snapshot.replicationControllers.map(fromReplicationController)].sort(compareControllers);
+    this.index = new PodIndex(snapshot.pods);
+    snapshot.pods.forEach((p, i) => this.positions.set(p, i));
+    for (const c of this.controllers) {
+      this.controllerUids.add(c.metadata.uid);
+      if (c.kind !== 'ReplicaSet') continue; // the owner index holds ReplicaSets only (§13)
+      const owner = controllerRef(c);
+      if (owner) push(this.rsByOwnerUid, owner.uid, c);
+    }
+  }
+
+  selectorOf(c: Controller): SelectorResult {
+    let s = this.selectors.get(c);
+    if (!s) {
+      s = labelSelectorAsSelector(c.spec.selector);
+      this.selectors.set(c, s);
+    }
+    return s;
+  }
+
+  find(kind: Controller['kind'] | null, namespace: string, name: string): Controller[] {
+    return this.controllers.filter((c) => c.metadata.name === name && namespaceOf(c) === namespace && (kind === null || c.kind === kind));
+  }
+
+  plan(): Plan {
+    const include = this.opts.include ?? (() => true);
+    const entries = this.controllers.filter(include).map((c) => this.planController(c).entry);
+    return {
+      apiVersion: PLAN_API_VERSION,
+      kind: 'ReconcilePlan',
+      now: formatTime(this.opts.now),
+      kubernetesVersion: this.opts.behaviour.version,
+      source: this.opts.source,
+      summary: summarize(entries),
+      controllers: entries,
+    };
+  }
+
+  /** One sync of one controller, as upstream's syncReplicaSet, without side effects. */
+  planController(original: Controller): ControllerDetail {
+    const c = this.withWhatIf(original);
+    const bh = this.opts.behaviour;
+    const now = this.opts.now;
+    const sel = this.selectorOf(original);
+    if (!sel.ok) return this.invalidSelector(c, sel.error);
+    const selector = sel.selector;
+
+    // Read expectations before listing pods (§2 step 3).
+    const needsSync = this.opts.expectationsSatisfied?.(controllerKey(c)) ?? true;
+
+    const candidates = this.candidates(c, selector);
+    const claims: ClaimDecision[] = [];
+    for (const p of candidates) {
+      const d = claimPod(c, selector, p);
+      if (d) claims.push(d);
+    }
+    const claimed = claims.filter((d) => d.claimed).map((d) => d.pod);
+    const terminating = c.kind === 'ReplicaSet' && bh.gates.DeploymentReplicaSetTerminatingReplicas ? this.countTerminating(c, selector, candidates) : null;
+
+    let skip: PlanController['skip'] = null;
+    if (isBeingDeleted(c)) {
+      skip = { reason: 'ControllerDeleting', message: `the ${c.kind} is being deleted (deletionTimestamp ${c.metadata.deletionTimestamp}): upstream adopts, releases, creates and deletes nothing, but still writes the status` };
+    } else if (!needsSync) {
+      skip = { reason: 'ExpectationsPending', message: `earlier creates or deletes of this ${c.kind} have not been observed yet: upstream waits for them (or 5 minutes) before managing replicas again` };
+    }
+
+    const desired = desiredReplicas(c);
+    const warnings: PlanWarning[] = [...this.staticWarnings(c, selector, claims)];
+    let createCount = 0;
+    let batches: number[] = [];
+    let deletion: DeletionChoice | null = null;
+    let perNode = new Map<string, number>();
+    let manageError: string | null = null;
+    if (skip === null) {
+      const diff = claimed.length - desired;
+      if (diff < 0) {
+        createCount = Math.min(-diff, this.burst);
+        batches = slowStartBatches(createCount);
+        if (createCount < -diff) warnings.push({ code: 'BurstCapped', message: `${-diff} pods are missing but one sync creates at most ${this.burst} (burst replicas); the rest follow in later syncs` });
+        const labels = c.spec.template?.metadata?.labels;
+        if (!labels || Object.keys(labels).length === 0) {
+          // RealPodControl refuses locally: the first create fails and slow start stops (§6.1).
+          manageError = 'unable to create pods, no labels';
+          warnings.push({ code: 'NoTemplateLabels', message: `the pod template has no labels: upstream refuses to create pods ("unable to create pods, no labels") and records FailedCreate` });
+        }
+      } else if (diff > 0) {
+        const n = Math.min(diff, this.burst);
+        if (n < diff) warnings.push({ code: 'BurstCapped', message: `${diff} pods are surplus but one sync deletes at most ${this.burst} (burst replicas); the rest follow in later syncs` });
+        perNode = this.relatedPodsPerNode(c);
+        deletion = choosePodsToDelete(claimed, n, perNode, now, bh);
+      }
+    }
+
+    const status = calculateStatus(c, claimed, terminating, manageError, now, bh);
+    const statusChanged = statusNeedsWrite(c, status);
+    if (statusChanged) status.observedGeneration = c.metadata.generation ?? 0;
+    const requeue = manageError === null ? availabilityRequeueSeconds(c, status, claimed, now, bh) : null;
+
+    const uidStepIsReady = (v: { comparison: { criterion: string | null } | null }) => v.comparison?.criterion === 'ReadyUid';
+    const entry: PlanController = {
+      kind: c.kind,
+      namespace: namespaceOf(c),
+      name: c.metadata.name,
+      uid: c.metadata.uid,
+      inSync: false,
+      skip,
+      replicas: { desired, current: claimed.length },
+      pods: claims
+        .map((d) => ({ name: d.pod.metadata.name, uid: d.pod.metadata.uid, decision: d.decision, reason: d.reason, message: d.message }))
+        .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
+      create: { count: createCount, batches },
+      delete: (deletion?.victims ?? []).map((v) => ({
+        name: v.facts.pod.metadata.name,
+        uid: v.facts.uid,
+        reason: v.reason,
+        message: deleteMessage(v.facts, v.reason, deletion!.firstKept, now, uidStepIsReady(v)),
+      })),
+      status: toPlanStatus(status),
+      statusChanged,
+      requeueAfterSeconds: requeue,
+      warnings,
+    };
+    entry.inSync = !statusChanged && createCount === 0 && entry.delete.length === 0 && !entry.pods.some((p) => p.decision === 'adopt' || p.decision === 'release');
+    return { controller: c, selector, selectorError: null, claims, claimed, perNode, deletion, status, manageError, entry };
+  }
+
+  /** Related pods (§6.2 step 2) counted per node: pods matching any sibling's selector. */
+  relatedPodsPerNode(c: Controller): Map<string, number> {
+    if (c.kind !== 'ReplicaSet') return new Map();
+    const owner = controllerRef(c);
+    if (!owner) return new Map(); // a standalone ReplicaSet has no related pods at all
+    const seen = new Map<string, Pod>();
+    for (const sibling of this.rsByOwnerUid.get(owner.uid) ?? []) {
+      const s = this.selectorOf(sibling);
+      if (!s.ok) continue;
+      for (const p of this.index.matching(namespaceOf(sibling), s.selector)) if (!seen.has(p.metadata.uid)) seen.set(p.metadata.uid, p);
+    }
+    return podsPerNode(seen.values());
+  }
+
+  siblings(c: Controller): Controller[] {
+    const owner = c.kind === 'ReplicaSet' ? controllerRef(c) : undefined;
+    return owner ? (this.rsByOwnerUid.get(owner.uid) ?? []).filter((s) => s !== c && s.metadata.uid !== c.metadata.uid) : [];
+  }
+
+  private withWhatIf(c: Controller): Controller {
+    const n = this.opts.replicasOverride?.(c);
+    if (n === undefined || n === desiredReplicas(c)) return c;
+    // A scale writes spec.replicas, which bumps metadata.generation.
+    return { ...c, spec: { ...c.spec, replicas: n }, metadata: { ...c.metadata, generation: (c.metadata.generation ?? 0) + 1 } };
+  }
+
+  /** Pods of the namespace that match the selector or name this controller, in cache order. */
+  private candidates(c: Controller, selector: Selector): Pod[] {
+    const ns = namespaceOf(c);
+    const seen = new Set<Pod>();
+    const out: Pod[] = [];
+    for (const p of this.index.matching(ns, selector)) {
+      seen.add(p);
+      out.push(p);
+    }
+    for (const p of this.index.controlledBy(c.metadata.uid)) {
+      if (!seen.has(p) && namespaceOf(p) === ns) out.push(p);
+    }
+    if (out.length > 1) out.sort((a, b) => this.positions.get(a)! - this.positions.get(b)!);
+    return out;
+  }
+
+  /** Terminating pods controlled by this controller that match its selector (§2 step 8). */
+  private countTerminating(c: Controller, selector: Selector, candidates: Pod[]): number {
+    let n = 0;
+    for (const p of candidates) {
+      if (isPodTerminating(p) && controllerRef(p)?.uid === c.metadata.uid && selector.matches(p.metadata.labels)) n++;
+    }
+    return n;
+  }
+
+  private invalidSelector(c: Controller, error: string): ControllerDetail {
+    const status = currentStatus(c);
+    const owned = this.index.controlledBy(c.metadata.uid).filter((p) => namespaceOf(p) === namespaceOf(c) && isPodActive(p)).length;
+    const message = `invalid selector: ${error}; upstream skips this ${c.kind} entirely (no claim, no create or delete, no status write) until its selector is fixed`;
+    const entry: PlanController = {
+      kind: c.kind,
+      namespace: namespaceOf(c),
+      name: c.metadata.name,
+      uid: c.metadata.uid,
+      inSync: true,
+      skip: { reason: 'InvalidSelector' satisfies SkipReason, message },
+      replicas: { desired: desiredReplicas(c), current: owned },
+      pods: [],
+      create: { count: 0, batches: [] },
+      delete: [],
+      status: toPlanStatus(status),
+      statusChanged: false,
+      requeueAfterSeconds: null,
+      warnings: [{ code: 'InvalidSelector', message }],
+    };
+    return { controller: c, selector: null, selectorError: error, claims: [], claimed: [], perNode: new Map(), deletion: null, status, manageError: null, entry };
+  }
+
+  private staticWarnings(c: Controller, selector: Selector, claims: ClaimDecision[]): PlanWarning[] {
+    const out: PlanWarning[] = [];
+    const templateLabels = c.spec.template?.metadata?.labels ?? {};
+    if (!selector.nothing && !selector.matches(templateLabels)) {
+      out.push({
+        code: 'TemplateLabelsDoNotMatchSelector',
+        message: `the pod template's labels do not match the selector (${selector.explainMismatch(templateLabels)}): every pod it creates would be left unclaimed and replaced again; the API server normally rejects such a ${c.kind}`,
+      });
+    }
+    const overlaps = this.overlapsOf(c);
+    for (const [otherName, pods] of overlaps) {
+      out.push({
+        code: 'OverlappingSelectors',
+        message: `${pods.length} pod${pods.length === 1 ? ' is' : 's are'} also selected by ${otherName}: overlapping selectors are a user error upstream, and the controllers may fight over ${pods.length === 1 ? 'it' : 'them'}`,
+        pods: pods.sort(),
+      });
+    }
+    const orphaned: string[] = [];
+    for (const d of claims) {
+      if (d.reason !== 'OwnedByOther') continue;
+      const ref = controllerRef(d.pod)!;
+      if ((ref.kind === 'ReplicaSet' || ref.kind === 'ReplicationController') && !this.controllerUids.has(ref.uid)) orphaned.push(d.pod.metadata.name);
+    }
+    if (orphaned.length && this.opts.controllersComplete !== false) {
+      const where = this.opts.source === 'cluster' ? 'which does not exist' : 'which is not in the snapshot';
+      out.push({
+        code: 'OwnerNotFound',
+        message: `${orphaned.length} matching pod${orphaned.length === 1 ? ' is' : 's are'} controlled by a controller ${where}: nobody adopts ${orphaned.length === 1 ? 'it' : 'them'}, and garbage collection deletes such pods once their owner is gone`,
+        pods: orphaned.sort(),
+      });
+    }
+    return out;
+  }
+
+  /**
+   * Other controllers (RS or RC) of the namespace whose valid, non-empty selector also matches an
+   * active, labelled pod this one matches (getPodReplicaSets' view: empty selectors match nothing).
+   */
+  private overlapsOf(c: Controller): Map<string, string[]> {
+    const ns = namespaceOf(c);
+    let table = this.overlapsByNamespace.get(ns);
+    if (!table) {
+      table = new Map();
+      const byPod = new Map<Pod, Controller[]>();
+      for (const other of this.controllers) {
+        if (namespaceOf(other) !== ns) continue;
+        const s = this.selectorOf(other);
+        if (!s.ok || s.selector.nothing || s.selector.everything) continue;
+        for (const p of this.index.matching(ns, s.selector)) {
+          if (!isPodActive(p) || !p.metadata.labels || Object.keys(p.metadata.labels).length === 0) continue;
+          push(byPod, p, other);
+        }
+      }
+      for (const [pod, ctrls] of byPod) {
+        if (ctrls.length < 2) continue;
+        for (const a of ctrls) {
+          let m = table.get(a);
+          if (!m) table.set(a, (m = new Map()));
+          for (const b of ctrls) if (b !== a) push(m, `${b.kind} ${b.metadata.name}`, pod.metadata.name);
+        }
+      }
+      this.overlapsByNamespace.set(ns, table);
+    }
+    const found = table.get(c);
+    if (!found) {
+      // A what-if copy of the controller: look it up by identity of the original.
+      for (const [k, v] of table) if (k.metadata.uid === c.metadata.uid && k.kind === c.kind) return v;
+      return new Map();
+    }
+    return found;
+  }
+}
+
+function toPlanStatus(s: ComputedStatus): PlanStatus {
+  const out: PlanStatus = {
+    replicas: s.replicas,
+    fullyLabeledReplicas: s.fullyLabeledReplicas,
+    readyReplicas: s.readyReplicas,
+    availableReplicas: s.availableReplicas,
+    observedGeneration: s.observedGeneration,
+    conditions: s.conditions,
+  };
+  if (s.terminatingReplicas !== null) out.terminatingReplicas = s.terminatingReplicas;
+  return out;
+}
+
+export function summarize(entries: PlanController[]): PlanSummary {
+  const s: PlanSummary = { controllers: entries.length, inSync: 0, adopt: 0, release: 0, create: 0, delete: 0, statusUpdates: 0 };
+  for (const e of entries) {
+    if (e.inSync) s.inSync++;
+    for (const p of e.pods) {
+      if (p.decision === 'adopt') s.adopt++;
+      else if (p.decision === 'release') s.release++;
+    }
+    s.create += e.create.count;
+    s.delete += e.delete.length;
+    if (e.statusChanged) s.statusUpdates++;
+  }
+  return s;
+}
+
+/** Plans every controller of a snapshot. */
+export function planSnapshot(snapshot: Snapshot, opts: PlanOptions): Plan {
+  return new ClusterPlanner(snapshot, opts).plan();
+}
+
+function push<K, V>(m: Map<K, V[]>, k: K, v: V): void {
+  const list = m.get(k);
+  if (list) list.push(v);
+  else m.set(k, [v]);
+}

@@ -1,0 +1,55 @@
+// Kubernetes timestamps (RFC 3339) as epoch milliseconds. Go's zero time (serialised as null,
+// absent, or 0001-01-01T00:00:00Z) is `null`: several rules treat "zero" specially.
+
+/** Epoch ms of a Kubernetes timestamp, or null for a missing / zero time. */
+export function parseTime(value: string | null | undefined): number | null {
+  if (value === null || value === undefined || value === '') return null;
+  const ms = Date.parse(value);
+  if (Number.isNaN(ms)) return null;
+  // Go's zero time, 0001-01-01T00:00:00Z, marshals like any other instant: treat it as zero.
+  if (value.startsWith('0001-01-01T00:00:00')) return null;
+  return ms;
+}
+
+/** Formats epoch ms as Kubernetes prints times (second precision, UTC, `Z`). */
+export function formatTime(ms: number): string {
+  const iso = new Date(ms).toISOString();
+  return iso.endsWith('.000Z') ? iso.slice(0, -5) + 'Z' : iso;
+}
+
+/**
+ * Upstream's logarithmic bucket of a time (LogarithmicScaleDown): floor(log2(now − t)) with the
+ * difference in nanoseconds, and −1 when t is at or after now. Computed exactly (BigInt bit
+ * length) so times on a power-of-two boundary land in the same bucket as in Go.
+ */
+export function logBucket(tMs: number, nowMs: number): number {
+  const dMs = nowMs - tMs;
+  if (dMs <= 0) return -1;
+  const ns = BigInt(Math.round(dMs * 1000)) * 1000n; // µs precision is all a JS time carries
+  return ns.toString(2).length - 1;
+}
+
+/** The span of durations a bucket covers, for explanations: [2^b ns, 2^(b+1) ns). */
+export function bucketSpanSeconds(bucket: number): [number, number] {
+  if (bucket < 0) return [0, 0];
+  return [2 ** bucket / 1e9, 2 ** (bucket + 1) / 1e9];
+}
+
+/** kubectl's HumanDuration: 45s, 12m, 3h4m, 2d5h, 120d, 3y20d. */
+export function shortDuration(seconds: number): string {
+  if (!Number.isFinite(seconds)) return '<unknown>';
+  const s = Math.max(0, Math.floor(seconds));
+  if (s < 120) return `${s}s`;
+  const m = Math.floor(s / 60);
+  if (m < 10) return s % 60 === 0 ? `${m}m` : `${m}m${s % 60}s`;
+  if (m < 180) return `${m}m`;
+  const h = Math.floor(s / 3600);
+  if (h < 8) return m % 60 === 0 ? `${h}h` : `${h}h${m % 60}m`;
+  if (h < 48) return `${h}h`;
+  const d = Math.floor(h / 24);
+  if (d < 8) return h % 24 === 0 ? `${d}d` : `${d}d${h % 24}h`;
+  if (d < 365 * 2) return `${d}d`;
+  const y = Math.floor(d / 365);
+  if (d < 365 * 8 && d % 365 !== 0) return `${y}y${d % 365}d`;
+  return `${y}y`;
+}

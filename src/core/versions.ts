@@ -1,0 +1,122 @@
+// Upstream behaviour that changed between Kubernetes minor versions, and the feature gates that
+// change this controller (§0 of the reference). `--kube-version 1.X` picks one; reading a cluster
+// the default is the server's own minor, offline the newest.
+
+export const OLDEST_MINOR = 24;
+export const NEWEST_MINOR = 35;
+export const NEWEST_VERSION = `1.${NEWEST_MINOR}`;
+
+export type GateName = 'PodDeletionCost' | 'LogarithmicScaleDown' | 'DeploymentReplicaSetTerminatingReplicas';
+
+interface GateHistory {
+  since: number; // first minor that knows the gate
+  defaultOnSince: number; // first minor where it is on by default
+  lockedSince?: number; // GA and locked to its default
+}
+
+const GATES: Record<GateName, GateHistory> = {
+  PodDeletionCost: { since: 21, defaultOnSince: 22 },
+  LogarithmicScaleDown: { since: 21, defaultOnSince: 22, lockedSince: 31 },
+  DeploymentReplicaSetTerminatingReplicas: { since: 33, defaultOnSince: 35 },
+};
+
+export const GATE_NAMES = Object.keys(GATES) as GateName[];
+
+export interface Behaviour {
+  version: string; // "1.35"
+  minor: number;
+  gates: Record<GateName, boolean>;
+  /** IsPodAvailable compares with <= (PR #132122, v1.34+); before, strictly <. */
+  availabilityInclusive: boolean;
+  /** Restart comparison also looks at sidecar containers (PR #124952, v1.33+). */
+  sidecarRestarts: boolean;
+  /** Availability requeue: at the next pod's availability time (PR #132121, v1.34+) or legacy. */
+  requeue: 'next-available' | 'legacy';
+  /** updatePod re-enqueues minReadySeconds + 1 s after a pod turns ready (clock-skew guard). */
+  readyRequeueExtraSecond: boolean;
+}
+
+export type VersionResult = { ok: true; minor: number } | { ok: false; error: string };
+
+/** Parses "1.32", "v1.32", "1.32.4", "32"-style minors from /version ("32+"). */
+export function parseKubeVersion(text: string): VersionResult {
+  const m = /^v?1\.(\d+)(?:\.\d+)?(?:[-+].*)?$/.exec(text.trim());
+  if (!m) return { ok: false, error: `invalid Kubernetes version ${JSON.stringify(text)}: expected 1.X, e.g. ${NEWEST_VERSION}` };
+  const minor = Number(m[1]);
+  if (minor < OLDEST_MINOR || minor > NEWEST_MINOR)
+    return { ok: false, error: `Kubernetes version 1.${minor} is not supported: choose 1.${OLDEST_MINOR} to ${NEWEST_VERSION}` };
+  return { ok: true, minor };
+}
+
+/** The minor a live server reports, clamped into the supported range (with a note when clamped). */
+export function minorFromServer(minorField: string): { minor: number; note: string | null } {
+  const n = Number(/^\d+/.exec(minorField)?.[0] ?? NaN);
+  if (!Number.isFinite(n)) return { minor: NEWEST_MINOR, note: `the server reported minor version ${JSON.stringify(minorField)}; explaining as ${NEWEST_VERSION}` };
+  if (n > NEWEST_MINOR) return { minor: NEWEST_MINOR, note: `the server runs 1.${n}; rs-reconcile knows upstream behaviour up to ${NEWEST_VERSION} and explains as that` };
+  if (n < OLDEST_MINOR) return { minor: OLDEST_MINOR, note: `the server runs 1.${n}; rs-reconcile knows upstream behaviour from 1.${OLDEST_MINOR} and explains as that` };
+  return { minor: n, note: null };
+}
+
+export type GatesResult = { ok: true; gates: Partial<Record<GateName, boolean>> } | { ok: false; error: string };
+
+/** Parses kube-controller-manager's `--feature-gates A=true,B=false`. */
+export function parseFeatureGates(text: string | undefined): GatesResult {
+  const gates: Partial<Record<GateName, boolean>> = {};
+  if (!text) return { ok: true, gates };
+  for (const part of text.split(',').map((s) => s.trim()).filter(Boolean)) {
+    const m = /^([A-Za-z0-9]+)=(true|false)$/i.exec(part);
+    if (!m) return { ok: false, error: `invalid --feature-gates entry ${JSON.stringify(part)}: expected Name=true|false` };
+    const name = GATE_NAMES.find((g) => g.toLowerCase() === m[1].toLowerCase());
+    if (!name) return { ok: false, error: `unknown feature gate ${JSON.stringify(m[1])}: this controller is affected by ${GATE_NAMES.join(', ')}` };
+    gates[name] = m[2].toLowerCase() === 'true';
+  }
+  return { ok: true, gates };
+}
+
+export interface BehaviourResult {
+  behaviour: Behaviour;
+  warnings: string[];
+  error?: string;
+}
+
+/** The behaviour of upstream's controller at a minor version, with gate overrides applied. */
+export function behaviourFor(minor: number, overrides: Partial<Record<GateName, boolean>> = {}): BehaviourResult {
+  const warnings: string[] = [];
+  const gates = {} as Record<GateName, boolean>;
+  for (const name of GATE_NAMES) {
+    const h = GATES[name];
+    const known = minor >= h.since;
+    let on = known && minor >= h.defaultOnSince;
+    const wanted = overrides[name];
+    if (wanted !== undefined) {
+      if (!known) {
+        return {
+          behaviour: undefined as unknown as Behaviour,
+          warnings,
+          error: `feature gate ${name} does not exist in Kubernetes 1.${minor} (it appeared in 1.${h.since})`,
+        };
+      }
+      if (h.lockedSince !== undefined && minor >= h.lockedSince && wanted !== on) {
+        warnings.push(`feature gate ${name} is locked to ${on} since 1.${h.lockedSince} (kube-controller-manager would refuse to start); evaluating as if it were ${wanted}`);
+      }
+      on = wanted;
+    }
+    gates[name] = on;
+  }
+  return {
+    behaviour: {
+      version: `1.${minor}`,
+      minor,
+      gates,
+      availabilityInclusive: minor >= 34,
+      sidecarRestarts: minor >= 33,
+      requeue: minor >= 34 ? 'next-available' : 'legacy',
+      readyRequeueExtraSecond: true,
+    },
+    warnings,
+  };
+}
+
+export function defaultBehaviour(): Behaviour {
+  return behaviourFor(NEWEST_MINOR).behaviour;
+}
