@@ -1,0 +1,40 @@
+// The base of every command: one-line errors (exit status 2, stack only with --debug), warnings
+// on stderr, and the kubectl-diff exit status convention.
+
+import { Command, Errors, Flags } from '@oclif/core';
+import { oneLine, UserError } from '../errors.js';
+
+export abstract class BaseCommand extends Command {
+  static override baseFlags = {
+    debug: Flags.boolean({ description: 'print stack traces of errors', default: false, hidden: true }),
+  };
+
+  protected warning(message: string): void {
+    process.stderr.write(`warning: ${message}\n`);
+  }
+
+  protected print(text: string): void {
+    process.stdout.write(text.endsWith('\n') || text === '' ? text : text + '\n');
+  }
+
+  protected override async catch(err: Error & { exitCode?: number; oclif?: { exit?: number } }): Promise<unknown> {
+    if (err instanceof Errors.ExitError) throw err;
+    const debug = this.argv.includes('--debug');
+    if (err instanceof UserError) {
+      process.stderr.write(`error: ${err.message}\n`);
+      if (debug && err.stack) process.stderr.write(err.stack + '\n');
+      process.exitCode = err.exitCode;
+      return;
+    }
+    // oclif's own parse errors (unknown flag, bad option): one line plus its help hint.
+    if (err.oclif?.exit !== undefined) {
+      process.stderr.write(`error: ${oneLine(err).replace(/^Error:\s*/, '')}\nSee '${this.config.bin} ${this.id ?? ''} --help'.\n`);
+      process.exitCode = 2;
+      return;
+    }
+    process.stderr.write(`error: ${oneLine(err)}${debug ? '' : ' (run with --debug for details)'}\n`);
+    if (debug && err.stack) process.stderr.write(err.stack + '\n');
+    process.exitCode = 2;
+    return;
+  }
+}

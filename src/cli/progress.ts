@@ -1,0 +1,27 @@
+// Progress on stderr for long work, only when stderr is a terminal (nothing extra otherwise).
+
+export interface Progress {
+  update(text: string): void;
+  done(): void;
+}
+
+const SILENT: Progress = { update() {}, done() {} };
+
+export function progressOn(stream: NodeJS.WriteStream, intervalMs = 100): Progress {
+  if (!stream.isTTY) return SILENT;
+  let last = 0;
+  let shown = false;
+  return {
+    update(text: string) {
+      const t = performance.now();
+      if (t - last < intervalMs) return;
+      last = t;
+      shown = true;
+      stream.write(`\r\x1b[K${text}`);
+    },
+    done() {
+      if (shown) stream.write('\r\x1b[K');
+      shown = false;
+    },
+  };
+}

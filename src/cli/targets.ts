@@ -1,0 +1,39 @@
+// Controller names as kubectl accepts them: NAME, rs/NAME, replicaset/NAME, replicasets.apps/NAME,
+// rc/NAME, replicationcontroller/NAME …
+
+import type { ControllerKind } from '../core/types.js';
+import { UserError } from '../errors.js';
+
+export interface Target {
+  kind: ControllerKind | null; // null: either kind
+  name: string;
+}
+
+const KINDS: Record<string, ControllerKind> = {
+  rs: 'ReplicaSet',
+  replicaset: 'ReplicaSet',
+  replicasets: 'ReplicaSet',
+  'replicaset.apps': 'ReplicaSet',
+  'replicasets.apps': 'ReplicaSet',
+  rc: 'ReplicationController',
+  replicationcontroller: 'ReplicationController',
+  replicationcontrollers: 'ReplicationController',
+};
+
+export function parseTarget(arg: string): Target {
+  const slash = arg.indexOf('/');
+  if (slash < 0) {
+    if (!arg) throw new UserError('a controller name must not be empty');
+    return { kind: null, name: arg };
+  }
+  const type = arg.slice(0, slash).toLowerCase();
+  const name = arg.slice(slash + 1);
+  const kind = KINDS[type];
+  if (!kind) throw new UserError(`the server doesn't have a resource type "${arg.slice(0, slash)}": rs-reconcile explains ReplicaSets (rs/NAME) and ReplicationControllers (rc/NAME)`);
+  if (!name || name.includes('/')) throw new UserError(`invalid controller name ${JSON.stringify(arg)}: expected TYPE/NAME`);
+  return { kind, name };
+}
+
+export function describeTarget(t: Target): string {
+  return t.kind === 'ReplicationController' ? `replicationcontrollers "${t.name}"` : `replicasets.apps "${t.name}"`;
+}

@@ -1,0 +1,67 @@
+import { Args } from '@oclif/core';
+import { BaseCommand } from '../cli/base.js';
+import { connectionFlags, modelFlags, noHeadersFlag, outputFlag, scopeFlags } from '../cli/flags.js';
+import { progressOn } from '../cli/progress.js';
+import { parseTarget } from '../cli/targets.js';
+import { colorLevel, makeChalk } from '../render/color.js';
+import { renderDiffTable, renderSummary } from '../render/diff-table.js';
+import { renderNames, renderPlanJson, renderPlanYaml } from '../render/plan-output.js';
+import { preparePlan } from '../services/plan-service.js';
+
+export default class Diff extends BaseCommand {
+  static override summary = 'Show what the ReplicaSet controller would change: adopt, release, create, delete, status';
+  static override description = `Plans one sync of every ReplicaSet and ReplicationController in scope, exactly as the upstream
+controller would run it, and shows the differences. Nothing is written. Reads a snapshot
+(-f, as printed by "kubectl get rs,rc,pods -o yaml") or the live cluster (read-only).
+
+Exit status, as kubectl diff: 0 when every controller is in sync, 1 when the plan has any action
+or status change, greater than 1 on an error.`;
+
+  static override examples = [
+    { description: 'Audit a saved snapshot', command: 'kubectl get rs,rc,pods -A -o yaml > snap.yaml\n<%= config.bin %> diff -f snap.yaml -A' },
+    { description: 'The plan as JSON for a CI job (exit 1 on drift)', command: '<%= config.bin %> diff -n shop -o json' },
+    { description: 'Which pods would go if web were scaled to 3', command: '<%= config.bin %> diff rs/web --replicas 3 -o wide' },
+    { description: 'As the controller of Kubernetes 1.32 would see it', command: '<%= config.bin %> diff -f snap.yaml --kube-version 1.32 --now 2026-01-01T00:00:00Z' },
+  ];
+
+  static override strict = false;
+  static override args = { name: Args.string({ description: 'controllers to plan: NAME, rs/NAME or rc/NAME (default: all in scope)' }) };
+
+  static override flags = { ...scopeFlags, ...outputFlag, ...noHeadersFlag, ...modelFlags, ...connectionFlags };
+
+  async run(): Promise<void> {
+    const { argv, flags } = await this.parse(Diff);
+    const targets = (argv as string[]).map(parseTarget);
+    const ctx = await preparePlan(
+      { filename: flags.filename, namespace: flags.namespace, allNamespaces: flags['all-namespaces'], selector: flags.selector, connection: connection(flags) },
+      { now: flags.now, replicas: flags.replicas, kubeVersion: flags['kube-version'], featureGates: flags['feature-gates'], burstReplicas: flags['burst-replicas'] },
+      targets,
+      { stdin: process.stdin, progress: progressOn(process.stderr) },
+    );
+    for (const n of ctx.notices) this.warning(n);
+    const plan = ctx.plan;
+    if (flags.output === 'json') this.print(renderPlanJson(plan));
+    else if (flags.output === 'yaml') this.print(renderPlanYaml(plan));
+    else if (flags.output === 'name') this.print(renderNames(plan));
+    else {
+      const chalk = makeChalk(colorLevel(process.stdout, process.env));
+      if (plan.controllers.length === 0) {
+        process.stderr.write(`No ReplicaSets or ReplicationControllers found${scopeWords(flags.namespace, flags['all-namespaces'], !!flags.filename?.length)}.\n`);
+      } else {
+        this.print(renderDiffTable(plan, { wide: flags.output === 'wide', noHeaders: flags['no-headers'], chalk, width: process.stdout.columns }));
+        if (!flags['no-headers']) this.print(renderSummary(plan, chalk));
+      }
+    }
+    process.exitCode = plan.controllers.every((c) => c.inSync) ? 0 : 1;
+  }
+}
+
+export function connection(flags: { kubeconfig?: string; context?: string; cluster?: string; user?: string; as?: string; 'as-group'?: string[]; 'request-timeout'?: string }) {
+  return { kubeconfig: flags.kubeconfig, context: flags.context, cluster: flags.cluster, user: flags.user, as: flags.as, asGroups: flags['as-group'], requestTimeout: flags['request-timeout'] };
+}
+
+function scopeWords(ns: string | undefined, all: boolean, file: boolean): string {
+  if (all) return file ? ' in the snapshot' : ' in any namespace';
+  if (ns) return ` in ${ns} namespace`;
+  return file ? ' in the snapshot' : ' in the current namespace';
+}
