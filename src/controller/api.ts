@@ -1,0 +1,52 @@
+// What a sync needs from the API server, behind one interface (upstream's PodControl plus the
+// ReplicaSet client and the event recorder), so the sync is tested against any implementation.
+
+import type { Controller, ControllerKind, Pod, ReplicaSet, ReplicationController } from '../core/types.js';
+
+export type ControllerObject = ReplicaSet | ReplicationController;
+
+/** A failed API call, as the server's Status describes it (code 0: no answer). */
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    readonly code: number,
+    readonly reason: string,
+    readonly causes: { reason?: string; message?: string; field?: string }[] = [],
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+  get notFound(): boolean {
+    return this.code === 404 || this.reason === 'NotFound';
+  }
+  get invalid(): boolean {
+    return this.code === 422 || this.reason === 'Invalid';
+  }
+  hasCause(reason: string): boolean {
+    return this.causes.some((c) => c.reason === reason);
+  }
+}
+
+export interface ControllerAPI {
+  createPod(namespace: string, pod: Pod): Promise<Pod>;
+  deletePod(namespace: string, name: string): Promise<void>;
+  /** A strategic merge patch (adopt / release bodies of §5). */
+  patchPod(namespace: string, name: string, patch: object): Promise<void>;
+  /** An uncached GET of the controller (canAdopt, status retry). */
+  getController(kind: ControllerKind, namespace: string, name: string): Promise<ControllerObject>;
+  /** PUT …/status with the object's status. */
+  updateControllerStatus(kind: ControllerKind, obj: ControllerObject): Promise<ControllerObject>;
+  /** Records an Event on the controller; never throws (upstream's recorder is fire and forget). */
+  recordEvent(c: Controller, type: 'Normal' | 'Warning', reason: string, message: string): Promise<void>;
+}
+
+export type ActionKind = 'adopt' | 'release' | 'create' | 'delete' | 'status';
+
+export interface ActionOutcome {
+  action: ActionKind;
+  pod?: string; // the pod's name (for create: the name the server generated)
+  ok: boolean;
+  code?: number; // HTTP status of a failure
+  error?: string;
+  note?: string; // e.g. "already gone", "namespace terminating"
+}

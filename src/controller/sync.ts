@@ -1,0 +1,252 @@
+// syncReplicaSet applied (§2): claim (adopt / release), manage replicas (slow-start creates,
+// ranked deletes), calculate and write the status, as upstream does it, through a ControllerAPI.
+// The decisions come from the pure planner; this module only carries them out and reacts to
+// what the API server answers.
+
+import { controllerKey, desiredReplicas, isBeingDeleted, namespaceOf } from '../core/controller.js';
+import { choosePodsToDelete } from '../core/manage.js';
+import type { ClusterPlanner } from '../core/plan.js';
+import { podKey } from '../core/pod.js';
+import { adoptPatch, podFromTemplate, releasePatch } from '../core/pod-template.js';
+import { availabilityRequeueSeconds, calculateStatus, statusNeedsWrite, type ComputedStatus } from '../core/status.js';
+import type { Controller, Pod, ReplicaSetStatus } from '../core/types.js';
+import type { Behaviour } from '../core/versions.js';
+import type { UIDTrackingControllerExpectations } from '../core/expectations.js';
+import { ApiError, type ActionOutcome, type ControllerAPI, type ControllerObject } from './api.js';
+
+export const STATUS_UPDATE_RETRIES = 1;
+
+export interface SyncDeps {
+  api: ControllerAPI;
+  behaviour: Behaviour;
+  burstReplicas: number;
+  now: () => number;
+  expectations?: UIDTrackingControllerExpectations;
+  onAction?: (a: ActionOutcome) => void;
+}
+
+export interface SyncOutcome {
+  key: string;
+  actions: ActionOutcome[];
+  /** The sync's error (claim, manage or status), as upstream returns it: retried with backoff. */
+  error: Error | null;
+  status: ComputedStatus | null;
+  statusWritten: boolean;
+  requeueAfterMs: number | null;
+  skipped: 'InvalidSelector' | null;
+}
+
+function asApiError(err: unknown): ApiError {
+  if (err instanceof ApiError) return err;
+  return new ApiError(err instanceof Error ? err.message : String(err), 0, 'Unknown');
+}
+
+/** slowStartBatch: batches of 1, 2, 4 … run in parallel; the first failing batch ends it. */
+export async function slowStartBatch(count: number, initial: number, fn: () => Promise<void>): Promise<{ successes: number; error: Error | null }> {
+  let remaining = count;
+  let successes = 0;
+  for (let batch = Math.min(remaining, initial); batch > 0; batch = Math.min(2 * batch, remaining)) {
+    const results = await Promise.allSettled(Array.from({ length: batch }, () => fn()));
+    const failed = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+    successes += batch - failed.length;
+    if (failed.length) return { successes, error: failed[0].reason as Error };
+    remaining -= batch;
+  }
+  return { successes, error: null };
+}
+
+class AggregateSyncError extends Error {
+  constructor(readonly errors: Error[]) {
+    super(errors.length === 1 ? errors[0].message : `[${errors.map((e) => e.message).join(', ')}]`);
+    this.name = 'AggregateSyncError';
+  }
+}
+
+export async function syncController(planner: ClusterPlanner, c: Controller, deps: SyncDeps): Promise<SyncOutcome> {
+  const key = controllerKey(c);
+  const ns = namespaceOf(c);
+  const actions: ActionOutcome[] = [];
+  const record = (a: ActionOutcome) => {
+    actions.push(a);
+    deps.onAction?.(a);
+  };
+  const outcome = (o: Partial<SyncOutcome>): SyncOutcome => ({ key, actions, error: null, status: null, statusWritten: false, requeueAfterMs: null, skipped: null, ...o });
+
+  // Expectations are read before the pods are listed (TestRSSyncExpectations).
+  const needsSync = deps.expectations ? deps.expectations.satisfiedExpectations(key) : true;
+  const detail = planner.planController(c);
+  if (detail.selectorError !== null) return outcome({ skipped: 'InvalidSelector' });
+
+  // Claim: adopt matching orphans, release owned pods that stopped matching (§5), one by one.
+  let adoptCheck: Promise<Error | null> | null = null;
+  const canAdopt = () => (adoptCheck ??= recheckController(deps.api, c));
+  const claimed: Pod[] = [];
+  const claimErrors: Error[] = [];
+  for (const d of detail.claims) {
+    if (d.decision === 'keep') claimed.push(d.pod);
+    else if (d.decision === 'adopt') {
+      const blocked = await canAdopt();
+      if (blocked) {
+        claimErrors.push(blocked);
+        record({ action: 'adopt', pod: d.pod.metadata.name, ok: false, error: blocked.message });
+        continue;
+      }
+      try {
+        await deps.api.patchPod(ns, d.pod.metadata.name, adoptPatch(c, d.pod.metadata.uid));
+        claimed.push(d.pod);
+        record({ action: 'adopt', pod: d.pod.metadata.name, ok: true });
+      } catch (e) {
+        const err = asApiError(e);
+        if (err.notFound) record({ action: 'adopt', pod: d.pod.metadata.name, ok: true, note: 'pod already gone: not claimed' });
+        else {
+          claimErrors.push(err);
+          record({ action: 'adopt', pod: d.pod.metadata.name, ok: false, code: err.code, error: err.message });
+        }
+      }
+    } else if (d.decision === 'release') {
+      try {
+        await deps.api.patchPod(ns, d.pod.metadata.name, releasePatch(c, d.pod.metadata.uid));
+        record({ action: 'release', pod: d.pod.metadata.name, ok: true });
+      } catch (e) {
+        const err = asApiError(e);
+        // Gone, or no longer ours (Invalid: uid precondition or no such reference): released.
+        if (err.notFound || err.invalid) record({ action: 'release', pod: d.pod.metadata.name, ok: true, note: err.notFound ? 'pod already gone' : 'already released' });
+        else {
+          claimErrors.push(err);
+          record({ action: 'release', pod: d.pod.metadata.name, ok: false, code: err.code, error: err.message });
+        }
+      }
+    }
+  }
+  // A failed adopt or release ends the sync: no creates, no deletes, no status write (§2 step 7).
+  if (claimErrors.length) return outcome({ error: new AggregateSyncError(claimErrors) });
+
+  const bh = deps.behaviour;
+  let manageError: Error | null = null;
+  if (needsSync && !isBeingDeleted(c)) manageError = await manageReplicas(planner, c, claimed, deps, record);
+
+  // Status from the claimed pods as they were before this sync's creates and deletes.
+  const now = deps.now();
+  const terminating = detail.status.terminatingReplicas;
+  const status = calculateStatus(c, claimed, terminating, manageError ? manageError.message : null, now, bh);
+  let statusWritten = false;
+  if (statusNeedsWrite(c, status)) {
+    status.observedGeneration = c.metadata.generation ?? 0;
+    try {
+      await updateStatusWithRetry(deps.api, c, status);
+      statusWritten = true;
+      record({ action: 'status', ok: true });
+    } catch (e) {
+      const err = asApiError(e);
+      record({ action: 'status', ok: false, code: err.code, error: err.message });
+      return outcome({ error: err, status }); // a status error wins over the manage error
+    }
+  }
+  if (manageError) return outcome({ error: manageError, status, statusWritten });
+  const requeue = availabilityRequeueSeconds(c, status, claimed, deps.now(), bh);
+  return outcome({ status, statusWritten, requeueAfterMs: requeue === null ? null : requeue * 1000 });
+}
+
+/** RecheckDeletionTimestamp: an uncached GET before the first adoption of a sync. */
+async function recheckController(api: ControllerAPI, c: Controller): Promise<Error | null> {
+  try {
+    const fresh = await api.getController(c.kind, namespaceOf(c), c.metadata.name);
+    if (fresh.metadata.uid !== c.metadata.uid) return new Error(`original ${c.kind} ${namespaceOf(c)}/${c.metadata.name} is gone: got uid ${fresh.metadata.uid}, wanted ${c.metadata.uid}`);
+    if (fresh.metadata.deletionTimestamp) return new Error(`${namespaceOf(c)}/${c.metadata.name} has just been deleted at ${fresh.metadata.deletionTimestamp}`);
+    return null;
+  } catch (e) {
+    return asApiError(e);
+  }
+}
+
+async function manageReplicas(planner: ClusterPlanner, c: Controller, claimed: Pod[], deps: SyncDeps, record: (a: ActionOutcome) => void): Promise<Error | null> {
+  const key = controllerKey(c);
+  const ns = namespaceOf(c);
+  const diff = claimed.length - desiredReplicas(c);
+  if (diff < 0) {
+    const n = Math.min(-diff, deps.burstReplicas);
+    // Expect the creations before issuing any (§10): the informer may see them first.
+    deps.expectations?.expectCreations(key, n);
+    const template = podFromTemplate(c);
+    const { successes, error } = await slowStartBatch(n, 1, async () => {
+      if (!template.ok) {
+        await deps.api.recordEvent(c, 'Warning', 'FailedCreate', `Error creating: ${template.error}`);
+        record({ action: 'create', ok: false, error: template.error });
+        throw new Error(template.error);
+      }
+      try {
+        const created = await deps.api.createPod(ns, template.pod);
+        record({ action: 'create', pod: created.metadata.name, ok: true });
+        await deps.api.recordEvent(c, 'Normal', 'SuccessfulCreate', `Created pod: ${created.metadata.name}`);
+      } catch (e) {
+        const err = asApiError(e);
+        // Nothing can be created in a terminating namespace: not an error, and no event.
+        if (err.hasCause('NamespaceTerminating')) {
+          record({ action: 'create', ok: true, note: 'namespace terminating: nothing to do' });
+          return;
+        }
+        await deps.api.recordEvent(c, 'Warning', 'FailedCreate', `Error creating: ${err.message}`);
+        record({ action: 'create', ok: false, code: err.code, error: err.message });
+        throw err;
+      }
+    });
+    // Pods never requested (or refused) will not be observed: lower the expectation for them.
+    for (let i = successes; i < n; i++) deps.expectations?.creationObserved(key);
+    return error;
+  }
+  if (diff > 0) {
+    const n = Math.min(diff, deps.burstReplicas);
+    const choice = choosePodsToDelete(claimed, n, planner.relatedPodsPerNode(c), deps.now(), deps.behaviour);
+    const victims = choice.victims.map((v) => v.facts.pod);
+    deps.expectations?.expectDeletions(key, victims.map(podKey));
+    const errors: Error[] = [];
+    await Promise.all(
+      victims.map(async (pod) => {
+        try {
+          await deps.api.deletePod(ns, pod.metadata.name);
+          record({ action: 'delete', pod: pod.metadata.name, ok: true });
+          await deps.api.recordEvent(c, 'Normal', 'SuccessfulDelete', `Deleted pod: ${pod.metadata.name}`);
+        } catch (e) {
+          const err = asApiError(e);
+          // The informer will not observe a delete that did not happen.
+          deps.expectations?.deletionObserved(key, podKey(pod));
+          if (err.notFound) {
+            record({ action: 'delete', pod: pod.metadata.name, ok: true, note: 'already gone' });
+            return;
+          }
+          await deps.api.recordEvent(c, 'Warning', 'FailedDelete', `Error deleting: ${err.message}`);
+          record({ action: 'delete', pod: pod.metadata.name, ok: false, code: err.code, error: err.message });
+          errors.push(new Error(`unable to delete pods: ${err.message}`));
+        }
+      }),
+    );
+    return errors[0] ?? null;
+  }
+  return null;
+}
+
+function wireStatus(s: ComputedStatus): ReplicaSetStatus {
+  const out: ReplicaSetStatus = {
+    replicas: s.replicas,
+    fullyLabeledReplicas: s.fullyLabeledReplicas,
+    readyReplicas: s.readyReplicas,
+    availableReplicas: s.availableReplicas,
+    observedGeneration: s.observedGeneration,
+  };
+  if (s.terminatingReplicas !== null) out.terminatingReplicas = s.terminatingReplicas;
+  if (s.conditions.length) out.conditions = s.conditions;
+  return out;
+}
+
+/** updateReplicaSetStatus: PUT …/status; on failure GET the object and try once more. */
+async function updateStatusWithRetry(api: ControllerAPI, c: Controller, status: ComputedStatus): Promise<ControllerObject> {
+  let obj: ControllerObject = c.object;
+  for (let i = 0; ; i++) {
+    try {
+      return await api.updateControllerStatus(c.kind, { ...obj, status: wireStatus(status) } as ControllerObject);
+    } catch (err) {
+      if (i >= STATUS_UPDATE_RETRIES) throw err;
+      obj = await api.getController(c.kind, namespaceOf(c), c.metadata.name); // a GET error wins
+    }
+  }
+}
