@@ -36,7 +36,7 @@ function replicaSet({ name, ns = 'default', replicas, labels, selector, owner, g
         spec: { containers: [{ name: 'app', image: `registry.example/${name.split('-')[0]}:1.4.2`, ports: [{ containerPort: 8080, protocol: 'TCP' }] }] },
       },
     },
-    status: { replicas: status?.[0] ?? replicas, fullyLabeledReplicas: status?.[0] ?? replicas, readyReplicas: status?.[1] ?? replicas, availableReplicas: status?.[2] ?? replicas, observedGeneration: observed },
+    status: { replicas: status?.[0] ?? replicas, fullyLabeledReplicas: status?.[0] ?? replicas, readyReplicas: status?.[1] ?? replicas, availableReplicas: status?.[2] ?? replicas, ...(isRC ? {} : { terminatingReplicas: 0 }), observedGeneration: observed },
   };
 }
 

@@ -63,7 +63,7 @@ export interface ControllerDetail {
 export class ClusterPlanner {
   readonly controllers: Controller[];
   readonly index: PodIndex;
-  private readonly burst: number;
+  readonly burstReplicas: number;
   private readonly selectors = new Map<Controller, SelectorResult>();
   private readonly rsByOwnerUid = new Map<string, Controller[]>();
   private readonly controllerUids = new Set<string>();
@@ -74,7 +74,7 @@ export class ClusterPlanner {
     snapshot: Snapshot,
     private readonly opts: PlanOptions,
   ) {
-    this.burst = opts.burstReplicas ?? BURST_REPLICAS;
+    this.burstReplicas = opts.burstReplicas ?? BURST_REPLICAS;
     this.controllers = [...snapshot.replicaSets.map(fromReplicaSet), ...snapshot.replicationControllers.map(fromReplicationController)].sort(compareControllers);
     this.index = new PodIndex(snapshot.pods);
     snapshot.pods.forEach((p, i) => this.positions.set(p, i));
@@ -151,9 +151,9 @@ export class ClusterPlanner {
     if (skip === null) {
       const diff = claimed.length - desired;
       if (diff < 0) {
-        createCount = Math.min(-diff, this.burst);
+        createCount = Math.min(-diff, this.burstReplicas);
         batches = slowStartBatches(createCount);
-        if (createCount < -diff) warnings.push({ code: 'BurstCapped', message: `${-diff} pods are missing but one sync creates at most ${this.burst} (burst replicas); the rest follow in later syncs` });
+        if (createCount < -diff) warnings.push({ code: 'BurstCapped', message: `${-diff} pods are missing but one sync creates at most ${this.burstReplicas} (burst replicas); the rest follow in later syncs` });
         const labels = c.spec.template?.metadata?.labels;
         if (!labels || Object.keys(labels).length === 0) {
           // RealPodControl refuses locally: the first create fails and slow start stops (§6.1).
@@ -161,8 +161,8 @@ export class ClusterPlanner {
           warnings.push({ code: 'NoTemplateLabels', message: `the pod template has no labels: upstream refuses to create pods ("unable to create pods, no labels") and records FailedCreate` });
         }
       } else if (diff > 0) {
-        const n = Math.min(diff, this.burst);
-        if (n < diff) warnings.push({ code: 'BurstCapped', message: `${diff} pods are surplus but one sync deletes at most ${this.burst} (burst replicas); the rest follow in later syncs` });
+        const n = Math.min(diff, this.burstReplicas);
+        if (n < diff) warnings.push({ code: 'BurstCapped', message: `${diff} pods are surplus but one sync deletes at most ${this.burstReplicas} (burst replicas); the rest follow in later syncs` });
         perNode = this.relatedPodsPerNode(c);
         deletion = choosePodsToDelete(claimed, n, perNode, now, bh);
       }

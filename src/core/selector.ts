@@ -4,7 +4,7 @@
 
 import type { LabelSelector, Labels } from './types.js';
 
-export type Operator = '=' | 'in' | 'notin' | 'exists' | '!';
+export type Operator = '=' | '!=' | 'in' | 'notin' | 'exists' | '!' | 'gt' | 'lt';
 
 export interface Requirement {
   key: string;
@@ -72,8 +72,13 @@ function newRequirement(key: string, operator: Operator, values: string[]): Requ
       if (values.length === 0) return "values: Invalid value: []: for 'in', 'notin' operators, values set can't be empty";
       break;
     case '=':
+    case '!=':
       if (values.length !== 1) return 'values: Invalid value: exact-match compatibility requires one single value';
       break;
+    case 'gt':
+    case 'lt':
+      if (values.length !== 1 || !/^-?\d+$/.test(values[0])) return `values: Invalid value: ${JSON.stringify(values)}: for 'Gt', 'Lt' operators, exactly one integer value is required`;
+      return { key, operator, values: [...values] };
     case 'exists':
     case '!':
       if (values.length !== 0) return 'values: Invalid value: values set must be empty for exists and does not exist';
@@ -96,8 +101,15 @@ function requirementMatches(r: Requirement, labels: Labels | null | undefined): 
     case 'in':
       return has(labels, r.key) && r.values.includes(labels![r.key]);
     case 'notin':
+    case '!=':
       // NotIn is true when the key is absent (pitfall 6).
       return !has(labels, r.key) || !r.values.includes(labels![r.key]);
+    case 'gt':
+    case 'lt': {
+      if (!has(labels, r.key) || !/^-?\d+$/.test(labels![r.key])) return false;
+      const v = Number(labels![r.key]);
+      return r.operator === 'gt' ? v > Number(r.values[0]) : v < Number(r.values[0]);
+    }
     case 'exists':
       return has(labels, r.key);
     case '!':
@@ -109,6 +121,12 @@ function requirementString(r: Requirement): string {
   switch (r.operator) {
     case '=':
       return `${r.key}=${r.values[0]}`;
+    case '!=':
+      return `${r.key}!=${r.values[0]}`;
+    case 'gt':
+      return `${r.key}>${r.values[0]}`;
+    case 'lt':
+      return `${r.key}<${r.values[0]}`;
     case 'in':
       return `${r.key} in (${r.values.join(',')})`;
     case 'notin':
@@ -129,7 +147,11 @@ function describeMismatch(r: Requirement, labels: Labels | null | undefined): st
     case 'in':
       return present ? `label ${r.key} is ${shown}, not one of (${r.values.join(', ')})` : `label ${r.key} is missing`;
     case 'notin':
+    case '!=':
       return `label ${r.key} is ${shown}, which the selector excludes`;
+    case 'gt':
+    case 'lt':
+      return present ? `label ${r.key} is ${shown}, not ${r.operator === 'gt' ? 'greater' : 'less'} than ${r.values[0]}` : `label ${r.key} is missing`;
     case 'exists':
       return `label ${r.key} is missing`;
     case '!':
@@ -212,4 +234,71 @@ export function equalityTerms(sel: Selector): [string, string][] {
   const out: [string, string][] = [];
   for (const r of sel.requirements) if ((r.operator === '=' || r.operator === 'in') && r.values.length === 1) out.push([r.key, r.values[0]]);
   return out;
+}
+
+/**
+ * Parses kubectl's `-l` syntax (labels.Parse): `k=v`, `k==v`, `k!=v`, `k in (a,b)`,
+ * `k notin (a,b)`, `k`, `!k`, `k>1`, `k<1`, comma-separated and ANDed. "" selects everything.
+ */
+export function parseSelectorString(text: string): SelectorResult {
+  const reqs: Requirement[] = [];
+  let i = 0;
+  const src = text;
+  const ws = () => {
+    while (i < src.length && /\s/.test(src[i])) i++;
+  };
+  const ident = (): string => {
+    const start = i;
+    while (i < src.length && !/[\s,=!<>()]/.test(src[i])) i++;
+    return src.slice(start, i);
+  };
+  const fail = (why: string): SelectorResult => ({ ok: false, error: `unable to parse requirement: ${why} in selector ${JSON.stringify(text)}` });
+  ws();
+  if (i >= src.length) return { ok: true, selector: new RequirementsSelector([]) };
+  for (;;) {
+    ws();
+    let req: Requirement | string;
+    if (src[i] === '!') {
+      i++;
+      ws();
+      const key = ident();
+      if (!key) return fail('expected a key after "!"');
+      req = newRequirement(key, '!', []);
+    } else {
+      const key = ident();
+      if (!key) return fail(`expected a key at position ${i}`);
+      ws();
+      const rest = src.slice(i);
+      let op: Operator | null = null;
+      if (rest.startsWith('==')) (op = '='), (i += 2);
+      else if (rest.startsWith('!=')) (op = '!='), (i += 2);
+      else if (rest.startsWith('=')) (op = '='), (i += 1);
+      else if (rest.startsWith('>')) (op = 'gt'), (i += 1);
+      else if (rest.startsWith('<')) (op = 'lt'), (i += 1);
+      else if (/^in\s*\(/.test(rest)) (op = 'in'), (i += 2);
+      else if (/^notin\s*\(/.test(rest)) (op = 'notin'), (i += 5);
+      if (op === null) {
+        req = newRequirement(key, 'exists', []);
+      } else if (op === 'in' || op === 'notin') {
+        ws();
+        if (src[i] !== '(') return fail(`expected "(" after ${op}`);
+        const close = src.indexOf(')', i);
+        if (close < 0) return fail('missing ")"');
+        const values = src.slice(i + 1, close).split(',').map((v) => v.trim());
+        i = close + 1;
+        req = newRequirement(key, op, values.length === 1 && values[0] === '' ? [] : values);
+      } else {
+        ws();
+        const value = ident();
+        req = newRequirement(key, op, [value]);
+      }
+    }
+    if (typeof req === 'string') return { ok: false, error: `invalid selector ${JSON.stringify(text)}: ${req}` };
+    reqs.push(req);
+    ws();
+    if (i >= src.length) break;
+    if (src[i] !== ',') return fail(`unexpected ${JSON.stringify(src[i])} at position ${i}`);
+    i++;
+  }
+  return { ok: true, selector: new RequirementsSelector(sortRequirements(reqs)) };
 }

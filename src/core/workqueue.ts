@@ -264,7 +264,7 @@ export class WorkQueue<T extends string> {
       this.processingStartTimes.delete(item);
       this.emit({ type: 'work_duration', name: this.name, item, ms: this.clock.now() - started });
     }
-    if (this.dirty.has(item)) {
+    if (true) {
       this.queue.push(item);
       this.dispatch();
     }

@@ -1,0 +1,76 @@
+// The explain model of one controller: its plan entry plus every fact the claim and ranking rules
+// looked at, computed here once so renderers only lay it out.
+
+import { minReadySeconds, namespaceOf } from './controller.js';
+import type { ExplainModel, ExplainPodRow } from './explain-types.js';
+import type { ClusterPlanner, ControllerDetail } from './plan.js';
+import { controllerRef, POD_DELETION_COST_ANNOTATION, parseDeletionCost } from './pod.js';
+import { rankFacts } from './rank.js';
+import { currentStatus } from './status.js';
+import { formatTime } from './time.js';
+import type { Controller } from './types.js';
+
+export function buildExplainModel(planner: ClusterPlanner, original: Controller, nowMs: number, kubernetesVersion: string): ExplainModel {
+  const detail: ControllerDetail = planner.planController(original);
+  const c = detail.controller;
+  const perNode = detail.perNode.size ? detail.perNode : planner.relatedPodsPerNode(c);
+  const deleteIndex = new Map(detail.entry.delete.map((d, i) => [d.uid, i]));
+  const rows: ExplainPodRow[] = detail.claims.map((d, i) => {
+    const f = rankFacts(d.pod, i, perNode.get(d.pod.spec?.nodeName ?? '') ?? 0, nowMs);
+    const raw = d.pod.metadata.annotations?.[POD_DELETION_COST_ANNOTATION] ?? null;
+    return {
+      name: d.pod.metadata.name,
+      uid: d.pod.metadata.uid,
+      decision: d.decision,
+      reason: d.reason,
+      message: d.message,
+      node: f.node === '' ? null : f.node,
+      phase: f.phase,
+      ready: f.ready,
+      restarts: f.restarts,
+      sidecarRestarts: f.sidecarRestarts,
+      creationTimestamp: f.created === null ? null : formatTime(f.created),
+      ageSeconds: f.created === null ? null : Math.max(0, (nowMs - f.created) / 1000),
+      readySeconds: f.readyTime === null ? null : Math.max(0, (nowMs - f.readyTime) / 1000),
+      deletionCost: parseDeletionCost(raw).cost,
+      deletionCostAnnotation: raw,
+      colocated: f.rank,
+      deleteIndex: deleteIndex.get(d.pod.metadata.uid) ?? null,
+    };
+  });
+  rows.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+
+  const ownerRef = controllerRef(c);
+  const before = currentStatus(original);
+  const ownerFound = ownerRef
+    ? ownerRef.kind === 'ReplicaSet' || ownerRef.kind === 'ReplicationController'
+      ? planner.controllers.some((x) => x.metadata.uid === ownerRef.uid)
+      : null
+    : null;
+  return {
+    kind: c.kind,
+    namespace: namespaceOf(c),
+    name: c.metadata.name,
+    now: formatTime(nowMs),
+    kubernetesVersion,
+    selector: detail.selector ? detail.selector.toString() || '(empty: matches every pod)' : '(invalid)',
+    selectorError: detail.selectorError,
+    templateLabels: { ...(c.spec.template?.metadata?.labels ?? {}) },
+    minReadySeconds: minReadySeconds(c),
+    generation: c.metadata.generation ?? 0,
+    owner: ownerRef ? { kind: ownerRef.kind, name: ownerRef.name, uid: ownerRef.uid, found: ownerFound } : null,
+    siblings: planner.siblings(c).map((s) => s.metadata.name).sort(),
+    pods: rows,
+    statusBefore: {
+      replicas: before.replicas,
+      fullyLabeledReplicas: before.fullyLabeledReplicas,
+      readyReplicas: before.readyReplicas,
+      availableReplicas: before.availableReplicas,
+      observedGeneration: original.status?.observedGeneration ?? null,
+      terminatingReplicas: before.terminatingReplicas,
+      conditions: before.conditions.map((x) => ({ type: x.type, status: x.status, reason: x.reason, message: x.message })),
+    },
+    plan: detail.entry,
+  };
+}
+
