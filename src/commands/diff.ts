@@ -25,7 +25,7 @@ or status change, greater than 1 on an error.`;
   ];
 
   static override strict = false;
-  static override args = { name: Args.string({ description: 'controllers to plan: NAME, rs/NAME or rc/NAME (default: all in scope)' }) };
+  static override args = { name: Args.string({ description: 'controllers to plan: NAME, rs/NAME or rc/NAME (default: all in scope)', ignoreStdin: true }) };
 
   static override flags = { ...scopeFlags, ...outputFlag, ...noHeadersFlag, ...modelFlags, ...connectionFlags };
 

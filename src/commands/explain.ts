@@ -27,7 +27,7 @@ Nothing is written.`;
     { description: 'From a snapshot, as of the time it was taken', command: '<%= config.bin %> explain rc/db -f snap.yaml --now 2026-01-01T00:00:00Z' },
   ];
 
-  static override args = { name: Args.string({ description: 'the controller: NAME, rs/NAME, replicaset/NAME or rc/NAME', required: true }) };
+  static override args = { name: Args.string({ description: 'the controller: NAME, rs/NAME, replicaset/NAME or rc/NAME', required: true, ignoreStdin: true }) };
   static override flags = { ...scopeFlags, ...outputFlag, ...modelFlags, ...connectionFlags };
 
   async run(): Promise<void> {

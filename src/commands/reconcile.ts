@@ -30,7 +30,7 @@ Exit status: 0 when every action succeeded (or nothing was to do), 2 when any fa
   ];
 
   static override strict = false;
-  static override args = { name: Args.string({ description: 'controllers to reconcile: NAME, rs/NAME or rc/NAME (default: all in scope)' }) };
+  static override args = { name: Args.string({ description: 'controllers to reconcile: NAME, rs/NAME or rc/NAME (default: all in scope)', ignoreStdin: true }) };
   static override flags = {
     ...scopeFlags,
     output: Flags.string({ char: 'o', description: 'print the plan and the outcome of every action', options: ['json', 'yaml'] }),

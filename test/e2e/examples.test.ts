@@ -44,7 +44,7 @@ describe('drifted ReplicaSet', () => {
     expect(r.stdout).toContain('shop-web-manual');
     expect(r.stdout).toMatch(/adopt/i);
     expect(r.stdout).toMatch(/release/i);
-    expect(r.stdout).toMatch(/label tier is "debug", not "web"/);
+    expect(r.stdout.replace(/\s+/g, ' ')).toMatch(/label tier is "debug", not "web"/);
   });
 
   it('-o yaml is the same document', async () => {

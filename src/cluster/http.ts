@@ -1,0 +1,217 @@
+// The HTTP side of a connection: a KubeConfig whose API clients send kubectl's impersonation
+// headers and honour --request-timeout on every request.
+//
+// client-node's default transport (node-fetch fed a plain header record) cannot send a header
+// twice, and Impersonate-Group must be sent once per group: the API server reads each header
+// line as one group, so "a,b" would impersonate a single group named "a,b". The transport below
+// is node:http(s) with the agent client-node prepares (CA, client certificates, proxies).
+
+import { createHash } from 'node:crypto';
+import http from 'node:http';
+import https from 'node:https';
+import zlib from 'node:zlib';
+import {
+  KubeConfig,
+  ResponseContext,
+  ServerConfiguration,
+  createConfiguration,
+  wrapHttpLibrary,
+  type ApiConstructor,
+  type ApiType,
+  type PromiseHttpLibrary,
+  type RequestContext,
+} from '@kubernetes/client-node';
+
+type FetchInit = Awaited<ReturnType<KubeConfig['applyToFetchOptions']>>;
+
+export interface RequestSettings {
+  impersonateUser?: string;
+  impersonateGroups: string[];
+  /** --request-timeout in milliseconds; null: no limit. */
+  requestTimeoutMs: number | null;
+  /** For messages: the context (or, without one, the user) whose credentials are used. */
+  credentialsLabel: string;
+}
+
+/** The request ran longer than --request-timeout. */
+export class RequestTimeoutError extends Error {
+  constructor(
+    readonly timeoutMs: number,
+    readonly url: string,
+  ) {
+    super(`request to ${url} timed out after ${timeoutMs}ms`);
+    this.name = 'RequestTimeoutError';
+  }
+}
+
+/** Preparing credentials failed (exec plugin, unreadable certificate or token file, …). */
+export class CredentialError extends Error {
+  constructor(
+    message: string,
+    readonly credentialsLabel: string,
+  ) {
+    super(message);
+    this.name = 'CredentialError';
+  }
+}
+
+const IDLE_SOCKET_MS = 30_000;
+const USER_AGENT = `rs-reconcile (${process.platform}/${process.arch}) node/${process.version}`;
+
+export class ClusterKubeConfig extends KubeConfig {
+  constructor(readonly settings: RequestSettings) {
+    super();
+  }
+
+  private readonly agents = new Map<string, http.Agent>();
+
+  override async applySecurityAuthentication(context: RequestContext): Promise<void> {
+    try {
+      await super.applySecurityAuthentication(context);
+    } catch (err) {
+      throw new CredentialError(err instanceof Error ? err.message : String(err), this.settings.credentialsLabel);
+    }
+    const agent = context.getAgent();
+    if (agent) context.setAgent(this.keepAliveAgent(agent));
+  }
+
+  /**
+   * client-node builds a new agent, without keep-alive, for every request: each one pays a new
+   * TCP and TLS handshake. Agents with the same TLS material are shared here, with keep-alive
+   * (idle sockets are unref'd: they do not hold the process open). Proxy agents are left alone.
+   */
+  private keepAliveAgent(agent: http.Agent): http.Agent {
+    const Ctor = agent.constructor;
+    if (Ctor !== https.Agent && Ctor !== http.Agent) return agent;
+    const options = (agent as unknown as { options: Record<string, unknown> }).options;
+    const key = createHash('sha256')
+      .update(String(Ctor === https.Agent))
+      .update(JSON.stringify(options, (_k, v: unknown) => (typeof v === 'function' ? undefined : v)))
+      .digest('hex');
+    let shared = this.agents.get(key);
+    if (!shared) {
+      if (this.agents.size >= 8) this.agents.clear();
+      // An idle socket is closed after 30s, before a server or load balancer drops it under us.
+      shared = new (Ctor as typeof http.Agent)({ ...options, keepAlive: true, timeout: IDLE_SOCKET_MS });
+      this.agents.set(key, shared);
+    }
+    return shared;
+  }
+
+  /** Used by Watch and other fetch-based helpers: same impersonation as the API clients. */
+  override async applyToFetchOptions(opts: https.RequestOptions): Promise<FetchInit> {
+    const init = await super.applyToFetchOptions(opts);
+    const headers = init.headers as unknown as { set(k: string, v: string): void; append(k: string, v: string): void } | undefined;
+    if (headers) {
+      if (this.settings.impersonateUser !== undefined) headers.set('Impersonate-User', this.settings.impersonateUser);
+      for (const group of this.settings.impersonateGroups) headers.append('Impersonate-Group', group);
+    }
+    return init;
+  }
+
+  override makeApiClient<T extends ApiType>(apiClientType: ApiConstructor<T>): T {
+    const cluster = this.getCurrentCluster();
+    if (!cluster) throw new Error('No active cluster!');
+    const config = createConfiguration({
+      baseServer: new ServerConfiguration(cluster.server, {}),
+      authMethods: { default: this },
+      httpApi: wrapHttpLibrary(new NodeHttpLibrary(this.settings)),
+    });
+    return new apiClientType(config);
+  }
+}
+
+function outgoingHeaders(request: RequestContext, settings: RequestSettings): http.OutgoingHttpHeaders {
+  const headers: http.OutgoingHttpHeaders = { 'User-Agent': USER_AGENT, 'Accept-Encoding': 'gzip' };
+  for (const [key, value] of Object.entries(request.getHeaders())) headers[key] = value;
+  const drop = (name: string) => {
+    for (const key of Object.keys(headers)) if (key.toLowerCase() === name) delete headers[key];
+  };
+  if (settings.impersonateUser !== undefined) {
+    drop('impersonate-user');
+    headers['Impersonate-User'] = settings.impersonateUser;
+  }
+  if (settings.impersonateGroups.length > 0) {
+    drop('impersonate-group');
+    headers['Impersonate-Group'] = [...settings.impersonateGroups];
+  }
+  return headers;
+}
+
+function abortError(signal: AbortSignal): Error {
+  const reason: unknown = signal.reason;
+  if (reason instanceof Error) return reason;
+  const err = new Error('the request was aborted');
+  err.name = 'AbortError';
+  return err;
+}
+
+/** One HTTP exchange; the body is read completely (and may be read again by middleware). */
+export class NodeHttpLibrary implements PromiseHttpLibrary {
+  constructor(private readonly settings: RequestSettings) {}
+
+  send(request: RequestContext): Promise<ResponseContext> {
+    const url = new URL(request.getUrl());
+    const body = request.getBody();
+    if (body !== undefined && typeof body !== 'string' && !Buffer.isBuffer(body)) {
+      return Promise.reject(new Error('rs-reconcile sends only string request bodies'));
+    }
+    const callerSignal = request.getSignal();
+    if (callerSignal?.aborted) return Promise.reject(abortError(callerSignal));
+    const timeoutMs = this.settings.requestTimeoutMs;
+    const client = url.protocol === 'https:' ? https : http;
+
+    return new Promise<ResponseContext>((resolve, reject) => {
+      let settled = false;
+      let timer: NodeJS.Timeout | undefined;
+      const finish = (err: Error | null, value?: ResponseContext) => {
+        if (settled) return;
+        settled = true;
+        if (timer) clearTimeout(timer);
+        callerSignal?.removeEventListener('abort', onAbort);
+        if (err) {
+          req.destroy();
+          reject(err);
+        } else resolve(value as ResponseContext);
+      };
+      const onAbort = () => finish(abortError(callerSignal as AbortSignal));
+
+      const req = client.request(
+        url,
+        {
+          method: request.getHttpMethod(),
+          headers: outgoingHeaders(request, this.settings),
+          agent: request.getAgent() as http.Agent | undefined,
+        },
+        (res) => {
+          const encoding = String(res.headers['content-encoding'] ?? '').toLowerCase();
+          const stream = encoding === 'gzip' ? res.pipe(zlib.createGunzip()) : res;
+          const chunks: Buffer[] = [];
+          stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+          stream.on('error', (err) => finish(err));
+          res.on('close', () => {
+            if (!res.complete) finish(Object.assign(new Error('the server closed the connection mid-response'), { code: 'ECONNRESET' }));
+          });
+          stream.on('end', () => {
+            const data = Buffer.concat(chunks);
+            const headers: Record<string, string> = {};
+            for (const [name, value] of Object.entries(res.headers)) {
+              if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+            }
+            finish(
+              null,
+              new ResponseContext(res.statusCode ?? 0, headers, {
+                text: async () => data.toString('utf8'),
+                binary: async () => data,
+              }),
+            );
+          });
+        },
+      );
+      req.on('error', (err) => finish(err));
+      if (timeoutMs !== null) timer = setTimeout(() => finish(new RequestTimeoutError(timeoutMs, url.origin)), timeoutMs);
+      callerSignal?.addEventListener('abort', onAbort, { once: true });
+      req.end(body);
+    });
+  }
+}

@@ -1,0 +1,423 @@
+// Resolves a connection the way kubectl does (client-go's clientcmd loading rules):
+//   --kubeconfig FILE, else every file of KUBECONFIG merged (first file wins per name, missing
+//   files skipped), else ~/.kube/config, else the pod's service account (in-cluster);
+//   --context / --cluster / --user / -n override the kubeconfig, --as / --as-group impersonate.
+//
+// Files are parsed and merged here, and client-node gets only the selected context, cluster and
+// user: its own loader resolves no relative token-file, refuses duplicate names when merging,
+// and throws on any malformed entry, even one the selected context never uses.
+
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import YAML from 'yaml';
+import type { KubeConfig, User } from '@kubernetes/client-node';
+import { UserError, oneLine } from '../errors.js';
+import { ClusterKubeConfig } from './http.js';
+
+export interface ConnectionFlags {
+  kubeconfig?: string;
+  context?: string;
+  cluster?: string;
+  user?: string;
+  namespace?: string;
+  as?: string;
+  asGroups?: string[];
+  /** kubectl syntax: "0" (no limit), "30s", "1m", "500ms", or a bare number of seconds. */
+  requestTimeout?: string;
+}
+
+export interface Connection {
+  /** A ClusterKubeConfig when made by connect(): its API clients carry impersonation and timeout. */
+  kc: KubeConfig;
+  /** The context in use; "" when --cluster/--user were given without any context. */
+  contextName: string;
+  /** Effective namespace: the flag, else the context's namespace, else "default". */
+  namespace: string;
+  server: string;
+  requestTimeoutMs: number | null;
+}
+
+export interface ConnectOptions {
+  /** Where the pod's service account files are (tests point it at a temp dir). */
+  serviceAccountDir?: string;
+}
+
+export const SERVICE_ACCOUNT_DIR = '/var/run/secrets/kubernetes.io/serviceaccount';
+export const IN_CLUSTER_CONTEXT = 'in-cluster';
+
+type Obj = Record<string, unknown>;
+/** client-node's Authenticator (not exported from its index). */
+type Authenticator = Parameters<KubeConfig['addAuthenticator']>[0];
+
+interface RawConfig {
+  clusters: Map<string, Obj>;
+  users: Map<string, Obj>;
+  contexts: Map<string, Obj>;
+  currentContext: string;
+  files: string[];
+}
+
+const emptyConfig = (): RawConfig => ({ clusters: new Map(), users: new Map(), contexts: new Map(), currentContext: '', files: [] });
+
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+
+// ---------------------------------------------------------------------------------------------
+// --request-timeout
+
+const UNIT_NS: Record<string, number> = { ns: 1, us: 1e3, 'µs': 1e3, 'μs': 1e3, ms: 1e6, s: 1e9, m: 60e9, h: 3600e9 };
+
+/** kubectl's --request-timeout: milliseconds, or null for "no limit" ("0", "0s" or unset). */
+export function parseRequestTimeout(value: string | undefined): number | null {
+  if (value === undefined || value.trim() === '') return null;
+  const v = value.trim();
+  let ns: number;
+  if (/^\d+$/.test(v)) {
+    ns = Number(v) * 1e9;
+  } else {
+    // Go's time.ParseDuration, without a sign: kubectl rejects negative timeouts.
+    const part = /(\d+\.?\d*|\.\d+)(ns|us|µs|μs|ms|s|m|h)/y;
+    ns = 0;
+    let at = 0;
+    while (at < v.length) {
+      part.lastIndex = at;
+      const m = part.exec(v);
+      if (!m) throw invalidTimeout(value);
+      ns += Number(m[1]) * UNIT_NS[m[2]];
+      at = part.lastIndex;
+    }
+  }
+  if (!Number.isFinite(ns)) throw invalidTimeout(value);
+  return ns === 0 ? null : Math.max(1, Math.ceil(ns / 1e6));
+}
+
+function invalidTimeout(value: string): UserError {
+  return new UserError(
+    `invalid --request-timeout "${value}": use a whole number of seconds or a number with a unit (e.g. 500ms, 30s, 1m)`,
+  );
+}
+
+/** 200 → "200ms", 30000 → "30s", for messages. */
+export function formatTimeout(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Loading files
+
+function fsReason(err: unknown): string {
+  const msg = err instanceof Error ? err.message : String(err);
+  // "ENOENT: no such file or directory, open '/x'" → "no such file or directory"
+  return msg.replace(/^[A-Z]+: /, '').replace(/, \w+ '.*'$/, '');
+}
+
+/**
+ * kubectl decodes YAML into typed Go structs: `name: y` or `namespace: 1234` stay strings there,
+ * where a plain YAML 1.1 or 1.2 parse would make a boolean or a number. So every scalar is read
+ * as a string (the failsafe schema), a plain null/~/empty becomes null, and the few boolean
+ * fields are converted by goBool.
+ */
+function parseYaml(text: string): unknown {
+  const doc = YAML.parseDocument(text, { schema: 'failsafe', uniqueKeys: false });
+  if (doc.errors.length > 0) throw doc.errors[0];
+  YAML.visit(doc, {
+    Scalar(_key, node) {
+      if (node.type === 'PLAIN' && /^(~|null|Null|NULL|)$/.test(String(node.value))) node.value = null;
+    },
+  });
+  return doc.toJS();
+}
+
+/** go-yaml's booleans (YAML 1.1: y, yes, on, true … in their case variants). */
+function goBool(value: unknown): boolean | undefined {
+  if (value === null || value === undefined) return undefined;
+  return /^(y|Y|yes|Yes|YES|on|On|ON|true|True|TRUE)$/.test(String(value));
+}
+
+function resolvePath(dir: string, value: unknown): unknown {
+  return typeof value === 'string' && value !== '' && !path.isAbsolute(value) ? path.join(dir, value) : value;
+}
+
+function readEntries(doc: Obj, key: 'clusters' | 'users' | 'contexts', inner: string, file: string): Obj[] {
+  const list = doc[key];
+  if (list === undefined || list === null) return [];
+  const fail = (why: string) => new UserError(`error loading config file "${file}": ${why}`);
+  if (!Array.isArray(list)) throw fail(`${key} must be a list`);
+  return list.map((entry: unknown, i) => {
+    if (!isObj(entry) || !str(entry.name)) throw fail(`${key}[${i}].name is missing`);
+    if (entry[inner] !== undefined && entry[inner] !== null && !isObj(entry[inner])) {
+      throw fail(`${key}[${i}].${inner} must be a mapping`);
+    }
+    return entry;
+  });
+}
+
+/** One kubeconfig file, relative paths made absolute against its directory (as client-go does). */
+function loadFile(file: string, mustExist: boolean): RawConfig | null {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    if (!mustExist && (err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw new UserError(`cannot read kubeconfig "${file}": ${fsReason(err)}`);
+  }
+  let doc: unknown;
+  try {
+    doc = parseYaml(text);
+  } catch (err) {
+    throw new UserError(`error loading config file "${file}": ${oneLine(err)}`);
+  }
+  const config = emptyConfig();
+  config.files.push(file);
+  if (doc === null || doc === undefined) return config;
+  if (!isObj(doc)) throw new UserError(`error loading config file "${file}": not a kubeconfig (expected a YAML mapping)`);
+
+  const dir = path.dirname(path.resolve(file));
+  for (const entry of readEntries(doc, 'clusters', 'cluster', file)) {
+    const cluster: Obj = { ...((entry.cluster as Obj | undefined) ?? {}) };
+    cluster['certificate-authority'] = resolvePath(dir, cluster['certificate-authority']);
+    cluster['insecure-skip-tls-verify'] = goBool(cluster['insecure-skip-tls-verify']);
+    if (!config.clusters.has(entry.name as string)) config.clusters.set(entry.name as string, cluster);
+  }
+  for (const entry of readEntries(doc, 'users', 'user', file)) {
+    const user: Obj = { ...((entry.user as Obj | undefined) ?? {}) };
+    for (const key of ['client-certificate', 'client-key', 'token-file']) user[key] = resolvePath(dir, user[key]);
+    if (isObj(user.exec)) {
+      const command = user.exec.command;
+      user.exec = {
+        ...user.exec,
+        provideClusterInfo: goBool(user.exec.provideClusterInfo),
+        command: typeof command === 'string' && command.includes(path.sep) ? resolvePath(dir, command) : command,
+      };
+    }
+    if (!config.users.has(entry.name as string)) config.users.set(entry.name as string, user);
+  }
+  for (const entry of readEntries(doc, 'contexts', 'context', file)) {
+    if (!config.contexts.has(entry.name as string)) config.contexts.set(entry.name as string, { ...((entry.context as Obj | undefined) ?? {}) });
+  }
+  config.currentContext = str(doc['current-context']) ?? '';
+  return config;
+}
+
+/** client-go's merge: the first file to set a name (or current-context) wins. */
+function merge(into: RawConfig, from: RawConfig): void {
+  for (const key of ['clusters', 'users', 'contexts'] as const) {
+    for (const [name, value] of from[key]) if (!into[key].has(name)) into[key].set(name, value);
+  }
+  if (!into.currentContext) into.currentContext = from.currentContext;
+  into.files.push(...from.files);
+}
+
+function loadKubeconfig(flags: ConnectionFlags, env: NodeJS.ProcessEnv): RawConfig {
+  if (flags.kubeconfig) return loadFile(flags.kubeconfig, true) as RawConfig;
+  const merged = emptyConfig();
+  const list = env.KUBECONFIG;
+  const files = list ? list.split(path.delimiter).filter((f) => f !== '') : [];
+  if (files.length === 0 && env.HOME) files.push(path.join(env.HOME, '.kube', 'config'));
+  const seen = new Set<string>();
+  for (const file of files) {
+    const abs = path.resolve(file);
+    if (seen.has(abs)) continue;
+    seen.add(abs);
+    const loaded = loadFile(file, false);
+    if (loaded) merge(merged, loaded);
+  }
+  return merged;
+}
+
+const isEmpty = (c: RawConfig) => c.clusters.size === 0 && c.users.size === 0 && c.contexts.size === 0 && !c.currentContext;
+
+// ---------------------------------------------------------------------------------------------
+// Token files (kubeconfig token-file and the service account token): re-read every minute and
+// trimmed, as client-go's cached file token source does. client-node reads a token-file once,
+// at load, and keeps a trailing newline that makes the header invalid.
+
+const TOKEN_FILE_PROVIDER = 'rs-reconcile/token-file';
+const TOKEN_REFRESH_MS = 60_000;
+
+class TokenFileAuthenticator implements Authenticator {
+  private cache = new Map<string, { token: string; readAt: number }>();
+
+  isAuthProvider(user: User): boolean {
+    return user.authProvider?.name === TOKEN_FILE_PROVIDER;
+  }
+
+  async applyAuthentication(user: User, opts: { headers?: unknown }): Promise<void> {
+    const file = String(user.authProvider?.config?.path);
+    let entry = this.cache.get(file);
+    if (!entry || Date.now() - entry.readAt > TOKEN_REFRESH_MS) {
+      entry = { token: readToken(file), readAt: Date.now() };
+      this.cache.set(file, entry);
+    }
+    const headers = (opts.headers ?? (opts.headers = {})) as Record<string, string>;
+    headers.Authorization = `Bearer ${entry.token}`;
+  }
+}
+
+function readToken(file: string): string {
+  try {
+    return fs.readFileSync(file, 'utf8').trim();
+  } catch (err) {
+    throw new Error(`cannot read token file "${file}": ${fsReason(err)}`);
+  }
+}
+
+function useTokenFile(user: Obj, file: string): void {
+  readToken(file); // fail now, with the file's name, rather than on the first request
+  user['auth-provider'] = { name: TOKEN_FILE_PROVIDER, config: { path: file } };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Connecting
+
+interface Selected {
+  contextName: string;
+  cluster: Obj;
+  clusterName: string;
+  user: Obj | null;
+  userName: string;
+  namespace: string | undefined;
+}
+
+function select(config: RawConfig, flags: ConnectionFlags): Selected {
+  const contextName = flags.context || config.currentContext;
+  const ctx = contextName ? config.contexts.get(contextName) : undefined;
+  if (contextName && !ctx) throw new UserError(`context "${contextName}" does not exist in the kubeconfig`);
+  const clusterName = flags.cluster || str(ctx?.cluster);
+  const userName = flags.user || str(ctx?.user) || '';
+  if (!clusterName) {
+    if (!contextName) {
+      throw new UserError(
+        `no context is selected: ${config.files.join(', ')} sets no current-context; pass --context (or --cluster)`,
+      );
+    }
+    throw new UserError(`context "${contextName}" names no cluster`);
+  }
+  const cluster = config.clusters.get(clusterName);
+  if (!cluster) throw new UserError(`cluster "${clusterName}" does not exist in the kubeconfig`);
+  const user = userName ? config.users.get(userName) : null;
+  if (userName && !user) throw new UserError(`user "${userName}" does not exist in the kubeconfig`);
+  return { contextName: flags.context || config.currentContext, cluster: { ...cluster }, clusterName, user: user ? { ...user } : null, userName, namespace: str(ctx?.namespace) };
+}
+
+function inClusterPossible(env: NodeJS.ProcessEnv, dir: string): boolean {
+  if (!env.KUBERNETES_SERVICE_HOST || !env.KUBERNETES_SERVICE_PORT) return false;
+  try {
+    return fs.statSync(path.join(dir, 'token')).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function inCluster(env: NodeJS.ProcessEnv, dir: string): Selected {
+  const host = env.KUBERNETES_SERVICE_HOST as string;
+  const server = `https://${net.isIPv6(host) ? `[${host}]` : host}:${env.KUBERNETES_SERVICE_PORT}`;
+  const ca = path.join(dir, 'ca.crt');
+  const cluster: Obj = { server, ...(fs.existsSync(ca) ? { 'certificate-authority': ca } : {}) };
+  const user: Obj = {};
+  try {
+    useTokenFile(user, path.join(dir, 'token'));
+  } catch (err) {
+    throw new UserError(`in-cluster configuration: ${oneLine(err)}`);
+  }
+  let namespace = str(env.POD_NAMESPACE);
+  if (!namespace) {
+    try {
+      namespace = str(fs.readFileSync(path.join(dir, 'namespace'), 'utf8').trim());
+    } catch {
+      namespace = undefined;
+    }
+  }
+  return { contextName: IN_CLUSTER_CONTEXT, cluster, clusterName: IN_CLUSTER_CONTEXT, user, userName: IN_CLUSTER_CONTEXT, namespace };
+}
+
+/** client-go's DefaultServerURL: a server without a scheme gets https when TLS is configured. */
+function serverUrl(sel: Selected): string {
+  const raw = str(sel.cluster.server);
+  if (!raw) throw new UserError(`cluster "${sel.clusterName}" has no server address`);
+  let server = raw;
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(server)) {
+    const c = sel.cluster;
+    const u = sel.user ?? {};
+    const tls = c['certificate-authority'] || c['certificate-authority-data'] || c['insecure-skip-tls-verify'] === true || c['tls-server-name'] || u['client-certificate'] || u['client-certificate-data'];
+    server = `${tls ? 'https' : 'http'}://${server}`;
+  }
+  let url: URL;
+  try {
+    url = new URL(server);
+  } catch {
+    throw new UserError(`cluster "${sel.clusterName}" has an invalid server address "${raw}"`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new UserError(`cluster "${sel.clusterName}" has an unsupported server address "${raw}" (only http and https)`);
+  }
+  return server.replace(/\/+$/, '');
+}
+
+export function connect(flags: ConnectionFlags, env: NodeJS.ProcessEnv = process.env, options: ConnectOptions = {}): Connection {
+  const requestTimeoutMs = parseRequestTimeout(flags.requestTimeout);
+  const saDir = options.serviceAccountDir ?? SERVICE_ACCOUNT_DIR;
+
+  const config = loadKubeconfig(flags, env);
+  let sel: Selected;
+  if (isEmpty(config) && !flags.context && !flags.cluster && !flags.user) {
+    if (!inClusterPossible(env, saDir)) {
+      throw new UserError(
+        'no configuration has been provided, try setting KUBECONFIG or passing --kubeconfig (no ~/.kube/config found, and not running in a pod)',
+      );
+    }
+    sel = inCluster(env, saDir);
+  } else {
+    sel = select(config, flags);
+  }
+
+  const server = serverUrl(sel);
+  const cluster: Obj = { ...sel.cluster, server };
+  // client-node refuses plain http unless TLS verification is "skipped"; there is no TLS to skip.
+  if (server.startsWith('http:')) cluster['insecure-skip-tls-verify'] = true;
+
+  let impersonateUser = flags.as || undefined;
+  let impersonateGroups = flags.asGroups?.filter((g) => g !== '') ?? [];
+  if (sel.user) {
+    const user = sel.user;
+    impersonateUser ??= str(user.as);
+    if (impersonateGroups.length === 0 && Array.isArray(user['as-groups'])) impersonateGroups = user['as-groups'].map(String);
+    const tokenFile = str(user['token-file']);
+    delete user['token-file'];
+    // As clientcmd: an inline token wins over token-file; an auth plugin brings its own token.
+    if (tokenFile && !str(user.token) && !user.exec && !user['auth-provider']) {
+      try {
+        useTokenFile(user, tokenFile);
+      } catch (err) {
+        throw new UserError(`user "${sel.userName}": ${oneLine(err)}`);
+      }
+    }
+  }
+  if (impersonateGroups.length > 0 && !impersonateUser) {
+    throw new UserError('--as-group needs --as: groups can be impersonated only together with a user');
+  }
+
+  const namespace = flags.namespace || sel.namespace || 'default';
+  const contextKey = sel.contextName || `${sel.clusterName}/${sel.userName}`;
+  const userKey = sel.user ? sel.userName : 'anonymous';
+  const kc = new ClusterKubeConfig({
+    impersonateUser,
+    impersonateGroups,
+    requestTimeoutMs,
+    credentialsLabel: sel.contextName ? `context "${sel.contextName}"` : sel.userName ? `user "${sel.userName}"` : 'the anonymous user',
+  });
+  kc.addAuthenticator(new TokenFileAuthenticator());
+  kc.loadFromString(
+    JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'Config',
+      clusters: [{ name: sel.clusterName, cluster }],
+      // Always a user, if only an empty one: without a user client-node skips the cluster's CA.
+      users: [{ name: userKey, user: sel.user ?? {} }],
+      contexts: [{ name: contextKey, context: { cluster: sel.clusterName, user: userKey, namespace } }],
+      'current-context': contextKey,
+    }),
+  );
+  return { kc, contextName: sel.contextName, namespace, server, requestTimeoutMs };
+}
