@@ -44,6 +44,8 @@ export interface PlanOptions {
   expectationsSatisfied?: (key: string) => boolean;
   /** True when the snapshot holds every controller of the namespaces it covers. */
   controllersComplete?: boolean;
+  /** Compute the advisory warnings (overlaps, owners…); the foreground controller skips them. */
+  warnings?: boolean;
 }
 
 /** Everything the planner worked out for one controller, for `explain` and for `reconcile`. */
@@ -142,7 +144,7 @@ export class ClusterPlanner {
     }
 
     const desired = desiredReplicas(c);
-    const warnings: PlanWarning[] = [...this.staticWarnings(c, selector, claims)];
+    const warnings: PlanWarning[] = this.opts.warnings === false ? [] : this.staticWarnings(c, selector, claims);
     let createCount = 0;
     let batches: number[] = [];
     let deletion: DeletionChoice | null = null;

@@ -1,0 +1,342 @@
+// The ReplicaSet controller (and, as upstream, the same code for ReplicationControllers): event
+// handlers that only compute keys and enqueue (§9), a rate-limited workqueue (§11), workers
+// that run one level-based sync per key (§2) with expectations (§10).
+
+import { controllerKey, fromReplicaSet, fromReplicationController, minReadySeconds, namespaceOf } from '../core/controller.js';
+import type { Clock } from '../core/clock.js';
+import { UIDTrackingControllerExpectations } from '../core/expectations.js';
+import { ClusterPlanner } from '../core/plan.js';
+import { controllerRef, isPodReady, podKey } from '../core/pod.js';
+import { defaultControllerRateLimiter } from '../core/rate-limiter.js';
+import { labelSelectorAsSelector } from '../core/selector.js';
+import type { Controller, ControllerKind, OwnerReference, Pod, ReplicaSet, ReplicationController } from '../core/types.js';
+import type { Behaviour } from '../core/versions.js';
+import { WorkQueue } from '../core/workqueue.js';
+import type { ActionOutcome, ControllerAPI, ControllerObject } from './api.js';
+import { syncController, type SyncOutcome } from './sync.js';
+
+export interface Tombstone<T> {
+  tombstone: true;
+  key: string;
+  obj: T;
+}
+
+/** What the controller reads from the informer caches. */
+export interface Listers {
+  pods: {
+    inNamespace(ns: string): Pod[];
+    controlledBy(uid: string): Pod[];
+    orphans(ns: string): Pod[];
+  };
+  controllers: {
+    get(ns: string, name: string): ControllerObject | undefined;
+    inNamespace(ns: string): ControllerObject[];
+    all(): ControllerObject[];
+  };
+}
+
+export interface ControllerLogger {
+  info(msg: string, fields?: Record<string, unknown>): void;
+  error(msg: string, fields?: Record<string, unknown>): void;
+  v(level: number): { info(msg: string, fields?: Record<string, unknown>): void };
+}
+
+export interface ControllerDeps {
+  kind: ControllerKind;
+  listers: Listers;
+  api: ControllerAPI;
+  behaviour: Behaviour;
+  burstReplicas: number;
+  clock: Clock;
+  log: ControllerLogger;
+  /** Only controllers for which this holds are synced (-l); events of others are ignored. */
+  inScope?: (obj: ControllerObject) => boolean;
+  onSync?: (key: string, outcome: SyncOutcome, ms: number) => void;
+  onAction?: (key: string, a: ActionOutcome) => void;
+  queueMetrics?: ConstructorParameters<typeof WorkQueue<string>>[0]['onMetric'];
+}
+
+const toController = (kind: ControllerKind, obj: ControllerObject): Controller =>
+  kind === 'ReplicaSet' ? fromReplicaSet(obj as ReplicaSet) : fromReplicationController(obj as ReplicationController);
+
+export class ReplicaSetController {
+  readonly queue: WorkQueue<string>;
+  readonly expectations: UIDTrackingControllerExpectations;
+  private inFlight = 0;
+  private stopping = false;
+
+  constructor(private readonly deps: ControllerDeps) {
+    this.queue = new WorkQueue<string>({
+      clock: deps.clock,
+      rateLimiter: defaultControllerRateLimiter<string>(deps.clock),
+      name: deps.kind === 'ReplicaSet' ? 'replicaset' : 'replicationmanager',
+      onMetric: deps.queueMetrics,
+    });
+    this.expectations = new UIDTrackingControllerExpectations(deps.clock, {
+      onError: (msg: string) => deps.log.error(msg),
+    } as never);
+  }
+
+  get kind(): ControllerKind {
+    return this.deps.kind;
+  }
+
+  busy(): boolean {
+    return this.inFlight > 0 || this.queue.len() > 0;
+  }
+
+  // ---- keys and lookups -------------------------------------------------------------------
+
+  private keyOf(obj: ControllerObject): string {
+    return `${namespaceOf(obj)}/${obj.metadata.name}`;
+  }
+
+  private enqueue(obj: ControllerObject): void {
+    if (this.deps.inScope && !this.deps.inScope(obj)) return;
+    this.queue.add(this.keyOf(obj));
+  }
+
+  private enqueueAfter(obj: ControllerObject, ms: number): void {
+    if (this.deps.inScope && !this.deps.inScope(obj)) return;
+    this.queue.addAfter(this.keyOf(obj), ms);
+  }
+
+  /** resolveControllerRef: same kind, in the cache, same uid. */
+  private resolveControllerRef(ns: string, ref: OwnerReference): ControllerObject | undefined {
+    if (ref.kind !== this.deps.kind) return undefined;
+    const c = this.deps.listers.controllers.get(ns, ref.name);
+    return c && c.metadata.uid === ref.uid ? c : undefined;
+  }
+
+  /** getPodReplicaSets: controllers whose valid, non-empty selector matches the pod's labels. */
+  private podControllers(pod: Pod): ControllerObject[] {
+    const labels = pod.metadata.labels;
+    if (!labels || Object.keys(labels).length === 0) return [];
+    const out: ControllerObject[] = [];
+    for (const obj of this.deps.listers.controllers.inNamespace(namespaceOf(pod))) {
+      const sel = labelSelectorAsSelector(toController(this.deps.kind, obj).spec.selector);
+      if (!sel.ok || sel.selector.nothing || sel.selector.everything) continue;
+      if (sel.selector.matches(labels)) out.push(obj);
+    }
+    if (out.length > 1) {
+      this.deps.log.error(`user error: more than one ${this.deps.kind} is selecting pods with labels`, {
+        pod: podKey(pod),
+        labels,
+        controllers: out.map((c) => c.metadata.name),
+      });
+    }
+    return out;
+  }
+
+  // ---- event handlers (§9): compute keys, enqueue, nothing more -----------------------------
+
+  addController = (obj: ControllerObject): void => {
+    this.deps.log.v(4).info(`Adding ${this.deps.kind}`, { key: this.keyOf(obj) });
+    this.enqueue(obj);
+  };
+
+  updateController = (old: ControllerObject, cur: ControllerObject): void => {
+    if (old.metadata.uid !== cur.metadata.uid) {
+      // deleted and re-created under the same name between two observations
+      this.deleteController({ tombstone: true, key: this.keyOf(old), obj: old });
+    }
+    this.enqueue(cur);
+  };
+
+  deleteController = (obj: ControllerObject | Tombstone<ControllerObject>): void => {
+    const c = 'tombstone' in obj ? obj.obj : obj;
+    if (!c || !c.metadata) {
+      this.deps.log.error('could not get object from tombstone', { obj });
+      return;
+    }
+    const key = this.keyOf(c);
+    this.deps.log.v(4).info(`Deleting ${this.deps.kind}`, { key });
+    this.expectations.deleteExpectations(key);
+    this.queue.add(key);
+  };
+
+  addPod = (pod: Pod): void => {
+    if (pod.metadata.deletionTimestamp) {
+      // a restarted controller must not count a terminating pod as a creation
+      this.deletePod(pod);
+      return;
+    }
+    const ref = controllerRef(pod);
+    if (ref) {
+      const c = this.resolveControllerRef(namespaceOf(pod), ref);
+      if (!c) return;
+      this.expectations.creationObserved(this.keyOf(c));
+      this.enqueue(c);
+      return;
+    }
+    for (const c of this.podControllers(pod)) this.enqueue(c);
+  };
+
+  updatePod = (old: Pod, cur: Pod): void => {
+    if (old.metadata.resourceVersion === cur.metadata.resourceVersion) return; // periodic resync
+    const labelsChanged = JSON.stringify(old.metadata.labels ?? {}) !== JSON.stringify(cur.metadata.labels ?? {});
+    if (cur.metadata.deletionTimestamp) {
+      this.deletePod(cur);
+      if (labelsChanged) this.deletePod(old);
+      return;
+    }
+    const curRef = controllerRef(cur);
+    const oldRef = controllerRef(old);
+    const refChanged = JSON.stringify(curRef ?? null) !== JSON.stringify(oldRef ?? null);
+    if (refChanged && oldRef) {
+      const c = this.resolveControllerRef(namespaceOf(old), oldRef);
+      if (c) this.enqueue(c);
+    }
+    if (curRef) {
+      const c = this.resolveControllerRef(namespaceOf(cur), curRef);
+      if (!c) return;
+      this.enqueue(c);
+      const minReady = minReadySeconds(toController(this.deps.kind, c));
+      if (!isPodReady(old) && isPodReady(cur) && minReady > 0) {
+        // re-check availability once minReadySeconds have passed (+1 s against clock skew)
+        this.enqueueAfter(c, minReady * 1000 + (this.deps.behaviour.readyRequeueExtraSecond ? 1000 : 0));
+      }
+      return;
+    }
+    if (labelsChanged || refChanged) for (const c of this.podControllers(cur)) this.enqueue(c);
+  };
+
+  deletePod = (obj: Pod | Tombstone<Pod>): void => {
+    const pod = 'tombstone' in obj ? obj.obj : obj;
+    if (!pod || !pod.metadata) {
+      this.deps.log.error('could not get object from tombstone', { obj });
+      return;
+    }
+    const ref = controllerRef(pod);
+    if (!ref) return;
+    const c = this.resolveControllerRef(namespaceOf(pod), ref);
+    if (!c) return;
+    const key = this.keyOf(c);
+    this.deps.log.v(4).info('Pod deleted', { pod: podKey(pod), controller: key });
+    this.expectations.deletionObserved(key, podKey(pod));
+    this.enqueue(c);
+  };
+
+  // ---- workers ------------------------------------------------------------------------------
+
+  /** One worker: take a key, sync it, Forget on success, rate-limited requeue on error. */
+  async worker(): Promise<void> {
+    for (;;) {
+      const next = await this.queue.get();
+      if (next.shutdown) return;
+      const key = next.item;
+      if (this.stopping) {
+        // shutting down: take no new work (the key is synced again by whoever runs next)
+        this.queue.done(key);
+        return;
+      }
+      this.inFlight++;
+      try {
+        const err = await this.syncKey(key);
+        if (err === null) this.queue.forget(key);
+        else {
+          this.deps.log.error(`error syncing ${this.deps.kind}`, { key, err: err.message });
+          this.queue.addRateLimited(key);
+        }
+      } finally {
+        this.inFlight--;
+        this.queue.done(key);
+      }
+    }
+  }
+
+  /** syncReplicaSet(key); returns the error the worker retries with backoff. */
+  async syncKey(key: string): Promise<Error | null> {
+    const started = this.deps.clock.now();
+    const slash = key.indexOf('/');
+    if (slash < 0) return new Error(`invalid key ${JSON.stringify(key)}`);
+    const ns = key.slice(0, slash);
+    const name = key.slice(slash + 1);
+    const obj = this.deps.listers.controllers.get(ns, name);
+    if (!obj) {
+      this.deps.log.v(4).info(`${this.deps.kind} has been deleted`, { key });
+      this.expectations.deleteExpectations(key);
+      return null;
+    }
+    const planner = this.plannerFor(obj);
+    const c = planner.controllers.find((x) => x.metadata.uid === obj.metadata.uid)!;
+    let outcome: SyncOutcome;
+    try {
+      outcome = await syncController(planner, c, {
+        api: this.deps.api,
+        behaviour: this.deps.behaviour,
+        burstReplicas: this.deps.burstReplicas,
+        now: () => this.deps.clock.now(),
+        expectations: this.expectations,
+        onAction: (a) => this.deps.onAction?.(key, a),
+      });
+    } catch (e) {
+      return e instanceof Error ? e : new Error(String(e));
+    }
+    this.deps.onSync?.(key, outcome, this.deps.clock.now() - started);
+    if (outcome.skipped === 'InvalidSelector') {
+      this.deps.log.error(`invalid selector: ${this.deps.kind} ${key} is skipped until it changes`, { key });
+      return null;
+    }
+    if (outcome.error) return outcome.error;
+    if (outcome.requeueAfterMs !== null) this.queue.addAfter(key, outcome.requeueAfterMs);
+    return null;
+  }
+
+  /**
+   * A planner over what one sync of this controller reads: its namespace's controllers and the
+   * pods it may claim (owned by it, orphans); the whole namespace when it has an owner, since
+   * colocation ranks count pods matching any sibling's selector whoever owns them.
+   */
+  private plannerFor(obj: ControllerObject): ClusterPlanner {
+    const ns = namespaceOf(obj);
+    const l = this.deps.listers;
+    const controllers = l.controllers.inNamespace(ns);
+    let pods: Pod[];
+    if (this.deps.kind === 'ReplicaSet' && controllerRef(obj)) pods = l.pods.inNamespace(ns);
+    else {
+      const owned = l.pods.controlledBy(obj.metadata.uid).filter((p) => namespaceOf(p) === ns);
+      pods = [...owned, ...l.pods.orphans(ns)];
+    }
+    const snapshot =
+      this.deps.kind === 'ReplicaSet'
+        ? { replicaSets: controllers as ReplicaSet[], replicationControllers: [], pods }
+        : { replicaSets: [], replicationControllers: controllers as ReplicationController[], pods };
+    return new ClusterPlanner(snapshot, {
+      now: this.deps.clock.now(),
+      behaviour: this.deps.behaviour,
+      source: 'cluster',
+      burstReplicas: this.deps.burstReplicas,
+      include: (c) => c.metadata.uid === obj.metadata.uid,
+      warnings: false,
+    });
+  }
+
+  /** Every controller in scope is in sync by the plan and no expectation is pending. */
+  allInSync(): boolean {
+    if (this.busy()) return false;
+    for (const obj of this.deps.listers.controllers.all()) {
+      if (this.deps.inScope && !this.deps.inScope(obj)) continue;
+      const key = this.keyOf(obj);
+      if (!this.expectations.satisfiedExpectations(key)) return false;
+      const planner = this.plannerFor(obj);
+      const c = planner.controllers.find((x) => x.metadata.uid === obj.metadata.uid)!;
+      if (!planner.planController(c).entry.inSync) return false;
+    }
+    return true;
+  }
+
+  /** Upstream's Run: N workers until the signal aborts, then a draining shutdown. */
+  async run(workers: number, signal: AbortSignal): Promise<void> {
+    const running = Array.from({ length: workers }, () => this.worker());
+    await new Promise<void>((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })));
+    this.stopping = true;
+    this.queue.shutDown();
+    await Promise.all(running);
+  }
+
+  /** For logs and the dashboard. */
+  describeKey(c: ControllerObject): string {
+    return controllerKey(toController(this.deps.kind, c));
+  }
+}
