@@ -26,6 +26,9 @@ interface FakeTimer {
  * timers that fired callbacks schedule, when they fall due before the end of the step.
  */
 export class FakeClock implements Clock {
+  /** Guard against a callback that re-arms itself at zero delay forever (a hang in a test). */
+  static readonly MAX_TIMERS_PER_INSTANT = 100_000;
+
   private current: number;
   private nextId = 1;
   private readonly timers = new Map<number, FakeTimer>();
@@ -53,12 +56,18 @@ export class FakeClock implements Clock {
 
   /**
    * Moves time forward by `ms`, firing due timers in time order. A callback that throws stops
-   * the step there: the error propagates and `now()` stays at that timer's due time.
+   * the step there: the error propagates and `now()` stays at that timer's due time. More than
+   * MAX_TIMERS_PER_INSTANT timers firing at one instant is reported as an error, not a hang.
    */
   advance(ms: number): void {
     if (!Number.isFinite(ms) || ms < 0) throw new RangeError(`FakeClock.advance needs a finite ms >= 0, got ${ms}`);
     const target = this.current + ms;
+    let firedAtInstant = 0;
     for (let next = this.nextDue(target); next !== undefined; next = this.nextDue(target)) {
+      firedAtInstant = next.dueAt === this.current ? firedAtInstant + 1 : 1;
+      if (firedAtInstant > FakeClock.MAX_TIMERS_PER_INSTANT) {
+        throw new Error(`FakeClock: over ${FakeClock.MAX_TIMERS_PER_INSTANT} timers fired at t=${this.current}; a timer keeps re-arming itself with no delay`);
+      }
       this.timers.delete(next.id);
       this.current = next.dueAt;
       next.fn();

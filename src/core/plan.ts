@@ -69,7 +69,6 @@ export class ClusterPlanner {
   private readonly selectors = new Map<Controller, SelectorResult>();
   private readonly rsByOwnerUid = new Map<string, Controller[]>();
   private readonly controllerUids = new Set<string>();
-  private readonly positions = new Map<Pod, number>();
   private readonly overlapsByNamespace = new Map<string, Map<Controller, Map<string, string[]>>>();
 
   constructor(
@@ -79,7 +78,6 @@ export class ClusterPlanner {
     this.burstReplicas = opts.burstReplicas ?? BURST_REPLICAS;
     this.controllers = [...snapshot.replicaSets.map(fromReplicaSet), ...snapshot.replicationControllers.map(fromReplicationController)].sort(compareControllers);
     this.index = new PodIndex(snapshot.pods);
-    snapshot.pods.forEach((p, i) => this.positions.set(p, i));
     for (const c of this.controllers) {
       this.controllerUids.add(c.metadata.uid);
       if (c.kind !== 'ReplicaSet') continue; // the owner index holds ReplicaSets only (§13)
@@ -241,7 +239,7 @@ export class ClusterPlanner {
     for (const p of this.index.controlledBy(c.metadata.uid)) {
       if (!seen.has(p) && namespaceOf(p) === ns) out.push(p);
     }
-    if (out.length > 1) out.sort((a, b) => this.positions.get(a)! - this.positions.get(b)!);
+    if (out.length > 1) out.sort((a, b) => this.index.position(a) - this.index.position(b));
     return out;
   }
 

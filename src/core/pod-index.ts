@@ -3,27 +3,42 @@
 
 import { namespaceOf } from './controller.js';
 import { controllerRef } from './pod.js';
-import { equalityTerms, type Selector } from './selector.js';
+import { indexableTerms, type Selector } from './selector.js';
 import type { Pod } from './types.js';
 
 const SCAN_BELOW = 64; // below this many pods a namespace is scanned rather than indexed
 
+
 class LabelPostings {
-  private readonly postings = new Map<string, Pod[]>();
+  private readonly byPair = new Map<string, Pod[]>();
+  private readonly byKey = new Map<string, Pod[]>();
+  private readonly positions = new Map<Pod, number>();
+
   constructor(pods: readonly Pod[]) {
+    let i = 0;
     for (const p of pods) {
+      this.positions.set(p, i++);
       const labels = p.metadata.labels;
       if (!labels) continue;
       for (const k in labels) {
-        const key = k + '\u0000' + labels[k];
-        const list = this.postings.get(key);
-        if (list) list.push(p);
-        else this.postings.set(key, [p]);
+        push(this.byPair, k + '\u0000' + labels[k], p);
+        push(this.byKey, k, p);
       }
     }
   }
-  get(key: string, value: string): readonly Pod[] {
-    return this.postings.get(key + '\u0000' + value) ?? [];
+  /** Pods carrying key with one of the values (or the key at all when values is null). */
+  lookup(key: string, values: readonly string[] | null): readonly Pod[] {
+    if (values === null) return this.byKey.get(key) ?? [];
+    if (values.length === 1) return this.byPair.get(key + '\u0000' + values[0]) ?? [];
+    const out: Pod[] = [];
+    for (const v of values) out.push(...(this.byPair.get(key + '\u0000' + v) ?? []));
+    return out; // a pod has one value per key, so the union has no duplicates
+  }
+  size(key: string, values: readonly string[] | null): number {
+    if (values === null) return this.byKey.get(key)?.length ?? 0;
+    let n = 0;
+    for (const v of values) n += this.byPair.get(key + '\u0000' + v)?.length ?? 0;
+    return n;
   }
 }
 
@@ -34,8 +49,12 @@ export class PodIndex {
   private readonly postings = new Map<string, LabelPostings>();
   private readonly orphanPostings = new Map<string, LabelPostings>();
 
+  private readonly positions = new Map<Pod, number>();
+
   constructor(pods: readonly Pod[]) {
+    let i = 0;
     for (const p of pods) {
+      this.positions.set(p, i++);
       const ns = namespaceOf(p);
       push(this.byNamespace, ns, p);
       const ref = controllerRef(p);
@@ -65,7 +84,7 @@ export class PodIndex {
   matching(ns: string, selector: Selector, orphansOnly = false): Pod[] {
     if (selector.nothing) return [];
     const all = orphansOnly ? this.orphans(ns) : this.inNamespace(ns);
-    const terms = equalityTerms(selector);
+    const terms = indexableTerms(selector);
     if (terms.length === 0 || all.length < SCAN_BELOW) return all.filter((p) => selector.matches(p.metadata.labels));
     const cache = orphansOnly ? this.orphanPostings : this.postings;
     let idx = cache.get(ns);
@@ -73,13 +92,22 @@ export class PodIndex {
       idx = new LabelPostings(all);
       cache.set(ns, idx);
     }
-    let smallest: readonly Pod[] | null = null;
-    for (const [k, v] of terms) {
-      const list = idx.get(k, v);
-      if (smallest === null || list.length < smallest.length) smallest = list;
-      if (list.length === 0) return [];
+    let best = terms[0];
+    let bestSize = idx.size(best.key, best.values);
+    for (const t of terms.slice(1)) {
+      const n = idx.size(t.key, t.values);
+      if (n < bestSize) (best = t), (bestSize = n);
     }
-    return smallest!.filter((p) => selector.matches(p.metadata.labels));
+    if (bestSize === 0) return [];
+    const found = idx.lookup(best.key, best.values).filter((p) => selector.matches(p.metadata.labels));
+    // an `in` over several values unions postings: restore cache order
+    if (best.values !== null && best.values.length > 1) found.sort((a, b) => this.position(a) - this.position(b));
+    return found;
+  }
+
+  /** Where the pod stands in cache (listing) order. */
+  position(p: Pod): number {
+    return this.positions.get(p) ?? 0;
   }
 }
 

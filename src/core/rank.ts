@@ -39,7 +39,11 @@ export type Criterion =
   | 'CreatedUid';
 
 // PodPending < PodUnknown < PodRunning; anything else (incl. "") is 0 like a missing map key.
-const PHASE_ORDINAL: Record<string, number> = { Pending: 0, Unknown: 1, Running: 2 };
+const PHASE_ORDINAL = new Map<string, number>([
+  ['Pending', 0],
+  ['Unknown', 1],
+  ['Running', 2],
+]);
 
 export function rankFacts(pod: Pod, index: number, rank: number, nowMs: number): RankFacts {
   const readyTime = podReadyTime(pod);
@@ -52,7 +56,7 @@ export function rankFacts(pod: Pod, index: number, rank: number, nowMs: number):
     uid: pod.metadata.uid,
     node: pod.spec?.nodeName ?? '',
     phase,
-    phaseOrdinal: PHASE_ORDINAL[phase] ?? 0,
+    phaseOrdinal: PHASE_ORDINAL.get(phase) ?? 0,
     ready: isPodReady(pod),
     cost: deletionCost(pod),
     rank,

@@ -192,7 +192,13 @@ function sortRequirements(reqs: Requirement[]): Requirement[] {
   return reqs.map((r, i) => [r, i] as const).sort((a, b) => (a[0].key < b[0].key ? -1 : a[0].key > b[0].key ? 1 : a[1] - b[1])).map(([r]) => r);
 }
 
-const OPERATORS: Record<string, Operator> = { In: 'in', NotIn: 'notin', Exists: 'exists', DoesNotExist: '!' };
+// A Map, not an object literal: "toString" or "__proto__" must not pass for an operator.
+const OPERATORS = new Map<string, Operator>([
+  ['In', 'in'],
+  ['NotIn', 'notin'],
+  ['Exists', 'exists'],
+  ['DoesNotExist', '!'],
+]);
 
 /** metav1.LabelSelectorAsSelector. */
 export function labelSelectorAsSelector(ls: LabelSelector | null | undefined): SelectorResult {
@@ -206,7 +212,7 @@ export function labelSelectorAsSelector(ls: LabelSelector | null | undefined): S
     reqs.push(r);
   }
   for (const e of exprs) {
-    const op = OPERATORS[e?.operator as string];
+    const op = OPERATORS.get(e?.operator as string);
     if (!op) return { ok: false, error: `${JSON.stringify(e?.operator ?? '')} is not a valid label selector operator` };
     const r = newRequirement(String(e.key ?? ''), op, (e.values ?? []).map(String));
     if (typeof r === 'string') return { ok: false, error: r };
@@ -229,10 +235,17 @@ export function selectorFromSet(set: Labels | null | undefined): Selector {
   return new RequirementsSelector(sortRequirements(reqs));
 }
 
-/** Equality requirements (k=v) a pod must carry: used to pick a small candidate set from an index. */
-export function equalityTerms(sel: Selector): [string, string][] {
-  const out: [string, string][] = [];
-  for (const r of sel.requirements) if ((r.operator === '=' || r.operator === 'in') && r.values.length === 1) out.push([r.key, r.values[0]]);
+/**
+ * Requirements an index can answer: a pod matching the selector must carry `key` with one of
+ * `values` (=, in), or carry `key` at all (exists, values null). Used to pick a small candidate
+ * set; the selector is still checked on every candidate.
+ */
+export function indexableTerms(sel: Selector): { key: string; values: readonly string[] | null }[] {
+  const out: { key: string; values: readonly string[] | null }[] = [];
+  for (const r of sel.requirements) {
+    if (r.operator === '=' || r.operator === 'in') out.push({ key: r.key, values: r.values });
+    else if (r.operator === 'exists' || r.operator === 'gt' || r.operator === 'lt') out.push({ key: r.key, values: null });
+  }
   return out;
 }
 

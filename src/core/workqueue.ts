@@ -13,6 +13,12 @@
 import type { Clock, TimerHandle } from './clock.js';
 import { defaultControllerRateLimiter, type RateLimiter } from './rate-limiter.js';
 
+/**
+ * Longest single timer the queue asks for: platform timers overflow past 2^31−1 ms (Node fires
+ * them after 1 ms). Longer delays re-arm on expiry; an infinite delay never fires.
+ */
+export const MAX_TIMER_DELAY_MS = 2 ** 31 - 1;
+
 export type GetResult<T> = { item: T; shutdown: false } | { shutdown: true };
 
 /** Point-in-time counters (upstream's gauges and counters; latencies arrive as events). */
@@ -264,7 +270,7 @@ export class WorkQueue<T extends string> {
       this.processingStartTimes.delete(item);
       this.emit({ type: 'work_duration', name: this.name, item, ms: this.clock.now() - started });
     }
-    if (true) {
+    if (this.dirty.has(item)) {
       this.queue.push(item);
       this.dispatch();
     }
@@ -394,7 +400,8 @@ export class WorkQueue<T extends string> {
     if (this.delayTimerAt === head.readyAt) return;
     this.disarmDelayTimer();
     this.delayTimerAt = head.readyAt;
-    this.delayTimer = this.clock.setTimer(() => this.onDelayTimer(), Math.max(0, head.readyAt - this.clock.now()));
+    const wait = Math.min(MAX_TIMER_DELAY_MS, Math.max(0, head.readyAt - this.clock.now()));
+    this.delayTimer = this.clock.setTimer(() => this.onDelayTimer(), wait);
   }
 
   private disarmDelayTimer(): void {

@@ -1,0 +1,445 @@
+// Byte-level JSON scanning for large snapshots.
+//
+// `kubectl get … -o json` on a big cluster prints hundreds of megabytes. Parsing that with one
+// JSON.parse builds the whole tree (every volume, every container status) before anything can
+// be dropped, which costs seconds and gigabytes. Instead the reader walks the raw bytes of each
+// document's top-level members, and hands each element of `items` to JSON.parse alone, keeping a
+// slim projection of it. Element boundaries come from the layout when it gives them away
+// (`guessValueEnd`, checked by the parse), else from a tight scan that tracks only strings,
+// escapes and nesting depth (`skipValue`).
+//
+// The scanner is deliberately not a validator: each slice it hands out is validated by
+// JSON.parse. When anything fails, `validateJsonValue` (a strict, slow, byte-level grammar check)
+// finds the exact offset and a short reason for the error message.
+
+const SP = 0x20;
+const TAB = 0x09;
+const LF = 0x0a;
+const CR = 0x0d;
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COMMA = 0x2c;
+const COLON = 0x3a;
+const LBRACE = 0x7b;
+const RBRACE = 0x7d;
+const LBRACKET = 0x5b;
+const RBRACKET = 0x5d;
+
+/** A structural problem found while scanning; `offset` is where scanning gave up. */
+export class JsonScanError extends Error {
+  constructor(
+    readonly offset: number,
+    reason: string,
+  ) {
+    super(reason);
+    this.name = 'JsonScanError';
+  }
+}
+
+export function isJsonWhitespace(c: number): boolean {
+  return c === SP || c === LF || c === CR || c === TAB;
+}
+
+export function skipWhitespace(b: Uint8Array, i: number, n: number): number {
+  while (i < n) {
+    const c = b[i];
+    if (c === SP || c === LF || c === CR || c === TAB) i++;
+    else break;
+  }
+  return i;
+}
+
+/** `b[i]` is a quote; returns the offset after the closing quote. */
+export function skipString(b: Uint8Array, i: number, n: number): number {
+  const start = i;
+  i++;
+  while (i < n) {
+    const c = b[i++];
+    if (c === QUOTE) return i;
+    if (c === BACKSLASH) i++;
+  }
+  throw new JsonScanError(start, 'unterminated string');
+}
+
+/** `b[i]` is `{` or `[`; returns the offset after the matching closing bracket. */
+export function skipComposite(b: Uint8Array, i: number, n: number): number {
+  const start = i;
+  let depth = 0;
+  while (i < n) {
+    const c = b[i++];
+    if (c === QUOTE) {
+      // Inlined skipString: this loop is where the time goes on big files.
+      for (;;) {
+        if (i >= n) throw new JsonScanError(start, 'unexpected end of input');
+        const d = b[i++];
+        if (d === QUOTE) break;
+        if (d === BACKSLASH) i++;
+      }
+    } else if (c === LBRACE || c === LBRACKET) {
+      depth++;
+    } else if (c === RBRACE || c === RBRACKET) {
+      if (--depth === 0) return i;
+    }
+  }
+  throw new JsonScanError(start, 'unexpected end of input');
+}
+
+function isDelimiter(c: number): boolean {
+  return (
+    c === SP || c === LF || c === CR || c === TAB || c === COMMA || c === COLON ||
+    c === LBRACE || c === RBRACE || c === LBRACKET || c === RBRACKET || c === QUOTE
+  );
+}
+
+/** Skips one value starting exactly at `i` (no leading whitespace); returns the offset after it. */
+export function skipValue(b: Uint8Array, i: number, n: number): number {
+  const c = b[i];
+  if (c === LBRACE || c === LBRACKET) return skipComposite(b, i, n);
+  if (c === QUOTE) return skipString(b, i, n);
+  let j = i;
+  while (j < n && !isDelimiter(b[j])) j++;
+  if (j === i) throw new JsonScanError(i, i < n ? 'unexpected character' : 'unexpected end of input');
+  return j;
+}
+
+const MAX_GUESS_BYTES = 16 * 1024 * 1024;
+let closingPatternCache = Buffer.alloc(0);
+
+/** `\n` + the indentation at `b[indentStart, indentStart + indentLength)` + the closing bracket. */
+function closingPattern(b: Buffer, indentStart: number, indentLength: number, close: number): Buffer {
+  const c = closingPatternCache;
+  if (
+    c.length === indentLength + 2 &&
+    c[indentLength + 1] === close &&
+    b.compare(c, 1, indentLength + 1, indentStart, indentStart + indentLength) === 0
+  ) {
+    return c;
+  }
+  const pattern = Buffer.alloc(indentLength + 2);
+  pattern[0] = LF;
+  b.copy(pattern, 1, indentStart, indentStart + indentLength);
+  pattern[indentLength + 1] = close;
+  closingPatternCache = pattern;
+  return pattern;
+}
+
+/**
+ * A guess, from the layout alone, at the end of the object or array starting at `s`; -1 when the
+ * layout gives no hint. It only looks at values that open their line, either written on one line
+ * (NDJSON, `jq -c`, one item per line) or, with `lineOnly` false, pretty-printed (kubectl, jq,
+ * JSON.stringify with an indent), where a value ends on the first later line that holds its
+ * closing bracket at the indentation of its opening line. A raw line break never occurs inside a
+ * JSON string, so a line always starts outside of one.
+ *
+ * Callers must check the guess by parsing the slice: a slice that parses as one value starting at
+ * `s` necessarily ends where that value ends, so a parsed guess is always right. This saves the
+ * byte-by-byte scan of every element of a big list. Searches are bounded by `maxBytes`.
+ */
+export function guessValueEnd(b: Buffer, s: number, n: number, lineOnly = false, maxBytes = MAX_GUESS_BYTES): number {
+  const open = b[s];
+  const close = open === LBRACE ? RBRACE : open === LBRACKET ? RBRACKET : 0;
+  if (close === 0) return -1;
+  let p = s - 1;
+  while (p >= 0 && (b[p] === SP || b[p] === TAB)) p--;
+  if (p >= 0 && b[p] !== LF) return -1;
+  const indentStart = p + 1;
+  const limit = Math.min(n, s + maxBytes);
+  const nl = b.subarray(s, limit).indexOf(LF);
+  const lineEnd = nl < 0 ? limit : s + nl;
+  if (nl < 0 && limit < n) return -1; // a longer line than we are willing to guess at
+  let e = lineEnd;
+  while (e > s && (b[e - 1] === SP || b[e - 1] === TAB || b[e - 1] === CR)) e--;
+  if (b[e - 1] === COMMA) {
+    e--;
+    while (e > s && (b[e - 1] === SP || b[e - 1] === TAB || b[e - 1] === CR)) e--;
+  }
+  if (e - 1 > s) return b[e - 1] === close ? e : -1; // one value on one line
+  if (lineOnly || nl < 0) return -1;
+  const pattern = closingPattern(b, indentStart, s - indentStart, close);
+  const at = b.subarray(lineEnd, limit).indexOf(pattern);
+  return at < 0 ? -1 : lineEnd + at + pattern.length;
+}
+
+/** A property name: `b[start]` and `b[end - 1]` are its quotes. */
+export function readKey(b: Uint8Array, start: number, end: number): string {
+  // Keys without escapes are plain ASCII/UTF-8 between the quotes.
+  let plain = true;
+  for (let k = start + 1; k < end - 1; k++) {
+    if (b[k] === BACKSLASH || b[k] < 0x20) {
+      plain = false;
+      break;
+    }
+  }
+  if (plain) return Buffer.from(b.buffer, b.byteOffset + start + 1, end - start - 2).toString('utf8');
+  try {
+    return JSON.parse(Buffer.from(b.buffer, b.byteOffset + start, end - start).toString('utf8')) as string;
+  } catch {
+    throw new JsonScanError(start, 'invalid property name');
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Strict validation (error path only)
+
+export interface JsonSyntaxProblem {
+  offset: number;
+  reason: string;
+}
+
+function isDigit(c: number): boolean {
+  return c >= 0x30 && c <= 0x39;
+}
+
+function isHex(c: number): boolean {
+  return isDigit(c) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66);
+}
+
+/** Shows the character at `i` for an error message: `'x'`, or a name for invisible ones. */
+export function describeCharAt(b: Uint8Array, i: number): string {
+  if (i >= b.length) return 'end of input';
+  const c = b[i];
+  if (c === LF) return 'a line break';
+  if (c === CR) return 'a carriage return';
+  if (c === TAB) return 'a tab';
+  if (c < 0x20 || c === 0x7f) return `control character 0x${c.toString(16).padStart(2, '0')}`;
+  if (c < 0x80) return `'${String.fromCharCode(c)}'`;
+  const ch = Buffer.from(b.buffer, b.byteOffset + i, Math.min(4, b.length - i)).toString('utf8')[0];
+  return `'${ch}'`;
+}
+
+const LITERALS: Array<[number, string]> = [
+  [0x74, 'true'],
+  [0x66, 'false'],
+  [0x6e, 'null'],
+];
+
+/**
+ * Strictly validates one JSON value starting at or after `i` (leading whitespace skipped).
+ * Returns the offset after the value, or the first problem found. Iterative, so deep nesting
+ * cannot overflow the stack.
+ */
+export function validateJsonValue(b: Uint8Array, i: number, n = b.length): { end: number } | JsonSyntaxProblem {
+  const stack: number[] = []; // LBRACE or LBRACKET
+  const problem = (offset: number, reason: string): JsonSyntaxProblem => ({ offset, reason });
+  // States: expecting a value, or having just finished one.
+  let expectValue = true;
+  for (;;) {
+    if (expectValue) {
+      i = skipWhitespace(b, i, n);
+      if (i >= n) return problem(i, 'unexpected end of input');
+      const c = b[i];
+      if (c === LBRACE) {
+        stack.push(LBRACE);
+        i = skipWhitespace(b, i + 1, n);
+        if (b[i] === RBRACE) {
+          stack.pop();
+          i++;
+          expectValue = false;
+          continue;
+        }
+        const k = validateKey(b, i, n);
+        if ('reason' in k) return k;
+        i = k.end;
+        continue;
+      }
+      if (c === LBRACKET) {
+        stack.push(LBRACKET);
+        i = skipWhitespace(b, i + 1, n);
+        if (b[i] === RBRACKET) {
+          stack.pop();
+          i++;
+          expectValue = false;
+        }
+        continue;
+      }
+      if (c === QUOTE) {
+        const s = validateString(b, i, n);
+        if ('reason' in s) return s;
+        i = s.end;
+        expectValue = false;
+        continue;
+      }
+      if (c === 0x2d || isDigit(c)) {
+        const num = validateNumber(b, i, n);
+        if ('reason' in num) return num;
+        i = num.end;
+        expectValue = false;
+        continue;
+      }
+      const lit = LITERALS.find(([first]) => first === c);
+      if (lit) {
+        const word = lit[1];
+        for (let k = 0; k < word.length; k++) {
+          if (b[i + k] !== word.charCodeAt(k)) return problem(i, `invalid literal (expected ${word})`);
+        }
+        if (i + word.length < n && !isDelimiter(b[i + word.length])) {
+          return problem(i + word.length, `unexpected ${describeCharAt(b, i + word.length)} after ${word}`);
+        }
+        i += word.length;
+        expectValue = false;
+        continue;
+      }
+      return problem(i, `unexpected ${describeCharAt(b, i)}`);
+    }
+    // After a value.
+    if (stack.length === 0) return { end: i };
+    i = skipWhitespace(b, i, n);
+    const top = stack[stack.length - 1];
+    const c = b[i];
+    if (i >= n) return problem(i, 'unexpected end of input');
+    if (top === LBRACE) {
+      if (c === COMMA) {
+        const k = validateKey(b, skipWhitespace(b, i + 1, n), n);
+        if ('reason' in k) return k;
+        i = k.end;
+        expectValue = true;
+      } else if (c === RBRACE) {
+        stack.pop();
+        i++;
+      } else {
+        return problem(i, `expected ',' or '}' after a property value, got ${describeCharAt(b, i)}`);
+      }
+    } else if (c === COMMA) {
+      i++;
+      expectValue = true;
+    } else if (c === RBRACKET) {
+      stack.pop();
+      i++;
+    } else {
+      return problem(i, `expected ',' or ']' after an array element, got ${describeCharAt(b, i)}`);
+    }
+  }
+}
+
+/** A property name and its colon, at `i`; returns the offset of the value after the colon. */
+function validateKey(b: Uint8Array, i: number, n: number): { end: number } | JsonSyntaxProblem {
+  if (i >= n) return { offset: i, reason: 'unexpected end of input' };
+  if (b[i] !== QUOTE) {
+    return { offset: i, reason: `expected a property name in double quotes, got ${describeCharAt(b, i)}` };
+  }
+  const s = validateString(b, i, n);
+  if ('reason' in s) return s;
+  const j = skipWhitespace(b, s.end, n);
+  if (b[j] !== COLON) return { offset: j, reason: `expected ':' after a property name, got ${describeCharAt(b, j)}` };
+  return { end: j + 1 };
+}
+
+function validateString(b: Uint8Array, i: number, n: number): { end: number } | JsonSyntaxProblem {
+  const start = i;
+  i++;
+  while (i < n) {
+    const c = b[i];
+    if (c === QUOTE) return { end: i + 1 };
+    if (c < 0x20) return { offset: i, reason: `${describeCharAt(b, i)} inside a string (must be escaped)` };
+    if (c === BACKSLASH) {
+      const e = b[i + 1];
+      if (e === 0x75) {
+        for (let k = 2; k < 6; k++) {
+          if (!isHex(b[i + k])) return { offset: i, reason: 'invalid \\u escape in string' };
+        }
+        i += 6;
+        continue;
+      }
+      // " \ / b f n r t
+      if (e === QUOTE || e === BACKSLASH || e === 0x2f || e === 0x62 || e === 0x66 || e === 0x6e || e === 0x72 || e === 0x74) {
+        i += 2;
+        continue;
+      }
+      return { offset: i, reason: `invalid escape in string` };
+    }
+    i++;
+  }
+  return { offset: start, reason: 'unterminated string' };
+}
+
+function validateNumber(b: Uint8Array, i: number, n: number): { end: number } | JsonSyntaxProblem {
+  const start = i;
+  if (b[i] === 0x2d) i++;
+  if (i >= n || !isDigit(b[i])) return { offset: start, reason: 'invalid number' };
+  if (b[i] === 0x30) {
+    i++;
+    if (i < n && isDigit(b[i])) return { offset: start, reason: 'invalid number (leading zero)' };
+  } else {
+    while (i < n && isDigit(b[i])) i++;
+  }
+  if (b[i] === 0x2e) {
+    i++;
+    if (i >= n || !isDigit(b[i])) return { offset: start, reason: 'invalid number' };
+    while (i < n && isDigit(b[i])) i++;
+  }
+  if (b[i] === 0x65 || b[i] === 0x45) {
+    i++;
+    if (b[i] === 0x2b || b[i] === 0x2d) i++;
+    if (i >= n || !isDigit(b[i])) return { offset: start, reason: 'invalid number' };
+    while (i < n && isDigit(b[i])) i++;
+  }
+  if (i < n && !isDelimiter(b[i])) return { offset: i, reason: `unexpected ${describeCharAt(b, i)} in a number` };
+  return { end: i };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Locations
+
+/** 1-based line and column (in UTF-16 code units, like an editor) of a byte offset. */
+export function lineColumnAt(b: Uint8Array, offset: number): { line: number; column: number } {
+  const buf = Buffer.from(b.buffer, b.byteOffset, b.length);
+  let line = 1;
+  let lineStart = 0;
+  for (;;) {
+    const nl = buf.indexOf(LF, lineStart);
+    if (nl < 0 || nl >= offset) break;
+    line++;
+    lineStart = nl + 1;
+  }
+  const column = buf.toString('utf8', lineStart, Math.min(offset, buf.length)).length + 1;
+  return { line, column };
+}
+
+/**
+ * Offset of the deepest part of `path` found in the valid JSON value at `start`: the key of the
+ * last matched property (or the start of the last matched array element).
+ */
+export function locateJsonPath(b: Uint8Array, start: number, path: ReadonlyArray<string | number>): number {
+  const n = b.length;
+  let i = skipWhitespace(b, start, n);
+  let found = i;
+  try {
+    for (const seg of path) {
+      const c = b[i];
+      let next = -1;
+      if (typeof seg === 'string' && c === LBRACE) {
+        let j = skipWhitespace(b, i + 1, n);
+        while (b[j] === QUOTE) {
+          const keyEnd = skipString(b, j, n);
+          const key = readKey(b, j, keyEnd);
+          const v = skipWhitespace(b, skipWhitespace(b, keyEnd, n) + 1, n);
+          if (key === seg) {
+            // JSON.parse keeps the last duplicate: so do we.
+            found = j;
+            next = v;
+          }
+          j = skipWhitespace(b, skipValue(b, v, n), n);
+          if (b[j] !== COMMA) break;
+          j = skipWhitespace(b, j + 1, n);
+        }
+      } else if (typeof seg === 'number' && c === LBRACKET) {
+        let j = skipWhitespace(b, i + 1, n);
+        for (let k = 0; j < n && b[j] !== RBRACKET; k++) {
+          if (k === seg) {
+            found = j;
+            next = j;
+            break;
+          }
+          j = skipWhitespace(b, skipValue(b, j, n), n);
+          if (b[j] !== COMMA) break;
+          j = skipWhitespace(b, j + 1, n);
+        }
+      }
+      if (next < 0) return found;
+      i = next;
+    }
+  } catch {
+    // Only reached on invalid JSON, which callers never pass; the best guess stands.
+  }
+  return found;
+}

@@ -1,0 +1,61 @@
+// Everything `rs-reconcile sandbox` does, so the oclif command stays a thin flag parser.
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { parseAllDocuments } from 'yaml';
+import { UserError } from '../errors.js';
+import { startSandbox } from './index.js';
+
+export interface SandboxCliOptions {
+  port?: number;
+  nodes?: number;
+  seedFiles?: string[];
+  kubeconfigPath?: string;
+  auditLog?: string;
+  out: NodeJS.WritableStream;
+  /** Where the hint goes (default: process.stderr). */
+  err?: NodeJS.WritableStream;
+  signal: AbortSignal;
+}
+
+async function readSeed(files: string[]): Promise<unknown[]> {
+  const objects: unknown[] = [];
+  for (const f of files) {
+    let text: string;
+    try {
+      text = await readFile(f, 'utf8');
+    } catch (e) {
+      throw new UserError(`cannot read seed file ${f}: ${(e as Error).message}`);
+    }
+    for (const doc of parseAllDocuments(text)) {
+      if (doc.errors.length) throw new UserError(`${f}: ${doc.errors[0].message}`);
+      const v = doc.toJS();
+      if (v !== null && v !== undefined) objects.push(v);
+    }
+  }
+  return objects;
+}
+
+export async function runSandboxCli(o: SandboxCliOptions): Promise<void> {
+  const err = o.err ?? process.stderr;
+  const seed = await readSeed(o.seedFiles ?? []);
+  if (o.signal.aborted) return;
+  let sb;
+  try {
+    sb = await startSandbox({ port: o.port ?? 0, nodes: o.nodes ?? 0, seed, auditLog: o.auditLog });
+  } catch (e) {
+    throw new UserError(`cannot start the sandbox: ${(e as Error).message}`);
+  }
+  try {
+    const path = resolve(o.kubeconfigPath ?? 'sandbox.kubeconfig');
+    await sb.writeKubeconfig(path);
+    o.out.write(`export KUBECONFIG=${path}\n`);
+    const nodes = o.nodes ?? 0;
+    err.write(
+      `sandbox API server on ${sb.url} (${nodes} node${nodes === 1 ? '' : 's'}${nodes === 0 ? ', no kubelet' : ''}); ` +
+        `run the line above, then e.g. \`kubectl get pods -A\`. Ctrl-C to stop.\n`,
+    );
+    if (!o.signal.aborted) await new Promise<void>((r) => o.signal.addEventListener('abort', () => r(), { once: true }));
+  } finally {
+    await sb.close();
+  }
+}

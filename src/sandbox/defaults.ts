@@ -1,0 +1,167 @@
+// Defaulting and the create/update strategies (PrepareForCreate / PrepareForUpdate) of each resource.
+import type { ResourceDef } from './resources.js';
+import { clone, deepEqual, isPlainObject, type Obj } from './util.js';
+
+function defaultContainer(c: Obj): void {
+  if (!isPlainObject(c)) return;
+  c.terminationMessagePath ??= '/dev/termination-log';
+  c.terminationMessagePolicy ??= 'File';
+  if (c.imagePullPolicy === undefined && typeof c.image === 'string') {
+    const ref = c.image.split('@')[0];
+    const lastSlash = ref.lastIndexOf('/');
+    const colon = ref.lastIndexOf(':');
+    const tag = colon > lastSlash ? ref.slice(colon + 1) : '';
+    c.imagePullPolicy = tag === '' || tag === 'latest' ? 'Always' : 'IfNotPresent';
+  }
+  c.resources ??= {};
+  if (Array.isArray(c.ports)) for (const p of c.ports) if (isPlainObject(p)) p.protocol ??= 'TCP';
+}
+
+/** SetDefaults_PodSpec (and what the admission chain adds for real pods). */
+export function defaultPodSpec(spec: Obj, isPod: boolean): void {
+  if (!isPlainObject(spec)) return;
+  spec.restartPolicy ??= 'Always';
+  spec.terminationGracePeriodSeconds ??= 30;
+  spec.dnsPolicy ??= 'ClusterFirst';
+  spec.securityContext ??= {};
+  spec.schedulerName ??= 'default-scheduler';
+  spec.enableServiceLinks ??= true;
+  if (Array.isArray(spec.containers)) spec.containers.forEach(defaultContainer);
+  if (Array.isArray(spec.initContainers)) spec.initContainers.forEach(defaultContainer);
+  if (isPod) {
+    // ServiceAccount, Priority and DefaultTolerationSeconds admission.
+    spec.serviceAccountName ??= spec.serviceAccount ?? 'default';
+    spec.serviceAccount ??= spec.serviceAccountName;
+    if (spec.priority === undefined && !spec.priorityClassName) spec.priority = 0;
+    spec.preemptionPolicy ??= 'PreemptLowerPriority';
+    const tolerations: Obj[] = Array.isArray(spec.tolerations) ? spec.tolerations : [];
+    for (const key of ['node.kubernetes.io/not-ready', 'node.kubernetes.io/unreachable']) {
+      if (!tolerations.some((t) => t.key === key && (t.effect === 'NoExecute' || !t.effect))) {
+        tolerations.push({ key, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 });
+      }
+    }
+    spec.tolerations = tolerations;
+  }
+}
+
+/** GetPodQOS, simplified to requests/limits presence. */
+export function podQOS(spec: Obj): string {
+  const containers = [...((spec?.containers ?? []) as Obj[]), ...((spec?.initContainers ?? []) as Obj[])];
+  let any = false;
+  let guaranteed = containers.length > 0;
+  for (const c of containers) {
+    const req = c.resources?.requests ?? {};
+    const lim = c.resources?.limits ?? {};
+    if (Object.keys(req).length || Object.keys(lim).length) any = true;
+    if (!lim.cpu || !lim.memory) guaranteed = false;
+    for (const k of ['cpu', 'memory']) if (req[k] !== undefined && lim[k] !== undefined && req[k] !== lim[k]) guaranteed = false;
+  }
+  if (!any) return 'BestEffort';
+  return guaranteed ? 'Guaranteed' : 'Burstable';
+}
+
+/** Applies API defaults to a whole object (create and update paths alike). */
+export function applyDefaults(res: ResourceDef, o: Obj): void {
+  switch (res.name) {
+    case 'pods':
+      defaultPodSpec(o.spec, true);
+      break;
+    case 'replicasets':
+      o.spec ??= {};
+      o.spec.replicas ??= 1;
+      if (isPlainObject(o.spec.template)) defaultPodSpec(o.spec.template.spec, false);
+      break;
+    case 'replicationcontrollers': {
+      o.spec ??= {};
+      o.spec.replicas ??= 1;
+      const tl = o.spec.template?.metadata?.labels;
+      if (tl && Object.keys(tl).length) {
+        if (!o.spec.selector || Object.keys(o.spec.selector).length === 0) o.spec.selector = { ...tl };
+        if (!o.metadata.labels || Object.keys(o.metadata.labels).length === 0) o.metadata.labels = { ...tl };
+      }
+      if (isPlainObject(o.spec.template)) defaultPodSpec(o.spec.template.spec, false);
+      break;
+    }
+    case 'namespaces':
+      o.spec ??= {};
+      o.spec.finalizers ??= ['kubernetes'];
+      o.metadata.labels = { ...(o.metadata.labels ?? {}), 'kubernetes.io/metadata.name': o.metadata.name };
+      break;
+    case 'events':
+      o.source ??= {};
+      break;
+    default:
+      break;
+  }
+}
+
+/** PrepareForCreate: the status a client sends on create is not kept. */
+export function prepareForCreate(res: ResourceDef, o: Obj): void {
+  switch (res.name) {
+    case 'pods':
+      o.status = { phase: 'Pending', qosClass: podQOS(o.spec) };
+      break;
+    case 'replicasets':
+    case 'replicationcontrollers':
+      o.status = { replicas: 0 };
+      break;
+    case 'namespaces':
+      o.status = { phase: 'Active' };
+      break;
+    default:
+      break;
+  }
+  if (res.generation) o.metadata.generation = 1;
+}
+
+function specOf(res: ResourceDef, o: Obj): unknown {
+  return res.name === 'events' ? undefined : o.spec;
+}
+
+/**
+ * PrepareForUpdate. For the main resource, status is copied from the stored object; for the
+ * status subresource, spec is (and, for pods, ownerReferences). generation follows spec changes.
+ */
+export function prepareForUpdate(res: ResourceDef, next: Obj, old: Obj, sub: 'status' | undefined): void {
+  const hasStatus = 'status' in res.subresources;
+  if (sub === 'status') {
+    if (old.spec === undefined) delete next.spec;
+    else next.spec = clone(old.spec);
+    if (res.name === 'pods') {
+      if (old.metadata.ownerReferences === undefined) delete next.metadata.ownerReferences;
+      else next.metadata.ownerReferences = clone(old.metadata.ownerReferences);
+    }
+    if (res.name === 'namespaces') next.spec = clone(old.spec);
+  } else if (hasStatus) {
+    if (old.status === undefined) delete next.status;
+    else next.status = clone(old.status);
+  }
+  if (res.generation) {
+    const g = old.metadata.generation ?? 1;
+    next.metadata.generation = deepEqual(specOf(res, next), specOf(res, old)) ? g : g + 1;
+  } else if (old.metadata.generation !== undefined) {
+    next.metadata.generation = old.metadata.generation;
+  } else {
+    delete next.metadata.generation;
+  }
+}
+
+/** Drops what Go's omitempty drops, so stored objects serialize as the real server's do. */
+export function normalize(o: Obj): Obj {
+  const strip = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(strip);
+    if (!isPlainObject(v)) return v;
+    for (const k of Object.keys(v)) {
+      if (v[k] === null || v[k] === undefined) delete v[k];
+      else v[k] = strip(v[k]);
+    }
+    return v;
+  };
+  strip(o);
+  const m = o.metadata;
+  if (isPlainObject(m)) {
+    for (const k of ['labels', 'annotations']) if (isPlainObject(m[k]) && Object.keys(m[k]).length === 0) delete m[k];
+    for (const k of ['ownerReferences', 'finalizers', 'managedFields']) if (Array.isArray(m[k]) && m[k].length === 0) delete m[k];
+  }
+  return o;
+}

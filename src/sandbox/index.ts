@@ -1,0 +1,158 @@
+// The embedded Kubernetes API server: a faithful in-memory subset of kube-apiserver v1.32 on
+// 127.0.0.1, with a simulated scheduler/kubelet, garbage collection, fault injection and an audit log.
+import { randomBytes } from 'node:crypto';
+import { writeFile } from 'node:fs/promises';
+import { AuditLog, type AuditEntry } from './audit.js';
+import { Faults, type FaultRule } from './faults.js';
+import { GarbageCollector } from './gc.js';
+import { Kubelet, type KubeletOptions } from './kubelet.js';
+import { kubeconfigText } from './kubeconfig.js';
+import { NamespaceController } from './namespaces.js';
+import { Registry } from './registry.js';
+import { resourceByName, resourceForKind } from './resources.js';
+import { RestHandler } from './rest.js';
+import { SandboxServer } from './server.js';
+import { selfSignedCert } from './tls.js';
+import { Store } from './store.js';
+import { isPlainObject, type Obj } from './util.js';
+import { WatchHub } from './watch.js';
+
+export type { AuditEntry, AuditVerb } from './audit.js';
+export type { FaultRule } from './faults.js';
+export type { KubeletOptions } from './kubelet.js';
+
+export interface SandboxOptions {
+  /** 0 = a free port (default). */
+  port?: number;
+  /** Bearer token; random by default. Requests without it get 401. */
+  token?: string;
+  /** Fake nodes node-0… for the simulated scheduler/kubelet; 0 = no kubelet (default). */
+  nodes?: number;
+  kubelet?: KubeletOptions;
+  /** Objects to preload (Pods, ReplicaSets, RCs, Namespaces, Nodes, Events, Leases, or a v1 List). Status is kept as given. */
+  seed?: unknown[];
+  /** Events kept per resource for watch resume and consistent pagination before 410 Gone (default 1000). */
+  watchHistory?: number;
+  /** JSON-lines audit file; entries are always kept in memory too. */
+  auditLog?: string;
+  /** Background garbage collection by ownerReferences (default true). */
+  gc?: boolean;
+  /** Interval of BOOKMARK events on watches that allow them (default 30000 ms). */
+  bookmarkIntervalMs?: number;
+  /** Seed of the fault-injection random generator (default 1). */
+  faultSeed?: number;
+}
+
+export interface SandboxFaults {
+  /** Adds a rule; returns its id. */
+  set(rule: FaultRule): string;
+  /** Removes one rule, or all. */
+  clear(id?: string): void;
+  /** Closes every open watch stream; returns how many were closed. */
+  dropWatches(opts?: { abrupt?: boolean }): number;
+  /** The next watch on this resource (plural name) is answered with 410 Expired. */
+  forceGone(resource: string): void;
+}
+
+export interface SandboxKubelet {
+  /** Processes every scheduling/kubelet step that is due now. */
+  tick(): void;
+  /** Moves the kubelet clock forward by ms and processes what became due. */
+  advance(ms: number): void;
+  /** Restarts a container of a running pod (restartCount+1, Ready false until readyDelayMs). */
+  restartContainer(namespace: string, name: string, container?: string): Obj;
+}
+
+export interface Sandbox {
+  /** https://127.0.0.1:PORT (kubectl only sends bearer tokens over TLS). */
+  url: string;
+  port: number;
+  token: string;
+  /** PEM of the self-signed serving certificate: the CA to trust (it is in the kubeconfig too). */
+  ca: string;
+  kubeconfig(contextName?: string, namespace?: string): string;
+  writeKubeconfig(path: string, namespace?: string): Promise<void>;
+  audit(): AuditEntry[];
+  clearAudit(): void;
+  faults: SandboxFaults;
+  /** Present when nodes > 0. */
+  kubelet?: SandboxKubelet;
+  close(): Promise<void>;
+}
+
+function flattenSeed(items: unknown[]): Obj[] {
+  const out: Obj[] = [];
+  for (const it of items) {
+    if (!isPlainObject(it)) throw new Error('seed: every item must be an object');
+    if (it.kind === 'List' || (typeof it.kind === 'string' && it.kind.endsWith('List') && Array.isArray(it.items))) {
+      out.push(...flattenSeed(it.items as unknown[]));
+    } else out.push(it);
+  }
+  // Namespaces and nodes first, so namespaced objects find theirs.
+  const rank = (o: Obj) => (o.kind === 'Namespace' ? 0 : o.kind === 'Node' ? 1 : 2);
+  return out.sort((a, b) => rank(a) - rank(b));
+}
+
+export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> {
+  const token = opts.token ?? randomBytes(24).toString('hex');
+  const store = new Store(opts.watchHistory ?? 1000);
+  const registry = new Registry(store);
+  const audit = new AuditLog(opts.auditLog);
+  const faults = new Faults(opts.faultSeed ?? 1);
+  const hub = new WatchHub(store, opts.bookmarkIntervalMs ?? 30_000);
+
+  for (const name of ['default', 'kube-system', 'kube-public', 'kube-node-lease']) {
+    registry.seed(resourceByName('namespaces')!, { metadata: { name } });
+  }
+  for (const o of flattenSeed(opts.seed ?? [])) {
+    const res = resourceForKind(o.apiVersion, o.kind) ?? resourceForKind(undefined, o.kind);
+    if (!res) throw new Error(`seed: unsupported object ${String(o.apiVersion)}/${String(o.kind)}`);
+    if (res.name === 'namespaces' && store.get('namespaces', undefined, o.metadata?.name)) continue;
+    registry.seed(res, o);
+  }
+
+  const nodes = opts.nodes ?? 0;
+  const kubelet = nodes > 0 ? new Kubelet(registry, store, audit, nodes, opts.kubelet) : undefined;
+  const gc = opts.gc === false ? undefined : new GarbageCollector(registry, store, audit);
+  const nsController = new NamespaceController(registry, store, audit);
+  const rest = new RestHandler(registry, hub, audit, faults);
+  const tls = selfSignedCert();
+  const server = new SandboxServer({ token, cert: tls.cert, key: tls.key, rest, hub, audit, faults, kubelet });
+  const port = await server.listen(opts.port ?? 0);
+  const url = `https://127.0.0.1:${port}`;
+  const ca = tls.cert;
+  kubelet?.start();
+  gc?.start();
+  nsController.start();
+
+  let closed = false;
+  return {
+    url,
+    port,
+    token,
+    ca,
+    kubeconfig: (contextName, namespace) => kubeconfigText({ url, token, ca, contextName, namespace }),
+    writeKubeconfig: (path, namespace) => writeFile(path, kubeconfigText({ url, token, ca, namespace }), { mode: 0o600 }),
+    audit: () => audit.all(),
+    clearAudit: () => audit.clear(),
+    faults: {
+      set: (rule) => faults.set(rule),
+      clear: (id) => faults.clear(id),
+      dropWatches: (o) => hub.dropAll(o?.abrupt ?? false),
+      forceGone: (resource) => hub.forceGone(resource),
+    },
+    kubelet: kubelet && {
+      tick: () => kubelet.tick(),
+      advance: (ms) => kubelet.advance(ms),
+      restartContainer: (ns, name, container) => kubelet.restartContainer(ns, name, container),
+    },
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      kubelet?.stop();
+      gc?.stop();
+      nsController.stop();
+      await server.close();
+    },
+  };
+}

@@ -1,0 +1,345 @@
+// JSON patch (RFC 6902), JSON merge patch (RFC 7386) and strategic merge patch, applied to plain JSON.
+import { ApiError, badRequest, failure, internalError } from './errors.js';
+import { clone, deepEqual, isPlainObject, type Obj } from './util.js';
+
+export const JSON_PATCH = 'application/json-patch+json';
+export const MERGE_PATCH = 'application/merge-patch+json';
+export const STRATEGIC_MERGE_PATCH = 'application/strategic-merge-patch+json';
+export const APPLY_PATCH = 'application/apply-patch+yaml';
+
+/** errors.NewGenericServerResponse(422, …): what the server answers when a JSON patch does not apply. */
+function patchRejected(message: string): ApiError {
+  return new ApiError(
+    failure(422, 'Invalid', 'the server rejected our request due to an error in our request', {
+      causes: [{ reason: 'UnexpectedServerResponse', message }],
+    }),
+  );
+}
+
+// ---------------- JSON patch ----------------
+
+function pointer(path: string): string[] {
+  if (path === '') return [];
+  if (!path.startsWith('/')) throw patchRejected(`invalid JSON pointer: ${JSON.stringify(path)}`);
+  return path
+    .slice(1)
+    .split('/')
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+interface Container {
+  parent: any;
+  key: string;
+}
+
+function locate(doc: any, parts: string[], op: string, path: string): Container {
+  let cur = doc;
+  for (let i = 0; i < parts.length - 1; i++) {
+    const p = parts[i];
+    if (Array.isArray(cur)) {
+      const idx = Number(p);
+      if (!/^\d+$/.test(p) || idx >= cur.length) throw patchRejected(`${op} operation does not apply: doc is missing path: "${path}": missing value`);
+      cur = cur[idx];
+    } else if (isPlainObject(cur) && p in cur && cur[p] !== null) {
+      cur = cur[p];
+    } else {
+      throw patchRejected(`${op} operation does not apply: doc is missing path: "${path}": missing value`);
+    }
+  }
+  if (!Array.isArray(cur) && !isPlainObject(cur)) throw patchRejected(`${op} operation does not apply: doc is missing path: "${path}": missing value`);
+  return { parent: cur, key: parts[parts.length - 1] };
+}
+
+function getAt(doc: any, path: string, op: string): any {
+  const parts = pointer(path);
+  if (parts.length === 0) return doc;
+  const { parent, key } = locate(doc, parts, op, path);
+  if (Array.isArray(parent)) {
+    const idx = Number(key);
+    if (!/^\d+$/.test(key) || idx >= parent.length) throw patchRejected(`${op} operation does not apply: doc is missing path: "${path}": missing value`);
+    return parent[idx];
+  }
+  if (!(key in parent)) throw patchRejected(`${op} operation does not apply: doc is missing path: "${path}": missing value`);
+  return parent[key];
+}
+
+function addAt(doc: any, path: string, value: any, op = 'add'): any {
+  const parts = pointer(path);
+  if (parts.length === 0) return value;
+  const { parent, key } = locate(doc, parts, op, path);
+  if (Array.isArray(parent)) {
+    if (key === '-') parent.push(value);
+    else {
+      const idx = Number(key);
+      if (!/^\d+$/.test(key) || idx > parent.length) throw patchRejected(`Unable to access invalid index: ${key}: invalid index referenced`);
+      parent.splice(idx, 0, value);
+    }
+  } else parent[key] = value;
+  return doc;
+}
+
+function removeAt(doc: any, path: string, op = 'remove'): any {
+  const parts = pointer(path);
+  const { parent, key } = locate(doc, parts, op, path);
+  if (Array.isArray(parent)) {
+    const idx = Number(key);
+    if (!/^\d+$/.test(key) || idx >= parent.length) throw patchRejected(`Unable to remove nonexistent key: ${key}: missing value`);
+    parent.splice(idx, 1);
+  } else {
+    if (!(key in parent)) throw patchRejected(`Unable to remove nonexistent key: ${key}: missing value`);
+    delete parent[key];
+  }
+  return doc;
+}
+
+export function applyJsonPatch(target: Obj, patch: unknown): Obj {
+  if (!Array.isArray(patch)) throw badRequest('json: cannot unmarshal object into Go value of type jsonpatch.Patch');
+  let doc: any = clone(target);
+  for (const raw of patch) {
+    if (!isPlainObject(raw)) throw badRequest('json: cannot unmarshal into Go value of type jsonpatch.Operation');
+    const op = raw.op;
+    const path = raw.path;
+    if (typeof path !== 'string') throw patchRejected(`${op} operation does not apply: doc is missing path: "": missing value`);
+    switch (op) {
+      case 'add':
+        doc = addAt(doc, path, clone(raw.value));
+        break;
+      case 'remove':
+        doc = removeAt(doc, path);
+        break;
+      case 'replace': {
+        const parts = pointer(path);
+        if (parts.length === 0) { doc = clone(raw.value); break; }
+        const { parent, key } = locate(doc, parts, 'replace', path);
+        if (Array.isArray(parent)) {
+          const idx = Number(key);
+          if (!/^\d+$/.test(key) || idx >= parent.length) throw patchRejected(`replace operation does not apply: doc is missing key: ${path}: missing value`);
+          parent[idx] = clone(raw.value);
+        } else {
+          if (!(key in parent)) throw patchRejected(`replace operation does not apply: doc is missing key: ${path}: missing value`);
+          parent[key] = clone(raw.value);
+        }
+        break;
+      }
+      case 'move': {
+        const v = getAt(doc, raw.from, 'move');
+        doc = removeAt(doc, raw.from, 'move');
+        doc = addAt(doc, path, v, 'move');
+        break;
+      }
+      case 'copy':
+        doc = addAt(doc, path, clone(getAt(doc, raw.from, 'copy')), 'copy');
+        break;
+      case 'test': {
+        let v: unknown;
+        try {
+          v = getAt(doc, path, 'test');
+        } catch {
+          v = undefined;
+        }
+        if (!deepEqual(v, raw.value === undefined ? null : raw.value) && !(v === undefined && raw.value === null)) {
+          throw patchRejected(`testing value ${path} failed: test failed`);
+        }
+        break;
+      }
+      default:
+        throw patchRejected(`Unexpected kind: ${String(op)}`);
+    }
+  }
+  if (!isPlainObject(doc)) throw badRequest('the patch result is not a JSON object');
+  return doc;
+}
+
+// ---------------- JSON merge patch ----------------
+
+function mergeValue(target: unknown, patch: unknown): unknown {
+  if (!isPlainObject(patch)) return clone(patch);
+  const out: Obj = isPlainObject(target) ? { ...target } : {};
+  for (const [k, v] of Object.entries(patch)) {
+    if (v === null) delete out[k];
+    else out[k] = mergeValue(out[k], v);
+  }
+  return out;
+}
+
+export function applyMergePatch(target: Obj, patch: unknown): Obj {
+  if (!isPlainObject(patch)) throw badRequest('json: cannot unmarshal into Go value of type map[string]interface {}');
+  return mergeValue(clone(target), patch) as Obj;
+}
+
+// ---------------- strategic merge patch ----------------
+
+export interface ListStrategy {
+  /** 'merge' lists are merged (by mergeKey for lists of maps, as a set for primitives); others are replaced. */
+  merge: boolean;
+  mergeKey?: string;
+}
+
+const POD_SPEC_LISTS: Record<string, string> = {
+  containers: 'name',
+  initContainers: 'name',
+  ephemeralContainers: 'name',
+  volumes: 'name',
+  imagePullSecrets: 'name',
+  hostAliases: 'ip',
+  topologySpreadConstraints: 'topologyKey',
+  resourceClaims: 'name',
+  schedulingGates: 'name',
+};
+const CONTAINER_LISTS: Record<string, string> = {
+  env: 'name',
+  ports: 'containerPort',
+  volumeMounts: 'mountPath',
+  volumeDevices: 'devicePath',
+  resizePolicy: 'resourceName',
+};
+
+/** The patch strategy of a list field, from the Go struct tags of the built-in types. */
+export function listStrategy(kind: string, path: string[]): ListStrategy {
+  const p = path.join('.');
+  if (p === 'metadata.ownerReferences') return { merge: true, mergeKey: 'uid' };
+  if (p === 'metadata.finalizers') return { merge: true };
+  if (p === 'status.conditions') return { merge: true, mergeKey: 'type' };
+  if (kind === 'Pod' && (p === 'status.podIPs' || p === 'status.hostIPs')) return { merge: true, mergeKey: 'ip' };
+  if (kind === 'Node' && p === 'status.addresses') return { merge: true, mergeKey: 'type' };
+  let rel: string[] | null = null;
+  if (kind === 'Pod' && path[0] === 'spec') rel = path.slice(1);
+  else if ((kind === 'ReplicaSet' || kind === 'ReplicationController') && path[0] === 'spec' && path[1] === 'template' && path[2] === 'spec') rel = path.slice(3);
+  else if ((kind === 'ReplicaSet' || kind === 'ReplicationController') && p === 'spec.template.metadata.ownerReferences') return { merge: true, mergeKey: 'uid' };
+  else if ((kind === 'ReplicaSet' || kind === 'ReplicationController') && p === 'spec.template.metadata.finalizers') return { merge: true };
+  if (rel) {
+    if (rel.length === 1 && POD_SPEC_LISTS[rel[0]]) return { merge: true, mergeKey: POD_SPEC_LISTS[rel[0]] };
+    if (rel.length === 2 && ['containers', 'initContainers', 'ephemeralContainers'].includes(rel[0]) && CONTAINER_LISTS[rel[1]]) {
+      return { merge: true, mergeKey: CONTAINER_LISTS[rel[1]] };
+    }
+  }
+  return { merge: false };
+}
+
+const DIRECTIVE = '$patch';
+const RETAIN_KEYS = '$retainKeys';
+const SET_ORDER = '$setElementOrder/';
+const DELETE_PRIMITIVE = '$deleteFromPrimitiveList/';
+
+/** Removes every SMP directive from a value taken as it is from the patch. */
+function stripDirectives(v: unknown): unknown {
+  if (Array.isArray(v)) {
+    return v.filter((x) => !(isPlainObject(x) && (x[DIRECTIVE] === 'delete' || (x[DIRECTIVE] === 'replace' && Object.keys(x).length === 1)))).map(stripDirectives);
+  }
+  if (!isPlainObject(v)) return v;
+  const out: Obj = {};
+  for (const [k, x] of Object.entries(v)) {
+    if (k === DIRECTIVE || k === RETAIN_KEYS || k.startsWith(SET_ORDER) || k.startsWith(DELETE_PRIMITIVE)) continue;
+    if (x === null) continue;
+    out[k] = stripDirectives(x);
+  }
+  return out;
+}
+
+function mergeMap(kind: string, path: string[], original: Obj, patch: Obj): Obj | undefined {
+  const directive = patch[DIRECTIVE];
+  if (directive !== undefined) {
+    if (directive === 'replace') return stripDirectives(patch) as Obj;
+    if (directive === 'delete') return undefined;
+    throw badRequest(`Unknown patch type: ${String(directive)}`);
+  }
+  const out: Obj = { ...original };
+  if (patch[RETAIN_KEYS] !== undefined) {
+    const keep = patch[RETAIN_KEYS];
+    if (!Array.isArray(keep)) throw badRequest('invalid patch: doesn\'t support setting $retainKeys to anything other than a list');
+    for (const k of Object.keys(out)) if (!keep.includes(k)) delete out[k];
+  }
+  for (const [k, pv] of Object.entries(patch)) {
+    if (k === RETAIN_KEYS || k.startsWith(SET_ORDER)) continue;
+    if (k.startsWith(DELETE_PRIMITIVE)) {
+      const field = k.slice(DELETE_PRIMITIVE.length);
+      if (!Array.isArray(pv)) throw badRequest('invalid patch: $deleteFromPrimitiveList must be a list');
+      if (Array.isArray(out[field])) {
+        out[field] = (out[field] as unknown[]).filter((x) => !pv.some((d) => deepEqual(d, x)));
+      }
+      continue;
+    }
+    const childPath = [...path, k];
+    if (pv === null) {
+      delete out[k];
+    } else if (isPlainObject(pv)) {
+      const merged = mergeMap(kind, childPath, isPlainObject(out[k]) ? out[k] : {}, pv);
+      if (merged === undefined) delete out[k];
+      else out[k] = merged;
+    } else if (Array.isArray(pv)) {
+      out[k] = mergeList(kind, childPath, Array.isArray(out[k]) ? out[k] : [], pv);
+    } else {
+      out[k] = pv;
+    }
+  }
+  // $setElementOrder/<field>: order the merged list as the patch says; other items keep their place at the end.
+  for (const [k, order] of Object.entries(patch)) {
+    if (!k.startsWith(SET_ORDER) || !Array.isArray(order)) continue;
+    const field = k.slice(SET_ORDER.length);
+    const list = out[field];
+    if (!Array.isArray(list)) continue;
+    const strat = listStrategy(kind, [...path, field]);
+    const keyOf = (x: unknown) => (strat.mergeKey && isPlainObject(x) ? x[strat.mergeKey] : x);
+    const orderKeys = order.map(keyOf);
+    const inOrder = orderKeys.map((ok) => list.find((x) => deepEqual(keyOf(x), ok))).filter((x) => x !== undefined);
+    const rest = list.filter((x) => !orderKeys.some((ok) => deepEqual(keyOf(x), ok)));
+    out[field] = [...inOrder, ...rest];
+  }
+  return out;
+}
+
+function mergeList(kind: string, path: string[], original: unknown[], patch: unknown[]): unknown[] {
+  const strat = listStrategy(kind, path);
+  const replaceAll = patch.find((x) => isPlainObject(x) && x[DIRECTIVE] === 'replace' && Object.keys(x).length === 1);
+  if (!strat.merge || replaceAll) return stripDirectives(patch) as unknown[];
+  if (!strat.mergeKey) {
+    // A set of primitives: union, keeping the original order, new values appended.
+    const out = [...original];
+    for (const v of patch) if (!out.some((x) => deepEqual(x, v))) out.push(v);
+    return out;
+  }
+  const key = strat.mergeKey;
+  let out = [...original];
+  for (const item of patch) {
+    if (!isPlainObject(item)) throw internalError(`unable to find api field in struct for the list item: ${JSON.stringify(item)}`);
+    if (!(key in item)) throw internalError(`map: ${JSON.stringify(item)} does not contain declared merge key: ${key}`);
+    const idx = out.findIndex((x) => isPlainObject(x) && deepEqual(x[key], item[key]));
+    if (item[DIRECTIVE] === 'delete') {
+      out = out.filter((x) => !(isPlainObject(x) && deepEqual(x[key], item[key])));
+      continue;
+    }
+    if (idx >= 0) {
+      const merged = mergeMap(kind, path, out[idx] as Obj, item);
+      if (merged === undefined) out.splice(idx, 1);
+      else out[idx] = merged;
+    } else {
+      out.push(stripDirectives(item));
+    }
+  }
+  return out;
+}
+
+export function applyStrategicMergePatch(kind: string, target: Obj, patch: unknown): Obj {
+  if (!isPlainObject(patch)) throw badRequest('invalid JSON document');
+  const out = mergeMap(kind, [], clone(target), patch);
+  return out ?? {};
+}
+
+export function applyPatch(contentType: string, kind: string, target: Obj, patch: unknown): Obj {
+  switch (contentType) {
+    case JSON_PATCH:
+      return applyJsonPatch(target, patch);
+    case MERGE_PATCH:
+      return applyMergePatch(target, patch);
+    case STRATEGIC_MERGE_PATCH:
+      return applyStrategicMergePatch(kind, target, patch);
+    default:
+      throw new ApiError(
+        failure(
+          415,
+          'UnsupportedMediaType',
+          'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json',
+        ),
+      );
+  }
+}

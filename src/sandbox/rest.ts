@@ -1,0 +1,446 @@
+// HTTP handlers for resource paths: parse the request, run faults and the registry, encode the
+// answer (object, list, Table, Status, watch stream), record the audit entry.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { parse as parseYaml } from 'yaml';
+import type { AuditLog, AuditVerb } from './audit.js';
+import {
+  ApiError,
+  badRequest,
+  expired,
+  internalError,
+  invalid,
+  methodNotAllowed,
+  pathNotFound,
+  tooLargeResourceVersion,
+} from './errors.js';
+import type { Faults } from './faults.js';
+import { APPLY_PATCH, JSON_PATCH, MERGE_PATCH, STRATEGIC_MERGE_PATCH } from './patch.js';
+import { withType, type DeleteOptions, type FieldValidation, type Registry, type WriteCtx } from './registry.js';
+import { apiVersionOf, findResource, type ResourceDef } from './resources.js';
+import { matches, parseFieldSelector, parseLabelSelector, selectorIsEmpty, type Selector } from './selectors.js';
+import { keyOf } from './store.js';
+import { toTable, wantsTable, type IncludeObject } from './table.js';
+import { isPlainObject, sleep, type Obj } from './util.js';
+import type { WatchHub } from './watch.js';
+
+export interface ResourcePath {
+  res: ResourceDef;
+  namespace?: string;
+  name?: string;
+  sub?: string;
+  watchPrefix: boolean;
+}
+
+/** Parses `/api/v1/...` and `/apis/<group>/<version>/...` below the group-version prefix. */
+export function parseResourcePath(segments: string[], group: string, version: string): ResourcePath {
+  let rest = segments;
+  let watchPrefix = false;
+  if (rest[0] === 'watch') {
+    watchPrefix = true;
+    rest = rest.slice(1);
+  }
+  let namespace: string | undefined;
+  if (rest[0] === 'namespaces' && rest.length >= 3) {
+    const r = findResource(group, version, rest[2]);
+    if (r && r.namespaced) {
+      namespace = rest[1];
+      rest = rest.slice(2);
+    }
+  }
+  const res = findResource(group, version, rest[0] ?? '');
+  if (!res || rest.length > 3) throw pathNotFound();
+  if (namespace === undefined && res.namespaced && rest.length > 1) throw pathNotFound();
+  const name = rest[1];
+  const sub = rest[2];
+  if (sub !== undefined && !(sub in res.subresources)) throw pathNotFound();
+  if (name === '') throw pathNotFound();
+  return { res, namespace, name, sub, watchPrefix };
+}
+
+export interface RequestInfo {
+  req: IncomingMessage;
+  url: URL;
+  body: Buffer;
+  user: string;
+}
+
+const LIST_EXPIRED_CONTINUE =
+  'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.';
+
+interface ContinueToken {
+  v: 'meta.k8s.io/v1';
+  rv: number;
+  start: string;
+}
+
+function encodeContinue(rv: number, lastKey: string): string {
+  const t: ContinueToken = { v: 'meta.k8s.io/v1', rv, start: `${lastKey}\u0000` };
+  return Buffer.from(JSON.stringify(t)).toString('base64url');
+}
+
+function decodeContinue(s: string): ContinueToken {
+  try {
+    const t = JSON.parse(Buffer.from(s, 'base64url').toString('utf8')) as ContinueToken;
+    if (t.v !== 'meta.k8s.io/v1' || typeof t.rv !== 'number' || typeof t.start !== 'string') throw new Error('bad');
+    return t;
+  } catch {
+    throw badRequest('continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)');
+  }
+}
+
+function optionsError(kind: string, field: string, value: string, supported: string[]): ApiError {
+  return invalid(kind, 'meta.k8s.io', '', [
+    { type: 'NotSupported', field, value, detail: `supported values: ${supported.map((s) => `"${s}"`).join(', ')}` },
+  ]);
+}
+
+export class RestHandler {
+  constructor(
+    private readonly registry: Registry,
+    private readonly hub: WatchHub,
+    private readonly audit: AuditLog,
+    private readonly faults: Faults,
+  ) {}
+
+  private verbOf(method: string, p: ResourcePath, url: URL): AuditVerb {
+    const watch = p.watchPrefix || ['true', '1'].includes(url.searchParams.get('watch') ?? '');
+    switch (method) {
+      case 'GET':
+        if (watch) return 'watch';
+        return p.name ? 'get' : 'list';
+      case 'POST':
+        return 'create';
+      case 'PUT':
+        return 'update';
+      case 'PATCH':
+        return 'patch';
+      case 'DELETE':
+        return p.name ? 'delete' : 'deletecollection';
+      default:
+        throw methodNotAllowed();
+    }
+  }
+
+  /** The verbs discovery lists for the resource or subresource are the only ones served. */
+  private allowed(verb: AuditVerb, p: ResourcePath): boolean {
+    if (p.sub) {
+      const v = verb === 'watch' || verb === 'list' ? 'get' : verb;
+      return p.res.subresources[p.sub].verbs.includes(v);
+    }
+    return p.res.verbs.includes(verb);
+  }
+
+  async handle(info: RequestInfo, p: ResourcePath, response: ServerResponse): Promise<void> {
+    const { req, url } = info;
+    let verb: AuditVerb;
+    try {
+      verb = this.verbOf(req.method ?? 'GET', p, url);
+      if (!this.allowed(verb, p)) throw methodNotAllowed();
+    } catch (e) {
+      sendError(response, e instanceof ApiError ? e : internalError(String(e)));
+      return;
+    }
+    const dryRunValues = url.searchParams.getAll('dryRun');
+    const dryRun = dryRunValues.includes('All');
+    const entry = {
+      verb,
+      resource: p.res.name,
+      subresource: p.sub,
+      namespace: p.namespace,
+      name: p.name,
+      dryRun,
+      user: info.user,
+      userAgent: req.headers['user-agent'],
+    };
+    let code = 500;
+    let fault: string | undefined;
+    try {
+      const decision = this.faults.decide({ verb, resource: p.res.name, subresource: p.sub, namespace: p.namespace, name: p.name, group: p.res.group });
+      if (decision.latencyMs > 0) await sleep(decision.latencyMs);
+      if (decision.error) {
+        fault = decision.ruleId;
+        throw decision.error;
+      }
+      if (verb === 'watch') {
+        this.watch(info, p, response);
+        code = 200;
+        return;
+      }
+      const out = this.dispatch(verb, info, p, dryRunValues);
+      code = out.code;
+      send(response, out.code, out.body, out.headers);
+    } catch (e) {
+      const err = e instanceof ApiError ? e : internalError(e instanceof Error ? e.message : String(e));
+      code = err.code;
+      sendError(response, err);
+    } finally {
+      const rec: Parameters<AuditLog['record']>[0] = { ...entry, code };
+      if (fault) rec.fault = fault;
+      for (const k of Object.keys(rec) as (keyof typeof rec)[]) if (rec[k] === undefined) delete rec[k];
+      this.audit.record(rec);
+    }
+  }
+
+  private writeCtx(info: RequestInfo, dryRunValues: string[], kind: string): WriteCtx {
+    for (const v of dryRunValues) if (v !== 'All') throw optionsError(kind, 'dryRun', v, ['All']);
+    const fv = info.url.searchParams.get('fieldValidation');
+    if (fv !== null && fv !== '' && !['Ignore', 'Warn', 'Strict'].includes(fv)) throw optionsError(kind, 'fieldValidation', fv, ['Ignore', 'Strict', 'Warn']);
+    return {
+      dryRun: dryRunValues.includes('All'),
+      user: info.user,
+      fieldValidation: (fv || undefined) as FieldValidation | undefined,
+      warnings: [],
+    };
+  }
+
+  private dispatch(verb: AuditVerb, info: RequestInfo, p: ResourcePath, dryRunValues: string[]): Reply {
+    const { res, namespace, name, sub } = p;
+    const accept = info.req.headers.accept;
+    const table = wantsTable(accept) ? includeObjectParam(info.url) : undefined;
+    const objReply = (code: number, o: Obj, ctx?: WriteCtx): Reply => ({
+      code,
+      body: table && !sub ? toTable(res, [o], { resourceVersion: o.metadata?.resourceVersion }, table) : o,
+      headers: warningHeaders(ctx),
+    });
+    switch (verb) {
+      case 'get':
+        if (sub === 'scale') return { code: 200, body: this.registry.getScale(res, namespace, name!) };
+        if (sub && sub !== 'status') throw methodNotAllowed();
+        return objReply(200, withType(res, this.registry.get(res, namespace, name!)));
+      case 'list':
+        return this.list(info, p, table);
+      case 'create': {
+        if (name && sub === 'binding') {
+          const ctx = this.writeCtx(info, dryRunValues, 'CreateOptions');
+          this.registry.bind(namespace!, name, parseBody(info), ctx);
+          return { code: 201, body: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 } };
+        }
+        if (name) throw methodNotAllowed();
+        const ctx = this.writeCtx(info, dryRunValues, 'CreateOptions');
+        return objReply(201, this.registry.create(res, namespace, parseBody(info), ctx), ctx);
+      }
+      case 'update': {
+        if (!name) throw methodNotAllowed();
+        const ctx = this.writeCtx(info, dryRunValues, 'UpdateOptions');
+        if (sub === 'scale') return { code: 200, body: this.registry.updateScale(res, namespace, name, parseBody(info), ctx), headers: warningHeaders(ctx) };
+        if (sub === 'finalize') return objReply(200, this.registry.finalizeNamespace(name, parseBody(info), ctx), ctx);
+        if (sub && sub !== 'status') throw methodNotAllowed();
+        const r = this.registry.update(res, namespace, name, parseBody(info), ctx, sub as 'status' | undefined);
+        return objReply(r.created ? 201 : 200, r.object, ctx);
+      }
+      case 'patch': {
+        if (!name) throw methodNotAllowed();
+        const ctx = this.writeCtx(info, dryRunValues, 'PatchOptions');
+        const ct = (info.req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+        if (ct === APPLY_PATCH || ![JSON_PATCH, MERGE_PATCH, STRATEGIC_MERGE_PATCH].includes(ct)) {
+          throw new ApiError({
+            kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 415, reason: 'UnsupportedMediaType',
+            message: `the body of the request was in an unknown format - accepted media types include: ${JSON_PATCH}, ${MERGE_PATCH}, ${STRATEGIC_MERGE_PATCH}`,
+          });
+        }
+        const patch = parseJson(info.body);
+        if (sub === 'scale') return { code: 200, body: this.registry.patchScale(res, namespace, name, ct, patch, ctx), headers: warningHeaders(ctx) };
+        if (sub && sub !== 'status') throw methodNotAllowed();
+        return objReply(200, this.registry.patch(res, namespace, name, ct, patch, ctx, sub as 'status' | undefined), ctx);
+      }
+      case 'delete': {
+        if (sub) throw methodNotAllowed();
+        const ctx = this.writeCtx(info, dryRunValues, 'DeleteOptions');
+        const opts = this.deleteOptions(info);
+        const r = this.registry.delete(res, namespace, name!, opts, ctx);
+        if (!r.deleted || res.name === 'pods') return objReply(200, withType(res, r.object), ctx);
+        const details: Obj = { name: r.object.metadata.name };
+        if (res.group) details.group = res.group;
+        details.kind = res.name;
+        details.uid = r.object.metadata.uid;
+        return { code: 200, body: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details }, headers: warningHeaders(ctx) };
+      }
+      case 'deletecollection': {
+        const ctx = this.writeCtx(info, dryRunValues, 'DeleteOptions');
+        const opts = this.deleteOptions(info);
+        const sel = this.selector(info.url, res);
+        const victims = this.registry.store.list(res.name, namespace).filter((o) => matches(sel, res.name, o));
+        const items: Obj[] = [];
+        for (const v of victims) {
+          try {
+            items.push(this.registry.delete(res, v.metadata.namespace, v.metadata.name, opts, ctx).object);
+          } catch (e) {
+            if (!(e instanceof ApiError && e.code === 404)) throw e;
+          }
+        }
+        return {
+          code: 200,
+          body: { kind: res.listKind, apiVersion: apiVersionOf(res), metadata: { resourceVersion: String(this.registry.store.currentRV()) }, items: items.map(stripType) },
+        };
+      }
+      default:
+        throw methodNotAllowed();
+    }
+  }
+
+  private deleteOptions(info: RequestInfo): DeleteOptions {
+    const q = info.url.searchParams;
+    let opts: DeleteOptions = {};
+    if (info.body.length > 0) {
+      const b = parseBody(info);
+      if (isPlainObject(b)) opts = { ...(b as DeleteOptions) };
+    }
+    const g = q.get('gracePeriodSeconds');
+    if (g !== null) {
+      if (!/^-?\d+$/.test(g)) throw badRequest(`strconv.ParseInt: parsing "${g}": invalid syntax`);
+      opts.gracePeriodSeconds = Number(g);
+    }
+    const pp = q.get('propagationPolicy');
+    if (pp !== null) opts.propagationPolicy = pp as DeleteOptions['propagationPolicy'];
+    const od = q.get('orphanDependents');
+    if (od !== null) opts.orphanDependents = od === 'true';
+    if (opts.propagationPolicy !== undefined && !['Orphan', 'Background', 'Foreground'].includes(opts.propagationPolicy)) {
+      throw optionsError('DeleteOptions', 'propagationPolicy', String(opts.propagationPolicy), ['Foreground', 'Background', 'Orphan']);
+    }
+    if (opts.propagationPolicy !== undefined && opts.orphanDependents !== undefined) {
+      throw invalid('DeleteOptions', 'meta.k8s.io', '', [
+        { type: 'Invalid', field: 'propagationPolicy', value: opts.propagationPolicy, detail: 'orphanDependents and deletionPropagation cannot be both set' },
+      ]);
+    }
+    return opts;
+  }
+
+  private selector(url: URL, res: ResourceDef): Selector {
+    return {
+      labels: parseLabelSelector(url.searchParams.get('labelSelector')),
+      fields: parseFieldSelector(url.searchParams.get('fieldSelector'), res.name),
+    };
+  }
+
+  private list(info: RequestInfo, p: ResourcePath, table: IncludeObject | undefined): Reply {
+    const q = info.url.searchParams;
+    const { res, namespace } = p;
+    const store = this.registry.store;
+    const sel = this.selector(info.url, res);
+    const limitText = q.get('limit');
+    const limit = limitText && /^\d+$/.test(limitText) ? Number(limitText) : 0;
+    const cont = q.get('continue') || undefined;
+    const rvText = q.get('resourceVersion') || undefined;
+    const match = q.get('resourceVersionMatch') || undefined;
+    if (match && !['Exact', 'NotOlderThan'].includes(match)) throw optionsError('ListOptions', 'resourceVersionMatch', match, ['Exact', 'NotOlderThan']);
+    if (match && !rvText) throw invalid('ListOptions', 'meta.k8s.io', '', [{ type: 'Forbidden', field: 'resourceVersionMatch', detail: 'resourceVersionMatch is forbidden unless resourceVersion is provided' }]);
+    if (rvText !== undefined && !/^\d+$/.test(rvText)) throw badRequest(`resourceVersion: Invalid value: "${rvText}": strconv.ParseUint: parsing "${rvText}": invalid syntax`);
+    let items: Obj[] | undefined;
+    let listRV = store.currentRV();
+    let start = '';
+    if (cont) {
+      if (rvText !== undefined && rvText !== '0') throw badRequest('specifying resource version is not allowed when using continue');
+      const t = decodeContinue(cont);
+      items = store.snapshotAt(res.name, t.rv, namespace);
+      if (!items) throw expired(LIST_EXPIRED_CONTINUE);
+      listRV = t.rv;
+      start = t.start;
+    } else if (rvText !== undefined && rvText !== '0') {
+      const rv = Number(rvText);
+      if (match === 'Exact') {
+        items = store.snapshotAt(res.name, rv, namespace);
+        if (!items) throw expired(`too old resource version: ${rv} (${store.oldestServable(res.name)})`);
+        listRV = rv;
+      } else if (rv > store.currentRV()) {
+        throw tooLargeResourceVersion(rv, store.currentRV());
+      }
+    }
+    items ??= store.list(res.name, namespace);
+    let filtered = selectorIsEmpty(sel) ? items : items.filter((o) => matches(sel, res.name, o));
+    if (start) filtered = filtered.filter((o) => keyOf(o) >= start);
+    const meta: Obj = { resourceVersion: String(listRV) };
+    if (limit > 0 && filtered.length > limit) {
+      const page = filtered.slice(0, limit);
+      meta.continue = encodeContinue(listRV, keyOf(page[page.length - 1]));
+      if (selectorIsEmpty(sel)) meta.remainingItemCount = filtered.length - limit;
+      filtered = page;
+    }
+    if (table) return { code: 200, body: toTable(res, filtered, meta, table) };
+    return { code: 200, body: { kind: res.listKind, apiVersion: apiVersionOf(res), metadata: meta, items: filtered.map(stripType) } };
+  }
+
+  private watch(info: RequestInfo, p: ResourcePath, response: ServerResponse): void {
+    const q = info.url.searchParams;
+    const sel = this.selector(info.url, p.res);
+    if (p.name) sel.fields.push({ field: 'metadata.name', op: '=', value: p.name });
+    const timeout = q.get('timeoutSeconds');
+    const table = wantsTable(info.req.headers.accept) ? includeObjectParam(info.url) : undefined;
+    this.hub.serve(
+      {
+        res: p.res,
+        namespace: p.namespace,
+        sel,
+        resourceVersion: q.get('resourceVersion') ?? undefined,
+        allowBookmarks: q.get('allowWatchBookmarks') === 'true',
+        sendInitialEvents: q.get('sendInitialEvents') === 'true',
+        timeoutSeconds: timeout && /^\d+$/.test(timeout) ? Number(timeout) : undefined,
+        table,
+      },
+      response,
+    );
+  }
+}
+
+interface Reply {
+  code: number;
+  body: unknown;
+  headers?: Record<string, string | string[]>;
+}
+
+function stripType(o: Obj): Obj {
+  const { kind: _k, apiVersion: _a, ...rest } = o;
+  return rest;
+}
+
+function includeObjectParam(url: URL): IncludeObject {
+  const v = url.searchParams.get('includeObject');
+  return v === 'None' || v === 'Object' ? v : 'Metadata';
+}
+
+function warningHeaders(ctx?: WriteCtx): Record<string, string | string[]> | undefined {
+  if (!ctx?.warnings?.length) return undefined;
+  return { Warning: ctx.warnings.map((w) => `299 - ${JSON.stringify(w)}`) };
+}
+
+function parseJson(body: Buffer): unknown {
+  const text = body.toString('utf8');
+  if (text.trim() === '') throw badRequest('the body of the request is empty');
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw badRequest(`error decoding patch: ${(e as Error).message}`);
+  }
+}
+
+function parseBody(info: RequestInfo): unknown {
+  const ct = (info.req.headers['content-type'] ?? '').split(';')[0].trim();
+  const text = info.body.toString('utf8');
+  if (text.trim() === '') throw badRequest('the body of the request is empty');
+  try {
+    if (ct === 'application/yaml' || ct === 'application/x-yaml') return parseYaml(text);
+    return JSON.parse(text);
+  } catch (e) {
+    throw badRequest(`couldn't get version/kind; json parse error: ${(e as Error).message}`);
+  }
+}
+
+export function send(response: ServerResponse, code: number, body: unknown, headers: Record<string, string | string[]> = {}): void {
+  const text = JSON.stringify(body);
+  response.writeHead(code, {
+    'Content-Type': 'application/json',
+    'Cache-Control': 'no-cache, private',
+    'Content-Length': Buffer.byteLength(text),
+    ...headers,
+  });
+  response.end(text);
+}
+
+export function sendError(response: ServerResponse, err: ApiError): void {
+  if (response.headersSent) {
+    response.end();
+    return;
+  }
+  send(response, err.code, err.status, err.headers);
+}
+
+

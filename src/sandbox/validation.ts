@@ -1,0 +1,457 @@
+// Validation as k8s.io/kubernetes/pkg/apis/*/validation does it, for the fields the sandbox serves.
+import { GoRepr, type FieldError } from './errors.js';
+import type { ResourceDef } from './resources.js';
+import { labelKeyError, labelValueError } from './selectors.js';
+import { deepEqual, isPlainObject, type Obj } from './util.js';
+
+const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+const LABEL_MSG =
+  "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
+const SUBDOMAIN_MSG =
+  "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
+
+export function dnsLabelErrors(v: string): string[] {
+  const out: string[] = [];
+  if (v.length > 63) out.push('must be no more than 63 characters');
+  if (!DNS1123_LABEL.test(v)) out.push(LABEL_MSG);
+  return out;
+}
+
+export function dnsSubdomainErrors(v: string): string[] {
+  const out: string[] = [];
+  if (v.length > 253) out.push('must be no more than 253 characters');
+  if (!DNS1123_SUBDOMAIN.test(v)) out.push(SUBDOMAIN_MSG);
+  return out;
+}
+
+function nameErrors(res: ResourceDef, name: string): string[] {
+  if (res.name === 'namespaces') return dnsLabelErrors(name);
+  if (res.name === 'events') {
+    // path.ValidatePathSegmentName: anything but "." / ".." and names containing "/" or "%".
+    if (name === '.' || name === '..') return [`may not be '${name}'`];
+    if (name.includes('/')) return ["may not contain '/'"];
+    if (name.includes('%')) return ["may not contain '%'"];
+    return [];
+  }
+  return dnsSubdomainErrors(name);
+}
+
+let fakeAddr = 0xc000120000;
+/** How Go's %#v prints a *bool: a pointer address (the value is not shown). */
+function boolPtr(v: unknown): string {
+  if (v === undefined || v === null) return '(*bool)(nil)';
+  fakeAddr += 0x18;
+  return `(*bool)(0x${fakeAddr.toString(16)})`;
+}
+
+function ownerRefsRepr(refs: Obj[]): GoRepr {
+  const items = refs.map(
+    (r) =>
+      `v1.OwnerReference{APIVersion:${JSON.stringify(r.apiVersion ?? '')}, Kind:${JSON.stringify(r.kind ?? '')}, Name:${JSON.stringify(r.name ?? '')}, UID:${JSON.stringify(r.uid ?? '')}, Controller:${boolPtr(r.controller)}, BlockOwnerDeletion:${boolPtr(r.blockOwnerDeletion)}}`,
+  );
+  return new GoRepr(`[]v1.OwnerReference{${items.join(', ')}}`);
+}
+
+function labelSelectorRepr(sel: Obj): GoRepr {
+  const ml = sel.matchLabels ? labelsRepr(sel.matchLabels) : 'map[string]string(nil)';
+  const exprs = (sel.matchExpressions ?? []) as Obj[];
+  const me = exprs.length
+    ? `[]v1.LabelSelectorRequirement{${exprs
+        .map((e) => `v1.LabelSelectorRequirement{Key:${JSON.stringify(e.key ?? '')}, Operator:${JSON.stringify(e.operator ?? '')}, Values:${e.values ? `[]string{${(e.values as string[]).map((x) => JSON.stringify(x)).join(', ')}}` : '[]string(nil)'}}`)
+        .join(', ')}}`
+    : '[]v1.LabelSelectorRequirement(nil)';
+  return new GoRepr(`v1.LabelSelector{MatchLabels:${ml}, MatchExpressions:${me}}`);
+}
+
+function labelsRepr(m: Record<string, string> | null | undefined): string {
+  if (!m) return 'map[string]string(nil)';
+  const entries = Object.entries(m).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `map[string]string{${entries.map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v)}`).join(', ')}}`;
+}
+
+function validateLabels(labels: unknown, field: string, errs: FieldError[]): void {
+  if (labels === undefined || labels === null) return;
+  if (!isPlainObject(labels)) {
+    errs.push({ type: 'Invalid', field, value: labels, detail: 'must be a map of strings' });
+    return;
+  }
+  for (const [k, v] of Object.entries(labels)) {
+    const ke = labelKeyError(k);
+    if (ke) errs.push({ type: 'Invalid', field, value: k, detail: ke });
+    if (typeof v !== 'string') errs.push({ type: 'Invalid', field, value: v, detail: 'must be a string' });
+    else {
+      const ve = labelValueError(v);
+      if (ve) errs.push({ type: 'Invalid', field, value: v, detail: ve });
+    }
+  }
+}
+
+function validateAnnotations(ann: unknown, field: string, errs: FieldError[]): void {
+  if (ann === undefined || ann === null) return;
+  if (!isPlainObject(ann)) {
+    errs.push({ type: 'Invalid', field, value: ann, detail: 'must be a map of strings' });
+    return;
+  }
+  let total = 0;
+  for (const [k, v] of Object.entries(ann)) {
+    const ke = labelKeyError(k.toLowerCase());
+    if (ke) errs.push({ type: 'Invalid', field, value: k, detail: ke });
+    total += k.length + String(v).length;
+  }
+  if (total > 256 * 1024) errs.push({ type: 'TooLong', field, detail: 'must have at most 262144 bytes' });
+}
+
+function validateOwnerRefs(refs: unknown, errs: FieldError[]): void {
+  if (refs === undefined || refs === null) return;
+  const field = 'metadata.ownerReferences';
+  if (!Array.isArray(refs)) {
+    errs.push({ type: 'Invalid', field, value: refs, detail: 'must be a list' });
+    return;
+  }
+  let controller: string | null = null;
+  for (const r of refs as Obj[]) {
+    if (!r.apiVersion) errs.push({ type: 'Invalid', field: `${field}.apiVersion`, value: r.apiVersion ?? '', detail: 'version must not be empty' });
+    if (!r.kind) errs.push({ type: 'Invalid', field: `${field}.kind`, value: r.kind ?? '', detail: 'kind must not be empty' });
+    if (!r.name) errs.push({ type: 'Invalid', field: `${field}.name`, value: r.name ?? '', detail: 'name must not be empty' });
+    if (!r.uid) errs.push({ type: 'Invalid', field: `${field}.uid`, value: r.uid ?? '', detail: 'uid must not be empty' });
+    if (r.controller === true) {
+      const id = `${r.kind}/${r.name}`;
+      if (controller !== null) {
+        errs.push({
+          type: 'Invalid',
+          field,
+          value: ownerRefsRepr(refs as Obj[]),
+          detail: `Only one reference can have Controller set to true. Found "true" in references for ${controller} and ${id}`,
+        });
+      } else controller = id;
+    }
+  }
+}
+
+function validateFinalizers(fin: unknown, errs: FieldError[]): void {
+  if (fin === undefined || fin === null) return;
+  if (!Array.isArray(fin)) {
+    errs.push({ type: 'Invalid', field: 'metadata.finalizers', value: fin, detail: 'must be a list of strings' });
+    return;
+  }
+  fin.forEach((f, i) => {
+    const e = typeof f === 'string' ? labelKeyError(f) : 'must be a string';
+    if (e) errs.push({ type: 'Invalid', field: `metadata.finalizers[${i}]`, value: f, detail: e });
+  });
+}
+
+/** ValidateObjectMeta: name, namespace, labels, annotations, ownerReferences, finalizers. */
+export function validateObjectMeta(res: ResourceDef, meta: Obj, errs: FieldError[]): void {
+  const name = meta.name ?? '';
+  if (!name) errs.push({ type: 'Required', field: 'metadata.name', detail: 'name or generateName is required' });
+  else for (const e of nameErrors(res, name)) errs.push({ type: 'Invalid', field: 'metadata.name', value: name, detail: e });
+  if (res.namespaced) {
+    if (!meta.namespace) errs.push({ type: 'Required', field: 'metadata.namespace' });
+    else for (const e of dnsLabelErrors(meta.namespace)) errs.push({ type: 'Invalid', field: 'metadata.namespace', value: meta.namespace, detail: e });
+  } else if (meta.namespace) {
+    errs.push({ type: 'Forbidden', field: 'metadata.namespace', detail: 'not allowed on this type' });
+  }
+  validateLabels(meta.labels, 'metadata.labels', errs);
+  validateAnnotations(meta.annotations, 'metadata.annotations', errs);
+  validateOwnerRefs(meta.ownerReferences, errs);
+  validateFinalizers(meta.finalizers, errs);
+}
+
+/** ValidateObjectMetaUpdate: identity fields cannot change. */
+export function validateObjectMetaUpdate(res: ResourceDef, meta: Obj, old: Obj, errs: FieldError[]): void {
+  validateObjectMeta(res, meta, errs);
+  if (meta.uid !== old.uid) errs.push({ type: 'Invalid', field: 'metadata.uid', value: meta.uid ?? '', detail: 'field is immutable' });
+  if ((meta.name ?? '') !== old.name) errs.push({ type: 'Invalid', field: 'metadata.name', value: meta.name ?? '', detail: 'field is immutable' });
+  if ((meta.namespace ?? '') !== (old.namespace ?? '')) errs.push({ type: 'Invalid', field: 'metadata.namespace', value: meta.namespace ?? '', detail: 'field is immutable' });
+}
+
+function nonNegative(v: unknown, field: string, errs: FieldError[]): void {
+  if (v === undefined || v === null) return;
+  if (typeof v !== 'number' || !Number.isInteger(v)) errs.push({ type: 'Invalid', field, value: v, detail: 'must be an integer' });
+  else if (v < 0) errs.push({ type: 'Invalid', field, value: v, detail: 'must be greater than or equal to 0' });
+}
+
+function validateContainers(list: unknown, field: string, errs: FieldError[], required: boolean): void {
+  if (list === undefined || list === null || (Array.isArray(list) && list.length === 0)) {
+    if (required) errs.push({ type: 'Required', field });
+    return;
+  }
+  if (!Array.isArray(list)) {
+    errs.push({ type: 'Invalid', field, value: list, detail: 'must be a list' });
+    return;
+  }
+  const seen = new Set<string>();
+  list.forEach((c: Obj, i) => {
+    const f = `${field}[${i}]`;
+    if (!isPlainObject(c)) {
+      errs.push({ type: 'Invalid', field: f, value: c, detail: 'must be an object' });
+      return;
+    }
+    if (!c.name) errs.push({ type: 'Required', field: `${f}.name` });
+    else {
+      for (const e of dnsLabelErrors(c.name)) errs.push({ type: 'Invalid', field: `${f}.name`, value: c.name, detail: e });
+      if (seen.has(c.name)) errs.push({ type: 'Duplicate', field: `${f}.name`, value: c.name });
+      seen.add(c.name);
+    }
+    if (!c.image) errs.push({ type: 'Required', field: `${f}.image` });
+  });
+}
+
+const RESTART_POLICIES = ['Always', 'OnFailure', 'Never'];
+
+export function validatePodSpec(spec: unknown, field: string, errs: FieldError[]): void {
+  if (!isPlainObject(spec)) {
+    errs.push({ type: 'Required', field: `${field}.containers` });
+    return;
+  }
+  validateContainers(spec.containers, `${field}.containers`, errs, true);
+  validateContainers(spec.initContainers, `${field}.initContainers`, errs, false);
+  if (spec.restartPolicy !== undefined && !RESTART_POLICIES.includes(spec.restartPolicy)) {
+    errs.push({ type: 'NotSupported', field: `${field}.restartPolicy`, value: spec.restartPolicy, detail: 'supported values: "Always", "OnFailure", "Never"' });
+  }
+  nonNegative(spec.terminationGracePeriodSeconds, `${field}.terminationGracePeriodSeconds`, errs);
+  if (spec.nodeName) for (const e of dnsSubdomainErrors(spec.nodeName)) errs.push({ type: 'Invalid', field: `${field}.nodeName`, value: spec.nodeName, detail: e });
+}
+
+function selectorMatchesLabels(sel: Obj, labels: Record<string, string>): boolean {
+  for (const [k, v] of Object.entries((sel.matchLabels ?? {}) as Record<string, string>)) if (labels[k] !== v) return false;
+  for (const e of (sel.matchExpressions ?? []) as Obj[]) {
+    const has = Object.prototype.hasOwnProperty.call(labels, e.key);
+    const vals = (e.values ?? []) as string[];
+    if (e.operator === 'In' && !(has && vals.includes(labels[e.key]))) return false;
+    if (e.operator === 'NotIn' && has && vals.includes(labels[e.key])) return false;
+    if (e.operator === 'Exists' && !has) return false;
+    if (e.operator === 'DoesNotExist' && has) return false;
+  }
+  return true;
+}
+
+function validateLabelSelector(sel: Obj, field: string, errs: FieldError[]): boolean {
+  let ok = true;
+  validateLabels(sel.matchLabels, `${field}.matchLabels`, errs);
+  ((sel.matchExpressions ?? []) as Obj[]).forEach((e, i) => {
+    const f = `${field}.matchExpressions[${i}]`;
+    const vals = (e.values ?? []) as string[];
+    if (e.operator === 'In' || e.operator === 'NotIn') {
+      if (vals.length === 0) { errs.push({ type: 'Required', field: `${f}.values`, detail: 'must be specified when `operator` is \'In\' or \'NotIn\'' }); ok = false; }
+    } else if (e.operator === 'Exists' || e.operator === 'DoesNotExist') {
+      if (vals.length > 0) { errs.push({ type: 'Forbidden', field: `${f}.values`, detail: 'may not be specified when `operator` is \'Exists\' or \'DoesNotExist\'' }); ok = false; }
+    } else {
+      errs.push({ type: 'Invalid', field: `${f}.operator`, value: e.operator ?? '', detail: 'not a valid selector operator' });
+      ok = false;
+    }
+    const ke = labelKeyError(String(e.key ?? ''));
+    if (ke) { errs.push({ type: 'Invalid', field: `${f}.key`, value: e.key ?? '', detail: ke }); ok = false; }
+  });
+  return ok;
+}
+
+function validateReplicaSetSpec(o: Obj, errs: FieldError[]): void {
+  const spec = (o.spec ?? {}) as Obj;
+  nonNegative(spec.replicas, 'spec.replicas', errs);
+  nonNegative(spec.minReadySeconds, 'spec.minReadySeconds', errs);
+  const tmplLabels = (spec.template?.metadata?.labels ?? {}) as Record<string, string>;
+  if (!isPlainObject(spec.selector)) {
+    errs.push({ type: 'Required', field: 'spec.selector' });
+  } else {
+    const ok = validateLabelSelector(spec.selector, 'spec.selector', errs);
+    const n = Object.keys(spec.selector.matchLabels ?? {}).length + ((spec.selector.matchExpressions ?? []) as unknown[]).length;
+    if (n === 0) errs.push({ type: 'Invalid', field: 'spec.selector', value: labelSelectorRepr(spec.selector), detail: 'empty selector is invalid for deployment' });
+    if (ok && !selectorMatchesLabels(spec.selector, tmplLabels)) {
+      errs.push({ type: 'Invalid', field: 'spec.template.metadata.labels', value: new GoRepr(labelsRepr(spec.template?.metadata?.labels)), detail: '`selector` does not match template `labels`' });
+    }
+  }
+  validateTemplate(spec, errs);
+}
+
+function validateTemplate(spec: Obj, errs: FieldError[]): void {
+  if (!isPlainObject(spec.template)) {
+    errs.push({ type: 'Required', field: 'spec.template' });
+    return;
+  }
+  validateLabels(spec.template.metadata?.labels, 'spec.template.metadata.labels', errs);
+  validatePodSpec(spec.template.spec, 'spec.template.spec', errs);
+  const rp = spec.template.spec?.restartPolicy;
+  if (rp !== undefined && rp !== 'Always') {
+    errs.push({ type: 'NotSupported', field: 'spec.template.spec.restartPolicy', value: rp, detail: 'supported values: "Always"' });
+  }
+}
+
+function validateRCSpec(o: Obj, errs: FieldError[]): void {
+  const spec = (o.spec ?? {}) as Obj;
+  nonNegative(spec.replicas, 'spec.replicas', errs);
+  nonNegative(spec.minReadySeconds, 'spec.minReadySeconds', errs);
+  const sel = (spec.selector ?? {}) as Record<string, string>;
+  if (Object.keys(sel).length === 0) errs.push({ type: 'Required', field: 'spec.selector' });
+  else validateLabels(sel, 'spec.selector', errs);
+  if (isPlainObject(spec.template)) {
+    const labels = (spec.template.metadata?.labels ?? {}) as Record<string, string>;
+    if (Object.keys(sel).length > 0 && !Object.entries(sel).every(([k, v]) => labels[k] === v)) {
+      errs.push({ type: 'Invalid', field: 'spec.template.metadata.labels', value: new GoRepr(labelsRepr(spec.template.metadata?.labels)), detail: '`selector` does not match template `labels`' });
+    }
+  }
+  validateTemplate(spec, errs);
+}
+
+function validateReplicaStatus(o: Obj, errs: FieldError[]): void {
+  const st = (o.status ?? {}) as Obj;
+  for (const f of ['replicas', 'fullyLabeledReplicas', 'readyReplicas', 'availableReplicas', 'observedGeneration', 'terminatingReplicas']) {
+    nonNegative(st[f], `status.${f}`, errs);
+  }
+  const r = st.replicas ?? 0;
+  if ((st.fullyLabeledReplicas ?? 0) > r) errs.push({ type: 'Invalid', field: 'status.fullyLabeledReplicas', value: st.fullyLabeledReplicas, detail: 'cannot be greater than status.replicas' });
+  if ((st.readyReplicas ?? 0) > r) errs.push({ type: 'Invalid', field: 'status.readyReplicas', value: st.readyReplicas, detail: 'cannot be greater than status.replicas' });
+  if ((st.availableReplicas ?? 0) > r) errs.push({ type: 'Invalid', field: 'status.availableReplicas', value: st.availableReplicas, detail: 'cannot be greater than status.replicas' });
+  if ((st.availableReplicas ?? 0) > (st.readyReplicas ?? 0)) errs.push({ type: 'Invalid', field: 'status.availableReplicas', value: st.availableReplicas, detail: 'cannot be greater than readyReplicas' });
+}
+
+function validateEvent(o: Obj, errs: FieldError[]): void {
+  const ns = o.metadata?.namespace ?? '';
+  const inv = (o.involvedObject ?? {}) as Obj;
+  if (!o.eventTime) {
+    if (!inv.namespace) {
+      if (ns !== '' && ns !== 'default') errs.push({ type: 'Invalid', field: 'involvedObject.namespace', value: inv.namespace ?? '', detail: 'does not match event.namespace' });
+    } else if (ns !== inv.namespace) {
+      errs.push({ type: 'Invalid', field: 'involvedObject.namespace', value: inv.namespace, detail: 'does not match event.namespace' });
+    }
+  } else {
+    if (!inv.namespace && ns !== 'default' && ns !== 'kube-system') errs.push({ type: 'Invalid', field: 'involvedObject.namespace', value: inv.namespace ?? '', detail: 'does not match event.namespace' });
+    if (!o.reportingComponent) errs.push({ type: 'Required', field: 'reportingController' });
+    else {
+      const e = labelKeyError(o.reportingComponent);
+      if (e) errs.push({ type: 'Invalid', field: 'reportingController', value: o.reportingComponent, detail: e });
+    }
+    if (!o.reportingInstance) errs.push({ type: 'Required', field: 'reportingInstance' });
+    else if (o.reportingInstance.length > 128) errs.push({ type: 'Invalid', field: 'reportingInstance', value: '', detail: 'can have at most 128 characters' });
+    if (!o.action) errs.push({ type: 'Required', field: 'action' });
+    else if (o.action.length > 128) errs.push({ type: 'Invalid', field: 'action', value: '', detail: 'can have at most 128 characters' });
+    if (!o.reason) errs.push({ type: 'Required', field: 'reason' });
+    else if (o.reason.length > 128) errs.push({ type: 'Invalid', field: 'reason', value: '', detail: 'can have at most 128 characters' });
+    if (o.message && o.message.length > 1024) errs.push({ type: 'Invalid', field: 'message', value: '', detail: 'can have at most 1024 characters' });
+  }
+  if (o.type && o.type !== 'Normal' && o.type !== 'Warning') {
+    errs.push({ type: 'NotSupported', field: 'type', value: o.type, detail: 'supported values: "Normal", "Warning"' });
+  }
+}
+
+function validateLease(o: Obj, errs: FieldError[]): void {
+  const spec = (o.spec ?? {}) as Obj;
+  if (spec.leaseDurationSeconds !== undefined && spec.leaseDurationSeconds !== null && !(spec.leaseDurationSeconds > 0)) {
+    errs.push({ type: 'Invalid', field: 'spec.leaseDurationSeconds', value: spec.leaseDurationSeconds, detail: 'must be greater than 0' });
+  }
+  nonNegative(spec.leaseTransitions, 'spec.leaseTransitions', errs);
+}
+
+/** Resource-specific validation of a whole object (create, or update of the main resource). */
+export function validateObject(res: ResourceDef, o: Obj, errs: FieldError[]): void {
+  switch (res.name) {
+    case 'pods':
+      validatePodSpec(o.spec, 'spec', errs);
+      break;
+    case 'replicasets':
+      validateReplicaSetSpec(o, errs);
+      validateReplicaStatus(o, errs);
+      break;
+    case 'replicationcontrollers':
+      validateRCSpec(o, errs);
+      validateReplicaStatus(o, errs);
+      break;
+    case 'events':
+      validateEvent(o, errs);
+      break;
+    case 'leases':
+      validateLease(o, errs);
+      break;
+    default:
+      break;
+  }
+}
+
+const POD_UPDATE_FORBIDDEN =
+  'pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)';
+
+/** Resource-specific update rules (immutable fields). */
+export function validateUpdate(res: ResourceDef, o: Obj, old: Obj, errs: FieldError[]): void {
+  if (res.name === 'pods') {
+    const mask = (spec: Obj | undefined): Obj => {
+      const s = { ...(spec ?? {}) };
+      const strip = (l: unknown) => (Array.isArray(l) ? l.map((c: Obj) => ({ ...c, image: undefined })) : l);
+      s.containers = strip(s.containers);
+      s.initContainers = strip(s.initContainers);
+      delete s.activeDeadlineSeconds;
+      delete s.tolerations;
+      delete s.terminationGracePeriodSeconds;
+      return s;
+    };
+    if (!deepEqual(mask(o.spec), mask(old.spec))) errs.push({ type: 'Forbidden', field: 'spec', detail: POD_UPDATE_FORBIDDEN });
+  }
+  if (res.name === 'replicasets' && isPlainObject(o.spec?.selector) && !deepEqual(o.spec.selector, old.spec?.selector)) {
+    errs.push({ type: 'Invalid', field: 'spec.selector', value: labelSelectorRepr(o.spec.selector), detail: 'field is immutable' });
+  }
+}
+
+/** Status-subresource validation (only status is checked, the rest was copied from the stored object). */
+export function validateStatus(res: ResourceDef, o: Obj, errs: FieldError[]): void {
+  if (res.name === 'replicasets' || res.name === 'replicationcontrollers') validateReplicaStatus(o, errs);
+  if (res.name === 'pods') {
+    const phase = o.status?.phase;
+    if (phase !== undefined && !['Pending', 'Running', 'Succeeded', 'Failed', 'Unknown'].includes(phase)) {
+      errs.push({ type: 'NotSupported', field: 'status.phase', value: phase, detail: 'supported values: "Failed", "Pending", "Running", "Succeeded", "Unknown"' });
+    }
+  }
+}
+
+// ---- fieldValidation=Strict: unknown fields ----
+
+const META_FIELDS = ['name', 'generateName', 'namespace', 'selfLink', 'uid', 'resourceVersion', 'generation', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'labels', 'annotations', 'ownerReferences', 'finalizers', 'managedFields'];
+const POD_SPEC_FIELDS = ['volumes', 'initContainers', 'containers', 'ephemeralContainers', 'restartPolicy', 'terminationGracePeriodSeconds', 'activeDeadlineSeconds', 'dnsPolicy', 'nodeSelector', 'serviceAccountName', 'serviceAccount', 'automountServiceAccountToken', 'nodeName', 'hostNetwork', 'hostPID', 'hostIPC', 'shareProcessNamespace', 'securityContext', 'imagePullSecrets', 'hostname', 'subdomain', 'affinity', 'schedulerName', 'tolerations', 'hostAliases', 'priorityClassName', 'priority', 'dnsConfig', 'readinessGates', 'runtimeClassName', 'enableServiceLinks', 'preemptionPolicy', 'overhead', 'topologySpreadConstraints', 'setHostnameAsFQDN', 'os', 'hostUsers', 'schedulingGates', 'resourceClaims', 'resources'];
+const CONTAINER_FIELDS = ['name', 'image', 'command', 'args', 'workingDir', 'ports', 'envFrom', 'env', 'resources', 'resizePolicy', 'restartPolicy', 'volumeMounts', 'volumeDevices', 'livenessProbe', 'readinessProbe', 'startupProbe', 'lifecycle', 'terminationMessagePath', 'terminationMessagePolicy', 'imagePullPolicy', 'securityContext', 'stdin', 'stdinOnce', 'tty'];
+const TOP: Record<string, string[]> = {
+  pods: ['spec', 'status'],
+  replicasets: ['spec', 'status'],
+  replicationcontrollers: ['spec', 'status'],
+  namespaces: ['spec', 'status'],
+  nodes: ['spec', 'status'],
+  leases: ['spec'],
+  events: ['involvedObject', 'reason', 'message', 'source', 'firstTimestamp', 'lastTimestamp', 'count', 'type', 'eventTime', 'series', 'action', 'related', 'reportingComponent', 'reportingInstance'],
+};
+const SPEC: Record<string, string[]> = {
+  replicasets: ['replicas', 'minReadySeconds', 'selector', 'template'],
+  replicationcontrollers: ['replicas', 'minReadySeconds', 'selector', 'template'],
+  namespaces: ['finalizers'],
+  nodes: ['podCIDR', 'podCIDRs', 'providerID', 'unschedulable', 'taints', 'configSource', 'externalID'],
+  leases: ['acquireTime', 'holderIdentity', 'leaseDurationSeconds', 'leaseTransitions', 'renewTime', 'preferredHolder', 'strategy'],
+};
+
+function unknownIn(o: unknown, known: string[], prefix: string, out: string[]): void {
+  if (!isPlainObject(o)) return;
+  for (const k of Object.keys(o)) if (!known.includes(k)) out.push(`${prefix}${k}`);
+}
+
+function unknownInPodSpec(spec: unknown, prefix: string, out: string[]): void {
+  if (!isPlainObject(spec)) return;
+  unknownIn(spec, POD_SPEC_FIELDS, prefix, out);
+  for (const list of ['containers', 'initContainers']) {
+    if (Array.isArray(spec[list])) spec[list].forEach((c: unknown, i: number) => unknownIn(c, CONTAINER_FIELDS, `${prefix}${list}[${i}].`, out));
+  }
+}
+
+/** The unknown fields of a request body, named as the strict decoder names them. */
+export function unknownFields(res: ResourceDef, o: Obj): string[] {
+  const out: string[] = [];
+  unknownIn(o, ['apiVersion', 'kind', 'metadata', ...(TOP[res.name] ?? [])], '', out);
+  unknownIn(o.metadata, META_FIELDS, 'metadata.', out);
+  const spec = SPEC[res.name];
+  if (spec) unknownIn(o.spec, spec, 'spec.', out);
+  if (res.name === 'pods') unknownInPodSpec(o.spec, 'spec.', out);
+  if (res.name === 'replicasets' || res.name === 'replicationcontrollers') {
+    const t = o.spec?.template;
+    unknownIn(t, ['metadata', 'spec'], 'spec.template.', out);
+    if (isPlainObject(t)) {
+      unknownIn(t.metadata, META_FIELDS, 'spec.template.metadata.', out);
+      unknownInPodSpec(t.spec, 'spec.template.spec.', out);
+    }
+  }
+  return out;
+}

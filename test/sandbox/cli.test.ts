@@ -1,0 +1,117 @@
+// runSandboxCli (what `rs-reconcile sandbox` runs) and seeding.
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { isAbsolute, join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CoreV1Api, AppsV1Api, KubeConfig } from '@kubernetes/client-node';
+import { runSandboxCli } from '../../src/sandbox/cli.js';
+import { UserError } from '../../src/errors.js';
+import { startEnv, waitFor } from './helpers.js';
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'sbx-cli-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+const SEED = `apiVersion: v1
+kind: Namespace
+metadata: {name: shop}
+---
+apiVersion: apps/v1
+kind: ReplicaSet
+metadata: {name: web, namespace: shop, uid: 11111111-2222-3333-4444-555555555555}
+spec:
+  replicas: 1
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec: {containers: [{name: c, image: nginx}]}
+status: {replicas: 1, readyReplicas: 1, availableReplicas: 1, fullyLabeledReplicas: 1, observedGeneration: 1}
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: web-abcde
+  namespace: shop
+  labels: {app: web}
+  ownerReferences: [{apiVersion: apps/v1, kind: ReplicaSet, name: web, uid: 11111111-2222-3333-4444-555555555555, controller: true}]
+spec: {nodeName: node-0, containers: [{name: c, image: nginx}]}
+status:
+  phase: Running
+  conditions: [{type: Ready, status: "True", lastTransitionTime: "2026-01-01T00:00:00Z"}]
+`;
+
+describe('runSandboxCli', () => {
+  it('starts, writes the kubeconfig, prints the export line, serves the seed, and stops on abort', async () => {
+    const seedFile = join(dir, 'seed.yaml');
+    await writeFile(seedFile, SEED);
+    const kubeconfigPath = join(dir, 'sbx.kubeconfig');
+    const out = new PassThrough();
+    const err = new PassThrough();
+    let stdout = '';
+    let stderr = '';
+    out.on('data', (c) => (stdout += c));
+    err.on('data', (c) => (stderr += c));
+    const ac = new AbortController();
+    const running = runSandboxCli({ seedFiles: [seedFile], kubeconfigPath, nodes: 0, out, err, signal: ac.signal });
+    await waitFor(() => stdout.includes('\n'), 'the export line');
+    expect(stdout).toBe(`export KUBECONFIG=${kubeconfigPath}\n`);
+    expect(isAbsolute(kubeconfigPath)).toBe(true);
+    expect(stderr).toMatch(/^sandbox API server on https:\/\/127\.0\.0\.1:\d+ .*Ctrl-C to stop\.\n$/);
+
+    const kc = new KubeConfig();
+    kc.loadFromString(await readFile(kubeconfigPath, 'utf8'));
+    expect(kc.getContextObject(kc.getCurrentContext())?.namespace).toBe('default');
+    const core = kc.makeApiClient(CoreV1Api);
+    const pods = await core.listNamespacedPod({ namespace: 'shop' });
+    expect(pods.items.map((p) => [p.metadata?.name, p.status?.phase])).toEqual([['web-abcde', 'Running']]);
+    const rs = await kc.makeApiClient(AppsV1Api).readNamespacedReplicaSet({ name: 'web', namespace: 'shop' });
+    expect(rs.metadata?.uid).toBe('11111111-2222-3333-4444-555555555555');
+    expect(rs.status?.readyReplicas).toBe(1);
+
+    ac.abort();
+    await running;
+    await expect(core.listNamespacedPod({ namespace: 'shop' })).rejects.toThrow();
+  });
+
+  it('reports an unreadable seed file as a UserError', async () => {
+    const ac = new AbortController();
+    await expect(runSandboxCli({ seedFiles: [join(dir, 'missing.yaml')], out: new PassThrough(), err: new PassThrough(), signal: ac.signal })).rejects.toBeInstanceOf(UserError);
+  });
+});
+
+describe('startSandbox seeding and kubeconfig', () => {
+  it('accepts v1 Lists, keeps given status, creates missing namespaces, numbers resourceVersions', async () => {
+    const env = await startEnv({
+      seed: [
+        {
+          apiVersion: 'v1',
+          kind: 'List',
+          items: [
+            { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'a', namespace: 'n1' }, spec: { containers: [{ name: 'c', image: 'i' }] }, status: { phase: 'Succeeded' } },
+            { apiVersion: 'v1', kind: 'Node', metadata: { name: 'seed-node' } },
+          ],
+        },
+      ],
+    });
+    try {
+      const p = await env.core.readNamespacedPod({ name: 'a', namespace: 'n1' });
+      expect(p.status?.phase).toBe('Succeeded');
+      expect(Number(p.metadata?.resourceVersion)).toBeGreaterThan(0);
+      expect((await env.core.readNamespace({ name: 'n1' })).status?.phase).toBe('Active');
+      expect((await env.core.readNode({ name: 'seed-node' })).metadata?.uid).toBeTruthy();
+      const kc = new KubeConfig();
+      kc.loadFromString(env.sb.kubeconfig('ctx-x', 'n1'));
+      expect(kc.getCurrentContext()).toBe('ctx-x');
+      expect(kc.getContextObject('ctx-x')?.namespace).toBe('n1');
+      expect(kc.getCurrentCluster()?.server).toBe(env.sb.url);
+    } finally {
+      await env.sb.close();
+    }
+    await expect(startEnv({ seed: [{ apiVersion: 'v1', kind: 'Service', metadata: { name: 's' } }] })).rejects.toThrow('seed: unsupported object v1/Service');
+  });
+});
