@@ -48,7 +48,18 @@ or status change, greater than 1 on an error.`;
       if (plan.controllers.length === 0) {
         process.stderr.write(`No ReplicaSets or ReplicationControllers found${scopeWords(flags.namespace, flags['all-namespaces'], !!flags.filename?.length)}.\n`);
       } else {
-        this.print(renderDiffTable(plan, { wide: flags.output === 'wide', noHeaders: flags['no-headers'], chalk, width: process.stdout.columns }));
+        const before = new Map(ctx.selected.map((c) => [`${c.kind}/${c.metadata.namespace ?? 'default'}/${c.metadata.name}`, c.status?.observedGeneration ?? null]));
+        this.print(
+          renderDiffTable(plan, {
+            wide: flags.output === 'wide',
+            noHeaders: flags['no-headers'],
+            chalk,
+            width: process.stdout.columns,
+            // like kubectl get: the NAMESPACE column only when more than one namespace is shown
+            namespaceColumn: flags['all-namespaces'] || new Set(plan.controllers.map((c) => c.namespace)).size > 1,
+            observedGenerationBefore: (c) => before.get(`${c.kind}/${c.namespace}/${c.name}`),
+          }),
+        );
         if (!flags['no-headers']) this.print(renderSummary(plan, chalk));
       }
     }

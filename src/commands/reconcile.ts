@@ -64,7 +64,7 @@ Exit status: 0 when every action succeeded (or nothing was to do), 2 when any fa
     const work = ctx.plan.controllers.filter((c) => !c.inSync && c.skip?.reason !== 'InvalidSelector');
     if (human) {
       if (ctx.plan.controllers.length) {
-        this.print(renderDiffTable(ctx.plan, { wide: false, noHeaders: flags['no-headers'], chalk, width: process.stdout.columns }));
+        this.print(renderDiffTable(ctx.plan, { wide: false, noHeaders: flags['no-headers'], chalk, width: process.stdout.columns, namespaceColumn: flags['all-namespaces'] || new Set(ctx.plan.controllers.map((c) => c.namespace)).size > 1 }));
         this.print(renderSummary(ctx.plan, chalk));
       } else process.stderr.write('No ReplicaSets or ReplicationControllers found.\n');
     }
