@@ -14,6 +14,7 @@ import YAML from 'yaml';
 import type { KubeConfig, User } from '@kubernetes/client-node';
 import { UserError, oneLine } from '../errors.js';
 import { ClusterKubeConfig } from './http.js';
+import { parseDurationMs } from '../core/duration.js';
 
 export interface ConnectionFlags {
   kubeconfig?: string;
@@ -66,30 +67,13 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== 
 // ---------------------------------------------------------------------------------------------
 // --request-timeout
 
-const UNIT_NS: Record<string, number> = { ns: 1, us: 1e3, 'µs': 1e3, 'μs': 1e3, ms: 1e6, s: 1e9, m: 60e9, h: 3600e9 };
 
 /** kubectl's --request-timeout: milliseconds, or null for "no limit" ("0", "0s" or unset). */
 export function parseRequestTimeout(value: string | undefined): number | null {
   if (value === undefined || value.trim() === '') return null;
-  const v = value.trim();
-  let ns: number;
-  if (/^\d+$/.test(v)) {
-    ns = Number(v) * 1e9;
-  } else {
-    // Go's time.ParseDuration, without a sign: kubectl rejects negative timeouts.
-    const part = /(\d+\.?\d*|\.\d+)(ns|us|µs|μs|ms|s|m|h)/y;
-    ns = 0;
-    let at = 0;
-    while (at < v.length) {
-      part.lastIndex = at;
-      const m = part.exec(v);
-      if (!m) throw invalidTimeout(value);
-      ns += Number(m[1]) * UNIT_NS[m[2]];
-      at = part.lastIndex;
-    }
-  }
-  if (!Number.isFinite(ns)) throw invalidTimeout(value);
-  return ns === 0 ? null : Math.max(1, Math.ceil(ns / 1e6));
+  const ms = parseDurationMs(value, 's');
+  if (ms === null) throw invalidTimeout(value);
+  return ms === 0 ? null : ms;
 }
 
 function invalidTimeout(value: string): UserError {

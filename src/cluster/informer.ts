@@ -1,0 +1,676 @@
+// A shared informer for one resource: client-go's reflector (list, then watch from the list's
+// resourceVersion, relist on 410 Gone), indexer and event handlers, re-expressed on top of
+// @kubernetes/client-node 1.4.
+//
+// Why not client-node's own makeInformer: its list is not paginated, it keeps no indexes, its
+// update handler gets only the new object, and it stops for good on any error but 410.
+//
+// Lists go through the Connection's API clients (impersonation, --request-timeout, keep-alive)
+// and are read raw, as src/cluster/read.ts does: objects stay the JSON the API server sent (RFC3339
+// strings, fields newer than the library), never client-node's model classes. Watches go through
+// client-node's Watch, fed the Connection's KubeConfig (its applyToFetchOptions adds the
+// impersonation headers; CA, client certificates and tokens come from the same kubeconfig).
+//
+// Objects are stored as parsed, with no copy: kind/apiVersion are set on them in place (lists
+// and some watch events carry none) and metadata.managedFields is dropped on arrival (no
+// controller reads it; on a real cluster it is often the largest part of an object). Handlers
+// and cache readers must treat objects as read-only.
+
+import {
+  AppsV1Api,
+  CoreV1Api,
+  Observable,
+  ResponseContext,
+  Watch,
+  type ConfigurationOptions,
+  type KubeConfig,
+  type ObservableMiddleware,
+} from '@kubernetes/client-node';
+import { IndexedCache, namespaceIndexer, objectKey, type CachedObject, type Indexer } from './cache.js';
+import { ClusterError, clusterError, type Operation } from './errors.js';
+import type { Connection } from './kubeconfig.js';
+
+export type { CachedObject, Indexer } from './cache.js';
+export { IndexedCache, controllerUidIndexer, namespaceIndexer, objectKey } from './cache.js';
+
+/** client-go's DeletedFinalStateUnknown: the object was deleted while the watch was not looking. */
+export interface Tombstone<T> {
+  tombstone: true;
+  key: string;
+  /** The last state the cache knew. */
+  obj: T;
+}
+
+export interface InformerHandlers<T> {
+  add?(obj: T): void;
+  /** oldObj is the copy the cache held before; on a resync both are the same object. */
+  update?(oldObj: T, newObj: T): void;
+  delete?(obj: T | Tombstone<T>): void;
+}
+
+export type InformerResource = 'pods' | 'replicasets' | 'replicationcontrollers';
+
+export interface InformerMetric {
+  event: 'list' | 'watch' | 'relist' | 'reconnect' | 'bookmark' | 'error';
+  detail?: string;
+}
+
+export interface InformerOptions {
+  conn: Connection;
+  resource: InformerResource;
+  /** null: all namespaces. */
+  namespace: string | null;
+  labelSelector?: string;
+  /** Items per list page (limit/continue); 0 lists without pages. Default 500. */
+  pageSize?: number;
+  /** Every resyncMs, update(obj, obj) for every cached object; 0 (default) = off. */
+  resyncMs?: number;
+  /** Between failed attempts: initialMs (default 800) doubling up to maxMs (default 30 000), with jitter. */
+  backoff?: { initialMs?: number; maxMs?: number };
+  onError?: (e: Error) => void;
+  onMetric?: (m: InformerMetric) => void;
+  /** Indexes of the cache; default { namespace }. */
+  indexers?: Record<string, Indexer<any>>;
+}
+
+export const DEFAULT_PAGE_SIZE = 500;
+const DEFAULT_BACKOFF_INITIAL_MS = 800;
+const DEFAULT_BACKOFF_MAX_MS = 30_000;
+/** Backoff delays are stretched by up to this share (client-go's reflector jitters its backoff). */
+const BACKOFF_JITTER = 0.5;
+/** client-go's reflector asks for a server-side watch timeout of 5 to 10 minutes (minWatchTimeout × [1, 2)). */
+const MIN_WATCH_TIMEOUT_S = 300;
+/** A watch whose server-side timeout passed this long ago without the stream ending is given up. */
+const WATCH_TIMEOUT_GRACE_MS = 30_000;
+/** How long the answer (status line and headers) to a watch request may take. */
+const WATCH_CONNECT_TIMEOUT_MS = 30_000;
+/** A watch that ends sooner than this having delivered nothing was not healthy (client-go: "very short watch"). */
+const HEALTHY_WATCH_MS = 1_000;
+const USER_AGENT = `rs-reconcile (${process.platform}/${process.arch}) node/${process.version}`;
+
+type Json = Record<string, unknown>;
+
+interface ListParams {
+  labelSelector?: string;
+  limit?: number;
+  _continue?: string;
+}
+
+interface Clients {
+  core: CoreV1Api;
+  apps: AppsV1Api;
+}
+
+interface ResourceDef {
+  resource: InformerResource;
+  kind: string;
+  apiVersion: string;
+  group: string;
+  /** The collection's path, for watches. */
+  path(namespace: string | null): string;
+  list(clients: Clients, namespace: string | null, params: ListParams, options: ConfigurationOptions): Promise<unknown>;
+}
+
+const nsPath = (namespace: string | null) => (namespace === null ? '' : `/namespaces/${encodeURIComponent(namespace)}`);
+
+const RESOURCES: Record<InformerResource, ResourceDef> = {
+  pods: {
+    resource: 'pods',
+    kind: 'Pod',
+    apiVersion: 'v1',
+    group: '',
+    path: (ns) => `/api/v1${nsPath(ns)}/pods`,
+    list: (c, namespace, params, options) =>
+      namespace === null ? c.core.listPodForAllNamespaces(params, options) : c.core.listNamespacedPod({ namespace, ...params }, options),
+  },
+  replicasets: {
+    resource: 'replicasets',
+    kind: 'ReplicaSet',
+    apiVersion: 'apps/v1',
+    group: 'apps',
+    path: (ns) => `/apis/apps/v1${nsPath(ns)}/replicasets`,
+    list: (c, namespace, params, options) =>
+      namespace === null
+        ? c.apps.listReplicaSetForAllNamespaces(params, options)
+        : c.apps.listNamespacedReplicaSet({ namespace, ...params }, options),
+  },
+  replicationcontrollers: {
+    resource: 'replicationcontrollers',
+    kind: 'ReplicationController',
+    apiVersion: 'v1',
+    group: '',
+    path: (ns) => `/api/v1${nsPath(ns)}/replicationcontrollers`,
+    list: (c, namespace, params, options) =>
+      namespace === null
+        ? c.core.listReplicationControllerForAllNamespaces(params, options)
+        : c.core.listNamespacedReplicationController({ namespace, ...params }, options),
+  },
+};
+
+/** What one list call answered, as sent. */
+interface Exchange {
+  status?: number;
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+/**
+ * Per-call options that keep the raw answer. A successful body is kept here and client-node is
+ * handed an empty object to deserialize instead: its model classes would be built (and thrown
+ * away) for every item of every page, doubling the work of a large list for nothing.
+ */
+function capture(signal: AbortSignal): { options: ConfigurationOptions; exchange: Exchange } {
+  const exchange: Exchange = {};
+  const middleware: ObservableMiddleware = {
+    pre: (ctx) => {
+      ctx.setSignal(signal);
+      return new Observable(Promise.resolve(ctx));
+    },
+    post: (rsp) =>
+      new Observable(
+        rsp.body.text().then((text) => {
+          exchange.status = rsp.httpStatusCode;
+          exchange.headers = rsp.headers;
+          exchange.body = text;
+          const handOn = rsp.httpStatusCode >= 200 && rsp.httpStatusCode < 300 ? '{}' : text;
+          return new ResponseContext(rsp.httpStatusCode, rsp.headers, {
+            text: async () => handOn,
+            binary: async () => Buffer.from(handOn, 'utf8'),
+          });
+        }),
+      ),
+  };
+  return { options: { middleware: [middleware], middlewareMergeStrategy: 'append' }, exchange };
+}
+
+/** Resolves after ms, or at once (false) when the signal aborts. */
+function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve(false);
+    const onAbort = () => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve(true);
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * metadata without managedFields. Deleting a property other than the last one added turns a V8
+ * object into a (twice as large) dictionary, for each of 100k cached pods: delete it only where
+ * the API server puts it (last: ObjectMeta's field order), else rebuild metadata (a shallow copy).
+ */
+function withoutManagedFields(meta: Json): Json {
+  let last: string | undefined;
+  for (const k in meta) last = k;
+  if (last === 'managedFields') {
+    delete meta.managedFields;
+    return meta;
+  }
+  const { managedFields: _dropped, ...rest } = meta;
+  return rest;
+}
+
+function asError(e: unknown): Error {
+  return e instanceof Error ? e : new Error(String(e));
+}
+
+/** How one watch ended. */
+type WatchOutcome =
+  | { kind: 'aborted' }
+  /** 410 Gone / Expired: the resourceVersion is no longer served; relist. */
+  | { kind: 'expired'; healthy: boolean; message: string }
+  /** The server ended the stream cleanly (its timeout, or a restart): watch again. */
+  | { kind: 'ended'; healthy: boolean }
+  | { kind: 'error'; healthy: boolean; error: Error };
+
+export class Informer<T extends CachedObject = CachedObject> {
+  readonly cache: IndexedCache<T>;
+  private readonly def: ResourceDef;
+  private readonly conn: Connection;
+  private readonly clients: Clients;
+  private readonly handlers: InformerHandlers<T>[] = [];
+  private readonly pageSize: number;
+  private readonly resyncMs: number;
+  private readonly backoffInitialMs: number;
+  private readonly backoffMaxMs: number;
+  private rv = '';
+  private synced = false;
+  private started = false;
+  private syncWaiters: { resolve: () => void; reject: (e: unknown) => void }[] = [];
+  /** Retry-After of the last failed list, in ms. */
+  private retryAfterMs = 0;
+
+  constructor(private readonly opts: InformerOptions) {
+    const def = RESOURCES[opts.resource];
+    if (!def) throw new Error(`the informer cannot watch "${String(opts.resource)}" (pods, replicasets or replicationcontrollers)`);
+    this.def = def;
+    this.conn = opts.conn;
+    this.pageSize = opts.pageSize ?? DEFAULT_PAGE_SIZE;
+    if (!Number.isInteger(this.pageSize) || this.pageSize < 0) throw new Error(`invalid page size ${this.pageSize}`);
+    this.resyncMs = opts.resyncMs ?? 0;
+    this.backoffInitialMs = Math.max(1, opts.backoff?.initialMs ?? DEFAULT_BACKOFF_INITIAL_MS);
+    this.backoffMaxMs = Math.max(this.backoffInitialMs, opts.backoff?.maxMs ?? DEFAULT_BACKOFF_MAX_MS);
+    this.cache = new IndexedCache<T>((opts.indexers ?? { namespace: namespaceIndexer }) as Record<string, Indexer<T>>);
+    this.clients = { core: this.conn.kc.makeApiClient(CoreV1Api), apps: this.conn.kc.makeApiClient(AppsV1Api) };
+  }
+
+  /**
+   * Handlers are called in the order they were added. Added after objects are cached (as
+   * client-go's AddEventHandler on a running informer), they first get add() for each of them.
+   */
+  addHandlers(h: InformerHandlers<T>): void {
+    this.handlers.push(h);
+    if (h.add) for (const obj of this.cache.list()) this.call(() => h.add?.(obj));
+  }
+
+  /** True once the first full list has been applied to the cache (and its add() calls made). */
+  hasSynced(): boolean {
+    return this.synced;
+  }
+
+  /** Resolves when synced; rejects when `signal` aborts, or when run() stops before a sync. */
+  waitForSync(signal?: AbortSignal): Promise<void> {
+    if (this.synced) return Promise.resolve();
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    return new Promise<void>((resolve, reject) => {
+      const waiter = {
+        resolve: () => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve();
+        },
+        reject: (e: unknown) => {
+          signal?.removeEventListener('abort', onAbort);
+          reject(e);
+        },
+      };
+      const onAbort = () => {
+        this.syncWaiters = this.syncWaiters.filter((w) => w !== waiter);
+        reject(signal?.reason);
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.syncWaiters.push(waiter);
+    });
+  }
+
+  /** The resourceVersion the next watch starts from: the last list's, event's or bookmark's. */
+  lastResourceVersion(): string {
+    return this.rv;
+  }
+
+  /**
+   * Lists, then watches, until the signal aborts; resolves then (never rejects for a failure of
+   * the cluster: those go to onError and are retried with backoff).
+   */
+  async run(signal: AbortSignal): Promise<void> {
+    if (this.started) throw new Error(`the ${this.def.resource} informer is already running (an informer runs once)`);
+    this.started = true;
+    let resync: NodeJS.Timeout | undefined;
+    if (this.resyncMs > 0) resync = setInterval(() => this.resync(), this.resyncMs);
+    try {
+      await this.loop(signal);
+    } finally {
+      if (resync) clearInterval(resync);
+      const waiters = this.syncWaiters.splice(0);
+      const reason: unknown = signal.reason ?? new Error(`the ${this.def.resource} informer stopped`);
+      for (const w of waiters) w.reject(reason);
+    }
+  }
+
+  // -------------------------------------------------------------------------------------------
+
+  private async loop(signal: AbortSignal): Promise<void> {
+    let needList = true;
+    let failures = 0;
+    let watchesSinceList = 0;
+    const backoff = async (extraMs = 0): Promise<boolean> => {
+      const base = Math.min(this.backoffMaxMs, this.backoffInitialMs * 2 ** Math.min(failures, 30));
+      failures++;
+      const delay = Math.max(Math.round(base * (1 + BACKOFF_JITTER * Math.random())), extraMs);
+      this.metric('reconnect', `in ${delay}ms`);
+      return sleep(delay, signal);
+    };
+
+    while (!signal.aborted) {
+      if (needList) {
+        try {
+          await this.listAndReplace(signal);
+        } catch (e) {
+          if (signal.aborted) return;
+          this.fail(asError(e));
+          const retryAfter = this.retryAfterMs;
+          this.retryAfterMs = 0;
+          if (!(await backoff(retryAfter))) return;
+          continue;
+        }
+        needList = false;
+        failures = 0;
+        watchesSinceList = 0;
+      }
+
+      watchesSinceList++;
+      const outcome = await this.watchOnce(signal);
+      switch (outcome.kind) {
+        case 'aborted':
+          return;
+        case 'expired':
+          needList = true;
+          this.metric('relist', outcome.message);
+          // The list's own resourceVersion already expired: do not loop list → 410 → list.
+          if (!outcome.healthy && watchesSinceList === 1 && !(await backoff())) return;
+          break;
+        case 'ended':
+          if (outcome.healthy) failures = 0;
+          else if (!(await backoff())) return;
+          break;
+        case 'error':
+          this.fail(outcome.error);
+          if (outcome.healthy) failures = 0;
+          if (!(await backoff())) return;
+          break;
+      }
+    }
+  }
+
+  private op(): Operation {
+    return { verb: 'list', resource: this.def.resource, group: this.def.group, namespace: this.opts.namespace };
+  }
+
+  /** One page: the raw list object (a failure becomes a ClusterError carrying the HTTP status). */
+  private async listPage(params: ListParams, signal: AbortSignal): Promise<Json> {
+    const { options, exchange } = capture(signal);
+    try {
+      await this.def.list(this.clients, this.opts.namespace, params, options);
+    } catch (err) {
+      if (signal.aborted) throw signal.reason;
+      const status = exchange.status;
+      const retryAfter = exchange.headers?.['retry-after'];
+      if (status !== undefined && retryAfter !== undefined && /^\d+$/.test(retryAfter.trim())) {
+        this.retryAfterMs = Math.min(Number(retryAfter), 60) * 1000;
+      }
+      throw clusterError(this.conn, err, this.op(), status === undefined ? undefined : { status, body: exchange.body });
+    }
+    let list: unknown;
+    try {
+      list = JSON.parse(exchange.body ?? '');
+    } catch {
+      list = undefined;
+    }
+    if (!isObj(list) || !Array.isArray(list.items)) {
+      throw new ClusterError(`the server at ${this.conn.server} did not answer with a list (list ${this.def.resource})`, 'unexpected');
+    }
+    return list;
+  }
+
+  /** Every page (client-go's pager: on an expired continue token, one list without pages). */
+  private async listAll(signal: AbortSignal): Promise<{ items: T[]; resourceVersion: string; pages: number }> {
+    let items: T[] = [];
+    let pages = 0;
+    let limit: number | undefined = this.pageSize > 0 ? this.pageSize : undefined;
+    let token: string | undefined;
+    const tokens = new Set<string>();
+    for (;;) {
+      const params: ListParams = {
+        ...(this.opts.labelSelector ? { labelSelector: this.opts.labelSelector } : {}),
+        ...(limit !== undefined ? { limit } : {}),
+        ...(token !== undefined ? { _continue: token } : {}),
+      };
+      let list: Json;
+      try {
+        list = await this.listPage(params, signal);
+      } catch (err) {
+        if (err instanceof ClusterError && err.status === 410 && token !== undefined) {
+          items = [];
+          pages = 0;
+          limit = undefined;
+          token = undefined;
+          continue;
+        }
+        throw err;
+      }
+      pages++;
+      for (const item of list.items as unknown[]) {
+        const obj = this.prepare(item);
+        if (obj) items.push(obj);
+        else this.fail(new ClusterError(`the server at ${this.conn.server} sent a ${this.def.kind} without a name or uid; ignored`, 'unexpected'));
+      }
+      const meta = isObj(list.metadata) ? list.metadata : {};
+      const next = typeof meta.continue === 'string' && meta.continue !== '' ? meta.continue : undefined;
+      if (next === undefined) {
+        const rv = typeof meta.resourceVersion === 'string' ? meta.resourceVersion : '';
+        return { items, resourceVersion: rv, pages };
+      }
+      if (tokens.has(next)) {
+        throw new ClusterError(`the server at ${this.conn.server} repeated a continue token while listing ${this.def.resource}`, 'unexpected');
+      }
+      tokens.add(next);
+      token = next;
+    }
+  }
+
+  private async listAndReplace(signal: AbortSignal): Promise<void> {
+    const relist = this.synced;
+    const { items, resourceVersion, pages } = await this.listAll(signal);
+    if (signal.aborted) return;
+    const diff = this.cache.replace(items);
+    this.rv = resourceVersion;
+    this.metric('list', `${items.length} ${this.def.resource} in ${pages} page${pages === 1 ? '' : 's'} at resourceVersion ${resourceVersion}${relist ? ' (relist)' : ''}`);
+    for (const obj of diff.added) this.emitAdd(obj);
+    for (const [oldObj, newObj] of diff.updated) this.emitUpdate(oldObj, newObj);
+    for (const obj of diff.removed) this.emitDelete({ tombstone: true, key: objectKey(obj), obj });
+    if (!this.synced) {
+      this.synced = true;
+      for (const w of this.syncWaiters.splice(0)) w.resolve();
+    }
+  }
+
+  /** Sets kind/apiVersion and drops managedFields, in place; null for an object without name or uid. */
+  private prepare(item: unknown): T | null {
+    if (!isObj(item) || !isObj(item.metadata)) return null;
+    const meta = item.metadata;
+    if (typeof meta.name !== 'string' || meta.name === '' || typeof meta.uid !== 'string') return null;
+    if (meta.managedFields !== undefined) item.metadata = withoutManagedFields(meta);
+    if (item.kind !== this.def.kind) item.kind = this.def.kind;
+    if (item.apiVersion !== this.def.apiVersion) item.apiVersion = this.def.apiVersion;
+    return item as unknown as T;
+  }
+
+  private watchOnce(signal: AbortSignal): Promise<WatchOutcome> {
+    const kc = this.conn.kc;
+    const timeoutSeconds = MIN_WATCH_TIMEOUT_S + Math.floor(Math.random() * MIN_WATCH_TIMEOUT_S);
+    const query: Record<string, string | number | boolean | undefined> = {
+      allowWatchBookmarks: true,
+      resourceVersion: this.rv || undefined,
+      timeoutSeconds,
+      labelSelector: this.opts.labelSelector || undefined,
+    };
+    const op: Operation = { ...this.op(), verb: 'watch' };
+    this.metric('watch', `resourceVersion=${this.rv}`);
+
+    return new Promise<WatchOutcome>((resolve) => {
+      const startedAt = Date.now();
+      let settled = false;
+      let opened = false;
+      let events = 0;
+      let controller: AbortController | undefined;
+      let agent: { destroy(): void } | undefined;
+
+      const healthy = () => opened && (events > 0 || Date.now() - startedAt >= HEALTHY_WATCH_MS);
+      const stop = () => {
+        controller?.abort();
+        // Also ends a request still waiting for its answer (Watch gives no handle on it until then).
+        agent?.destroy();
+      };
+      const finish = (outcome: WatchOutcome) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(connectTimer);
+        clearTimeout(lifeTimer);
+        signal.removeEventListener('abort', onAbort);
+        stop();
+        resolve(outcome);
+      };
+      const onAbort = () => finish({ kind: 'aborted' });
+      const connectTimer = setTimeout(
+        () => finish({ kind: 'error', healthy: false, error: new ClusterError(`no answer to the watch of ${this.def.resource} from ${this.conn.server} in ${WATCH_CONNECT_TIMEOUT_MS / 1000}s`, 'timeout') }),
+        WATCH_CONNECT_TIMEOUT_MS,
+      );
+      const lifeTimer = setTimeout(
+        () => finish({ kind: 'error', healthy: healthy(), error: new ClusterError(`the watch of ${this.def.resource} outlived its ${timeoutSeconds}s timeout; watching again`, 'timeout') }),
+        timeoutSeconds * 1000 + WATCH_TIMEOUT_GRACE_MS,
+      );
+      if (signal.aborted) return finish({ kind: 'aborted' });
+      signal.addEventListener('abort', onAbort, { once: true });
+
+      // Watch reads only these two members of its KubeConfig; the request's agent is kept to be
+      // able to end the request before Watch hands out its AbortController.
+      const view: Pick<KubeConfig, 'getCurrentCluster' | 'applyToFetchOptions'> = {
+        getCurrentCluster: () => kc.getCurrentCluster(),
+        applyToFetchOptions: async (o) => {
+          const init = await kc.applyToFetchOptions(o);
+          const a: unknown = init.agent;
+          if (typeof a === 'object' && a !== null && typeof (a as { destroy?: unknown }).destroy === 'function') {
+            agent = a as { destroy(): void };
+            if (settled) agent.destroy();
+          }
+          (init.headers as unknown as { set(k: string, v: string): void } | undefined)?.set('User-Agent', USER_AGENT);
+          return init;
+        },
+      };
+
+      const onEvent = (type: string, object: unknown) => {
+        if (settled) return;
+        events++;
+        try {
+          this.handleEvent(type, object, op, finish);
+        } catch (e) {
+          finish({ kind: 'error', healthy: healthy(), error: asError(e) });
+        }
+      };
+      const onDone = (err: unknown) => {
+        if (settled) return;
+        if (err === null || err === undefined) return finish({ kind: 'ended', healthy: healthy() });
+        const status = (err as { statusCode?: unknown }).statusCode;
+        if (status === 410) return finish({ kind: 'expired', healthy: false, message: `watch answered 410 Gone` });
+        let error = typeof status === 'number' ? clusterError(this.conn, err, op, { status }) : clusterError(this.conn, err, op);
+        if (!(error instanceof ClusterError)) {
+          // e.g. node-fetch's "Premature close" when the connection drops mid-stream
+          error = new ClusterError(`the watch of ${this.def.resource} from ${this.conn.server} broke off: ${error.message}`, 'unreachable');
+        }
+        finish({ kind: 'error', healthy: healthy(), error });
+      };
+
+      new Watch(view as KubeConfig).watch(this.def.path(this.opts.namespace), query, onEvent, onDone).then(
+        (c) => {
+          controller = c;
+          if (settled) c.abort();
+          else {
+            opened = true;
+            clearTimeout(connectTimer);
+          }
+        },
+        (err: unknown) => onDone(err ?? new Error('the watch request failed')),
+      );
+    });
+  }
+
+  private handleEvent(type: string, object: unknown, op: Operation, finish: (o: WatchOutcome) => void): void {
+    switch (type) {
+      case 'ADDED':
+      case 'MODIFIED': {
+        const obj = this.prepare(object);
+        if (!obj) throw new ClusterError(`the server at ${this.conn.server} sent a ${type} event without an object`, 'unexpected');
+        const old = this.cache.upsert(obj);
+        this.advance(obj);
+        if (old === undefined) this.emitAdd(obj);
+        else this.emitUpdate(old, obj);
+        return;
+      }
+      case 'DELETED': {
+        const obj = this.prepare(object);
+        if (!obj) throw new ClusterError(`the server at ${this.conn.server} sent a DELETED event without an object`, 'unexpected');
+        const old = this.cache.remove(objectKey(obj));
+        this.advance(obj);
+        // As client-go: the final state from the event, and nothing for an object never seen.
+        if (old !== undefined) this.emitDelete(obj);
+        return;
+      }
+      case 'BOOKMARK': {
+        const meta = isObj(object) && isObj(object.metadata) ? object.metadata : undefined;
+        if (typeof meta?.resourceVersion === 'string' && meta.resourceVersion !== '') {
+
+          this.metric('bookmark', `resourceVersion=${this.rv}`);
+        }
+        return;
+      }
+      case 'ERROR': {
+        const status = isObj(object) ? object : {};
+        const code = typeof status.code === 'number' ? status.code : undefined;
+        const message = typeof status.message === 'string' ? status.message : 'no details';
+        if (code === 410 || status.reason === 'Expired' || status.reason === 'Gone') {
+          finish({ kind: 'expired', healthy: false, message: `watch of ${this.def.resource} expired: ${message}` });
+          return;
+        }
+        const error = clusterError(this.conn, new Error(message), op, { status: code ?? 500, body: JSON.stringify(status) });
+        finish({ kind: 'error', healthy: true, error });
+        return;
+      }
+      default:
+        throw new ClusterError(`the server at ${this.conn.server} sent a watch event of unknown type "${type}"`, 'unexpected');
+    }
+  }
+
+  private advance(obj: T): void {
+    const rv = obj.metadata.resourceVersion;
+    if (rv) this.rv = rv;
+  }
+
+  private resync(): void {
+    if (!this.synced) return;
+    for (const obj of this.cache.list()) this.emitUpdate(obj, obj);
+  }
+
+  private emitAdd(obj: T): void {
+    for (const h of this.handlers) if (h.add) this.call(() => h.add?.(obj));
+  }
+
+  private emitUpdate(oldObj: T, newObj: T): void {
+    for (const h of this.handlers) if (h.update) this.call(() => h.update?.(oldObj, newObj));
+  }
+
+  private emitDelete(obj: T | Tombstone<T>): void {
+    for (const h of this.handlers) if (h.delete) this.call(() => h.delete?.(obj));
+  }
+
+  /** A throwing handler must not stop the informer (nor the other handlers). */
+  private call(fn: () => void): void {
+    try {
+      fn();
+    } catch (e) {
+      this.fail(asError(e));
+    }
+  }
+
+  private fail(e: Error): void {
+    this.metric('error', e.message);
+    try {
+      this.opts.onError?.(e);
+    } catch {
+      // a failing error callback must not stop the informer either
+    }
+  }
+
+  private metric(event: InformerMetric['event'], detail?: string): void {
+    try {
+      this.opts.onMetric?.(detail === undefined ? { event } : { event, detail });
+    } catch {
+      // metrics are best effort
+    }
+  }
+}

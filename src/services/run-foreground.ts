@@ -1,0 +1,205 @@
+// The process around the controllers for `run`: connect, pick the upstream version, refuse to
+// fight a running upstream controller, serve metrics and health, lead (or not) through a Lease,
+// and stop cleanly on a signal, on --until-synced, or when leadership is lost.
+
+import { connect, type ConnectionFlags } from '../cluster/kubeconfig.js';
+import { getServerVersion } from '../cluster/read.js';
+import { runLeaderElection } from '../cluster/lease.js';
+import { detectUpstreamController } from '../cluster/upstream-detect.js';
+import { createLogger } from '../controller/log.js';
+import { controllerMetrics, Metrics, serveMetrics, workQueueMetricSink } from '../controller/metrics.js';
+import { realClock } from '../controller/real-clock.js';
+import type { ControllerKind } from '../core/types.js';
+import { UserError, oneLine } from '../errors.js';
+import { chooseBehaviour } from './plan-service.js';
+import { startControllers, type ControllersHandle } from './run-service.js';
+
+export interface ForegroundOptions {
+  connection: ConnectionFlags;
+  namespace?: string;
+  allNamespaces: boolean;
+  selector?: string;
+  kinds: ControllerKind[];
+  workers: number;
+  burstReplicas: number;
+  kubeVersion?: string;
+  featureGates?: string;
+  qps: number;
+  burst: number;
+  resyncMs: number;
+  leaderElect: boolean;
+  leaseName: string;
+  leaseNamespace?: string;
+  leaseDurationMs: number;
+  renewDeadlineMs: number;
+  retryPeriodMs: number;
+  identity: string;
+  force: boolean;
+  logFormat: 'text' | 'json';
+  verbosity: number;
+  metricsBindAddress: string;
+  untilSynced: boolean;
+  timeoutMs: number;
+  /** For tests: stop when this aborts (signals are handled too). */
+  signal?: AbortSignal;
+  stream?: NodeJS.WritableStream;
+}
+
+const SHUTDOWN_GRACE_MS = 10_000;
+
+/** Runs until stopped; returns the exit status. */
+export async function runForeground(o: ForegroundOptions): Promise<number> {
+  const stream = o.stream ?? process.stderr;
+  const log = createLogger({ format: o.logFormat, verbosity: o.verbosity, stream, clock: realClock, color: (stream as NodeJS.WriteStream).isTTY === true && !process.env.NO_COLOR });
+  const conn = connect({ ...o.connection, namespace: o.namespace });
+  const namespace = o.allNamespaces ? null : conn.namespace;
+
+  const version = o.kubeVersion === undefined ? await getServerVersion(conn) : null;
+  const notices: string[] = [];
+  const behaviour = chooseBehaviour({ kubeVersion: o.kubeVersion, featureGates: o.featureGates }, version?.minor ?? null, notices);
+  for (const n of notices) log.info(`warning: ${n}`);
+
+  if (!o.force) {
+    const found = await detectUpstreamController(conn, namespace);
+    if (found.warning) log.info(`warning: ${found.warning}`);
+    if (found.found) {
+      throw new UserError(
+        `the upstream ReplicaSet controller is active ${namespace ? `in namespace "${namespace}"` : 'in this cluster'} (${found.evidence}): two controllers on the same objects fight; stop it or pass --force`,
+      );
+    }
+  }
+
+  const metrics = new Metrics();
+  const m = controllerMetrics(metrics);
+  const queueSink = workQueueMetricSink(m);
+  let handle: ControllersHandle | null = null;
+  let leading = !o.leaderElect;
+  const server =
+    o.metricsBindAddress !== '0'
+      ? await serveMetrics(metrics, o.metricsBindAddress, {
+          healthz: () => true,
+          readyz: () => !leading || (handle !== null && handle.informers.pods.hasSynced()),
+        })
+      : null;
+  if (server) log.info('Serving metrics', { address: `${server.address}:${server.port}` });
+
+  const stop = new AbortController();
+  const onSignal = () => {
+    log.info('Shutting down: no new work, finishing syncs in flight');
+    stop.abort();
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  o.signal?.addEventListener('abort', () => stop.abort(), { once: true });
+
+  let exitCode = 0;
+  const expectationsTimer = setInterval(() => {
+    if (handle) m.expectationsPending.set(handle.controllers.reduce((n, c) => n + c.expectations.pending().length, 0));
+  }, 1000);
+  expectationsTimer.unref();
+
+  /** Runs the controllers until `signal` aborts; resolves once they stopped. */
+  const lead = async (signal: AbortSignal): Promise<void> => {
+    handle = startControllers(
+      {
+        conn,
+        namespace,
+        selector: o.selector,
+        kinds: o.kinds,
+        workers: o.workers,
+        burstReplicas: o.burstReplicas,
+        behaviour,
+        qps: o.qps,
+        burst: o.burst,
+        resyncMs: o.resyncMs,
+        log,
+        metrics: {
+          onQueueMetric: (_queue, e) => queueSink(e),
+          onRequest: (verb, resource, code) => m.apiRequests.inc({ verb, resource, code: String(code) }),
+          onSync: (_kind, ms) => m.syncDuration.observe(ms / 1000),
+        },
+      },
+      signal,
+    );
+    const h = handle;
+    if (o.untilSynced) {
+      const deadline = Date.now() + o.timeoutMs;
+      void (async () => {
+        try {
+          await h.synced;
+        } catch {
+          return;
+        }
+        while (!signal.aborted) {
+          if (h.allInSync()) {
+            log.info('Every controller in scope is in sync and no expectation is pending');
+            stop.abort();
+            return;
+          }
+          if (Date.now() > deadline) {
+            log.error(`not in sync after ${Math.round(o.timeoutMs / 1000)}s`);
+            exitCode = 1;
+            stop.abort();
+            return;
+          }
+          await new Promise((r) => setTimeout(r, 200));
+        }
+      })();
+    }
+    await h.done;
+  };
+
+  try {
+    if (!o.leaderElect) {
+      await lead(stop.signal);
+    } else {
+      const leaseNamespace = o.leaseNamespace ?? namespace ?? 'default';
+      let running: Promise<void> | null = null;
+      m.leader.set(0);
+      await runLeaderElection(
+        {
+          conn,
+          namespace: leaseNamespace,
+          name: o.leaseName,
+          identity: o.identity,
+          leaseDurationMs: o.leaseDurationMs,
+          renewDeadlineMs: o.renewDeadlineMs,
+          retryPeriodMs: o.retryPeriodMs,
+          onStartedLeading: (signal) => {
+            leading = true;
+            m.leader.set(1);
+            log.info('Became the leader', { lease: `${leaseNamespace}/${o.leaseName}`, identity: o.identity });
+            running = lead(signal);
+          },
+          onStoppedLeading: () => {
+            m.leader.set(0);
+            if (!stop.signal.aborted) {
+              // as kube-controller-manager: a lost lease ends the process (its restart stands by)
+              log.error('Leader election lost: stopping at once');
+              exitCode = 1;
+              stop.abort();
+            }
+          },
+          onNewLeader: (id) => {
+            if (id !== o.identity) log.info('Another instance leads', { identity: id });
+          },
+          onError: (err, during) => log.v(2).info(`lease ${during} failed`, { err: err.message }),
+        },
+        stop.signal,
+      );
+      if (running) await running;
+    }
+    // bound the wait for syncs in flight
+    await Promise.race([handle ? (handle as ControllersHandle).done : Promise.resolve(), new Promise((r) => setTimeout(r, SHUTDOWN_GRACE_MS).unref())]);
+  } catch (err) {
+    if (err instanceof UserError) throw err;
+    log.error(`controller failed: ${oneLine(err)}`);
+    exitCode = 2;
+  } finally {
+    clearInterval(expectationsTimer);
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    await server?.close();
+  }
+  return exitCode;
+}

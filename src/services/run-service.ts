@@ -1,0 +1,186 @@
+// `run`: the ReplicaSet and ReplicationController controllers in the foreground, as
+// kube-controller-manager runs them: informers → caches synced → workers, optionally behind a
+// Lease (leader election), with metrics, health endpoints and a draining shutdown.
+
+import { hostname } from 'node:os';
+import { KubeControllerAPI } from '../cluster/controller-api.js';
+import { Informer, type Tombstone } from '../cluster/informer.js';
+import type { Connection } from '../cluster/kubeconfig.js';
+import { ReplicaSetController, type ControllerLogger, type Listers } from '../controller/controller.js';
+import type { ControllerObject } from '../controller/api.js';
+import { realClock } from '../controller/real-clock.js';
+import { controllerRef } from '../core/pod.js';
+import { TokenBucket } from '../core/rate-limiter.js';
+import { parseSelectorString } from '../core/selector.js';
+import type { ControllerKind, Pod } from '../core/types.js';
+import type { Behaviour } from '../core/versions.js';
+import type { MetricEvent } from '../core/workqueue.js';
+import type { ActionOutcome } from '../controller/api.js';
+import { UserError } from '../errors.js';
+
+export interface ControllerMetricsSink {
+  onQueueMetric(queue: string, e: MetricEvent): void;
+  onRequest(verb: string, resource: string, code: number): void;
+  onSync(kind: ControllerKind, ms: number, ok: boolean): void;
+}
+
+export interface StartOptions {
+  conn: Connection;
+  namespace: string | null; // null: all namespaces
+  selector?: string; // -l on controllers (client-side: siblings stay visible for ranking)
+  kinds: ControllerKind[];
+  workers: number;
+  burstReplicas: number;
+  behaviour: Behaviour;
+  qps: number;
+  burst: number;
+  resyncMs?: number;
+  dryRun?: boolean;
+  log: ControllerLogger;
+  metrics?: ControllerMetricsSink;
+  onAction?: (kind: ControllerKind, key: string, a: ActionOutcome) => void;
+  onEvent?: (text: string) => void; // informer changes, for dashboards
+}
+
+export interface ControllersHandle {
+  controllers: ReplicaSetController[];
+  informers: { pods: Informer<Pod>; replicasets: Informer<ControllerObject>; replicationcontrollers: Informer<ControllerObject> };
+  /** Resolves once every informer has listed (upstream's WaitForCacheSync). */
+  synced: Promise<void>;
+  /** Every controller in scope is in sync and no expectation is pending. */
+  allInSync(): boolean;
+  /** Resolves when the workers stopped (after the signal aborted). */
+  done: Promise<void>;
+}
+
+const orphanIndexer = (p: Pod) => (controllerRef(p) ? [] : [p.metadata.namespace ?? 'default']);
+
+/** Informers, caches and both controllers; workers start once the caches have synced. */
+export function startControllers(opts: StartOptions, signal: AbortSignal): ControllersHandle {
+  let inScope: ((o: ControllerObject) => boolean) | undefined;
+  if (opts.selector !== undefined) {
+    const sel = parseSelectorString(opts.selector);
+    if (!sel.ok) throw new UserError(sel.error);
+    inScope = (o) => sel.selector.matches(o.metadata.labels);
+  }
+  const common = { conn: opts.conn, namespace: opts.namespace, resyncMs: opts.resyncMs, onError: (e: Error) => opts.log.error('informer error', { err: e.message }) };
+  const pods = new Informer<Pod>({
+    ...common,
+    resource: 'pods',
+    indexers: {
+      namespace: (p: Pod) => [p.metadata.namespace ?? 'default'],
+      controllerUid: (p: Pod) => {
+        const ref = controllerRef(p);
+        return ref ? [ref.uid] : [];
+      },
+      orphans: orphanIndexer,
+    },
+  });
+  const nsIndex = { namespace: (o: ControllerObject) => [o.metadata.namespace ?? 'default'] };
+  const replicasets = new Informer<ControllerObject>({ ...common, resource: 'replicasets', indexers: nsIndex });
+  const replicationcontrollers = new Informer<ControllerObject>({ ...common, resource: 'replicationcontrollers', indexers: nsIndex });
+
+  const podLister: Listers['pods'] = {
+    inNamespace: (ns) => pods.cache.byIndex('namespace', ns),
+    controlledBy: (uid) => pods.cache.byIndex('controllerUid', uid),
+    orphans: (ns) => pods.cache.byIndex('orphans', ns),
+  };
+  const listerOf = (inf: Informer<ControllerObject>): Listers['controllers'] => ({
+    get: (ns, name) => inf.cache.get(`${ns}/${name}`),
+    inNamespace: (ns) => inf.cache.byIndex('namespace', ns),
+    all: () => inf.cache.list(),
+  });
+
+  const api = new KubeControllerAPI(opts.conn.kc, {
+    dryRun: opts.dryRun,
+    limiter: new TokenBucket(realClock, opts.qps, opts.burst),
+    hostname: hostname(),
+    onRequest: opts.metrics?.onRequest,
+  });
+  const make = (kind: ControllerKind, inf: Informer<ControllerObject>) =>
+    new ReplicaSetController({
+      kind,
+      listers: { pods: podLister, controllers: listerOf(inf) },
+      api,
+      behaviour: opts.behaviour,
+      burstReplicas: opts.burstReplicas,
+      clock: realClock,
+      log: opts.log,
+      inScope,
+      queueMetrics: opts.metrics ? (e) => opts.metrics!.onQueueMetric(kind === 'ReplicaSet' ? 'replicaset' : 'replicationmanager', e) : undefined,
+      onSync: (key, outcome, ms) => {
+        opts.metrics?.onSync(kind, ms, outcome.error === null);
+        opts.log.v(2).info(`Finished syncing ${kind}`, { key, duration: `${ms}ms`, actions: outcome.actions.length, ...(outcome.error ? { err: outcome.error.message } : {}) });
+      },
+      onAction: (key, a) => {
+        opts.onAction?.(kind, key, a);
+        const what = `${a.action}${a.pod ? ` pod ${a.pod}` : ''}`;
+        if (a.ok) opts.log.info(`${kind} ${key}: ${what}${a.note ? ` (${a.note})` : ''}`);
+        else opts.log.error(`${kind} ${key}: ${what} failed`, { code: a.code, err: a.error });
+      },
+    });
+  const controllers: ReplicaSetController[] = [];
+  const informersFor: Informer<ControllerObject>[] = [];
+  if (opts.kinds.includes('ReplicaSet')) {
+    controllers.push(make('ReplicaSet', replicasets));
+    informersFor.push(replicasets);
+  }
+  if (opts.kinds.includes('ReplicationController')) {
+    controllers.push(make('ReplicationController', replicationcontrollers));
+    informersFor.push(replicationcontrollers);
+  }
+
+  // Event handlers: every controller sees every pod; each sees its own kind's objects.
+  const describe = (o: { kind?: string; metadata: { namespace?: string; name: string } }) => `${(o.kind ?? '').toLowerCase()} ${o.metadata.namespace ?? ''}/${o.metadata.name}`;
+  pods.addHandlers({
+    add: (p) => {
+      for (const c of controllers) c.addPod(p);
+      opts.onEvent?.(`${describe(p)} added`);
+    },
+    update: (o, p) => {
+      for (const c of controllers) c.updatePod(o, p);
+      if (o.metadata.resourceVersion !== p.metadata.resourceVersion) opts.onEvent?.(`${describe(p)} updated${p.metadata.deletionTimestamp ? ' (terminating)' : ''}`);
+    },
+    delete: (p) => {
+      for (const c of controllers) c.deletePod(p as Pod | Tombstone<Pod>);
+      opts.onEvent?.(`${describe('tombstone' in p ? p.obj : p)} deleted`);
+    },
+  });
+  controllers.forEach((c, i) => {
+    informersFor[i].addHandlers({
+      add: (o) => {
+        c.addController(o);
+        opts.onEvent?.(`${describe(o)} added`);
+      },
+      update: (o, n) => {
+        c.updateController(o, n);
+        if (o.spec?.replicas !== n.spec?.replicas) opts.onEvent?.(`${describe(n)} scaled ${o.spec?.replicas ?? 1}→${n.spec?.replicas ?? 1}`);
+      },
+      delete: (o) => {
+        c.deleteController(o as ControllerObject | Tombstone<ControllerObject>);
+        opts.onEvent?.(`${describe('tombstone' in o ? o.obj : o)} deleted`);
+      },
+    });
+  });
+
+  const running = [pods, ...informersFor].map((inf) => inf.run(signal));
+  const synced = Promise.all([pods, ...informersFor].map((inf) => inf.waitForSync(signal))).then(() => undefined);
+  const done = (async () => {
+    try {
+      await synced;
+    } catch {
+      await Promise.allSettled(running);
+      return;
+    }
+    opts.log.info('Caches are synced', { controllers: controllers.map((c) => c.kind).join(',') });
+    await Promise.all(controllers.map((c) => c.run(opts.workers, signal)));
+    await Promise.allSettled(running);
+  })();
+  return {
+    controllers,
+    informers: { pods, replicasets, replicationcontrollers },
+    synced,
+    done,
+    allInSync: () => controllers.every((c) => c.allInSync()),
+  };
+}

@@ -1,0 +1,226 @@
+// `run` against the embedded API server with its simulated scheduler and kubelet, over real HTTPS
+// with the real client-node: convergence, adoption and release driven by label edits, scale
+// down, deletion of the controller, leader election failover, and a bounded chaos soak.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { AppsV1Api, CoordinationV1Api, CoreV1Api, KubeConfig, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runForeground, type ForegroundOptions } from '../../src/services/run-foreground.js';
+import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+
+let sb: Sandbox | null = null;
+const stops: AbortController[] = [];
+afterEach(async () => {
+  for (const s of stops.splice(0)) s.abort();
+  await new Promise((r) => setTimeout(r, 50));
+  await sb?.close();
+  sb = null;
+});
+
+const labels = { app: 'web' };
+function rs(name: string, replicas: number, extra: object = {}) {
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'ReplicaSet',
+    metadata: { name, namespace: 'default', labels },
+    spec: { replicas, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'app', image: 'registry.example/web:1' }] } } },
+    ...extra,
+  };
+}
+
+async function setup(seed: object[] = []) {
+  sb = await startSandbox({ nodes: 3, kubelet: { scheduleDelayMs: 5, runDelayMs: 5, readyDelayMs: 10 }, seed });
+  const dir = mkdtempSync(join(tmpdir(), 'rs-run-'));
+  const kubeconfig = join(dir, 'config');
+  await sb.writeKubeconfig(kubeconfig);
+  const kc = new KubeConfig();
+  kc.loadFromString(sb.kubeconfig());
+  return { kubeconfig, core: kc.makeApiClient(CoreV1Api), apps: kc.makeApiClient(AppsV1Api), coord: kc.makeApiClient(CoordinationV1Api) };
+}
+
+function options(kubeconfig: string, extra: Partial<ForegroundOptions> = {}): { opts: ForegroundOptions; logs: string[]; stop: AbortController } {
+  const logs: string[] = [];
+  const stop = new AbortController();
+  stops.push(stop);
+  const stream = new Writable({
+    write(chunk, _enc, cb) {
+      logs.push(String(chunk));
+      cb();
+    },
+  });
+  return {
+    logs,
+    stop,
+    opts: {
+      connection: { kubeconfig },
+      namespace: 'default',
+      allNamespaces: false,
+      kinds: ['ReplicaSet', 'ReplicationController'],
+      workers: 5,
+      burstReplicas: 500,
+      qps: 1000,
+      burst: 1000,
+      resyncMs: 0,
+      leaderElect: false,
+      leaseName: 'rs-reconcile',
+      leaseDurationMs: 1500,
+      renewDeadlineMs: 1000,
+      retryPeriodMs: 200,
+      identity: 'test',
+      force: false,
+      logFormat: 'json',
+      verbosity: 2,
+      metricsBindAddress: '0',
+      untilSynced: false,
+      timeoutMs: 20_000,
+      signal: stop.signal,
+      stream,
+      ...extra,
+    },
+  };
+}
+
+async function until<T>(what: string, fn: () => Promise<T | false | undefined | null>, ms = 15_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const livePods = async (core: CoreV1Api) => (await core.listNamespacedPod({ namespace: 'default' })).items.filter((p) => !p.metadata!.deletionTimestamp && !['Succeeded', 'Failed'].includes(p.status?.phase ?? ''));
+
+describe('run on the sandbox', () => {
+  it('--until-synced: creates with slow start, writes status, exits 0 once in sync', async () => {
+    const { kubeconfig, core, apps } = await setup([rs('web', 7)]);
+    const { opts } = options(kubeconfig, { untilSynced: true });
+    const code = await runForeground(opts);
+    expect(code).toBe(0);
+    const pods = await livePods(core);
+    expect(pods).toHaveLength(7);
+    const created = sb!.audit().filter((a) => a.verb === 'create' && a.resource === 'pods' && !a.subresource); // not the scheduler's bindings
+    expect(created).toHaveLength(7); // expectations: never more creates than needed
+    const status = (await apps.readNamespacedReplicaSet({ namespace: 'default', name: 'web' })).status!;
+    expect(status).toMatchObject({ replicas: 7, readyReplicas: 7, availableReplicas: 7, observedGeneration: 1 });
+  });
+
+  it('adopts an orphan, releases a relabelled pod and replaces it; scales down; stops cleanly', async () => {
+    const { kubeconfig, core, apps } = await setup([rs('web', 3)]);
+    const { opts, stop } = options(kubeconfig);
+    const done = runForeground(opts);
+    await until('3 pods', async () => (await livePods(core)).length === 3);
+    // an orphan that matches: adopted, and then one pod too many is deleted
+    await core.createNamespacedPod({ namespace: 'default', body: { metadata: { name: 'stray', labels }, spec: { containers: [{ name: 'app', image: 'x' }] } } });
+    await until('back to 3 owned pods', async () => {
+      const pods = await livePods(core);
+      return pods.length === 3 && pods.every((p) => p.metadata!.ownerReferences?.[0]?.name === 'web');
+    });
+    // relabel an owned pod: released (owner reference removed) and replaced
+    const victim = (await livePods(core))[0].metadata!.name!;
+    await core.patchNamespacedPod({ namespace: 'default', name: victim, body: { metadata: { labels: { app: 'debug' } } } }, setHeaderOptions('Content-Type', PatchStrategy.MergePatch));
+    await until('released and replaced', async () => {
+      const pods = await livePods(core);
+      const released = pods.find((p) => p.metadata!.name === victim);
+      return released && (released.metadata!.ownerReferences ?? []).length === 0 && pods.filter((p) => p.metadata!.labels?.app === 'web').length === 3;
+    });
+    // scale down
+    await apps.patchNamespacedReplicaSetScale({ namespace: 'default', name: 'web', body: { spec: { replicas: 1 } } }, setHeaderOptions('Content-Type', PatchStrategy.MergePatch));
+    await until('scaled to 1', async () => (await livePods(core)).filter((p) => p.metadata!.labels?.app === 'web').length === 1);
+    // no write ever touched the released pod after its release, nor any pod not ours
+    stop.abort();
+    expect(await done).toBe(0);
+  });
+
+  it('a controller being deleted manages nothing; the sandbox collects its dependents', async () => {
+    const { kubeconfig, core, apps } = await setup([rs('web', 2)]);
+    const { opts, stop } = options(kubeconfig);
+    const done = runForeground(opts);
+    await until('2 pods', async () => (await livePods(core)).length === 2);
+    await apps.deleteNamespacedReplicaSet({ namespace: 'default', name: 'web' });
+    await until('pods collected', async () => (await livePods(core)).length === 0);
+    const createsAfter = sb!.audit().filter((a) => a.verb === 'create' && a.resource === 'pods' && !a.subresource);
+    expect(createsAfter).toHaveLength(2);
+    stop.abort();
+    expect(await done).toBe(0);
+  });
+
+  it('refuses to start when the upstream controller is active, unless --force', async () => {
+    const recent = new Date(Date.now() - 60_000).toISOString().replace(/\.\d+Z$/, 'Z');
+    const { kubeconfig } = await setup([
+      rs('web', 1),
+      {
+        apiVersion: 'v1',
+        kind: 'Event',
+        metadata: { name: 'web.1', namespace: 'default' },
+        involvedObject: { kind: 'ReplicaSet', name: 'web', namespace: 'default' },
+        reason: 'SuccessfulCreate',
+        message: 'Created pod: web-abcde',
+        type: 'Normal',
+        source: { component: 'replicaset-controller' },
+        firstTimestamp: recent,
+        lastTimestamp: recent,
+        count: 1,
+      },
+    ]);
+    const { opts, logs } = options(kubeconfig, { untilSynced: true });
+    await expect(runForeground(opts)).rejects.toThrow(/upstream ReplicaSet controller is active.*replicaset-controller.*--force/);
+    const code = await runForeground({ ...opts, force: true });
+    expect(code, logs.join('')).toBe(0);
+  });
+
+  it('leader election: only the leader acts; a standby takes over when it goes', async () => {
+    const { kubeconfig, core, coord, apps } = await setup([rs('web', 2)]);
+    const a = options(kubeconfig, { leaderElect: true, identity: 'instance-a' });
+    const runA = runForeground(a.opts);
+    await until('a leads', async () => (await livePods(core)).length === 2);
+    const b = options(kubeconfig, { leaderElect: true, identity: 'instance-b' });
+    const runB = runForeground(b.opts);
+    await new Promise((r) => setTimeout(r, 500));
+    expect((await coord.readNamespacedLease({ namespace: 'default', name: 'rs-reconcile' })).spec!.holderIdentity).toBe('instance-a');
+    expect(b.logs.join('')).not.toMatch(/Became the leader/);
+    a.stop.abort();
+    expect(await runA).toBe(0);
+    await until('b leads', async () => (await coord.readNamespacedLease({ namespace: 'default', name: 'rs-reconcile' })).spec!.holderIdentity === 'instance-b');
+    await apps.patchNamespacedReplicaSetScale({ namespace: 'default', name: 'web', body: { spec: { replicas: 4 } } }, setHeaderOptions('Content-Type', PatchStrategy.MergePatch));
+    await until('b scales up', async () => (await livePods(core)).length === 4);
+    b.stop.abort();
+    expect(await runB).toBe(0);
+  });
+
+  it('chaos soak: 10% injected errors, dropped watches and forced 410s; converges with no surplus pods', async () => {
+    const { kubeconfig, core, apps } = await setup([rs('web', 6)]);
+    const { opts, stop, logs } = options(kubeconfig);
+    const done = runForeground(opts);
+    const ids = [
+      sb!.faults.set({ errorRate: 0.1, code: 500, verb: 'create', resource: 'pods' }),
+      sb!.faults.set({ errorRate: 0.1, code: 429, retryAfterSeconds: 0, verb: 'delete', resource: 'pods' }),
+      sb!.faults.set({ errorRate: 0.1, code: 409, verb: 'update', resource: 'replicasets' }),
+      sb!.faults.set({ errorRate: 0.1, code: 500, verb: 'patch', resource: 'pods' }),
+    ];
+    const sizes = [2, 9, 4, 7, 3];
+    for (let round = 0; round < sizes.length; round++) {
+      await apps.patchNamespacedReplicaSetScale({ namespace: 'default', name: 'web', body: { spec: { replicas: sizes[round] } } }, setHeaderOptions('Content-Type', PatchStrategy.MergePatch)).catch(() => undefined);
+      if (round % 2 === 0) sb!.faults.dropWatches();
+      else sb!.faults.forceGone('pods');
+      await new Promise((r) => setTimeout(r, 300));
+    }
+    for (const id of ids) sb!.faults.clear(id);
+    const desired = async () => (await apps.readNamespacedReplicaSet({ namespace: 'default', name: 'web' })).spec!.replicas!;
+    await until('converged after faults stop', async () => (await livePods(core)).length === (await desired()), 20_000);
+    // settled: stays at desired, never above
+    for (let i = 0; i < 5; i++) {
+      expect((await livePods(core)).length).toBe(await desired());
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    // every pod write went to a pod owned by (or being adopted by) the ReplicaSet
+    const rsUid = (await apps.readNamespacedReplicaSet({ namespace: 'default', name: 'web' })).metadata!.uid!;
+    for (const p of (await core.listNamespacedPod({ namespace: 'default' })).items) expect(p.metadata!.ownerReferences?.[0]?.uid).toBe(rsUid);
+    stop.abort();
+    expect(await done).toBe(0);
+    expect(logs.join('')).not.toMatch(/controller failed/);
+  }, 60_000);
+});
