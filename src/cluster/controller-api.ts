@@ -53,6 +53,7 @@ function fromWire<T>(obj: unknown, type: string): T {
 export class KubeControllerAPI implements ControllerAPI {
   private readonly core: CoreV1Api;
   private readonly apps: AppsV1Api;
+  private readonly pendingEvents = new Set<Promise<void>>();
 
   constructor(
     kc: KubeConfig,
@@ -144,10 +145,16 @@ export class KubeControllerAPI implements ControllerAPI {
       reportingComponent: REPORTING_CONTROLLER,
       reportingInstance: this.opts.hostname ?? REPORTING_CONTROLLER,
     };
-    try {
-      await this.call('create', 'events', () => this.core.createNamespacedEvent({ namespace, body: event, dryRun: this.dryRun }));
-    } catch {
-      // Like upstream's broadcaster: a lost event never fails a sync.
-    }
+    const sent = this.call('create', 'events', () => this.core.createNamespacedEvent({ namespace, body: event, dryRun: this.dryRun })).then(
+      () => undefined,
+      () => undefined, // like upstream's broadcaster: a lost event never fails a sync
+    );
+    this.pendingEvents.add(sent);
+    void sent.finally(() => this.pendingEvents.delete(sent));
+    return sent;
+  }
+
+  async flush(): Promise<void> {
+    while (this.pendingEvents.size) await Promise.all([...this.pendingEvents]);
   }
 }

@@ -505,7 +505,7 @@ export class Informer<T extends CachedObject = CachedObject> {
       const stop = () => {
         controller?.abort();
         // Also ends a request still waiting for its answer (Watch gives no handle on it until then).
-        agent?.destroy();
+
       };
       const finish = (outcome: WatchOutcome) => {
         if (settled) return;
@@ -604,7 +604,7 @@ export class Informer<T extends CachedObject = CachedObject> {
       case 'BOOKMARK': {
         const meta = isObj(object) && isObj(object.metadata) ? object.metadata : undefined;
         if (typeof meta?.resourceVersion === 'string' && meta.resourceVersion !== '') {
-
+          this.rv = meta.resourceVersion;
           this.metric('bookmark', `resourceVersion=${this.rv}`);
         }
         return;

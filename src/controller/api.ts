@@ -36,8 +36,12 @@ export interface ControllerAPI {
   getController(kind: ControllerKind, namespace: string, name: string): Promise<ControllerObject>;
   /** PUT …/status with the object's status. */
   updateControllerStatus(kind: ControllerKind, obj: ControllerObject): Promise<ControllerObject>;
-  /** Records an Event on the controller; never throws (upstream's recorder is fire and forget). */
+  /**
+   * Records an Event on the controller. Never rejects, and a sync does not wait for it: upstream's
+   * recorder is asynchronous too. `flush` waits for the events still being sent.
+   */
   recordEvent(c: Controller, type: 'Normal' | 'Warning', reason: string, message: string): Promise<void>;
+  flush?(): Promise<void>;
 }
 
 export type ActionKind = 'adopt' | 'release' | 'create' | 'delete' | 'status';

@@ -170,14 +170,14 @@ async function manageReplicas(planner: ClusterPlanner, c: Controller, claimed: P
     const template = podFromTemplate(c);
     const { successes, error } = await slowStartBatch(n, 1, async () => {
       if (!template.ok) {
-        await deps.api.recordEvent(c, 'Warning', 'FailedCreate', `Error creating: ${template.error}`);
+        void deps.api.recordEvent(c, 'Warning', 'FailedCreate', `Error creating: ${template.error}`);
         record({ action: 'create', ok: false, error: template.error });
         throw new Error(template.error);
       }
       try {
         const created = await deps.api.createPod(ns, template.pod);
         record({ action: 'create', pod: created.metadata.name, ok: true });
-        await deps.api.recordEvent(c, 'Normal', 'SuccessfulCreate', `Created pod: ${created.metadata.name}`);
+        void deps.api.recordEvent(c, 'Normal', 'SuccessfulCreate', `Created pod: ${created.metadata.name}`);
       } catch (e) {
         const err = asApiError(e);
         // Nothing can be created in a terminating namespace: not an error, and no event.
@@ -185,7 +185,7 @@ async function manageReplicas(planner: ClusterPlanner, c: Controller, claimed: P
           record({ action: 'create', ok: true, note: 'namespace terminating: nothing to do' });
           return;
         }
-        await deps.api.recordEvent(c, 'Warning', 'FailedCreate', `Error creating: ${err.message}`);
+        void deps.api.recordEvent(c, 'Warning', 'FailedCreate', `Error creating: ${err.message}`);
         record({ action: 'create', ok: false, code: err.code, error: err.message });
         throw err;
       }
@@ -205,7 +205,7 @@ async function manageReplicas(planner: ClusterPlanner, c: Controller, claimed: P
         try {
           await deps.api.deletePod(ns, pod.metadata.name);
           record({ action: 'delete', pod: pod.metadata.name, ok: true });
-          await deps.api.recordEvent(c, 'Normal', 'SuccessfulDelete', `Deleted pod: ${pod.metadata.name}`);
+          void deps.api.recordEvent(c, 'Normal', 'SuccessfulDelete', `Deleted pod: ${pod.metadata.name}`);
         } catch (e) {
           const err = asApiError(e);
           // The informer will not observe a delete that did not happen.
@@ -214,7 +214,7 @@ async function manageReplicas(planner: ClusterPlanner, c: Controller, claimed: P
             record({ action: 'delete', pod: pod.metadata.name, ok: true, note: 'already gone' });
             return;
           }
-          await deps.api.recordEvent(c, 'Warning', 'FailedDelete', `Error deleting: ${err.message}`);
+          void deps.api.recordEvent(c, 'Warning', 'FailedDelete', `Error deleting: ${err.message}`);
           record({ action: 'delete', pod: pod.metadata.name, ok: false, code: err.code, error: err.message });
           errors.push(new Error(`unable to delete pods: ${err.message}`));
         }

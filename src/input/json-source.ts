@@ -32,7 +32,7 @@ import {
   validateJsonValue,
   type JsonSyntaxProblem,
 } from './json-scan.js';
-import { describeValue, isMapping, type Path } from './objects.js';
+import { isMapping, type Path } from './objects.js';
 
 const QUOTE = 0x22;
 const COMMA = 0x2c;
@@ -131,6 +131,8 @@ interface Member {
 
 interface ItemsRead {
   end: number;
+  /** The context the elements were read with (null: not known while reading). */
+  known: ListContext | undefined | null;
   stage: StagedSink;
   /** The first problem with an element: thrown only if the document turns out to be a list. */
   error?: unknown;
@@ -157,7 +159,7 @@ function* readItems(
   let error: unknown;
   let guessing = true;
   let j = skipWhitespace(b, i + 1, n);
-  if (b[j] === RBRACKET) return { end: j + 1, stage, late };
+  if (b[j] === RBRACKET) return { end: j + 1, known, stage, late };
   for (let k = 0; ; k++) {
     const s = j;
     let e = -1;
@@ -199,7 +201,7 @@ function* readItems(
     if (b[j] === COMMA) {
       j = skipWhitespace(b, j + 1, n);
     } else if (b[j] === RBRACKET) {
-      return { end: j + 1, stage, error, late };
+      return { end: j + 1, known, stage, error, late };
     } else {
       throw new JsonScanError(j, "expected ',' or ']' after an array element");
     }
@@ -260,28 +262,27 @@ function* readObjectDocument(input: JsonInput, start: number, sink: Sink, progre
 
   const origin = new JsonOrigin(input, start);
   const header: Record<string, unknown> = {};
-  for (const m of members) {
-    const value = input.parse(m.start, m.end, false);
-    if ((m.key === 'kind' || m.key === 'apiVersion') && m.key in header) {
-      fail(origin, [m.key], '', `duplicate field "${m.key}"`);
-    }
-    header[m.key] = value;
-  }
+  for (const m of members) header[m.key] = input.parse(m.start, m.end, false); // the last one wins
   const kind = header.kind;
-  if (items && typeof kind === 'string' && kind.endsWith('List')) {
-    const apiVersion = header.apiVersion;
-    if (apiVersion !== undefined && apiVersion !== null && typeof apiVersion !== 'string') {
-      fail(origin, ['apiVersion'], kind, `apiVersion must be a string, got ${describeValue(apiVersion)}`);
+  const apiVersion = header.apiVersion;
+  if (items && typeof kind === 'string' && kind.endsWith('List') && (apiVersion == null || typeof apiVersion === 'string')) {
+    const context = contextOf(kind, apiVersion);
+    // (A `kind` repeated after `items` could contradict the one the items were read with.)
+    if (items.known === null || sameContext(items.known, context)) {
+      items.late.context = context ?? undefined;
+      items.stage.commit(sink);
+      if (items.error !== undefined) throw items.error;
+      return end;
     }
-    items.late.context = contextOf(kind, apiVersion) ?? undefined;
-    items.stage.commit(sink);
-    if (items.error !== undefined) throw items.error;
-    return end;
   }
   // Not a list after all: one object, read whole (it is small, or an error is coming).
   items?.stage.clear();
   ingestValue(sink, input.parse(start, end, true), origin, [], undefined);
   return end;
+}
+
+function sameContext(a: ListContext | undefined | null, b: ListContext | undefined | null): boolean {
+  return a === b || (!!a && !!b && a.kind === b.kind && a.apiVersion === b.apiVersion);
 }
 
 function* readDocument(input: JsonInput, start: number, sink: Sink, progress: Progress | undefined): Generator<void, number, void> {

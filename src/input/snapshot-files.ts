@@ -3,7 +3,7 @@
 // recursive) or stdin, into the `Snapshot` the planner reads.
 //
 // The format is detected by content, as kubectl's decoder does: JSON (one document, several, or
-// NDJSON) when it opens with a brace or bracket, YAML (multi-document) otherwise. JSON is never
+// NDJSON) when it opens with a brace or bracket, YAML (multi-document, `---`) otherwise. JSON is never
 // parsed whole (see json-source.ts), so a snapshot of a big cluster loads in about the time of
 // one JSON.parse of it, with a fraction of the memory. Every problem is a one-line UserError
 // naming the file, the line and the field.
@@ -61,7 +61,10 @@ function* ingestBuffer(buf: Buffer, file: string, sink: Sink, progress?: Progres
   const { b, start } = decode(buf);
   const first = skipWhitespace(b, start, b.length);
   if (first >= b.length) return;
-  if (b[first] === 0x7b || b[first] === 0x5b) {
+  // Like kubectl's decoder: content that opens with a brace or bracket is JSON, unless it has a
+  // YAML document marker (JSON documents `---`-separated are YAML; a line of JSON never starts
+  // with `---`, as a JSON string cannot hold a raw line break).
+  if ((b[first] === 0x7b || b[first] === 0x5b) && b.indexOf('\n---', first) < 0) {
     yield* ingestJson(b, first, file, sink, progress);
     return;
   }

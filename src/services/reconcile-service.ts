@@ -65,6 +65,7 @@ export async function applyPlan(ctx: PlanContext, opts: ApplyOptions): Promise<R
       }
     };
     await Promise.all(Array.from({ length: Math.max(1, Math.min(opts.workers, pending.length)) }, worker));
+    await api.flush?.(); // the events still on their way
   }
   const controllers = ctx.plan.controllers.map((e) => ({ ...e, outcome: outcomes.get(e)! }));
   const failed = controllers.filter((e) => e.outcome.error !== null || e.outcome.actions.some((a) => !a.ok)).length;

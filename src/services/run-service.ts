@@ -174,6 +174,7 @@ export function startControllers(opts: StartOptions, signal: AbortSignal): Contr
     }
     opts.log.info('Caches are synced', { controllers: controllers.map((c) => c.kind).join(',') });
     await Promise.all(controllers.map((c) => c.run(opts.workers, signal)));
+    await api.flush(); // events of the last syncs
     await Promise.allSettled(running);
   })();
   return {

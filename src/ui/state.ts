@@ -1,0 +1,394 @@
+// The dashboard's state, independent of ink: a reducer over actions (a new plan, a key, a
+// resize, a clock tick, a log line, queue metrics). The reducer does O(controllers) work when
+// the plan, the filter or the sort changes, and O(1) work for everything else (moving, scrolling,
+// pausing): nothing here ever walks pods. Rendering reads only the visible slice.
+
+import type { ExplainModel } from '../core/explain-types.js';
+import type { Plan, PlanController } from '../core/plan-types.js';
+import type { ControllerKind } from '../core/types.js';
+import { computeLayout, detailLayout, listRows, scrollTo, type Mode, type Size } from './layout.js';
+import { RingBuffer } from './ring.js';
+
+export type { Mode, Size } from './layout.js';
+
+export type SortKey = 'name' | 'drift' | 'desired';
+export const SORT_KEYS: readonly SortKey[] = ['name', 'drift', 'desired'];
+export const SORT_LABELS: Record<SortKey, string> = { name: 'name', drift: 'drift first', desired: 'desired' };
+
+export type View = 'list' | 'detail';
+
+/** One re-plan, as the UI receives it. */
+export interface PlanFrame {
+  plan: Plan;
+  /** Wall-clock time the plan was computed (epoch ms). */
+  at: number;
+  /** Pods in scope in the snapshot the plan was made from. */
+  pods: number;
+  /** The explain model of one of the plan's controllers: computed on demand, cached per frame. */
+  explain(c: PlanController): ExplainModel | null;
+}
+
+export type LogLevel = 'info' | 'change' | 'action' | 'warn' | 'error';
+
+export interface LogEntry {
+  at: number;
+  level: LogLevel;
+  text: string;
+}
+
+export interface QueueStats {
+  name: string; // replicaset | replicationmanager
+  depth: number;
+  inFlight: number;
+  retries: number;
+  adds: number;
+}
+
+export interface PendingExpectation {
+  kind: ControllerKind;
+  key: string; // namespace/name
+  add: number;
+  del: number;
+  ageMs: number;
+}
+
+/** What the controller's machinery looks like now (reconcile mode). */
+export interface QueueInfo {
+  queues: QueueStats[];
+  expectations: PendingExpectation[];
+}
+
+export interface WatchMeta {
+  context: string;
+  /** The namespace scope as shown: `namespace shop`, `all namespaces`, `snapshot file…`. */
+  scope: string;
+  mode: Mode;
+}
+
+export interface KeyInput {
+  input: string;
+  upArrow?: boolean;
+  downArrow?: boolean;
+  leftArrow?: boolean;
+  rightArrow?: boolean;
+  pageUp?: boolean;
+  pageDown?: boolean;
+  home?: boolean;
+  end?: boolean;
+  return?: boolean;
+  escape?: boolean;
+  backspace?: boolean;
+  delete?: boolean;
+  ctrl?: boolean;
+  meta?: boolean;
+  tab?: boolean;
+}
+
+export type Action =
+  | { type: 'snapshotChanged'; frame: PlanFrame }
+  | { type: 'key'; key: KeyInput }
+  | { type: 'resize'; size: Size }
+  | { type: 'tick'; now: number }
+  | { type: 'log'; entry: LogEntry }
+  | { type: 'queue'; queue: QueueInfo };
+
+export interface WatchState {
+  meta: WatchMeta;
+  size: Size;
+  /** The plan on screen. */
+  frame: PlanFrame | null;
+  /** The newest plan received (differs from `frame` while paused). */
+  latest: PlanFrame | null;
+  /** Plans received while paused. */
+  waiting: number;
+  /** Indexes into frame.plan.controllers: filtered and sorted. */
+  order: number[];
+  cursor: number;
+  top: number;
+  selectedKey: string | null;
+  view: View;
+  podCursor: number;
+  podTop: number;
+  selectedPod: string | null;
+  filter: string;
+  filtering: boolean;
+  sort: SortKey;
+  paused: boolean;
+  help: boolean;
+  quit: boolean;
+  now: number;
+  /** Recent changes and events; mutable ring buffer, `logSeq` counts appends. */
+  log: RingBuffer<LogEntry>;
+  logSeq: number;
+  /** Actions of the controller (reconcile mode), newest last. */
+  actions: RingBuffer<LogEntry>;
+  /** Log lines that arrived while paused, shown on resume. */
+  held: RingBuffer<LogEntry>;
+  queue: QueueInfo | null;
+}
+
+export const LOG_CAPACITY = 500;
+export const ACTIONS_CAPACITY = 50;
+
+export function initialState(meta: WatchMeta, size: Size, now: number, logCapacity = LOG_CAPACITY): WatchState {
+  return {
+    meta,
+    size,
+    frame: null,
+    latest: null,
+    waiting: 0,
+    order: [],
+    cursor: 0,
+    top: 0,
+    selectedKey: null,
+    view: 'list',
+    podCursor: 0,
+    podTop: 0,
+    selectedPod: null,
+    filter: '',
+    filtering: false,
+    sort: 'name',
+    paused: false,
+    help: false,
+    quit: false,
+    now,
+    log: new RingBuffer<LogEntry>(logCapacity),
+    logSeq: 0,
+    actions: new RingBuffer<LogEntry>(ACTIONS_CAPACITY),
+    held: new RingBuffer<LogEntry>(logCapacity),
+    queue: null,
+  };
+}
+
+export function controllerKeyOf(c: Pick<PlanController, 'kind' | 'namespace' | 'name'>): string {
+  return `${c.kind}/${c.namespace}/${c.name}`;
+}
+
+/** Drifted: the controller would act or write its status (skipped ones are not drift). */
+export function isDrifted(c: PlanController): boolean {
+  return !c.inSync && c.skip === null;
+}
+
+function compareName(a: PlanController, b: PlanController): number {
+  if (a.namespace !== b.namespace) return a.namespace < b.namespace ? -1 : 1;
+  if (a.name !== b.name) return a.name < b.name ? -1 : 1;
+  return a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0;
+}
+
+function driftRank(c: PlanController): number {
+  if (isDrifted(c)) return 0;
+  if (c.skip !== null) return 1;
+  return 2;
+}
+
+/** The controllers shown, in order: those whose namespace/name contains the filter. */
+export function orderControllers(controllers: readonly PlanController[], filter: string, sort: SortKey): number[] {
+  const needle = filter.trim().toLowerCase();
+  const idx: number[] = [];
+  for (let i = 0; i < controllers.length; i++) {
+    const c = controllers[i];
+    if (needle === '' || `${c.namespace}/${c.name}`.toLowerCase().includes(needle)) idx.push(i);
+  }
+  const cmp =
+    sort === 'name'
+      ? compareName
+      : sort === 'drift'
+        ? (a: PlanController, b: PlanController) => driftRank(a) - driftRank(b) || compareName(a, b)
+        : (a: PlanController, b: PlanController) => b.replicas.desired - a.replicas.desired || compareName(a, b);
+  idx.sort((i, j) => cmp(controllers[i], controllers[j]));
+  return idx;
+}
+
+export function selectedController(s: WatchState): PlanController | null {
+  if (!s.frame || s.order.length === 0) return null;
+  return s.frame.plan.controllers[s.order[Math.min(s.cursor, s.order.length - 1)]] ?? null;
+}
+
+/** The controllers on screen (the window of the list), with their positions in `order`. */
+export function visibleControllers(s: WatchState): { index: number; controller: PlanController }[] {
+  if (!s.frame) return [];
+  const rows = listRows(computeLayout(s.size, s.meta.mode));
+  const out: { index: number; controller: PlanController }[] = [];
+  const end = Math.min(s.order.length, s.top + rows);
+  for (let i = s.top; i < end; i++) out.push({ index: i, controller: s.frame.plan.controllers[s.order[i]] });
+  return out;
+}
+
+function podRowsFor(s: WatchState, c: PlanController): number {
+  return detailLayout(computeLayout(s.size, s.meta.mode).main, c.delete.length).pods;
+}
+
+/** Re-derive order, cursor and scroll positions after the plan, filter, sort or size changed. */
+function relayout(s: WatchState): WatchState {
+  const frame = s.frame;
+  if (!frame) return s;
+  const order = orderControllers(frame.plan.controllers, s.filter, s.sort);
+  let cursor = Math.min(s.cursor, Math.max(0, order.length - 1));
+  if (s.selectedKey !== null) {
+    for (let i = 0; i < order.length; i++) {
+      if (controllerKeyOf(frame.plan.controllers[order[i]]) === s.selectedKey) {
+        cursor = i;
+        break;
+      }
+    }
+  }
+  return fixDetail(moveCursor({ ...s, order }, cursor));
+}
+
+function moveCursor(s: WatchState, to: number): WatchState {
+  const n = s.order.length;
+  const cursor = n === 0 ? 0 : Math.min(Math.max(0, to), n - 1);
+  const rows = listRows(computeLayout(s.size, s.meta.mode));
+  const top = scrollTo(s.top, cursor, rows, n);
+  const c = n === 0 || !s.frame ? null : s.frame.plan.controllers[s.order[cursor]];
+  const selectedKey = c ? controllerKeyOf(c) : null;
+  return { ...s, cursor, top, selectedKey };
+}
+
+/** Keep the detail view on the same pod (by name) and on screen; back to the list if gone. */
+function fixDetail(s: WatchState): WatchState {
+  if (s.view !== 'detail') return s;
+  const c = selectedController(s);
+  if (!c) return { ...s, view: 'list' };
+  let podCursor = Math.min(s.podCursor, Math.max(0, c.pods.length - 1));
+  if (s.selectedPod !== null && c.pods[podCursor]?.name !== s.selectedPod) {
+    const i = c.pods.findIndex((p) => p.name === s.selectedPod);
+    if (i >= 0) podCursor = i;
+  }
+  return movePod(s, c, podCursor);
+}
+
+function movePod(s: WatchState, c: PlanController, to: number): WatchState {
+  const n = c.pods.length;
+  const podCursor = n === 0 ? 0 : Math.min(Math.max(0, to), n - 1);
+  const podTop = scrollTo(s.podTop, podCursor, podRowsFor(s, c), n);
+  return { ...s, podCursor, podTop, selectedPod: n === 0 ? null : c.pods[podCursor].name };
+}
+
+function showFrame(s: WatchState, frame: PlanFrame): WatchState {
+  return relayout({ ...s, frame, latest: frame, waiting: 0 });
+}
+
+function appendLog(s: WatchState, entry: LogEntry): WatchState {
+  if (entry.level === 'action') s.actions.push(entry);
+  if (s.paused) {
+    s.held.push(entry);
+    return s;
+  }
+  s.log.push(entry);
+  return { ...s, logSeq: s.logSeq + 1 };
+}
+
+function togglePause(s: WatchState): WatchState {
+  if (!s.paused) return { ...s, paused: true };
+  const resumed: WatchState = { ...s, paused: false };
+  const held = s.held.toArray();
+  s.held.clear();
+  for (const e of held) resumed.log.push(e);
+  resumed.logSeq = s.logSeq + held.length;
+  return resumed.latest && resumed.latest !== resumed.frame ? showFrame(resumed, resumed.latest) : { ...resumed, waiting: 0 };
+}
+
+function isPrintable(k: KeyInput): boolean {
+  if (k.ctrl || k.meta || k.escape || k.return || k.tab || k.backspace || k.delete) return false;
+  if (k.upArrow || k.downArrow || k.leftArrow || k.rightArrow || k.pageUp || k.pageDown || k.home || k.end) return false;
+  // eslint-disable-next-line no-control-regex
+  return k.input !== '' && !/[\u0000-\u001f\u007f]/.test(k.input);
+}
+
+function onFilterKey(s: WatchState, k: KeyInput): WatchState {
+  if (k.escape) return relayout({ ...s, filtering: false, filter: '' });
+  if (k.return) return { ...s, filtering: false };
+  if (k.backspace || k.delete) return s.filter === '' ? s : relayout({ ...s, filter: [...s.filter].slice(0, -1).join('') });
+  if (k.upArrow || k.downArrow) return onMove(s, k);
+  if (isPrintable(k)) return relayout({ ...s, filter: (s.filter + k.input).slice(0, 200) });
+  return s;
+}
+
+function onMove(s: WatchState, k: KeyInput): WatchState {
+  const layout = computeLayout(s.size, s.meta.mode);
+  if (s.view === 'detail') {
+    const c = selectedController(s);
+    if (!c) return s;
+    const page = podRowsFor(s, c);
+    const to =
+      k.upArrow || k.input === 'k' ? s.podCursor - 1
+      : k.downArrow || k.input === 'j' ? s.podCursor + 1
+      : k.pageUp ? s.podCursor - page
+      : k.pageDown ? s.podCursor + page
+      : k.home || k.input === 'g' ? 0
+      : k.end || k.input === 'G' ? c.pods.length - 1
+      : s.podCursor;
+    return movePod(s, c, to);
+  }
+  const page = listRows(layout);
+  const to =
+    k.upArrow || k.input === 'k' ? s.cursor - 1
+    : k.downArrow || k.input === 'j' ? s.cursor + 1
+    : k.pageUp ? s.cursor - page
+    : k.pageDown ? s.cursor + page
+    : k.home || k.input === 'g' ? 0
+    : k.end || k.input === 'G' ? s.order.length - 1
+    : s.cursor;
+  return moveCursor(s, to);
+}
+
+function isMove(k: KeyInput): boolean {
+  return !!(k.upArrow || k.downArrow || k.pageUp || k.pageDown || k.home || k.end) || (!k.ctrl && !k.meta && ['j', 'k', 'g', 'G'].includes(k.input));
+}
+
+function onKey(s: WatchState, k: KeyInput): WatchState {
+  if (k.ctrl && k.input === 'c') return { ...s, quit: true };
+  if (s.filtering) return onFilterKey(s, k);
+  if (s.help) {
+    if (k.input === 'q') return { ...s, quit: true };
+    if (k.escape || k.input === '?' || k.return) return { ...s, help: false };
+    return s;
+  }
+  if (k.ctrl || k.meta) return s;
+  if (isMove(k)) return onMove(s, k);
+  if (k.return) {
+    if (s.view === 'list' && selectedController(s)) return fixDetail({ ...s, view: 'detail', podCursor: 0, podTop: 0, selectedPod: null });
+    return s;
+  }
+  if (k.escape) {
+    if (s.view === 'detail') return { ...s, view: 'list' };
+    if (s.filter !== '') return relayout({ ...s, filter: '' });
+    return s;
+  }
+  switch (k.input) {
+    case 'q':
+      return { ...s, quit: true };
+    case '?':
+      return { ...s, help: true };
+    case 'p':
+      return togglePause(s);
+    case 's':
+      return relayout({ ...s, sort: SORT_KEYS[(SORT_KEYS.indexOf(s.sort) + 1) % SORT_KEYS.length] });
+    case '/':
+      return { ...s, view: 'list', filtering: true };
+    default:
+      return s;
+  }
+}
+
+export function reduce(s: WatchState, a: Action): WatchState {
+  switch (a.type) {
+    case 'snapshotChanged':
+      if (s.paused) return { ...s, latest: a.frame, waiting: s.waiting + 1 };
+      return showFrame(s, a.frame);
+    case 'key':
+      return onKey(s, a.key);
+    case 'resize': {
+      const size = { columns: Math.max(1, Math.floor(a.size.columns)), rows: Math.max(1, Math.floor(a.size.rows)) };
+      if (size.columns === s.size.columns && size.rows === s.size.rows) return s;
+      return fixDetail(moveCursor({ ...s, size }, s.cursor));
+    }
+    case 'tick':
+      return a.now === s.now ? s : { ...s, now: a.now };
+    case 'log':
+      return appendLog(s, a.entry);
+    case 'queue':
+      return { ...s, queue: a.queue };
+  }
+}
