@@ -213,3 +213,21 @@ describe('versions', () => {
     expect(planOf('drifted-replicaset').plan.kubernetesVersion).toBe('1.35');
   });
 });
+
+describe('help', () => {
+  it('--help lists the commands; each command has help with examples', () => {
+    const r = cli(['--help']);
+    expect(r.status).toBe(0);
+    for (const c of ['diff', 'explain', 'reconcile', 'run', 'sandbox', 'version']) expect(r.stdout).toContain(c);
+    const d = cli(['diff', '--help']);
+    expect(d.status).toBe(0);
+    expect(d.stdout).toMatch(/EXAMPLES/);
+    expect(d.stdout).toContain('--kubeconfig');
+  });
+  it('version prints the tool, Node and the upstream behaviour', () => {
+    const r = cli(['version', '-o', 'json']);
+    const v = JSON.parse(r.stdout);
+    expect(v.node).toBe(process.version);
+    expect(v.controllerBehaviour.newest).toBe('1.35');
+  });
+});
