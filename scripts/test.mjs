@@ -18,6 +18,7 @@ if (build.status !== 0) {
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'rs-test-'));
+const dir0 = () => dir;
 const report = join(dir, 'vitest.json');
 const extra = process.argv.slice(2);
 const vitest = run('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...extra]);
@@ -31,7 +32,24 @@ if (existsSync(report)) {
   failed += 1;
 }
 if (vitest.status !== 0 && failed === 0) failed += 1; // a crash or an unhandled error
-rmSync(dir, { recursive: true, force: true });
+
+// The integration suite in TEST_KUBECONFIG mode, against a sandbox started as a separate
+// process and reached only through its kubeconfig, as a real cluster would be.
+if (extra.length === 0) {
+  console.log('\nintegration tests in real-cluster mode (TEST_KUBECONFIG):');
+  const { spawn } = await import('node:child_process');
+  const kc = join(dir0(), 'real.kubeconfig');
+  const server = spawn(process.execPath, [join(root, 'bin', 'run.js'), 'sandbox', '--nodes', '0', '--kubeconfig', kc], { stdio: ['ignore', 'pipe', 'ignore'] });
+  await new Promise((resolve) => server.stdout.once('data', resolve));
+  const out = join(dir0(), 'real.json');
+  run('npx', ['vitest', 'run', 'test/integration/reconcile.test.ts', '--reporter=default', '--reporter=json', `--outputFile.json=${out}`], { env: { ...process.env, TEST_KUBECONFIG: kc } });
+  server.kill('SIGINT');
+  if (existsSync(out)) {
+    const r = JSON.parse(readFileSync(out, 'utf8'));
+    passed += r.numPassedTests ?? 0;
+    failed += r.numFailedTests ?? 0;
+  } else failed += 1;
+}
 
 // The shared plan contract, run against the built CLI exactly as its README says.
 const checker = join(root, '..', 'shared', 'contract', 'check.mjs');
@@ -47,5 +65,6 @@ if (existsSync(checker) && extra.length === 0) {
   } else failed += 1;
 }
 
+rmSync(dir, { recursive: true, force: true });
 console.log(`\n${passed} passed, ${failed} failed`);
 process.exit(failed === 0 ? 0 : 1);
