@@ -65,7 +65,10 @@ export interface InformerOptions {
   pageSize?: number;
   /** Every resyncMs, update(obj, obj) for every cached object; 0 (default) = off. */
   resyncMs?: number;
-  /** Between failed attempts: initialMs (default 800) doubling up to maxMs (default 30 000), with jitter. */
+  /**
+   * Between failed attempts: initialMs (default 800) doubling up to maxMs (default 30 000), each
+   * stretched by a random 0–50 % (jitter). Reset by a successful list or a healthy watch.
+   */
   backoff?: { initialMs?: number; maxMs?: number };
   onError?: (e: Error) => void;
   onMetric?: (m: InformerMetric) => void;
@@ -220,6 +223,9 @@ function withoutManagedFields(meta: Json): Json {
 function asError(e: unknown): Error {
   return e instanceof Error ? e : new Error(String(e));
 }
+
+/** A watch event that ends the watch (healthy is added by the watch). */
+type EventEnd = { kind: 'expired'; message: string } | { kind: 'error'; error: Error };
 
 /** How one watch ended. */
 type WatchOutcome =
@@ -505,7 +511,7 @@ export class Informer<T extends CachedObject = CachedObject> {
       const stop = () => {
         controller?.abort();
         // Also ends a request still waiting for its answer (Watch gives no handle on it until then).
-
+        agent?.destroy();
       };
       const finish = (outcome: WatchOutcome) => {
         if (settled) return;
@@ -546,12 +552,14 @@ export class Informer<T extends CachedObject = CachedObject> {
 
       const onEvent = (type: string, object: unknown) => {
         if (settled) return;
-        events++;
+        if (type !== 'ERROR') events++;
+        let end: EventEnd | null;
         try {
-          this.handleEvent(type, object, op, finish);
+          end = this.handleEvent(type, object, op);
         } catch (e) {
-          finish({ kind: 'error', healthy: healthy(), error: asError(e) });
+          end = { kind: 'error', error: asError(e) };
         }
+        if (end) finish({ ...end, healthy: healthy() });
       };
       const onDone = (err: unknown) => {
         if (settled) return;
@@ -580,7 +588,8 @@ export class Informer<T extends CachedObject = CachedObject> {
     });
   }
 
-  private handleEvent(type: string, object: unknown, op: Operation, finish: (o: WatchOutcome) => void): void {
+  /** Applies one watch event; returns how the watch ends when the event ends it. */
+  private handleEvent(type: string, object: unknown, op: Operation): EventEnd | null {
     switch (type) {
       case 'ADDED':
       case 'MODIFIED': {
@@ -590,7 +599,7 @@ export class Informer<T extends CachedObject = CachedObject> {
         this.advance(obj);
         if (old === undefined) this.emitAdd(obj);
         else this.emitUpdate(old, obj);
-        return;
+        return null;
       }
       case 'DELETED': {
         const obj = this.prepare(object);
@@ -599,7 +608,7 @@ export class Informer<T extends CachedObject = CachedObject> {
         this.advance(obj);
         // As client-go: the final state from the event, and nothing for an object never seen.
         if (old !== undefined) this.emitDelete(obj);
-        return;
+        return null;
       }
       case 'BOOKMARK': {
         const meta = isObj(object) && isObj(object.metadata) ? object.metadata : undefined;
@@ -607,19 +616,16 @@ export class Informer<T extends CachedObject = CachedObject> {
           this.rv = meta.resourceVersion;
           this.metric('bookmark', `resourceVersion=${this.rv}`);
         }
-        return;
+        return null;
       }
       case 'ERROR': {
         const status = isObj(object) ? object : {};
         const code = typeof status.code === 'number' ? status.code : undefined;
         const message = typeof status.message === 'string' ? status.message : 'no details';
         if (code === 410 || status.reason === 'Expired' || status.reason === 'Gone') {
-          finish({ kind: 'expired', healthy: false, message: `watch of ${this.def.resource} expired: ${message}` });
-          return;
+          return { kind: 'expired', message: `watch of ${this.def.resource} expired: ${message}` };
         }
-        const error = clusterError(this.conn, new Error(message), op, { status: code ?? 500, body: JSON.stringify(status) });
-        finish({ kind: 'error', healthy: true, error });
-        return;
+        return { kind: 'error', error: clusterError(this.conn, new Error(message), op, { status: code ?? 500, body: JSON.stringify(status) }) };
       }
       default:
         throw new ClusterError(`the server at ${this.conn.server} sent a watch event of unknown type "${type}"`, 'unexpected');
