@@ -331,8 +331,10 @@ export class RestHandler {
     if (cont) {
       if (rvText !== undefined && rvText !== '0') throw badRequest('specifying resource version is not allowed when using continue');
       const t = decodeContinue(cont);
-      items = store.snapshotAt(res.name, t.rv, namespace);
-      if (!items) throw expired(LIST_EXPIRED_CONTINUE);
+      const since = store.eventsSince(res.name, t.rv);
+      if (!since) throw expired(LIST_EXPIRED_CONTINUE);
+      // unchanged since the first page: page through the current state directly
+      if (since.length > 0) items = store.snapshotAt(res.name, t.rv, namespace);
       listRV = t.rv;
       start = t.start;
     } else if (rvText !== undefined && rvText !== '0') {
@@ -345,8 +347,20 @@ export class RestHandler {
         throw tooLargeResourceVersion(rv, store.currentRV());
       }
     }
+    const accept = (o: Obj) => selectorIsEmpty(sel) || matches(sel, res.name, o);
+    if (!items && limit > 0) {
+      // the current state, one page: a binary search, not a scan of the whole resource
+      const page = store.pageFrom(res.name, namespace, start, limit, accept);
+      const meta: Obj = { resourceVersion: String(listRV) };
+      if (page.more) {
+        meta.continue = encodeContinue(listRV, keyOf(page.items[page.items.length - 1]));
+        if (selectorIsEmpty(sel)) meta.remainingItemCount = page.remaining;
+      }
+      if (table) return { code: 200, body: toTable(res, page.items, meta, table) };
+      return { code: 200, body: { kind: res.listKind, apiVersion: apiVersionOf(res), metadata: meta, items: page.items.map(stripType) } };
+    }
     items ??= store.list(res.name, namespace);
-    let filtered = selectorIsEmpty(sel) ? items : items.filter((o) => matches(sel, res.name, o));
+    let filtered = selectorIsEmpty(sel) ? items : items.filter(accept);
     if (start) filtered = filtered.filter((o) => keyOf(o) >= start);
     const meta: Obj = { resourceVersion: String(listRV) };
     if (limit > 0 && filtered.length > limit) {

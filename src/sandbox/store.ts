@@ -56,6 +56,45 @@ export class Store {
   }
 
   /** Objects sorted by storage key (namespace/name), as etcd returns them. */
+  /**
+   * One page of the current state: objects after `start` (a key; "" from the beginning) in key
+   * order, at most `limit` of them that `accept`, found by binary search, so a page costs
+   * O(log n + page) rather than O(n). `remaining` counts the keys left in range (unfiltered).
+   */
+  pageFrom(resource: string, namespace: string | undefined, start: string, limit: number, accept: (o: Obj) => boolean): { items: Obj[]; more: boolean; remaining: number } {
+    const b = this.data.get(resource);
+    if (!b) return { items: [], more: false, remaining: 0 };
+    this.list(resource, '\u0000'); // builds the sorted key cache
+    const keys = this.sorted.get(resource)!;
+    const lowerBound = (k: string) => {
+      let lo = 0;
+      let hi = keys.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (keys[mid] < k) lo = mid + 1;
+        else hi = mid;
+      }
+      return lo;
+    };
+    const prefix = namespace ? `${namespace}/` : '';
+    const begin = lowerBound(start > prefix ? start : prefix);
+    const end = namespace ? lowerBound(`${namespace}/\uffff`) : keys.length;
+    const items: Obj[] = [];
+    let i = begin;
+    for (; i < end && items.length < limit; i++) {
+      const o = b.get(keys[i])!;
+      if (accept(o)) items.push(o);
+    }
+    let more = false;
+    for (let j = i; j < end; j++) {
+      if (accept(b.get(keys[j])!)) {
+        more = true;
+        break;
+      }
+    }
+    return { items, more, remaining: end - i };
+  }
+
   list(resource: string, namespace?: string): Obj[] {
     const b = this.data.get(resource);
     if (!b) return [];
