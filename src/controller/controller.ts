@@ -21,17 +21,21 @@ export interface Tombstone<T> {
   obj: T;
 }
 
-/** What the controller reads from the informer caches. */
+/** What the controller reads from the informer caches (each an index lookup). */
 export interface Listers {
   pods: {
     inNamespace(ns: string): Pod[];
     controlledBy(uid: string): Pod[];
     orphans(ns: string): Pod[];
+    /** Pods of a namespace carrying the label key=value. */
+    withLabel(ns: string, key: string, value: string): Pod[];
   };
   controllers: {
     get(ns: string, name: string): ControllerObject | undefined;
     inNamespace(ns: string): ControllerObject[];
     all(): ControllerObject[];
+    /** Controllers whose controller reference has this uid (a Deployment's ReplicaSets). */
+    ownedBy(ownerUid: string): ControllerObject[];
   };
 }
 
@@ -284,24 +288,35 @@ export class ReplicaSetController {
   }
 
   /**
-   * A planner over what one sync of this controller reads: its namespace's controllers and the
-   * pods it may claim (owned by it, orphans); the whole namespace when it has an owner, since
-   * colocation ranks count pods matching any sibling's selector whoever owns them.
+   * A planner over what one sync of this controller reads, found through the cache indexes (never
+   * a scan of every controller of the namespace): the controller and its siblings (same owner),
+   * the pods it owns, the orphans it may adopt, and, when it has an owner, the pods matching a
+   * sibling's selector, since colocation ranks count them whoever owns them (§6.2).
    */
   private plannerFor(obj: ControllerObject): ClusterPlanner {
     const ns = namespaceOf(obj);
     const l = this.deps.listers;
-    const controllers = l.controllers.inNamespace(ns);
-    let pods: Pod[];
-    if (this.deps.kind === 'ReplicaSet' && controllerRef(obj)) pods = l.pods.inNamespace(ns);
-    else {
-      const owned = l.pods.controlledBy(obj.metadata.uid).filter((p) => namespaceOf(p) === ns);
-      pods = [...owned, ...l.pods.orphans(ns)];
+    const owner = this.deps.kind === 'ReplicaSet' ? controllerRef(obj) : undefined;
+    const controllers = owner ? l.controllers.ownedBy(owner.uid).filter((c) => namespaceOf(c) === ns && c.metadata.uid !== obj.metadata.uid) : [];
+    controllers.push(obj);
+    const pods = new Set<Pod>();
+    for (const p of l.pods.controlledBy(obj.metadata.uid)) if (namespaceOf(p) === ns) pods.add(p);
+    for (const p of l.pods.orphans(ns)) pods.add(p);
+    if (owner) {
+      for (const c of controllers) {
+        const sel = labelSelectorAsSelector(toController(this.deps.kind, c).spec.selector);
+        if (!sel.ok || sel.selector.nothing) continue;
+        const eq = sel.selector.requirements.find((r) => r.operator === '=');
+        const candidates = eq ? l.pods.withLabel(ns, eq.key, eq.values[0]) : l.pods.inNamespace(ns);
+        for (const p of candidates) if (sel.selector.matches(p.metadata.labels)) pods.add(p);
+      }
     }
+    // upstream's cache order is arbitrary; a stable order keeps plans reproducible
+    const ordered = [...pods].sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : a.metadata.name > b.metadata.name ? 1 : 0));
     const snapshot =
       this.deps.kind === 'ReplicaSet'
-        ? { replicaSets: controllers as ReplicaSet[], replicationControllers: [], pods }
-        : { replicaSets: [], replicationControllers: controllers as ReplicationController[], pods };
+        ? { replicaSets: controllers as ReplicaSet[], replicationControllers: [], pods: ordered }
+        : { replicaSets: [], replicationControllers: controllers as ReplicationController[], pods: ordered };
     return new ClusterPlanner(snapshot, {
       now: this.deps.clock.now(),
       behaviour: this.deps.behaviour,

@@ -74,9 +74,16 @@ export function startControllers(opts: StartOptions, signal: AbortSignal): Contr
         return ref ? [ref.uid] : [];
       },
       orphans: orphanIndexer,
+      label: (p: Pod) => Object.entries(p.metadata.labels ?? {}).map(([k, v]) => `${p.metadata.namespace ?? 'default'}/${k}=${v}`),
     },
   });
-  const nsIndex = { namespace: (o: ControllerObject) => [o.metadata.namespace ?? 'default'] };
+  const nsIndex = {
+    namespace: (o: ControllerObject) => [o.metadata.namespace ?? 'default'],
+    owner: (o: ControllerObject) => {
+      const ref = controllerRef(o);
+      return ref ? [ref.uid] : [];
+    },
+  };
   const replicasets = new Informer<ControllerObject>({ ...common, resource: 'replicasets', indexers: nsIndex });
   const replicationcontrollers = new Informer<ControllerObject>({ ...common, resource: 'replicationcontrollers', indexers: nsIndex });
 
@@ -84,11 +91,13 @@ export function startControllers(opts: StartOptions, signal: AbortSignal): Contr
     inNamespace: (ns) => pods.cache.byIndex('namespace', ns),
     controlledBy: (uid) => pods.cache.byIndex('controllerUid', uid),
     orphans: (ns) => pods.cache.byIndex('orphans', ns),
+    withLabel: (ns, key, value) => pods.cache.byIndex('label', `${ns}/${key}=${value}`),
   };
   const listerOf = (inf: Informer<ControllerObject>): Listers['controllers'] => ({
     get: (ns, name) => inf.cache.get(`${ns}/${name}`),
     inNamespace: (ns) => inf.cache.byIndex('namespace', ns),
     all: () => inf.cache.list(),
+    ownedBy: (uid) => inf.cache.byIndex('owner', uid),
   });
 
   const api = new KubeControllerAPI(opts.conn.kc, {

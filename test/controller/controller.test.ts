@@ -55,11 +55,13 @@ class World implements ControllerAPI {
         inNamespace: (ns) => [...this.pods.values()].filter((p) => namespaceOf(p) === ns),
         controlledBy: (uid) => [...this.pods.values()].filter((p) => controllerRef(p)?.uid === uid),
         orphans: (ns) => [...this.pods.values()].filter((p) => namespaceOf(p) === ns && !controllerRef(p)),
+        withLabel: (ns, k, v) => [...this.pods.values()].filter((p) => namespaceOf(p) === ns && p.metadata.labels?.[k] === v),
       },
       controllers: {
         get: (ns, name) => this.controllers.get(`${ns}/${name}`),
         inNamespace: (ns) => [...this.controllers.values()].filter((c) => namespaceOf(c) === ns),
         all: () => [...this.controllers.values()],
+        ownedBy: (uid) => [...this.controllers.values()].filter((c) => controllerRef(c)?.uid === uid),
       },
     };
   }
@@ -238,6 +240,21 @@ describe('syncReplicaSet through the controller', () => {
     const err = await ctrl.syncKey('default/foo');
     expect(err?.message).toMatch(/is gone: got uid other, wanted uid-foo/);
     expect(w.actions.filter((a) => a.startsWith('create') || a.startsWith('status'))).toEqual([]);
+  });
+
+  it('ranks by colocation with pods of sibling ReplicaSets (same owner), found through the indexes', async () => {
+    const w = new World();
+    const owner = [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'd', uid: 'dep-1', controller: true }];
+    const a = rs('a', 1, { ownerReferences: owner });
+    const b = rs('b', 1, { ownerReferences: owner });
+    const a1 = pod('a-1', a, { app: 'a' });
+    a1.spec = { nodeName: 'n2' };
+    const a2 = pod('a-2', a, { app: 'a' }); // on n1, like b-1: without the sibling, a-1 would go (tie, first)
+    const b1 = pod('b-1', b, { app: 'b' });
+    w.add(a, b, a1, a2, b1);
+    const { ctrl } = setup(w);
+    await ctrl.syncKey('default/a');
+    expect(w.actions.filter((x) => x.startsWith('delete'))).toEqual(['delete a-2']);
   });
 
   it('workers process keys and stop on shutdown', async () => {
