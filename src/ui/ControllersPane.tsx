@@ -6,7 +6,7 @@ import { Box } from 'ink';
 import type { PlanController } from '../core/plan-types.js';
 import { kindShort, truncateMiddle } from '../render/text.js';
 import { Line, type Seg } from './line.js';
-import { isDrifted, type PlanFrame } from './state.js';
+import { claimCounts, isDrifted, type PlanFrame } from './state.js';
 
 export interface ControllerColumns {
   name: number;
@@ -19,7 +19,7 @@ const NUMERIC = ['DES', 'CUR', 'RDY', 'AVL', 'ADP', 'REL', 'CRT', 'DEL'] as cons
 const FIXED = 4 + 3 + NUMERIC.length * (NUM_WIDTH + 1);
 
 export function controllerColumns(width: number): ControllerColumns {
-  const bar = width >= 120 ? 20 : width >= 64 ? 10 : 0;
+  const bar = width >= 120 ? 20 : width >= 70 ? 10 : 0;
   const name = Math.max(8, width - FIXED - (bar > 0 ? bar + 1 : 0));
   return { name, bar };
 }
@@ -39,24 +39,6 @@ export function readyBar(ready: number, desired: number, width: number): { fille
   return { filled: '█'.repeat(n), empty: '░'.repeat(width - n) };
 }
 
-const claimCache = new WeakMap<PlanController, { adopt: number; release: number }>();
-
-/** Adoptions and releases of a plan entry, counted once per plan (not per render). */
-export function claimCounts(c: PlanController): { adopt: number; release: number } {
-  let v = claimCache.get(c);
-  if (!v) {
-    let adopt = 0;
-    let release = 0;
-    for (const p of c.pods) {
-      if (p.decision === 'adopt') adopt++;
-      else if (p.decision === 'release') release++;
-    }
-    v = { adopt, release };
-    claimCache.set(c, v);
-  }
-  return v;
-}
-
 function num(n: number, color?: string): Seg {
   return { text: ' ' + compact(n).padStart(NUM_WIDTH), color: n > 0 ? color : undefined, dim: n === 0 && color !== undefined };
 }
@@ -69,7 +51,7 @@ export function controllerHeaderSegs(width: number): Seg[] {
   const cols = controllerColumns(width);
   const segs: Seg[] = [{ text: '    ' + 'K  ' + 'NAME'.padEnd(cols.name), bold: true }];
   for (const h of NUMERIC) segs.push({ text: ' ' + h.padStart(NUM_WIDTH), bold: true });
-  if (cols.bar > 0) segs.push({ text: ' ' + 'READY/DESIRED'.slice(0, cols.bar), bold: true });
+  if (cols.bar > 0) segs.push({ text: ' ' + (cols.bar >= 13 ? 'READY/DESIRED' : 'RDY/DES'), bold: true });
   return segs;
 }
 
@@ -129,7 +111,7 @@ export function ControllersPane(p: ControllersPaneProps) {
     }
   }
   return (
-    <Box flexDirection="column" height={p.rows} overflow="hidden">
+    <Box flexDirection="column" height={p.rows}>
       {lines.slice(0, p.rows).map((l) => (
         <Line key={l.key} segs={l.segs} width={p.width} inverse={l.inverse} />
       ))}

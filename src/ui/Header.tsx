@@ -89,7 +89,7 @@ export function headerLines(p: HeaderProps): [Seg[], Seg[]] {
 export function Header(p: HeaderProps) {
   const [a, b] = headerLines(p);
   return (
-    <Box flexDirection="column" height={2} overflow="hidden">
+    <Box flexDirection="column" height={2}>
       <Line segs={a} width={p.width} />
       <Line segs={b} width={p.width} />
     </Box>

@@ -52,6 +52,22 @@ export function fitSegs(segs: Seg[], width: number): Seg[] {
   return out;
 }
 
+function sameStyle(a: Seg, b: Seg): boolean {
+  return a.color === b.color && !!a.bold === !!b.bold && !!a.dim === !!b.dim && !!a.inverse === !!b.inverse;
+}
+
+/** Neighbours with the same style as one segment: fewer ink nodes to lay out and write. */
+export function mergeSegs(segs: Seg[]): Seg[] {
+  const out: Seg[] = [];
+  for (const s of segs) {
+    if (s.text === '') continue;
+    const last = out[out.length - 1];
+    if (last && sameStyle(last, s)) out[out.length - 1] = { ...last, text: last.text + s.text };
+    else out.push(s);
+  }
+  return out;
+}
+
 /** Pads (or cuts) to exactly `width`, for full-width bars such as the selected row. */
 export function padSegs(segs: Seg[], width: number, style: Omit<Seg, 'text'> = {}): Seg[] {
   const fitted = fitSegs(segs, width);
@@ -65,12 +81,19 @@ export function plainText(segs: Seg[]): string {
 
 export function Line({ segs, width, inverse }: { segs: Seg[]; width: number; inverse?: boolean }) {
   const color = useContext(ColorContext);
-  const fitted = inverse ? padSegs(segs, width) : fitSegs(segs, width);
+  const fitted = mergeSegs((inverse ? padSegs(segs, width) : fitSegs(segs, width)).map((s) => (color ? s : { ...s, color: undefined, dim: undefined })));
   if (fitted.length === 0) return <Text> </Text>;
+  if (fitted.length === 1 && !fitted[0].color && !fitted[0].bold && !fitted[0].dim && !fitted[0].inverse) {
+    return (
+      <Text wrap="truncate-end" inverse={inverse}>
+        {fitted[0].text}
+      </Text>
+    );
+  }
   return (
     <Text wrap="truncate-end" inverse={inverse}>
       {fitted.map((s, i) => (
-        <Text key={i} color={color ? s.color : undefined} bold={s.bold} dimColor={color ? s.dim : undefined} inverse={s.inverse}>
+        <Text key={i} color={s.color} bold={s.bold} dimColor={s.dim} inverse={s.inverse}>
           {s.text}
         </Text>
       ))}

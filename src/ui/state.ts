@@ -169,6 +169,24 @@ export function isDrifted(c: PlanController): boolean {
   return !c.inSync && c.skip === null;
 }
 
+const claimCache = new WeakMap<PlanController, { adopt: number; release: number }>();
+
+/** Adoptions and releases of a plan entry, counted once per plan (not per render). */
+export function claimCounts(c: PlanController): { adopt: number; release: number } {
+  let v = claimCache.get(c);
+  if (!v) {
+    let adopt = 0;
+    let release = 0;
+    for (const p of c.pods) {
+      if (p.decision === 'adopt') adopt++;
+      else if (p.decision === 'release') release++;
+    }
+    v = { adopt, release };
+    claimCache.set(c, v);
+  }
+  return v;
+}
+
 function compareName(a: PlanController, b: PlanController): number {
   if (a.namespace !== b.namespace) return a.namespace < b.namespace ? -1 : 1;
   if (a.name !== b.name) return a.name < b.name ? -1 : 1;
@@ -270,12 +288,12 @@ function showFrame(s: WatchState, frame: PlanFrame): WatchState {
 }
 
 function appendLog(s: WatchState, entry: LogEntry): WatchState {
-  if (entry.level === 'action') s.actions.push(entry);
   if (s.paused) {
     s.held.push(entry);
     return s;
   }
   s.log.push(entry);
+  if (entry.level === 'action') s.actions.push(entry);
   return { ...s, logSeq: s.logSeq + 1 };
 }
 
@@ -284,7 +302,10 @@ function togglePause(s: WatchState): WatchState {
   const resumed: WatchState = { ...s, paused: false };
   const held = s.held.toArray();
   s.held.clear();
-  for (const e of held) resumed.log.push(e);
+  for (const e of held) {
+    resumed.log.push(e);
+    if (e.level === 'action') resumed.actions.push(e);
+  }
   resumed.logSeq = s.logSeq + held.length;
   return resumed.latest && resumed.latest !== resumed.frame ? showFrame(resumed, resumed.latest) : { ...resumed, waiting: 0 };
 }
@@ -345,15 +366,16 @@ function onKey(s: WatchState, k: KeyInput): WatchState {
     if (k.escape || k.input === '?' || k.return) return { ...s, help: false };
     return s;
   }
+  // ink reports Esc with meta set: look at it before ignoring modified keys
+  if (k.escape) {
+    if (s.view === 'detail') return { ...s, view: 'list' };
+    if (s.filter !== '') return relayout({ ...s, filter: '' });
+    return s;
+  }
   if (k.ctrl || k.meta) return s;
   if (isMove(k)) return onMove(s, k);
   if (k.return) {
     if (s.view === 'list' && selectedController(s)) return fixDetail({ ...s, view: 'detail', podCursor: 0, podTop: 0, selectedPod: null });
-    return s;
-  }
-  if (k.escape) {
-    if (s.view === 'detail') return { ...s, view: 'list' };
-    if (s.filter !== '') return relayout({ ...s, filter: '' });
     return s;
   }
   switch (k.input) {
@@ -391,4 +413,24 @@ export function reduce(s: WatchState, a: Action): WatchState {
     case 'queue':
       return { ...s, queue: a.queue };
   }
+}
+
+/** Where the dashboard (or the plain stream) gets its plans, log lines and queue metrics. */
+export interface WatchSink {
+  frame(frame: PlanFrame): void;
+  log(entry: LogEntry): void;
+}
+
+export interface WatchFeed {
+  meta: WatchMeta;
+  /** false: one static snapshot (-f); true: a live cluster, updated until stopped. */
+  live: boolean;
+  /** Starts feeding `sink`; resolves after the first plan, rejects when that cannot be made. */
+  start(sink: WatchSink, signal: AbortSignal): Promise<void>;
+  /** While paused the feed need not re-plan (it catches up on resume). */
+  setPaused(paused: boolean): void;
+  /** Reconcile mode: the workqueues and expectations now. */
+  queue: (() => QueueInfo) | null;
+  /** Resolves once everything started by `start` has stopped (after the signal aborted). */
+  stopped(): Promise<void>;
 }

@@ -14,10 +14,20 @@ export class Throttle {
 
   constructor(
     private readonly work: () => void,
-    private readonly intervalMs: number,
+    private intervalMs: number,
     private readonly clock: Clock,
   ) {
     if (!(intervalMs >= 0)) throw new RangeError(`throttle interval must be >= 0, got ${intervalMs}`);
+  }
+
+  get interval(): number {
+    return this.intervalMs;
+  }
+
+  /** Changes the interval from the next request on (e.g. to back off when the work is slow). */
+  set interval(ms: number) {
+    if (!(ms >= 0)) throw new RangeError(`throttle interval must be >= 0, got ${ms}`);
+    this.intervalMs = ms;
   }
 
   /** Asks for a run; it happens now, or once at the end of the current interval. */

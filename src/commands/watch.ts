@@ -1,0 +1,105 @@
+import { Args, Flags } from '@oclif/core';
+import { BaseCommand } from '../cli/base.js';
+import { connectionFlags, scopeFlags } from '../cli/flags.js';
+import { progressOn } from '../cli/progress.js';
+import { parseTarget } from '../cli/targets.js';
+import { colorLevel } from '../render/color.js';
+import { prepareWatch } from '../services/watch-service.js';
+import { connection } from './diff.js';
+
+export default class Watch extends BaseCommand {
+  static override summary = 'A live dashboard of what the ReplicaSet controller sees and would do';
+  static override description = `A full-screen terminal view, re-planned on every change: a header (context, namespace, mode,
+counts, last update), the controllers (desired / current / ready / available, adopt / release /
+create / delete, drift, a ready bar) and, for the selected one, its pods with the decision and the
+reason, the deletion order and the sentence why; a log of recent changes.
+
+Live (default): watches pods, replicasets and replicationcontrollers with informers, read-only,
+and re-plans at most every 100 ms. With -f: shows a saved snapshot the same way (static).
+--reconcile: also runs the controller, as "run" does (same --workers, --kube-api-qps,
+--kube-api-burst; refuses when the upstream controller is active unless --force), and shows its
+workqueue (depth, in flight, retries), the expectations pending per controller and every action.
+
+Keys: arrows or j/k move, Enter opens, Esc goes back, / filters, s changes the sort, p pauses,
+? shows help, q quits.
+
+When stdout is not a terminal (piped, CI) or with --plain: prints one line per change instead,
+"TIME NAMESPACE/NAME KIND desired=… current=… adopt=… release=… create=… delete=… drift|in-sync",
+only when a controller's line changed; it ends after the snapshot with -f, on Ctrl-C when live.
+NO_COLOR is respected.`;
+
+  static override examples = [
+    { description: 'Watch one namespace', command: '<%= config.bin %> watch -n shop' },
+    { description: 'A saved snapshot, as of the time it was taken', command: '<%= config.bin %> watch -f snap.yaml --now 2026-01-01T00:00:00Z' },
+    { description: 'In CI logs: one line per change', command: '<%= config.bin %> watch -A --plain' },
+    { description: 'Run the controller and watch it work', command: '<%= config.bin %> watch -n shop --reconcile' },
+  ];
+
+  static override strict = false;
+  static override args = { name: Args.string({ description: 'controllers to show: NAME, rs/NAME or rc/NAME (default: all in scope)', ignoreStdin: true }) };
+
+  static override flags = {
+    ...scopeFlags,
+    now: Flags.string({ description: 'evaluation time (RFC 3339), e.g. the time a snapshot was taken; default: now', helpGroup: 'WHAT-IF' }),
+    'kube-version': Flags.string({ description: "emulate the controller of this Kubernetes minor version (default: the server's; offline the newest)", helpGroup: 'WHAT-IF' }),
+    'feature-gates': Flags.string({ description: 'feature gates as kube-controller-manager takes them, e.g. PodDeletionCost=false', helpGroup: 'WHAT-IF' }),
+    'burst-replicas': Flags.integer({ description: 'most pods one sync creates or deletes (upstream: 500)', min: 1, default: 500, helpGroup: 'WHAT-IF' }),
+    plain: Flags.boolean({ description: 'print the plain-text update stream even on a terminal', default: false }),
+    reconcile: Flags.boolean({ description: 'also run the controller (as "run") and show its workqueue, expectations and actions', default: false, helpGroup: 'RECONCILE' }),
+    workers: Flags.integer({ description: 'with --reconcile: concurrent syncs per controller', default: 5, min: 1, helpGroup: 'RECONCILE' }),
+    'kube-api-qps': Flags.integer({ description: 'with --reconcile: client-side requests per second to the API server', default: 50, min: 1, helpGroup: 'RECONCILE' }),
+    'kube-api-burst': Flags.integer({ description: 'with --reconcile: client-side burst of requests', default: 100, min: 1, helpGroup: 'RECONCILE' }),
+    force: Flags.boolean({ description: 'with --reconcile: start even when an upstream ReplicaSet controller is active in scope', default: false, helpGroup: 'RECONCILE' }),
+    ...connectionFlags,
+  };
+
+  async run(): Promise<void> {
+    const { argv, flags } = await this.parse(Watch);
+    const feed = await prepareWatch(
+      {
+        filename: flags.filename,
+        namespace: flags.namespace,
+        allNamespaces: flags['all-namespaces'],
+        selector: flags.selector,
+        targets: (argv as string[]).map(parseTarget),
+        connection: connection(flags),
+        now: flags.now,
+        kubeVersion: flags['kube-version'],
+        featureGates: flags['feature-gates'],
+        burstReplicas: flags['burst-replicas'],
+        reconcile: flags.reconcile ? { workers: flags.workers, qps: flags['kube-api-qps'], burst: flags['kube-api-burst'], force: flags.force } : undefined,
+      },
+      { stdin: process.stdin, progress: progressOn(process.stderr) },
+    );
+    for (const n of feed.notices) this.warning(n);
+
+    if (!flags.plain && process.stdout.isTTY && process.stdin.isTTY) {
+      // React's production build (its development build renders several times slower)
+      process.env.NODE_ENV ??= 'production';
+      const { runDashboard } = await import('../ui/run.js');
+      await runDashboard(feed, { stdout: process.stdout, stdin: process.stdin, stderr: process.stderr, color: colorLevel(process.stdout, process.env) > 0 });
+      process.exitCode = 0;
+      return;
+    }
+
+    const { runPlain } = await import('../ui/plain.js');
+    const ac = new AbortController();
+    const stop = () => ac.abort();
+    // a reader that goes away (`| head`) ends the stream like Ctrl-C does
+    const onPipeError = (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EPIPE') stop();
+      else throw err;
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+    process.stdout.on('error', onPipeError);
+    try {
+      await runPlain(feed, { out: process.stdout, err: process.stderr, signal: ac.signal });
+    } finally {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      process.stdout.off('error', onPipeError);
+    }
+    process.exitCode = 0;
+  }
+}

@@ -1,0 +1,117 @@
+// The dashboard: header, the controllers list (or the detail of one, or the help), the queue pane
+// in reconcile mode, the log and the key line. State lives in a WatchStore (reduced at once,
+// published at most ~10 times a second); this component only reads the published state and
+// turns keys and terminal resizes into actions.
+
+import { Box, useApp, useInput, useStdout, type Key } from 'ink';
+import { useEffect, useLayoutEffect, useMemo, useSyncExternalStore } from 'react';
+import { ControllersPane } from './ControllersPane.js';
+import { DetailPane } from './DetailPane.js';
+import { FilterBar } from './FilterBar.js';
+import { frameCounts, Header } from './Header.js';
+import { HelpOverlay } from './HelpOverlay.js';
+import { computeLayout, sizeOf } from './layout.js';
+import { ColorContext } from './line.js';
+import { LogPane } from './LogPane.js';
+import { QueuePane } from './QueuePane.js';
+import { selectedController, type KeyInput } from './state.js';
+import type { WatchStore } from './store.js';
+
+export interface AppProps {
+  store: WatchStore;
+  /** false: no colour at all (NO_COLOR, colour level 0). */
+  color?: boolean;
+  /** Called once when the user quits (q, Ctrl-C). */
+  onQuit?: () => void;
+  /** Called after every commit, once the frame is written (for measurements). */
+  onCommit?: () => void;
+}
+
+export function toKeyInput(input: string, key: Key): KeyInput {
+  return {
+    input,
+    upArrow: key.upArrow,
+    downArrow: key.downArrow,
+    leftArrow: key.leftArrow,
+    rightArrow: key.rightArrow,
+    pageUp: key.pageUp,
+    pageDown: key.pageDown,
+    home: key.home,
+    end: key.end,
+    return: key.return,
+    escape: key.escape,
+    backspace: key.backspace,
+    delete: key.delete,
+    ctrl: key.ctrl,
+    meta: key.meta,
+    tab: key.tab,
+  };
+}
+
+/** Several characters in one read (fast typing, tmux send-keys, a paste) are several keys. */
+export function splitKeys(input: string, key: Key): KeyInput[] {
+  const k = toKeyInput(input, key);
+  const chars = [...input];
+  const special = key.ctrl || key.meta || key.escape || key.return || key.tab || key.backspace || key.delete || key.upArrow || key.downArrow || key.leftArrow || key.rightArrow || key.pageUp || key.pageDown;
+  if (chars.length <= 1 || special) return [k];
+  return chars.map((c): KeyInput => {
+    if (c === '\r' || c === '\n') return { input: '', return: true };
+    if (c === '\t') return { input: '', tab: true };
+    if (c === '\x7f' || c === '\b') return { input: '', backspace: true };
+    if (c === '\x03') return { input: 'c', ctrl: true };
+    return { input: c };
+  });
+}
+
+export function App({ store, color = true, onQuit, onCommit }: AppProps) {
+  const s = useSyncExternalStore(store.subscribe, store.getSnapshot, store.getSnapshot);
+  const { stdout } = useStdout();
+  const { exit } = useApp();
+
+  useInput((input, key) => {
+    for (const k of splitKeys(input, key)) store.dispatch({ type: 'key', key: k });
+  });
+
+  useEffect(() => {
+    const onResize = () => store.dispatch({ type: 'resize', size: sizeOf(stdout, store.getState().size) });
+    stdout.on('resize', onResize);
+    return () => {
+      stdout.off('resize', onResize);
+    };
+  }, [stdout, store]);
+
+  useEffect(() => {
+    if (!s.quit) return;
+    onQuit?.();
+    exit();
+  }, [s.quit, onQuit, exit]);
+
+  useLayoutEffect(() => {
+    onCommit?.(); // after ink has laid out and written the frame
+  });
+
+  const layout = computeLayout(s.size, s.meta.mode);
+  const selected = selectedController(s);
+  const model = useMemo(() => (s.view === 'detail' && s.frame && selected ? s.frame.explain(selected) : null), [s.view, s.frame, selected]);
+  const showNamespace = s.frame ? frameCounts(s.frame).namespaces > 1 || s.meta.scope === 'all namespaces' : false;
+
+  let main;
+  if (s.help) main = <HelpOverlay rows={layout.main} width={layout.width} />;
+  else if (s.view === 'detail' && selected) main = <DetailPane controller={selected} model={model} podCursor={s.podCursor} podTop={s.podTop} rows={layout.main} width={layout.width} />;
+  else
+    main = (
+      <ControllersPane frame={s.frame} order={s.order} top={s.top} cursor={s.cursor} rows={layout.main} width={layout.width} showNamespace={showNamespace} filter={s.filter} />
+    );
+
+  return (
+    <ColorContext.Provider value={color}>
+      <Box flexDirection="column" width={layout.width} height={layout.height}>
+        <Header meta={s.meta} frame={s.frame} now={s.now} paused={s.paused} waiting={s.waiting} sort={s.sort} filter={s.filter} shown={s.order.length} width={layout.width} />
+        {main}
+        {layout.queue > 0 ? <QueuePane queue={s.queue} actions={s.actions.last(layout.queue)} rows={layout.queue} width={layout.width} /> : null}
+        {layout.log > 0 ? <LogPane entries={s.log.last(layout.log)} total={s.logSeq} rows={layout.log} width={layout.width} paused={s.paused} /> : null}
+        <FilterBar filter={s.filter} filtering={s.filtering} view={s.view} help={s.help} width={layout.width} />
+      </Box>
+    </ColorContext.Provider>
+  );
+}

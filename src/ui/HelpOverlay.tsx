@@ -1,0 +1,36 @@
+// `?`: the keys and what the columns mean, in place of the main pane.
+
+import { Box } from 'ink';
+import { Line, titleSegs, type Seg } from './line.js';
+
+export const HELP_LINES: [string, string][] = [
+  ['↑ ↓  j k', 'move (in the detail view: the pod cursor)'],
+  ['PgUp PgDn  g G', 'page, first, last'],
+  ['Enter', 'open the selected controller: its pods, the deletion order and why'],
+  ['Esc', 'back to the list; in the list: clear the filter'],
+  ['/', 'filter by namespace/name substring (Enter keeps it, Esc clears it)'],
+  ['s', 'cycle the sort: name, drift first, desired'],
+  ['p', 'pause: freeze the screen (updates are kept and shown on resume)'],
+  ['?', 'this help (Esc or ? closes it)'],
+  ['q  Ctrl-C', 'quit'],
+  ['', ''],
+  ['* !', 'drifted (the controller would act or write status); skipped (e.g. invalid selector)'],
+  ['DES CUR', 'desired replicas; pods the controller owns after claiming'],
+  ['RDY AVL', 'ready and available replicas (the status it would write)'],
+  ['ADP REL', 'pods it would adopt / release'],
+  ['CRT DEL', 'pods it would create / delete in this sync'],
+  ['bar', 'ready out of desired'],
+];
+
+export function HelpOverlay({ rows, width }: { rows: number; width: number }) {
+  const keyWidth = Math.max(...HELP_LINES.map(([k]) => k.length)) + 2;
+  const lines: Seg[][] = [titleSegs('Help', width, [{ text: ' (Esc or ? to close)', dim: true }])];
+  for (const [k, v] of HELP_LINES) lines.push([{ text: '  ' + k.padEnd(keyWidth), bold: true }, { text: v }]);
+  return (
+    <Box flexDirection="column" height={rows}>
+      {lines.slice(0, rows).map((segs, i) => (
+        <Line key={i} segs={segs} width={width} />
+      ))}
+    </Box>
+  );
+}

@@ -1,0 +1,86 @@
+// Not a terminal (piped, CI) or --plain: a plain-text update stream, one line per change,
+// printed only when a controller's line differs from the last one printed for it.
+//
+//   2026-01-01T00:00:05Z shop/web rs desired=5 current=4 adopt=1 release=0 create=1 delete=0 drift
+
+import type { Plan, PlanController } from '../core/plan-types.js';
+import { kindShort, sanitize } from '../render/text.js';
+import { claimCounts, controllerKeyOf, isDrifted, type WatchFeed } from './state.js';
+
+export function plainState(c: PlanController): string {
+  if (c.skip !== null) return `skipped=${c.skip.reason}`;
+  return isDrifted(c) ? 'drift' : 'in-sync';
+}
+
+/** A controller's line, without the time stamp. */
+export function plainLine(c: PlanController): string {
+  const { adopt, release } = claimCounts(c);
+  return sanitize(
+    `${c.namespace}/${c.name} ${kindShort(c.kind)} desired=${c.replicas.desired} current=${c.replicas.current} adopt=${adopt} release=${release} create=${c.create.count} delete=${c.delete.length} ${plainState(c)}`,
+  );
+}
+
+export class PlainStream {
+  private readonly last = new Map<string, { line: string; c: PlanController }>();
+
+  /** The lines to print for this plan: controllers whose line changed, and those now gone. */
+  update(plan: Plan, stamp: string): string[] {
+    const out: string[] = [];
+    const seen = new Set<string>();
+    for (const c of plan.controllers) {
+      const key = controllerKeyOf(c);
+      seen.add(key);
+      const line = plainLine(c);
+      if (this.last.get(key)?.line === line) continue;
+      this.last.set(key, { line, c });
+      out.push(`${stamp} ${line}`);
+    }
+    for (const [key, { c }] of this.last) {
+      if (seen.has(key)) continue;
+      this.last.delete(key);
+      out.push(sanitize(`${stamp} ${c.namespace}/${c.name} ${kindShort(c.kind)} gone`));
+    }
+    return out;
+  }
+}
+
+export interface PlainIO {
+  out: { write(text: string): unknown };
+  err: { write(text: string): unknown };
+  /** Aborted on SIGINT: a live stream ends there. */
+  signal: AbortSignal;
+}
+
+/** Stamp of a frame: the plan's time for a snapshot, the update's wall-clock second when live. */
+export function frameStamp(live: boolean, frame: { plan: Plan; at: number }): string {
+  return live ? secondStamp(frame.at) : frame.plan.now;
+}
+
+/** RFC 3339 to the second, UTC: 2026-01-01T00:00:05Z. */
+export function secondStamp(ms: number): string {
+  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+}
+
+/** Prints the update stream; returns after the first plan for a snapshot, on abort when live. */
+export async function runPlain(feed: WatchFeed, io: PlainIO): Promise<void> {
+  const stream = new PlainStream();
+  await feed.start(
+    {
+      frame: (frame) => {
+        const lines = stream.update(frame.plan, frameStamp(feed.live, frame));
+        if (lines.length) io.out.write(lines.join('\n') + '\n');
+      },
+      log: (entry) => {
+        if (entry.level === 'action') io.out.write(`${secondStamp(entry.at)} ${sanitize(entry.text)}\n`);
+        else if (entry.level === 'error' || entry.level === 'warn') io.err.write(`warning: ${sanitize(entry.text)}\n`);
+      },
+    },
+    io.signal,
+  );
+  if (!feed.live) return;
+  if (!io.signal.aborted) await new Promise<void>((resolve) => io.signal.addEventListener('abort', () => resolve(), { once: true }));
+  // the controller (reconcile mode) finishes the syncs in flight; do not wait for ever
+  await Promise.race([feed.stopped(), new Promise((r) => setTimeout(r, STOP_GRACE_MS).unref())]);
+}
+
+export const STOP_GRACE_MS = 10_000;

@@ -1,0 +1,84 @@
+// The full-screen dashboard around a WatchFeed: alternate screen, ink app, clock ticks, queue
+// sampling, and the terminal restored however it ends.
+
+import { render, type Instance } from 'ink';
+import type { Clock } from '../core/clock.js';
+import { realClock } from '../controller/real-clock.js';
+import { App } from './App.js';
+import { sizeOf } from './layout.js';
+import { initialState, type WatchFeed } from './state.js';
+import { WatchStore } from './store.js';
+import { enterFullScreen } from './terminal.js';
+
+export interface DashboardIO {
+  stdout: NodeJS.WriteStream;
+  stdin: NodeJS.ReadStream;
+  stderr: NodeJS.WriteStream;
+  color: boolean;
+  clock?: Clock;
+}
+
+export const TICK_MS = 1000;
+export const QUEUE_SAMPLE_MS = 500;
+const STOP_GRACE_MS = 10_000;
+
+/** Runs until q, Ctrl-C or a signal; rejects when the feed cannot start (after restoring the terminal). */
+export async function runDashboard(feed: WatchFeed, io: DashboardIO): Promise<void> {
+  const clock = io.clock ?? realClock;
+  const store = new WatchStore(initialState(feed.meta, sizeOf(io.stdout), clock.now()), clock);
+  const ac = new AbortController();
+  const guard = enterFullScreen(io.stdout, { stdin: io.stdin, stderr: io.stderr, onSignal: () => ac.abort() });
+  const timers: NodeJS.Timeout[] = [];
+  let instance: Instance | null = null;
+  let unsubscribe = () => {};
+  let startError: unknown = null;
+  try {
+    instance = render(<App store={store} color={io.color} onQuit={() => ac.abort()} />, {
+      stdout: io.stdout,
+      stdin: io.stdin,
+      stderr: io.stderr,
+      exitOnCtrlC: false,
+      patchConsole: true,
+    });
+    const inst = instance;
+    ac.signal.addEventListener('abort', () => inst.unmount(), { once: true });
+
+    let paused = false;
+    unsubscribe = store.subscribe(() => {
+      const p = store.getSnapshot().paused;
+      if (p !== paused) {
+        paused = p;
+        feed.setPaused(p);
+      }
+    });
+    if (feed.live) timers.push(setInterval(() => store.dispatch({ type: 'tick', now: clock.now() }), TICK_MS));
+    const sample = feed.queue;
+    if (sample) timers.push(setInterval(() => store.dispatch({ type: 'queue', queue: sample() }), QUEUE_SAMPLE_MS));
+
+    const exited = inst.waitUntilExit();
+    feed
+      .start(
+        {
+          frame: (frame) => store.dispatch({ type: 'snapshotChanged', frame }),
+          log: (entry) => store.dispatch({ type: 'log', entry }),
+        },
+        ac.signal,
+      )
+      .catch((err: unknown) => {
+        if (ac.signal.aborted) return;
+        startError = err;
+        ac.abort();
+      });
+    await exited;
+  } finally {
+    ac.abort();
+    for (const t of timers) clearInterval(t);
+    unsubscribe();
+    store.dispose();
+    instance?.unmount();
+    guard.restore();
+    guard.dispose();
+  }
+  await Promise.race([feed.stopped(), new Promise((r) => setTimeout(r, STOP_GRACE_MS).unref())]);
+  if (startError !== null) throw startError;
+}

@@ -1,0 +1,79 @@
+import { render } from 'ink-testing-library';
+import { describe, expect, it } from 'vitest';
+import { DetailPane, whyText } from '../../src/ui/DetailPane.js';
+import { frameOf, loadExamples, resize, syntheticSnapshot, width } from './fixtures.js';
+
+const lines = (frame: string | undefined) => (frame ?? '').split('\n');
+
+describe('DetailPane', () => {
+  it('the pods with decision, reason, node, phase, ready, restarts, age, cost and place; the deletion order; why', async () => {
+    const frame = frameOf(await loadExamples('scale-down-ranking'));
+    const c = frame.plan.controllers[0];
+    const model = frame.explain(c);
+    expect(model).not.toBeNull();
+    const { lastFrame, stdout } = render(<DetailPane controller={c} model={model} podCursor={8} podTop={0} rows={26} width={120} />);
+    resize(stdout, 120, 40);
+    const out = lines(lastFrame());
+    expect(out[0]).toContain('ReplicaSet search/search-5f7c9');
+    expect(out[0]).toContain('selector app=search,pod-template-hash=5f7c9');
+    expect(out[1]).toMatch(/desired 3\s+current 9\s+ready 6\s+available 6.*delete 6\s+status update/);
+    expect(out[2]).toMatch(/NAME\s+DECISION\s+REASON\s+NODE\s+PHASE\s+READY\s+RST\s+AGE\s+COST\s+DEL/);
+    const pod = (name: string) => out.find((l) => l.includes(name + ' '))!;
+    expect(pod('search-5f7c9-cheap')).toMatch(/keep\s+OwnedMatching\s+node-g\s+Running\s+yes 8d\s+0\s+9d\s+-100\s+#4/);
+    expect(pod('search-5f7c9-flaky')).toMatch(/node-c\s+Running\s+yes 9d\s+14\s+10d\s+-\s*$/);
+    expect(pod('search-5f7c9-unsched')).toMatch(/^> .*<none>\s+Pending\s+no\s+0\s+5m\s+-\s+#1/);
+    expect(lastFrame()).toContain('Deletion order (6 of 9 go)');
+    expect(lastFrame()).toMatch(/#1 search-5f7c9-unsched\s+Unscheduled: search-5f7c9-unsched is not scheduled to a node yet/);
+    expect(lastFrame()).toContain('Why: search-5f7c9-unsched');
+    expect(lastFrame()).toContain('#1 in the deletion order: search-5f7c9-unsched is not scheduled');
+    for (const l of out) expect(width(l)).toBeLessThanOrEqual(120);
+    expect(out.length).toBeLessThanOrEqual(26);
+  });
+
+  it('claim decisions and their sentence (adopt / release)', async () => {
+    const frame = frameOf(await loadExamples('drifted-replicaset'));
+    const c = frame.plan.controllers[0];
+    const model = frame.explain(c)!;
+    const adoptIdx = model.pods.findIndex((p) => p.decision === 'adopt');
+    expect(adoptIdx).toBeGreaterThanOrEqual(0);
+    const { lastFrame } = render(<DetailPane controller={c} model={model} podCursor={adoptIdx} podTop={0} rows={16} width={80} />);
+    expect(lastFrame()).toMatch(/adopt\s+OrphanMa/);
+    expect(lastFrame()).toMatch(/release\s+OwnedNot/);
+    expect(lastFrame()).toContain(`Why: ${model.pods[adoptIdx].name}`);
+    expect(lastFrame()).toContain('adopt (OrphanMatching):');
+    for (const l of lines(lastFrame())) expect(width(l)).toBeLessThanOrEqual(80);
+  });
+
+  it('virtualises the pod table (300 pods, a window of them) and fits 80x(16 rows)', () => {
+    const frame = frameOf(syntheticSnapshot(1, 300, 1));
+    const c = frame.plan.controllers[0];
+    const { lastFrame } = render(<DetailPane controller={c} model={frame.explain(c)} podCursor={150} podTop={148} rows={16} width={80} />);
+    const out = lines(lastFrame());
+    expect(out.length).toBeLessThanOrEqual(16);
+    expect(lastFrame()).toContain('app-0000-00148');
+    expect(lastFrame()).not.toContain('app-0000-00147 ');
+    expect(out.find((l) => l.startsWith('>'))).toContain('app-0000-00150');
+    for (const l of out) expect(width(l)).toBeLessThanOrEqual(80);
+  });
+
+  it('without an explain model (plan entry only), and a skipped controller', async () => {
+    const frame = frameOf(await loadExamples('invalid-selector'));
+    const broken = frame.plan.controllers.find((c) => c.name === 'broken')!;
+    const { lastFrame } = render(<DetailPane controller={broken} model={null} podCursor={0} podTop={0} rows={12} width={80} />);
+    expect(lastFrame()).toContain('ReplicaSet web/broken');
+    expect(lastFrame()).toContain('skipped: InvalidSelector');
+    expect(whyText(broken, undefined)).toContain('invalid selector');
+  });
+
+  it('warnings: named in the title, and in the sentence of the pods they concern', async () => {
+    const frame = frameOf(await loadExamples('overlapping-selectors'));
+    const api = frame.plan.controllers.find((c) => c.name === 'api')!;
+    const model = frame.explain(api)!;
+    const kept = model.pods.findIndex((p) => p.name === 'api-h2k9d');
+    const { lastFrame, stdout } = render(<DetailPane controller={api} model={model} podCursor={kept} podTop={0} rows={20} width={120} />);
+    resize(stdout, 120, 40);
+    expect(lastFrame()).toMatch(/^ReplicaSet payments\/api {2}warnings: OverlappingSelectors {2}selector app=payments/);
+    expect(whyText(api, model.pods[kept])).toMatch(/^keep \(OwnedMatching\): .* Warning OverlappingSelectors: 4 pods are also selected by ReplicaSet api-canary/);
+    expect(lastFrame()).toContain('Warning OverlappingSelectors');
+  });
+});

@@ -1,0 +1,137 @@
+// Rendering budget: coalesced renders under a fake clock, and what a frame with 10k pods costs
+// (times are logged, not asserted: they depend on the machine).
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build, type Plugin } from 'esbuild';
+import { render } from 'ink-testing-library';
+import { afterEach, describe, expect, it } from 'vitest';
+import { App } from '../../src/ui/App.js';
+import { FakeClock } from '../../src/core/clock.js';
+import { initialState, type PlanFrame } from '../../src/ui/state.js';
+import { WatchStore } from '../../src/ui/store.js';
+import { frameOf, META, NOW_MS, syntheticSnapshot, tick } from './fixtures.js';
+
+let cleanups: (() => void)[] = [];
+afterEach(() => {
+  for (const c of cleanups) c();
+  cleanups = [];
+});
+
+function mountApp(store: WatchStore, onCommit: () => void) {
+  const r = render(<App store={store} color={false} onCommit={onCommit} />);
+  cleanups.push(() => r.unmount());
+  return r;
+}
+
+describe('render coalescing (fake clock)', () => {
+  it('100 plan changes in 1 s → at most 10 renders, the last plan on screen', async () => {
+    const clock = new FakeClock(NOW_MS);
+    const store = new WatchStore(initialState(META, { columns: 100, rows: 30 }, NOW_MS), clock);
+    const snapshot = syntheticSnapshot(20, 2, 1);
+    const frames: PlanFrame[] = [];
+    for (let i = 0; i < 100; i++) {
+      // each change scales one ReplicaSet: every plan differs
+      const rs = snapshot.replicaSets.map((r, j) => (j === i % 20 ? { ...r, spec: { ...r.spec, replicas: 2 + i } } : r));
+      frames.push(frameOf({ ...snapshot, replicaSets: rs }));
+    }
+    const commitTimes: number[] = [];
+    const r = mountApp(store, () => commitTimes.push(clock.now()));
+    await tick();
+    const mounted = commitTimes.length;
+    const start = clock.now();
+    for (let i = 0; i < 100; i++) {
+      store.dispatch({ type: 'snapshotChanged', frame: frames[i] });
+      await tick(); // let React commit whatever was published
+      clock.advance(10);
+    }
+    const renders = commitTimes.slice(mounted);
+    const inTheSecond = renders.filter((t) => t < start + 1000).length;
+    clock.advance(500);
+    await tick();
+    expect(inTheSecond).toBeGreaterThanOrEqual(5);
+    expect(inTheSecond).toBeLessThanOrEqual(10);
+    for (const t of renders) expect(renders.filter((x) => x >= t && x < t + 1000).length).toBeLessThanOrEqual(10);
+    expect(store.publishes).toBeLessThanOrEqual(11);
+    // the newest plan is on screen: app-0019 was scaled to 2 + 99
+    expect(store.getSnapshot().frame).toBe(frames[99]);
+    expect(r.lastFrame()).toMatch(/app-0019\s+101\s+2/);
+  });
+
+  it('keys are coalesced the same way, and the last key press always shows', () => {
+    const clock = new FakeClock(NOW_MS);
+    const store = new WatchStore(initialState(META, { columns: 100, rows: 30 }, NOW_MS), clock);
+    store.dispatch({ type: 'snapshotChanged', frame: frameOf(syntheticSnapshot(200, 1, 1)) });
+    clock.advance(1000);
+    const before = store.publishes;
+    for (let i = 0; i < 50; i++) {
+      store.dispatch({ type: 'key', key: { input: 'j' } });
+      clock.advance(5);
+    }
+    expect(store.publishes - before).toBeLessThanOrEqual(3);
+    clock.advance(100);
+    expect(store.getSnapshot().cursor).toBe(50);
+  });
+});
+
+describe('10k pods', () => {
+  it('re-plan and render in production mode (times logged, not asserted); only the visible rows are drawn', async () => {
+    // React's production build, as the CLI runs it: vitest compiles JSX for the development
+    // runtime, so the measurement runs in a child process over an esbuild bundle of the sources.
+    const dir = mkdtempSync(join(tmpdir(), 'watch-bench-'));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    const outfile = join(dir, 'bench.mjs');
+    const noDevtools: Plugin = {
+      name: 'no-react-devtools', // ink imports it only when DEV=true
+      setup(b) {
+        b.onResolve({ filter: /^react-devtools-core$/ }, () => ({ path: 'react-devtools-core', namespace: 'stub' }));
+        b.onLoad({ filter: /.*/, namespace: 'stub' }, () => ({ contents: 'export default { initialize() {}, connectToDevTools() {} };' }));
+      },
+    };
+    await build({
+      entryPoints: [fileURLToPath(new URL('./render-bench.tsx', import.meta.url))],
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      jsx: 'automatic',
+      outfile,
+      plugins: [noDevtools],
+      banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+      logLevel: 'error',
+    });
+    const run = spawnSync(process.execPath, [outfile], { encoding: 'utf8', env: { ...process.env, NODE_ENV: 'production' }, timeout: 60_000, maxBuffer: 64 * 1024 * 1024 });
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    const m = JSON.parse(run.stdout) as Record<string, any>;
+    expect(m.nodeEnv).toBe('production');
+    expect(m.pods).toBe(10_000);
+    // what was on screen: the header counts, a window of the 200 controllers, the detail views
+    expect(m.listScreen).toContain('controllers 200');
+    expect(m.listScreen).toContain('pods 10000');
+    const rows = (m.listScreen as string).split('\n').filter((l) => / rs ns-\d\/app-\d{4}/.test(l));
+    expect(rows.length).toBeGreaterThan(20);
+    expect(rows.length).toBeLessThan(40);
+    expect((m.listScreen as string).split('\n').length).toBeLessThanOrEqual(40);
+    expect(m.detailScreen).toMatch(/ReplicaSet ns-\d\/app-\d{4}/);
+    expect(m.bigScreen).toContain('ReplicaSet ns-0/app-0000');
+    expect(m.bigScreen).toContain('current 10000');
+    const f = (n: number) => `${n.toFixed(1)} ms`;
+    const mm = (x: { median: number; max: number }) => `${f(x.median)} (max ${f(x.max)})`;
+    console.log(
+      [
+        'watch: render times with 10k pods, 120x40, React production build (median, max)',
+        `  200 ReplicaSets x 50 pods: plan (core)           ${mm(m.plan)}`,
+        `    new plan -> frame on screen (list)           ${mm(m.list)}`,
+        `    key: move in the list                        ${mm(m.move)}`,
+        `    open a controller (explain, 50 pods)         ${f(m.open)}`,
+        `    key: move in the detail                      ${mm(m.detailMove)}`,
+        `  1 ReplicaSet owning 10k pods: plan (core)      ${f(m.planOne)}`,
+        `    open its detail (explain 10k pods)           ${f(m.bigOpen)}`,
+        `    key: move in the detail                      ${mm(m.bigMove)}`,
+        `    new plan -> detail on screen (explain again) ${f(m.bigReplanRender)}`,
+      ].join('\n'),
+    );
+  });
+});

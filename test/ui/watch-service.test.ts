@@ -1,0 +1,312 @@
+import { describe, expect, it } from 'vitest';
+import type { ControllerAPI } from '../../src/controller/api.js';
+import { ReplicaSetController, type Listers } from '../../src/controller/controller.js';
+import { FakeClock } from '../../src/core/clock.js';
+import type { Pod, ReplicaSet, ReplicationController, Snapshot } from '../../src/core/types.js';
+import { UserError } from '../../src/errors.js';
+import {
+  actionText,
+  describeAdd,
+  describeDelete,
+  describeUpdate,
+  expectationsSatisfiedBy,
+  informerSource,
+  planFrame,
+  queueInfo,
+  scopePredicate,
+  staticSource,
+  uiLogger,
+  WatchSession,
+  type InformerLike,
+  type TombstoneLike,
+} from '../../src/services/watch-service.js';
+import type { LogEntry, PlanFrame } from '../../src/ui/state.js';
+import { behaviour, frameOf, loadExamples, NOW_MS, syntheticSnapshot } from './fixtures.js';
+
+describe('scope and plans', () => {
+  it('scopePredicate: namespace, -l on the controllers, names (rs/ and rc/)', async () => {
+    const snap = await loadExamples('drifted-replicaset', 'replication-controller', 'deployment-rollout');
+    const shown = (scope: Parameters<typeof scopePredicate>[0]) => frameOf(snap, { scope }).plan.controllers.map((c) => `${c.kind}/${c.namespace}/${c.name}`);
+    expect(shown({ namespace: null, targets: [] })).toHaveLength(4);
+    expect(shown({ namespace: 'legacy', targets: [] })).toEqual(['ReplicationController/legacy/legacy-db']);
+    expect(shown({ namespace: null, targets: [{ kind: null, name: 'shop-web' }] })).toEqual(['ReplicaSet/shop/shop-web']);
+    expect(shown({ namespace: null, targets: [{ kind: 'ReplicationController', name: 'shop-web' }] })).toEqual([]);
+    expect(shown({ namespace: null, selector: 'app=checkout', targets: [] })).toEqual(['ReplicaSet/shop/checkout-6b8d', 'ReplicaSet/shop/checkout-9c2f']);
+    expect(() => scopePredicate({ namespace: null, selector: 'app in (', targets: [] })).toThrow(UserError);
+  });
+
+  it('planFrame: counts pods in scope, caches explain models, and checks names on the first plan', async () => {
+    const snap = await loadExamples('drifted-replicaset', 'scale-down-ranking');
+    const frame = planFrame(snap, { behaviour, nowMs: NOW_MS, at: 123, source: 'file', scope: { namespace: 'search', targets: [] } });
+    expect(frame.at).toBe(123);
+    expect(frame.pods).toBe(9);
+    expect(frame.plan.controllers.map((c) => c.name)).toEqual(['search-5f7c9']);
+    const c = frame.plan.controllers[0];
+    const model = frame.explain(c);
+    expect(model?.pods).toHaveLength(9);
+    expect(model?.pods.filter((p) => p.deleteIndex !== null)).toHaveLength(6);
+    expect(frame.explain(c)).toBe(model);
+    expect(frame.explain({ ...c, name: 'nope' })).toBeNull();
+    expect(() => planFrame(snap, { behaviour, nowMs: NOW_MS, at: 0, source: 'file', scope: { namespace: null, targets: [{ kind: null, name: 'nope' }] }, strictTargets: true })).toThrow(
+      /replicasets.apps "nope" not found in the snapshot/,
+    );
+  });
+});
+
+describe('change lines for the log pane', () => {
+  const rs = (replicas: number, extra: Partial<ReplicaSet['status']> = {}): ReplicaSet => ({
+    kind: 'ReplicaSet',
+    metadata: { name: 'web', namespace: 'shop', uid: 'u', resourceVersion: String(replicas), generation: replicas },
+    spec: { replicas },
+    status: { replicas: 3, readyReplicas: 3, availableReplicas: 3, ...extra },
+  });
+  const pod = (o: { phase?: string; ready?: boolean; owner?: string; node?: string; deleting?: boolean } = {}): Pod => ({
+    metadata: {
+      name: 'web-x',
+      namespace: 'shop',
+      uid: 'p',
+      labels: { app: 'web' },
+      ...(o.deleting ? { deletionTimestamp: '2026-01-01T00:00:00Z' } : {}),
+      ...(o.owner ? { ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: o.owner, uid: 'u', controller: true }] } : {}),
+    },
+    spec: o.node ? { nodeName: o.node } : {},
+    status: { phase: o.phase ?? 'Pending', conditions: [{ type: 'Ready', status: o.ready ? 'True' : 'False' }] },
+  });
+
+  it('adds, deletes, scales and status', () => {
+    expect(describeAdd('pods', pod({ owner: 'web' }))).toBe('pod shop/web-x added (owner rs/web)');
+    expect(describeAdd('pods', pod())).toBe('pod shop/web-x added (no owner)');
+    expect(describeAdd('replicasets', rs(3))).toBe('rs shop/web added (replicas 3)');
+    expect(describeDelete('replicationcontrollers', { ...rs(1), kind: 'ReplicationController' } as ReplicationController)).toBe('rc shop/web deleted');
+    expect(describeUpdate('replicasets', rs(3), rs(5))).toBe('rs shop/web scaled 3→5');
+    expect(describeUpdate('replicasets', rs(3), { ...rs(3), status: { replicas: 4, readyReplicas: 3, availableReplicas: 3 } })).toBe('rs shop/web status replicas 4 ready 3 available 3');
+    expect(describeUpdate('replicasets', rs(3), rs(3))).toBeNull();
+  });
+
+  it('pods: scheduled, phase, ready, adopted / released, terminating; noise is dropped', () => {
+    expect(describeUpdate('pods', pod(), pod({ node: 'n1' }))).toBe('pod shop/web-x scheduled to n1');
+    expect(describeUpdate('pods', pod({ node: 'n1' }), pod({ node: 'n1', phase: 'Running', ready: true }))).toBe('pod shop/web-x Pending→Running, ready');
+    expect(describeUpdate('pods', pod(), pod({ owner: 'web' }))).toBe('pod shop/web-x adopted by rs/web');
+    expect(describeUpdate('pods', pod({ owner: 'web' }), pod())).toBe('pod shop/web-x released by rs/web');
+    expect(describeUpdate('pods', pod(), pod({ deleting: true }))).toBe('pod shop/web-x terminating');
+    expect(describeUpdate('pods', pod(), pod())).toBeNull();
+  });
+});
+
+/** An in-memory informer with the Informer API the dashboard uses. */
+class FakeInformer<T extends { metadata: { name: string; namespace?: string; resourceVersion?: string } }> implements InformerLike<T> {
+  items = new Map<string, T>();
+  handlers: { add?(o: T): void; update?(a: T, b: T): void; delete?(o: T | TombstoneLike<T>): void }[] = [];
+  synced = false;
+  private waiters: (() => void)[] = [];
+  cache = { list: () => [...this.items.values()] };
+  addHandlers(h: FakeInformer<T>['handlers'][number]) {
+    this.handlers.push(h);
+    for (const o of this.items.values()) h.add?.(o);
+  }
+  async run() {}
+  waitForSync() {
+    return this.synced ? Promise.resolve() : new Promise<void>((r) => this.waiters.push(r));
+  }
+  hasSynced() {
+    return this.synced;
+  }
+  sync() {
+    this.synced = true;
+    for (const w of this.waiters.splice(0)) w();
+  }
+  key(o: T) {
+    return `${o.metadata.namespace}/${o.metadata.name}`;
+  }
+  add(o: T) {
+    this.items.set(this.key(o), o);
+    for (const h of this.handlers) h.add?.(o);
+  }
+  update(o: T) {
+    const old = this.items.get(this.key(o))!;
+    this.items.set(this.key(o), o);
+    for (const h of this.handlers) h.update?.(old, o);
+  }
+  remove(o: T, tombstone = false) {
+    this.items.delete(this.key(o));
+    for (const h of this.handlers) h.delete?.(tombstone ? { tombstone: true, key: this.key(o), obj: o } : o);
+  }
+}
+
+function fakeCluster(snap: Snapshot) {
+  const pods = new FakeInformer<Pod>();
+  const replicasets = new FakeInformer<ReplicaSet>();
+  const replicationcontrollers = new FakeInformer<ReplicationController>();
+  for (const p of snap.pods) pods.items.set(pods.key(p), p);
+  for (const r of snap.replicaSets) replicasets.items.set(replicasets.key(r), r);
+  for (const r of snap.replicationControllers) replicationcontrollers.items.set(replicationcontrollers.key(r), r);
+  const syncAll = () => [pods, replicasets, replicationcontrollers].forEach((i) => i.sync());
+  return { pods, replicasets, replicationcontrollers, syncAll };
+}
+
+const flush = () => new Promise((r) => setTimeout(r, 0));
+
+describe('the live source over informers', () => {
+  it('marks dirty on every event, logs changes only once synced, ignores resyncs', async () => {
+    const snap = syntheticSnapshot(2, 2, 1);
+    const cl = fakeCluster(snap);
+    const src = informerSource(cl, { run: true });
+    let changed = 0;
+    const logs: string[] = [];
+    const started = src.start({ changed: () => changed++, log: (_l, t) => logs.push(t) }, new AbortController().signal);
+    expect(changed).toBe(6); // the initial adds of the cached objects
+    expect(logs).toEqual([]);
+    cl.syncAll();
+    await started;
+    expect(logs).toEqual(['synced: 4 pods, 2 replicasets, 0 replicationcontrollers']);
+    const rs = snap.replicaSets[0];
+    changed = 0;
+    cl.replicasets.update({ ...rs, metadata: { ...rs.metadata, resourceVersion: '9' }, spec: { ...rs.spec, replicas: 5 } });
+    cl.replicasets.update(cl.replicasets.items.get('ns-0/app-0000')!); // a resync: same object
+    const p = snap.pods[0];
+    cl.pods.remove(p, true);
+    expect(changed).toBe(2);
+    expect(logs.slice(1)).toEqual(['rs ns-0/app-0000 scaled 0→5', 'pod ns-0/app-0000-00000 deleted']);
+    expect(src.snapshot().pods).toHaveLength(3);
+    expect(src.snapshot().replicaSets.find((r) => r.metadata.name === 'app-0000')?.spec.replicas).toBe(5);
+  });
+
+  it('the session re-plans at most every 100 ms from the caches (fake clock), and not while paused', async () => {
+    const snap = syntheticSnapshot(3, 2, 1);
+    const cl = fakeCluster(snap);
+    const clock = new FakeClock(NOW_MS);
+    const frames: PlanFrame[] = [];
+    const logs: LogEntry[] = [];
+    const session = new WatchSession({
+      source: informerSource(cl, { run: true }),
+      clock,
+      plan: (s, first) => planFrame(s, { behaviour, nowMs: clock.now(), at: clock.now(), source: 'cluster', scope: { namespace: null, targets: [] }, strictTargets: first }),
+      onFrame: (f) => frames.push(f),
+      onLog: (e) => logs.push(e),
+    });
+    const started = session.start(new AbortController().signal);
+    cl.syncAll();
+    const first = await started;
+    expect(frames).toEqual([first]);
+    expect(first.plan.controllers).toHaveLength(3);
+    const planTimes: number[] = [];
+    const base = snap.replicaSets[1];
+    for (let i = 0; i < 100; i++) {
+      cl.replicasets.update({ ...base, metadata: { ...base.metadata, resourceVersion: `v${i}` }, spec: { ...base.spec, replicas: 10 + i } });
+      const before = frames.length;
+      clock.advance(10);
+      if (frames.length > before) planTimes.push(clock.now());
+    }
+    clock.advance(1000);
+    expect(session.plans - 1).toBeLessThanOrEqual(11);
+    expect(session.plans - 1).toBeGreaterThanOrEqual(5);
+    for (const t of planTimes) expect(planTimes.filter((x) => x >= t && x < t + 1000).length).toBeLessThanOrEqual(10);
+    expect(frames[frames.length - 1].plan.controllers.find((c) => c.name === 'app-0001')?.replicas.desired).toBe(109);
+    expect(logs.filter((l) => l.text.startsWith('rs ns-0/app-0001 scaled'))).toHaveLength(100);
+
+    session.setPaused(true);
+    const n = session.plans;
+    cl.replicasets.update({ ...base, metadata: { ...base.metadata, resourceVersion: 'p' }, spec: { ...base.spec, replicas: 1 } });
+    clock.advance(1000);
+    expect(session.plans).toBe(n);
+    session.setPaused(false);
+    clock.advance(200);
+    expect(session.plans).toBe(n + 1);
+    expect(frames[frames.length - 1].plan.controllers.find((c) => c.name === 'app-0001')?.replicas.desired).toBe(1);
+  });
+
+  it('backs off when planning takes longer than the interval', async () => {
+    const cl = fakeCluster(syntheticSnapshot(1, 1, 1));
+    const clock = new FakeClock(0);
+    const session = new WatchSession({
+      source: informerSource(cl, { run: false }),
+      clock,
+      plan: (s) => {
+        const f = frameOf(s);
+        clock.advance(300); // a slow plan
+        return f;
+      },
+      onFrame: () => {},
+      onLog: () => {},
+    });
+    const started = session.start(new AbortController().signal);
+    cl.syncAll();
+    await started;
+    expect(session.interval).toBe(100);
+    cl.pods.add({ ...cl.pods.cache.list()[0], metadata: { ...cl.pods.cache.list()[0].metadata, name: 'other', uid: 'o' } });
+    expect(session.interval).toBe(600);
+    await flush();
+  });
+
+  it('a static source plans once and logs what it holds', async () => {
+    const frames: PlanFrame[] = [];
+    const logs: LogEntry[] = [];
+    const clock = new FakeClock(NOW_MS);
+    const session = new WatchSession({
+      source: staticSource(await loadExamples('invalid-selector')),
+      clock,
+      plan: (s, first) => planFrame(s, { behaviour, nowMs: NOW_MS, at: NOW_MS, source: 'file', scope: { namespace: null, targets: [] }, strictTargets: first }),
+      onFrame: (f) => frames.push(f),
+      onLog: (e) => logs.push(e),
+    });
+    await session.start(new AbortController().signal);
+    clock.advance(10_000);
+    expect(frames).toHaveLength(1);
+    expect(logs.map((l) => l.text)).toEqual([
+      'snapshot: 2 controllers in scope, 3 pods (static: no updates)',
+      expect.stringMatching(/^ReplicaSet web\/broken: invalid selector/),
+    ]);
+    expect(logs[1].level).toBe('warn');
+  });
+});
+
+describe('reconcile mode: what the controller machinery shows', () => {
+  const quiet = { info() {}, error() {}, v: () => ({ info() {} }) };
+  // no objects: only the queues and expectations are looked at
+  const listers: Listers = {
+    pods: { inNamespace: () => [], controlledBy: () => [], orphans: () => [], withLabel: () => [] },
+    controllers: { get: () => undefined, inNamespace: () => [], all: () => [], ownedBy: () => [] },
+  };
+  const api = {} as ControllerAPI;
+
+  it('queueInfo samples the real workqueues and expectations; expectationsSatisfiedBy asks every controller', () => {
+    const clock = new FakeClock(NOW_MS);
+    const rs = new ReplicaSetController({ kind: 'ReplicaSet', listers, api, behaviour, burstReplicas: 500, clock, log: quiet });
+    const rc = new ReplicaSetController({ kind: 'ReplicationController', listers, api, behaviour, burstReplicas: 500, clock, log: quiet });
+    rs.queue.add('shop/web');
+    rs.queue.add('shop/api');
+    rs.queue.addRateLimited('shop/db');
+    rs.expectations.expectCreations('shop/web', 3);
+    clock.advance(2000);
+    rc.expectations.expectDeletions('legacy/db', ['legacy/db-1']);
+    const q = queueInfo([rs, rc]);
+    expect(q.queues).toEqual([
+      { name: 'replicaset', depth: 3, inFlight: 0, retries: 1, adds: 3 }, // the rate-limited add landed after its delay
+      { name: 'replicationmanager', depth: 0, inFlight: 0, retries: 0, adds: 0 },
+    ]);
+    expect(q.expectations).toEqual([
+      { kind: 'ReplicationController', key: 'legacy/db', add: 0, del: 1, ageMs: 0 },
+      { kind: 'ReplicaSet', key: 'shop/web', add: 3, del: 0, ageMs: 2000 },
+    ]);
+    const satisfied = expectationsSatisfiedBy([rs, rc]);
+    expect(satisfied('shop/web')).toBe(false);
+    expect(satisfied('legacy/db')).toBe(false);
+    expect(satisfied('shop/other')).toBe(true);
+  });
+
+  it('actions and the controller log as log lines', () => {
+    expect(actionText('ReplicaSet', 'shop/web', { action: 'create', pod: 'web-x2k9p', ok: true })).toEqual({ level: 'action', text: 'rs shop/web: create pod web-x2k9p' });
+    expect(actionText('ReplicationController', 'legacy/db', { action: 'delete', pod: 'db-1', ok: true, note: 'already gone' }).text).toBe('rc legacy/db: delete pod db-1 (already gone)');
+    expect(actionText('ReplicaSet', 'shop/web', { action: 'status', ok: false, code: 409, error: 'conflict' })).toEqual({ level: 'error', text: 'rs shop/web: update status failed (409): conflict' });
+    const lines: string[] = [];
+    const log = uiLogger((level, text) => lines.push(`${level} ${text}`));
+    log.info('Caches are synced', { controllers: 'ReplicaSet' });
+    log.error('informer error', { err: 'boom' });
+    log.v(2).info('Finished syncing');
+    log.v(0).info('shown');
+    // run-service also logs each action; the dashboard has them from onAction already
+    log.info('ReplicaSet shop/web: create pod web-1');
+    log.error('ReplicaSet shop/web: delete pod web-2 failed', { code: 500 });
+    expect(lines).toEqual(['info Caches are synced controllers=ReplicaSet', 'error informer error err=boom', 'info shown']);
+  });
+});
