@@ -10,7 +10,7 @@
 import { CoreV1Api, type CoreV1EventList } from '@kubernetes/client-node';
 // Not re-exported by the package root; the models carry Date objects and need it both ways.
 import { ObjectSerializer } from '@kubernetes/client-node/dist/serializer.js';
-import { parseTime, shortDuration } from '../core/time.js';
+import { parseTime, humanDuration } from '../core/time.js';
 import type { ApiError } from '../controller/api.js';
 import { REPORTING_CONTROLLER, toApiError } from './controller-api.js';
 import type { Connection } from './kubeconfig.js';
@@ -56,7 +56,7 @@ function describe(e: Wire, component: string, ageMs: number): string {
   const ns = obj.namespace || e.metadata?.namespace || '';
   const name = obj.name ? (ns ? `${ns}/${obj.name}` : obj.name) : '<unknown>';
   const kind = obj.kind || 'object';
-  return `Event ${e.reason || '<no reason>'} on ${kind} ${name} ${shortDuration(ageMs / 1000)} ago by ${component}`;
+  return `Event ${e.reason || '<no reason>'} on ${kind} ${name} ${humanDuration(ageMs / 1000)} ago by ${component}`;
 }
 
 async function listAll(api: CoreV1Api, namespace: string | null, fieldSelector: string | undefined): Promise<Wire[]> {

@@ -8,7 +8,7 @@ import { choosePodsToDelete } from '../core/manage.js';
 import type { ClusterPlanner } from '../core/plan.js';
 import { podKey } from '../core/pod.js';
 import { adoptPatch, podFromTemplate, releasePatch } from '../core/pod-template.js';
-import { availabilityRequeueSeconds, calculateStatus, statusNeedsWrite, type ComputedStatus } from '../core/status.js';
+import { availabilityRequeueSeconds, calculateStatus, statusNeedsWrite, writtenStatus, type ComputedStatus } from '../core/status.js';
 import type { Controller, Pod, ReplicaSetStatus } from '../core/types.js';
 import type { Behaviour } from '../core/versions.js';
 import type { UIDTrackingControllerExpectations } from '../core/expectations.js';
@@ -225,17 +225,10 @@ async function manageReplicas(planner: ClusterPlanner, c: Controller, claimed: P
   return null;
 }
 
+/** The wire status: the written fields, without an empty conditions list. */
 function wireStatus(s: ComputedStatus): ReplicaSetStatus {
-  const out: ReplicaSetStatus = {
-    replicas: s.replicas,
-    fullyLabeledReplicas: s.fullyLabeledReplicas,
-    readyReplicas: s.readyReplicas,
-    availableReplicas: s.availableReplicas,
-    observedGeneration: s.observedGeneration,
-  };
-  if (s.terminatingReplicas !== null) out.terminatingReplicas = s.terminatingReplicas;
-  if (s.conditions.length) out.conditions = s.conditions;
-  return out;
+  const { conditions, ...rest } = writtenStatus(s);
+  return conditions.length ? { ...rest, conditions } : rest;
 }
 
 /** updateReplicaSetStatus: PUT …/status; on failure GET the object and try once more. */

@@ -2,16 +2,16 @@
 
 import type { DeleteReason } from './plan-types.js';
 import type { RankFacts } from './rank.js';
-import { bucketSpanSeconds, shortDuration } from './time.js';
+import { bucketSpanSeconds, humanDuration } from './time.js';
 
 function since(t: number | null, nowMs: number): string {
-  return t === null ? 'an unknown time' : shortDuration((nowMs - t) / 1000);
+  return t === null ? 'an unknown time' : humanDuration((nowMs - t) / 1000);
 }
 
 function bucketWords(bucket: number): string {
   if (bucket < 0) return 'at or after the evaluation time';
   const [lo, hi] = bucketSpanSeconds(bucket);
-  return `${shortDuration(lo)}–${shortDuration(hi)}`;
+  return `${humanDuration(lo)}–${humanDuration(hi)}`;
 }
 
 function restartsWords(f: RankFacts): string {

@@ -26,7 +26,7 @@ import {
 import { controllerRef, isPodActive, isPodTerminating } from './pod.js';
 import { PodIndex } from './pod-index.js';
 import { labelSelectorAsSelector, type Selector, type SelectorResult } from './selector.js';
-import { availabilityRequeueSeconds, calculateStatus, currentStatus, statusNeedsWrite, type ComputedStatus } from './status.js';
+import { availabilityRequeueSeconds, calculateStatus, currentStatus, statusNeedsWrite, writtenStatus, type ComputedStatus } from './status.js';
 import { formatTime } from './time.js';
 import type { Controller, Pod, Snapshot } from './types.js';
 import type { Behaviour } from './versions.js';
@@ -349,16 +349,7 @@ export class ClusterPlanner {
 }
 
 function toPlanStatus(s: ComputedStatus): PlanStatus {
-  const out: PlanStatus = {
-    replicas: s.replicas,
-    fullyLabeledReplicas: s.fullyLabeledReplicas,
-    readyReplicas: s.readyReplicas,
-    availableReplicas: s.availableReplicas,
-    observedGeneration: s.observedGeneration,
-    conditions: s.conditions,
-  };
-  if (s.terminatingReplicas !== null) out.terminatingReplicas = s.terminatingReplicas;
-  return out;
+  return writtenStatus(s);
 }
 
 export function summarize(entries: PlanController[]): PlanSummary {

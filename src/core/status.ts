@@ -121,3 +121,25 @@ export function availabilityRequeueSeconds(c: Controller, written: ComputedStatu
   }
   return soonest === null ? minReady : soonest / 1000;
 }
+
+/** The status as written (and as the plan shows it): terminatingReplicas only when emulated. */
+export function writtenStatus(s: ComputedStatus): {
+  replicas: number;
+  fullyLabeledReplicas: number;
+  readyReplicas: number;
+  availableReplicas: number;
+  observedGeneration: number;
+  terminatingReplicas?: number;
+  conditions: ReplicaSetCondition[];
+} {
+  const out: ReturnType<typeof writtenStatus> = {
+    replicas: s.replicas,
+    fullyLabeledReplicas: s.fullyLabeledReplicas,
+    readyReplicas: s.readyReplicas,
+    availableReplicas: s.availableReplicas,
+    observedGeneration: s.observedGeneration,
+    conditions: s.conditions,
+  };
+  if (s.terminatingReplicas !== null) out.terminatingReplicas = s.terminatingReplicas;
+  return out;
+}

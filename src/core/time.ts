@@ -35,21 +35,27 @@ export function bucketSpanSeconds(bucket: number): [number, number] {
   return [2 ** bucket / 1e9, 2 ** (bucket + 1) / 1e9];
 }
 
-/** kubectl's HumanDuration: 45s, 12m, 3h4m, 2d5h, 120d, 3y20d. */
-export function shortDuration(seconds: number): string {
+/**
+ * kubectl's age format (apimachinery `duration.HumanDuration`): `45s`, `3m20s`, `12m`, `3h4m`,
+ * `10h`, `2d5h`, `120d`, `2y30d`, `9y`; `<invalid>` for more than a second in the future.
+ * The one implementation: explanations, tables, the dashboard and the sandbox all use it.
+ */
+export function humanDuration(seconds: number): string {
   if (!Number.isFinite(seconds)) return '<unknown>';
-  const s = Math.max(0, Math.floor(seconds));
+  const s = Math.trunc(seconds);
+  if (s < -1) return '<invalid>';
+  if (s < 0) return '0s';
   if (s < 120) return `${s}s`;
-  const m = Math.floor(s / 60);
-  if (m < 10) return s % 60 === 0 ? `${m}m` : `${m}m${s % 60}s`;
-  if (m < 180) return `${m}m`;
-  const h = Math.floor(s / 3600);
-  if (h < 8) return m % 60 === 0 ? `${h}h` : `${h}h${m % 60}m`;
-  if (h < 48) return `${h}h`;
-  const d = Math.floor(h / 24);
-  if (d < 8) return h % 24 === 0 ? `${d}d` : `${d}d${h % 24}h`;
-  if (d < 365 * 2) return `${d}d`;
-  const y = Math.floor(d / 365);
-  if (d < 365 * 8 && d % 365 !== 0) return `${y}y${d % 365}d`;
-  return `${y}y`;
+  const minutes = Math.floor(s / 60);
+  if (minutes < 10) return s % 60 === 0 ? `${minutes}m` : `${minutes}m${s % 60}s`;
+  if (minutes < 180) return `${minutes}m`;
+  const hours = Math.floor(s / 3600);
+  if (hours < 8) return minutes % 60 === 0 ? `${hours}h` : `${hours}h${minutes % 60}m`;
+  if (hours < 48) return `${hours}h`;
+  const days = Math.floor(hours / 24);
+  if (hours < 24 * 8) return hours % 24 === 0 ? `${days}d` : `${days}d${hours % 24}h`;
+  if (hours < 24 * 365 * 2) return `${days}d`;
+  const years = Math.floor(days / 365);
+  if (hours < 24 * 365 * 8) return days % 365 === 0 ? `${years}y` : `${years}y${days % 365}d`;
+  return `${years}y`;
 }

@@ -7,6 +7,7 @@
 
 import Table from 'cli-table3';
 import type { ControllerKind } from '../core/types.js';
+import { humanDuration as coreHumanDuration } from '../core/time.js';
 
 export const ELLIPSIS = '…';
 
@@ -83,40 +84,10 @@ export function wrap(text: string, width: number, first = '', rest = first): str
   return lines;
 }
 
-/**
- * kubectl's age format (apimachinery `duration.HumanDuration`): `45s`, `3m20s`, `12m`, `3h4m`,
- * `10h`, `2d5h`, `120d`, `2y30d`, `9y`; `<invalid>` for a time more than a second in the future,
- * `<unknown>` when the time is not known.
- */
+/** kubectl's age format (core's HumanDuration); `<unknown>` when the time is not known. */
 export function humanDuration(seconds: number | null | undefined): string {
   if (seconds === null || seconds === undefined || Number.isNaN(seconds)) return '<unknown>';
-  const s = Math.trunc(seconds);
-  if (s < -1) return '<invalid>';
-  if (s < 0) return '0s';
-  if (s < 120) return `${s}s`;
-  const minutes = Math.floor(s / 60);
-  if (minutes < 10) {
-    const rem = s % 60;
-    return rem === 0 ? `${minutes}m` : `${minutes}m${rem}s`;
-  }
-  if (minutes < 180) return `${minutes}m`;
-  const hours = Math.floor(s / 3600);
-  if (hours < 8) {
-    const rem = minutes % 60;
-    return rem === 0 ? `${hours}h` : `${hours}h${rem}m`;
-  }
-  if (hours < 48) return `${hours}h`;
-  if (hours < 24 * 8) {
-    const rem = hours % 24;
-    return rem === 0 ? `${Math.floor(hours / 24)}d` : `${Math.floor(hours / 24)}d${rem}h`;
-  }
-  if (hours < 24 * 365 * 2) return `${Math.floor(hours / 24)}d`;
-  if (hours < 24 * 365 * 8) {
-    const days = Math.floor(hours / 24) % 365;
-    const years = Math.floor(hours / 24 / 365);
-    return days === 0 ? `${years}y` : `${years}y${days}d`;
-  }
-  return `${Math.floor(hours / 24 / 365)}y`;
+  return coreHumanDuration(seconds);
 }
 
 /** A short duration for requeue delays: `12s`, `1.5s`, and kubectl style from 2 minutes on. */
