@@ -9,6 +9,7 @@ import {
   FieldError,
   formatPath,
   isMapping,
+  printable,
   slimController,
   slimPod,
   validateController,
@@ -163,7 +164,7 @@ function subjectOf(kind: string, v: Record<string, unknown>, where: string): str
   const m = v.metadata;
   if (isMapping(m) && typeof m.name === 'string' && m.name !== '') {
     const ns = typeof m.namespace === 'string' && m.namespace !== '' ? m.namespace : 'default';
-    return `${kind} ${ns}/${m.name}`;
+    return `${kind} ${printable(`${ns}/${m.name}`)}`;
   }
   return where ? `${kind} at ${where}` : kind;
 }
@@ -189,7 +190,8 @@ export function ingestValue(sink: Sink, v: unknown, origin: Origin, rel: Path, l
     if (items === undefined || items === null) return;
     if (!Array.isArray(items)) {
       const where = whereOf(origin, rel);
-      fail(origin, [...rel, 'items'], where ? `${kind} at ${where}` : kind, `items must be a list, got ${describeValue(items)}`);
+      const subject = printable(kind);
+      fail(origin, [...rel, 'items'], where ? `${subject} at ${where}` : subject, `items must be a list, got ${describeValue(items)}`);
     }
     const inner = itemsContext(kind, version);
     for (let i = 0; i < items.length; i++) ingestValue(sink, items[i], origin, [...rel, 'items', i], inner);

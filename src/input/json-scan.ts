@@ -133,7 +133,9 @@ function closingPattern(b: Buffer, indentStart: number, indentLength: number, cl
  *
  * Callers must check the guess by parsing the slice: a slice that parses as one value starting at
  * `s` necessarily ends where that value ends, so a parsed guess is always right. This saves the
- * byte-by-byte scan of every element of a big list. Searches are bounded by `maxBytes`.
+ * byte-by-byte scan of every element of a big list. A guess spans at most `maxBytes`; as a
+ * search may run to the end of the buffer when the layout is not what it looks like, callers
+ * should stop guessing after a miss.
  */
 export function guessValueEnd(b: Buffer, s: number, n: number, lineOnly = false, maxBytes = MAX_GUESS_BYTES): number {
   const open = b[s];
@@ -143,21 +145,21 @@ export function guessValueEnd(b: Buffer, s: number, n: number, lineOnly = false,
   while (p >= 0 && (b[p] === SP || b[p] === TAB)) p--;
   if (p >= 0 && b[p] !== LF) return -1;
   const indentStart = p + 1;
-  const limit = Math.min(n, s + maxBytes);
-  const nl = b.subarray(s, limit).indexOf(LF);
-  const lineEnd = nl < 0 ? limit : s + nl;
-  if (nl < 0 && limit < n) return -1; // a longer line than we are willing to guess at
+  let lineEnd = b.indexOf(LF, s);
+  if (lineEnd < 0 || lineEnd > n) lineEnd = n;
   let e = lineEnd;
   while (e > s && (b[e - 1] === SP || b[e - 1] === TAB || b[e - 1] === CR)) e--;
   if (b[e - 1] === COMMA) {
     e--;
     while (e > s && (b[e - 1] === SP || b[e - 1] === TAB || b[e - 1] === CR)) e--;
   }
-  if (e - 1 > s) return b[e - 1] === close ? e : -1; // one value on one line
-  if (lineOnly || nl < 0) return -1;
+  if (e - 1 > s) return b[e - 1] === close && e - s <= maxBytes ? e : -1; // one value on one line
+  if (lineOnly || lineEnd === n) return -1;
   const pattern = closingPattern(b, indentStart, s - indentStart, close);
-  const at = b.subarray(lineEnd, limit).indexOf(pattern);
-  return at < 0 ? -1 : lineEnd + at + pattern.length;
+  const at = b.indexOf(pattern, lineEnd);
+  if (at < 0 || at + pattern.length > n) return -1;
+  const end = at + pattern.length;
+  return end - s <= maxBytes ? end : -1;
 }
 
 /** A property name: `b[start]` and `b[end - 1]` are its quotes. */

@@ -167,10 +167,9 @@ function* readItems(
       let value: unknown = FAILED;
       if (guessing) {
         e = guessValueEnd(b, s, n);
-        if (e > 0) {
-          value = input.tryParse(s, e);
-          if (value === FAILED) guessing = false; // this layout cannot be trusted: scan from now on
-        }
+        if (e > 0) value = input.tryParse(s, e);
+        // A layout that misled once is not trusted again: scan from now on.
+        if (value === FAILED) guessing = false;
       }
       if (value === FAILED) {
         e = skipValue(b, s, n);

@@ -54,6 +54,11 @@ export function formatPath(path: Path): string {
   return s;
 }
 
+/** `s` as is, or quoted and escaped when it holds line breaks or other control characters. */
+export function printable(s: string): string {
+  return /[\u0000-\u001f\u007f\u2028\u2029]/.test(s) ? JSON.stringify(s) : s;
+}
+
 /** `string "three"`, `number 1.5`, `boolean true`, `null`, `a list`, `a mapping`. */
 export function describeValue(v: unknown): string {
   if (v === null) return 'null';
@@ -286,7 +291,7 @@ function known(o: Obj, allowed: ReadonlySet<string>, path: Path): void {
   for (const k in o) {
     if (!allowed.has(k)) {
       const p = at(path, k);
-      throw new FieldError(p, `unknown field "${p.join('.')}"`);
+      throw new FieldError(p, `unknown field ${JSON.stringify(p.join('.'))}`);
     }
   }
 }

@@ -1,0 +1,315 @@
+import { describe, expect, it } from 'vitest';
+
+import { UserError } from '../../src/errors.js';
+import { parseSnapshotText } from '../../src/input/snapshot-files.js';
+
+function errorOf(text: string, file = 'snap.yaml'): string {
+  try {
+    parseSnapshotText(text, file);
+  } catch (e) {
+    expect(e).toBeInstanceOf(UserError);
+    const message = (e as UserError).message;
+    expect(message).not.toContain('\n');
+    return message;
+  }
+  throw new Error('expected an error');
+}
+
+/** A ReplicaSet; `spec` lines start at line 8, `extra` lines (top level) follow them. */
+function rsDoc(spec: string[] = ['replicas: 1'], extra: string[] = [], meta: string[] = []): string {
+  return [
+    'apiVersion: apps/v1', // 1
+    'kind: ReplicaSet', // 2
+    'metadata:', // 3
+    '  name: web', // 4
+    '  namespace: shop', // 5
+    '  uid: u-1', // 6
+    ...meta.map((l) => `  ${l}`),
+    'spec:', // 7 (+ meta lines)
+    ...spec.map((l) => `  ${l}`),
+    ...extra,
+    '',
+  ].join('\n');
+}
+
+/** A Pod; `meta` lines start at line 7, then spec and status. */
+function podDoc(meta: string[] = [], spec: string[] = [], status: string[] = []): string {
+  return [
+    'apiVersion: v1', // 1
+    'kind: Pod', // 2
+    'metadata:', // 3
+    '  name: p', // 4
+    '  namespace: shop', // 5
+    '  uid: u-2', // 6
+    ...meta.map((l) => `  ${l}`),
+    ...(spec.length ? ['spec:', ...spec.map((l) => `  ${l}`)] : []),
+    ...(status.length ? ['status:', ...status.map((l) => `  ${l}`)] : []),
+    '',
+  ].join('\n');
+}
+
+describe('field errors: one line, with file, line, object and path', () => {
+  it('matches the documented example', () => {
+    const text = [
+      'apiVersion: v1',
+      'kind: List',
+      'items:',
+      '- apiVersion: apps/v1',
+      '  kind: ReplicaSet',
+      '  metadata:',
+      '    name: web',
+      '    namespace: default',
+      '    uid: 1b7e6b3c-0000-4000-8000-000000000001',
+      '    labels:',
+      '      app: web',
+      '    creationTimestamp: "2025-01-01T00:00:00Z"',
+      '  spec:',
+      '    replicas: three',
+      '',
+    ].join('\n');
+    expect(errorOf(text)).toBe('snap.yaml:14: ReplicaSet default/web: spec.replicas must be an integer, got string "three"');
+  });
+
+  it.each([
+    ['negative replicas', ['replicas: -1'], 'snap.yaml:8: ReplicaSet shop/web: spec.replicas must not be negative, got -1'],
+    ['fractional replicas', ['replicas: 1.5'], 'snap.yaml:8: ReplicaSet shop/web: spec.replicas must be an integer, got number 1.5'],
+    ['replicas beyond int32', ['replicas: 3000000000'], 'snap.yaml:8: ReplicaSet shop/web: spec.replicas must be at most 2147483647, got 3000000000'],
+    ['minReadySeconds as a string', ['replicas: 1', 'minReadySeconds: "10"'], 'snap.yaml:9: ReplicaSet shop/web: spec.minReadySeconds must be an integer, got string "10"'],
+    ['selector not a mapping', ['selector: [app]'], 'snap.yaml:8: ReplicaSet shop/web: spec.selector must be a mapping, got a list'],
+    ['matchLabels value not a string', ['selector:', '  matchLabels:', '    tier: web', '    app: 1'], 'snap.yaml:11: ReplicaSet shop/web: spec.selector.matchLabels.app must be a string, got number 1'],
+    ['matchLabels key with a dot', ['selector:', '  matchLabels:', '    app.kubernetes.io/name: true'], 'snap.yaml:10: ReplicaSet shop/web: spec.selector.matchLabels["app.kubernetes.io/name"] must be a string, got boolean true'],
+    ['typo in the selector', ['selector:', '  matchLabel:', '    app: web'], 'snap.yaml:9: ReplicaSet shop/web: unknown field "spec.selector.matchLabel"'],
+    ['a requirement that is not a mapping', ['selector:', '  matchExpressions:', '  - app'], 'snap.yaml:10: ReplicaSet shop/web: spec.selector.matchExpressions[0] must be a mapping, got string "app"'],
+    ['values not strings', ['selector:', '  matchExpressions:', '  - {key: a, operator: In, values: [x, 2]}'], 'snap.yaml:10: ReplicaSet shop/web: spec.selector.matchExpressions[0].values[1] must be a string, got number 2'],
+    ['typo in the spec', ['replcas: 3'], 'snap.yaml:8: ReplicaSet shop/web: unknown field "spec.replcas"'],
+    ['template label not a string', ['template:', '  metadata:', '    labels:', '      app: true'], 'snap.yaml:11: ReplicaSet shop/web: spec.template.metadata.labels.app must be a string, got boolean true'],
+    ['typo in the template', ['template:', '  metdata: {}'], 'snap.yaml:9: ReplicaSet shop/web: unknown field "spec.template.metdata"'],
+    ['template spec not a mapping', ['template:', '  spec: []'], 'snap.yaml:9: ReplicaSet shop/web: spec.template.spec must be a mapping, got a list'],
+  ])('ReplicaSet: %s', (_label, spec, message) => {
+    expect(errorOf(rsDoc(spec))).toBe(message);
+  });
+
+  it('does not judge label-selector semantics (the planner skips such a controller, like upstream)', () => {
+    const r = parseSnapshotText(rsDoc(['selector:', '  matchExpressions:', '  - {key: "bad key!", operator: Equals, values: []}', '  - {key: a, operator: ""}']), 's.yaml');
+    expect(r.snapshot.replicaSets[0].spec.selector?.matchExpressions).toHaveLength(2);
+  });
+
+  it.each([
+    ['unknown top-level field', rsDoc(['replicas: 1'], ['spce: {}']), 'snap.yaml:9: ReplicaSet shop/web: unknown field "spce"'],
+    ['status count not an integer', rsDoc(['replicas: 1'], ['status:', '  replicas: "2"']), 'snap.yaml:10: ReplicaSet shop/web: status.replicas must be an integer, got string "2"'],
+    ['status conditions not a list', rsDoc(['replicas: 1'], ['status:', '  conditions: {}']), 'snap.yaml:10: ReplicaSet shop/web: status.conditions must be a list, got a mapping'],
+    ['condition time not RFC3339', rsDoc(['replicas: 1'], ['status:', '  conditions:', '  - type: ReplicaFailure', '    status: "True"', '    lastTransitionTime: soon']), 'snap.yaml:13: ReplicaSet shop/web: status.conditions[0].lastTransitionTime must be an RFC3339 timestamp like "2006-01-02T15:04:05Z", got string "soon"'],
+    ['condition without a type', rsDoc(['replicas: 1'], ['status:', '  conditions:', '  - status: "True"']), 'snap.yaml:11: ReplicaSet shop/web: status.conditions[0].type is missing'],
+  ])('ReplicaSet: %s', (_label, text, message) => {
+    expect(errorOf(text)).toBe(message);
+  });
+
+  it('ReplicationController: the selector is a string map', () => {
+    const text = ['apiVersion: v1', 'kind: ReplicationController', 'metadata: {name: rc, uid: u}', 'spec:', '  selector:', '    matchLabels: {app: x}', ''].join('\n');
+    expect(errorOf(text)).toBe('snap.yaml:6: ReplicationController default/rc: spec.selector.matchLabels must be a string, got a mapping');
+    const ok = parseSnapshotText(text.replace('    matchLabels: {app: x}', '    app: x'), 'rc.yaml');
+    expect(ok.snapshot.replicationControllers[0].spec.selector).toEqual({ app: 'x' });
+  });
+
+  it.each([
+    ['labels not a mapping', ['labels: [a]'], 'snap.yaml:7: Pod shop/p: metadata.labels must be a mapping, got a list'],
+    ['label value not a string', ['labels:', '  app: 1'], 'snap.yaml:8: Pod shop/p: metadata.labels.app must be a string, got number 1'],
+    ['annotation value not a string', ['annotations:', '  controller.kubernetes.io/pod-deletion-cost: 5'], 'snap.yaml:8: Pod shop/p: metadata.annotations["controller.kubernetes.io/pod-deletion-cost"] must be a string, got number 5'],
+    ['ownerReferences not a list', ['ownerReferences: {}'], 'snap.yaml:7: Pod shop/p: metadata.ownerReferences must be a list, got a mapping'],
+    ['ownerReference not a mapping', ['ownerReferences:', '- {uid: a, kind: ReplicaSet, name: r}', '- x'], 'snap.yaml:9: Pod shop/p: metadata.ownerReferences[1] must be a mapping, got string "x"'],
+    ['ownerReference without uid', ['ownerReferences:', '- kind: ReplicaSet', '  name: r'], 'snap.yaml:8: Pod shop/p: metadata.ownerReferences[0].uid is missing'],
+    ['ownerReference kind not a string', ['ownerReferences:', '- uid: a', '  kind: 5', '  name: r'], 'snap.yaml:9: Pod shop/p: metadata.ownerReferences[0].kind must be a string, got number 5'],
+    ['ownerReference controller not a boolean', ['ownerReferences:', '- {uid: a, kind: ReplicaSet, name: r, controller: "yes"}'], 'snap.yaml:8: Pod shop/p: metadata.ownerReferences[0].controller must be a boolean, got string "yes"'],
+    ['impossible date', ['creationTimestamp: "2025-02-30T00:00:00Z"'], 'snap.yaml:7: Pod shop/p: metadata.creationTimestamp must be an RFC3339 timestamp like "2006-01-02T15:04:05Z", got string "2025-02-30T00:00:00Z"'],
+    ['date without a zone', ['deletionTimestamp: "2025-01-01 00:00:00"'], 'snap.yaml:7: Pod shop/p: metadata.deletionTimestamp must be an RFC3339 timestamp like "2006-01-02T15:04:05Z", got string "2025-01-01 00:00:00"'],
+    ['timestamp as a number', ['creationTimestamp: 1700000000'], 'snap.yaml:7: Pod shop/p: metadata.creationTimestamp must be an RFC3339 timestamp string, got number 1700000000'],
+    ['typo in metadata', ['lables: {app: x}'], 'snap.yaml:7: Pod shop/p: unknown field "metadata.lables"'],
+    ['generation negative', ['generation: -2'], 'snap.yaml:7: Pod shop/p: metadata.generation must not be negative, got -2'],
+    ['finalizers not strings', ['finalizers: [a, 1]'], 'snap.yaml:7: Pod shop/p: metadata.finalizers[1] must be a string, got number 1'],
+  ])('metadata: %s', (_label, meta, message) => {
+    expect(errorOf(podDoc(meta))).toBe(message);
+  });
+
+  it('accepts null where the API allows it', () => {
+    const r = parseSnapshotText(
+      podDoc(['creationTimestamp: null', 'deletionTimestamp: null', 'labels: null', 'ownerReferences: null'], ['nodeName: null'], ['conditions:', '- type: Ready', '  status: "True"', '  lastProbeTime: null', '  lastTransitionTime: null']),
+      'n.yaml',
+    );
+    expect(r.snapshot.pods[0].metadata).toMatchObject({ creationTimestamp: null, deletionTimestamp: null, labels: null, ownerReferences: null });
+    expect(r.snapshot.pods[0].spec).toEqual({});
+  });
+
+  it('accepts RFC3339 variants Go accepts: fractions and numeric zones', () => {
+    const r = parseSnapshotText(podDoc(['creationTimestamp: "2025-06-01T12:00:00.123456+02:00"', 'deletionTimestamp: "2024-02-29T23:59:59-07:30"']), 't.yaml');
+    expect(r.snapshot.pods[0].metadata.creationTimestamp).toBe('2025-06-01T12:00:00.123456+02:00');
+  });
+
+  it.each([
+    ['nodeName not a string', [], ['nodeName: 5'], 'snap.yaml:8: Pod shop/p: spec.nodeName must be a string, got number 5'],
+    ['init container without a name', [], ['initContainers:', '- image: x'], 'snap.yaml:9: Pod shop/p: spec.initContainers[0].name is missing'],
+    ['init container restartPolicy not a string', [], ['initContainers:', '- name: a', '  restartPolicy: 1'], 'snap.yaml:10: Pod shop/p: spec.initContainers[0].restartPolicy must be a string, got number 1'],
+    ['phase not a string', ['phase: 1'], [], 'snap.yaml:8: Pod shop/p: status.phase must be a string, got number 1'],
+    ['unquoted True in a condition (YAML makes it a boolean)', ['conditions:', '- type: Ready', '  status: True'], [], 'snap.yaml:10: Pod shop/p: status.conditions[0].status must be a string, got boolean true'],
+    ['condition without a type', ['conditions:', '- {type: Ready, status: "True"}', '- {status: "True"}'], [], 'snap.yaml:10: Pod shop/p: status.conditions[1].type is missing'],
+    ['condition not a mapping', ['conditions: [Ready]'], [], 'snap.yaml:8: Pod shop/p: status.conditions[0] must be a mapping, got string "Ready"'],
+    ['restartCount as a string', ['containerStatuses:', '- name: c', '  restartCount: "1"'], [], 'snap.yaml:10: Pod shop/p: status.containerStatuses[0].restartCount must be an integer, got string "1"'],
+    ['ready as a string', ['containerStatuses:', '- {name: c, ready: "true"}'], [], 'snap.yaml:9: Pod shop/p: status.containerStatuses[0].ready must be a boolean, got string "true"'],
+    ['negative restartCount of an init container', ['initContainerStatuses:', '- {name: c, restartCount: -1}'], [], 'snap.yaml:9: Pod shop/p: status.initContainerStatuses[0].restartCount must not be negative, got -1'],
+  ])('Pod: %s', (_label, status, spec, message) => {
+    expect(errorOf(podDoc([], spec, status))).toBe(message);
+  });
+
+  it('ignores unknown fields inside a pod spec or status (only the top level is strict)', () => {
+    const r = parseSnapshotText(podDoc([], ['containers: [{name: c}]', 'someNewField: 1'], ['newStatusField: x']), 'p.yaml');
+    expect(r.snapshot.pods[0].spec).toEqual({});
+  });
+
+  it('reports an unknown top-level field of a Pod', () => {
+    expect(errorOf(`${podDoc()}stauts: {}\n`)).toBe('snap.yaml:7: Pod shop/p: unknown field "stauts"');
+  });
+});
+
+describe('object errors', () => {
+  it.each([
+    ['metadata.name missing (single object)', 'apiVersion: v1\nkind: Pod\nmetadata:\n  uid: u\n', 'snap.yaml:3: Pod: metadata.name is missing'],
+    ['metadata.name missing (in a list)', 'kind: List\nitems:\n- apiVersion: v1\n  kind: Pod\n  metadata:\n    uid: u\n', 'snap.yaml:5: Pod at items[0]: metadata.name is missing'],
+    ['metadata missing', 'kind: List\nitems:\n- {kind: Pod}\n- apiVersion: v1\n  kind: ReplicaSet\n', 'snap.yaml:3: Pod at items[0]: metadata.name is missing'],
+    ['metadata not a mapping', 'apiVersion: v1\nkind: Pod\nmetadata: p\n', 'snap.yaml:3: Pod: metadata must be a mapping, got string "p"'],
+    ['name not a string', 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: 5\n  uid: u\n', 'snap.yaml:4: Pod: metadata.name must be a string, got number 5'],
+    [
+      'uid missing',
+      'apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  namespace: ns\n',
+      'snap.yaml:3: Pod ns/p: metadata.uid is missing: a snapshot must come from the API server (e.g. kubectl get rs,rc,pods -A -o yaml)',
+    ],
+    ['kind missing', 'apiVersion: v1\nmetadata: {name: x}\n', 'snap.yaml:1: kind is missing (every object needs apiVersion and kind)'],
+    ['kind missing in a list', 'apiVersion: v1\nkind: List\nitems:\n- metadata: {name: x}\n', 'snap.yaml:4: items[0]: kind is missing (every object needs apiVersion and kind)'],
+    ['kind not a string', 'apiVersion: v1\nkind: 5\n', 'snap.yaml:2: kind must be a string, got number 5'],
+    ['apiVersion not a string', 'apiVersion: 1\nkind: Pod\n', 'snap.yaml:1: apiVersion must be a string, got number 1'],
+    ['items not a list', 'apiVersion: v1\nkind: List\nitems: {a: 1}\n', 'snap.yaml:3: List: items must be a list, got a mapping'],
+    ['an item that is not a mapping', 'apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: Service\n  metadata: {name: s}\n- oops\n', 'snap.yaml:7: items[1]: expected a mapping (an object), got string "oops"'],
+    ['a nested item that is not a mapping', 'kind: List\nitems:\n- kind: List\n  items:\n  - 42\n', 'snap.yaml:5: items[0].items[0]: expected a mapping (an object), got number 42'],
+    ['a document that is a scalar', 'hello\n', 'snap.yaml:1: expected a mapping (an object), got string "hello"'],
+    ['a document that is a list', '---\n- a\n- b\n', 'snap.yaml:2: expected a mapping (an object), got a list'],
+    ['the second document', 'apiVersion: v1\nkind: Service\nmetadata: {name: s}\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: p}\n', 'snap.yaml:7: Pod default/p: metadata.uid is missing: a snapshot must come from the API server (e.g. kubectl get rs,rc,pods -A -o yaml)'],
+  ])('%s', (_label, text, message) => {
+    expect(errorOf(text)).toBe(message);
+  });
+
+  it('shortens long values in messages', () => {
+    const long = 'x'.repeat(100);
+    expect(errorOf(podDoc([], [`nodeName: [${long}]`]))).toBe('snap.yaml:8: Pod shop/p: spec.nodeName must be a string, got a list');
+    expect(errorOf(rsDoc([`replicas: "${long}"`]))).toBe(`snap.yaml:8: ReplicaSet shop/web: spec.replicas must be an integer, got string "${'x'.repeat(57)}..."`);
+  });
+});
+
+describe('YAML syntax errors', () => {
+  it.each([
+    ['duplicate key', 'a: 1\na: 2\n', 'snap.yaml:2:1: invalid YAML: Map keys must be unique'],
+    ['bad indentation', 'a:\n  b: 1\n c: 2\n', 'snap.yaml:3:1: invalid YAML: All mapping items must start at the same column'],
+    ['unterminated quote', 'kind: "Pod\n', 'snap.yaml:2:1: invalid YAML: Missing closing "quote'],
+    ['nested mapping on one line', 'kind: a: b\n', 'snap.yaml:1:7: invalid YAML: Nested mappings are not allowed in compact mappings'],
+    ['tab indentation', 'kind: Pod\nmetadata:\n\tname: x\n', 'snap.yaml:3:1: invalid YAML: Tabs are not allowed as indentation'],
+    ['alias to nothing', 'kind: *nope\n', 'snap.yaml:1: invalid YAML: Unresolved alias (the anchor must be set before the alias): nope'],
+    ['error in a later document', 'kind: Service\nmetadata: {name: s}\n---\nkind: [\n', 'snap.yaml:5:1: invalid YAML: Flow sequence in block collection must be sufficiently indented and end with a ]'],
+  ])('%s', (_label, text, message) => {
+    expect(errorOf(text)).toBe(message);
+  });
+});
+
+describe('JSON errors', () => {
+  it('names the line of the field in pretty-printed JSON, and line 1 in compact JSON', () => {
+    const doc = {
+      apiVersion: 'v1',
+      items: [
+        { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'ok', namespace: 'ns', uid: '1' } },
+        { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'web', namespace: 'ns', uid: '2' }, spec: { replicas: 'three' } },
+      ],
+      kind: 'List',
+    };
+    const pretty = JSON.stringify(doc, null, 4);
+    const line = pretty.split('\n').findIndex((l) => l.includes('"replicas"')) + 1;
+    expect(errorOf(pretty, 'snap.json')).toBe(`snap.json:${line}: ReplicaSet ns/web: spec.replicas must be an integer, got string "three"`);
+    expect(errorOf(JSON.stringify(doc), 'snap.json')).toBe('snap.json:1: ReplicaSet ns/web: spec.replicas must be an integer, got string "three"');
+  });
+
+  it('names the line of the object for a missing field, and the NDJSON line', () => {
+    const lines = [
+      { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'a', uid: '1' } },
+      { apiVersion: 'v1', kind: 'Service', metadata: { name: 's' } },
+      { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'b' } },
+    ].map((o) => JSON.stringify(o));
+    expect(errorOf(lines.join('\n'), 'snap.ndjson')).toBe(
+      'snap.ndjson:3: Pod default/b: metadata.uid is missing: a snapshot must come from the API server (e.g. kubectl get rs,rc,pods -A -o yaml)',
+    );
+  });
+
+  it('reports item errors when the list kind comes after the items, in document order', () => {
+    const text = JSON.stringify({ items: [{ metadata: { name: 'a', uid: '1' }, spec: { nodeName: 1 } }, { kind: 'Pod', metadata: { name: 'b' } }], kind: 'PodList', apiVersion: 'v1' }, null, 2);
+    expect(errorOf(text, 'snap.json')).toBe('snap.json:9: Pod default/a: spec.nodeName must be a string, got number 1');
+    const second = JSON.stringify({ items: [{ metadata: { name: 'a', uid: '1' } }, { kind: 'Pod', metadata: { name: 'b' } }], kind: 'PodList' }, null, 2);
+    expect(errorOf(second, 'snap.json')).toMatch(/^snap\.json:11: Pod default\/b: metadata\.uid is missing/);
+  });
+
+  it('does not report item errors of an object that turns out not to be a list', () => {
+    const text = JSON.stringify({ items: [{ kind: 'Pod', metadata: { name: 'no-uid' } }], kind: 'Basket', apiVersion: 'example.com/v1' }, null, 2);
+    expect(parseSnapshotText(text, 'b.json').skippedKinds).toEqual({ Basket: 1 });
+  });
+
+  it.each([
+    ['a trailing comma in an object', '{"kind":"List","items":[{"a":1,}]}', "snap.json:1:32: invalid JSON: expected a property name in double quotes, got '}'"],
+    ['a trailing comma in the items', '{"kind":"List","items":[{"a":1},]}', "snap.json:1:33: invalid JSON: unexpected ']'"],
+    ['a bad literal', '{"kind":"List","items":[{"a":tru}]}', 'snap.json:1:30: invalid JSON: invalid literal (expected true)'],
+    ['a leading zero', '{"kind":"List","items":[{"a":01}]}', 'snap.json:1:30: invalid JSON: invalid number (leading zero)'],
+    ['a bad escape', '{"kind":"List","items":[{"a":"x\\qy"}]}', 'snap.json:1:32: invalid JSON: invalid escape in string'],
+    ['a raw tab in a string', '{"kind":"List","items":[{"a":"x\ty"}]}', 'snap.json:1:32: invalid JSON: a tab inside a string (must be escaped)'],
+    ['a missing comma at the top', '{"kind":"List" "items":[]}', `snap.json:1:16: invalid JSON: expected ',' or '}' after a property value, got '"'`],
+    ['a missing colon', '{"kind" "List"}', `snap.json:1:9: invalid JSON: expected ':' after a property name, got '"'`],
+    ['a truncated file', '{"kind":"List","items":[{"a":"b"}]', 'snap.json:1:35: invalid JSON: unexpected end of input'],
+    ['a truncated string', '{"kind":"List","items":[{"a":"b', 'snap.json:1:30: invalid JSON: unterminated string'],
+    ['garbage after the document', '{"kind":"List","items":[]}\nx', "snap.json:2:1: invalid JSON: unexpected 'x'"],
+    ['a single quote', "{'kind': 'Pod'}", "snap.json:1:2: invalid JSON: expected a property name in double quotes, got '''"],
+    ['non-ASCII garbage, columns in characters', '{"kind":"Pod","ü":"ü" é}', "snap.json:1:23: invalid JSON: expected ',' or '}' after a property value, got 'é'"],
+  ])('%s', (_label, text, message) => {
+    expect(errorOf(text, 'snap.json')).toBe(message);
+  });
+
+  it('finds the error line in a big pretty-printed list', () => {
+    const items = Array.from({ length: 50 }, (_, i) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name: `p${i}`, uid: `${i}` } }));
+    const lines = JSON.stringify({ apiVersion: 'v1', items, kind: 'List' }, null, 2).split('\n');
+    const at = lines.findIndex((l) => l.includes('"p37"'));
+    lines[at] = lines[at].replace('"p37",', '"p37" oops,');
+    expect(errorOf(lines.join('\n'), 'snap.json')).toBe(`snap.json:${at + 1}:23: invalid JSON: expected ',' or '}' after a property value, got 'o'`);
+  });
+
+  it('reads a list document the same whether it is parsed whole (one line) or streamed (pretty)', () => {
+    const docs = [
+      { kind: 'List', apiVersion: 1, items: [] },
+      { apiVersion: 'v1', kind: 'PodList', items: [{ metadata: { name: 'a', uid: '1' } }], metadata: {} },
+      { items: [{ metadata: { name: 'a', uid: '1' } }], apiVersion: 'v1', kind: 'PodList' },
+      { items: [{ kind: 'Pod', metadata: { name: 'a' } }], kind: 'List' },
+    ];
+    for (const doc of docs) {
+      const outcome = (text: string) => {
+        try {
+          return parseSnapshotText(text, 'snap.json');
+        } catch (e) {
+          return (e as Error).message.replace(/^snap\.json:\d+: /, '');
+        }
+      };
+      expect(outcome(JSON.stringify(doc, null, 2))).toEqual(outcome(JSON.stringify(doc)));
+    }
+    // A kind repeated after the items, contradicting the first (JSON.parse keeps the last one).
+    const repeated = '{"apiVersion": "v1", "kind": "PodList", "items": [\n  {"metadata": {"name": "a", "uid": "1"}}\n], "kind": "List"}';
+    expect(errorOf(repeated, 'snap.json')).toBe('snap.json:2: items[0]: kind is missing (every object needs apiVersion and kind)');
+    expect(errorOf(repeated.replace(/\n/g, ''), 'snap.json')).toBe('snap.json:1: items[0]: kind is missing (every object needs apiVersion and kind)');
+  });
+
+  it.each([
+    ['a top-level list', '[{"kind":"Pod"}]', 'snap.json:1: expected a mapping (an object), got a list'],
+    ['a top-level number', '42', 'snap.json:1: expected a mapping (an object), got number 42'],
+    ['an apiVersion that is not a string', '{"kind":"List","apiVersion":1,"items":[]}', 'snap.json:1: apiVersion must be a string, got number 1'],
+    ['an empty object', '{}', 'snap.json:1: kind is missing (every object needs apiVersion and kind)'],
+  ])('%s', (_label, text, message) => {
+    expect(errorOf(text, 'snap.json')).toBe(message);
+  });
+});
