@@ -33,9 +33,11 @@ describe('drifted ReplicaSet', () => {
   it('prints a table and a summary line by default', () => {
     const r = cli(['diff', '-f', example('drifted-replicaset'), '--now', NOW]);
     expect(r.status).toBe(1);
-    expect(r.stdout).toMatch(/NAMESPACE\s+KIND\s+NAME/);
+    // one namespace: no NAMESPACE column, as kubectl get; -A adds it
+    expect(r.stdout).toMatch(/^KIND\s+NAME\s+DESIRED\s+CURRENT/);
     expect(r.stdout).toContain('shop-web');
     expect(r.stdout).not.toContain('\x1b[');
+    expect(cli(['diff', '-f', example('drifted-replicaset'), '--now', NOW, '-A']).stdout).toMatch(/^NAMESPACE\s+KIND\s+NAME/);
   });
 
   it('explains each pod and the creation', () => {
@@ -221,7 +223,10 @@ describe('help', () => {
     for (const c of ['diff', 'explain', 'reconcile', 'run', 'sandbox', 'version']) expect(r.stdout).toContain(c);
     const d = cli(['diff', '--help']);
     expect(d.status).toBe(0);
-    expect(d.stdout).toMatch(/EXAMPLES/);
+    // kubectl's layout: Examples, Options, Usage
+    expect(d.stdout).toMatch(/^Examples:\n {2}# /m);
+    expect(d.stdout).toMatch(/^Options:\n/m);
+    expect(d.stdout).toMatch(/^Usage:\n {2}rs-reconcile diff \[NAME\.\.\.\] \[flags\]/m);
     expect(d.stdout).toContain('--kubeconfig');
   });
   it('version prints the tool, Node and the upstream behaviour', () => {
