@@ -7,7 +7,7 @@ import { parseTarget } from '../cli/targets.js';
 import { UserError } from '../errors.js';
 import { colorLevel, makeChalk } from '../render/color.js';
 import { renderDiffTable, renderSummary } from '../render/diff-table.js';
-import { renderPlanJson, renderPlanYaml } from '../render/plan-output.js';
+import { renderNames, renderPlanJson, renderPlanYaml } from '../render/plan-output.js';
 import { preparePlan } from '../services/plan-service.js';
 import { applyPlan, tally, type DryRun } from '../services/reconcile-service.js';
 import { connection } from './diff.js';
@@ -33,7 +33,11 @@ Exit status: 0 when every action succeeded (or nothing was to do), 2 when any fa
   static override args = { name: Args.string({ description: 'controllers to reconcile: NAME, rs/NAME or rc/NAME (default: all in scope)', ignoreStdin: true }) };
   static override flags = {
     ...scopeFlags,
-    output: Flags.string({ char: 'o', description: 'print the plan and the outcome of every action', options: ['json', 'yaml'] }),
+    output: Flags.string({
+      char: 'o',
+      description: 'output format: json and yaml print the plan and the outcome of every action, wide adds columns to the table, name prints the controllers synced',
+      options: ['json', 'yaml', 'wide', 'name'],
+    }),
     ...noHeadersFlag,
     'dry-run': Flags.string({ description: 'none: apply; client: send nothing; server: send every write with dryRun=All', options: ['none', 'client', 'server'], default: 'none' }),
     yes: Flags.boolean({ char: 'y', description: 'do not ask for confirmation', default: false }),
@@ -60,11 +64,11 @@ Exit status: 0 when every action succeeded (or nothing was to do), 2 when any fa
     );
     for (const n of ctx.notices) this.warning(n);
     const chalk = makeChalk(colorLevel(process.stdout, process.env));
-    const human = flags.output === undefined;
+    const human = flags.output === undefined || flags.output === 'wide';
     const work = ctx.plan.controllers.filter((c) => !c.inSync && c.skip?.reason !== 'InvalidSelector');
     if (human) {
       if (ctx.plan.controllers.length) {
-        this.print(renderDiffTable(ctx.plan, { wide: false, noHeaders: flags['no-headers'], chalk, width: process.stdout.columns, namespaceColumn: flags['all-namespaces'] || new Set(ctx.plan.controllers.map((c) => c.namespace)).size > 1 }));
+        this.print(renderDiffTable(ctx.plan, { wide: flags.output === 'wide', noHeaders: flags['no-headers'], chalk, width: process.stdout.columns, namespaceColumn: flags['all-namespaces'] || new Set(ctx.plan.controllers.map((c) => c.namespace)).size > 1 }));
         this.print(renderSummary(ctx.plan, chalk));
       } else process.stderr.write('No ReplicaSets or ReplicationControllers found.\n');
     }
@@ -94,6 +98,7 @@ Exit status: 0 when every action succeeded (or nothing was to do), 2 when any fa
     progress.done();
     if (flags.output === 'json') this.print(renderPlanJson(report as never));
     else if (flags.output === 'yaml') this.print(renderPlanYaml(report as never));
+    else if (flags.output === 'name') this.print(renderNames({ ...ctx.plan, controllers: work }));
     else {
       const t = tally(report);
       const mode = dryRun === 'client' ? ' (dry run: nothing sent)' : dryRun === 'server' ? ' (server dry run: nothing changed)' : '';

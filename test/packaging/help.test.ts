@@ -1,0 +1,124 @@
+// kubectl-like --help (src/cli/help.ts) and kubectl's flags on every command that needs them.
+import { mkdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Command } from '@oclif/core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { displayName, flagSignature, flagText, formatCommandHelp, usageOf } from '../../src/cli/help.js';
+import { ROOT, RUN_JS, ensureBundle, node, tempDir } from './helpers.js';
+
+beforeAll(() => ensureBundle(), 300_000);
+
+const manifest = () => JSON.parse(readFileSync(join(ROOT, 'oclif.manifest.json'), 'utf8')) as { commands: Record<string, Command.Loadable> };
+
+/** Runs the CLI through a symlink with the given program name, as PATH lookups do. */
+function runAs(program: string, args: string[], env: Record<string, string> = {}) {
+  const dir = tempDir('rs-help-');
+  mkdirSync(join(dir, 'bin'));
+  symlinkSync(RUN_JS, join(dir, 'bin', program));
+  return node(join(dir, 'bin', program), args, env);
+}
+
+describe('the display name', () => {
+  it('is "kubectl rs-reconcile" for the kubectl-rs_reconcile executable or the krew launcher', () => {
+    expect(displayName('/usr/local/bin/kubectl-rs_reconcile', {})).toBe('kubectl rs-reconcile');
+    expect(displayName('/x/lib/run.js', { RS_RECONCILE_INVOKED_AS: 'kubectl-rs_reconcile' })).toBe('kubectl rs-reconcile');
+    expect(displayName('/usr/local/bin/rs-reconcile', {})).toBe('rs-reconcile');
+    expect(displayName('/repo/bin/run.js', {})).toBe('rs-reconcile');
+  });
+});
+
+describe('kubectl-style help', () => {
+  it('prints Usage: kubectl rs-reconcile diff [NAME...] [flags] when run as the plugin', () => {
+    const r = runAs('kubectl-rs_reconcile', ['diff', '--help']);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('Usage:\n  kubectl rs-reconcile diff [NAME...] [flags]');
+    expect(r.stdout).toContain('Examples:\n  # Audit a saved snapshot\n  kubectl get rs,rc,pods -A -o yaml > snap.yaml\n  kubectl rs-reconcile diff -f snap.yaml -A');
+    expect(r.stdout).toMatch(/Options:\n {4}-A, --all-namespaces=false:\n {8}Plan controllers in all namespaces\./);
+    expect(r.stdout).toContain("    -o, --output='':\n        Output format. One of: json|yaml|wide|name.");
+    expect(r.stdout).toContain('    --burst-replicas=500:');
+    expect(r.stdout).toContain('Cluster connection options:\n    --as=');
+    expect(r.stdout).not.toContain('<%=');
+    expect(r.stdout).not.toContain('--debug'); // hidden
+    expect(r.stdout.trimEnd().split('\n').at(-1)).toBe('Use "kubectl rs-reconcile --help" for a list of commands.');
+  });
+
+  it('names the program as typed otherwise', () => {
+    const r = runAs('rs-reconcile', ['explain', '--help']);
+    expect(r.stdout).toContain('Usage:\n  rs-reconcile explain NAME [flags]');
+    const direct = node(RUN_JS, ['--help']);
+    expect(direct.stdout).toContain('Usage:\n  rs-reconcile [command] [flags]');
+  });
+
+  it('lists every visible command in the root help, grouped, with the pointer line', () => {
+    const r = runAs('kubectl-rs_reconcile', ['--help']);
+    expect(r.status).toBe(0);
+    for (const [id, cmd] of Object.entries(manifest().commands)) {
+      if (cmd.hidden) continue;
+      expect(r.stdout, id).toMatch(new RegExp(`^  ${id} +\\S`, 'm'));
+    }
+    expect(r.stdout).toContain('Explain and audit (read-only):');
+    expect(r.stdout).toContain('Use "kubectl rs-reconcile <command> --help" for more information about a given command.');
+    // no arguments at all: the same root help
+    expect(runAs('kubectl-rs_reconcile', []).stdout).toBe(r.stdout);
+  });
+
+  it('renders usage, flag headings and texts as kubectl does', () => {
+    const m = manifest().commands;
+    expect(usageOf(m.diff)).toBe('diff [NAME...] [flags]');
+    expect(usageOf(m.explain)).toBe('explain NAME [flags]');
+    expect(usageOf(m.version)).toBe('version [flags]');
+    expect(usageOf(m.completion)).toBe('completion SHELL [flags]');
+    expect(flagSignature(m.diff.flags.filename)).toBe('-f, --filename=[]:');
+    expect(flagSignature(m.diff.flags['no-headers'])).toBe('--no-headers=false:');
+    expect(flagSignature(m.reconcile.flags['dry-run'])).toBe("--dry-run='none':");
+    expect(flagText(m.diff.flags['as-group'])).toBe('Group to impersonate for the operation (repeatable).');
+    const text = formatCommandHelp(m.diff, 'kubectl rs-reconcile', 80);
+    const flagLines = text.split('\n').filter((l) => /^ {8}\S/.test(l));
+    expect(flagLines.length).toBeGreaterThan(20);
+    for (const line of flagLines) expect(line.length, line).toBeLessThanOrEqual(80); // wrapped to the width
+  });
+});
+
+describe("kubectl's flags and conventions", () => {
+  const CLUSTER_COMMANDS = ['diff', 'explain', 'reconcile', 'run', 'watch'];
+  const TABLE_COMMANDS = ['diff', 'reconcile'];
+
+  it('every command that talks to a cluster takes the connection and scope flags', () => {
+    const m = manifest().commands;
+    for (const id of CLUSTER_COMMANDS) {
+      const flags = m[id].flags;
+      for (const name of ['kubeconfig', 'context', 'cluster', 'user', 'as', 'as-group', 'request-timeout']) expect(flags[name], `${id} --${name}`).toBeDefined();
+      expect(flags.namespace?.char, `${id} -n`).toBe('n');
+      expect(flags['all-namespaces']?.char, `${id} -A`).toBe('A');
+      expect(flags.selector?.char, `${id} -l`).toBe('l');
+      expect(flags['as-group'].type === 'option' && flags['as-group'].multiple).toBe(true);
+    }
+  });
+
+  it('every command that prints tables takes -o json|yaml|wide|name and --no-headers', () => {
+    const m = manifest().commands;
+    for (const id of TABLE_COMMANDS) {
+      const out = m[id].flags.output;
+      expect(out?.char, id).toBe('o');
+      expect(out?.type === 'option' ? [...(out.options ?? [])].sort() : [], id).toEqual(['json', 'name', 'wide', 'yaml']);
+      expect(m[id].flags['no-headers']?.type, id).toBe('boolean');
+    }
+  });
+
+  it('reconcile -o name prints the controllers it would sync, -o wide the wide table', () => {
+    const ex = join(ROOT, 'examples', 'drifted-replicaset.yaml');
+    const name = node(RUN_JS, ['reconcile', '-f', ex, '--dry-run=client', '-o', 'name']);
+    expect(name.stdout).toBe('replicaset.apps/shop-web\n');
+    expect(name.status).toBe(0);
+    const wide = node(RUN_JS, ['reconcile', '-f', ex, '--dry-run=client', '-o', 'wide']);
+    expect(wide.stdout).toMatch(/READY/);
+    const plain = node(RUN_JS, ['reconcile', '-f', ex, '--dry-run=client']);
+    expect(plain.stdout).not.toMatch(/READY/);
+  });
+
+  it('rejects an unknown -o value with a one-line error and exit status 2', () => {
+    const r = node(RUN_JS, ['diff', '-f', join(ROOT, 'examples'), '-o', 'xml']);
+    expect(r.status).toBe(2);
+    expect(r.stderr.split('\n')[0]).toMatch(/^error: .*xml/);
+  });
+});
