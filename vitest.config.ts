@@ -6,6 +6,6 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
-    setupFiles: ['test/setup-fast-check.ts'],
+    setupFiles: ['test/setup.ts'],
   },
 });

@@ -76,6 +76,9 @@ NO_COLOR is respected.`;
     if (!flags.plain && process.stdout.isTTY && process.stdin.isTTY) {
       // React's production build (its development build renders several times slower)
       process.env.NODE_ENV ??= 'production';
+      // ink draws nothing but its last frame, and ignores resizes, when it believes it runs in CI
+      // (it reads CI when loaded): this is a terminal, so draw live.
+      for (const k of ['CI', 'CONTINUOUS_INTEGRATION']) if (process.env[k] !== undefined) process.env[k] = 'false';
       const { runDashboard } = await import('../ui/run.js');
       await runDashboard(feed, { stdout: process.stdout, stdin: process.stdin, stderr: process.stderr, color: colorLevel(process.stdout, process.env) > 0 });
       process.exitCode = 0;
