@@ -31,15 +31,39 @@ if (!existsSync(join(root, 'dist', 'commands', 'diff.js'))) {
 }
 mkdirSync(cache, { recursive: true });
 
-function snapshot(rs, perRs) {
-  const file = join(cache, `snap-${rs}x${perRs}.json`);
+/**
+ * gen-snapshot.mjs's random numbers lose precision (its LCG multiplies past 2^53 in floating
+ * point), so its sequence cycles early and ReplicaSets get the same uid: 132 distinct uids for
+ * 15,000 ReplicaSets. Upstream identifies owners by uid, so ReplicaSets of one namespace sharing
+ * a uid claim (and release) each other's pods: the plan grows to millions of claim decisions.
+ * The `exact` variant runs the same generator with its LCG in exact integer arithmetic.
+ */
+function generator(exact) {
+  if (!exact) return gen;
+  const file = join(cache, 'gen-snapshot-exact.mjs');
+  const text = readFileSync(gen, 'utf8');
+  const from = 'const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);';
+  if (!text.includes(from)) throw new Error('gen-snapshot.mjs changed: review generator() in bench/run.mjs');
+  writeFileSync(file, text.replace(from, 'const rand = () => ((seed = Number((BigInt(seed) * 1103515245n + 12345n) % 2147483648n)) / 2147483648);'));
+  return file;
+}
+
+function snapshot(rs, perRs, exact = false) {
+  const file = join(cache, `snap-${exact ? 'exact-' : ''}${rs}x${perRs}.json`);
   if (!existsSync(file)) {
     const fd = openSync(file, 'w');
-    const r = spawnSync(process.execPath, [gen, '--rs', String(rs), '--pods-per-rs', String(perRs), '--namespaces', '20', '--nodes', '200', '--drift', '0.1', '--seed', '7'], { stdio: ['ignore', fd, 'inherit'] });
+    const r = spawnSync(process.execPath, [generator(exact), '--rs', String(rs), '--pods-per-rs', String(perRs), '--namespaces', '20', '--nodes', '200', '--drift', '0.1', '--seed', '7'], { stdio: ['ignore', fd, 'inherit'] });
     closeSync(fd);
     if (r.status !== 0) throw new Error('gen-snapshot failed');
   }
   return file;
+}
+
+/** How many ReplicaSets share their uid with another one (see generator()). */
+function sharedUids(file) {
+  const r = spawnSync(process.execPath, ['--max-old-space-size=8192', '-e', `const s=JSON.parse(require('fs').readFileSync(${JSON.stringify(file)},'utf8'));const n=new Map();for(const o of s.items)if(o.kind==='ReplicaSet')n.set(o.metadata.uid,(n.get(o.metadata.uid)||0)+1);let rs=0,u=0;for(const v of n.values()){u++;if(v>1)rs+=v}console.log(rs+' '+u)`], { encoding: 'utf8' });
+  const [rs, distinct] = r.stdout.trim().split(' ').map(Number);
+  return { rs, distinct };
 }
 
 /** Runs a command under /usr/bin/time; returns wall ms and peak RSS (KiB). */
@@ -58,10 +82,16 @@ const fmtMiB = (kib) => `${(kib / 1024).toFixed(0)} MiB`;
 const bareParse = (file) =>
   `const t=performance.now();const s=require('fs').readFileSync(${JSON.stringify(file)},'utf8');JSON.parse(s);console.log(performance.now()-t)`;
 
-function measureSnapshot(label, rs, perRs, runs, goalRatio) {
-  const file = snapshot(rs, perRs);
+function measureSnapshot(label, rs, perRs, runs, goalRatio, exact = false) {
+  const file = snapshot(rs, perRs, exact);
   const mb = statSync(file).size / 1e6;
+  const shared = sharedUids(file);
   log(`\n### ${label}: ${rs * perRs} pods / ${rs} ReplicaSets (${mb.toFixed(0)} MB JSON)`);
+  log(
+    exact
+      ? `Generated with the generator's LCG in exact integer arithmetic: ${shared.distinct} distinct ReplicaSet uids.`
+      : `As gen-snapshot.mjs makes it: ${shared.distinct} distinct uids for ${rs} ReplicaSets (${shared.rs} share theirs), so ReplicaSets of a namespace claim each other's pods, as upstream would.`,
+  );
   const bare = [];
   const bareIn = [];
   const diff = [];
@@ -94,19 +124,23 @@ async function measurePlanner() {
   const { loadSnapshotFiles } = await import(join(root, 'dist', 'input', 'snapshot-files.js'));
   const { planSnapshot } = await import(join(root, 'dist', 'core', 'plan.js'));
   const { defaultBehaviour } = await import(join(root, 'dist', 'core', 'versions.js'));
-  log(`| pods | ReplicaSets | planner time (median of 3) | per pod |`);
-  log(`|---|---|---|---|`);
+  log(`| pods | ReplicaSets | snapshot | claim decisions | planner time (median of 3) | per pod |`);
+  log(`|---|---|---|---|---|---|`);
   const sizes = quick ? [[1000, 10]] : [[1000, 10], [15000, 10]];
-  for (const [rs, per] of sizes) {
-    const { snapshot: snap } = await loadSnapshotFiles([snapshot(rs, per)]);
-    const times = [];
-    for (let i = 0; i < 3; i++) {
-      const t0 = performance.now();
-      planSnapshot(snap, { now: Date.parse('2026-01-01T00:00:00Z'), behaviour: defaultBehaviour(), source: 'file' });
-      times.push(performance.now() - t0);
+  for (const exact of [true, false]) {
+    for (const [rs, per] of sizes) {
+      const { snapshot: snap } = await loadSnapshotFiles([snapshot(rs, per, exact)]);
+      const times = [];
+      let decisions = 0;
+      for (let i = 0; i < 3; i++) {
+        const t0 = performance.now();
+        const plan = planSnapshot(snap, { now: Date.parse('2026-01-01T00:00:00Z'), behaviour: defaultBehaviour(), source: 'file' });
+        times.push(performance.now() - t0);
+        decisions = plan.controllers.reduce((n, c) => n + c.pods.length, 0);
+      }
+      const m = median(times);
+      log(`| ${rs * per} | ${rs} | ${exact ? 'unique uids' : 'as generated'} | ${decisions} | ${fmtMs(m)} | ${((m * 1000) / (rs * per)).toFixed(2)} µs |`);
     }
-    const m = median(times);
-    log(`| ${rs * per} | ${rs} | ${fmtMs(m)} | ${((m * 1000) / (rs * per)).toFixed(2)} µs |`);
   }
 }
 
@@ -140,7 +174,11 @@ log(`## Run of ${new Date().toISOString().slice(0, 10)} on ${cpus().length} × $
 if (want('startup')) measureStartup();
 if (want('snapshot')) {
   measureSnapshot('Whole-cluster diff', 1000, 10, quick ? 1 : 5, 2);
-  if (!quick) measureSnapshot('Scalability envelope', 15000, 10, 2, 2.5);
+  measureSnapshot('Whole-cluster diff, unique uids', 1000, 10, quick ? 1 : 5, 2, true);
+  if (!quick) {
+    measureSnapshot('Scalability envelope', 15000, 10, 2, 2.5);
+    measureSnapshot('Scalability envelope, unique uids', 15000, 10, 2, 2.5, true);
+  }
 }
 if (want('planner')) await measurePlanner();
 if (want('controller')) {

@@ -17,6 +17,29 @@ export abstract class BaseCommand extends Command {
     process.stdout.write(text.endsWith('\n') || text === '' ? text : text + '\n');
   }
 
+  /**
+   * Writes a document given in pieces (a plan too large for one string), in writes of about a
+   * MiB, waiting for the stream to drain so memory holds one write at a time.
+   */
+  protected async printChunks(chunks: Iterable<string>): Promise<void> {
+    const out = process.stdout;
+    let buffered: string[] = [];
+    let size = 0;
+    const flush = async () => {
+      if (size === 0) return;
+      const text = buffered.join('');
+      buffered = [];
+      size = 0;
+      if (!out.write(text)) await new Promise<void>((resolve) => out.once('drain', resolve));
+    };
+    for (const chunk of chunks) {
+      buffered.push(chunk);
+      size += chunk.length;
+      if (size >= 1 << 20) await flush();
+    }
+    await flush();
+  }
+
   protected override async catch(err: Error & { exitCode?: number; oclif?: { exit?: number } }): Promise<unknown> {
     if (err instanceof Errors.ExitError) throw err;
     const debug = this.argv.includes('--debug');

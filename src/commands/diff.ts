@@ -5,7 +5,7 @@ import { progressOn } from '../cli/progress.js';
 import { parseTarget } from '../cli/targets.js';
 import { colorLevel, makeChalk } from '../render/color.js';
 import { renderDiffTable, renderSummary } from '../render/diff-table.js';
-import { renderNames, renderPlanJson, renderPlanYaml } from '../render/plan-output.js';
+import { planJsonChunks, planYamlChunks, renderNames } from '../render/plan-output.js';
 import { preparePlan } from '../services/plan-service.js';
 
 export default class Diff extends BaseCommand {
@@ -40,8 +40,8 @@ or status change, greater than 1 on an error.`;
     );
     for (const n of ctx.notices) this.warning(n);
     const plan = ctx.plan;
-    if (flags.output === 'json') this.print(renderPlanJson(plan));
-    else if (flags.output === 'yaml') this.print(renderPlanYaml(plan));
+    if (flags.output === 'json') await this.printChunks(planJsonChunks(plan));
+    else if (flags.output === 'yaml') await this.printChunks(planYamlChunks(plan));
     else if (flags.output === 'name') this.print(renderNames(plan));
     else {
       const chalk = makeChalk(colorLevel(process.stdout, process.env));

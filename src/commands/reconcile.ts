@@ -7,7 +7,7 @@ import { parseTarget } from '../cli/targets.js';
 import { UserError } from '../errors.js';
 import { colorLevel, makeChalk } from '../render/color.js';
 import { renderDiffTable, renderSummary } from '../render/diff-table.js';
-import { renderNames, renderPlanJson, renderPlanYaml } from '../render/plan-output.js';
+import { planJsonChunks, planYamlChunks, renderNames } from '../render/plan-output.js';
 import { preparePlan } from '../services/plan-service.js';
 import { applyPlan, tally, type DryRun } from '../services/reconcile-service.js';
 import { connection } from './diff.js';
@@ -96,8 +96,8 @@ Exit status: 0 when every action succeeded (or nothing was to do), 2 when any fa
       },
     });
     progress.done();
-    if (flags.output === 'json') this.print(renderPlanJson(report as never));
-    else if (flags.output === 'yaml') this.print(renderPlanYaml(report as never));
+    if (flags.output === 'json') await this.printChunks(planJsonChunks(report));
+    else if (flags.output === 'yaml') await this.printChunks(planYamlChunks(report));
     else if (flags.output === 'name') this.print(renderNames({ ...ctx.plan, controllers: work }));
     else {
       const t = tally(report);

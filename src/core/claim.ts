@@ -18,10 +18,28 @@ export interface ClaimDecision {
 }
 
 /**
+ * The claim sentences of one planner, each built once per distinct wording: a big plan repeats a
+ * few sentences millions of times (every kept pod says the same), and each would otherwise be a
+ * string of its own. Keys are the reason and the sentence's variable parts, which are short.
+ */
+export class ClaimSentences {
+  private readonly known = new Map<string, string>();
+
+  say(key: string, build: () => string): string {
+    let s = this.known.get(key);
+    if (s === undefined) {
+      s = build();
+      this.known.set(key, s);
+    }
+    return s;
+  }
+}
+
+/**
  * One pod's decision, in upstream's order: the active filter first, then the claim table.
  * Returns null for a pod that is not part of the plan (an orphan that does not match).
  */
-export function claimPod(c: Controller, selector: Selector, pod: Pod): ClaimDecision | null {
+export function claimPod(c: Controller, selector: Selector, pod: Pod, sentences: ClaimSentences = new ClaimSentences()): ClaimDecision | null {
   const kind = c.kind;
   const matches = selector.matches(pod.metadata.labels);
   const ref = controllerRef(pod);
@@ -29,7 +47,8 @@ export function claimPod(c: Controller, selector: Selector, pod: Pod): ClaimDeci
   if (!matches && !ours) return null;
 
   if (isPodTerminal(pod)) {
-    return ignore(pod, 'Inactive', `its phase is ${pod.status?.phase}: terminal pods are never counted, adopted, released or deleted (pod garbage collection removes them)`);
+    const phase = pod.status?.phase;
+    return ignore(pod, 'Inactive', sentences.say(`Inactive\0${phase}`, () => `its phase is ${phase}: terminal pods are never counted, adopted, released or deleted (pod garbage collection removes them)`));
   }
   if (pod.metadata.deletionTimestamp) {
     return ignore(pod, 'Terminating', `it is being deleted (since ${pod.metadata.deletionTimestamp}): a terminating pod no longer counts, so its replacement is created right away`);
@@ -40,37 +59,40 @@ export function claimPod(c: Controller, selector: Selector, pod: Pod): ClaimDeci
     return ignore(
       pod,
       'OwnedByOther',
-      sameName
-        ? `its controller reference names ${who} but with uid ${ref.uid}, an earlier object of the same name; ownership is by uid, so it belongs to someone else and is never adopted`
-        : `it matches the selector but is controlled by ${who} (uid ${ref.uid}); a pod has one controller, so this ${kind} leaves it alone`,
+      sentences.say(`OwnedByOther\0${kind}\0${who}\0${ref.uid}\0${sameName}`, () =>
+        sameName
+          ? `its controller reference names ${who} but with uid ${ref.uid}, an earlier object of the same name; ownership is by uid, so it belongs to someone else and is never adopted`
+          : `it matches the selector but is controlled by ${who} (uid ${ref.uid}); a pod has one controller, so this ${kind} leaves it alone`,
+      ),
     );
   }
   if (ours) {
     if (matches) {
-      return { pod, decision: 'keep', reason: 'OwnedMatching', claimed: true, message: `owned by this ${kind} and matches its selector` };
+      return { pod, decision: 'keep', reason: 'OwnedMatching', claimed: true, message: sentences.say(kind, () => `owned by this ${kind} and matches its selector`) };
     }
     const why = selector.explainMismatch(pod.metadata.labels);
     if (isBeingDeleted(c)) {
-      return ignore(pod, 'ControllerDeleting', `owned by this ${kind} but no longer matches its selector (${why}); the ${kind} is being deleted, so it is not released`);
+      return ignore(pod, 'ControllerDeleting', sentences.say(`ControllerDeleting\0${kind}\0${why}`, () => `owned by this ${kind} but no longer matches its selector (${why}); the ${kind} is being deleted, so it is not released`));
     }
     return {
       pod,
       decision: 'release',
       reason: 'OwnedNotMatching',
       claimed: false,
-      message: `owned by this ${kind} but no longer matches its selector (${why}): the ${kind} removes its owner reference and the pod keeps running as an orphan, no longer counted`,
+      message: sentences.say(`OwnedNotMatching\0${kind}\0${why}`, () => `owned by this ${kind} but no longer matches its selector (${why}): the ${kind} removes its owner reference and the pod keeps running as an orphan, no longer counted`),
     };
   }
   // An orphan that matches.
   if (isBeingDeleted(c)) {
-    return ignore(pod, 'ControllerDeleting', `an orphan that matches the selector, but the ${kind} is being deleted, so it adopts nothing`);
+    return ignore(pod, 'ControllerDeleting', sentences.say(`ControllerDeletingOrphan\0${kind}`, () => `an orphan that matches the selector, but the ${kind} is being deleted, so it adopts nothing`));
   }
+  const shown = selector.toString() || '(empty: matches every pod)';
   return {
     pod,
     decision: 'adopt',
     reason: 'OrphanMatching',
     claimed: true,
-    message: `it has no controller and its labels match the selector ${selector.toString() || '(empty: matches every pod)'}: the ${kind} adopts it (adds itself as controller owner) and counts it`,
+    message: sentences.say(`OrphanMatching\0${kind}\0${shown}`, () => `it has no controller and its labels match the selector ${shown}: the ${kind} adopts it (adds itself as controller owner) and counts it`),
   };
 }
 

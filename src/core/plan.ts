@@ -2,7 +2,7 @@
 // writing anything. It reads like the sync: selector, list, filter active, claim, manage
 // replicas, calculate status, decide the status write and the requeue.
 
-import { claimPod, type ClaimDecision } from './claim.js';
+import { ClaimSentences, claimPod, type ClaimDecision } from './claim.js';
 import {
   compareControllers,
   controllerKey,
@@ -70,6 +70,8 @@ export class ClusterPlanner {
   private readonly rsByOwnerUid = new Map<string, Controller[]>();
   private readonly controllerUids = new Set<string>();
   private readonly overlapsByNamespace = new Map<string, Map<Controller, Map<string, string[]>>>();
+  /** One copy of each claim sentence (a GiB of copies with 150k pods sharing owner uids). */
+  private readonly sentences = new ClaimSentences();
 
   constructor(
     snapshot: Snapshot,
@@ -128,7 +130,7 @@ export class ClusterPlanner {
     const candidates = this.candidates(c, selector);
     const claims: ClaimDecision[] = [];
     for (const p of candidates) {
-      const d = claimPod(c, selector, p);
+      const d = claimPod(c, selector, p, this.sentences);
       if (d) claims.push(d);
     }
     const claimed = claims.filter((d) => d.claimed).map((d) => d.pod);
@@ -182,9 +184,7 @@ export class ClusterPlanner {
       inSync: false,
       skip,
       replicas: { desired, current: claimed.length },
-      pods: claims
-        .map((d) => ({ name: d.pod.metadata.name, uid: d.pod.metadata.uid, decision: d.decision, reason: d.reason, message: d.message }))
-        .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
+      pods: sortedByName(claims.map((d) => ({ name: d.pod.metadata.name, uid: d.pod.metadata.uid, decision: d.decision, reason: d.reason, message: d.message }))),
       create: { count: createCount, batches },
       delete: (deletion?.victims ?? []).map((v) => ({
         name: v.facts.pod.metadata.name,
@@ -230,16 +230,29 @@ export class ClusterPlanner {
   /** Pods of the namespace that match the selector or name this controller, in cache order. */
   private candidates(c: Controller, selector: Selector): Pod[] {
     const ns = namespaceOf(c);
-    const seen = new Set<Pod>();
+    // Both lists are in cache order: merge them, keeping one copy of a pod in both.
+    const a = this.index.matching(ns, selector);
+    const b = this.index.controlledBy(ns, c.metadata.uid);
+    if (b.length === 0) return a;
+    if (a.length === 0) return [...b];
     const out: Pod[] = [];
-    for (const p of this.index.matching(ns, selector)) {
-      seen.add(p);
-      out.push(p);
+    let i = 0;
+    let j = 0;
+    let pa = this.index.position(a[0]);
+    let pb = this.index.position(b[0]);
+    while (i < a.length || j < b.length) {
+      if (j >= b.length || (i < a.length && pa < pb)) {
+        out.push(a[i++]);
+        if (i < a.length) pa = this.index.position(a[i]);
+      } else {
+        if (i < a.length && pa === pb) {
+          i++;
+          if (i < a.length) pa = this.index.position(a[i]);
+        }
+        out.push(b[j++]);
+        if (j < b.length) pb = this.index.position(b[j]);
+      }
     }
-    for (const p of this.index.controlledBy(c.metadata.uid)) {
-      if (!seen.has(p) && namespaceOf(p) === ns) out.push(p);
-    }
-    if (out.length > 1) out.sort((a, b) => this.index.position(a) - this.index.position(b));
     return out;
   }
 
@@ -254,7 +267,7 @@ export class ClusterPlanner {
 
   private invalidSelector(c: Controller, error: string): ControllerDetail {
     const status = currentStatus(c);
-    const owned = this.index.controlledBy(c.metadata.uid).filter((p) => namespaceOf(p) === namespaceOf(c) && isPodActive(p)).length;
+    const owned = this.index.controlledBy(namespaceOf(c), c.metadata.uid).filter(isPodActive).length;
     const message = `invalid selector: ${error}; upstream skips this ${c.kind} entirely (no claim, no create or delete, no status write) until its selector is fixed`;
     const entry: PlanController = {
       kind: c.kind,
@@ -370,6 +383,14 @@ export function summarize(entries: PlanController[]): PlanSummary {
 /** Plans every controller of a snapshot. */
 export function planSnapshot(snapshot: Snapshot, opts: PlanOptions): Plan {
   return new ClusterPlanner(snapshot, opts).plan();
+}
+
+/** Sorted by name; a list already in order (the usual case: pods listed by name) is kept as is. */
+function sortedByName<T extends { name: string }>(xs: T[]): T[] {
+  for (let i = 1; i < xs.length; i++) {
+    if (xs[i - 1].name > xs[i].name) return xs.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  }
+  return xs;
 }
 
 function push<K, V>(m: Map<K, V[]>, k: K, v: V): void {

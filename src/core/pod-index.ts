@@ -45,7 +45,8 @@ class LabelPostings {
 export class PodIndex {
   private readonly byNamespace = new Map<string, Pod[]>();
   private readonly orphansByNamespace = new Map<string, Pod[]>();
-  private readonly byControllerUid = new Map<string, Pod[]>();
+  /** Keyed by `namespace/uid`: a namespace name holds no `/`, and upstream lists one namespace. */
+  private readonly byController = new Map<string, Pod[]>();
   private readonly postings = new Map<string, LabelPostings>();
   private readonly orphanPostings = new Map<string, LabelPostings>();
 
@@ -58,7 +59,7 @@ export class PodIndex {
       const ns = namespaceOf(p);
       push(this.byNamespace, ns, p);
       const ref = controllerRef(p);
-      if (ref) push(this.byControllerUid, ref.uid, p);
+      if (ref) push(this.byController, `${ns}/${ref.uid}`, p);
       else push(this.orphansByNamespace, ns, p);
     }
   }
@@ -75,9 +76,9 @@ export class PodIndex {
     return this.orphansByNamespace.get(ns) ?? [];
   }
 
-  /** Pods whose controller reference carries this uid (any namespace: callers filter). */
-  controlledBy(uid: string): readonly Pod[] {
-    return this.byControllerUid.get(uid) ?? [];
+  /** Pods of a namespace whose controller reference carries this uid, in cache order. */
+  controlledBy(ns: string, uid: string): readonly Pod[] {
+    return this.byController.get(`${ns}/${uid}`) ?? [];
   }
 
   /** Pods of a namespace matching a selector, in cache order. */

@@ -132,3 +132,34 @@ export function toYaml(value: unknown): string {
   if (one !== undefined) return one + '\n';
   return block(v, '', null);
 }
+
+/**
+ * toYaml in pieces: the top-level members one by one, and the items of a top-level list one by
+ * one, so a document too large for one string can be written out. The pieces join to toYaml.
+ */
+export function* yamlChunks(value: unknown): Generator<string> {
+  const v = jsonView(value);
+  const one = inline(v);
+  if (one !== undefined) {
+    yield one + '\n';
+    return;
+  }
+  if (Array.isArray(v)) {
+    yield block(v, '', null);
+    return;
+  }
+  for (const [key, member] of entries(v as object)) {
+    const single = inline(member);
+    if (single !== undefined || !Array.isArray(member)) {
+      yield block({ [key]: member }, '', null);
+      continue;
+    }
+    yield `${yamlString(key)}:\n`;
+    for (const raw of member) {
+      const view = jsonView(raw);
+      const item = isOmitted(view) ? null : view;
+      const inner = inline(item);
+      yield inner !== undefined ? `  - ${inner}\n` : block(item, '    ', '  - ');
+    }
+  }
+}
