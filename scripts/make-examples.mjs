@@ -67,9 +67,16 @@ function pod({ name, ns = 'default', labels, owner, node = 'node-1', phase = 'Ru
     status: {
       phase,
       conditions: phase === 'Pending' && !node ? [{ type: 'PodScheduled', status: 'False', lastProbeTime: null, lastTransitionTime: ago(created), reason: 'Unschedulable' }] : conditions,
-      containerStatuses: phase === 'Pending' ? [] : [{ name: 'app', ready, restartCount: restarts, image: 'registry.example/app:1.4.2', started: ready }],
+      ...(node ? { startTime: ago(created - 1) } : {}),
+      containerStatuses: phase === 'Pending' ? [] : [{ name: 'app', ready, restartCount: restarts, image: 'registry.example/app:1.4.2', started: ready, state: containerState(phase, created) }],
     },
   };
+}
+
+/** What kubectl shows a container as (its READY column counts running, ready containers). */
+function containerState(phase, created) {
+  if (phase === 'Running') return { running: { startedAt: ago(created - 5) } };
+  return { terminated: { exitCode: phase === 'Succeeded' ? 0 : 1, reason: phase === 'Succeeded' ? 'Completed' : 'Error', startedAt: ago(created - 5), finishedAt: ago(created - 60) } };
 }
 
 function write(file, comment, items) {

@@ -23,6 +23,9 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { stringify } from 'yaml';
 
+// built by `npm run build`, which `npm run release` runs first
+const { RESOLVE_SCRIPT_DIR } = await import(new URL('../dist/cli/shell.js', import.meta.url).href);
+
 const root = fileURLToPath(new URL('..', import.meta.url));
 const argv = process.argv.slice(2);
 const opt = (name, dflt) => (argv.includes(`--${name}`) ? argv[argv.indexOf(`--${name}`) + 1] : dflt);
@@ -55,15 +58,7 @@ const LAUNCHER = `#!/bin/sh
 # kubectl-rs_reconcile ${version}: kubectl runs it as "kubectl rs-reconcile". rs-reconcile is
 # JavaScript: it runs lib/start.cjs with the Node.js on PATH (or $RS_RECONCILE_NODE), which must
 # be ${nodeMajor}.${nodeMinor} or newer.
-self=$0
-while [ -L "$self" ]; do
-  link=$(readlink "$self")
-  case $link in
-    /*) self=$link ;;
-    *) self=$(dirname "$self")/$link ;;
-  esac
-done
-dir=$(dirname "$self")
+${RESOLVE_SCRIPT_DIR}
 node=\${RS_RECONCILE_NODE:-node}
 if ! command -v "$node" >/dev/null 2>&1; then
   echo "error: kubectl rs-reconcile needs Node.js >= ${nodeMajor}.${nodeMinor} on PATH (no \\"$node\\" found): install it from https://nodejs.org or your package manager" >&2

@@ -9,7 +9,8 @@ export interface Target {
   name: string;
 }
 
-const KINDS: Record<string, ControllerKind> = {
+/** The resource types kubectl accepts for the two kinds, as in TYPE/NAME. */
+const CONTROLLER_TYPES: Readonly<Record<string, ControllerKind>> = {
   rs: 'ReplicaSet',
   replicaset: 'ReplicaSet',
   replicasets: 'ReplicaSet',
@@ -20,6 +21,12 @@ const KINDS: Record<string, ControllerKind> = {
   replicationcontrollers: 'ReplicationController',
 };
 
+/** The kind a TYPE of TYPE/NAME names (rs, replicasets.apps, rc…), or undefined. */
+export function controllerType(type: string): ControllerKind | undefined {
+  const t = type.toLowerCase();
+  return Object.hasOwn(CONTROLLER_TYPES, t) ? CONTROLLER_TYPES[t] : undefined;
+}
+
 export function parseTarget(arg: string): Target {
   const slash = arg.indexOf('/');
   if (slash < 0) {
@@ -28,7 +35,7 @@ export function parseTarget(arg: string): Target {
   }
   const type = arg.slice(0, slash).toLowerCase();
   const name = arg.slice(slash + 1);
-  const kind = KINDS[type];
+  const kind = controllerType(type);
   if (!kind) throw new UserError(`the server doesn't have a resource type "${arg.slice(0, slash)}": rs-reconcile explains ReplicaSets (rs/NAME) and ReplicationControllers (rc/NAME)`);
   if (!name || name.includes('/')) throw new UserError(`invalid controller name ${JSON.stringify(arg)}: expected TYPE/NAME`);
   return { kind, name };

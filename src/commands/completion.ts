@@ -12,6 +12,8 @@ import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { Args, type Command } from '@oclif/core';
 import { BaseCommand } from '../cli/base.js';
+import { RESOLVE_SCRIPT_DIR } from '../cli/shell.js';
+import { controllerType } from '../cli/targets.js';
 import type { ControllerName } from '../cluster/list-names.js';
 import { UserError } from '../errors.js';
 
@@ -255,22 +257,11 @@ export async function controllerNames(ctx: WordsContext, io: LookupIO = {}): Pro
   return listControllerNames(conn, all ? null : conn.namespace);
 }
 
-const KIND_PREFIXES: Record<string, ControllerName['kind']> = {
-  rs: 'ReplicaSet',
-  replicaset: 'ReplicaSet',
-  replicasets: 'ReplicaSet',
-  'replicaset.apps': 'ReplicaSet',
-  'replicasets.apps': 'ReplicaSet',
-  rc: 'ReplicationController',
-  replicationcontroller: 'ReplicationController',
-  replicationcontrollers: 'ReplicationController',
-};
-
 /** rs/NAME and rc/NAME (or TYPE/NAME in the type the user started typing), unique, sorted. */
 export function controllerCandidates(names: ControllerName[], prefix: string, showNamespace: boolean): Candidate[] {
   const slash = prefix.indexOf('/');
   const typed = slash >= 0 ? prefix.slice(0, slash) : null;
-  const onlyKind = typed === null ? null : KIND_PREFIXES[typed.toLowerCase()];
+  const onlyKind = typed === null ? null : controllerType(typed);
   if (typed !== null && !onlyKind) return [];
   const seen = new Map<string, Set<string>>();
   for (const c of names) {
@@ -430,15 +421,7 @@ export function kubectlHelperScript(): string {
 # kubectl_complete-rs_reconcile: kubectl (1.26 and newer) runs this executable, found on PATH, to
 # complete "kubectl rs-reconcile ...": it passes the words after "rs-reconcile" (the last one is
 # the word being completed) and reads cobra's format back. Put it next to kubectl-rs_reconcile.
-self=$0
-while [ -L "$self" ]; do
-  link=$(readlink "$self")
-  case $link in
-    /*) self=$link ;;
-    *) self=$(dirname "$self")/$link ;;
-  esac
-done
-dir=$(dirname "$self")
+${RESOLVE_SCRIPT_DIR}
 if [ -x "$dir/kubectl-rs_reconcile" ]; then
   exec "$dir/kubectl-rs_reconcile" completion __complete -- "$@"
 fi

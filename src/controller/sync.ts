@@ -135,7 +135,7 @@ export async function syncController(planner: ClusterPlanner, c: Controller, dep
     try {
       await updateStatusWithRetry(deps.api, c, status);
       statusWritten = true;
-      record({ action: 'status', ok: true });
+      record({ action: 'status', ok: true, note: `replicas ${status.replicas}, ready ${status.readyReplicas}, available ${status.availableReplicas}` });
     } catch (e) {
       const err = asApiError(e);
       record({ action: 'status', ok: false, code: err.code, error: err.message });

@@ -110,7 +110,9 @@ export class Kubelet {
     if (!this.ownsNode(node)) return undefined;
     if (phase !== 'Running') return 'run';
     const ready = ((p.status?.conditions ?? []) as Obj[]).find((c) => c.type === 'Ready');
-    return ready?.status === 'True' ? undefined : 'ready';
+    // A ready pod seeded without container statuses gets them, as a real kubelet reports them.
+    const reported = ((p.status?.containerStatuses ?? []) as Obj[]).length >= ((p.spec?.containers ?? []) as Obj[]).length;
+    return ready?.status === 'True' && reported ? undefined : 'ready';
   }
 
   private delay(stage: Stage, p: Obj): number {
@@ -258,10 +260,16 @@ export class Kubelet {
 
   private ready(p: Obj): void {
     const node = p.spec.nodeName as string;
-    this.writeStatus(p, USERS.node(node), (st) => {
+    this.writeStatus(p, USERS.node(node), (st, pod) => {
       setCondition(st, { type: 'ContainersReady', status: 'True' });
       setCondition(st, { type: 'Ready', status: 'True' });
-      for (const c of (st.containerStatuses ?? []) as Obj[]) {
+      const statuses = (st.containerStatuses ??= []) as Obj[];
+      for (const c of (pod.spec.containers ?? []) as Obj[]) {
+        if (statuses.some((x) => x.name === c.name)) continue;
+        const startedAt = (st.startTime as string | undefined) ?? rfc3339();
+        statuses.push({ name: c.name, image: c.image, imageID: '', containerID: containerID(), ready: true, started: true, restartCount: 0, state: { running: { startedAt } }, lastState: {} });
+      }
+      for (const c of statuses) {
         c.ready = true;
         c.started = true;
       }

@@ -95,6 +95,9 @@ function optionsError(kind: string, field: string, value: string, supported: str
 }
 
 export class RestHandler {
+  /** Each stored object's JSON as a list item (without kind and apiVersion). */
+  private readonly itemJson = new WeakMap<Obj, string>();
+
   constructor(
     private readonly registry: Registry,
     private readonly hub: WatchHub,
@@ -357,7 +360,7 @@ export class RestHandler {
         if (selectorIsEmpty(sel)) meta.remainingItemCount = page.remaining;
       }
       if (table) return { code: 200, body: toTable(res, page.items, meta, table) };
-      return { code: 200, body: { kind: res.listKind, apiVersion: apiVersionOf(res), metadata: meta, items: page.items.map(stripType) } };
+      return { code: 200, body: this.listBody(res, meta, page.items) };
     }
     items ??= store.list(res.name, namespace);
     let filtered = selectorIsEmpty(sel) ? items : items.filter(accept);
@@ -370,7 +373,25 @@ export class RestHandler {
       filtered = page;
     }
     if (table) return { code: 200, body: toTable(res, filtered, meta, table) };
-    return { code: 200, body: { kind: res.listKind, apiVersion: apiVersionOf(res), metadata: meta, items: filtered.map(stripType) } };
+    return { code: 200, body: this.listBody(res, meta, filtered) };
+  }
+
+  /**
+   * A list response as JSON text, from each item's text cached on the stored object (stored
+   * objects are never mutated, see Store.put): listing 10k unchanged pods serializes none again.
+   */
+  private listBody(res: ResourceDef, meta: Obj, items: Obj[]): JsonText {
+    const texts = new Array<string>(items.length);
+    for (let i = 0; i < items.length; i++) {
+      const o = items[i];
+      let t = this.itemJson.get(o);
+      if (t === undefined) {
+        t = JSON.stringify(stripType(o));
+        this.itemJson.set(o, t);
+      }
+      texts[i] = t;
+    }
+    return new JsonText(`{"kind":${JSON.stringify(res.listKind)},"apiVersion":${JSON.stringify(apiVersionOf(res))},"metadata":${JSON.stringify(meta)},"items":[${texts.join(',')}]}`);
   }
 
   private watch(info: RequestInfo, p: ResourcePath, response: ServerResponse): void {
@@ -438,8 +459,13 @@ function parseBody(info: RequestInfo): unknown {
   }
 }
 
+/** A response body that is JSON text already. */
+export class JsonText {
+  constructor(readonly text: string) {}
+}
+
 export function send(response: ServerResponse, code: number, body: unknown, headers: Record<string, string | string[]> = {}): void {
-  const text = JSON.stringify(body);
+  const text = body instanceof JsonText ? body.text : JSON.stringify(body);
   response.writeHead(code, {
     'Content-Type': 'application/json',
     'Cache-Control': 'no-cache, private',

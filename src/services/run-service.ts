@@ -123,7 +123,7 @@ export function startControllers(opts: StartOptions, signal: AbortSignal): Contr
       },
       onAction: (key, a) => {
         opts.onAction?.(kind, key, a);
-        const what = `${a.action}${a.pod ? ` pod ${a.pod}` : ''}`;
+        const what = `${a.action === 'status' ? 'update status' : a.action}${a.pod ? ` pod ${a.pod}` : ''}`;
         if (a.ok) opts.log.info(`${kind} ${key}: ${what}${a.note ? ` (${a.note})` : ''}`);
         else opts.log.error(`${kind} ${key}: ${what} failed`, { code: a.code, err: a.error });
       },

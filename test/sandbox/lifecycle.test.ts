@@ -232,6 +232,28 @@ describe('simulated scheduler and kubelet', () => {
     }
   });
 
+  it('a ready pod seeded without container statuses gets them, keeping its Ready transition time', async () => {
+    const seeded = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'seeded', namespace: 'default' },
+      spec: { nodeName: 'node-0', containers: [{ name: 'app', image: 'x' }] },
+      status: { phase: 'Running', startTime: '2025-12-01T00:00:00Z', conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: '2025-12-01T00:01:00Z' }] },
+    };
+    const k = await startEnv({ nodes: 1, seed: [seeded], kubelet: { scheduleDelayMs: 10, runDelayMs: 10, readyDelayMs: 10 } });
+    try {
+      const p = await waitFor(async () => {
+        const x = await k.core.readNamespacedPod({ name: 'seeded', namespace: 'default' });
+        return (x.status?.containerStatuses?.length ?? 0) > 0 && x;
+      }, 'container statuses');
+      expect(p.status?.containerStatuses?.[0]).toMatchObject({ name: 'app', ready: true, started: true, restartCount: 0 });
+      expect(p.status?.containerStatuses?.[0].state?.running?.startedAt?.toISOString()).toBe('2025-12-01T00:00:00.000Z');
+      expect(p.status?.conditions?.find((c) => c.type === 'Ready')?.lastTransitionTime?.toISOString()).toBe('2025-12-01T00:01:00.000Z');
+    } finally {
+      await k.sb.close();
+    }
+  });
+
   it('a seeded failure rate makes pods fail; the clock can be advanced', async () => {
     const k = await startEnv({ nodes: 1, kubelet: { scheduleDelayMs: 60_000, runDelayMs: 60_000, readyDelayMs: 60_000, failureRate: 1, seed: 7 } });
     try {

@@ -310,3 +310,69 @@ describe('reconcile mode: what the controller machinery shows', () => {
     expect(lines).toEqual(['info Caches are synced controllers=ReplicaSet', 'error informer error err=boom', 'info shown']);
   });
 });
+
+describe('an hour of changes (fake clock)', () => {
+  it('keeps memory flat: caches, plans, the log and the dashboard state hold only the present', async () => {
+    const { setFlagsFromString } = await import('node:v8');
+    const { runInNewContext } = await import('node:vm');
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const heap = () => {
+      gc();
+      gc();
+      return process.memoryUsage().heapUsed;
+    };
+    const { WatchStore } = await import('../../src/ui/store.js');
+    const { initialState } = await import('../../src/ui/state.js');
+
+    const snap = syntheticSnapshot(20, 5, 2);
+    const cl = fakeCluster(snap);
+    const clock = new FakeClock(NOW_MS);
+    const store = new WatchStore(initialState({ context: 'soak', scope: 'all namespaces', mode: 'read-only' }, { columns: 120, rows: 40 }, NOW_MS), clock);
+    const session = new WatchSession({
+      source: informerSource(cl, { run: true }),
+      clock,
+      plan: (s, first) => planFrame(s, { behaviour, nowMs: clock.now(), at: clock.now(), source: 'cluster', scope: { namespace: null, targets: [] }, strictTargets: first }),
+      onFrame: (frame) => store.dispatch({ type: 'snapshotChanged', frame }),
+      onLog: (entry) => store.dispatch({ type: 'log', entry }),
+    });
+    const ac = new AbortController();
+    const started = session.start(ac.signal);
+    cl.syncAll();
+    await started;
+
+    // Every 500 ms a pod changes (restarts, readiness); every 10 s one pod is replaced by a new
+    // one with a new name (names, uids and log lines never repeat); every minute a scale.
+    let serial = 0;
+    const simulate = (minutes: number) => {
+      for (let step = 0; step < minutes * 120; step++) {
+        serial++;
+        const pods = [...cl.pods.items.values()];
+        const p = pods[serial % pods.length];
+        cl.pods.update({ ...p, metadata: { ...p.metadata, resourceVersion: `r${serial}` }, status: { ...p.status, containerStatuses: [{ name: 'app', ready: serial % 2 === 0, restartCount: serial }] } });
+        if (serial % 20 === 0) {
+          const old = pods[(serial / 20) % pods.length];
+          cl.pods.remove(old);
+          const name = `${old.metadata.generateName ?? 'pod-'}s${serial}`;
+          cl.pods.add({ ...old, metadata: { ...old.metadata, name, uid: `uid-${serial}`, resourceVersion: `r${serial}` } });
+        }
+        if (serial % 120 === 0) {
+          const rs = [...cl.replicasets.items.values()][serial % 20];
+          cl.replicasets.update({ ...rs, metadata: { ...rs.metadata, resourceVersion: `r${serial}` }, spec: { ...rs.spec, replicas: 3 + (serial % 5) } });
+        }
+        clock.advance(500);
+      }
+    };
+    simulate(10); // warm up: the log ring fills, the JIT settles
+    const after10 = heap();
+    simulate(50);
+    const after60 = heap();
+    ac.abort();
+    store.dispose();
+    expect(store.getState().logSeq).toBeGreaterThan(700); // the log saw the whole hour (adds, deletes, scales)
+    expect(store.getState().log.size).toBeLessThanOrEqual(500); // and keeps the newest only
+    expect(cl.pods.items.size).toBe(100);
+    // anything kept per change would show as megabytes here (the 50 minutes made 30,000 changes)
+    expect(after60 - after10).toBeLessThan(2 * 1024 * 1024);
+  });
+});

@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+
+import { controllerType, parseTarget } from '../../src/cli/targets.js';
+import { UserError } from '../../src/errors.js';
+
+describe('controller names as kubectl takes them', () => {
+  it('NAME names either kind; TYPE/NAME one kind, in any of kubectl spellings', () => {
+    expect(parseTarget('web')).toEqual({ kind: null, name: 'web' });
+    for (const t of ['rs', 'replicaset', 'replicasets', 'replicaset.apps', 'ReplicaSets.apps', 'RS']) expect(parseTarget(`${t}/web`)).toEqual({ kind: 'ReplicaSet', name: 'web' });
+    for (const t of ['rc', 'replicationcontroller', 'replicationcontrollers']) expect(parseTarget(`${t}/db`)).toEqual({ kind: 'ReplicationController', name: 'db' });
+  });
+
+  it('refuses other types, empty names and nested slashes in one line', () => {
+    expect(() => parseTarget('deploy/web')).toThrow(`the server doesn't have a resource type "deploy"`);
+    expect(() => parseTarget('')).toThrow(UserError);
+    expect(() => parseTarget('rs/')).toThrow('invalid controller name "rs/": expected TYPE/NAME');
+    expect(() => parseTarget('rs/a/b')).toThrow('expected TYPE/NAME');
+  });
+
+  it('is not fooled by names of Object.prototype', () => {
+    for (const t of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) {
+      expect(controllerType(t)).toBeUndefined();
+      expect(() => parseTarget(`${t}/web`)).toThrow(`resource type "${t}"`);
+    }
+  });
+});
