@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Benchmarks of the embedded API server, `reconcile` and `run` (issues 3 and 4), against the
 // sandbox over real HTTPS. Reports numbers; asserts nothing about time.
-//   node bench/controller.mjs [--quick]
+//   node bench/controller.mjs [--quick] [--only sandbox,reconcile,run,memory]
 // Prints markdown rows; bench/run.mjs includes them in docs/benchmarks.md.
 import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
@@ -16,6 +16,9 @@ const { KubeConfig, CoreV1Api } = await import('@kubernetes/client-node');
 const { preparePlan } = await import(dist('services/plan-service.js'));
 const { applyPlan } = await import(dist('services/reconcile-service.js'));
 const quick = process.argv.includes('--quick');
+const onlyAt = process.argv.indexOf('--only');
+const only = onlyAt >= 0 ? process.argv[onlyAt + 1].split(',') : null;
+const want = (section) => !only || only.includes(section);
 export const lines = [];
 const log = (s = '') => {
   console.log(s);
@@ -61,7 +64,7 @@ async function client(sb) {
 }
 
 // ---- the sandbox itself --------------------------------------------------------------------
-{
+if (want('sandbox')) {
   log('\n### Embedded API server (sandbox)');
   const sb = await startSandbox({ seed: world(1000, 10), gc: false });
   const { core } = await client(sb);
@@ -137,7 +140,7 @@ async function client(sb) {
 }
 
 // ---- reconcile 0 → 500 ---------------------------------------------------------------------
-{
+if (want('reconcile')) {
   log('\n### `reconcile` of a ReplicaSet scaled 0 → 500');
   const waves = [1, 2, 4, 8, 16, 32, 64, 128, 245];
   // the sandbox's own floor: the same 500 creates, in the same 9 parallel waves, from a bare client
@@ -186,7 +189,7 @@ async function runUntilSynced(kubeconfig, extraArgs = []) {
   if (code !== 0) throw new Error(`run exited ${code}: ${err.slice(-500)}`);
   return { ms, rssKiB };
 }
-{
+if (want('run')) {
   log('\n### `run`: 1,000 ReplicaSets × 10 pods');
   const seed = world(1000, 10);
   // 10% drift: one pod missing in every tenth ReplicaSet
@@ -218,7 +221,7 @@ async function runUntilSynced(kubeconfig, extraArgs = []) {
   await sb.close();
   log(`\nSteady state: ${writes.length} writes in ${windowMs / 1000} s after the first sync (goal: zero per minute).`);
 }
-{
+if (want('memory')) {
   log('\n### `run` memory with 100k pods cached');
   const sb = await startSandbox({ seed: world(10_000, 10), gc: false, watchHistory: 100 });
   const { kubeconfig } = await client(sb);

@@ -19,25 +19,45 @@ export abstract class BaseCommand extends Command {
 
   /**
    * Writes a document given in pieces (a plan too large for one string), in writes of about a
-   * MiB, waiting for the stream to drain so memory holds one write at a time.
+   * MiB, waiting for the stream to drain so memory holds one write at a time. A reader that goes
+   * away (`| head`) ends the writing quietly.
    */
   protected async printChunks(chunks: Iterable<string>): Promise<void> {
     const out = process.stdout;
+    let closed = false;
+    let wake: (() => void) | null = null;
+    const onError = (err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EPIPE') throw err;
+      closed = true;
+      wake?.();
+    };
+    out.on('error', onError);
     let buffered: string[] = [];
     let size = 0;
     const flush = async () => {
-      if (size === 0) return;
+      if (size === 0 || closed) return;
       const text = buffered.join('');
       buffered = [];
       size = 0;
-      if (!out.write(text)) await new Promise<void>((resolve) => out.once('drain', resolve));
+      if (!out.write(text)) {
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+          out.once('drain', resolve);
+        });
+        wake = null;
+      }
     };
-    for (const chunk of chunks) {
-      buffered.push(chunk);
-      size += chunk.length;
-      if (size >= 1 << 20) await flush();
+    try {
+      for (const chunk of chunks) {
+        if (closed) break;
+        buffered.push(chunk);
+        size += chunk.length;
+        if (size >= 1 << 20) await flush();
+      }
+      await flush();
+    } finally {
+      out.off('error', onError);
     }
-    await flush();
   }
 
   protected override async catch(err: Error & { exitCode?: number; oclif?: { exit?: number } }): Promise<unknown> {
