@@ -1,6 +1,6 @@
 // End to end: the built CLI on every bundled example, checking the decisions upstream makes.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { cli, ensureBuilt, example, EXAMPLES, NOW } from './cli.js';
+import { cli, ensureBuilt, example, EXAMPLES, NOW, ROOT, RUN_JS } from './cli.js';
 
 beforeAll(() => ensureBuilt(), 180_000);
 
@@ -235,4 +235,39 @@ describe('help', () => {
     expect(v.node).toBe(process.version);
     expect(v.controllerBehaviour.newest).toBe('1.35');
   });
+});
+
+describe('a big plan', () => {
+  it('is written in pieces, whole (JSON and YAML), and a reader that goes away ends it quietly', async () => {
+    const { mkdtempSync, writeFileSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { spawn, spawnSync } = await import('node:child_process');
+    const dir = mkdtempSync(join(tmpdir(), 'rs-big-'));
+    try {
+      const gen = spawnSync(process.execPath, [`${ROOT}../shared/tools/gen-snapshot.mjs`, '--rs', '400', '--pods-per-rs', '10', '--seed', '3'], { encoding: 'utf8', maxBuffer: 1 << 28 });
+      expect(gen.status).toBe(0);
+      const file = join(dir, 'snap.json');
+      writeFileSync(file, gen.stdout);
+      const json = cli(['diff', '-f', file, '-A', '-o', 'json', '--now', NOW]);
+      expect(json.status).toBe(1);
+      expect(json.stdout.length).toBeGreaterThan(2 << 20); // more than one piece of 1 MiB
+      const plan = JSON.parse(json.stdout);
+      expect(plan.controllers).toHaveLength(400);
+      expect(json.stdout).toBe(JSON.stringify(plan, null, 2) + '\n');
+      const yaml = cli(['diff', '-f', file, '-A', '-o', 'yaml', '--now', NOW]);
+      const { parse } = await import('yaml');
+      expect(parse(yaml.stdout)).toEqual(plan);
+
+      const child = spawn(process.execPath, [RUN_JS, 'diff', '-f', file, '-A', '-o', 'json', '--now', NOW], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+      let stderr = '';
+      child.stderr.on('data', (d) => (stderr += d));
+      child.stdout.once('data', () => child.stdout.destroy()); // like `| head -1`
+      const code = await new Promise((resolve) => child.on('exit', (c) => resolve(c)));
+      expect(stderr).toBe('');
+      expect(code).toBe(1); // the diff's own exit status: drift
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
