@@ -95,8 +95,8 @@ function optionsError(kind: string, field: string, value: string, supported: str
 }
 
 export class RestHandler {
-  /** Each stored object's JSON as a list item (without kind and apiVersion). */
-  private readonly itemJson = new WeakMap<Obj, string>();
+  /** Each stored object's JSON as a list item (without kind and apiVersion), encoded. */
+  private readonly itemJson = new WeakMap<Obj, Buffer>();
 
   constructor(
     private readonly registry: Registry,
@@ -381,17 +381,20 @@ export class RestHandler {
    * objects are never mutated, see Store.put): listing 10k unchanged pods serializes none again.
    */
   private listBody(res: ResourceDef, meta: Obj, items: Obj[]): JsonText {
-    const texts = new Array<string>(items.length);
+    const parts = new Array<Buffer>(items.length * 2 + 1);
+    parts[0] = Buffer.from(`{"kind":${JSON.stringify(res.listKind)},"apiVersion":${JSON.stringify(apiVersionOf(res))},"metadata":${JSON.stringify(meta)},"items":[`);
     for (let i = 0; i < items.length; i++) {
       const o = items[i];
-      let t = this.itemJson.get(o);
-      if (t === undefined) {
-        t = JSON.stringify(stripType(o));
-        this.itemJson.set(o, t);
+      let b = this.itemJson.get(o);
+      if (b === undefined) {
+        b = Buffer.from(JSON.stringify(stripType(o)));
+        this.itemJson.set(o, b);
       }
-      texts[i] = t;
+      parts[2 * i + 1] = i === 0 ? EMPTY : COMMA;
+      parts[2 * i + 2] = b;
     }
-    return new JsonText(`{"kind":${JSON.stringify(res.listKind)},"apiVersion":${JSON.stringify(apiVersionOf(res))},"metadata":${JSON.stringify(meta)},"items":[${texts.join(',')}]}`);
+    parts.push(CLOSE_LIST);
+    return new JsonText(Buffer.concat(parts));
   }
 
   private watch(info: RequestInfo, p: ResourcePath, response: ServerResponse): void {
@@ -459,17 +462,21 @@ function parseBody(info: RequestInfo): unknown {
   }
 }
 
-/** A response body that is JSON text already. */
+/** A response body that is JSON already, encoded. */
 export class JsonText {
-  constructor(readonly text: string) {}
+  constructor(readonly bytes: Buffer) {}
 }
 
+const EMPTY = Buffer.alloc(0);
+const COMMA = Buffer.from(',');
+const CLOSE_LIST = Buffer.from(']}');
+
 export function send(response: ServerResponse, code: number, body: unknown, headers: Record<string, string | string[]> = {}): void {
-  const text = body instanceof JsonText ? body.text : JSON.stringify(body);
+  const text = body instanceof JsonText ? body.bytes : Buffer.from(JSON.stringify(body));
   response.writeHead(code, {
     'Content-Type': 'application/json',
     'Cache-Control': 'no-cache, private',
-    'Content-Length': Buffer.byteLength(text),
+    'Content-Length': text.length,
     ...headers,
   });
   response.end(text);
