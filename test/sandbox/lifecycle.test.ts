@@ -287,3 +287,22 @@ describe('simulated scheduler and kubelet', () => {
     }
   });
 });
+
+describe('list responses', () => {
+  it('always show the current objects (each stored object caches its JSON; writes store new ones)', async () => {
+    await env.core.createNamespacedPod({ namespace: 'default', body: podBody('cached-a') });
+    const names = async () => (await raw(env.sb, 'GET', '/api/v1/namespaces/default/pods?labelSelector=cache%3Dyes')).json.items.map((p: any) => p.metadata.name);
+    const first = await raw(env.sb, 'GET', '/api/v1/namespaces/default/pods');
+    expect(first.json.kind).toBe('PodList');
+    expect(first.json.items.find((p: any) => p.metadata.name === 'cached-a')).not.toHaveProperty('kind');
+    expect(await names()).toEqual([]);
+    await env.core.patchNamespacedPod({ name: 'cached-a', namespace: 'default', body: { metadata: { labels: { cache: 'yes' } } } }, mergePatch());
+    expect(await names()).toEqual(['cached-a']);
+    const again = await raw(env.sb, 'GET', '/api/v1/namespaces/default/pods');
+    const a = again.json.items.find((p: any) => p.metadata.name === 'cached-a');
+    expect(a.metadata.labels.cache).toBe('yes');
+    expect(Number(a.metadata.resourceVersion)).toBeGreaterThan(Number(first.json.items.find((p: any) => p.metadata.name === 'cached-a').metadata.resourceVersion));
+    await env.core.deleteNamespacedPod({ name: 'cached-a', namespace: 'default', gracePeriodSeconds: 0 });
+    await waitFor(async () => (await names()).length === 0, 'deleted pod gone from the list');
+  });
+});
