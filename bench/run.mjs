@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm run bench`: the speed goals of the project, measured in one run on this machine.
-//   node bench/run.mjs [--quick] [--only startup,snapshot,planner,controller] [--write docs/benchmarks.md]
+//   node bench/run.mjs [--quick] [--only startup,snapshot,planner,watch,controller] [--write docs/benchmarks.md]
 // `controller` (bench/controller.mjs) measures the sandbox, `reconcile` and `run` over HTTPS.
 // Snapshots come from ../shared/tools/gen-snapshot.mjs and are cached in .bench-cache/.
 // Nothing here asserts on time: it reports numbers (and the goals next to them).
@@ -181,6 +181,15 @@ if (want('snapshot')) {
   }
 }
 if (want('planner')) await measurePlanner();
+if (want('watch')) {
+  const { measureWatchRender, watchRenderLines } = await import('./watch-render.mjs');
+  const r = await measureWatchRender();
+  if (r.status !== 0) throw new Error(`watch render measurement failed: ${r.stderr}`);
+  log('\n### `watch`: render times with 10k pods, 120x40, React production build (goal: re-render < 50 ms)');
+  log('| step | median (max) |');
+  log('|---|---|');
+  for (const line of watchRenderLines(r.metrics)) log(line);
+}
 if (want('controller')) {
   const r = spawnSync(process.execPath, [join(root, 'bench', 'controller.mjs'), ...(quick ? ['--quick'] : [])], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 26 });
   if (r.status !== 0) throw new Error(`bench/controller.mjs exited ${r.status}`);

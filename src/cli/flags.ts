@@ -34,3 +34,8 @@ export const outputFlag = {
 export const noHeadersFlag = {
   'no-headers': Flags.boolean({ description: 'do not print table headers', default: false }),
 };
+
+/** The connection options of the connection flags (kubectl's names → the cluster adapter's). */
+export function connection(flags: { kubeconfig?: string; context?: string; cluster?: string; user?: string; as?: string; 'as-group'?: string[]; 'request-timeout'?: string }) {
+  return { kubeconfig: flags.kubeconfig, context: flags.context, cluster: flags.cluster, user: flags.user, as: flags.as, asGroups: flags['as-group'], requestTimeout: flags['request-timeout'] };
+}

@@ -12,6 +12,7 @@ import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { Args, type Command } from '@oclif/core';
 import { BaseCommand } from '../cli/base.js';
+import { connection } from '../cli/flags.js';
 import { RESOLVE_SCRIPT_DIR } from '../cli/shell.js';
 import { controllerType } from '../cli/targets.js';
 import type { ControllerName } from '../cluster/list-names.js';
@@ -213,15 +214,15 @@ function parseYamlLoose(text: string): unknown {
 
 /** The connection flags kubectl would use, from the words typed so far. */
 export function connectionFrom(ctx: WordsContext, requestTimeout: string) {
-  return {
+  return connection({
     kubeconfig: last(ctx, 'kubeconfig'),
     context: last(ctx, 'context'),
     cluster: last(ctx, 'cluster'),
     user: last(ctx, 'user'),
     as: last(ctx, 'as'),
-    asGroups: ctx.values.get('as-group'),
-    requestTimeout: last(ctx, 'request-timeout') ?? requestTimeout,
-  };
+    'as-group': ctx.values.get('as-group'),
+    'request-timeout': last(ctx, 'request-timeout') ?? requestTimeout,
+  });
 }
 
 export interface LookupIO {

@@ -1,6 +1,6 @@
 import { Args } from '@oclif/core';
 import { BaseCommand } from '../cli/base.js';
-import { connectionFlags, modelFlags, noHeadersFlag, outputFlag, scopeFlags } from '../cli/flags.js';
+import { connection, connectionFlags, modelFlags, noHeadersFlag, outputFlag, scopeFlags } from '../cli/flags.js';
 import { progressOn } from '../cli/progress.js';
 import { parseTarget } from '../cli/targets.js';
 import { colorLevel, makeChalk } from '../render/color.js';
@@ -65,10 +65,6 @@ or status change, greater than 1 on an error.`;
     }
     process.exitCode = plan.controllers.every((c) => c.inSync) ? 0 : 1;
   }
-}
-
-export function connection(flags: { kubeconfig?: string; context?: string; cluster?: string; user?: string; as?: string; 'as-group'?: string[]; 'request-timeout'?: string }) {
-  return { kubeconfig: flags.kubeconfig, context: flags.context, cluster: flags.cluster, user: flags.user, as: flags.as, asGroups: flags['as-group'], requestTimeout: flags['request-timeout'] };
 }
 
 function scopeWords(ns: string | undefined, all: boolean, file: boolean): string {

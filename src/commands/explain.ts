@@ -1,6 +1,6 @@
 import { Args } from '@oclif/core';
 import { BaseCommand } from '../cli/base.js';
-import { connectionFlags, modelFlags, outputFlag, scopeFlags } from '../cli/flags.js';
+import { connection, connectionFlags, modelFlags, outputFlag, scopeFlags } from '../cli/flags.js';
 import { progressOn } from '../cli/progress.js';
 import { parseTarget } from '../cli/targets.js';
 import { buildExplainModel } from '../core/explain.js';
@@ -10,7 +10,6 @@ import { colorLevel, makeChalk } from '../render/color.js';
 import { renderExplain } from '../render/explain.js';
 import { renderPlanJson, renderPlanYaml } from '../render/plan-output.js';
 import { preparePlan } from '../services/plan-service.js';
-import { connection } from './diff.js';
 
 export default class Explain extends BaseCommand {
   static override summary = 'Tell the story of one ReplicaSet: which pods it keeps, adopts, releases, creates or deletes, and why';

@@ -1,7 +1,7 @@
 import { createInterface } from 'node:readline/promises';
 import { Args, Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base.js';
-import { connectionFlags, noHeadersFlag, scopeFlags } from '../cli/flags.js';
+import { connection, connectionFlags, noHeadersFlag, scopeFlags } from '../cli/flags.js';
 import { progressOn } from '../cli/progress.js';
 import { parseTarget } from '../cli/targets.js';
 import { UserError } from '../errors.js';
@@ -10,7 +10,6 @@ import { renderDiffTable, renderSummary } from '../render/diff-table.js';
 import { planJsonChunks, planYamlChunks, renderNames } from '../render/plan-output.js';
 import { preparePlan } from '../services/plan-service.js';
 import { applyPlan, tally, type DryRun } from '../services/reconcile-service.js';
-import { connection } from './diff.js';
 
 export default class Reconcile extends BaseCommand {
   static override summary = 'Run one sync of the ReplicaSet controller against the cluster, and apply it';

@@ -1,11 +1,10 @@
 import { hostname } from 'node:os';
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base.js';
-import { connectionFlags } from '../cli/flags.js';
+import { connection, connectionFlags } from '../cli/flags.js';
 import { parseDurationMs } from '../core/duration.js';
 import type { ControllerKind } from '../core/types.js';
 import { UserError } from '../errors.js';
-import { connection } from './diff.js';
 
 function duration(flag: string, text: string): number {
   const ms = parseDurationMs(text);

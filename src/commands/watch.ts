@@ -1,11 +1,10 @@
 import { Args, Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base.js';
-import { connectionFlags, scopeFlags } from '../cli/flags.js';
+import { connection, connectionFlags, scopeFlags } from '../cli/flags.js';
 import { progressOn } from '../cli/progress.js';
 import { parseTarget } from '../cli/targets.js';
 import { colorLevel } from '../render/color.js';
 import { prepareWatch } from '../services/watch-service.js';
-import { connection } from './diff.js';
 
 export default class Watch extends BaseCommand {
   static override summary = 'A live dashboard of what the ReplicaSet controller sees and would do';

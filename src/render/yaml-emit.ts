@@ -102,10 +102,7 @@ function block(v: unknown, indent: string, firstPrefix: string | null): string {
   let prefix = firstPrefix ?? indent;
   if (Array.isArray(v)) {
     for (const raw of v) {
-      const view = jsonView(raw);
-      const item = isOmitted(view) ? null : view;
-      const one = inline(item);
-      out += one !== undefined ? `${prefix}- ${one}\n` : block(item, indent + '  ', `${prefix}- `);
+      out += sequenceEntry(raw, indent, prefix);
       prefix = indent;
     }
     return out;
@@ -119,6 +116,14 @@ function block(v: unknown, indent: string, firstPrefix: string | null): string {
     prefix = indent;
   }
   return out;
+}
+
+/** One item of a block sequence at `indent`, its first line starting with `prefix` + "- ". */
+function sequenceEntry(raw: unknown, indent: string, prefix: string): string {
+  const view = jsonView(raw);
+  const item = isOmitted(view) ? null : view; // as JSON writes an undefined array item
+  const one = inline(item);
+  return one !== undefined ? `${prefix}- ${one}\n` : block(item, indent + '  ', `${prefix}- `);
 }
 
 /**
@@ -155,11 +160,6 @@ export function* yamlChunks(value: unknown): Generator<string> {
       continue;
     }
     yield `${yamlString(key)}:\n`;
-    for (const raw of member) {
-      const view = jsonView(raw);
-      const item = isOmitted(view) ? null : view;
-      const inner = inline(item);
-      yield inner !== undefined ? `  - ${inner}\n` : block(item, '    ', '  - ');
-    }
+    for (const raw of member) yield sequenceEntry(raw, '  ', '  ');
   }
 }

@@ -377,24 +377,22 @@ export class RestHandler {
   }
 
   /**
-   * A list response as JSON text, from each item's text cached on the stored object (stored
+   * A list response, encoded, from each item's encoded JSON cached on the stored object (stored
    * objects are never mutated, see Store.put): listing 10k unchanged pods serializes none again.
    */
-  private listBody(res: ResourceDef, meta: Obj, items: Obj[]): JsonText {
-    const parts = new Array<Buffer>(items.length * 2 + 1);
-    parts[0] = Buffer.from(`{"kind":${JSON.stringify(res.listKind)},"apiVersion":${JSON.stringify(apiVersionOf(res))},"metadata":${JSON.stringify(meta)},"items":[`);
-    for (let i = 0; i < items.length; i++) {
-      const o = items[i];
+  private listBody(res: ResourceDef, meta: Obj, items: Obj[]): EncodedJson {
+    const parts: Buffer[] = [Buffer.from(`{"kind":${JSON.stringify(res.listKind)},"apiVersion":${JSON.stringify(apiVersionOf(res))},"metadata":${JSON.stringify(meta)},"items":[`)];
+    for (const o of items) {
       let b = this.itemJson.get(o);
       if (b === undefined) {
         b = Buffer.from(JSON.stringify(stripType(o)));
         this.itemJson.set(o, b);
       }
-      parts[2 * i + 1] = i === 0 ? EMPTY : COMMA;
-      parts[2 * i + 2] = b;
+      if (parts.length > 1) parts.push(COMMA);
+      parts.push(b);
     }
     parts.push(CLOSE_LIST);
-    return new JsonText(Buffer.concat(parts));
+    return new EncodedJson(Buffer.concat(parts));
   }
 
   private watch(info: RequestInfo, p: ResourcePath, response: ServerResponse): void {
@@ -463,23 +461,22 @@ function parseBody(info: RequestInfo): unknown {
 }
 
 /** A response body that is JSON already, encoded. */
-export class JsonText {
+export class EncodedJson {
   constructor(readonly bytes: Buffer) {}
 }
 
-const EMPTY = Buffer.alloc(0);
 const COMMA = Buffer.from(',');
 const CLOSE_LIST = Buffer.from(']}');
 
 export function send(response: ServerResponse, code: number, body: unknown, headers: Record<string, string | string[]> = {}): void {
-  const text = body instanceof JsonText ? body.bytes : Buffer.from(JSON.stringify(body));
+  const bytes = body instanceof EncodedJson ? body.bytes : Buffer.from(JSON.stringify(body));
   response.writeHead(code, {
     'Content-Type': 'application/json',
     'Cache-Control': 'no-cache, private',
-    'Content-Length': text.length,
+    'Content-Length': bytes.length,
     ...headers,
   });
-  response.end(text);
+  response.end(bytes);
 }
 
 export function sendError(response: ServerResponse, err: ApiError): void {

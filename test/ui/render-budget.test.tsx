@@ -1,11 +1,7 @@
 // Rendering budget: coalesced renders under a fake clock, and what a frame with 10k pods costs
 // (times are logged, not asserted: they depend on the machine).
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { build, type Plugin } from 'esbuild';
+// @ts-expect-error: a plain ES module of the bench, without types
+import { measureWatchRender, watchRenderLines } from '../../bench/watch-render.mjs';
 import { render } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
 import { App } from '../../src/ui/App.js';
@@ -78,33 +74,11 @@ describe('render coalescing (fake clock)', () => {
 
 describe('10k pods', () => {
   it('re-plan and render in production mode (times logged, not asserted); only the visible rows are drawn', async () => {
-    // React's production build, as the CLI runs it: vitest compiles JSX for the development
-    // runtime, so the measurement runs in a child process over an esbuild bundle of the sources.
-    const dir = mkdtempSync(join(tmpdir(), 'watch-bench-'));
-    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-    const outfile = join(dir, 'bench.mjs');
-    const noDevtools: Plugin = {
-      name: 'no-react-devtools', // ink imports it only when DEV=true
-      setup(b) {
-        b.onResolve({ filter: /^react-devtools-core$/ }, () => ({ path: 'react-devtools-core', namespace: 'stub' }));
-        b.onLoad({ filter: /.*/, namespace: 'stub' }, () => ({ contents: 'export default { initialize() {}, connectToDevTools() {} };' }));
-      },
-    };
-    await build({
-      entryPoints: [fileURLToPath(new URL('./render-bench.tsx', import.meta.url))],
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      jsx: 'automatic',
-      outfile,
-      plugins: [noDevtools],
-      banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
-      logLevel: 'error',
-    });
-    const run = spawnSync(process.execPath, [outfile], { encoding: 'utf8', env: { ...process.env, NODE_ENV: 'production' }, timeout: 60_000, maxBuffer: 64 * 1024 * 1024 });
+    // React's production build, as the CLI runs it (bench/watch-render.mjs: the same run as `npm run bench`)
+    const run = await measureWatchRender();
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
-    const m = JSON.parse(run.stdout) as Record<string, any>;
+    const m = run.metrics as Record<string, any>;
     expect(m.nodeEnv).toBe('production');
     expect(m.pods).toBe(10_000);
     // what was on screen: the header counts, a window of the 200 controllers, the detail views
@@ -117,21 +91,6 @@ describe('10k pods', () => {
     expect(m.detailScreen).toMatch(/ReplicaSet ns-\d\/app-\d{4}/);
     expect(m.bigScreen).toContain('ReplicaSet ns-0/app-0000');
     expect(m.bigScreen).toContain('current 10000');
-    const f = (n: number) => `${n.toFixed(1)} ms`;
-    const mm = (x: { median: number; max: number }) => `${f(x.median)} (max ${f(x.max)})`;
-    console.log(
-      [
-        'watch: render times with 10k pods, 120x40, React production build (median, max)',
-        `  200 ReplicaSets x 50 pods: plan (core)           ${mm(m.plan)}`,
-        `    new plan -> frame on screen (list)           ${mm(m.list)}`,
-        `    key: move in the list                        ${mm(m.move)}`,
-        `    open a controller (explain, 50 pods)         ${f(m.open)}`,
-        `    key: move in the detail                      ${mm(m.detailMove)}`,
-        `  1 ReplicaSet owning 10k pods: plan (core)      ${f(m.planOne)}`,
-        `    open its detail (explain 10k pods)           ${f(m.bigOpen)}`,
-        `    key: move in the detail                      ${mm(m.bigMove)}`,
-        `    new plan -> detail on screen (explain again) ${f(m.bigReplanRender)}`,
-      ].join('\n'),
-    );
+    console.log(['watch: render times with 10k pods, 120x40, React production build (median, max)', ...watchRenderLines(m)].join('\n'));
   });
 });
