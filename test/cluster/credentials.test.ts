@@ -376,3 +376,12 @@ describe('client certificates: one line naming the field and the user', () => {
     expect(thrown(attempt({ 'client-certificate': certFile, 'client-key-data': b64(key()) })).message).toBe(`user "u": client-certificate "${certFile}" is not a PEM certificate`);
   });
 });
+
+describe('a plain http server that asks for credentials', () => {
+  it('says none were sent, rather than that they were rejected', async () => {
+    const plain = await serve({ tls: false, token: SECRET });
+    const err = await clusterFailure(getServerVersion(connect({ kubeconfig: kubeconfig(plain.url, { token: SECRET }) }, {})));
+    expect(err.status).toBe(401);
+    expect(err.message).toBe(`unauthorized: ${plain.url} asks for credentials, and those of context "x" are sent over https only (as kubectl does)`);
+  });
+});
