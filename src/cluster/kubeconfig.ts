@@ -399,10 +399,11 @@ function inCluster(env: NodeJS.ProcessEnv, dir: string): Selected {
   const cluster: Obj = { server, ...(fs.existsSync(ca) ? { 'certificate-authority': ca } : {}) };
   const user: Obj = {};
   try {
-    useTokenFile(user, path.join(dir, 'token'));
+    readToken(path.join(dir, 'token'));
   } catch (err) {
     throw new UserError(`in-cluster configuration: ${oneLine(err)}`);
   }
+  user['token-file'] = path.join(dir, 'token');
   let namespace = str(env.POD_NAMESPACE);
   if (!namespace) {
     try {
@@ -438,6 +439,23 @@ function serverUrl(sel: Selected): string {
 }
 
 /**
+ * client-go knows one auth-provider, oidc: gcp and azure were removed in 1.26 (client-node would
+ * still run gcp's cmd-path through a shell and quote its output in errors), and any other name is
+ * an error, not an anonymous request.
+ */
+function checkAuthProvider(provider: Obj, userName: string): void {
+  const name = str(provider.name) ?? '';
+  const fail = (why: string) => new UserError(`user "${userName}": ${why}`);
+  if (name === 'gcp') {
+    throw fail('The gcp auth plugin has been removed. Please use the "gke-gcloud-auth-plugin" kubectl/client-go credential plugin instead. See https://cloud.google.com/blog/products/containers-kubernetes/kubectl-auth-changes-in-gke for further details');
+  }
+  if (name === 'azure') {
+    throw fail('The azure auth plugin has been removed. Please use the https://github.com/Azure/kubelogin kubectl/client-go credential plugin instead. See https://kubernetes.io/docs/reference/access-authn-authz/authentication/#client-go-credential-plugins for further details');
+  }
+  if (name !== 'oidc') throw fail(`no Auth Provider found for name "${name}"`);
+}
+
+/**
  * The user's credentials as client-go picks them (over TLS only): an inline token wins over
  * token-file; a token or basic auth means the exec plugin is never run; a client certificate is
  * checked now. Returns the exec plugin to run, if any; client-node gets the rest.
@@ -449,6 +467,7 @@ function prepareCredentials(user: Obj, userName: string, cluster: Obj, server: s
   if (hasExec && authProvider !== undefined && authProvider !== null) {
     throw fail(`authProvider cannot be provided in combination with an exec plugin for ${userName}`);
   }
+  if (isObj(authProvider)) checkAuthProvider(authProvider, userName);
   const execConfig = hasExec ? parseExecConfig(user.exec, userName) : null;
   // client-node's ExecAuth must never see the block: it would run the plugin its own way.
   delete user.exec;

@@ -385,3 +385,18 @@ describe('a plain http server that asks for credentials', () => {
     expect(err.message).toBe(`unauthorized: ${plain.url} asks for credentials, and those of context "x" are sent over https only (as kubectl does)`);
   });
 });
+
+describe('auth-provider', () => {
+  const attempt = (provider: object) => () => connect({ kubeconfig: kubeconfig('https://127.0.0.1:1', { 'auth-provider': provider }) }, {});
+  it('gcp and azure were removed from client-go (1.26): the same advice, on one line', () => {
+    expect(thrown(attempt({ name: 'gcp', config: { 'cmd-path': '/bin/echo', 'access-token': SECRET } })).message).toBe(
+      'user "u": The gcp auth plugin has been removed. Please use the "gke-gcloud-auth-plugin" kubectl/client-go credential plugin instead. See https://cloud.google.com/blog/products/containers-kubernetes/kubectl-auth-changes-in-gke for further details',
+    );
+    expect(thrown(attempt({ name: 'azure', config: {} })).message).toMatch(/^user "u": The azure auth plugin has been removed\. Please use the https:\/\/github\.com\/Azure\/kubelogin /);
+  });
+
+  it('an unknown provider is an error, not an anonymous request; oidc is kept', () => {
+    expect(thrown(attempt({ name: 'keystone' })).message).toBe('user "u": no Auth Provider found for name "keystone"');
+    expect(attempt({ name: 'oidc', config: { 'id-token': SECRET } })().kc.getCurrentUser()?.authProvider?.name).toBe('oidc');
+  });
+});
