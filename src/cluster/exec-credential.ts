@@ -193,8 +193,6 @@ export function parseExecCredential(stdout: string, config: ExecConfig, now: num
 export class ExecCredentialPlugin {
   private cached: ExecCredential | null = null;
   private pending: Promise<ExecCredential> | null = null;
-  /** How many times the plugin was run (tests, diagnostics). */
-  runs = 0;
 
   constructor(
     readonly config: ExecConfig,
@@ -237,7 +235,6 @@ export class ExecCredentialPlugin {
 
   private async run(): Promise<ExecCredential> {
     const interactive = this.interactive();
-    this.runs++;
     const stdout = await this.spawn(interactive);
     const credential = parseExecCredential(stdout, this.config, this.io.now());
     this.cached = credential;

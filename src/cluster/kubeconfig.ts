@@ -6,6 +6,10 @@
 // Files are parsed and merged here, and client-node gets only the selected context, cluster and
 // user: its own loader resolves no relative token-file, refuses duplicate names when merging,
 // and throws on any malformed entry, even one the selected context never uses.
+//
+// Credentials follow client-go too: used over https only, checked before any request (client
+// certificates, CA with insecure-skip-tls-verify, exec blocks), and never put in a message. Exec
+// plugins are run by exec-credential.ts, not by client-node.
 
 import { X509Certificate, createPrivateKey, type KeyObject } from 'node:crypto';
 import fs from 'node:fs';
