@@ -260,7 +260,7 @@ export class ExecCredentialPlugin {
         size += chunk.length;
         if (size > MAX_EXEC_OUTPUT) {
           failure ??= new ExecPluginError(`${plugin}: decoding stdout: the output exceeds ${MAX_EXEC_OUTPUT} bytes`);
-          child.kill();
+          child.kill('SIGKILL');
           return;
         }
         chunks.push(chunk);

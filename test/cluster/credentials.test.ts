@@ -254,6 +254,14 @@ describe('exec credential plugins', () => {
     expect(err.message).toBe(`cannot load the credentials of context "x": exec: executable ${command} not found (install it with: brew install [1mthing [0m)`);
   });
 
+  it('a plugin file that is not executable', async () => {
+    const server = await serve();
+    const command = path.join(tempDir(), 'not-executable');
+    fs.writeFileSync(command, `#!${process.execPath}\n`, { mode: 0o644 });
+    const err = await clusterFailure(getServerVersion(connect({ kubeconfig: kubeconfig(server.url, execUser(command), caData(server)) }, {}, capture().options)));
+    expect(err.message).toBe(`cannot load the credentials of context "x": exec: executable ${command} cannot be run: permission denied`);
+  });
+
   it('a plugin whose output has no end is cut off (bounded memory)', async () => {
     const server = await serve();
     const command = plugin(`const chunk = Buffer.alloc(65536, 'a'); const more = () => { while (process.stdout.write(chunk)); process.stdout.once('drain', more); }; more();`);
