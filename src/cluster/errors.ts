@@ -118,6 +118,9 @@ function fromStatus(conn: Connection, op: Operation | undefined, status: number,
   const message = parsed?.message || text;
   const doing = op ? ` (${op.verb} ${what(op)})` : '';
   switch (true) {
+    case status === 401 && conn.server.startsWith('http:'):
+      // connect() sends no credentials over plain http (as kubectl): none were rejected.
+      return new ClusterError(`unauthorized: ${conn.server} asks for credentials, and those of ${credentials(conn)} are sent over https only (as kubectl does)`, 'unauthorized', 401);
     case status === 401:
       return new ClusterError(`unauthorized: the server rejected the credentials of ${credentials(conn)}`, 'unauthorized', 401);
     case status === 403: {

@@ -31,6 +31,8 @@ export interface RequestSettings {
   requestTimeoutMs: number | null;
   /** For messages: the context (or, without one, the user) whose credentials are used. */
   credentialsLabel: string;
+  /** Called when the server answers 401 (an exec plugin's credential is then fetched again). */
+  onUnauthorized?: () => void;
 }
 
 /** The request ran longer than --request-timeout. */
@@ -100,7 +102,12 @@ export class ClusterKubeConfig extends KubeConfig {
 
   /** Used by Watch and other fetch-based helpers: same impersonation as the API clients. */
   override async applyToFetchOptions(opts: https.RequestOptions): Promise<FetchInit> {
-    const init = await super.applyToFetchOptions(opts);
+    let init: FetchInit;
+    try {
+      init = await super.applyToFetchOptions(opts);
+    } catch (err) {
+      throw new CredentialError(err instanceof Error ? err.message : String(err), this.settings.credentialsLabel);
+    }
     const headers = init.headers as unknown as { set(k: string, v: string): void; append(k: string, v: string): void } | undefined;
     if (headers) {
       if (this.settings.impersonateUser !== undefined) headers.set('Impersonate-User', this.settings.impersonateUser);
@@ -184,6 +191,7 @@ export class NodeHttpLibrary implements PromiseHttpLibrary {
           agent: request.getAgent() as http.Agent | undefined,
         },
         (res) => {
+          if (res.statusCode === 401) this.settings.onUnauthorized?.();
           const encoding = String(res.headers['content-encoding'] ?? '').toLowerCase();
           const stream = encoding === 'gzip' ? res.pipe(zlib.createGunzip()) : res;
           const chunks: Buffer[] = [];

@@ -6,7 +6,12 @@
 // Files are parsed and merged here, and client-node gets only the selected context, cluster and
 // user: its own loader resolves no relative token-file, refuses duplicate names when merging,
 // and throws on any malformed entry, even one the selected context never uses.
+//
+// Credentials follow client-go too: used over https only, checked before any request (client
+// certificates, CA with insecure-skip-tls-verify, exec blocks), and never put in a message. Exec
+// plugins are run by exec-credential.ts, not by client-node.
 
+import { X509Certificate, createPrivateKey, type KeyObject } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -14,6 +19,15 @@ import YAML from 'yaml';
 import type { KubeConfig, User } from '@kubernetes/client-node';
 import { UserError, oneLine } from '../errors.js';
 import { ClusterKubeConfig } from './http.js';
+import {
+  EXEC_PROVIDER,
+  ExecAuthenticator,
+  ExecCredentialPlugin,
+  defaultExecIO,
+  parseExecConfig,
+  type ExecClusterInfo,
+  type ExecIO,
+} from './exec-credential.js';
 import { parseDurationMs } from '../core/duration.js';
 
 export interface ConnectionFlags {
@@ -42,6 +56,8 @@ export interface Connection {
 export interface ConnectOptions {
   /** Where the pod's service account files are (tests point it at a temp dir). */
   serviceAccountDir?: string;
+  /** How exec credential plugins are run (tests capture their stderr). */
+  execIO?: Partial<ExecIO>;
 }
 
 export const SERVICE_ACCOUNT_DIR = '/var/run/secrets/kubernetes.io/serviceaccount';
@@ -253,6 +269,92 @@ function useTokenFile(user: Obj, file: string): void {
 }
 
 // ---------------------------------------------------------------------------------------------
+// TLS settings and client certificates, checked before any request: a bad one is one line naming
+// the kubeconfig field, where client-node would fail on every request with an OpenSSL message.
+
+/** client-go's transport.TLSConfigFor refuses a CA together with insecure-skip-tls-verify (no silently unverified TLS). */
+function checkServerTls(sel: Selected): void {
+  const c = sel.cluster;
+  const ca = str(c['certificate-authority']) ? 'certificate-authority' : str(c['certificate-authority-data']) ? 'certificate-authority-data' : null;
+  if (c['insecure-skip-tls-verify'] === true && ca) {
+    throw new UserError(
+      `cluster "${sel.clusterName}": specifying a root certificates file with the insecure flag is not allowed (insecure-skip-tls-verify is set together with ${ca})`,
+    );
+  }
+}
+
+/** The bytes of a file-or-data pair of fields (`client-key` / `client-key-data`), data winning as in client-go. */
+function pemField(user: Obj, field: string, userName: string): { bytes: Buffer; name: string } | null {
+  const fail = (why: string) => new UserError(`user "${userName}": ${why}`);
+  const data = str(user[`${field}-data`]);
+  if (data) {
+    if (!/^[A-Za-z0-9+/\s]*=?=?\s*$/.test(data)) throw fail(`${field}-data is not valid base64`);
+    return { bytes: Buffer.from(data, 'base64'), name: `${field}-data` };
+  }
+  const file = str(user[field]);
+  if (!file) return null;
+  try {
+    return { bytes: fs.readFileSync(file), name: `${field} "${file}"` };
+  } catch (err) {
+    throw fail(`cannot read ${field} "${file}": ${fsReason(err)}`);
+  }
+}
+
+/**
+ * A client certificate and its key, as client-go's tls.X509KeyPair takes them: both present,
+ * both PEM, the key the certificate's own.
+ */
+function checkClientCertificate(user: Obj, userName: string): void {
+  const cert = pemField(user, 'client-certificate', userName);
+  if (!cert) return;
+  const fail = (why: string) => new UserError(`user "${userName}": ${why}`);
+  const key = pemField(user, 'client-key', userName);
+  if (!key) throw fail(`client-key-data or client-key must be specified for ${userName} to use the clientCert authentication method`);
+  let certificate: X509Certificate;
+  try {
+    if (!cert.bytes.includes('-----BEGIN CERTIFICATE-----')) throw new Error('no PEM block');
+    certificate = new X509Certificate(cert.bytes);
+  } catch {
+    throw fail(`${cert.name} is not a PEM certificate`);
+  }
+  let privateKey: KeyObject;
+  try {
+    if (!key.bytes.includes('-----BEGIN')) throw new Error('no PEM block');
+    privateKey = createPrivateKey(key.bytes);
+  } catch {
+    throw fail(`${key.name} is not an unencrypted PEM private key`);
+  }
+  if (!certificate.checkPrivateKey(privateKey)) {
+    throw fail(`${cert.name} and ${key.name} do not match (the private key is not the certificate's)`);
+  }
+  // client-node would read the file where client-go uses the data: hand it only what client-go uses.
+  for (const field of ['client-certificate', 'client-key']) if (str(user[`${field}-data`])) delete user[field];
+}
+
+/** What a plugin with provideClusterInfo is told about the cluster (client-go's rest.ExecClusterConfig). */
+function execClusterInfo(cluster: Obj, server: string, userName: string): ExecClusterInfo {
+  const info: ExecClusterInfo = { server };
+  if (str(cluster['tls-server-name'])) info['tls-server-name'] = cluster['tls-server-name'] as string;
+  if (cluster['insecure-skip-tls-verify'] === true) info['insecure-skip-tls-verify'] = true;
+  if (str(cluster['proxy-url'])) info['proxy-url'] = cluster['proxy-url'] as string;
+  if (goBool(cluster['disable-compression'])) info['disable-compression'] = true;
+  const caData = str(cluster['certificate-authority-data']);
+  const caFile = str(cluster['certificate-authority']);
+  if (caData) info['certificate-authority-data'] = caData;
+  else if (caFile) {
+    try {
+      info['certificate-authority-data'] = fs.readFileSync(caFile).toString('base64');
+    } catch (err) {
+      throw new UserError(`user "${userName}": failed to load CA bundle for execProvider: cannot read "${caFile}": ${fsReason(err)}`);
+    }
+  }
+  const extensions = Array.isArray(cluster.extensions) ? cluster.extensions : [];
+  const ext = extensions.find((e: unknown) => isObj(e) && e.name === 'client.authentication.k8s.io/exec') as Obj | undefined;
+  if (ext && ext.extension !== undefined) info.config = ext.extension;
+  return info;
+}
+
+// ---------------------------------------------------------------------------------------------
 // Connecting
 
 interface Selected {
@@ -301,10 +403,11 @@ function inCluster(env: NodeJS.ProcessEnv, dir: string): Selected {
   const cluster: Obj = { server, ...(fs.existsSync(ca) ? { 'certificate-authority': ca } : {}) };
   const user: Obj = {};
   try {
-    useTokenFile(user, path.join(dir, 'token'));
+    readToken(path.join(dir, 'token'));
   } catch (err) {
     throw new UserError(`in-cluster configuration: ${oneLine(err)}`);
   }
+  user['token-file'] = path.join(dir, 'token');
   let namespace = str(env.POD_NAMESPACE);
   if (!namespace) {
     try {
@@ -339,6 +442,61 @@ function serverUrl(sel: Selected): string {
   return server.replace(/\/+$/, '');
 }
 
+/**
+ * client-go knows one auth-provider, oidc: gcp and azure were removed in 1.26 (client-node would
+ * still run gcp's cmd-path through a shell and quote its output in errors), and any other name is
+ * an error, not an anonymous request.
+ */
+function checkAuthProvider(provider: Obj, userName: string): void {
+  const name = str(provider.name) ?? '';
+  const fail = (why: string) => new UserError(`user "${userName}": ${why}`);
+  if (name === 'gcp') {
+    throw fail('The gcp auth plugin has been removed. Please use the "gke-gcloud-auth-plugin" kubectl/client-go credential plugin instead. See https://cloud.google.com/blog/products/containers-kubernetes/kubectl-auth-changes-in-gke for further details');
+  }
+  if (name === 'azure') {
+    throw fail('The azure auth plugin has been removed. Please use the https://github.com/Azure/kubelogin kubectl/client-go credential plugin instead. See https://kubernetes.io/docs/reference/access-authn-authz/authentication/#client-go-credential-plugins for further details');
+  }
+  if (name !== 'oidc') throw fail(`no Auth Provider found for name "${name}"`);
+}
+
+/**
+ * The user's credentials as client-go picks them (over TLS only): an inline token wins over
+ * token-file; a token or basic auth means the exec plugin is never run; a client certificate is
+ * checked now. Returns the exec plugin to run, if any; client-node gets the rest.
+ */
+function prepareCredentials(user: Obj, userName: string, cluster: Obj, server: string, env: NodeJS.ProcessEnv, options: ConnectOptions): ExecCredentialPlugin | null {
+  const fail = (why: string) => new UserError(`user "${userName}": ${why}`);
+  const authProvider = user['auth-provider'];
+  const hasExec = user.exec !== undefined && user.exec !== null;
+  if (hasExec && authProvider !== undefined && authProvider !== null) {
+    throw fail(`authProvider cannot be provided in combination with an exec plugin for ${userName}`);
+  }
+  if (isObj(authProvider)) checkAuthProvider(authProvider, userName);
+  const execConfig = hasExec ? parseExecConfig(user.exec, userName) : null;
+  // client-node's ExecAuth must never see the block: it would run the plugin its own way.
+  delete user.exec;
+
+  const tokenFile = str(user['token-file']);
+  delete user['token-file'];
+  let hasToken = str(user.token) !== undefined;
+  if (tokenFile && !hasToken && (authProvider === undefined || authProvider === null)) {
+    try {
+      useTokenFile(user, tokenFile);
+    } catch (err) {
+      throw fail(oneLine(err));
+    }
+    hasToken = true;
+  }
+  checkClientCertificate(user, userName);
+
+  // client-go's exec authenticator stands aside when the user has a token or basic auth.
+  const hasBasicAuth = str(user.username) !== undefined || str(user.password) !== undefined;
+  if (!execConfig || hasToken || hasBasicAuth) return null;
+  user['auth-provider'] = { name: EXEC_PROVIDER, config: {} };
+  const clusterInfo = execConfig.provideClusterInfo ? execClusterInfo(cluster, server, userName) : { server };
+  return new ExecCredentialPlugin(execConfig, clusterInfo, { ...defaultExecIO(), env, ...options.execIO });
+}
+
 export function connect(flags: ConnectionFlags, env: NodeJS.ProcessEnv = process.env, options: ConnectOptions = {}): Connection {
   const requestTimeoutMs = parseRequestTimeout(flags.requestTimeout);
   const saDir = options.serviceAccountDir ?? SERVICE_ACCOUNT_DIR;
@@ -357,25 +515,30 @@ export function connect(flags: ConnectionFlags, env: NodeJS.ProcessEnv = process
   }
 
   const server = serverUrl(sel);
+  // clientcmd reads the user's credentials and the cluster's TLS settings only when the transport
+  // is TLS ("only try to read the auth information if we are secure"): against an http:// server
+  // kubectl sends no token, no basic auth and no client certificate, runs no exec plugin or
+  // auth-provider, and the request goes out anonymous. Same here: no credential crosses plain HTTP.
+  const secure = server.startsWith('https:');
   const cluster: Obj = { ...sel.cluster, server };
-  // client-node refuses plain http unless TLS verification is "skipped"; there is no TLS to skip.
-  if (server.startsWith('http:')) cluster['insecure-skip-tls-verify'] = true;
+  if (secure) checkServerTls(sel);
+  else {
+    for (const key of ['certificate-authority', 'certificate-authority-data', 'tls-server-name']) delete cluster[key];
+    // client-node refuses plain http unless TLS verification is "skipped"; there is no TLS to skip.
+    cluster['insecure-skip-tls-verify'] = true;
+  }
 
   let impersonateUser = flags.as || undefined;
   let impersonateGroups = flags.asGroups?.filter((g) => g !== '') ?? [];
+  let user: Obj | null = null;
+  let exec: ExecCredentialPlugin | null = null;
   if (sel.user) {
-    const user = sel.user;
-    impersonateUser ??= str(user.as);
-    if (impersonateGroups.length === 0 && Array.isArray(user['as-groups'])) impersonateGroups = user['as-groups'].map(String);
-    const tokenFile = str(user['token-file']);
-    delete user['token-file'];
-    // As clientcmd: an inline token wins over token-file; an auth plugin brings its own token.
-    if (tokenFile && !str(user.token) && !user.exec && !user['auth-provider']) {
-      try {
-        useTokenFile(user, tokenFile);
-      } catch (err) {
-        throw new UserError(`user "${sel.userName}": ${oneLine(err)}`);
-      }
+    // Impersonation is not a credential: clientcmd applies it on either transport.
+    impersonateUser ??= str(sel.user.as);
+    if (impersonateGroups.length === 0 && Array.isArray(sel.user['as-groups'])) impersonateGroups = sel.user['as-groups'].map(String);
+    if (secure) {
+      user = sel.user;
+      exec = prepareCredentials(user, sel.userName, cluster, server, env, options);
     }
   }
   if (impersonateGroups.length > 0 && !impersonateUser) {
@@ -390,15 +553,18 @@ export function connect(flags: ConnectionFlags, env: NodeJS.ProcessEnv = process
     impersonateGroups,
     requestTimeoutMs,
     credentialsLabel: sel.contextName ? `context "${sel.contextName}"` : sel.userName ? `user "${sel.userName}"` : 'the anonymous user',
+    // client-go runs the plugin again after a 401: the credential may have been revoked early.
+    onUnauthorized: exec ? () => exec.invalidate() : undefined,
   });
   kc.addAuthenticator(new TokenFileAuthenticator());
+  if (exec) kc.addAuthenticator(new ExecAuthenticator(exec));
   kc.loadFromString(
     JSON.stringify({
       apiVersion: 'v1',
       kind: 'Config',
       clusters: [{ name: sel.clusterName, cluster }],
       // Always a user, if only an empty one: without a user client-node skips the cluster's CA.
-      users: [{ name: userKey, user: sel.user ?? {} }],
+      users: [{ name: userKey, user: user ?? {} }],
       contexts: [{ name: contextKey, context: { cluster: sel.clusterName, user: userKey, namespace } }],
       'current-context': contextKey,
     }),

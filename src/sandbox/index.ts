@@ -1,12 +1,11 @@
 // The embedded Kubernetes API server: a faithful in-memory subset of kube-apiserver v1.32 on
 // 127.0.0.1, with a simulated scheduler/kubelet, garbage collection, fault injection and an audit log.
 import { randomBytes } from 'node:crypto';
-import { writeFile } from 'node:fs/promises';
 import { AuditLog, type AuditEntry } from './audit.js';
 import { Faults, type FaultRule } from './faults.js';
 import { GarbageCollector } from './gc.js';
 import { Kubelet, type KubeletOptions } from './kubelet.js';
-import { kubeconfigText } from './kubeconfig.js';
+import { kubeconfigText, writeKubeconfigFile } from './kubeconfig.js';
 import { NamespaceController } from './namespaces.js';
 import { Registry } from './registry.js';
 import { resourceByName, resourceForKind } from './resources.js';
@@ -132,7 +131,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     token,
     ca,
     kubeconfig: (contextName, namespace) => kubeconfigText({ url, token, ca, contextName, namespace }),
-    writeKubeconfig: (path, namespace) => writeFile(path, kubeconfigText({ url, token, ca, namespace }), { mode: 0o600 }),
+    writeKubeconfig: (path, namespace) => writeKubeconfigFile(path, kubeconfigText({ url, token, ca, namespace })),
     audit: () => audit.all(),
     clearAudit: () => audit.clear(),
     faults: {

@@ -1,9 +1,11 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { UserError } from '../../src/errors.js';
 import { ClusterKubeConfig } from '../../src/cluster/http.js';
 import { connect, formatTimeout, parseRequestTimeout, type Connection } from '../../src/cluster/kubeconfig.js';
 import { removeTempDirs, tempDir, writeFile, writeKubeconfig } from './helpers.js';
+import { tlsFile } from './recorded-server.js';
 
 afterEach(removeTempDirs);
 
@@ -186,12 +188,14 @@ describe('connect: choosing context, cluster, user and namespace', () => {
 
   it('makes relative certificate paths absolute against the kubeconfig file', () => {
     const dir = tempDir();
+    writeFile(dir, 'sub/pki/u.crt', fs.readFileSync(tlsFile('server.crt'), 'utf8'));
+    const keyFile = writeFile(tempDir(), 'u.key', fs.readFileSync(tlsFile('server.key'), 'utf8'));
     const f = writeKubeconfig(
       dir,
       'sub/config',
       config({
         clusters: { c: { server: 'https://c.example.com', 'certificate-authority': 'pki/ca.crt' } },
-        users: { u: { 'client-certificate': 'pki/u.crt', 'client-key': '/abs/u.key' } },
+        users: { u: { 'client-certificate': 'pki/u.crt', 'client-key': keyFile } },
         contexts: { x: { cluster: 'c', user: 'u' } },
         current: 'x',
       }),
@@ -199,7 +203,7 @@ describe('connect: choosing context, cluster, user and namespace', () => {
     const conn = connect({ kubeconfig: f }, {});
     expect(conn.kc.getCurrentCluster()?.caFile).toBe(path.join(dir, 'sub/pki/ca.crt'));
     expect(user(conn)?.certFile).toBe(path.join(dir, 'sub/pki/u.crt'));
-    expect(user(conn)?.keyFile).toBe('/abs/u.key');
+    expect(user(conn)?.keyFile).toBe(keyFile);
   });
 
   it('lets a plain http server through (kubectl allows it; client-node alone refuses)', () => {

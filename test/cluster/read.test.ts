@@ -218,11 +218,12 @@ describe('readCluster: what it asks for', () => {
 });
 
 describe('readCluster: other ways to reach the server', () => {
-  it('plain http (kubectl allows it)', async () => {
-    const server = await serve({ tls: false });
+  it('plain http (kubectl allows it, and sends no credentials over it)', async () => {
+    const server = await serve({ tls: false, token: null });
     const conn = connect({ kubeconfig: kubeconfigFileFor(server, { caData: null }) }, {});
     const read = await readCluster(conn, { namespace: 'payments' });
     expect(read.snapshot.pods).toHaveLength(4);
+    expect(server.requests.every((r) => r.headers.authorization === undefined)).toBe(true);
   });
 
   it('in-cluster: service account token (trailing newline trimmed) and CA', async () => {

@@ -1,14 +1,16 @@
-// What goes over the wire, against a scripted HTTP server that records every request: the
+// What goes over the wire, against a scripted HTTPS server that records every request: the
 // informer's lists and watches carry the Connection's credentials, impersonation and user agent;
 // HTTP 410 on a watch, an expired continue token, ERROR events, clean ends of stream and a
 // server that never answers a watch.
-import http from 'node:http';
+import type http from 'node:http';
+import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connect, type Connection } from '../../src/cluster/kubeconfig.js';
 import { ClusterError } from '../../src/cluster/errors.js';
+import { tlsFile } from '../cluster/recorded-server.js';
 import type { Pod } from '../../src/core/types.js';
 import { removeTempDirs, runInformer, sleep, tempDir, waitFor, type Running } from './helpers.js';
 
@@ -31,7 +33,8 @@ interface Scripted {
 async function scriptedServer(script: Responder[]): Promise<Scripted> {
   const seen: Seen[] = [];
   const state = { closedByClient: 0 };
-  const server = http.createServer((req, res) => {
+  // HTTPS: credentials are never sent over plain http (as kubectl)
+  const server = https.createServer({ cert: fs.readFileSync(tlsFile('server.crt')), key: fs.readFileSync(tlsFile('server.key')) }, (req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     seen.push({ path: url.pathname, query: Object.fromEntries(url.searchParams), rawHeaders: req.rawHeaders });
     req.on('close', () => {
@@ -48,7 +51,7 @@ async function scriptedServer(script: Responder[]): Promise<Scripted> {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `https://127.0.0.1:${port}`,
     seen,
     get closedByClient() {
       return state.closedByClient;
@@ -102,7 +105,7 @@ function envFor(server: Scripted, flags: { as?: string; asGroups?: string[] } = 
     JSON.stringify({
       apiVersion: 'v1',
       kind: 'Config',
-      clusters: [{ name: 'c', cluster: { server: server.url } }],
+      clusters: [{ name: 'c', cluster: { server: server.url, 'certificate-authority': tlsFile('ca.crt') } }],
       users: [{ name: 'u', user: { token: 'secret-token' } }],
       contexts: [{ name: 'ctx', context: { cluster: 'c', user: 'u', namespace: 'shop' } }],
       'current-context': 'ctx',
