@@ -9,6 +9,7 @@ import { detectUpstreamController } from '../cluster/upstream-detect.js';
 import { createLogger } from '../controller/log.js';
 import { controllerMetrics, Metrics, serveMetrics, workQueueMetricSink } from '../controller/metrics.js';
 import { realClock } from '../controller/real-clock.js';
+import type { WriteFence } from '../controller/api.js';
 import type { ControllerKind } from '../core/types.js';
 import { UserError, oneLine } from '../errors.js';
 import { chooseBehaviour } from './plan-service.js';
@@ -99,9 +100,11 @@ export async function runForeground(o: ForegroundOptions): Promise<number> {
   expectationsTimer.unref();
 
   /** Runs the controllers until `signal` aborts; resolves once they stopped. */
-  const lead = async (signal: AbortSignal): Promise<void> => {
+  const lead = async (signal: AbortSignal, fence?: WriteFence): Promise<void> => {
     handle = startControllers(
       {
+        fence,
+        identity: fence ? o.identity : undefined,
         conn,
         namespace,
         selector: o.selector,
@@ -165,11 +168,11 @@ export async function runForeground(o: ForegroundOptions): Promise<number> {
           leaseDurationMs: o.leaseDurationMs,
           renewDeadlineMs: o.renewDeadlineMs,
           retryPeriodMs: o.retryPeriodMs,
-          onStartedLeading: (signal) => {
+          onStartedLeading: (signal, fence) => {
             leading = true;
             m.leader.set(1);
             log.info('Became the leader', { lease: `${leaseNamespace}/${o.leaseName}`, identity: o.identity });
-            running = lead(signal);
+            running = lead(signal, fence);
           },
           onStoppedLeading: () => {
             m.leader.set(0);
