@@ -10,9 +10,22 @@
 //   renewal has succeeded for renewDeadline, leading stops at once: the signal handed to
 //   onStartedLeading aborts and onStoppedLeading runs, whatever request is still in flight.
 //   Seeing another holder on a valid lease also stops leading at once.
-// - cancel: leading stops the same way. With releaseOnCancel the lease, if still ours, is then
-//   written with no holder and leaseDurationSeconds 1 (client-go's release, which it also tries
-//   after a failed renewal), so a standby takes over at its next retry.
+// - the write fence handed to onStartedLeading: every write of the leader (and every renewal)
+//   is sent only while now - (start of the last successful renewal) < renewDeadline, measured on
+//   the monotonic clock read at send time. A process frozen (SIGSTOP, a long pause) past that
+//   wakes with a stale renewal: its first write, whichever timer or response runs first, is
+//   refused, and leading stops there and then. Since leaseDuration > renewDeadline and a standby
+//   counts the lease from when it saw our last renewal, no write is sent once another instance
+//   may hold the lease (as long as the two clocks run at about the same rate).
+// - cancel: leading stops the same way. With releaseOnCancel the lease, if still ours within the
+//   renew deadline, is then written with no holder and leaseDurationSeconds 1 (client-go's
+//   release), so a standby takes over at its next retry. Unlike client-go, a leader whose renew
+//   deadline passed releases nothing: the lease may be another's by then, and a deposed leader
+//   writes nothing at all.
+// - timing reads the monotonic clock (client-go compares Go's monotonic readings too); the
+//   acquireTime and renewTime on the wire are wall time.
+// - lease requests carry the identity in their User-Agent (`… leader-election/<identity>`), so
+//   audit logs tell the candidates apart.
 // - leaseDurationSeconds on the wire is leaseDurationMs rounded UP to whole seconds (client-go
 //   truncates): a standby never waits less than configured, so renewDeadline < leaseDuration holds.
 //
@@ -24,9 +37,9 @@ import { CoordinationV1Api, Observable, type ObservableMiddleware, type V1Lease 
 // Not re-exported by the package root; the models carry Date objects and need it both ways.
 import { ObjectSerializer } from '@kubernetes/client-node/dist/serializer.js';
 import type { Clock, TimerHandle } from '../core/clock.js';
-import { ApiError } from '../controller/api.js';
-import { realClock } from '../controller/real-clock.js';
-import { toApiError } from './controller-api.js';
+import { ApiError, FencedError, type WriteFence } from '../controller/api.js';
+import { monotonicClock } from '../controller/real-clock.js';
+import { toApiError, userAgentFor } from './controller-api.js';
 import type { Connection } from './kubeconfig.js';
 
 export interface LeaderElectionConfig {
@@ -40,8 +53,13 @@ export interface LeaderElectionConfig {
   renewDeadlineMs?: number;
   /** Interval between attempts to acquire or renew (default 2000). */
   retryPeriodMs?: number;
+  /** Timing and timers (default: the monotonic clock); also the wire stamps when given (tests). */
   clock?: Clock;
-  onStartedLeading(signal: AbortSignal): void;
+  /**
+   * `signal` aborts when leading stops; every write made while leading goes through `fence`
+   * (whose signal is the same), which refuses it once the renew deadline has passed.
+   */
+  onStartedLeading(signal: AbortSignal, fence: WriteFence): void;
   onStoppedLeading(): void;
   /** Called when the observed holder changes (ourselves included); not for a lease with no holder. */
   onNewLeader?(identity: string): void;
@@ -104,11 +122,76 @@ function specOf(r: LeaderElectionRecord, previous: Wire | undefined): Wire {
   return spec;
 }
 
-/** Per-call options that tie a request to an AbortSignal (the transport honours it). */
-function withSignal(signal: AbortSignal) {
+/**
+ * The fence of one term of leadership (see the top of this file). `renewed(at)` records the
+ * start of a successful renewal; `check()` throws a FencedError, and ends the term (onExpired,
+ * once), when the renew deadline has passed by the clock read now, whether or not any timer has
+ * fired yet; `signal` aborts when the term ends, whatever ended it.
+ */
+export class LeaseFence implements WriteFence {
+  private readonly ctl = new AbortController();
+  private renewedAt: number;
+
+  constructor(
+    private readonly clock: Pick<Clock, 'now'>,
+    readonly renewDeadlineMs: number,
+    renewedAt: number,
+    private readonly onExpired: () => void = () => undefined,
+  ) {
+    this.renewedAt = renewedAt;
+  }
+
+  get signal(): AbortSignal {
+    return this.ctl.signal;
+  }
+
+  /** A renewal that started at `at` (monotonic) succeeded. */
+  renewed(at: number): void {
+    if (!this.ctl.signal.aborted) this.renewedAt = Math.max(this.renewedAt, at);
+  }
+
+  /** Whether writes may be sent now (and the term has not ended). */
+  holds(): boolean {
+    return !this.ctl.signal.aborted && this.clock.now() - this.renewedAt < this.renewDeadlineMs;
+  }
+
+  /** Milliseconds left before the renew deadline (<= 0: passed). */
+  remainingMs(): number {
+    return this.renewedAt + this.renewDeadlineMs - this.clock.now();
+  }
+
+  check(): void {
+    if (this.ctl.signal.aborted) throw new FencedError(`write refused: not leading (${(this.ctl.signal.reason as Error).message})`);
+    if (this.holds()) return;
+    const expired = new FencedError(`write refused: the lease was last renewed ${Math.round(this.clock.now() - this.renewedAt)}ms ago, past the ${this.renewDeadlineMs}ms renew deadline`);
+    this.end(expired);
+    this.onExpired();
+    throw expired;
+  }
+
+  /** Ends the term: every later check fails, every request tied to `signal` aborts. */
+  end(reason: Error): void {
+    if (!this.ctl.signal.aborted) this.ctl.abort(reason);
+  }
+}
+
+/**
+ * Per-call options: the request is tied to an AbortSignal (the transport honours it), carries
+ * the User-Agent, and, when `guard` is given, is sent only if guard() does not throw, checked
+ * right before the request leaves.
+ */
+function requestOptions(signal: AbortSignal, userAgent: string, guard?: () => void) {
   const middleware: ObservableMiddleware = {
     pre: (ctx) => {
       ctx.setSignal(signal);
+      ctx.setHeaderParam('User-Agent', userAgent);
+      if (guard) {
+        try {
+          guard();
+        } catch (err) {
+          return new Observable(Promise.reject(err));
+        }
+      }
       return new Observable(Promise.resolve(ctx));
     },
     post: (rsp) => new Observable(Promise.resolve(rsp)),
@@ -126,27 +209,29 @@ class LeaseLock {
     conn: Connection,
     readonly namespace: string,
     readonly name: string,
+    private readonly userAgent: string,
   ) {
     this.api = conn.kc.makeApiClient(CoordinationV1Api);
   }
 
   async get(signal: AbortSignal): Promise<LeaderElectionRecord> {
-    const got = await this.api.readNamespacedLease({ namespace: this.namespace, name: this.name }, withSignal(signal));
+    const got = await this.api.readNamespacedLease({ namespace: this.namespace, name: this.name }, requestOptions(signal, this.userAgent));
     this.lease = toWire(got);
     return recordOf(this.lease);
   }
 
-  async create(r: LeaderElectionRecord, signal: AbortSignal): Promise<LeaderElectionRecord> {
+  /** `guard`, if given, is checked right before the request is sent (the fence of a renewal). */
+  async create(r: LeaderElectionRecord, signal: AbortSignal, guard?: () => void): Promise<LeaderElectionRecord> {
     const body = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: this.name, namespace: this.namespace }, spec: specOf(r, undefined) };
-    const created = await this.api.createNamespacedLease({ namespace: this.namespace, body: fromWire(body) }, withSignal(signal));
+    const created = await this.api.createNamespacedLease({ namespace: this.namespace, body: fromWire(body) }, requestOptions(signal, this.userAgent, guard));
     this.lease = toWire(created);
     return recordOf(this.lease);
   }
 
-  async update(r: LeaderElectionRecord, signal: AbortSignal): Promise<LeaderElectionRecord> {
+  async update(r: LeaderElectionRecord, signal: AbortSignal, guard?: () => void): Promise<LeaderElectionRecord> {
     if (!this.lease) throw new ApiError('lease not initialized, call get or create first', 0, 'Unknown');
     const body = { ...this.lease, apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', spec: specOf(r, this.lease.spec as Wire | undefined) };
-    const updated = await this.api.replaceNamespacedLease({ namespace: this.namespace, name: this.name, body: fromWire(body) }, withSignal(signal));
+    const updated = await this.api.replaceNamespacedLease({ namespace: this.namespace, name: this.name, body: fromWire(body) }, requestOptions(signal, this.userAgent, guard));
     this.lease = toWire(updated);
     return recordOf(this.lease);
   }
@@ -191,7 +276,11 @@ function settingsOf(cfg: LeaderElectionConfig): Settings {
 
 class LeaderElector {
   private readonly clock: Clock;
+  /** Wall time for the stamps on the wire. */
+  private readonly wallNow: () => number;
   private readonly lock: LeaseLock;
+  /** Start (monotonic) of the attempt that acquired the lease. */
+  private acquiredAt = -Infinity;
   private observed: LeaderElectionRecord | null = null;
   private observedRaw = '';
   private observedTime = 0;
@@ -202,8 +291,9 @@ class LeaderElector {
     private readonly cfg: LeaderElectionConfig,
     private readonly s: Settings,
   ) {
-    this.clock = cfg.clock ?? realClock;
-    this.lock = new LeaseLock(cfg.conn, cfg.namespace, cfg.name);
+    this.clock = cfg.clock ?? monotonicClock;
+    this.wallNow = cfg.clock ? () => cfg.clock!.now() : () => Date.now();
+    this.lock = new LeaseLock(cfg.conn, cfg.namespace, cfg.name, userAgentFor('leader-election', cfg.identity));
   }
 
   private isLeader(): boolean {
@@ -232,6 +322,7 @@ class LeaderElector {
   private report(err: unknown, signal: AbortSignal, during: 'acquire' | 'renew' | 'release'): void {
     // A request cut short by cancellation or loss of the lease is no error; one that timed out is.
     if (signal.aborted && !(signal.reason instanceof AttemptTimeout)) return;
+    if (err instanceof FencedError) return; // not sent: past the renew deadline
     const api = signal.aborted ? new ApiError((signal.reason as Error).message, 0, 'Timeout') : toApiError(err);
     if (this.cfg.onError) this.callback(() => this.cfg.onError?.(api, during));
   }
@@ -243,14 +334,18 @@ class LeaderElector {
     if (this.cfg.onNewLeader) this.callback(() => this.cfg.onNewLeader?.(holder));
   }
 
-  /** client-go's tryAcquireOrRenew, plus 'held' when another holder has a valid lease. */
-  private async tryAcquireOrRenew(signal: AbortSignal, during: 'acquire' | 'renew'): Promise<Attempt> {
+  /**
+   * client-go's tryAcquireOrRenew, plus 'held' when another holder has a valid lease. `guard`
+   * (a renewal's fence) is checked right before each write is sent.
+   */
+  private async tryAcquireOrRenew(signal: AbortSignal, during: 'acquire' | 'renew', guard?: () => void): Promise<Attempt> {
     const now = this.clock.now();
+    const stamp = formatMicroTime(this.wallNow());
     const record: LeaderElectionRecord = {
       holderIdentity: this.cfg.identity,
       leaseDurationSeconds: this.s.leaseDurationSeconds,
-      acquireTime: formatMicroTime(now),
-      renewTime: formatMicroTime(now),
+      acquireTime: stamp,
+      renewTime: stamp,
       leaseTransitions: 0,
     };
 
@@ -259,11 +354,11 @@ class LeaderElector {
       record.acquireTime = this.observed.acquireTime;
       record.leaseTransitions = this.observed.leaseTransitions;
       try {
-        this.setObserved(await this.lock.update(record, signal));
+        this.setObserved(await this.lock.update(record, signal, guard));
         return 'ok';
       } catch (err) {
         this.report(err, signal, during); // a 409: somebody else wrote; re-read below
-        if (signal.aborted) return 'failed';
+        if (signal.aborted || err instanceof FencedError) return 'failed';
       }
     }
 
@@ -278,7 +373,7 @@ class LeaderElector {
         return 'failed';
       }
       try {
-        this.setObserved(await this.lock.create(record, signal));
+        this.setObserved(await this.lock.create(record, signal, guard));
         return 'ok';
       } catch (createErr) {
         this.report(createErr, signal, during); // 409 AlreadyExists: another candidate created it
@@ -298,7 +393,7 @@ class LeaderElector {
       record.leaseTransitions = current.leaseTransitions + 1;
     }
     try {
-      this.setObserved(await this.lock.update(record, signal));
+      this.setObserved(await this.lock.update(record, signal, guard));
       return 'ok';
     } catch (err) {
       this.report(err, signal, during);
@@ -336,10 +431,10 @@ class LeaderElector {
     };
   }
 
-  private async attempt(parent: AbortSignal, during: 'acquire' | 'renew'): Promise<Attempt> {
+  private async attempt(parent: AbortSignal, during: 'acquire' | 'renew', guard?: () => void): Promise<Attempt> {
     const b = this.bounded(parent, this.s.renewDeadlineMs);
     try {
-      return await this.tryAcquireOrRenew(b.signal, during);
+      return await this.tryAcquireOrRenew(b.signal, during, guard);
     } finally {
       b.dispose();
     }
@@ -348,9 +443,13 @@ class LeaderElector {
   /** Loops until the lease is ours (true) or the signal aborts (false). */
   private async acquire(signal: AbortSignal): Promise<boolean> {
     while (!signal.aborted && !this.callbackError) {
+      const started = this.clock.now();
       const got = await this.attempt(signal, 'acquire');
       this.maybeReportTransition();
-      if (got === 'ok') return true;
+      if (got === 'ok') {
+        this.acquiredAt = started;
+        return true;
+      }
       if (this.callbackError) return false;
       await this.sleep(this.s.retryPeriodMs * (1 + Math.random() * JITTER_FACTOR), signal);
     }
@@ -359,34 +458,36 @@ class LeaderElector {
 
   /**
    * Renews until the signal aborts or leadership is lost. `stop` is called at once, from a timer
-   * if need be, when renewDeadline passes without a successful renewal.
+   * if need be, when renewDeadline passes without a successful renewal; the fence stops leading
+   * on its own when a write finds the deadline passed before that timer ran.
    */
-  private async renew(signal: AbortSignal, stop: () => void): Promise<void> {
-    const lost = new AbortController();
-    const round = AbortSignal.any([signal, lost.signal]);
-    let lastRenew = this.clock.now();
+  private async renew(signal: AbortSignal, fence: LeaseFence, stop: (reason: Error) => void): Promise<void> {
+    const round = AbortSignal.any([signal, fence.signal]);
+    const expired = () => new Error(`leader election: failed to renew the lease within ${this.s.renewDeadlineMs}ms`);
     let deadline: TimerHandle | undefined;
     const arm = () => {
       if (deadline !== undefined) this.clock.clearTimer(deadline);
-      deadline = this.clock.setTimer(() => {
-        lost.abort(new Error(`leader election: failed to renew the lease within ${this.s.renewDeadlineMs}ms`));
-        stop();
-      }, lastRenew + this.s.renewDeadlineMs - this.clock.now());
+      deadline = this.clock.setTimer(() => stop(expired()), fence.remainingMs());
     };
     arm();
     try {
       while (!round.aborted && !this.callbackError) {
         await this.sleep(this.s.retryPeriodMs, round);
         if (round.aborted) break;
+        if (!fence.holds()) {
+          // Woken past the deadline (a frozen process): leading is over, and no renewal is sent.
+          stop(expired());
+          break;
+        }
         const started = this.clock.now();
-        const got = await this.attempt(round, 'renew');
+        const got = await this.attempt(round, 'renew', () => fence.check());
         this.maybeReportTransition();
         if (round.aborted) break;
         if (got === 'ok') {
-          lastRenew = started;
+          fence.renewed(started);
           arm();
         } else if (got === 'held') {
-          stop(); // another holder has a valid lease: ours is gone
+          stop(new Error('leader election: another instance holds the lease')); // ours is gone
           break;
         }
       }
@@ -395,20 +496,26 @@ class LeaderElector {
     }
   }
 
-  /** client-go's release: an empty holder and a one-second lease. */
-  private async release(): Promise<void> {
-    if (!this.isLeader() || !this.observed) return;
-    const now = this.clock.now();
+  /**
+   * client-go's release: an empty holder and a one-second lease. Only within the renew deadline
+   * of the last renewal: later, the lease may be another's and this instance writes nothing.
+   */
+  private async release(fence: LeaseFence): Promise<void> {
+    if (!this.isLeader() || !this.observed || fence.remainingMs() <= 0) return;
+    const stamp = formatMicroTime(this.wallNow());
     const record: LeaderElectionRecord = {
       holderIdentity: '',
       leaseDurationSeconds: 1,
-      acquireTime: formatMicroTime(now),
-      renewTime: formatMicroTime(now),
+      acquireTime: stamp,
+      renewTime: stamp,
       leaseTransitions: this.observed.leaseTransitions,
+    };
+    const guard = () => {
+      if (fence.remainingMs() <= 0) throw new FencedError('leader election: release refused: past the renew deadline');
     };
     const b = this.bounded(new AbortController().signal, this.s.renewDeadlineMs);
     try {
-      this.setObserved(await this.lock.update(record, b.signal));
+      this.setObserved(await this.lock.update(record, b.signal, guard));
     } catch (err) {
       this.report(err, b.signal, 'release');
     } finally {
@@ -418,22 +525,23 @@ class LeaderElector {
 
   async run(signal: AbortSignal): Promise<void> {
     if (await this.acquire(signal)) {
+      let stopped = false;
+      const stop = (reason: Error) => {
+        fence.end(reason);
+        if (stopped) return;
+        stopped = true;
+        this.callback(() => this.cfg.onStoppedLeading());
+      };
+      const fence = new LeaseFence(this.clock, this.s.renewDeadlineMs, this.acquiredAt, () => stop(new Error('leader election: renew deadline passed')));
       if (signal.aborted || this.callbackError) {
         // Acquired just as the election was cancelled: never lead, hand the lease back.
-        if (this.s.releaseOnCancel) await this.release();
+        fence.end(new Error('leader election: cancelled'));
+        if (this.s.releaseOnCancel) await this.release(fence);
       } else {
-        const leading = new AbortController();
-        let stopped = false;
-        const stop = () => {
-          if (stopped) return;
-          stopped = true;
-          leading.abort(new Error('leader election: stopped leading'));
-          this.callback(() => this.cfg.onStoppedLeading());
-        };
-        this.callback(() => this.cfg.onStartedLeading(leading.signal));
-        if (!this.callbackError) await this.renew(signal, stop);
-        stop();
-        if (this.s.releaseOnCancel) await this.release();
+        this.callback(() => this.cfg.onStartedLeading(fence.signal, fence));
+        if (!this.callbackError) await this.renew(signal, fence, stop);
+        stop(new Error('leader election: stopped leading'));
+        if (this.s.releaseOnCancel) await this.release(fence);
       }
     }
     if (this.callbackError) throw this.callbackError.err;

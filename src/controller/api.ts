@@ -27,6 +27,31 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * A write refused because this instance no longer holds the leader lease by its own clock (or
+ * cut short when it stopped leading). Not a failure of the write: the controller stops at once,
+ * retries nothing and logs nothing per pod (the lost lease is logged once, where it is lost).
+ */
+export class FencedError extends ApiError {
+  constructor(message: string) {
+    super(message, 0, 'LeaderElectionLost');
+    this.name = 'FencedError';
+  }
+}
+
+export const isFenced = (err: unknown): err is FencedError => err instanceof FencedError;
+
+/**
+ * The guard every write of a leading instance passes right before it is sent: `check` throws a
+ * FencedError unless the lease is still held (now - last successful renewal < renewDeadline on
+ * the local monotonic clock); `signal` aborts when leading stops, cancelling whatever is queued
+ * or in flight.
+ */
+export interface WriteFence {
+  readonly signal: AbortSignal;
+  check(): void;
+}
+
 export interface ControllerAPI {
   createPod(namespace: string, pod: Pod): Promise<Pod>;
   deletePod(namespace: string, name: string): Promise<void>;

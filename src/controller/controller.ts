@@ -12,7 +12,7 @@ import { labelSelectorAsSelector } from '../core/selector.js';
 import type { Controller, ControllerKind, OwnerReference, Pod, ReplicaSet, ReplicationController } from '../core/types.js';
 import type { Behaviour } from '../core/versions.js';
 import { WorkQueue } from '../core/workqueue.js';
-import type { ActionOutcome, ControllerAPI, ControllerObject } from './api.js';
+import { isFenced, type ActionOutcome, type ControllerAPI, type ControllerObject } from './api.js';
 import { syncController, type SyncOutcome } from './sync.js';
 
 export interface Tombstone<T> {
@@ -238,7 +238,12 @@ export class ReplicaSetController {
       try {
         const err = await this.syncKey(key);
         if (err === null) this.queue.forget(key);
-        else {
+        else if (isFenced(err)) {
+          // No longer leading: the write was refused, not failed. Nothing is retried here (whoever
+          // leads now syncs the key) and nothing is logged per key: the lost lease is logged once.
+          this.queue.forget(key);
+          this.stopping = true;
+        } else {
           this.deps.log.error(`error syncing ${this.deps.kind}`, { key, err: err.message });
           this.queue.addRateLimited(key);
         }

@@ -2,6 +2,10 @@
 // ranked deletes), calculate and write the status, as upstream does it, through a ControllerAPI.
 // The decisions come from the pure planner; this module only carries them out and reacts to
 // what the API server answers.
+//
+// A write refused by the leader-election fence (FencedError) is no failure of the sync: it
+// ends the sync at once (thrown, not returned), with no Event, no further write and no
+// per-pod error; the worker drops the key, since this instance no longer leads.
 
 import { controllerKey, desiredReplicas, isBeingDeleted, namespaceOf } from '../core/controller.js';
 import { choosePodsToDelete } from '../core/manage.js';
@@ -12,7 +16,7 @@ import { availabilityRequeueSeconds, calculateStatus, statusNeedsWrite, writtenS
 import type { Controller, Pod, ReplicaSetStatus } from '../core/types.js';
 import type { Behaviour } from '../core/versions.js';
 import type { UIDTrackingControllerExpectations } from '../core/expectations.js';
-import { ApiError, type ActionOutcome, type ControllerAPI, type ControllerObject } from './api.js';
+import { ApiError, isFenced, type ActionOutcome, type ControllerAPI, type ControllerObject } from './api.js';
 
 export const STATUS_UPDATE_RETRIES = 1;
 
@@ -86,6 +90,7 @@ export async function syncController(planner: ClusterPlanner, c: Controller, dep
     if (d.decision === 'keep') claimed.push(d.pod);
     else if (d.decision === 'adopt') {
       const blocked = await canAdopt();
+      if (blocked && isFenced(blocked)) throw blocked;
       if (blocked) {
         claimErrors.push(blocked);
         record({ action: 'adopt', pod: d.pod.metadata.name, ok: false, error: blocked.message });
@@ -96,6 +101,7 @@ export async function syncController(planner: ClusterPlanner, c: Controller, dep
         claimed.push(d.pod);
         record({ action: 'adopt', pod: d.pod.metadata.name, ok: true });
       } catch (e) {
+        if (isFenced(e)) throw e;
         const err = asApiError(e);
         if (err.notFound) record({ action: 'adopt', pod: d.pod.metadata.name, ok: true, note: 'pod already gone: not claimed' });
         else {
@@ -108,6 +114,7 @@ export async function syncController(planner: ClusterPlanner, c: Controller, dep
         await deps.api.patchPod(ns, d.pod.metadata.name, releasePatch(c, d.pod.metadata.uid));
         record({ action: 'release', pod: d.pod.metadata.name, ok: true });
       } catch (e) {
+        if (isFenced(e)) throw e;
         const err = asApiError(e);
         // Gone, or no longer ours (Invalid: uid precondition or no such reference): released.
         if (err.notFound || err.invalid) record({ action: 'release', pod: d.pod.metadata.name, ok: true, note: err.notFound ? 'pod already gone' : 'already released' });
@@ -124,6 +131,7 @@ export async function syncController(planner: ClusterPlanner, c: Controller, dep
   const bh = deps.behaviour;
   let manageError: Error | null = null;
   if (needsSync && !isBeingDeleted(c)) manageError = await manageReplicas(planner, c, claimed, deps, record);
+  if (isFenced(manageError)) throw manageError; // no status write either
 
   // Status from the claimed pods as they were before this sync's creates and deletes.
   const now = deps.now();
@@ -137,6 +145,7 @@ export async function syncController(planner: ClusterPlanner, c: Controller, dep
       statusWritten = true;
       record({ action: 'status', ok: true, note: `replicas ${status.replicas}, ready ${status.readyReplicas}, available ${status.availableReplicas}` });
     } catch (e) {
+      if (isFenced(e)) throw e;
       const err = asApiError(e);
       record({ action: 'status', ok: false, code: err.code, error: err.message });
       return outcome({ error: err, status }); // a status error wins over the manage error
@@ -179,6 +188,7 @@ async function manageReplicas(planner: ClusterPlanner, c: Controller, claimed: P
         record({ action: 'create', pod: created.metadata.name, ok: true });
         void deps.api.recordEvent(c, 'Normal', 'SuccessfulCreate', `Created pod: ${created.metadata.name}`);
       } catch (e) {
+        if (isFenced(e)) throw e; // ends the slow start: the creates still queued are refused too
         const err = asApiError(e);
         // Nothing can be created in a terminating namespace: not an error, and no event.
         if (err.hasCause('NamespaceTerminating')) {
@@ -210,6 +220,10 @@ async function manageReplicas(planner: ClusterPlanner, c: Controller, claimed: P
           const err = asApiError(e);
           // The informer will not observe a delete that did not happen.
           deps.expectations?.deletionObserved(key, podKey(pod));
+          if (isFenced(e)) {
+            errors.unshift(e); // returned first: the sync ends
+            return;
+          }
           if (err.notFound) {
             record({ action: 'delete', pod: pod.metadata.name, ok: true, note: 'already gone' });
             return;
@@ -238,7 +252,7 @@ async function updateStatusWithRetry(api: ControllerAPI, c: Controller, status: 
     try {
       return await api.updateControllerStatus(c.kind, { ...obj, status: wireStatus(status) } as ControllerObject);
     } catch (err) {
-      if (i >= STATUS_UPDATE_RETRIES) throw err;
+      if (i >= STATUS_UPDATE_RETRIES || isFenced(err)) throw err;
       obj = await api.getController(c.kind, namespaceOf(c), c.metadata.name); // a GET error wins
     }
   }

@@ -9,6 +9,7 @@ import { detectUpstreamController } from '../cluster/upstream-detect.js';
 import { createLogger } from '../controller/log.js';
 import { controllerMetrics, Metrics, serveMetrics, workQueueMetricSink } from '../controller/metrics.js';
 import { realClock } from '../controller/real-clock.js';
+import type { WriteFence } from '../controller/api.js';
 import type { ControllerKind } from '../core/types.js';
 import { UserError, oneLine } from '../errors.js';
 import { chooseBehaviour } from './plan-service.js';
@@ -99,9 +100,11 @@ export async function runForeground(o: ForegroundOptions): Promise<number> {
   expectationsTimer.unref();
 
   /** Runs the controllers until `signal` aborts; resolves once they stopped. */
-  const lead = async (signal: AbortSignal): Promise<void> => {
+  const lead = async (signal: AbortSignal, fence?: WriteFence): Promise<void> => {
     handle = startControllers(
       {
+        fence,
+        identity: fence ? o.identity : undefined,
         conn,
         namespace,
         selector: o.selector,
@@ -155,6 +158,20 @@ export async function runForeground(o: ForegroundOptions): Promise<number> {
     } else {
       const leaseNamespace = o.leaseNamespace ?? namespace ?? 'default';
       let running: Promise<void> | null = null;
+      const grace = () => new Promise<void>((r) => setTimeout(r, SHUTDOWN_GRACE_MS).unref());
+      // On a stop (signal, --until-synced) the leader keeps its lease, and renews it, while the
+      // syncs in flight finish: their writes pass the fence. Only then is the election cancelled
+      // and the lease released. A lost lease ends leading at once instead, writes and all.
+      const election = new AbortController();
+      stop.signal.addEventListener(
+        'abort',
+        () =>
+          void (async () => {
+            if (running) await Promise.race([running, grace()]);
+            election.abort();
+          })(),
+        { once: true },
+      );
       m.leader.set(0);
       await runLeaderElection(
         {
@@ -165,16 +182,17 @@ export async function runForeground(o: ForegroundOptions): Promise<number> {
           leaseDurationMs: o.leaseDurationMs,
           renewDeadlineMs: o.renewDeadlineMs,
           retryPeriodMs: o.retryPeriodMs,
-          onStartedLeading: (signal) => {
+          onStartedLeading: (signal, fence) => {
             leading = true;
             m.leader.set(1);
             log.info('Became the leader', { lease: `${leaseNamespace}/${o.leaseName}`, identity: o.identity });
-            running = lead(signal);
+            running = lead(AbortSignal.any([signal, stop.signal]), fence);
           },
           onStoppedLeading: () => {
             m.leader.set(0);
-            if (!stop.signal.aborted) {
-              // as kube-controller-manager: a lost lease ends the process (its restart stands by)
+            if (!election.signal.aborted) {
+              // As kube-controller-manager (klog.FlushAndExit(…, 1) on "leaderelection lost"):
+              // exit 1 at once, its restart stands by. The fence refuses every write from here.
               log.error('Leader election lost: stopping at once');
               exitCode = 1;
               stop.abort();
@@ -185,9 +203,9 @@ export async function runForeground(o: ForegroundOptions): Promise<number> {
           },
           onError: (err, during) => log.v(2).info(`lease ${during} failed`, { err: err.message }),
         },
-        stop.signal,
+        election.signal,
       );
-      if (running) await running;
+      if (running) await Promise.race([running, grace()]);
     }
     // bound the wait for syncs in flight
     await Promise.race([handle ? (handle as ControllersHandle).done : Promise.resolve(), new Promise((r) => setTimeout(r, SHUTDOWN_GRACE_MS).unref())]);

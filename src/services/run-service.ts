@@ -3,11 +3,11 @@
 // Lease (leader election), with metrics, health endpoints and a draining shutdown.
 
 import { hostname } from 'node:os';
-import { KubeControllerAPI } from '../cluster/controller-api.js';
+import { KubeControllerAPI, userAgentFor } from '../cluster/controller-api.js';
 import { Informer, type Tombstone } from '../cluster/informer.js';
 import type { Connection } from '../cluster/kubeconfig.js';
 import { ReplicaSetController, type ControllerLogger, type Listers } from '../controller/controller.js';
-import type { ControllerObject } from '../controller/api.js';
+import type { ControllerObject, WriteFence } from '../controller/api.js';
 import { realClock } from '../controller/real-clock.js';
 import { controllerRef } from '../core/pod.js';
 import { TokenBucket } from '../core/rate-limiter.js';
@@ -40,6 +40,10 @@ export interface StartOptions {
   metrics?: ControllerMetricsSink;
   onAction?: (kind: ControllerKind, key: string, a: ActionOutcome) => void;
   onEvent?: (text: string) => void; // informer changes, for dashboards
+  /** Leader election: every write passes this fence (refused once the lease may be lost). */
+  fence?: WriteFence;
+  /** The lease identity, sent in the User-Agent of the controllers' requests. */
+  identity?: string;
 }
 
 export interface ControllersHandle {
@@ -105,6 +109,8 @@ export function startControllers(opts: StartOptions, signal: AbortSignal): Contr
     limiter: new TokenBucket(realClock, opts.qps, opts.burst),
     hostname: hostname(),
     onRequest: opts.metrics?.onRequest,
+    fence: opts.fence,
+    userAgent: opts.identity ? userAgentFor('replicaset-controller', opts.identity) : undefined,
   });
   const make = (kind: ControllerKind, inf: Informer<ControllerObject>) =>
     new ReplicaSetController({

@@ -1,7 +1,11 @@
 // Leader election on a Lease against the sandbox API server, over HTTPS with the real client-node.
 // Durations are short (lease 1500 ms → 2 s on the wire, renew deadline 1000 ms, retry 200 ms).
+// Where a test is about when something happens, the candidate runs on a FakeClock: its retries,
+// deadlines and lease expiry move only when the test advances that clock, and the assertions are
+// on that clock, never on elapsed wall time.
 import { afterEach, describe, expect, it } from 'vitest';
 import { formatMicroTime, runLeaderElection, type LeaderElectionConfig } from '../../src/cluster/lease.js';
+import { FakeClock } from '../../src/core/clock.js';
 import type { ApiError } from '../../src/controller/api.js';
 import { sleep, startRunEnv, waitFor, type RunEnv } from './helpers.js';
 
@@ -40,6 +44,8 @@ interface Candidate {
   resolved: boolean;
   startedAt: number | null;
   stoppedAt: number | null;
+  /** The candidate's own clock when it started leading. */
+  startedOnClock: number | null;
   starts: number;
   stops: number;
   leadSignal: AbortSignal | null;
@@ -48,7 +54,7 @@ interface Candidate {
 }
 
 function candidate(e: RunEnv, id: string, tracker: Tracker, extra: Partial<LeaderElectionConfig> = {}): Candidate {
-  const c: Candidate = { id, ac: new AbortController(), done: Promise.resolve(), resolved: false, startedAt: null, stoppedAt: null, starts: 0, stops: 0, leadSignal: null, newLeaders: [], errors: [] };
+  const c: Candidate = { id, ac: new AbortController(), done: Promise.resolve(), resolved: false, startedAt: null, stoppedAt: null, startedOnClock: null, starts: 0, stops: 0, leadSignal: null, newLeaders: [], errors: [] };
   const cfg: LeaderElectionConfig = {
     conn: e.conn,
     namespace: NS,
@@ -60,6 +66,7 @@ function candidate(e: RunEnv, id: string, tracker: Tracker, extra: Partial<Leade
     onStartedLeading(signal) {
       c.starts++;
       c.startedAt = Date.now();
+      c.startedOnClock = (extra.clock ?? { now: () => Date.now() }).now();
       c.leadSignal = signal;
       tracker.start(id);
     },
@@ -81,15 +88,33 @@ function candidate(e: RunEnv, id: string, tracker: Tracker, extra: Partial<Leade
 
 const readLease = async (e: RunEnv) => (await e.coord.readNamespacedLease({ namespace: NS, name: NAME })).spec!;
 
-async function twoCandidates(extra: Partial<LeaderElectionConfig> = {}) {
+/** node-a leads, node-b stands by; each on its own clock when given (the wall clock otherwise). */
+async function twoCandidates(extra: Partial<LeaderElectionConfig> = {}, clocks: { a?: FakeClock; b?: FakeClock } = {}) {
   env = await startRunEnv();
   const tracker = new Tracker();
-  const a = candidate(env, 'node-a', tracker, extra);
+  const a = candidate(env, 'node-a', tracker, { ...extra, ...(clocks.a ? { clock: clocks.a } : {}) });
   const leader = await waitFor(() => (a.startedAt ? a : null), 'node-a to lead');
-  const b = candidate(env, 'node-b', tracker, extra);
+  const b = candidate(env, 'node-b', tracker, { ...extra, ...(clocks.b ? { clock: clocks.b } : {}) });
+  // Its attempt done, node-b sleeps: on a FakeClock, its next attempt waits for the test.
   await waitFor(() => b.newLeaders.includes('node-a'), 'node-b to see node-a');
   return { e: env, tracker, a: leader, b };
 }
+
+/** Lease requests a candidate sent (its identity is in the User-Agent). */
+const leaseRequestsOf = (e: RunEnv, id: string) => e.sb.audit().filter((x) => x.resource === 'leases' && (x.userAgent ?? '').endsWith(`leader-election/${id}`));
+
+/** Advances `clock` in small steps, letting requests complete in between, until `done` holds. */
+async function advanceUntil(clock: FakeClock, done: () => boolean, what: string, stepMs = 100): Promise<void> {
+  const limit = clock.now() + 60_000;
+  while (!done()) {
+    if (clock.now() >= limit) throw new Error(`${what}: not within 60 s on the fake clock`);
+    clock.advance(stepMs);
+    await sleep(15);
+  }
+}
+
+/** A leader on a FakeClock between two renewals: its next timer is the retry, retryMs ahead. */
+const renewIdle = (clock: FakeClock, retryMs = 200) => waitFor(() => clock.nextDueAt() === clock.now() + retryMs, 'the leader to be waiting for its next renewal');
 
 describe('formatMicroTime', () => {
   it('prints RFC 3339 UTC with six fractional digits', () => {
@@ -108,8 +133,10 @@ describe('runLeaderElection', () => {
     expect(first.leaseTransitions).toBe(0);
     expect(String(first.acquireTime)).toMatch(MICRO);
     expect(String(first.renewTime)).toMatch(MICRO);
-    await sleep(700);
-    const later = await readLease(e);
+    const later = await waitFor(async () => {
+      const l = await readLease(e);
+      return String(l.renewTime) !== String(first.renewTime) ? l : null;
+    }, 'a renewal');
     expect(later.holderIdentity).toBe('node-a');
     expect(Date.parse(String(later.renewTime))).toBeGreaterThan(Date.parse(String(first.renewTime)));
     expect(String(later.acquireTime)).toBe(String(first.acquireTime));
@@ -122,20 +149,21 @@ describe('runLeaderElection', () => {
     expect(e.sb.audit().filter((x) => x.resource === 'leases' && x.verb === 'create' && x.code === 201)).toHaveLength(1);
   });
 
-  it('without release, the standby takes over about one lease duration after the leader stops', async () => {
-    const { e, tracker, a, b } = await twoCandidates({ releaseOnCancel: false });
-    const abortedAt = Date.now();
+  it('without release, the standby takes over one lease duration after it last saw the record change', async () => {
+    const ca = new FakeClock(0);
+    const cb = new FakeClock(0);
+    // node-a never renews (its clock stands still); node-b saw its record at 0 on its clock.
+    const { e, tracker, a, b } = await twoCandidates({ releaseOnCancel: false }, { a: ca, b: cb });
     a.ac.abort();
     await a.done;
     expect(a.stops).toBe(1);
     expect(a.leadSignal?.aborted).toBe(true);
     expect((await readLease(e)).holderIdentity).toBe('node-a'); // not released
-    await waitFor(() => b.startedAt, 'node-b to lead', 5000);
-    const took = b.startedAt! - abortedAt;
-    // The standby saw the record change at most one jittered retry (≤ 440 ms) before the leader
-    // stopped; it waits the 2 s lease from then.
-    expect(took).toBeGreaterThan(1400);
-    expect(took).toBeLessThan(3000);
+    await advanceUntil(cb, () => b.startedAt !== null, 'node-b to lead');
+    // The record has not changed since 0: the 2 s lease is valid until then on node-b's clock.
+    expect(b.startedOnClock).toBeGreaterThanOrEqual(2000);
+    // node-b kept trying meanwhile (one read per attempt), and was held off by the lease.
+    expect(leaseRequestsOf(e, 'node-b').filter((x) => x.verb === 'get').length).toBeGreaterThan(3);
     const lease = await readLease(e);
     expect(lease.holderIdentity).toBe('node-b');
     expect(lease.leaseTransitions).toBe(1);
@@ -144,8 +172,8 @@ describe('runLeaderElection', () => {
   });
 
   it('releases the lease on cancel so the standby acquires at its next retry', async () => {
-    const { e, tracker, a, b } = await twoCandidates();
-    const abortedAt = Date.now();
+    const cb = new FakeClock(0);
+    const { e, tracker, a, b } = await twoCandidates({}, { b: cb });
     a.ac.abort();
     await a.done;
     expect(a.stops).toBe(1);
@@ -155,8 +183,10 @@ describe('runLeaderElection', () => {
       expect(released.holderIdentity ?? '').toBe('');
       expect(released.leaseDurationSeconds).toBe(1);
     }
-    await waitFor(() => b.startedAt, 'node-b to lead', 3000);
-    expect(b.startedAt! - abortedAt).toBeLessThan(1000); // ≤ one jittered retry (440 ms) plus requests
+    // One jittered retry at most (200 ms × up to 2.2), far from the 2 s lease node-b saw at 0.
+    cb.advance(440);
+    await waitFor(() => b.startedAt, 'node-b to lead at its next attempt');
+    expect(b.startedOnClock).toBeLessThanOrEqual(440);
     const lease = await readLease(e);
     expect(lease.holderIdentity).toBe('node-b');
     expect(lease.leaseTransitions).toBe(1);
@@ -190,59 +220,74 @@ describe('runLeaderElection', () => {
   });
 
   it('stops leading at once when renewals fail for the renew deadline', async () => {
-    const { e, a, b } = await twoCandidates();
-    const faultAt = Date.now();
+    const ca = new FakeClock(0);
+    const { e, a, b } = await twoCandidates({}, { a: ca }); // node-a acquired at 0 on its clock
     e.sb.faults.set({ verb: 'update', resource: 'leases', errorRate: 1, code: 500 });
-    await waitFor(() => a.stoppedAt, 'node-a to stop leading', 3000);
-    const after = a.stoppedAt! - faultAt;
-    // The last good renewal was at most one retry (200 ms) before the fault; the deadline is 1 s.
-    expect(after).toBeGreaterThan(700);
-    expect(after).toBeLessThan(1200);
+    ca.advance(200); // first renewal: fails
+    await waitFor(() => a.errors.some((x) => x.code === 500 && x.during === 'renew'), 'a failed renewal');
+    await renewIdle(ca);
+    ca.advance(799); // 999: a renewal more (at 400), failing too; still within the deadline
+    expect(a.stops).toBe(0);
+    expect(a.leadSignal?.aborted).toBe(false);
+    ca.advance(1); // 1000: the renew deadline, one renew deadline after the last renewal (the acquire)
+    expect(a.stops).toBe(1); // at once, whatever request is in flight
     expect(a.leadSignal?.aborted).toBe(true);
-    expect(a.errors.some((x) => x.code === 500 && x.during === 'renew')).toBe(true);
-    await waitFor(() => a.resolved, 'runLeaderElection of node-a to resolve', 2000);
+    await waitFor(() => a.resolved, 'runLeaderElection of node-a to resolve');
     expect(b.starts).toBe(0); // updates fail for everybody
     e.sb.faults.clear();
-    await waitFor(() => b.startedAt, 'node-b to take the expired lease', 4000);
+    await waitFor(() => b.startedAt, 'node-b to take the expired lease', 10_000);
     expect((await readLease(e)).holderIdentity).toBe('node-b');
   });
 
-  it('stops at the deadline even while a renewal hangs', async () => {
-    const { e, a } = await twoCandidates();
-    const faultAt = Date.now();
-    e.sb.faults.set({ verb: 'update', resource: 'leases', errorRate: 0, code: 500, latencyMs: 2500 });
-    await waitFor(() => a.stoppedAt, 'node-a to stop leading', 2500);
-    expect(a.stoppedAt! - faultAt).toBeLessThan(1200);
-    // The release is bounded by the renew deadline too.
-    await waitFor(() => a.resolved, 'runLeaderElection of node-a to resolve', 1500);
-    // The aborted renewal is not an error; the release that timed out is.
-    expect(a.errors.filter((x) => x.during !== 'acquire')).toEqual([{ code: 0, during: 'release' }]);
+  it('stops at the deadline even while a renewal hangs, and then releases nothing', async () => {
+    const ca = new FakeClock(0);
+    const { e, a } = await twoCandidates({}, { a: ca });
+    e.sb.faults.set({ verb: 'update', resource: 'leases', errorRate: 0, code: 500, latencyMs: 60_000 });
+    ca.advance(200); // a renewal that hangs
+    await sleep(50);
+    ca.advance(800); // 1000: the deadline
+    expect(a.stops).toBe(1);
+    expect(a.leadSignal?.aborted).toBe(true);
+    // The hanging renewal is aborted; past the deadline the lease may be another's: no release.
+    await waitFor(() => a.resolved, 'runLeaderElection of node-a to resolve');
+    expect(a.errors.filter((x) => x.during !== 'acquire')).toEqual([]); // an aborted renewal is no error
     e.sb.faults.clear();
+    expect((await readLease(e)).holderIdentity).toBe('node-a');
+    expect(leaseRequestsOf(e, 'node-a').filter((x) => x.verb === 'update' && x.code === 200)).toEqual([]);
   });
 
   it('rides out conflicts and server errors shorter than the renew deadline', async () => {
-    const { e, a, b } = await twoCandidates();
+    const ca = new FakeClock(0);
+    const cb = new FakeClock(0); // node-b stands by, its clock still: it never takes over here
+    const { e, a, b } = await twoCandidates({}, { a: ca, b: cb });
+    const before = await readLease(e);
     e.sb.faults.set({ verb: 'update', resource: 'leases', errorRate: 1, code: 409, count: 2 });
     e.sb.faults.set({ verb: 'get', resource: 'leases', errorRate: 1, code: 500, count: 1 });
-    await waitFor(() => a.errors.filter((x) => x.code === 409).length >= 2, 'node-a to meet two conflicts', 3000);
-    const before = await readLease(e);
-    await sleep(1200);
-    const after = await readLease(e);
+    ca.advance(200); // update: 409, re-read: 500
+    await waitFor(() => a.errors.some((x) => x.code === 500), 'the failed re-read');
+    await renewIdle(ca);
+    ca.advance(200); // at 400: update 409, re-read, update: renewed
+    await renewIdle(ca);
+    expect(a.errors.filter((x) => x.code === 409)).toHaveLength(2);
+    ca.advance(800); // 1200: past the deadline the acquire set, within the one the renewal at 400 set
     expect(a.stops).toBe(0);
-    expect(b.starts).toBe(0);
+    await renewIdle(ca);
+    const after = await readLease(e);
     expect(after.holderIdentity).toBe('node-a');
     expect(Date.parse(String(after.renewTime))).toBeGreaterThan(Date.parse(String(before.renewTime)));
     expect(after.leaseTransitions).toBe(0);
+    expect(b.starts).toBe(0);
   });
 
-  it('stops at once when somebody else has written the lease', async () => {
-    const { e, a } = await twoCandidates();
+  it('stops at its next renewal when somebody else has written the lease', async () => {
+    const ca = new FakeClock(0);
+    const { e, a } = await twoCandidates({}, { a: ca });
     const lease = await e.coord.readNamespacedLease({ namespace: NS, name: NAME });
     lease.spec = { ...lease.spec, holderIdentity: 'intruder', leaseDurationSeconds: 30 };
     await e.coord.replaceNamespacedLease({ namespace: NS, name: NAME, body: lease });
-    const wroteAt = Date.now();
-    await waitFor(() => a.stoppedAt, 'node-a to stop leading', 2000);
-    expect(a.stoppedAt! - wroteAt).toBeLessThan(700); // the next renewal, not the 1 s deadline
+    ca.advance(200); // one renewal; the 1 s deadline is never reached on node-a's clock
+    await waitFor(() => a.stoppedAt, 'node-a to stop leading');
+    expect(ca.now()).toBe(200);
     expect(a.newLeaders).toEqual(['node-a', 'intruder']);
     await waitFor(() => a.resolved, 'runLeaderElection of node-a to resolve', 2000);
     expect((await readLease(e)).holderIdentity).toBe('intruder'); // no release of a lease not ours
@@ -276,11 +321,12 @@ describe('runLeaderElection', () => {
         },
       ],
     });
-    const began = Date.now();
-    const c = candidate(env, 'node-a', new Tracker());
-    await waitFor(() => c.startedAt, 'node-a to lead', 4000);
-    // renewTime is six years old, but expiry counts from when node-a first read the record.
-    expect(c.startedAt! - began).toBeGreaterThanOrEqual(1000);
+    const clock = new FakeClock(0);
+    const c = candidate(env, 'node-a', new Tracker(), { clock });
+    await advanceUntil(clock, () => c.startedAt !== null, 'node-a to lead');
+    // renewTime is six years old, but expiry counts from when node-a first read the record (at
+    // 0 or later on its clock): one second on the wire.
+    expect(c.startedOnClock).toBeGreaterThanOrEqual(1000);
     const lease = await readLease(env);
     expect(lease.holderIdentity).toBe('node-a');
     expect(lease.leaseTransitions).toBe(6);
