@@ -87,7 +87,7 @@ describe('deploy/ manifests', () => {
     expect(deployment.spec.template.spec.serviceAccountName).toBe(rbac.find((d) => d.kind === 'ServiceAccount').metadata.name);
   });
 
-  it('every request the controller makes is allowed, and every grant beyond upstream's is needed', async () => {
+  it('every request the controller makes is allowed, and every grant beyond upstream is needed', async () => {
     const labels = { app: 'web' };
     const old = new Date(Date.now() - 3600_000).toISOString().replace(/\.\d+Z$/, 'Z');
     sb = await startSandbox({
