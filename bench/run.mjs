@@ -10,7 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -291,6 +291,6 @@ if (writeTo) {
     ...lines.slice(1),
     '',
   ].join('\n');
-  writeFileSync(join(root, writeTo), page);
+  writeFileSync(resolve(root, writeTo), page);
   console.log(`\nwrote ${writeTo}`);
 }
