@@ -42,6 +42,15 @@ function cachedPods(r: Running<Pod>): Map<string, string> {
 
 const watchRVs = (r: Running<any>) => r.metrics.filter((m) => m.event === 'watch').map((m) => m.detail!.replace('resourceVersion=', ''));
 
+// Fake-clock tests: the informer's timers run on vitest's fake clock, the HTTP exchanges with the
+// sandbox are real, so these wait for them on the real clock (saved before any test fakes it).
+const realSetTimeout = globalThis.setTimeout;
+const realIo = (ms = 20) => new Promise((r) => realSetTimeout(r, ms));
+async function realUntil(ok: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 500 && !ok(); i++) await realIo(10);
+  if (!ok()) throw new Error(`no ${what}`);
+}
+
 describe('initial list', () => {
   it('lists in pages (limit/continue), adds every object once, then watches from the list resourceVersion', async () => {
     const seed = [namespace('a'), namespace('b')];
@@ -277,13 +286,8 @@ describe('reconnecting', () => {
   it('lists again when its backoff ends, not before (fake clock)', async () => {
     const e = await env({ seed: [pod('a')] });
     e.sb.faults.set({ verb: 'list', resource: 'pods', errorRate: 1, code: 500, count: 2 });
-    // I/O is real: wait for it on the real clock, while the informer's timers run on the fake one
-    const realTimeout = globalThis.setTimeout;
-    const io = (ms = 20) => new Promise((r) => realTimeout(r, ms));
-    const until = async (ok: () => boolean, what: string) => {
-      for (let i = 0; i < 500 && !ok(); i++) await io(10);
-      if (!ok()) throw new Error(`no ${what}`);
-    };
+    const io = realIo;
+    const until = realUntil;
     const lists = () => audited(e.sb, 'list', 'pods').length;
     const delays = (r: Running<Pod>) => r.metrics.filter((m) => m.event === 'reconnect').map((m) => Number(/in (\d+)ms/.exec(m.detail!)![1]));
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
@@ -306,16 +310,25 @@ describe('reconnecting', () => {
     }
   });
 
-  it('waits as long as a 429 Retry-After asks before listing again', async () => {
+  it('waits as long as a 429 Retry-After asks before listing again (fake clock)', async () => {
     const e = await env({ seed: [pod('a')] });
     e.sb.faults.set({ verb: 'list', resource: 'pods', errorRate: 1, code: 429, retryAfterSeconds: 1, count: 1 });
-    const r = start<Pod>(e, { resource: 'pods' });
-    await r.informer.waitForSync();
-    const lists = audited(e.sb, 'list', 'pods');
-    expect(lists.map((l) => l.code)).toEqual([429, 200]);
-    expect(Date.parse(lists[1].time) - Date.parse(lists[0].time)).toBeGreaterThanOrEqual(995);
-    expect(r.metrics.filter((m) => m.event === 'reconnect')).toEqual([{ event: 'reconnect', detail: 'in 1000ms' }]);
-    expect((r.errors[0] as ClusterError).reason).toBe('too-many-requests');
+    const lists = () => audited(e.sb, 'list', 'pods');
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const r = start<Pod>(e, { resource: 'pods' });
+      await realUntil(() => r.metrics.some((m) => m.event === 'reconnect'), 'the wait');
+      expect(r.metrics.filter((m) => m.event === 'reconnect')).toEqual([{ event: 'reconnect', detail: 'in 1000ms' }]);
+      await vi.advanceTimersByTimeAsync(999);
+      await realIo(100);
+      expect(lists(), 'listed again before the Retry-After second').toHaveLength(1);
+      await vi.advanceTimersByTimeAsync(1);
+      await realUntil(() => r.informer.hasSynced(), 'sync');
+      expect(lists().map((l) => l.code)).toEqual([429, 200]);
+      expect((r.errors[0] as ClusterError).reason).toBe('too-many-requests');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('retries a failing watch from the same resourceVersion, without a relist', async () => {
