@@ -1,70 +1,115 @@
 #!/usr/bin/env node
 // `npm test`: build the CLI, run every vitest suite (unit, integration over HTTP, end-to-end on
-// the built CLI), then the shared plan contract checker against bin/run.js, and print one
-// closing line `N passed, N failed` (vitest does not print that form).
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+// the built CLI), the integration suite again against a sandbox reached only through its
+// kubeconfig, then the shared plan contract checker against bin/run.js when ../shared exists, and
+// print one closing line `N passed, N failed` (vitest does not print that form). That line is
+// always printed, and the exit status is non-zero whenever something failed: a test, a test file
+// that did not load, an unhandled error or crashed worker, the build, the sandbox, a checker.
+// The counting of a vitest run is scripts/test-count.mjs (tested in test/scripts/).
+import { spawn, spawnSync } from 'node:child_process';
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { countVitestRun } from './test-count.mjs';
+import { waitForReadyLine } from './ready-line.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
+const extra = process.argv.slice(2);
+const SANDBOX_READY_MS = 60_000;
 const run = (cmd, args, opts = {}) => spawnSync(cmd, args, { cwd: root, stdio: 'inherit', ...opts });
 
-const build = run('npm', ['run', '--silent', 'build']);
-if (build.status !== 0) {
-  console.log('build failed');
-  console.log('0 passed, 1 failed');
-  process.exit(1);
-}
-
-const dir = mkdtempSync(join(tmpdir(), 'rs-test-'));
-const dir0 = () => dir;
-const report = join(dir, 'vitest.json');
-const extra = process.argv.slice(2);
-const vitest = run('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...extra]);
 let passed = 0;
 let failed = 0;
-if (existsSync(report)) {
-  const r = JSON.parse(readFileSync(report, 'utf8'));
-  passed += r.numPassedTests ?? 0;
-  failed += (r.numFailedTests ?? 0) + (r.numFailedTestSuites && !r.numFailedTests ? r.numFailedTestSuites : 0);
-} else {
+const problems = [];
+const fail = (message) => {
   failed += 1;
-}
-if (vitest.status !== 0 && failed === 0) failed += 1; // a crash or an unhandled error
+  problems.push(message);
+};
+const dir = mkdtempSync(join(tmpdir(), 'rs-test-'));
 
-// The integration suite in TEST_KUBECONFIG mode, against a sandbox started as a separate
-// process and reached only through its kubeconfig, as a real cluster would be.
-if (extra.length === 0) {
+const readJson = (file) => {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return null; // not written (or cut short): counted as a failure by countVitestRun
+  }
+};
+
+/** One vitest run, counted: its JSON report, its unhandled errors and its exit status. */
+function vitest(name, args, env = process.env) {
+  const report = join(dir, `${name}.json`);
+  const errors = join(dir, `${name}.errors.json`);
+  const r = run('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, `--reporter=${join(root, 'scripts', 'vitest-errors.mjs')}`, ...args], {
+    env: { ...env, RS_TEST_ERRORS_FILE: errors },
+  });
+  if (r.error) return fail(`${name}: could not run vitest: ${r.error.message}`);
+  const c = countVitestRun({ report: readJson(report), errors: readJson(errors), status: r.status });
+  passed += c.passed;
+  failed += c.failed;
+  problems.push(...c.problems.map((p) => `${name}: ${p}`));
+}
+
+/**
+ * The integration suite in TEST_KUBECONFIG mode, against a sandbox started as a separate process
+ * and reached only through its kubeconfig, as a real cluster would be.
+ */
+async function realClusterPhase() {
   console.log('\nintegration tests in real-cluster mode (TEST_KUBECONFIG):');
-  const { spawn } = await import('node:child_process');
-  const kc = join(dir0(), 'real.kubeconfig');
-  const server = spawn(process.execPath, [join(root, 'bin', 'run.js'), 'sandbox', '--nodes', '0', '--kubeconfig', kc], { stdio: ['ignore', 'pipe', 'ignore'] });
-  await new Promise((resolve) => server.stdout.once('data', resolve));
-  const out = join(dir0(), 'real.json');
-  run('npx', ['vitest', 'run', 'test/integration/reconcile.test.ts', '--reporter=default', '--reporter=json', `--outputFile.json=${out}`], { env: { ...process.env, TEST_KUBECONFIG: kc } });
-  server.kill('SIGINT');
-  if (existsSync(out)) {
-    const r = JSON.parse(readFileSync(out, 'utf8'));
-    passed += r.numPassedTests ?? 0;
-    failed += r.numFailedTests ?? 0;
-  } else failed += 1;
+  const kc = join(dir, 'real.kubeconfig');
+  const errLog = join(dir, 'sandbox.stderr');
+  const errFd = openSync(errLog, 'w');
+  const server = spawn(process.execPath, [join(root, 'bin', 'run.js'), 'sandbox', '--nodes', '0', '--kubeconfig', kc], { stdio: ['ignore', 'pipe', errFd] });
+  closeSync(errFd);
+  const exited = new Promise((resolve) => server.once('exit', resolve));
+  try {
+    await waitForReadyLine(server, {
+      pattern: /^export KUBECONFIG=.*\n/m,
+      timeoutMs: SANDBOX_READY_MS,
+      describe: () => (existsSync(errLog) ? readFileSync(errLog, 'utf8').trim().split('\n').slice(-3).join(' | ') : ''),
+    });
+  } catch (e) {
+    fail(`real-cluster phase: the sandbox ${e.message}`);
+    return;
+  }
+  try {
+    vitest('real-cluster', ['test/integration/reconcile.test.ts'], { ...process.env, TEST_KUBECONFIG: kc });
+  } finally {
+    server.kill('SIGINT');
+    const stopped = await Promise.race([exited.then(() => true), new Promise((r) => setTimeout(r, 10_000, false))]);
+    if (!stopped) server.kill('SIGKILL');
+  }
 }
 
-// The shared plan contract, run against the built CLI exactly as its README says.
-const checker = join(root, '..', 'shared', 'contract', 'check.mjs');
-if (existsSync(checker) && extra.length === 0) {
+/** The shared plan contract, run against the built CLI exactly as its README says. */
+function contractChecker() {
+  const checker = join(root, '..', 'shared', 'contract', 'check.mjs');
+  if (!existsSync(checker)) return;
   console.log('\nplan contract (../shared/contract):');
   const c = spawnSync(process.execPath, [checker, root], { cwd: root, encoding: 'utf8' });
-  process.stdout.write(c.stdout);
-  process.stderr.write(c.stderr);
-  const m = /(\d+) passed, (\d+) failed/.exec(c.stdout);
-  if (m) {
-    passed += Number(m[1]);
-    failed += Number(m[2]);
-  } else failed += 1;
+  process.stdout.write(c.stdout ?? '');
+  process.stderr.write(c.stderr ?? '');
+  const m = /(\d+) passed, (\d+) failed/.exec(c.stdout ?? '');
+  if (!m) return fail(`plan contract: check.mjs printed no result (exit status ${c.status})`);
+  passed += Number(m[1]);
+  failed += Number(m[2]);
+  if (c.status !== 0 && Number(m[2]) === 0) fail(`plan contract: check.mjs exited with status ${c.status}`);
 }
 
-rmSync(dir, { recursive: true, force: true });
+try {
+  const build = run('npm', ['run', '--silent', 'build']);
+  if (build.status !== 0) fail('the build failed');
+  else {
+    vitest('vitest', extra);
+    if (extra.length === 0) {
+      await realClusterPhase();
+      contractChecker();
+    }
+  }
+} catch (e) {
+  fail(`scripts/test.mjs: ${e instanceof Error ? e.message : String(e)}`);
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
+if (problems.length) console.log(`\nfailures besides failed tests:\n${problems.map((p) => `  ${p}`).join('\n')}`);
 console.log(`\n${passed} passed, ${failed} failed`);
 process.exit(failed === 0 ? 0 : 1);

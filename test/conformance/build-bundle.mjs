@@ -7,8 +7,9 @@
 //   CHECK_CASES=test/conformance/cases.json node ../shared/contract/check.mjs .
 //
 // Options: an output path as first argument ("-" for stdout); --with-shared also bundles
-// ../shared/contract/cases/*.yaml (after ours).
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+// ../shared/contract/cases/*.yaml (after ours), or their vendored copy (test/contract/cases)
+// where there is no ../shared.
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
@@ -17,7 +18,10 @@ const here = dirname(fileURLToPath(import.meta.url));
 
 export function bundle({ withShared = false } = {}) {
   const dirs = [join(here, 'cases')];
-  if (withShared) dirs.push(resolve(here, '../../../shared/contract/cases'));
+  if (withShared) {
+    const shared = resolve(here, '../../../shared/contract/cases');
+    dirs.push(existsSync(shared) ? shared : resolve(here, '../contract/cases'));
+  }
   const out = [];
   for (const dir of dirs) {
     for (const file of readdirSync(dir).filter((f) => f.endsWith('.yaml')).sort()) {

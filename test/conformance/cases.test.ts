@@ -1,6 +1,6 @@
 // Conformance scenarios through the planner, with the semantics of ../../../shared/contract/check.mjs
 // (which runs the CLI instead). Loads every case/*.yaml of this directory and of the shared
-// contract. Expectations in the cases come from the reference, not from this implementation.
+// contract (../shared/contract/cases when it exists, else its vendored copy in test/contract). Expectations in the cases come from the reference, not from this implementation.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +10,7 @@ import { planSnapshot } from '../../src/core/plan.js';
 import type { Plan } from '../../src/core/plan-types.js';
 import type { Pod, ReplicaSet, ReplicationController, Snapshot } from '../../src/core/types.js';
 import { defaultBehaviour } from '../../src/core/versions.js';
+import { sharedOrVendored } from '../contract/shared.js';
 
 interface Case {
   file: string;
@@ -23,7 +24,7 @@ interface Case {
 }
 
 const here = fileURLToPath(new URL('.', import.meta.url));
-const dirs = [join(here, 'cases'), join(here, '../../../shared/contract/cases')];
+const dirs = [join(here, 'cases'), sharedOrVendored('contract/cases')];
 
 export function loadCases(dir: string): Case[] {
   let files: string[];
@@ -121,6 +122,7 @@ const shared = loadCases(dirs[1]);
 describe('conformance case files', () => {
   it('at least 30 cases of our own, with unique names and files', () => {
     expect(ours.length).toBeGreaterThanOrEqual(30);
+    expect(shared.length).toBeGreaterThan(0); // the shared cases, or their vendored copy, are there
     const all = [...ours, ...shared];
     expect(new Set(all.map((c) => c.name)).size).toBe(all.length);
   });

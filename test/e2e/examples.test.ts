@@ -238,22 +238,36 @@ describe('help', () => {
 });
 
 describe('a big plan', () => {
+  // `diff` writes a plan in pieces (src/cli/base.ts printChunks flushes every 1 MiB of text), so
+  // that a plan beyond one string's reach (V8 stops at 512 MiB) is still written whole. The
+  // snapshot is scaled so that its plan takes several pieces with the generator's unique uids
+  // (about 3.4 kB of plan per ReplicaSet of 10 pods: 800 of them make 2.7 MB).
+  const PIECE = 1 << 20;
+  const RS = 800;
   it('is written in pieces, whole (JSON and YAML), and a reader that goes away ends it quietly', async () => {
     const { mkdtempSync, writeFileSync, rmSync } = await import('node:fs');
     const { tmpdir } = await import('node:os');
     const { join } = await import('node:path');
     const { spawn, spawnSync } = await import('node:child_process');
+    const { sharedOrVendored } = await import('../contract/shared.js');
     const dir = mkdtempSync(join(tmpdir(), 'rs-big-'));
     try {
-      const gen = spawnSync(process.execPath, [`${ROOT}../shared/tools/gen-snapshot.mjs`, '--rs', '400', '--pods-per-rs', '10', '--seed', '3'], { encoding: 'utf8', maxBuffer: 1 << 28 });
+      const gen = spawnSync(process.execPath, [sharedOrVendored('tools/gen-snapshot.mjs'), '--rs', String(RS), '--pods-per-rs', '10', '--seed', '3'], { encoding: 'utf8', maxBuffer: 1 << 28 });
       expect(gen.status).toBe(0);
+      const items: any[] = JSON.parse(gen.stdout).items;
+      const uids = items.map((o) => o.metadata.uid);
+      expect(new Set(uids).size).toBe(uids.length); // every object its own uid: no ReplicaSet claims another's pods
       const file = join(dir, 'snap.json');
       writeFileSync(file, gen.stdout);
       const json = cli(['diff', '-f', file, '-A', '-o', 'json', '--now', NOW]);
       expect(json.status).toBe(1);
-      expect(json.stdout.length).toBeGreaterThan(2 << 20); // more than one piece of 1 MiB
+      expect(json.stdout.length).toBeGreaterThan(2 * PIECE); // three pieces or more
       const plan = JSON.parse(json.stdout);
-      expect(plan.controllers).toHaveLength(400);
+      expect(plan.controllers).toHaveLength(RS);
+      // each controller decides about its own pods only: one decision per pod (the generator's
+      // random pod names can repeat within a namespace; one object per name is what a cluster has)
+      const decided = plan.controllers.reduce((n: number, c: any) => n + c.pods.length, 0);
+      expect(decided).toBe(new Set(items.filter((o) => o.kind === 'Pod').map((o) => `${o.metadata.namespace}/${o.metadata.name}`)).size);
       expect(json.stdout).toBe(JSON.stringify(plan, null, 2) + '\n');
       const yaml = cli(['diff', '-f', file, '-A', '-o', 'yaml', '--now', NOW]);
       const { parse } = await import('yaml');

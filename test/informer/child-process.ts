@@ -59,8 +59,6 @@ export interface ChildResult {
   signal: NodeJS.Signals | null;
   stdout: string;
   stderr: string;
-  /** Time from the report line to the process exit. */
-  exitAfterReportMs: number | null;
   timedOut: boolean;
 }
 
@@ -71,12 +69,8 @@ export async function runChild(args: string[], timeoutMs: number, nodeArgs: stri
     const child = spawn(process.execPath, [...nodeArgs, script, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    let reportedAt: number | null = null;
     let timedOut = false;
-    child.stdout.setEncoding('utf8').on('data', (c: string) => {
-      stdout += c;
-      if (reportedAt === null && stdout.includes('\n')) reportedAt = Date.now();
-    });
+    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
     child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
     const timer = setTimeout(() => {
       timedOut = true;
@@ -84,7 +78,7 @@ export async function runChild(args: string[], timeoutMs: number, nodeArgs: stri
     }, timeoutMs);
     child.on('exit', (code, signal) => {
       clearTimeout(timer);
-      resolve({ code, signal, stdout, stderr, exitAfterReportMs: reportedAt === null ? null : Date.now() - reportedAt, timedOut });
+      resolve({ code, signal, stdout, stderr, timedOut });
     });
   });
 }

@@ -1,5 +1,6 @@
 // Run in a child process (bundled by process.test.ts): an informer per resource against the
-// cluster of the kubeconfig in argv[2], stopped by abort; the process must then exit by itself.
+// cluster of the kubeconfig in argv[2], stopped by abort; the process must then exit by itself,
+// and it reports what it still holds open (leftOpen) after the abort.
 //   argv[3] = "synced": wait for the caches to sync and the watches to open, then abort, and
 //             report the heap growth of holding the caches (needs --expose-gc); argv[4] is the
 //             page size of the lists.
@@ -67,6 +68,11 @@ async function main(): Promise<void> {
   report.lists = metrics.filter((m) => m.event === 'list').length;
   report.watches = metrics.filter((m) => m.event === 'watch').length;
   report.errors = errors;
+  // What is still open once the sockets the abort destroyed have finished closing (a few turns of
+  // the event loop): anything left (a timer, a kept-alive socket, a watch) would keep the process alive.
+  const open = () => process.getActiveResourcesInfo().filter((r) => r !== 'PipeWrap' && r !== 'TTYWrap');
+  for (let turn = 0; turn < 100 && open().length > 0; turn++) await new Promise((r) => setImmediate(r));
+  report.leftOpen = open();
   process.stdout.write(`${JSON.stringify(report)}\n`);
 }
 

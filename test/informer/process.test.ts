@@ -21,9 +21,10 @@ function report(r: ChildResult): Record<string, any> {
   expect(r.stderr).toBe('');
   expect(r.timedOut, 'the child did not exit by itself').toBe(false);
   expect(r.code).toBe(0);
-  expect(r.exitAfterReportMs).not.toBeNull();
-  expect(r.exitAfterReportMs!).toBeLessThan(2000);
-  return JSON.parse(r.stdout.split('\n')[0]);
+  const out = JSON.parse(r.stdout.split('\n')[0]);
+  // nothing holds the process after the abort (rather than a bound on how soon it exits)
+  expect(out.leftOpen, 'timers, sockets or watches still open after the abort').toEqual([]);
+  return out;
 }
 
 const template = { metadata: { labels: { app: 'x' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } };

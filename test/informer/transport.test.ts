@@ -221,9 +221,7 @@ describe('on the wire', () => {
     await r.informer.waitForSync();
     await waitFor(() => server.seen.length === 2, 'the watch request');
     await sleep(50);
-    const t = Date.now();
-    await r.stop();
-    expect(Date.now() - t).toBeLessThan(300);
+    await r.stop(); // the answer never comes: a stop() that waited for it would never end
     await waitFor(() => server.closedByClient === 1, 'the client closing the connection', 2000);
     expect(server.seen[1].query.watch).toBe('true');
   });

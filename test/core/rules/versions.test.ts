@@ -1,0 +1,149 @@
+// Which upstream behaviour a version and a set of feature gates pick (src/core/versions.ts, §0 of
+// the reference): the supported range, a server's version clamped into it, gates unknown to a
+// version, gates locked to their default.
+import { describe, expect, it } from 'vitest';
+import {
+  behaviourFor,
+  defaultBehaviour,
+  GATE_NAMES,
+  minorFromServer,
+  NEWEST_MINOR,
+  NEWEST_VERSION,
+  OLDEST_MINOR,
+  parseFeatureGates,
+  parseKubeVersion,
+} from '../../../src/core/versions.js';
+
+describe('parseKubeVersion (--kube-version)', () => {
+  it('reads the minor from the forms kubectl and servers print', () => {
+    for (const [text, minor] of [
+      ['1.32', 32],
+      ['v1.32', 32],
+      ['1.32.4', 32],
+      ['v1.30.2-gke.1200', 30],
+      ['1.29+k3s1', 29],
+      [' 1.28 ', 28],
+    ] as const) {
+      expect(parseKubeVersion(text), text).toEqual({ ok: true, minor });
+    }
+  });
+
+  it('accepts exactly the supported range, 1.24 to 1.35, ends included', () => {
+    expect([OLDEST_MINOR, NEWEST_MINOR]).toEqual([24, 35]);
+    for (let minor = OLDEST_MINOR; minor <= NEWEST_MINOR; minor++) expect(parseKubeVersion(`1.${minor}`)).toEqual({ ok: true, minor });
+    for (const minor of [0, 20, OLDEST_MINOR - 1, NEWEST_MINOR + 1, 99]) {
+      const r = parseKubeVersion(`1.${minor}`);
+      expect(r.ok).toBe(false);
+      expect(r.ok === false && r.error).toBe(`Kubernetes version 1.${minor} is not supported: choose 1.24 to 1.35`);
+    }
+  });
+
+  it('refuses what is not a 1.X version, with a one-line error naming it', () => {
+    for (const text of ['', '1', '1.', '2.30', 'latest', '1.x', 'v1.32;rm -rf /', '1.32\n1.33']) {
+      const r = parseKubeVersion(text);
+      expect(r.ok, JSON.stringify(text)).toBe(false);
+      if (!r.ok) {
+        expect(r.error).toBe(`invalid Kubernetes version ${JSON.stringify(text)}: expected 1.X, e.g. ${NEWEST_VERSION}`);
+        expect(r.error).not.toContain('\n');
+      }
+    }
+  });
+});
+
+describe('minorFromServer (the minor field of /version)', () => {
+  it('takes a supported minor as it is, "+" suffixes included (GKE, EKS print "32+")', () => {
+    expect(minorFromServer('32')).toEqual({ minor: 32, note: null });
+    expect(minorFromServer('32+')).toEqual({ minor: 32, note: null });
+    expect(minorFromServer(String(OLDEST_MINOR))).toEqual({ minor: OLDEST_MINOR, note: null });
+    expect(minorFromServer(String(NEWEST_MINOR))).toEqual({ minor: NEWEST_MINOR, note: null });
+  });
+
+  it('clamps a newer server down to the newest known behaviour, and says so', () => {
+    expect(minorFromServer('36')).toEqual({ minor: 35, note: 'the server runs 1.36; rs-reconcile knows upstream behaviour up to 1.35 and explains as that' });
+    expect(minorFromServer('40+').minor).toBe(NEWEST_MINOR);
+  });
+
+  it('clamps an older server up to the oldest known behaviour, and says so', () => {
+    expect(minorFromServer('23')).toEqual({ minor: 24, note: 'the server runs 1.23; rs-reconcile knows upstream behaviour from 1.24 and explains as that' });
+    expect(minorFromServer('9').minor).toBe(OLDEST_MINOR);
+  });
+
+  it('explains as the newest when the field is not a number', () => {
+    expect(minorFromServer('')).toEqual({ minor: NEWEST_MINOR, note: 'the server reported minor version ""; explaining as 1.35' });
+    expect(minorFromServer('x32')).toMatchObject({ minor: NEWEST_MINOR });
+  });
+});
+
+describe('parseFeatureGates (--feature-gates, as kube-controller-manager takes it)', () => {
+  it('reads Name=true|false pairs, names and values in any case', () => {
+    expect(parseFeatureGates(undefined)).toEqual({ ok: true, gates: {} });
+    expect(parseFeatureGates('')).toEqual({ ok: true, gates: {} });
+    expect(parseFeatureGates('PodDeletionCost=false, logarithmicscaledown=TRUE,')).toEqual({ ok: true, gates: { PodDeletionCost: false, LogarithmicScaleDown: true } });
+  });
+
+  it('refuses a gate that does not affect this controller, listing the ones that do', () => {
+    expect(parseFeatureGates('PodDeletionCost=true,JobPodFailurePolicy=true')).toEqual({
+      ok: false,
+      error: `unknown feature gate "JobPodFailurePolicy": this controller is affected by ${GATE_NAMES.join(', ')}`,
+    });
+  });
+
+  it('refuses an entry that is not Name=true|false', () => {
+    for (const part of ['PodDeletionCost', 'PodDeletionCost=yes', '=true', 'Pod Deletion=true']) {
+      expect(parseFeatureGates(part)).toEqual({ ok: false, error: `invalid --feature-gates entry ${JSON.stringify(part)}: expected Name=true|false` });
+    }
+  });
+});
+
+describe('behaviourFor', () => {
+  const gates = (minor: number) => behaviourFor(minor).behaviour.gates;
+
+  it('turns each gate on by default from the minor upstream did, and off where the gate does not exist yet', () => {
+    expect(gates(24)).toEqual({ PodDeletionCost: true, LogarithmicScaleDown: true, DeploymentReplicaSetTerminatingReplicas: false });
+    expect(gates(33).DeploymentReplicaSetTerminatingReplicas).toBe(false); // alpha in 1.33
+    expect(gates(34).DeploymentReplicaSetTerminatingReplicas).toBe(false);
+    expect(gates(35).DeploymentReplicaSetTerminatingReplicas).toBe(true); // beta, on by default
+    expect(defaultBehaviour()).toEqual(behaviourFor(NEWEST_MINOR).behaviour);
+    expect(defaultBehaviour().version).toBe('1.35');
+  });
+
+  it('follows the behaviour changes of 1.33 and 1.34', () => {
+    const at = (minor: number) => behaviourFor(minor).behaviour;
+    expect([at(32).sidecarRestarts, at(33).sidecarRestarts]).toEqual([false, true]);
+    expect([at(33).availabilityInclusive, at(34).availabilityInclusive]).toEqual([false, true]);
+    expect([at(33).requeue, at(34).requeue]).toEqual(['legacy', 'next-available']);
+  });
+
+  it('applies a gate override the version knows', () => {
+    const r = behaviourFor(33, { DeploymentReplicaSetTerminatingReplicas: true, PodDeletionCost: false });
+    expect(r.error).toBeUndefined();
+    expect(r.warnings).toEqual([]);
+    expect(r.behaviour.gates).toEqual({ PodDeletionCost: false, LogarithmicScaleDown: true, DeploymentReplicaSetTerminatingReplicas: true });
+  });
+
+  it('refuses a gate the version does not have yet, naming the version it appeared in', () => {
+    for (const wanted of [true, false]) {
+      const r = behaviourFor(32, { DeploymentReplicaSetTerminatingReplicas: wanted });
+      expect(r.error).toBe('feature gate DeploymentReplicaSetTerminatingReplicas does not exist in Kubernetes 1.32 (it appeared in 1.33)');
+    }
+    expect(behaviourFor(32).error).toBeUndefined(); // not asked for: no error
+  });
+
+  it('warns when a gate locked to its default is set the other way, and evaluates as asked', () => {
+    const r = behaviourFor(31, { LogarithmicScaleDown: false });
+    expect(r.error).toBeUndefined();
+    expect(r.warnings).toEqual([
+      'feature gate LogarithmicScaleDown is locked to true since 1.31 (kube-controller-manager would refuse to start); evaluating as if it were false',
+    ]);
+    expect(r.behaviour.gates.LogarithmicScaleDown).toBe(false);
+    expect(behaviourFor(35, { LogarithmicScaleDown: false }).warnings).toHaveLength(1);
+  });
+
+  it('does not warn for a locked gate set to its default, nor before it was locked', () => {
+    expect(behaviourFor(31, { LogarithmicScaleDown: true }).warnings).toEqual([]);
+    const before = behaviourFor(30, { LogarithmicScaleDown: false });
+    expect(before.warnings).toEqual([]);
+    expect(before.behaviour.gates.LogarithmicScaleDown).toBe(false);
+    expect(behaviourFor(35, { PodDeletionCost: false }).warnings).toEqual([]); // never locked
+  });
+});
