@@ -36,11 +36,10 @@ const SUFFIXES: Record<string, number> = {
  * Fractions round up to whole bytes (`1.5Ki` is 1536).
  */
 export function parseByteQuantity(text: string, flag = '--max-input-size'): number {
-  const m = /^([0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:([kMGTPE]i?|)|[eE]([0-9]+))$/.exec(text.trim());
+  const m = /^([0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:([KMGTPE]i|[kMGTPE])?|[eE]([0-9]+))$/.exec(text.trim());
   const bad = (why: string) => new UserError(`invalid ${flag} ${JSON.stringify(text)}: ${why}`);
   if (!m) throw bad('expected a quantity of bytes such as 512Mi, 2Gi or 100M');
   const [, number, suffix, exponent] = m;
-  if (suffix === 'ki') throw bad('expected a quantity of bytes such as 512Mi, 2Gi or 100M');
   const multiplier = exponent !== undefined ? 10 ** Number(exponent) : SUFFIXES[suffix ?? ''];
   if (multiplier === undefined) throw bad('expected a quantity of bytes such as 512Mi, 2Gi or 100M');
   const bytes = Math.ceil(Number(number) * multiplier);
