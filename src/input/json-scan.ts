@@ -457,7 +457,10 @@ export interface DuplicateKey {
   path: Array<string | number>;
 }
 
-/** Scratch space of findDuplicateKey, reused: name fingerprints, and per open container where its own start and whether it is an object. */
+/**
+ * Scratch space of findDuplicateKey, reused across calls: the fingerprints of the names of the
+ * open objects, and per open object or array where its names start and whether it is an object.
+ */
 let fingerprints = new Int32Array(1024);
 let containerBase = new Int32Array(256);
 let containerIsObject = new Uint8Array(256);

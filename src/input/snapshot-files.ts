@@ -6,7 +6,9 @@
 // NDJSON) when it opens with a brace or bracket, YAML (multi-document, `---`) otherwise. JSON is never
 // parsed whole (see json-source.ts), so a snapshot of a big cluster loads in about the time of
 // one JSON.parse of it, with a fraction of the memory. Every problem is a one-line UserError
-// naming the file, the line and the field.
+// naming the file, the line and the field. Each source is read within --max-input-size and
+// refused if it is not text (read-input.ts); a field given twice in one object is refused, as
+// the API server's strict decoding refuses it.
 
 import { createReadStream } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
