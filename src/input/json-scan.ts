@@ -477,13 +477,20 @@ let containerIsObject = new Uint8Array(256);
  * second pass compare the decoded names.
  */
 export function findDuplicateKey(b: Uint8Array, start: number, end: number): DuplicateKey | undefined {
+  // Pretty-printed JSON is mostly indentation: runs of spaces are skipped four at a time.
+  const words = new DataView(b.buffer, b.byteOffset, b.byteLength);
+  const lastWord = end - 4;
   let fps = fingerprints;
   let top = 0; // fingerprints in use
   let depth = 0; // open objects and arrays
-  let expectKey = false; // after `{` or after a comma in an object
+  let expectKey = false; // after `{`, or after a comma in an object
   let i = start;
   while (i < end) {
     const c = b[i++];
+    if (c <= SP) {
+      if (c === LF) while (i <= lastWord && words.getUint32(i) === FOUR_SPACES) i += 4;
+      continue;
+    }
     if (c === QUOTE) {
       if (!expectKey) {
         for (;;) {
@@ -507,6 +514,8 @@ export function findDuplicateKey(b: Uint8Array, start: number, end: number): Dup
       }
       if (top === fps.length) fps = fingerprints = grow(fps, new Int32Array(fps.length * 2));
       fps[top++] = fp;
+    } else if (c === COMMA) {
+      expectKey = containerIsObject[depth - 1] === 1;
     } else if (c === LBRACE || c === LBRACKET) {
       if (depth === containerBase.length) {
         containerBase = grow(containerBase, new Int32Array(depth * 2));
@@ -517,12 +526,12 @@ export function findDuplicateKey(b: Uint8Array, start: number, end: number): Dup
       expectKey = c === LBRACE;
     } else if (c === RBRACE || c === RBRACKET) {
       top = containerBase[--depth];
-    } else if (c === COMMA) {
-      expectKey = containerIsObject[depth - 1] === 1;
     }
   }
   return undefined;
 }
+
+const FOUR_SPACES = 0x20202020;
 
 function grow<T extends Int32Array | Uint8Array>(from: T, to: T): T {
   to.set(from);

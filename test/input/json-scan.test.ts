@@ -217,10 +217,10 @@ describe('findDuplicateKey', () => {
   })).node;
   /** Name as written: plain, or with its first character as a \u escape. */
   const write = (name: string, escape: boolean) => (escape && name !== '' ? `"\\u${name.charCodeAt(0).toString(16).padStart(4, '0')}${JSON.stringify(name.slice(1)).slice(1)}` : JSON.stringify(name));
-  function text(n: Node, escapes: () => boolean): string {
+  function text(n: Node, escapes: () => boolean, indent: string): string {
     if (n.kind === 'leaf') return JSON.stringify(n.value);
-    if (n.kind === 'arr') return `[${n.items.map((x) => text(x, escapes)).join(', ')}]`;
-    return `{${n.entries.map(([k, v]) => `${write(k, escapes())}:${text(v, escapes)}`).join(',\n')}}`;
+    if (n.kind === 'arr') return `[${n.items.map((x) => text(x, escapes, indent)).join(', ')}]`;
+    return `{${n.entries.map(([k, v]) => `${write(k, escapes())}: ${text(v, escapes, `${indent}  `)}`).join(`,\n${indent}`)}}`;
   }
   /** The path of the first duplicate in document order (where the scan meets it). */
   function firstDuplicate(n: Node, path: Array<string | number>): Array<string | number> | undefined {
@@ -243,9 +243,9 @@ describe('findDuplicateKey', () => {
 
   it('finds the first name given twice in one object, with its path, however the names are spelled', () => {
     fc.assert(
-      fc.property(nodeArb, fc.array(fc.boolean(), { minLength: 1, maxLength: 8 }), (node, flags) => {
+      fc.property(nodeArb, fc.array(fc.boolean(), { minLength: 1, maxLength: 8 }), fc.nat(9), (node, flags, indent) => {
         let k = 0;
-        const src = text(node, () => flags[k++ % flags.length]);
+        const src = text(node, () => flags[k++ % flags.length], ' '.repeat(indent));
         const b = buf(`  ${src}  `);
         const found = findDuplicateKey(b, 2, b.length - 2);
         expect(found?.path).toEqual(firstDuplicate(node, []));
