@@ -33,7 +33,7 @@ or status change, greater than 1 on an error.`;
     const { argv, flags } = await this.parse(Diff);
     const targets = (argv as string[]).map(parseTarget);
     const ctx = await preparePlan(
-      { filename: flags.filename, namespace: flags.namespace, allNamespaces: flags['all-namespaces'], selector: flags.selector, connection: connection(flags) },
+      { filename: flags.filename, namespace: flags.namespace, allNamespaces: flags['all-namespaces'], selector: flags.selector, maxInputSize: flags['max-input-size'], connection: connection(flags) },
       { now: flags.now, replicas: flags.replicas, kubeVersion: flags['kube-version'], featureGates: flags['feature-gates'], burstReplicas: flags['burst-replicas'] },
       targets,
       { stdin: process.stdin, progress: progressOn(process.stderr) },

@@ -34,7 +34,7 @@ Nothing is written.`;
     if (flags.output === 'wide' || flags.output === 'name') throw new UserError(`--output ${flags.output} is not supported by explain: use json or yaml, or no -o for the story`);
     const target = parseTarget(args.name);
     const ctx = await preparePlan(
-      { filename: flags.filename, namespace: flags.namespace, allNamespaces: flags['all-namespaces'], selector: flags.selector, connection: connection(flags) },
+      { filename: flags.filename, namespace: flags.namespace, allNamespaces: flags['all-namespaces'], selector: flags.selector, maxInputSize: flags['max-input-size'], connection: connection(flags) },
       { now: flags.now, replicas: flags.replicas, kubeVersion: flags['kube-version'], featureGates: flags['feature-gates'], burstReplicas: flags['burst-replicas'] },
       [target],
       { stdin: process.stdin, progress: progressOn(process.stderr) },

@@ -56,7 +56,7 @@ Exit status: 0 when every action succeeded (or nothing was to do), 2 when any fa
     const targets = (argv as string[]).map(parseTarget);
     const progress = progressOn(process.stderr);
     const ctx = await preparePlan(
-      { filename: flags.filename, namespace: flags.namespace, allNamespaces: flags['all-namespaces'], selector: flags.selector, connection: connection(flags) },
+      { filename: flags.filename, namespace: flags.namespace, allNamespaces: flags['all-namespaces'], selector: flags.selector, maxInputSize: flags['max-input-size'], connection: connection(flags) },
       { kubeVersion: flags['kube-version'], featureGates: flags['feature-gates'], burstReplicas: flags['burst-replicas'] },
       targets,
       { stdin: process.stdin, progress },

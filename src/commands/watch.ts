@@ -60,6 +60,7 @@ NO_COLOR is respected.`;
         namespace: flags.namespace,
         allNamespaces: flags['all-namespaces'],
         selector: flags.selector,
+        maxInputSize: flags['max-input-size'],
         targets: (argv as string[]).map(parseTarget),
         connection: connection(flags),
         now: flags.now,

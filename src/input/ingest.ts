@@ -121,12 +121,23 @@ export interface Origin {
   readonly base: Path;
   /** 1-based line of the deepest part of `rel` (a path from the root value) that exists. */
   line(rel: Path): number | undefined;
+  /**
+   * Throws if the root value's source names a property twice in one object (strict decoding);
+   * for readers whose parser keeps the last value silently (JSON.parse). YAML parsers refuse
+   * duplicates themselves.
+   */
+  strict?(): void;
 }
 
 /** What a typed list (`PodList`) says about its items, which may lack kind and apiVersion. */
 export interface ListContext {
   kind: string;
   apiVersion: string | undefined;
+}
+
+/** The API server's strict decoding error for a field given twice, with the path to it. */
+export function duplicateFieldError(where: string, path: Path): UserError {
+  return new UserError(`${where}: strict decoding error: duplicate field ${JSON.stringify(formatPath(path))}`);
 }
 
 export function fail(origin: Origin, path: Path, subject: string, text: string): never {
@@ -186,6 +197,7 @@ export function ingestValue(sink: Sink, v: unknown, origin: Origin, rel: Path, l
   const version = typeof apiVersion === 'string' && apiVersion !== '' ? apiVersion : undefined;
 
   if (isListKind(kind, 'items' in v)) {
+    origin.strict?.();
     const items = v.items;
     if (items === undefined || items === null) return;
     if (!Array.isArray(items)) {
@@ -207,6 +219,7 @@ export function ingestValue(sink: Sink, v: unknown, origin: Origin, rel: Path, l
     sink.skip(`${kind} (${version})`);
     return;
   }
+  origin.strict?.();
   try {
     if (kind === 'Pod') validatePod(v);
     else validateController(v, kind);

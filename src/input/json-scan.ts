@@ -445,3 +445,134 @@ export function locateJsonPath(b: Uint8Array, start: number, path: ReadonlyArray
   }
   return found;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Duplicate property names
+
+/** A property name seen twice in one object: where the second one is, and its path. */
+export interface DuplicateKey {
+  /** Offset of the second occurrence's opening quote. */
+  offset: number;
+  /** Path from the scanned value to the property (its last segment is the name). */
+  path: Array<string | number>;
+}
+
+/**
+ * Scratch space of findDuplicateKey, reused across calls: the fingerprints of the names of the
+ * open objects, and per open object or array where its names start and whether it is an object.
+ */
+let fingerprints = new Int32Array(1024);
+let containerBase = new Int32Array(256);
+let containerIsObject = new Uint8Array(256);
+
+/**
+ * The first property name that occurs twice in one object of the valid JSON value at
+ * [start, end), or undefined. JSON.parse keeps the last value silently; the API server's strict
+ * decoding refuses the object, and so do we.
+ *
+ * It runs on every kept object, so it must cost little next to JSON.parse: one pass over the
+ * bytes that only compares a fingerprint of each name (its length and three of its bytes) with
+ * those of the names before it in the same object, making no strings. Only when two
+ * fingerprints match (or a name holds an escape, which may spell a name differently) does a
+ * second pass compare the decoded names.
+ */
+export function findDuplicateKey(b: Uint8Array, start: number, end: number): DuplicateKey | undefined {
+  // Pretty-printed JSON is mostly indentation: runs of spaces are skipped four at a time.
+  const words = new DataView(b.buffer, b.byteOffset, b.byteLength);
+  const lastWord = end - 4;
+  let fps = fingerprints;
+  let top = 0; // fingerprints in use
+  let depth = 0; // open objects and arrays
+  let expectKey = false; // after `{`, or after a comma in an object
+  let i = start;
+  while (i < end) {
+    const c = b[i++];
+    if (c <= SP) {
+      if (c === LF) while (i <= lastWord && words.getUint32(i) === FOUR_SPACES) i += 4;
+      continue;
+    }
+    if (c === QUOTE) {
+      if (!expectKey) {
+        for (;;) {
+          const d = b[i++];
+          if (d === QUOTE) break;
+          if (d === BACKSLASH) i++;
+        }
+        continue;
+      }
+      expectKey = false;
+      const s = i;
+      for (;;) {
+        const d = b[i++];
+        if (d === QUOTE) break;
+        if (d === BACKSLASH) return findDuplicateKeySlowly(b, start, end);
+      }
+      const len = i - 1 - s;
+      const fp = len === 0 ? 0 : (len | (b[s] << 8) | (b[s + (len >> 1)] << 16) | (b[i - 2] << 24)) | 0;
+      for (let k = containerBase[depth - 1]; k < top; k++) {
+        if (fps[k] === fp) return findDuplicateKeySlowly(b, start, end);
+      }
+      if (top === fps.length) fps = fingerprints = grow(fps, new Int32Array(fps.length * 2));
+      fps[top++] = fp;
+    } else if (c === COMMA) {
+      expectKey = containerIsObject[depth - 1] === 1;
+    } else if (c === LBRACE || c === LBRACKET) {
+      if (depth === containerBase.length) {
+        containerBase = grow(containerBase, new Int32Array(depth * 2));
+        containerIsObject = grow(containerIsObject, new Uint8Array(depth * 2));
+      }
+      containerBase[depth] = top;
+      containerIsObject[depth++] = c === LBRACE ? 1 : 0;
+      expectKey = c === LBRACE;
+    } else if (c === RBRACE || c === RBRACKET) {
+      top = containerBase[--depth];
+    }
+  }
+  return undefined;
+}
+
+const FOUR_SPACES = 0x20202020;
+
+function grow<T extends Int32Array | Uint8Array>(from: T, to: T): T {
+  to.set(from);
+  return to;
+}
+
+/** The exact check behind findDuplicateKey: decoded names, with the path to the duplicate. */
+function findDuplicateKeySlowly(b: Uint8Array, start: number, end: number): DuplicateKey | undefined {
+  // One frame per open object or array: the names seen (objects), the index (arrays).
+  const frames: Array<{ names?: Set<string>; index: number; key?: string | number }> = [];
+  const path = (last: string) => [...frames.slice(1).map((f) => f.key as string | number), last];
+  let pendingKey: string | number | undefined;
+  let i = start;
+  while (i < end) {
+    const c = b[i];
+    if (c === QUOTE) {
+      const e = skipString(b, i, end);
+      const j = skipWhitespace(b, e, end);
+      const frame = frames[frames.length - 1];
+      if (b[j] === COLON && frame?.names) {
+        const name = readKey(b, i, e);
+        if (frame.names.has(name)) return { offset: i, path: path(name) };
+        frame.names.add(name);
+        pendingKey = name;
+        i = j + 1;
+        continue;
+      }
+      i = e;
+      continue;
+    }
+    if (c === LBRACE || c === LBRACKET) {
+      const parent = frames[frames.length - 1];
+      const key = parent?.names ? pendingKey : parent?.index;
+      frames.push({ names: c === LBRACE ? new Set() : undefined, index: 0, key });
+    } else if (c === RBRACE || c === RBRACKET) {
+      frames.pop();
+    } else if (c === COMMA) {
+      const frame = frames[frames.length - 1];
+      if (frame && !frame.names) frame.index++;
+    }
+    i++;
+  }
+  return undefined;
+}

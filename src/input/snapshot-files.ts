@@ -6,9 +6,12 @@
 // NDJSON) when it opens with a brace or bracket, YAML (multi-document, `---`) otherwise. JSON is never
 // parsed whole (see json-source.ts), so a snapshot of a big cluster loads in about the time of
 // one JSON.parse of it, with a fraction of the memory. Every problem is a one-line UserError
-// naming the file, the line and the field.
+// naming the file, the line and the field. Each source is read within --max-input-size and
+// refused if it is not text (read-input.ts); a field given twice in one object is refused, as
+// the API server's strict decoding refuses it.
 
-import { readFile, readdir, stat } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
 import { extname, join, resolve } from 'node:path';
 
 import type { Snapshot } from '../core/types.js';
@@ -16,6 +19,7 @@ import { UserError } from '../errors.js';
 import { Progress, SnapshotBuilder, type Sink, type Steps } from './ingest.js';
 import { ingestJson } from './json-source.js';
 import { skipWhitespace } from './json-scan.js';
+import { DEFAULT_MAX_INPUT_BYTES, readFileLimited, readStreamLimited } from './read-input.js';
 import { ingestYaml } from './yaml-source.js';
 
 export { formatTime, isRfc3339, slimController, slimPod } from './objects.js';
@@ -35,6 +39,8 @@ export interface LoadOptions {
   cwd?: string;
   /** Called at most ~10 times a second while reading, and once at the end. */
   onProgress?: (bytesDone: number, bytesTotal: number) => void;
+  /** Most bytes read from one source (a file, stdin); default DEFAULT_MAX_INPUT_BYTES (512Mi). */
+  maxInputBytes?: number;
 }
 
 /** How stdin is named in messages and in `files`. */
@@ -95,7 +101,10 @@ interface Source {
   label: string;
   /** Absolute path; undefined for stdin. */
   path?: string;
+  /** From stat: 0 for stdin, devices and pipes, whose size is only known once read. */
   size: number;
+  /** A regular file (else a device, a pipe, a socket: read as a stream). */
+  regular: boolean;
 }
 
 function readFailure(label: string, e: unknown): UserError {
@@ -112,7 +121,7 @@ async function expand(paths: string[], cwd: string): Promise<Source[]> {
     if (p === '-') {
       if (stdinSeen) throw new UserError('"-" (stdin) can be given only once');
       stdinSeen = true;
-      sources.push({ label: STDIN_LABEL, size: 0 });
+      sources.push({ label: STDIN_LABEL, size: 0, regular: false });
       continue;
     }
     const abs = resolve(cwd, p);
@@ -123,7 +132,8 @@ async function expand(paths: string[], cwd: string): Promise<Source[]> {
       throw readFailure(p, e);
     }
     if (!st.isDirectory()) {
-      sources.push({ label: p, path: abs, size: st.size });
+      const regular = st.isFile();
+      sources.push({ label: p, path: abs, size: regular ? st.size : 0, regular });
       continue;
     }
     let names: string[];
@@ -137,18 +147,22 @@ async function expand(paths: string[], cwd: string): Promise<Source[]> {
       if (!SNAPSHOT_EXTENSIONS.has(extname(name))) continue;
       const entry = join(abs, name);
       const entryStat = await stat(entry).catch(() => undefined); // a dangling link is no snapshot
-      if (entryStat?.isFile()) sources.push({ label: join(p, name), path: entry, size: entryStat.size });
+      if (entryStat?.isFile()) sources.push({ label: join(p, name), path: entry, size: entryStat.size, regular: true });
     }
   }
   return sources;
 }
 
-async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream as AsyncIterable<Buffer | string>) {
-    chunks.push(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk);
+/** The bytes of one source, within the limit (see read-input.ts). */
+async function readSource(source: Source, limit: number, stdin: NodeJS.ReadableStream): Promise<Buffer> {
+  if (source.path === undefined) return readStreamLimited(stdin, source.label, limit);
+  try {
+    if (source.regular) return await readFileLimited(source.path, source.label, source.size, limit);
+    return await readStreamLimited(createReadStream(source.path), source.label, limit);
+  } catch (e) {
+    if (e instanceof UserError) throw e;
+    throw readFailure(source.label, e);
   }
-  return Buffer.concat(chunks);
 }
 
 const nextTurn = () => new Promise<void>((done) => setImmediate(done));
@@ -165,22 +179,14 @@ export async function loadSnapshotFiles(paths: string[], opts: LoadOptions = {})
     : undefined;
   const sink = new SnapshotBuilder();
   const files: string[] = [];
+  const limit = opts.maxInputBytes ?? DEFAULT_MAX_INPUT_BYTES;
   for (const source of sources) {
-    let buf: Buffer;
-    if (source.path === undefined) {
-      buf = await readAll(opts.stdin ?? process.stdin);
-      if (progress) progress.total += buf.length;
-    } else {
-      try {
-        buf = await readFile(source.path);
-      } catch (e) {
-        throw readFailure(source.label, e);
-      }
-    }
+    const buf = await readSource(source, limit, opts.stdin ?? process.stdin);
+    if (progress) progress.total += buf.length - source.size; // stdin, devices, a file that changed
     files.push(source.label);
     // Let the event loop run (a spinner, a signal) whenever a progress report was made.
     for (const steps = ingestBuffer(buf, source.label, sink, progress); !steps.next().done; ) await nextTurn();
-    progress?.fileDone(source.path === undefined ? buf.length : source.size);
+    progress?.fileDone(buf.length);
   }
   progress?.finish();
   return result(sink, files);

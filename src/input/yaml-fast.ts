@@ -104,7 +104,7 @@ const FLOAT_EXP = /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/;
 const FLOAT = /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/;
 
 /** A plain scalar, resolved by the YAML 1.2 core schema, in `yaml`'s order. */
-function resolvePlain(v: string): unknown {
+export function resolvePlain(v: string): unknown {
   const c = v.charCodeAt(0);
   // Fast exit: most scalars are words that no tag can match.
   if (c >= 0x61 && c <= 0x7a && c !== 0x6e && c !== 0x74 && c !== 0x66) return v; // a-z but n, t, f

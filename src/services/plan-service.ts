@@ -9,6 +9,7 @@ import { parseSelectorString } from '../core/selector.js';
 import type { Controller, Snapshot } from '../core/types.js';
 import { behaviourFor, minorFromServer, NEWEST_MINOR, parseFeatureGates, parseKubeVersion, type Behaviour } from '../core/versions.js';
 import { UserError } from '../errors.js';
+import { parseByteQuantity } from '../input/read-input.js';
 import type { Progress } from '../cli/progress.js';
 import { describeTarget, type Target } from '../cli/targets.js';
 
@@ -17,6 +18,8 @@ export interface SourceOptions {
   namespace?: string;
   allNamespaces?: boolean;
   selector?: string;
+  /** With filename: the most bytes read from one source, a quantity such as 512Mi. */
+  maxInputSize?: string;
   connection: ConnectionFlags;
 }
 
@@ -62,10 +65,12 @@ export async function readSnapshot(
   io: PlanIO,
 ): Promise<{ snapshot: Snapshot; source: 'file' | 'cluster'; notices: string[]; serverMinor: string | null; connection: Connection | null; namespace: string | null }> {
   const notices: string[] = [];
+  const maxInputBytes = src.maxInputSize === undefined ? undefined : parseByteQuantity(src.maxInputSize);
   if (src.filename && src.filename.length) {
     const { loadSnapshotFiles } = await import('../input/snapshot-files.js');
     const loaded = await loadSnapshotFiles(src.filename, {
       stdin: io.stdin,
+      maxInputBytes,
       onProgress: (done: number, total: number) => io.progress.update(`reading snapshot: ${Math.round((100 * done) / Math.max(total, 1))}%`),
     });
     io.progress.done();

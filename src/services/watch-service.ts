@@ -431,6 +431,8 @@ export interface WatchOptions {
   namespace?: string;
   allNamespaces: boolean;
   selector?: string;
+  /** With filename: the most bytes read from one source (see SourceOptions). */
+  maxInputSize?: string;
   targets: Target[];
   connection: ConnectionFlags;
   now?: string;
@@ -466,7 +468,7 @@ export async function prepareWatch(o: WatchOptions, io: WatchIO): Promise<Prepar
   if (o.selector !== undefined) scopePredicate({ namespace: null, selector: o.selector, targets: [] }); // a bad -l fails now
 
   if (o.filename?.length) {
-    const read = await readSnapshot({ filename: o.filename, namespace: o.namespace, allNamespaces: o.allNamespaces, selector: o.selector, connection: o.connection }, { stdin: io.stdin, progress: io.progress });
+    const read = await readSnapshot({ filename: o.filename, namespace: o.namespace, allNamespaces: o.allNamespaces, selector: o.selector, maxInputSize: o.maxInputSize, connection: o.connection }, { stdin: io.stdin, progress: io.progress });
     notices.push(...read.notices);
     const behaviour = chooseBehaviour({ kubeVersion: o.kubeVersion, featureGates: o.featureGates }, null, notices);
     const namespace = o.allNamespaces ? null : (o.namespace ?? null);

@@ -24,3 +24,21 @@ export function serialize(v: unknown, ws: () => string): string {
   const members = Object.entries(v as Record<string, unknown>).map(([k, x]) => `${JSON.stringify(k)}${ws()}:${ws()}${serialize(x, ws)}${ws()}`);
   return `{${ws()}${members.join(`,${ws()}`)}}`;
 }
+
+const RESERVED = /^(?:~|null|Null|NULL|y|Y|yes|Yes|YES|n|N|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF)$/;
+
+/** A string as a flow scalar: plain when it is a simple word, else double-quoted and escaped. */
+function flowString(s: string): string {
+  if (/^[A-Za-z_/][A-Za-z0-9_./-]*$/.test(s) && !RESERVED.test(s)) return s;
+  // JSON escapes are YAML escapes; characters YAML does not print raw are escaped too.
+  return JSON.stringify(s).replace(/[\u007f-\u009f\u2028\u2029\ufeff\ufffe\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** `v` (a JSON value) as one line of flow-style YAML: `{apiVersion: v1, kind: Pod, …}`. */
+export function flowYaml(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return `[${v.map(flowYaml).join(', ')}]`;
+  if (typeof v === 'object') return `{${Object.entries(v as Record<string, unknown>).map(([k, x]) => `${flowString(k)}: ${flowYaml(x)}`).join(', ')}}`;
+  if (typeof v === 'string') return flowString(v);
+  return JSON.stringify(v);
+}

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
 import {
+  findDuplicateKey,
   guessValueEnd,
   JsonScanError,
   lineColumnAt,
@@ -198,5 +199,65 @@ describe('locations', () => {
   it('follows JSON.parse for duplicate keys (the last one)', () => {
     const b = buf('{"k": 1,\n"k": 2}');
     expect(lineColumnAt(b, locateJsonPath(b, 0, ['k'])).line).toBe(2);
+  });
+});
+
+describe('findDuplicateKey', () => {
+  /** JSON text built from entry lists (names may repeat), with the first duplicate's path, if any. */
+  type Node = { kind: 'obj'; entries: Array<[string, Node]> } | { kind: 'arr'; items: Node[] } | { kind: 'leaf'; value: unknown };
+  // Names that share length and first, middle and last bytes (the fingerprint), or escapes.
+  const nameArb = fc.constantFrom('a', 'b', 'ab', 'ba', 'abcd', 'axcd', 'name', 'nxme', 'a\\', '\\a', 'é', 'ü', '', 'x:y', '"q"');
+  const nodeArb: fc.Arbitrary<Node> = fc.letrec<{ node: Node }>((tie) => ({
+    node: fc.oneof(
+      { depthSize: 'small', withCrossShrink: true },
+      fc.record({ kind: fc.constant('leaf' as const), value: fc.oneof(fc.string({ maxLength: 4 }), fc.integer(), fc.constant(null), fc.constant('a":1,"a')) }),
+      fc.record({ kind: fc.constant('obj' as const), entries: fc.array(fc.tuple(nameArb, tie('node')), { maxLength: 4 }) }),
+      fc.record({ kind: fc.constant('arr' as const), items: fc.array(tie('node'), { maxLength: 3 }) }),
+    ),
+  })).node;
+  /** Name as written: plain, or with its first character as a \u escape. */
+  const write = (name: string, escape: boolean) => (escape && name !== '' ? `"\\u${name.charCodeAt(0).toString(16).padStart(4, '0')}${JSON.stringify(name.slice(1)).slice(1)}` : JSON.stringify(name));
+  function text(n: Node, escapes: () => boolean, indent: string): string {
+    if (n.kind === 'leaf') return JSON.stringify(n.value);
+    if (n.kind === 'arr') return `[${n.items.map((x) => text(x, escapes, indent)).join(', ')}]`;
+    return `{${n.entries.map(([k, v]) => `${write(k, escapes())}: ${text(v, escapes, `${indent}  `)}`).join(`,\n${indent}`)}}`;
+  }
+  /** The path of the first duplicate in document order (where the scan meets it). */
+  function firstDuplicate(n: Node, path: Array<string | number>): Array<string | number> | undefined {
+    if (n.kind === 'arr') {
+      for (let i = 0; i < n.items.length; i++) {
+        const d = firstDuplicate(n.items[i], [...path, i]);
+        if (d) return d;
+      }
+    } else if (n.kind === 'obj') {
+      const seen = new Set<string>();
+      for (const [k, v] of n.entries) {
+        if (seen.has(k)) return [...path, k];
+        seen.add(k);
+        const d = firstDuplicate(v, [...path, k]);
+        if (d) return d;
+      }
+    }
+    return undefined;
+  }
+
+  it('finds the first name given twice in one object, with its path, however the names are spelled', () => {
+    fc.assert(
+      fc.property(nodeArb, fc.array(fc.boolean(), { minLength: 1, maxLength: 8 }), fc.nat(9), (node, flags, indent) => {
+        let k = 0;
+        const src = text(node, () => flags[k++ % flags.length], ' '.repeat(indent));
+        const b = buf(`  ${src}  `);
+        const found = findDuplicateKey(b, 2, b.length - 2);
+        expect(found?.path).toEqual(firstDuplicate(node, []));
+        if (found) expect(b[found.offset]).toBe(0x22);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('tells names apart that share a fingerprint', () => {
+    expect(findDuplicateKey(buf('{"abcd": 1, "axcd": 2, "abc2": {"name": 1, "nxme": 2}}'), 0, 54)).toBeUndefined();
+    const b = buf('{"abc": 1, "axc": {"n": [{"q": 1, "q": 2}]}}');
+    expect(findDuplicateKey(b, 0, b.length)).toEqual({ offset: b.indexOf('"q": 2'), path: ['axc', 'n', 0, 'q'] });
   });
 });
