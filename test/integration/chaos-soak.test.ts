@@ -164,11 +164,16 @@ describe('chaos soak', () => {
 
     // Every controller uid each pod has been seen with (by polling: a flip persists, so it is seen).
     const seenControllers = new Map<string, Set<string>>();
+    /** Where the audit log stood when the test first saw each pod: the pod was created before that. */
+    const firstSeen = new Map<string, number>();
+    const auditPosition = () => s.auditDropped() + s.audit().length;
     const observe = (pods: V1Pod[]) => {
+      const position = auditPosition();
       for (const p of pods) {
         const key = `${p.metadata!.namespace}/${p.metadata!.name}/${p.metadata!.uid}`;
         let seen = seenControllers.get(key);
         if (!seen) seenControllers.set(key, (seen = new Set()));
+        if (!firstSeen.has(key)) firstSeen.set(key, position);
         const refs = controllerRef(p);
         if (refs.length > 1) seen.add(`several controllers: ${refs.map((r) => r.uid).join(',')}`);
         if (refs[0]) seen.add(refs[0].uid!);
@@ -246,8 +251,24 @@ describe('chaos soak', () => {
           return;
         }
         case 'delete': {
+          // Only a pod the controller has certainly seen: one that existed at its last successful
+          // pods list. A pod created and deleted while its informer relists is never observed, and
+          // its create expectation then holds the ReplicaSet for 5 minutes (ExpectationsTimeout),
+          // upstream as here: longer than this soak may take.
+          const audit = s.audit();
+          let lastList = -1;
+          for (let i = audit.length - 1; i >= 0 && lastList < 0; i--) {
+            const a = audit[i];
+            if (byController(a) && a.verb === 'list' && a.resource === 'pods' && a.code === 200) lastList = s.auditDropped() + i;
+          }
           const { pods } = await world();
-          const owned = pods.filter((p) => isActive(p) && ourUids.has(controllerRef(p)[0]?.uid ?? '') && !foreignKeys.has(`${p.metadata!.namespace}/${p.metadata!.name}`));
+          const owned = pods.filter(
+            (p) =>
+              isActive(p) &&
+              ourUids.has(controllerRef(p)[0]?.uid ?? '') &&
+              !foreignKeys.has(`${p.metadata!.namespace}/${p.metadata!.name}`) &&
+              (firstSeen.get(`${p.metadata!.namespace}/${p.metadata!.name}/${p.metadata!.uid}`) ?? Infinity) < lastList,
+          );
           if (owned.length === 0) return;
           const victim = pick(owned, x);
           actions.push(`delete ${victim.metadata!.namespace}/${victim.metadata!.name}`);
@@ -269,7 +290,7 @@ describe('chaos soak', () => {
         }
         case 'gone': {
           // The next watch on the resource is answered 410 Expired: the informer must relist.
-          const resource = pick(['pods', 'replicasets'], x);
+          const resource = pick(['pods', 'pods', 'replicasets'], x);
           actions.push(`410 on ${resource}`);
           s.faults.forceGone(resource);
           s.faults.dropWatches();
@@ -290,6 +311,11 @@ describe('chaos soak', () => {
     let last: World = await world();
     for (let deadline = Date.now() + 25_000; unsettled(last) !== ''; last = await world()) {
       if (Date.now() > deadline) {
+        if (process.env.CHAOS_DEBUG) {
+          const { writeFileSync } = await import('node:fs');
+          writeFileSync(join(tmpdir(), `chaos-${SEED}.log`), logs.join(''));
+          writeFileSync(join(tmpdir(), `chaos-${SEED}.audit.json`), JSON.stringify(s.audit()));
+        }
         const foreign = foreignWrites(s.audit()).map((a) => `${a.verb} ${a.namespace}/${a.name} ${a.code}`);
         const shown = foreign.length ? `; ${foreign.length} writes to foreign pods: ${foreign.slice(0, 5).join(', ')}${foreign.length > 5 ? ', …' : ''}` : '';
         throw new Error(`not converged (seed ${SEED}, chaos: ${actions.join(', ')}): ${unsettled(last)}${shown}`);
