@@ -357,10 +357,10 @@ describe('chaos soak', () => {
     expect(ours.filter((a) => a.resource === 'pods' && a.verb === 'create' && a.code === 201).length).toBeGreaterThan(5);
     expect(ours.filter((a) => a.resource === 'pods' && a.verb === 'patch' && a.code === 200).length).toBeGreaterThan(0); // adoptions
     expect(ours.filter((a) => a.fault).length).toBeGreaterThan(5);
-    // Only the controller watches pods, so each forced 410 on pods was its own: it relisted.
-    const goneOnPods = actions.filter((a) => a === '410 on pods').length;
-    expect(goneOnPods).toBeGreaterThan(0);
-    expect(ours.filter((a) => a.verb === 'list' && a.resource === 'pods' && a.code === 200).length).toBeGreaterThan(goneOnPods);
+    // Only the controller watches pods, so the forced 410s on pods were its own: it relisted
+    // (at least once: 410s forced before it watched again count once).
+    expect(actions).toContain('410 on pods');
+    expect(ours.filter((a) => a.verb === 'list' && a.resource === 'pods' && a.code === 200).length).toBeGreaterThan(1);
 
     // Zero writes, not even attempts, to pods controlled by something else.
     expect(foreignWrites(audit)).toEqual([]);

@@ -1,11 +1,15 @@
 // Fault injection (rates, codes, filters, counts, latency, determinism) and the audit log.
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AuditLog } from '../../src/sandbox/audit.js';
+import { runSandboxCli } from '../../src/sandbox/cli.js';
 import { startSandbox } from '../../src/sandbox/index.js';
-import { failure, mergePatch, podBody, raw, startEnv, type Env } from './helpers.js';
+import { failure, mergePatch, podBody, raw, startEnv, waitFor, type Env } from './helpers.js';
 
 // Captured before any test fakes timers.
 const realSetTimeout = globalThis.setTimeout;
@@ -247,6 +251,35 @@ describe('audit log bound', () => {
     const lines = await jsonLines(file);
     expect(lines.map((e) => e.verb)).toEqual(['create', 'create', 'create', 'create', 'create', 'get']);
     expect(lines.slice(-3)).toEqual(entries);
+  });
+
+  it('runSandboxCli (`sandbox --audit-max-entries`) passes the bound on; closing flushes the file', async () => {
+    const file = join(dir, 'cli.jsonl');
+    const kubeconfigPath = join(dir, 'cli.kubeconfig');
+    const out = new PassThrough();
+    let stdout = '';
+    out.on('data', (c) => (stdout += c));
+    const ac = new AbortController();
+    const running = runSandboxCli({ kubeconfigPath, nodes: 0, auditLog: file, auditMaxEntries: 2, out, err: new PassThrough(), signal: ac.signal });
+    await waitFor(() => stdout.includes('\n'), 'the export line');
+    const kc = new KubeConfig();
+    kc.loadFromString(await readFile(kubeconfigPath, 'utf8'));
+    const core = kc.makeApiClient(CoreV1Api);
+    for (const namespace of ['a', 'b', 'c']) await core.listNamespacedPod({ namespace });
+    const cluster = kc.getCurrentCluster()!;
+    const body = await new Promise<any>((resolve, reject) => {
+      const req = httpsRequest(`${cluster.server}/sandbox/audit`, { headers: { Authorization: `Bearer ${kc.getCurrentUser()!.token}` }, ca: Buffer.from(cluster.caData!, 'base64') }, (res) => {
+        let text = '';
+        res.on('data', (c) => (text += c));
+        res.on('end', () => resolve(JSON.parse(text)));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect([body.entries.map((e: { namespace: string }) => e.namespace), body.dropped]).toEqual([['b', 'c'], 1]);
+    ac.abort();
+    await running;
+    expect((await jsonLines(file)).map((e) => e.namespace)).toEqual(['a', 'b', 'c']);
   });
 
   it('rejects a bad auditMaxEntries', async () => {
