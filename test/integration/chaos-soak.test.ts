@@ -220,6 +220,17 @@ describe('chaos soak', () => {
       }),
     });
 
+    // The controller stops, and says so, if it exits early (e.g. it could not start).
+    let exited: string | null = null;
+    void done.then(
+      (code) => (exited = `run exited with ${code}`),
+      (e: Error) => (exited = `run failed: ${e.message}`),
+    );
+    // Chaos starts once the controller runs: its start (version, upstream check) is not under test here.
+    for (let deadline = Date.now() + 15_000; !logs.join('').includes('Caches are synced'); await sleep(20)) {
+      if (exited || Date.now() > deadline) throw new Error(`the controller did not start: ${exited ?? 'no "Caches are synced" in 15 s'}\n${logs.join('')}`);
+    }
+
     // ~10% of requests fail: 500 (4%) and 429 (3%) on anything, 409 (3%) on writes.
     const faultIds = [
       s.faults.set({ errorRate: 0.04, code: 500 }),
@@ -310,6 +321,7 @@ describe('chaos soak', () => {
     // Convergence, polling within a bound.
     let last: World = await world();
     for (let deadline = Date.now() + 25_000; unsettled(last) !== ''; last = await world()) {
+      if (exited) throw new Error(`${exited} during the soak (seed ${SEED})\n${logs.join('').slice(-2000)}`);
       if (Date.now() > deadline) {
         if (process.env.CHAOS_DEBUG) {
           const { writeFileSync } = await import('node:fs');
