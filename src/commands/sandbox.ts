@@ -17,6 +17,7 @@ work against it.`;
     seed: Flags.string({ description: 'objects to preload (YAML or JSON, as kubectl get -o yaml prints them); repeatable', multiple: true }),
     kubeconfig: Flags.string({ description: 'where to write the kubeconfig', default: 'sandbox.kubeconfig' }),
     'audit-log': Flags.string({ description: 'write every request as a JSON line to this file' }),
+    'audit-max-entries': Flags.integer({ description: 'newest audit entries kept in memory for GET /sandbox/audit (the --audit-log file gets all)', min: 0, default: 100_000 }),
   };
 
   async run(): Promise<void> {
@@ -26,6 +27,6 @@ work against it.`;
     const stop = () => ac.abort();
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
-    await runSandboxCli({ port: flags.port, nodes: flags.nodes, seedFiles: flags.seed, kubeconfigPath: flags.kubeconfig, auditLog: flags['audit-log'], out: process.stdout, signal: ac.signal });
+    await runSandboxCli({ port: flags.port, nodes: flags.nodes, seedFiles: flags.seed, kubeconfigPath: flags.kubeconfig, auditLog: flags['audit-log'], auditMaxEntries: flags['audit-max-entries'], out: process.stdout, signal: ac.signal });
   }
 }

@@ -11,6 +11,8 @@ export interface SandboxCliOptions {
   seedFiles?: string[];
   kubeconfigPath?: string;
   auditLog?: string;
+  /** Newest audit entries kept in memory (GET /sandbox/audit). */
+  auditMaxEntries?: number;
   out: NodeJS.WritableStream;
   /** Where the hint goes (default: process.stderr). */
   err?: NodeJS.WritableStream;
@@ -41,7 +43,7 @@ export async function runSandboxCli(o: SandboxCliOptions): Promise<void> {
   if (o.signal.aborted) return;
   let sb;
   try {
-    sb = await startSandbox({ port: o.port ?? 0, nodes: o.nodes ?? 0, seed, auditLog: o.auditLog });
+    sb = await startSandbox({ port: o.port ?? 0, nodes: o.nodes ?? 0, seed, auditLog: o.auditLog, auditMaxEntries: o.auditMaxEntries });
   } catch (e) {
     throw new UserError(`cannot start the sandbox: ${(e as Error).message}`);
   }
@@ -56,6 +58,9 @@ export async function runSandboxCli(o: SandboxCliOptions): Promise<void> {
     );
     if (!o.signal.aborted) await new Promise<void>((r) => o.signal.addEventListener('abort', () => r(), { once: true }));
   } finally {
-    await sb.close();
+    // close() flushes the audit file; a write that failed there is the user's to see.
+    await sb.close().catch((e: Error) => {
+      throw new UserError(e.message);
+    });
   }
 }

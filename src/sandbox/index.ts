@@ -32,8 +32,10 @@ export interface SandboxOptions {
   seed?: unknown[];
   /** Events kept per resource for watch resume and consistent pagination before 410 Gone (default 1000). */
   watchHistory?: number;
-  /** JSON-lines audit file; entries are always kept in memory too. */
+  /** JSON-lines audit file; it gets every entry. */
   auditLog?: string;
+  /** Newest audit entries kept in memory for audit() and GET /sandbox/audit (default 100000); older ones are dropped and counted. */
+  auditMaxEntries?: number;
   /** Background garbage collection by ownerReferences (default true). */
   gc?: boolean;
   /** Interval of BOOKMARK events on watches that allow them (default 30000 ms). */
@@ -71,7 +73,10 @@ export interface Sandbox {
   ca: string;
   kubeconfig(contextName?: string, namespace?: string): string;
   writeKubeconfig(path: string, namespace?: string): Promise<void>;
+  /** The audit entries in memory (the newest auditMaxEntries), oldest first. */
   audit(): AuditEntry[];
+  /** Entries recorded since the last clearAudit() that memory no longer holds (the audit file has them). */
+  auditDropped(): number;
   clearAudit(): void;
   faults: SandboxFaults;
   /** Present when nodes > 0. */
@@ -96,7 +101,6 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const token = opts.token ?? randomBytes(24).toString('hex');
   const store = new Store(opts.watchHistory ?? 1000);
   const registry = new Registry(store);
-  const audit = new AuditLog(opts.auditLog);
   const faults = new Faults(opts.faultSeed ?? 1);
   const hub = new WatchHub(store, opts.bookmarkIntervalMs ?? 30_000);
 
@@ -110,6 +114,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     registry.seed(res, o);
   }
 
+  // After the seed, so a bad seed leaves no audit file stream open.
+  const audit = new AuditLog({ file: opts.auditLog, maxEntries: opts.auditMaxEntries });
   const nodes = opts.nodes ?? 0;
   const kubelet = nodes > 0 ? new Kubelet(registry, store, audit, nodes, opts.kubelet) : undefined;
   const gc = opts.gc === false ? undefined : new GarbageCollector(registry, store, audit);
@@ -117,7 +123,13 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const rest = new RestHandler(registry, hub, audit, faults);
   const tls = selfSignedCert();
   const server = new SandboxServer({ token, cert: tls.cert, key: tls.key, rest, hub, audit, faults, kubelet });
-  const port = await server.listen(opts.port ?? 0);
+  let port: number;
+  try {
+    port = await server.listen(opts.port ?? 0);
+  } catch (e) {
+    await audit.close().catch(() => undefined);
+    throw e;
+  }
   const url = `https://127.0.0.1:${port}`;
   const ca = tls.cert;
   kubelet?.start();
@@ -133,6 +145,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     kubeconfig: (contextName, namespace) => kubeconfigText({ url, token, ca, contextName, namespace }),
     writeKubeconfig: (path, namespace) => writeKubeconfigFile(path, kubeconfigText({ url, token, ca, namespace })),
     audit: () => audit.all(),
+    auditDropped: () => audit.dropped(),
     clearAudit: () => audit.clear(),
     faults: {
       set: (rule) => faults.set(rule),
@@ -152,6 +165,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       gc?.stop();
       nsController.stop();
       await server.close();
+      await audit.close();
     },
   };
 }

@@ -149,7 +149,7 @@ export class SandboxServer {
    *   POST /sandbox/watches/gone?resource=pods    the next watch on pods gets 410
    *   POST /sandbox/pods/NS/NAME/restart[?container=C]   restart a container
    *   POST /sandbox/kubelet/tick | /sandbox/kubelet/advance?ms=N
-   *   GET/DELETE /sandbox/audit
+   *   GET/DELETE /sandbox/audit               {entries, dropped}: the entries in memory and how many no longer fit
    */
   private admin(method: string, seg: string[], url: URL, body: Buffer, res: ServerResponse): void {
     const d = this.deps;
@@ -205,7 +205,7 @@ export class SandboxServer {
       }
     }
     if (a === 'audit') {
-      if (method === 'GET') return send(res, 200, { entries: d.audit.all() });
+      if (method === 'GET') return send(res, 200, { entries: d.audit.all(), dropped: d.audit.dropped() });
       if (method === 'DELETE') {
         d.audit.clear();
         return send(res, 200, { cleared: true });

@@ -1,18 +1,38 @@
 // Fault injection (rates, codes, filters, counts, latency, determinism) and the audit log.
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { failure, mergePatch, podBody, raw, startEnv, type Env } from './helpers.js';
+import { PassThrough } from 'node:stream';
+import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { AuditLog } from '../../src/sandbox/audit.js';
+import { runSandboxCli } from '../../src/sandbox/cli.js';
+import { startSandbox } from '../../src/sandbox/index.js';
+import { failure, mergePatch, podBody, raw, startEnv, waitFor, type Env } from './helpers.js';
+
+// Captured before any test fakes timers.
+const realSetTimeout = globalThis.setTimeout;
+const realSleep = (ms: number) => new Promise<void>((r) => realSetTimeout(r, ms));
+
+const jsonLines = async (file: string) => (await readFile(file, 'utf8')).split('\n').filter(Boolean).map((l) => JSON.parse(l));
 
 let env: Env;
 let dir: string;
+/** Sandboxes of single tests, closed at the end even when an assertion failed first (close is idempotent). */
+const others: Env[] = [];
+const ownEnv = async (o: Parameters<typeof startEnv>[0]) => {
+  const e = await startEnv(o);
+  others.push(e);
+  return e;
+};
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'sbx-audit-'));
-  env = await startEnv({ auditLog: join(dir, 'audit.jsonl') });
+  env = await startEnv();
 });
 afterAll(async () => {
   await env.sb.close();
+  for (const e of others) await e.sb.close();
   await rm(dir, { recursive: true, force: true });
 });
 
@@ -68,7 +88,7 @@ describe('fault injection', () => {
     expect((await patch('faulty')).metadata?.labels?.x).toBe('1');
   });
 
-  it('is deterministic for a seed and adds latency', async () => {
+  it('is deterministic for a seed', async () => {
     const outcomes = async (seed: number) => {
       const e = await startEnv({ faultSeed: seed });
       try {
@@ -84,11 +104,34 @@ describe('fault injection', () => {
     expect(await outcomes(42)).toEqual(a);
     expect(a).toContain(500);
     expect(a).toContain(200);
-    const id = env.sb.faults.set({ errorRate: 0, code: 500, latencyMs: 150, verb: 'get', resource: 'namespaces' });
-    const t0 = Date.now();
-    await env.core.readNamespace({ name: 'default' });
-    expect(Date.now() - t0).toBeGreaterThanOrEqual(140);
-    env.sb.faults.clear(id);
+    expect(await outcomes(43)).not.toEqual(a);
+  });
+
+  it('latency holds a matching request until the clock has moved latencyMs; others are answered meanwhile', async () => {
+    // The delay runs on setTimeout, faked here: the test moves the clock, it never measures it.
+    const e = await startEnv({ gc: false });
+    try {
+      e.sb.faults.set({ errorRate: 0, code: 500, latencyMs: 150, verb: 'get', resource: 'namespaces' });
+      vi.useFakeTimers({ toFake: ['setTimeout'] });
+      let answered = false;
+      const delayed = raw(e.sb, 'GET', '/api/v1/namespaces/default').then((r) => ((answered = true), r));
+      for (let i = 0; vi.getTimerCount() === 0; i++) {
+        if (i > 500) throw new Error('the delayed request never reached the sandbox');
+        await realSleep(10);
+      }
+      expect((await raw(e.sb, 'GET', '/api/v1/namespaces/default/pods')).status).toBe(200);
+      vi.advanceTimersByTime(149);
+      expect((await raw(e.sb, 'GET', '/api/v1/namespaces/default/pods')).status).toBe(200);
+      expect(answered).toBe(false);
+      // Audited when answered: only the two pod lists so far.
+      expect(e.sb.audit().map((x) => `${x.verb} ${x.resource}`)).toEqual(['list pods', 'list pods']);
+      vi.advanceTimersByTime(1);
+      expect((await delayed).status).toBe(200);
+      expect(e.sb.audit().map((x) => `${x.verb} ${x.resource}`)).toEqual(['list pods', 'list pods', 'get namespaces']);
+    } finally {
+      vi.useRealTimers();
+      await e.sb.close();
+    }
   });
 
   it('faults on watch answer the watch request itself', async () => {
@@ -114,20 +157,21 @@ describe('fault injection', () => {
 
 describe('audit log', () => {
   it('records every request that reached a handler, with verb, resource, names, code, dryRun and user', async () => {
-    env.sb.clearAudit();
-    await env.core.createNamespacedPod({ namespace: 'default', body: podBody('au') });
-    await env.core.readNamespacedPod({ name: 'au', namespace: 'default' });
-    await env.core.listNamespacedPod({ namespace: 'default' });
-    await env.core.patchNamespacedPod({ name: 'au', namespace: 'default', body: { metadata: { labels: { a: '1' } } } }, mergePatch());
-    const p = await env.core.readNamespacedPod({ name: 'au', namespace: 'default' });
-    await env.core.replaceNamespacedPodStatus({ name: 'au', namespace: 'default', body: { ...p, status: { phase: 'Running' } } });
-    await env.core.deleteNamespacedPod({ name: 'au', namespace: 'default', dryRun: 'All' });
-    await failure(env.core.readNamespacedPod({ name: 'nope', namespace: 'default' }));
-    await env.core.deleteCollectionNamespacedPod({ namespace: 'default', labelSelector: 'a=1' });
-    await raw(env.sb, 'GET', '/api/v1/namespaces/default/pods?watch=true&timeoutSeconds=1');
-    await raw(env.sb, 'GET', '/api/v1/pods', { token: null });
-    await raw(env.sb, 'GET', '/apis/apps/v1');
-    const entries = env.sb.audit();
+    const file = join(dir, 'audit.jsonl');
+    const a = await ownEnv({ auditLog: file });
+    await a.core.createNamespacedPod({ namespace: 'default', body: podBody('au') });
+    await a.core.readNamespacedPod({ name: 'au', namespace: 'default' });
+    await a.core.listNamespacedPod({ namespace: 'default' });
+    await a.core.patchNamespacedPod({ name: 'au', namespace: 'default', body: { metadata: { labels: { a: '1' } } } }, mergePatch());
+    const p = await a.core.readNamespacedPod({ name: 'au', namespace: 'default' });
+    await a.core.replaceNamespacedPodStatus({ name: 'au', namespace: 'default', body: { ...p, status: { phase: 'Running' } } });
+    await a.core.deleteNamespacedPod({ name: 'au', namespace: 'default', dryRun: 'All' });
+    await failure(a.core.readNamespacedPod({ name: 'nope', namespace: 'default' }));
+    await a.core.deleteCollectionNamespacedPod({ namespace: 'default', labelSelector: 'a=1' });
+    await raw(a.sb, 'GET', '/api/v1/namespaces/default/pods?watch=true&timeoutSeconds=1');
+    await raw(a.sb, 'GET', '/api/v1/pods', { token: null });
+    await raw(a.sb, 'GET', '/apis/apps/v1');
+    const entries = a.sb.audit();
     expect(entries.map((e) => [e.verb, e.resource, e.subresource ?? '', e.namespace ?? '', e.name ?? '', e.code, e.dryRun])).toEqual([
       ['create', 'pods', '', 'default', '', 201, false],
       ['get', 'pods', '', 'default', 'au', 200, false],
@@ -145,9 +189,100 @@ describe('audit log', () => {
       expect(Number.isNaN(Date.parse(e.time))).toBe(false);
     }
     expect(entries[0].userAgent).toBeTruthy();
-    const lines = (await readFile(join(dir, 'audit.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
-    expect(lines.slice(-entries.length)).toEqual(entries);
-    const http = await raw(env.sb, 'GET', '/sandbox/audit');
-    expect(http.json.entries.length).toBe(entries.length);
+    const http = await raw(a.sb, 'GET', '/sandbox/audit');
+    expect(http.json).toEqual({ entries, dropped: 0 });
+    await a.sb.close();
+    // close() flushed the file: it holds the same entries, in order.
+    expect(await jsonLines(file)).toEqual(entries);
+  });
+});
+
+describe('audit log bound', () => {
+  const entry = (i: number) => ({ verb: 'get' as const, resource: 'pods', namespace: 'default', name: `p-${i}`, code: 200, dryRun: false });
+
+  it('memory keeps exactly the newest maxEntries, counts the dropped ones; the file gets every entry in order', async () => {
+    const file = join(dir, 'ring.jsonl');
+    const log = new AuditLog({ file, maxEntries: 5 });
+    for (let i = 0; i < 12; i++) log.record(entry(i));
+    expect(log.all().map((e) => e.name)).toEqual(['p-7', 'p-8', 'p-9', 'p-10', 'p-11']);
+    expect(log.dropped()).toBe(7);
+    log.record(entry(12));
+    expect(log.all().map((e) => e.name)).toEqual(['p-8', 'p-9', 'p-10', 'p-11', 'p-12']);
+    expect(log.dropped()).toBe(8);
+    await log.close();
+    expect((await jsonLines(file)).map((e) => e.name)).toEqual(Array.from({ length: 13 }, (_, i) => `p-${i}`));
+  });
+
+  it('clear empties memory and the dropped count, not the file; 0 keeps nothing in memory', async () => {
+    const file = join(dir, 'clear.jsonl');
+    const log = new AuditLog({ file, maxEntries: 3 });
+    for (let i = 0; i < 4; i++) log.record(entry(i));
+    log.clear();
+    expect([log.all(), log.dropped()]).toEqual([[], 0]);
+    log.record(entry(4));
+    expect(log.all().map((e) => e.name)).toEqual(['p-4']);
+    await log.close();
+    expect(await jsonLines(file)).toHaveLength(5);
+    const none = new AuditLog({ maxEntries: 0 });
+    none.record(entry(0));
+    expect([none.all(), none.dropped()]).toEqual([[], 1]);
+  });
+
+  it('defaults to 100000 entries in memory', () => {
+    const log = new AuditLog();
+    for (let i = 0; i <= 100_000; i++) log.record(entry(i));
+    const all = log.all();
+    expect(all).toHaveLength(100_000);
+    expect([all[0].name, all[99_999].name, log.dropped()]).toEqual(['p-1', 'p-100000', 1]);
+  });
+
+  it('startSandbox({ auditMaxEntries }): audit(), auditDropped() and GET /sandbox/audit show the newest; the file all', async () => {
+    const file = join(dir, 'sandbox-ring.jsonl');
+    const a = await ownEnv({ auditLog: file, auditMaxEntries: 3, gc: false });
+    for (let i = 0; i < 5; i++) await a.core.createNamespacedPod({ namespace: 'default', body: podBody(`ring-${i}`) });
+    await a.core.readNamespacedPod({ namespace: 'default', name: 'ring-0' });
+    const entries = a.sb.audit();
+    expect(entries.map((e) => `${e.verb} ${e.name ?? ''}`)).toEqual(['create ', 'create ', 'get ring-0']);
+    expect(a.sb.auditDropped()).toBe(3);
+    expect((await raw(a.sb, 'GET', '/sandbox/audit')).json).toEqual({ entries, dropped: 3 });
+    expect((await raw(a.sb, 'DELETE', '/sandbox/audit')).status).toBe(200);
+    expect((await raw(a.sb, 'GET', '/sandbox/audit')).json).toEqual({ entries: [], dropped: 0 });
+    await a.sb.close();
+    const lines = await jsonLines(file);
+    expect(lines.map((e) => e.verb)).toEqual(['create', 'create', 'create', 'create', 'create', 'get']);
+    expect(lines.slice(-3)).toEqual(entries);
+  });
+
+  it('runSandboxCli (`sandbox --audit-max-entries`) passes the bound on; closing flushes the file', async () => {
+    const file = join(dir, 'cli.jsonl');
+    const kubeconfigPath = join(dir, 'cli.kubeconfig');
+    const out = new PassThrough();
+    let stdout = '';
+    out.on('data', (c) => (stdout += c));
+    const ac = new AbortController();
+    const running = runSandboxCli({ kubeconfigPath, nodes: 0, auditLog: file, auditMaxEntries: 2, out, err: new PassThrough(), signal: ac.signal });
+    await waitFor(() => stdout.includes('\n'), 'the export line');
+    const kc = new KubeConfig();
+    kc.loadFromString(await readFile(kubeconfigPath, 'utf8'));
+    const core = kc.makeApiClient(CoreV1Api);
+    for (const namespace of ['a', 'b', 'c']) await core.listNamespacedPod({ namespace });
+    const cluster = kc.getCurrentCluster()!;
+    const body = await new Promise<any>((resolve, reject) => {
+      const req = httpsRequest(`${cluster.server}/sandbox/audit`, { headers: { Authorization: `Bearer ${kc.getCurrentUser()!.token}` }, ca: Buffer.from(cluster.caData!, 'base64') }, (res) => {
+        let text = '';
+        res.on('data', (c) => (text += c));
+        res.on('end', () => resolve(JSON.parse(text)));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect([body.entries.map((e: { namespace: string }) => e.namespace), body.dropped]).toEqual([['b', 'c'], 1]);
+    ac.abort();
+    await running;
+    expect((await jsonLines(file)).map((e) => e.namespace)).toEqual(['a', 'b', 'c']);
+  });
+
+  it('rejects a bad auditMaxEntries', async () => {
+    for (const n of [-1, 1.5, Number.NaN]) await expect(startSandbox({ auditMaxEntries: n })).rejects.toThrow(/^auditMaxEntries must be a non-negative integer/);
   });
 });
