@@ -3,12 +3,13 @@
 //   node bench/input.mjs [--quick]          prints the table (needs `npm run build`)
 //   import { measureInput } from './input.mjs'; (await measureInput({ quick })) → markdown lines
 //
-// The objects come from ../shared/tools/gen-snapshot.mjs (a `kind: List` of ReplicaSets and Pods,
+// The objects come from gen-snapshot.mjs (../shared/tools when it exists, else the vendored copy in
+// tools/; a `kind: List` of ReplicaSets and Pods,
 // JSON); the same list is written here as kubectl's block YAML and as flow-style YAML (each item
 // one flow mapping, `- {apiVersion: v1, kind: Pod, …}`, as some tools print it). Every
 // measurement runs in its own child process, so its peak RSS is its own. Nothing here asserts.
 import { spawnSync } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, statSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -17,7 +18,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = join(root, 'dist');
 const cache = join(root, '.bench-cache');
-const gen = join(root, '..', 'shared', 'tools', 'gen-snapshot.mjs');
+const sharedGen = join(root, '..', 'shared', 'tools', 'gen-snapshot.mjs');
+const gen = existsSync(sharedGen) ? sharedGen : join(root, 'tools', 'gen-snapshot.mjs');
 const distUrl = (p) => pathToFileURL(join(dist, p)).href;
 
 /**
@@ -95,24 +97,30 @@ async function inputs(rs, perRs) {
   mkdirSync(cache, { recursive: true });
   const base = join(cache, `input-${rs}x${perRs}`);
   const files = { json: `${base}.json`, 'block.yaml': `${base}.block.yaml`, 'flow.yaml': `${base}.flow.yaml` };
-  if (!existsSync(files.json)) {
-    const fd = openSync(files.json, 'w');
+  // Written under a temporary name and renamed when whole: an interrupted run leaves no empty or
+  // cut-short file behind to be measured next time (and an empty one is made again).
+  const whole = (f) => existsSync(f) && statSync(f).size > 0;
+  if (!whole(files.json)) {
+    const fd = openSync(`${files.json}.tmp`, 'w');
     const r = spawnSync(process.execPath, [gen, '--rs', String(rs), '--pods-per-rs', String(perRs), '--namespaces', '20', '--nodes', '200', '--seed', '7'], { stdio: ['ignore', fd, 'inherit'] });
     closeSync(fd);
     if (r.status !== 0) throw new Error('gen-snapshot failed');
+    renameSync(`${files.json}.tmp`, files.json);
   }
-  if (!existsSync(files['flow.yaml'])) {
+  if (!whole(files['flow.yaml']) || !whole(files['block.yaml'])) {
     const { toYaml } = await import(distUrl('render/yaml-emit.js'));
     const { items } = JSON.parse(readFileSync(files.json, 'utf8'));
     // kubectl's layout: the items' `- ` at the start of the line.
-    let fd = openSync(files['block.yaml'], 'w');
+    let fd = openSync(`${files['block.yaml']}.tmp`, 'w');
     writeSync(fd, 'apiVersion: v1\nkind: List\nmetadata:\n  resourceVersion: ""\nitems:\n');
     for (const item of items) writeSync(fd, toYaml([item]));
     closeSync(fd);
-    fd = openSync(files['flow.yaml'], 'w');
+    renameSync(`${files['block.yaml']}.tmp`, files['block.yaml']);
+    fd = openSync(`${files['flow.yaml']}.tmp`, 'w');
     writeSync(fd, 'apiVersion: v1\nkind: List\nmetadata: {resourceVersion: ""}\nitems:\n');
     for (const item of items) writeSync(fd, `- ${flow(item)}\n`);
     closeSync(fd);
+    renameSync(`${files['flow.yaml']}.tmp`, files['flow.yaml']);
   }
   return files;
 }
