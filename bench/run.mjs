@@ -200,6 +200,7 @@ if (want('watch')) {
 // Reading input (bench/input.mjs, when it is there): its own section, markdown lines.
 if (want('input') && existsSync(join(root, 'bench', 'input.mjs'))) {
   const { measureInput } = await import('./input.mjs');
+  log('\n### Reading snapshots: each reader in its own process (wall, CPU, peak RSS)');
   for (const line of await measureInput({ quick })) log(line);
 }
 if (want('controller')) {

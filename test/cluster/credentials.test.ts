@@ -5,25 +5,15 @@ import { generateKeyPairSync } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { UserError } from '../../src/errors.js';
 import { ClusterError } from '../../src/cluster/errors.js';
 import { connect, type ConnectOptions } from '../../src/cluster/kubeconfig.js';
 import { getServerVersion, readCluster } from '../../src/cluster/read.js';
-import { removeTempDirs, tempDir, writeFile, writeKubeconfig } from './helpers.js';
-import { TEST_TOKEN, startRecordedServer, tlsFile, type RecordedServer, type RecordedServerOptions } from './recorded-server.js';
+import { recordedServers, tempDir, writeFile, writeKubeconfig } from './helpers.js';
+import { TEST_TOKEN, tlsFile, type RecordedServer } from './recorded-server.js';
 
-const servers: RecordedServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-  removeTempDirs();
-});
-
-async function serve(opts: RecordedServerOptions = {}): Promise<RecordedServer> {
-  const server = await startRecordedServer(opts);
-  servers.push(server);
-  return server;
-}
+const serve = recordedServers();
 
 /** A fake secret the tests look for in every message. */
 const SECRET = 'sekret-token-0123456789abcdef';

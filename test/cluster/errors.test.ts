@@ -1,23 +1,13 @@
 import fs from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { UserError } from '../../src/errors.js';
 import { ClusterError, clusterError, parseStatus } from '../../src/cluster/errors.js';
 import { connect } from '../../src/cluster/kubeconfig.js';
 import { getServerVersion, readCluster } from '../../src/cluster/read.js';
-import { kubeconfigFileFor, removeTempDirs, tempDir, writeKubeconfig } from './helpers.js';
-import { closedPort, fixture, startRecordedServer, tlsFile, type RecordedServer, type RecordedServerOptions } from './recorded-server.js';
+import { kubeconfigFileFor, recordedServers, tempDir, writeKubeconfig } from './helpers.js';
+import { closedPort, fixture, tlsFile } from './recorded-server.js';
 
-const servers: RecordedServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-  removeTempDirs();
-});
-
-async function serve(opts: RecordedServerOptions = {}): Promise<RecordedServer> {
-  const server = await startRecordedServer(opts);
-  servers.push(server);
-  return server;
-}
+const serve = recordedServers();
 
 /** Runs readCluster and returns the error it fails with, checking it is one line with exit code 2. */
 async function failure(promise: Promise<unknown>): Promise<ClusterError> {

@@ -4,7 +4,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import YAML from 'yaml';
-import { TEST_TOKEN, type RecordedServer } from './recorded-server.js';
+import { afterEach } from 'vitest';
+import { TEST_TOKEN, startRecordedServer, type RecordedServer, type RecordedServerOptions } from './recorded-server.js';
 
 const dirs: string[] = [];
 
@@ -61,4 +62,21 @@ export function headerValues(rawHeaders: string[], name: string): string[] {
   const out: string[] = [];
   for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i].toLowerCase() === name.toLowerCase()) out.push(rawHeaders[i + 1]);
   return out;
+}
+
+/**
+ * What a test file starts its recorded servers with: each is closed, and the temp dirs removed,
+ * after every test.
+ */
+export function recordedServers(): (opts?: RecordedServerOptions) => Promise<RecordedServer> {
+  const servers: RecordedServer[] = [];
+  afterEach(async () => {
+    await Promise.all(servers.splice(0).map((s) => s.close()));
+    removeTempDirs();
+  });
+  return async (opts = {}) => {
+    const server = await startRecordedServer(opts);
+    servers.push(server);
+    return server;
+  };
 }

@@ -1,21 +1,11 @@
 import fs from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { connect } from '../../src/cluster/kubeconfig.js';
 import { getServerVersion, parseServerVersion, readCluster, type ReadProgress } from '../../src/cluster/read.js';
-import { headerValues, kubeconfigFileFor, removeTempDirs, tempDir, writeFile, writeKubeconfig } from './helpers.js';
-import { TEST_TOKEN, fixture, startRecordedServer, tlsFile, type RecordedServer, type RecordedServerOptions } from './recorded-server.js';
+import { headerValues, kubeconfigFileFor, recordedServers, tempDir, writeFile, writeKubeconfig } from './helpers.js';
+import { TEST_TOKEN, fixture, tlsFile, type RecordedServer } from './recorded-server.js';
 
-const servers: RecordedServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-  removeTempDirs();
-});
-
-async function serve(opts: RecordedServerOptions = {}): Promise<RecordedServer> {
-  const server = await startRecordedServer(opts);
-  servers.push(server);
-  return server;
-}
+const serve = recordedServers();
 
 /** The fixture's items in a namespace (or all), with kind/apiVersion as readCluster sets them. */
 function expected(file: string, kind: string, apiVersion: string, namespace: string | null): Record<string, any>[] {
