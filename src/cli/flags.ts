@@ -1,6 +1,7 @@
 // Flags shared by the commands, with kubectl's names and meanings.
 
 import { Flags } from '@oclif/core';
+import { DEFAULT_MAX_INPUT_BYTES, formatBytes } from '../input/read-input.js';
 
 export const connectionFlags = {
   kubeconfig: Flags.string({ description: 'path to the kubeconfig file to use (default: KUBECONFIG, then ~/.kube/config)', helpGroup: 'CLUSTER' }),
@@ -17,7 +18,7 @@ export const scopeFlags = {
   namespace: Flags.string({ char: 'n', description: 'the namespace scope (default: the context namespace; with -f: every namespace in the files)' }),
   'all-namespaces': Flags.boolean({ char: 'A', description: 'plan controllers in all namespaces', default: false }),
   selector: Flags.string({ char: 'l', description: 'label selector choosing the controllers (e.g. app=web,tier in (a,b))' }),
-  'max-input-size': Flags.string({ description: 'with -f: the most bytes read from one file or stdin, as a quantity (e.g. 512Mi, 2Gi, 100M)', default: '512Mi' }),
+  'max-input-size': Flags.string({ description: 'with -f: the most bytes read from one file or stdin, as a quantity (e.g. 512Mi, 2Gi, 100M)', default: formatBytes(DEFAULT_MAX_INPUT_BYTES) }),
 };
 
 export const modelFlags = {
