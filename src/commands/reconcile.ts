@@ -8,24 +8,44 @@ import { UserError } from '../errors.js';
 import { colorLevel, makeChalk } from '../render/color.js';
 import { renderDiffTable, renderSummary } from '../render/diff-table.js';
 import { planJsonChunks, planYamlChunks, renderNames } from '../render/plan-output.js';
-import { preparePlan } from '../services/plan-service.js';
-import { applyPlan, tally, type DryRun } from '../services/reconcile-service.js';
+import { namespaceOf } from '../core/controller.js';
+import { parseDurationMs } from '../core/duration.js';
+import { staleness } from '../core/plan-compare.js';
+import type { Plan, PlanController } from '../core/plan-types.js';
+import type { Controller } from '../core/types.js';
+import { readSavedPlan } from '../input/plan-file.js';
+import { parseByteQuantity } from '../input/read-input.js';
+import { confirmationText } from '../render/confirm.js';
+import { preparePlan, type SourceOptions } from '../services/plan-service.js';
+import { applyPlan, entryKey, tally, type DryRun } from '../services/reconcile-service.js';
 
 export default class Reconcile extends BaseCommand {
   static override summary = 'Run one sync of the ReplicaSet controller against the cluster, and apply it';
   static override description = `Reads fresh state, computes the plan exactly as "diff" shows it, asks for confirmation on a
-terminal (--yes to skip; required when stdin is not a terminal), then acts as upstream's sync does:
-re-checks the controller before adopting, adopts and releases with upstream's strategic merge
-patches, creates pods from the template in slow-start batches (stopping at the first failed batch),
-deletes the ranked pods in parallel, writes the status through the status subresource, and records
-the same Events upstream records (reportingController rs-reconcile).
+terminal naming the pods it will adopt, release and delete (--yes to skip; required when stdin is
+not a terminal), then carries out exactly that plan as upstream's sync does: re-checks the
+controller before adopting, adopts and releases with upstream's strategic merge patches, creates
+pods from the template in slow-start batches (stopping at the first failed batch), deletes the
+ranked pods in parallel, writes the status through the status subresource, and records Events as
+upstream's recorder does (reportingController rs-reconcile).
 
-Exit status: 0 when every action succeeded (or nothing was to do), 2 when any failed.`;
+Then it converges: the controllers it wrote to are synced again on fresh state, as the controller
+would on the events its writes cause, until each is in sync (so "diff" exits 0 after) or --timeout
+passes. --once stops after the first sync. A follow-up sync never deletes or releases a pod the
+confirmation did not name; such a controller is left for another run.
+
+--plan FILE applies a plan saved with "diff -o json" (or -o yaml) exactly: it plans again on fresh
+state first and, if anything the plan does differs (other pods, other counts, a re-created
+controller, another Kubernetes version), writes nothing at all and lists the differences.
+
+Exit status: 0 when every action succeeded and every controller is in sync, 1 when --timeout passed
+before that, 2 when any action failed, 3 when a saved plan is stale (nothing written).`;
 
   static override examples = [
     { description: 'Look first, then apply after confirming', command: '<%= config.bin %> reconcile -n shop' },
     { description: 'Send every write with dryRun=All: the server validates, nothing changes', command: '<%= config.bin %> reconcile -n shop --dry-run=server -o json' },
     { description: 'In a script', command: '<%= config.bin %> reconcile rs/web --yes' },
+    { description: 'Review a plan, then apply exactly that plan', command: '<%= config.bin %> diff -n shop -o json > plan.json; <%= config.bin %> reconcile --plan plan.json --yes' },
   ];
 
   static override strict = false;
@@ -38,8 +58,11 @@ Exit status: 0 when every action succeeded (or nothing was to do), 2 when any fa
       options: ['json', 'yaml', 'wide', 'name'],
     }),
     ...noHeadersFlag,
+    plan: Flags.string({ description: 'apply exactly this plan, saved with "diff -o json|yaml" (- for stdin); refused with no write when stale' }),
     'dry-run': Flags.string({ description: 'none: apply; client: send nothing; server: send every write with dryRun=All', options: ['none', 'client', 'server'], default: 'none' }),
     yes: Flags.boolean({ char: 'y', description: 'do not ask for confirmation', default: false }),
+    once: Flags.boolean({ description: 'one sync only: do not go on syncing until the controllers are in sync', default: false }),
+    timeout: Flags.string({ description: 'how long to go on syncing until every controller written to is in sync (e.g. 30s, 2m)', default: '60s' }),
     'kube-api-qps': Flags.integer({ description: 'client-side limit of requests per second to the API server', default: 50, min: 1 }),
     'kube-api-burst': Flags.integer({ description: 'client-side burst of requests to the API server', default: 100, min: 1 }),
     workers: Flags.integer({ description: 'controllers synced in parallel', default: 5, min: 1 }),
@@ -54,14 +77,35 @@ Exit status: 0 when every action succeeded (or nothing was to do), 2 when any fa
     const dryRun = flags['dry-run'] as DryRun;
     if (flags.filename?.length && dryRun !== 'client') throw new UserError('reconcile writes to a cluster: -f (a snapshot) is only allowed with --dry-run=client');
     const targets = (argv as string[]).map(parseTarget);
+    const timeoutMs = parseDurationMs(flags.timeout, 's');
+    if (timeoutMs === null || timeoutMs <= 0) throw new UserError(`invalid --timeout ${JSON.stringify(flags.timeout)}: expected a duration such as 30s or 2m`);
     const progress = progressOn(process.stderr);
-    const ctx = await preparePlan(
-      { filename: flags.filename, namespace: flags.namespace, allNamespaces: flags['all-namespaces'], selector: flags.selector, maxInputSize: flags['max-input-size'], connection: connection(flags) },
-      { kubeVersion: flags['kube-version'], featureGates: flags['feature-gates'], burstReplicas: flags['burst-replicas'] },
-      targets,
-      { stdin: process.stdin, progress },
-    );
+    const io = { stdin: process.stdin, progress };
+    const model = { kubeVersion: flags['kube-version'], featureGates: flags['feature-gates'], burstReplicas: flags['burst-replicas'], keepDecisions: true };
+
+    let saved: Plan | null = null;
+    let src: SourceOptions = { filename: flags.filename, namespace: flags.namespace, allNamespaces: flags['all-namespaces'], selector: flags.selector, maxInputSize: flags['max-input-size'], connection: connection(flags) };
+    let restrict: ((c: Controller) => boolean) | undefined;
+    if (flags.plan !== undefined) {
+      if (targets.length || flags.selector !== undefined || flags.filename?.length || flags.namespace !== undefined || flags['all-namespaces'])
+        throw new UserError('--plan takes its controllers and namespaces from the plan: drop the names, -n, -A, -l and -f');
+      if (flags['kube-version'] !== undefined) throw new UserError("--plan is checked against the cluster's own Kubernetes version: drop --kube-version");
+      saved = await readSavedPlan(flags.plan, { stdin: process.stdin, maxInputBytes: parseByteQuantity(flags['max-input-size']) });
+      const keys = new Set(saved.controllers.map(entryKey));
+      const namespaces = [...new Set(saved.controllers.map((c) => c.namespace))];
+      src = { ...src, namespace: namespaces.length === 1 ? namespaces[0] : undefined, allNamespaces: namespaces.length !== 1 };
+      restrict = (c) => keys.has(controllerEntryKey(c));
+    }
+    const ctx = await preparePlan(src, model, targets, io, restrict);
     for (const n of ctx.notices) this.warning(n);
+    if (saved) {
+      const stale = staleness(saved, ctx.plan);
+      if (stale.length) {
+        process.stderr.write(`error: the saved plan is stale, nothing was written: planning again on fresh state gives another plan:\n${stale.map((l) => `  ${l}\n`).join('')}`);
+        process.exitCode = 3;
+        return;
+      }
+    }
     const chalk = makeChalk(colorLevel(process.stdout, process.env));
     const human = flags.output === undefined || flags.output === 'wide';
     const work = ctx.plan.controllers.filter((c) => !c.inSync && c.skip?.reason !== 'InvalidSelector');
@@ -71,11 +115,12 @@ Exit status: 0 when every action succeeded (or nothing was to do), 2 when any fa
         this.print(renderSummary(ctx.plan, chalk));
       } else process.stderr.write('No ReplicaSets or ReplicationControllers found.\n');
     }
-    if (work.length && dryRun === 'none' && !flags.yes) {
-      if (!process.stdin.isTTY) throw new UserError('refusing to write to the cluster without confirmation: stdin is not a terminal, pass --yes (or --dry-run=client|server)');
+    const confirmedByPrompt = work.length > 0 && dryRun === 'none' && !flags.yes;
+    if (confirmedByPrompt) {
+      if (!process.stdin.isTTY || flags.plan === '-') throw new UserError('refusing to write to the cluster without confirmation: stdin is not a terminal, pass --yes (or --dry-run=client|server)');
       const where = ctx.connection ? ` on ${ctx.connection.contextName || ctx.connection.server}` : '';
       const rl = createInterface({ input: process.stdin, output: process.stderr });
-      const answer = (await rl.question(`Apply ${work.length} controller sync${work.length === 1 ? '' : 's'}${where}? [y/N] `)).trim().toLowerCase();
+      const answer = (await rl.question(confirmationText(work, where))).trim().toLowerCase();
       rl.close();
       if (answer !== 'y' && answer !== 'yes') {
         process.stderr.write('Nothing was written.\n');
@@ -83,6 +128,9 @@ Exit status: 0 when every action succeeded (or nothing was to do), 2 when any fa
         return;
       }
     }
+    // What the user agreed to see deleted or released: follow-up syncs stay within it.
+    const confirmed = confirmedByPrompt || saved ? confirmedPods(work) : undefined;
+    const restrictFollowUps = restrict;
     let done = 0;
     const report = await applyPlan(ctx, {
       dryRun,
@@ -93,6 +141,13 @@ Exit status: 0 when every action succeeded (or nothing was to do), 2 when any fa
         done++;
         progress.update(`applying: ${done} actions (${c.namespace}/${c.name}: ${a.action}${a.pod ? ' ' + a.pod : ''})`);
       },
+      converge: flags.once
+        ? undefined
+        : {
+            timeoutMs,
+            confirmed,
+            refresh: (keys) => preparePlan(src, model, [], io, (c) => keys.has(controllerEntryKey(c)) && (!restrictFollowUps || restrictFollowUps(c))),
+          },
     });
     progress.done();
     if (flags.output === 'json') await this.printChunks(planJsonChunks(report));
@@ -101,15 +156,31 @@ Exit status: 0 when every action succeeded (or nothing was to do), 2 when any fa
     else {
       const t = tally(report);
       const mode = dryRun === 'client' ? ' (dry run: nothing sent)' : dryRun === 'server' ? ' (server dry run: nothing changed)' : '';
-      if (dryRun !== 'client' && work.length)
-        this.print(`reconciled ${work.length} controller${work.length === 1 ? '' : 's'}${mode}: adopted ${t.adopt}, released ${t.release}, created ${t.create}, deleted ${t.delete}, status written ${t.status}, failed ${t.failed}`);
-      else if (!work.length) this.print('nothing to do: every controller is in sync');
+      if (dryRun !== 'client' && work.length) {
+        const syncs = report.controllers.reduce((n, c) => n + c.outcome.syncs, 0);
+        const tail = report.converged === true && syncs > work.length ? `; in sync after ${syncs} syncs` : '';
+        this.print(`reconciled ${work.length} controller${work.length === 1 ? '' : 's'}${mode}: adopted ${t.adopt}, released ${t.release}, created ${t.create}, deleted ${t.delete}, status written ${t.status}, failed ${t.failed}${tail}`);
+      } else if (!work.length) this.print('nothing to do: every controller is in sync');
       else this.print(`would sync ${work.length} controller${work.length === 1 ? '' : 's'}${mode}`);
     }
     for (const c of report.controllers) {
       for (const a of c.outcome.actions) if (!a.ok) process.stderr.write(`error: ${c.kind} ${c.namespace}/${c.name}: ${a.action}${a.pod ? ' ' + a.pod : ''} failed: ${a.error}\n`);
       if (c.outcome.error && !c.outcome.actions.some((a) => !a.ok)) process.stderr.write(`error: ${c.kind} ${c.namespace}/${c.name}: ${c.outcome.error}\n`);
+      if (c.outcome.notice) process.stderr.write(`warning: ${c.kind} ${c.namespace}/${c.name}: ${c.outcome.notice}\n`);
     }
-    process.exitCode = report.failed ? 2 : 0;
+    process.exitCode = report.failed ? 2 : report.converged === false ? 1 : 0;
   }
 }
+
+/** The pods the confirmation named for deletion and release, as namespace/name. */
+function confirmedPods(work: PlanController[]): { delete: Set<string>; release: Set<string> } {
+  const del = new Set<string>();
+  const release = new Set<string>();
+  for (const c of work) {
+    for (const d of c.delete) del.add(`${c.namespace}/${d.name}`);
+    for (const p of c.pods) if (p.decision === 'release') release.add(`${c.namespace}/${p.name}`);
+  }
+  return { delete: del, release };
+}
+
+const controllerEntryKey = (c: Controller): string => entryKey({ kind: c.kind, namespace: namespaceOf(c), name: c.metadata.name });

@@ -267,15 +267,14 @@ export class ReplicaSetController {
       this.expectations.deleteExpectations(key);
       return null;
     }
+    // One decision at one `now`, on the informer cache as this sync sees it.
     const planner = this.plannerFor(obj);
     const c = planner.controllers.find((x) => x.metadata.uid === obj.metadata.uid)!;
     let outcome: SyncOutcome;
     try {
-      outcome = await syncController(planner, c, {
+      outcome = await syncController(planner, planner.planController(c), {
         api: this.deps.api,
         behaviour: this.deps.behaviour,
-        burstReplicas: this.deps.burstReplicas,
-        now: () => this.deps.clock.now(),
         expectations: this.expectations,
         onAction: (a) => this.deps.onAction?.(key, a),
       });
@@ -328,6 +327,7 @@ export class ReplicaSetController {
       source: 'cluster',
       burstReplicas: this.deps.burstReplicas,
       include: (c) => c.metadata.uid === obj.metadata.uid,
+      expectationsSatisfied: (key) => this.expectations.satisfiedExpectations(key),
       warnings: false,
     });
   }

@@ -7,12 +7,12 @@
 // ends the sync at once (thrown, not returned), with no Event, no further write and no
 // per-pod error; the worker drops the key, since this instance no longer leads.
 
-import { controllerKey, desiredReplicas, isBeingDeleted, namespaceOf } from '../core/controller.js';
-import { choosePodsToDelete } from '../core/manage.js';
-import type { ClusterPlanner } from '../core/plan.js';
+import { controllerKey, namespaceOf } from '../core/controller.js';
+import { SLOW_START_INITIAL_BATCH_SIZE } from '../core/manage.js';
+import { statusAfterManageError, victimsOf, type ClusterPlanner, type SyncDecision } from '../core/plan.js';
 import { podKey } from '../core/pod.js';
 import { adoptPatch, podFromTemplate, releasePatch } from '../core/pod-template.js';
-import { availabilityRequeueSeconds, calculateStatus, statusNeedsWrite, writtenStatus, type ComputedStatus } from '../core/status.js';
+import { writtenStatus, type ComputedStatus } from '../core/status.js';
 import type { Controller, Pod, ReplicaSetStatus } from '../core/types.js';
 import type { Behaviour } from '../core/versions.js';
 import type { UIDTrackingControllerExpectations } from '../core/expectations.js';
@@ -23,8 +23,6 @@ export const STATUS_UPDATE_RETRIES = 1;
 export interface SyncDeps {
   api: ControllerAPI;
   behaviour: Behaviour;
-  burstReplicas: number;
-  now: () => number;
   expectations?: UIDTrackingControllerExpectations;
   onAction?: (a: ActionOutcome) => void;
 }
@@ -66,7 +64,14 @@ class AggregateSyncError extends Error {
   }
 }
 
-export async function syncController(planner: ClusterPlanner, c: Controller, deps: SyncDeps): Promise<SyncOutcome> {
+/**
+ * Carries out one sync decision (syncReplicaSet, §2): the claims in order, then the planned
+ * creates or the ranked deletions, then the status write. Nothing is decided again here; when
+ * the API server's answers change what upstream would count (an adopted pod already gone), the
+ * planner's rules are asked again for the claimed pods that resulted, at the decision's `now`.
+ */
+export async function syncController(planner: ClusterPlanner, decision: SyncDecision, deps: SyncDeps): Promise<SyncOutcome> {
+  const c = decision.controller;
   const key = controllerKey(c);
   const ns = namespaceOf(c);
   const actions: ActionOutcome[] = [];
@@ -76,17 +81,14 @@ export async function syncController(planner: ClusterPlanner, c: Controller, dep
   };
   const outcome = (o: Partial<SyncOutcome>): SyncOutcome => ({ key, actions, error: null, status: null, statusWritten: false, requeueAfterMs: null, skipped: null, ...o });
 
-  // Expectations are read before the pods are listed (TestRSSyncExpectations).
-  const needsSync = deps.expectations ? deps.expectations.satisfiedExpectations(key) : true;
-  const detail = planner.planController(c);
-  if (detail.selectorError !== null) return outcome({ skipped: 'InvalidSelector' });
+  if (decision.selectorError !== null) return outcome({ skipped: 'InvalidSelector' });
 
   // Claim: adopt matching orphans, release owned pods that stopped matching (§5), one by one.
   let adoptCheck: Promise<Error | null> | null = null;
   const canAdopt = () => (adoptCheck ??= recheckController(deps.api, c));
   const claimed: Pod[] = [];
   const claimErrors: Error[] = [];
-  for (const d of detail.claims) {
+  for (const d of decision.claims) {
     if (d.decision === 'keep') claimed.push(d.pod);
     else if (d.decision === 'adopt') {
       const blocked = await canAdopt();
@@ -128,18 +130,16 @@ export async function syncController(planner: ClusterPlanner, c: Controller, dep
   // A failed adopt or release ends the sync: no creates, no deletes, no status write (§2 step 7).
   if (claimErrors.length) return outcome({ error: new AggregateSyncError(claimErrors) });
 
-  const bh = deps.behaviour;
+  const d = planner.afterClaims(decision, claimed);
   let manageError: Error | null = null;
-  if (needsSync && !isBeingDeleted(c)) manageError = await manageReplicas(planner, c, claimed, deps, record);
+  if (d.manages) manageError = await manageReplicas(d, deps, record);
   if (isFenced(manageError)) throw manageError; // no status write either
 
-  // Status from the claimed pods as they were before this sync's creates and deletes.
-  const now = deps.now();
-  const terminating = detail.status.terminatingReplicas;
-  const status = calculateStatus(c, claimed, terminating, manageError ? manageError.message : null, now, bh);
+  // The status of the decision: the claimed pods as they were before this sync's creates and
+  // deletes; after a manage error, the same status with the ReplicaFailure condition.
+  const { status, write } = manageError ? statusAfterManageError(d, manageError.message, deps.behaviour) : { status: d.status, write: d.statusChanged };
   let statusWritten = false;
-  if (statusNeedsWrite(c, status)) {
-    status.observedGeneration = c.metadata.generation ?? 0;
+  if (write) {
     try {
       await updateStatusWithRetry(deps.api, c, status);
       statusWritten = true;
@@ -152,7 +152,7 @@ export async function syncController(planner: ClusterPlanner, c: Controller, dep
     }
   }
   if (manageError) return outcome({ error: manageError, status, statusWritten });
-  const requeue = availabilityRequeueSeconds(c, status, claimed, deps.now(), bh);
+  const requeue = d.requeueAfterSeconds;
   return outcome({ status, statusWritten, requeueAfterMs: requeue === null ? null : requeue * 1000 });
 }
 
@@ -168,16 +168,17 @@ async function recheckController(api: ControllerAPI, c: Controller): Promise<Err
   }
 }
 
-async function manageReplicas(planner: ClusterPlanner, c: Controller, claimed: Pod[], deps: SyncDeps, record: (a: ActionOutcome) => void): Promise<Error | null> {
+/** manageReplicas carried out: the decision's creates in slow-start batches, or its victims. */
+async function manageReplicas(d: SyncDecision, deps: SyncDeps, record: (a: ActionOutcome) => void): Promise<Error | null> {
+  const c = d.controller;
   const key = controllerKey(c);
   const ns = namespaceOf(c);
-  const diff = claimed.length - desiredReplicas(c);
-  if (diff < 0) {
-    const n = Math.min(-diff, deps.burstReplicas);
+  const n = d.create.count;
+  if (n > 0) {
     // Expect the creations before issuing any (§10): the informer may see them first.
     deps.expectations?.expectCreations(key, n);
     const template = podFromTemplate(c);
-    const { successes, error } = await slowStartBatch(n, 1, async () => {
+    const { successes, error } = await slowStartBatch(n, SLOW_START_INITIAL_BATCH_SIZE, async () => {
       if (!template.ok) {
         void deps.api.recordEvent(c, 'Warning', 'FailedCreate', `Error creating: ${template.error}`);
         record({ action: 'create', ok: false, error: template.error });
@@ -204,10 +205,8 @@ async function manageReplicas(planner: ClusterPlanner, c: Controller, claimed: P
     for (let i = successes; i < n; i++) deps.expectations?.creationObserved(key);
     return error;
   }
-  if (diff > 0) {
-    const n = Math.min(diff, deps.burstReplicas);
-    const choice = choosePodsToDelete(claimed, n, planner.relatedPodsPerNode(c), deps.now(), deps.behaviour);
-    const victims = choice.victims.map((v) => v.facts.pod);
+  const victims = victimsOf(d);
+  if (victims.length > 0) {
     deps.expectations?.expectDeletions(key, victims.map(podKey));
     const errors: Error[] = [];
     await Promise.all(

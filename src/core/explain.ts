@@ -3,7 +3,7 @@
 
 import { minReadySeconds, namespaceOf } from './controller.js';
 import type { ExplainModel, ExplainPodRow } from './explain-types.js';
-import type { ClusterPlanner, ControllerDetail } from './plan.js';
+import type { ClusterPlanner, SyncDecision } from './plan.js';
 import { controllerRef, POD_DELETION_COST_ANNOTATION, parseDeletionCost } from './pod.js';
 import { rankFacts } from './rank.js';
 import { currentStatus } from './status.js';
@@ -11,7 +11,7 @@ import { formatTime } from './time.js';
 import type { Controller } from './types.js';
 
 export function buildExplainModel(planner: ClusterPlanner, original: Controller, nowMs: number, kubernetesVersion: string): ExplainModel {
-  const detail: ControllerDetail = planner.planController(original);
+  const detail: SyncDecision = planner.planController(original);
   const c = detail.controller;
   const perNode = detail.perNode.size ? detail.perNode : planner.relatedPodsPerNode(c);
   const deleteIndex = new Map(detail.entry.delete.map((d, i) => [d.uid, i]));

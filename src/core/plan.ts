@@ -48,19 +48,46 @@ export interface PlanOptions {
   warnings?: boolean;
 }
 
-/** Everything the planner worked out for one controller, for `explain` and for `reconcile`. */
-export interface ControllerDetail {
+/**
+ * The one decision of one sync (§2), computed once at one `now` on the state the sync sees.
+ * `explain` and `diff` render it; the sync (src/controller/sync.ts) only carries it out: the
+ * claims in order, then the creates or the ranked deletions, then the status write, then the
+ * requeue. Nothing downstream ranks, counts or computes a status again.
+ */
+export interface SyncDecision {
   controller: Controller; // as planned (with a what-if scale applied)
+  now: number; // the sync's one evaluation time, epoch ms
   selector: Selector | null;
   selectorError: string | null;
   claims: ClaimDecision[]; // in cache order
   claimed: Pod[]; // claimed pods in cache order, before creates/deletes
+  /** Terminating pods counted into the status (null where the emulated version does not). */
+  terminating: number | null;
+  /** Whether the sync manages replicas: expectations satisfied and the controller not deleting. */
+  manages: boolean;
+  create: { count: number; batches: number[] };
   perNode: Map<string, number>; // colocation counts used by the ranking
-  deletion: DeletionChoice | null;
+  deletion: DeletionChoice | null; // victims in deletion order
+  /** The status written when manageReplicas succeeds (observedGeneration set when written). */
   status: ComputedStatus;
+  statusChanged: boolean;
+  /** An error manageReplicas is known to meet before any request (a template without labels). */
   manageError: string | null;
+  requeueAfterSeconds: number | null;
   entry: PlanController;
 }
+
+/** What the sync writes when manageReplicas failed with `message` (§2 step 8: same `now`). */
+export function statusAfterManageError(d: SyncDecision, message: string, bh: Behaviour): { status: ComputedStatus; write: boolean } {
+  const c = d.controller;
+  const status = calculateStatus(c, d.claimed, d.terminating, message, d.now, bh);
+  const write = statusNeedsWrite(c, status);
+  if (write) status.observedGeneration = c.metadata.generation ?? 0;
+  return { status, write };
+}
+
+/** The pods of a decision the sync deletes, in order. */
+export const victimsOf = (d: SyncDecision): Pod[] => (d.deletion?.victims ?? []).map((v) => v.facts.pod);
 
 export class ClusterPlanner {
   readonly controllers: Controller[];
@@ -102,9 +129,21 @@ export class ClusterPlanner {
   }
 
   plan(): Plan {
+    return this.decideAll(false).plan;
+  }
+
+  /** The plan and, with `keep`, the decisions it shows (for a sync that carries them out). */
+  decideAll(keep: boolean): { plan: Plan; decisions: SyncDecision[] } {
     const include = this.opts.include ?? (() => true);
-    const entries = this.controllers.filter(include).map((c) => this.planController(c).entry);
-    return {
+    const decisions: SyncDecision[] = [];
+    const entries: PlanController[] = [];
+    for (const c of this.controllers) {
+      if (!include(c)) continue;
+      const d = this.planController(c);
+      entries.push(d.entry);
+      if (keep) decisions.push(d);
+    }
+    const plan: Plan = {
       apiVersion: PLAN_API_VERSION,
       kind: 'ReconcilePlan',
       now: formatTime(this.opts.now),
@@ -113,13 +152,13 @@ export class ClusterPlanner {
       summary: summarize(entries),
       controllers: entries,
     };
+    return { plan, decisions };
   }
 
   /** One sync of one controller, as upstream's syncReplicaSet, without side effects. */
-  planController(original: Controller): ControllerDetail {
+  planController(original: Controller): SyncDecision {
     const c = this.withWhatIf(original);
     const bh = this.opts.behaviour;
-    const now = this.opts.now;
     const sel = this.selectorOf(original);
     if (!sel.ok) return this.invalidSelector(c, sel.error);
     const selector = sel.selector;
@@ -142,9 +181,24 @@ export class ClusterPlanner {
     } else if (!needsSync) {
       skip = { reason: 'ExpectationsPending', message: `earlier creates or deletes of this ${c.kind} have not been observed yet: upstream waits for them (or 5 minutes) before managing replicas again` };
     }
-
-    const desired = desiredReplicas(c);
     const warnings: PlanWarning[] = this.opts.warnings === false ? [] : this.staticWarnings(c, selector, claims);
+    return this.decide(c, selector, claims, claimed, terminating, skip, warnings);
+  }
+
+  /**
+   * The same decision after the claims went otherwise than planned (an adopted pod was already
+   * gone, so upstream does not count it): manageReplicas and the status again, at the same `now`.
+   */
+  afterClaims(d: SyncDecision, claimed: Pod[]): SyncDecision {
+    if (claimed.length === d.claimed.length && claimed.every((p, i) => p === d.claimed[i])) return d;
+    return this.decide(d.controller, d.selector!, d.claims, claimed, d.terminating, d.entry.skip, d.entry.warnings.filter((w) => w.code !== 'BurstCapped' && w.code !== 'NoTemplateLabels'));
+  }
+
+  /** manageReplicas (§6), calculateStatus and the skip rule (§8), the requeue (§8.3): one `now`. */
+  private decide(c: Controller, selector: Selector, claims: ClaimDecision[], claimed: Pod[], terminating: number | null, skip: PlanController['skip'], warnings: PlanWarning[]): SyncDecision {
+    const bh = this.opts.behaviour;
+    const now = this.opts.now;
+    const desired = desiredReplicas(c);
     let createCount = 0;
     let batches: number[] = [];
     let deletion: DeletionChoice | null = null;
@@ -198,7 +252,24 @@ export class ClusterPlanner {
       warnings,
     };
     entry.inSync = !statusChanged && createCount === 0 && entry.delete.length === 0 && !entry.pods.some((p) => p.decision === 'adopt' || p.decision === 'release');
-    return { controller: c, selector, selectorError: null, claims, claimed, perNode, deletion, status, manageError, entry };
+    return {
+      controller: c,
+      now,
+      selector,
+      selectorError: null,
+      claims,
+      claimed,
+      terminating,
+      manages: skip === null,
+      create: entry.create,
+      perNode,
+      deletion,
+      status,
+      statusChanged,
+      manageError,
+      requeueAfterSeconds: requeue,
+      entry,
+    };
   }
 
   /** Related pods (§6.2 step 2) counted per node: pods matching any sibling's selector. */
@@ -265,7 +336,7 @@ export class ClusterPlanner {
     return n;
   }
 
-  private invalidSelector(c: Controller, error: string): ControllerDetail {
+  private invalidSelector(c: Controller, error: string): SyncDecision {
     const status = currentStatus(c);
     const owned = this.index.controlledBy(namespaceOf(c), c.metadata.uid).filter(isPodActive).length;
     const message = `invalid selector: ${error}; upstream skips this ${c.kind} entirely (no claim, no create or delete, no status write) until its selector is fixed`;
@@ -285,7 +356,24 @@ export class ClusterPlanner {
       requeueAfterSeconds: null,
       warnings: [{ code: 'InvalidSelector', message }],
     };
-    return { controller: c, selector: null, selectorError: error, claims: [], claimed: [], perNode: new Map(), deletion: null, status, manageError: null, entry };
+    return {
+      controller: c,
+      now: this.opts.now,
+      selector: null,
+      selectorError: error,
+      claims: [],
+      claimed: [],
+      terminating: status.terminatingReplicas,
+      manages: false,
+      create: entry.create,
+      perNode: new Map(),
+      deletion: null,
+      status,
+      statusChanged: false,
+      manageError: null,
+      requeueAfterSeconds: null,
+      entry,
+    };
   }
 
   private staticWarnings(c: Controller, selector: Selector, claims: ClaimDecision[]): PlanWarning[] {

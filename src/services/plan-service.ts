@@ -3,7 +3,7 @@
 
 import type { Connection, ConnectionFlags } from '../cluster/kubeconfig.js';
 import { namespaceOf } from '../core/controller.js';
-import { ClusterPlanner } from '../core/plan.js';
+import { ClusterPlanner, type SyncDecision } from '../core/plan.js';
 import type { Plan } from '../core/plan-types.js';
 import { parseSelectorString } from '../core/selector.js';
 import type { Controller, Snapshot } from '../core/types.js';
@@ -29,11 +29,15 @@ export interface ModelOptions {
   kubeVersion?: string;
   featureGates?: string;
   burstReplicas?: number;
+  /** Keep the decisions behind the plan, for a sync that carries them out (reconcile). */
+  keepDecisions?: boolean;
 }
 
 export interface PlanContext {
   planner: ClusterPlanner;
   plan: Plan;
+  /** The decisions the plan shows, one per planned controller (empty unless kept). */
+  decisions: SyncDecision[];
   behaviour: Behaviour;
   nowMs: number;
   source: 'file' | 'cluster';
@@ -133,7 +137,11 @@ export function selectControllers(planner: ClusterPlanner, src: SourceOptions, t
   return [...chosen];
 }
 
-export async function preparePlan(src: SourceOptions, model: ModelOptions, targets: Target[], io: PlanIO): Promise<PlanContext> {
+/**
+ * Reads, chooses the behaviour, selects and plans. `restrict`, when given, narrows the selected
+ * controllers further (a follow-up read of the controllers a sync wrote to, a saved plan's).
+ */
+export async function preparePlan(src: SourceOptions, model: ModelOptions, targets: Target[], io: PlanIO, restrict?: (c: Controller) => boolean): Promise<PlanContext> {
   const nowMs = parseNow(model.now, io.clock ?? Date.now);
   const read = await readSnapshot(src, io);
   const notices = [...read.notices];
@@ -149,11 +157,11 @@ export async function preparePlan(src: SourceOptions, model: ModelOptions, targe
     include: isChosen,
     replicasOverride: model.replicas === undefined ? undefined : (c) => (isChosen(c) ? model.replicas : undefined),
   });
-  const selected = selectControllers(planner, src, targets, read.namespace, read.source);
+  const selected = selectControllers(planner, src, targets, read.namespace, read.source).filter((c) => !restrict || restrict(c));
   for (const c of selected) chosen.add(c.metadata.uid + '/' + c.kind);
-  const plan = planner.plan();
+  const { plan, decisions } = planner.decideAll(model.keepDecisions === true);
   for (const c of plan.controllers) {
     if (c.skip?.reason === 'InvalidSelector') notices.push(`${c.kind} ${c.namespace}/${c.name}: ${c.skip.message}`);
   }
-  return { planner, plan, behaviour, nowMs, source: read.source, selected, notices, connection: read.connection, snapshot: read.snapshot, namespace: read.namespace };
+  return { planner, plan, decisions, behaviour, nowMs, source: read.source, selected, notices, connection: read.connection, snapshot: read.snapshot, namespace: read.namespace };
 }

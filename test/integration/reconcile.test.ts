@@ -26,7 +26,7 @@ async function start(items: any[]) {
 async function reconcile(kubeconfig: string, namespace: string, opts: { dryRun?: DryRun; burst?: number; beforeApply?: () => Promise<void> } = {}) {
   const ctx = await preparePlan(
     { namespace, connection: { kubeconfig } },
-    { burstReplicas: opts.burst, now: undefined },
+    { burstReplicas: opts.burst, now: undefined, keepDecisions: true },
     [],
     { progress: progressOn(process.stderr), clock: () => NOW },
   );

@@ -1,0 +1,105 @@
+// A saved plan (`diff -o json|yaml > plan.json`, then `reconcile --plan plan.json`): read within
+// the input limit, parsed as JSON or YAML, and checked against the ReconcilePlan contract
+// (../shared/plan-format.md) before anything is compared or written. Only the fields a saved plan
+// is applied by are checked strictly; additions (warnings, messages) are carried along.
+
+import { stat } from 'node:fs/promises';
+import { PLAN_API_VERSION, type Plan } from '../core/plan-types.js';
+import { UserError } from '../errors.js';
+import { DEFAULT_MAX_INPUT_BYTES, readFileLimited, readStreamLimited } from './read-input.js';
+
+export interface PlanFileOptions {
+  stdin?: NodeJS.ReadableStream;
+  maxInputBytes?: number;
+}
+
+/** Reads and checks a saved ReconcilePlan from a file, or stdin for "-". */
+export async function readSavedPlan(path: string, opts: PlanFileOptions = {}): Promise<Plan> {
+  const limit = opts.maxInputBytes ?? DEFAULT_MAX_INPUT_BYTES;
+  const label = path === '-' ? '<stdin>' : path;
+  let bytes: Buffer;
+  try {
+    if (path === '-') {
+      if (!opts.stdin) throw new UserError('--plan -: no standard input to read the plan from');
+      bytes = await readStreamLimited(opts.stdin, label, limit);
+    } else {
+      const st = await stat(path);
+      if (st.isDirectory()) throw new UserError(`${path}: is a directory, expected a plan written by "diff -o json" or "diff -o yaml"`);
+      bytes = await readFileLimited(path, label, st.isFile() ? st.size : 0, limit);
+    }
+  } catch (e) {
+    if (e instanceof UserError) throw e;
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new UserError(`${label}: no such file`);
+    if (code === 'EACCES') throw new UserError(`${label}: permission denied`);
+    throw new UserError(`${label}: ${(e as Error).message}`);
+  }
+  return parseSavedPlan(bytes.toString('utf8'), label);
+}
+
+/** Parses and checks the text of a saved plan. */
+export async function parseSavedPlan(text: string, label: string): Promise<Plan> {
+  const trimmed = text.trimStart();
+  if (trimmed === '') throw new UserError(`${label}: empty, expected a plan written by "diff -o json" or "diff -o yaml"`);
+  let doc: unknown;
+  if (trimmed.startsWith('{')) {
+    try {
+      doc = JSON.parse(text);
+    } catch (e) {
+      throw new UserError(`${label}: not valid JSON: ${(e as Error).message}`);
+    }
+  } else {
+    const { parseAllDocuments } = await import('yaml');
+    const docs = parseAllDocuments(text, { uniqueKeys: true }) as unknown as Array<{ errors: { message: string }[]; toJS(): unknown }>;
+    if (!Array.isArray(docs)) throw new UserError(`${label}: not valid YAML`);
+    const bad = docs.find((d) => d.errors.length);
+    if (bad) throw new UserError(`${label}: not valid YAML: ${bad.errors[0].message.split('\n')[0]}`);
+    const values = docs.map((d) => d.toJS()).filter((v) => v !== null && v !== undefined);
+    if (values.length !== 1) throw new UserError(`${label}: expected one ReconcilePlan document, found ${values.length}`);
+    doc = values[0];
+  }
+  checkPlan(doc, label);
+  return doc;
+}
+
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Throws a one-line UserError naming the first field that breaks the contract. */
+function checkPlan(doc: unknown, label: string): asserts doc is Plan {
+  const fail = (path: string, want: string): never => {
+    throw new UserError(`${label}: not a saved ReconcilePlan: ${path} must be ${want}`);
+  };
+  if (!isObject(doc)) fail('the document', 'an object (write one with "diff -o json")');
+  const d = doc as Json;
+  if (d.kind !== 'ReconcilePlan') fail('kind', '"ReconcilePlan"');
+  if (d.apiVersion !== PLAN_API_VERSION) fail('apiVersion', JSON.stringify(PLAN_API_VERSION));
+  if (typeof d.kubernetesVersion !== 'string') fail('kubernetesVersion', 'a string');
+  if (typeof d.now !== 'string') fail('now', 'a string');
+  if (!Array.isArray(d.controllers)) fail('controllers', 'a list');
+  (d.controllers as unknown[]).forEach((c, i) => {
+    const at = `controllers[${i}]`;
+    if (!isObject(c)) fail(at, 'an object');
+    const e = c as Json;
+    if (e.kind !== 'ReplicaSet' && e.kind !== 'ReplicationController') fail(`${at}.kind`, 'ReplicaSet or ReplicationController');
+    for (const f of ['namespace', 'name', 'uid']) if (typeof e[f] !== 'string' || e[f] === '') fail(`${at}.${f}`, 'a non-empty string');
+    if (typeof e.inSync !== 'boolean') fail(`${at}.inSync`, 'true or false');
+    if (typeof e.statusChanged !== 'boolean') fail(`${at}.statusChanged`, 'true or false');
+    if (!Array.isArray(e.pods)) fail(`${at}.pods`, 'a list');
+    (e.pods as unknown[]).forEach((p, j) => {
+      if (!isObject(p) || typeof p.name !== 'string' || typeof p.uid !== 'string') fail(`${at}.pods[${j}]`, 'an object with name and uid');
+      const decision = (p as Json).decision;
+      if (decision !== 'keep' && decision !== 'adopt' && decision !== 'release' && decision !== 'ignore') fail(`${at}.pods[${j}].decision`, 'keep, adopt, release or ignore');
+    });
+    if (!isObject(e.create) || !Number.isInteger(e.create.count) || (e.create.count as number) < 0) fail(`${at}.create.count`, 'a whole number ≥ 0');
+    if (!Array.isArray(e.delete)) fail(`${at}.delete`, 'a list');
+    (e.delete as unknown[]).forEach((p, j) => {
+      if (!isObject(p) || typeof p.name !== 'string' || typeof p.uid !== 'string') fail(`${at}.delete[${j}]`, 'an object with name and uid');
+    });
+    if (!isObject(e.status)) fail(`${at}.status`, 'an object');
+    for (const f of ['replicas', 'fullyLabeledReplicas', 'readyReplicas', 'availableReplicas', 'observedGeneration']) {
+      if (!Number.isInteger((e.status as Json)[f])) fail(`${at}.status.${f}`, 'a whole number');
+    }
+    if (e.skip !== null && e.skip !== undefined && !isObject(e.skip)) fail(`${at}.skip`, 'null or an object');
+  });
+}
