@@ -4,6 +4,8 @@
 // is applied by are checked strictly; additions (warnings, messages) are carried along.
 
 import { stat } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import type * as Yaml from 'yaml';
 import { PLAN_API_VERSION, type Plan } from '../core/plan-types.js';
 import { UserError } from '../errors.js';
 import { DEFAULT_MAX_INPUT_BYTES, readFileLimited, readStreamLimited } from './read-input.js';
@@ -38,7 +40,7 @@ export async function readSavedPlan(path: string, opts: PlanFileOptions = {}): P
 }
 
 /** Parses and checks the text of a saved plan. */
-export async function parseSavedPlan(text: string, label: string): Promise<Plan> {
+export function parseSavedPlan(text: string, label: string): Plan {
   const trimmed = text.trimStart();
   if (trimmed === '') throw new UserError(`${label}: empty, expected a plan written by "diff -o json" or "diff -o yaml"`);
   let doc: unknown;
@@ -49,7 +51,8 @@ export async function parseSavedPlan(text: string, label: string): Promise<Plan>
       throw new UserError(`${label}: not valid JSON: ${(e as Error).message}`);
     }
   } else {
-    const { parseAllDocuments } = await import('yaml');
+    // `yaml` is loaded through require, as the snapshot reader does (the bundle keeps it CommonJS).
+    const { parseAllDocuments } = createRequire(import.meta.url)('yaml') as typeof Yaml;
     const docs = parseAllDocuments(text, { uniqueKeys: true }) as unknown as Array<{ errors: { message: string }[]; toJS(): unknown }>;
     if (!Array.isArray(docs)) throw new UserError(`${label}: not valid YAML`);
     const bad = docs.find((d) => d.errors.length);
