@@ -1,0 +1,44 @@
+// The confirmation of `reconcile` names the pods: the first ten of each action, then "and N more".
+import { describe, expect, it } from 'vitest';
+import type { PlanController } from '../../src/core/plan-types.js';
+import { confirmationText, namedList } from '../../src/render/confirm.js';
+
+function entry(ns: string, name: string, o: { adopt?: string[]; release?: string[]; del?: string[]; create?: number; status?: boolean }): PlanController {
+  const pods = [...(o.adopt ?? []).map((n) => ({ name: n, decision: 'adopt' })), ...(o.release ?? []).map((n) => ({ name: n, decision: 'release' })), { name: `${name}-kept`, decision: 'keep' }];
+  return {
+    kind: 'ReplicaSet',
+    namespace: ns,
+    name,
+    uid: `uid-${name}`,
+    inSync: false,
+    skip: null,
+    replicas: { desired: 1, current: 1 },
+    pods: pods.map((p) => ({ ...p, uid: `u-${p.name}`, reason: 'OwnedMatching', message: '' })),
+    create: { count: o.create ?? 0, batches: [] },
+    delete: (o.del ?? []).map((n) => ({ name: n, uid: `u-${n}`, reason: 'NotReady', message: '' })),
+    status: { replicas: 1, fullyLabeledReplicas: 1, readyReplicas: 1, availableReplicas: 1, observedGeneration: 1, conditions: [] },
+    statusChanged: o.status ?? false,
+    requeueAfterSeconds: null,
+    warnings: [],
+  } as PlanController;
+}
+
+describe('the confirmation', () => {
+  it('names every pod up to ten, then says how many more', () => {
+    const names = Array.from({ length: 13 }, (_, i) => `web-${String(i).padStart(2, '0')}`);
+    expect(namedList(names.slice(0, 10))).toBe(names.slice(0, 10).join(', '));
+    expect(namedList(names)).toBe(`${names.slice(0, 10).join(', ')} and 3 more`);
+  });
+
+  it('lists adopt, release and delete with their pods, creates and status writes as counts', () => {
+    const text = confirmationText([entry('shop', 'web', { adopt: ['a1'], release: ['r1', 'r2'], del: ['d1'], create: 2, status: true })], ' on kind-dev');
+    expect(text).toBe(['  adopt 1 pod: a1', '  release 2 pods: r1, r2', '  delete 1 pod: d1', '  create 2 pods', '  write the status of 1 controller', 'Apply 1 controller sync on kind-dev? [y/N] '].join('\n'));
+    expect(text).not.toContain('web-kept');
+  });
+
+  it('prefixes the namespace when the syncs span several', () => {
+    const text = confirmationText([entry('a', 'web', { del: ['x'] }), entry('b', 'api', { del: ['y'] })], '');
+    expect(text).toContain('  delete 2 pods: a/x, b/y');
+    expect(text).toContain('Apply 2 controller syncs? [y/N] ');
+  });
+});
