@@ -2,7 +2,7 @@
 // Benchmarks of the embedded API server, `reconcile` and `run` (issues 3 and 4), against the
 // sandbox over real HTTPS. Reports numbers; asserts nothing about time. The commands run as the
 // CLI (bin/run.js) with its default client-side limits: no --kube-api-qps/--kube-api-burst.
-//   node bench/controller.mjs [--quick] [--only sandbox,reconcile,run,memory] [--metrics FILE]
+//   node bench/controller.mjs [--quick] [--only sandbox,reconcile,run,memory,scale] [--metrics FILE]
 // Prints markdown rows; bench/run.mjs includes them in docs/benchmarks.md, and its goals table is
 // made of the numbers written to FILE (JSON).
 import { spawn } from 'node:child_process';
@@ -280,5 +280,151 @@ if (want('memory')) {
   log(`| 100,000 (10,000 ReplicaSets) | ${fmt(r.ms)} | ${(r.rssKiB / 1024).toFixed(0)} MiB |`);
   metrics.memory = { ms: r.ms, rssKiB: r.rssKiB };
   await sb.close();
+}
+
+// ---- run: one ReplicaSet 0 → 500 → 0, its writes counted in the audit log ----------------------
+/**
+ * `run` at its default flags against a sandbox with the `sandbox` command's default kubelet (3
+ * nodes: pods are scheduled, run and turn Ready on their own), one ReplicaSet scaled 0 → 500 → 0
+ * through its scale subresource. The writes are counted in the sandbox's audit file (every entry,
+ * none dropped) by the CLI's User-Agent; the phases are timed from the bench's scale request to
+ * the ReplicaSet's status (polled) and to the writes' audit times.
+ */
+async function measureScale() {
+  const { request, Agent } = await import('node:https');
+  const { readFileSync, rmSync } = await import('node:fs');
+  const { countWrites, parseAuditLines, byUserAgent, CLI_USER_AGENT } = await import('./audit-count.mjs');
+  const dir = mkdtempSync(join(tmpdir(), 'rs-bench-scale-'));
+  const auditFile = join(dir, 'audit.jsonl');
+  const sb = await startSandbox({ nodes: 3, auditLog: auditFile });
+  const kubeconfig = join(dir, 'config');
+  await sb.writeKubeconfig(kubeconfig);
+  const agent = new Agent({ keepAlive: true, maxSockets: 1, ca: sb.ca });
+  // not the CLI's User-Agent: the bench's own requests are not counted as `run`'s
+  const call = (method, path, body, contentType = 'application/json') =>
+    new Promise((resolve, reject) => {
+      const req = request(`${sb.url}${path}`, { method, agent, headers: { Authorization: `Bearer ${sb.token}`, 'User-Agent': 'rs-reconcile-bench', 'Content-Type': contentType } }, (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (d) => (text += d));
+        res.on('end', () => (res.statusCode < 300 ? resolve(JSON.parse(text)) : reject(new Error(`${method} ${path}: ${res.statusCode} ${text.slice(0, 300)}`))));
+      });
+      req.on('error', reject);
+      req.end(body === undefined ? undefined : JSON.stringify(body));
+    });
+  const rsPath = '/apis/apps/v1/namespaces/default/replicasets/scaled';
+  const scale = (replicas) => call('PATCH', `${rsPath}/scale`, { spec: { replicas } }, 'application/merge-patch+json');
+  const labels = { app: 'scaled' };
+  await call('POST', '/apis/apps/v1/namespaces/default/replicasets', {
+    apiVersion: 'apps/v1',
+    kind: 'ReplicaSet',
+    metadata: { name: 'scaled', namespace: 'default' },
+    spec: { replicas: 0, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'c', image: 'x' }] } } },
+  });
+  const isRun = byUserAgent(CLI_USER_AGENT);
+  const lastRunWrite = () => {
+    let last = 0;
+    for (const e of sb.audit()) if (isRun(e) && countWrites([e], isRun).total) last = Math.max(last, Date.parse(e.time));
+    return last;
+  };
+  /** Polls the ReplicaSet until `done(rs)`; the time it first held. */
+  const until = async (what, done, limitMs = 600_000) => {
+    const start = performance.now();
+    for (;;) {
+      const obj = await call('GET', rsPath);
+      if (done(obj)) return performance.now();
+      if (performance.now() - start > limitMs) throw new Error(`scale: no ${what} after ${limitMs / 1000} s: status ${JSON.stringify(obj.status)}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  };
+  /** Until `run` has written nothing for quietMs (its trailing events and status updates). */
+  const quiet = async (quietMs = 3000) => {
+    for (;;) {
+      const last = lastRunWrite();
+      if (last && Date.now() - last >= quietMs) return last;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  };
+
+  // `run` at its defaults: no --kube-api-qps, --kube-api-burst, --workers or --burst-replicas
+  const child = spawn(process.execPath, [runJs, 'run', '-n', 'default', '--kubeconfig', kubeconfig], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let err = '';
+  let stopping = false;
+  child.stderr.on('data', (d) => (err = (err + d).slice(-4000)));
+  const exited = new Promise((r) => child.on('exit', (code, signal) => r({ code, signal })));
+  void exited.then(({ code, signal }) => {
+    if (!stopping) console.error(`scale: run exited early (${code ?? signal}): ${err}`);
+  });
+  // in sync: its first sync wrote the status of generation 1
+  await until('first sync', (o) => o.status?.observedGeneration === 1, 60_000);
+  await quiet();
+
+  const wall0 = Date.now();
+  const t0 = performance.now();
+  await scale(500);
+  const tReplicas = await until('500 replicas in status', (o) => o.status?.observedGeneration === 2 && o.status?.replicas === 500);
+  const tReady = await until('500 ready in status', (o) => o.status?.readyReplicas === 500 && o.status?.availableReplicas === 500);
+  const upQuietAt = await quiet();
+  const wall1 = Date.now();
+  const t1 = performance.now();
+  await scale(0);
+  const tZero = await until('0 replicas in status', (o) => o.status?.observedGeneration === 3 && o.status?.replicas === 0 && !o.status?.readyReplicas);
+  const downQuietAt = await quiet();
+  stopping = true;
+  child.kill('SIGINT');
+  const { code, signal } = await exited;
+  if (code !== 0 && signal !== 'SIGINT') throw new Error(`run exited ${code ?? signal} after SIGINT: ${err}`);
+  agent.destroy();
+  await sb.close(); // flushes the audit file: every entry is in it now
+  const entries = parseAuditLines(readFileSync(auditFile, 'utf8'));
+  rmSync(dir, { recursive: true, force: true });
+
+  const at = (e) => Date.parse(e.time);
+  const up = entries.filter((e) => at(e) >= wall0 && at(e) < wall1);
+  const down = entries.filter((e) => at(e) >= wall1);
+  const counts = { before: countWrites(entries.filter((e) => at(e) < wall0)), up: countWrites(up), down: countWrites(down), all: countWrites(entries) };
+  const lastOf = (es, kind) => Math.max(...es.filter((e) => isRun(e) && e.resource === 'pods' && !e.subresource && e.verb === kind && e.code < 300).map(at));
+  const phases = {
+    createdMs: lastOf(up, 'create') - wall0,
+    replicasMs: tReplicas - t0,
+    readyMs: tReady - t0,
+    upWritesMs: upQuietAt - wall0,
+    deletedMs: lastOf(down, 'delete') - wall1,
+    zeroMs: tZero - t1,
+    downWritesMs: downQuietAt - wall1,
+  };
+  return { counts, phases };
+}
+if (want('scale')) {
+  log('\n### `run`: one ReplicaSet scaled 0 → 500 → 0, its writes in the audit log');
+  const { counts, phases } = await measureScale();
+  const c = counts;
+  const row = (label, k) => log(`| ${label} | ${c.before[k]} | ${c.up[k]} | ${c.down[k]} | ${c.all[k]} |`);
+  log('| writes of `run` (audit log, by its User-Agent) | start, before the scale | 0 → 500 | 500 → 0 | whole run |');
+  log('|---|---|---|---|---|');
+  row('pod creates', 'podCreates');
+  row('pod deletes', 'podDeletes');
+  row('pod patches', 'podPatches');
+  row('status updates', 'statusUpdates');
+  row('event creates', 'eventCreates');
+  row('event patches', 'eventPatches');
+  row('lease writes', 'leaseWrites');
+  if (c.all.other) row('other writes', 'other');
+  row('**all writes**', 'total');
+  if (c.all.failed) {
+    const which = Object.entries(c.all.failures).map(([what, n]) => `${n} × ${what}`).join(', ');
+    log(`| of which answered with an error (${which}) | ${c.before.failed} | ${c.up.failed} | ${c.down.failed} | ${c.all.failed} |`);
+  }
+  log('');
+  log('| phase (from the scale request) | wall time |');
+  log('|---|---|');
+  log(`| 0 → 500: last pod create answered (audit log) | ${fmt(phases.createdMs)} |`);
+  log(`| 0 → 500: \`status.replicas\` 500 | ${fmt(phases.replicasMs)} |`);
+  log(`| 0 → 500: \`status.readyReplicas\` 500 | ${fmt(phases.readyMs)} |`);
+  log(`| 0 → 500: \`run\`'s last write (audit log) | ${fmt(phases.upWritesMs)} |`);
+  log(`| 500 → 0: last pod delete answered (audit log) | ${fmt(phases.deletedMs)} |`);
+  log(`| 500 → 0: \`status.replicas\` 0 | ${fmt(phases.zeroMs)} |`);
+  log(`| 500 → 0: \`run\`'s last write (audit log) | ${fmt(phases.downWritesMs)} |`);
+  metrics.scale = { counts, phases };
 }
 if (metricsFile) writeFileSync(metricsFile, JSON.stringify(metrics));

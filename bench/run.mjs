@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // `npm run bench`: the speed goals of the project, measured in one run on this machine.
 //   node bench/run.mjs [--quick] [--only startup,snapshot,planner,watch,input,controller] [--write docs/benchmarks.md]
-// `controller` (bench/controller.mjs) measures the sandbox, `reconcile` and `run` over HTTPS.
+// `controller` (bench/controller.mjs) measures the sandbox, `reconcile` and `run` over HTTPS; its
+// own sections (sandbox, reconcile, run, memory, scale) can be named in --only alone, e.g.
+// `--only scale` for `run` scaling one ReplicaSet 0 → 500 → 0 with its writes counted.
 // Snapshots come from gen-snapshot.mjs (../shared/tools when it exists, else the vendored copy in
 // tools/) and are cached in .bench-cache/. Nothing here asserts on time: it reports numbers, and
 // the goals next to them. --write replaces the whole page with this run: every number on it is
@@ -203,9 +205,12 @@ if (want('input') && existsSync(join(root, 'bench', 'input.mjs'))) {
   log('\n### Reading snapshots: each reader in its own process (wall, CPU, peak RSS)');
   for (const line of await measureInput({ quick })) log(line);
 }
-if (want('controller')) {
+const CONTROLLER_SECTIONS = ['sandbox', 'reconcile', 'run', 'memory', 'scale'];
+const controllerOnly = only?.filter((s) => CONTROLLER_SECTIONS.includes(s)) ?? [];
+if (want('controller') || controllerOnly.length) {
   const metricsFile = join(tmpdir(), `rs-bench-controller-${process.pid}.json`);
-  const r = spawnSync(process.execPath, [join(root, 'bench', 'controller.mjs'), ...(quick ? ['--quick'] : []), '--metrics', metricsFile], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 26 });
+  const select = want('controller') ? [] : ['--only', controllerOnly.join(',')];
+  const r = spawnSync(process.execPath, [join(root, 'bench', 'controller.mjs'), ...(quick ? ['--quick'] : []), ...select, '--metrics', metricsFile], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 26 });
   if (r.status !== 0) throw new Error(`bench/controller.mjs exited ${r.status}`);
   for (const line of r.stdout.replace(/\n$/, '').split('\n')) log(line);
   m.controller = JSON.parse(readFileSync(metricsFile, 'utf8'));
@@ -248,6 +253,16 @@ function goalRows() {
   }
   if (c.run) row('`run` 1,000 × 10: caches synced and all in sync', c.run.map((r) => `${fmtMs(r.ms)} (${r.label})`).join(', '));
   if (c.steady) row('`run` steady state: zero writes per minute', `${c.steady.writes} writes in ${c.steady.windowS} s`, c.steady.writes === 0);
+  if (c.scale) {
+    const w = c.scale.counts.all;
+    const pods = w.podCreates + w.podDeletes + w.podPatches;
+    const events = w.eventCreates + w.eventPatches;
+    row(
+      '`run` 0 → 500 → 0 at its defaults: about 1,000 pod writes (± 5%), a few dozen event writes (< 100), a handful of status writes (≤ 10)',
+      `${pods} pod writes (${w.podCreates} creates, ${w.podDeletes} deletes, ${w.podPatches} patches), ${events} event writes (${w.eventCreates} creates, ${w.eventPatches} patches), ${w.statusUpdates} status updates, ${w.leaseWrites} lease writes; 500 ready in ${fmtMs(c.scale.phases.readyMs)}, back to 0 in ${fmtMs(c.scale.phases.zeroMs)}`,
+      Math.abs(pods - 1000) <= 50 && events < 100 && w.statusUpdates <= 10,
+    );
+  }
   if (c.memory) row('`run` with 100k pods cached: RSS < 1 GiB', `${fmtMiB(c.memory.rssKiB)} (in sync after ${fmtMs(c.memory.ms)})`, c.memory.rssKiB < 1024 * 1024);
   if (m.watch) {
     const w = m.watch;
@@ -283,6 +298,15 @@ if (writeTo) {
     "the CLI's default client-side limits (`--kube-api-qps`, `--kube-api-burst`). `reconcile`'s round",
     'trips are counted in the sandbox\'s audit log. Start-up goals are ratios to a bare `node -e 0`',
     'on the same machine.',
+    '',
+    'The `scale` row starts `run` at its default flags against a sandbox with the `sandbox`',
+    "command's 3 fake nodes (its scheduler and kubelet bind a pod, run it and report it Ready about",
+    '450 ms after it is created, and remove a deleted pod after 200 ms), scales one ReplicaSet',
+    'through its scale subresource from 0 to 500, waits for `status.replicas` and',
+    '`status.readyReplicas` to reach 500 and for `run` to go quiet, then scales it to 0 and waits for',
+    '`status.replicas` 0. Its writes are counted in the sandbox\'s audit file (every entry) by the',
+    "CLI's User-Agent, so the bench's scale requests and the simulated kubelet's writes are not",
+    "among them; the phases are timed from the bench's scale request.",
     '',
     'The `watch` numbers come from bench/watch-render.mjs (the same measurement',
     '`test/ui/render-budget.test.tsx` runs to check the screens, without asserting on times).',

@@ -1,0 +1,79 @@
+// Counting a client's API writes in the sandbox's audit log (bench/controller.mjs, the `scale`
+// row). Pure: entries in, counts out; the bench reads the entries, this only sorts them.
+
+/** The CLI's User-Agent, every client of it: `rs-reconcile (linux/x64) node/v20… [client/identity]`. */
+export const CLI_USER_AGENT = /^rs-reconcile \(/;
+
+const WRITE_VERBS = new Set(['create', 'update', 'patch', 'delete', 'deletecollection']);
+
+/** A predicate on audit entries: sent with a User-Agent that matches `re`. */
+export function byUserAgent(re) {
+  return (e) => typeof e.userAgent === 'string' && re.test(e.userAgent);
+}
+
+/**
+ * The kind of one audited write, in the words of the bench's row, or undefined for a read.
+ * Status writes are those of a controller's status subresource (ReplicaSet or
+ * ReplicationController); anything a controller is not expected to write is `other`.
+ */
+export function writeKind(e) {
+  if (!WRITE_VERBS.has(e.verb)) return undefined;
+  const { verb, resource, subresource } = e;
+  if (resource === 'pods' && !subresource) {
+    if (verb === 'create') return 'podCreates';
+    if (verb === 'delete') return 'podDeletes';
+    if (verb === 'patch') return 'podPatches';
+  }
+  if ((resource === 'replicasets' || resource === 'replicationcontrollers') && subresource === 'status' && (verb === 'update' || verb === 'patch')) return 'statusUpdates';
+  if (resource === 'events' && !subresource) {
+    if (verb === 'create') return 'eventCreates';
+    if (verb === 'patch') return 'eventPatches';
+  }
+  if (resource === 'leases') return 'leaseWrites';
+  return 'other';
+}
+
+/** Every counter countWrites returns, in the order the bench prints them. */
+export const WRITE_KINDS = ['podCreates', 'podDeletes', 'podPatches', 'statusUpdates', 'eventCreates', 'eventPatches', 'leaseWrites', 'other'];
+
+/**
+ * The writes among `entries` for which `isOurs` holds, by kind. Every request sent counts,
+ * answered or not: `failed` says how many of them got an answer outside 2xx (a conflict, a
+ * refused write), `failures` which (`update replicasets/status 409` → how many), `dryRun` how
+ * many were sent with dryRun=All.
+ */
+export function countWrites(entries, isOurs = byUserAgent(CLI_USER_AGENT)) {
+  const out = Object.fromEntries(WRITE_KINDS.map((k) => [k, 0]));
+  out.total = 0;
+  out.failed = 0;
+  out.dryRun = 0;
+  out.failures = {};
+  for (const e of entries) {
+    if (!isOurs(e)) continue;
+    const kind = writeKind(e);
+    if (!kind) continue;
+    out[kind]++;
+    out.total++;
+    if (!(e.code >= 200 && e.code < 300)) {
+      out.failed++;
+      const what = `${e.verb} ${e.resource}${e.subresource ? `/${e.subresource}` : ''} ${e.code}`;
+      out.failures[what] = (out.failures[what] ?? 0) + 1;
+    }
+    if (e.dryRun) out.dryRun++;
+  }
+  return out;
+}
+
+/** Entries of a JSON-lines audit file (the sandbox's `auditLog`), in the order they were written. */
+export function parseAuditLines(text) {
+  const entries = [];
+  for (const [i, line] of text.split('\n').entries()) {
+    if (!line.trim()) continue;
+    try {
+      entries.push(JSON.parse(line));
+    } catch {
+      throw new Error(`audit log line ${i + 1} is not JSON: ${line.slice(0, 80)}`);
+    }
+  }
+  return entries;
+}
