@@ -197,7 +197,7 @@ export class ReplicaSetController {
       this.enqueue(c);
       const minReady = minReadySeconds(toController(this.deps.kind, c));
       if (!isPodReady(old) && isPodReady(cur) && minReady > 0) {
-        // re-check availability once minReadySeconds have passed (+1 s against clock skew)
+        // re-check availability once minReadySeconds have passed (+1 s against clock skew up to 1.33)
         this.enqueueAfter(c, minReady * 1000 + (this.deps.behaviour.readyRequeueExtraSecond ? 1000 : 0));
       }
       return;

@@ -1,6 +1,8 @@
 // Claiming (§5): the controller-ref manager's keep / adopt / release / ignore decision for every
 // pod that is in the controller's namespace and either matches its selector or names it as
-// controller, after the active-pod filter of §3 (inactive pods are never claimed).
+// controller, after the active-pod filter of §3 (inactive pods are never claimed). Ownership is
+// the controller reference's uid, as ClaimObject compares it; from 1.34 a pod carrying the uid
+// under another kind or name never gets here (the planner's candidates leave it out).
 
 import { isBeingDeleted } from './controller.js';
 import type { PodDecision, PodReason } from './plan-types.js';

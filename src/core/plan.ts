@@ -24,7 +24,7 @@ import {
   type SkipReason,
 } from './plan-types.js';
 import { controllerRef, isPodActive, isPodTerminating } from './pod.js';
-import { PodIndex } from './pod-index.js';
+import { PodIndex, refersToOtherKindOrName } from './pod-index.js';
 import { labelSelectorAsSelector, type Selector, type SelectorResult } from './selector.js';
 import { availabilityRequeueSeconds, calculateStatus, currentStatus, statusNeedsWrite, writtenStatus, type ComputedStatus } from './status.js';
 import { formatTime } from './time.js';
@@ -173,7 +173,7 @@ export class ClusterPlanner {
       if (d) claims.push(d);
     }
     const claimed = claims.filter((d) => d.claimed).map((d) => d.pod);
-    const terminating = c.kind === 'ReplicaSet' && bh.gates.DeploymentReplicaSetTerminatingReplicas ? this.countTerminating(c, selector, candidates) : null;
+    const terminating = bh.gates.DeploymentReplicaSetTerminatingReplicas && bh.statusTerminatingReplicas[c.kind] ? this.countTerminating(c, selector, candidates) : null;
 
     let skip: PlanController['skip'] = null;
     if (isBeingDeleted(c)) {
@@ -301,9 +301,12 @@ export class ClusterPlanner {
   /** Pods of the namespace that match the selector or name this controller, in cache order. */
   private candidates(c: Controller, selector: Selector): Pod[] {
     const ns = namespaceOf(c);
+    // From 1.34 a pod whose reference carries this uid under another kind or name is not listed.
+    const owner = this.ownerKey(c);
     // Both lists are in cache order: merge them, keeping one copy of a pod in both.
-    const a = this.index.matching(ns, selector);
-    const b = this.index.controlledBy(ns, c.metadata.uid);
+    let a = this.index.matching(ns, selector);
+    if (owner && a.some((p) => refersToOtherKindOrName(p, owner))) a = a.filter((p) => !refersToOtherKindOrName(p, owner));
+    const b = this.index.controlledBy(ns, c.metadata.uid, owner);
     if (b.length === 0) return a;
     if (a.length === 0) return [...b];
     const out: Pod[] = [];
@@ -327,6 +330,12 @@ export class ClusterPlanner {
     return out;
   }
 
+  /** The owner to match beyond the uid: kind and name under the 1.34+ pod index, none before. */
+  private ownerKey(c: Controller): { kind: string; name: string; uid: string } | undefined {
+    if (this.opts.behaviour.controllerRefIndex === 'uid') return undefined;
+    return { kind: c.kind, name: c.metadata.name, uid: c.metadata.uid };
+  }
+
   /** Terminating pods controlled by this controller that match its selector (§2 step 8). */
   private countTerminating(c: Controller, selector: Selector, candidates: Pod[]): number {
     let n = 0;
@@ -338,7 +347,7 @@ export class ClusterPlanner {
 
   private invalidSelector(c: Controller, error: string): SyncDecision {
     const status = currentStatus(c);
-    const owned = this.index.controlledBy(namespaceOf(c), c.metadata.uid).filter(isPodActive).length;
+    const owned = this.index.controlledBy(namespaceOf(c), c.metadata.uid, this.ownerKey(c)).filter(isPodActive).length;
     const message = `invalid selector: ${error}; upstream skips this ${c.kind} entirely (no claim, no create or delete, no status write) until its selector is fixed`;
     const entry: PlanController = {
       kind: c.kind,

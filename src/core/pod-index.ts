@@ -76,9 +76,15 @@ export class PodIndex {
     return this.orphansByNamespace.get(ns) ?? [];
   }
 
-  /** Pods of a namespace whose controller reference carries this uid, in cache order. */
-  controlledBy(ns: string, uid: string): readonly Pod[] {
-    return this.byController.get(`${ns}/${uid}`) ?? [];
+  /**
+   * Pods of a namespace whose controller reference carries this uid, in cache order; given the
+   * controller's kind and name, only those whose reference also names them (upstream's pod index
+   * from 1.34, keyed by namespace, kind, name and uid).
+   */
+  controlledBy(ns: string, uid: string, owner?: { kind: string; name: string }): readonly Pod[] {
+    const pods = this.byController.get(`${ns}/${uid}`) ?? [];
+    if (!owner || !pods.some((p) => namesOther(p, owner))) return pods;
+    return pods.filter((p) => !namesOther(p, owner));
   }
 
   /** Pods of a namespace matching a selector, in cache order. */
@@ -110,6 +116,21 @@ export class PodIndex {
   position(p: Pod): number {
     return this.positions.get(p) ?? 0;
   }
+}
+
+/**
+ * The pod's controller reference carries this uid but names another kind or name: from 1.34
+ * upstream's index key (namespace/kind/name/uid) differs from the controller's, so a sync never
+ * lists the pod, whatever its labels.
+ */
+export function refersToOtherKindOrName(p: Pod, owner: { kind: string; name: string; uid: string }): boolean {
+  const ref = controllerRef(p);
+  return ref !== undefined && ref.uid === owner.uid && (ref.kind !== owner.kind || ref.name !== owner.name);
+}
+
+function namesOther(p: Pod, owner: { kind: string; name: string }): boolean {
+  const ref = controllerRef(p)!;
+  return ref.kind !== owner.kind || ref.name !== owner.name;
 }
 
 function push<K, V>(m: Map<K, V[]>, k: K, v: V): void {

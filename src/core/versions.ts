@@ -6,6 +6,8 @@ export const OLDEST_MINOR = 24;
 export const NEWEST_MINOR = 35;
 export const NEWEST_VERSION = `1.${NEWEST_MINOR}`;
 
+import type { ControllerKind } from './types.js';
+
 export type GateName = 'PodDeletionCost' | 'LogarithmicScaleDown' | 'DeploymentReplicaSetTerminatingReplicas';
 
 interface GateHistory {
@@ -28,12 +30,30 @@ export interface Behaviour {
   gates: Record<GateName, boolean>;
   /** IsPodAvailable compares with <= (PR #132122, v1.34+); before, strictly <. */
   availabilityInclusive: boolean;
-  /** Restart comparison also looks at sidecar containers (PR #124952, v1.33+). */
+  /**
+   * Equal container restarts: the restarts of sidecars (restartable init containers) decide
+   * (ActivePodsWithRanks in controller_utils.go, PR #124952, v1.32.0+).
+   */
   sidecarRestarts: boolean;
   /** Availability requeue: at the next pod's availability time (PR #132121, v1.34+) or legacy. */
   requeue: 'next-available' | 'legacy';
-  /** updatePod re-enqueues minReadySeconds + 1 s after a pod turns ready (clock-skew guard). */
+  /** updatePod re-enqueues minReadySeconds + 1 s after a pod turns ready (clock-skew guard); v1.34 dropped the second. */
   readyRequeueExtraSecond: boolean;
+  /**
+   * How a sync finds the pods a controller owns. 'uid': the controller reference's uid alone (up
+   * to 1.33 the namespace's pods are listed and ClaimPods compares uids). From 1.34 the pods come
+   * from an index keyed by the reference's namespace, kind, name and uid (FilterPodsByOwner,
+   * PodControllerIndexKey; the kind and name joined the key in PR #134654, picked to 1.34): a pod
+   * whose reference carries the uid under another kind or name is not listed at all.
+   */
+  controllerRefIndex: 'uid' | 'namespace-kind-name-uid';
+  /**
+   * The controller's own EnableStatusTerminatingReplicas switch, which the gate
+   * DeploymentReplicaSetTerminatingReplicas also needs. 1.33 counts for ReplicationControllers too
+   * (their API drops the field, so the status is rewritten every sync: issue #131821); from 1.34
+   * the ReplicationController manager turns it off (PR #131822).
+   */
+  statusTerminatingReplicas: Record<ControllerKind, boolean>;
 }
 
 export type VersionResult = { ok: true; minor: number } | { ok: false; error: string };
@@ -109,9 +129,11 @@ export function behaviourFor(minor: number, overrides: Partial<Record<GateName, 
       minor,
       gates,
       availabilityInclusive: minor >= 34,
-      sidecarRestarts: minor >= 33,
+      sidecarRestarts: minor >= 32,
       requeue: minor >= 34 ? 'next-available' : 'legacy',
-      readyRequeueExtraSecond: true,
+      readyRequeueExtraSecond: minor < 34,
+      controllerRefIndex: minor >= 34 ? 'namespace-kind-name-uid' : 'uid',
+      statusTerminatingReplicas: { ReplicaSet: true, ReplicationController: minor < 34 },
     },
     warnings,
   };

@@ -6,7 +6,7 @@ import { FakeClock } from '../../src/core/clock.js';
 import { namespaceOf } from '../../src/core/controller.js';
 import { controllerRef } from '../../src/core/pod.js';
 import type { Controller, ControllerKind, Pod, ReplicaSet } from '../../src/core/types.js';
-import { defaultBehaviour } from '../../src/core/versions.js';
+import { behaviourFor, defaultBehaviour, type Behaviour } from '../../src/core/versions.js';
 import { ApiError, type ControllerAPI, type ControllerObject } from '../../src/controller/api.js';
 import { ReplicaSetController, type Listers } from '../../src/controller/controller.js';
 
@@ -94,9 +94,9 @@ class World implements ControllerAPI {
   }
 }
 
-function setup(world: World) {
+function setup(world: World, behaviour: Behaviour = defaultBehaviour()) {
   const clock = new FakeClock(NOW);
-  const ctrl = new ReplicaSetController({ kind: 'ReplicaSet', listers: world.listers(), api: world, behaviour: defaultBehaviour(), burstReplicas: 500, clock, log: quiet });
+  const ctrl = new ReplicaSetController({ kind: 'ReplicaSet', listers: world.listers(), api: world, behaviour, burstReplicas: 500, clock, log: quiet });
   return { clock, ctrl };
 }
 
@@ -211,22 +211,35 @@ describe('syncReplicaSet through the controller', () => {
     expect(c2.queue.len()).toBe(0);
   });
 
-  it('a pod turning ready re-enqueues after minReadySeconds + 1 s', async () => {
+  // updatePod in pkg/controller/replicaset/replica_set.go: up to release-1.33 a pod turning ready
+  // enqueues its ReplicaSet after (MinReadySeconds)*time.Second + time.Second ("Add a second to
+  // avoid milliseconds skew in AddAfter"); from release-1.34 (the availability requeue of PR
+  // #132121) after MinReadySeconds exactly.
+  async function readyRequeueAt(minor: number, minReadySeconds: number): Promise<number> {
     const w = new World();
-    const foo = rs('foo', 1, {}, 10);
+    const foo = rs('foo', 1, {}, minReadySeconds);
     w.add(foo);
-    const { ctrl, clock } = setup(w);
-    const notReady = pod('foo-a', foo, { app: 'foo' }, false, '1');
-    const ready = pod('foo-a', foo, { app: 'foo' }, true, '2');
-    ctrl.updatePod(notReady, ready);
-    expect(ctrl.queue.len()).toBe(1);
+    const { ctrl, clock } = setup(w, behaviourFor(minor).behaviour);
+    ctrl.updatePod(pod('foo-a', foo, { app: 'foo' }, false, '1'), pod('foo-a', foo, { app: 'foo' }, true, '2'));
+    expect(ctrl.queue.len()).toBe(1); // the plain enqueue of every owned pod update
     const first = await ctrl.queue.get();
     if (!first.shutdown) ctrl.queue.done(first.item);
-    expect(ctrl.queue.len()).toBe(0);
-    clock.advance(10_999);
-    expect(ctrl.queue.len()).toBe(0);
-    clock.advance(1);
-    expect(ctrl.queue.len()).toBe(1);
+    let waited = 0;
+    while (ctrl.queue.len() === 0 && waited < 60_000) {
+      clock.advance(1);
+      waited++;
+    }
+    return waited;
+  }
+
+  it('a pod turning ready re-enqueues after minReadySeconds + 1 s up to 1.33', async () => {
+    expect(await readyRequeueAt(33, 10)).toBe(11_000);
+    expect(await readyRequeueAt(24, 3)).toBe(4_000);
+  });
+
+  it('a pod turning ready re-enqueues after exactly minReadySeconds from 1.34', async () => {
+    expect(await readyRequeueAt(34, 10)).toBe(10_000);
+    expect(await readyRequeueAt(35, 3)).toBe(3_000);
   });
 
   it('a failing adopt aborts the sync: no create, no status', async () => {

@@ -27,6 +27,17 @@ export function controllerRefTo(uid: string, name = 'owner', kind = 'ReplicaSet'
   return { apiVersion, kind, name, uid, controller: true, blockOwnerDeletion: true };
 }
 
+/**
+ * The controller reference a pod owned by `uid` carries: the uids rs() and rc() give
+ * (`rs-uid-<name>`, `rc-uid-<name>`) name their object, as a real reference does (from 1.34 kind
+ * and name count too); any other uid names ReplicaSet web.
+ */
+function refFromUid(uid: string): OwnerReference {
+  const m = /^(rs|rc)-uid-(.+)$/.exec(uid);
+  if (m?.[1] === 'rc') return controllerRefTo(uid, m[2], 'ReplicationController', 'v1');
+  return controllerRefTo(uid, m ? m[2] : 'web');
+}
+
 export interface PodOpts {
   name: string;
   uid?: string;
@@ -91,7 +102,7 @@ export function pod(o: PodOpts): Pod {
     p.spec!.initContainers = initContainers;
     p.status!.initContainerStatuses = initStatuses;
   }
-  if (o.owner !== undefined) p.metadata.ownerReferences = typeof o.owner === 'string' ? [controllerRefTo(o.owner, 'web')] : o.owner;
+  if (o.owner !== undefined) p.metadata.ownerReferences = typeof o.owner === 'string' ? [refFromUid(o.owner)] : o.owner;
   if (o.deleting) p.metadata.deletionTimestamp = ago(10 * SECOND);
   if (o.cost !== undefined) p.metadata.annotations = { 'controller.kubernetes.io/pod-deletion-cost': o.cost };
   return p;

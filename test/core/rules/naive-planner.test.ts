@@ -77,7 +77,14 @@ interface Expected {
   statusChanged: boolean;
 }
 
-function naivePlan(s: Snapshot, now: number, burst = 500): Map<string, Expected> {
+/**
+ * `minor` 35: the default gates; 33: with DeploymentReplicaSetTerminatingReplicas forced on. What
+ * differs between them: which pods a sync lists (from 1.34 an index on the controller reference's
+ * namespace, kind, name and uid, PodControllerIndexKey / FilterPodsByOwner; up to 1.33 every pod of
+ * the namespace, owned by uid), terminatingReplicas for ReplicationControllers (1.33 only:
+ * EnableStatusTerminatingReplicas, PR #131822) and IsPodAvailable's `<=` (1.34+) against `<`.
+ */
+function naivePlan(s: Snapshot, now: number, burst = 500, minor: 33 | 35 = 35): Map<string, Expected> {
   const ctls: Ctl[] = [
     ...s.replicaSets.map((r): Ctl => ({ kind: 'ReplicaSet', ns: r.metadata.namespace!, name: r.metadata.name, uid: r.metadata.uid, owner: ctrlOf(r.metadata.ownerReferences), replicas: r.spec.replicas ?? 1, minReady: r.spec.minReadySeconds ?? 0, selector: r.spec.selector, template: r.spec.template?.metadata?.labels ?? {}, deleting: !!r.metadata.deletionTimestamp, generation: r.metadata.generation ?? 0, status: r.status ?? {} })),
     ...s.replicationControllers.map((r): Ctl => ({ kind: 'ReplicationController', ns: r.metadata.namespace!, name: r.metadata.name, uid: r.metadata.uid, owner: ctrlOf(r.metadata.ownerReferences), replicas: r.spec.replicas ?? 1, minReady: r.spec.minReadySeconds ?? 0, selector: r.spec.selector == null ? null : { matchLabels: r.spec.selector }, template: r.spec.template?.metadata?.labels ?? {}, deleting: !!r.metadata.deletionTimestamp, generation: r.metadata.generation ?? 0, status: r.status ?? {} })),
@@ -98,6 +105,10 @@ function naivePlan(s: Snapshot, now: number, burst = 500): Map<string, Expected>
       const m = sel(p.metadata.labels);
       const ref = ctrlOf(p.metadata.ownerReferences);
       const ours = ref?.uid === c.uid;
+      if (ours && minor >= 34 && (ref!.kind !== c.kind || ref!.name !== c.name)) {
+        count('unlisted:OtherKindOrName');
+        continue; // indexed under another key: a sync never sees it
+      }
       if (ours && m && p.metadata.deletionTimestamp && !terminal(p)) terminating++;
       if (!m && !ours) continue;
       if (terminal(p)) pods[p.metadata.name] = 'ignore/Inactive';
@@ -161,11 +172,11 @@ function naivePlan(s: Snapshot, now: number, burst = 500): Map<string, Expected>
       if (isReady(p)) {
         ready++;
         const t = time(readyCond(p)?.lastTransitionTime);
-        if (c.minReady === 0 || (t !== null && t + c.minReady * 1000 <= now)) available++;
+        if (c.minReady === 0 || (t !== null && (minor >= 34 ? t + c.minReady * 1000 <= now : t + c.minReady * 1000 < now))) available++;
       }
     }
     const status: Expected['status'] = { replicas: claimed.length, fullyLabeledReplicas: full, readyReplicas: ready, availableReplicas: available, observedGeneration: c.status.observedGeneration ?? 0 };
-    if (c.kind === 'ReplicaSet') status.terminatingReplicas = terminating;
+    if (c.kind === 'ReplicaSet' || minor < 34) status.terminatingReplicas = terminating;
     const cur = c.status;
     const hadFailure = (cur.conditions ?? []).some((x) => x.type === 'ReplicaFailure');
     const same =
@@ -237,7 +248,7 @@ const worldArb = fc
       fc.record({
         ns: fc.constantFrom('a', 'b'),
         labels: labelArb,
-        owner: fc.integer({ min: -3, max: 6 }), // <0: none / ghost / controller:false; else an index into the controllers
+        owner: fc.integer({ min: -4, max: 6 }), // <0: none / ghost / controller:false / first uid under another name; else an index into the controllers
         node: fc.constantFrom('', 'n1', 'n1', 'n2', 'n2', 'n3'),
         phase: fc.constantFrom('Running', 'Running', 'Running', 'Running', 'Running', 'Pending', 'Unknown', '', 'Succeeded', 'Failed'),
         deleting: fc.integer({ min: 0, max: 9 }).map((n) => n < 2),
@@ -268,6 +279,7 @@ const worldArb = fc
       status: { observedGeneration: 1 },
     }));
     const uids = [...replicaSets.map((r) => r.metadata.uid), ...replicationControllers.map((r) => r.metadata.uid)];
+    const refs = [...replicaSets.map((r) => ({ kind: 'ReplicaSet', name: r.metadata.name })), ...replicationControllers.map((r) => ({ kind: 'ReplicationController', name: r.metadata.name }))];
     const ps: Pod[] = pods.map((p, i) => {
       const conditions: any[] = [];
       if (p.ready !== undefined) conditions.push({ type: 'Ready', status: p.ready ? 'True' : 'False', lastTransitionTime: TIMES[p.readyIdx] === null ? null : ago(TIMES[p.readyIdx]!) });
@@ -282,7 +294,8 @@ const worldArb = fc
       }
       if (p.owner === -1) pod.metadata.ownerReferences = [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'ghost', uid: 'ghost', controller: true }];
       if (p.owner === -2 && uids.length) pod.metadata.ownerReferences = [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'x', uid: uids[0], controller: false }];
-      if (p.owner >= 0 && p.owner < uids.length) pod.metadata.ownerReferences = [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'x', uid: uids[p.owner], controller: true }];
+      if (p.owner === -4 && uids.length) pod.metadata.ownerReferences = [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'x', uid: uids[0], controller: true }];
+      if (p.owner >= 0 && p.owner < uids.length) pod.metadata.ownerReferences = [{ apiVersion: 'apps/v1', ...refs[p.owner], uid: uids[p.owner], controller: true }];
       if (p.deleting) pod.metadata.deletionTimestamp = ago(SECOND);
       if (p.cost !== undefined) pod.metadata.annotations = { 'controller.kubernetes.io/pod-deletion-cost': p.cost };
       return pod;
@@ -295,9 +308,10 @@ const worldArb = fc
 const seen = new Map<string, number>();
 const count = (what: string) => seen.set(what, (seen.get(what) ?? 0) + 1);
 
-function check(s: Snapshot, burst?: number) {
-  const plan = planSnapshot(s, { now: NOW, behaviour: bh(35), source: 'file', burstReplicas: burst });
-  const want = naivePlan(s, NOW, burst);
+function check(s: Snapshot, burst?: number, minor: 33 | 35 = 35) {
+  const behaviour = minor === 35 ? bh(35) : bh(33, { DeploymentReplicaSetTerminatingReplicas: true });
+  const plan = planSnapshot(s, { now: NOW, behaviour, source: 'file', burstReplicas: burst });
+  const want = naivePlan(s, NOW, burst, minor);
   for (const w of want.values()) {
     if (w.skip) count(w.skip);
     for (const d of Object.values(w.pods)) count(d);
@@ -363,6 +377,9 @@ describe('indexed planner ≡ naive per-controller planner (random snapshots)', 
   it('same with a small burst cap', () => {
     fc.assert(fc.property(worldArb, (s) => check(s, 1)), { numRuns: 150, seed: 20260103 });
   });
+  it('same on 1.33 with DeploymentReplicaSetTerminatingReplicas forced on (pods owned by uid alone, RCs count terminating pods)', () => {
+    fc.assert(fc.property(worldArb, (s) => check(s, undefined, 33)), { numRuns: 300, seed: 20260105 });
+  });
   it('a larger snapshot (many pods per namespace, so the label index is used)', () => {
     // Above the planner's scan threshold the label postings are used; the answers must not change.
     fc.assert(
@@ -371,7 +388,7 @@ describe('indexed planner ≡ naive per-controller planner (random snapshots)', 
         worlds.forEach((w, i) => {
           const ren = <T extends { metadata: { name: string; uid: string; ownerReferences?: OwnerReference[] | null } }>(o: T): T => ({
             ...o,
-            metadata: { ...o.metadata, name: `w${i}-${o.metadata.name}`, uid: `w${i}-${o.metadata.uid}`, ownerReferences: o.metadata.ownerReferences?.map((r) => (r.kind === 'Deployment' ? { ...r, uid: `w${i}-${r.uid}` } : { ...r, uid: r.uid === 'ghost' ? 'ghost' : `w${i}-${r.uid}` })) },
+            metadata: { ...o.metadata, name: `w${i}-${o.metadata.name}`, uid: `w${i}-${o.metadata.uid}`, ownerReferences: o.metadata.ownerReferences?.map((r) => (r.kind === 'Deployment' ? { ...r, uid: `w${i}-${r.uid}` } : r.uid === 'ghost' ? r : { ...r, name: r.name === 'x' ? 'x' : `w${i}-${r.name}`, uid: `w${i}-${r.uid}` })) },
           });
           merged.replicaSets.push(...w.replicaSets.map(ren));
           merged.replicationControllers.push(...w.replicationControllers.map(ren));
@@ -389,6 +406,7 @@ describe('indexed planner ≡ naive per-controller planner (random snapshots)', 
       'ignore/OwnedByOther', 'ignore/Inactive', 'ignore/Terminating', 'ignore/ControllerDeleting', 'create',
       'delete:ScaleToZero', 'delete:Unscheduled', 'delete:Phase', 'delete:NotReady', 'delete:LowerDeletionCost',
       'delete:MoreOnSameNode', 'delete:ReadyShorter', 'delete:MoreRestarts', 'delete:Newer', 'delete:Tie', 'delete:tied', 'notAvailable',
+      'unlisted:OtherKindOrName',
     ])
       expect(seen.get(what) ?? 0, what).toBeGreaterThan(0);
   });

@@ -129,16 +129,26 @@ describe('§7 criteria in isolation', () => {
   it('7. more restarts first (max over containers)', () => {
     expectFirst(base({ name: 'r', ready: false, restarts: [0, 4], createdAgo: 60 * DAY }), base({ name: 's', ready: false, restarts: [3, 3], createdAgo: MINUTE }), 'MoreRestarts');
   });
-  it('7. equal regular restarts: sidecar restarts decide (1.33+); ordinary init containers ignored', () => {
+  it('7. equal regular restarts: sidecar restarts decide (1.32+); ordinary init containers ignored', () => {
     const side = base({ name: 'side', ready: false, restarts: [1], sidecarRestarts: [2], createdAgo: 60 * DAY });
     const init = base({ name: 'init', ready: false, restarts: [1], initRestarts: [9], createdAgo: MINUTE });
     expectFirst(side, init, 'MoreRestarts');
   });
-  it('7. sidecar restarts are ignored before 1.33 (go on to creation time)', () => {
+  // ActivePodsWithRanks.Less in pkg/controller/controller_utils.go: release-1.32 compares the max
+  // restarts of regular containers, then (compareMaxContainerRestarts) of restartable init
+  // containers (PR #124952, "The Job controller now considers sidecar container restart counts
+  // when removing pods" in the v1.32.0 changelog); release-1.31 only the regular ones.
+  it('7. sidecar restarts decide from 1.32 (kube-controller-manager v1.32.13 deletes the pod with more)', () => {
     const side = base({ name: 'side', ready: false, restarts: [1], sidecarRestarts: [2], createdAgo: 60 * DAY });
     const plain = base({ name: 'plain', ready: false, restarts: [1], createdAgo: MINUTE });
+    expectFirst(side, plain, 'MoreRestarts', { b: bh(32) });
     expectFirst(side, plain, 'MoreRestarts', { b: bh(33) });
-    expectFirst(plain, side, 'Newer', { b: bh(32) });
+  });
+  it('7. sidecar restarts are ignored before 1.32 (go on to creation time)', () => {
+    const side = base({ name: 'side', ready: false, restarts: [1], sidecarRestarts: [2], createdAgo: 60 * DAY });
+    const plain = base({ name: 'plain', ready: false, restarts: [1], createdAgo: MINUTE });
+    expectFirst(plain, side, 'Newer', { b: bh(31) });
+    expectFirst(plain, side, 'Newer', { b: bh(24) });
   });
   it('8. newer first (different creation buckets)', () => {
     expectFirst(base({ name: 'young', ready: false, createdAgo: HOUR }), base({ name: 'old', ready: false, createdAgo: 30 * DAY }), 'Newer');
@@ -345,11 +355,11 @@ describe('§7 order properties', () => {
     const toPod = (f: F) =>
       pod({ name: f.uid, uid: f.uid, node: f.node, phase: f.phase, ready: f.ready, readyAgo: f.rt, createdAgo: f.ct, cost: String(f.cost), restarts: [f.rs], sidecarRestarts: [f.side] });
     fc.assert(
-      fc.property(fArb, fArb, fc.constantFrom(35, 32), fc.boolean(), fc.boolean(), (a, b, minor, log, costOn) => {
+      fc.property(fArb, fArb, fc.constantFrom(35, 32, 31), fc.boolean(), fc.boolean(), (a, b, minor, log, costOn) => {
         const behaviour = bh(minor, { LogarithmicScaleDown: log, PodDeletionCost: costOn });
         // the Fs hold "ago" values; convert to absolute instants for the naive comparator
         const abs = (f: F): F => ({ ...f, rt: f.rt === null ? null : NOW - f.rt, ct: f.ct === null ? null : NOW - f.ct });
-        const [want, step] = naiveLess(abs(a), abs(b), log, costOn, minor >= 33);
+        const [want, step] = naiveLess(abs(a), abs(b), log, costOn, minor >= 32);
         const got = compareForDeletion(rankFacts(toPod(a), 0, a.rank, NOW), rankFacts(toPod(b), 1, b.rank, NOW), behaviour);
         expect(got.less).toBe(want);
         expect(got.criterion).toBe(step);

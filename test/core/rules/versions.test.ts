@@ -107,11 +107,22 @@ describe('behaviourFor', () => {
     expect(defaultBehaviour().version).toBe('1.35');
   });
 
-  it('follows the behaviour changes of 1.33 and 1.34', () => {
+  it('follows the behaviour changes of 1.32 and 1.34', () => {
     const at = (minor: number) => behaviourFor(minor).behaviour;
-    expect([at(32).sidecarRestarts, at(33).sidecarRestarts]).toEqual([false, true]);
+    // controller_utils.go ActivePodsWithRanks.Less: sidecar restarts from release-1.32 (PR #124952)
+    expect([at(31).sidecarRestarts, at(32).sidecarRestarts, at(35).sidecarRestarts]).toEqual([false, true, true]);
     expect([at(33).availabilityInclusive, at(34).availabilityInclusive]).toEqual([false, true]);
     expect([at(33).requeue, at(34).requeue]).toEqual(['legacy', 'next-available']);
+    // replica_set.go updatePod: "+ time.Second" up to release-1.33
+    expect([at(24).readyRequeueExtraSecond, at(33).readyRequeueExtraSecond, at(34).readyRequeueExtraSecond, at(35).readyRequeueExtraSecond]).toEqual([true, true, false, false]);
+    // replica_set.go syncReplicaSet: namespace list + ClaimPods by uid up to release-1.33,
+    // FilterPodsByOwner on PodControllerIndexKey (namespace/kind/name/uid) from release-1.34
+    expect([at(24).controllerRefIndex, at(33).controllerRefIndex, at(34).controllerRefIndex, at(35).controllerRefIndex]).toEqual(['uid', 'uid', 'namespace-kind-name-uid', 'namespace-kind-name-uid']);
+    // replication_controller.go NewReplicationManager: EnableStatusTerminatingReplicas false from release-1.34 (PR #131822)
+    expect([at(33).statusTerminatingReplicas, at(34).statusTerminatingReplicas]).toEqual([
+      { ReplicaSet: true, ReplicationController: true },
+      { ReplicaSet: true, ReplicationController: false },
+    ]);
   });
 
   it('applies a gate override the version knows', () => {
