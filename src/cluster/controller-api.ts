@@ -125,15 +125,13 @@ export class KubeControllerAPI implements ControllerAPI {
   /** Waits `ms` for the rate limiter; a fence that ends cuts the wait short (FencedError). */
   private wait(ms: number): Promise<void> {
     const signal = this.opts.fence?.signal;
-    const set = (fn: () => void, t: number): unknown => this.setTimer(fn, t);
-    const clear = (h: unknown) => this.clearTimer(h);
     return new Promise((resolve, reject) => {
       if (signal?.aborted) return reject(this.fenced());
       const onAbort = () => {
-        clear(timer);
+        this.clearTimer(timer);
         reject(this.fenced());
       };
-      const timer = set(() => {
+      const timer = this.setTimer(() => {
         signal?.removeEventListener('abort', onAbort);
         resolve();
       }, ms);

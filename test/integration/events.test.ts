@@ -9,9 +9,10 @@ import { Writable } from 'node:stream';
 import { AppsV1Api, CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import { afterEach, describe, expect, it } from 'vitest';
 import { KubeControllerAPI, MAX_TRIES_PER_EVENT } from '../../src/cluster/controller-api.js';
+import { LeaseFence } from '../../src/cluster/lease.js';
 import { FakeClock } from '../../src/core/clock.js';
 import { TokenBucket } from '../../src/core/rate-limiter.js';
-import type { Controller, ReplicaSet } from '../../src/core/types.js';
+import type { Controller } from '../../src/core/types.js';
 import type { ControllerObject } from '../../src/controller/api.js';
 import { AGGREGATE_MESSAGE_PREFIX } from '../../src/controller/event-correlator.js';
 import { WRITE_VERBS, type AuditEntry } from '../../src/sandbox/audit.js';
@@ -25,7 +26,7 @@ afterEach(async () => {
 });
 
 const labels = { app: 'web' };
-function rs(replicas: number): ReplicaSet {
+function rs(replicas: number): object {
   return {
     apiVersion: 'apps/v1',
     kind: 'ReplicaSet',
@@ -191,5 +192,19 @@ describe('KubeControllerAPI: event requests', () => {
     await recorded[2];
     expect(mark()).toEqual(['event create', 'replicasets/status update', 'event create', 'event create']);
     await api.flush();
+  });
+
+  it('the write fence covers events: those waiting for a token when leading stops are never sent, and flush returns', async () => {
+    const { kc } = await setup([rs(1)]);
+    const clock = new FakeClock(0);
+    const fence = new LeaseFence(clock, 10_000, 0);
+    const api = new KubeControllerAPI(kc, { clock, fence, limiter: new TokenBucket(clock, 1, 1) });
+    const c = asController(await api.getController('ReplicaSet', 'default', 'web')); // the only token
+    const recorded = ['a', 'b'].map((x) => api.recordEvent(c, 'Normal', 'SuccessfulCreate', `Created pod: web-${x}`));
+    fence.end(new Error('lost the lease'));
+    clock.advance(5000);
+    await Promise.all(recorded); // resolved, not rejected
+    await api.flush();
+    expect(eventWrites(sb!.audit())).toEqual([]);
   });
 });
