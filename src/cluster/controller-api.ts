@@ -7,17 +7,30 @@
 // write waits for the rate limiter, again after the wait, and last in the request pipeline right
 // before the request leaves; its signal aborts the waits and the requests in flight. A refused
 // or cut-short request fails with a FencedError.
+//
+// Events go as kube-controller-manager's recorder sends them (client-go tools/record): through
+// the EventCorrelator (aggregation, dedup into count patches, the per-object spam filter), one at
+// a time in the order recorded, from a queue of their own. An event takes a limiter token only
+// when one is free, so it never queues ahead of a pod or status write nor holds one back.
 
 import { AppsV1Api, CoreV1Api, Observable, PatchStrategy, setHeaderOptions, type ConfigurationOptions, type CoreV1Event, type KubeConfig, type ObservableMiddleware } from '@kubernetes/client-node';
 // Not re-exported by the package root; the models carry Date objects and need it both ways.
 import { ObjectSerializer } from '@kubernetes/client-node/dist/serializer.js';
+import { randomUUID } from 'node:crypto';
 import type { Clock } from '../core/clock.js';
 import { namespaceOf } from '../core/controller.js';
 import type { TokenBucket } from '../core/rate-limiter.js';
 import type { Controller, ControllerKind, Pod } from '../core/types.js';
 import { ApiError, FencedError, type ControllerAPI, type ControllerObject, type WriteFence } from '../controller/api.js';
+import { EventCorrelator, rfc3339, type CoreEvent, type EventAction } from '../controller/event-correlator.js';
 
 export const REPORTING_CONTROLLER = 'rs-reconcile';
+
+/** client-go record: events waiting to be sent beyond this many are dropped (maxQueuedEvents). */
+export const MAX_QUEUED_EVENTS = 1000;
+/** client-go record: tries of an event the server did not answer (maxTriesPerEvent), 10 s apart. */
+export const MAX_TRIES_PER_EVENT = 12;
+export const EVENT_RETRY_SLEEP_MS = 10_000;
 
 const BASE_USER_AGENT = `rs-reconcile (${process.platform}/${process.arch}) node/${process.version}`;
 
@@ -40,8 +53,10 @@ export interface ClientOptions {
   fence?: WriteFence;
   /** Sent with every request (default: the transport's). */
   userAgent?: string;
-  /** Timers of the rate limiter's waits (default setTimeout). */
+  /** Timers of the rate limiter's waits and of event retries (default setTimeout). */
   clock?: Pick<Clock, 'setTimer' | 'clearTimer'>;
+  /** The first event retry sleeps a random part of 10 s (default Math.random). */
+  random?: () => number;
 }
 
 /** An ApiException (or a transport error) as an ApiError with the server's Status. */
@@ -77,7 +92,14 @@ function fromWire<T>(obj: unknown, type: string): T {
 export class KubeControllerAPI implements ControllerAPI {
   private readonly core: CoreV1Api;
   private readonly apps: AppsV1Api;
-  private readonly pendingEvents = new Set<Promise<void>>();
+  private readonly correlator = new EventCorrelator({ uuid: randomUUID });
+  private readonly eventQueue: { event: CoreEvent; done: () => void }[] = [];
+  /** The loop sending the queued events, while there are any. */
+  private draining: Promise<void> | null = null;
+  /** Set by flush: events still queued are sent, but a failed one is not retried later. */
+  private flushing = false;
+  /** Ends the retry sleep of the event being sent, if any. */
+  private wakeRetry: (() => void) | null = null;
 
   constructor(
     kc: KubeConfig,
@@ -91,19 +113,25 @@ export class KubeControllerAPI implements ControllerAPI {
     return this.opts.dryRun ? 'All' : undefined;
   }
 
+  private setTimer(fn: () => void, ms: number): unknown {
+    return this.opts.clock ? this.opts.clock.setTimer(fn, ms) : setTimeout(fn, ms);
+  }
+
+  private clearTimer(h: unknown): void {
+    if (this.opts.clock) this.opts.clock.clearTimer(h);
+    else clearTimeout(h as NodeJS.Timeout);
+  }
+
   /** Waits `ms` for the rate limiter; a fence that ends cuts the wait short (FencedError). */
   private wait(ms: number): Promise<void> {
     const signal = this.opts.fence?.signal;
-    const clock = this.opts.clock;
-    const set = (fn: () => void, t: number): unknown => (clock ? clock.setTimer(fn, t) : setTimeout(fn, t));
-    const clear = (h: unknown) => (clock ? clock.clearTimer(h) : clearTimeout(h as NodeJS.Timeout));
     return new Promise((resolve, reject) => {
       if (signal?.aborted) return reject(this.fenced());
       const onAbort = () => {
-        clear(timer);
+        this.clearTimer(timer);
         reject(this.fenced());
       };
-      const timer = set(() => {
+      const timer = this.setTimer(() => {
         signal?.removeEventListener('abort', onAbort);
         resolve();
       }, ms);
@@ -140,11 +168,28 @@ export class KubeControllerAPI implements ControllerAPI {
     return { middleware: [middleware], middlewareMergeStrategy: 'append' };
   }
 
-  private async call<T>(verb: string, resource: string, write: boolean, fn: (options: ConfigurationOptions | undefined) => Promise<T>): Promise<T> {
+  /**
+   * Waits until the limiter has a token free and takes it. Writes reserve theirs (`take`) and
+   * drive the bucket negative while they wait, so this one waits behind all of them.
+   */
+  private async spareToken(): Promise<void> {
+    const limiter = this.opts.limiter;
+    if (!limiter) return;
+    while (!limiter.tryTake()) {
+      const missing = 1 - limiter.tokensAvailable();
+      await this.wait(Math.max(1, Math.ceil((missing * 1000) / limiter.qps)));
+    }
+  }
+
+  /** `spare`: the request takes a limiter token only when one is free (events). */
+  private async call<T>(verb: string, resource: string, write: boolean, fn: (options: ConfigurationOptions | undefined) => Promise<T>, spare = false): Promise<T> {
     const fence = this.opts.fence;
     if (write) fence?.check(); // refused before it takes a token
-    const wait = this.opts.limiter?.take() ?? 0;
-    if (wait > 0) await this.wait(wait);
+    if (spare) await this.spareToken();
+    else {
+      const wait = this.opts.limiter?.take() ?? 0;
+      if (wait > 0) await this.wait(wait);
+    }
     try {
       if (write) fence?.check(); // the wait may have outlasted the lease
       const out = await fn(this.requestOptions(write));
@@ -199,11 +244,13 @@ export class KubeControllerAPI implements ControllerAPI {
     return toWire(out, 'V1ReplicationController') as ControllerObject;
   }
 
-  async recordEvent(c: Controller, type: 'Normal' | 'Warning', reason: string, message: string): Promise<void> {
+  /** Queues the event (makeEvent); it resolves once the event is sent or dropped, and never rejects. */
+  recordEvent(c: Controller, type: 'Normal' | 'Warning', reason: string, message: string): Promise<void> {
     const namespace = namespaceOf(c);
-    const now = new Date(this.opts.now?.() ?? Date.now());
-    const event: CoreV1Event = {
-      metadata: { generateName: `${c.metadata.name}.`, namespace },
+    const now = this.now();
+    const at = rfc3339(now);
+    const event: CoreEvent = {
+      metadata: { name: this.correlator.eventName(c.metadata.name, now), namespace },
       involvedObject: {
         apiVersion: c.kind === 'ReplicaSet' ? 'apps/v1' : 'v1',
         kind: c.kind,
@@ -216,23 +263,127 @@ export class KubeControllerAPI implements ControllerAPI {
       message,
       type,
       count: 1,
-      firstTimestamp: now,
-      lastTimestamp: now,
-      eventTime: undefined,
+      firstTimestamp: at,
+      lastTimestamp: at,
       source: { component: REPORTING_CONTROLLER },
       reportingComponent: REPORTING_CONTROLLER,
       reportingInstance: this.opts.hostname ?? REPORTING_CONTROLLER,
     };
-    const sent = this.call('create', 'events', true, (o) => this.core.createNamespacedEvent({ namespace, body: event, dryRun: this.dryRun }, o)).then(
-      () => undefined,
-      () => undefined, // like upstream's broadcaster: a lost event never fails a sync
-    );
-    this.pendingEvents.add(sent);
-    void sent.finally(() => this.pendingEvents.delete(sent));
-    return sent;
+    // the broadcaster's queue drops what does not fit (watch.DropIfChannelFull)
+    if (this.eventQueue.length >= MAX_QUEUED_EVENTS) return Promise.resolve();
+    return new Promise<void>((done) => {
+      this.eventQueue.push({ event, done });
+      this.draining ??= this.drainEvents();
+    });
   }
 
+  private now(): number {
+    return this.opts.now?.() ?? Date.now();
+  }
+
+  /** One event at a time, in the order recorded, as the recorder's goroutine (recordToSink). */
+  private async drainEvents(): Promise<void> {
+    for (;;) {
+      const next = this.eventQueue.shift();
+      if (!next) {
+        this.draining = null; // in the same turn as the empty check: a later push starts a new loop
+        return;
+      }
+      try {
+        await this.recordToSink(next.event);
+      } catch {
+        // a lost event never fails anything
+      } finally {
+        next.done();
+      }
+    }
+  }
+
+  /** recordToSink: correlate, then send; an event the server did not answer is tried again. */
+  private async recordToSink(event: CoreEvent): Promise<void> {
+    const action = this.correlator.correlate(event, this.now());
+    if (action.kind === 'drop') return;
+    for (let tries = 1; ; tries++) {
+      if (await this.sendEvent(action)) return;
+      if (tries >= MAX_TRIES_PER_EVENT || this.flushing) return;
+      // the first sleep is randomized so that clients do not retry in step
+      const ms = tries === 1 ? EVENT_RETRY_SLEEP_MS * (this.opts.random ?? Math.random)() : EVENT_RETRY_SLEEP_MS;
+      await this.retrySleep(ms); // a fence that ends rejects here: the event is dropped
+      if (this.flushing) return;
+    }
+  }
+
+  /** Sleeps before an event's next try; a flush ends the sleep (as the broadcaster's Shutdown). */
+  private retrySleep(ms: number): Promise<void> {
+    return new Promise((resolve, reject) => {
+      let timer: unknown;
+      const end = () => {
+        this.wakeRetry = null;
+        this.clearTimer(timer);
+        signal?.removeEventListener('abort', onAbort);
+      };
+      const onAbort = () => {
+        end();
+        reject(this.fenced());
+      };
+      const signal = this.opts.fence?.signal;
+      if (signal?.aborted) return reject(this.fenced());
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.wakeRetry = () => {
+        end();
+        resolve();
+      };
+      timer = this.setTimer(() => this.wakeRetry?.(), ms);
+    });
+  }
+
+  /**
+   * recordEvent of client-go: PATCH a known event (POST it anew when the PATCH answers 404),
+   * POST a new one. True when done: sent, or refused by the server (never retried: the request
+   * would be the same), or fenced. False when there was no answer: try again.
+   */
+  private async sendEvent(action: Exclude<EventAction, { kind: 'drop' }>): Promise<boolean> {
+    const { namespace } = action.event.metadata;
+    try {
+      let out: unknown;
+      if (action.kind === 'patch') {
+        try {
+          out = await this.call(
+            'patch',
+            'events',
+            true,
+            (o) =>
+              this.core.patchNamespacedEvent(
+                { namespace, name: action.name, body: action.patch, dryRun: this.dryRun },
+                setHeaderOptions('Content-Type', PatchStrategy.StrategicMergePatch, o),
+              ),
+            true,
+          );
+        } catch (err) {
+          if (!(err instanceof ApiError) || err.code !== 404) throw err;
+        }
+      }
+      if (out === undefined) {
+        const { resourceVersion: _rv, ...metadata } = action.event.metadata; // a create carries none
+        const body = fromWire<CoreV1Event>({ apiVersion: 'v1', kind: 'Event', ...action.event, metadata }, 'CoreV1Event');
+        out = await this.call('create', 'events', true, (o) => this.core.createNamespacedEvent({ namespace, body, dryRun: this.dryRun }, o), true);
+      }
+      this.correlator.updateState(toWire(out, 'CoreV1Event') as CoreEvent);
+      return true;
+    } catch (err) {
+      if (err instanceof FencedError) return true;
+      return toApiError(err).code >= 100;
+    }
+  }
+
+  /** Waits for the queued events to be sent; meanwhile one that fails is not tried again. */
   async flush(): Promise<void> {
-    while (this.pendingEvents.size) await Promise.all([...this.pendingEvents]);
+    this.flushing = true;
+    try {
+      this.wakeRetry?.();
+      while (this.draining) await this.draining;
+    } finally {
+      this.flushing = false;
+    }
   }
 }
