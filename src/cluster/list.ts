@@ -112,6 +112,8 @@ export interface ListOptions<T> {
   accept(item: unknown): T | null;
   /** After each page: the items kept and the pages read so far (both restart at a fallback). */
   onPage?(p: { items: number; pages: number }): void;
+  /** Stop after this many pages, with what they held (shell completion reads one). */
+  maxPages?: number;
 }
 
 export interface ListResult<T> {
@@ -227,7 +229,7 @@ export class ApiReader {
       resourceVersion ??= typeof meta.resourceVersion === 'string' ? meta.resourceVersion : '';
       const next = typeof meta.continue === 'string' && meta.continue !== '' ? meta.continue : undefined;
       // Without a limit the answer is the whole list (client-go returns the fallback's as is).
-      if (next === undefined || !paged) return { items, resourceVersion, pages };
+      if (next === undefined || !paged || pages === o.maxPages) return { items, resourceVersion, pages };
       if (tokens.has(next)) {
         throw new ClusterError(`the server at ${this.conn.server} repeated a continue token while listing ${op.resource}`, 'unexpected');
       }
