@@ -378,6 +378,8 @@ export class WatchSession {
 /** The part of ReplicaSetController the dashboard samples. */
 export interface ControllerLike {
   readonly kind: ControllerKind;
+  /** Its registry entry (default: the one CONTROLLER_KINDS has for kind). */
+  readonly info?: Pick<ControllerKindInfo, 'queueName'>;
   queue: { metrics(): { depth: number; inFlight: number; retries: number; adds: number } };
   expectations: { pending(): { key: string; add: number; del: number; ageMs: number }[] };
 }
@@ -385,7 +387,7 @@ export interface ControllerLike {
 export function queueInfo(controllers: readonly ControllerLike[]): QueueInfo {
   const queues = controllers.map((c) => {
     const m = c.queue.metrics();
-    return { name: controllerKindInfo(c.kind).queueName, depth: m.depth, inFlight: m.inFlight, retries: m.retries, adds: m.adds };
+    return { name: (c.info ?? controllerKindInfo(c.kind)).queueName, depth: m.depth, inFlight: m.inFlight, retries: m.retries, adds: m.adds };
   });
   const expectations: PendingExpectation[] = [];
   for (const c of controllers) for (const e of c.expectations.pending()) expectations.push({ kind: c.kind, key: e.key, add: e.add, del: e.del, ageMs: e.ageMs });
