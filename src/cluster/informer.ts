@@ -5,9 +5,10 @@
 // Why not client-node's own makeInformer: its list is not paginated, it keeps no indexes, its
 // update handler gets only the new object, and it stops for good on any error but 410.
 //
-// Lists go through the Connection's API clients (impersonation, --request-timeout, keep-alive)
-// and are read raw, as src/cluster/read.ts does: objects stay the JSON the API server sent (RFC3339
-// strings, fields newer than the library), never client-node's model classes. Watches go through
+// Lists go through src/cluster/list.ts, as the one-shot reads do (the Connection's transport:
+// impersonation, --request-timeout, keep-alive; client-go's pager; objects as the JSON the API
+// server sent, never client-node's model classes). Any resource can be watched: pods, a kind of
+// CONTROLLER_KINDS by its plural, or any group/version/plural given. Watches go through
 // client-node's Watch, fed the Connection's KubeConfig (its applyToFetchOptions adds the
 // impersonation headers; CA, client certificates and tokens come from the same kubeconfig).
 //
@@ -16,30 +17,18 @@
 // controller reads it; on a real cluster it is often the largest part of an object). Handlers
 // and cache readers must treat objects as read-only.
 
-import {
-  AppsV1Api,
-  CoreV1Api,
-  Observable,
-  ResponseContext,
-  Watch,
-  type ConfigurationOptions,
-  type KubeConfig,
-  type ObservableMiddleware,
-} from '@kubernetes/client-node';
+import { Watch, type KubeConfig } from '@kubernetes/client-node';
+import { CONTROLLER_KINDS } from '../core/controller.js';
+import type { Tombstone } from '../core/types.js';
 import { IndexedCache, namespaceIndexer, objectKey, type CachedObject, type Indexer } from './cache.js';
 import { ClusterError, clusterError, type Operation } from './errors.js';
 import type { Connection } from './kubeconfig.js';
+import { ApiReader, DEFAULT_PAGE_SIZE, POD_RESOURCE, apiVersionOf, collectionPath, type ApiResource } from './list.js';
 
 export type { CachedObject, Indexer } from './cache.js';
 export { IndexedCache, controllerUidIndexer, namespaceIndexer, objectKey } from './cache.js';
-
-/** client-go's DeletedFinalStateUnknown: the object was deleted while the watch was not looking. */
-export interface Tombstone<T> {
-  tombstone: true;
-  key: string;
-  /** The last state the cache knew. */
-  obj: T;
-}
+export type { Tombstone } from '../core/types.js';
+export type { ApiResource } from './list.js';
 
 export interface InformerHandlers<T> {
   add?(obj: T): void;
@@ -48,7 +37,14 @@ export interface InformerHandlers<T> {
   delete?(obj: T | Tombstone<T>): void;
 }
 
-export type InformerResource = 'pods' | 'replicasets' | 'replicationcontrollers';
+/** "pods", the plural of a controller kind (CONTROLLER_KINDS), or any resource as the API serves it. */
+export type InformerResource = string | ApiResource;
+
+/** The resources known by name: pods and every controller kind. */
+function namedResource(name: string): ApiResource | undefined {
+  if (name === POD_RESOURCE.resource) return POD_RESOURCE;
+  return CONTROLLER_KINDS.find((k) => k.resource === name);
+}
 
 export interface InformerMetric {
   event: 'list' | 'watch' | 'relist' | 'reconnect' | 'bookmark' | 'error';
@@ -76,7 +72,7 @@ export interface InformerOptions {
   indexers?: Record<string, Indexer<any>>;
 }
 
-export const DEFAULT_PAGE_SIZE = 500;
+export { DEFAULT_PAGE_SIZE } from './list.js';
 const DEFAULT_BACKOFF_INITIAL_MS = 800;
 const DEFAULT_BACKOFF_MAX_MS = 30_000;
 /** Backoff delays are stretched by up to this share (client-go's reflector jitters its backoff). */
@@ -92,99 +88,6 @@ const HEALTHY_WATCH_MS = 1_000;
 const USER_AGENT = `rs-reconcile (${process.platform}/${process.arch}) node/${process.version}`;
 
 type Json = Record<string, unknown>;
-
-interface ListParams {
-  labelSelector?: string;
-  limit?: number;
-  _continue?: string;
-}
-
-interface Clients {
-  core: CoreV1Api;
-  apps: AppsV1Api;
-}
-
-interface ResourceDef {
-  resource: InformerResource;
-  kind: string;
-  apiVersion: string;
-  group: string;
-  /** The collection's path, for watches. */
-  path(namespace: string | null): string;
-  list(clients: Clients, namespace: string | null, params: ListParams, options: ConfigurationOptions): Promise<unknown>;
-}
-
-const nsPath = (namespace: string | null) => (namespace === null ? '' : `/namespaces/${encodeURIComponent(namespace)}`);
-
-const RESOURCES: Record<InformerResource, ResourceDef> = {
-  pods: {
-    resource: 'pods',
-    kind: 'Pod',
-    apiVersion: 'v1',
-    group: '',
-    path: (ns) => `/api/v1${nsPath(ns)}/pods`,
-    list: (c, namespace, params, options) =>
-      namespace === null ? c.core.listPodForAllNamespaces(params, options) : c.core.listNamespacedPod({ namespace, ...params }, options),
-  },
-  replicasets: {
-    resource: 'replicasets',
-    kind: 'ReplicaSet',
-    apiVersion: 'apps/v1',
-    group: 'apps',
-    path: (ns) => `/apis/apps/v1${nsPath(ns)}/replicasets`,
-    list: (c, namespace, params, options) =>
-      namespace === null
-        ? c.apps.listReplicaSetForAllNamespaces(params, options)
-        : c.apps.listNamespacedReplicaSet({ namespace, ...params }, options),
-  },
-  replicationcontrollers: {
-    resource: 'replicationcontrollers',
-    kind: 'ReplicationController',
-    apiVersion: 'v1',
-    group: '',
-    path: (ns) => `/api/v1${nsPath(ns)}/replicationcontrollers`,
-    list: (c, namespace, params, options) =>
-      namespace === null
-        ? c.core.listReplicationControllerForAllNamespaces(params, options)
-        : c.core.listNamespacedReplicationController({ namespace, ...params }, options),
-  },
-};
-
-/** What one list call answered, as sent. */
-interface Exchange {
-  status?: number;
-  headers?: Record<string, string>;
-  body?: string;
-}
-
-/**
- * Per-call options that keep the raw answer. A successful body is kept here and client-node is
- * handed an empty object to deserialize instead: its model classes would be built (and thrown
- * away) for every item of every page, doubling the work of a large list for nothing.
- */
-function capture(signal: AbortSignal): { options: ConfigurationOptions; exchange: Exchange } {
-  const exchange: Exchange = {};
-  const middleware: ObservableMiddleware = {
-    pre: (ctx) => {
-      ctx.setSignal(signal);
-      return new Observable(Promise.resolve(ctx));
-    },
-    post: (rsp) =>
-      new Observable(
-        rsp.body.text().then((text) => {
-          exchange.status = rsp.httpStatusCode;
-          exchange.headers = rsp.headers;
-          exchange.body = text;
-          const handOn = rsp.httpStatusCode >= 200 && rsp.httpStatusCode < 300 ? '{}' : text;
-          return new ResponseContext(rsp.httpStatusCode, rsp.headers, {
-            text: async () => handOn,
-            binary: async () => Buffer.from(handOn, 'utf8'),
-          });
-        }),
-      ),
-  };
-  return { options: { middleware: [middleware], middlewareMergeStrategy: 'append' }, exchange };
-}
 
 /** Resolves after ms, or at once (false) when the signal aborts. */
 function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
@@ -238,9 +141,9 @@ type WatchOutcome =
 
 export class Informer<T extends CachedObject = CachedObject> {
   readonly cache: IndexedCache<T>;
-  private readonly def: ResourceDef;
+  private readonly def: ApiResource;
+  private readonly apiVersion: string;
   private readonly conn: Connection;
-  private readonly clients: Clients;
   private readonly handlers: InformerHandlers<T>[] = [];
   private readonly pageSize: number;
   private readonly resyncMs: number;
@@ -254,9 +157,13 @@ export class Informer<T extends CachedObject = CachedObject> {
   private retryAfterMs = 0;
 
   constructor(private readonly opts: InformerOptions) {
-    const def = RESOURCES[opts.resource];
-    if (!def) throw new Error(`the informer cannot watch "${String(opts.resource)}" (pods, replicasets or replicationcontrollers)`);
+    const def = typeof opts.resource === 'string' ? namedResource(opts.resource) : opts.resource;
+    if (!def) {
+      const known = [POD_RESOURCE, ...CONTROLLER_KINDS].map((r) => r.resource).join(', ');
+      throw new Error(`the informer cannot watch "${String(opts.resource)}" (${known}, or a resource given by group, version and plural)`);
+    }
     this.def = def;
+    this.apiVersion = apiVersionOf(def);
     this.conn = opts.conn;
     this.pageSize = opts.pageSize ?? DEFAULT_PAGE_SIZE;
     if (!Number.isInteger(this.pageSize) || this.pageSize < 0) throw new Error(`invalid page size ${this.pageSize}`);
@@ -264,7 +171,6 @@ export class Informer<T extends CachedObject = CachedObject> {
     this.backoffInitialMs = Math.max(1, opts.backoff?.initialMs ?? DEFAULT_BACKOFF_INITIAL_MS);
     this.backoffMaxMs = Math.max(this.backoffInitialMs, opts.backoff?.maxMs ?? DEFAULT_BACKOFF_MAX_MS);
     this.cache = new IndexedCache<T>((opts.indexers ?? { namespace: namespaceIndexer }) as Record<string, Indexer<T>>);
-    this.clients = { core: this.conn.kc.makeApiClient(CoreV1Api), apps: this.conn.kc.makeApiClient(AppsV1Api) };
   }
 
   /**
@@ -388,76 +294,20 @@ export class Informer<T extends CachedObject = CachedObject> {
     return { verb: 'list', resource: this.def.resource, group: this.def.group, namespace: this.opts.namespace };
   }
 
-  /** One page: the raw list object (a failure becomes a ClusterError carrying the HTTP status). */
-  private async listPage(params: ListParams, signal: AbortSignal): Promise<Json> {
-    const { options, exchange } = capture(signal);
-    try {
-      await this.def.list(this.clients, this.opts.namespace, params, options);
-    } catch (err) {
-      if (signal.aborted) throw signal.reason;
-      const status = exchange.status;
-      const retryAfter = exchange.headers?.['retry-after'];
-      if (status !== undefined && retryAfter !== undefined && /^\d+$/.test(retryAfter.trim())) {
-        this.retryAfterMs = Math.min(Number(retryAfter), 60) * 1000;
-      }
-      throw clusterError(this.conn, err, this.op(), status === undefined ? undefined : { status, body: exchange.body });
-    }
-    let list: unknown;
-    try {
-      list = JSON.parse(exchange.body ?? '');
-    } catch {
-      list = undefined;
-    }
-    if (!isObj(list) || !Array.isArray(list.items)) {
-      throw new ClusterError(`the server at ${this.conn.server} did not answer with a list (list ${this.def.resource})`, 'unexpected');
-    }
-    return list;
-  }
-
-  /** Every page (client-go's pager: on an expired continue token, one list without pages). */
-  private async listAll(signal: AbortSignal): Promise<{ items: T[]; resourceVersion: string; pages: number }> {
-    let items: T[] = [];
-    let pages = 0;
-    let limit: number | undefined = this.pageSize > 0 ? this.pageSize : undefined;
-    let token: string | undefined;
-    const tokens = new Set<string>();
-    for (;;) {
-      const params: ListParams = {
-        ...(this.opts.labelSelector ? { labelSelector: this.opts.labelSelector } : {}),
-        ...(limit !== undefined ? { limit } : {}),
-        ...(token !== undefined ? { _continue: token } : {}),
-      };
-      let list: Json;
-      try {
-        list = await this.listPage(params, signal);
-      } catch (err) {
-        if (err instanceof ClusterError && err.status === 410 && token !== undefined) {
-          items = [];
-          pages = 0;
-          limit = undefined;
-          token = undefined;
-          continue;
-        }
-        throw err;
-      }
-      pages++;
-      for (const item of list.items as unknown[]) {
+  /** Every page (src/cluster/list.ts: client-go's pager); objects without a name or uid are reported and left out. */
+  private listAll(signal: AbortSignal): Promise<{ items: T[]; resourceVersion: string; pages: number }> {
+    const reader = new ApiReader(this.conn, { signal, onRetryAfter: (ms) => (this.retryAfterMs = ms) });
+    return reader.list<T>({
+      resource: this.def,
+      namespace: this.opts.namespace,
+      labelSelector: this.opts.labelSelector,
+      pageSize: this.pageSize,
+      accept: (item) => {
         const obj = this.prepare(item);
-        if (obj) items.push(obj);
-        else this.fail(new ClusterError(`the server at ${this.conn.server} sent a ${this.def.kind} without a name or uid; ignored`, 'unexpected'));
-      }
-      const meta = isObj(list.metadata) ? list.metadata : {};
-      const next = typeof meta.continue === 'string' && meta.continue !== '' ? meta.continue : undefined;
-      if (next === undefined) {
-        const rv = typeof meta.resourceVersion === 'string' ? meta.resourceVersion : '';
-        return { items, resourceVersion: rv, pages };
-      }
-      if (tokens.has(next)) {
-        throw new ClusterError(`the server at ${this.conn.server} repeated a continue token while listing ${this.def.resource}`, 'unexpected');
-      }
-      tokens.add(next);
-      token = next;
-    }
+        if (!obj) this.fail(new ClusterError(`the server at ${this.conn.server} sent a ${this.def.kind} without a name or uid; ignored`, 'unexpected'));
+        return obj;
+      },
+    });
   }
 
   private async listAndReplace(signal: AbortSignal): Promise<void> {
@@ -483,7 +333,7 @@ export class Informer<T extends CachedObject = CachedObject> {
     if (typeof meta.name !== 'string' || meta.name === '' || typeof meta.uid !== 'string') return null;
     if (meta.managedFields !== undefined) item.metadata = withoutManagedFields(meta);
     if (item.kind !== this.def.kind) item.kind = this.def.kind;
-    if (item.apiVersion !== this.def.apiVersion) item.apiVersion = this.def.apiVersion;
+    if (item.apiVersion !== this.apiVersion) item.apiVersion = this.apiVersion;
     return item as unknown as T;
   }
 
@@ -574,7 +424,7 @@ export class Informer<T extends CachedObject = CachedObject> {
         finish({ kind: 'error', healthy: healthy(), error });
       };
 
-      new Watch(view as KubeConfig).watch(this.def.path(this.opts.namespace), query, onEvent, onDone).then(
+      new Watch(view as KubeConfig).watch(collectionPath(this.def, this.opts.namespace), query, onEvent, onDone).then(
         (c) => {
           controller = c;
           if (settled) c.abort();

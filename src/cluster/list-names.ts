@@ -1,11 +1,14 @@
 // Cheap name lists for shell completion: one page (at most 500 names) of namespaces, or of the
-// ReplicaSets and ReplicationControllers of a namespace (null: all namespaces). Read-only.
+// controllers of every kind (CONTROLLER_KINDS) of a namespace (null: all namespaces). Read-only.
 
-import { AppsV1Api, CoreV1Api } from '@kubernetes/client-node';
+import { CoreV1Api } from '@kubernetes/client-node';
+import { CONTROLLER_KINDS } from '../core/controller.js';
+import type { ControllerKind } from '../core/types.js';
 import type { Connection } from './kubeconfig.js';
+import { ApiReader } from './list.js';
 
 export interface ControllerName {
-  kind: 'ReplicaSet' | 'ReplicationController';
+  kind: ControllerKind;
   name: string;
   namespace: string;
 }
@@ -17,18 +20,24 @@ export async function listNamespaceNames(conn: Connection): Promise<string[]> {
   return list.items.map((n) => n.metadata?.name ?? '').filter(Boolean).sort();
 }
 
-/** Both kinds; one failing (e.g. RBAC on replicationcontrollers) still gives the other. */
+/** Every kind; one failing (e.g. RBAC on replicationcontrollers) still gives the others. */
 export async function listControllerNames(conn: Connection, namespace: string | null): Promise<ControllerName[]> {
-  const apps = conn.kc.makeApiClient(AppsV1Api);
-  const core = conn.kc.makeApiClient(CoreV1Api);
-  const [rs, rc] = await Promise.allSettled([
-    namespace === null ? apps.listReplicaSetForAllNamespaces({ limit: PAGE }) : apps.listNamespacedReplicaSet({ namespace, limit: PAGE }),
-    namespace === null ? core.listReplicationControllerForAllNamespaces({ limit: PAGE }) : core.listNamespacedReplicationController({ namespace, limit: PAGE }),
-  ]);
-  if (rs.status === 'rejected' && rc.status === 'rejected') throw rs.reason;
-  const meta = (o: { metadata?: { name?: string; namespace?: string } }) => ({ name: o.metadata?.name ?? '', namespace: o.metadata?.namespace ?? namespace ?? 'default' });
-  return [
-    ...(rs.status === 'fulfilled' ? rs.value.items.map((o) => ({ kind: 'ReplicaSet' as const, ...meta(o) })) : []),
-    ...(rc.status === 'fulfilled' ? rc.value.items.map((o) => ({ kind: 'ReplicationController' as const, ...meta(o) })) : []),
-  ].filter((c) => c.name);
+  const reader = new ApiReader(conn);
+  const settled = await Promise.allSettled(
+    CONTROLLER_KINDS.map(async (k) => {
+      const { items } = await reader.list<ControllerName>({
+        resource: k,
+        namespace,
+        pageSize: PAGE,
+        maxPages: 1,
+        accept: (o) => {
+          const meta = (o as { metadata?: { name?: string; namespace?: string } } | null)?.metadata;
+          return { kind: k.kind, name: meta?.name ?? '', namespace: meta?.namespace ?? namespace ?? 'default' };
+        },
+      });
+      return items;
+    }),
+  );
+  if (settled.every((s) => s.status === 'rejected')) throw (settled[0] as PromiseRejectedResult).reason;
+  return settled.flatMap((s) => (s.status === 'fulfilled' ? s.value : [])).filter((c) => c.name);
 }

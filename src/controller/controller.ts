@@ -2,24 +2,18 @@
 // handlers that only compute keys and enqueue (§9), a rate-limited workqueue (§11), workers
 // that run one level-based sync per key (§2) with expectations (§10).
 
-import { controllerKey, fromReplicaSet, fromReplicationController, minReadySeconds, namespaceOf } from '../core/controller.js';
+import { controllerKey, controllerKindInfo, minReadySeconds, namespaceOf, type ControllerKindInfo } from '../core/controller.js';
 import type { Clock } from '../core/clock.js';
 import { UIDTrackingControllerExpectations } from '../core/expectations.js';
 import { ClusterPlanner } from '../core/plan.js';
 import { controllerRef, isPodReady, podKey } from '../core/pod.js';
 import { defaultControllerRateLimiter } from '../core/rate-limiter.js';
 import { labelSelectorAsSelector } from '../core/selector.js';
-import type { Controller, ControllerKind, OwnerReference, Pod, ReplicaSet, ReplicationController } from '../core/types.js';
+import type { Controller, ControllerKind, OwnerReference, Pod, ReplicaSet, ReplicationController, Tombstone } from '../core/types.js';
 import type { Behaviour } from '../core/versions.js';
 import { WorkQueue } from '../core/workqueue.js';
 import { isFenced, type ActionOutcome, type ControllerAPI, type ControllerObject } from './api.js';
 import { syncController, type SyncOutcome } from './sync.js';
-
-export interface Tombstone<T> {
-  tombstone: true;
-  key: string;
-  obj: T;
-}
 
 /** What the controller reads from the informer caches (each an index lookup). */
 export interface Listers {
@@ -47,6 +41,8 @@ export interface ControllerLogger {
 
 export interface ControllerDeps {
   kind: ControllerKind;
+  /** The registry entry of `kind` (default: CONTROLLER_KINDS's). */
+  info?: ControllerKindInfo;
   listers: Listers;
   api: ControllerAPI;
   behaviour: Behaviour;
@@ -60,20 +56,22 @@ export interface ControllerDeps {
   queueMetrics?: ConstructorParameters<typeof WorkQueue<string>>[0]['onMetric'];
 }
 
-const toController = (kind: ControllerKind, obj: ControllerObject): Controller =>
-  kind === 'ReplicaSet' ? fromReplicaSet(obj as ReplicaSet) : fromReplicationController(obj as ReplicationController);
+const toController = (kind: ControllerKind, obj: ControllerObject): Controller => controllerKindInfo(kind).toController(obj);
 
 export class ReplicaSetController {
   readonly queue: WorkQueue<string>;
   readonly expectations: UIDTrackingControllerExpectations;
+  readonly info: ControllerKindInfo;
   private inFlight = 0;
   private stopping = false;
 
   constructor(private readonly deps: ControllerDeps) {
+    this.info = deps.info ?? controllerKindInfo(deps.kind);
+    if (this.info.kind !== deps.kind) throw new Error(`the ${deps.kind} controller was given the registry entry of ${this.info.kind}`);
     this.queue = new WorkQueue<string>({
       clock: deps.clock,
       rateLimiter: defaultControllerRateLimiter<string>(deps.clock),
-      name: deps.kind === 'ReplicaSet' ? 'replicaset' : 'replicationmanager',
+      name: this.info.queueName,
       onMetric: deps.queueMetrics,
     });
     this.expectations = new UIDTrackingControllerExpectations(deps.clock, {
@@ -118,7 +116,7 @@ export class ReplicaSetController {
     if (!labels || Object.keys(labels).length === 0) return [];
     const out: ControllerObject[] = [];
     for (const obj of this.deps.listers.controllers.inNamespace(namespaceOf(pod))) {
-      const sel = labelSelectorAsSelector(toController(this.deps.kind, obj).spec.selector);
+      const sel = labelSelectorAsSelector(this.info.toController(obj).spec.selector);
       if (!sel.ok || sel.selector.nothing || sel.selector.everything) continue;
       if (sel.selector.matches(labels)) out.push(obj);
     }
@@ -357,6 +355,6 @@ export class ReplicaSetController {
 
   /** For logs and the dashboard. */
   describeKey(c: ControllerObject): string {
-    return controllerKey(toController(this.deps.kind, c));
+    return controllerKey(this.info.toController(c));
   }
 }

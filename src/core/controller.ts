@@ -2,7 +2,7 @@
 // converting every RC to a ReplicaSet on the way in (§13).
 
 import { rcSelectorAsLabelSelector } from './selector.js';
-import type { Controller, ControllerKind, ReplicaSet, ReplicationController } from './types.js';
+import type { Controller, ControllerKind, ControllerSnapshotField, ReplicaSet, ReplicationController } from './types.js';
 
 export function fromReplicaSet(rs: ReplicaSet): Controller {
   return { kind: 'ReplicaSet', metadata: rs.metadata, spec: rs.spec ?? {}, status: rs.status ?? {}, object: rs };
@@ -17,6 +17,65 @@ export function fromReplicationController(rc: ReplicationController): Controller
     status: rc.status ?? {},
     object: rc,
   };
+}
+
+/**
+ * One kind of controller object the controller runs for: how the API serves it, how it reads as
+ * the one Controller shape, and the names the controller runtime gives it. Informers, the cluster
+ * readers and the controller wiring iterate over CONTROLLER_KINDS: another kind (a Deployment
+ * controller) is one more entry here, plus its own rules.
+ */
+export interface ControllerKindInfo {
+  kind: ControllerKind;
+  /** API group ("" for the core group), version and resource (plural) it is served under. */
+  group: string;
+  version: string;
+  resource: string;
+  /** kubectl's short name, for log lines: rs, rc. */
+  shortName: string;
+  /** The workqueue's name in kube-controller-manager (its metrics carry it). */
+  queueName: string;
+  /** Where a Snapshot holds objects of this kind. */
+  snapshotField: ControllerSnapshotField;
+  /** The object as the controller reads it. */
+  toController(obj: Controller['object']): Controller;
+}
+
+export const REPLICA_SET_KIND: ControllerKindInfo = {
+  kind: 'ReplicaSet',
+  group: 'apps',
+  version: 'v1',
+  resource: 'replicasets',
+  shortName: 'rs',
+  queueName: 'replicaset',
+  snapshotField: 'replicaSets',
+  toController: (obj) => fromReplicaSet(obj as ReplicaSet),
+};
+
+export const REPLICATION_CONTROLLER_KIND: ControllerKindInfo = {
+  kind: 'ReplicationController',
+  group: '',
+  version: 'v1',
+  resource: 'replicationcontrollers',
+  shortName: 'rc',
+  // upstream's ReplicationManager is the ReplicaSet controller under another queue name
+  queueName: 'replicationmanager',
+  snapshotField: 'replicationControllers',
+  toController: (obj) => fromReplicationController(obj as ReplicationController),
+};
+
+/** Every controller kind, in the order they are read, started and listed. */
+export const CONTROLLER_KINDS: readonly ControllerKindInfo[] = [REPLICA_SET_KIND, REPLICATION_CONTROLLER_KIND];
+
+export function controllerKindInfo(kind: ControllerKind, registry: readonly ControllerKindInfo[] = CONTROLLER_KINDS): ControllerKindInfo {
+  const info = registry.find((k) => k.kind === kind);
+  if (!info) throw new Error(`no controller kind ${JSON.stringify(kind)} is registered (${registry.map((k) => k.kind).join(', ')})`);
+  return info;
+}
+
+/** "apps/v1", or "v1" for the core group. */
+export function apiVersionOf(r: { group: string; version: string }): string {
+  return r.group ? `${r.group}/${r.version}` : r.version;
 }
 
 export function namespaceOf(obj: { metadata: { namespace?: string } }): string {
@@ -43,12 +102,13 @@ export function isBeingDeleted(c: Controller): boolean {
 
 /** apiVersion and kind written into owner references and adopt patches. */
 export function ownerGroupVersion(kind: ControllerKind): { apiVersion: string; kind: ControllerKind } {
-  return kind === 'ReplicaSet' ? { apiVersion: 'apps/v1', kind } : { apiVersion: 'v1', kind };
+  return { apiVersion: apiVersionOf(controllerKindInfo(kind)), kind };
 }
 
 /** The resource noun kubectl uses: `replicaset.apps/web`, `replicationcontroller/db`. */
 export function resourceName(c: { kind: ControllerKind; metadata: { name: string } }): string {
-  return c.kind === 'ReplicaSet' ? `replicaset.apps/${c.metadata.name}` : `replicationcontroller/${c.metadata.name}`;
+  const info = controllerKindInfo(c.kind);
+  return `${info.kind.toLowerCase()}${info.group ? `.${info.group}` : ''}/${c.metadata.name}`;
 }
 
 export function compareControllers(a: Controller, b: Controller): number {

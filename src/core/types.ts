@@ -137,6 +137,20 @@ export interface ReplicationController {
 
 export type ControllerKind = 'ReplicaSet' | 'ReplicationController';
 
+/** Where a Snapshot holds the objects of each controller kind. */
+export type ControllerSnapshotField = Exclude<keyof Snapshot, 'pods'>;
+
+/**
+ * client-go's DeletedFinalStateUnknown: an object deleted while its informer was not watching
+ * (found missing by a relist). `obj` is the last state the cache knew.
+ */
+export interface Tombstone<T> {
+  tombstone: true;
+  /** namespace/name */
+  key: string;
+  obj: T;
+}
+
 /**
  * A ReplicaSet or a ReplicationController seen as a ReplicaSet, the way upstream converts RCs
  * ("as if RC were an older API version of RS"). `object` is the original, for rendering.

@@ -4,11 +4,12 @@
 
 import { hostname } from 'node:os';
 import { KubeControllerAPI, userAgentFor } from '../cluster/controller-api.js';
-import { Informer, type Tombstone } from '../cluster/informer.js';
+import { Informer } from '../cluster/informer.js';
 import type { Connection } from '../cluster/kubeconfig.js';
 import { ReplicaSetController, type ControllerLogger, type Listers } from '../controller/controller.js';
 import type { ControllerObject, WriteFence } from '../controller/api.js';
 import { realClock } from '../controller/real-clock.js';
+import { CONTROLLER_KINDS, controllerKindInfo, type ControllerKindInfo } from '../core/controller.js';
 import { controllerRef } from '../core/pod.js';
 import { TokenBucket } from '../core/rate-limiter.js';
 import { parseSelectorString } from '../core/selector.js';
@@ -28,7 +29,10 @@ export interface StartOptions {
   conn: Connection;
   namespace: string | null; // null: all namespaces
   selector?: string; // -l on controllers (client-side: siblings stay visible for ranking)
+  /** Which of the registry's kinds to run. */
   kinds: ControllerKind[];
+  /** The controller kinds there are (default CONTROLLER_KINDS): one informer and controller each. */
+  registry?: readonly ControllerKindInfo[];
   workers: number;
   burstReplicas: number;
   behaviour: Behaviour;
@@ -48,7 +52,8 @@ export interface StartOptions {
 
 export interface ControllersHandle {
   controllers: ReplicaSetController[];
-  informers: { pods: Informer<Pod>; replicasets: Informer<ControllerObject>; replicationcontrollers: Informer<ControllerObject> };
+  /** The pod informer, and one informer per kind run, under its resource (replicasets, …). */
+  informers: { pods: Informer<Pod>; [resource: string]: Informer<Pod> | Informer<ControllerObject> };
   /** Resolves once every informer has listed (upstream's WaitForCacheSync). */
   synced: Promise<void>;
   /** Every controller in scope is in sync and no expectation is pending. */
@@ -59,7 +64,10 @@ export interface ControllersHandle {
 
 const orphanIndexer = (p: Pod) => (controllerRef(p) ? [] : [p.metadata.namespace ?? 'default']);
 
-/** Informers, caches and both controllers; workers start once the caches have synced. */
+/**
+ * Informers, caches and one controller per kind of the registry in opts.kinds; workers start
+ * once the caches have synced.
+ */
 export function startControllers(opts: StartOptions, signal: AbortSignal): ControllersHandle {
   let inScope: ((o: ControllerObject) => boolean) | undefined;
   if (opts.selector !== undefined) {
@@ -88,8 +96,13 @@ export function startControllers(opts: StartOptions, signal: AbortSignal): Contr
       return ref ? [ref.uid] : [];
     },
   };
-  const replicasets = new Informer<ControllerObject>({ ...common, resource: 'replicasets', indexers: nsIndex });
-  const replicationcontrollers = new Informer<ControllerObject>({ ...common, resource: 'replicationcontrollers', indexers: nsIndex });
+  const registry = opts.registry ?? CONTROLLER_KINDS;
+  for (const kind of opts.kinds) controllerKindInfo(kind, registry); // throws for a kind not registered
+  const kinds = registry.filter((k) => opts.kinds.includes(k.kind));
+  if (new Set(['pods', ...kinds.map((k) => k.resource)]).size !== kinds.length + 1) {
+    throw new Error(`controller kinds need resources of their own: ${kinds.map((k) => k.resource).join(', ')}`);
+  }
+  const informersFor = kinds.map((k) => new Informer<ControllerObject>({ ...common, resource: k, indexers: nsIndex }));
 
   const podLister: Listers['pods'] = {
     inNamespace: (ns) => pods.cache.byIndex('namespace', ns),
@@ -112,9 +125,11 @@ export function startControllers(opts: StartOptions, signal: AbortSignal): Contr
     fence: opts.fence,
     userAgent: opts.identity ? userAgentFor('replicaset-controller', opts.identity) : undefined,
   });
-  const make = (kind: ControllerKind, inf: Informer<ControllerObject>) =>
-    new ReplicaSetController({
+  const make = (info: ControllerKindInfo, inf: Informer<ControllerObject>) => {
+    const kind = info.kind;
+    return new ReplicaSetController({
       kind,
+      info,
       listers: { pods: podLister, controllers: listerOf(inf) },
       api,
       behaviour: opts.behaviour,
@@ -122,7 +137,7 @@ export function startControllers(opts: StartOptions, signal: AbortSignal): Contr
       clock: realClock,
       log: opts.log,
       inScope,
-      queueMetrics: opts.metrics ? (e) => opts.metrics!.onQueueMetric(kind === 'ReplicaSet' ? 'replicaset' : 'replicationmanager', e) : undefined,
+      queueMetrics: opts.metrics ? (e) => opts.metrics!.onQueueMetric(info.queueName, e) : undefined,
       onSync: (key, outcome, ms) => {
         opts.metrics?.onSync(kind, ms, outcome.error === null);
         opts.log.v(2).info(`Finished syncing ${kind}`, { key, duration: `${ms}ms`, actions: outcome.actions.length, ...(outcome.error ? { err: outcome.error.message } : {}) });
@@ -134,16 +149,8 @@ export function startControllers(opts: StartOptions, signal: AbortSignal): Contr
         else opts.log.error(`${kind} ${key}: ${what} failed`, { code: a.code, err: a.error });
       },
     });
-  const controllers: ReplicaSetController[] = [];
-  const informersFor: Informer<ControllerObject>[] = [];
-  if (opts.kinds.includes('ReplicaSet')) {
-    controllers.push(make('ReplicaSet', replicasets));
-    informersFor.push(replicasets);
-  }
-  if (opts.kinds.includes('ReplicationController')) {
-    controllers.push(make('ReplicationController', replicationcontrollers));
-    informersFor.push(replicationcontrollers);
-  }
+  };
+  const controllers = kinds.map((k, i) => make(k, informersFor[i]));
 
   // Event handlers: every controller sees every pod; each sees its own kind's objects.
   const describe = (o: { kind?: string; metadata: { namespace?: string; name: string } }) => `${(o.kind ?? '').toLowerCase()} ${o.metadata.namespace ?? ''}/${o.metadata.name}`;
@@ -157,7 +164,7 @@ export function startControllers(opts: StartOptions, signal: AbortSignal): Contr
       if (o.metadata.resourceVersion !== p.metadata.resourceVersion) opts.onEvent?.(`${describe(p)} updated${p.metadata.deletionTimestamp ? ' (terminating)' : ''}`);
     },
     delete: (p) => {
-      for (const c of controllers) c.deletePod(p as Pod | Tombstone<Pod>);
+      for (const c of controllers) c.deletePod(p);
       opts.onEvent?.(`${describe('tombstone' in p ? p.obj : p)} deleted`);
     },
   });
@@ -172,7 +179,7 @@ export function startControllers(opts: StartOptions, signal: AbortSignal): Contr
         if (o.spec?.replicas !== n.spec?.replicas) opts.onEvent?.(`${describe(n)} scaled ${o.spec?.replicas ?? 1}→${n.spec?.replicas ?? 1}`);
       },
       delete: (o) => {
-        c.deleteController(o as ControllerObject | Tombstone<ControllerObject>);
+        c.deleteController(o);
         opts.onEvent?.(`${describe('tombstone' in o ? o.obj : o)} deleted`);
       },
     });
@@ -192,9 +199,11 @@ export function startControllers(opts: StartOptions, signal: AbortSignal): Contr
     await api.flush(); // events of the last syncs
     await Promise.allSettled(running);
   })();
+  const informers: ControllersHandle['informers'] = { pods };
+  kinds.forEach((k, i) => (informers[k.resource] = informersFor[i]));
   return {
     controllers,
-    informers: { pods, replicasets, replicationcontrollers },
+    informers,
     synced,
     done,
     allInSync: () => controllers.every((c) => c.allInSync()),

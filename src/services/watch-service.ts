@@ -1,7 +1,7 @@
 // `watch`: where snapshots come from and how they become plans for the dashboard.
 //
-// Sources: a static snapshot (-f files, read once), or the live cluster through three informers
-// (pods, replicasets, replicationcontrollers). Every informer event marks the snapshot dirty; a
+// Sources: a static snapshot (-f files, read once), or the live cluster through informers (pods,
+// and one per controller kind of CONTROLLER_KINDS). Every informer event marks the snapshot dirty; a
 // session re-plans at most every 100 ms from the informer caches and hands each plan (a
 // PlanFrame) to the UI. Informer changes also become log lines ("pod shop/web-x added",
 // "rs shop/web scaled 3→5"). In reconcile mode the informers are the controller's own (from
@@ -15,13 +15,13 @@ import { realClock } from '../controller/real-clock.js';
 import type { ActionOutcome } from '../controller/api.js';
 import { buildExplainModel } from '../core/explain.js';
 import type { Clock } from '../core/clock.js';
-import { namespaceOf } from '../core/controller.js';
+import { CONTROLLER_KINDS, controllerKindInfo, namespaceOf, type ControllerKindInfo } from '../core/controller.js';
 import type { ExplainModel } from '../core/explain-types.js';
 import { ClusterPlanner } from '../core/plan.js';
 import type { PlanController } from '../core/plan-types.js';
 import { isPodReady } from '../core/pod.js';
 import { parseSelectorString } from '../core/selector.js';
-import type { Controller, ControllerKind, Pod, ReplicaSet, ReplicationController, Snapshot } from '../core/types.js';
+import type { Controller, ControllerKind, Pod, ReplicaSet, ReplicationController, Snapshot, Tombstone } from '../core/types.js';
 import type { Behaviour } from '../core/versions.js';
 import type { Target } from '../cli/targets.js';
 import { UserError, oneLine } from '../errors.js';
@@ -120,17 +120,21 @@ export function planFrame(snapshot: Snapshot, o: FrameOptions): PlanFrame {
 // What changed, as one log line
 
 type Obj = Pod | ReplicaSet | ReplicationController;
-export type WatchedResource = 'pods' | 'replicasets' | 'replicationcontrollers';
+/** "pods", or the resource of a controller kind (replicasets, replicationcontrollers). */
+export type WatchedResource = string;
 
-const SHORT: Record<WatchedResource, string> = { pods: 'pod', replicasets: 'rs', replicationcontrollers: 'rc' };
+function short(resource: WatchedResource): string {
+  if (resource === 'pods') return 'pod';
+  return CONTROLLER_KINDS.find((k) => k.resource === resource)?.shortName ?? resource;
+}
 
 function ref(resource: WatchedResource, o: Obj): string {
-  return `${SHORT[resource]} ${namespaceOf(o)}/${o.metadata.name}`;
+  return `${short(resource)} ${namespaceOf(o)}/${o.metadata.name}`;
 }
 
 function ownerOf(o: Obj): string | null {
   const r = o.metadata.ownerReferences?.find((x) => x.controller === true);
-  return r ? `${r.kind === 'ReplicaSet' ? 'rs' : r.kind === 'ReplicationController' ? 'rc' : r.kind.toLowerCase()}/${r.name}` : null;
+  return r ? `${CONTROLLER_KINDS.find((k) => k.kind === r.kind)?.shortName ?? r.kind.toLowerCase()}/${r.name}` : null;
 }
 
 export function describeAdd(resource: WatchedResource, o: Obj): string {
@@ -207,11 +211,8 @@ export function staticSource(snapshot: Snapshot): WatchSource {
   };
 }
 
-export interface TombstoneLike<T> {
-  tombstone: true;
-  key: string;
-  obj: T;
-}
+/** The informers' tombstone (kept under this name for the dashboard's fakes). */
+export type TombstoneLike<T> = Tombstone<T>;
 
 /** The part of src/cluster/informer.ts's Informer the dashboard uses. */
 export interface InformerLike<T> {
@@ -222,20 +223,23 @@ export interface InformerLike<T> {
   hasSynced(): boolean;
 }
 
+/** pods, and the informer of each controller kind under its resource (replicasets, …); a kind without one is read as empty. */
 export interface InformerSet {
   pods: InformerLike<Pod>;
-  replicasets: InformerLike<ReplicaSet>;
-  replicationcontrollers: InformerLike<ReplicationController>;
+  [resource: string]: unknown;
 }
 
-/** Read-only informers for the three resources the planner reads. */
-export async function createInformers(conn: Connection, namespace: string | null, onError?: (e: Error) => void): Promise<InformerSet> {
+/** Read-only informers for what the planner reads: pods and every controller kind. */
+export async function createInformers(
+  conn: Connection,
+  namespace: string | null,
+  onError?: (e: Error) => void,
+  registry: readonly ControllerKindInfo[] = CONTROLLER_KINDS,
+): Promise<InformerSet> {
   const { Informer } = await import('../cluster/informer.js');
-  return {
-    pods: new Informer<Pod>({ conn, resource: 'pods', namespace, onError }),
-    replicasets: new Informer<ReplicaSet>({ conn, resource: 'replicasets', namespace, onError }),
-    replicationcontrollers: new Informer<ReplicationController>({ conn, resource: 'replicationcontrollers', namespace, onError }),
-  };
+  const set: InformerSet = { pods: new Informer<Pod>({ conn, resource: 'pods', namespace, onError }) };
+  for (const k of registry) set[k.resource] = new Informer<ReplicaSet | ReplicationController>({ conn, resource: k, namespace, onError });
+  return set;
 }
 
 /**
@@ -243,8 +247,12 @@ export async function createInformers(conn: Connection, namespace: string | null
  * to informers someone else runs (the controller's, in reconcile mode). Until every cache has
  * synced, events only mark the snapshot dirty (the initial list would flood the log).
  */
-export function informerSource(set: InformerSet, opts: { run: boolean }): WatchSource {
+export function informerSource(set: InformerSet, opts: { run: boolean; registry?: readonly ControllerKindInfo[] }): WatchSource {
   let synced = false;
+  const kinds = (opts.registry ?? CONTROLLER_KINDS).flatMap((k) => {
+    const inf = set[k.resource] as InformerLike<ReplicaSet | ReplicationController> | undefined;
+    return inf ? [{ info: k, inf }] : [];
+  });
   const attach = <T extends Obj>(resource: WatchedResource, inf: InformerLike<T>, l: SourceListener) => {
     inf.addHandlers({
       add: (o) => {
@@ -267,17 +275,20 @@ export function informerSource(set: InformerSet, opts: { run: boolean }): WatchS
     live: true,
     async start(l, signal) {
       attach('pods', set.pods, l);
-      attach('replicasets', set.replicasets, l);
-      attach('replicationcontrollers', set.replicationcontrollers, l);
-      const all = [set.pods, set.replicasets, set.replicationcontrollers] as InformerLike<Obj>[];
+      for (const { info, inf } of kinds) attach(info.resource, inf, l);
+      const all = [set.pods, ...kinds.map((k) => k.inf)] as InformerLike<Obj>[];
       if (opts.run) for (const inf of all) void inf.run(signal);
       await Promise.all(all.map((inf) => inf.waitForSync(signal)));
       synced = true;
-      const n = (x: InformerLike<Obj>) => x.cache.list().length;
-      l.log('info', `synced: ${n(set.pods)} pods, ${n(set.replicasets)} replicasets, ${n(set.replicationcontrollers)} replicationcontrollers`);
+      const counts = [`${set.pods.cache.list().length} pods`, ...kinds.map(({ info, inf }) => `${inf.cache.list().length} ${info.resource}`)];
+      l.log('info', `synced: ${counts.join(', ')}`);
       l.changed();
     },
-    snapshot: () => ({ replicaSets: set.replicasets.cache.list(), replicationControllers: set.replicationcontrollers.cache.list(), pods: set.pods.cache.list() }),
+    snapshot: () => {
+      const snapshot: Snapshot = { replicaSets: [], replicationControllers: [], pods: set.pods.cache.list() };
+      for (const { info, inf } of kinds) snapshot[info.snapshotField] = inf.cache.list() as never;
+      return snapshot;
+    },
   };
 }
 
@@ -367,6 +378,8 @@ export class WatchSession {
 /** The part of ReplicaSetController the dashboard samples. */
 export interface ControllerLike {
   readonly kind: ControllerKind;
+  /** Its registry entry (default: the one CONTROLLER_KINDS has for kind). */
+  readonly info?: Pick<ControllerKindInfo, 'queueName'>;
   queue: { metrics(): { depth: number; inFlight: number; retries: number; adds: number } };
   expectations: { pending(): { key: string; add: number; del: number; ageMs: number }[] };
 }
@@ -374,7 +387,7 @@ export interface ControllerLike {
 export function queueInfo(controllers: readonly ControllerLike[]): QueueInfo {
   const queues = controllers.map((c) => {
     const m = c.queue.metrics();
-    return { name: c.kind === 'ReplicaSet' ? 'replicaset' : 'replicationmanager', depth: m.depth, inFlight: m.inFlight, retries: m.retries, adds: m.adds };
+    return { name: (c.info ?? controllerKindInfo(c.kind)).queueName, depth: m.depth, inFlight: m.inFlight, retries: m.retries, adds: m.adds };
   });
   const expectations: PendingExpectation[] = [];
   for (const c of controllers) for (const e of c.expectations.pending()) expectations.push({ kind: c.kind, key: e.key, add: e.add, del: e.del, ageMs: e.ageMs });
@@ -390,7 +403,7 @@ export function expectationsSatisfiedBy(controllers: readonly { expectations: { 
 /** One controller action as a log line: `rs shop/web: create pod web-x2k9p`. */
 export function actionText(kind: ControllerKind, key: string, a: ActionOutcome): { level: LogLevel; text: string } {
   const what = a.action === 'status' ? 'update status' : `${a.action}${a.pod ? ` pod ${a.pod}` : ''}`;
-  const head = `${kind === 'ReplicaSet' ? 'rs' : 'rc'} ${key}: ${what}`;
+  const head = `${controllerKindInfo(kind).shortName} ${key}: ${what}`;
   if (a.ok) return { level: 'action', text: `${head}${a.note ? ` (${a.note})` : ''}` };
   return { level: 'error', text: `${head} failed${a.code ? ` (${a.code})` : ''}${a.error ? `: ${a.error}` : ''}` };
 }
@@ -399,7 +412,7 @@ export function actionText(kind: ControllerKind, key: string, a: ActionOutcome):
  * run-service logs every action as well ("ReplicaSet shop/web: create pod x"): the dashboard
  * shows actions from onAction (as `action` lines), so those log lines are left out.
  */
-export const ACTION_ECHO = /^(ReplicaSet|ReplicationController) [^ ]+\/[^ ]+: (adopt|release|create|delete|status)\b/;
+export const ACTION_ECHO = new RegExp(`^(${CONTROLLER_KINDS.map((k) => k.kind).join('|')}) [^ ]+/[^ ]+: (adopt|release|create|delete|status)\\b`);
 
 /** The controller's log, into the dashboard's log pane (klog -v 0: info and errors only). */
 export function uiLogger(push: (level: LogLevel, text: string) => void, skip: (msg: string) => boolean = (m) => ACTION_ECHO.test(m)): ControllerLogger {
@@ -535,7 +548,7 @@ export async function prepareWatch(o: WatchOptions, io: WatchIO): Promise<Prepar
             conn,
             namespace,
             selector: o.selector,
-            kinds: ['ReplicaSet', 'ReplicationController'],
+            kinds: CONTROLLER_KINDS.map((k) => k.kind),
             workers: r.workers,
             burstReplicas: o.burstReplicas ?? 500,
             behaviour,
@@ -552,7 +565,7 @@ export async function prepareWatch(o: WatchOptions, io: WatchIO): Promise<Prepar
         handle = h;
         const satisfied = expectationsSatisfiedBy(h.controllers);
         session = new WatchSession({
-          source: informerSource(h.informers as unknown as InformerSet, { run: false }),
+          source: informerSource(h.informers, { run: false }),
           clock,
           plan: (snapshot, first) =>
             planFrame(snapshot, { behaviour, nowMs: clock.now(), at: clock.now(), source: 'cluster', burstReplicas: o.burstReplicas, scope, expectationsSatisfied: satisfied, strictTargets: first }),
