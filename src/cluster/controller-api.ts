@@ -15,7 +15,7 @@ import type { Clock } from '../core/clock.js';
 import { namespaceOf } from '../core/controller.js';
 import type { TokenBucket } from '../core/rate-limiter.js';
 import type { Controller, ControllerKind, Pod } from '../core/types.js';
-import { ApiError, FencedError, type ControllerAPI, type ControllerObject, type WriteFence } from '../controller/api.js';
+import { ApiError, FencedError, type ControllerAPI, type ControllerObject, type WriteFence } from '../runtime/api.js';
 
 export const REPORTING_CONTROLLER = 'rs-reconcile';
 
