@@ -1,13 +1,14 @@
 import { createInterface } from 'node:readline/promises';
 import { Args, Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base.js';
-import { connection, connectionFlags, noHeadersFlag, scopeFlags } from '../cli/flags.js';
+import { behaviourFlags, connection, connectionFlags, noHeadersFlag, outputFlag, scopeFlags, writerFlags } from '../cli/flags.js';
 import { progressOn } from '../cli/progress.js';
 import { parseTarget } from '../cli/targets.js';
 import { UserError } from '../errors.js';
 import { colorLevel, makeChalk } from '../render/color.js';
 import { renderDiffTable, renderSummary } from '../render/diff-table.js';
-import { planJsonChunks, planYamlChunks, renderNames } from '../render/plan-output.js';
+import { renderOutput } from '../render/formats.js';
+import { renderNames } from '../render/plan-output.js';
 import { preparePlan } from '../services/plan-service.js';
 import { applyPlan, tally, type DryRun } from '../services/reconcile-service.js';
 
@@ -32,20 +33,12 @@ Exit status: 0 when every action succeeded (or nothing was to do), 2 when any fa
   static override args = { name: Args.string({ description: 'controllers to reconcile: NAME, rs/NAME or rc/NAME (default: all in scope)', ignoreStdin: true }) };
   static override flags = {
     ...scopeFlags,
-    output: Flags.string({
-      char: 'o',
-      description: 'output format: json and yaml print the plan and the outcome of every action, wide adds columns to the table, name prints the controllers synced',
-      options: ['json', 'yaml', 'wide', 'name'],
-    }),
+    ...outputFlag(['json', 'yaml', 'wide', 'name'], 'output format: json and yaml print the plan and the outcome of every action, wide adds columns to the table, name prints the controllers synced'),
     ...noHeadersFlag,
     'dry-run': Flags.string({ description: 'none: apply; client: send nothing; server: send every write with dryRun=All', options: ['none', 'client', 'server'], default: 'none' }),
     yes: Flags.boolean({ char: 'y', description: 'do not ask for confirmation', default: false }),
-    'kube-api-qps': Flags.integer({ description: 'client-side limit of requests per second to the API server', default: 50, min: 1 }),
-    'kube-api-burst': Flags.integer({ description: 'client-side burst of requests to the API server', default: 100, min: 1 }),
-    workers: Flags.integer({ description: 'controllers synced in parallel', default: 5, min: 1 }),
-    'burst-replicas': Flags.integer({ description: 'most pods one sync creates or deletes (upstream: 500)', min: 0, default: 500 }),
-    'kube-version': Flags.string({ description: "emulate the controller of this Kubernetes minor version (default: the server's)" }),
-    'feature-gates': Flags.string({ description: 'feature gates as kube-controller-manager takes them' }),
+    ...writerFlags,
+    ...behaviourFlags,
     ...connectionFlags,
   };
 
@@ -95,17 +88,20 @@ Exit status: 0 when every action succeeded (or nothing was to do), 2 when any fa
       },
     });
     progress.done();
-    if (flags.output === 'json') await this.printChunks(planJsonChunks(report));
-    else if (flags.output === 'yaml') await this.printChunks(planYamlChunks(report));
-    else if (flags.output === 'name') this.print(renderNames({ ...ctx.plan, controllers: work }));
-    else {
-      const t = tally(report);
-      const mode = dryRun === 'client' ? ' (dry run: nothing sent)' : dryRun === 'server' ? ' (server dry run: nothing changed)' : '';
-      if (dryRun !== 'client' && work.length)
-        this.print(`reconciled ${work.length} controller${work.length === 1 ? '' : 's'}${mode}: adopted ${t.adopt}, released ${t.release}, created ${t.create}, deleted ${t.delete}, status written ${t.status}, failed ${t.failed}`);
-      else if (!work.length) this.print('nothing to do: every controller is in sync');
-      else this.print(`would sync ${work.length} controller${work.length === 1 ? '' : 's'}${mode}`);
-    }
+    await this.printChunks(
+      renderOutput(flags.output, {
+        document: () => report,
+        names: () => renderNames({ ...ctx.plan, controllers: work }),
+        human: () => {
+          const t = tally(report);
+          const mode = dryRun === 'client' ? ' (dry run: nothing sent)' : dryRun === 'server' ? ' (server dry run: nothing changed)' : '';
+          if (dryRun !== 'client' && work.length)
+            return [`reconciled ${work.length} controller${work.length === 1 ? '' : 's'}${mode}: adopted ${t.adopt}, released ${t.release}, created ${t.create}, deleted ${t.delete}, status written ${t.status}, failed ${t.failed}`];
+          if (!work.length) return ['nothing to do: every controller is in sync'];
+          return [`would sync ${work.length} controller${work.length === 1 ? '' : 's'}${mode}`];
+        },
+      }),
+    );
     for (const c of report.controllers) {
       for (const a of c.outcome.actions) if (!a.ok) process.stderr.write(`error: ${c.kind} ${c.namespace}/${c.name}: ${a.action}${a.pod ? ' ' + a.pod : ''} failed: ${a.error}\n`);
       if (c.outcome.error && !c.outcome.actions.some((a) => !a.ok)) process.stderr.write(`error: ${c.kind} ${c.namespace}/${c.name}: ${c.outcome.error}\n`);

@@ -23,7 +23,7 @@ const ALLOWED: Record<Layer, Partial<Record<Layer, 'all' | 'types'>>> = {
   commands: { cli: 'all', services: 'all', render: 'all', ui: 'all', sandbox: 'all', cluster: 'all', input: 'all', core: 'all', errors: 'all' },
   // the commands' helpers (flags, targets, progress on the terminal): below commands, above the
   // services whose types they fill in
-  cli: { services: 'all', input: 'all', core: 'all', errors: 'all' },
+  cli: { services: 'all', render: 'all', input: 'all', core: 'all', errors: 'all' },
   services: { cluster: 'all', controller: 'all', input: 'all', runtime: 'all', core: 'all', errors: 'all' },
   // the dashboard draws what a watch session feeds it: the feed's contract is the services' types
   ui: { services: 'types', render: 'all', runtime: 'all', core: 'all', errors: 'all' },
