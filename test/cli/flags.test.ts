@@ -4,6 +4,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Parser } from '@oclif/core';
 import { describe, expect, it } from 'vitest';
+import { parseErrorLine } from '../../src/cli/base.js';
 import { behaviourFlags, inHelpGroup, outputFlag } from '../../src/cli/flags.js';
 
 const COMMANDS = join(import.meta.dirname, '../../src/commands');
@@ -60,9 +61,18 @@ describe('shared flags', () => {
     expect(takers.map(([c]) => c).sort()).toEqual(['diff', 'explain', 'reconcile', 'run', 'watch']);
     for (const [command, flags] of takers) {
       const parse = (v: string) => Parser.parse(['--burst-replicas', v], { flags: { 'burst-replicas': flags['burst-replicas'] } as never, strict: true });
-      await expect(parse('0'), command).rejects.toThrow(/greater than or equal to 1/);
+      const err = await parse('0').then(() => null, (e: Error) => e);
+      expect(err, command).toBeInstanceOf(Error);
+      // what the user reads: the reason on the same line as the flag
+      expect(parseErrorLine(err!.message)).toBe('Parsing --burst-replicas: Expected an integer greater than or equal to 1 but received: 0');
       await expect(parse('1'), command).resolves.toMatchObject({ flags: { 'burst-replicas': 1 } });
     }
+  });
+
+  it('an oclif parse error is one line: the reason joined to the flag, its own help line dropped', () => {
+    expect(parseErrorLine('Nonexistent flag: --nope\nSee more help with --help')).toBe('Nonexistent flag: --nope');
+    expect(parseErrorLine('Missing 1 required arg:\nname  the controller\nSee more help with --help')).toBe('Missing 1 required arg: name  the controller');
+    expect(parseErrorLine('Error: Expected --output=xml to be one of: json, yaml')).toBe('Expected --output=xml to be one of: json, yaml');
   });
 
   it('-o offers the formats a command renders, in the table order', () => {

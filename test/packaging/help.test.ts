@@ -116,6 +116,15 @@ describe("kubectl's flags and conventions", () => {
     expect(plain.stdout).not.toMatch(/READY/);
   });
 
+  it('rejects --burst-replicas 0 in every command that takes it, saying why on the one line', () => {
+    for (const cmd of ['diff', 'explain', 'reconcile', 'run', 'watch']) {
+      const input = cmd === 'run' ? [] : ['-f', join(ROOT, 'examples')]; // run reads only a cluster
+      const r = node(RUN_JS, [cmd, ...(cmd === 'explain' ? ['web'] : []), ...input, '--burst-replicas', '0']);
+      expect(r.status, cmd).toBe(2);
+      expect(r.stderr.split('\n')[0], cmd).toBe('error: Parsing --burst-replicas: Expected an integer greater than or equal to 1 but received: 0');
+    }
+  });
+
   it('rejects an unknown -o value with a one-line error and exit status 2', () => {
     const r = node(RUN_JS, ['diff', '-f', join(ROOT, 'examples'), '-o', 'xml']);
     expect(r.status).toBe(2);
