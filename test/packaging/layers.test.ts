@@ -21,9 +21,9 @@ const ALLOWED: Record<Layer, Partial<Record<Layer, 'all' | 'types'>>> = {
   // oclif commands: parse flags (cli), call a service, render. completion reads names from the
   // cluster or the files directly (its own bounded, read-only lookups); sandbox starts the server.
   commands: { cli: 'all', services: 'all', render: 'all', ui: 'all', sandbox: 'all', cluster: 'all', input: 'all', core: 'all', errors: 'all' },
-  // the commands' helpers (flags, targets, progress on the terminal): below commands, above the
-  // services whose types they fill in
-  cli: { services: 'all', render: 'all', input: 'all', core: 'all', errors: 'all' },
+  // the commands' helpers (flags, targets, progress on the terminal): below commands; they fill
+  // in the services' types but call none, and -o's options come from render's format table
+  cli: { services: 'types', render: 'all', input: 'all', core: 'all', errors: 'all' },
   services: { cluster: 'all', controller: 'all', input: 'all', runtime: 'all', core: 'all', errors: 'all' },
   // the dashboard draws what a watch session feeds it: the feed's contract is the services' types
   ui: { services: 'types', render: 'all', runtime: 'all', core: 'all', errors: 'all' },
@@ -143,6 +143,7 @@ describe('layers', () => {
     ['services/watch-service.ts', '../ui/throttle.js', 'services may not import ui (it points up)'],
     ['ui/run.tsx', '../controller/real-clock.js', 'ui may not import controller'],
     ['ui/store.ts', '../services/watch-service.js', 'ui may import only types from services'],
+    ['cli/flags.ts', '../services/plan-service.js', 'cli may import only types from services'],
     ['commands/reconcile.ts', './diff.js', 'one commands file imports another'],
     ['core/plan.ts', '../runtime/clock.js', 'core may not import runtime (it points up)'],
     ['core/clock.ts', 'node:perf_hooks', 'src/core imports nothing outside src/core'],
