@@ -69,9 +69,11 @@ export abstract class BaseCommand extends Command {
       process.exitCode = err.exitCode;
       return;
     }
-    // oclif's own parse errors (unknown flag, bad option): one line plus its help hint.
+    // oclif's own parse errors (unknown flag, bad option, a value out of bounds): one line plus
+    // its help hint. oclif puts the reason on a second line ("Parsing --workers\n\tExpected an
+    // integer greater than or equal to 1…"): it is kept, joined to the first.
     if (err.oclif?.exit !== undefined) {
-      process.stderr.write(`error: ${oneLine(err).replace(/^Error:\s*/, '')}\nSee '${this.config.bin} ${this.id ?? ''} --help'.\n`);
+      process.stderr.write(`error: ${parseErrorLine(err.message)}\nSee '${this.config.bin} ${this.id ?? ''} --help'.\n`);
       process.exitCode = 2;
       return;
     }
@@ -80,4 +82,15 @@ export abstract class BaseCommand extends Command {
     process.exitCode = 2;
     return;
   }
+}
+
+/** An oclif parse error's lines as one, without its own "See more help" line. */
+export function parseErrorLine(message: string): string {
+  const lines = message
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '' && l !== 'See more help with --help');
+  let out = (lines.shift() ?? '').replace(/^Error:\s*/, '');
+  for (const l of lines) out += /[:]$/.test(out) ? ` ${l}` : `: ${l}`;
+  return out || oneLine(message);
 }

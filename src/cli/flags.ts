@@ -2,6 +2,7 @@
 
 import { Flags } from '@oclif/core';
 import { DEFAULT_MAX_INPUT_BYTES, formatBytes } from '../input/read-input.js';
+import { OUTPUT_FORMATS, type OutputFormat } from '../render/formats.js';
 
 export const connectionFlags = {
   kubeconfig: Flags.string({ description: 'path to the kubeconfig file to use (default: KUBECONFIG, then ~/.kube/config)', helpGroup: 'CLUSTER' }),
@@ -13,25 +14,64 @@ export const connectionFlags = {
   'request-timeout': Flags.string({ description: 'how long to wait for a single server request (e.g. 1s, 2m, 0 = no timeout)', helpGroup: 'CLUSTER' }),
 };
 
+/** Which controllers: the namespace scope and the label selector (every command that reads them). */
+export const namespaceFlags = {
+  namespace: Flags.string({ char: 'n', description: 'the namespace scope (default: the context namespace; with -f: every namespace in the files)' }),
+  'all-namespaces': Flags.boolean({ char: 'A', description: 'the controllers of every namespace', default: false }),
+  selector: Flags.string({ char: 'l', description: 'label selector choosing the controllers (e.g. app=web,tier in (a,b))' }),
+};
+
+/** Where the objects come from: snapshot files (or the live cluster without -f), and the scope. */
 export const scopeFlags = {
   filename: Flags.string({ char: 'f', description: 'snapshot file, directory or - for stdin (kubectl get rs,rc,pods -o yaml|json); repeatable. Without it, the live cluster is read', multiple: true }),
-  namespace: Flags.string({ char: 'n', description: 'the namespace scope (default: the context namespace; with -f: every namespace in the files)' }),
-  'all-namespaces': Flags.boolean({ char: 'A', description: 'plan controllers in all namespaces', default: false }),
-  selector: Flags.string({ char: 'l', description: 'label selector choosing the controllers (e.g. app=web,tier in (a,b))' }),
+  ...namespaceFlags,
   'max-input-size': Flags.string({ description: 'with -f: the most bytes read from one file or stdin, as a quantity (e.g. 512Mi, 2Gi, 100M)', default: formatBytes(DEFAULT_MAX_INPUT_BYTES) }),
 };
 
-export const modelFlags = {
-  now: Flags.string({ description: 'evaluation time (RFC 3339), e.g. the time a snapshot was taken; default: now', helpGroup: 'WHAT-IF' }),
-  replicas: Flags.integer({ description: 'as if the controller(s) were scaled to N: which pods would be created or deleted', min: 0, helpGroup: 'WHAT-IF' }),
-  'kube-version': Flags.string({ description: 'emulate the controller of this Kubernetes minor version (default: the server\'s; offline the newest)', helpGroup: 'WHAT-IF' }),
-  'feature-gates': Flags.string({ description: 'feature gates as kube-controller-manager takes them, e.g. PodDeletionCost=false,LogarithmicScaleDown=false', helpGroup: 'WHAT-IF' }),
-  'burst-replicas': Flags.integer({ description: 'most pods one sync creates or deletes (upstream: 500)', min: 0, default: 500, helpGroup: 'WHAT-IF' }),
+/** The upstream controller emulated: its version, its feature gates, its burst. */
+export const behaviourFlags = {
+  'kube-version': Flags.string({ description: "emulate the controller of this Kubernetes minor version (default: the server's; offline the newest)" }),
+  'feature-gates': Flags.string({ description: 'feature gates as kube-controller-manager takes them, e.g. PodDeletionCost=false,LogarithmicScaleDown=false' }),
+  // Upstream's burstReplicas is the constant 500, never 0. With 0 every sync would create and
+  // delete nothing: `run` would never converge, and `diff` would call a ReplicaSet short of pods
+  // "in sync" (its status unchanged). So at least 1, in every command.
+  'burst-replicas': Flags.integer({ description: 'most pods one sync creates or deletes (upstream: 500)', min: 1, default: 500 }),
 };
 
-export const outputFlag = {
-  output: Flags.string({ char: 'o', description: 'output format', options: ['json', 'yaml', 'wide', 'name'] }),
+/** As if: another time, another scale. */
+export const whatIfFlags = {
+  now: Flags.string({ description: 'evaluation time (RFC 3339), e.g. the time a snapshot was taken; default: now' }),
+  replicas: Flags.integer({ description: 'as if the controller(s) were scaled to N: which pods would be created or deleted', min: 0 }),
 };
+
+/** How a command that writes talks to the API server and how many syncs it runs at once. */
+export const writerFlags = {
+  workers: Flags.integer({ description: "syncs run at once (upstream's --concurrent-replicaset-syncs and --concurrent-rc-syncs)", default: 5, min: 1 }),
+  'kube-api-qps': Flags.integer({ description: 'client-side limit of requests per second to the API server', default: 50, min: 1 }),
+  'kube-api-burst': Flags.integer({ description: 'client-side burst of requests to the API server', default: 100, min: 1 }),
+};
+
+/** How long a command waits for every controller to be in sync: reconcile's follow-up syncs, run --until-synced. */
+export const syncedTimeoutFlag = {
+  timeout: Flags.string({ description: 'how long to wait for every controller to be in sync before giving up with exit status 1 (run: with --until-synced), e.g. 30s, 2m', default: '5m' }),
+};
+
+export const forceFlag = {
+  force: Flags.boolean({ description: 'start even when an upstream ReplicaSet controller is active in scope', default: false }),
+};
+
+/** The same flags, shown under one heading of --help (WHAT-IF, RECONCILE, CLUSTER). */
+export function inHelpGroup<T extends Record<string, object>>(helpGroup: string, flags: T): T {
+  return Object.fromEntries(Object.entries(flags).map(([name, flag]) => [name, { ...flag, helpGroup }])) as T;
+}
+
+/** What diff and explain model: a time, a scale, the controller emulated. */
+export const modelFlags = inHelpGroup('WHAT-IF', { ...whatIfFlags, ...behaviourFlags });
+
+/** -o with the formats a command can render (src/render/formats.ts), in the table's order. */
+export function outputFlag(formats: readonly OutputFormat[], description = 'output format') {
+  return { output: Flags.string({ char: 'o', description, options: OUTPUT_FORMATS.filter((f) => formats.includes(f)) }) };
+}
 
 export const noHeadersFlag = {
   'no-headers': Flags.boolean({ description: 'do not print table headers', default: false }),

@@ -1,9 +1,6 @@
 // Progress on stderr for long work, only when stderr is a terminal (nothing extra otherwise).
 
-export interface Progress {
-  update(text: string): void;
-  done(): void;
-}
+import type { Progress } from '../services/progress.js';
 
 const SILENT: Progress = { update() {}, done() {} };
 

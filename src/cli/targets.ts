@@ -3,11 +3,7 @@
 
 import type { ControllerKind } from '../core/types.js';
 import { UserError } from '../errors.js';
-
-export interface Target {
-  kind: ControllerKind | null; // null: either kind
-  name: string;
-}
+import type { Target } from '../services/targets.js';
 
 /** The resource types kubectl accepts for the two kinds, as in TYPE/NAME. */
 const CONTROLLER_TYPES: Readonly<Record<string, ControllerKind>> = {
@@ -39,8 +35,4 @@ export function parseTarget(arg: string): Target {
   if (!kind) throw new UserError(`the server doesn't have a resource type "${arg.slice(0, slash)}": rs-reconcile explains ReplicaSets (rs/NAME) and ReplicationControllers (rc/NAME)`);
   if (!name || name.includes('/')) throw new UserError(`invalid controller name ${JSON.stringify(arg)}: expected TYPE/NAME`);
   return { kind, name };
-}
-
-export function describeTarget(t: Target): string {
-  return t.kind === 'ReplicationController' ? `replicationcontrollers "${t.name}"` : `replicasets.apps "${t.name}"`;
 }

@@ -21,8 +21,8 @@ import type { Clock } from '../core/clock.js';
 import { namespaceOf } from '../core/controller.js';
 import type { TokenBucket } from '../core/rate-limiter.js';
 import type { Controller, ControllerKind, Pod } from '../core/types.js';
-import { ApiError, FencedError, type ControllerAPI, type ControllerObject, type WriteFence } from '../controller/api.js';
-import { EventCorrelator, rfc3339, type CoreEvent, type EventAction } from '../controller/event-correlator.js';
+import { ApiError, FencedError, type ControllerAPI, type ControllerObject, type WriteFence } from '../runtime/api.js';
+import { EventCorrelator, rfc3339, type CoreEvent, type EventAction } from '../runtime/event-correlator.js';
 
 export const REPORTING_CONTROLLER = 'rs-reconcile';
 

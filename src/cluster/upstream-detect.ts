@@ -11,7 +11,7 @@ import { CoreV1Api, type CoreV1EventList } from '@kubernetes/client-node';
 // Not re-exported by the package root; the models carry Date objects and need it both ways.
 import { ObjectSerializer } from '@kubernetes/client-node/dist/serializer.js';
 import { parseTime, humanDuration } from '../core/time.js';
-import type { ApiError } from '../controller/api.js';
+import type { ApiError } from '../runtime/api.js';
 import { REPORTING_CONTROLLER, toApiError } from './controller-api.js';
 import type { Connection } from './kubeconfig.js';
 

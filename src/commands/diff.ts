@@ -5,7 +5,8 @@ import { progressOn } from '../cli/progress.js';
 import { parseTarget } from '../cli/targets.js';
 import { colorLevel, makeChalk } from '../render/color.js';
 import { renderDiffTable, renderSummary } from '../render/diff-table.js';
-import { planJsonChunks, planYamlChunks, renderNames } from '../render/plan-output.js';
+import { renderOutput } from '../render/formats.js';
+import { renderNames } from '../render/plan-output.js';
 import { preparePlan } from '../services/plan-service.js';
 
 export default class Diff extends BaseCommand {
@@ -27,7 +28,7 @@ or status change, greater than 1 on an error.`;
   static override strict = false;
   static override args = { name: Args.string({ description: 'controllers to plan: NAME, rs/NAME or rc/NAME (default: all in scope)', ignoreStdin: true }) };
 
-  static override flags = { ...scopeFlags, ...outputFlag, ...noHeadersFlag, ...modelFlags, ...connectionFlags };
+  static override flags = { ...scopeFlags, ...outputFlag(['json', 'yaml', 'wide', 'name']), ...noHeadersFlag, ...modelFlags, ...connectionFlags };
 
   async run(): Promise<void> {
     const { argv, flags } = await this.parse(Diff);
@@ -40,29 +41,30 @@ or status change, greater than 1 on an error.`;
     );
     for (const n of ctx.notices) this.warning(n);
     const plan = ctx.plan;
-    if (flags.output === 'json') await this.printChunks(planJsonChunks(plan));
-    else if (flags.output === 'yaml') await this.printChunks(planYamlChunks(plan));
-    else if (flags.output === 'name') this.print(renderNames(plan));
-    else {
-      const chalk = makeChalk(colorLevel(process.stdout, process.env));
-      if (plan.controllers.length === 0) {
-        process.stderr.write(`No ReplicaSets or ReplicationControllers found${scopeWords(flags.namespace, flags['all-namespaces'], !!flags.filename?.length)}.\n`);
-      } else {
-        const before = new Map(ctx.selected.map((c) => [`${c.kind}/${c.metadata.namespace ?? 'default'}/${c.metadata.name}`, c.status?.observedGeneration ?? null]));
-        this.print(
-          renderDiffTable(plan, {
-            wide: flags.output === 'wide',
+    await this.printChunks(
+      renderOutput(flags.output, {
+        document: () => plan,
+        names: () => renderNames(plan),
+        human: (wide) => {
+          if (plan.controllers.length === 0) {
+            process.stderr.write(`No ReplicaSets or ReplicationControllers found${scopeWords(flags.namespace, flags['all-namespaces'], !!flags.filename?.length)}.\n`);
+            return [];
+          }
+          const chalk = makeChalk(colorLevel(process.stdout, process.env));
+          const before = new Map(ctx.selected.map((c) => [`${c.kind}/${c.metadata.namespace ?? 'default'}/${c.metadata.name}`, c.status?.observedGeneration ?? null]));
+          const table = renderDiffTable(plan, {
+            wide,
             noHeaders: flags['no-headers'],
             chalk,
             width: process.stdout.columns,
             // like kubectl get: the NAMESPACE column only when more than one namespace is shown
             namespaceColumn: flags['all-namespaces'] || new Set(plan.controllers.map((c) => c.namespace)).size > 1,
             observedGenerationBefore: (c) => before.get(`${c.kind}/${c.namespace}/${c.name}`),
-          }),
-        );
-        if (!flags['no-headers']) this.print(renderSummary(plan, chalk));
-      }
-    }
+          });
+          return flags['no-headers'] ? [table] : [table, renderSummary(plan, chalk)];
+        },
+      }),
+    );
     process.exitCode = plan.controllers.every((c) => c.inSync) ? 0 : 1;
   }
 }

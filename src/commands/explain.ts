@@ -8,7 +8,7 @@ import { summarize } from '../core/plan.js';
 import { UserError } from '../errors.js';
 import { colorLevel, makeChalk } from '../render/color.js';
 import { renderExplain } from '../render/explain.js';
-import { renderPlanJson, renderPlanYaml } from '../render/plan-output.js';
+import { renderOutput } from '../render/formats.js';
 import { preparePlan } from '../services/plan-service.js';
 
 export default class Explain extends BaseCommand {
@@ -27,11 +27,11 @@ Nothing is written.`;
   ];
 
   static override args = { name: Args.string({ description: 'the controller: NAME, rs/NAME, replicaset/NAME or rc/NAME', required: true, ignoreStdin: true }) };
-  static override flags = { ...scopeFlags, ...outputFlag, ...modelFlags, ...connectionFlags };
+  // the story is one controller's: no table to widen, no list of names
+  static override flags = { ...scopeFlags, ...outputFlag(['json', 'yaml']), ...modelFlags, ...connectionFlags };
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Explain);
-    if (flags.output === 'wide' || flags.output === 'name') throw new UserError(`--output ${flags.output} is not supported by explain: use json or yaml, or no -o for the story`);
     const target = parseTarget(args.name);
     const ctx = await preparePlan(
       { filename: flags.filename, namespace: flags.namespace, allNamespaces: flags['all-namespaces'], selector: flags.selector, maxInputSize: flags['max-input-size'], connection: connection(flags) },
@@ -45,14 +45,16 @@ Nothing is written.`;
     }
     for (const n of ctx.notices) this.warning(n);
     const entry = ctx.plan.controllers[0];
-    if (flags.output === 'json' || flags.output === 'yaml') {
-      const plan = { ...ctx.plan, summary: summarize([entry]), controllers: [entry] };
-      this.print(flags.output === 'json' ? renderPlanJson(plan) : renderPlanYaml(plan));
-    } else {
-      const model = buildExplainModel(ctx.planner, ctx.selected[0], ctx.nowMs, ctx.behaviour.version);
-      const chalk = makeChalk(colorLevel(process.stdout, process.env));
-      this.print(renderExplain(model, { chalk, width: Math.max(80, process.stdout.columns || 100) }));
-    }
+    await this.printChunks(
+      renderOutput(flags.output, {
+        document: () => ({ ...ctx.plan, summary: summarize([entry]), controllers: [entry] }),
+        human: () => {
+          const model = buildExplainModel(ctx.planner, ctx.selected[0], ctx.nowMs, ctx.behaviour.version);
+          const chalk = makeChalk(colorLevel(process.stdout, process.env));
+          return [renderExplain(model, { chalk, width: Math.max(80, process.stdout.columns || 100) })];
+        },
+      }),
+    );
     process.exitCode = entry.inSync ? 0 : 1;
   }
 }

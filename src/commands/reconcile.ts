@@ -1,13 +1,14 @@
 import { createInterface } from 'node:readline/promises';
 import { Args, Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base.js';
-import { connection, connectionFlags, noHeadersFlag, scopeFlags } from '../cli/flags.js';
+import { behaviourFlags, connection, connectionFlags, noHeadersFlag, outputFlag, scopeFlags, syncedTimeoutFlag, writerFlags } from '../cli/flags.js';
 import { progressOn } from '../cli/progress.js';
 import { parseTarget } from '../cli/targets.js';
 import { UserError } from '../errors.js';
 import { colorLevel, makeChalk } from '../render/color.js';
 import { renderDiffTable, renderSummary } from '../render/diff-table.js';
-import { planJsonChunks, planYamlChunks, renderNames } from '../render/plan-output.js';
+import { renderOutput } from '../render/formats.js';
+import { renderNames } from '../render/plan-output.js';
 import { namespaceOf } from '../core/controller.js';
 import { parseDurationMs } from '../core/duration.js';
 import { staleness } from '../core/plan-compare.js';
@@ -52,23 +53,15 @@ before that, 2 when any action failed, 3 when a saved plan is stale (nothing wri
   static override args = { name: Args.string({ description: 'controllers to reconcile: NAME, rs/NAME or rc/NAME (default: all in scope)', ignoreStdin: true }) };
   static override flags = {
     ...scopeFlags,
-    output: Flags.string({
-      char: 'o',
-      description: 'output format: json and yaml print the plan and the outcome of every action, wide adds columns to the table, name prints the controllers synced',
-      options: ['json', 'yaml', 'wide', 'name'],
-    }),
+    ...outputFlag(['json', 'yaml', 'wide', 'name'], 'output format: json and yaml print the plan and the outcome of every action, wide adds columns to the table, name prints the controllers synced'),
     ...noHeadersFlag,
     plan: Flags.string({ description: 'apply exactly this plan, saved with "diff -o json|yaml" (- for stdin); refused with no write when stale' }),
     'dry-run': Flags.string({ description: 'none: apply; client: send nothing; server: send every write with dryRun=All', options: ['none', 'client', 'server'], default: 'none' }),
     yes: Flags.boolean({ char: 'y', description: 'do not ask for confirmation', default: false }),
     once: Flags.boolean({ description: 'one sync only: do not go on syncing until the controllers are in sync', default: false }),
-    timeout: Flags.string({ description: 'how long to go on syncing until every controller written to is in sync (e.g. 30s, 2m)', default: '60s' }),
-    'kube-api-qps': Flags.integer({ description: 'client-side limit of requests per second to the API server', default: 50, min: 1 }),
-    'kube-api-burst': Flags.integer({ description: 'client-side burst of requests to the API server', default: 100, min: 1 }),
-    workers: Flags.integer({ description: 'controllers synced in parallel', default: 5, min: 1 }),
-    'burst-replicas': Flags.integer({ description: 'most pods one sync creates or deletes (upstream: 500)', min: 0, default: 500 }),
-    'kube-version': Flags.string({ description: "emulate the controller of this Kubernetes minor version (default: the server's)" }),
-    'feature-gates': Flags.string({ description: 'feature gates as kube-controller-manager takes them' }),
+    ...syncedTimeoutFlag,
+    ...writerFlags,
+    ...behaviourFlags,
     ...connectionFlags,
   };
 
@@ -150,19 +143,23 @@ before that, 2 when any action failed, 3 when a saved plan is stale (nothing wri
           },
     });
     progress.done();
-    if (flags.output === 'json') await this.printChunks(planJsonChunks(report));
-    else if (flags.output === 'yaml') await this.printChunks(planYamlChunks(report));
-    else if (flags.output === 'name') this.print(renderNames({ ...ctx.plan, controllers: work }));
-    else {
-      const t = tally(report);
-      const mode = dryRun === 'client' ? ' (dry run: nothing sent)' : dryRun === 'server' ? ' (server dry run: nothing changed)' : '';
-      if (dryRun !== 'client' && work.length) {
-        const syncs = report.controllers.reduce((n, c) => n + c.outcome.syncs, 0);
-        const tail = report.converged === true && syncs > work.length ? `; in sync after ${syncs} syncs` : '';
-        this.print(`reconciled ${work.length} controller${work.length === 1 ? '' : 's'}${mode}: adopted ${t.adopt}, released ${t.release}, created ${t.create}, deleted ${t.delete}, status written ${t.status}, failed ${t.failed}${tail}`);
-      } else if (!work.length) this.print('nothing to do: every controller is in sync');
-      else this.print(`would sync ${work.length} controller${work.length === 1 ? '' : 's'}${mode}`);
-    }
+    await this.printChunks(
+      renderOutput(flags.output, {
+        document: () => report,
+        names: () => renderNames({ ...ctx.plan, controllers: work }),
+        human: () => {
+          const t = tally(report);
+          const mode = dryRun === 'client' ? ' (dry run: nothing sent)' : dryRun === 'server' ? ' (server dry run: nothing changed)' : '';
+          if (dryRun !== 'client' && work.length) {
+            const syncs = report.controllers.reduce((n, c) => n + c.outcome.syncs, 0);
+            const tail = report.converged === true && syncs > work.length ? `; in sync after ${syncs} syncs` : '';
+            return [`reconciled ${work.length} controller${work.length === 1 ? '' : 's'}${mode}: adopted ${t.adopt}, released ${t.release}, created ${t.create}, deleted ${t.delete}, status written ${t.status}, failed ${t.failed}${tail}`];
+          }
+          if (!work.length) return ['nothing to do: every controller is in sync'];
+          return [`would sync ${work.length} controller${work.length === 1 ? '' : 's'}${mode}`];
+        },
+      }),
+    );
     for (const c of report.controllers) {
       for (const a of c.outcome.actions) if (!a.ok) process.stderr.write(`error: ${c.kind} ${c.namespace}/${c.name}: ${a.action}${a.pod ? ' ' + a.pod : ''} failed: ${a.error}\n`);
       if (c.outcome.error && !c.outcome.actions.some((a) => !a.ok)) process.stderr.write(`error: ${c.kind} ${c.namespace}/${c.name}: ${c.outcome.error}\n`);

@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base.js';
-import { connection, connectionFlags } from '../cli/flags.js';
+import { behaviourFlags, connection, connectionFlags, forceFlag, namespaceFlags, syncedTimeoutFlag, writerFlags } from '../cli/flags.js';
 import { parseDurationMs } from '../core/duration.js';
 import type { ControllerKind } from '../core/types.js';
 import { UserError } from '../errors.js';
@@ -30,16 +30,10 @@ Stops on SIGINT/SIGTERM: takes no new work, finishes the syncs in flight, releas
   ];
 
   static override flags = {
-    namespace: Flags.string({ char: 'n', description: 'the namespace to control (default: the context namespace)' }),
-    'all-namespaces': Flags.boolean({ char: 'A', description: 'control every namespace', default: false }),
-    selector: Flags.string({ char: 'l', description: 'only controllers whose labels match this selector' }),
+    ...namespaceFlags,
     controllers: Flags.string({ description: 'which controllers to run', options: ['replicaset', 'replicationcontroller', 'all'], default: 'all' }),
-    workers: Flags.integer({ description: 'concurrent syncs per controller (upstream ConcurrentRSSyncs)', default: 5, min: 1 }),
-    'burst-replicas': Flags.integer({ description: 'most pods one sync creates or deletes', default: 500, min: 1 }),
-    'kube-version': Flags.string({ description: "emulate this Kubernetes minor version (default: the server's)" }),
-    'feature-gates': Flags.string({ description: 'feature gates as kube-controller-manager takes them' }),
-    'kube-api-qps': Flags.integer({ description: 'client-side requests per second to the API server', default: 50, min: 1 }),
-    'kube-api-burst': Flags.integer({ description: 'client-side burst of requests', default: 100, min: 1 }),
+    ...writerFlags,
+    ...behaviourFlags,
     'resync-period': Flags.string({ description: 'periodic resync of the informers (0: off)', default: '0' }),
     'leader-elect': Flags.boolean({ description: 'only the holder of a coordination.k8s.io Lease reconciles', default: false }),
     'leader-elect-lease-name': Flags.string({ description: 'the Lease used for leader election', default: 'rs-reconcile' }),
@@ -47,12 +41,12 @@ Stops on SIGINT/SIGTERM: takes no new work, finishes the syncs in flight, releas
     'leader-elect-lease-duration': Flags.string({ description: 'how long standbys wait before taking an unrenewed lease', default: '15s' }),
     'leader-elect-renew-deadline': Flags.string({ description: 'how long the leader retries renewing before it stops leading', default: '10s' }),
     'leader-elect-retry-period': Flags.string({ description: 'between attempts to acquire or renew', default: '2s' }),
-    force: Flags.boolean({ description: 'start even when an upstream ReplicaSet controller is active in scope', default: false }),
+    ...forceFlag,
     'log-format': Flags.string({ description: 'log format', options: ['text', 'json'], default: 'text' }),
     v: Flags.integer({ char: 'v', description: 'log verbosity (klog levels: 2 shows every sync, 4 every event)', default: 0, min: 0 }),
     'metrics-bind-address': Flags.string({ description: 'serve /metrics, /healthz and /readyz on this address (e.g. :8080); 0 disables', default: '0' }),
     'until-synced': Flags.boolean({ description: 'exit 0 as soon as every controller in scope is in sync and no expectation is pending', default: false }),
-    timeout: Flags.string({ description: 'with --until-synced: give up (exit 1) after this long', default: '5m' }),
+    ...syncedTimeoutFlag,
     ...connectionFlags,
   };
 

@@ -1,6 +1,6 @@
 import { Args, Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base.js';
-import { connection, connectionFlags, scopeFlags } from '../cli/flags.js';
+import { behaviourFlags, connection, connectionFlags, forceFlag, inHelpGroup, scopeFlags, whatIfFlags, writerFlags } from '../cli/flags.js';
 import { progressOn } from '../cli/progress.js';
 import { parseTarget } from '../cli/targets.js';
 import { colorLevel } from '../render/color.js';
@@ -39,16 +39,13 @@ NO_COLOR is respected.`;
 
   static override flags = {
     ...scopeFlags,
-    now: Flags.string({ description: 'evaluation time (RFC 3339), e.g. the time a snapshot was taken; default: now', helpGroup: 'WHAT-IF' }),
-    'kube-version': Flags.string({ description: "emulate the controller of this Kubernetes minor version (default: the server's; offline the newest)", helpGroup: 'WHAT-IF' }),
-    'feature-gates': Flags.string({ description: 'feature gates as kube-controller-manager takes them, e.g. PodDeletionCost=false', helpGroup: 'WHAT-IF' }),
-    'burst-replicas': Flags.integer({ description: 'most pods one sync creates or deletes (upstream: 500)', min: 1, default: 500, helpGroup: 'WHAT-IF' }),
+    ...inHelpGroup('WHAT-IF', { now: whatIfFlags.now, ...behaviourFlags }),
     plain: Flags.boolean({ description: 'print the plain-text update stream even on a terminal', default: false }),
-    reconcile: Flags.boolean({ description: 'also run the controller (as "run") and show its workqueue, expectations and actions', default: false, helpGroup: 'RECONCILE' }),
-    workers: Flags.integer({ description: 'with --reconcile: concurrent syncs per controller', default: 5, min: 1, helpGroup: 'RECONCILE' }),
-    'kube-api-qps': Flags.integer({ description: 'with --reconcile: client-side requests per second to the API server', default: 50, min: 1, helpGroup: 'RECONCILE' }),
-    'kube-api-burst': Flags.integer({ description: 'with --reconcile: client-side burst of requests', default: 100, min: 1, helpGroup: 'RECONCILE' }),
-    force: Flags.boolean({ description: 'with --reconcile: start even when an upstream ReplicaSet controller is active in scope', default: false, helpGroup: 'RECONCILE' }),
+    ...inHelpGroup('RECONCILE', {
+      reconcile: Flags.boolean({ description: 'also run the controller (as "run") and show its workqueue, expectations and actions', default: false }),
+      ...writerFlags,
+      ...forceFlag,
+    }),
     ...connectionFlags,
   };
 

@@ -12,7 +12,7 @@ import { labelSelectorAsSelector } from '../core/selector.js';
 import type { Controller, ControllerKind, OwnerReference, Pod, ReplicaSet, ReplicationController, Tombstone } from '../core/types.js';
 import type { Behaviour } from '../core/versions.js';
 import { WorkQueue } from '../core/workqueue.js';
-import { isFenced, type ActionOutcome, type ControllerAPI, type ControllerObject } from './api.js';
+import { isFenced, type ActionOutcome, type ControllerAPI, type ControllerObject } from '../runtime/api.js';
 import { syncController, type SyncOutcome } from './sync.js';
 
 /** What the controller reads from the informer caches (each an index lookup). */

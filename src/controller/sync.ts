@@ -16,7 +16,7 @@ import { writtenStatus, type ComputedStatus } from '../core/status.js';
 import type { Controller, Pod, ReplicaSetStatus } from '../core/types.js';
 import type { Behaviour } from '../core/versions.js';
 import type { UIDTrackingControllerExpectations } from '../core/expectations.js';
-import { ApiError, isFenced, type ActionOutcome, type ControllerAPI, type ControllerObject } from './api.js';
+import { ApiError, isFenced, type ActionOutcome, type ControllerAPI, type ControllerObject } from '../runtime/api.js';
 
 export const STATUS_UPDATE_RETRIES = 1;
 

@@ -26,9 +26,29 @@ export interface Selector {
 
 export type SelectorResult = { ok: true; selector: Selector } | { ok: false; error: string };
 
-const NAME_RE = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
-const DNS1123_SUBDOMAIN_RE = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-const LABEL_VALUE_RE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
+// validation.IsQualifiedName and IsValidLabelValue, with their messages (RegexError's examples
+// and regex included: these are the words the API server answers with).
+const QUALIFIED_NAME_FMT = '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]';
+const QUALIFIED_NAME_RE = new RegExp(`^${QUALIFIED_NAME_FMT}$`);
+const LABEL_VALUE_FMT = `(${QUALIFIED_NAME_FMT})?`;
+const LABEL_VALUE_RE = new RegExp(`^${LABEL_VALUE_FMT}$`);
+const DNS1123_SUBDOMAIN_FMT = '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*';
+const DNS1123_SUBDOMAIN_RE = new RegExp(`^${DNS1123_SUBDOMAIN_FMT}$`);
+const QUALIFIED_NAME_MSG = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
+
+function regexError(msg: string, fmt: string, ...examples: string[]): string {
+  return `${msg} (e.g. ${examples.map((e) => `'${e}', `).join(' or ')}regex used for validation is '${fmt}')`;
+}
+
+/** Go's len(): bytes of the UTF-8 encoding. */
+function byteLength(s: string): number {
+  let n = 0;
+  for (const ch of s) {
+    const c = ch.codePointAt(0)!;
+    n += c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 4;
+  }
+  return n;
+}
 
 /** Errors of validation.IsQualifiedName (empty list when valid). */
 export function qualifiedNameErrors(key: string): string[] {
@@ -41,53 +61,79 @@ export function qualifiedNameErrors(key: string): string[] {
     const [prefix, n] = parts;
     name = n;
     if (prefix.length === 0) errs.push('prefix part must be non-empty');
-    else if (prefix.length > 253) errs.push('prefix part must be no more than 253 characters');
-    else if (!DNS1123_SUBDOMAIN_RE.test(prefix))
-      errs.push("prefix part a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character");
+    else {
+      if (byteLength(prefix) > 253) errs.push('prefix part must be no more than 253 characters');
+      if (!DNS1123_SUBDOMAIN_RE.test(prefix))
+        errs.push(`prefix part ${regexError("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character", DNS1123_SUBDOMAIN_FMT, 'example.com')}`);
+    }
   } else {
-    return ["a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character with an optional DNS subdomain prefix and '/'"];
+    return [`a qualified name ${regexError(QUALIFIED_NAME_MSG, QUALIFIED_NAME_FMT, 'MyName', 'my.name', '123-abc')} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`];
   }
   if (name.length === 0) errs.push('name part must be non-empty');
-  else if (name.length > 63) errs.push('name part must be no more than 63 characters');
-  else if (!NAME_RE.test(name))
-    errs.push("name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character");
+  else if (byteLength(name) > 63) errs.push('name part must be no more than 63 characters');
+  if (!QUALIFIED_NAME_RE.test(name)) errs.push(`name part ${regexError(QUALIFIED_NAME_MSG, QUALIFIED_NAME_FMT, 'MyName', 'my.name', '123-abc')}`);
   return errs;
 }
 
 /** Errors of validation.IsValidLabelValue (empty list when valid). */
 export function labelValueErrors(value: string): string[] {
   const errs: string[] = [];
-  if (value.length > 63) errs.push('must be no more than 63 characters');
+  if (byteLength(value) > 63) errs.push('must be no more than 63 characters');
   if (!LABEL_VALUE_RE.test(value))
-    errs.push("a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character");
+    errs.push(regexError("a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character", LABEL_VALUE_FMT, 'MyValue', 'my_value', '12345'));
   return errs;
 }
 
+// field.Invalid(path, value, detail).Error(): strings as %q, string lists as %#v (a nil list, as
+// LabelSelectorAsSelector passes for no values, prints as []string(nil)).
+const goString = (v: string) => JSON.stringify(v);
+const goStrings = (vs: readonly string[]) => (vs.length === 0 ? '[]string(nil)' : `[]string{${vs.map(goString).join(', ')}}`);
+const invalid = (path: string, value: string, detail: string) => `${path}: Invalid value: ${value}: ${detail}`;
+
+/** errors.NewAggregate(…).Error(): one error as is, several (deduplicated) in brackets. */
+function aggregate(errs: string[]): string {
+  const unique = [...new Set(errs)];
+  return unique.length === 1 ? unique[0] : `[${unique.join(', ')}]`;
+}
+
+/** strconv.ParseInt(s, 10, 64) succeeds. */
+function isInt64(s: string): boolean {
+  if (!/^[+-]?[0-9]+$/.test(s)) return false;
+  const v = BigInt(s);
+  return v >= -(2n ** 63n) && v < 2n ** 63n;
+}
+
+/** labels.NewRequirement: every rule checked, the failures aggregated as upstream does. */
 function newRequirement(key: string, operator: Operator, values: string[]): Requirement | string {
+  const errs: string[] = [];
   const keyErrs = qualifiedNameErrors(key);
-  if (keyErrs.length) return `key: Invalid value: ${JSON.stringify(key)}: ${keyErrs.join('; ')}`;
+  if (keyErrs.length) errs.push(invalid('key', goString(key), keyErrs.join('; ')));
   switch (operator) {
     case 'in':
     case 'notin':
-      if (values.length === 0) return "values: Invalid value: []: for 'in', 'notin' operators, values set can't be empty";
+      if (values.length === 0) errs.push(invalid('values', goStrings(values), "for 'in', 'notin' operators, values set can't be empty"));
       break;
     case '=':
     case '!=':
-      if (values.length !== 1) return 'values: Invalid value: exact-match compatibility requires one single value';
+      if (values.length !== 1) errs.push(invalid('values', goStrings(values), 'exact-match compatibility requires one single value'));
+      break;
+    case 'exists':
+    case '!':
+      if (values.length !== 0) errs.push(invalid('values', goStrings(values), 'values set must be empty for exists and does not exist'));
       break;
     case 'gt':
     case 'lt':
-      if (values.length !== 1 || !/^-?\d+$/.test(values[0])) return `values: Invalid value: ${JSON.stringify(values)}: for 'Gt', 'Lt' operators, exactly one integer value is required`;
-      return { key, operator, values: [...values] };
-    case 'exists':
-    case '!':
-      if (values.length !== 0) return 'values: Invalid value: values set must be empty for exists and does not exist';
+      if (values.length !== 1) errs.push(invalid('values', goStrings(values), "for 'Gt', 'Lt' operators, exactly one value is required"));
+      values.forEach((v, i) => {
+        if (!isInt64(v)) errs.push(invalid(`values[${i}]`, goString(v), "for 'Gt', 'Lt' operators, the value must be an integer"));
+      });
       break;
   }
-  for (const v of values) {
-    const errs = labelValueErrors(v);
-    if (errs.length) return `values[]: Invalid value: ${JSON.stringify(v)}: ${errs.join('; ')}`;
-  }
+  values.forEach((v, i) => {
+    const valueErrs = labelValueErrors(v);
+    if (valueErrs.length) errs.push(invalid(`values[${i}][${key}]`, goString(v), valueErrs.join('; ')));
+  });
+  if (errs.length) return aggregate(errs);
   return { key, operator, values: [...values].sort() };
 }
 
@@ -106,9 +152,9 @@ function requirementMatches(r: Requirement, labels: Labels | null | undefined): 
       return !has(labels, r.key) || !r.values.includes(labels![r.key]);
     case 'gt':
     case 'lt': {
-      if (!has(labels, r.key) || !/^-?\d+$/.test(labels![r.key])) return false;
-      const v = Number(labels![r.key]);
-      return r.operator === 'gt' ? v > Number(r.values[0]) : v < Number(r.values[0]);
+      if (!has(labels, r.key) || !isInt64(labels![r.key])) return false;
+      const v = BigInt(labels![r.key]);
+      return r.operator === 'gt' ? v > BigInt(r.values[0]) : v < BigInt(r.values[0]);
     }
     case 'exists':
       return has(labels, r.key);
@@ -249,69 +295,205 @@ export function indexableTerms(sel: Selector): { key: string; values: readonly s
   return out;
 }
 
-/**
- * Parses kubectl's `-l` syntax (labels.Parse): `k=v`, `k==v`, `k!=v`, `k in (a,b)`,
- * `k notin (a,b)`, `k`, `!k`, `k>1`, `k<1`, comma-separated and ANDed. "" selects everything.
- */
-export function parseSelectorString(text: string): SelectorResult {
-  const reqs: Requirement[] = [];
-  let i = 0;
-  const src = text;
-  const ws = () => {
-    while (i < src.length && /\s/.test(src[i])) i++;
-  };
-  const ident = (): string => {
-    const start = i;
-    while (i < src.length && !/[\s,=!<>()]/.test(src[i])) i++;
-    return src.slice(start, i);
-  };
-  const fail = (why: string): SelectorResult => ({ ok: false, error: `unable to parse requirement: ${why} in selector ${JSON.stringify(text)}` });
-  ws();
-  if (i >= src.length) return { ok: true, selector: new RequirementsSelector([]) };
+// labels.Parse, the string form (`-l`, and the labelSelector of a list or watch request): its
+// lexer and recursive-descent parser, with upstream's messages word for word, so the sandbox
+// answers a bad labelSelector exactly as an API server does, and -l rejects what it rejects.
+
+type Token = 'error' | 'end' | ')' | ',' | '!' | '==' | '=' | '>' | 'id' | 'in' | '<' | '!=' | 'notin' | '(';
+
+// A Map, not an object literal: an identifier named "toString" is no keyword.
+const LITERAL_TOKENS = new Map<string, Token>([
+  [')', ')'], [',', ','], ['!', '!'], ['==', '=='], ['=', '='], ['>', '>'], ['in', 'in'], ['<', '<'], ['!=', '!='], ['notin', 'notin'], ['(', '('],
+]);
+
+const isWhitespace = (ch: string) => ch === ' ' || ch === '\t' || ch === '\r' || ch === '\n';
+const isSpecialSymbol = (ch: string) => ch === '=' || ch === '!' || ch === '(' || ch === ')' || ch === ',' || ch === '>' || ch === '<';
+
+/** The Lexer: `read` gives '\0' at the end (and for a NUL, which Go's lexer takes for the end too). */
+function scan(text: string): { tok: Token; lit: string }[] {
+  let pos = 0;
+  const read = () => (pos < text.length ? text[pos++] : '\0');
+  const unread = () => void pos--;
+  const items: { tok: Token; lit: string }[] = [];
   for (;;) {
-    ws();
-    let req: Requirement | string;
-    if (src[i] === '!') {
-      i++;
-      ws();
-      const key = ident();
-      if (!key) return fail('expected a key after "!"');
-      req = newRequirement(key, '!', []);
-    } else {
-      const key = ident();
-      if (!key) return fail(`expected a key at position ${i}`);
-      ws();
-      const rest = src.slice(i);
-      let op: Operator | null = null;
-      if (rest.startsWith('==')) (op = '='), (i += 2);
-      else if (rest.startsWith('!=')) (op = '!='), (i += 2);
-      else if (rest.startsWith('=')) (op = '='), (i += 1);
-      else if (rest.startsWith('>')) (op = 'gt'), (i += 1);
-      else if (rest.startsWith('<')) (op = 'lt'), (i += 1);
-      else if (/^in\s*\(/.test(rest)) (op = 'in'), (i += 2);
-      else if (/^notin\s*\(/.test(rest)) (op = 'notin'), (i += 5);
-      if (op === null) {
-        req = newRequirement(key, 'exists', []);
-      } else if (op === 'in' || op === 'notin') {
-        ws();
-        if (src[i] !== '(') return fail(`expected "(" after ${op}`);
-        const close = src.indexOf(')', i);
-        if (close < 0) return fail('missing ")"');
-        const values = src.slice(i + 1, close).split(',').map((v) => v.trim());
-        i = close + 1;
-        req = newRequirement(key, op, values.length === 1 && values[0] === '' ? [] : values);
-      } else {
-        ws();
-        const value = ident();
-        req = newRequirement(key, op, [value]);
+    let ch = read();
+    while (isWhitespace(ch)) ch = read();
+    let item: { tok: Token; lit: string };
+    if (ch === '\0') item = { tok: 'end', lit: '' };
+    else if (isSpecialSymbol(ch)) {
+      // the longest run of symbols that is still a token: "!=" but "=" then "!"
+      unread();
+      let buffer = '';
+      let last: { tok: Token; lit: string } | null = null;
+      for (;;) {
+        const c = read();
+        if (c === '\0') break;
+        if (!isSpecialSymbol(c)) {
+          unread();
+          break;
+        }
+        buffer += c;
+        const t = LITERAL_TOKENS.get(buffer);
+        if (t) last = { tok: t, lit: buffer };
+        else if (last) {
+          unread();
+          break;
+        }
       }
+      item = last ?? { tok: 'error', lit: `error expected: keyword found '${buffer}'` };
+    } else {
+      unread();
+      let buffer = '';
+      for (;;) {
+        const c = read();
+        if (c === '\0') break;
+        if (isSpecialSymbol(c) || isWhitespace(c)) {
+          unread();
+          break;
+        }
+        buffer += c;
+      }
+      item = { tok: LITERAL_TOKENS.get(buffer) ?? 'id', lit: buffer };
     }
-    if (typeof req === 'string') return { ok: false, error: `invalid selector ${JSON.stringify(text)}: ${req}` };
-    reqs.push(req);
-    ws();
-    if (i >= src.length) break;
-    if (src[i] !== ',') return fail(`unexpected ${JSON.stringify(src[i])} at position ${i}`);
-    i++;
+    items.push(item);
+    if (item.tok === 'end') return items;
   }
-  return { ok: true, selector: new RequirementsSelector(sortRequirements(reqs)) };
+}
+
+class ParseError extends Error {}
+
+/** The Parser. In the Values context the keywords in and notin are plain identifiers. */
+function parseRequirements(text: string): Requirement[] {
+  const items = scan(text);
+  let position = 0;
+  const asValue = (t: Token): Token => (t === 'in' || t === 'notin' ? 'id' : t);
+  const lookahead = (values: boolean) => ({ tok: values ? asValue(items[position].tok) : items[position].tok, lit: items[position].lit });
+  const consume = (values: boolean) => {
+    position++;
+    return { tok: values ? asValue(items[position - 1].tok) : items[position - 1].tok, lit: items[position - 1].lit };
+  };
+  const fail = (message: string): never => {
+    throw new ParseError(message);
+  };
+
+  const parseKeyAndInferOperator = (): { key: string; operator: Operator | null } => {
+    let operator: Operator | null = null;
+    let t = consume(true);
+    if (t.tok === '!') {
+      operator = '!';
+      t = consume(true);
+    }
+    if (t.tok !== 'id') fail(`found '${t.lit}', expected: identifier`);
+    const keyErrs = qualifiedNameErrors(t.lit);
+    // validated with the parser's path, which labels.Parse leaves nil
+    if (keyErrs.length) fail(invalid('<nil>', goString(t.lit), keyErrs.join('; ')));
+    const next = lookahead(true).tok;
+    if ((next === 'end' || next === ',') && operator !== '!') operator = 'exists';
+    return { key: t.lit, operator };
+  };
+
+  const parseOperator = (): Operator => {
+    const { tok, lit } = consume(false);
+    const ops: Partial<Record<Token, Operator>> = { in: 'in', '=': '=', '==': '=', '>': 'gt', '<': 'lt', notin: 'notin', '!=': '!=' };
+    return Object.hasOwn(ops, tok) ? ops[tok]! : fail(`found '${lit}', expected: in, notin, =, ==, !=, gt, lt`);
+  };
+
+  const parseIdentifiersList = (): Set<string> => {
+    const set = new Set<string>();
+    for (;;) {
+      const { tok, lit } = consume(true);
+      if (tok === 'id') {
+        set.add(lit);
+        const next = lookahead(true);
+        if (next.tok === ',') continue;
+        if (next.tok === ')') return set;
+        fail(`found '${next.lit}', expected: ',' or ')'`);
+      } else if (tok === ',') {
+        // "(," and ",)" and ",," hold the empty value
+        if (set.size === 0) set.add('');
+        const next = lookahead(true).tok;
+        if (next === ')') {
+          set.add('');
+          return set;
+        }
+        if (next === ',') {
+          consume(true);
+          set.add('');
+        }
+      } else fail(`found '${lit}', expected: ',', or identifier`);
+    }
+  };
+
+  const parseValues = (): Set<string> => {
+    const open = consume(true);
+    if (open.tok !== '(') fail(`found '${open.lit}' expected: '('`);
+    const { tok, lit } = lookahead(true);
+    if (tok === 'id' || tok === ',') {
+      const set = parseIdentifiersList();
+      if (consume(true).tok !== ')') fail(`found '${lit}', expected: ')'`);
+      return set;
+    }
+    if (tok === ')') {
+      consume(true);
+      return new Set(['']); // "()" is the empty value, not an empty set
+    }
+    return fail(`found '${lit}', expected: ',', ')' or identifier`);
+  };
+
+  const parseExactValue = (): Set<string> => {
+    const next = lookahead(true).tok;
+    if (next === 'end' || next === ',') return new Set(['']);
+    const { tok, lit } = consume(true);
+    return tok === 'id' ? new Set([lit]) : fail(`found '${lit}', expected: identifier`);
+  };
+
+  const parseRequirement = (): Requirement => {
+    const { key, operator: inferred } = parseKeyAndInferOperator();
+    let operator = inferred;
+    let values: string[] = [];
+    if (operator !== 'exists' && operator !== '!') {
+      operator = parseOperator();
+      values = [...(operator === 'in' || operator === 'notin' ? parseValues() : parseExactValue())].sort();
+    }
+    const r = newRequirement(key, operator, values);
+    return typeof r === 'string' ? fail(r) : r;
+  };
+
+  const requirements: Requirement[] = [];
+  for (;;) {
+    const { tok, lit } = lookahead(true);
+    if (tok === 'id' || tok === '!') {
+      try {
+        requirements.push(parseRequirement());
+      } catch (e) {
+        throw e instanceof ParseError ? new ParseError(`unable to parse requirement: ${e.message}`) : e;
+      }
+      const sep = consume(true);
+      if (sep.tok === 'end') return requirements;
+      if (sep.tok === ',') {
+        const next = lookahead(true);
+        if (next.tok !== 'id' && next.tok !== '!') fail(`found '${next.lit}', expected: identifier after ','`);
+      } else fail(`found '${sep.lit}', expected: ',' or 'end of string'`);
+    } else if (tok === 'end') return requirements;
+    else fail(`found '${lit}', expected: !, identifier, or 'end of string'`);
+  }
+}
+
+/**
+ * labels.Parse: `k=v`, `k==v`, `k!=v`, `k in (a,b)`, `k notin (a,b)`, `k`, `!k`, `k>1`, `k<1`,
+ * comma-separated and ANDed; "" selects everything. The error is the API server's message.
+ */
+export function parseLabelSelector(text: string): SelectorResult {
+  try {
+    return { ok: true, selector: new RequirementsSelector(sortRequirements(parseRequirements(text))) };
+  } catch (e) {
+    if (e instanceof ParseError) return { ok: false, error: e.message };
+    throw e;
+  }
+}
+
+/** kubectl's `-l`: labels.Parse, its error naming the selector given. */
+export function parseSelectorString(text: string): SelectorResult {
+  const r = parseLabelSelector(text);
+  return r.ok ? r : { ok: false, error: `invalid label selector ${JSON.stringify(text)}: ${r.error}` };
 }

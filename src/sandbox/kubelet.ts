@@ -2,12 +2,12 @@
 // runDelayMs, turn Ready after readyDelayMs; a seeded share fails; terminating pods are removed
 // after terminationGraceMs. Delays run on a clock that tests can advance.
 import { randomBytes } from 'node:crypto';
+import { selectorFromSet } from '../core/selector.js';
 import type { AuditLog } from './audit.js';
 import { notFound } from './errors.js';
 import { act, USERS } from './internal.js';
 import type { Registry } from './registry.js';
 import { resourceByName } from './resources.js';
-import { matchLabels } from './selectors.js';
 import type { Store, StoreEvent } from './store.js';
 import { clone, prng, rfc3339, type Obj } from './util.js';
 
@@ -181,8 +181,7 @@ export class Kubelet {
       .filter((n) => !n.spec?.unschedulable)
       .filter((n) => ((n.status?.conditions ?? []) as Obj[]).some((c) => c.type === 'Ready' && c.status === 'True'))
       .filter((n) => {
-        const sel = (p.spec?.nodeSelector ?? {}) as Record<string, string>;
-        return matchLabels(Object.entries(sel).map(([key, v]) => ({ key, op: '=' as const, values: [v] })), n.metadata.labels);
+        return selectorFromSet((p.spec?.nodeSelector ?? {}) as Record<string, string>).matches(n.metadata.labels);
       });
     if (nodes.length === 0) {
       w.due = this.now() + 1000;

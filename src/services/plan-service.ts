@@ -10,8 +10,8 @@ import type { Controller, Snapshot } from '../core/types.js';
 import { behaviourFor, minorFromServer, NEWEST_MINOR, parseFeatureGates, parseKubeVersion, type Behaviour } from '../core/versions.js';
 import { UserError } from '../errors.js';
 import { parseByteQuantity } from '../input/read-input.js';
-import type { Progress } from '../cli/progress.js';
-import { describeTarget, type Target } from '../cli/targets.js';
+import type { Progress } from './progress.js';
+import { describeTarget, type Target } from './targets.js';
 
 export interface SourceOptions {
   filename?: string[];

@@ -3,12 +3,12 @@
 
 import { hostname } from 'node:os';
 import { KubeControllerAPI } from '../cluster/controller-api.js';
-import type { ActionOutcome, ControllerAPI } from '../controller/api.js';
+import type { ActionOutcome, ControllerAPI } from '../runtime/api.js';
 import { syncController, type SyncOutcome } from '../controller/sync.js';
 import type { SyncDecision } from '../core/plan.js';
 import type { Plan, PlanController } from '../core/plan-types.js';
 import { TokenBucket } from '../core/rate-limiter.js';
-import { realClock } from '../controller/real-clock.js';
+import { realClock } from '../runtime/clock.js';
 import type { PlanContext } from './plan-service.js';
 
 export type DryRun = 'none' | 'client' | 'server';

@@ -7,8 +7,8 @@ import { KubeControllerAPI, userAgentFor } from '../cluster/controller-api.js';
 import { Informer } from '../cluster/informer.js';
 import type { Connection } from '../cluster/kubeconfig.js';
 import { ReplicaSetController, type ControllerLogger, type Listers } from '../controller/controller.js';
-import type { ControllerObject, WriteFence } from '../controller/api.js';
-import { realClock } from '../controller/real-clock.js';
+import type { ControllerObject, WriteFence } from '../runtime/api.js';
+import { realClock } from '../runtime/clock.js';
 import { CONTROLLER_KINDS, controllerKindInfo, type ControllerKindInfo } from '../core/controller.js';
 import { controllerRef } from '../core/pod.js';
 import { TokenBucket } from '../core/rate-limiter.js';
@@ -16,7 +16,7 @@ import { parseSelectorString } from '../core/selector.js';
 import type { ControllerKind, Pod } from '../core/types.js';
 import type { Behaviour } from '../core/versions.js';
 import type { MetricEvent } from '../core/workqueue.js';
-import type { ActionOutcome } from '../controller/api.js';
+import type { ActionOutcome } from '../runtime/api.js';
 import { UserError } from '../errors.js';
 
 export interface ControllerMetricsSink {

@@ -8,11 +8,11 @@
 // run-service's startControllers), and the workqueues and expectations are sampled for the UI.
 
 import { basename } from 'node:path';
-import type { Progress } from '../cli/progress.js';
+import type { Progress } from './progress.js';
 import type { Connection, ConnectionFlags } from '../cluster/kubeconfig.js';
 import type { ControllerLogger } from '../controller/controller.js';
-import { realClock } from '../controller/real-clock.js';
-import type { ActionOutcome } from '../controller/api.js';
+import { realClock } from '../runtime/clock.js';
+import type { ActionOutcome } from '../runtime/api.js';
 import { buildExplainModel } from '../core/explain.js';
 import type { Clock } from '../core/clock.js';
 import { CONTROLLER_KINDS, controllerKindInfo, namespaceOf, type ControllerKindInfo } from '../core/controller.js';
@@ -23,11 +23,11 @@ import { isPodReady } from '../core/pod.js';
 import { parseSelectorString } from '../core/selector.js';
 import type { Controller, ControllerKind, Pod, ReplicaSet, ReplicationController, Snapshot, Tombstone } from '../core/types.js';
 import type { Behaviour } from '../core/versions.js';
-import type { Target } from '../cli/targets.js';
+import type { Target } from './targets.js';
 import { UserError, oneLine } from '../errors.js';
 import { chooseBehaviour, parseNow, readSnapshot, selectControllers } from './plan-service.js';
-import type { LogEntry, LogLevel, PendingExpectation, PlanFrame, QueueInfo, WatchFeed } from '../ui/state.js';
-import { Throttle } from '../ui/throttle.js';
+import type { LogEntry, LogLevel, PendingExpectation, PlanFrame, QueueInfo, WatchFeed } from './watch-feed.js';
+import { Throttle } from '../runtime/throttle.js';
 
 export const REPLAN_INTERVAL_MS = 100;
 /** The longest the session waits between plans when planning is slow. */

@@ -1,7 +1,7 @@
 // Screen geometry, shared by the reducer (to keep the cursor on screen) and the components (to
 // draw exactly that many lines). Everything is a pure function of the terminal size.
 
-export type Mode = 'read-only' | 'reconcile' | 'snapshot';
+import type { Mode } from '../services/watch-feed.js';
 
 export interface Size {
   columns: number;

@@ -3,7 +3,7 @@
 
 import { render, type Instance } from 'ink';
 import type { Clock } from '../core/clock.js';
-import { realClock } from '../controller/real-clock.js';
+import { realClock } from '../runtime/clock.js';
 import { App } from './App.js';
 import { sizeOf } from './layout.js';
 import { initialState, type WatchFeed } from './state.js';

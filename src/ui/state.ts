@@ -3,67 +3,20 @@
 // the plan, the filter or the sort changes, and O(1) work for everything else (moving, scrolling,
 // pausing): nothing here ever walks pods. Rendering reads only the visible slice.
 
-import type { ExplainModel } from '../core/explain-types.js';
-import type { Plan, PlanController } from '../core/plan-types.js';
-import type { ControllerKind } from '../core/types.js';
-import { computeLayout, detailLayout, listRows, scrollTo, type Mode, type Size } from './layout.js';
+import type { PlanController } from '../core/plan-types.js';
+import type { LogEntry, PlanFrame, QueueInfo, WatchMeta } from '../services/watch-feed.js';
+import { computeLayout, detailLayout, listRows, scrollTo, type Size } from './layout.js';
 import { RingBuffer } from './ring.js';
 
-export type { Mode, Size } from './layout.js';
+export type { Size } from './layout.js';
+// The feed's side of the dashboard (what a watch session hands the UI) is the services' contract.
+export type { LogEntry, LogLevel, Mode, PendingExpectation, PlanFrame, QueueInfo, QueueStats, WatchFeed, WatchMeta, WatchSink } from '../services/watch-feed.js';
 
 export type SortKey = 'name' | 'drift' | 'desired';
 export const SORT_KEYS: readonly SortKey[] = ['name', 'drift', 'desired'];
 export const SORT_LABELS: Record<SortKey, string> = { name: 'name', drift: 'drift first', desired: 'desired' };
 
 export type View = 'list' | 'detail';
-
-/** One re-plan, as the UI receives it. */
-export interface PlanFrame {
-  plan: Plan;
-  /** Wall-clock time the plan was computed (epoch ms). */
-  at: number;
-  /** Pods in scope in the snapshot the plan was made from. */
-  pods: number;
-  /** The explain model of one of the plan's controllers: computed on demand, cached per frame. */
-  explain(c: PlanController): ExplainModel | null;
-}
-
-export type LogLevel = 'info' | 'change' | 'action' | 'warn' | 'error';
-
-export interface LogEntry {
-  at: number;
-  level: LogLevel;
-  text: string;
-}
-
-export interface QueueStats {
-  name: string; // replicaset | replicationmanager
-  depth: number;
-  inFlight: number;
-  retries: number;
-  adds: number;
-}
-
-export interface PendingExpectation {
-  kind: ControllerKind;
-  key: string; // namespace/name
-  add: number;
-  del: number;
-  ageMs: number;
-}
-
-/** What the controller's machinery looks like now (reconcile mode). */
-export interface QueueInfo {
-  queues: QueueStats[];
-  expectations: PendingExpectation[];
-}
-
-export interface WatchMeta {
-  context: string;
-  /** The namespace scope as shown: `namespace shop`, `all namespaces`, `snapshot file…`. */
-  scope: string;
-  mode: Mode;
-}
 
 export interface KeyInput {
   input: string;
@@ -413,24 +366,4 @@ export function reduce(s: WatchState, a: Action): WatchState {
     case 'queue':
       return { ...s, queue: a.queue };
   }
-}
-
-/** Where the dashboard (or the plain stream) gets its plans, log lines and queue metrics. */
-export interface WatchSink {
-  frame(frame: PlanFrame): void;
-  log(entry: LogEntry): void;
-}
-
-export interface WatchFeed {
-  meta: WatchMeta;
-  /** false: one static snapshot (-f); true: a live cluster, updated until stopped. */
-  live: boolean;
-  /** Starts feeding `sink`; resolves after the first plan, rejects when that cannot be made. */
-  start(sink: WatchSink, signal: AbortSignal): Promise<void>;
-  /** While paused the feed need not re-plan (it catches up on resume). */
-  setPaused(paused: boolean): void;
-  /** Reconcile mode: the workqueues and expectations now. */
-  queue: (() => QueueInfo) | null;
-  /** Resolves once everything started by `start` has stopped (after the signal aborted). */
-  stopped(): Promise<void>;
 }

@@ -5,7 +5,7 @@
 
 import type { Clock } from '../core/clock.js';
 import { reduce, type Action, type WatchState } from './state.js';
-import { Throttle } from './throttle.js';
+import { Throttle } from '../runtime/throttle.js';
 
 export const RENDER_INTERVAL_MS = 100;
 

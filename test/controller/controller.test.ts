@@ -7,7 +7,7 @@ import { namespaceOf } from '../../src/core/controller.js';
 import { controllerRef } from '../../src/core/pod.js';
 import type { Controller, ControllerKind, Pod, ReplicaSet } from '../../src/core/types.js';
 import { behaviourFor, defaultBehaviour, type Behaviour } from '../../src/core/versions.js';
-import { ApiError, type ControllerAPI, type ControllerObject } from '../../src/controller/api.js';
+import { ApiError, type ControllerAPI, type ControllerObject } from '../../src/runtime/api.js';
 import { ReplicaSetController, type Listers } from '../../src/controller/controller.js';
 
 const NOW = Date.parse('2026-01-01T00:00:00Z');

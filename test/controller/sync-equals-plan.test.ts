@@ -13,7 +13,7 @@ import type { Plan, PlanController } from '../../src/core/plan-types.js';
 import { controllerRef } from '../../src/core/pod.js';
 import type { Controller, ControllerKind, Labels, Pod, ReplicaSet, ReplicationController, Snapshot } from '../../src/core/types.js';
 import { behaviourFor } from '../../src/core/versions.js';
-import type { ControllerAPI, ControllerObject } from '../../src/controller/api.js';
+import type { ControllerAPI, ControllerObject } from '../../src/runtime/api.js';
 import { ReplicaSetController, type Listers } from '../../src/controller/controller.js';
 
 const NOW = Date.parse('2026-01-01T00:00:00Z');

@@ -229,11 +229,16 @@ describe('help', () => {
     expect(d.stdout).toMatch(/^Usage:\n {2}rs-reconcile diff \[NAME\.\.\.\] \[flags\]/m);
     expect(d.stdout).toContain('--kubeconfig');
   });
-  it('version prints the tool, Node and the upstream behaviour', () => {
+  it('version prints the tool, Node and the upstream behaviour', async () => {
+    const { parse: parseYaml } = await import('yaml');
     const r = cli(['version', '-o', 'json']);
     const v = JSON.parse(r.stdout);
     expect(v.node).toBe(process.version);
     expect(v.controllerBehaviour.newest).toBe('1.35');
+    // the same document as YAML, through the plans' emitter (the bundle once failed here)
+    const y = cli(['version', '-o', 'yaml']);
+    expect(y.status).toBe(0);
+    expect(parseYaml(y.stdout)).toEqual(v);
   });
 });
 

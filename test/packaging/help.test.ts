@@ -33,7 +33,7 @@ describe('kubectl-style help', () => {
     expect(r.status).toBe(0);
     expect(r.stdout).toContain('Usage:\n  kubectl rs-reconcile diff [NAME...] [flags]');
     expect(r.stdout).toContain('Examples:\n  # Audit a saved snapshot\n  kubectl get rs,rc,pods -A -o yaml > snap.yaml\n  kubectl rs-reconcile diff -f snap.yaml -A');
-    expect(r.stdout).toMatch(/Options:\n {4}-A, --all-namespaces=false:\n {8}Plan controllers in all namespaces\./);
+    expect(r.stdout).toMatch(/Options:\n {4}-A, --all-namespaces=false:\n {8}The controllers of every namespace\./);
     expect(r.stdout).toContain("    -o, --output='':\n        Output format. One of: json|yaml|wide|name.");
     expect(r.stdout).toContain('    --burst-replicas=500:');
     expect(r.stdout).toContain('Cluster connection options:\n    --as=');
@@ -114,6 +114,15 @@ describe("kubectl's flags and conventions", () => {
     expect(wide.stdout).toMatch(/READY/);
     const plain = node(RUN_JS, ['reconcile', '-f', ex, '--dry-run=client']);
     expect(plain.stdout).not.toMatch(/READY/);
+  });
+
+  it('rejects --burst-replicas 0 in every command that takes it, saying why on the one line', () => {
+    for (const cmd of ['diff', 'explain', 'reconcile', 'run', 'watch']) {
+      const input = cmd === 'run' ? [] : ['-f', join(ROOT, 'examples')]; // run reads only a cluster
+      const r = node(RUN_JS, [cmd, ...(cmd === 'explain' ? ['web'] : []), ...input, '--burst-replicas', '0']);
+      expect(r.status, cmd).toBe(2);
+      expect(r.stderr.split('\n')[0], cmd).toBe('error: Parsing --burst-replicas: Expected an integer greater than or equal to 1 but received: 0');
+    }
   });
 
   it('rejects an unknown -o value with a one-line error and exit status 2', () => {

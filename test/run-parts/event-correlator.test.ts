@@ -10,7 +10,7 @@ import {
   rfc3339,
   type CoreEvent,
   type EventAction,
-} from '../../src/controller/event-correlator.js';
+} from '../../src/runtime/event-correlator.js';
 
 const T0 = Date.UTC(2026, 10, 25, 6, 0, 0);
 const MIN = 60_000;

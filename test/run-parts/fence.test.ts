@@ -12,7 +12,7 @@ import { namespaceOf } from '../../src/core/controller.js';
 import { TokenBucket } from '../../src/core/rate-limiter.js';
 import type { ControllerKind, Pod, ReplicaSet } from '../../src/core/types.js';
 import { defaultBehaviour } from '../../src/core/versions.js';
-import { ApiError, FencedError, type ActionOutcome, type ControllerAPI, type ControllerObject, type WriteFence } from '../../src/controller/api.js';
+import { ApiError, FencedError, type ActionOutcome, type ControllerAPI, type ControllerObject, type WriteFence } from '../../src/runtime/api.js';
 import { ReplicaSetController, type Listers } from '../../src/controller/controller.js';
 import { WRITE_VERBS } from '../../src/sandbox/audit.js';
 import { startRunEnv, waitFor, type RunEnv } from './helpers.js';

@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { formatMicroTime, runLeaderElection, type LeaderElectionConfig } from '../../src/cluster/lease.js';
 import { FakeClock } from '../../src/core/clock.js';
-import type { ApiError } from '../../src/controller/api.js';
+import type { ApiError } from '../../src/runtime/api.js';
 import { sleep, startRunEnv, waitFor, type RunEnv } from './helpers.js';
 
 const NS = 'kube-system';

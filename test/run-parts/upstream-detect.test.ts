@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connect } from '../../src/cluster/kubeconfig.js';
 import { detectUpstreamController } from '../../src/cluster/upstream-detect.js';
-import { ApiError } from '../../src/controller/api.js';
+import { ApiError } from '../../src/runtime/api.js';
 import { startRunEnv, type RunEnv } from './helpers.js';
 
 const NOW = Date.parse('2026-01-01T12:00:00Z');

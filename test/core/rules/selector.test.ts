@@ -93,6 +93,17 @@ describe('§4 matchExpressions operators', () => {
     expect(invalid(expr('app', op, ['web']))).toBe(true);
     expect(invalid(expr('app', op, []))).toBe(true);
   });
+  it('an invalid requirement is reported as NewRequirement does: every failure, aggregated, in the API server\'s words', () => {
+    const r = labelSelectorAsSelector({ matchExpressions: [{ key: 'bad key!', operator: 'In', values: [] }] });
+    expect(r).toEqual({
+      ok: false,
+      error:
+        "[key: Invalid value: \"bad key!\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]'), " +
+        "values: Invalid value: []string(nil): for 'in', 'notin' operators, values set can't be empty]",
+    });
+    const one = labelSelectorAsSelector({ matchExpressions: [{ key: 'app', operator: 'Exists', values: ['web'] }] });
+    expect(one).toEqual({ ok: false, error: 'values: Invalid value: []string{"web"}: values set must be empty for exists and does not exist' });
+  });
   it('an error message names the operator', () => {
     const r = labelSelectorAsSelector(expr('app', 'Equals', ['web']));
     expect(r.ok).toBe(false);

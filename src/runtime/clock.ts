@@ -1,4 +1,5 @@
-// The clocks behind core's Clock interface (core never reads time itself).
+// The clocks behind core's Clock interface (core never reads time itself): the runtime's, below
+// everything that waits or stamps (cluster, controller, services, ui).
 import { performance } from 'node:perf_hooks';
 import type { Clock, TimerHandle } from '../core/clock.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FakeClock } from '../../src/core/clock.js';
-import { Throttle } from '../../src/ui/throttle.js';
+import { Throttle } from '../../src/runtime/throttle.js';
 
 describe('Throttle (fake clock)', () => {
   it('100 requests in 1 s run the work at most 10 times in any second, and the last request is never lost', () => {

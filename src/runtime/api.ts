@@ -1,5 +1,7 @@
 // What a sync needs from the API server, behind one interface (upstream's PodControl plus the
 // ReplicaSet client and the event recorder), so the sync is tested against any implementation.
+// The contract between the controller, which calls it, and the cluster adapter, which implements
+// it (and the leader election's write fence): it lives below both so neither imports the other.
 
 import type { Controller, ControllerKind, Pod, ReplicaSet, ReplicationController } from '../core/types.js';
 

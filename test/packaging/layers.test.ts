@@ -1,0 +1,205 @@
+// The floors of the house: every import in src/ points down the layers (commands → services →
+// cluster/controller/sandbox/ui/render/input → runtime → core), never up or sideways. Imports are
+// read with the TypeScript parser (multi-line imports, `export … from`, `import()` and
+// `import('…').T` types included), so none slips past a regular expression.
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const SRC = join(ROOT, 'src');
+
+type Layer = 'commands' | 'cli' | 'services' | 'ui' | 'render' | 'cluster' | 'controller' | 'sandbox' | 'input' | 'runtime' | 'core' | 'errors';
+
+/**
+ * What each layer may import besides itself: 'all', or 'types' (type-only imports, erased at
+ * run time). Everything not listed is refused. `errors` is src/errors.ts, the UserError every
+ * layer above core may throw.
+ */
+const ALLOWED: Record<Layer, Partial<Record<Layer, 'all' | 'types'>>> = {
+  // oclif commands: parse flags (cli), call a service, render. completion reads names from the
+  // cluster or the files directly (its own bounded, read-only lookups); sandbox starts the server.
+  commands: { cli: 'all', services: 'all', render: 'all', ui: 'all', sandbox: 'all', cluster: 'all', input: 'all', core: 'all', errors: 'all' },
+  // the commands' helpers (flags, targets, progress on the terminal): below commands; they fill
+  // in the services' types but call none, and -o's options come from render's format table
+  cli: { services: 'types', render: 'all', input: 'all', core: 'all', errors: 'all' },
+  services: { cluster: 'all', controller: 'all', input: 'all', runtime: 'all', core: 'all', errors: 'all' },
+  // the dashboard draws what a watch session feeds it: the feed's contract is the services' types
+  ui: { services: 'types', render: 'all', runtime: 'all', core: 'all', errors: 'all' },
+  cluster: { runtime: 'all', core: 'all', errors: 'all' },
+  controller: { runtime: 'all', core: 'all', errors: 'all' },
+  sandbox: { core: 'all', errors: 'all' },
+  render: { core: 'all', errors: 'all' },
+  input: { core: 'all', errors: 'all' },
+  runtime: { core: 'all' },
+  core: {},
+  errors: {},
+};
+
+/** Layers whose files never import one another: a command is not another command's helper. */
+const NO_SELF_IMPORT = new Set<Layer>(['commands']);
+
+function layerOf(file: string): Layer | null {
+  const rel = relative(SRC, file).split(/[\\/]/);
+  if (rel[0] === '..') return null;
+  const name = rel.length === 1 ? rel[0].replace(/\.(tsx?|jsx?)$/, '') : rel[0];
+  return Object.hasOwn(ALLOWED, name) ? (name as Layer) : null;
+}
+
+export interface ImportRef {
+  specifier: string;
+  typeOnly: boolean;
+  line: number;
+}
+
+/** Every module a source file names: static and dynamic imports, re-exports, import types. */
+function importsOf(fileName: string, text: string): ImportRef[] {
+  const sf = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true, fileName.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+  const out: ImportRef[] = [];
+  const add = (spec: ts.Node | undefined, typeOnly: boolean, at: ts.Node) => {
+    if (spec && ts.isStringLiteralLike(spec)) out.push({ specifier: spec.text, typeOnly, line: sf.getLineAndCharacterOfPosition(at.getStart(sf)).line + 1 });
+  };
+  const visit = (node: ts.Node) => {
+    if (ts.isImportDeclaration(node)) {
+      const c = node.importClause;
+      // `import { type A, type B } from` is erased as a whole; `import './x.js'` is not
+      const named = c?.namedBindings && ts.isNamedImports(c.namedBindings) ? c.namedBindings.elements : undefined;
+      const typeOnly = !!c && (c.isTypeOnly || (!c.name && !!named && named.length > 0 && named.every((e) => e.isTypeOnly)));
+      add(node.moduleSpecifier, typeOnly, node);
+    } else if (ts.isExportDeclaration(node)) {
+      const named = node.exportClause && ts.isNamedExports(node.exportClause) ? node.exportClause.elements : undefined;
+      add(node.moduleSpecifier, node.isTypeOnly || (!!named && named.length > 0 && named.every((e) => e.isTypeOnly)), node);
+    } else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference)) {
+      add(node.moduleReference.expression, node.isTypeOnly, node);
+    } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
+      add(node.arguments[0], false, node);
+    } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument)) {
+      add(node.argument.literal, true, node);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(sf);
+  return out;
+}
+
+/** Why `file` may not import `ref`, or null when it may. */
+function violation(file: string, ref: ImportRef): string | null {
+  const from = layerOf(file);
+  const where = `${relative(ROOT, file)}:${ref.line} imports '${ref.specifier}'`;
+  if (from === null) return `${where}: ${relative(ROOT, file)} is in no layer of the table (add its folder to ALLOWED)`;
+  if (!ref.specifier.startsWith('.')) {
+    // the rules layer is pure: no node: builtins, no packages (no I/O, no clock, no globals)
+    return from === 'core' ? `${where}: src/core imports nothing outside src/core` : null;
+  }
+  const target = resolve(dirname(file), ref.specifier);
+  const to = layerOf(target);
+  if (to === null) return `${where}: ${relative(ROOT, target)} is outside the layers of src/`;
+  if (to === from) return NO_SELF_IMPORT.has(from) ? `${where}: one ${from} file imports another (move what they share down)` : null;
+  const rule = ALLOWED[from][to];
+  if (rule === 'all' || (rule === 'types' && ref.typeOnly)) return null;
+  if (rule === 'types') return `${where}: ${from} may import only types from ${to}`;
+  return `${where}: ${from} may not import ${to} (it points ${ALLOWED[to][from] ? 'up' : 'sideways'})`;
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? sourceFiles(join(dir, e.name)) : /\.tsx?$/.test(e.name) && !e.name.endsWith('.d.ts') ? [join(dir, e.name)] : [],
+  );
+}
+
+const at = (path: string) => join(SRC, path);
+const ref = (specifier: string, typeOnly = false): ImportRef => ({ specifier, typeOnly, line: 1 });
+
+describe('layers', () => {
+  it('every import in src/ points down the table (or stays in its layer)', () => {
+    const files = sourceFiles(SRC);
+    expect(files.length).toBeGreaterThan(100);
+    const problems: string[] = [];
+    let count = 0;
+    for (const f of files) {
+      for (const r of importsOf(f, readFileSync(f, 'utf8'))) {
+        count++;
+        const v = violation(f, r);
+        if (v) problems.push(v);
+      }
+    }
+    expect(count).toBeGreaterThan(500);
+    expect(problems).toEqual([]);
+  });
+
+  it('the table is a strict order: no two layers may import each other', () => {
+    for (const [from, targets] of Object.entries(ALLOWED)) {
+      for (const to of Object.keys(targets)) expect(ALLOWED[to as Layer][from as Layer], `${from} ⇄ ${to}`).toBeUndefined();
+    }
+  });
+
+  it.each([
+    ['cluster/lease.ts', '../controller/api.js', 'cluster may not import controller (it points sideways)'],
+    ['cluster/lease.ts', '../controller/real-clock.js', 'cluster may not import controller'],
+    ['controller/sync.ts', '../cluster/controller-api.js', 'controller may not import cluster'],
+    ['services/plan-service.ts', '../cli/targets.js', 'services may not import cli (it points up)'],
+    ['services/watch-service.ts', '../cli/progress.js', 'services may not import cli'],
+    ['services/watch-service.ts', '../ui/throttle.js', 'services may not import ui (it points up)'],
+    ['ui/run.tsx', '../controller/real-clock.js', 'ui may not import controller'],
+    ['ui/store.ts', '../services/watch-service.js', 'ui may import only types from services'],
+    ['cli/flags.ts', '../services/plan-service.js', 'cli may import only types from services'],
+    ['commands/reconcile.ts', './diff.js', 'one commands file imports another'],
+    ['core/plan.ts', '../runtime/clock.js', 'core may not import runtime (it points up)'],
+    ['core/clock.ts', 'node:perf_hooks', 'src/core imports nothing outside src/core'],
+    ['render/text.ts', '../ui/line.js', 'render may not import ui (it points up)'],
+  ])('refuses %s → %s', (file, spec, message) => {
+    expect(violation(at(file), ref(spec))).toContain(message);
+  });
+
+  it.each([
+    ['ui/state.ts', '../services/watch-feed.js', true],
+    ['cli/targets.ts', '../services/targets.js', true],
+    ['cluster/lease.ts', '../runtime/api.js', false],
+    ['controller/sync.ts', '../runtime/api.js', false],
+    ['ui/run.tsx', '../runtime/clock.js', false],
+    ['commands/diff.ts', '../cli/flags.js', false],
+    ['sandbox/cli.ts', '../errors.js', false],
+    ['sandbox/rest.ts', 'node:http', false],
+  ] as const)('allows %s → %s', (file, spec, typeOnly) => {
+    expect(violation(at(file), ref(spec, typeOnly))).toBeNull();
+  });
+
+  it('reads every form of import, and which of them are erased (type-only)', () => {
+    const text = [
+      "import {",
+      "  a,",
+      "  b,",
+      "} from './multi.js';",
+      "import type { T } from './type-only.js';",
+      "import { type U, type V } from './all-types.js';",
+      "import { type W, x } from './mixed.js';",
+      "import './side-effect.js';",
+      "export { y } from './reexport.js';",
+      "export type { Z } from './reexport-type.js';",
+      "export * from './star.js';",
+      "const m = await import('./dynamic.js');",
+      "let t: import('./import-type.js').T;",
+      "const s = 'import x from \"./in-a-string.js\"';",
+      "// import z from './in-a-comment.js';",
+    ].join('\n');
+    expect(importsOf('x.ts', text).map((r) => [r.specifier, r.typeOnly, r.line])).toEqual([
+      ['./multi.js', false, 1],
+      ['./type-only.js', true, 5],
+      ['./all-types.js', true, 6],
+      ['./mixed.js', false, 7],
+      ['./side-effect.js', false, 8],
+      ['./reexport.js', false, 9],
+      ['./reexport-type.js', true, 10],
+      ['./star.js', false, 11],
+      ['./dynamic.js', false, 12],
+      ['./import-type.js', true, 13],
+    ]);
+  });
+
+  it('knows the layer of every file, and says so for a folder it does not', () => {
+    expect(layerOf(at('errors.ts'))).toBe('errors');
+    expect(layerOf(at('runtime/clock.ts'))).toBe('runtime');
+    expect(violation(at('attic/old.ts'), ref('../core/types.js'))).toContain('is in no layer of the table');
+  });
+});
