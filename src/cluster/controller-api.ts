@@ -17,9 +17,9 @@ import { AppsV1Api, CoreV1Api, Observable, PatchStrategy, setHeaderOptions, type
 // Not re-exported by the package root; the models carry Date objects and need it both ways.
 import { ObjectSerializer } from '@kubernetes/client-node/dist/serializer.js';
 import { randomUUID } from 'node:crypto';
-import type { Clock } from '../core/clock.js';
+import type { Clock } from '../runtime/clock.js';
 import { namespaceOf } from '../core/controller.js';
-import type { TokenBucket } from '../core/rate-limiter.js';
+import type { TokenBucket } from '../runtime/rate-limiter.js';
 import type { Controller, ControllerKind, Pod } from '../core/types.js';
 import { ApiError, FencedError, type ControllerAPI, type ControllerObject, type WriteFence } from '../runtime/api.js';
 import { EventCorrelator, rfc3339, type CoreEvent, type EventAction } from '../runtime/event-correlator.js';

@@ -36,7 +36,7 @@
 import { CoordinationV1Api, Observable, type ObservableMiddleware, type V1Lease } from '@kubernetes/client-node';
 // Not re-exported by the package root; the models carry Date objects and need it both ways.
 import { ObjectSerializer } from '@kubernetes/client-node/dist/serializer.js';
-import type { Clock, TimerHandle } from '../core/clock.js';
+import type { Clock, TimerHandle } from '../runtime/clock.js';
 import { ApiError, FencedError, type WriteFence } from '../runtime/api.js';
 import { monotonicClock } from '../runtime/clock.js';
 import { toApiError, userAgentFor } from './controller-api.js';

@@ -3,15 +3,15 @@
 // that run one level-based sync per key (§2) with expectations (§10).
 
 import { controllerKey, controllerKindInfo, minReadySeconds, namespaceOf, type ControllerKindInfo } from '../core/controller.js';
-import type { Clock } from '../core/clock.js';
-import { UIDTrackingControllerExpectations } from '../core/expectations.js';
+import type { Clock } from '../runtime/clock.js';
+import { UIDTrackingControllerExpectations } from '../runtime/expectations.js';
 import { ClusterPlanner } from '../core/plan.js';
 import { controllerRef, isPodReady, podKey } from '../core/pod.js';
-import { defaultControllerRateLimiter } from '../core/rate-limiter.js';
+import { defaultControllerRateLimiter } from '../runtime/rate-limiter.js';
 import { labelSelectorAsSelector } from '../core/selector.js';
 import type { Controller, ControllerKind, OwnerReference, Pod, ReplicaSet, ReplicationController, Tombstone } from '../core/types.js';
 import type { Behaviour } from '../core/versions.js';
-import { WorkQueue } from '../core/workqueue.js';
+import { WorkQueue } from '../runtime/workqueue.js';
 import { isFenced, type ActionOutcome, type ControllerAPI, type ControllerObject } from '../runtime/api.js';
 import { syncController, type SyncOutcome } from './sync.js';
 

@@ -15,7 +15,7 @@ import { adoptPatch, podFromTemplate, releasePatch } from '../core/pod-template.
 import { writtenStatus, type ComputedStatus } from '../core/status.js';
 import type { Controller, Pod, ReplicaSetStatus } from '../core/types.js';
 import type { Behaviour } from '../core/versions.js';
-import type { UIDTrackingControllerExpectations } from '../core/expectations.js';
+import type { UIDTrackingControllerExpectations } from '../runtime/expectations.js';
 import { ApiError, isFenced, type ActionOutcome, type ControllerAPI, type ControllerObject } from '../runtime/api.js';
 
 export const STATUS_UPDATE_RETRIES = 1;

@@ -4,7 +4,7 @@
 // so the last change is never lost). With a 100 ms interval the work runs at most 10 times in
 // any second. Time comes from a Clock, so tests drive it with core's FakeClock.
 
-import type { Clock, TimerHandle } from '../core/clock.js';
+import type { Clock, TimerHandle } from './clock.js';
 
 export class Throttle {
   private lastRun = -Infinity;

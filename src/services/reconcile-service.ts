@@ -7,7 +7,7 @@ import type { ActionOutcome, ControllerAPI } from '../runtime/api.js';
 import { syncController, type SyncOutcome } from '../controller/sync.js';
 import type { SyncDecision } from '../core/plan.js';
 import type { Plan, PlanController } from '../core/plan-types.js';
-import { TokenBucket } from '../core/rate-limiter.js';
+import { TokenBucket } from '../runtime/rate-limiter.js';
 import { realClock } from '../runtime/clock.js';
 import type { PlanContext } from './plan-service.js';
 

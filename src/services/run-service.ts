@@ -11,11 +11,11 @@ import type { ControllerObject, WriteFence } from '../runtime/api.js';
 import { realClock } from '../runtime/clock.js';
 import { CONTROLLER_KINDS, controllerKindInfo, type ControllerKindInfo } from '../core/controller.js';
 import { controllerRef } from '../core/pod.js';
-import { TokenBucket } from '../core/rate-limiter.js';
+import { TokenBucket } from '../runtime/rate-limiter.js';
 import { parseSelectorString } from '../core/selector.js';
 import type { ControllerKind, Pod } from '../core/types.js';
 import type { Behaviour } from '../core/versions.js';
-import type { MetricEvent } from '../core/workqueue.js';
+import type { MetricEvent } from '../runtime/workqueue.js';
 import type { ActionOutcome } from '../runtime/api.js';
 import { UserError } from '../errors.js';
 

@@ -14,7 +14,7 @@ import type { ControllerLogger } from '../controller/controller.js';
 import { realClock } from '../runtime/clock.js';
 import type { ActionOutcome } from '../runtime/api.js';
 import { buildExplainModel } from '../core/explain.js';
-import type { Clock } from '../core/clock.js';
+import type { Clock } from '../runtime/clock.js';
 import { CONTROLLER_KINDS, controllerKindInfo, namespaceOf, type ControllerKindInfo } from '../core/controller.js';
 import type { ExplainModel } from '../core/explain-types.js';
 import { ClusterPlanner } from '../core/plan.js';

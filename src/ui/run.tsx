@@ -2,7 +2,7 @@
 // sampling, and the terminal restored however it ends.
 
 import { render, type Instance } from 'ink';
-import type { Clock } from '../core/clock.js';
+import type { Clock } from '../runtime/clock.js';
 import { realClock } from '../runtime/clock.js';
 import { App } from './App.js';
 import { sizeOf } from './layout.js';

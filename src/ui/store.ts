@@ -3,7 +3,7 @@
 // log lines and keys arrive, the screen is redrawn at most once per interval (100 ms: ~10
 // renders a second) with the newest state.
 
-import type { Clock } from '../core/clock.js';
+import type { Clock } from '../runtime/clock.js';
 import { reduce, type Action, type WatchState } from './state.js';
 import { Throttle } from '../runtime/throttle.js';
 

@@ -2,7 +2,7 @@
 // compare the recorded API actions. The ControllerAPI here is an in-memory recorder (our own
 // interface, not the Kubernetes client: the client is exercised over HTTP elsewhere).
 import { describe, expect, it } from 'vitest';
-import { FakeClock } from '../../src/core/clock.js';
+import { FakeClock } from '../../src/runtime/clock.js';
 import { namespaceOf } from '../../src/core/controller.js';
 import { controllerRef } from '../../src/core/pod.js';
 import type { Controller, ControllerKind, Pod, ReplicaSet } from '../../src/core/types.js';

@@ -6,7 +6,7 @@
 // client (the client is exercised over HTTPS in the integration tests).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { FakeClock } from '../../src/core/clock.js';
+import { FakeClock } from '../../src/runtime/clock.js';
 import { namespaceOf } from '../../src/core/controller.js';
 import { planSnapshot } from '../../src/core/plan.js';
 import type { Plan, PlanController } from '../../src/core/plan-types.js';

@@ -32,7 +32,9 @@ const ALLOWED: Record<Layer, Partial<Record<Layer, 'all' | 'types'>>> = {
   sandbox: { core: 'all', errors: 'all' },
   render: { core: 'all', errors: 'all' },
   input: { core: 'all', errors: 'all' },
-  runtime: { core: 'all' },
+  // the machinery a running controller needs (clocks, workqueue, rate limiter, expectations,
+  // metrics, logs, the API contract, the event correlator): below everything that runs, above the rules
+  runtime: { core: 'all', errors: 'all' },
   core: {},
   errors: {},
 };
@@ -128,6 +130,19 @@ describe('layers', () => {
     expect(problems).toEqual([]);
   });
 
+  it('src/core holds the rules only: no clock read, no timer, no randomness, no process state', () => {
+    const impure = /\b(Date\.now|new Date\(\)|setTimeout|setInterval|setImmediate|performance\.|process\.|Math\.random)/;
+    const found: string[] = [];
+    for (const file of sourceFiles(join(SRC, 'core'))) {
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .forEach((line, i) => {
+          if (!/^\s*(\/\/|\*)/.test(line) && impure.test(line)) found.push(`${relative(ROOT, file)}:${i + 1}: ${line.trim()}`);
+        });
+    }
+    expect(found).toEqual([]);
+  });
+
   it('the table is a strict order: no two layers may import each other', () => {
     for (const [from, targets] of Object.entries(ALLOWED)) {
       for (const to of Object.keys(targets)) expect(ALLOWED[to as Layer][from as Layer], `${from} ⇄ ${to}`).toBeUndefined();
@@ -146,7 +161,8 @@ describe('layers', () => {
     ['cli/flags.ts', '../services/plan-service.js', 'cli may import only types from services'],
     ['commands/reconcile.ts', './diff.js', 'one commands file imports another'],
     ['core/plan.ts', '../runtime/clock.js', 'core may not import runtime (it points up)'],
-    ['core/clock.ts', 'node:perf_hooks', 'src/core imports nothing outside src/core'],
+    ['core/plan.ts', 'node:perf_hooks', 'src/core imports nothing outside src/core'],
+    ['core/status.ts', '../runtime/workqueue.js', 'core may not import runtime (it points up)'],
     ['render/text.ts', '../ui/line.js', 'render may not import ui (it points up)'],
   ])('refuses %s → %s', (file, spec, message) => {
     expect(violation(at(file), ref(spec))).toContain(message);

@@ -7,9 +7,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { KubeControllerAPI } from '../../src/cluster/controller-api.js';
 import { LeaseFence, runLeaderElection } from '../../src/cluster/lease.js';
-import { FakeClock } from '../../src/core/clock.js';
+import { FakeClock } from '../../src/runtime/clock.js';
 import { namespaceOf } from '../../src/core/controller.js';
-import { TokenBucket } from '../../src/core/rate-limiter.js';
+import { TokenBucket } from '../../src/runtime/rate-limiter.js';
 import type { ControllerKind, Pod, ReplicaSet } from '../../src/core/types.js';
 import { defaultBehaviour } from '../../src/core/versions.js';
 import { ApiError, FencedError, type ActionOutcome, type ControllerAPI, type ControllerObject, type WriteFence } from '../../src/runtime/api.js';

@@ -5,7 +5,7 @@
 // on that clock, never on elapsed wall time.
 import { afterEach, describe, expect, it } from 'vitest';
 import { formatMicroTime, runLeaderElection, type LeaderElectionConfig } from '../../src/cluster/lease.js';
-import { FakeClock } from '../../src/core/clock.js';
+import { FakeClock } from '../../src/runtime/clock.js';
 import type { ApiError } from '../../src/runtime/api.js';
 import { sleep, startRunEnv, waitFor, type RunEnv } from './helpers.js';
 

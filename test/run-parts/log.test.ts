@@ -1,7 +1,7 @@
 // The klog-style logger: text and JSON lines, verbosity, quoting, colour.
 import { describe, expect, it } from 'vitest';
-import { FakeClock } from '../../src/core/clock.js';
-import { createLogger, type LoggerOptions } from '../../src/controller/log.js';
+import { FakeClock } from '../../src/runtime/clock.js';
+import { createLogger, type LoggerOptions } from '../../src/runtime/log.js';
 
 const T = Date.parse('2026-11-22T21:04:05.123Z');
 

@@ -11,10 +11,10 @@ import {
   serveMetrics,
   workQueueMetricSink,
   type MetricsServer,
-} from '../../src/controller/metrics.js';
+} from '../../src/runtime/metrics.js';
 import { UserError } from '../../src/errors.js';
-import { WorkQueue } from '../../src/core/workqueue.js';
-import { FakeClock } from '../../src/core/clock.js';
+import { WorkQueue } from '../../src/runtime/workqueue.js';
+import { FakeClock } from '../../src/runtime/clock.js';
 
 describe('formatFloat (Go strconv g, -1)', () => {
   it.each([

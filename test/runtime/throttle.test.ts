@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FakeClock } from '../../src/core/clock.js';
+import { FakeClock } from '../../src/runtime/clock.js';
 import { Throttle } from '../../src/runtime/throttle.js';
 
 describe('Throttle (fake clock)', () => {

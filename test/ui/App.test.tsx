@@ -1,7 +1,7 @@
 import chalk from 'chalk';
 import { render } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FakeClock } from '../../src/core/clock.js';
+import { FakeClock } from '../../src/runtime/clock.js';
 import { App } from '../../src/ui/App.js';
 import { initialState, type PlanFrame, type WatchMeta } from '../../src/ui/state.js';
 import { WatchStore } from '../../src/ui/store.js';

@@ -3,7 +3,7 @@
 // the sources, so it always measures the current code. Prints one JSON object.
 
 import { render } from 'ink-testing-library';
-import { FakeClock } from '../../src/core/clock.js';
+import { FakeClock } from '../../src/runtime/clock.js';
 import { App } from '../../src/ui/App.js';
 import { initialState, type PlanFrame } from '../../src/ui/state.js';
 import { WatchStore } from '../../src/ui/store.js';

@@ -5,7 +5,7 @@ import { measureWatchRender, watchRenderLines } from '../../bench/watch-render.m
 import { render } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
 import { App } from '../../src/ui/App.js';
-import { FakeClock } from '../../src/core/clock.js';
+import { FakeClock } from '../../src/runtime/clock.js';
 import { initialState, type PlanFrame } from '../../src/ui/state.js';
 import { WatchStore } from '../../src/ui/store.js';
 import { frameOf, META, NOW_MS, syntheticSnapshot, tick } from './fixtures.js';

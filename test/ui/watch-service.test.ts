@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ControllerAPI } from '../../src/runtime/api.js';
 import { ReplicaSetController, type Listers } from '../../src/controller/controller.js';
-import { FakeClock } from '../../src/core/clock.js';
+import { FakeClock } from '../../src/runtime/clock.js';
 import type { Pod, ReplicaSet, ReplicationController, Snapshot } from '../../src/core/types.js';
 import { UserError } from '../../src/errors.js';
 import {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { FakeClock } from '../../../src/core/clock.js';
-import { ItemExponentialFailureRateLimiter, type RateLimiter } from '../../../src/core/rate-limiter.js';
-import { WorkQueue, type GetResult, type MetricEvent } from '../../../src/core/workqueue.js';
+import { FakeClock } from '../../src/runtime/clock.js';
+import { ItemExponentialFailureRateLimiter, type RateLimiter } from '../../src/runtime/rate-limiter.js';
+import { WorkQueue, type GetResult, type MetricEvent } from '../../src/runtime/workqueue.js';
 
 type Key = string;
 

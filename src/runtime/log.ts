@@ -7,7 +7,7 @@
 //   {"ts":1763845445.123,"level":"info","v":2,"msg":"replicaset sync","key":"shop/web"}
 // Fields never override ts/level/v/msg: a clashing field key is written with a leading "_".
 
-import type { Clock } from '../core/clock.js';
+import type { Clock } from './clock.js';
 
 export type LogFormat = 'text' | 'json';
 export type LogFields = Record<string, unknown>;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FakeClock, type Clock, type TimerHandle } from '../../../src/core/clock.js';
+import { FakeClock, type Clock, type TimerHandle } from '../../src/runtime/clock.js';
 
 describe('FakeClock', () => {
   it('starts at the given time (default 0) and only moves in advance()', () => {

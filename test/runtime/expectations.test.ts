@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { FakeClock } from '../../../src/core/clock.js';
+import { FakeClock } from '../../src/runtime/clock.js';
 import {
   ControllerExpectations,
   EXPECTATIONS_TIMEOUT_MS,
   UIDTrackingControllerExpectations,
-} from '../../../src/core/expectations.js';
+} from '../../src/runtime/expectations.js';
 
 const RS = 'default/frontend';
 

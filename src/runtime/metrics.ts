@@ -9,7 +9,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { UserError } from '../errors.js';
-import type { MetricEvent } from '../core/workqueue.js';
+import type { MetricEvent } from './workqueue.js';
 
 export type Labels = Record<string, string | number | boolean>;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FakeClock } from '../../../src/core/clock.js';
+import { FakeClock } from '../../src/runtime/clock.js';
 import {
   BucketRateLimiter,
   DEFAULT_MAX_DELAY_MS,
@@ -8,7 +8,7 @@ import {
   TokenBucket,
   defaultControllerRateLimiter,
   type RateLimiter,
-} from '../../../src/core/rate-limiter.js';
+} from '../../src/runtime/rate-limiter.js';
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;

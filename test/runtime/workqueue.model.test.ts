@@ -3,9 +3,9 @@
 // semantics; after every step the two must agree and the queue's invariants must hold.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { FakeClock } from '../../../src/core/clock.js';
-import { ItemExponentialFailureRateLimiter } from '../../../src/core/rate-limiter.js';
-import { WorkQueue, type GetResult } from '../../../src/core/workqueue.js';
+import { FakeClock } from '../../src/runtime/clock.js';
+import { ItemExponentialFailureRateLimiter } from '../../src/runtime/rate-limiter.js';
+import { WorkQueue, type GetResult } from '../../src/runtime/workqueue.js';
 
 type Key = 'a' | 'b' | 'c' | 'd';
 const KEYS: Key[] = ['a', 'b', 'c', 'd'];
