@@ -1,5 +1,6 @@
-// One sync of every controller in scope, applied to the cluster: the plan is computed on fresh
-// state, then carried out controller by controller through the same sync `run` uses.
+// `reconcile` applied: the decisions of the plan the user saw (and confirmed, or saved) carried out
+// controller by controller through the same sync `run` uses, then, when converging, follow-up
+// syncs of the controllers written to, each on fresh state, until they are in sync.
 
 import { hostname } from 'node:os';
 import { KubeControllerAPI } from '../cluster/controller-api.js';
