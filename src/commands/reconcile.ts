@@ -84,6 +84,10 @@ before that, 2 when any action failed, 3 when a saved plan is stale (nothing wri
         throw new UserError('--plan takes its controllers and namespaces from the plan: drop the names, -n, -A, -l and -f');
       if (flags['kube-version'] !== undefined) throw new UserError("--plan is checked against the cluster's own Kubernetes version: drop --kube-version");
       saved = await readSavedPlan(flags.plan, { stdin: process.stdin, maxInputBytes: parseByteQuantity(flags['max-input-size']) });
+      if (saved.controllers.length === 0) {
+        this.print('nothing to do: the plan holds no controller');
+        return;
+      }
       const keys = new Set(saved.controllers.map(entryKey));
       const namespaces = [...new Set(saved.controllers.map((c) => c.namespace))];
       src = { ...src, namespace: namespaces.length === 1 ? namespaces[0] : undefined, allNamespaces: namespaces.length !== 1 };
