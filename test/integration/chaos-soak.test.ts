@@ -16,6 +16,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { runForeground } from '../../src/services/run-foreground.js';
 import { startSandbox, type AuditEntry, type Sandbox } from '../../src/sandbox/index.js';
 import { prng } from '../../src/sandbox/util.js';
+import { foregroundOptions } from './env.js';
 
 const SEED = Number(process.env.CHAOS_SEED ?? 20_261_125);
 const NS = 'chaos';
@@ -201,26 +202,7 @@ describe('chaos soak', () => {
 
     const logs: string[] = [];
     const done = runForeground({
-      connection: { kubeconfig },
-      allNamespaces: true,
-      kinds: ['ReplicaSet', 'ReplicationController'],
-      workers: 5,
-      burstReplicas: 500,
-      qps: 1000,
-      burst: 1000,
-      resyncMs: 0,
-      leaderElect: false,
-      leaseName: 'rs-reconcile',
-      leaseDurationMs: 15_000,
-      renewDeadlineMs: 10_000,
-      retryPeriodMs: 2000,
-      identity: 'chaos',
-      force: false,
-      logFormat: 'json',
-      verbosity: 2,
-      metricsBindAddress: '0',
-      untilSynced: false,
-      timeoutMs: 20_000,
+      ...foregroundOptions(kubeconfig, { allNamespaces: true, qps: 1000, burst: 1000, identity: 'chaos', verbosity: 2 }),
       signal: halt.signal,
       stream: new Writable({
         write(chunk, _enc, cb) {

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { AppsV1Api, CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import { parse } from 'yaml';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import type { ForegroundOptions } from '../../src/services/run-foreground.js';
 
 export const REAL = process.env.TEST_KUBECONFIG;
 const EXAMPLES = new URL('../../examples/', import.meta.url).pathname;
@@ -93,5 +94,35 @@ export async function testEnv(items: any[], opts: { nodes?: number } = {}): Prom
     close: async () => {
       await core.deleteNamespace({ name: namespace }).catch(() => undefined);
     },
+  };
+}
+
+/**
+ * Options of the foreground controller (`run`) as the CLI builds them at its defaults (no leader
+ * election, JSON logs, metrics on a free port), with the test's own changes on top.
+ */
+export function foregroundOptions(kubeconfig: string, extra: Partial<ForegroundOptions> = {}): ForegroundOptions {
+  return {
+    connection: { kubeconfig },
+    allNamespaces: false,
+    kinds: ['ReplicaSet', 'ReplicationController'],
+    workers: 5,
+    burstReplicas: 500,
+    qps: 50,
+    burst: 100,
+    resyncMs: 0,
+    leaderElect: false,
+    leaseName: 'rs-reconcile',
+    leaseDurationMs: 15_000,
+    renewDeadlineMs: 10_000,
+    retryPeriodMs: 2000,
+    identity: 'test',
+    force: false,
+    logFormat: 'json',
+    verbosity: 0,
+    metricsBindAddress: '0',
+    untilSynced: false,
+    timeoutMs: 20_000,
+    ...extra,
   };
 }

@@ -18,6 +18,7 @@ import { AGGREGATE_MESSAGE_PREFIX } from '../../src/runtime/event-correlator.js'
 import { WRITE_VERBS, type AuditEntry } from '../../src/sandbox/audit.js';
 import { runForeground } from '../../src/services/run-foreground.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { foregroundOptions } from './env.js';
 
 let sb: Sandbox | null = null;
 afterEach(async () => {
@@ -64,30 +65,17 @@ describe('events of a scale-up, as upstream sends them', () => {
   it('120 pod creates on one ReplicaSet send 25 event requests: 10 POSTs (the 10th combined), 15 PATCHes of its count', async () => {
     const { kubeconfig, core, apps } = await setup([rs(120)], { nodes: 3 });
     const sink = new Writable({ write: (_c, _e, cb) => cb() });
-    const code = await runForeground({
-      connection: { kubeconfig },
-      namespace: 'default',
-      allNamespaces: false,
-      kinds: ['ReplicaSet'],
-      workers: 5,
-      burstReplicas: 500,
-      qps: 50, // the CLI's defaults: the limiter is in play
-      burst: 100,
-      resyncMs: 0,
-      leaderElect: false,
-      leaseName: 'rs-reconcile',
-      leaseDurationMs: 15_000,
-      renewDeadlineMs: 10_000,
-      retryPeriodMs: 2000,
-      identity: 'events-test',
-      force: true,
-      logFormat: 'json',
-      verbosity: 0,
-      metricsBindAddress: '0',
-      untilSynced: true,
-      timeoutMs: 25_000,
-      stream: sink,
-    });
+    const code = await runForeground(
+      foregroundOptions(kubeconfig, {
+        namespace: 'default',
+        kinds: ['ReplicaSet'],
+        identity: 'events-test',
+        force: true,
+        untilSynced: true,
+        timeoutMs: 25_000,
+        stream: sink,
+      }),
+    );
     expect(code).toBe(0);
     const audit = sb!.audit();
     expect(audit.filter((a) => a.verb === 'create' && a.resource === 'pods' && !a.subresource)).toHaveLength(120);

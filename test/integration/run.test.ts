@@ -9,6 +9,7 @@ import { AppsV1Api, CoordinationV1Api, CoreV1Api, KubeConfig, PatchStrategy, set
 import { afterEach, describe, expect, it } from 'vitest';
 import { runForeground, type ForegroundOptions } from '../../src/services/run-foreground.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { foregroundOptions } from './env.js';
 
 let sb: Sandbox | null = null;
 const stops: AbortController[] = [];
@@ -54,27 +55,7 @@ function options(kubeconfig: string, extra: Partial<ForegroundOptions> = {}): { 
     logs,
     stop,
     opts: {
-      connection: { kubeconfig },
-      namespace: 'default',
-      allNamespaces: false,
-      kinds: ['ReplicaSet', 'ReplicationController'],
-      workers: 5,
-      burstReplicas: 500,
-      qps: 1000,
-      burst: 1000,
-      resyncMs: 0,
-      leaderElect: false,
-      leaseName: 'rs-reconcile',
-      leaseDurationMs: 1500,
-      renewDeadlineMs: 1000,
-      retryPeriodMs: 200,
-      identity: 'test',
-      force: false,
-      logFormat: 'json',
-      verbosity: 2,
-      metricsBindAddress: '0',
-      untilSynced: false,
-      timeoutMs: 20_000,
+      ...foregroundOptions(kubeconfig, { namespace: 'default', qps: 1000, burst: 1000, leaseDurationMs: 1500, renewDeadlineMs: 1000, retryPeriodMs: 200, verbosity: 2 }),
       signal: stop.signal,
       stream,
       ...extra,
