@@ -1,5 +1,5 @@
 // Controller names as kubectl accepts them: NAME, rs/NAME, replicaset/NAME, replicasets.apps/NAME,
-// rc/NAME, replicationcontroller/NAME …
+// rc/NAME, replicationcontroller/NAME …, and deploy/NAME for the ReplicaSets a Deployment controls.
 
 import type { ControllerKind } from '../core/types.js';
 import { UserError } from '../errors.js';
@@ -17,6 +17,14 @@ const CONTROLLER_TYPES: Readonly<Record<string, ControllerKind>> = {
   replicationcontrollers: 'ReplicationController',
 };
 
+/** The Deployment's spellings: TYPE/NAME with one of these names every ReplicaSet it controls. */
+const DEPLOYMENT_TYPES = new Set(['deploy', 'deployment', 'deployments', 'deployment.apps', 'deployments.apps']);
+
+/** Whether TYPE (of TYPE/NAME) names Deployments. */
+export function isDeploymentType(type: string): boolean {
+  return DEPLOYMENT_TYPES.has(type.toLowerCase());
+}
+
 /** The kind a TYPE of TYPE/NAME names (rs, replicasets.apps, rc…), or undefined. */
 export function controllerType(type: string): ControllerKind | undefined {
   const t = type.toLowerCase();
@@ -31,8 +39,11 @@ export function parseTarget(arg: string): Target {
   }
   const type = arg.slice(0, slash).toLowerCase();
   const name = arg.slice(slash + 1);
-  const kind = controllerType(type);
-  if (!kind) throw new UserError(`the server doesn't have a resource type "${arg.slice(0, slash)}": rs-reconcile explains ReplicaSets (rs/NAME) and ReplicationControllers (rc/NAME)`);
+  const kind = isDeploymentType(type) ? 'Deployment' : controllerType(type);
+  if (!kind)
+    throw new UserError(
+      `the server doesn't have a resource type "${arg.slice(0, slash)}": rs-reconcile explains ReplicaSets (rs/NAME), ReplicationControllers (rc/NAME) and the ReplicaSets of a Deployment (deploy/NAME)`,
+    );
   if (!name || name.includes('/')) throw new UserError(`invalid controller name ${JSON.stringify(arg)}: expected TYPE/NAME`);
   return { kind, name };
 }

@@ -4,7 +4,6 @@ import { connection, connectionFlags, modelFlags, outputFlag, scopeFlags } from 
 import { progressOn } from '../cli/progress.js';
 import { parseTarget } from '../cli/targets.js';
 import { buildExplainModel } from '../core/explain.js';
-import { summarize } from '../core/plan.js';
 import { UserError } from '../errors.js';
 import { colorLevel, makeChalk } from '../render/color.js';
 import { renderExplain } from '../render/explain.js';
@@ -18,15 +17,18 @@ run it: its selector, every pod it considers with the decision and the reason, t
 with one sentence per pod saying why it goes before the first pod that stays, the slow-start
 creation batches, the status before and after, and warnings (overlapping selectors, template
 labels that do not match the selector, pods owned by a controller that does not exist).
-Nothing is written.`;
+deploy/NAME explains each ReplicaSet the Deployment NAME controls (by their owner references; the
+Deployment itself need not be readable) in turn; --replicas is refused there, as the Deployment
+controller decides how replicas are split between its ReplicaSets. Nothing is written.`;
 
   static override examples = [
     { description: 'Why did my ReplicaSet pick those pods?', command: '<%= config.bin %> explain web-7d4f8 -n shop' },
     { description: 'Which pods go if I scale to 3?', command: '<%= config.bin %> explain rs/web-7d4f8 --replicas 3' },
     { description: 'From a snapshot, as of the time it was taken', command: '<%= config.bin %> explain rc/db -f snap.yaml --now 2026-01-01T00:00:00Z' },
+    { description: 'Every ReplicaSet of a Deployment mid-rollout, old and new', command: '<%= config.bin %> explain deploy/checkout -n shop' },
   ];
 
-  static override args = { name: Args.string({ description: 'the controller: NAME, rs/NAME, replicaset/NAME or rc/NAME', required: true, ignoreStdin: true }) };
+  static override args = { name: Args.string({ description: 'the controller: NAME, rs/NAME, replicaset/NAME or rc/NAME; deploy/NAME for the ReplicaSets of a Deployment', required: true, ignoreStdin: true }) };
   // the story is one controller's: no table to widen, no list of names
   static override flags = { ...scopeFlags, ...outputFlag(['json', 'yaml']), ...modelFlags, ...connectionFlags };
 
@@ -39,22 +41,24 @@ Nothing is written.`;
       [target],
       { stdin: process.stdin, progress: progressOn(process.stderr) },
     );
-    if (ctx.selected.length > 1) {
-      const where = ctx.selected.map((c) => c.metadata.namespace).sort().join(', ');
-      throw new UserError(`"${target.name}" exists in several namespaces (${where}): choose one with -n`);
+    // one controller, or the ReplicaSets of one Deployment: in one namespace either way
+    const namespaces = [...new Set(ctx.selected.map((c) => c.metadata.namespace ?? 'default'))].sort();
+    if (namespaces.length > 1 || (target.kind !== 'Deployment' && ctx.selected.length > 1)) {
+      throw new UserError(`"${target.name}" exists in several namespaces (${namespaces.join(', ')}): choose one with -n`);
     }
     for (const n of ctx.notices) this.warning(n);
-    const entry = ctx.plan.controllers[0];
+    const entries = ctx.plan.controllers;
     await this.printChunks(
       renderOutput(flags.output, {
-        document: () => ({ ...ctx.plan, summary: summarize([entry]), controllers: [entry] }),
+        document: () => ctx.plan, // exactly the selected controllers, as diff -o json prints them
         human: () => {
-          const model = buildExplainModel(ctx.planner, ctx.selected[0], ctx.nowMs, ctx.behaviour.version);
           const chalk = makeChalk(colorLevel(process.stdout, process.env));
-          return [renderExplain(model, { chalk, width: Math.max(80, process.stdout.columns || 100) })];
+          // a Deployment's ReplicaSets one after the other, in the plan's order
+          const stories = ctx.selected.map((c) => buildExplainModel(ctx.planner, c, ctx.nowMs, ctx.behaviour.version));
+          return stories.map((model, i) => (i ? '\n' : '') + renderExplain(model, { chalk, width: Math.max(80, process.stdout.columns || 100) }));
         },
       }),
     );
-    process.exitCode = entry.inSync ? 0 : 1;
+    process.exitCode = entries.every((e) => e.inSync) ? 0 : 1;
   }
 }

@@ -50,7 +50,7 @@ before that, 2 when any action failed, 3 when a saved plan is stale (nothing wri
   ];
 
   static override strict = false;
-  static override args = { name: Args.string({ description: 'controllers to reconcile: NAME, rs/NAME or rc/NAME (default: all in scope)', ignoreStdin: true }) };
+  static override args = { name: Args.string({ description: 'controllers to reconcile: NAME, rs/NAME, rc/NAME, or deploy/NAME for the ReplicaSets of a Deployment (default: all in scope)', ignoreStdin: true }) };
   static override flags = {
     ...scopeFlags,
     ...outputFlag(['json', 'yaml', 'wide', 'name'], 'output format: json and yaml print the plan and the outcome of every action, wide adds columns to the table, name prints the controllers synced'),

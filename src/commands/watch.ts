@@ -35,7 +35,7 @@ NO_COLOR is respected.`;
   ];
 
   static override strict = false;
-  static override args = { name: Args.string({ description: 'controllers to show: NAME, rs/NAME or rc/NAME (default: all in scope)', ignoreStdin: true }) };
+  static override args = { name: Args.string({ description: 'controllers to show: NAME, rs/NAME, rc/NAME, or deploy/NAME for the ReplicaSets of a Deployment (default: all in scope)', ignoreStdin: true }) };
 
   static override flags = {
     ...scopeFlags,

@@ -11,7 +11,7 @@ import { behaviourFor, minorFromServer, NEWEST_MINOR, parseFeatureGates, parseKu
 import { UserError } from '../errors.js';
 import { parseByteQuantity } from '../input/read-input.js';
 import type { Progress } from './progress.js';
-import { describeTarget, type Target } from './targets.js';
+import { deploymentOwner, describeTarget, targetMatches, type Target } from './targets.js';
 
 export interface SourceOptions {
   filename?: string[];
@@ -83,6 +83,8 @@ export async function readSnapshot(
       const n = skipped.reduce((a, [, k]) => a + k, 0);
       notices.push(`skipped ${n} object${n === 1 ? '' : 's'} of other kinds (${skipped.map(([k, c]) => `${k}: ${c}`).join(', ')})`);
     }
+    const noPods = podlessInput(loaded.snapshot);
+    if (noPods) notices.push(noPods);
     return { snapshot: loaded.snapshot, source: 'file', notices, serverMinor: null, connection: null, namespace: null };
   }
   const { connect } = await import('../cluster/kubeconfig.js');
@@ -92,6 +94,19 @@ export async function readSnapshot(
   const read = await readCluster(connection, { namespace }, { onProgress: (p) => io.progress.update(`reading ${p.resource}: ${p.items.toLocaleString('en-US')} (page ${p.pages})`) });
   io.progress.done();
   return { snapshot: read.snapshot, source: 'cluster', notices, serverMinor: read.serverVersion?.minor ?? null, connection, namespace };
+}
+
+/**
+ * A snapshot with controllers that want pods but holds no pod at all was most likely saved with
+ * `kubectl get rs` alone: planned as it is, every controller creates all its pods. A live read with
+ * no pods is the cluster's truth, and a snapshot whose controllers all want 0 pods is fine.
+ */
+export function podlessInput(snapshot: Snapshot): string | null {
+  if (snapshot.pods.length > 0) return null;
+  const wanting = (o: { spec?: { replicas?: number | null } }) => (o.spec?.replicas ?? 1) > 0;
+  if (!snapshot.replicaSets.some(wanting) && !snapshot.replicationControllers.some(wanting)) return null;
+  const held = countKinds(snapshot.replicaSets.length, snapshot.replicationControllers.length);
+  return `the input holds ${held} but no pods: every controller is planned as if its pods were gone (did you mean "kubectl get rs,rc,pods -o yaml"?)`;
 }
 
 export function chooseBehaviour(model: ModelOptions, serverMinor: string | null, notices: string[]): Behaviour {
@@ -113,28 +128,90 @@ export function chooseBehaviour(model: ModelOptions, serverMinor: string | null,
   return b.behaviour;
 }
 
-/** Controllers in scope: namespace, -l, and names (each name must exist). */
-export function selectControllers(planner: ClusterPlanner, src: SourceOptions, targets: Target[], liveNamespace: string | null, source: 'file' | 'cluster'): Controller[] {
+/**
+ * Controllers in scope: namespace, -l, and names (each name must exist). `notices` gets a warning
+ * when -l leaves nothing of what the namespace holds, and when deploy/NAME spans re-created
+ * Deployments.
+ */
+export function selectControllers(
+  planner: ClusterPlanner,
+  src: SourceOptions,
+  targets: Target[],
+  liveNamespace: string | null,
+  source: 'file' | 'cluster',
+  notices: string[] = [],
+): Controller[] {
   const nsFilter = source === 'file' ? (src.allNamespaces ? null : (src.namespace ?? null)) : liveNamespace;
-  let pool = planner.controllers.filter((c) => nsFilter === null || namespaceOf(c) === nsFilter);
+  const where = nsFilter === null ? (source === 'file' ? ' in the snapshot' : '') : ` in namespace "${nsFilter}"`;
+  const inNamespace = planner.controllers.filter((c) => nsFilter === null || namespaceOf(c) === nsFilter);
+  let pool = inNamespace;
   if (src.selector !== undefined) {
     const sel = parseSelectorString(src.selector);
     if (!sel.ok) throw new UserError(sel.error);
     pool = pool.filter((c) => sel.selector.matches(c.metadata.labels));
+    // kubectl says only "No resources found"; here a plan with nothing in it is easily mistaken
+    // for "all in sync", so say which selector left nothing (with names, the error below says it).
+    if (pool.length === 0 && inNamespace.length > 0 && targets.length === 0)
+      notices.push(`no ReplicaSet or ReplicationController matches the selector ${src.selector}${where} (${countControllers(inNamespace)} there)`);
   }
   if (targets.length === 0) return pool;
   const chosen = new Set<Controller>();
   for (const t of targets) {
-    const found = pool.filter((c) => c.metadata.name === t.name && (t.kind === null || c.kind === t.kind));
+    const found = pool.filter((c) => targetMatches(t, c));
     if (found.length === 0) {
-      const where = nsFilter === null ? (source === 'file' ? ' in the snapshot' : '') : ` in namespace "${nsFilter}"`;
+      if (src.selector !== undefined && inNamespace.some((c) => targetMatches(t, c))) throw new UserError(`${describeTarget(t)}${where} does not match the selector ${src.selector}`);
+      if (t.kind === 'Deployment') throw new UserError(deploymentNotFound(t, inNamespace, where));
       throw new UserError(`${describeTarget(t)} not found${where}`);
     }
     const kinds = new Set(found.map((c) => c.kind));
     if (t.kind === null && kinds.size > 1) throw new UserError(`"${t.name}" names both a ReplicaSet and a ReplicationController: say rs/${t.name} or rc/${t.name}`);
+    if (t.kind === 'Deployment') noteRecreatedDeployments(t, found, notices);
     for (const c of found) chosen.add(c);
   }
   return [...chosen];
+}
+
+function countControllers(cs: Controller[]): string {
+  const rs = cs.filter((c) => c.kind === 'ReplicaSet').length;
+  return countKinds(rs, cs.length - rs);
+}
+
+/** "3 ReplicaSets", "1 ReplicationController", "3 ReplicaSets and 1 ReplicationController". */
+function countKinds(rs: number, rc: number): string {
+  const part = (n: number, kind: string) => `${n} ${kind}${n === 1 ? '' : 's'}`;
+  if (rc === 0) return part(rs, 'ReplicaSet');
+  if (rs === 0) return part(rc, 'ReplicationController');
+  return `${part(rs, 'ReplicaSet')} and ${part(rc, 'ReplicationController')}`;
+}
+
+/** deploy/NAME found no ReplicaSet: say so, and name the Deployments that do own some there. */
+function deploymentNotFound(t: Target, inNamespace: Controller[], where: string): string {
+  const owners = [...new Set(inNamespace.map((c) => deploymentOwner(c)?.name).filter((n): n is string => n !== undefined))].sort();
+  const listed = owners.length > 5 ? `${owners.slice(0, 5).join(', ')} and ${owners.length - 5} more` : owners.join(', ');
+  const exists = owners.length ? `ReplicaSets here are controlled by deployment${owners.length === 1 ? '' : 's'} ${listed}` : 'no ReplicaSet here is controlled by a Deployment';
+  return `${describeTarget(t)} not found: no ReplicaSet${where} is controlled by a Deployment named ${t.name} (${exists})`;
+}
+
+/**
+ * deploy/NAME covers the ReplicaSets of every Deployment of that name in a namespace, not only the
+ * newest: without the Deployment object (snapshots seldom hold it) "newest" could only be guessed
+ * from the ReplicaSets, and those still owned by a deleted Deployment's uid are the ones the garbage
+ * collector is about to remove, which the user asking about NAME wants to see. Colocation still
+ * counts per owner uid, as upstream's does, so a warning says that they rank apart.
+ */
+function noteRecreatedDeployments(t: Target, found: Controller[], notices: string[]): void {
+  const byNamespace = new Map<string, Set<string>>();
+  for (const c of found) {
+    const ns = namespaceOf(c);
+    if (!byNamespace.has(ns)) byNamespace.set(ns, new Set());
+    byNamespace.get(ns)!.add(deploymentOwner(c)!.uid);
+  }
+  for (const [ns, uids] of byNamespace) {
+    if (uids.size < 2) continue;
+    notices.push(
+      `deployment ${ns}/${t.name}: its ReplicaSets are controlled by ${uids.size} Deployments of that name (uids ${[...uids].sort().join(', ')}; re-created): all are shown, and colocation ranks only among the ReplicaSets of one uid, as upstream`,
+    );
+  }
 }
 
 /**
@@ -142,6 +219,11 @@ export function selectControllers(planner: ClusterPlanner, src: SourceOptions, t
  * controllers further (a follow-up read of the controllers a sync wrote to, a saved plan's).
  */
 export async function preparePlan(src: SourceOptions, model: ModelOptions, targets: Target[], io: PlanIO, restrict?: (c: Controller) => boolean): Promise<PlanContext> {
+  const deployment = targets.find((t) => t.kind === 'Deployment');
+  if (model.replicas !== undefined && deployment)
+    throw new UserError(
+      `--replicas cannot be used with deploy/${deployment.name}: the Deployment controller decides how replicas are split between its ReplicaSets (scale one of them with rs/NAME --replicas N)`,
+    );
   const nowMs = parseNow(model.now, io.clock ?? Date.now);
   const read = await readSnapshot(src, io);
   const notices = [...read.notices];
@@ -157,7 +239,7 @@ export async function preparePlan(src: SourceOptions, model: ModelOptions, targe
     include: isChosen,
     replicasOverride: model.replicas === undefined ? undefined : (c) => (isChosen(c) ? model.replicas : undefined),
   });
-  const selected = selectControllers(planner, src, targets, read.namespace, read.source).filter((c) => !restrict || restrict(c));
+  const selected = selectControllers(planner, src, targets, read.namespace, read.source, notices).filter((c) => !restrict || restrict(c));
   for (const c of selected) chosen.add(c.metadata.uid + '/' + c.kind);
   const { plan, decisions } = planner.decideAll(model.keepDecisions === true);
   for (const c of plan.controllers) {

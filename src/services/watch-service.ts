@@ -23,7 +23,7 @@ import { isPodReady } from '../core/pod.js';
 import { parseSelectorString } from '../core/selector.js';
 import type { Controller, ControllerKind, Pod, ReplicaSet, ReplicationController, Snapshot, Tombstone } from '../core/types.js';
 import type { Behaviour } from '../core/versions.js';
-import type { Target } from './targets.js';
+import { targetMatches, type Target } from './targets.js';
 import { UserError, oneLine } from '../errors.js';
 import { chooseBehaviour, parseNow, readSnapshot, selectControllers } from './plan-service.js';
 import type { LogEntry, LogLevel, PendingExpectation, PlanFrame, QueueInfo, WatchFeed } from './watch-feed.js';
@@ -41,7 +41,7 @@ export interface WatchScope {
   namespace: string | null;
   /** -l on the controllers' labels. */
   selector?: string;
-  /** NAME… arguments; empty: every controller in scope. */
+  /** NAME…, deploy/NAME… arguments; empty: every controller in scope. */
   targets: Target[];
 }
 
@@ -57,7 +57,7 @@ export function scopePredicate(scope: WatchScope): (c: Controller) => boolean {
     if (scope.namespace !== null && namespaceOf(c) !== scope.namespace) return false;
     if (sel && !sel(c.metadata.labels)) return false;
     if (scope.targets.length === 0) return true;
-    return scope.targets.some((t) => t.name === c.metadata.name && (t.kind === null || t.kind === c.kind));
+    return scope.targets.some((t) => targetMatches(t, c));
   };
 }
 
