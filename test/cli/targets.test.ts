@@ -10,8 +10,17 @@ describe('controller names as kubectl takes them', () => {
     for (const t of ['rc', 'replicationcontroller', 'replicationcontrollers']) expect(parseTarget(`${t}/db`)).toEqual({ kind: 'ReplicationController', name: 'db' });
   });
 
+  it('deploy/NAME and kubectl spellings of Deployments name the ReplicaSets a Deployment controls', () => {
+    for (const t of ['deploy', 'deployment', 'deployments', 'deployment.apps', 'deployments.apps', 'Deploy', 'DEPLOYMENTS.APPS'])
+      expect(parseTarget(`${t}/web`)).toEqual({ kind: 'Deployment', name: 'web' });
+    expect(() => parseTarget('deploy/')).toThrow('invalid controller name "deploy/": expected TYPE/NAME');
+    expect(() => parseTarget('deployments.extensions/web')).toThrow(`resource type "deployments.extensions"`);
+  });
+
   it('refuses other types, empty names and nested slashes in one line', () => {
-    expect(() => parseTarget('deploy/web')).toThrow(`the server doesn't have a resource type "deploy"`);
+    expect(() => parseTarget('sts/web')).toThrow(
+      `the server doesn't have a resource type "sts": rs-reconcile explains ReplicaSets (rs/NAME), ReplicationControllers (rc/NAME) and the ReplicaSets of a Deployment (deploy/NAME)`,
+    );
     expect(() => parseTarget('')).toThrow(UserError);
     expect(() => parseTarget('rs/')).toThrow('invalid controller name "rs/": expected TYPE/NAME');
     expect(() => parseTarget('rs/a/b')).toThrow('expected TYPE/NAME');
