@@ -1,0 +1,95 @@
+// End to end: deploy/NAME as a target (the ReplicaSets a Deployment controls, by owner reference),
+// and the warnings for a snapshot without pods and a selector that matches nothing.
+import { readFileSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { cli, ensureBuilt, example, NOW } from './cli.js';
+
+beforeAll(() => ensureBuilt(), 180_000);
+
+// the Deployment checkout mid-rollout (two ReplicaSets) next to a standalone ReplicaSet, both in shop
+const FILES = ['-f', example('deployment-rollout'), '-f', example('drifted-replicaset'), '--now', NOW];
+const names = (plan: { controllers: { name: string }[] }) => plan.controllers.map((c) => c.name);
+
+describe('deploy/NAME', () => {
+  it('diff plans exactly the ReplicaSets the Deployment controls, as in the plan of the whole namespace', () => {
+    const r = cli(['diff', 'deploy/checkout', ...FILES, '-o', 'json']);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(1);
+    const plan = JSON.parse(r.stdout);
+    expect(names(plan)).toEqual(['checkout-6b8d', 'checkout-9c2f']);
+    expect(plan.summary).toMatchObject({ controllers: 2, create: 1, delete: 2 });
+    const whole = JSON.parse(cli(['diff', ...FILES, '-n', 'shop', '-o', 'json']).stdout);
+    expect(names(whole)).toEqual(['checkout-6b8d', 'checkout-9c2f', 'shop-web']);
+    // colocation counts the pods of both ReplicaSets, as when the whole namespace is planned
+    expect(plan.controllers).toEqual(whole.controllers.slice(0, 2));
+    expect(plan.controllers[0].delete.map((d: { reason: string }) => d.reason)).toEqual(['MoreOnSameNode', 'MoreOnSameNode']);
+  });
+
+  it('kubectl spellings: deployment/, deployments.apps/, next to other names', () => {
+    for (const t of ['deployment/checkout', 'deployments.apps/checkout', 'deploy/checkout']) expect(names(JSON.parse(cli(['diff', t, ...FILES, '-o', 'json']).stdout))).toEqual(['checkout-6b8d', 'checkout-9c2f']);
+    expect(cli(['diff', 'deploy/checkout', 'rs/shop-web', ...FILES, '-o', 'name']).stdout).toBe('replicaset.apps/checkout-6b8d\nreplicaset.apps/checkout-9c2f\nreplicaset.apps/shop-web\n');
+  });
+
+  it('explain -o json prints the plan document of exactly those ReplicaSets; -o yaml the same', () => {
+    const r = cli(['explain', 'deploy/checkout', ...FILES, '-o', 'json']);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toBe('');
+    expect(JSON.parse(r.stdout)).toEqual(JSON.parse(cli(['diff', 'deploy/checkout', ...FILES, '-o', 'json']).stdout));
+    expect(parse(cli(['explain', 'deploy/checkout', ...FILES, '-o', 'yaml']).stdout)).toEqual(JSON.parse(r.stdout));
+  });
+
+  it("explain's text tells each ReplicaSet's story in turn", () => {
+    const r = cli(['explain', 'deploy/checkout', ...FILES]);
+    expect(r.status).toBe(1);
+    const heads = r.stdout.split('\n').filter((l) => l.startsWith('ReplicaSet '));
+    expect(heads).toEqual(['ReplicaSet shop/checkout-6b8d', 'ReplicaSet shop/checkout-9c2f']);
+    expect(r.stdout).not.toContain('shop-web');
+    // each story is the one explain rs/NAME tells
+    const one = cli(['explain', 'rs/checkout-9c2f', ...FILES]).stdout;
+    expect(r.stdout.endsWith(one)).toBe(true);
+  });
+
+  it('--replicas is refused with the reason, exit 2, nothing on stdout', () => {
+    for (const cmd of ['diff', 'explain']) {
+      const r = cli([cmd, 'deploy/checkout', '--replicas', '3', ...FILES]);
+      expect(r.status).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr.trim().split('\n')).toEqual([
+        'error: --replicas cannot be used with deploy/checkout: the Deployment controller decides how replicas are split between its ReplicaSets (scale one of them with rs/NAME --replicas N)',
+      ]);
+    }
+  });
+
+  it('a Deployment that controls no ReplicaSet: one line naming those that do', () => {
+    for (const cmd of ['diff', 'explain']) {
+      const r = cli([cmd, 'deploy/web', ...FILES, '-n', 'shop']);
+      expect(r.status).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr.trim().split('\n')).toEqual([
+        'error: deployments.apps "web" not found: no ReplicaSet in namespace "shop" is controlled by a Deployment named web (ReplicaSets here are controlled by deployment checkout)',
+      ]);
+    }
+  });
+});
+
+describe('warnings', () => {
+  it('a snapshot of controllers without pods (kubectl get rs -o json) says what it plans', () => {
+    const list = parse(readFileSync(example('deployment-rollout'), 'utf8'));
+    list.items = list.items.filter((o: { kind: string }) => o.kind !== 'Pod');
+    const r = cli(['diff', '-f', '-', '--now', NOW, '-o', 'name'], { input: JSON.stringify(list) });
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe('replicaset.apps/checkout-6b8d\nreplicaset.apps/checkout-9c2f\n');
+    expect(r.stderr).toBe('warning: the input holds 2 ReplicaSets but no pods: every controller is planned as if its pods were gone (did you mean "kubectl get rs,rc,pods -o yaml"?)\n');
+    // with its pods: no warning
+    expect(cli(['diff', '-f', example('deployment-rollout'), '--now', NOW, '-o', 'name']).stderr).toBe('');
+  });
+
+  it('a selector that matches no controller: a warning, an empty plan, exit 0 as kubectl diff without changes', () => {
+    const r = cli(['diff', ...FILES, '-n', 'shop', '-l', 'app=nope', '-o', 'json']);
+    expect(r.status).toBe(0);
+    expect(JSON.parse(r.stdout).controllers).toEqual([]);
+    expect(r.stderr).toBe('warning: no ReplicaSet or ReplicationController matches the selector app=nope in namespace "shop" (3 ReplicaSets there)\n');
+    expect(cli(['diff', ...FILES, '-n', 'shop', '-l', 'app=checkout', '-o', 'json']).stderr).toBe('');
+  });
+});
