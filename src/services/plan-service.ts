@@ -134,7 +134,7 @@ export function chooseBehaviour(model: ModelOptions, serverMinor: string | null,
  * Deployments.
  */
 export function selectControllers(
-  planner: ClusterPlanner,
+  planner: Pick<ClusterPlanner, 'controllers'>,
   src: SourceOptions,
   targets: Target[],
   liveNamespace: string | null,
