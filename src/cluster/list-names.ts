@@ -3,7 +3,8 @@
 
 import { CoreV1Api } from '@kubernetes/client-node';
 import { CONTROLLER_KINDS } from '../core/controller.js';
-import type { ControllerKind } from '../core/types.js';
+import { controllerRef } from '../core/pod.js';
+import type { ControllerKind, OwnerReference } from '../core/types.js';
 import type { Connection } from './kubeconfig.js';
 import { ApiReader } from './list.js';
 
@@ -11,6 +12,8 @@ export interface ControllerName {
   kind: ControllerKind;
   name: string;
   namespace: string;
+  /** Its controller owner reference (a ReplicaSet's Deployment), for deploy/NAME. */
+  controllerRef?: OwnerReference;
 }
 
 const PAGE = 500;
@@ -31,8 +34,8 @@ export async function listControllerNames(conn: Connection, namespace: string | 
         pageSize: PAGE,
         maxPages: 1,
         accept: (o) => {
-          const meta = (o as { metadata?: { name?: string; namespace?: string } } | null)?.metadata;
-          return { kind: k.kind, name: meta?.name ?? '', namespace: meta?.namespace ?? namespace ?? 'default' };
+          const meta = (o as { metadata?: { name?: string; namespace?: string; ownerReferences?: OwnerReference[] } } | null)?.metadata;
+          return { kind: k.kind, name: meta?.name ?? '', namespace: meta?.namespace ?? namespace ?? 'default', controllerRef: meta ? controllerRef({ metadata: meta }) : undefined };
         },
       });
       return items;

@@ -2,8 +2,8 @@
 // `completion __complete -- WORD... CURRENT` answers in cobra's format (one candidate per line,
 // "value<TAB>description", then ":DIRECTIVE"), which is also what kubectl (1.26 and newer) expects
 // from a kubectl_complete-<plugin> executable. Commands, flags and flag values come from the oclif
-// manifest; namespace names (-n) and controller names (rs/NAME, rc/NAME) from the live cluster
-// (read-only, short timeout) or from the snapshot files given with -f; contexts, clusters and users
+// manifest; namespace names (-n) and controller names (rs/NAME, rc/NAME, deploy/NAME) from the live
+// cluster (read-only, short timeout) or from the snapshot files given with -f; contexts, clusters and users
 // from the kubeconfig. Every failure is silent: no candidates.
 
 import { readFileSync } from 'node:fs';
@@ -14,8 +14,11 @@ import { Args, type Command } from '@oclif/core';
 import { BaseCommand } from '../cli/base.js';
 import { connection } from '../cli/flags.js';
 import { RESOLVE_SCRIPT_DIR } from '../cli/shell.js';
-import { controllerType } from '../cli/targets.js';
+import { controllerType, isDeploymentType } from '../cli/targets.js';
 import type { ControllerName } from '../cluster/list-names.js';
+import { controllerRef } from '../core/pod.js';
+import type { OwnerReference } from '../core/types.js';
+import { deploymentOf } from '../services/targets.js';
 import { UserError } from '../errors.js';
 
 type CachedFlag = Command.Flag.Cached;
@@ -246,7 +249,11 @@ export async function controllerNames(ctx: WordsContext, io: LookupIO = {}): Pro
     const { loadSnapshotFiles } = await import('../input/snapshot-files.js');
     const { snapshot } = await loadSnapshotFiles(files);
     const ns = all ? undefined : last(ctx, 'namespace');
-    const meta = (o: { metadata?: { name?: string; namespace?: string } }) => ({ name: o.metadata?.name ?? '', namespace: o.metadata?.namespace ?? 'default' });
+    const meta = (o: { metadata?: { name?: string; namespace?: string; ownerReferences?: OwnerReference[] | null } }) => ({
+      name: o.metadata?.name ?? '',
+      namespace: o.metadata?.namespace ?? 'default',
+      controllerRef: o.metadata ? controllerRef({ metadata: o.metadata }) : undefined,
+    });
     return [
       ...snapshot.replicaSets.map((o) => ({ kind: 'ReplicaSet' as const, ...meta(o) })),
       ...snapshot.replicationControllers.map((o) => ({ kind: 'ReplicationController' as const, ...meta(o) })),
@@ -258,18 +265,26 @@ export async function controllerNames(ctx: WordsContext, io: LookupIO = {}): Pro
   return listControllerNames(conn, all ? null : conn.namespace);
 }
 
-/** rs/NAME and rc/NAME (or TYPE/NAME in the type the user started typing), unique, sorted. */
+/**
+ * rs/NAME, rc/NAME and deploy/NAME (the Deployments owning ReplicaSets), or TYPE/NAME in the type
+ * the user started typing; unique, sorted.
+ */
 export function controllerCandidates(names: ControllerName[], prefix: string, showNamespace: boolean): Candidate[] {
   const slash = prefix.indexOf('/');
   const typed = slash >= 0 ? prefix.slice(0, slash) : null;
+  const deployments = typed === null || isDeploymentType(typed);
   const onlyKind = typed === null ? null : controllerType(typed);
-  if (typed !== null && !onlyKind) return [];
+  if (typed !== null && !onlyKind && !deployments) return [];
   const seen = new Map<string, Set<string>>();
-  for (const c of names) {
-    if (onlyKind && c.kind !== onlyKind) continue;
-    const value = `${typed ?? (c.kind === 'ReplicaSet' ? 'rs' : 'rc')}/${c.name}`;
+  const add = (value: string, namespace: string) => {
     if (!seen.has(value)) seen.set(value, new Set());
-    seen.get(value)!.add(c.namespace);
+    seen.get(value)!.add(namespace);
+  };
+  for (const c of names) {
+    const deployment = deployments ? deploymentOf(c.controllerRef) : undefined;
+    if (deployment && c.kind === 'ReplicaSet') add(`${typed ?? 'deploy'}/${deployment.name}`, c.namespace);
+    if (typed !== null && (!onlyKind || c.kind !== onlyKind)) continue;
+    add(`${typed ?? (c.kind === 'ReplicaSet' ? 'rs' : 'rc')}/${c.name}`, c.namespace);
   }
   return [...seen]
     .map(([value, ns]) => ({ value, description: showNamespace ? [...ns].sort().join(', ') : undefined }))
@@ -433,9 +448,10 @@ exec kubectl-rs_reconcile completion __complete -- "$@"
 export default class Completion extends BaseCommand {
   static override summary = 'Print a shell completion script (bash, zsh, or the kubectl plugin helper)';
   static override description = `Completes commands, flags, values of -o and the other flags with fixed values, namespace names
-for -n and controller names (rs/NAME, rc/NAME) for the NAME arguments. Names come from the live
-cluster (read-only, with the connection flags already typed, at most 3 seconds), or from the
-snapshot files already given with -f; nothing is completed when the cluster cannot be reached.
+for -n and controller names (rs/NAME, rc/NAME, and deploy/NAME for the Deployments owning
+ReplicaSets) for the NAME arguments. Names come from the live cluster (read-only, with the
+connection flags already typed, at most 3 seconds), or from the snapshot files already given with
+-f; nothing is completed when the cluster cannot be reached.
 
 bash and zsh complete the kubectl-rs_reconcile and rs-reconcile programs. For
 "kubectl rs-reconcile <TAB>" kubectl 1.26 and newer run an executable named

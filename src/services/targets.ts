@@ -2,7 +2,7 @@
 // them: the parsing of the command line's words is the cli's (src/cli/targets.ts).
 
 import { controllerRef } from '../core/pod.js';
-import type { Controller, ControllerKind } from '../core/types.js';
+import type { Controller, ControllerKind, OwnerReference } from '../core/types.js';
 
 export interface Target {
   /**
@@ -26,8 +26,11 @@ export function describeTarget(t: Target): string {
  * to be called Deployment is not one).
  */
 export function deploymentOwner(c: Controller): { name: string; uid: string } | undefined {
-  if (c.kind !== 'ReplicaSet') return undefined;
-  const ref = controllerRef(c);
+  return c.kind === 'ReplicaSet' ? deploymentOf(controllerRef(c)) : undefined;
+}
+
+/** The Deployment a ReplicaSet's controller reference names, if it names one (see deploymentOwner). */
+export function deploymentOf(ref: OwnerReference | undefined): { name: string; uid: string } | undefined {
   if (!ref || ref.kind !== 'Deployment') return undefined;
   const group = ref.apiVersion?.includes('/') ? ref.apiVersion.slice(0, ref.apiVersion.indexOf('/')) : '';
   if (group !== 'apps' && group !== 'extensions') return undefined;
