@@ -28,6 +28,7 @@ release after its labels stopped matching, or an owner re-created under a new ui
 controller that selects or owns it with its decision, its place in its owner's deletion order
 (now and with --replicas N) and the pod-deletion-cost at which it would no longer be picked.
 Exit status as for diff: 1 when a controller would adopt, release or delete it.
+
 Nothing is written.`;
 
   static override examples = [
