@@ -109,6 +109,22 @@ describe('explain pod: why it is orphaned', () => {
     expect(e.orphan!.message).toMatch(/is not in the input/);
   });
 
+  it('the controller its generateName names selects it again: it adopts it, and how it lost its owner is not claimed', () => {
+    const s = snap({ replicaSets: [rs({ name: 'web' })], pods: [withGenerateName(pod({ name: 'web-k2j4d' }), 'web-')] });
+    const e = explain(s, 'web-k2j4d');
+    expect(e.orphan).toMatchObject({ reason: 'Unknown', likely: true });
+    expect(e.orphan!.message).toMatch(/whose selector matches it again: how it lost its owner reference is not recorded/);
+    expect(e.controllers).toEqual([expect.objectContaining({ name: 'web', decision: 'adopt', reason: 'OrphanMatching' })]);
+    expect(e.deletion).toMatchObject({ name: 'web', now: { pods: 1, rank: 1 } }); // an adopted pod counts
+  });
+
+  it('read from a cluster, a missing owner "does not exist"', () => {
+    const s = snap({ replicaSets: [], pods: [pod({ name: 'gone-x', owner: [controllerRefTo('ghost-uid', 'gone')] })] });
+    const e = buildPodExplanation({ snapshot: s, options: { ...opts(), source: 'cluster' }, pod: s.pods[0] });
+    expect(e.source).toBe('cluster');
+    expect(e.orphan!.message).toMatch(/ReplicaSet gone \(uid ghost-uid\) does not exist: likely deleted/);
+  });
+
   it('no reference and no generateName: nothing to tell, said as such', () => {
     const s = snap({ replicaSets: [], pods: [pod({ name: 'hand-made' })] });
     expect(explain(s, 'hand-made').orphan).toMatchObject({ reason: 'Unknown', likely: true });
