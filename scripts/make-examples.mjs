@@ -196,4 +196,30 @@ mkdirSync(out, { recursive: true });
     pod({ name: 'broken-1', ns: 'web', labels: { app: 'broken' }, owner: bad, node: 'node-1' }),
   ]);
 }
+// 8. Orphaned pods, one of each kind: an owner deleted with --cascade=orphan, a pod released when
+// its labels stopped matching, a pod whose owner was re-created under a new uid. Appended last so
+// the uids of the examples above stay as they were.
+{
+  const api = replicaSet({ name: 'orders-api', ns: 'orders', replicas: 2, labels: { app: 'orders-api' }, status: [3, 2, 2] });
+  const cron = replicaSet({ name: 'orders-cron', ns: 'orders', replicas: 1, labels: { app: 'orders-cron' }, status: [0, 0, 0] });
+  cron.metadata.creationTimestamp = ago(600); // re-created ten minutes ago
+  const firstCron = { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'orders-cron', uid: 'c0ffee00-0000-4000-8000-000000000002', controller: true, blockOwnerDeletion: true };
+  /** A pod without an owner reference that still carries the generateName its owner gave it. */
+  const orphan = (o, generateName) => {
+    const q = pod(o);
+    const { name, ...rest } = q.metadata;
+    q.metadata = { name, generateName, ...rest };
+    return q;
+  };
+  write('orphaned-pods.yaml', 'Why is this pod orphaned? orders-worker-7c9d2-k4x8p lost its ReplicaSet to a\n--cascade=orphan delete; orders-api-q7w2e was released when its labels were edited; orders-cron-m2n4b\nstill names the first orders-cron, which was re-created under a new uid. orders-api (2 replicas,\n3 pods) deletes its pod that is not ready.', [
+    api,
+    cron,
+    pod({ name: 'orders-api-h5k8s', ns: 'orders', labels: { app: 'orders-api' }, owner: api, node: 'node-1', created: 86400 * 5 }),
+    pod({ name: 'orders-api-r2d9x', ns: 'orders', labels: { app: 'orders-api' }, owner: api, node: 'node-2', created: 86400 * 2 }),
+    pod({ name: 'orders-api-z8m3p', ns: 'orders', labels: { app: 'orders-api' }, owner: api, node: 'node-3', created: 3600, ready: false }),
+    orphan({ name: 'orders-api-q7w2e', ns: 'orders', labels: { app: 'orders-api-debug' }, node: 'node-2', created: 86400 * 4 }, 'orders-api-'),
+    orphan({ name: 'orders-worker-7c9d2-k4x8p', ns: 'orders', labels: { app: 'orders-worker', 'pod-template-hash': '7c9d2' }, node: 'node-1', created: 86400 * 8 }, 'orders-worker-7c9d2-'),
+    orphan({ name: 'orders-cron-m2n4b', ns: 'orders', labels: { app: 'orders-cron' }, node: 'node-3', created: 86400 * 2, extraOwners: [firstCron] }, 'orders-cron-'),
+  ]);
+}
 console.log(`wrote examples to ${out}`);

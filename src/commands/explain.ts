@@ -1,17 +1,21 @@
-import { Args } from '@oclif/core';
+import { Args, type Interfaces } from '@oclif/core';
 import { BaseCommand } from '../cli/base.js';
 import { connection, connectionFlags, modelFlags, outputFlag, scopeFlags } from '../cli/flags.js';
 import { progressOn } from '../cli/progress.js';
+import { parsePodTarget } from '../cli/pod-target.js';
 import { parseTarget } from '../cli/targets.js';
 import { buildExplainModel } from '../core/explain.js';
+import { buildPodExplanation, findPods, podExplanationActs } from '../core/pod-explain.js';
+import { summarize } from '../core/plan.js';
 import { UserError } from '../errors.js';
 import { colorLevel, makeChalk } from '../render/color.js';
 import { renderExplain } from '../render/explain.js';
 import { renderOutput } from '../render/formats.js';
+import { renderPodExplanation } from '../render/pod-explain.js';
 import { preparePlan } from '../services/plan-service.js';
 
 export default class Explain extends BaseCommand {
-  static override summary = 'Tell the story of one ReplicaSet: which pods it keeps, adopts, releases, creates or deletes, and why';
+  static override summary = 'Tell the story of one ReplicaSet (which pods it keeps, adopts, releases, creates or deletes, and why) or of one pod';
   static override description = `Explains one sync of one ReplicaSet or ReplicationController as the upstream controller would
 run it: its selector, every pod it considers with the decision and the reason, the deletion order
 with one sentence per pod saying why it goes before the first pod that stays, the slow-start
@@ -19,21 +23,33 @@ creation batches, the status before and after, and warnings (overlapping selecto
 labels that do not match the selector, pods owned by a controller that does not exist).
 deploy/NAME explains each ReplicaSet the Deployment NAME controls (by their owner references; the
 Deployment itself need not be readable) in turn; --replicas is refused there, as the Deployment
-controller decides how replicas are split between its ReplicaSets. Nothing is written.`;
+controller decides how replicas are split between its ReplicaSets.
+
+With pod/NAME (po/NAME, pods/NAME) it tells the story of one pod instead: its controller owner
+and whether that owner exists, why it is orphaned (its owner deleted with --cascade=orphan, a
+release after its labels stopped matching, or an owner re-created under a new uid), every
+controller that selects or owns it with its decision, its place in its owner's deletion order
+(now and with --replicas N) and the pod-deletion-cost at which it would no longer be picked.
+Exit status as for diff: 1 when a controller would adopt, release or delete it.
+
+Nothing is written.`;
 
   static override examples = [
     { description: 'Why did my ReplicaSet pick those pods?', command: '<%= config.bin %> explain web-7d4f8 -n shop' },
     { description: 'Which pods go if I scale to 3?', command: '<%= config.bin %> explain rs/web-7d4f8 --replicas 3' },
     { description: 'From a snapshot, as of the time it was taken', command: '<%= config.bin %> explain rc/db -f snap.yaml --now 2026-01-01T00:00:00Z' },
     { description: 'Every ReplicaSet of a Deployment mid-rollout, old and new', command: '<%= config.bin %> explain deploy/checkout -n shop' },
+    { description: 'Why is this pod orphaned, and would a scale to 2 delete it?', command: '<%= config.bin %> explain pod/web-7d4f8-x2kq9 -n shop --replicas 2' },
   ];
 
-  static override args = { name: Args.string({ description: 'the controller: NAME, rs/NAME, replicaset/NAME or rc/NAME; deploy/NAME for the ReplicaSets of a Deployment', required: true, ignoreStdin: true }) };
+  static override args = { name: Args.string({ description: 'the controller (NAME, rs/NAME, replicaset/NAME or rc/NAME), deploy/NAME for the ReplicaSets of a Deployment, or a pod (pod/NAME, po/NAME)', required: true, ignoreStdin: true }) };
   // the story is one controller's: no table to widen, no list of names
   static override flags = { ...scopeFlags, ...outputFlag(['json', 'yaml']), ...modelFlags, ...connectionFlags };
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Explain);
+    const podName = parsePodTarget(args.name);
+    if (podName !== undefined) return this.explainPod(podName, flags);
     const target = parseTarget(args.name);
     const ctx = await preparePlan(
       { filename: flags.filename, namespace: flags.namespace, allNamespaces: flags['all-namespaces'], selector: flags.selector, maxInputSize: flags['max-input-size'], connection: connection(flags) },
@@ -60,5 +76,41 @@ controller decides how replicas are split between its ReplicaSets. Nothing is wr
       }),
     );
     process.exitCode = entries.every((e) => e.inSync) ? 0 : 1;
+  }
+
+  /** explain pod/NAME: every controller's view of one pod (the planner's decisions, nothing new). */
+  private async explainPod(name: string, flags: Interfaces.InferredFlags<typeof Explain.flags>): Promise<void> {
+    // kubectl's rule for `get pods NAME -l …`
+    if (flags.selector !== undefined) throw new UserError('name cannot be provided when a selector is specified');
+    const ctx = await preparePlan(
+      { filename: flags.filename, namespace: flags.namespace, allNamespaces: flags['all-namespaces'], maxInputSize: flags['max-input-size'], connection: connection(flags) },
+      // --replicas is applied below, to the controller that counts the pod
+      { now: flags.now, kubeVersion: flags['kube-version'], featureGates: flags['feature-gates'], burstReplicas: flags['burst-replicas'] },
+      [],
+      { stdin: process.stdin, progress: progressOn(process.stderr) },
+      () => false, // plan no controller yet: which ones list the pod is the model's question
+    );
+    const namespace = ctx.source === 'file' ? (flags['all-namespaces'] ? null : (flags.namespace ?? null)) : ctx.namespace;
+    const pods = findPods(ctx.snapshot, name, namespace);
+    if (pods.length === 0) throw new UserError(`pods "${name}" not found${namespace === null ? (ctx.source === 'file' ? ' in the snapshot' : '') : ` in namespace "${namespace}"`}`);
+    if (pods.length > 1) {
+      const where = pods.map((p) => p.metadata.namespace ?? 'default').sort().join(', ');
+      throw new UserError(`pod "${name}" exists in several namespaces (${where}): choose one with -n`);
+    }
+    for (const n of ctx.notices) this.warning(n);
+    const explanation = buildPodExplanation({
+      snapshot: ctx.snapshot,
+      options: { now: ctx.nowMs, behaviour: ctx.behaviour, source: ctx.source, burstReplicas: ctx.planner.burstReplicas },
+      planner: ctx.planner,
+      pod: pods[0],
+      replicas: flags.replicas,
+    });
+    await this.printChunks(
+      renderOutput(flags.output, {
+        document: () => explanation,
+        human: () => [renderPodExplanation(explanation, { chalk: makeChalk(colorLevel(process.stdout, process.env)), width: Math.max(80, process.stdout.columns || 100) })],
+      }),
+    );
+    process.exitCode = podExplanationActs(explanation) ? 1 : 0;
   }
 }

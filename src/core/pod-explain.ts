@@ -1,0 +1,307 @@
+// `explain pod/NAME`: one pod seen from every controller that lists it. Nothing is decided here:
+// the decisions are the planner's (`planController`), the ranking is rank.ts/manage.ts run again
+// on the same facts; this file gathers them, reads the orphan evidence, and searches the
+// pod-deletion-cost that would keep the pod by re-ranking with candidate costs.
+
+import { desiredReplicas, namespaceOf } from './controller.js';
+import { choosePodsToDelete } from './manage.js';
+import { deleteMessage } from './messages.js';
+import { ClusterPlanner, type PlanOptions, type SyncDecision } from './plan.js';
+import { PLAN_API_VERSION, type PlanController } from './plan-types.js';
+import type { DeletionCase, KeepCost, PodDeletion, PodExplanation, PodExplanationController, PodOrphan } from './pod-explain-types.js';
+import { controllerRef, deletionCost, isPodReady, POD_DELETION_COST_ANNOTATION } from './pod.js';
+import { rankFacts, sortForDeletion } from './rank.js';
+import { formatTime, parseTime } from './time.js';
+import type { Pod, Snapshot } from './types.js';
+
+const INT32_MAX = 2147483647;
+
+export interface PodExplainInput {
+  snapshot: Snapshot;
+  /** Planner options as the command chose them (time, behaviour, source, burst); no what-if. */
+  options: PlanOptions;
+  pod: Pod;
+  /** --replicas: as if the controller that counts the pod were scaled to N. */
+  replicas?: number;
+  /** A planner already built on `snapshot` with `options` (saves indexing the pods twice). */
+  planner?: ClusterPlanner;
+}
+
+/** The pods of the input with this name: in `namespace`, or in any namespace when null. */
+export function findPods(snapshot: Snapshot, name: string, namespace: string | null): Pod[] {
+  return snapshot.pods.filter((p) => p.metadata.name === name && (namespace === null || namespaceOf(p) === namespace));
+}
+
+/** True when a controller would adopt, release or delete the pod (the exit status 1 of diff). */
+export function podExplanationActs(e: PodExplanation): boolean {
+  return e.controllers.some((c) => c.decision === 'adopt' || c.decision === 'release' || c.delete !== null);
+}
+
+export function buildPodExplanation(input: PodExplainInput): PodExplanation {
+  const { snapshot, options, pod } = input;
+  const base = input.planner ?? new ClusterPlanner(snapshot, { ...options, include: undefined, replicasOverride: undefined });
+  const ns = namespaceOf(pod);
+  const uid = pod.metadata.uid;
+  const notes: string[] = [];
+
+  // Controllers that select or own the pod, planned as the sync would.
+  const listing: SyncDecision[] = [];
+  for (const c of base.controllers) {
+    if (namespaceOf(c) !== ns) continue;
+    const sel = base.selectorOf(c);
+    const selects = sel.ok && sel.selector.matches(pod.metadata.labels);
+    if (!selects && controllerRef(pod)?.uid !== c.metadata.uid) continue;
+    const d = base.planController(c);
+    if (d.entry.pods.some((p) => p.uid === uid)) listing.push(d);
+  }
+  const counts = (d: SyncDecision) => d.claimed.some((p) => p.metadata.uid === uid);
+  const counting = listing.filter(counts);
+
+  // With --replicas the controllers that count the pod are planned scaled (a what-if of theirs).
+  let shown = listing;
+  let whatIf: SyncDecision[] = [];
+  if (input.replicas !== undefined) {
+    const n = input.replicas;
+    if (counting.length === 0) {
+      notes.push(`--replicas ${n} has nothing to scale: no controller counts this pod as its own (after this sync's adopt and release)`);
+    } else {
+      const scaled = new Set(counting.map((d) => d.controller.kind + '/' + d.controller.metadata.uid));
+      const planner = new ClusterPlanner(snapshot, { ...options, include: undefined, replicasOverride: (c) => (scaled.has(c.kind + '/' + c.metadata.uid) ? n : undefined) });
+      whatIf = counting.map((d) => planner.planController(planner.controllers.find((c) => c.kind === d.controller.kind && c.metadata.uid === d.controller.metadata.uid)!));
+      shown = listing.map((d) => whatIf.find((w) => w.controller.kind === d.controller.kind && w.controller.metadata.uid === d.controller.metadata.uid) ?? d);
+    }
+  }
+
+  const controllers = shown.map((d) => controllerEntry(d.entry, uid));
+  const ref = controllerRef(pod);
+  const owner = ref ? { kind: ref.kind, name: ref.name, uid: ref.uid, found: base.controllers.some((c) => c.kind === ref.kind && c.metadata.uid === ref.uid && namespaceOf(c) === ns) } : null;
+
+  let deletion: PodDeletion | null = null;
+  if (counting.length > 0) {
+    // More than one controller counting one pod is a fight upstream leaves undecided (each
+    // adopts in its own sync): the order shown is the first one's.
+    if (counting.length > 1) notes.push(`${counting.length} controllers would each count this pod (overlapping selectors): the deletion order below is ${counting[0].controller.kind} ${counting[0].controller.metadata.name}'s`);
+    const d = counting[0];
+    deletion = {
+      kind: d.controller.kind,
+      namespace: namespaceOf(d.controller),
+      name: d.controller.metadata.name,
+      now: deletionCase(base, d, pod, options),
+      whatIf: whatIf.length > 0 ? deletionCase(base, whatIf[0], pod, options) : null,
+    };
+  }
+
+  return {
+    apiVersion: PLAN_API_VERSION,
+    kind: 'PodExplanation',
+    now: formatTime(options.now),
+    kubernetesVersion: options.behaviour.version,
+    source: options.source,
+    pod: {
+      namespace: ns,
+      name: pod.metadata.name,
+      uid,
+      phase: pod.status?.phase ?? null,
+      ready: isPodReady(pod),
+      node: pod.spec?.nodeName || null,
+    },
+    owner,
+    controllers,
+    orphan: orphanOf(base, pod, options.source),
+    deletion,
+    notes,
+  };
+}
+
+function controllerEntry(e: PlanController, podUid: string): PodExplanationController {
+  const p = e.pods.find((x) => x.uid === podUid)!;
+  const i = e.delete.findIndex((x) => x.uid === podUid);
+  return {
+    kind: e.kind,
+    namespace: e.namespace,
+    name: e.name,
+    uid: e.uid,
+    decision: p.decision,
+    reason: p.reason,
+    message: p.message,
+    delete: i < 0 ? null : { order: i + 1, reason: e.delete[i].reason, message: e.delete[i].message },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Orphans
+
+function orphanOf(planner: ClusterPlanner, pod: Pod, source: 'file' | 'cluster'): PodOrphan | null {
+  const ns = namespaceOf(pod);
+  const inNs = planner.controllers.filter((c) => namespaceOf(c) === ns);
+  const missing = source === 'cluster' ? 'does not exist' : 'is not in the input';
+  const ref = controllerRef(pod);
+  if (ref) {
+    if (ref.kind !== 'ReplicaSet' && ref.kind !== 'ReplicationController') return null; // another controller's pod
+    if (inNs.some((c) => c.kind === ref.kind && c.metadata.uid === ref.uid)) return null;
+    const sameName = inNs.find((c) => c.kind === ref.kind && c.metadata.name === ref.name);
+    if (sameName) {
+      const evidence = [
+        `its controller reference names ${ref.kind} ${ref.name} with uid ${ref.uid}`,
+        `${ref.kind} ${ref.name} exists with uid ${sameName.metadata.uid}`,
+      ];
+      const podCreated = parseTime(pod.metadata.creationTimestamp);
+      const ownerCreated = parseTime(sameName.metadata.creationTimestamp);
+      if (podCreated !== null && ownerCreated !== null && ownerCreated > podCreated) {
+        evidence.push(`${ref.kind} ${ref.name} was created (${sameName.metadata.creationTimestamp}) after the pod (${pod.metadata.creationTimestamp})`);
+      }
+      return {
+        reason: 'OwnerRecreated',
+        likely: false,
+        message: `its owner ${ref.kind} ${ref.name} was re-created under a new uid: ownership is by uid, so the new ${ref.name} neither keeps nor adopts it, and garbage collection deletes the pod once it sees that the uid it names is gone`,
+        evidence,
+      };
+    }
+    return {
+      reason: 'OwnerNotFound',
+      likely: true,
+      message: `its owner ${ref.kind} ${ref.name} (uid ${ref.uid}) ${missing}: likely deleted with a background or foreground cascade, and garbage collection deletes this pod soon${source === 'file' ? '; or the snapshot was taken without it' : ''}`,
+      evidence: [`its controller reference names ${ref.kind} ${ref.name} with uid ${ref.uid}`, `no ${ref.kind} of that uid in namespace ${ns}`, `no ${ref.kind} named ${ref.name} in namespace ${ns}`],
+    };
+  }
+
+  const generateName = pod.metadata.generateName;
+  const prefix = generateName && generateName.endsWith('-') ? generateName.slice(0, -1) : generateName;
+  if (!prefix) {
+    return {
+      reason: 'Unknown',
+      likely: true,
+      message: 'it has no controller reference and no generateName to tell which controller made it: likely created by hand (or its owner references were removed by hand)',
+      evidence: ['no controller reference', 'no generateName'],
+    };
+  }
+  const named = inNs.filter((c) => c.metadata.name === prefix);
+  if (named.length === 0) {
+    return {
+      reason: 'OwnerDeletedOrphaned',
+      likely: true,
+      message: `its owner was likely deleted with --cascade=orphan: that removes the owner references of its pods and then the owner, leaving the pods running`,
+      evidence: ['no controller reference', `its generateName "${generateName}" points to ${prefix}, and no ReplicaSet or ReplicationController named ${prefix} ${source === 'cluster' ? 'exists' : 'is in the input'} in namespace ${ns}`],
+    };
+  }
+  const c = named[0];
+  const sel = planner.selectorOf(c);
+  if (sel.ok && !sel.selector.matches(pod.metadata.labels)) {
+    return {
+      reason: 'Released',
+      likely: true,
+      message: `its labels likely stopped matching ${c.kind} ${c.metadata.name}, which released it: a release removes the pod's owner reference and leaves the pod running`,
+      evidence: [
+        'no controller reference',
+        `its generateName "${generateName}" names ${c.kind} ${c.metadata.name}, which exists`,
+        `the selector ${sel.selector.toString()} of ${c.metadata.name} does not match the pod: ${sel.selector.explainMismatch(pod.metadata.labels)}`,
+      ],
+    };
+  }
+  return {
+    reason: 'Unknown',
+    likely: true,
+    message: sel.ok
+      ? `its generateName names ${c.kind} ${c.metadata.name}, whose selector matches it again: how it lost its owner reference is not recorded (an earlier ${c.metadata.name} deleted with --cascade=orphan, or a release whose labels were restored)`
+      : `its generateName names ${c.kind} ${c.metadata.name}, whose selector is invalid: how it lost its owner reference is not recorded`,
+    evidence: ['no controller reference', `its generateName "${generateName}" names ${c.kind} ${c.metadata.name}, which exists${sel.ok ? ' and selects the pod' : ' with an invalid selector'}`],
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Deletion order and the cost that keeps the pod
+
+function deletionCase(planner: ClusterPlanner, d: SyncDecision, pod: Pod, options: PlanOptions): DeletionCase {
+  const bh = options.behaviour;
+  const now = d.now;
+  const claimed = d.claimed;
+  const at = claimed.findIndex((p) => p.metadata.uid === pod.metadata.uid);
+  const mine = claimed[at];
+  const perNode = d.deletion ? d.perNode : planner.relatedPodsPerNode(d.controller);
+  // The full ranking of every counted pod: what a scale to 0 with sorting would order.
+  const facts = claimed.map((p, i) => rankFacts(p, i, perNode.get(p.spec?.nodeName ?? '') ?? 0, now));
+  const rank = sortForDeletion(facts, bh).findIndex((f) => f.index === at) + 1;
+  const deletes = d.deletion?.victims.length ?? 0;
+  const picked = (d.deletion?.victims ?? []).some((v) => v.facts.pod === mine);
+  const current = deletionCost(mine);
+  const base = { replicas: desiredReplicas(d.controller), pods: claimed.length, deletes, rank, picked, pickedAtOrBelow: claimed.length - rank };
+
+  let keep: KeepCost;
+  if (!picked) {
+    keep = { current, cost: null, blockedBy: 'NotPicked', message: deletes === 0 ? 'it is not picked: this sync deletes no pod' : `it is not picked: this sync deletes ${deletes === 1 ? '1 pod that ranks' : `${deletes} pods that rank`} before it` };
+  } else if (deletes >= claimed.length) {
+    keep = { current, cost: null, blockedBy: 'ScaleToZero', message: 'no cost helps: every pod it counts is deleted (a scale to 0)' };
+  } else if (!bh.gates.PodDeletionCost) {
+    keep = { current, cost: null, blockedBy: 'GateOff', message: 'no cost helps: the PodDeletionCost feature gate is off, so upstream does not compare the annotation' };
+  } else {
+    keep = keepingCost(claimed, at, deletes, perNode, now, options);
+  }
+  return { ...base, keep };
+}
+
+/** The pod at `at` with the annotation set to `cost`. */
+function withCost(p: Pod, cost: number): Pod {
+  return { ...p, metadata: { ...p.metadata, annotations: { ...(p.metadata.annotations ?? {}), [POD_DELETION_COST_ANNOTATION]: String(cost) } } };
+}
+
+/**
+ * The smallest int32 cost at which the pod is not among the `n` picked, found by re-ranking with
+ * the annotation set. Whether it is picked changes only where its cost crosses another pod's, so
+ * the candidates are each other cost and the one above it; picked is monotone in the cost
+ * (a higher cost only moves it later), so a binary search over the candidates finds the first.
+ */
+function keepingCost(claimed: Pod[], at: number, n: number, perNode: Map<string, number>, now: number, options: PlanOptions): KeepCost {
+  const bh = options.behaviour;
+  const current = deletionCost(claimed[at]);
+  const rerank = (cost: number) => {
+    const p = withCost(claimed[at], cost);
+    const pods = claimed.slice();
+    pods[at] = p;
+    const choice = choosePodsToDelete(pods, n, perNode, now, bh);
+    return { picked: choice.victims.some((v) => v.facts.pod === p), choice, pod: p };
+  };
+  const set = new Set<number>([INT32_MAX]);
+  for (let i = 0; i < claimed.length; i++) {
+    if (i === at) continue;
+    const c = deletionCost(claimed[i]);
+    set.add(c);
+    if (c < INT32_MAX) set.add(c + 1);
+  }
+  const candidates = [...set].filter((c) => c > current).sort((a, b) => a - b);
+  let lo = 0;
+  let hi = candidates.length; // first index whose cost keeps the pod; length: none
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (rerank(candidates[mid]).picked) lo = mid + 1;
+    else hi = mid;
+  }
+  if (lo < candidates.length) {
+    const cost = candidates[lo];
+    const before = new Set(rerank(current).choice.victims.map((v) => v.facts.pod));
+    const instead = rerank(cost)
+      .choice.victims.map((v) => v.facts.pod)
+      .filter((p) => !before.has(p))
+      .map((p) => p.metadata.name);
+    return {
+      current,
+      cost,
+      blockedBy: null,
+      message: `a ${POD_DELETION_COST_ANNOTATION} of ${cost} or more (now ${current}) keeps it: re-ranked with ${cost} it is no longer among the ${n} picked (${instead.join(', ')} ${instead.length === 1 ? 'goes' : 'go'} in its place); with ${cost - 1} it still is`,
+    };
+  }
+  // Even the highest cost does not keep it: a criterion before the cost decides.
+  const top = rerank(INT32_MAX);
+  const victim = top.choice.victims.find((v) => v.facts.pod === top.pod)!;
+  const sentence = deleteMessage(victim.facts, victim.reason, top.choice.firstKept, now, victim.comparison?.criterion === 'ReadyUid');
+  return {
+    current,
+    cost: null,
+    blockedBy: victim.reason,
+    message: `no cost helps: even at the highest cost (${INT32_MAX}) it is picked, because ${sentence}${isBeforeCost(victim.reason) ? '; that is compared before the deletion cost' : ''}`,
+  };
+}
+
+const isBeforeCost = (r: string) => r === 'Unscheduled' || r === 'Phase' || r === 'NotReady';
+
+/** The highest pod-deletion-cost upstream reads (an int32). */
+export const MAX_DELETION_COST = INT32_MAX;
