@@ -36,6 +36,17 @@ const BLANK_CHARS = {
   middle: '',
 } as const;
 
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
+/**
+ * cli-table3's width of a cell. Printable ASCII is one column a character for string-width too
+ * (no escape code, control, combining, emoji or wide character), and is most cells: those skip
+ * string-width, which compiles its ANSI pattern again on every call.
+ */
+function cellWidth(text: string): number {
+  return PRINTABLE_ASCII.test(text) ? text.length : strlen(text);
+}
+
 /**
  * The lines of a borderless, left-aligned table: every column as wide as its widest cell (as
  * cli-table3 measures it) plus `gap` spaces, lines not trimmed. `head` undefined: no header line.
@@ -46,7 +57,7 @@ export function drawTable(head: string[] | undefined, rows: string[][], gap: num
   if (columns === 0 || (head === undefined && rows.length === 0)) return [];
   const colWidths = new Array<number>(columns).fill(1);
   const widen = (row: string[]): void => {
-    for (let i = 0; i < columns; i++) colWidths[i] = Math.max(colWidths[i], strlen(row[i] ?? '') + gap);
+    for (let i = 0; i < columns; i++) colWidths[i] = Math.max(colWidths[i], cellWidth(row[i] ?? '') + gap);
   };
   if (head) widen(head);
   for (const row of rows) widen(row);
