@@ -15,7 +15,11 @@
 import Table from 'cli-table3';
 import { strlen } from 'cli-table3/src/utils.js';
 
-/** Rows per cli-table3 table: its layout costs CHUNK_ROWS × C² / 2 checks per row. */
+/**
+ * Rows per cli-table3 table: its layout costs CHUNK_ROWS × C² / 2 checks per row. What remains
+ * is cli-table3's own work per cell (options merged per cell, string-width three times), linear:
+ * 16, 64 and 256 rows a chunk drew the 10k-row table in the same time within noise.
+ */
 export const CHUNK_ROWS = 64;
 
 const BLANK_CHARS = {
