@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm run bench`: the speed goals of the project, measured in one run on this machine.
-//   node bench/run.mjs [--quick] [--only startup,snapshot,planner,watch,input,controller] [--write docs/benchmarks.md]
+//   node bench/run.mjs [--quick] [--only startup,snapshot,tables,planner,watch,input,controller] [--write docs/benchmarks.md]
 // `controller` (bench/controller.mjs) measures the sandbox, `reconcile` and `run` over HTTPS; its
 // own sections (sandbox, reconcile, run, memory, scale) can be named in --only alone, e.g.
 // `--only scale` for `run` scaling one ReplicaSet 0 → 500 → 0 with its writes counted.
@@ -130,6 +130,41 @@ function measureSnapshot(label, rs, perRs, runs, goalRatio) {
   return { ratio, rssKiB: rss, diffMs: median(diff), bareMs: median(bare) };
 }
 
+/**
+ * The human tables against `-o json` on 100k pods / 10k ReplicaSets: one row per ReplicaSet, all
+ * drawn by cli-table3 (src/render/table.ts lays them out in chunks; one table of 10k rows took
+ * 28–41 s by default and 88 s wide, issue 13). Output to a pipe: no colour, no width limit.
+ */
+function measureTables(runs) {
+  const [rs, perRs] = [10000, 10];
+  const file = snapshot(rs, perRs);
+  log(`\n### Tables: \`diff -f snap.json -A\` on ${rs * perRs} pods / ${rs} ReplicaSets (${(statSync(file).size / 1e6).toFixed(0)} MB JSON)`);
+  const modes = [
+    ['json', '`-o json`', ['-o', 'json']],
+    ['table', 'default table', []],
+    ['wide', '`-o wide`', ['-o', 'wide']],
+  ];
+  const ms = { json: [], table: [], wide: [] };
+  const rss = { json: 0, table: 0, wide: 0 };
+  for (let i = 0; i < runs; i++) {
+    for (const [key, , extra] of modes) {
+      const r = timed(process.execPath, [runJs, 'diff', '-f', file, '-A', ...extra, '--now', '2026-01-01T00:00:00Z']);
+      if (r.status !== 0 && r.status !== 1) throw new Error(`diff ${extra.join(' ')} failed: ${r.stderr}`);
+      ms[key].push(r.ms);
+      rss[key] = Math.max(rss[key], r.rssKiB);
+    }
+  }
+  const out = { jsonMs: median(ms.json), tableMs: median(ms.table), wideMs: median(ms.wide), pods: rs * perRs };
+  log(`| output | median of ${runs} | ratio to \`-o json\` | peak RSS |`);
+  log(`|---|---|---|---|`);
+  for (const [key, label] of modes) {
+    const t = median(ms[key]);
+    const goal = key === 'table' ? ' (goal ≤ 1.3x)' : '';
+    log(`| ${label} | ${fmtMs(t)} | ${key === 'json' ? '' : `**${fmtX(t / out.jsonMs)}**${goal}`} | ${fmtMiB(rss[key])} |`);
+  }
+  return out;
+}
+
 async function measurePlanner() {
   log(`\n### Planner alone (src/core, in-process, snapshot already loaded)`);
   const { loadSnapshotFiles } = await import(join(root, 'dist', 'input', 'snapshot-files.js'));
@@ -188,6 +223,7 @@ if (want('snapshot')) {
   m.snap10k = measureSnapshot('Whole-cluster diff', 1000, 10, quick ? 1 : 5, 2);
   if (!quick) m.snap150k = measureSnapshot('Scalability envelope', 15000, 10, 2, 2.5);
 }
+if (want('tables')) m.tables = measureTables(quick ? 1 : 3);
 if (want('planner')) m.planner = await measurePlanner();
 if (want('watch')) {
   const { measureWatchRender, watchRenderLines } = await import('./watch-render.mjs');
@@ -232,6 +268,14 @@ function goalRows() {
   if (m.snap150k) {
     row('150k pods: completes, peak RSS < 2 GiB', `completes; ${fmtMiB(m.snap150k.rssKiB)}`, m.snap150k.rssKiB < 2 * 1024 * 1024);
     row('150k pods: ≤ 2.5x a bare parse', `${fmtX(m.snap150k.ratio)} (${fmtMs(m.snap150k.diffMs)} vs ${fmtMs(m.snap150k.bareMs)})`, m.snap150k.ratio <= 2.5);
+  }
+  if (m.tables) {
+    const t = m.tables;
+    row(
+      `${t.pods / 1000}k pods: the default \`diff\` table ≤ 1.3x \`-o json\``,
+      `${fmtX(t.tableMs / t.jsonMs)} (${fmtMs(t.tableMs)} vs ${fmtMs(t.jsonMs)}); \`-o wide\` ${fmtX(t.wideMs / t.jsonMs)} (${fmtMs(t.wideMs)})`,
+      t.tableMs / t.jsonMs <= 1.3,
+    );
   }
   if (m.planner && m.planner[150000] !== undefined) {
     const [a, b] = [m.planner[10000], m.planner[150000]];

@@ -1,13 +1,14 @@
 // Small text helpers shared by the human views: kubectl-style durations, sanitising text that
 // comes from the cluster, truncation and word wrapping of plain text, and a borderless
-// kubectl-like table on top of cli-table3 that fits a width by truncating cells with "…".
+// kubectl-like table on top of cli-table3 that fits a width by truncating cells with "…"
+// (./table.ts draws it in chunks, so its cost grows linearly with the rows).
 //
 // Every function works on plain text; colour is applied after truncation/wrapping so that an
 // escape sequence is never cut in half and widths are always counted on visible characters.
 
-import Table from 'cli-table3';
 import type { ControllerKind } from '../core/types.js';
 import { humanDuration as coreHumanDuration } from '../core/time.js';
+import { drawTable } from './table.js';
 
 export const ELLIPSIS = '…';
 
@@ -150,24 +151,6 @@ export interface TableLayout {
   indent?: number;
 }
 
-const BLANK_CHARS = {
-  top: '',
-  'top-mid': '',
-  'top-left': '',
-  'top-right': '',
-  bottom: '',
-  'bottom-mid': '',
-  'bottom-left': '',
-  'bottom-right': '',
-  left: '',
-  'left-mid': '',
-  mid: '',
-  'mid-mid': '',
-  right: '',
-  'right-mid': '',
-  middle: '',
-} as const;
-
 /** Natural column widths: the widest cell (or header) of each column. */
 export function naturalWidths(columns: Column[], rows: string[][], noHeaders = false): number[] {
   return columns.map((col, i) => {
@@ -230,29 +213,17 @@ export function renderTable(columns: Column[], rows: Cell[][], layout: TableLayo
   const widths = fitColumns(columns, plainRows, layout);
   const cut = (text: string, i: number): string =>
     columns[i].ellipsis === 'middle' ? truncateMiddle(text, widths[i]) : truncate(text, widths[i]);
-  const table = new Table({
-    chars: BLANK_CHARS,
-    style: { head: [], border: [], 'padding-left': 0, 'padding-right': layout.gap ?? 3, compact: true },
-    wordWrap: false,
-    ...(layout.noHeaders ? {} : { head: columns.map((c, i) => truncate(c.header, widths[i])) }),
-  });
-  plainRows.forEach((plain, r) => {
-    table.push(
-      plain.map((text, i) => {
-        const shown = cut(text, i);
-        const style = rows[r][i]?.style;
-        return style && shown !== '' ? style(shown) : shown;
-      }),
-    );
-  });
+  const shown = plainRows.map((plain, r) =>
+    plain.map((text, i) => {
+      const cell = cut(text, i);
+      const style = rows[r][i]?.style;
+      return style && cell !== '' ? style(cell) : cell;
+    }),
+  );
+  const head = layout.noHeaders ? undefined : columns.map((c, i) => truncate(c.header, widths[i]));
   if (!layout.noHeaders || rows.length > 0) {
     const pad = ' '.repeat(layout.indent ?? 0);
-    const out = table
-      .toString()
-      .split('\n')
-      .map((line) => pad + line.trimEnd())
-      .join('\n');
-    return out + '\n';
+    return drawTable(head, shown, layout.gap ?? 3).map((line) => pad + line.trimEnd()).join('\n') + '\n';
   }
   return '';
 }

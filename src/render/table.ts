@@ -1,0 +1,85 @@
+// Borderless tables drawn by cli-table3 in time linear in the number of rows.
+//
+// cli-table3 (0.6) lays a table out before it draws it: for every cell position it checks
+// whether an earlier row's cell spans into it (layout-manager.js, fillInTable → conflictExists),
+// and that check walks every earlier row. A table of R rows and C columns costs about
+// R² × C² / 2 such checks: 10k ReplicaSets in the 16 columns of `diff -o wide` are 1.3 × 10¹⁰,
+// most of a 90-second run (issue 13). No option turns that step off: `colWidths` and
+// `rowHeights` only replace the widths and heights computed after it, and it runs in every
+// `toString()`. So the rows are drawn in chunks of CHUNK_ROWS rows, each its own cli-table3
+// table, all with the same `colWidths`, computed here in one pass with cli-table3's own width
+// function (`utils.strlen`: string-width of the text without colour codes, plus the padding,
+// at least 1), so every chunk draws every column exactly as one table of all the rows would.
+// Our tables have no spans and no borders, so the chunks' lines joined are that table's lines.
+
+import Table from 'cli-table3';
+import { strlen } from 'cli-table3/src/utils.js';
+
+/**
+ * Rows per cli-table3 table: its layout costs CHUNK_ROWS × C² / 2 checks per row. What remains
+ * is cli-table3's own work per cell (options merged per cell, string-width three times), linear:
+ * 16, 64 and 256 rows a chunk drew the 10k-row table in the same time within noise.
+ */
+export const CHUNK_ROWS = 64;
+
+const BLANK_CHARS = {
+  top: '',
+  'top-mid': '',
+  'top-left': '',
+  'top-right': '',
+  bottom: '',
+  'bottom-mid': '',
+  'bottom-left': '',
+  'bottom-right': '',
+  left: '',
+  'left-mid': '',
+  mid: '',
+  'mid-mid': '',
+  right: '',
+  'right-mid': '',
+  middle: '',
+} as const;
+
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
+/**
+ * cli-table3's width of a cell. Printable ASCII is one column a character for string-width too
+ * (no escape code, control, combining, emoji or wide character), and is most cells: those skip
+ * string-width, which compiles its ANSI pattern again on every call.
+ */
+function cellWidth(text: string): number {
+  return PRINTABLE_ASCII.test(text) ? text.length : strlen(text);
+}
+
+/**
+ * The lines of a borderless, left-aligned table: every column as wide as its widest cell (as
+ * cli-table3 measures it) plus `gap` spaces, lines not trimmed. `head` undefined: no header line.
+ * Cells are drawn as they are (already cut to width, possibly coloured).
+ */
+export function drawTable(head: string[] | undefined, rows: string[][], gap: number): string[] {
+  const columns = head?.length ?? rows[0]?.length ?? 0;
+  if (columns === 0 || (head === undefined && rows.length === 0)) return [];
+  const colWidths = new Array<number>(columns).fill(1);
+  const widen = (row: string[]): void => {
+    for (let i = 0; i < columns; i++) colWidths[i] = Math.max(colWidths[i], cellWidth(row[i] ?? '') + gap);
+  };
+  if (head) widen(head);
+  for (const row of rows) widen(row);
+
+  const lines: string[] = [];
+  const draw = (chunk: string[][], withHead: boolean): void => {
+    const table = new Table({
+      chars: BLANK_CHARS,
+      style: { head: [], border: [], 'padding-left': 0, 'padding-right': gap, compact: true },
+      wordWrap: false,
+      colWidths: [...colWidths], // cli-table3 writes its computed widths back into this array
+      ...(withHead && head ? { head } : {}),
+    });
+    table.push(...chunk);
+    const text = table.toString();
+    if (text !== '') lines.push(...text.split('\n'));
+  };
+  if (rows.length === 0) draw([], true);
+  for (let start = 0; start < rows.length; start += CHUNK_ROWS) draw(rows.slice(start, start + CHUNK_ROWS), start === 0);
+  return lines;
+}
