@@ -1,6 +1,6 @@
 import { Args } from '@oclif/core';
 import { BaseCommand } from '../cli/base.js';
-import { connection, connectionFlags, modelFlags, outputFlag, scopeFlags } from '../cli/flags.js';
+import { connection, connectionFlags, modelFlags, oneTargetScopeFlags, outputFlag } from '../cli/flags.js';
 import { progressOn } from '../cli/progress.js';
 import { parseTarget } from '../cli/targets.js';
 import { buildExplainModel } from '../core/explain.js';
@@ -27,14 +27,15 @@ Nothing is written.`;
   ];
 
   static override args = { name: Args.string({ description: 'the controller: NAME, rs/NAME, replicaset/NAME or rc/NAME', required: true, ignoreStdin: true }) };
-  // the story is one controller's: no table to widen, no list of names
-  static override flags = { ...scopeFlags, ...outputFlag(['json', 'yaml']), ...modelFlags, ...connectionFlags };
+  // the story is one controller's: no table to widen, no list of names, no selector to choose by
+  // (the NAME chooses; -A looks for it in every namespace)
+  static override flags = { ...oneTargetScopeFlags, ...outputFlag(['json', 'yaml']), ...modelFlags, ...connectionFlags };
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Explain);
     const target = parseTarget(args.name);
     const ctx = await preparePlan(
-      { filename: flags.filename, namespace: flags.namespace, allNamespaces: flags['all-namespaces'], selector: flags.selector, maxInputSize: flags['max-input-size'], connection: connection(flags) },
+      { filename: flags.filename, namespace: flags.namespace, allNamespaces: flags['all-namespaces'], maxInputSize: flags['max-input-size'], connection: connection(flags) },
       { now: flags.now, replicas: flags.replicas, kubeVersion: flags['kube-version'], featureGates: flags['feature-gates'], burstReplicas: flags['burst-replicas'] },
       [target],
       { stdin: process.stdin, progress: progressOn(process.stderr) },
