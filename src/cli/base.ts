@@ -74,6 +74,7 @@ export abstract class BaseCommand extends Command {
     // words, naming the flag, the value and what is accepted, then kubectl's usage hint under the
     // name the user ran.
     if (err.oclif?.exit !== undefined) {
+      this.parsed = true; // the parse ran and failed: no "did not parse its arguments" warning
       const ctor = this.ctor as { flags?: Record<string, FlagDef>; baseFlags?: Record<string, FlagDef>; args?: Record<string, ArgDef> };
       const line = flagErrorLine(err, { ...ctor.baseFlags, ...ctor.flags }, ctor.args ?? {});
       process.stderr.write(`error: ${line}\nSee '${displayName()}${this.id ? ` ${this.id.replace(/:/g, ' ')}` : ''} --help' for usage.\n`);

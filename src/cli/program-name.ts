@@ -6,7 +6,6 @@
 // Windows shim that runs bin/run.js) whether the parent process is kubectl.
 
 import { readFileSync } from 'node:fs';
-import { basename } from 'node:path';
 
 /** The parent process's command name (Linux /proc), or undefined where it cannot be known. */
 export function parentCommand(ppid: number = process.ppid): string | undefined {
@@ -20,7 +19,7 @@ export function parentCommand(ppid: number = process.ppid): string | undefined {
 
 /** How the user called us: "kubectl rs-reconcile" as a kubectl plugin, else "rs-reconcile". */
 export function displayName(argv1: string | undefined = process.argv[1], env: NodeJS.ProcessEnv = process.env, parent: () => string | undefined = parentCommand): string {
-  const invoked = env.RS_RECONCILE_INVOKED_AS || (argv1 ? basename(argv1) : '');
+  const invoked = env.RS_RECONCILE_INVOKED_AS || (argv1 ? (argv1.split(/[\\/]/).pop() ?? '') : ''); // / or \ (Windows)
   const plugin = /^kubectl-(.+?)(\.m?js|\.cmd|\.exe|\.ps1)?$/i.exec(invoked);
   if (plugin) return `kubectl ${plugin[1].replace(/_/g, '-')}`;
   if (/^rs-reconcile(\.cmd|\.exe|\.ps1)?$/i.test(invoked)) return 'rs-reconcile';
