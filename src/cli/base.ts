@@ -123,10 +123,8 @@ function flagTitle(name: string, def: FlagDef | undefined): string {
 export function acceptedValues(def: FlagDef | undefined): string | undefined {
   if (!def) return undefined;
   if (def.options?.length) return `one of ${def.options.join(', ')}`;
+  // Flags.integer keeps its bounds on the declaration (min, max)
   const { min, max } = def;
-  const bounded = typeof min === 'number' || typeof max === 'number';
-  // Flags.integer keeps its bounds on the declaration; the parse error is the only other sign
-  if (def.type !== 'option' && !bounded) return undefined;
   if (typeof min === 'number' && typeof max === 'number') return `a whole number from ${min} to ${max}`;
   if (typeof min === 'number') return `a whole number ≥ ${min}`;
   if (typeof max === 'number') return `a whole number ≤ ${max}`;
