@@ -3,6 +3,7 @@
 
 import { Command, Errors, Flags } from '@oclif/core';
 import { oneLine, UserError } from '../errors.js';
+import { displayName } from './program-name.js';
 
 export abstract class BaseCommand extends Command {
   static override baseFlags = {
@@ -69,11 +70,14 @@ export abstract class BaseCommand extends Command {
       process.exitCode = err.exitCode;
       return;
     }
-    // oclif's own parse errors (unknown flag, bad option, a value out of bounds): one line plus
-    // its help hint. oclif puts the reason on a second line ("Parsing --workers\n\tExpected an
-    // integer greater than or equal to 1…"): it is kept, joined to the first.
+    // oclif's own parse errors (unknown flag, bad value, missing argument): one line in kubectl's
+    // words, naming the flag, the value and what is accepted, then kubectl's usage hint under the
+    // name the user ran.
     if (err.oclif?.exit !== undefined) {
-      process.stderr.write(`error: ${parseErrorLine(err.message)}\nSee '${this.config.bin} ${this.id ?? ''} --help'.\n`);
+      this.parsed = true; // the parse ran and failed: no "did not parse its arguments" warning
+      const ctor = this.ctor as { flags?: Record<string, FlagDef>; baseFlags?: Record<string, FlagDef>; args?: Record<string, ArgDef> };
+      const line = flagErrorLine(err, { ...ctor.baseFlags, ...ctor.flags }, ctor.args ?? {});
+      process.stderr.write(`error: ${line}\nSee '${displayName()}${this.id ? ` ${this.id.replace(/:/g, ' ')}` : ''} --help' for usage.\n`);
       process.exitCode = 2;
       return;
     }
@@ -93,4 +97,102 @@ export function parseErrorLine(message: string): string {
   let out = (lines.shift() ?? '').replace(/^Error:\s*/, '');
   for (const l of lines) out += /[:]$/.test(out) ? ` ${l}` : `: ${l}`;
   return out || oneLine(message);
+}
+
+/** What a parse error needs of a flag or argument declaration. */
+export interface FlagDef {
+  name?: string;
+  char?: string;
+  type?: string;
+  options?: readonly string[];
+  min?: number;
+  max?: number;
+}
+export interface ArgDef {
+  name?: string;
+  description?: string;
+  options?: readonly string[];
+}
+
+/** kubectl's name of a flag in errors: "-o, --output" or "--replicas". */
+function flagTitle(name: string, def: FlagDef | undefined): string {
+  return def?.char ? `-${def.char}, --${name}` : `--${name}`;
+}
+
+/** What a flag accepts, in words: "one of json, yaml", "a whole number ≥ 0". */
+export function acceptedValues(def: FlagDef | undefined): string | undefined {
+  if (!def) return undefined;
+  if (def.options?.length) return `one of ${def.options.join(', ')}`;
+  // Flags.integer keeps its bounds on the declaration (min, max)
+  const { min, max } = def;
+  if (typeof min === 'number' && typeof max === 'number') return `a whole number from ${min} to ${max}`;
+  if (typeof min === 'number') return `a whole number ≥ ${min}`;
+  if (typeof max === 'number') return `a whole number ≤ ${max}`;
+  return undefined;
+}
+
+/** The flag a token names: `--output`, `-o`, `--output=x`. */
+function lookupFlag(token: string, flags: Record<string, FlagDef>): [string, FlagDef | undefined] {
+  const bare = token.replace(/=.*$/, '');
+  if (bare.startsWith('--')) return [bare.slice(2), flags[bare.slice(2)]];
+  const entry = Object.entries(flags).find(([, f]) => f.char === bare.slice(1, 2));
+  return entry ? [entry[0], entry[1]] : [bare.replace(/^-+/, ''), undefined];
+}
+
+/**
+ * One line for an oclif parse error, in kubectl's words:
+ *   invalid argument "abc" for "--replicas" flag: expected a whole number ≥ 0
+ *   invalid argument "xml" for "-o, --output" flag: expected one of json, yaml, wide, name
+ *   unknown flag: --foo          unknown shorthand flag: 'x' in -x
+ *   flag needs an argument: --replicas
+ *   missing argument NAME (the controller: NAME, rs/NAME, …)
+ * Anything else: oclif's own lines joined (parseErrorLine).
+ */
+export function flagErrorLine(err: Error & { flags?: string[]; args?: ArgDef[] }, flags: Record<string, FlagDef>, args: Record<string, ArgDef> = {}): string {
+  const message = err.message.replace(/\nSee more help with --help\s*$/, '');
+  if (err.name === 'NonExistentFlagsError' || /^Nonexistent flags?:/.test(message)) {
+    const list = err.flags ?? message.replace(/^Nonexistent flags?:\s*/, '').split(/,\s*/);
+    const first = list[0] ?? '';
+    const more = list.length > 1 ? ` (and ${list.slice(1).join(', ')})` : '';
+    if (/^-[^-]/.test(first)) return `unknown shorthand flag: '${first.slice(1, 2)}' in ${first}${more}`;
+    return `unknown flag: ${first.replace(/=.*$/, '')}${more}`;
+  }
+  let m = /^Flag (--?\S+) expects a value/.exec(message);
+  if (m) {
+    const [name, def] = lookupFlag(m[1], flags);
+    return def?.char && m[1] === `-${def.char}` ? `flag needs an argument: '${def.char}' in -${def.char}` : `flag needs an argument: --${name}`;
+  }
+  m = /^Expected --([^=\s]+)=([\s\S]*) to be one of: (.*)$/.exec(message);
+  if (m) {
+    const def = flags[m[1]];
+    return `invalid argument ${JSON.stringify(m[2])} for "${flagTitle(m[1], def)}" flag: expected ${acceptedValues(def) ?? `one of ${m[3]}`}`;
+  }
+  m = /^Parsing --(\S+)\s*\n\s*([\s\S]*)$/.exec(message);
+  if (m) {
+    const name = m[1];
+    const def = flags[name];
+    const reason = m[2].trim();
+    const received = /received: ([\s\S]*)$/.exec(reason);
+    const value = received ? ` ${JSON.stringify(received[1])}` : '';
+    const integer = /^Expected an integer/.test(reason);
+    const accepted = integer ? (acceptedValues(def) ?? 'a whole number') : undefined;
+    const why = accepted ? `expected ${accepted}` : reason.replace(/^Error:\s*/, '').replace(/^[A-Z](?=[a-z])/, (c) => c.toLowerCase());
+    return `invalid argument${value} for "${flagTitle(name, def)}" flag: ${why}`;
+  }
+  if (err.name === 'RequiredArgsError' || /^Missing \d+ required args?/.test(message)) {
+    const missing = (err.args?.length ? err.args : Object.values(args).slice(-Number(/^Missing (\d+)/.exec(message)?.[1] ?? 1))).filter((a) => a.name);
+    const words = missing.map((a) => {
+      const what = a.options?.length ? `one of ${a.options.join(', ')}` : a.description;
+      return `${(a.name ?? '').toUpperCase()}${what ? ` (${what})` : ''}`;
+    });
+    if (words.length) return `missing argument${words.length > 1 ? 's' : ''} ${words.join(', ')}`;
+  }
+  m = /^Unexpected arguments?: (.*)$/.exec(message);
+  if (m) return `unexpected argument${m[1].includes(', ') ? 's' : ''}: ${m[1]}`;
+  m = /^Expected ([\s\S]*) to be one of: (.*)$/.exec(message);
+  if (m) {
+    const arg = Object.values(args).find((a) => a.options?.join(', ') === m![2]);
+    return `invalid argument ${JSON.stringify(m[1])}${arg?.name ? ` for ${arg.name.toUpperCase()}` : ''}: expected one of ${m[2]}`;
+  }
+  return parseErrorLine(message);
 }

@@ -28,6 +28,9 @@ export const scopeFlags = {
   'max-input-size': Flags.string({ description: 'with -f: the most bytes read from one file or stdin, as a quantity (e.g. 512Mi, 2Gi, 100M)', default: formatBytes(DEFAULT_MAX_INPUT_BYTES) }),
 };
 
+/** The scope of a command about one named object (explain): no -l, the NAME chooses. */
+export const oneTargetScopeFlags = (({ selector: _selector, ...rest }) => rest)(scopeFlags);
+
 /** The upstream controller emulated: its version, its feature gates, its burst. */
 export const behaviourFlags = {
   'kube-version': Flags.string({ description: "emulate the controller of this Kubernetes minor version (default: the server's; offline the newest)" }),

@@ -1,24 +1,17 @@
 // `--help` as kubectl prints it: the summary, the long description, "Examples:" with a "#" comment
 // per example, the options with their defaults ("-o, --output='':"), "Usage:" and a pointer line.
-// Invoked as a kubectl plugin (an executable named kubectl-rs_reconcile, or through the krew
-// launcher, which sets RS_RECONCILE_INVOKED_AS), the program is called "kubectl rs-reconcile".
+// Invoked as a kubectl plugin the program is called "kubectl rs-reconcile" (src/cli/program-name.ts).
 //
 // oclif loads this class only to show help (package.json oclif.helpClass), from the manifest: no
 // command module is imported for --help.
 
-import { basename } from 'node:path';
 import { Help, type Command, type Interfaces } from '@oclif/core';
+import { displayName } from './program-name.js';
+
+export { displayName };
 
 type Loadable = Command.Loadable;
 type CachedFlag = Command.Flag.Cached;
-
-/** How the user called us: "kubectl rs-reconcile" as a kubectl plugin, else the program name. */
-export function displayName(argv1: string | undefined = process.argv[1], env: NodeJS.ProcessEnv = process.env): string {
-  const invoked = env.RS_RECONCILE_INVOKED_AS || (argv1 ? basename(argv1) : '');
-  const plugin = /^kubectl-(.+?)(\.m?js)?$/.exec(invoked);
-  if (plugin) return `kubectl ${plugin[1].replace(/_/g, '-')}`;
-  return 'rs-reconcile';
-}
 
 /** Replaces oclif's `<%= config.bin %>` in examples with the name the user typed. */
 export function substituteBin(text: string, name: string): string {

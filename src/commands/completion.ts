@@ -1,4 +1,4 @@
-// `completion bash|zsh|kubectl`: shell completion scripts, and the completion engine they call back:
+// `completion bash|zsh|fish|kubectl`: shell completion scripts, and the completion engine they call back:
 // `completion __complete -- WORD... CURRENT` answers in cobra's format (one candidate per line,
 // "value<TAB>description", then ":DIRECTIVE"), which is also what kubectl (1.26 and newer) expects
 // from a kubectl_complete-<plugin> executable. Commands, flags and flag values come from the oclif
@@ -431,6 +431,46 @@ fi
 `;
 }
 
+export function fishScript(): string {
+  return `# fish completion for kubectl-rs_reconcile and rs-reconcile
+# Load it in the current shell:
+#   kubectl-rs_reconcile completion fish | source
+# or for every new shell:
+#   kubectl-rs_reconcile completion fish > ~/.config/fish/completions/kubectl-rs_reconcile.fish
+#   (and a copy named rs-reconcile.fish: fish loads a completion file by the command's name)
+# For "kubectl rs-reconcile <TAB>" (kubectl 1.26 and newer), put the kubectl_complete-rs_reconcile
+# helper on your PATH instead: kubectl-rs_reconcile completion kubectl --help
+
+# Asks the program for candidates; true when they are the answer (some, or no file names wanted),
+# false to leave the word to fish's own file completion.
+function __rs_reconcile_prepare
+    set -g __rs_reconcile_results
+    set -l words (commandline -opc)
+    set -l cur (commandline -ct)
+    set -l out ($words[1] completion __complete -- $words[2..-1] "$cur" 2>/dev/null)
+    or return 1
+    set -l directive 4
+    for item in $out
+        if string match -qr '^:[0-9]+$' -- $item
+            set directive (string sub -s 2 -- $item)
+        else if test -n "$item"
+            # "value<TAB>description" is fish's own format for a candidate with a description
+            set -a __rs_reconcile_results $item
+        end
+    end
+    # directive bits: 1 error (nothing), 4 no file names
+    if test (math "$directive % 2") -ne 0
+        set -g __rs_reconcile_results
+        return 0
+    end
+    test (count $__rs_reconcile_results) -gt 0; and return 0
+    test (math "floor($directive / 4) % 2") -ne 0
+end
+
+${PROGRAMS.map((p) => `complete -c ${p} -e\ncomplete -c ${p} -n __rs_reconcile_prepare -f -k -a '$__rs_reconcile_results'`).join('\n')}
+`;
+}
+
 /** The kubectl_complete-rs_reconcile helper: kubectl (1.26+) runs it to complete the plugin. */
 export function kubectlHelperScript(): string {
   return `#!/bin/sh
@@ -446,14 +486,14 @@ exec kubectl-rs_reconcile completion __complete -- "$@"
 }
 
 export default class Completion extends BaseCommand {
-  static override summary = 'Print a shell completion script (bash, zsh, or the kubectl plugin helper)';
+  static override summary = 'Print a shell completion script (bash, zsh, fish, or the kubectl plugin helper)';
   static override description = `Completes commands, flags, values of -o and the other flags with fixed values, namespace names
 for -n and controller names (rs/NAME, rc/NAME, and deploy/NAME for the Deployments owning
 ReplicaSets) for the NAME arguments. Names come from the live cluster (read-only, with the
 connection flags already typed, at most 3 seconds), or from the snapshot files already given with
 -f; nothing is completed when the cluster cannot be reached.
 
-bash and zsh complete the kubectl-rs_reconcile and rs-reconcile programs. For
+bash, zsh and fish complete the kubectl-rs_reconcile and rs-reconcile programs. For
 "kubectl rs-reconcile <TAB>" kubectl 1.26 and newer run an executable named
 kubectl_complete-rs_reconcile from PATH: "completion kubectl" prints it (the krew archive and
 the npm package already include it).`;
@@ -461,6 +501,7 @@ the npm package already include it).`;
   static override examples = [
     { description: 'bash, in the current shell', command: 'source <(<%= config.bin %> completion bash)' },
     { description: 'zsh, for every new shell', command: '<%= config.bin %> completion zsh > "${fpath[1]}/_kubectl_rs_reconcile"' },
+    { description: 'fish, in the current shell', command: '<%= config.bin %> completion fish | source' },
     {
       description: 'kubectl rs-reconcile <TAB>: the helper next to the plugin',
       command: '<%= config.bin %> completion kubectl > "$(dirname "$(command -v kubectl-rs_reconcile)")/kubectl_complete-rs_reconcile"\nchmod +x "$(dirname "$(command -v kubectl-rs_reconcile)")/kubectl_complete-rs_reconcile"',
@@ -468,7 +509,7 @@ the npm package already include it).`;
   ];
 
   static override args = {
-    shell: Args.string({ description: 'the shell: bash, zsh, or kubectl for the kubectl_complete-rs_reconcile helper', options: ['bash', 'zsh', 'kubectl'], required: true }),
+    shell: Args.string({ description: 'the shell: bash, zsh, fish, or kubectl for the kubectl_complete-rs_reconcile helper', options: ['bash', 'zsh', 'fish', 'kubectl'], required: true }),
   };
 
   async run(): Promise<void> {
@@ -479,8 +520,9 @@ the npm package already include it).`;
     const { args } = await this.parse(Completion);
     if (args.shell === 'bash') this.print(bashScript());
     else if (args.shell === 'zsh') this.print(zshScript());
+    else if (args.shell === 'fish') this.print(fishScript());
     else if (args.shell === 'kubectl') this.print(kubectlHelperScript());
-    else throw new UserError(`unsupported shell ${JSON.stringify(args.shell)}: use bash, zsh or kubectl`);
+    else throw new UserError(`unsupported shell ${JSON.stringify(args.shell)}: use bash, zsh, fish or kubectl`);
   }
 
   private async completeWords(words: string[]): Promise<void> {

@@ -1,6 +1,6 @@
 import { Args, type Interfaces } from '@oclif/core';
 import { BaseCommand } from '../cli/base.js';
-import { connection, connectionFlags, modelFlags, outputFlag, scopeFlags } from '../cli/flags.js';
+import { connection, connectionFlags, modelFlags, oneTargetScopeFlags, outputFlag } from '../cli/flags.js';
 import { progressOn } from '../cli/progress.js';
 import { parsePodTarget } from '../cli/pod-target.js';
 import { parseTarget } from '../cli/targets.js';
@@ -43,8 +43,9 @@ Nothing is written.`;
   ];
 
   static override args = { name: Args.string({ description: 'the controller (NAME, rs/NAME, replicaset/NAME or rc/NAME), deploy/NAME for the ReplicaSets of a Deployment, or a pod (pod/NAME, po/NAME)', required: true, ignoreStdin: true }) };
-  // the story is one controller's: no table to widen, no list of names
-  static override flags = { ...scopeFlags, ...outputFlag(['json', 'yaml']), ...modelFlags, ...connectionFlags };
+  // the story is one controller's (or one pod's): no table to widen, no list of names, no selector
+  // to choose by (the NAME chooses; -A looks for it in every namespace)
+  static override flags = { ...oneTargetScopeFlags, ...outputFlag(['json', 'yaml']), ...modelFlags, ...connectionFlags };
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Explain);
@@ -52,7 +53,7 @@ Nothing is written.`;
     if (podName !== undefined) return this.explainPod(podName, flags);
     const target = parseTarget(args.name);
     const ctx = await preparePlan(
-      { filename: flags.filename, namespace: flags.namespace, allNamespaces: flags['all-namespaces'], selector: flags.selector, maxInputSize: flags['max-input-size'], connection: connection(flags) },
+      { filename: flags.filename, namespace: flags.namespace, allNamespaces: flags['all-namespaces'], maxInputSize: flags['max-input-size'], connection: connection(flags) },
       { now: flags.now, replicas: flags.replicas, kubeVersion: flags['kube-version'], featureGates: flags['feature-gates'], burstReplicas: flags['burst-replicas'] },
       [target],
       { stdin: process.stdin, progress: progressOn(process.stderr) },
@@ -80,8 +81,6 @@ Nothing is written.`;
 
   /** explain pod/NAME: every controller's view of one pod (the planner's decisions, nothing new). */
   private async explainPod(name: string, flags: Interfaces.InferredFlags<typeof Explain.flags>): Promise<void> {
-    // kubectl's rule for `get pods NAME -l …`
-    if (flags.selector !== undefined) throw new UserError('name cannot be provided when a selector is specified');
     const ctx = await preparePlan(
       { filename: flags.filename, namespace: flags.namespace, allNamespaces: flags['all-namespaces'], maxInputSize: flags['max-input-size'], connection: connection(flags) },
       // --replicas is applied below, to the controller that counts the pod

@@ -1,8 +1,10 @@
-// Human sentences for the plan: why a pod is deleted before the first pod that stays.
+// Human sentences for the plan (why a pod is deleted before the first pod that stays) and for
+// `version` (what the emulated controller does differently from one Kubernetes version to another).
 
 import type { DeleteReason } from './plan-types.js';
 import type { RankFacts } from './rank.js';
 import { bucketSpanSeconds, humanDuration } from './time.js';
+import type { Behaviour } from './versions.js';
 
 function since(t: number | null, nowMs: number): string {
   return t === null ? 'an unknown time' : humanDuration((nowMs - t) / 1000);
@@ -19,8 +21,21 @@ function restartsWords(f: RankFacts): string {
   return `${n} restart${n === 1 ? '' : 's'}` + (f.sidecarRestarts ? ` (sidecars ${f.sidecarRestarts})` : '');
 }
 
+/**
+ * Why colocation told no pod apart: upstream counts, per node, the active pods of every
+ * ReplicaSet that shares the controller's owner (§6.2). A standalone ReplicaSet (no controller
+ * owner) and a ReplicationController have no such group, so every pod has rank 0.
+ */
+export type Colocation = 'owner' | 'standalone' | 'rc';
+
+function colocationWords(colocation: Colocation): string {
+  if (colocation === 'standalone') return 'colocation (a standalone ReplicaSet: colocation only counts pods of ReplicaSets sharing its controller owner, so here it ranks every pod alike)';
+  if (colocation === 'rc') return 'colocation (a ReplicationController: colocation only counts pods of ReplicaSets sharing a controller owner, so here it ranks every pod alike)';
+  return 'colocation';
+}
+
 /** One sentence comparing a victim with the first pod that is kept (plan `delete[].message`). */
-export function deleteMessage(v: RankFacts, reason: DeleteReason, kept: RankFacts | null, nowMs: number, uidStepIsReady: boolean): string {
+export function deleteMessage(v: RankFacts, reason: DeleteReason, kept: RankFacts | null, nowMs: number, uidStepIsReady: boolean, colocation: Colocation = 'owner'): string {
   const a = v.pod.metadata.name;
   if (reason === 'ScaleToZero' || kept === null) {
     return `scaling to 0: every active pod is deleted, and upstream picks them in no particular order`;
@@ -51,6 +66,30 @@ export function deleteMessage(v: RankFacts, reason: DeleteReason, kept: RankFact
       if (v.created === null) return `${a} has no creation time, which counts as the newest; ${first} was created ${since(kept.created, nowMs)} ago`;
       return `${a} was created ${since(v.created, nowMs)} ago, ${first} ${since(kept.created, nowMs)} ago: the newer pod goes first`;
     case 'Tie':
-      return `${a} and ${first} are equal on every ranking criterion (node, phase, readiness, cost, colocation, ready time, restarts, age); upstream picks arbitrarily between them`;
+      return `${a} and ${first} are equal on every ranking criterion (node, phase, readiness, cost, ${colocationWords(colocation)}, ready time, restarts, age); upstream picks arbitrarily between them`;
   }
+}
+
+/** One way the emulated controller differs between Kubernetes versions, for `version`. */
+export interface BehaviourFeature {
+  /** The feature gate's name, or a short key for a change that came with a release. */
+  name: string;
+  on: boolean;
+  /** What it does, as a person reads it. */
+  description: string;
+  /** "feature gate" or "1.32+": where it comes from. */
+  source: string;
+}
+
+/** The behaviour of the emulated controller, feature by feature (the gates, then the releases' changes). */
+export function behaviourFeatures(b: Behaviour): BehaviourFeature[] {
+  return [
+    { name: 'PodDeletionCost', on: b.gates.PodDeletionCost, source: 'feature gate', description: 'the controller.kubernetes.io/pod-deletion-cost annotation orders the deletion ranking' },
+    { name: 'LogarithmicScaleDown', on: b.gates.LogarithmicScaleDown, source: 'feature gate', description: 'ready and creation times are compared in logarithmic buckets, then by uid' },
+    { name: 'DeploymentReplicaSetTerminatingReplicas', on: b.gates.DeploymentReplicaSetTerminatingReplicas, source: 'feature gate', description: 'status.terminatingReplicas counts the pods being deleted' },
+    { name: 'sidecarRestarts', on: b.sidecarRestarts, source: '1.32+', description: 'sidecar restarts in ranking: equal restarts are decided by restartable init containers' },
+    { name: 'availabilityInclusive', on: b.availabilityInclusive, source: '1.34+', description: 'a pod is available once ready for exactly minReadySeconds (<=, was <)' },
+    { name: 'nextAvailableRequeue', on: b.requeue === 'next-available', source: '1.34+', description: "the sync after a scale-up is queued at the next pod's availability time" },
+    { name: 'ownerIndex', on: b.controllerRefIndex === 'namespace-kind-name-uid', source: '1.34+', description: "owned pods are found by the owner reference's namespace, kind, name and uid (not the uid alone)" },
+  ];
 }

@@ -244,7 +244,7 @@ export class ClusterPlanner {
         name: v.facts.pod.metadata.name,
         uid: v.facts.uid,
         reason: v.reason,
-        message: deleteMessage(v.facts, v.reason, deletion!.firstKept, now, uidStepIsReady(v)),
+        message: deleteMessage(v.facts, v.reason, deletion!.firstKept, now, uidStepIsReady(v), c.kind !== 'ReplicaSet' ? 'rc' : controllerRef(c) ? 'owner' : 'standalone'),
       })),
       status: toPlanStatus(status),
       statusChanged,

@@ -4,7 +4,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Parser } from '@oclif/core';
 import { describe, expect, it } from 'vitest';
-import { parseErrorLine } from '../../src/cli/base.js';
+import { acceptedValues, flagErrorLine, parseErrorLine, type ArgDef, type FlagDef } from '../../src/cli/base.js';
 import { behaviourFlags, inHelpGroup, outputFlag } from '../../src/cli/flags.js';
 
 const COMMANDS = join(import.meta.dirname, '../../src/commands');
@@ -78,5 +78,60 @@ describe('shared flags', () => {
   it('-o offers the formats a command renders, in the table order', () => {
     expect(outputFlag(['name', 'json', 'yaml', 'wide']).output.options).toEqual(['json', 'yaml', 'wide', 'name']);
     expect(outputFlag(['yaml', 'json']).output.options).toEqual(['json', 'yaml']);
+  });
+});
+
+/** What the user reads for these words given to a command: the error line of its parse failure. */
+async function errorOf(command: string, argv: string[]): Promise<string> {
+  const cmd = ((await import(join(COMMANDS, `${command}.ts`))) as { default: { flags?: Record<string, FlagDef>; args?: Record<string, ArgDef>; strict?: boolean } }).default;
+  const err = await Parser.parse(argv, { flags: cmd.flags as never, args: (cmd.args ?? {}) as never, strict: cmd.strict !== false }).then(
+    () => null,
+    (e: Error) => e,
+  );
+  if (!err) throw new Error(`${command} ${argv.join(' ')} parsed`);
+  return flagErrorLine(err, cmd.flags ?? {}, cmd.args ?? {});
+}
+
+describe("flag errors in kubectl's words", () => {
+  it('a bad number names the flag, the value and the whole numbers accepted', async () => {
+    for (const v of ['abc', '-1', '2.5']) expect(await errorOf('diff', ['--replicas', v]), v).toBe(`invalid argument "${v}" for "--replicas" flag: expected a whole number ≥ 0`);
+    expect(await errorOf('diff', ['--replicas=x'])).toBe('invalid argument "x" for "--replicas" flag: expected a whole number ≥ 0');
+    expect(await errorOf('diff', ['--burst-replicas', '0'])).toBe('invalid argument "0" for "--burst-replicas" flag: expected a whole number ≥ 1');
+    expect(await errorOf('sandbox', ['--port', '70000'])).toBe('invalid argument "70000" for "--port" flag: expected a whole number from 0 to 65535');
+    expect(await errorOf('run', ['-v', 'x'])).toBe('invalid argument "x" for "-v, --v" flag: expected a whole number ≥ 0');
+  });
+
+  it('a value outside the options names both forms of the flag and the options', async () => {
+    expect(await errorOf('diff', ['-o', 'xml'])).toBe('invalid argument "xml" for "-o, --output" flag: expected one of json, yaml, wide, name');
+    expect(await errorOf('explain', ['web', '--output=wide'])).toBe('invalid argument "wide" for "-o, --output" flag: expected one of json, yaml');
+    expect(await errorOf('reconcile', ['--dry-run', 'maybe'])).toBe('invalid argument "maybe" for "--dry-run" flag: expected one of none, client, server');
+  });
+
+  it('unknown flags and missing values are told as kubectl tells them', async () => {
+    expect(await errorOf('diff', ['--foo'])).toBe('unknown flag: --foo');
+    expect(await errorOf('diff', ['--foo=1', '--bar'])).toBe('unknown flag: --foo (and --bar)');
+    expect(await errorOf('diff', ['-x'])).toBe("unknown shorthand flag: 'x' in -x");
+    expect(await errorOf('diff', ['--replicas'])).toBe('flag needs an argument: --replicas');
+  });
+
+  it('a missing or wrong argument is named, with what it takes', async () => {
+    expect(await errorOf('explain', [])).toBe('missing argument NAME (the controller: NAME, rs/NAME, replicaset/NAME or rc/NAME)');
+    expect(await errorOf('completion', [])).toBe('missing argument SHELL (one of bash, zsh, fish, kubectl)');
+    expect(await errorOf('completion', ['tcsh'])).toBe('invalid argument "tcsh" for SHELL: expected one of bash, zsh, fish, kubectl');
+    expect(await errorOf('explain', ['a', 'b'])).toBe('unexpected argument: b');
+  });
+
+  it('says in words what a flag accepts', () => {
+    expect(acceptedValues({ type: 'option', options: ['a', 'b'] })).toBe('one of a, b');
+    expect(acceptedValues({ type: 'option', min: 1 })).toBe('a whole number ≥ 1');
+    expect(acceptedValues({ type: 'option', max: 9 })).toBe('a whole number ≤ 9');
+    expect(acceptedValues({ type: 'option' })).toBeUndefined();
+    expect(acceptedValues(undefined)).toBeUndefined();
+  });
+
+  it('explain takes no -l (its NAME chooses) but -A (it looks for the NAME in every namespace)', async () => {
+    expect(await errorOf('explain', ['web', '-l', 'app=web'])).toBe("unknown shorthand flag: 'l' in -l");
+    expect(await errorOf('explain', ['web', '--selector', 'app=web'])).toBe('unknown flag: --selector');
+    await expect(Parser.parse(['web', '-A'], { flags: (await import(join(COMMANDS, 'explain.ts'))).default.flags, args: (await import(join(COMMANDS, 'explain.ts'))).default.args, strict: true })).resolves.toMatchObject({ flags: { 'all-namespaces': true } });
   });
 });

@@ -69,7 +69,7 @@ describe('the completion engine', () => {
     for (const f of ['-n', '--namespace', '-A', '--all-namespaces', '-l', '--kubeconfig', '--context', '--as', '--as-group', '--request-timeout', '--dry-run', '-y']) expect(flags).toContain(f);
     expect(flags).not.toContain('--debug');
     expect(complete(['reconcile', '--dry-run', '']).values).toEqual(['none', 'client', 'server']);
-    expect(complete(['completion', '']).values).toEqual(['bash', 'zsh', 'kubectl']);
+    expect(complete(['completion', '']).values).toEqual(['bash', 'zsh', 'fish', 'kubectl']);
   });
 
   it('leaves file flags to the shell (directive 0) and free text to nothing (4)', () => {
@@ -221,6 +221,51 @@ t "kubectl-rs_reconcile explain --all-n"
     }
     expect(zsh.stderr).toBe('');
     expect(zsh.status).toBe(0);
+  });
+
+  it('the fish script asks the program for candidates and registers both programs', () => {
+    const script = node(RUN_JS, ['completion', 'fish']).stdout;
+    // the words before the cursor and the word under it, as the engine reads them
+    expect(script).toContain('set -l out ($words[1] completion __complete -- $words[2..-1] "$cur" 2>/dev/null)');
+    for (const p of ['kubectl-rs_reconcile', 'rs-reconcile']) {
+      expect(script).toContain(`complete -c ${p} -e\n`);
+      expect(script).toContain(`complete -c ${p} -n __rs_reconcile_prepare -f -k -a '$__rs_reconcile_results'`);
+    }
+    // the directive decides between no file names (4) and fish's own file completion
+    expect(script).toMatch(/test \(math "floor\(\$directive \/ 4\) % 2"\) -ne 0\nend\n/);
+  });
+
+  it('fish completes through the script: commands, values with descriptions, names from -f, files when asked (when fish is installed)', (ctx) => {
+    const dir = tempDir('rs-fish-');
+    mkdirSync(join(dir, 'bin'));
+    for (const p of ['kubectl-rs_reconcile', 'rs-reconcile']) symlinkSync(RUN_JS, join(dir, 'bin', p));
+    const script = join(dir, 'completion.fish');
+    writeFileSync(script, node(RUN_JS, ['completion', 'fish']).stdout);
+    writeFileSync(join(dir, 'snap.yaml'), readFileSync(join(EXAMPLES, 'drifted-replicaset.yaml')));
+    const probe = [
+      `source ${script}`,
+      ...[
+        'rs-reconcile di',
+        'kubectl-rs_reconcile diff -o ',
+        'rs-reconcile diff --output=ya',
+        `rs-reconcile explain -f ${dir}/snap.yaml `,
+        `rs-reconcile diff -f ${dir}/sn`,
+        'rs-reconcile diff --now ',
+      ].flatMap((line) => [`complete -C '${line}'`, 'echo ---']),
+    ].join('\n');
+    const r = spawnSync('fish', ['--no-config', '-c', probe], { encoding: 'utf8', env: baseEnv({ PATH: `${join(dir, 'bin')}:${process.env.PATH}`, HOME: dir }) });
+    if (r.error) {
+      ctx.skip(true, 'fish is not installed: only the script text was checked');
+      return;
+    }
+    expect(r.stderr).toBe('');
+    const answers = r.stdout.split('---\n').slice(0, 6).map((a) => a.split('\n').filter(Boolean));
+    expect(answers[0]).toEqual(['diff\tShow what the ReplicaSet controller would change: adopt, release, create, delete, status']);
+    expect(answers[1]).toEqual(['json', 'yaml', 'wide', 'name']);
+    expect(answers[2]).toEqual(['--output=yaml']);
+    expect(answers[3]).toEqual(['rs/shop-web']);
+    expect(answers[4]).toEqual([`${dir}/snap.yaml`]); // -f: fish's own file names (directive 0)
+    expect(answers[5]).toEqual([]); // --now: free text, no file names (directive 4)
   });
 
   it('the kubectl helper is a POSIX sh script calling the plugin', () => {

@@ -23,7 +23,30 @@ describe('the display name', () => {
     expect(displayName('/usr/local/bin/kubectl-rs_reconcile', {})).toBe('kubectl rs-reconcile');
     expect(displayName('/x/lib/run.js', { RS_RECONCILE_INVOKED_AS: 'kubectl-rs_reconcile' })).toBe('kubectl rs-reconcile');
     expect(displayName('/usr/local/bin/rs-reconcile', {})).toBe('rs-reconcile');
-    expect(displayName('/repo/bin/run.js', {})).toBe('rs-reconcile');
+    expect(displayName('/repo/bin/run.js', {}, () => 'bash')).toBe('rs-reconcile');
+  });
+
+  it('is "kubectl rs-reconcile" when kubectl started us under another name (a Windows shim runs bin/run.js)', () => {
+    expect(displayName('C:\\npm\\kubectl-rs_reconcile.cmd', {}, () => undefined)).toBe('kubectl rs-reconcile');
+    expect(displayName('/x/lib/node_modules/rs-reconcile/bin/run.js', {}, () => 'kubectl')).toBe('kubectl rs-reconcile');
+    expect(displayName('/x/lib/node_modules/rs-reconcile/bin/run.js', {}, () => 'zsh')).toBe('rs-reconcile');
+    // a name the user typed wins over the parent
+    expect(displayName('/usr/local/bin/rs-reconcile', {}, () => 'kubectl')).toBe('rs-reconcile');
+  });
+});
+
+describe('parse errors', () => {
+  it('are one line naming the flag, the value and what is accepted, then the hint under the name the user ran', () => {
+    const plugin = runAs('kubectl-rs_reconcile', ['diff', '-f', join(ROOT, 'examples'), '--replicas', 'abc']);
+    expect(plugin.status).toBe(2);
+    expect(plugin.stderr).toBe('error: invalid argument "abc" for "--replicas" flag: expected a whole number ≥ 0\nSee \'kubectl rs-reconcile diff --help\' for usage.\n');
+    expect(plugin.stdout).toBe('');
+    const direct = runAs('rs-reconcile', ['diff', '--foo']);
+    expect(direct.status).toBe(2);
+    expect(direct.stderr).toBe("error: unknown flag: --foo\nSee 'rs-reconcile diff --help' for usage.\n");
+    const krew = node(RUN_JS, ['explain'], { RS_RECONCILE_INVOKED_AS: 'kubectl-rs_reconcile' });
+    expect(krew.status).toBe(2);
+    expect(krew.stderr).toBe("error: missing argument NAME (the controller: NAME, rs/NAME, replicaset/NAME or rc/NAME)\nSee 'kubectl rs-reconcile explain --help' for usage.\n");
   });
 });
 
@@ -90,7 +113,9 @@ describe("kubectl's flags and conventions", () => {
       for (const name of ['kubeconfig', 'context', 'cluster', 'user', 'as', 'as-group', 'request-timeout']) expect(flags[name], `${id} --${name}`).toBeDefined();
       expect(flags.namespace?.char, `${id} -n`).toBe('n');
       expect(flags['all-namespaces']?.char, `${id} -A`).toBe('A');
-      expect(flags.selector?.char, `${id} -l`).toBe('l');
+      // explain is about one NAME: no selector chooses for it
+      if (id === 'explain') expect(flags.selector, `${id} -l`).toBeUndefined();
+      else expect(flags.selector?.char, `${id} -l`).toBe('l');
       expect(flags['as-group'].type === 'option' && flags['as-group'].multiple).toBe(true);
     }
   });
@@ -121,13 +146,34 @@ describe("kubectl's flags and conventions", () => {
       const input = cmd === 'run' ? [] : ['-f', join(ROOT, 'examples')]; // run reads only a cluster
       const r = node(RUN_JS, [cmd, ...(cmd === 'explain' ? ['web'] : []), ...input, '--burst-replicas', '0']);
       expect(r.status, cmd).toBe(2);
-      expect(r.stderr.split('\n')[0], cmd).toBe('error: Parsing --burst-replicas: Expected an integer greater than or equal to 1 but received: 0');
+      expect(r.stderr.split('\n')[0], cmd).toBe('error: invalid argument "0" for "--burst-replicas" flag: expected a whole number ≥ 1');
     }
   });
 
   it('rejects an unknown -o value with a one-line error and exit status 2', () => {
     const r = node(RUN_JS, ['diff', '-f', join(ROOT, 'examples'), '-o', 'xml']);
     expect(r.status).toBe(2);
-    expect(r.stderr.split('\n')[0]).toMatch(/^error: .*xml/);
+    expect(r.stderr.split('\n')[0]).toBe('error: invalid argument "xml" for "-o, --output" flag: expected one of json, yaml, wide, name');
+  });
+
+  it("each command's help lists only the flags it accepts: every option shown parses", () => {
+    const ex = join(ROOT, 'examples', 'drifted-replicaset.yaml');
+    const help = node(RUN_JS, ['explain', '--help']).stdout;
+    expect(help).toContain("    -o, --output='':\n        Output format. One of: json|yaml.");
+    expect(help).toContain('-A, --all-namespaces=false:');
+    expect(help).not.toMatch(/-l, --selector|wide|\|name/);
+    // what the help offers, explain takes
+    for (const o of ['json', 'yaml']) expect(node(RUN_JS, ['explain', 'shop-web', '-f', ex, '-o', o]).status, o).toBeLessThan(2);
+    expect(node(RUN_JS, ['explain', 'shop-web', '-f', ex, '-A']).status).toBeLessThan(2);
+    // every command: the -o values its help lists are the ones it parses
+    for (const [id, cmd] of Object.entries(manifest().commands)) {
+      const out = cmd.flags.output;
+      if (!out || out.type !== 'option') continue;
+      const text = node(RUN_JS, [id, '--help']).stdout;
+      expect(text, id).toContain(`One of: ${(out.options ?? []).join('|')}.`);
+      for (const bad of ['wide', 'name'].filter((f) => !out.options?.includes(f))) {
+        expect(text, `${id} ${bad}`).not.toContain(bad === 'wide' ? '|wide' : '|name');
+      }
+    }
   });
 });

@@ -1,0 +1,107 @@
+// `version`: the tool, Node.js, the server's version (when a cluster is configured and answers in
+// time) and the upstream controller behaviour emulated against it. An unreachable or missing
+// cluster is reported, never an error: `version` must work offline.
+
+import type { ConnectionFlags } from '../cluster/kubeconfig.js';
+import { behaviourFeatures, type BehaviourFeature } from '../core/messages.js';
+import { NEWEST_VERSION, OLDEST_MINOR } from '../core/versions.js';
+import { oneLine } from '../errors.js';
+import { chooseBehaviour } from './plan-service.js';
+
+/** How long `version` waits for the server when --request-timeout is not given. */
+export const VERSION_TIMEOUT_MS = 5000;
+
+export type ServerInfo =
+  | { reachable: true; gitVersion: string; major: string; minor: string; context: string; server: string }
+  | { reachable: false; reason: string; context?: string; server?: string };
+
+export interface VersionReport {
+  rsReconcile: string;
+  node: string;
+  /** null with --client: the server was not asked. */
+  server: ServerInfo | null;
+  controllerBehaviour: {
+    newest: string;
+    oldest: string;
+    source: string;
+    emulated: {
+      version: string;
+      /** Why this version: --kube-version, the server's own, or the newest (no server). */
+      from: 'kube-version' | 'server' | 'newest';
+      gates: Record<string, boolean>;
+      features: BehaviourFeature[];
+      notes: string[];
+    };
+  };
+}
+
+export interface VersionOptions {
+  client: boolean;
+  connection: ConnectionFlags;
+  kubeVersion?: string;
+  featureGates?: string;
+  env?: NodeJS.ProcessEnv;
+  /** Wait for the server at most this long (default: --request-timeout, else VERSION_TIMEOUT_MS). */
+  timeoutMs?: number;
+}
+
+/** The server's /version, or why it is not known; settles within the timeout whatever happens. */
+export async function serverInfo(connection: ConnectionFlags, env: NodeJS.ProcessEnv, timeoutMs?: number): Promise<ServerInfo> {
+  let where: { context?: string; server?: string } = {};
+  const ac = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const { connect } = await import('../cluster/kubeconfig.js');
+    const { getServerVersion } = await import('../cluster/read.js');
+    const conn = connect(connection, env);
+    where = { context: conn.contextName, server: conn.server };
+    const limit = timeoutMs ?? (conn.requestTimeoutMs || VERSION_TIMEOUT_MS);
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        ac.abort();
+        reject(new Error(`no answer from ${conn.server} within ${limit / 1000}s`));
+      }, limit);
+    });
+    const v = await Promise.race([getServerVersion(conn, { signal: ac.signal }), timeout]);
+    return { reachable: true, gitVersion: v.gitVersion, major: v.major, minor: v.minor, context: conn.contextName, server: conn.server };
+  } catch (err) {
+    return { reachable: false, reason: oneLine(err), ...where };
+  } finally {
+    clearTimeout(timer);
+    ac.abort();
+  }
+}
+
+export async function versionReport(tool: string, opts: VersionOptions): Promise<VersionReport> {
+  const server = opts.client ? null : await serverInfo(opts.connection, opts.env ?? process.env, opts.timeoutMs);
+  const notes: string[] = [];
+  const serverMinor = server?.reachable ? server.minor : null;
+  // an invalid --kube-version or --feature-gates is the user's error, as in every other command
+  const behaviour = chooseBehaviour({ kubeVersion: opts.kubeVersion, featureGates: opts.featureGates }, serverMinor, notes);
+  const from = opts.kubeVersion !== undefined ? 'kube-version' : serverMinor !== null ? 'server' : 'newest';
+  return {
+    rsReconcile: tool,
+    node: process.version,
+    server,
+    controllerBehaviour: {
+      newest: NEWEST_VERSION,
+      oldest: `1.${OLDEST_MINOR}`,
+      source: 'kubernetes/kubernetes pkg/controller/replicaset',
+      emulated: { version: behaviour.version, from, gates: { ...behaviour.gates }, features: behaviourFeatures(behaviour), notes },
+    },
+  };
+}
+
+/** The report for a person, kubectl version's style ("Server Version: v1.32.4"). */
+export function versionText(r: VersionReport): string {
+  const lines = [`rs-reconcile ${r.rsReconcile}`, `Node.js ${r.node}`];
+  const s = r.server;
+  if (s?.reachable) lines.push(`Server Version: ${s.gitVersion || `${s.major}.${s.minor}`}${s.context ? ` (context ${s.context})` : ''}`);
+  else if (s) lines.push(`Server Version: unknown: ${s.reason}`);
+  const e = r.controllerBehaviour.emulated;
+  const why = e.from === 'kube-version' ? 'as --kube-version asks' : e.from === 'server' ? "the server's version" : s ? 'the newest, as no server answered' : 'the newest (--client: no server asked)';
+  lines.push(`Controller behaviour: upstream ${e.version}, ${why} (rs-reconcile emulates ${r.controllerBehaviour.oldest}–${r.controllerBehaviour.newest})`);
+  for (const f of e.features) lines.push(`  ${f.on ? 'on ' : 'off'}  ${f.name} (${f.source}): ${f.description}`);
+  for (const n of e.notes) lines.push(`  note: ${n}`);
+  return lines.join('\n');
+}
