@@ -42,7 +42,7 @@ Nothing is written.`;
     { description: 'Why is this pod orphaned, and would a scale to 2 delete it?', command: '<%= config.bin %> explain pod/web-7d4f8-x2kq9 -n shop --replicas 2' },
   ];
 
-  static override args = { name: Args.string({ description: 'the controller (NAME, rs/NAME, replicaset/NAME or rc/NAME), deploy/NAME for the ReplicaSets of a Deployment, or a pod (pod/NAME, po/NAME)', required: true, ignoreStdin: true }) };
+  static override args = { name: Args.string({ description: "a controller (NAME, rs/NAME, replicaset/NAME or rc/NAME), a Deployment's ReplicaSets (deploy/NAME) or a pod (pod/NAME, po/NAME)", required: true, ignoreStdin: true }) };
   // the story is one controller's (or one pod's): no table to widen, no list of names, no selector
   // to choose by (the NAME chooses; -A looks for it in every namespace)
   static override flags = { ...oneTargetScopeFlags, ...outputFlag(['json', 'yaml']), ...modelFlags, ...connectionFlags };

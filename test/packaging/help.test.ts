@@ -46,7 +46,7 @@ describe('parse errors', () => {
     expect(direct.stderr).toBe("error: unknown flag: --foo\nSee 'rs-reconcile diff --help' for usage.\n");
     const krew = node(RUN_JS, ['explain'], { RS_RECONCILE_INVOKED_AS: 'kubectl-rs_reconcile' });
     expect(krew.status).toBe(2);
-    expect(krew.stderr).toBe("error: missing argument NAME (the controller: NAME, rs/NAME, replicaset/NAME or rc/NAME)\nSee 'kubectl rs-reconcile explain --help' for usage.\n");
+    expect(krew.stderr).toBe(`error: missing argument NAME (a controller (NAME, rs/NAME, replicaset/NAME or rc/NAME), a Deployment's ReplicaSets (deploy/NAME) or a pod (pod/NAME, po/NAME))\nSee 'kubectl rs-reconcile explain --help' for usage.\n`);
   });
 });
 
