@@ -39,8 +39,6 @@ export async function runDashboard(feed: WatchFeed, io: DashboardIO): Promise<vo
       stderr: io.stderr,
       exitOnCtrlC: false,
       patchConsole: true,
-      // rewrite only the lines that changed (the header's age, a log line), not the whole screen
-      incrementalRendering: true,
     });
     const inst = instance;
     ac.signal.addEventListener('abort', () => inst.unmount(), { once: true });
