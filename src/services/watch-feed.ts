@@ -8,9 +8,17 @@ import type { ControllerKind } from '../core/types.js';
 
 export type Mode = 'read-only' | 'reconcile' | 'snapshot';
 
+/** What a controller held back by its expectations waits for (reconcile mode). */
+export type AwaitedWrites = 'creates' | 'deletes' | 'creates and deletes';
+
 /** One re-plan, as the UI receives it. */
 export interface PlanFrame {
   plan: Plan;
+  /**
+   * Reconcile mode: the controllers skipped with ExpectationsPending (by kind/namespace/name),
+   * and what they wait for: their own creates or deletes, not yet seen by the informer.
+   */
+  waiting?: ReadonlyMap<string, AwaitedWrites>;
   /** Wall-clock time the plan was computed (epoch ms). */
   at: number;
   /** Pods in scope in the snapshot the plan was made from. */

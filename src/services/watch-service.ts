@@ -26,7 +26,7 @@ import type { Behaviour } from '../core/versions.js';
 import { targetMatches, type Target } from './targets.js';
 import { UserError, oneLine } from '../errors.js';
 import { chooseBehaviour, parseNow, readSnapshot, selectControllers } from './plan-service.js';
-import type { LogEntry, LogLevel, PendingExpectation, PlanFrame, QueueInfo, WatchFeed } from './watch-feed.js';
+import type { AwaitedWrites, LogEntry, LogLevel, PendingExpectation, PlanFrame, QueueInfo, WatchFeed } from './watch-feed.js';
 import { Throttle } from '../runtime/throttle.js';
 
 export const REPLAN_INTERVAL_MS = 100;
@@ -72,6 +72,8 @@ export interface FrameOptions {
   scope: WatchScope;
   /** Live reconcile: whether the controller's expectations for ns/name are satisfied. */
   expectationsSatisfied?: (key: string) => boolean;
+  /** Live reconcile: the creates and deletes still expected for ns/name (what a skipped controller waits for). */
+  expectationsPending?: (key: string) => { add: number; del: number };
   /** Throw (like `diff NAME`) when a named controller is not in scope. */
   strictTargets?: boolean;
 }
@@ -101,8 +103,16 @@ export function planFrame(snapshot: Snapshot, o: FrameOptions): PlanFrame {
   if (o.scope.namespace === null) pods = snapshot.pods.length;
   else for (const p of snapshot.pods) if (namespaceOf(p) === o.scope.namespace) pods++;
   const models = new Map<string, ExplainModel | null>();
+  const waiting = new Map<string, AwaitedWrites>();
+  for (const c of plan.controllers) {
+    if (c.skip?.reason !== 'ExpectationsPending') continue;
+    const e = o.expectationsPending?.(`${c.namespace}/${c.name}`) ?? { add: 0, del: 0 };
+    // both zero: the record went away between the plan and this look (say creates, the usual case)
+    waiting.set(`${c.kind}/${c.namespace}/${c.name}`, e.add > 0 && e.del > 0 ? 'creates and deletes' : e.del > 0 ? 'deletes' : 'creates');
+  }
   return {
     plan,
+    waiting,
     at: o.at,
     pods,
     explain(c: PlanController): ExplainModel | null {
@@ -149,8 +159,12 @@ export function describeDelete(resource: WatchedResource, o: Obj): string {
   return `${ref(resource, o)} deleted`;
 }
 
-/** The change between two versions of an object that a reader cares about; null for noise. */
-export function describeUpdate(resource: WatchedResource, before: Obj, after: Obj): string | null {
+/**
+ * The change between two versions of an object that a reader cares about; null for noise.
+ * `status: false` leaves out a controller's status change (reconcile mode: the controller wrote
+ * it, and its action line already says so).
+ */
+export function describeUpdate(resource: WatchedResource, before: Obj, after: Obj, opts: { status?: boolean } = {}): string | null {
   const parts: string[] = [];
   if (resource === 'pods') {
     const a = before as Pod;
@@ -179,7 +193,7 @@ export function describeUpdate(resource: WatchedResource, before: Obj, after: Ob
     if (!a.metadata.deletionTimestamp && b.metadata.deletionTimestamp) parts.push('being deleted');
     const sa = a.status ?? {};
     const sb = b.status ?? {};
-    if ((sa.replicas ?? 0) !== (sb.replicas ?? 0) || (sa.readyReplicas ?? 0) !== (sb.readyReplicas ?? 0) || (sa.availableReplicas ?? 0) !== (sb.availableReplicas ?? 0)) {
+    if (opts.status !== false && ((sa.replicas ?? 0) !== (sb.replicas ?? 0) || (sa.readyReplicas ?? 0) !== (sb.readyReplicas ?? 0) || (sa.availableReplicas ?? 0) !== (sb.availableReplicas ?? 0))) {
       parts.push(`status replicas ${sb.replicas ?? 0} ready ${sb.readyReplicas ?? 0} available ${sb.availableReplicas ?? 0}`);
     }
   }
@@ -244,10 +258,13 @@ export async function createInformers(
 
 /**
  * A live source over informers. `run: true` runs them (read-only watch); `run: false` attaches
- * to informers someone else runs (the controller's, in reconcile mode). Until every cache has
- * synced, events only mark the snapshot dirty (the initial list would flood the log).
+ * to informers someone else runs (the controller's, in reconcile mode). `controllerStatus: false`
+ * leaves the controllers' status changes out of the log (reconcile mode: the controller's own
+ * status writes are logged once, as its actions). Until every cache has synced, events only mark
+ * the snapshot dirty (the initial list would flood the log).
  */
-export function informerSource(set: InformerSet, opts: { run: boolean; registry?: readonly ControllerKindInfo[] }): WatchSource {
+export function informerSource(set: InformerSet, opts: { run: boolean; controllerStatus?: boolean; registry?: readonly ControllerKindInfo[] }): WatchSource {
+  const status = opts.controllerStatus ?? true;
   let synced = false;
   const kinds = (opts.registry ?? CONTROLLER_KINDS).flatMap((k) => {
     const inf = set[k.resource] as InformerLike<ReplicaSet | ReplicationController> | undefined;
@@ -262,7 +279,7 @@ export function informerSource(set: InformerSet, opts: { run: boolean; registry?
       update: (a, b) => {
         if (a === b || a.metadata.resourceVersion === b.metadata.resourceVersion) return; // a resync: nothing changed
         l.changed();
-        const text = synced ? describeUpdate(resource, a, b) : null;
+        const text = synced ? describeUpdate(resource, a, b, { status }) : null;
         if (text) l.log('change', text);
       },
       delete: (o) => {
@@ -395,6 +412,23 @@ export function queueInfo(controllers: readonly ControllerLike[]): QueueInfo {
   return { queues, expectations };
 }
 
+/** The creates and deletes still expected for a key, over the controllers whose expectations hold it back. */
+export function expectationsPendingBy(
+  controllers: readonly { expectations: { satisfiedExpectations(key: string): boolean; getExpectations(key: string): { add: number; del: number } | undefined } }[],
+): (key: string) => { add: number; del: number } {
+  return (key) => {
+    let add = 0;
+    let del = 0;
+    for (const c of controllers) {
+      if (c.expectations.satisfiedExpectations(key)) continue;
+      const r = c.expectations.getExpectations(key);
+      add += Math.max(0, r?.add ?? 0);
+      del += Math.max(0, r?.del ?? 0);
+    }
+    return { add, del };
+  };
+}
+
 /** Expectations satisfied for a key in every controller (keys are ns/name, as upstream's). */
 export function expectationsSatisfiedBy(controllers: readonly { expectations: { satisfiedExpectations(key: string): boolean } }[]): (key: string) => boolean {
   return (key) => controllers.every((c) => c.expectations.satisfiedExpectations(key));
@@ -412,7 +446,7 @@ export function actionText(kind: ControllerKind, key: string, a: ActionOutcome):
  * run-service logs every action as well ("ReplicaSet shop/web: create pod x"): the dashboard
  * shows actions from onAction (as `action` lines), so those log lines are left out.
  */
-export const ACTION_ECHO = new RegExp(`^(${CONTROLLER_KINDS.map((k) => k.kind).join('|')}) [^ ]+/[^ ]+: (adopt|release|create|delete|status)\\b`);
+export const ACTION_ECHO = new RegExp(`^(${CONTROLLER_KINDS.map((k) => k.kind).join('|')}) [^ ]+/[^ ]+: (adopt|release|create|delete|update status)\\b`);
 
 /** The controller's log, into the dashboard's log pane (klog -v 0: info and errors only). */
 export function uiLogger(push: (level: LogLevel, text: string) => void, skip: (msg: string) => boolean = (m) => ACTION_ECHO.test(m)): ControllerLogger {
@@ -568,11 +602,12 @@ export async function prepareWatch(o: WatchOptions, io: WatchIO): Promise<Prepar
         );
         handle = h;
         const satisfied = expectationsSatisfiedBy(h.controllers);
+        const pending = expectationsPendingBy(h.controllers);
         session = new WatchSession({
-          source: informerSource(h.informers, { run: false }),
+          source: informerSource(h.informers, { run: false, controllerStatus: false }),
           clock,
           plan: (snapshot, first) =>
-            planFrame(snapshot, { behaviour, nowMs: clock.now(), at: clock.now(), source: 'cluster', burstReplicas: o.burstReplicas, scope, expectationsSatisfied: satisfied, strictTargets: first }),
+            planFrame(snapshot, { behaviour, nowMs: clock.now(), at: clock.now(), source: 'cluster', burstReplicas: o.burstReplicas, scope, expectationsSatisfied: satisfied, expectationsPending: pending, strictTargets: first }),
           onFrame: sink.frame,
           onLog: sink.log,
         });

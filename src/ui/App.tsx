@@ -14,7 +14,7 @@ import { computeLayout, sizeOf } from './layout.js';
 import { ColorContext } from './line.js';
 import { LogPane } from './LogPane.js';
 import { QueuePane } from './QueuePane.js';
-import { selectedController, type KeyInput } from './state.js';
+import { awaitedBy, selectedController, type KeyInput } from './state.js';
 import type { WatchStore } from './store.js';
 
 export interface AppProps {
@@ -97,7 +97,7 @@ export function App({ store, color = true, onQuit, onCommit }: AppProps) {
 
   let main;
   if (s.help) main = <HelpOverlay rows={layout.main} width={layout.width} />;
-  else if (s.view === 'detail' && selected) main = <DetailPane controller={selected} model={model} podCursor={s.podCursor} podTop={s.podTop} rows={layout.main} width={layout.width} />;
+  else if (s.view === 'detail' && selected) main = <DetailPane controller={selected} model={model} awaited={awaitedBy(s.frame, selected)} podCursor={s.podCursor} podTop={s.podTop} rows={layout.main} width={layout.width} />;
   else
     main = (
       <ControllersPane frame={s.frame} order={s.order} top={s.top} cursor={s.cursor} rows={layout.main} width={layout.width} showNamespace={showNamespace} filter={s.filter} />

@@ -58,7 +58,10 @@ export function controllerHeaderSegs(width: number): Seg[] {
 export function controllerRowSegs(c: PlanController, width: number, selected: boolean, showNamespace: boolean): Seg[] {
   const cols = controllerColumns(width);
   const drift = isDrifted(c);
-  const marker: Seg = c.skip !== null ? { text: '!', color: 'red', bold: true } : drift ? { text: '*', color: 'yellow', bold: true } : { text: ' ' };
+  // ~: held back by its expectations (waiting for its own creates or deletes), not skipped for good
+  const marker: Seg =
+    c.skip?.reason === 'ExpectationsPending' ? { text: '~', color: 'cyan', bold: true }
+    : c.skip !== null ? { text: '!', color: 'red', bold: true } : drift ? { text: '*', color: 'yellow', bold: true } : { text: ' ' };
   const { adopt, release } = claimCounts(c);
   const ready = c.status.readyReplicas;
   const desired = c.replicas.desired;

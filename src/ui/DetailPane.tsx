@@ -10,7 +10,7 @@ import { formatDeletionCost } from '../render/explain.js';
 import { fitColumns, humanDuration, sanitize, shortSeconds, truncate, truncateMiddle, wrap, type Column } from '../render/text.js';
 import { detailLayout } from './layout.js';
 import { Line, titleSegs, type Seg } from './line.js';
-import { claimCounts } from './state.js';
+import { claimCounts, type AwaitedWrites } from './state.js';
 
 /** Spaces between pod columns: 1 on narrow terminals, 2 from 100 columns. */
 export function podGap(width: number): number {
@@ -105,7 +105,7 @@ export function podRowSegs(r: PodRow, widths: number[], gap: number, selected: b
   return segs;
 }
 
-export function detailTitle(c: PlanController, model: ExplainModel | null): [Seg[], Seg[]] {
+export function detailTitle(c: PlanController, model: ExplainModel | null, awaited: AwaitedWrites | null = null): [Seg[], Seg[]] {
   const first: Seg[] = [{ text: `${c.kind} ${c.namespace}/${c.name}`, bold: true }];
   if (c.warnings.length) first.push({ text: `  warnings: ${[...new Set(c.warnings.map((w) => w.code))].join(', ')}`, color: 'yellow', bold: true });
   if (model) {
@@ -119,7 +119,7 @@ export function detailTitle(c: PlanController, model: ExplainModel | null): [Seg
   kv('ready', String(c.status.readyReplicas));
   kv('available', String(c.status.availableReplicas));
   if (c.skip) {
-    second.push({ text: `  skipped: ${c.skip.reason}`, color: 'red', bold: true });
+    second.push(awaited ? { text: `  waiting for its ${awaited}`, color: 'cyan', bold: true } : { text: `  skipped: ${c.skip.reason}`, color: 'red', bold: true });
     return [first, second];
   }
   const { adopt, release } = claimCounts(c);
@@ -134,8 +134,8 @@ export function detailTitle(c: PlanController, model: ExplainModel | null): [Seg
 }
 
 /** The sentence for one pod: why it goes (and in which place), or why it is kept / claimed. */
-export function whyText(c: PlanController, r: PodRow | undefined): string {
-  if (c.skip) return `${c.skip.reason}: ${c.skip.message}`;
+export function whyText(c: PlanController, r: PodRow | undefined, awaited: AwaitedWrites | null = null): string {
+  if (c.skip) return `${awaited ? `waiting for its ${awaited}` : c.skip.reason}: ${c.skip.message}`;
   if (!r) return 'no pods match or belong to this controller';
   let text: string;
   if (r.deleteIndex != null) {
@@ -149,6 +149,8 @@ export function whyText(c: PlanController, r: PodRow | undefined): string {
 export interface DetailPaneProps {
   controller: PlanController;
   model: ExplainModel | null;
+  /** What the controller waits for, when its expectations hold it back (reconcile mode). */
+  awaited?: AwaitedWrites | null;
   podCursor: number;
   podTop: number;
   rows: number;
@@ -160,7 +162,7 @@ export function DetailPane(p: DetailPaneProps) {
   const dl = detailLayout(p.rows, c.delete.length);
   const table = podTable(p.model ?? c, p.width);
   const lines: { key: string; segs: Seg[]; inverse?: boolean }[] = [];
-  const [t1, t2] = detailTitle(c, p.model);
+  const [t1, t2] = detailTitle(c, p.model, p.awaited ?? null);
   if (dl.title >= 1) lines.push({ key: 't1', segs: t1 });
   if (dl.title >= 2) lines.push({ key: 't2', segs: t2 });
   lines.push({ key: 'ph', segs: [{ text: '  ' + cellsText(POD_COLUMNS.map((x) => x.header), table.widths, table.gap), bold: true }] });
@@ -186,7 +188,7 @@ export function DetailPane(p: DetailPaneProps) {
     const r = table.rows[p.podCursor];
     lines.push({ key: 'wt', segs: titleSegs(r ? `Why: ${r.name}` : 'Why', p.width) });
     const room = dl.why - 1;
-    const wrapped = wrap(whyText(c, r), p.width - 1, ' ', ' ');
+    const wrapped = wrap(whyText(c, r, p.awaited ?? null), p.width - 1, ' ', ' ');
     const shown = wrapped.slice(0, room);
     if (wrapped.length > room && room > 0) shown[room - 1] = truncate(shown[room - 1], p.width - 3).replace(/…$/, '') + '…';
     shown.forEach((text, i) => lines.push({ key: `w:${i}`, segs: [{ text }] }));

@@ -4,14 +4,15 @@
 import { Box } from 'ink';
 import type { PlanController } from '../core/plan-types.js';
 import { formatTime } from '../core/time.js';
-import { humanDuration } from '../render/text.js';
 import { Line, type Seg } from './line.js';
-import { isDrifted, SORT_LABELS, type PlanFrame, type SortKey, type WatchMeta } from './state.js';
+import { agoText, isDrifted, SORT_LABELS, type PlanFrame, type SortKey, type WatchMeta } from './state.js';
 
 export interface FrameCounts {
   controllers: number;
   drifted: number;
   skipped: number;
+  /** Skipped only while waiting for their own creates or deletes (reconcile mode). */
+  waiting: number;
   namespaces: number;
 }
 
@@ -24,12 +25,14 @@ export function frameCounts(frame: PlanFrame): FrameCounts {
     const ns = new Set<string>();
     let drifted = 0;
     let skipped = 0;
+    let waiting = 0;
     for (const x of frame.plan.controllers as PlanController[]) {
       ns.add(x.namespace);
       if (isDrifted(x)) drifted++;
+      else if (x.skip?.reason === 'ExpectationsPending') waiting++;
       else if (x.skip !== null) skipped++;
     }
-    c = { controllers: frame.plan.controllers.length, drifted, skipped, namespaces: ns.size };
+    c = { controllers: frame.plan.controllers.length, drifted, skipped, waiting, namespaces: ns.size };
     countsCache.set(frame, c);
   }
   return c;
@@ -75,12 +78,13 @@ export function headerLines(p: HeaderProps): [Seg[], Seg[]] {
   second.push({ text: 'controllers ', dim: true }, { text: String(c.controllers), bold: true });
   if (p.filter !== '') second.push({ text: ` (${p.shown} shown)`, dim: true });
   second.push({ text: '  drifted ', dim: true }, { text: String(c.drifted), bold: true, color: c.drifted > 0 ? 'yellow' : 'green' });
+  if (c.waiting > 0) second.push({ text: '  waiting ', dim: true }, { text: String(c.waiting), bold: true, color: 'cyan' });
   if (c.skipped > 0) second.push({ text: '  skipped ', dim: true }, { text: String(c.skipped), bold: true, color: 'red' });
   second.push({ text: '  pods ', dim: true }, { text: String(p.frame.pods), bold: true });
   if (p.meta.mode === 'snapshot') {
     second.push({ text: '  snapshot at ', dim: true }, { text: p.frame.plan.now });
   } else {
-    second.push({ text: '  updated ', dim: true }, { text: clockTime(p.frame.at) }, { text: ` (${humanDuration(Math.max(0, (p.now - p.frame.at) / 1000))} ago)`, dim: true });
+    second.push({ text: '  updated ', dim: true }, { text: clockTime(p.frame.at) }, { text: ` (${agoText(p.now - p.frame.at)})`, dim: true });
   }
   second.push({ text: '  sort ', dim: true }, { text: SORT_LABELS[p.sort] });
   return [first, second];

@@ -14,7 +14,7 @@ export const HELP_LINES: [string, string][] = [
   ['?', 'this help (Esc or ? closes it)'],
   ['q  Ctrl-C', 'quit'],
   ['', ''],
-  ['* !', 'drifted (the controller would act or write status); skipped (e.g. invalid selector)'],
+  ['* ~ !', 'drifted (the controller would act or write status); waiting for its own creates or deletes; skipped (e.g. invalid selector)'],
   ['DES CUR', 'desired replicas; pods the controller owns after claiming'],
   ['RDY AVL', 'ready and available replicas (the status it would write)'],
   ['ADP REL', 'pods it would adopt / release'],

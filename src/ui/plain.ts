@@ -5,18 +5,19 @@
 
 import type { Plan, PlanController } from '../core/plan-types.js';
 import { kindShort, sanitize } from '../render/text.js';
-import { claimCounts, controllerKeyOf, isDrifted, type WatchFeed } from './state.js';
+import { claimCounts, controllerKeyOf, isDrifted, type AwaitedWrites, type WatchFeed } from './state.js';
 
-export function plainState(c: PlanController): string {
+export function plainState(c: PlanController, awaited: AwaitedWrites | null = null): string {
+  if (awaited) return `waiting-for=${awaited.replace(' and ', ',')}`;
   if (c.skip !== null) return `skipped=${c.skip.reason}`;
   return isDrifted(c) ? 'drift' : 'in-sync';
 }
 
 /** A controller's line, without the time stamp. */
-export function plainLine(c: PlanController): string {
+export function plainLine(c: PlanController, awaited: AwaitedWrites | null = null): string {
   const { adopt, release } = claimCounts(c);
   return sanitize(
-    `${c.namespace}/${c.name} ${kindShort(c.kind)} desired=${c.replicas.desired} current=${c.replicas.current} adopt=${adopt} release=${release} create=${c.create.count} delete=${c.delete.length} ${plainState(c)}`,
+    `${c.namespace}/${c.name} ${kindShort(c.kind)} desired=${c.replicas.desired} current=${c.replicas.current} adopt=${adopt} release=${release} create=${c.create.count} delete=${c.delete.length} ${plainState(c, awaited)}`,
   );
 }
 
@@ -24,13 +25,13 @@ export class PlainStream {
   private readonly last = new Map<string, { line: string; c: PlanController }>();
 
   /** The lines to print for this plan: controllers whose line changed, and those now gone. */
-  update(plan: Plan, stamp: string): string[] {
+  update(plan: Plan, stamp: string, waiting?: ReadonlyMap<string, AwaitedWrites>): string[] {
     const out: string[] = [];
     const seen = new Set<string>();
     for (const c of plan.controllers) {
       const key = controllerKeyOf(c);
       seen.add(key);
-      const line = plainLine(c);
+      const line = plainLine(c, c.skip?.reason === 'ExpectationsPending' ? (waiting?.get(key) ?? 'creates') : null);
       if (this.last.get(key)?.line === line) continue;
       this.last.set(key, { line, c });
       out.push(`${stamp} ${line}`);
@@ -67,7 +68,7 @@ export async function runPlain(feed: WatchFeed, io: PlainIO): Promise<void> {
   await feed.start(
     {
       frame: (frame) => {
-        const lines = stream.update(frame.plan, frameStamp(feed.live, frame));
+        const lines = stream.update(frame.plan, frameStamp(feed.live, frame), frame.waiting);
         if (lines.length) io.out.write(lines.join('\n') + '\n');
       },
       log: (entry) => {

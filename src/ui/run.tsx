@@ -51,6 +51,7 @@ export async function runDashboard(feed: WatchFeed, io: DashboardIO): Promise<vo
         feed.setPaused(p);
       }
     });
+    // the store publishes a tick only when the age shown changes (each second for the first minute after an update, then each minute)
     if (feed.live) timers.push(setInterval(() => store.dispatch({ type: 'tick', now: clock.now() }), TICK_MS));
     const sample = feed.queue;
     if (sample) timers.push(setInterval(() => store.dispatch({ type: 'queue', queue: sample() }), QUEUE_SAMPLE_MS));

@@ -4,13 +4,14 @@
 // pausing): nothing here ever walks pods. Rendering reads only the visible slice.
 
 import type { PlanController } from '../core/plan-types.js';
-import type { LogEntry, PlanFrame, QueueInfo, WatchMeta } from '../services/watch-feed.js';
+import type { AwaitedWrites, LogEntry, PlanFrame, QueueInfo, WatchMeta } from '../services/watch-feed.js';
+import { humanDuration } from '../render/text.js';
 import { computeLayout, detailLayout, listRows, scrollTo, type Size } from './layout.js';
 import { RingBuffer } from './ring.js';
 
 export type { Size } from './layout.js';
 // The feed's side of the dashboard (what a watch session hands the UI) is the services' contract.
-export type { LogEntry, LogLevel, Mode, PendingExpectation, PlanFrame, QueueInfo, QueueStats, WatchFeed, WatchMeta, WatchSink } from '../services/watch-feed.js';
+export type { AwaitedWrites, LogEntry, LogLevel, Mode, PendingExpectation, PlanFrame, QueueInfo, QueueStats, WatchFeed, WatchMeta, WatchSink } from '../services/watch-feed.js';
 
 export type SortKey = 'name' | 'drift' | 'desired';
 export const SORT_KEYS: readonly SortKey[] = ['name', 'drift', 'desired'];
@@ -69,6 +70,7 @@ export interface WatchState {
   paused: boolean;
   help: boolean;
   quit: boolean;
+  /** The clock as the header shows it: moved on only when the shown age ("12s ago") changes. */
   now: number;
   /** Recent changes and events; mutable ring buffer, `logSeq` counts appends. */
   log: RingBuffer<LogEntry>;
@@ -115,6 +117,39 @@ export function initialState(meta: WatchMeta, size: Size, now: number, logCapaci
 
 export function controllerKeyOf(c: Pick<PlanController, 'kind' | 'namespace' | 'name'>): string {
   return `${c.kind}/${c.namespace}/${c.name}`;
+}
+
+/** What a controller skipped with ExpectationsPending waits for (null: not waiting). */
+export function awaitedBy(frame: PlanFrame | null, c: PlanController): AwaitedWrites | null {
+  if (c.skip?.reason !== 'ExpectationsPending') return null;
+  return frame?.waiting?.get(controllerKeyOf(c)) ?? 'creates';
+}
+
+/** The words for a controller that does not manage its replicas now: waiting for its creates, or skipped and why. */
+export function skipLabel(frame: PlanFrame | null, c: PlanController): string | null {
+  if (c.skip === null) return null;
+  const awaited = awaitedBy(frame, c);
+  return awaited ? `waiting for its ${awaited}` : `skipped: ${c.skip.reason}`;
+}
+
+/**
+ * "12s ago", "5m ago", "3h ago", "2d ago": seconds only for the first minute, so an idle
+ * dashboard changes its header (and is redrawn) once a minute, not every second.
+ */
+export function agoText(ms: number): string {
+  const s = Math.floor(Math.max(0, ms) / 1000);
+  if (s < 60) return `${s}s ago`;
+  if (s < 3600) return `${Math.floor(s / 60)}m ago`;
+  if (s < 86400) return `${Math.floor(s / 3600)}h ago`;
+  return `${Math.floor(s / 86400)}d ago`;
+}
+
+/** The queue pane's text of a sample: equal samples are not redrawn. */
+export function queueText(q: QueueInfo | null): string {
+  if (!q) return '';
+  const queues = q.queues.map((x) => `${x.name} ${x.depth} ${x.inFlight} ${x.retries} ${x.adds}`).join(';');
+  const exp = q.expectations.map((e) => `${e.kind}/${e.key} ${e.add} ${e.del} ${humanDuration(e.ageMs / 1000)}`).join(';');
+  return `${queues}|${exp}`;
 }
 
 /** Drifted: the controller would act or write its status (skipped ones are not drift). */
@@ -237,7 +272,7 @@ function movePod(s: WatchState, c: PlanController, to: number): WatchState {
 }
 
 function showFrame(s: WatchState, frame: PlanFrame): WatchState {
-  return relayout({ ...s, frame, latest: frame, waiting: 0 });
+  return relayout({ ...s, frame, latest: frame, waiting: 0, now: Math.max(s.now, frame.at) });
 }
 
 function appendLog(s: WatchState, entry: LogEntry): WatchState {
@@ -360,10 +395,12 @@ export function reduce(s: WatchState, a: Action): WatchState {
       return fixDetail(moveCursor({ ...s, size }, s.cursor));
     }
     case 'tick':
-      return a.now === s.now ? s : { ...s, now: a.now };
+      // only when the age on screen changes: nothing else reads the clock
+      if (!s.frame || s.meta.mode === 'snapshot' || agoText(a.now - s.frame.at) === agoText(s.now - s.frame.at)) return s;
+      return { ...s, now: a.now };
     case 'log':
       return appendLog(s, a.entry);
     case 'queue':
-      return { ...s, queue: a.queue };
+      return queueText(a.queue) === queueText(s.queue) ? s : { ...s, queue: a.queue };
   }
 }

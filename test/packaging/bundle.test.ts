@@ -57,6 +57,17 @@ describe('bundle layout', () => {
     expect(all.has('@kubernetes/client-node')).toBe(true);
     expect(all.has('ink')).toBe(true);
   });
+
+  it('prom-client is loaded by `run` only, once it runs: not by any other command, nor by `run --help`', () => {
+    const meta = bundleMeta();
+    const entries = ['run.js', 'help.js', ...Object.keys(manifest().commands).map((id) => `commands/${id}.js`)];
+    for (const entry of entries) {
+      const pkgs = packagesIn(staticClosure(entry, meta).map((f) => join(BUNDLE, f)), meta);
+      expect(pkgs.has('prom-client'), `${entry} statically reaches prom-client`).toBe(false);
+    }
+    const all = new Set(Object.values(meta.outputs).flatMap((o) => o.packages));
+    expect(all.has('prom-client')).toBe(true);
+  });
 });
 
 describe('running the bundle', () => {

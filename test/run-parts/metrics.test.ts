@@ -37,7 +37,7 @@ describe('formatFloat (Go strconv g, -1)', () => {
 });
 
 describe('Metrics.render', () => {
-  it('counters and gauges, with and without labels, sorted by name then label values', () => {
+  it('counters and gauges, with and without labels, sorted by name then label values', async () => {
     const m = new Metrics();
     const reqs = m.counter('http_requests_total', 'Requests.', ['verb', 'code']);
     const up = m.gauge('up', 'Whether it is up.');
@@ -47,16 +47,18 @@ describe('Metrics.render', () => {
     reqs.inc({ verb: 'get', code: 200 }, 2);
     reqs.inc({ verb: 'delete', code: '404' });
     up.set(1);
-    expect(idle.get()).toBe(0);
-    expect(m.render()).toBe(
+    expect(await idle.get()).toBe(0);
+    expect(await m.render()).toBe(
       [
         '# HELP http_requests_total Requests.',
         '# TYPE http_requests_total counter',
         'http_requests_total{verb="delete",code="404"} 1',
         'http_requests_total{verb="get",code="200"} 3',
+        '', // prom-client separates families with an empty line (parsers skip it)
         '# HELP idle_total Never incremented.',
         '# TYPE idle_total counter',
         'idle_total 0',
+        '',
         '# HELP up Whether it is up.',
         '# TYPE up gauge',
         'up 1',
@@ -65,11 +67,11 @@ describe('Metrics.render', () => {
     );
   });
 
-  it('escapes label values and help text', () => {
+  it('escapes label values and help text', async () => {
     const m = new Metrics();
     const g = m.gauge('weird', 'Help with \\ backslash\nand newline "quotes" kept.', ['path']);
     g.set({ path: 'C:\\dir\n"x"' }, -2.5);
-    expect(m.render()).toBe(
+    expect(await m.render()).toBe(
       [
         '# HELP weird Help with \\\\ backslash\\nand newline "quotes" kept.',
         '# TYPE weird gauge',
@@ -79,12 +81,12 @@ describe('Metrics.render', () => {
     );
   });
 
-  it('histograms: cumulative buckets with le, +Inf, _sum and _count', () => {
+  it('histograms: cumulative buckets with le, +Inf, _sum and _count', async () => {
     const m = new Metrics();
     const h = m.histogram('latency_seconds', 'Latency.', [0.1, 1, 10], ['op']);
     for (const v of [0.05, 0.1, 0.5, 3, 30]) h.observe({ op: 'sync' }, v);
     h.observe({ op: 'list' }, 0.2);
-    expect(m.render()).toBe(
+    expect(await m.render()).toBe(
       [
         '# HELP latency_seconds Latency.',
         '# TYPE latency_seconds histogram',
@@ -103,13 +105,13 @@ describe('Metrics.render', () => {
         '',
       ].join('\n'),
     );
-    expect(h.get({ op: 'sync' }).buckets.map((b) => b.count)).toEqual([2, 3, 4, 5]);
+    expect((await h.get({ op: 'sync' })).buckets.map((b) => b.count)).toEqual([2, 3, 4, 5]);
   });
 
-  it('a histogram without labels exists from the start', () => {
+  it('a histogram without labels exists from the start', async () => {
     const m = new Metrics();
     m.histogram('empty_seconds', 'Nothing yet.', [1]);
-    expect(m.render()).toBe(
+    expect(await m.render()).toBe(
       [
         '# HELP empty_seconds Nothing yet.',
         '# TYPE empty_seconds histogram',
@@ -139,14 +141,14 @@ describe('Metrics.render', () => {
 });
 
 describe('controllerMetrics', () => {
-  it('uses client-go workqueue names (label name) and rs_reconcile_* for the rest', () => {
+  it('uses client-go workqueue names (label name) and rs_reconcile_* for the rest', async () => {
     const m = new Metrics();
     const cm = controllerMetrics(m);
     cm.queueDepth.set({ name: 'replicaset' }, 3);
     cm.apiRequests.inc({ verb: 'create', resource: 'pods', code: 201 });
     cm.leader.set(1);
     cm.syncDuration.observe(0.012);
-    const text = m.render();
+    const text = await m.render();
     const types = [...text.matchAll(/^# TYPE (\S+) (\S+)$/gm)].map((x) => `${x[1]} ${x[2]}`);
     // vectors without series are not exposed yet; label-less metrics always are
     expect(types).toEqual([
@@ -165,6 +167,36 @@ describe('controllerMetrics', () => {
     expect(() => controllerMetrics(m)).toThrow(/already registered/);
   });
 
+  it('bucket bounds print as kube-controller-manager prints them: le last, Go float text (1e-08, not 1e-8)', async () => {
+    const m = new Metrics();
+    const cm = controllerMetrics(m);
+    cm.queueLatency.observe({ name: 'replicaset' }, 0.0004);
+    const text = await m.render();
+    const les = [...text.matchAll(/^workqueue_queue_duration_seconds_bucket\{name="replicaset",le="([^"]+)"\} (\d+)$/gm)].map((x) => `${x[1]} ${x[2]}`);
+    // client-go's ExponentialBuckets(10e-9, 10, 12) in float64, as its /metrics shows them (the
+    // 1e-05 and 1e-04 bounds are 9.999999999999999e-06 and 9.999999999999999e-05 there too):
+    // the same text, so a sum by (le) over both controllers adds up
+    expect(les).toEqual([
+      '1e-08 0',
+      '1e-07 0',
+      '1e-06 0',
+      '9.999999999999999e-06 0',
+      '9.999999999999999e-05 0',
+      '0.001 1',
+      '0.01 1',
+      '0.1 1',
+      '1 1',
+      '10 1',
+      '100 1',
+      '1000 1',
+      '+Inf 1',
+    ]);
+    // exact decimal bounds print as Go prints them, where JavaScript would write 1e-8 and 1e-7
+    const h = m.histogram('tiny_seconds', 'Tiny.', [1e-8, 1e-7, 0.00001, 5e-5, 0.5, 2e6], ['op']);
+    h.observe({ op: 'x' }, 1);
+    expect([...(await m.render()).matchAll(/^tiny_seconds_bucket\{op="x",le="([^"]+)"\}/gm)].map((x) => x[1])).toEqual(['1e-08', '1e-07', '1e-05', '5e-05', '0.5', '2e+06', '+Inf']);
+  });
+
   it('workQueueMetricSink feeds the workqueue_* metrics from a real WorkQueue', async () => {
     const m = new Metrics();
     const cm = controllerMetrics(m);
@@ -180,12 +212,12 @@ describe('controllerMetrics', () => {
     q.done((got as { item: string }).item);
     q.addRateLimited('shop/web');
     const l = { name: 'replicaset' };
-    expect(cm.adds.get(l)).toBe(2);
-    expect(cm.retries.get(l)).toBe(1);
-    expect(cm.queueDepth.get(l)).toBe(1);
-    expect(cm.queueLatency.get(l)).toMatchObject({ count: 1, sum: 0.25 });
-    expect(cm.workDuration.get(l)).toMatchObject({ count: 1, sum: 1.5 });
-    const text = m.render();
+    expect(await cm.adds.get(l)).toBe(2);
+    expect(await cm.retries.get(l)).toBe(1);
+    expect(await cm.queueDepth.get(l)).toBe(1);
+    expect(await cm.queueLatency.get(l)).toMatchObject({ count: 1, sum: 0.25 });
+    expect(await cm.workDuration.get(l)).toMatchObject({ count: 1, sum: 1.5 });
+    const text = await m.render();
     expect(text).toContain('workqueue_adds_total{name="replicaset"} 2\n');
     expect(text).toContain('workqueue_queue_duration_seconds_bucket{name="replicaset",le="0.1"} 0\n');
     expect(text).toContain('workqueue_queue_duration_seconds_bucket{name="replicaset",le="1"} 1\n');

@@ -72,6 +72,31 @@ describe('render coalescing (fake clock)', () => {
   });
 });
 
+describe('an idle live dashboard (fake clock)', () => {
+  it('10 minutes of 1 s ticks and no change: redrawn when the age shown changes (69 times), not every second', async () => {
+    const clock = new FakeClock(NOW_MS);
+    const live = { ...META, mode: 'read-only' as const };
+    const store = new WatchStore(initialState(live, { columns: 100, rows: 30 }, NOW_MS), clock);
+    store.dispatch({ type: 'snapshotChanged', frame: frameOf(syntheticSnapshot(20, 2, 1)) });
+    let commits = 0;
+    const r = mountApp(store, () => commits++);
+    clock.advance(100);
+    await tick();
+    const before = { commits, publishes: store.publishes };
+    for (let t = 1; t <= 600; t++) {
+      clock.advance(900); // + 100 below: one tick a second
+      store.dispatch({ type: 'tick', now: clock.now() }); // what runDashboard's timer does
+      store.dispatch({ type: 'queue', queue: { queues: [{ name: 'replicaset', depth: 0, inFlight: 0, retries: 0, adds: 7 }], expectations: [] } });
+      clock.advance(100);
+      await tick();
+    }
+    // 1s…59s ago, then 1m…10m ago, and the first queue sample (the same sample again is no change)
+    expect(store.publishes - before.publishes).toBe(59 + 10 + 1);
+    expect(commits - before.commits).toBeLessThanOrEqual(59 + 10 + 1); // at most one React commit per publish
+    expect(r.lastFrame()).toContain('(10m ago)');
+  });
+});
+
 describe('10k pods', () => {
   it('re-plan and render in production mode (times logged, not asserted); only the visible rows are drawn', async () => {
     // React's production build, as the CLI runs it (bench/watch-render.mjs: the same run as `npm run bench`)

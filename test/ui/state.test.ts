@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { computeLayout, detailLayout, listRows } from '../../src/ui/layout.js';
-import { controllerKeyOf, orderControllers, reduce, selectedController, visibleControllers, type LogEntry } from '../../src/ui/state.js';
+import { agoText, controllerKeyOf, orderControllers, reduce, selectedController, visibleControllers, type LogEntry } from '../../src/ui/state.js';
 import { apply, frameOf, key, loadExamples, META, NOW_MS, stateWith, syntheticSnapshot } from './fixtures.js';
+
+const LIVE = { ...META, mode: 'read-only' as const };
 
 const names = (s: ReturnType<typeof stateWith>) => s.order.map((i) => s.frame!.plan.controllers[i].name);
 
@@ -172,7 +174,7 @@ describe('watch state: the reducer', () => {
   });
 
   it('tick, log and queue actions', () => {
-    let s = stateWith(null);
+    let s = stateWith(frameOf(syntheticSnapshot(1, 1, 1)), undefined, LIVE);
     s = reduce(s, { type: 'tick', now: NOW_MS + 5000 });
     expect(s.now).toBe(NOW_MS + 5000);
     expect(reduce(s, { type: 'tick', now: NOW_MS + 5000 })).toBe(s);
@@ -181,7 +183,46 @@ describe('watch state: the reducer', () => {
     expect(s.actions.toArray().map((e) => e.text)).toEqual(['rs shop/web: create pod web-1']);
     s = reduce(s, { type: 'queue', queue: { queues: [{ name: 'replicaset', depth: 2, inFlight: 1, retries: 0, adds: 9 }], expectations: [] } });
     expect(s.queue?.queues[0].depth).toBe(2);
+    // the same sample again (an idle controller) is no change, so no redraw
+    expect(reduce(s, { type: 'queue', queue: { queues: [{ name: 'replicaset', depth: 2, inFlight: 1, retries: 0, adds: 9 }], expectations: [] } })).toBe(s);
+    const pending = (ageMs: number) => ({ queues: s.queue!.queues, expectations: [{ kind: 'ReplicaSet' as const, key: 'shop/web', add: 2, del: 0, ageMs }] });
+    s = reduce(s, { type: 'queue', queue: pending(1000) });
+    expect(reduce(s, { type: 'queue', queue: pending(1400) })).toBe(s); // "1s" either way
+    expect(reduce(s, { type: 'queue', queue: pending(2000) }).queue?.expectations[0].ageMs).toBe(2000);
     expect(controllerKeyOf({ kind: 'ReplicaSet', namespace: 'a', name: 'b' })).toBe('ReplicaSet/a/b');
     expect(META.mode).toBe('snapshot');
+  });
+});
+
+describe('the clock: the state changes only when the age on screen does', () => {
+  it('an idle live dashboard changes each second for the first minute, then once a minute', () => {
+    let s = stateWith(frameOf(syntheticSnapshot(3, 2, 1)), undefined, LIVE);
+    const ages = new Set<string>();
+    let changes = 0;
+    for (let t = 1; t <= 600; t++) {
+      const next = reduce(s, { type: 'tick', now: NOW_MS + t * 1000 });
+      if (next !== s) changes++;
+      s = next;
+      ages.add(agoText(s.now - NOW_MS));
+    }
+    expect(changes).toBe(59 + 10); // 1s…59s ago, then 1m…10m ago (was 600: one per tick)
+    expect(ages.size).toBe(changes);
+    expect(agoText(s.now - NOW_MS)).toBe('10m ago');
+    // a new plan starts the count again; a stale clock never shows a negative age
+    s = reduce(s, { type: 'snapshotChanged', frame: frameOf(syntheticSnapshot(3, 2, 1), { at: NOW_MS + 700_000 }) });
+    expect(agoText(s.now - s.frame!.at)).toBe('0s ago');
+    expect(reduce(s, { type: 'tick', now: NOW_MS + 700_999 })).toBe(s);
+    expect(agoText(reduce(s, { type: 'tick', now: NOW_MS + 701_000 }).now - s.frame!.at)).toBe('1s ago');
+  });
+
+  it('a snapshot (-f) or no plan yet: ticks change nothing', () => {
+    const snap = stateWith(frameOf(syntheticSnapshot(1, 1, 1)));
+    expect(reduce(snap, { type: 'tick', now: NOW_MS + 5000 })).toBe(snap);
+    const none = stateWith(null, undefined, LIVE);
+    expect(reduce(none, { type: 'tick', now: NOW_MS + 5000 })).toBe(none);
+  });
+
+  it('agoText: seconds for a minute, then minutes, hours, days', () => {
+    expect([0, 999, 59_999, 60_000, 3_599_999, 3_600_000, 86_400_000 * 2, -5].map(agoText)).toEqual(['0s ago', '0s ago', '59s ago', '1m ago', '59m ago', '1h ago', '2d ago', '0s ago']);
   });
 });

@@ -311,6 +311,43 @@ describe('reconcile mode: what the controller machinery shows', () => {
   });
 });
 
+describe('a status write is logged once', () => {
+  it('reconcile mode: the action line only (no echo of the controller log, no informer status line)', async () => {
+    const snap = syntheticSnapshot(1, 2, 1);
+    const cl = fakeCluster(snap);
+    const lines: string[] = [];
+    const push = (level: string, text: string) => lines.push(`${level} ${text}`);
+    const src = informerSource(cl, { run: false, controllerStatus: false });
+    const started = src.start({ changed: () => {}, log: push }, new AbortController().signal);
+    cl.syncAll();
+    await started;
+    lines.length = 0;
+    // what one status write makes: onAction, run-service's log line of it, and the informer update
+    const a = { action: 'status' as const, ok: true, note: 'replicas 2, ready 2, available 2' };
+    const t = actionText('ReplicaSet', 'ns-0/app-0000', a);
+    push(t.level, t.text);
+    uiLogger(push).info(`ReplicaSet ns-0/app-0000: update status (${a.note})`);
+    const rs = cl.replicasets.items.get('ns-0/app-0000')!;
+    cl.replicasets.update({ ...rs, metadata: { ...rs.metadata, resourceVersion: '99' }, status: { replicas: 2, readyReplicas: 2, availableReplicas: 2 } });
+    expect(lines).toEqual(['action rs ns-0/app-0000: update status (replicas 2, ready 2, available 2)']);
+    // a failed write is logged once too, and a scale by someone else still is
+    lines.length = 0;
+    const f = actionText('ReplicaSet', 'ns-0/app-0000', { action: 'status', ok: false, code: 409, error: 'conflict' });
+    push(f.level, f.text);
+    uiLogger(push).error('ReplicaSet ns-0/app-0000: update status failed', { code: 409, err: 'conflict' });
+    const rs2 = cl.replicasets.items.get('ns-0/app-0000')!;
+    cl.replicasets.update({ ...rs2, metadata: { ...rs2.metadata, resourceVersion: '100' }, spec: { ...rs2.spec, replicas: 4 }, status: { replicas: 4, readyReplicas: 2, availableReplicas: 2 } });
+    expect(lines).toEqual(['error rs ns-0/app-0000: update status failed (409): conflict', 'change rs ns-0/app-0000 scaled 0→4']);
+  });
+
+  it('read-only: the informer line is the only notice of a status change, and stays', () => {
+    const rs = syntheticSnapshot(1, 2, 1).replicaSets[0];
+    const after = { ...rs, status: { replicas: 1, readyReplicas: 1, availableReplicas: 1 } };
+    expect(describeUpdate('replicasets', rs, after)).toBe('rs ns-0/app-0000 status replicas 1 ready 1 available 1');
+    expect(describeUpdate('replicasets', rs, after, { status: false })).toBeNull();
+  });
+});
+
 describe('an hour of changes (fake clock)', () => {
   it('keeps memory flat: caches, plans, the log and the dashboard state hold only the present', async () => {
     const { setFlagsFromString } = await import('node:v8');
