@@ -9,16 +9,10 @@ import { colorLevel, makeChalk } from '../render/color.js';
 import { renderDiffTable, renderSummary } from '../render/diff-table.js';
 import { renderOutput } from '../render/formats.js';
 import { renderNames } from '../render/plan-output.js';
-import { namespaceOf } from '../core/controller.js';
 import { parseDurationMs } from '../core/duration.js';
-import { staleness } from '../core/plan-compare.js';
-import type { Plan, PlanController } from '../core/plan-types.js';
-import type { Controller } from '../core/types.js';
-import { readSavedPlan } from '../input/plan-file.js';
 import { parseByteQuantity } from '../input/read-input.js';
-import { confirmationText } from '../render/confirm.js';
-import { preparePlan, type SourceOptions } from '../services/plan-service.js';
-import { applyPlan, entryKey, tally, type DryRun } from '../services/reconcile-service.js';
+import { confirmationText, reconcileProblems, reconcileSummary, renderStaleness } from '../render/reconcile-output.js';
+import { applyPlan, confirmedPods, startReconcile, type DryRun } from '../services/reconcile-service.js';
 
 export default class Reconcile extends BaseCommand {
   static override summary = 'Run one sync of the ReplicaSet controller against the cluster, and apply it';
@@ -74,34 +68,20 @@ before that, 2 when any action failed, 3 when a saved plan is stale (nothing wri
     if (timeoutMs === null || timeoutMs <= 0) throw new UserError(`invalid --timeout ${JSON.stringify(flags.timeout)}: expected a duration such as 30s or 2m`);
     const progress = progressOn(process.stderr);
     const io = { stdin: process.stdin, progress };
-    const model = { kubeVersion: flags['kube-version'], featureGates: flags['feature-gates'], burstReplicas: flags['burst-replicas'], keepDecisions: true };
-
-    let saved: Plan | null = null;
-    let src: SourceOptions = { filename: flags.filename, namespace: flags.namespace, allNamespaces: flags['all-namespaces'], selector: flags.selector, maxInputSize: flags['max-input-size'], connection: connection(flags) };
-    let restrict: ((c: Controller) => boolean) | undefined;
-    if (flags.plan !== undefined) {
-      if (targets.length || flags.selector !== undefined || flags.filename?.length || flags.namespace !== undefined || flags['all-namespaces'])
-        throw new UserError('--plan takes its controllers and namespaces from the plan: drop the names, -n, -A, -l and -f');
-      if (flags['kube-version'] !== undefined) throw new UserError("--plan is checked against the cluster's own Kubernetes version: drop --kube-version");
-      saved = await readSavedPlan(flags.plan, { stdin: process.stdin, maxInputBytes: parseByteQuantity(flags['max-input-size']) });
-      if (saved.controllers.length === 0) {
-        this.print('nothing to do: the plan holds no controller');
-        return;
-      }
-      const keys = new Set(saved.controllers.map(entryKey));
-      const namespaces = [...new Set(saved.controllers.map((c) => c.namespace))];
-      src = { ...src, namespace: namespaces.length === 1 ? namespaces[0] : undefined, allNamespaces: namespaces.length !== 1 };
-      restrict = (c) => keys.has(controllerEntryKey(c));
+    const src = { filename: flags.filename, namespace: flags.namespace, allNamespaces: flags['all-namespaces'], selector: flags.selector, maxInputSize: flags['max-input-size'], connection: connection(flags) };
+    const model = { kubeVersion: flags['kube-version'], featureGates: flags['feature-gates'], burstReplicas: flags['burst-replicas'] };
+    const savedPlan = flags.plan === undefined ? undefined : { path: flags.plan, maxInputBytes: parseByteQuantity(flags['max-input-size']) };
+    const start = await startReconcile(src, model, targets, io, savedPlan);
+    if (!start) {
+      this.print('nothing to do: the plan holds no controller');
+      return;
     }
-    const ctx = await preparePlan(src, model, targets, io, restrict);
+    const { ctx, saved, stale, refresh } = start;
     for (const n of ctx.notices) this.warning(n);
-    if (saved) {
-      const stale = staleness(saved, ctx.plan);
-      if (stale.length) {
-        process.stderr.write(`error: the saved plan is stale, nothing was written: planning again on fresh state gives another plan:\n${stale.map((l) => `  ${l}\n`).join('')}`);
-        process.exitCode = 3;
-        return;
-      }
+    if (stale.length) {
+      process.stderr.write(renderStaleness(stale));
+      process.exitCode = 3;
+      return;
     }
     const chalk = makeChalk(colorLevel(process.stdout, process.env));
     const human = flags.output === undefined || flags.output === 'wide';
@@ -127,7 +107,6 @@ before that, 2 when any action failed, 3 when a saved plan is stale (nothing wri
     }
     // What the user agreed to see deleted or released: follow-up syncs stay within it.
     const confirmed = confirmedByPrompt || saved ? confirmedPods(work) : undefined;
-    const restrictFollowUps = restrict;
     let done = 0;
     const report = await applyPlan(ctx, {
       dryRun,
@@ -138,50 +117,17 @@ before that, 2 when any action failed, 3 when a saved plan is stale (nothing wri
         done++;
         progress.update(`applying: ${done} actions (${c.namespace}/${c.name}: ${a.action}${a.pod ? ' ' + a.pod : ''})`);
       },
-      converge: flags.once
-        ? undefined
-        : {
-            timeoutMs,
-            confirmed,
-            refresh: (keys) => preparePlan(src, model, [], io, (c) => keys.has(controllerEntryKey(c)) && (!restrictFollowUps || restrictFollowUps(c))),
-          },
+      converge: flags.once ? undefined : { timeoutMs, confirmed, refresh },
     });
     progress.done();
     await this.printChunks(
       renderOutput(flags.output, {
         document: () => report,
         names: () => renderNames({ ...ctx.plan, controllers: work }),
-        human: () => {
-          const t = tally(report);
-          const mode = dryRun === 'client' ? ' (dry run: nothing sent)' : dryRun === 'server' ? ' (server dry run: nothing changed)' : '';
-          if (dryRun !== 'client' && work.length) {
-            const syncs = report.controllers.reduce((n, c) => n + c.outcome.syncs, 0);
-            const tail = report.converged === true && syncs > work.length ? `; in sync after ${syncs} syncs` : '';
-            return [`reconciled ${work.length} controller${work.length === 1 ? '' : 's'}${mode}: adopted ${t.adopt}, released ${t.release}, created ${t.create}, deleted ${t.delete}, status written ${t.status}, failed ${t.failed}${tail}`];
-          }
-          if (!work.length) return ['nothing to do: every controller is in sync'];
-          return [`would sync ${work.length} controller${work.length === 1 ? '' : 's'}${mode}`];
-        },
+        human: () => [reconcileSummary(report, work.length)],
       }),
     );
-    for (const c of report.controllers) {
-      for (const a of c.outcome.actions) if (!a.ok) process.stderr.write(`error: ${c.kind} ${c.namespace}/${c.name}: ${a.action}${a.pod ? ' ' + a.pod : ''} failed: ${a.error}\n`);
-      if (c.outcome.error && !c.outcome.actions.some((a) => !a.ok)) process.stderr.write(`error: ${c.kind} ${c.namespace}/${c.name}: ${c.outcome.error}\n`);
-      if (c.outcome.notice) process.stderr.write(`warning: ${c.kind} ${c.namespace}/${c.name}: ${c.outcome.notice}\n`);
-    }
+    process.stderr.write(reconcileProblems(report));
     process.exitCode = report.failed ? 2 : report.converged === false ? 1 : 0;
   }
 }
-
-/** The pods the confirmation named for deletion and release, as namespace/name. */
-function confirmedPods(work: PlanController[]): { delete: Set<string>; release: Set<string> } {
-  const del = new Set<string>();
-  const release = new Set<string>();
-  for (const c of work) {
-    for (const d of c.delete) del.add(`${c.namespace}/${d.name}`);
-    for (const p of c.pods) if (p.decision === 'release') release.add(`${c.namespace}/${p.name}`);
-  }
-  return { delete: del, release };
-}
-
-const controllerEntryKey = (c: Controller): string => entryKey({ kind: c.kind, namespace: namespaceOf(c), name: c.metadata.name });

@@ -10,7 +10,13 @@ import type { SyncDecision } from '../core/plan.js';
 import type { Plan, PlanController } from '../core/plan-types.js';
 import { TokenBucket } from '../runtime/rate-limiter.js';
 import { realClock } from '../runtime/clock.js';
-import type { PlanContext } from './plan-service.js';
+import { UserError } from '../errors.js';
+import { namespaceOf } from '../core/controller.js';
+import { staleness } from '../core/plan-compare.js';
+import type { Controller } from '../core/types.js';
+import { readSavedPlan } from '../input/plan-file.js';
+import { preparePlan, type ModelOptions, type PlanContext, type PlanIO, type SourceOptions } from './plan-service.js';
+import type { Target } from './targets.js';
 
 export type DryRun = 'none' | 'client' | 'server';
 
@@ -186,14 +192,52 @@ export function describeWork(e: PlanController): string {
   return parts.join(', ') || 'nothing';
 }
 
-/** Counts of what was done, for the closing line. */
-export function tally(report: ReconcileReport): Record<string, number> {
-  const t: Record<string, number> = { adopt: 0, release: 0, create: 0, delete: 0, status: 0, failed: 0 };
-  for (const c of report.controllers) {
-    for (const a of c.outcome.actions) {
-      if (a.ok) t[a.action]++;
-      else t.failed++;
-    }
-  }
-  return t;
+
+/** What `reconcile` works from: the plan of fresh state and, with --plan, the saved one. */
+export interface ReconcileStart {
+  ctx: PlanContext;
+  /** The saved plan (--plan), or null. */
+  saved: Plan | null;
+  /** Why the saved plan cannot be applied (empty: it can). */
+  stale: string[];
+  /** Fresh state for follow-up syncs of these controllers (same scope, same model). */
+  refresh: (keys: Set<string>) => Promise<PlanContext>;
 }
+
+/**
+ * Plans fresh state for `reconcile`. With a saved plan its controllers and namespaces are the
+ * scope (names, -n, -A, -l and -f are refused), it is planned again on fresh state and compared.
+ * Returns null for a saved plan that holds no controller.
+ */
+export async function startReconcile(src: SourceOptions, model: ModelOptions, targets: Target[], io: PlanIO, savedPlan?: { path: string; maxInputBytes: number }): Promise<ReconcileStart | null> {
+  let saved: Plan | null = null;
+  let restrict: ((c: Controller) => boolean) | undefined;
+  if (savedPlan) {
+    if (targets.length || src.selector !== undefined || src.filename?.length || src.namespace !== undefined || src.allNamespaces)
+      throw new UserError('--plan takes its controllers and namespaces from the plan: drop the names, -n, -A, -l and -f');
+    if (model.kubeVersion !== undefined) throw new UserError("--plan is checked against the cluster's own Kubernetes version: drop --kube-version");
+    saved = await readSavedPlan(savedPlan.path, { stdin: io.stdin, maxInputBytes: savedPlan.maxInputBytes });
+    if (saved.controllers.length === 0) return null;
+    const keys = new Set(saved.controllers.map(entryKey));
+    const namespaces = [...new Set(saved.controllers.map((c) => c.namespace))];
+    src = { ...src, namespace: namespaces.length === 1 ? namespaces[0] : undefined, allNamespaces: namespaces.length !== 1 };
+    restrict = (c) => keys.has(controllerEntryKey(c));
+  }
+  const ctx = await preparePlan(src, { ...model, keepDecisions: true }, targets, io, restrict);
+  const stale = saved ? staleness(saved, ctx.plan) : [];
+  const refresh = (keys: Set<string>) => preparePlan(src, { ...model, keepDecisions: true }, [], io, (c) => keys.has(controllerEntryKey(c)) && (!restrict || restrict(c)));
+  return { ctx, saved, stale, refresh };
+}
+
+/** The pods a confirmation (or a saved plan) named for deletion and release, as namespace/name. */
+export function confirmedPods(work: PlanController[]): { delete: Set<string>; release: Set<string> } {
+  const del = new Set<string>();
+  const release = new Set<string>();
+  for (const c of work) {
+    for (const d of c.delete) del.add(`${c.namespace}/${d.name}`);
+    for (const p of c.pods) if (p.decision === 'release') release.add(`${c.namespace}/${p.name}`);
+  }
+  return { delete: del, release };
+}
+
+const controllerEntryKey = (c: Controller): string => entryKey({ kind: c.kind, namespace: namespaceOf(c), name: c.metadata.name });

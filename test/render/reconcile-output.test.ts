@@ -1,7 +1,7 @@
 // The confirmation of `reconcile` names the pods: the first ten of each action, then "and N more".
 import { describe, expect, it } from 'vitest';
 import type { PlanController } from '../../src/core/plan-types.js';
-import { confirmationText, namedList } from '../../src/render/confirm.js';
+import { confirmationText, namedList, reconcileProblems, reconcileSummary, renderStaleness } from '../../src/render/reconcile-output.js';
 
 function entry(ns: string, name: string, o: { adopt?: string[]; release?: string[]; del?: string[]; create?: number; status?: boolean }): PlanController {
   const pods = [...(o.adopt ?? []).map((n) => ({ name: n, decision: 'adopt' })), ...(o.release ?? []).map((n) => ({ name: n, decision: 'release' })), { name: `${name}-kept`, decision: 'keep' }];
@@ -40,5 +40,36 @@ describe('the confirmation', () => {
     const text = confirmationText([entry('a', 'web', { del: ['x'] }), entry('b', 'api', { del: ['y'] })], '');
     expect(text).toContain('  delete 2 pods: a/x, b/y');
     expect(text).toContain('Apply 2 controller syncs? [y/N] ');
+  });
+});
+
+describe('the closing line and stderr', () => {
+  const report = (o: { dryRun?: 'none' | 'client' | 'server'; converged?: boolean | null; syncs?: number; ok?: boolean; notice?: string | null }) => ({
+    dryRun: o.dryRun ?? 'none',
+    converged: o.converged ?? true,
+    controllers: [
+      {
+        kind: 'ReplicaSet',
+        namespace: 'shop',
+        name: 'web',
+        outcome: { actions: [{ action: 'create' as const, pod: 'web-x', ok: o.ok ?? true, error: o.ok === false ? 'quota' : undefined }, { action: 'status' as const, ok: true }], syncs: o.syncs ?? 1, error: null, notice: o.notice ?? null },
+      },
+    ],
+  });
+
+  it('counts what was done, and the follow-up syncs when it converged', () => {
+    expect(reconcileSummary(report({}), 1)).toBe('reconciled 1 controller: adopted 0, released 0, created 1, deleted 0, status written 1, failed 0');
+    expect(reconcileSummary(report({ syncs: 2 }), 1)).toMatch(/; in sync after 2 syncs$/);
+    expect(reconcileSummary(report({ syncs: 2, converged: false }), 1)).not.toMatch(/in sync after/);
+    expect(reconcileSummary(report({ dryRun: 'client' }), 1)).toBe('would sync 1 controller (dry run: nothing sent)');
+    expect(reconcileSummary(report({}), 0)).toBe('nothing to do: every controller is in sync');
+  });
+
+  it('puts each failure and each notice on a line of its own', () => {
+    expect(reconcileProblems(report({ ok: false, notice: 'not in sync after 5m (--timeout): write its status' }))).toBe(
+      'error: ReplicaSet shop/web: create web-x failed: quota\nwarning: ReplicaSet shop/web: not in sync after 5m (--timeout): write its status\n',
+    );
+    expect(reconcileProblems(report({}))).toBe('');
+    expect(renderStaleness(['a', 'b'])).toBe('error: the saved plan is stale, nothing was written: planning again on fresh state gives another plan:\n  a\n  b\n');
   });
 });
