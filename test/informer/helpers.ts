@@ -7,6 +7,7 @@ import { connect, type Connection, type ConnectionFlags } from '../../src/cluste
 import { Informer, type InformerHandlers, type InformerMetric, type InformerOptions, type Tombstone } from '../../src/cluster/informer.js';
 import type { CachedObject } from '../../src/cluster/cache.js';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
+import { tlsFile } from '../cluster/recorded-server.js';
 
 const dirs: string[] = [];
 
@@ -146,3 +147,23 @@ export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Watch requests the sandbox saw for a resource. */
 export const audited = (sb: Sandbox, verb: string, resource: string) => sb.audit().filter((e) => e.verb === verb && e.resource === resource);
+
+/**
+ * A connection to a test HTTPS server through a kubeconfig file (the test CA, a bearer token,
+ * namespace shop), as a user's kubeconfig would give it.
+ */
+export function connectionTo(url: string, flags: Omit<ConnectionFlags, 'kubeconfig'> = {}, token = 't'): Connection {
+  const file = path.join(tempDir(), 'kubeconfig');
+  fs.writeFileSync(
+    file,
+    JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'Config',
+      clusters: [{ name: 'c', cluster: { server: url, 'certificate-authority': tlsFile('ca.crt') } }],
+      users: [{ name: 'u', user: { token } }],
+      contexts: [{ name: 'ctx', context: { cluster: 'c', user: 'u', namespace: 'shop' } }],
+      'current-context': 'ctx',
+    }),
+  );
+  return connect({ kubeconfig: file, ...flags }, {});
+}

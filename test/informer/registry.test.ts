@@ -6,16 +6,15 @@
 import fs from 'node:fs';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { connect, type Connection } from '../../src/cluster/kubeconfig.js';
+import type { Connection } from '../../src/cluster/kubeconfig.js';
 import { CONTROLLER_KINDS, fromReplicaSet, type ControllerKindInfo } from '../../src/core/controller.js';
 import type { ControllerKind, ReplicaSet } from '../../src/core/types.js';
 import { behaviourFor, NEWEST_MINOR } from '../../src/core/versions.js';
 import { startControllers, type StartOptions } from '../../src/services/run-service.js';
 import { informerSource, queueInfo } from '../../src/services/watch-service.js';
 import { tlsFile } from '../cluster/recorded-server.js';
-import { removeTempDirs, tempDir, waitFor } from './helpers.js';
+import { connectionTo, removeTempDirs, waitFor } from './helpers.js';
 
 const FOO = 'FooSet' as ControllerKind;
 const FOO_SET: ControllerKindInfo = {
@@ -70,19 +69,7 @@ async function serveLists(lists: Record<string, { kind: string; items: object[] 
 }
 
 function connFor(server: Served): Connection {
-  const file = path.join(tempDir(), 'kubeconfig');
-  fs.writeFileSync(
-    file,
-    JSON.stringify({
-      apiVersion: 'v1',
-      kind: 'Config',
-      clusters: [{ name: 'c', cluster: { server: server.url, 'certificate-authority': tlsFile('ca.crt') } }],
-      users: [{ name: 'u', user: { token: 't' } }],
-      contexts: [{ name: 'ctx', context: { cluster: 'c', user: 'u', namespace: 'shop' } }],
-      'current-context': 'ctx',
-    }),
-  );
-  return connect({ kubeconfig: file }, {});
+  return connectionTo(server.url);
 }
 
 const labels = { app: 'web' };

@@ -5,14 +5,13 @@
 import type http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 import fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { connect, type Connection } from '../../src/cluster/kubeconfig.js';
+import type { Connection } from '../../src/cluster/kubeconfig.js';
 import { ClusterError } from '../../src/cluster/errors.js';
 import { tlsFile } from '../cluster/recorded-server.js';
 import type { Pod } from '../../src/core/types.js';
-import { removeTempDirs, runInformer, sleep, tempDir, waitFor, type Running } from './helpers.js';
+import { connectionTo, removeTempDirs, runInformer, sleep, waitFor, type Running } from './helpers.js';
 
 interface Seen {
   path: string;
@@ -99,19 +98,7 @@ afterEach(async () => {
 });
 
 function envFor(server: Scripted, flags: { as?: string; asGroups?: string[] } = {}): { conn: Connection } {
-  const file = path.join(tempDir(), 'kubeconfig');
-  fs.writeFileSync(
-    file,
-    JSON.stringify({
-      apiVersion: 'v1',
-      kind: 'Config',
-      clusters: [{ name: 'c', cluster: { server: server.url, 'certificate-authority': tlsFile('ca.crt') } }],
-      users: [{ name: 'u', user: { token: 'secret-token' } }],
-      contexts: [{ name: 'ctx', context: { cluster: 'c', user: 'u', namespace: 'shop' } }],
-      'current-context': 'ctx',
-    }),
-  );
-  return { conn: connect({ kubeconfig: file, ...flags }, {}) };
+  return { conn: connectionTo(server.url, flags, 'secret-token') };
 }
 
 function headers(raw: string[], name: string): string[] {
