@@ -97,6 +97,18 @@ describe('LeaseFence', () => {
 });
 
 describe('runLeaderElection with a frozen clock', () => {
+  /** node-a's election on the test sandbox: lease 1.5 s, renew deadline 1 s, retry 200 ms, on `clock`. */
+  const electionOf = (e: NonNullable<typeof env>, clock: JumpClock) => ({
+    conn: e.conn,
+    namespace: 'kube-system',
+    name: 'rs-reconcile',
+    identity: 'node-a',
+    leaseDurationMs: 1500,
+    renewDeadlineMs: 1000,
+    retryPeriodMs: 200,
+    clock,
+  });
+
   it('a write past the renew deadline stops leading before any timer ran; no renewal or release is sent', async () => {
     env = await startRunEnv();
     const clock = new JumpClock(0);
@@ -106,14 +118,7 @@ describe('runLeaderElection with a frozen clock', () => {
     const ac = new AbortController();
     const done = runLeaderElection(
       {
-        conn: env.conn,
-        namespace: 'kube-system',
-        name: 'rs-reconcile',
-        identity: 'node-a',
-        leaseDurationMs: 1500,
-        renewDeadlineMs: 1000,
-        retryPeriodMs: 200,
-        clock,
+        ...electionOf(env, clock),
         onStartedLeading: (signal, f) => {
           leadSignal = signal;
           fence = f;
@@ -145,14 +150,7 @@ describe('runLeaderElection with a frozen clock', () => {
     let leading = false;
     const done = runLeaderElection(
       {
-        conn: env.conn,
-        namespace: 'kube-system',
-        name: 'rs-reconcile',
-        identity: 'node-a',
-        leaseDurationMs: 1500,
-        renewDeadlineMs: 1000,
-        retryPeriodMs: 200,
-        clock,
+        ...electionOf(env, clock),
         onStartedLeading: () => (leading = true),
         onStoppedLeading: () => stops++,
       },
