@@ -93,3 +93,8 @@ export function behaviourFeatures(b: Behaviour): BehaviourFeature[] {
     { name: 'ownerIndex', on: b.controllerRefIndex === 'namespace-kind-name-uid', source: '1.34+', description: "owned pods are found by the owner reference's namespace, kind, name and uid (not the uid alone)" },
   ];
 }
+
+/** "a, b, c", or the first `max` names then "and N more": how long lists of names are said. */
+export function firstNames(names: readonly string[], max: number): string {
+  return names.length > max ? `${names.slice(0, max).join(', ')} and ${names.length - max} more` : names.join(', ');
+}

@@ -3,6 +3,7 @@
 // the same controller (uid), the same pods to adopt, release and delete, the same create count and
 // the same status write. Times and messages may differ: they are explanations, not actions.
 
+import { firstNames } from './messages.js';
 import type { Plan, PlanController, PlanStatus } from './plan-types.js';
 
 /** One line per difference, empty when the saved plan can be applied as it is. */
@@ -10,10 +11,10 @@ export function staleness(saved: Plan, fresh: Plan): string[] {
   if (saved.kubernetesVersion !== fresh.kubernetesVersion) {
     return [`the plan was made for Kubernetes ${saved.kubernetesVersion}; the controller of this cluster behaves as ${fresh.kubernetesVersion}`];
   }
-  const byKey = new Map(fresh.controllers.map((e) => [key(e), e]));
+  const byKey = new Map(fresh.controllers.map((e) => [entryKey(e), e]));
   const out: string[] = [];
   for (const s of saved.controllers) {
-    const f = byKey.get(key(s));
+    const f = byKey.get(entryKey(s));
     const who = `${s.kind} ${s.namespace}/${s.name}`;
     if (!f) {
       out.push(`${who}: not found any more`);
@@ -28,7 +29,8 @@ export function staleness(saved: Plan, fresh: Plan): string[] {
   return out;
 }
 
-const key = (e: { kind: string; namespace: string; name: string }) => `${e.kind}/${e.namespace}/${e.name}`;
+/** A controller's identity across plans and fresh reads: kind, namespace, name. */
+export const entryKey = (e: { kind: string; namespace: string; name: string }): string => `${e.kind}/${e.namespace}/${e.name}`;
 
 function entryDifferences(s: PlanController, f: PlanController): string[] {
   const out: string[] = [];
@@ -64,7 +66,7 @@ function sameSet(a: Map<string, string>, b: Map<string, string>): boolean {
 function listOf(m: Map<string, string>): string {
   if (m.size === 0) return 'none';
   const names = [...m.keys()].sort();
-  return names.length > 10 ? `${names.slice(0, 10).join(', ')} and ${names.length - 10} more` : names.join(', ');
+  return firstNames(names, 10);
 }
 
 const COUNTERS = ['replicas', 'fullyLabeledReplicas', 'readyReplicas', 'availableReplicas', 'terminatingReplicas', 'observedGeneration'] as const;

@@ -2,6 +2,7 @@
 // and deletes, the first ten of each, then "and N more", so a yes is a yes to these pods), why a
 // saved plan is stale, the closing line, and the failures and notices for stderr.
 
+import { firstNames } from '../core/messages.js';
 import type { PlanController } from '../core/plan-types.js';
 
 /** What these lines read of a reconcile report (the services' ReconcileReport has this shape). */
@@ -25,7 +26,7 @@ export const NAMED_PODS = 10;
 
 /** "a, b, c" or "a, …, j and 5 more". */
 export function namedList(names: string[], max = NAMED_PODS): string {
-  return names.length > max ? `${names.slice(0, max).join(', ')} and ${names.length - max} more` : names.join(', ');
+  return firstNames(names, max);
 }
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;

@@ -3,6 +3,7 @@
 
 import type { Connection, ConnectionFlags } from '../cluster/kubeconfig.js';
 import { namespaceOf } from '../core/controller.js';
+import { firstNames } from '../core/messages.js';
 import { ClusterPlanner, type SyncDecision } from '../core/plan.js';
 import type { Plan } from '../core/plan-types.js';
 import { parseSelectorString } from '../core/selector.js';
@@ -187,7 +188,7 @@ function countKinds(rs: number, rc: number): string {
 /** deploy/NAME found no ReplicaSet: say so, and name the Deployments that do own some there. */
 function deploymentNotFound(t: Target, inNamespace: Controller[], where: string): string {
   const owners = [...new Set(inNamespace.map((c) => deploymentOwner(c)?.name).filter((n): n is string => n !== undefined))].sort();
-  const listed = owners.length > 5 ? `${owners.slice(0, 5).join(', ')} and ${owners.length - 5} more` : owners.join(', ');
+  const listed = firstNames(owners, 5);
   const exists = owners.length ? `ReplicaSets here are controlled by deployment${owners.length === 1 ? '' : 's'} ${listed}` : 'no ReplicaSet here is controlled by a Deployment';
   return `${describeTarget(t)} not found: no ReplicaSet${where} is controlled by a Deployment named ${t.name} (${exists})`;
 }

@@ -12,7 +12,8 @@ import { TokenBucket } from '../runtime/rate-limiter.js';
 import { realClock } from '../runtime/clock.js';
 import { UserError } from '../errors.js';
 import { namespaceOf } from '../core/controller.js';
-import { staleness } from '../core/plan-compare.js';
+import { firstNames } from '../core/messages.js';
+import { entryKey, staleness } from '../core/plan-compare.js';
 import type { Controller } from '../core/types.js';
 import { readSavedPlan } from '../input/plan-file.js';
 import { preparePlan, type ModelOptions, type PlanContext, type PlanIO, type SourceOptions } from './plan-service.js';
@@ -62,8 +63,6 @@ export interface ConvergeOptions {
   sleep?: (ms: number) => Promise<void>;
 }
 
-/** A controller's identity across fresh reads: kind, namespace, name. */
-export const entryKey = (e: { kind: string; namespace: string; name: string }): string => `${e.kind}/${e.namespace}/${e.name}`;
 
 /** One sync of each controller that is not in sync, `workers` at a time: the decisions of `ctx`. */
 async function syncRound(ctx: PlanContext, pending: PlanController[], api: ControllerAPI, opts: ApplyOptions, outcomes: Map<string, ControllerOutcome>): Promise<void> {
@@ -155,7 +154,7 @@ async function converge(first: PlanController[], api: ControllerAPI, opts: Apply
       }
       const extra = conv.confirmed ? unconfirmed(e, conv.confirmed) : [];
       if (extra.length) {
-        o.notice = `not in sync: its next sync would ${extra.slice(0, 3).join(', ')}${extra.length > 3 ? ` and ${extra.length - 3} more` : ''}, which was not confirmed; run reconcile again`;
+        o.notice = `not in sync: its next sync would ${firstNames(extra, 3)}, which was not confirmed; run reconcile again`;
         active.delete(k);
         continue;
       }
