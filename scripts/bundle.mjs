@@ -140,6 +140,32 @@ const oclifPatchPlugin = {
   },
 };
 
+/**
+ * strip-ansi 6 (under string-width 4, the width function of cli-table3 and oclif's help) builds
+ * ansi-regex's pattern into a new RegExp on every call, and cli-table3 measures each cell about
+ * eight times: on the 10k-row `diff` table that was 45% of cli-table3's time (bench/run.mjs
+ * `--only tables`, issue 13). The patch builds the same pattern once; `String.prototype.replace`
+ * with a global RegExp starts from index 0 on every call, so sharing it changes nothing else.
+ */
+const STRIP_ANSI_PATCH = [
+  "module.exports = string => typeof string === 'string' ? string.replace(ansiRegex(), '') : string;",
+  "const pattern = ansiRegex();\nmodule.exports = string => typeof string === 'string' ? string.replace(pattern, '') : string;",
+];
+let stripAnsiPatched = 0;
+const stripAnsiPlugin = {
+  name: 'rs-strip-ansi-once',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]node_modules[\\/]strip-ansi[\\/]index\.js$/ }, (a) => {
+      const version = JSON.parse(readFileSync(join(dirname(a.path), 'package.json'), 'utf8')).version;
+      if (!version.startsWith('6.')) return undefined; // 7 and later build the pattern once themselves
+      const text = readFileSync(a.path, 'utf8');
+      if (!text.includes(STRIP_ANSI_PATCH[0])) throw new Error(`bundle: strip-ansi@${version}/index.js changed: review STRIP_ANSI_PATCH in scripts/bundle.mjs`);
+      stripAnsiPatched++;
+      return { contents: text.replace(STRIP_ANSI_PATCH[0], STRIP_ANSI_PATCH[1]), loader: 'js' };
+    });
+  },
+};
+
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 
@@ -165,10 +191,11 @@ const result = await build({
   external: ['react-devtools-core', 'bufferutil', 'utf-8-validate', 'encoding', 'typescript'],
   metafile: true,
   logLevel: 'warning',
-  plugins: [entryPlugin, createRequirePlugin, oclifPatchPlugin],
+  plugins: [entryPlugin, createRequirePlugin, oclifPatchPlugin, stripAnsiPlugin],
 });
 const unpatched = Object.keys(OCLIF_PATCHES).filter((f) => !patched.has(f));
 if (unpatched.length) throw new Error(`bundle: @oclif/core files not bundled any more: ${unpatched.join(', ')}: review OCLIF_PATCHES in scripts/bundle.mjs`);
+if (stripAnsiPatched === 0) throw new Error('bundle: strip-ansi@6 is not bundled any more: review STRIP_ANSI_PATCH in scripts/bundle.mjs');
 
 // The bundle's own oclif root.
 const bundlePkg = {

@@ -44,6 +44,7 @@ export function sanitizeDeep<T>(value: T): T {
 /** `text` cut to at most `width` visible characters, ending in "…" when it was cut. */
 export function truncate(text: string, width: number): string {
   if (width <= 0) return '';
+  if (text.length <= width) return text; // no more code points than UTF-16 units: nothing to cut
   const chars = [...text];
   if (chars.length <= width) return text;
   if (width === 1) return ELLIPSIS;
@@ -196,6 +197,7 @@ export function fitColumns(columns: Column[], rows: string[][], layout: TableLay
 
 /** `text` cut in the middle to `width` characters: `web-7d4…-x2k9p`. */
 export function truncateMiddle(text: string, width: number): string {
+  if (text.length <= width) return text;
   const chars = [...text];
   if (chars.length <= width) return text;
   if (width <= 2) return truncate(text, width);
