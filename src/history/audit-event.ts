@@ -1,0 +1,51 @@
+// One kube-apiserver audit `Event` (audit.k8s.io/v1, as written with --audit-log-format=json)
+// read as the write it logs. Only writes of pods, ReplicaSets and ReplicationControllers that
+// reached storage matter to the history: reads, other resources and dry runs are left out here.
+
+import type { ApiWrite } from './types.js';
+
+const RESOURCES = new Set(['pods', 'replicasets', 'replicationcontrollers']);
+const VERBS = new Set(['create', 'update', 'patch', 'delete', 'deletecollection']);
+
+export class AuditFormatError extends Error {}
+
+const isObj = (v: unknown): v is Record<string, any> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * The write an audit event logs, or null when it is not one the history follows. Throws
+ * AuditFormatError when the line is not an audit event at all.
+ */
+export function writeOfAuditEvent(e: unknown): ApiWrite | null {
+  if (!isObj(e) || e.kind !== 'Event' || typeof e.apiVersion !== 'string' || !e.apiVersion.startsWith('audit.k8s.io/')) {
+    throw new AuditFormatError(`not an audit event (kind ${describe(isObj(e) ? e.kind : e)}, apiVersion ${describe(isObj(e) ? e.apiVersion : undefined)}; expected kind Event, apiVersion audit.k8s.io/v1)`);
+  }
+  // Only the final answer carries the response status (RequestReceived/ResponseStarted do not).
+  if (e.stage !== undefined && e.stage !== 'ResponseComplete') return null;
+  if (!VERBS.has(e.verb)) return null;
+  const ref = e.objectRef;
+  if (!isObj(ref) || !RESOURCES.has(ref.resource) || typeof ref.namespace !== 'string') return null;
+  if (typeof e.requestURI === 'string' && /[?&]dryRun=/.test(e.requestURI)) return null;
+  const time = typeof e.requestReceivedTimestamp === 'string' ? e.requestReceivedTimestamp : typeof e.stageTimestamp === 'string' ? e.stageTimestamp : null;
+  if (time === null) throw new AuditFormatError('audit event without requestReceivedTimestamp or stageTimestamp');
+  const code = isObj(e.responseStatus) && typeof e.responseStatus.code === 'number' ? e.responseStatus.code : 0;
+  const request = isObj(e.requestObject) ? e.requestObject : null;
+  const response = isObj(e.responseObject) ? e.responseObject : null;
+  return {
+    time,
+    user: isObj(e.user) && typeof e.user.username === 'string' ? e.user.username : '<unknown user>',
+    userAgent: typeof e.userAgent === 'string' ? e.userAgent : '',
+    verb: e.verb,
+    resource: ref.resource,
+    subresource: typeof ref.subresource === 'string' && ref.subresource !== '' ? ref.subresource : null,
+    namespace: ref.namespace,
+    name: typeof ref.name === 'string' && ref.name !== '' ? ref.name : null,
+    code,
+    bodies: e.level === 'RequestResponse' && response !== null,
+    request,
+    response,
+  };
+}
+
+function describe(v: unknown): string {
+  return typeof v === 'string' ? JSON.stringify(v.slice(0, 40)) : v === undefined ? 'missing' : typeof v;
+}

@@ -1,0 +1,518 @@
+// The history: the writes of an audit log (or a recording) replayed in order, the state of pods,
+// ReplicaSets and ReplicationControllers rebuilt from their bodies, and every write that changed
+// a controller or a pod explained. A controller's writes are checked against the one decision
+// the planner (the same one `diff` uses) takes on the state just before that sync's first write.
+//
+// Pure: no I/O and no clock; the writes come in, the events go out. Memory holds the objects
+// that exist (and a bounded note per gap), never the log.
+
+import { desiredReplicas, fromReplicaSet, fromReplicationController } from '../core/controller.js';
+import { ClusterPlanner, type SyncDecision } from '../core/plan.js';
+import { controllerRef, isPodActive } from '../core/pod.js';
+import type { ControllerKind, Pod, ReplicaSet, ReplicationController } from '../core/types.js';
+import type { Behaviour } from '../core/versions.js';
+import { slimController, slimPod, validateController, validatePod } from '../input/objects.js';
+import { HISTORY_API_VERSION, type ApiWrite, type HistoryControllerRef, type HistoryEvent, type HistoryVerb, type ReconcileHistory } from './types.js';
+
+/** Who writes as the controllers: kube-controller-manager's service accounts, and `rs-reconcile run`. */
+export const CONTROLLER_USERS: Readonly<Record<string, ControllerKind>> = {
+  'system:serviceaccount:kube-system:replicaset-controller': 'ReplicaSet',
+  'system:serviceaccount:kube-system:replication-controller': 'ReplicationController',
+};
+
+/** `rs-reconcile run` sends `… replicaset-controller/<identity>` as its User-Agent (src/cluster/controller-api.ts). */
+const RS_RECONCILE_AGENT = /^rs-reconcile \(.*\) node\/\S+ replicaset-controller\//;
+
+export interface ReplayOptions {
+  behaviour: Behaviour;
+  /** More users whose writes are the controllers' (e.g. a kube-controller-manager without per-controller credentials). */
+  controllerUsers?: readonly string[];
+}
+
+type Controllerish = ReplicaSet | ReplicationController;
+
+const KIND_OF_RESOURCE: Record<string, ControllerKind> = { replicasets: 'ReplicaSet', replicationcontrollers: 'ReplicationController' };
+
+/** What one namespace holds, as far as the log has shown it. */
+class NamespaceState {
+  readonly pods = new Map<string, Pod>();
+  readonly controllers = new Map<string, Controllerish>(); // `${kind}/${name}`
+  /** Objects (or '*') whose state the log lost, with the first reason: planning waits for them. */
+  readonly unknown = new Map<string, string>();
+  /** Every pod name the log has shown (alive or gone): a controller write on another is a gap. */
+  readonly seenPods = new Set<string>();
+  sync: Sync | null = null;
+}
+
+/** One sync of one controller: consecutive writes of it, with no other write in its namespace between. */
+interface Sync {
+  controller: HistoryControllerRef;
+  decision: SyncDecision | null;
+  unknown: string | null; // why no decision could be taken
+  creates: number;
+  first: boolean; // no write of it checked yet
+}
+
+const ctlKey = (kind: ControllerKind, name: string): string => `${kind}/${name}`;
+
+export class HistoryReplay {
+  private readonly namespaces = new Map<string, NamespaceState>();
+  private readonly controllerUsers: Map<string, ControllerKind | null>;
+  private readonly events: HistoryEvent[] = [];
+  private readonly deploymentReplicaSets = new Map<string, Set<string>>();
+  private from: string | null = null;
+  private to: string | null = null;
+  /** Set when the write being read is one of a controller's sync (controllerWrite). */
+  private syncWrite = false;
+
+  constructor(private readonly opts: ReplayOptions) {
+    this.controllerUsers = new Map<string, ControllerKind | null>(Object.entries(CONTROLLER_USERS));
+    for (const u of opts.controllerUsers ?? []) if (!this.controllerUsers.has(u)) this.controllerUsers.set(u, null);
+  }
+
+  /** Takes the next write, in the order the server applied them; returns the events it makes. */
+  push(w: ApiWrite): HistoryEvent[] {
+    // A write the API server refused changed nothing and is not an event (the contract).
+    if (w.code < 200 || w.code >= 300) return [];
+    const ns = this.ns(w.namespace);
+    const out: HistoryEvent[] = [];
+    const actor = { user: w.user, controller: this.isController(w) };
+    this.syncWrite = false;
+    const event = w.resource === 'pods' ? this.podEvent(ns, w, actor) : this.controllerEvent(ns, w, actor);
+    if (event) out.push(event);
+    // Any other write in the namespace (a user's, the kubelet's, another controller's) ends the sync.
+    if (!this.syncWrite) ns.sync = null;
+    this.apply(ns, w);
+    for (const e of out) {
+      this.events.push(e);
+      this.from ??= e.time;
+      this.to = e.time;
+    }
+    return out;
+  }
+
+  history(source: ReconcileHistory['source']): ReconcileHistory {
+    return { apiVersion: HISTORY_API_VERSION, kind: 'ReconcileHistory', source, kubernetesVersion: this.opts.behaviour.version, from: this.from, to: this.to, events: this.events };
+  }
+
+  /** The ReplicaSets the log has shown owned by the Deployment `name` of `namespace`, at any time. */
+  replicaSetsOfDeployment(namespace: string, name: string): Set<string> {
+    return this.deploymentReplicaSets.get(`${namespace}/${name}`) ?? new Set();
+  }
+
+  private ns(name: string): NamespaceState {
+    let s = this.namespaces.get(name);
+    if (!s) this.namespaces.set(name, (s = new NamespaceState()));
+    return s;
+  }
+
+  private isController(w: ApiWrite): boolean {
+    return this.controllerUsers.has(w.user) || RS_RECONCILE_AGENT.test(w.userAgent);
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Events
+
+  private podEvent(ns: NamespaceState, w: ApiWrite, actor: HistoryEvent['actor']): HistoryEvent | null {
+    const sub = w.subresource;
+    if (sub === 'status' || sub === 'binding') return null; // the kubelet's and scheduler's: state only
+    if (sub !== null && sub !== 'eviction') return null;
+    const before = w.name !== null ? ns.pods.get(w.name) : undefined;
+    const after = w.response?.kind === 'Pod' ? (w.response as Pod) : undefined;
+    const name = w.name ?? after?.metadata?.name ?? null;
+    const base = (verb: HistoryVerb, controller: HistoryControllerRef | null, message: string): HistoryEvent => ({
+      time: w.time, actor, verb, controller, pod: name, reason: null, message, predicted: null,
+    });
+    const noBodies = !w.bodies ? `; logged without bodies: the state of ${name ? `pod ${name}` : `the pods of namespace ${w.namespace}`} is unknown from here` : '';
+    const who = shortUser(w.user);
+
+    if (w.verb === 'create' && sub === null) {
+      const owner = ownerOf(after ?? (w.request as Pod | null), w.namespace);
+      if (actor.controller && owner) return this.controllerWrite(ns, w, 'create', owner, name, (d) => this.createVerdict(ns, d, name));
+      return base('create', owner, `${who} created pod ${name ?? '(name not logged)'}${owner ? ` (owned by ${owner.kind} ${owner.name})` : ''}${noBodies}`);
+    }
+    if (w.verb === 'delete' || sub === 'eviction') {
+      const owner = ownerOf(before ?? after, w.namespace);
+      if (actor.controller && owner && sub === null) return this.controllerWrite(ns, w, 'delete', owner, name, (d) => this.deleteVerdict(d, name!));
+      const how = sub === 'eviction' ? 'evicted' : 'deleted';
+      return base('delete', owner, `${who} ${how} pod ${name}${owner ? ` (owned by ${owner.kind} ${owner.name})` : ''}${noBodies}`);
+    }
+    if (w.verb === 'deletecollection') {
+      return base('delete', null, `${who} deleted a collection of pods in namespace ${w.namespace}; the state of its pods is unknown from here`);
+    }
+    // update / patch
+    const verb = w.verb === 'update' ? 'update' : 'patch';
+    const was = before ? controllerRef(before) : undefined;
+    const now = after ? controllerRef(after) : undefined;
+    if (actor.controller && w.bodies && before && after) {
+      if (!was && now && KIND_OF_RESOURCE[resourceOfKind(now.kind)]) {
+        const owner = { kind: now.kind as ControllerKind, namespace: w.namespace, name: now.name };
+        return this.controllerWrite(ns, w, 'adopt', owner, name, (d) => this.claimVerdict(d, name!, 'adopt'));
+      }
+      if (was && (!now || now.uid !== was.uid) && KIND_OF_RESOURCE[resourceOfKind(was.kind)]) {
+        const owner = { kind: was.kind as ControllerKind, namespace: w.namespace, name: was.name };
+        return this.controllerWrite(ns, w, 'release', owner, name, (d) => this.claimVerdict(d, name!, 'release'));
+      }
+    }
+    const owner = ownerOf(after ?? before, w.namespace);
+    const changes = before && after ? podChanges(before, after) : '';
+    return base(verb, owner, `${who} ${verb === 'update' ? 'updated' : 'patched'} pod ${name}${changes ? `: ${changes}` : ''}${noBodies}`);
+  }
+
+  private controllerEvent(ns: NamespaceState, w: ApiWrite, actor: HistoryEvent['actor']): HistoryEvent | null {
+    const kind = KIND_OF_RESOURCE[w.resource];
+    const name = w.name ?? (w.response?.metadata?.name as string | undefined) ?? null;
+    const ref = name ? { kind, namespace: w.namespace, name } : null;
+    const before = name ? ns.controllers.get(ctlKey(kind, name)) : undefined;
+    const who = shortUser(w.user);
+    const noBodies = !w.bodies ? `; logged without bodies: the state of ${kind} ${name ?? '?'} is unknown from here` : '';
+    const base = (verb: HistoryVerb, message: string): HistoryEvent => ({ time: w.time, actor, verb, controller: ref, pod: null, reason: null, message: message + noBodies, predicted: null });
+    if (w.subresource === 'status') {
+      if (actor.controller && ref && w.bodies) return this.controllerWrite(ns, w, 'status', ref, null, (d) => this.statusVerdict(d, w.request?.status));
+      return base('status', `${who} wrote the status of ${kind} ${name}`);
+    }
+    if (w.subresource === 'scale') {
+      const to = w.response?.spec?.replicas ?? w.request?.spec?.replicas;
+      const from = before ? desiredOf(before) : undefined;
+      return base('scale', `${who} scaled ${kind} ${name}${from !== undefined ? ` from ${from}` : ''}${typeof to === 'number' ? ` to ${to}` : ''}`);
+    }
+    if (w.subresource !== null) return null;
+    if (w.verb === 'create') {
+      const o = w.response ?? w.request;
+      const replicas = o?.spec?.replicas ?? 1;
+      return base('create', `${who} created ${kind} ${name} (replicas ${replicas}${o?.spec?.selector ? `, selector ${selectorText(o.spec.selector)}` : ''})`);
+    }
+    if (w.verb === 'delete') return base('delete', `${who} deleted ${kind} ${name}`);
+    if (w.verb === 'deletecollection') return { ...base('delete', `${who} deleted a collection of ${w.resource} in namespace ${w.namespace}`), controller: null };
+    const verb = w.verb === 'update' ? 'update' : 'patch';
+    const after = w.response as Controllerish | null;
+    const changes = before && after ? controllerChanges(before, after) : '';
+    return base(verb, `${who} ${verb === 'update' ? 'updated' : 'patched'} ${kind} ${name}${changes ? `: ${changes}` : ''}`);
+  }
+
+  /** A write of the controller itself: part of the current sync, or the first of a new one. */
+  private controllerWrite(
+    ns: NamespaceState,
+    w: ApiWrite,
+    verb: HistoryVerb,
+    controller: HistoryControllerRef,
+    pod: string | null,
+    verdict: (d: SyncDecision) => Verdict,
+  ): HistoryEvent {
+    this.syncWrite = true;
+    const event = (v: Verdict, predicted: boolean | null): HistoryEvent => ({ time: w.time, actor: { user: w.user, controller: true }, verb, controller, pod, reason: v.reason, message: v.message, predicted });
+    const gap = pod !== null && verb !== 'create' && !ns.seenPods.has(pod) ? `pod ${pod} was not in the log before this write` : null;
+    let sync = ns.sync && sameRef(ns.sync.controller, controller) ? ns.sync : null;
+    if (!sync) sync = ns.sync = this.startSync(ns, controller, w.time);
+    const unknown = gap ?? sync.unknown;
+    if (unknown !== null || !sync.decision) {
+      return event({ ok: false, reason: null, message: `${describeWrite(verb, controller, pod)}; state unknown from here: ${unknown ?? 'no decision'}` }, null);
+    }
+    let v = verdict(sync.decision);
+    if (!v.ok && !sync.first) {
+      // Several syncs can follow one another with nothing else between (a status write after the
+      // informer saw the creates): planned again on the state just before this write, does a new
+      // sync starting here do it?
+      const again = this.startSync(ns, controller, w.time);
+      if (again.decision && again.unknown === null) {
+        const v2 = verdict(again.decision);
+        if (v2.ok) {
+          ns.sync = sync = again;
+          v = v2;
+        }
+      }
+    }
+    sync.first = false;
+    return event(v, v.ok);
+  }
+
+  private startSync(ns: NamespaceState, controller: HistoryControllerRef, time: string): Sync {
+    const sync: Sync = { controller, decision: null, unknown: null, creates: 0, first: true };
+    const firstUnknown = ns.unknown.entries().next();
+    if (!firstUnknown.done) {
+      sync.unknown = firstUnknown.value[1];
+      return sync;
+    }
+    const now = Date.parse(time);
+    const rs: ReplicaSet[] = [];
+    const rcs: ReplicationController[] = [];
+    for (const [key, c] of ns.controllers) (key.startsWith('ReplicaSet/') ? rs : rcs).push(c as never);
+    const planner = new ClusterPlanner({ replicaSets: rs, replicationControllers: rcs, pods: [...ns.pods.values()] }, {
+      now,
+      behaviour: this.opts.behaviour,
+      source: 'file',
+      warnings: false,
+      controllersComplete: true,
+    });
+    const c = planner.find(controller.kind, controller.namespace, controller.name)[0];
+    if (!c) sync.unknown = `${controller.kind} ${controller.name} was not in the log before this write`;
+    else sync.decision = planner.planController(c);
+    return sync;
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Verdicts: the write against the decision
+
+  private createVerdict(ns: NamespaceState, d: SyncDecision, pod: string | null): Verdict {
+    const sync = ns.sync!;
+    const had = d.entry.replicas.current;
+    const wants = desiredReplicas(d.controller);
+    const n = ++sync.creates;
+    const what = `created pod ${pod ?? '(name not logged)'}`;
+    if (!d.manages) return { ok: false, reason: null, message: `${what}, but the rules manage no replicas in this sync (${d.entry.skip?.message ?? 'skipped'})` };
+    if (n <= d.create.count) {
+      return { ok: true, reason: 'TooFewReplicas', message: `${what}: replicas ${wants}, had ${had} (create ${d.create.count}${d.create.batches.length > 1 ? ` in batches ${d.create.batches.join(',')}` : ''})` };
+    }
+    return { ok: false, reason: null, message: `${what}: create number ${n} of a sync whose rules create ${d.create.count} (replicas ${wants}, had ${had})` };
+  }
+
+  private deleteVerdict(d: SyncDecision, pod: string): Verdict {
+    const victims = d.entry.delete;
+    const v = victims.find((x) => x.name === pod);
+    if (v) return { ok: true, reason: v.reason, message: `deleted pod ${pod}: ${v.message}` };
+    const instead = victims.length === 0 ? 'the rules delete no pod in this sync' : `the rules delete ${victims.map((x) => `${x.name} (${x.reason})`).join(', ')}`;
+    return { ok: false, reason: null, message: `deleted pod ${pod}, which the rules keep: ${instead} (replicas ${desiredReplicas(d.controller)}, had ${d.entry.replicas.current})` };
+  }
+
+  private claimVerdict(d: SyncDecision, pod: string, want: 'adopt' | 'release'): Verdict {
+    const claim = d.entry.pods.find((p) => p.name === pod);
+    if (claim?.decision === want) return { ok: true, reason: claim.reason, message: `${want === 'adopt' ? 'adopted' : 'released'} pod ${pod}: ${claim.message}` };
+    const instead = claim ? `the rules ${claim.decision} it (${claim.reason}: ${claim.message})` : 'the rules do not consider it';
+    return { ok: false, reason: null, message: `${want === 'adopt' ? 'adopted' : 'released'} pod ${pod}, but ${instead}` };
+  }
+
+  private statusVerdict(d: SyncDecision, written: Record<string, unknown> | undefined): Verdict {
+    const s = d.entry.status;
+    const text = (o: Record<string, unknown> | undefined) =>
+      o ? `replicas ${o.replicas ?? 0}, ready ${o.readyReplicas ?? 0}, available ${o.availableReplicas ?? 0}, observedGeneration ${o.observedGeneration ?? 0}` : 'no status';
+    const w = written ?? {};
+    const same =
+      d.statusChanged &&
+      (w.replicas ?? 0) === s.replicas &&
+      (w.fullyLabeledReplicas ?? 0) === s.fullyLabeledReplicas &&
+      (w.readyReplicas ?? 0) === s.readyReplicas &&
+      (w.availableReplicas ?? 0) === s.availableReplicas &&
+      (w.observedGeneration ?? 0) === s.observedGeneration &&
+      (s.terminatingReplicas === undefined || (w.terminatingReplicas ?? 0) === s.terminatingReplicas) &&
+      conditionTypes(w.conditions) === conditionTypes(s.conditions);
+    if (same) return { ok: true, reason: null, message: `wrote status: ${text(w)}` };
+    const instead = d.statusChanged ? `the rules write ${text(s as unknown as Record<string, unknown>)}` : 'the rules write no status in this sync';
+    return { ok: false, reason: null, message: `wrote status ${text(w)}, but ${instead}` };
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // State
+
+  private apply(ns: NamespaceState, w: ApiWrite): void {
+    const kind = KIND_OF_RESOURCE[w.resource];
+    const key = w.name === null ? null : kind ? ctlKey(kind, w.name) : w.name;
+    if (!w.bodies) {
+      ns.unknown.set(key ?? `*${w.resource}`, `${w.resource === 'pods' ? 'pod' : kind} ${w.name ?? '(name not logged)'} was written at ${w.time} without bodies in the log (${w.verb})`);
+      if (w.resource === 'pods' && w.name) ns.seenPods.add(w.name);
+      return;
+    }
+    if (w.verb === 'deletecollection') {
+      const items = Array.isArray(w.response?.items) ? (w.response!.items as Record<string, any>[]) : null;
+      if (!items) ns.unknown.set(`*${w.resource}`, `${w.resource} of namespace ${w.namespace} were deleted as a collection at ${w.time}`);
+      else for (const o of items) this.put(ns, w.resource, o, true);
+      return;
+    }
+    if (w.resource === 'pods') return this.applyPod(ns, w);
+    if (w.subresource === 'scale') {
+      const c = key ? ns.controllers.get(key) : undefined;
+      const to = w.response?.spec?.replicas;
+      if (c && typeof to === 'number') {
+        const changed = desiredOf(c) !== to;
+        ns.controllers.set(key!, { ...c, spec: { ...c.spec, replicas: to }, metadata: { ...c.metadata, resourceVersion: w.response?.metadata?.resourceVersion, generation: (c.metadata.generation ?? 0) + (changed ? 1 : 0) } } as Controllerish);
+      } else if (key) ns.unknown.set(key, `${kind} ${w.name} was scaled at ${w.time} before the log showed it`);
+      return;
+    }
+    if (w.subresource !== null && w.subresource !== 'status') return;
+    const o = w.response;
+    if (!o || o.kind === 'Status') {
+      if (w.verb === 'delete' && key) ns.controllers.delete(key);
+      return;
+    }
+    const first = key !== null && !ns.controllers.has(key) && !(w.verb === 'create' && w.subresource === null);
+    this.put(ns, w.resource, o, w.verb === 'delete' && gone(o));
+    if (first && ns.controllers.has(key!)) {
+      ns.unknown.set(`first:${key}`, `${kind} ${w.name} was created before the log starts (first seen at ${w.time}): its pods may be missing`);
+    }
+    if (w.subresource === 'status' && this.isController(w) && key) this.checkAgreement(ns, key);
+  }
+
+  private applyPod(ns: NamespaceState, w: ApiWrite): void {
+    const name = w.name ?? w.response?.metadata?.name;
+    if (typeof name === 'string') ns.seenPods.add(name);
+    if (w.subresource === 'binding') {
+      const p = name ? ns.pods.get(name) : undefined;
+      const node = w.request?.target?.name;
+      if (p && typeof node === 'string') ns.pods.set(name!, { ...p, spec: { ...p.spec, nodeName: node } });
+      return;
+    }
+    if (w.subresource === 'eviction') {
+      const p = name ? ns.pods.get(name) : undefined;
+      if (p) ns.pods.set(name!, { ...p, metadata: { ...p.metadata, deletionTimestamp: p.metadata.deletionTimestamp ?? w.time } });
+      return;
+    }
+    if (w.subresource !== null && w.subresource !== 'status' && w.response?.kind !== 'Pod') return;
+    const o = w.response;
+    if (!o || o.kind !== 'Pod') {
+      if (w.verb === 'delete' && name) {
+        ns.pods.delete(name);
+        ns.unknown.delete(name);
+      }
+      return;
+    }
+    this.put(ns, 'pods', o, w.verb === 'delete' && gone(o));
+  }
+
+  /** Stores an object seen whole (or forgets it when `removed`), which ends any gap it had. */
+  private put(ns: NamespaceState, resource: string, o: Record<string, any>, removed: boolean): void {
+    const name = o?.metadata?.name;
+    if (typeof name !== 'string') return;
+    const kind = KIND_OF_RESOURCE[resource];
+    const key = kind ? ctlKey(kind, name) : name;
+    if (removed) {
+      if (kind) ns.controllers.delete(key);
+      else ns.pods.delete(key);
+      ns.unknown.delete(key);
+      return;
+    }
+    try {
+      if (kind) {
+        validateController(o, kind);
+        const c = slimController(o, kind);
+        ns.controllers.set(key, c);
+        const owner = controllerRef(c);
+        if (kind === 'ReplicaSet' && owner?.kind === 'Deployment') {
+          const k = `${c.metadata.namespace}/${owner.name}`;
+          if (!this.deploymentReplicaSets.has(k)) this.deploymentReplicaSets.set(k, new Set());
+          this.deploymentReplicaSets.get(k)!.add(name);
+        }
+      } else {
+        validatePod(o);
+        ns.pods.set(key, slimPod(o));
+        ns.seenPods.add(name);
+      }
+      ns.unknown.delete(key);
+    } catch (e) {
+      ns.unknown.set(key, `${kind ?? 'pod'} ${name} has a body the history cannot read: ${(e as Error).message}`);
+    }
+  }
+
+  /**
+   * A status the controller wrote says how many pods it owns; when that agrees with the pods the
+   * log has shown, nothing it counts is missing, and the gaps of unnamed writes and of a log that
+   * starts late end.
+   */
+  private checkAgreement(ns: NamespaceState, key: string): void {
+    const c = ns.controllers.get(key);
+    if (!c) return;
+    const uid = c.metadata.uid;
+    let owned = 0;
+    for (const p of ns.pods.values()) if (isPodActive(p) && controllerRef(p)?.uid === uid) owned++;
+    if ((c.status?.replicas ?? 0) !== owned) return;
+    ns.unknown.delete(`first:${key}`);
+    ns.unknown.delete('*pods');
+  }
+}
+
+interface Verdict {
+  ok: boolean;
+  reason: string | null;
+  message: string;
+}
+
+function sameRef(a: HistoryControllerRef, b: HistoryControllerRef): boolean {
+  return a.kind === b.kind && a.namespace === b.namespace && a.name === b.name;
+}
+
+function resourceOfKind(kind: string): string {
+  return kind === 'ReplicaSet' ? 'replicasets' : kind === 'ReplicationController' ? 'replicationcontrollers' : '';
+}
+
+function ownerOf(o: { metadata?: { ownerReferences?: unknown } } | null | undefined, namespace: string): HistoryControllerRef | null {
+  if (!o?.metadata) return null;
+  const ref = controllerRef(o as never);
+  if (!ref || !resourceOfKind(ref.kind)) return null;
+  return { kind: ref.kind as ControllerKind, namespace, name: ref.name };
+}
+
+/** A delete answered with an object: gone unless it waits for finalizers or a grace period (a kubelet). */
+function gone(o: Record<string, any>): boolean {
+  const m = o.metadata ?? {};
+  if (Array.isArray(m.finalizers) && m.finalizers.length > 0) return false;
+  return !m.deletionTimestamp || (m.deletionGracePeriodSeconds ?? 0) === 0;
+}
+
+function desiredOf(c: Controllerish): number {
+  return desiredReplicas(c.kind === 'ReplicaSet' ? fromReplicaSet(c as ReplicaSet) : fromReplicationController(c as ReplicationController));
+}
+
+function conditionTypes(v: unknown): string {
+  return Array.isArray(v) ? v.map((c: { type?: string }) => c?.type ?? '').sort().join(',') : '';
+}
+
+function shortUser(user: string): string {
+  return user;
+}
+
+function describeWrite(verb: HistoryVerb, c: HistoryControllerRef, pod: string | null): string {
+  switch (verb) {
+    case 'create':
+      return `created pod ${pod ?? '(name not logged)'}`;
+    case 'delete':
+      return `deleted pod ${pod}`;
+    case 'adopt':
+      return `adopted pod ${pod}`;
+    case 'release':
+      return `released pod ${pod}`;
+    case 'status':
+      return `wrote the status of ${c.kind} ${c.name}`;
+    default:
+      return `${verb} ${pod ?? c.name}`;
+  }
+}
+
+function selectorText(sel: unknown): string {
+  if (sel && typeof sel === 'object') {
+    const s = sel as { matchLabels?: Record<string, string>; matchExpressions?: unknown[] };
+    const labels = s.matchLabels ?? (!('matchExpressions' in s) ? (sel as Record<string, string>) : {});
+    const parts = Object.entries(labels).map(([k, v]) => `${k}=${v}`);
+    if (Array.isArray(s.matchExpressions) && s.matchExpressions.length) parts.push(`${s.matchExpressions.length} expression${s.matchExpressions.length === 1 ? '' : 's'}`);
+    return parts.join(',') || '(everything)';
+  }
+  return '(none)';
+}
+
+function labelDiff(a: Record<string, string> | null | undefined, b: Record<string, string> | null | undefined): string[] {
+  const out: string[] = [];
+  const x = a ?? {};
+  const y = b ?? {};
+  for (const k of Object.keys(y)) if (x[k] !== y[k]) out.push(k in x ? `label ${k} ${x[k]} → ${y[k]}` : `label ${k}=${y[k]} added`);
+  for (const k of Object.keys(x)) if (!(k in y)) out.push(`label ${k} removed`);
+  return out;
+}
+
+function podChanges(before: Pod, after: Record<string, any>): string {
+  const out = labelDiff(before.metadata.labels, after.metadata?.labels);
+  const was = controllerRef(before);
+  const now = controllerRef(after as Pod);
+  if (was?.uid !== now?.uid) out.push(now ? `controller owner ${now.kind} ${now.name}${was ? ` (was ${was.kind} ${was.name})` : ''}` : `controller owner ${was!.kind} ${was!.name} removed`);
+  const cost = 'controller.kubernetes.io/pod-deletion-cost';
+  const c0 = before.metadata.annotations?.[cost];
+  const c1 = after.metadata?.annotations?.[cost];
+  if (c0 !== c1) out.push(c1 === undefined ? 'pod-deletion-cost removed' : `pod-deletion-cost ${c1}`);
+  return out.join(', ');
+}
+
+function controllerChanges(before: Controllerish, after: Record<string, any>): string {
+  const out: string[] = [];
+  const r0 = desiredOf(before);
+  const r1 = after.spec?.replicas ?? 1;
+  if (r0 !== r1) out.push(`replicas ${r0} → ${r1}`);
+  if (JSON.stringify(before.spec?.selector ?? null) !== JSON.stringify(after.spec?.selector ?? null)) out.push(`selector ${selectorText(after.spec?.selector)}`);
+  out.push(...labelDiff(before.spec?.template?.metadata?.labels, after.spec?.template?.metadata?.labels).map((s) => `template ${s}`));
+  return out.join(', ');
+}
