@@ -97,7 +97,7 @@ describe('protobuf request bodies', () => {
     expect(got.json.spec.volumes).toEqual([{ name: 'v', emptyDir: { sizeLimit: '1Gi' } }]);
   });
 
-  it('subresources in protobuf: PUT scale (autoscaling/v1 Scale) and POST binding (v1 Binding)', async () => {
+  it('subresources in protobuf: PUT scale (autoscaling/v1 Scale), POST binding (v1 Binding); DELETE with DeleteOptions', async () => {
     await env.apps.createNamespacedReplicaSet({ namespace: 'default', body: rsBody('pb-rs', 1) });
     const scaled = await send(env.sb, 'PUT', '/apis/apps/v1/namespaces/default/replicasets/pb-rs/scale', pb('autoscaling/v1', 'Scale', 'autoscaling.v1.Scale', { metadata: { name: 'pb-rs' }, spec: { replicas: 4 } }));
     expect(scaled.status).toBe(200);
@@ -108,6 +108,11 @@ describe('protobuf request bodies', () => {
     const bound = await send(env.sb, 'POST', '/api/v1/namespaces/default/pods/pb-bind/binding', pb('v1', 'Binding', 'core.v1.Binding', { metadata: { name: 'pb-bind' }, target: { kind: 'Node', name: 'node-9' } }));
     expect(bound.status).toBe(201);
     expect((await env.core.readNamespacedPod({ namespace: 'default', name: 'pb-bind' })).spec?.nodeName).toBe('node-9');
+
+    // a pod on a node stays until its kubelet confirms, unless DeleteOptions say gracePeriodSeconds: 0
+    const deleted = await send(env.sb, 'DELETE', '/api/v1/namespaces/default/pods/pb-bind', pb('meta.k8s.io/v1', 'DeleteOptions', 'meta.v1.DeleteOptions', { gracePeriodSeconds: 0 }));
+    expect(deleted.status).toBe(200);
+    expect((await raw(env.sb, 'GET', '/api/v1/namespaces/default/pods/pb-bind')).status).toBe(404);
   });
 
   it('415 Unsupported Media Type for a body the server does not decode; nothing is written', async () => {

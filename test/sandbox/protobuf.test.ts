@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/sandbox/errors.js';
-import { decodeOtherBody, decodeProtobufBody, PROTOBUF } from '../../src/sandbox/protobuf/decode.js';
+import { decodeOtherBody, decodeProtobufBody, MAX_VALUES, PROTOBUF } from '../../src/sandbox/protobuf/decode.js';
 import { jsonFields, messageFields, messageNames, openApiName, protobufType, ROOT_KINDS, typeForKind } from '../../src/sandbox/protobuf/schema.js';
 
 const FIXTURES = join(import.meta.dirname, 'fixtures');
@@ -394,6 +394,17 @@ describe('what the server answers for other bodies', () => {
       }),
       { numRuns: 2000 },
     );
+  });
+
+  it('a body of more than MAX_VALUES tiny messages: a 400 before anything is built', () => {
+    const many = (n: number) => body(...POD, 'core.v1.Pod', { metadata: { name: 'p' }, spec: { containers: Array.from({ length: n }, () => ({})) } });
+    expect(decodeError(() => decodeProtobufBody(many(MAX_VALUES + 1), asPod))).toEqual({
+      code: 400,
+      reason: 'BadRequest',
+      message: `Pod in version "v1" cannot be handled as a Pod: proto: more than ${MAX_VALUES} nested messages and list or map entries`,
+    });
+    // metadata and spec are two of them
+    expect((decodeProtobufBody(many(MAX_VALUES - 2), asPod).spec as { containers: unknown[] }).containers).toHaveLength(MAX_VALUES - 2);
   });
 
   it('deeply nested groups of unknown fields: a 400, not a crash', () => {

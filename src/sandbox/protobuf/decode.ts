@@ -5,8 +5,9 @@
 // The wire format, as k8s.io/apimachinery/pkg/runtime/serializer/protobuf writes it: the 4 bytes
 // `k8s\0`, then a runtime.Unknown whose typeMeta names the kind and whose raw is the object.
 // Errors are the ones kube-apiserver answers (transformDecodeError in the REST handlers).
+import protobuf from 'protobufjs/light.js';
 import { ApiError, badRequest, failure } from '../errors.js';
-import { isScalar, messageFields, protobufType, specialType, typeForKind } from './schema.js';
+import { isScalar, messageFields, protobufType, specialType, typeForKind, type FieldDef } from './schema.js';
 
 export const PROTOBUF = 'application/vnd.kubernetes.protobuf';
 
@@ -83,6 +84,7 @@ export function decodeProtobufBody(body: Buffer, expected: BodyKind): Record<str
   }
   const raw = own(unknown, 'raw') ? (unknown.raw as Uint8Array) : new Uint8Array(0);
   try {
+    countValues(type, raw, { left: MAX_VALUES });
     const msg = protobufType(type).decode(raw) as unknown as Msg;
     return { kind, apiVersion, ...objectJson(type, msg) };
   } catch (e) {
@@ -97,6 +99,69 @@ function versionOf(apiVersion: string): string {
 }
 
 class JsonError extends Error {}
+
+/**
+ * How many nested messages and list or map entries one body may hold. kube-apiserver has no such
+ * limit (its 3 MiB body limit and etcd's 1.5 MiB object limit bound it), but a 3 MiB body of
+ * 2-byte empty messages would cost seconds and half a gigabyte decoded here; no real object
+ * comes near this.
+ */
+export const MAX_VALUES = 100_000;
+
+const byNumber = new Map<string, Map<number, FieldDef>>();
+
+function fieldsByNumber(type: string): Map<number, FieldDef> {
+  let m = byNumber.get(type);
+  if (!m) {
+    m = new Map(messageFields(type)!.map((f) => [f.number, f]));
+    byNumber.set(type, m);
+  }
+  return m;
+}
+
+/**
+ * Walks the wire bytes once without building anything and fails past MAX_VALUES nested messages
+ * and list or map entries, so that decoding stays bounded in time and memory.
+ */
+function countValues(type: string, buf: Uint8Array, budget: { left: number }): void {
+  const fields = fieldsByNumber(type);
+  const r = protobuf.Reader.create(buf);
+  while (r.pos < r.len) {
+    const tag = r.uint32();
+    const f = fields.get(tag >>> 3);
+    const wireType = tag & 7;
+    if (!f || !(f.repeated || f.map || !isScalar(f.type))) {
+      r.skipType(wireType);
+      continue;
+    }
+    if (--budget.left < 0) throw new JsonError(`proto: more than ${MAX_VALUES} nested messages and list or map entries`);
+    if (wireType !== 2 || isScalar(f.type) && !f.map) {
+      r.skipType(wireType);
+      continue;
+    }
+    const end = r.uint32() + r.pos;
+    if (end > r.len) throw new RangeError('index out of range');
+    const inner = buf.subarray(r.pos, end);
+    if (f.map) countMapValue(f.type, inner, budget);
+    else countValues(f.type, inner, budget);
+    r.pos = end;
+  }
+}
+
+/** A map entry is a message of key = 1 and value = 2; only a message value has more inside. */
+function countMapValue(type: string, entry: Uint8Array, budget: { left: number }): void {
+  if (isScalar(type)) return;
+  const r = protobuf.Reader.create(entry);
+  while (r.pos < r.len) {
+    const tag = r.uint32();
+    if (tag >>> 3 === 2 && (tag & 7) === 2) {
+      const end = r.uint32() + r.pos;
+      if (end > r.len) throw new RangeError('index out of range');
+      countValues(type, entry.subarray(r.pos, end), budget);
+      r.pos = end;
+    } else r.skipType(tag & 7);
+  }
+}
 
 function own(m: unknown, k: string): boolean {
   return m !== null && typeof m === 'object' && Object.prototype.hasOwnProperty.call(m, k);
