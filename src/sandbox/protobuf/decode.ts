@@ -89,7 +89,7 @@ export function decodeProtobufBody(body: Buffer, expected: BodyKind): Record<str
     return { kind, apiVersion, ...objectJson(type, msg) };
   } catch (e) {
     if (e instanceof ApiError) throw e;
-    throw cannot(e instanceof JsonError ? e.message : protoError(e));
+    throw cannot(e instanceof ObjectError ? e.message : protoError(e));
   }
 }
 
@@ -98,7 +98,8 @@ function versionOf(apiVersion: string): string {
   return slash < 0 ? apiVersion : apiVersion.slice(slash + 1);
 }
 
-class JsonError extends Error {}
+/** A failure with its own message (no protobufjs wording to translate). */
+class ObjectError extends Error {}
 
 /**
  * How many nested messages and list or map entries one body may hold. kube-apiserver has no such
@@ -134,7 +135,7 @@ function countValues(type: string, buf: Uint8Array, budget: { left: number }): v
       r.skipType(wireType);
       continue;
     }
-    if (--budget.left < 0) throw new JsonError(`proto: more than ${MAX_VALUES} nested messages and list or map entries`);
+    if (--budget.left < 0) throw new ObjectError(`proto: more than ${MAX_VALUES} nested messages and list or map entries`);
     if (wireType !== 2 || isScalar(f.type) && !f.map) {
       r.skipType(wireType);
       continue;
@@ -262,7 +263,7 @@ function timeJson(m: Msg | undefined, micro: boolean): Json {
   nanos = ((nanos % 1e9) + 1e9) % 1e9;
   const d = new Date(seconds * 1000);
   const year = d.getUTCFullYear();
-  if (!Number.isFinite(d.getTime()) || year < 0 || year > 9999) throw new JsonError('Time.MarshalJSON: year outside of range [0,9999]');
+  if (!Number.isFinite(d.getTime()) || year < 0 || year > 9999) throw new ObjectError('Time.MarshalJSON: year outside of range [0,9999]');
   const base = d.toISOString().slice(0, 19);
   return micro ? `${base}.${String(Math.floor(nanos / 1000)).padStart(6, '0')}Z` : `${base}Z`;
 }
@@ -274,7 +275,7 @@ function rawJson(m: Msg | undefined, field: string): Json {
   try {
     return JSON.parse(text) as Json;
   } catch (e) {
-    throw new JsonError(`json: error calling MarshalJSON: ${(e as Error).message}`);
+    throw new ObjectError(`json: error calling MarshalJSON: ${(e as Error).message}`);
   }
 }
 
