@@ -14,6 +14,7 @@ import {
   tooLargeResourceVersion,
 } from './errors.js';
 import type { Faults } from './faults.js';
+import { decodeOtherBody, type BodyKind } from './protobuf/decode.js';
 import { APPLY_PATCH, JSON_PATCH, MERGE_PATCH, STRATEGIC_MERGE_PATCH } from './patch.js';
 import { withType, type DeleteOptions, type FieldValidation, type Registry, type WriteCtx } from './registry.js';
 import { apiVersionOf, findResource, type ResourceDef } from './resources.js';
@@ -62,6 +63,16 @@ export interface RequestInfo {
   url: URL;
   body: Buffer;
   user: string;
+  /** What a body that does not say its kind is decoded as (set by RestHandler.handle). */
+  bodyKind?: BodyKind;
+}
+
+/** The kind a write to this path takes: the resource's, a subresource's own (Scale, Binding), or DeleteOptions. */
+function bodyKindOf(p: ResourcePath, method: string | undefined): BodyKind {
+  if (method === 'DELETE') return { apiVersion: 'meta.k8s.io/v1', kind: 'DeleteOptions' };
+  const s = p.sub ? p.res.subresources[p.sub] : undefined;
+  if (s?.kind) return { apiVersion: s.group ? `${s.group}/${s.version}` : 'v1', kind: s.kind };
+  return { apiVersion: apiVersionOf(p.res), kind: p.res.kind };
 }
 
 const LIST_EXPIRED_CONTINUE =
@@ -134,6 +145,7 @@ export class RestHandler {
   }
 
   async handle(info: RequestInfo, p: ResourcePath, response: ServerResponse): Promise<void> {
+    info.bodyKind = bodyKindOf(p, info.req.method);
     const { req, url } = info;
     let verb: AuditVerb;
     try {
@@ -449,11 +461,13 @@ function parseJson(body: Buffer): unknown {
 }
 
 function parseBody(info: RequestInfo): unknown {
-  const ct = (info.req.headers['content-type'] ?? '').split(';')[0].trim();
+  const ct = (info.req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+  const decoded = decodeOtherBody(info.body, ct, info.bodyKind ?? { apiVersion: '', kind: '' });
+  if (decoded) return decoded;
   const text = info.body.toString('utf8');
   if (text.trim() === '') throw badRequest('the body of the request is empty');
   try {
-    if (ct === 'application/yaml' || ct === 'application/x-yaml') return parseYaml(text);
+    if (ct === 'application/yaml') return parseYaml(text);
     return JSON.parse(text);
   } catch (e) {
     throw badRequest(`couldn't get version/kind; json parse error: ${(e as Error).message}`);
