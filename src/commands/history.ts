@@ -39,7 +39,7 @@ Exit status: 0, or 1 when a controller write was not predicted by the rules.`;
   };
 
   static override flags = {
-    'audit-log': Flags.string({ description: 'kube-apiserver audit log (JSON lines, plain or gzip); repeatable', multiple: true, required: true }),
+    'audit-log': Flags.string({ description: 'kube-apiserver audit log (JSON lines, plain or gzip); repeatable', multiple: true }),
     ...(({ selector: _s, ...rest }) => rest)(namespaceFlags),
     ...outputFlag(['json', 'yaml', 'wide']),
     ...noHeadersFlag,
@@ -59,7 +59,7 @@ Exit status: 0, or 1 when a controller write was not predicted by the rules.`;
     let result;
     try {
       result = await buildHistory({
-        auditLogs: flags['audit-log'],
+        auditLogs: flags['audit-log'] ?? [],
         namespace: flags['all-namespaces'] ? undefined : flags.namespace,
         target,
         kubeVersion: flags['kube-version'],

@@ -1,0 +1,184 @@
+// The replay rules, one by one, on small scripted logs: what is predicted, what is flagged with
+// what the rules would have done instead, and where the state is unknown (and when it is known again).
+import { describe, expect, it } from 'vitest';
+import { behaviourFor } from '../../src/core/versions.js';
+import { HistoryReplay } from '../../src/history/replay.js';
+import type { ApiWrite, HistoryEvent } from '../../src/history/types.js';
+
+const RS_USER = 'system:serviceaccount:kube-system:replicaset-controller';
+const NS = 'shop';
+const RS_UID = 'rs-uid-1';
+let clock = Date.parse('2026-11-25T10:00:00Z');
+const tick = () => new Date((clock += 1000)).toISOString().replace('Z', '000Z').replace(/\.(\d{3})000Z$/, '.$1000Z');
+
+function rs(replicas: number, generation = 1, status: Record<string, unknown> = {}) {
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'ReplicaSet',
+    metadata: { name: 'web', namespace: NS, uid: RS_UID, generation, resourceVersion: '1', creationTimestamp: '2026-11-25T09:00:00Z' },
+    spec: { replicas, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'x' }] } } },
+    status: { replicas: 0, ...status },
+  };
+}
+
+interface PodOpts {
+  phase?: string;
+  ready?: boolean;
+  owned?: boolean;
+  labels?: Record<string, string>;
+  node?: string;
+  restarts?: number;
+  created?: string;
+}
+
+function pod(name: string, o: PodOpts = {}) {
+  const ready = o.ready ?? o.phase === 'Running';
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: {
+      name,
+      namespace: NS,
+      uid: `uid-${name}`,
+      creationTimestamp: o.created ?? '2026-11-25T09:30:00Z',
+      labels: o.labels ?? { app: 'web' },
+      ...(o.owned === false ? {} : { ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web', uid: RS_UID, controller: true, blockOwnerDeletion: true }] }),
+    },
+    spec: { nodeName: o.node ?? (o.phase === 'Pending' ? undefined : 'node-1'), containers: [{ name: 'c', image: 'x' }] },
+    status: {
+      phase: o.phase ?? 'Running',
+      conditions: [{ type: 'Ready', status: ready ? 'True' : 'False', lastTransitionTime: '2026-11-25T09:31:00Z' }],
+      containerStatuses: [{ name: 'c', ready, restartCount: o.restarts ?? 0 }],
+    },
+  };
+}
+
+function write(user: string, verb: ApiWrite['verb'], resource: ApiWrite['resource'], name: string | null, body: Record<string, any> | null, extra: Partial<ApiWrite> = {}): ApiWrite {
+  return { time: tick(), user, userAgent: 'test', verb, resource, subresource: null, namespace: NS, name, code: verb === 'create' ? 201 : 200, bodies: true, request: body, response: body, ...extra };
+}
+
+const replay = () => new HistoryReplay({ behaviour: behaviourFor(32).behaviour });
+const run = (r: HistoryReplay, ws: ApiWrite[]): HistoryEvent[] => ws.flatMap((w) => r.push(w));
+
+/** A ReplicaSet with pods a (Running, ready), b (Pending), c (Running, ready), created by a user. */
+function threePods(): ApiWrite[] {
+  return [
+    write('admin', 'create', 'replicasets', 'web', rs(3)),
+    write('admin', 'create', 'pods', 'a', pod('a')),
+    write('admin', 'create', 'pods', 'b', pod('b', { phase: 'Pending', node: 'node-2' })),
+    write('admin', 'create', 'pods', 'c', pod('c')),
+  ];
+}
+
+describe('deletes', () => {
+  it('a delete of the pod the rules rank first is predicted, with its criterion and sentence', () => {
+    const r = replay();
+    const events = run(r, [...threePods(), write('admin', 'patch', 'replicasets', 'web', { spec: { replicas: 2 } }, { subresource: 'scale', response: { kind: 'Scale', spec: { replicas: 2 } } }), write(RS_USER, 'delete', 'pods', 'b', { ...pod('b', { phase: 'Pending' }), metadata: { ...pod('b').metadata, deletionTimestamp: '2026-11-25T10:00:09Z', deletionGracePeriodSeconds: 0 } })]);
+    const del = events.at(-1)!;
+    expect(del).toMatchObject({ verb: 'delete', pod: 'b', reason: 'Phase', predicted: true, actor: { controller: true }, controller: { kind: 'ReplicaSet', namespace: NS, name: 'web' } });
+    expect(del.message).toContain('b is Pending');
+    expect(events.find((e) => e.verb === 'scale')).toMatchObject({ predicted: null, reason: null, message: 'admin scaled ReplicaSet web from 3 to 2' });
+  });
+
+  it('a delete of a pod the rules rank later is flagged, naming the pod they would delete', () => {
+    const r = replay();
+    const events = run(r, [...threePods(), write('admin', 'update', 'replicasets', 'web', rs(2, 2)), write(RS_USER, 'delete', 'pods', 'a', pod('a'))]);
+    const del = events.at(-1)!;
+    expect(del).toMatchObject({ verb: 'delete', pod: 'a', predicted: false, reason: null });
+    expect(del.message).toContain('the rules delete b (Phase)');
+    expect(events.find((e) => e.verb === 'update')!.message).toBe('admin updated ReplicaSet web: replicas 3 → 2');
+  });
+});
+
+describe('creates', () => {
+  it('creates beyond what one sync plans are flagged (extra creates after expectations expired)', () => {
+    const r = replay();
+    const made = (n: string) => write(RS_USER, 'create', 'pods', null, pod(n, { phase: 'Pending' }));
+    const events = run(r, [write('admin', 'create', 'replicasets', 'web', rs(2)), made('x1'), made('x2'), made('x3')]);
+    expect(events.slice(1).map((e) => [e.pod, e.predicted, e.reason])).toEqual([
+      ['x1', true, 'TooFewReplicas'],
+      ['x2', true, 'TooFewReplicas'],
+      ['x3', false, null],
+    ]);
+    expect(events[3].message).toContain('create number 3 of a sync whose rules create 2');
+  });
+
+  it('a status write after the creates starts a new sync when the planned one would not write it', () => {
+    const r = replay();
+    const made = (n: string) => write(RS_USER, 'create', 'pods', null, pod(n, { phase: 'Pending' }));
+    const status = (s: Record<string, unknown>) => write(RS_USER, 'update', 'replicasets', 'web', { ...rs(2), status: s }, { subresource: 'status' });
+    const events = run(r, [write('admin', 'create', 'replicasets', 'web', rs(2)), made('x1'), made('x2'), status({ replicas: 0, observedGeneration: 1 }), status({ replicas: 2, fullyLabeledReplicas: 2, observedGeneration: 1 })]);
+    expect(events.slice(3).map((e) => [e.verb, e.predicted])).toEqual([
+      ['status', true],
+      ['status', true],
+    ]);
+    // a status the rules never write is flagged
+    const bad = run(r, [status({ replicas: 7, observedGeneration: 1 })]);
+    expect(bad[0]).toMatchObject({ verb: 'status', predicted: false });
+    expect(bad[0].message).toContain('wrote status replicas 7, ready 0, available 0, observedGeneration 1, but the rules write replicas 2');
+  });
+});
+
+describe('claims', () => {
+  it('adopting a matching orphan and releasing a pod whose labels changed are predicted', () => {
+    const r = replay();
+    const orphan = pod('o', { owned: false });
+    const events = run(r, [
+      write('admin', 'create', 'replicasets', 'web', rs(1)),
+      write('admin', 'create', 'pods', 'o', orphan),
+      write(RS_USER, 'patch', 'pods', 'o', pod('o')),
+      write('admin', 'patch', 'pods', 'o', pod('o', { labels: { app: 'debug' } })),
+      write(RS_USER, 'patch', 'pods', 'o', pod('o', { owned: false, labels: { app: 'debug' } })),
+    ]);
+    expect(events[2]).toMatchObject({ verb: 'adopt', pod: 'o', reason: 'OrphanMatching', predicted: true });
+    expect(events[3]).toMatchObject({ verb: 'patch', actor: { controller: false }, message: 'admin patched pod o: label app web → debug' });
+    expect(events[4]).toMatchObject({ verb: 'release', pod: 'o', reason: 'OwnedNotMatching', predicted: true });
+  });
+});
+
+describe('gaps', () => {
+  it('a write logged without bodies makes the state unknown until the object is seen whole again', () => {
+    const r = replay();
+    const events = run(r, [
+      ...threePods(),
+      write('admin', 'patch', 'pods', 'c', null, { bodies: false }),
+      write('admin', 'update', 'replicasets', 'web', rs(2, 2)),
+      write(RS_USER, 'delete', 'pods', 'b', pod('b', { phase: 'Pending' })),
+    ]);
+    expect(events[4].message).toContain('logged without bodies: the state of pod c is unknown from here');
+    expect(events.at(-1)).toMatchObject({ verb: 'delete', predicted: null });
+    expect(events.at(-1)!.message).toContain('state unknown from here: pod c was written at');
+    // pod c seen whole again: explanations resume
+    const more = run(r, [write('admin', 'update', 'pods', 'c', pod('c', { restarts: 3 })), write('admin', 'update', 'replicasets', 'web', rs(1, 3)), write(RS_USER, 'delete', 'pods', 'c', pod('c'))]);
+    expect(more.at(-1)).toMatchObject({ verb: 'delete', pod: 'c', predicted: true, reason: 'MoreRestarts' });
+  });
+
+  it('a controller first seen after its creation is not explained until its status agrees with the pods seen', () => {
+    const r = replay();
+    const status = (s: Record<string, unknown>) => write(RS_USER, 'update', 'replicasets', 'web', { ...rs(1, 1, s) }, { subresource: 'status' });
+    const events = run(r, [
+      write('admin', 'update', 'replicasets', 'web', rs(1)),
+      write(RS_USER, 'create', 'pods', null, pod('n1', { phase: 'Pending' })),
+      status({ replicas: 1, fullyLabeledReplicas: 1, observedGeneration: 1 }),
+      write('admin', 'update', 'replicasets', 'web', rs(0, 2, { replicas: 1, fullyLabeledReplicas: 1, observedGeneration: 1 })),
+      write(RS_USER, 'delete', 'pods', 'n1', pod('n1', { phase: 'Pending' })),
+    ]);
+    expect(events[1]).toMatchObject({ verb: 'create', predicted: null });
+    expect(events[1].message).toContain('was created before the log starts');
+    expect(events.at(-1)).toMatchObject({ verb: 'delete', predicted: true, reason: 'ScaleToZero' });
+  });
+
+  it('a controller write on a pod the log never showed is on unknown state', () => {
+    const r = replay();
+    const events = run(r, [write('admin', 'create', 'replicasets', 'web', rs(0)), write(RS_USER, 'delete', 'pods', 'ghost', pod('ghost'))]);
+    expect(events[1]).toMatchObject({ verb: 'delete', predicted: null });
+    expect(events[1].message).toContain('pod ghost was not in the log before this write');
+  });
+
+  it('a write the API server refused is no event and changes nothing', () => {
+    const r = replay();
+    const events = run(r, [...threePods(), write('admin', 'delete', 'pods', 'a', pod('a'), { code: 409 })]);
+    expect(events.length).toBe(4);
+    expect(r.history('audit-log').events.length).toBe(4);
+  });
+});
