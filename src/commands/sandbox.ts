@@ -30,7 +30,7 @@ ReplicationController controller (that is rs-reconcile itself).`;
     kubeconfig: Flags.string({ description: 'where to write the kubeconfig', default: 'sandbox.kubeconfig' }),
     'audit-log': Flags.string({ description: 'write every request as a JSON line to this file' }),
     'audit-max-entries': Flags.integer({ description: 'newest audit entries kept in memory for GET /sandbox/audit (the --audit-log file gets all)', min: 0, default: 100_000 }),
-    controllers: Flags.boolean({ description: "run the serviceaccount, namespace and garbage collector controllers; --no-controllers: a bare API server", default: true, allowNo: true }),
+    'no-controllers': Flags.boolean({ description: 'a bare API server: without the serviceaccount, namespace and garbage collector controllers (pods need a ServiceAccount made by hand)', default: false }),
   };
 
   async run(): Promise<void> {
@@ -40,6 +40,6 @@ ReplicationController controller (that is rs-reconcile itself).`;
     const stop = () => ac.abort();
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
-    await runSandboxCli({ port: flags.port, nodes: flags.nodes, seedFiles: flags.seed, kubeconfigPath: flags.kubeconfig, auditLog: flags['audit-log'], auditMaxEntries: flags['audit-max-entries'], controllers: flags.controllers, out: process.stdout, signal: ac.signal });
+    await runSandboxCli({ port: flags.port, nodes: flags.nodes, seedFiles: flags.seed, kubeconfigPath: flags.kubeconfig, auditLog: flags['audit-log'], auditMaxEntries: flags['audit-max-entries'], controllers: !flags['no-controllers'], out: process.stdout, signal: ac.signal });
   }
 }
