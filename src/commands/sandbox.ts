@@ -4,9 +4,21 @@ import { BaseCommand } from '../cli/base.js';
 export default class Sandbox extends BaseCommand {
   static override summary = 'Start the embedded Kubernetes API server (in memory, 127.0.0.1) to try rs-reconcile without a cluster';
   static override description = `A faithful in-memory subset of kube-apiserver (namespaces, pods, nodes, events, replicasets,
-replicationcontrollers, leases) with a simulated scheduler and kubelet. It writes a kubeconfig,
-prints the line to export it, and runs until Ctrl-C. kubectl and every rs-reconcile command
-work against it.`;
+deployments, replicationcontrollers, configmaps, secrets, serviceaccounts, leases). It writes a
+kubeconfig, prints the line to export it, and runs until Ctrl-C. kubectl and every rs-reconcile
+command work against it.
+
+What runs besides the API server: with --nodes N, a simulated scheduler and kubelet; and, unless
+--no-controllers, three of kube-controller-manager's controllers: serviceaccount (a "default"
+ServiceAccount in every namespace about 1 s after it is created, which pods need: the API server
+refuses a pod whose service account does not exist), namespace (a deleted namespace is emptied,
+then removed) and garbage collector (dependents of a deleted owner go, e.g. a ReplicaSet whose
+Deployment is gone). Seeded namespaces have their "default" ServiceAccount from the start.
+
+What does not run: no Deployment controller (Deployments are stored and served, their
+ReplicaSets are not created or scaled for them; the ReplicaSets a Deployment owns are
+rs-reconcile's to handle: rs-reconcile run, or reconcile deploy/NAME) and no ReplicaSet or
+ReplicationController controller (that is rs-reconcile itself).`;
   static override examples = [
     { description: 'A sandbox with 3 fake nodes, seeded with an example', command: '<%= config.bin %> sandbox --nodes 3 --seed examples/drifted-replicaset.yaml' },
     { description: 'Then, in another shell', command: 'export KUBECONFIG=$PWD/sandbox.kubeconfig\nkubectl get rs,pods -A\n<%= config.bin %> reconcile -n shop --yes' },
@@ -18,6 +30,7 @@ work against it.`;
     kubeconfig: Flags.string({ description: 'where to write the kubeconfig', default: 'sandbox.kubeconfig' }),
     'audit-log': Flags.string({ description: 'write every request as a JSON line to this file' }),
     'audit-max-entries': Flags.integer({ description: 'newest audit entries kept in memory for GET /sandbox/audit (the --audit-log file gets all)', min: 0, default: 100_000 }),
+    'no-controllers': Flags.boolean({ description: 'a bare API server: without the serviceaccount, namespace and garbage collector controllers (pods need a ServiceAccount made by hand)', default: false }),
   };
 
   async run(): Promise<void> {
@@ -27,6 +40,6 @@ work against it.`;
     const stop = () => ac.abort();
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
-    await runSandboxCli({ port: flags.port, nodes: flags.nodes, seedFiles: flags.seed, kubeconfigPath: flags.kubeconfig, auditLog: flags['audit-log'], auditMaxEntries: flags['audit-max-entries'], out: process.stdout, signal: ac.signal });
+    await runSandboxCli({ port: flags.port, nodes: flags.nodes, seedFiles: flags.seed, kubeconfigPath: flags.kubeconfig, auditLog: flags['audit-log'], auditMaxEntries: flags['audit-max-entries'], controllers: !flags['no-controllers'], out: process.stdout, signal: ac.signal });
   }
 }

@@ -13,6 +13,8 @@ export interface SandboxCliOptions {
   auditLog?: string;
   /** Newest audit entries kept in memory (GET /sandbox/audit). */
   auditMaxEntries?: number;
+  /** kube-controller-manager's simulated controllers (default true); false: a bare API server. */
+  controllers?: boolean;
   out: NodeJS.WritableStream;
   /** Where the hint goes (default: process.stderr). */
   err?: NodeJS.WritableStream;
@@ -43,7 +45,7 @@ export async function runSandboxCli(o: SandboxCliOptions): Promise<void> {
   if (o.signal.aborted) return;
   let sb;
   try {
-    sb = await startSandbox({ port: o.port ?? 0, nodes: o.nodes ?? 0, seed, auditLog: o.auditLog, auditMaxEntries: o.auditMaxEntries });
+    sb = await startSandbox({ port: o.port ?? 0, nodes: o.nodes ?? 0, seed, auditLog: o.auditLog, auditMaxEntries: o.auditMaxEntries, controllers: o.controllers });
   } catch (e) {
     throw new UserError(`cannot start the sandbox: ${(e as Error).message}`);
   }
@@ -52,8 +54,9 @@ export async function runSandboxCli(o: SandboxCliOptions): Promise<void> {
     await sb.writeKubeconfig(path);
     o.out.write(`export KUBECONFIG=${path}\n`);
     const nodes = o.nodes ?? 0;
+    const bare = o.controllers === false ? ', no controllers' : '';
     err.write(
-      `sandbox API server on ${sb.url} (${nodes} node${nodes === 1 ? '' : 's'}${nodes === 0 ? ', no kubelet' : ''}); ` +
+      `sandbox API server on ${sb.url} (${nodes} node${nodes === 1 ? '' : 's'}${nodes === 0 ? ', no kubelet' : ''}${bare}); ` +
         `run the line above, then e.g. \`kubectl get pods -A\`. Ctrl-C to stop.\n`,
     );
     if (!o.signal.aborted) await new Promise<void>((r) => o.signal.addEventListener('abort', () => r(), { once: true }));

@@ -1,4 +1,5 @@
 // Defaulting and the create/update strategies (PrepareForCreate / PrepareForUpdate) of each resource.
+import { badRequest } from './errors.js';
 import type { ResourceDef } from './resources.js';
 import { clone, deepEqual, isPlainObject, type Obj } from './util.js';
 
@@ -29,9 +30,11 @@ export function defaultPodSpec(spec: Obj, isPod: boolean): void {
   if (Array.isArray(spec.containers)) spec.containers.forEach(defaultContainer);
   if (Array.isArray(spec.initContainers)) spec.initContainers.forEach(defaultContainer);
   if (isPod) {
-    // ServiceAccount, Priority and DefaultTolerationSeconds admission.
-    spec.serviceAccountName ??= spec.serviceAccount ?? 'default';
-    spec.serviceAccount ??= spec.serviceAccountName;
+    // ServiceAccount, Priority and DefaultTolerationSeconds admission. The deprecated
+    // serviceAccount is read when serviceAccountName is empty and always written back equal to it
+    // (the v1 conversion of PodSpec).
+    spec.serviceAccountName = spec.serviceAccountName || spec.serviceAccount || 'default';
+    spec.serviceAccount = spec.serviceAccountName;
     if (spec.priority === undefined && !spec.priorityClassName) spec.priority = 0;
     spec.preemptionPolicy ??= 'PreemptLowerPriority';
     const tolerations: Obj[] = Array.isArray(spec.tolerations) ? spec.tolerations : [];
@@ -60,6 +63,70 @@ export function podQOS(spec: Obj): string {
   return guaranteed ? 'Guaranteed' : 'Burstable';
 }
 
+/** SetDefaults_Deployment (apps/v1), with the pod template defaulted as for ReplicaSets. */
+function defaultDeployment(o: Obj): void {
+  o.spec ??= {};
+  const spec = o.spec;
+  spec.replicas ??= 1;
+  if (isPlainObject(spec.strategy) || spec.strategy === undefined) {
+    const strategy = (spec.strategy ??= {});
+    strategy.type ||= 'RollingUpdate';
+    if (strategy.type === 'RollingUpdate') {
+      const ru = (strategy.rollingUpdate ??= {});
+      if (isPlainObject(ru)) {
+        ru.maxUnavailable ??= '25%';
+        ru.maxSurge ??= '25%';
+      }
+    }
+  }
+  spec.revisionHistoryLimit ??= 10;
+  spec.progressDeadlineSeconds ??= 600;
+  if (isPlainObject(spec.template)) defaultPodSpec(spec.template.spec, false);
+}
+
+/** How Go's encoding/json reports a string that is not standard base64 (a []byte field). */
+function base64Error(s: string): string | undefined {
+  const clean = s.replace(/[\r\n]/g, '');
+  const bad = clean.search(/[^A-Za-z0-9+/=]/);
+  if (bad >= 0) return `illegal base64 data at input byte ${bad}`;
+  const pad = clean.indexOf('=');
+  if (pad >= 0 && !/^={1,2}$/.test(clean.slice(pad))) return `illegal base64 data at input byte ${pad}`;
+  if (clean.length % 4 !== 0) return `illegal base64 data at input byte ${clean.length - (clean.length % 4)}`;
+  return undefined;
+}
+
+/** A map[string]string field: anything else fails decoding as the real server's JSON decoder does. */
+function stringMap(res: ResourceDef, o: Obj, field: string): void {
+  const m = o[field];
+  if (m === undefined || m === null) return;
+  const where = `${res.kind}.${field}`;
+  if (!isPlainObject(m)) throw badRequest(`${res.kind} in version "v1" cannot be handled as a ${res.kind}: json: cannot unmarshal ${Array.isArray(m) ? 'array' : typeof m} into Go struct field ${where} of type map[string]string`);
+  for (const v of Object.values(m)) {
+    if (typeof v !== 'string' && v !== null) {
+      throw badRequest(`${res.kind} in version "v1" cannot be handled as a ${res.kind}: json: cannot unmarshal ${Array.isArray(v) ? 'array' : typeof v} into Go struct field ${where} of type string`);
+    }
+  }
+}
+
+/**
+ * The v1 Secret conversion: `data` values are base64 ([]byte), `stringData` is written into
+ * `data` (it wins over the same key) and never stored. SetDefaults_Secret: type Opaque.
+ */
+function convertSecret(res: ResourceDef, o: Obj): void {
+  stringMap(res, o, 'data');
+  stringMap(res, o, 'stringData');
+  for (const v of Object.values((o.data ?? {}) as Record<string, string | null>)) {
+    const e = typeof v === 'string' ? base64Error(v) : undefined;
+    if (e) throw badRequest(`Secret in version "v1" cannot be handled as a Secret: ${e}`);
+  }
+  if (isPlainObject(o.stringData) && Object.keys(o.stringData).length > 0) {
+    o.data = isPlainObject(o.data) ? o.data : {};
+    for (const [k, v] of Object.entries(o.stringData as Record<string, string | null>)) o.data[k] = Buffer.from(v ?? '', 'utf8').toString('base64');
+  }
+  delete o.stringData;
+  o.type ||= 'Opaque';
+}
+
 /** Applies API defaults to a whole object (create and update paths alike). */
 export function applyDefaults(res: ResourceDef, o: Obj): void {
   switch (res.name) {
@@ -70,6 +137,15 @@ export function applyDefaults(res: ResourceDef, o: Obj): void {
       o.spec ??= {};
       o.spec.replicas ??= 1;
       if (isPlainObject(o.spec.template)) defaultPodSpec(o.spec.template.spec, false);
+      break;
+    case 'deployments':
+      defaultDeployment(o);
+      break;
+    case 'configmaps':
+      stringMap(res, o, 'data');
+      break;
+    case 'secrets':
+      convertSecret(res, o);
       break;
     case 'replicationcontrollers': {
       o.spec ??= {};
@@ -105,6 +181,10 @@ export function prepareForCreate(res: ResourceDef, o: Obj): void {
     case 'replicationcontrollers':
       o.status = { replicas: 0 };
       break;
+    case 'deployments':
+      // Every DeploymentStatus field is omitempty.
+      o.status = {};
+      break;
     case 'namespaces':
       o.status = { phase: 'Active' };
       break;
@@ -138,7 +218,9 @@ export function prepareForUpdate(res: ResourceDef, next: Obj, old: Obj, sub: 'st
   }
   if (res.generation) {
     const g = old.metadata.generation ?? 1;
-    next.metadata.generation = deepEqual(specOf(res, next), specOf(res, old)) ? g : g + 1;
+    // A Deployment's annotations bump it too: they are copied to its ReplicaSets.
+    const annotationsChanged = res.name === 'deployments' && sub !== 'status' && !deepEqual(next.metadata.annotations ?? {}, old.metadata.annotations ?? {});
+    next.metadata.generation = deepEqual(specOf(res, next), specOf(res, old)) && !annotationsChanged ? g : g + 1;
   } else if (old.metadata.generation !== undefined) {
     next.metadata.generation = old.metadata.generation;
   } else {

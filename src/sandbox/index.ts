@@ -11,6 +11,7 @@ import { Registry } from './registry.js';
 import { resourceByName, resourceForKind } from './resources.js';
 import { RestHandler } from './rest.js';
 import { SandboxServer } from './server.js';
+import { DEFAULT_SERVICE_ACCOUNT_DELAY_MS, seedDefaultServiceAccounts, serviceAccountAdmission, ServiceAccountController } from './serviceaccounts.js';
 import { selfSignedCert } from './tls.js';
 import { Store } from './store.js';
 import { isPlainObject, type Obj } from './util.js';
@@ -28,8 +29,22 @@ export interface SandboxOptions {
   /** Fake nodes node-0… for the simulated scheduler/kubelet; 0 = no kubelet (default). */
   nodes?: number;
   kubelet?: KubeletOptions;
-  /** Objects to preload (Pods, ReplicaSets, RCs, Namespaces, Nodes, Events, Leases, or a v1 List). Status is kept as given. */
+  /**
+   * Objects to preload (Namespaces, Nodes, Pods, ReplicaSets, RCs, Deployments, ConfigMaps, Secrets,
+   * ServiceAccounts, Events, Leases, or a v1 List). Status is kept as given. Seeding bypasses
+   * admission (as state restored from etcd): a seeded pod whose service account is missing is
+   * loaded all the same. With the controllers, every seeded namespace has its `default`
+   * ServiceAccount from the start.
+   */
   seed?: unknown[];
+  /**
+   * kube-controller-manager's simulated controllers: serviceaccount, namespace and garbage
+   * collector (default true). false = a bare API server: no `default` ServiceAccounts (pod creates
+   * are refused until one is made), namespaces stay Terminating, no garbage collection.
+   */
+  controllers?: boolean;
+  /** How long after a namespace appears the serviceaccount controller creates its `default` (default 1000 ms). */
+  serviceAccountDelayMs?: number;
   /** Events kept per resource for watch resume and consistent pagination before 410 Gone (default 1000). */
   watchHistory?: number;
   /** JSON-lines audit file; it gets every entry. */
@@ -64,6 +79,13 @@ export interface SandboxKubelet {
   restartContainer(namespace: string, name: string, container?: string): Obj;
 }
 
+export interface SandboxServiceAccounts {
+  /** Creates every `default` ServiceAccount that is due now. */
+  tick(): void;
+  /** Moves the serviceaccount controller's clock forward by ms and creates what became due. */
+  advance(ms: number): void;
+}
+
 export interface Sandbox {
   /** https://127.0.0.1:PORT (kubectl only sends bearer tokens over TLS). */
   url: string;
@@ -81,6 +103,8 @@ export interface Sandbox {
   faults: SandboxFaults;
   /** Present when nodes > 0. */
   kubelet?: SandboxKubelet;
+  /** The serviceaccount controller; absent with controllers: false. */
+  serviceAccounts?: SandboxServiceAccounts;
   close(): Promise<void>;
 }
 
@@ -113,13 +137,19 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     if (res.name === 'namespaces' && store.get('namespaces', undefined, o.metadata?.name)) continue;
     registry.seed(res, o);
   }
+  const controllers = opts.controllers !== false;
+  const saDelay = opts.serviceAccountDelayMs ?? DEFAULT_SERVICE_ACCOUNT_DELAY_MS;
+  if (!Number.isFinite(saDelay) || saDelay < 0) throw new Error('serviceAccountDelayMs must be a non-negative number');
+  if (controllers) seedDefaultServiceAccounts(registry, store);
 
   // After the seed, so a bad seed leaves no audit file stream open.
   const audit = new AuditLog({ file: opts.auditLog, maxEntries: opts.auditMaxEntries });
   const nodes = opts.nodes ?? 0;
   const kubelet = nodes > 0 ? new Kubelet(registry, store, audit, nodes, opts.kubelet) : undefined;
-  const gc = opts.gc === false ? undefined : new GarbageCollector(registry, store, audit);
-  const nsController = new NamespaceController(registry, store, audit);
+  const gc = opts.gc === false || !controllers ? undefined : new GarbageCollector(registry, store, audit);
+  const nsController = controllers ? new NamespaceController(registry, store, audit) : undefined;
+  const saController = controllers ? new ServiceAccountController(registry, store, audit, saDelay) : undefined;
+  registry.admission.push(serviceAccountAdmission(store, saController && ((ns) => saController.awaitDefault(ns))));
   const rest = new RestHandler(registry, hub, audit, faults);
   const tls = selfSignedCert();
   const server = new SandboxServer({ token, cert: tls.cert, key: tls.key, rest, hub, audit, faults, kubelet });
@@ -134,7 +164,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const ca = tls.cert;
   kubelet?.start();
   gc?.start();
-  nsController.start();
+  nsController?.start();
+  saController?.start();
 
   let closed = false;
   return {
@@ -158,12 +189,14 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       advance: (ms) => kubelet.advance(ms),
       restartContainer: (ns, name, container) => kubelet.restartContainer(ns, name, container),
     },
+    serviceAccounts: saController && { tick: () => saController.tick(), advance: (ms) => saController.advance(ms) },
     close: async () => {
       if (closed) return;
       closed = true;
       kubelet?.stop();
       gc?.stop();
-      nsController.stop();
+      nsController?.stop();
+      saController?.stop();
       await server.close();
       await audit.close();
     },

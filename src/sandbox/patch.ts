@@ -203,10 +203,11 @@ export function listStrategy(kind: string, path: string[]): ListStrategy {
   if (kind === 'Pod' && (p === 'status.podIPs' || p === 'status.hostIPs')) return { merge: true, mergeKey: 'ip' };
   if (kind === 'Node' && p === 'status.addresses') return { merge: true, mergeKey: 'type' };
   let rel: string[] | null = null;
+  const templated = kind === 'ReplicaSet' || kind === 'ReplicationController' || kind === 'Deployment';
   if (kind === 'Pod' && path[0] === 'spec') rel = path.slice(1);
-  else if ((kind === 'ReplicaSet' || kind === 'ReplicationController') && path[0] === 'spec' && path[1] === 'template' && path[2] === 'spec') rel = path.slice(3);
-  else if ((kind === 'ReplicaSet' || kind === 'ReplicationController') && p === 'spec.template.metadata.ownerReferences') return { merge: true, mergeKey: 'uid' };
-  else if ((kind === 'ReplicaSet' || kind === 'ReplicationController') && p === 'spec.template.metadata.finalizers') return { merge: true };
+  else if (templated && path[0] === 'spec' && path[1] === 'template' && path[2] === 'spec') rel = path.slice(3);
+  else if (templated && p === 'spec.template.metadata.ownerReferences') return { merge: true, mergeKey: 'uid' };
+  else if (templated && p === 'spec.template.metadata.finalizers') return { merge: true };
   if (rel) {
     if (rel.length === 1 && POD_SPEC_LISTS[rel[0]]) return { merge: true, mergeKey: POD_SPEC_LISTS[rel[0]] };
     if (rel.length === 2 && ['containers', 'initContainers', 'ephemeralContainers'].includes(rel[0]) && CONTAINER_LISTS[rel[1]]) {

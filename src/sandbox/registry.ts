@@ -68,7 +68,13 @@ export function withType(res: ResourceDef, o: Obj): Obj {
   return { kind: res.kind, apiVersion: apiVersionOf(res), ...rest };
 }
 
+/** A mutating admission plugin run on creates after NamespaceLifecycle; it throws to refuse. */
+export type Admission = (res: ResourceDef, o: Obj, ctx: WriteCtx) => void;
+
 export class Registry {
+  /** Admission plugins beyond NamespaceLifecycle (ServiceAccount), in order. */
+  readonly admission: Admission[] = [];
+
   constructor(readonly store: Store) {}
 
   get(res: ResourceDef, ns: string | undefined, name: string): Obj {
@@ -155,6 +161,7 @@ export class Registry {
     }
     if (meta.resourceVersion) throw badRequest('resourceVersion should not be set on objects to be created');
     this.admitNamespace(res, meta.namespace, meta.name ?? '');
+    for (const admit of this.admission) admit(res, o, ctx);
     this.dedupOwnerRefs(o, ctx);
     return this.createPrepared(res, o, ctx, true);
   }

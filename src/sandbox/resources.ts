@@ -51,10 +51,31 @@ export const RESOURCES: ResourceDef[] = [
     defaultPropagation: 'Background', storageVersionHash: 'r2yiGXH7wu8=',
   },
   {
+    name: 'configmaps', singularName: 'configmap', kind: 'ConfigMap', listKind: 'ConfigMapList', group: '', version: 'v1',
+    namespaced: true, verbs: ALL_VERBS, shortNames: ['cm'], subresources: {}, generation: false, allowCreateOnUpdate: false,
+    defaultPropagation: 'Background', storageVersionHash: 'qFsyl6wFWjQ=',
+  },
+  {
+    name: 'secrets', singularName: 'secret', kind: 'Secret', listKind: 'SecretList', group: '', version: 'v1', namespaced: true,
+    verbs: ALL_VERBS, subresources: {}, generation: false, allowCreateOnUpdate: false, defaultPropagation: 'Background',
+    storageVersionHash: 'S6u1pOWzb84=',
+  },
+  {
+    name: 'serviceaccounts', singularName: 'serviceaccount', kind: 'ServiceAccount', listKind: 'ServiceAccountList', group: '',
+    version: 'v1', namespaced: true, verbs: ALL_VERBS, shortNames: ['sa'], subresources: {}, generation: false,
+    allowCreateOnUpdate: false, defaultPropagation: 'Background', storageVersionHash: 'pbx9ZvyFpBE=',
+  },
+  {
     name: 'replicationcontrollers', singularName: 'replicationcontroller', kind: 'ReplicationController',
     listKind: 'ReplicationControllerList', group: '', version: 'v1', namespaced: true, verbs: ALL_VERBS,
     shortNames: ['rc'], categories: ['all'], subresources: { status: STATUS, scale: SCALE }, generation: true,
     allowCreateOnUpdate: false, defaultPropagation: 'Orphan', storageVersionHash: 'Jond2If31h0=',
+  },
+  {
+    name: 'deployments', singularName: 'deployment', kind: 'Deployment', listKind: 'DeploymentList', group: 'apps',
+    version: 'v1', namespaced: true, verbs: ALL_VERBS, shortNames: ['deploy'], categories: ['all'],
+    subresources: { status: STATUS, scale: SCALE }, generation: true, allowCreateOnUpdate: false,
+    defaultPropagation: 'Background', storageVersionHash: '8aSe+NMegvE=',
   },
   {
     name: 'replicasets', singularName: 'replicaset', kind: 'ReplicaSet', listKind: 'ReplicaSetList', group: 'apps',

@@ -63,6 +63,23 @@ function replicaRow(o: Obj, now: number, rc: boolean): unknown[] {
   return [o.metadata.name, o.spec?.replicas ?? 0, o.status?.replicas ?? 0, o.status?.readyReplicas ?? 0, sinceAge(o.metadata.creationTimestamp, now), names, images, none(sel)];
 }
 
+function deploymentRow(o: Obj, now: number): unknown[] {
+  const [names, images] = containersAndImages(o.spec?.template);
+  const st = o.status ?? {};
+  return [
+    o.metadata.name,
+    `${st.readyReplicas ?? 0}/${o.spec?.replicas ?? 0}`,
+    st.updatedReplicas ?? 0,
+    st.availableReplicas ?? 0,
+    sinceAge(o.metadata.creationTimestamp, now),
+    names,
+    images,
+    labelSelectorString(o.spec?.selector),
+  ];
+}
+
+const count = (m: unknown): number => (m && typeof m === 'object' ? Object.keys(m).length : 0);
+
 function nodeRow(o: Obj, now: number): unknown[] {
   const conds = (o.status?.conditions ?? []) as Obj[];
   const ready = conds.find((c) => c.type === 'Ready');
@@ -136,6 +153,32 @@ const COLUMNS: Record<string, Column[]> = {
     col('Name', 'string', 'The name of this event.', 1, 'name'),
   ],
   leases: [NAME, col('Holder', 'string', 'The holder of the lease.'), AGE],
+  deployments: [
+    NAME,
+    col('Ready', 'string', 'Number of the pod with ready state'),
+    col('Up-to-date', 'string', 'Total number of non-terminated pods targeted by this deployment that have the desired template spec.'),
+    col('Available', 'string', 'Total number of available pods (ready for at least minReadySeconds) targeted by this deployment.'),
+    AGE,
+    col('Containers', 'string', 'Names of each container in the template.', 1),
+    col('Images', 'string', 'Images referenced by each container in the template.', 1),
+    col('Selector', 'string', "Label selector for pods. Existing ReplicaSets whose pods are selected by this will be the ones affected by this deployment. It must match the pod template's labels.", 1),
+  ],
+  configmaps: [
+    NAME,
+    col('Data', 'string', "Data contains the configuration data. Each key must consist of alphanumeric characters, '-', '_' or '.'. Values with non-UTF-8 byte sequences must use the BinaryData field. The keys stored in Data must not overlap with the keys in the BinaryData field, this is enforced during validation process."),
+    AGE,
+  ],
+  secrets: [
+    NAME,
+    col('Type', 'string', 'Used to facilitate programmatic handling of secret data. More info: https://kubernetes.io/docs/concepts/configuration/secret/#secret-types'),
+    col('Data', 'string', "Data contains the secret data. Each key must consist of alphanumeric characters, '-', '_' or '.'. The serialized form of the secret data is a base64 encoded string, representing the arbitrary (possibly non-string) data value here. Described in https://tools.ietf.org/html/rfc4648#section-4"),
+    AGE,
+  ],
+  serviceaccounts: [
+    NAME,
+    col('Secrets', 'string', 'Secrets is a list of the secrets in the same namespace that pods running using this ServiceAccount are allowed to use. More info: https://kubernetes.io/docs/concepts/configuration/secret'),
+    AGE,
+  ],
 };
 COLUMNS.replicationcontrollers = COLUMNS.replicasets;
 
@@ -155,6 +198,14 @@ export function tableRow(res: ResourceDef, o: Obj, now = Date.now()): unknown[] 
       return eventRow(o, now);
     case 'leases':
       return [o.metadata.name, o.spec?.holderIdentity ?? '', sinceAge(o.metadata.creationTimestamp, now)];
+    case 'deployments':
+      return deploymentRow(o, now);
+    case 'configmaps':
+      return [o.metadata.name, count(o.data) + count(o.binaryData), sinceAge(o.metadata.creationTimestamp, now)];
+    case 'secrets':
+      return [o.metadata.name, o.type ?? '', count(o.data), sinceAge(o.metadata.creationTimestamp, now)];
+    case 'serviceaccounts':
+      return [o.metadata.name, Array.isArray(o.secrets) ? o.secrets.length : 0, sinceAge(o.metadata.creationTimestamp, now)];
     default:
       return [o.metadata.name, sinceAge(o.metadata.creationTimestamp, now)];
   }

@@ -306,6 +306,143 @@ function validateReplicaStatus(o: Obj, errs: FieldError[]): void {
   if ((st.availableReplicas ?? 0) > (st.readyReplicas ?? 0)) errs.push({ type: 'Invalid', field: 'status.availableReplicas', value: st.availableReplicas, detail: 'cannot be greater than readyReplicas' });
 }
 
+const CONFIG_KEY = /^[-._a-zA-Z0-9]+$/;
+const CONFIG_KEY_MSG =
+  "a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')";
+/** 1 MiB: the most bytes of data a ConfigMap or Secret holds (MaxSecretSize). */
+const MAX_DATA_BYTES = 1024 * 1024;
+
+/** validation.IsConfigMapKey, used for ConfigMap and Secret keys. */
+export function configMapKeyErrors(key: string): string[] {
+  const out: string[] = [];
+  if (key.length > 253) out.push('must be no more than 253 characters');
+  if (!CONFIG_KEY.test(key)) out.push(CONFIG_KEY_MSG);
+  if (key === '.') out.push("must not be '.'");
+  else if (key === '..') out.push("must not be '..'");
+  else if (key.startsWith('..')) out.push("must not start with '..'");
+  return out;
+}
+
+function dataKeys(m: unknown, field: string, errs: FieldError[]): void {
+  if (!isPlainObject(m)) return;
+  for (const k of Object.keys(m)) for (const e of configMapKeyErrors(k)) errs.push({ type: 'Invalid', field: `${field}[${k}]`, value: k, detail: e });
+}
+
+function validateConfigMap(o: Obj, errs: FieldError[]): void {
+  const data = (isPlainObject(o.data) ? o.data : {}) as Record<string, string>;
+  const binary = (isPlainObject(o.binaryData) ? o.binaryData : {}) as Record<string, string>;
+  let total = 0;
+  dataKeys(data, 'data', errs);
+  for (const [k, v] of Object.entries(data)) {
+    if (k in binary) errs.push({ type: 'Invalid', field: `data[${k}]`, value: k, detail: 'duplicate of key present in binaryData' });
+    total += Buffer.byteLength(String(v ?? ''), 'utf8');
+  }
+  dataKeys(binary, 'binaryData', errs);
+  for (const [k, v] of Object.entries(binary)) {
+    if (k in data) errs.push({ type: 'Invalid', field: `binaryData[${k}]`, value: k, detail: 'duplicate of key present in data' });
+    total += Buffer.from(String(v ?? ''), 'base64').length;
+  }
+  if (total > MAX_DATA_BYTES) errs.push({ type: 'TooLong', field: '', detail: `may not be more than ${MAX_DATA_BYTES} bytes` });
+}
+
+function validateSecret(o: Obj, errs: FieldError[]): void {
+  const data = (isPlainObject(o.data) ? o.data : {}) as Record<string, string>;
+  dataKeys(data, 'data', errs);
+  const total = Object.values(data).reduce((n, v) => n + Buffer.from(String(v ?? ''), 'base64').length, 0);
+  if (total > MAX_DATA_BYTES) errs.push({ type: 'TooLong', field: 'data', detail: `may not be more than ${MAX_DATA_BYTES} bytes` });
+  const has = (k: string) => Object.prototype.hasOwnProperty.call(data, k);
+  switch (o.type) {
+    case 'kubernetes.io/service-account-token':
+      if (!o.metadata?.annotations?.['kubernetes.io/service-account.name']) errs.push({ type: 'Required', field: 'metadata.annotations[kubernetes.io/service-account.name]' });
+      break;
+    case 'kubernetes.io/dockercfg':
+      if (!data['.dockercfg']) errs.push({ type: 'Required', field: 'data[.dockercfg]' });
+      break;
+    case 'kubernetes.io/dockerconfigjson':
+      if (!data['.dockerconfigjson']) errs.push({ type: 'Required', field: 'data[.dockerconfigjson]' });
+      break;
+    case 'kubernetes.io/basic-auth':
+      if (!has('username') && !has('password')) errs.push({ type: 'Required', field: 'data[username]' }, { type: 'Required', field: 'data[password]' });
+      break;
+    case 'kubernetes.io/ssh-auth':
+      if (!data['ssh-privatekey']) errs.push({ type: 'Required', field: 'data[ssh-privatekey]' });
+      break;
+    case 'kubernetes.io/tls':
+      if (!has('tls.crt')) errs.push({ type: 'Required', field: 'data[tls.crt]' });
+      if (!has('tls.key')) errs.push({ type: 'Required', field: 'data[tls.key]' });
+      break;
+    default:
+      break;
+  }
+}
+
+/** ConfigMaps and Secrets with `immutable: true` keep their data (and stay immutable). */
+function validateImmutableData(o: Obj, old: Obj, fields: string[], errs: FieldError[]): void {
+  if (old.immutable !== true) return;
+  if (o.immutable !== true) errs.push({ type: 'Forbidden', field: 'immutable', detail: 'field is immutable when `immutable` is set' });
+  for (const f of fields) if (!deepEqual(o[f] ?? null, old[f] ?? null)) errs.push({ type: 'Forbidden', field: f, detail: 'field is immutable when `immutable` is set' });
+}
+
+/** IsValidPercent / a non-negative int, for maxUnavailable and maxSurge. */
+function intOrPercent(v: unknown, field: string, errs: FieldError[]): number | undefined {
+  if (typeof v === 'number') {
+    nonNegative(v, field, errs);
+    return undefined;
+  }
+  if (typeof v !== 'string' || !/^[0-9]+%$/.test(v)) {
+    errs.push({ type: 'Invalid', field, value: v, detail: "a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')" });
+    return undefined;
+  }
+  return Number(v.slice(0, -1));
+}
+
+function isZero(v: unknown): boolean {
+  return v === 0 || v === '0%';
+}
+
+function validateDeploymentSpec(o: Obj, errs: FieldError[]): void {
+  const spec = (o.spec ?? {}) as Obj;
+  validateReplicaSetSpec(o, errs);
+  nonNegative(spec.revisionHistoryLimit, 'spec.revisionHistoryLimit', errs);
+  const strategy = (spec.strategy ?? {}) as Obj;
+  if (strategy.type !== 'Recreate' && strategy.type !== 'RollingUpdate') {
+    errs.push({ type: 'NotSupported', field: 'spec.strategy.type', value: strategy.type ?? '', detail: 'supported values: "Recreate", "RollingUpdate"' });
+  } else if (strategy.type === 'Recreate') {
+    if (strategy.rollingUpdate !== undefined && strategy.rollingUpdate !== null) {
+      errs.push({ type: 'Forbidden', field: 'spec.strategy.rollingUpdate', detail: "may not be specified when strategy `type` is 'Recreate'" });
+    }
+  } else if (isPlainObject(strategy.rollingUpdate)) {
+    const ru = strategy.rollingUpdate;
+    const unavailable = intOrPercent(ru.maxUnavailable, 'spec.strategy.rollingUpdate.maxUnavailable', errs);
+    intOrPercent(ru.maxSurge, 'spec.strategy.rollingUpdate.maxSurge', errs);
+    if (isZero(ru.maxUnavailable) && isZero(ru.maxSurge)) {
+      errs.push({ type: 'Invalid', field: 'spec.strategy.rollingUpdate.maxUnavailable', value: ru.maxUnavailable, detail: 'may not be 0 when `maxSurge` is 0' });
+    }
+    if (unavailable !== undefined && unavailable > 100) {
+      errs.push({ type: 'Invalid', field: 'spec.strategy.rollingUpdate.maxUnavailable', value: ru.maxUnavailable, detail: 'must not be greater than 100%' });
+    }
+  }
+  if (spec.progressDeadlineSeconds !== undefined && spec.progressDeadlineSeconds !== null) {
+    nonNegative(spec.progressDeadlineSeconds, 'spec.progressDeadlineSeconds', errs);
+    if (typeof spec.progressDeadlineSeconds === 'number' && spec.progressDeadlineSeconds <= (spec.minReadySeconds ?? 0)) {
+      errs.push({ type: 'Invalid', field: 'spec.progressDeadlineSeconds', value: spec.progressDeadlineSeconds, detail: 'must be greater than minReadySeconds' });
+    }
+  }
+}
+
+function validateDeploymentStatus(o: Obj, errs: FieldError[]): void {
+  const st = (o.status ?? {}) as Obj;
+  for (const f of ['observedGeneration', 'replicas', 'updatedReplicas', 'readyReplicas', 'availableReplicas', 'unavailableReplicas', 'terminatingReplicas', 'collisionCount']) {
+    nonNegative(st[f], `status.${f}`, errs);
+  }
+  const r = st.replicas ?? 0;
+  const msg = 'cannot be greater than status.replicas';
+  if ((st.updatedReplicas ?? 0) > r) errs.push({ type: 'Invalid', field: 'status.updatedReplicas', value: st.updatedReplicas, detail: msg });
+  if ((st.readyReplicas ?? 0) > r) errs.push({ type: 'Invalid', field: 'status.readyReplicas', value: st.readyReplicas, detail: msg });
+  if ((st.availableReplicas ?? 0) > r) errs.push({ type: 'Invalid', field: 'status.availableReplicas', value: st.availableReplicas, detail: msg });
+  if ((st.availableReplicas ?? 0) > (st.readyReplicas ?? 0)) errs.push({ type: 'Invalid', field: 'status.availableReplicas', value: st.availableReplicas, detail: 'cannot be greater than readyReplicas' });
+}
+
 function validateEvent(o: Obj, errs: FieldError[]): void {
   const ns = o.metadata?.namespace ?? '';
   const inv = (o.involvedObject ?? {}) as Obj;
@@ -357,6 +494,16 @@ export function validateObject(res: ResourceDef, o: Obj, errs: FieldError[]): vo
       validateRCSpec(o, errs);
       validateReplicaStatus(o, errs);
       break;
+    case 'deployments':
+      validateDeploymentSpec(o, errs);
+      validateDeploymentStatus(o, errs);
+      break;
+    case 'configmaps':
+      validateConfigMap(o, errs);
+      break;
+    case 'secrets':
+      validateSecret(o, errs);
+      break;
     case 'events':
       validateEvent(o, errs);
       break;
@@ -386,14 +533,20 @@ export function validateUpdate(res: ResourceDef, o: Obj, old: Obj, errs: FieldEr
     };
     if (!deepEqual(mask(o.spec), mask(old.spec))) errs.push({ type: 'Forbidden', field: 'spec', detail: POD_UPDATE_FORBIDDEN });
   }
-  if (res.name === 'replicasets' && isPlainObject(o.spec?.selector) && !deepEqual(o.spec.selector, old.spec?.selector)) {
+  if ((res.name === 'replicasets' || res.name === 'deployments') && isPlainObject(o.spec?.selector) && !deepEqual(o.spec.selector, old.spec?.selector)) {
     errs.push({ type: 'Invalid', field: 'spec.selector', value: labelSelectorRepr(o.spec.selector), detail: 'field is immutable' });
+  }
+  if (res.name === 'configmaps') validateImmutableData(o, old, ['data', 'binaryData'], errs);
+  if (res.name === 'secrets') {
+    if ((o.type ?? '') !== (old.type ?? '')) errs.push({ type: 'Invalid', field: 'type', value: o.type ?? '', detail: 'field is immutable' });
+    validateImmutableData(o, old, ['data'], errs);
   }
 }
 
 /** Status-subresource validation (only status is checked, the rest was copied from the stored object). */
 export function validateStatus(res: ResourceDef, o: Obj, errs: FieldError[]): void {
   if (res.name === 'replicasets' || res.name === 'replicationcontrollers') validateReplicaStatus(o, errs);
+  if (res.name === 'deployments') validateDeploymentStatus(o, errs);
   if (res.name === 'pods') {
     const phase = o.status?.phase;
     if (phase !== undefined && !['Pending', 'Running', 'Succeeded', 'Failed', 'Unknown'].includes(phase)) {
@@ -414,11 +567,16 @@ const TOP: Record<string, string[]> = {
   namespaces: ['spec', 'status'],
   nodes: ['spec', 'status'],
   leases: ['spec'],
+  deployments: ['spec', 'status'],
+  configmaps: ['data', 'binaryData', 'immutable'],
+  secrets: ['data', 'stringData', 'type', 'immutable'],
+  serviceaccounts: ['secrets', 'imagePullSecrets', 'automountServiceAccountToken'],
   events: ['involvedObject', 'reason', 'message', 'source', 'firstTimestamp', 'lastTimestamp', 'count', 'type', 'eventTime', 'series', 'action', 'related', 'reportingComponent', 'reportingInstance'],
 };
 const SPEC: Record<string, string[]> = {
   replicasets: ['replicas', 'minReadySeconds', 'selector', 'template'],
   replicationcontrollers: ['replicas', 'minReadySeconds', 'selector', 'template'],
+  deployments: ['replicas', 'selector', 'template', 'strategy', 'minReadySeconds', 'revisionHistoryLimit', 'paused', 'progressDeadlineSeconds'],
   namespaces: ['finalizers'],
   nodes: ['podCIDR', 'podCIDRs', 'providerID', 'unschedulable', 'taints', 'configSource', 'externalID'],
   leases: ['acquireTime', 'holderIdentity', 'leaseDurationSeconds', 'leaseTransitions', 'renewTime', 'preferredHolder', 'strategy'],
@@ -445,7 +603,11 @@ export function unknownFields(res: ResourceDef, o: Obj): string[] {
   const spec = SPEC[res.name];
   if (spec) unknownIn(o.spec, spec, 'spec.', out);
   if (res.name === 'pods') unknownInPodSpec(o.spec, 'spec.', out);
-  if (res.name === 'replicasets' || res.name === 'replicationcontrollers') {
+  if (res.name === 'deployments' && isPlainObject(o.spec)) {
+    unknownIn(o.spec.strategy, ['type', 'rollingUpdate'], 'spec.strategy.', out);
+    if (isPlainObject(o.spec.strategy)) unknownIn(o.spec.strategy.rollingUpdate, ['maxUnavailable', 'maxSurge'], 'spec.strategy.rollingUpdate.', out);
+  }
+  if (res.name === 'replicasets' || res.name === 'replicationcontrollers' || res.name === 'deployments') {
     const t = o.spec?.template;
     unknownIn(t, ['metadata', 'spec'], 'spec.template.', out);
     if (isPlainObject(t)) {

@@ -4,7 +4,7 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AppsV1Api, CoreV1Api, KubeConfig } from '@kubernetes/client-node';
+import { ApiException, AppsV1Api, CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import { parse } from 'yaml';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import type { ForegroundOptions } from '../../src/services/run-foreground.js';
@@ -29,6 +29,34 @@ export function exampleItems(name: string): any[] {
 
 let counter = 0;
 
+const isCode = (e: unknown, code: number) => e instanceof ApiException && e.code === code;
+
+/**
+ * Makes pods creatable in `namespace`: the ServiceAccount admission plugin refuses a pod whose
+ * service account (`default`) does not exist. kube-controller-manager's serviceaccount controller
+ * creates it about 1 s after the namespace; a server without it (a bare kube-apiserver, or the
+ * sandbox with controllers: false) never does, so after `waitMs` the test creates it itself
+ * (AlreadyExists: the controller was there first).
+ */
+export async function ensureDefaultServiceAccount(core: CoreV1Api, namespace: string, waitMs = 3000): Promise<void> {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    try {
+      await core.readNamespacedServiceAccount({ name: 'default', namespace });
+      return;
+    } catch (e) {
+      if (!isCode(e, 404)) throw e;
+    }
+    if (Date.now() >= deadline) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  try {
+    await core.createNamespacedServiceAccount({ namespace, body: { metadata: { name: 'default' } } });
+  } catch (e) {
+    if (!isCode(e, 409)) throw e;
+  }
+}
+
 /**
  * Creates the objects of a snapshot in a fresh namespace. On a real cluster the server chooses
  * uids, so owner references to the snapshot's controllers are rewritten by name, and controller
@@ -52,6 +80,7 @@ export async function testEnv(items: any[], opts: { nodes?: number } = {}): Prom
   const apps = kc.makeApiClient(AppsV1Api);
   const namespace = `rs-test-${process.pid}-${Date.now().toString(36)}-${counter++}`;
   await core.createNamespace({ body: { metadata: { name: namespace, labels: { 'rs-reconcile/test': 'true' } } } });
+  await ensureDefaultServiceAccount(core, namespace);
   // a kubeconfig whose context namespace is the test namespace
   const raw = parse(readFileSync(REAL, 'utf8'));
   const current = raw['current-context'];

@@ -166,14 +166,15 @@ describe('garbage collection by ownerReferences', () => {
     });
     await env.apps.createNamespacedReplicaSet({
       namespace: 'default',
-      body: { ...rsBody('deploy-owned', 0), metadata: { name: 'deploy-owned', ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'd', uid: 'deployment-uid', controller: true }] } },
+      // StatefulSets are not served: the collector cannot tell whether the owner exists.
+      body: { ...rsBody('sts-owned', 0), metadata: { name: 'sts-owned', ownerReferences: [{ apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'd', uid: 'statefulset-uid', controller: true }] } },
     });
     await env.apps.deleteNamespacedReplicaSet({ name: 'own-a', namespace: 'default' });
     await waitFor(async () => (await env.core.readNamespacedPod({ name: 'two-owners', namespace: 'default' })).metadata?.ownerReferences?.length === 1, 'dangling ref removed');
     const p = await env.core.readNamespacedPod({ name: 'two-owners', namespace: 'default' });
     expect(p.metadata?.ownerReferences?.map((r) => r.name)).toEqual(['own-b']);
     await new Promise((r) => setTimeout(r, 50));
-    expect((await env.apps.readNamespacedReplicaSet({ name: 'deploy-owned', namespace: 'default' })).metadata?.name).toBe('deploy-owned');
+    expect((await env.apps.readNamespacedReplicaSet({ name: 'sts-owned', namespace: 'default' })).metadata?.name).toBe('sts-owned');
   });
 });
 
