@@ -347,12 +347,13 @@ export const ROWS: Row[] = [
         await c.kubectl('apply', '-f', await c.file('a1.yaml', v1)),
         await c.kubectl('apply', '-f', await c.file('a2.yaml', v2)),
         await c.kubectl('apply', '-f', await c.file('a2.yaml', v2)),
-      ].map((r) => r.stdout);
+      ];
       const rs = (await c.http('GET', `/apis/apps/v1/namespaces/${NS}/replicasets/applied`)).json;
-      return { outs, replicas: rs.spec.replicas, env: rs.spec.template.spec.containers[0].env.map((e: { name: string }) => e.name) };
+      return { outs: outs.map((r) => r.stdout), stderr: outs.map((r) => r.stderr).join(''), replicas: rs.spec.replicas, env: rs.spec.template.spec.containers[0].env.map((e: { name: string }) => e.name) };
     },
     want: {
       outs: ['replicaset.apps/applied created\n', 'replicaset.apps/applied configured\n', 'replicaset.apps/applied unchanged\n'],
+      stderr: '', // no "warning: error calculating patch from openapi spec"
       replicas: 2,
       env: ['A', 'B'],
     },
