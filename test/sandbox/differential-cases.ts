@@ -161,6 +161,39 @@ export const ROWS: Row[] = [
     want: { code: 1, stderr: `Error from server (Conflict): error when replacing "{dir}/stale.yaml": Operation cannot be fulfilled on pods "p1": ${STALE}\n` },
   },
   {
+    name: 'label and annotate: GET the object, then a merge patch with kubectl\'s field manager',
+    facts: 'What kubectl v1.32 sends: `label` / `annotate` → `GET` the object, then `PATCH …?fieldManager=kubectl-label` (a merge patch)',
+    act: async (c) => {
+      const l = await c.kubectl('label', 'pod', 'p1', '-n', NS, 'lab=1', '-v=6');
+      const a = await c.kubectl('annotate', 'pod', 'p1', '-n', NS, 'ann=1', '-v=6');
+      return { out: [l.stdout, a.stdout], requests: [...c.requests(l.stderr), ...c.requests(a.stderr)] };
+    },
+    want: {
+      out: ['pod/p1 labeled\n', 'pod/p1 annotated\n'],
+      requests: [
+        `GET /api/v1/namespaces/${NS}/pods/p1 200`,
+        `PATCH /api/v1/namespaces/${NS}/pods/p1?fieldManager=kubectl-label 200`,
+        `GET /api/v1/namespaces/${NS}/pods/p1 200`,
+        `PATCH /api/v1/namespaces/${NS}/pods/p1?fieldManager=kubectl-annotate 200`,
+      ],
+    },
+  },
+  {
+    name: 'discovery of apps/v1 lists replicasets with its scale and status subresources',
+    facts: 'discovery of apps/v1 → resources `replicasets`, `replicasets/scale`, `replicasets/status` (each with its verbs)',
+    act: async (c) => {
+      const r = JSON.parse((await c.kubectl('get', '--raw', '/apis/apps/v1')).stdout);
+      return { resources: Object.fromEntries(r.resources.filter((x: { name: string }) => x.name.startsWith('replicasets')).map((x: { name: string; verbs: string[] }) => [x.name, x.verbs])) };
+    },
+    want: {
+      resources: {
+        replicasets: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
+        'replicasets/scale': ['get', 'patch', 'update'],
+        'replicasets/status': ['get', 'patch', 'update'],
+      },
+    },
+  },
+  {
     name: 'patch of a missing pod: 404',
     facts: 'patch of a missing pod → 404 NotFound, reason `NotFound`, `pods "nope" not found`',
     act: async (c) => {
@@ -186,7 +219,7 @@ export const ROWS: Row[] = [
       failed: [1, 'The request is invalid: the server rejected our request due to an error in our request\n'],
       status: 422,
       body: { kind: 'Status', status: 'Failure', reason: 'Invalid', code: 422, details: {}, message: 'the server rejected our request due to an error in our request' },
-      labels: { app: 'web', tier: 'fe', touched: 'yes', j: '1', m: '1' },
+      labels: { app: 'web', tier: 'fe', touched: 'yes', lab: '1', j: '1', m: '1' },
       image: 'nginx:1.28',
     },
   },
