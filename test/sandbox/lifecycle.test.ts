@@ -1,6 +1,9 @@
 // Graceful deletion, finalizers, namespace termination, garbage collection and the simulated
 // scheduler/kubelet.
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
 import { failure, mergePatch, podBody, raw, rcBody, rsBody, startEnv, waitFor, type Env } from './helpers.js';
 
 let env: Env;
@@ -251,6 +254,20 @@ describe('simulated scheduler and kubelet', () => {
       expect(p.status?.containerStatuses?.[0]).toMatchObject({ name: 'app', ready: true, started: true, restartCount: 0 });
       expect(p.status?.containerStatuses?.[0].state?.running?.startedAt?.toISOString()).toBe('2025-12-01T00:00:00.000Z');
       expect(p.status?.conditions?.find((c) => c.type === 'Ready')?.lastTransitionTime?.toISOString()).toBe('2025-12-01T00:01:00.000Z');
+    } finally {
+      await k.sb.close();
+    }
+  });
+
+  it('sandbox --nodes 3 --seed examples/drifted-replicaset.yaml: the example\'s pods sit on the sandbox\'s nodes, and a deleted one goes', async () => {
+    const seed = parseYaml(readFileSync(resolve(__dirname, '../../examples/drifted-replicaset.yaml'), 'utf8'));
+    const k = await startEnv({ nodes: 3, gc: false, seed: [seed], kubelet: { scheduleDelayMs: 10, runDelayMs: 10, readyDelayMs: 10, terminationGraceMs: 10 } });
+    try {
+      expect((await k.core.listNode()).items.map((n) => n.metadata?.name)).toEqual(['node-1', 'node-2', 'node-3']);
+      const pod = await k.core.readNamespacedPod({ name: 'shop-web-c4r8t', namespace: 'shop' });
+      expect(pod.spec?.nodeName).toBe('node-3');
+      await k.core.deleteNamespacedPod({ name: 'shop-web-c4r8t', namespace: 'shop' });
+      await waitFor(() => gone(k.core.readNamespacedPod({ name: 'shop-web-c4r8t', namespace: 'shop' })), 'the kubelet of node-3 to finish the delete');
     } finally {
       await k.sb.close();
     }
