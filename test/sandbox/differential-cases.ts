@@ -54,7 +54,7 @@ export const ROWS: Row[] = [
     name: 'create -f reads /openapi/v3 and its group-version document, then POSTs with fieldValidation=Strict',
     facts: 'What kubectl v1.32 sends: `create -f` → it first reads `/openapi/v3` (and the group-version document it points to) for field validation, then `POST …?fieldManager=kubectl-create&fieldValidation=Strict`.',
     act: async (c) => {
-      await c.kubectl('create', '-f', await c.file('ns.yaml', `apiVersion: v1\nkind: Namespace\nmetadata: {name: ${NS}}\n`));
+      await c.namespace(NS);
       const r = await c.kubectl('create', '-v=6', '-f', await c.file('p1.yaml', POD('p1')));
       return { code: r.code, stdout: r.stdout, requests: c.requests(r.stderr) };
     },
@@ -353,7 +353,8 @@ export const ROWS: Row[] = [
     name: 'create in a terminating namespace: 403 NamespaceTerminating with its cause',
     facts: 'create in a namespace that is being deleted → 403 Forbidden, message `pods "t" is forbidden: unable to create new content in namespace shop-old because it is being terminated`, `details.causes[0]` = `{"reason":"NamespaceTerminating","message":"namespace shop-old is being terminated","field":"metadata.namespace"}`',
     act: async (c) => {
-      await c.kubectl('create', '-f', await c.file('old.yaml', 'apiVersion: v1\nkind: Namespace\nmetadata: {name: shop-old}\n---\n' + POD('keep').replace(`namespace: ${NS}`, 'namespace: shop-old').replace('labels:', 'finalizers: [example.com/hold]\n  labels:')));
+      await c.namespace('shop-old');
+      await c.kubectl('create', '-f', await c.file('old.yaml', POD('keep').replace(`namespace: ${NS}`, 'namespace: shop-old').replace('labels:', 'finalizers: [example.com/hold]\n  labels:')));
       await c.kubectl('delete', 'namespace', 'shop-old', '--wait=false');
       const r = await c.kubectl('create', '-f', await c.file('t.yaml', POD('t').replace(`namespace: ${NS}`, 'namespace: shop-old')));
       const h = await c.http('POST', '/api/v1/namespaces/shop-old/pods', { body: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 't' }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } });
@@ -398,7 +399,7 @@ export const ROWS: Row[] = [
       const out: Record<string, unknown> = {};
       for (const name of c.examples()) {
         const file = c.example(name);
-        for (const ns of c.namespacesOf(file)) await c.kubectl('create', '-f', await c.file(`ns-${ns}.yaml`, `apiVersion: v1\nkind: Namespace\nmetadata: {name: ${ns}}\n`));
+        for (const ns of c.namespacesOf(file)) await c.namespace(ns);
         const dry = await c.kubectl('create', '-f', file, '--dry-run=server');
         const apply = await c.kubectl('apply', '-f', file);
         out[name] = [dry.code, dry.stderr, apply.code, apply.stderr];

@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { ROWS } from './differential-cases.js';
-import { openWatch, raw, startEnv, type Env } from './helpers.js';
+import { openWatch, raw, startEnv, waitFor, type Env } from './helpers.js';
 
 const EXAMPLES = resolve(__dirname, '../../examples');
 
@@ -22,6 +22,11 @@ export interface Run {
 
 export interface Ctx {
   kubectl(...args: string[]): Promise<Run>;
+  /**
+   * Creates a namespace with `kubectl create -f`; where the sandbox serves ServiceAccounts, waits
+   * for its `default` one, as a client of a real cluster must before creating pods there.
+   */
+  namespace(name: string): Promise<Run>;
   /** Writes a file in the test's directory (`{dir}` in the wanted answers); returns its path. */
   file(name: string, text: string): Promise<string>;
   http(method: string, path: string, o?: { body?: unknown; contentType?: string }): Promise<{ status: number; json: any }>;
@@ -59,6 +64,14 @@ beforeAll(async () => {
           (err, stdout, stderr) => done({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
         );
       }),
+    namespace: async (name) => {
+      const r = await ctx.kubectl('create', '-f', await ctx.file(`ns-${name}.yaml`, `apiVersion: v1\nkind: Namespace\nmetadata: {name: ${name}}\n`));
+      const core = (await raw(env.sb, 'GET', '/api/v1')).json;
+      if (core.resources.some((x: { name: string }) => x.name === 'serviceaccounts')) {
+        await waitFor(async () => (await raw(env.sb, 'GET', `/api/v1/namespaces/${name}/serviceaccounts/default`)).status === 200, `serviceaccount ${name}/default`);
+      }
+      return r;
+    },
     file: async (name, text) => {
       const p = join(dir, name);
       await writeFile(p, text);
