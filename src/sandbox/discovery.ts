@@ -73,7 +73,8 @@ const WRITE_PARAMS = [
 ];
 
 function schemaName(r: ResourceDef): string {
-  const pkg = r.group === '' ? 'core' : r.group === 'coordination.k8s.io' ? 'coordination' : r.group;
+  // the Go package: core for the legacy group, else the group's first label (coordination.k8s.io → coordination)
+  const pkg = r.group === '' ? 'core' : r.group.split('.')[0];
   return `io.k8s.api.${pkg}.${r.version}.${r.kind}`;
 }
 

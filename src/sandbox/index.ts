@@ -26,7 +26,7 @@ export interface SandboxOptions {
   port?: number;
   /** Bearer token; random by default. Requests without it get 401. */
   token?: string;
-  /** Fake nodes node-0… for the simulated scheduler/kubelet; 0 = no kubelet (default). */
+  /** Fake nodes node-1… (plus the nodes seeded pods sit on) for the simulated scheduler/kubelet; 0 = no kubelet (default). */
   nodes?: number;
   kubelet?: KubeletOptions;
   /**

@@ -51,7 +51,8 @@ export class Kubelet {
     nodes: number,
     opts: KubeletOptions = {},
   ) {
-    this.nodeNames = Array.from({ length: nodes }, (_, i) => `node-${i}`);
+    // node-1…node-N, the names the bundled examples and seeds put their pods on
+    this.nodeNames = Array.from({ length: nodes }, (_, i) => `node-${i + 1}`);
     this.o = {
       scheduleDelayMs: opts.scheduleDelayMs ?? 50,
       runDelayMs: opts.runDelayMs ?? 200,
@@ -68,6 +69,12 @@ export class Kubelet {
   }
 
   start(): void {
+    // Pods seeded onto other nodes bring their node along: those kubelets were running already, so
+    // every seeded pod sits on a node that exists and is run, and deleted, like any other.
+    for (const p of this.store.list('pods')) {
+      const n = p.spec?.nodeName;
+      if (typeof n === 'string' && n !== '' && !this.nodeNames.includes(n)) this.nodeNames.push(n);
+    }
     for (const [i, name] of this.nodeNames.entries()) {
       if (this.store.get('nodes', undefined, name)) continue;
       act(this.audit, USERS.node(name), { verb: 'create', resource: 'nodes', name }, () =>

@@ -7,13 +7,16 @@ export const MERGE_PATCH = 'application/merge-patch+json';
 export const STRATEGIC_MERGE_PATCH = 'application/strategic-merge-patch+json';
 export const APPLY_PATCH = 'application/apply-patch+yaml';
 
-/** errors.NewGenericServerResponse(422, …): what the server answers when a JSON patch does not apply. */
-function patchRejected(message: string): ApiError {
-  return new ApiError(
-    failure(422, 'Invalid', 'the server rejected our request due to an error in our request', {
-      causes: [{ reason: 'UnexpectedServerResponse', message }],
-    }),
-  );
+/**
+ * What the server answers when a JSON patch does not apply (a failed `test`, a missing path, a bad
+ * index, an unknown op): the apiserver's jsonPatcher wraps every error of evanphx/json-patch's
+ * Apply in errors.NewGenericServerResponse(422, "", GroupResource{}, "", err.Error(), 0, false),
+ * which keeps only the generic 422 text: reason Invalid, empty details, no causes, and the
+ * json-patch error (`_detail`, e.g. "testing value /metadata/labels/app failed: test failed") is
+ * not sent.
+ */
+function patchRejected(_detail: string): ApiError {
+  return new ApiError(failure(422, 'Invalid', 'the server rejected our request due to an error in our request', {}));
 }
 
 // ---------------- JSON patch ----------------
@@ -273,18 +276,14 @@ function mergeMap(kind: string, path: string[], original: Obj, patch: Obj): Obj 
       out[k] = pv;
     }
   }
-  // $setElementOrder/<field>: order the merged list as the patch says; other items keep their place at the end.
+  // $setElementOrder/<field>: the patch's order for the merged list (with or without a patch list).
   for (const [k, order] of Object.entries(patch)) {
     if (!k.startsWith(SET_ORDER) || !Array.isArray(order)) continue;
     const field = k.slice(SET_ORDER.length);
     const list = out[field];
     if (!Array.isArray(list)) continue;
     const strat = listStrategy(kind, [...path, field]);
-    const keyOf = (x: unknown) => (strat.mergeKey && isPlainObject(x) ? x[strat.mergeKey] : x);
-    const orderKeys = order.map(keyOf);
-    const inOrder = orderKeys.map((ok) => list.find((x) => deepEqual(keyOf(x), ok))).filter((x) => x !== undefined);
-    const rest = list.filter((x) => !orderKeys.some((ok) => deepEqual(keyOf(x), ok)));
-    out[field] = [...inOrder, ...rest];
+    out[field] = normalizeElementOrder(list, order, Array.isArray(original[field]) ? original[field] : [], strat.mergeKey);
   }
   return out;
 }
@@ -294,10 +293,10 @@ function mergeList(kind: string, path: string[], original: unknown[], patch: unk
   const replaceAll = patch.find((x) => isPlainObject(x) && x[DIRECTIVE] === 'replace' && Object.keys(x).length === 1);
   if (!strat.merge || replaceAll) return stripDirectives(patch) as unknown[];
   if (!strat.mergeKey) {
-    // A set of primitives: union, keeping the original order, new values appended.
+    // A set of primitives: the union, then ordered as below.
     const out = [...original];
     for (const v of patch) if (!out.some((x) => deepEqual(x, v))) out.push(v);
-    return out;
+    return normalizeElementOrder(out, patch, original);
   }
   const key = strat.mergeKey;
   let out = [...original];
@@ -315,6 +314,45 @@ function mergeList(kind: string, path: string[], original: unknown[], patch: unk
       else out[idx] = merged;
     } else {
       out.push(stripDirectives(item));
+    }
+  }
+  const kept = patch.filter((x) => !(isPlainObject(x) && x[DIRECTIVE] === 'delete'));
+  return normalizeElementOrder(out, kept, original, key);
+}
+
+/**
+ * The order of a merged list, as strategicpatch's normalizeElementOrder gives it: the items the
+ * patch names keep the patch's order, the server-only items keep the live order, and the two are
+ * interleaved (mergeSortedSlice) by taking a server-only item first only when both it and the
+ * patch item stand in the live list and it stands before. So an item new to the server lands
+ * before the server-only items that follow it: adding ownerReference `cm` to [web] gives [cm, web].
+ */
+function normalizeElementOrder(merged: unknown[], patchOrder: unknown[], serverOrder: unknown[], mergeKey?: string): unknown[] {
+  const keyOf = (x: unknown) => (mergeKey && isPlainObject(x) ? x[mergeKey] : x);
+  const indexIn = (list: unknown[], x: unknown) => {
+    const k = keyOf(x);
+    return list.findIndex((y) => deepEqual(keyOf(y), k));
+  };
+  const byOrder = (items: unknown[], order: unknown[]) => {
+    const at = (x: unknown) => {
+      const i = indexIn(order, x);
+      return i < 0 ? Number.MAX_SAFE_INTEGER : i;
+    };
+    return items.map((x, i) => ({ x, i, o: at(x) })).sort((a, b) => a.o - b.o || a.i - b.i).map((e) => e.x);
+  };
+  const fromPatch = byOrder(merged.filter((x) => indexIn(patchOrder, x) >= 0), patchOrder);
+  const serverOnly = byOrder(merged.filter((x) => indexIn(patchOrder, x) < 0), serverOrder);
+  const out: unknown[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < serverOnly.length || j < fromPatch.length) {
+    if (i >= serverOnly.length) out.push(fromPatch[j++]);
+    else if (j >= fromPatch.length) out.push(serverOnly[i++]);
+    else {
+      const li = indexIn(serverOrder, serverOnly[i]);
+      const ri = indexIn(serverOrder, fromPatch[j]);
+      if (li >= 0 && ri >= 0 && li < ri) out.push(serverOnly[i++]);
+      else out.push(fromPatch[j++]);
     }
   }
   return out;

@@ -155,7 +155,7 @@ export class RestHandler {
       sendError(response, e instanceof ApiError ? e : internalError(String(e)));
       return;
     }
-    const dryRunValues = url.searchParams.getAll('dryRun');
+    const dryRunValues = dryRunOf(info, verb);
     const dryRun = dryRunValues.includes('All');
     const entry = {
       verb,
@@ -433,6 +433,25 @@ interface Reply {
   code: number;
   body: unknown;
   headers?: Record<string, string | string[]>;
+}
+
+/**
+ * The dryRun values of a request. DELETE reads its DeleteOptions from the body when there is one
+ * (kubectl sends `{"dryRun":["All"]}` there for `delete --dry-run=server`), from the query
+ * otherwise, as the apiserver's DeleteResource does; every other verb reads the query.
+ */
+function dryRunOf(info: RequestInfo, verb: AuditVerb): string[] {
+  if ((verb === 'delete' || verb === 'deletecollection') && info.body.length > 0) {
+    let b: unknown;
+    try {
+      b = JSON.parse(info.body.toString('utf8'));
+    } catch {
+      return []; // the handler answers the undecodable body
+    }
+    const v = isPlainObject(b) ? b.dryRun : undefined;
+    return Array.isArray(v) ? v.map(String) : [];
+  }
+  return info.url.searchParams.getAll('dryRun');
 }
 
 function stripType(o: Obj): Obj {

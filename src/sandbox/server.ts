@@ -8,6 +8,7 @@ import { apiGroup, apiGroupList, apiResourceList, apiVersions, openApiV3Doc, ope
 import { ApiError, badRequest, failure, internalError, pathNotFound, unauthorized } from './errors.js';
 import { validateFaultRule, type Faults } from './faults.js';
 import type { Kubelet } from './kubelet.js';
+import { openApiV2Doc, openApiV2Protobuf, OPENAPI_V2_PROTOBUF_CONTENT_TYPE, wantsOpenApiV2Protobuf } from './openapi-v2.js';
 import { parseResourcePath, RestHandler, send, sendError } from './rest.js';
 import type { WatchHub } from './watch.js';
 
@@ -106,6 +107,13 @@ export class SandboxServer {
       if (path === '/version') return send(res, 200, SERVER_VERSION);
       if (path === '/api') return send(res, 200, apiVersions(this.address));
       if (path === '/apis') return send(res, 200, apiGroupList());
+      if (path === '/openapi/v2') {
+        if (!wantsOpenApiV2Protobuf(req.headers.accept)) return send(res, 200, openApiV2Doc());
+        const pb = openApiV2Protobuf();
+        res.writeHead(200, { 'Content-Type': OPENAPI_V2_PROTOBUF_CONTENT_TYPE, 'Cache-Control': 'no-cache, private', 'Content-Length': pb.length });
+        res.end(pb);
+        return;
+      }
       if (path === '/openapi/v3') return send(res, 200, openApiV3Root());
       if (seg[0] === 'openapi' && seg[1] === 'v3') {
         const doc = seg[2] === 'api' ? openApiV3Doc('', seg[3] ?? '') : seg[2] === 'apis' ? openApiV3Doc(seg[3] ?? '', seg[4] ?? '') : undefined;

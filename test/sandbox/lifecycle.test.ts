@@ -1,6 +1,9 @@
 // Graceful deletion, finalizers, namespace termination, garbage collection and the simulated
 // scheduler/kubelet.
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
 import { failure, mergePatch, podBody, raw, rcBody, rsBody, startEnv, waitFor, type Env } from './helpers.js';
 
 let env: Env;
@@ -183,7 +186,7 @@ describe('simulated scheduler and kubelet', () => {
     const k = await startEnv({ nodes: 2, kubelet: { scheduleDelayMs: 10, runDelayMs: 20, readyDelayMs: 20, terminationGraceMs: 30 } });
     try {
       const nodes = await k.core.listNode();
-      expect(nodes.items.map((n) => n.metadata?.name)).toEqual(['node-0', 'node-1']);
+      expect(nodes.items.map((n) => n.metadata?.name)).toEqual(['node-1', 'node-2']);
       expect(nodes.items[0].status?.conditions?.find((c) => c.type === 'Ready')?.status).toBe('True');
       const states: string[] = [];
       const l = await k.core.listNamespacedPod({ namespace: 'default' });
@@ -200,7 +203,7 @@ describe('simulated scheduler and kubelet', () => {
         return ps.items.every((p) => p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')) && ps;
       }, 'all ready');
       const perNode = pods.items.reduce<Record<string, number>>((m, p) => ({ ...m, [p.spec!.nodeName!]: (m[p.spec!.nodeName!] ?? 0) + 1 }), {});
-      expect(perNode).toEqual({ 'node-0': 2, 'node-1': 2 });
+      expect(perNode).toEqual({ 'node-1': 2, 'node-2': 2 });
       const p0 = pods.items[0];
       expect(p0.status?.podIP).toMatch(/^10\.244\.\d+\.\d+$/);
       expect(p0.status?.containerStatuses?.[0]).toMatchObject({ name: 'c', ready: true, started: true, restartCount: 0 });
@@ -238,11 +241,13 @@ describe('simulated scheduler and kubelet', () => {
       apiVersion: 'v1',
       kind: 'Pod',
       metadata: { name: 'seeded', namespace: 'default' },
-      spec: { nodeName: 'node-0', containers: [{ name: 'app', image: 'x' }] },
+      // on a node beyond --nodes 1: the seed brings its node along, so the kubelet runs the pod
+      spec: { nodeName: 'node-3', containers: [{ name: 'app', image: 'x' }] },
       status: { phase: 'Running', startTime: '2025-12-01T00:00:00Z', conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: '2025-12-01T00:01:00Z' }] },
     };
     const k = await startEnv({ nodes: 1, seed: [seeded], kubelet: { scheduleDelayMs: 10, runDelayMs: 10, readyDelayMs: 10 } });
     try {
+      expect((await k.core.listNode()).items.map((n) => n.metadata?.name)).toEqual(['node-1', 'node-3']);
       const p = await waitFor(async () => {
         const x = await k.core.readNamespacedPod({ name: 'seeded', namespace: 'default' });
         return (x.status?.containerStatuses?.length ?? 0) > 0 && x;
@@ -255,6 +260,20 @@ describe('simulated scheduler and kubelet', () => {
     }
   });
 
+  it('sandbox --nodes 3 --seed examples/drifted-replicaset.yaml: the example\'s pods sit on the sandbox\'s nodes, and a deleted one goes', async () => {
+    const seed = parseYaml(readFileSync(resolve(__dirname, '../../examples/drifted-replicaset.yaml'), 'utf8'));
+    const k = await startEnv({ nodes: 3, gc: false, seed: [seed], kubelet: { scheduleDelayMs: 10, runDelayMs: 10, readyDelayMs: 10, terminationGraceMs: 10 } });
+    try {
+      expect((await k.core.listNode()).items.map((n) => n.metadata?.name)).toEqual(['node-1', 'node-2', 'node-3']);
+      const pod = await k.core.readNamespacedPod({ name: 'shop-web-c4r8t', namespace: 'shop' });
+      expect(pod.spec?.nodeName).toBe('node-3');
+      await k.core.deleteNamespacedPod({ name: 'shop-web-c4r8t', namespace: 'shop' });
+      await waitFor(() => gone(k.core.readNamespacedPod({ name: 'shop-web-c4r8t', namespace: 'shop' })), 'the kubelet of node-3 to finish the delete');
+    } finally {
+      await k.sb.close();
+    }
+  });
+
   it('a seeded failure rate makes pods fail; the clock can be advanced', async () => {
     const k = await startEnv({ nodes: 1, kubelet: { scheduleDelayMs: 60_000, runDelayMs: 60_000, readyDelayMs: 60_000, failureRate: 1, seed: 7 } });
     try {
@@ -262,7 +281,7 @@ describe('simulated scheduler and kubelet', () => {
       await new Promise((r) => setTimeout(r, 50));
       expect((await k.core.readNamespacedPod({ name: 'f-0', namespace: 'default' })).spec?.nodeName).toBeUndefined();
       k.sb.kubelet!.advance(60_000);
-      expect((await k.core.readNamespacedPod({ name: 'f-0', namespace: 'default' })).spec?.nodeName).toBe('node-0');
+      expect((await k.core.readNamespacedPod({ name: 'f-0', namespace: 'default' })).spec?.nodeName).toBe('node-1');
       const adv = await raw(k.sb, 'POST', '/sandbox/kubelet/advance?ms=60000');
       expect(adv.status).toBe(200);
       const p = await k.core.readNamespacedPod({ name: 'f-0', namespace: 'default' });
