@@ -437,14 +437,15 @@ interface Reply {
 
 /**
  * The dryRun values of a request. DELETE reads its DeleteOptions from the body when there is one
- * (kubectl sends `{"dryRun":["All"]}` there for `delete --dry-run=server`), from the query
+ * (kubectl sends `{"dryRun":["All"]}` there for `delete --dry-run=server`; a client-go typed
+ * client may send it as protobuf), from the query
  * otherwise, as the apiserver's DeleteResource does; every other verb reads the query.
  */
 function dryRunOf(info: RequestInfo, verb: AuditVerb): string[] {
   if ((verb === 'delete' || verb === 'deletecollection') && info.body.length > 0) {
     let b: unknown;
     try {
-      b = JSON.parse(info.body.toString('utf8'));
+      b = parseBody(info); // JSON, YAML or protobuf DeleteOptions
     } catch {
       return []; // the handler answers the undecodable body
     }

@@ -109,6 +109,12 @@ describe('protobuf request bodies', () => {
     expect(bound.status).toBe(201);
     expect((await env.core.readNamespacedPod({ namespace: 'default', name: 'pb-bind' })).spec?.nodeName).toBe('node-9');
 
+    // dryRun in protobuf DeleteOptions: answered, nothing changed
+    const dry = await send(env.sb, 'DELETE', '/api/v1/namespaces/default/pods/pb-bind', pb('meta.k8s.io/v1', 'DeleteOptions', 'meta.v1.DeleteOptions', { gracePeriodSeconds: 0, dryRun: ['All'] }));
+    expect(dry.status).toBe(200);
+    const still = await raw(env.sb, 'GET', '/api/v1/namespaces/default/pods/pb-bind');
+    expect(still.status).toBe(200);
+    expect((still.json as { metadata: { deletionTimestamp?: string } }).metadata.deletionTimestamp).toBeUndefined();
     // a pod on a node stays until its kubelet confirms, unless DeleteOptions say gracePeriodSeconds: 0
     const deleted = await send(env.sb, 'DELETE', '/api/v1/namespaces/default/pods/pb-bind', pb('meta.k8s.io/v1', 'DeleteOptions', 'meta.v1.DeleteOptions', { gracePeriodSeconds: 0 }));
     expect(deleted.status).toBe(200);
