@@ -27,6 +27,8 @@ export interface ReplayOptions {
   behaviour: Behaviour;
   /** More users whose writes are the controllers' (e.g. a kube-controller-manager without per-controller credentials). */
   controllerUsers?: readonly string[];
+  /** Plan each sync on every pod of the namespace rather than on the indexed candidates (tests compare the two). */
+  wholeNamespace?: boolean;
 }
 
 type Controllerish = ReplicaSet | ReplicationController;
@@ -35,13 +37,102 @@ const KIND_OF_RESOURCE: Record<string, ControllerKind> = { replicasets: 'Replica
 
 /** What one namespace holds, as far as the log has shown it. */
 class NamespaceState {
+  /** The pods that exist, in the order they were first seen (the planner's cache order). */
   readonly pods = new Map<string, Pod>();
   readonly controllers = new Map<string, Controllerish>(); // `${kind}/${name}`
   /** Objects (or '*') whose state the log lost, with the first reason: planning waits for them. */
   readonly unknown = new Map<string, string>();
-  /** Every pod name the log has shown (alive or gone): a controller write on another is a gap. */
+  /** Pod names the log has shown that may still exist: a controller write on another is a gap. */
   readonly seenPods = new Set<string>();
   sync: Sync | null = null;
+  // Indexes, so that planning one sync reads the pods it may claim rather than the namespace.
+  private readonly byOwner = new Map<string, Set<string>>(); // controller uid → pod names
+  private readonly byLabel = new Map<string, Set<string>>(); // `key=value` → pod names
+
+  setPod(name: string, p: Pod): void {
+    const old = this.pods.get(name);
+    if (old) this.unindex(name, old);
+    this.pods.set(name, p);
+    this.seenPods.add(name);
+    const owner = controllerRef(p)?.uid;
+    if (owner) addTo(this.byOwner, owner, name);
+    for (const [k, v] of Object.entries(p.metadata.labels ?? {})) addTo(this.byLabel, `${k}=${v}`, name);
+  }
+
+  removePod(name: string): void {
+    const old = this.pods.get(name);
+    if (old) this.unindex(name, old);
+    this.pods.delete(name);
+    this.seenPods.delete(name);
+    this.unknown.delete(name);
+  }
+
+  private unindex(name: string, p: Pod): void {
+    const owner = controllerRef(p)?.uid;
+    if (owner) removeFrom(this.byOwner, owner, name);
+    for (const [k, v] of Object.entries(p.metadata.labels ?? {})) removeFrom(this.byLabel, `${k}=${v}`, name);
+  }
+
+  /**
+   * Every pod the sync of `c` may read: owned by it or by a ReplicaSet of the same owner (for
+   * colocation), or carrying every label its selectors require by equality (a superset: the
+   * planner matches exactly). A selector with no equality requirement reads every pod.
+   */
+  podsFor(c: Controllerish): Pod[] {
+    const group = this.group(c);
+    const names = new Set<string>();
+    for (const g of group) {
+      for (const n of this.byOwner.get(g.metadata.uid) ?? []) names.add(n);
+      const required = equalityLabels(g);
+      if (required === null) return [...this.pods.values()];
+      let smallest: Set<string> | undefined;
+      for (const kv of required) {
+        const set = this.byLabel.get(kv);
+        if (!set) {
+          smallest = new Set();
+          break;
+        }
+        if (!smallest || set.size < smallest.size) smallest = set;
+      }
+      for (const n of smallest ?? []) names.add(n);
+    }
+    // in first-seen order, as the whole namespace would list them
+    return [...this.pods.entries()].filter(([n]) => names.has(n)).map(([, p]) => p);
+  }
+
+  /** `c` and, for a ReplicaSet with a controller owner, every ReplicaSet of that owner. */
+  private group(c: Controllerish): Controllerish[] {
+    const owner = c.kind === 'ReplicaSet' ? controllerRef(c) : undefined;
+    if (!owner) return [c];
+    return [...this.controllers.values()].filter((x) => x === c || (x.kind === 'ReplicaSet' && controllerRef(x)?.uid === owner.uid));
+  }
+}
+
+function addTo(m: Map<string, Set<string>>, k: string, v: string): void {
+  let s = m.get(k);
+  if (!s) m.set(k, (s = new Set()));
+  s.add(v);
+}
+
+function removeFrom(m: Map<string, Set<string>>, k: string, v: string): void {
+  const s = m.get(k);
+  if (!s) return;
+  s.delete(v);
+  if (s.size === 0) m.delete(k);
+}
+
+/** The `key=value` labels a controller's selector requires, or null when it requires none by equality. */
+function equalityLabels(c: Controllerish): string[] | null {
+  const sel = c.spec?.selector as Record<string, unknown> | null | undefined;
+  if (!sel) return null;
+  const out: string[] = [];
+  if (c.kind === 'ReplicationController') {
+    for (const [k, v] of Object.entries(sel)) out.push(`${k}=${String(v)}`);
+  } else {
+    const labels = (sel as { matchLabels?: Record<string, string> | null }).matchLabels ?? {};
+    for (const [k, v] of Object.entries(labels)) out.push(`${k}=${v}`);
+  }
+  return out.length ? out : null;
 }
 
 /** One sync of one controller: consecutive writes of it, with no other write in its namespace between. */
@@ -58,10 +149,7 @@ const ctlKey = (kind: ControllerKind, name: string): string => `${kind}/${name}`
 export class HistoryReplay {
   private readonly namespaces = new Map<string, NamespaceState>();
   private readonly controllerUsers: Map<string, ControllerKind | null>;
-  private readonly events: HistoryEvent[] = [];
   private readonly deploymentReplicaSets = new Map<string, Set<string>>();
-  private from: string | null = null;
-  private to: string | null = null;
   /** Set when the write being read is one of a controller's sync (controllerWrite). */
   private syncWrite = false;
 
@@ -83,16 +171,12 @@ export class HistoryReplay {
     // Any other write in the namespace (a user's, the kubelet's, another controller's) ends the sync.
     if (!this.syncWrite) ns.sync = null;
     this.apply(ns, w);
-    for (const e of out) {
-      this.events.push(e);
-      this.from ??= e.time;
-      this.to = e.time;
-    }
     return out;
   }
 
-  history(source: ReconcileHistory['source']): ReconcileHistory {
-    return { apiVersion: HISTORY_API_VERSION, kind: 'ReconcileHistory', source, kubernetesVersion: this.opts.behaviour.version, from: this.from, to: this.to, events: this.events };
+  /** The document around `events` (kept by the caller: the replay holds state, not the log). */
+  history(source: ReconcileHistory['source'], events: HistoryEvent[]): ReconcileHistory {
+    return { apiVersion: HISTORY_API_VERSION, kind: 'ReconcileHistory', source, kubernetesVersion: this.opts.behaviour.version, from: events[0]?.time ?? null, to: events.at(-1)?.time ?? null, events };
   }
 
   /** The ReplicaSets the log has shown owned by the Deployment `name` of `namespace`, at any time. */
@@ -237,7 +321,9 @@ export class HistoryReplay {
     const rs: ReplicaSet[] = [];
     const rcs: ReplicationController[] = [];
     for (const [key, c] of ns.controllers) (key.startsWith('ReplicaSet/') ? rs : rcs).push(c as never);
-    const planner = new ClusterPlanner({ replicaSets: rs, replicationControllers: rcs, pods: [...ns.pods.values()] }, {
+    const target = ns.controllers.get(ctlKey(controller.kind, controller.name));
+    const pods = this.opts.wholeNamespace ? [...ns.pods.values()] : target ? ns.podsFor(target) : [];
+    const planner = new ClusterPlanner({ replicaSets: rs, replicationControllers: rcs, pods }, {
       now,
       behaviour: this.opts.behaviour,
       source: 'file',
@@ -347,21 +433,18 @@ export class HistoryReplay {
     if (w.subresource === 'binding') {
       const p = name ? ns.pods.get(name) : undefined;
       const node = w.request?.target?.name;
-      if (p && typeof node === 'string') ns.pods.set(name!, { ...p, spec: { ...p.spec, nodeName: node } });
+      if (p && typeof node === 'string') ns.setPod(name!, { ...p, spec: { ...p.spec, nodeName: node } });
       return;
     }
     if (w.subresource === 'eviction') {
       const p = name ? ns.pods.get(name) : undefined;
-      if (p) ns.pods.set(name!, { ...p, metadata: { ...p.metadata, deletionTimestamp: p.metadata.deletionTimestamp ?? w.time } });
+      if (p) ns.setPod(name!, { ...p, metadata: { ...p.metadata, deletionTimestamp: p.metadata.deletionTimestamp ?? w.time } });
       return;
     }
     if (w.subresource !== null && w.subresource !== 'status' && w.response?.kind !== 'Pod') return;
     const o = w.response;
     if (!o || o.kind !== 'Pod') {
-      if (w.verb === 'delete' && name) {
-        ns.pods.delete(name);
-        ns.unknown.delete(name);
-      }
+      if (w.verb === 'delete' && name) ns.removePod(name);
       return;
     }
     this.put(ns, 'pods', o, w.verb === 'delete' && gone(o));
@@ -375,7 +458,7 @@ export class HistoryReplay {
     const key = kind ? ctlKey(kind, name) : name;
     if (removed) {
       if (kind) ns.controllers.delete(key);
-      else ns.pods.delete(key);
+      else ns.removePod(key);
       ns.unknown.delete(key);
       return;
     }
@@ -392,8 +475,7 @@ export class HistoryReplay {
         }
       } else {
         validatePod(o);
-        ns.pods.set(key, slimPod(o));
-        ns.seenPods.add(name);
+        ns.setPod(key, slimPod(o));
       }
       ns.unknown.delete(key);
     } catch (e) {

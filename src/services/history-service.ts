@@ -63,12 +63,9 @@ export async function buildHistory(opts: HistoryOptions): Promise<HistoryResult>
     if (targetNamespaces.size > 1) throw new UserError(`"${target.name}" is in several namespaces of the log (${[...targetNamespaces].sort().join(', ')}): choose one with -n`);
   }
   if (writes === 0) notices.push(`no write of pods, ReplicaSets or ReplicationControllers${opts.namespace !== undefined ? ` in namespace ${opts.namespace}` : ''} in the audit log: was it written with a policy that logs them at RequestResponse?`);
-  const history = replay.history('audit-log');
   // The log holds writes in the order the server answered them; the contract lists them by the
   // time they were received (a stable sort keeps the answer order between equal times).
-  history.events = events.map((k) => k.e).sort((a, b) => (a.time < b.time ? -1 : a.time > b.time ? 1 : 0));
-  history.from = history.events[0]?.time ?? null;
-  history.to = history.events.at(-1)?.time ?? null;
+  const history = replay.history('audit-log', events.map((k) => k.e).sort((a, b) => (a.time < b.time ? -1 : a.time > b.time ? 1 : 0)));
   return { history, notices, targetNamespace: targetNamespaces.size === 1 ? [...targetNamespaces][0] : (opts.namespace ?? null) };
 }
 

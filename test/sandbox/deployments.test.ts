@@ -114,7 +114,8 @@ describe('Deployments', () => {
       { name: 'sc', namespace: 'default', body: { spec: { template: { spec: { containers: [{ name: 'sidecar', image: 'busybox:1.36' }] } } } } },
       smp(),
     );
-    expect(d.spec?.template.spec?.containers.map((c) => c.name)).toEqual(['c', 'sidecar']);
+    // merged by name; the new entry goes first, as upstream's strategic merge orders lists
+    expect(d.spec?.template.spec?.containers.map((c) => c.name)).toEqual(['sidecar', 'c']);
   });
 
   it('no Deployment controller: no ReplicaSet appears; a ReplicaSet it owns is collected when it is deleted', async () => {
@@ -139,7 +140,7 @@ describe('Deployments', () => {
       expect(rowOf(r.stdout, 'gen')?.slice(0, 4)).toEqual(['gen', '2/3', '2', '1']);
       const wide = await k.run('get', 'deployments.apps', 'sc', '-o', 'wide');
       expect(headerOf(wide.stdout)).toEqual(['NAME', 'READY', 'UP-TO-DATE', 'AVAILABLE', 'AGE', 'CONTAINERS', 'IMAGES', 'SELECTOR']);
-      expect(rowOf(wide.stdout, 'sc')?.slice(5)).toEqual(['c,sidecar', 'nginx:1.27,busybox:1.36', 'app=sc']);
+      expect(rowOf(wide.stdout, 'sc')?.slice(5)).toEqual(['sidecar,c', 'busybox:1.36,nginx:1.27', 'app=sc']);
       const all = await k.run('get', 'all');
       expect(all.stdout).toContain('deployment.apps/gen');
       const scaled = await k.run('scale', 'deploy', 'gen', '--replicas', '4');
