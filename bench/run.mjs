@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm run bench`: the speed goals of the project, measured in one run on this machine.
-//   node bench/run.mjs [--quick] [--only startup,snapshot,tables,planner,watch,input,controller] [--write docs/benchmarks.md]
+//   node bench/run.mjs [--quick] [--only startup,snapshot,tables,history,planner,watch,input,controller] [--write docs/benchmarks.md]
 // `controller` (bench/controller.mjs) measures the sandbox, `reconcile` and `run` over HTTPS; its
 // own sections (sandbox, reconcile, run, memory, scale) can be named in --only alone, e.g.
 // `--only scale` for `run` scaling one ReplicaSet 0 → 500 → 0 with its writes counted.
@@ -165,6 +165,59 @@ function measureTables(runs) {
   return out;
 }
 
+/**
+ * `history` on a realistic audit log (bench/gen-audit-log.mjs: a GiB by default, 100 MiB with
+ * --quick), read in one streaming pass: time, throughput and peak RSS for `-o json` and the
+ * default table, and what the run found (from its own summary line).
+ */
+async function auditLogFile(bytes) {
+  const { generateAuditLog } = await import('./gen-audit-log.mjs');
+  const genFile = join(root, 'bench', 'gen-audit-log.mjs');
+  const key = createHash('sha256').update(readFileSync(genFile)).update(String(bytes)).digest('hex').slice(0, 12);
+  const file = join(cache, `audit-${bytes / 1024 ** 2}M-${key}.jsonl`);
+  let lines;
+  const linesFile = `${file}.lines`;
+  if (!existsSync(file) || !existsSync(linesFile)) {
+    const part = `${file}.part`;
+    const r = await generateAuditLog({ out: part, bytes });
+    renameSync(part, file);
+    writeFileSync(linesFile, String(r.lines));
+  }
+  lines = Number(readFileSync(linesFile, 'utf8'));
+  return { file, lines };
+}
+
+async function measureHistory() {
+  const bytes = quick ? 100 * 1024 ** 2 : 1024 ** 3;
+  const { file, lines } = await auditLogFile(bytes);
+  const size = statSync(file).size;
+  log(`\n### \`history\` on an audit log of ${(size / 1024 ** 2).toFixed(0)} MiB (${lines.toLocaleString('en-US')} lines, bench/gen-audit-log.mjs)`);
+  log('| output | time | throughput | peak RSS |');
+  log('|---|---|---|---|');
+  const out = { bytes: size, lines };
+  for (const [key, label, extra] of [['json', '`-A -o json`', ['-o', 'json']], ['table', '`-A` (table)', []]]) {
+    const r = timed(process.execPath, [runJs, 'history', '--audit-log', file, '-A', ...extra]);
+    if (r.status !== 0 && r.status !== 1) throw new Error(`history ${extra.join(' ')} failed: ${r.stderr}`);
+    out[key] = { ms: r.ms, rssKiB: r.rssKiB };
+    log(`| ${label} | ${fmtMs(r.ms)} | ${(size / 1024 ** 2 / (r.ms / 1000)).toFixed(0)} MiB/s, ${Math.round(lines / (r.ms / 1000)).toLocaleString('en-US')} lines/s | ${fmtMiB(r.rssKiB)} |`);
+  }
+  // memory bounded by the live objects: a log ten times smaller, with as many objects alive
+  if (!quick) {
+    const small = await auditLogFile(100 * 1024 ** 2);
+    const r = timed(process.execPath, [runJs, 'history', '--audit-log', small.file, '-A', '-o', 'json']);
+    out.smallRssKiB = r.rssKiB;
+    log(`| \`-A -o json\` on the first 100 MiB of such a log | ${fmtMs(r.ms)} | ${(statSync(small.file).size / 1024 ** 2 / (r.ms / 1000)).toFixed(0)} MiB/s | ${fmtMiB(r.rssKiB)} |`);
+  }
+  // what it found: the summary line under the table
+  const summary = spawnSync(process.execPath, [runJs, 'history', '--audit-log', file, '-A'], { encoding: 'utf8', maxBuffer: 1 << 30 });
+  const found = /(\d+) writes?: (\d+) controller writes? \((\d+) predicted, (\d+) not predicted(?:, (\d+) on unknown state)?\)/.exec(summary.stdout);
+  if (found) {
+    out.found = { events: Number(found[1]), controller: Number(found[2]), predicted: Number(found[3]), notPredicted: Number(found[4]) };
+    log(`\nExplained: ${found[0]}.`);
+  }
+  return out;
+}
+
 async function measurePlanner() {
   log(`\n### Planner alone (src/core, in-process, snapshot already loaded)`);
   const { loadSnapshotFiles } = await import(join(root, 'dist', 'input', 'snapshot-files.js'));
@@ -224,6 +277,7 @@ if (want('snapshot')) {
   if (!quick) m.snap150k = measureSnapshot('Scalability envelope', 15000, 10, 2, 2.5);
 }
 if (want('tables')) m.tables = measureTables(quick ? 1 : 3);
+if (want('history')) m.history = await measureHistory();
 if (want('planner')) m.planner = await measurePlanner();
 if (want('watch')) {
   const { measureWatchRender, watchRenderLines } = await import('./watch-render.mjs');
@@ -275,6 +329,14 @@ function goalRows() {
       `${t.pods / 1000}k pods: the default \`diff\` table ≤ 1.3x \`-o json\``,
       `${fmtX(t.tableMs / t.jsonMs)} (${fmtMs(t.tableMs)} vs ${fmtMs(t.jsonMs)}); \`-o wide\` ${fmtX(t.wideMs / t.jsonMs)} (${fmtMs(t.wideMs)})`,
       t.tableMs / t.jsonMs <= 1.3,
+    );
+  }
+  if (m.history?.smallRssKiB) {
+    const h = m.history;
+    row(
+      '`history` on a 1 GiB audit log: one streaming pass, memory bounded by the live objects (peak RSS within 1.5x of a 100 MiB log\'s)',
+      `${fmtMs(h.json.ms)}, ${fmtMiB(h.json.rssKiB)} (100 MiB log: ${fmtMiB(h.smallRssKiB)})`,
+      h.json.rssKiB <= 1.5 * h.smallRssKiB,
     );
   }
   if (m.planner && m.planner[150000] !== undefined) {

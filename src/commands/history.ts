@@ -7,7 +7,7 @@ import { parseTarget } from '../cli/targets.js';
 import { UserError } from '../errors.js';
 import { colorLevel, makeChalk } from '../render/color.js';
 import { renderOutput } from '../render/formats.js';
-import { renderHistoryNotes, renderHistoryTable, renderPodStory } from '../render/history.js';
+import { historyTableChunks, renderHistoryNotes, renderPodStory } from '../render/history.js';
 import { buildHistory, type HistoryTarget } from '../services/history-service.js';
 
 export default class History extends BaseCommand {
@@ -72,17 +72,21 @@ Exit status: 0, or 1 when a controller write was not predicted by the rules.`;
     }
     for (const n of result.notices) this.warning(n);
     const { history } = result;
-    await this.printChunks(
-      renderOutput(flags.output, {
-        document: () => history,
-        human: (wide) => {
-          const chalk = makeChalk(colorLevel(process.stdout, process.env));
-          const o = { chalk, wide, noHeaders: flags['no-headers'], width: process.stdout.isTTY ? process.stdout.columns : undefined };
-          if (target?.kind === 'Pod') return [renderPodStory(history, target.name, result.targetNamespace, o)];
-          return [renderHistoryTable(history, o), '\n' + renderHistoryNotes(history, o)];
-        },
-      }),
-    );
-    process.exitCode = history.events.some((e) => e.predicted === false) ? 1 : 0;
+    try {
+      await this.printChunks(
+        renderOutput(flags.output, {
+          document: () => history,
+          human: (wide) => {
+            const chalk = makeChalk(colorLevel(process.stdout, process.env));
+            const o = { chalk, wide, noHeaders: flags['no-headers'], width: process.stdout.isTTY ? process.stdout.columns : undefined };
+            if (target?.kind === 'Pod') return [renderPodStory(history.events, target.name, result.targetNamespace, o)];
+            return [...historyTableChunks(history.events, o), '\n' + renderHistoryNotes(result.counts, result.notPredicted, o)];
+          },
+        }),
+      );
+    } finally {
+      result.close();
+    }
+    process.exitCode = result.counts.notPredicted > 0 ? 1 : 0;
   }
 }

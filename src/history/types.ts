@@ -56,3 +56,12 @@ export interface ApiWrite {
   request: Record<string, any> | null;
   response: Record<string, any> | null;
 }
+
+/** How many writes of each kind a history holds (the line under the table). */
+export interface HistoryCounts {
+  events: number;
+  controller: number;
+  predicted: number;
+  notPredicted: number;
+  unknown: number;
+}

@@ -2,6 +2,7 @@
 // ../shared/plan-format.md, printed as is.
 
 import type { Plan } from '../core/plan-types.js';
+import { isListStream } from './list-stream.js';
 import { resourceName } from './text.js';
 import { toYaml, yamlChunks } from './yaml-emit.js';
 
@@ -23,11 +24,17 @@ export function* planJsonChunks(plan: object): Generator<string> {
   yield '{';
   for (const [key, value] of Object.entries(plan)) {
     const head = `${first ? '' : ','}\n  ${JSON.stringify(key)}: `;
-    if (Array.isArray(value) && value.length > 0) {
+    if ((Array.isArray(value) || isListStream(value)) && value.length > 0) {
       first = false;
       yield head + '[';
-      for (let i = 0; i < value.length; i++) yield `${i === 0 ? '' : ','}\n    ${nested(value[i], 2)}`;
+      let i = 0;
+      for (const item of value as Iterable<unknown>) yield `${i++ === 0 ? '' : ','}\n    ${nested(item, 2)}`;
       yield '\n  ]';
+      continue;
+    }
+    if (isListStream(value)) {
+      first = false;
+      yield head + '[]';
       continue;
     }
     if (value === undefined || typeof value === 'function' || typeof value === 'symbol') continue; // left out, as JSON does

@@ -57,10 +57,11 @@ function cellWidth(text: string): number {
  * cli-table3 measures it) plus `gap` spaces, lines not trimmed. `head` undefined: no header line.
  * Cells are drawn as they are (already cut to width, possibly coloured).
  */
-export function drawTable(head: string[] | undefined, rows: string[][], gap: number): string[] {
+export function drawTable(head: string[] | undefined, rows: string[][], gap: number, floor?: number[]): string[] {
   const columns = head?.length ?? rows[0]?.length ?? 0;
   if (columns === 0 || (head === undefined && rows.length === 0)) return [];
-  const colWidths = new Array<number>(columns).fill(1);
+  // `floor`: widths the columns have at least (a table drawn in parts lays every part out alike)
+  const colWidths = Array.from({ length: columns }, (_, i) => Math.max(1, (floor?.[i] ?? 0) + (floor ? gap : 0)));
   const widen = (row: string[]): void => {
     for (let i = 0; i < columns; i++) colWidths[i] = Math.max(colWidths[i], cellWidth(row[i] ?? '') + gap);
   };

@@ -150,12 +150,17 @@ export interface TableLayout {
   gap?: number;
   /** Spaces before every line. */
   indent?: number;
+  /**
+   * Natural widths measured beforehand over every row of a table drawn in parts (each part then
+   * lays its columns out as the whole table would).
+   */
+  minWidths?: number[];
 }
 
 /** Natural column widths: the widest cell (or header) of each column. */
-export function naturalWidths(columns: Column[], rows: string[][], noHeaders = false): number[] {
+export function naturalWidths(columns: Column[], rows: string[][], noHeaders = false, minWidths?: number[]): number[] {
   return columns.map((col, i) => {
-    let w = noHeaders ? 0 : visibleLength(col.header);
+    let w = Math.max(noHeaders ? 0 : visibleLength(col.header), minWidths?.[i] ?? 0);
     for (const row of rows) w = Math.max(w, visibleLength(row[i] ?? ''));
     return w;
   });
@@ -171,7 +176,7 @@ export function tableWidth(widths: number[], layout: TableLayout): number {
  * the table fits `layout.width`. `maxTier` limits how far shrinking may go.
  */
 export function fitColumns(columns: Column[], rows: string[][], layout: TableLayout, maxTier = Infinity): number[] {
-  const widths = naturalWidths(columns, rows, layout.noHeaders);
+  const widths = naturalWidths(columns, rows, layout.noHeaders, layout.minWidths);
   if (layout.width === undefined) return widths;
   let total = tableWidth(widths, layout);
   const tiers = Math.min(maxTier + 1, Math.max(0, ...columns.map((c) => c.shrink?.length ?? 0)));
@@ -225,7 +230,7 @@ export function renderTable(columns: Column[], rows: Cell[][], layout: TableLayo
   const head = layout.noHeaders ? undefined : columns.map((c, i) => truncate(c.header, widths[i]));
   if (!layout.noHeaders || rows.length > 0) {
     const pad = ' '.repeat(layout.indent ?? 0);
-    return drawTable(head, shown, layout.gap ?? 3).map((line) => pad + line.trimEnd()).join('\n') + '\n';
+    return drawTable(head, shown, layout.gap ?? 3, layout.minWidths ? widths : undefined).map((line) => pad + line.trimEnd()).join('\n') + '\n';
   }
   return '';
 }

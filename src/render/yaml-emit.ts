@@ -7,6 +7,8 @@
 // meaning in YAML, is written as a double-quoted JSON string (a valid YAML double-quoted
 // scalar). Long strings are never folded.
 
+import { isListStream } from './list-stream.js';
+
 /** Characters that may appear in a plain (unquoted) scalar here: a conservative set. */
 const PLAIN_BODY = /^[A-Za-z0-9_ .,/=()+;'@\-\u00A1-\u2027\u202A-\uD7FF\uE000-\uFEFE\uFF00-\uFFFD:]*$/;
 /** The first character of a plain scalar: no indicator, no digit or sign (numbers), no space. */
@@ -154,6 +156,15 @@ export function* yamlChunks(value: unknown): Generator<string> {
     return;
   }
   for (const [key, member] of entries(v as object)) {
+    if (isListStream(member)) {
+      // written item by item: never all in memory
+      if (member.length === 0) yield `${yamlString(key)}: []\n`;
+      else {
+        yield `${yamlString(key)}:\n`;
+        for (const raw of member) yield sequenceEntry(raw, '  ', '  ');
+      }
+      continue;
+    }
     const single = inline(member);
     if (single !== undefined || !Array.isArray(member)) {
       yield block({ [key]: member }, '', null);

@@ -1,12 +1,14 @@
 // `history`: the audit logs read in one streaming pass, every write of pods, ReplicaSets and
-// ReplicationControllers replayed (src/history/replay.ts), and the events of the chosen scope
-// and target kept.
+// ReplicationControllers replayed (src/history/replay.ts), and the events of the chosen scope and
+// target put in time order and kept on disk (event-spool.ts): memory holds the objects that
+// exist, a few minutes of events being put in order, and the counts.
 
 import { AuditFormatError, writeOfAuditEvent } from '../history/audit-event.js';
 import { HistoryReplay } from '../history/replay.js';
-import type { HistoryEvent, ReconcileHistory } from '../history/types.js';
+import type { HistoryCounts, HistoryEvent, ReconcileHistory } from '../history/types.js';
 import { readAuditLogs } from '../input/audit-log.js';
 import { UserError } from '../errors.js';
+import { EventSpool } from './event-spool.js';
 import { chooseBehaviour } from './plan-service.js';
 import type { Target } from './targets.js';
 
@@ -21,14 +23,72 @@ export interface HistoryOptions {
   featureGates?: string;
   controllerUsers?: string[];
   onBytes?: (read: number, total: number) => void;
+  /** Where the events are kept while they are written out (default: the system's temporary directory). */
+  spoolDir?: string;
 }
 
+/** The writes the rules did not predict, shown under the table: the first ones, and how many. */
+export const NOT_PREDICTED_SHOWN = 50;
+
 export interface HistoryResult {
-  history: ReconcileHistory;
+  /** The contract's document; `events` is read from disk as it is written out. */
+  history: Omit<ReconcileHistory, 'events'> & { events: EventSpool<HistoryEvent> };
+  counts: HistoryCounts;
+  notPredicted: HistoryEvent[];
   notices: string[];
   /** The namespace the target was found in (a pod story names it). */
   targetNamespace: string | null;
+  /** Removes the events kept on disk. */
+  close(): void;
 }
+
+/**
+ * An audit log holds writes in the order the server answered them; the contract lists them by
+ * the time they were received. A write is answered within the API server's request timeout (60 s
+ * by default), so an event can be released once the log has moved REORDER_WINDOW_MS past it.
+ */
+export const REORDER_WINDOW_MS = 120_000;
+
+class TimeOrder {
+  private readonly heap: { at: number; seq: number; e: HistoryEvent }[] = [];
+  private seq = 0;
+
+  push(e: HistoryEvent): void {
+    const h = this.heap;
+    h.push({ at: Date.parse(e.time), seq: this.seq++, e });
+    for (let i = h.length - 1; i > 0; ) {
+      const parent = (i - 1) >> 1;
+      if (!before(h[i], h[parent])) break;
+      [h[i], h[parent]] = [h[parent], h[i]];
+      i = parent;
+    }
+  }
+
+  /** The events received at or before `limit` (ms), in order; all of them when undefined. */
+  *release(limit?: number): Generator<HistoryEvent> {
+    const h = this.heap;
+    while (h.length > 0 && (limit === undefined || h[0].at <= limit)) {
+      const top = h[0];
+      const last = h.pop()!;
+      if (h.length > 0) {
+        h[0] = last;
+        for (let i = 0; ; ) {
+          const l = 2 * i + 1;
+          const r = l + 1;
+          let m = i;
+          if (l < h.length && before(h[l], h[m])) m = l;
+          if (r < h.length && before(h[r], h[m])) m = r;
+          if (m === i) break;
+          [h[i], h[m]] = [h[m], h[i]];
+          i = m;
+        }
+      }
+      yield top.e;
+    }
+  }
+}
+
+const before = (a: { at: number; seq: number }, b: { at: number; seq: number }): boolean => a.at < b.at || (a.at === b.at && a.seq < b.seq);
 
 export async function buildHistory(opts: HistoryOptions): Promise<HistoryResult> {
   if (opts.auditLogs.length === 0) throw new UserError('no audit log: give one or more with --audit-log FILE');
@@ -36,37 +96,67 @@ export async function buildHistory(opts: HistoryOptions): Promise<HistoryResult>
   const behaviour = chooseBehaviour({ kubeVersion: opts.kubeVersion, featureGates: opts.featureGates }, null, notices);
   const replay = new HistoryReplay({ behaviour, controllerUsers: opts.controllerUsers });
   const target = opts.target;
-  // Which namespaces the target was written in: a name in several needs -n.
   const targetNamespaces = new Set<string>();
-  const kept: { ns: string; e: HistoryEvent }[] = [];
-  let writes = 0;
-  for await (const line of readAuditLogs(opts.auditLogs, { onBytes: opts.onBytes })) {
-    let w;
-    try {
-      w = writeOfAuditEvent(line.value);
-    } catch (e) {
-      if (e instanceof AuditFormatError) throw new UserError(`${line.file}:${line.line}: ${e.message}`);
-      throw e;
+  const counts: HistoryCounts = { events: 0, controller: 0, predicted: 0, notPredicted: 0, unknown: 0 };
+  const notPredicted: HistoryEvent[] = [];
+  const spool = new EventSpool<HistoryEvent>(opts.spoolDir);
+  let from = null as string | null;
+  let to = null as string | null;
+  const keep = (e: HistoryEvent): void => {
+    spool.push(e);
+    from ??= e.time;
+    to = e.time;
+    counts.events++;
+    if (!e.actor.controller) return;
+    counts.controller++;
+    if (e.predicted === true) counts.predicted++;
+    else if (e.predicted === null) counts.unknown++;
+    else {
+      counts.notPredicted++;
+      if (notPredicted.length < NOT_PREDICTED_SHOWN) notPredicted.push(e);
     }
-    if (!w || (opts.namespace !== undefined && w.namespace !== opts.namespace)) continue;
-    writes++;
-    for (const e of replay.push(w)) kept.push({ ns: w.namespace, e });
-  }
-  let events = kept;
-  if (target) {
-    events = kept.filter(({ ns, e }) => {
-      if (!matches(replay, ns, e, target)) return false;
-      targetNamespaces.add(ns);
-      return true;
-    });
-    if (events.length === 0) throw new UserError(`${describeTarget(target)} has no write in the audit log${opts.namespace !== undefined ? ` in namespace ${opts.namespace}` : ''}`);
-    if (targetNamespaces.size > 1) throw new UserError(`"${target.name}" is in several namespaces of the log (${[...targetNamespaces].sort().join(', ')}): choose one with -n`);
+  };
+  const order = new TimeOrder();
+  let writes = 0;
+  try {
+    for await (const line of readAuditLogs(opts.auditLogs, { onBytes: opts.onBytes })) {
+      let w;
+      try {
+        w = writeOfAuditEvent(line.value);
+      } catch (e) {
+        if (e instanceof AuditFormatError) throw new UserError(`${line.file}:${line.line}: ${e.message}`);
+        throw e;
+      }
+      if (!w || (opts.namespace !== undefined && w.namespace !== opts.namespace)) continue;
+      writes++;
+      for (const e of replay.push(w)) {
+        if (target && !matches(replay, w.namespace, e, target)) continue;
+        if (target) targetNamespaces.add(w.namespace);
+        order.push(e);
+      }
+      const at = Date.parse(line.at);
+      if (!Number.isNaN(at)) for (const e of order.release(at - REORDER_WINDOW_MS)) keep(e);
+    }
+    for (const e of order.release()) keep(e);
+    if (target) {
+      if (counts.events === 0) throw new UserError(`${describeTarget(target)} has no write in the audit log${opts.namespace !== undefined ? ` in namespace ${opts.namespace}` : ''}`);
+      if (targetNamespaces.size > 1) throw new UserError(`"${target.name}" is in several namespaces of the log (${[...targetNamespaces].sort().join(', ')}): choose one with -n`);
+    }
+  } catch (e) {
+    spool.close();
+    throw e;
   }
   if (writes === 0) notices.push(`no write of pods, ReplicaSets or ReplicationControllers${opts.namespace !== undefined ? ` in namespace ${opts.namespace}` : ''} in the audit log: was it written with a policy that logs them at RequestResponse?`);
-  // The log holds writes in the order the server answered them; the contract lists them by the
-  // time they were received (a stable sort keeps the answer order between equal times).
-  const history = replay.history('audit-log', events.map((k) => k.e).sort((a, b) => (a.time < b.time ? -1 : a.time > b.time ? 1 : 0)));
-  return { history, notices, targetNamespace: targetNamespaces.size === 1 ? [...targetNamespaces][0] : (opts.namespace ?? null) };
+  const { events: _none, ...header } = replay.history('audit-log', []);
+  const history = { ...header, from, to, events: spool };
+  return {
+    history,
+    counts,
+    notPredicted,
+    notices,
+    targetNamespace: targetNamespaces.size === 1 ? [...targetNamespaces][0] : (opts.namespace ?? null),
+    close: () => spool.close(),
+  };
 }
 
 function matches(replay: HistoryReplay, ns: string, e: HistoryEvent, t: HistoryTarget): boolean {

@@ -5,7 +5,17 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { buildHistory } from '../../src/services/history-service.js';
+import { buildHistory, type HistoryOptions } from '../../src/services/history-service.js';
+
+/** The history with its events read back from disk (and the file removed). */
+async function collect(opts: HistoryOptions) {
+  const r = await buildHistory(opts);
+  try {
+    return { ...r, history: { ...r.history, events: [...r.history.events] } };
+  } finally {
+    r.close();
+  }
+}
 
 const FIXTURES = join(import.meta.dirname, 'fixtures');
 const LOG = join(FIXTURES, 'demo-audit.jsonl');
@@ -22,7 +32,7 @@ interface Expected {
 const expected = parse(readFileSync(join(FIXTURES, 'demo-expected.yaml'), 'utf8')) as Expected;
 
 describe('the demo audit log (real v1.32 servers)', async () => {
-  const { history } = await buildHistory({ auditLogs: [LOG], kubeVersion: '1.32' });
+  const { history } = await collect({ auditLogs: [LOG], kubeVersion: '1.32' });
   const mine = history.events.filter((e) => e.actor.controller);
   const pods = mine.filter((e) => e.verb === 'create' || e.verb === 'delete');
 
@@ -95,11 +105,11 @@ describe('the demo audit log (real v1.32 servers)', async () => {
   });
 
   it('pod/NAME keeps the writes of that pod only; rc/NAME those of the controller', async () => {
-    const pod = await buildHistory({ auditLogs: [LOG], target: { kind: 'Pod', name: expected.pods.c } });
+    const pod = await collect({ auditLogs: [LOG], target: { kind: 'Pod', name: expected.pods.c } });
     expect(pod.history.events.map((e) => `${e.verb} ${e.actor.user}`)).toEqual(['create system:serviceaccount:kube-system:replication-controller', 'delete admin']);
     expect(pod.targetNamespace).toBe('demo');
-    const rc = await buildHistory({ auditLogs: [LOG], target: { kind: 'ReplicationController', name: 'api' }, namespace: 'demo' });
+    const rc = await collect({ auditLogs: [LOG], target: { kind: 'ReplicationController', name: 'api' }, namespace: 'demo' });
     expect(rc.history.events.length).toBe(history.events.length);
-    await expect(buildHistory({ auditLogs: [LOG], target: { kind: 'ReplicaSet', name: 'api' } })).rejects.toThrow('ReplicaSet api has no write in the audit log');
+    await expect(collect({ auditLogs: [LOG], target: { kind: 'ReplicaSet', name: 'api' } })).rejects.toThrow('ReplicaSet api has no write in the audit log');
   });
 });

@@ -10,7 +10,7 @@ import type { ApiWrite } from '../../src/history/types.js';
 const RS_USER = 'system:serviceaccount:kube-system:replicaset-controller';
 const RC_USER = 'system:serviceaccount:kube-system:replication-controller';
 const NS = 'p';
-const LABELS = [{ app: 'a' }, { app: 'b' }, { app: 'a', tier: 'x' }, { tier: 'x' }];
+const LABELS: Record<string, string>[] = [{ app: 'a' }, { app: 'b' }, { app: 'a', tier: 'x' }, { tier: 'x' }];
 
 interface Ctl {
   kind: 'ReplicaSet' | 'ReplicationController';
