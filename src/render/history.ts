@@ -69,7 +69,8 @@ export const TABLE_PART_ROWS = 1000;
  */
 export function* historyTableChunks(events: Iterable<HistoryEvent>, o: HistoryRenderOptions): Generator<string> {
   const columns = o.wide ? [...COLUMNS, { header: 'MESSAGE' }] : COLUMNS;
-  const minWidths = columns.map(() => 0);
+  // the header is drawn in the first part only, but every part is as wide as the header needs
+  const minWidths = columns.map((c) => (o.noHeaders ? 0 : visibleLength(c.header)));
   let count = 0;
   for (const e of events) {
     count++;
