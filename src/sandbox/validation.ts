@@ -1,6 +1,7 @@
 // Validation as k8s.io/kubernetes/pkg/apis/*/validation does it, for the fields the sandbox serves.
 import { GoRepr, type FieldError } from './errors.js';
-import type { ResourceDef } from './resources.js';
+import { jsonFields, typeForKind } from './protobuf/schema.js';
+import { apiVersionOf, type ResourceDef } from './resources.js';
 import { labelKeyError, labelValueError } from './selectors.js';
 import { deepEqual, isPlainObject, type Obj } from './util.js';
 
@@ -557,63 +558,35 @@ export function validateStatus(res: ResourceDef, o: Obj, errs: FieldError[]): vo
 
 // ---- fieldValidation=Strict: unknown fields ----
 
-const META_FIELDS = ['name', 'generateName', 'namespace', 'selfLink', 'uid', 'resourceVersion', 'generation', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'labels', 'annotations', 'ownerReferences', 'finalizers', 'managedFields'];
-const POD_SPEC_FIELDS = ['volumes', 'initContainers', 'containers', 'ephemeralContainers', 'restartPolicy', 'terminationGracePeriodSeconds', 'activeDeadlineSeconds', 'dnsPolicy', 'nodeSelector', 'serviceAccountName', 'serviceAccount', 'automountServiceAccountToken', 'nodeName', 'hostNetwork', 'hostPID', 'hostIPC', 'shareProcessNamespace', 'securityContext', 'imagePullSecrets', 'hostname', 'subdomain', 'affinity', 'schedulerName', 'tolerations', 'hostAliases', 'priorityClassName', 'priority', 'dnsConfig', 'readinessGates', 'runtimeClassName', 'enableServiceLinks', 'preemptionPolicy', 'overhead', 'topologySpreadConstraints', 'setHostnameAsFQDN', 'os', 'hostUsers', 'schedulingGates', 'resourceClaims', 'resources'];
-const CONTAINER_FIELDS = ['name', 'image', 'command', 'args', 'workingDir', 'ports', 'envFrom', 'env', 'resources', 'resizePolicy', 'restartPolicy', 'volumeMounts', 'volumeDevices', 'livenessProbe', 'readinessProbe', 'startupProbe', 'lifecycle', 'terminationMessagePath', 'terminationMessagePolicy', 'imagePullPolicy', 'securityContext', 'stdin', 'stdinOnce', 'tty'];
-const TOP: Record<string, string[]> = {
-  pods: ['spec', 'status'],
-  replicasets: ['spec', 'status'],
-  replicationcontrollers: ['spec', 'status'],
-  namespaces: ['spec', 'status'],
-  nodes: ['spec', 'status'],
-  leases: ['spec'],
-  deployments: ['spec', 'status'],
-  configmaps: ['data', 'binaryData', 'immutable'],
-  secrets: ['data', 'stringData', 'type', 'immutable'],
-  serviceaccounts: ['secrets', 'imagePullSecrets', 'automountServiceAccountToken'],
-  events: ['involvedObject', 'reason', 'message', 'source', 'firstTimestamp', 'lastTimestamp', 'count', 'type', 'eventTime', 'series', 'action', 'related', 'reportingComponent', 'reportingInstance'],
-};
-const SPEC: Record<string, string[]> = {
-  replicasets: ['replicas', 'minReadySeconds', 'selector', 'template'],
-  replicationcontrollers: ['replicas', 'minReadySeconds', 'selector', 'template'],
-  deployments: ['replicas', 'selector', 'template', 'strategy', 'minReadySeconds', 'revisionHistoryLimit', 'paused', 'progressDeadlineSeconds'],
-  namespaces: ['finalizers'],
-  nodes: ['podCIDR', 'podCIDRs', 'providerID', 'unschedulable', 'taints', 'configSource', 'externalID'],
-  leases: ['acquireTime', 'holderIdentity', 'leaseDurationSeconds', 'leaseTransitions', 'renewTime', 'preferredHolder', 'strategy'],
-};
-
-function unknownIn(o: unknown, known: string[], prefix: string, out: string[]): void {
-  if (!isPlainObject(o)) return;
-  for (const k of Object.keys(o)) if (!known.includes(k)) out.push(`${prefix}${k}`);
-}
-
-function unknownInPodSpec(spec: unknown, prefix: string, out: string[]): void {
-  if (!isPlainObject(spec)) return;
-  unknownIn(spec, POD_SPEC_FIELDS, prefix, out);
-  for (const list of ['containers', 'initContainers']) {
-    if (Array.isArray(spec[list])) spec[list].forEach((c: unknown, i: number) => unknownIn(c, CONTAINER_FIELDS, `${prefix}${list}[${i}].`, out));
-  }
-}
-
-/** The unknown fields of a request body, named as the strict decoder names them. */
+/**
+ * The unknown fields of a request body, named as the strict decoder names them
+ * (`spec.template.spec.containers[0].foo`), at every depth: the field tables of the API types
+ * (./protobuf/schema.ts, from upstream's generated.proto) say which fields each type has.
+ */
 export function unknownFields(res: ResourceDef, o: Obj): string[] {
+  const type = typeForKind(apiVersionOf(res), res.kind);
   const out: string[] = [];
-  unknownIn(o, ['apiVersion', 'kind', 'metadata', ...(TOP[res.name] ?? [])], '', out);
-  unknownIn(o.metadata, META_FIELDS, 'metadata.', out);
-  const spec = SPEC[res.name];
-  if (spec) unknownIn(o.spec, spec, 'spec.', out);
-  if (res.name === 'pods') unknownInPodSpec(o.spec, 'spec.', out);
-  if (res.name === 'deployments' && isPlainObject(o.spec)) {
-    unknownIn(o.spec.strategy, ['type', 'rollingUpdate'], 'spec.strategy.', out);
-    if (isPlainObject(o.spec.strategy)) unknownIn(o.spec.strategy.rollingUpdate, ['maxUnavailable', 'maxSurge'], 'spec.strategy.rollingUpdate.', out);
-  }
-  if (res.name === 'replicasets' || res.name === 'replicationcontrollers' || res.name === 'deployments') {
-    const t = o.spec?.template;
-    unknownIn(t, ['metadata', 'spec'], 'spec.template.', out);
-    if (isPlainObject(t)) {
-      unknownIn(t.metadata, META_FIELDS, 'spec.template.metadata.', out);
-      unknownInPodSpec(t.spec, 'spec.template.spec.', out);
-    }
-  }
+  if (type) unknownIn(o, type, '', out, true);
   return out;
+}
+
+function unknownIn(o: unknown, type: string, prefix: string, out: string[], top = false): void {
+  if (!isPlainObject(o)) return;
+  const fields = jsonFields(type);
+  if (!fields) return; // a special type (Time, Quantity, RawExtension…): no fields of its own
+  for (const [k, v] of Object.entries(o)) {
+    if (top && (k === 'apiVersion' || k === 'kind')) continue;
+    const f = fields.get(k);
+    if (!f) {
+      out.push(`${prefix}${k}`);
+      continue;
+    }
+    if (f.value.kind !== 'object') continue;
+    const inner = f.value.type;
+    if (f.list) {
+      if (Array.isArray(v)) v.forEach((item, i) => unknownIn(item, inner, `${prefix}${k}[${i}].`, out));
+    } else if (f.map) {
+      if (isPlainObject(v)) for (const [key, item] of Object.entries(v)) unknownIn(item, inner, `${prefix}${k}[${key}].`, out);
+    } else unknownIn(v, inner, `${prefix}${k}.`, out);
+  }
 }
