@@ -7,9 +7,7 @@
 //
 // To add a row: give it a name, the facts row it checks, an `act` that asks (kubectl or HTTPS) and
 // returns what came back, and the `want` it must match (toMatchObject: strings, numbers, nested
-// objects, expect.stringMatching). Rows still to come after the other parts of issue 11 merge:
-// the protobuf bodies of kubectl's typed generators (`kubectl create namespace|deployment|configmap`,
-// facts 2026-11-25 row 1) and the ServiceAccount admission 403 (row 2).
+// objects, expect.stringMatching).
 import { expect } from 'vitest';
 import type { Ctx } from './differential.test.js';
 
@@ -418,6 +416,57 @@ export const ROWS: Row[] = [
         1,
         'The ReplicaSet "broken" is invalid: spec.selector.matchExpressions[0].operator: Invalid value: "Equals": not a valid selector operator\n',
       ],
+    },
+  },
+  {
+    name: "kubectl's typed generators send protobuf bodies, and they work",
+    facts: 'Observed 2026-11-25: `kubectl create namespace`, `create deployment`, `create configmap` send protobuf (`k8s\\0` + runtime.Unknown); kubectl has no fallback: a 415 or 400 fails the command.',
+    act: async (c) => {
+      const runs = [
+        await c.kubectl('create', '-v=8', 'namespace', 'gen'),
+        await c.kubectl('create', 'deployment', 'web', '--image=nginx:1.27', '-n', NS),
+        await c.kubectl('create', 'configmap', 'cm', '--from-literal=a=b', '-n', NS),
+        await c.kubectl('create', 'secret', 'generic', 's', '--from-literal=k=v', '-n', NS),
+        await c.kubectl('create', 'serviceaccount', 'bot', '-n', NS),
+      ];
+      const cm = await c.http('GET', `/api/v1/namespaces/${NS}/configmaps/cm`);
+      const secret = await c.http('GET', `/api/v1/namespaces/${NS}/secrets/s`);
+      const deploy = await c.http('GET', `/apis/apps/v1/namespaces/${NS}/deployments/web`);
+      return {
+        results: runs.map((r) => [r.code, r.stdout.trim()]),
+        protobuf: /Content-Type: application\/vnd\.kubernetes\.protobuf/.test(runs[0].stderr),
+        cm: cm.json.data,
+        secret: [secret.json.type, secret.json.data],
+        deploy: [deploy.json.spec.replicas, deploy.json.spec.template.spec.containers[0].image, deploy.json.spec.strategy.type],
+      };
+    },
+    want: {
+      results: [
+        [0, 'namespace/gen created'],
+        [0, 'deployment.apps/web created'],
+        [0, 'configmap/cm created'],
+        [0, 'secret/s created'],
+        [0, 'serviceaccount/bot created'],
+      ],
+      protobuf: true,
+      cm: { a: 'b' },
+      secret: ['Opaque', { k: 'dg==' }],
+      deploy: [1, 'nginx:1.27', 'RollingUpdate'],
+    },
+  },
+  {
+    name: 'ServiceAccount admission: a pod naming a service account that does not exist is forbidden',
+    facts: 'Observed 2026-11-25: create a pod in a namespace that has no `default` ServiceAccount → 403 Forbidden: `pods "x" is forbidden: error looking up service account NS/default: serviceaccount "default" not found` (upstream plugin/pkg/admission/serviceaccount: the same lookup for a named account)',
+    act: async (c) => {
+      const r = await c.kubectl('run', 'x', '--image=nginx:1.27', '-n', NS, '--overrides', JSON.stringify({ spec: { serviceAccountName: 'nobody' } }));
+      const h = await c.http('POST', `/api/v1/namespaces/${NS}/pods`, { body: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'y' }, spec: { serviceAccountName: 'nobody', containers: [{ name: 'c', image: 'nginx' }] } } });
+      return { code: r.code, stderr: r.stderr, status: h.status, body: h.json };
+    },
+    want: {
+      code: 1,
+      stderr: `Error from server (Forbidden): pods "x" is forbidden: error looking up service account ${NS}/nobody: serviceaccount "nobody" not found\n`,
+      status: 403,
+      body: { kind: 'Status', status: 'Failure', reason: 'Forbidden', code: 403, message: `pods "y" is forbidden: error looking up service account ${NS}/nobody: serviceaccount "nobody" not found`, details: { name: 'y', kind: 'pods' } },
     },
   },
 ];

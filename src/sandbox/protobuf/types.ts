@@ -269,6 +269,10 @@ export const MESSAGES: MessageTable = {
     ['fullyLabeledReplicas', 2, 'int32', 'o'],
     ['readyReplicas', 4, 'int32', 'o'],
     ['availableReplicas', 5, 'int32', 'o'],
+    // Not in v1.32: added in v1.33 (KEP-3973, DeploymentReplicaSetTerminatingReplicas). Kept so
+    // that snapshots of newer clusters (the bundled examples carry it) apply under Strict, as on
+    // every server from v1.33; a v1.32 server refuses it as an unknown field.
+    ['terminatingReplicas', 7, 'int32', 'po'],
     ['observedGeneration', 3, 'int64', 'o'],
     ['conditions', 6, 'apps.v1.ReplicaSetCondition', 'ro'],
   ],
