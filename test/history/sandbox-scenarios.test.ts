@@ -14,6 +14,7 @@ import { runForeground } from '../../src/services/run-foreground.js';
 import { buildHistory } from '../../src/services/history-service.js';
 import type { HistoryEvent } from '../../src/history/types.js';
 import { foregroundOptions } from '../integration/env.js';
+import { raw } from '../sandbox/helpers.js';
 
 // Creation and Ready times are compared exactly (to the second) with LogarithmicScaleDown off,
 // so seconds apart decide Newer and ReadyShorter; 1.30 still lets the gate be turned off.
@@ -82,6 +83,10 @@ async function settled(ns: string, name: string, count: number) {
     return pods.length === count && rs.status?.replicas === count && rs.status?.observedGeneration === rs.metadata!.generation;
   });
 }
+
+/** DELETE with `{"dryRun":["All"]}` in the body (kubectl delete --dry-run=server). */
+const dryRunDelete = async (ns: string, name: string) =>
+  (await raw(sb, 'DELETE', `/api/v1/namespaces/${ns}/pods/${name}`, { body: { kind: 'DeleteOptions', apiVersion: 'v1', dryRun: ['All'] } })).status;
 
 const ago = (s: number) => new Date(Math.floor(Date.now() / 1000) * 1000 - s * 1000).toISOString().replace('.000Z', 'Z');
 
@@ -156,7 +161,9 @@ describe('history of the sandbox audit log of `run`', () => {
     const udLabels = { app: 'userdel' };
     await apps.createNamespacedReplicaSet({ namespace: 'userdel', body: rsBody('userdel', 2, udLabels) });
     await settled('userdel', 'userdel', 2);
-    const deleted = (await live('userdel'))[0].metadata!.name!;
+    const [deleted, kept] = (await live('userdel')).map((p) => p.metadata!.name!);
+    // a server-side dry run first, as kubectl sends it (dryRun in the DeleteOptions body): the pod stays
+    expect(await dryRunDelete('userdel', kept)).toBe(200);
     await core.deleteNamespacedPod({ namespace: 'userdel', name: deleted });
     await until('replaced', async () => (await live('userdel')).filter((p) => owned(p, 'userdel') && p.metadata!.name !== deleted).length === 2);
 
@@ -294,7 +301,9 @@ describe('history of the sandbox audit log of `run`', () => {
     expect(release.filter((e) => e.verb === 'create' && e.actor.controller)).toHaveLength(3);
     const userdel = inNs('userdel');
     const userDelete = userdel.filter((e) => e.verb === 'delete' && e.actor.user === 'sandbox-admin' && !e.actor.controller);
+    // one: the dry run before it is in the log (its URI has no dryRun, its DeleteOptions do) but changed nothing
     expect(userDelete).toHaveLength(1);
+    expect(lines.filter((e) => e.verb === 'delete' && e.objectRef.namespace === 'userdel' && e.requestObject?.dryRun)).toHaveLength(1);
     // the replacement comes after the user's delete, from the controller
     const after = userdel.filter((e) => e.time > userDelete[0].time && e.verb === 'create');
     expect(after.map((e) => [e.actor.controller, e.reason])).toEqual([[true, 'TooFewReplicas']]);
