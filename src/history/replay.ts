@@ -53,7 +53,10 @@ class NamespaceState {
   readonly conflicted = new Set<string>();
 }
 
-/** One sync of one controller: consecutive writes of it, with no other write in its namespace between. */
+/**
+ * One sync of one controller: consecutive writes of it, with no other write in its namespace
+ * between, or a later write its decision still explains once others' writes cut in (interrupted).
+ */
 interface Sync {
   controller: HistoryControllerRef;
   decision: SyncDecision | null;
