@@ -64,16 +64,37 @@ export function countWrites(entries, isOurs = byUserAgent(CLI_USER_AGENT)) {
   return out;
 }
 
+/**
+ * One line of the sandbox's audit file (an `audit.k8s.io/v1` Event, as kube-apiserver writes
+ * them) as the entry GET /sandbox/audit returns for the same request.
+ */
+export function entryOfAuditEvent(e) {
+  const ref = e.objectRef ?? {};
+  const entry = { time: e.stageTimestamp, verb: e.verb, resource: ref.resource };
+  if (ref.subresource) entry.subresource = ref.subresource;
+  if (ref.namespace) entry.namespace = ref.namespace;
+  if (ref.name) entry.name = ref.name;
+  entry.code = e.responseStatus?.code;
+  // dryRun=All in the query, or (a DELETE) in the DeleteOptions body
+  const dry = e.requestObject?.kind === 'DeleteOptions' && Array.isArray(e.requestObject.dryRun) && e.requestObject.dryRun.includes('All');
+  entry.dryRun = dry || /[?&]dryRun=All(&|$)/.test(e.requestURI ?? '');
+  if (e.user?.username) entry.user = e.user.username;
+  if (e.userAgent !== undefined) entry.userAgent = e.userAgent;
+  return entry;
+}
+
 /** Entries of a JSON-lines audit file (the sandbox's `auditLog`), in the order they were written. */
 export function parseAuditLines(text) {
   const entries = [];
   for (const [i, line] of text.split('\n').entries()) {
     if (!line.trim()) continue;
+    let v;
     try {
-      entries.push(JSON.parse(line));
+      v = JSON.parse(line);
     } catch {
       throw new Error(`audit log line ${i + 1} is not JSON: ${line.slice(0, 80)}`);
     }
+    entries.push(v?.kind === 'Event' && typeof v.apiVersion === 'string' && v.apiVersion.startsWith('audit.k8s.io/') ? entryOfAuditEvent(v) : v);
   }
   return entries;
 }

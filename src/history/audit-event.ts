@@ -25,6 +25,8 @@ export function writeOfAuditEvent(e: unknown): ApiWrite | null {
   const ref = e.objectRef;
   if (!isObj(ref) || !RESOURCES.has(ref.resource) || typeof ref.namespace !== 'string') return null;
   if (typeof e.requestURI === 'string' && /[?&]dryRun=/.test(e.requestURI)) return null;
+  // kubectl delete --dry-run=server sends dryRun in the DeleteOptions body, not the query
+  if (isObj(e.requestObject) && e.requestObject.kind === 'DeleteOptions' && Array.isArray(e.requestObject.dryRun) && e.requestObject.dryRun.length > 0) return null;
   const time = typeof e.requestReceivedTimestamp === 'string' ? e.requestReceivedTimestamp : typeof e.stageTimestamp === 'string' ? e.stageTimestamp : null;
   if (time === null) throw new AuditFormatError('audit event without requestReceivedTimestamp or stageTimestamp');
   const code = isObj(e.responseStatus) && typeof e.responseStatus.code === 'number' ? e.responseStatus.code : 0;

@@ -9,6 +9,7 @@
 import { desiredReplicas, fromReplicaSet, fromReplicationController } from '../core/controller.js';
 import { ClusterPlanner, type SyncDecision } from '../core/plan.js';
 import { controllerRef, isPodActive } from '../core/pod.js';
+import { compareForDeletion } from '../core/rank.js';
 import type { ControllerKind, Pod, ReplicaSet, ReplicationController } from '../core/types.js';
 import type { Behaviour } from '../core/versions.js';
 import { slimController, slimPod, validateController, validatePod } from '../input/objects.js';
@@ -45,6 +46,14 @@ class NamespaceState {
   /** Pod names the log has shown that may still exist: a controller write on another is a gap. */
   readonly seenPods = new Set<string>();
   sync: Sync | null = null;
+  /**
+   * The last sync of each controller that another write cut into (`${kind}/${name}`): the
+   * scheduler and kubelet write while a sync runs, and the sync's later writes (a create after a
+   * binding, the status it computed from its start) still follow its decision.
+   */
+  readonly interrupted = new Map<string, Sync>();
+  /** Controllers whose last status write by the controller the server refused with 409 Conflict. */
+  readonly conflicted = new Set<string>();
   // Indexes, so that planning one sync reads the pods it may claim rather than the namespace.
   private readonly byOwner = new Map<string, Set<string>>(); // controller uid → pod names
   private readonly byLabel = new Map<string, Set<string>>(); // `key=value` → pod names
@@ -135,13 +144,17 @@ function equalityLabels(c: Controllerish): string[] | null {
   return out.length ? out : null;
 }
 
-/** One sync of one controller: consecutive writes of it, with no other write in its namespace between. */
+/**
+ * One sync of one controller: consecutive writes of it, with no other write in its namespace
+ * between, or a later write its decision still explains once others' writes cut in (interrupted).
+ */
 interface Sync {
   controller: HistoryControllerRef;
   decision: SyncDecision | null;
   unknown: string | null; // why no decision could be taken
   creates: number;
   first: boolean; // no write of it checked yet
+  done: boolean; // its status write was seen: upstream's sync ends with it
 }
 
 const ctlKey = (kind: ControllerKind, name: string): string => `${kind}/${name}`;
@@ -161,15 +174,25 @@ export class HistoryReplay {
   /** Takes the next write, in the order the server applied them; returns the events it makes. */
   push(w: ApiWrite): HistoryEvent[] {
     // A write the API server refused changed nothing and is not an event (the contract).
-    if (w.code < 200 || w.code >= 300) return [];
+    if (w.code < 200 || w.code >= 300) {
+      // Upstream's updateReplicaSetStatus answers a refused status write with a GET and the same
+      // status again, whether or not the object has it by then: note it for that retry.
+      const kind = KIND_OF_RESOURCE[w.resource];
+      if (w.code === 409 && kind && w.subresource === 'status' && w.name && this.isController(w)) this.ns(w.namespace).conflicted.add(ctlKey(kind, w.name));
+      return [];
+    }
     const ns = this.ns(w.namespace);
     const out: HistoryEvent[] = [];
     const actor = { user: w.user, controller: this.isController(w) };
     this.syncWrite = false;
     const event = w.resource === 'pods' ? this.podEvent(ns, w, actor) : this.controllerEvent(ns, w, actor);
     if (event) out.push(event);
-    // Any other write in the namespace (a user's, the kubelet's, another controller's) ends the sync.
-    if (!this.syncWrite) ns.sync = null;
+    // Any other write in the namespace (a user's, the kubelet's, another controller's) ends the
+    // sync; it is kept aside in case the controller's next writes are still its own (concurrent).
+    if (!this.syncWrite && ns.sync) {
+      ns.interrupted.set(ctlKey(ns.sync.controller.kind, ns.sync.controller.name), ns.sync);
+      ns.sync = null;
+    }
     this.apply(ns, w);
     return out;
   }
@@ -212,7 +235,7 @@ export class HistoryReplay {
 
     if (w.verb === 'create' && sub === null) {
       const owner = ownerOf(after ?? (w.request as Pod | null), w.namespace);
-      if (actor.controller && owner) return this.controllerWrite(ns, w, 'create', owner, name, (d) => this.createVerdict(ns, d, name));
+      if (actor.controller && owner) return this.controllerWrite(ns, w, 'create', owner, name, (d, s) => this.createVerdict(s, d, name));
       return base('create', owner, `${who} created pod ${name ?? '(name not logged)'}${owner ? ` (owned by ${owner.kind} ${owner.name})` : ''}${noBodies}`);
     }
     if (w.verb === 'delete' || sub === 'eviction') {
@@ -252,7 +275,10 @@ export class HistoryReplay {
     const noBodies = !w.bodies ? `; logged without bodies: the state of ${kind} ${name ?? '?'} is unknown from here` : '';
     const base = (verb: HistoryVerb, message: string): HistoryEvent => ({ time: w.time, actor, verb, controller: ref, pod: null, reason: null, message: message + noBodies, predicted: null });
     if (w.subresource === 'status') {
-      if (actor.controller && ref && w.bodies) return this.controllerWrite(ns, w, 'status', ref, null, (d) => this.statusVerdict(d, w.request?.status));
+      if (actor.controller && ref && w.bodies) {
+        const retry = ns.conflicted.delete(ctlKey(kind, ref.name));
+        return this.controllerWrite(ns, w, 'status', ref, null, (d) => this.statusVerdict(d, w.request?.status, retry));
+      }
       return base('status', `${who} wrote the status of ${kind} ${name}`);
     }
     if (w.subresource === 'scale') {
@@ -281,37 +307,50 @@ export class HistoryReplay {
     verb: HistoryVerb,
     controller: HistoryControllerRef,
     pod: string | null,
-    verdict: (d: SyncDecision) => Verdict,
+    verdict: (d: SyncDecision, sync: Sync) => Verdict,
   ): HistoryEvent {
     this.syncWrite = true;
     const event = (v: Verdict, predicted: boolean | null): HistoryEvent => ({ time: w.time, actor: { user: w.user, controller: true }, verb, controller, pod, reason: v.reason, message: v.message, predicted });
     const gap = pod !== null && verb !== 'create' && !ns.seenPods.has(pod) ? `pod ${pod} was not in the log before this write` : null;
+    const key = ctlKey(controller.kind, controller.name);
     let sync = ns.sync && sameRef(ns.sync.controller, controller) ? ns.sync : null;
+    const cut = ns.interrupted.get(key);
+    if (!sync && cut && !cut.done && cut.decision && cut.unknown === null && gap === null && verdict(cut.decision, cut).ok) {
+      // Other writes came between this one and the controller's previous one (the scheduler
+      // binding a pod just created, the kubelet reporting it): the sync they cut into still
+      // runs on the state it started from (upstream computes its status from that start too).
+      sync = ns.sync = cut;
+    }
     if (!sync) sync = ns.sync = this.startSync(ns, controller, w.time);
     const unknown = gap ?? sync.unknown;
     if (unknown !== null || !sync.decision) {
       return event({ ok: false, reason: null, message: `${describeWrite(verb, controller, pod)}; state unknown from here: ${unknown ?? 'no decision'}` }, null);
     }
-    let v = verdict(sync.decision);
+    let v = verdict(sync.decision, sync);
     if (!v.ok && !sync.first) {
       // Several syncs can follow one another with nothing else between (a status write after the
       // informer saw the creates): planned again on the state just before this write, does a new
       // sync starting here do it?
       const again = this.startSync(ns, controller, w.time);
       if (again.decision && again.unknown === null) {
-        const v2 = verdict(again.decision);
+        const v2 = verdict(again.decision, again);
         if (v2.ok) {
           ns.sync = sync = again;
           v = v2;
         }
       }
     }
+    if (v.ok) {
+      if (sync !== cut) ns.interrupted.delete(key); // a newer sync explains it: the cut one is over
+      if (verb === 'create') sync.creates++;
+      if (verb === 'status') sync.done = true;
+    }
     sync.first = false;
     return event(v, v.ok);
   }
 
   private startSync(ns: NamespaceState, controller: HistoryControllerRef, time: string): Sync {
-    const sync: Sync = { controller, decision: null, unknown: null, creates: 0, first: true };
+    const sync: Sync = { controller, decision: null, unknown: null, creates: 0, first: true, done: false };
     const firstUnknown = ns.unknown.entries().next();
     if (!firstUnknown.done) {
       sync.unknown = firstUnknown.value[1];
@@ -339,11 +378,10 @@ export class HistoryReplay {
   // ------------------------------------------------------------------------------------------
   // Verdicts: the write against the decision
 
-  private createVerdict(ns: NamespaceState, d: SyncDecision, pod: string | null): Verdict {
-    const sync = ns.sync!;
+  private createVerdict(sync: Sync, d: SyncDecision, pod: string | null): Verdict {
     const had = d.entry.replicas.current;
     const wants = desiredReplicas(d.controller);
-    const n = ++sync.creates;
+    const n = sync.creates + 1; // counted by controllerWrite once the write is explained
     const what = `created pod ${pod ?? '(name not logged)'}`;
     if (!d.manages) return { ok: false, reason: null, message: `${what}, but the rules manage no replicas in this sync (${d.entry.skip?.message ?? 'skipped'})` };
     if (n <= d.create.count) {
@@ -356,6 +394,14 @@ export class HistoryReplay {
     const victims = d.entry.delete;
     const v = victims.find((x) => x.name === pod);
     if (v) return { ok: true, reason: v.reason, message: `deleted pod ${pod}: ${v.message}` };
+    // A pod equal on every criterion to a victim that only a tie chose is as good a victim:
+    // upstream's sort is not stable and picks any of them.
+    const ch = d.deletion;
+    const facts = ch?.sorted && ch.firstKept ? ch.ordered.find((f) => f.pod.metadata.name === pod) : undefined;
+    if (facts && ch!.firstKept && victims.some((x) => x.reason === 'Tie') && compareForDeletion(facts, ch!.firstKept, this.opts.behaviour).criterion === null) {
+      const tied = victims.filter((x) => x.reason === 'Tie').map((x) => x.name);
+      return { ok: true, reason: 'Tie', message: `deleted pod ${pod}: equal on every criterion to ${tied.join(', ')}, which the rules would delete; upstream picks any of them` };
+    }
     const instead = victims.length === 0 ? 'the rules delete no pod in this sync' : `the rules delete ${victims.map((x) => `${x.name} (${x.reason})`).join(', ')}`;
     return { ok: false, reason: null, message: `deleted pod ${pod}, which the rules keep: ${instead} (replicas ${desiredReplicas(d.controller)}, had ${d.entry.replicas.current})` };
   }
@@ -367,13 +413,12 @@ export class HistoryReplay {
     return { ok: false, reason: null, message: `${want === 'adopt' ? 'adopted' : 'released'} pod ${pod}, but ${instead}` };
   }
 
-  private statusVerdict(d: SyncDecision, written: Record<string, unknown> | undefined): Verdict {
+  private statusVerdict(d: SyncDecision, written: Record<string, unknown> | undefined, retry = false): Verdict {
     const s = d.entry.status;
     const text = (o: Record<string, unknown> | undefined) =>
       o ? `replicas ${o.replicas ?? 0}, ready ${o.readyReplicas ?? 0}, available ${o.availableReplicas ?? 0}, observedGeneration ${o.observedGeneration ?? 0}` : 'no status';
     const w = written ?? {};
     const same =
-      d.statusChanged &&
       (w.replicas ?? 0) === s.replicas &&
       (w.fullyLabeledReplicas ?? 0) === s.fullyLabeledReplicas &&
       (w.readyReplicas ?? 0) === s.readyReplicas &&
@@ -381,7 +426,8 @@ export class HistoryReplay {
       (w.observedGeneration ?? 0) === s.observedGeneration &&
       (s.terminatingReplicas === undefined || (w.terminatingReplicas ?? 0) === s.terminatingReplicas) &&
       conditionTypes(w.conditions) === conditionTypes(s.conditions);
-    if (same) return { ok: true, reason: null, message: `wrote status: ${text(w)}` };
+    if (same && d.statusChanged) return { ok: true, reason: null, message: `wrote status: ${text(w)}` };
+    if (same && retry) return { ok: true, reason: null, message: `wrote status: ${text(w)} again, retrying after the server refused the previous write (409 Conflict): upstream writes it after a GET even when the object has it already` };
     const instead = d.statusChanged ? `the rules write ${text(s as unknown as Record<string, unknown>)}` : 'the rules write no status in this sync';
     return { ok: false, reason: null, message: `wrote status ${text(w)}, but ${instead}` };
   }

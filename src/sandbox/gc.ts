@@ -154,24 +154,29 @@ export class GarbageCollector {
   }
 
   private deleteObject(res: ResourceDef, o: Obj, policy: 'Background' | 'Foreground'): void {
-    act(this.audit, USERS.gc, { verb: 'delete', resource: res.name, namespace: o.metadata.namespace, name: o.metadata.name }, () =>
-      this.registry.delete(res, o.metadata.namespace, o.metadata.name, { propagationPolicy: policy, preconditions: { uid: o.metadata.uid } }, { dryRun: false, user: USERS.gc }));
+    const opts = { propagationPolicy: policy, preconditions: { uid: o.metadata.uid } };
+    act(this.audit, USERS.gc, { verb: 'delete', resource: res.name, namespace: o.metadata.namespace, name: o.metadata.name, request: { kind: 'DeleteOptions', apiVersion: 'meta.k8s.io/__internal', ...opts } }, () =>
+      this.registry.delete(res, o.metadata.namespace, o.metadata.name, opts, { dryRun: false, user: USERS.gc }));
   }
 
   private removeOwnerRefs(res: ResourceDef, o: Obj, uids: Set<string>): void {
     const refs = (o.metadata.ownerReferences ?? []) as Obj[];
     if (!refs.some((r) => uids.has(r.uid))) return;
-    act(this.audit, USERS.gc, { verb: 'patch', resource: res.name, namespace: o.metadata.namespace, name: o.metadata.name }, () => {
+    const ownerReferences = refs.filter((r) => !uids.has(r.uid));
+    // The garbage collector's JSON merge patch of the owner references it keeps.
+    const request = { metadata: { ownerReferences, uid: o.metadata.uid } };
+    act(this.audit, USERS.gc, { verb: 'patch', resource: res.name, namespace: o.metadata.namespace, name: o.metadata.name, request }, () => {
       const next = clone(o);
-      next.metadata.ownerReferences = refs.filter((r) => !uids.has(r.uid));
+      next.metadata.ownerReferences = ownerReferences;
       return this.registry.updateWith(res, o, next, { dryRun: false, user: USERS.gc });
     });
   }
 
   private removeFinalizer(res: ResourceDef, o: Obj, finalizer: string): void {
-    act(this.audit, USERS.gc, { verb: 'patch', resource: res.name, namespace: o.metadata.namespace, name: o.metadata.name }, () => {
+    const finalizers = ((o.metadata.finalizers ?? []) as string[]).filter((f) => f !== finalizer);
+    act(this.audit, USERS.gc, { verb: 'patch', resource: res.name, namespace: o.metadata.namespace, name: o.metadata.name, request: { metadata: { finalizers, uid: o.metadata.uid } } }, () => {
       const next = clone(o);
-      next.metadata.finalizers = ((o.metadata.finalizers ?? []) as string[]).filter((f) => f !== finalizer);
+      next.metadata.finalizers = finalizers;
       return this.registry.updateWith(res, o, next, { dryRun: false, user: USERS.gc });
     });
   }

@@ -207,23 +207,25 @@ export class Kubelet {
     }
     nodes.sort((a, b) => (load.get(a.metadata.name) ?? 0) - (load.get(b.metadata.name) ?? 0) || (a.metadata.name < b.metadata.name ? -1 : 1));
     const target = nodes[0].metadata.name;
-    act(this.audit, USERS.scheduler, { verb: 'create', resource: 'pods', subresource: 'binding', namespace: p.metadata.namespace, name: p.metadata.name }, () =>
-      this.registry.bind(p.metadata.namespace, p.metadata.name, { apiVersion: 'v1', kind: 'Binding', metadata: { name: p.metadata.name }, target: { apiVersion: 'v1', kind: 'Node', name: target } }, { dryRun: false, user: USERS.scheduler }), 201);
+    const binding = { kind: 'Binding', apiVersion: 'v1', metadata: { name: p.metadata.name, namespace: p.metadata.namespace, uid: p.metadata.uid }, target: { kind: 'Node', name: target } };
+    act(this.audit, USERS.scheduler, { verb: 'create', resource: 'pods', subresource: 'binding', namespace: p.metadata.namespace, name: p.metadata.name, request: binding }, () =>
+      this.registry.bind(p.metadata.namespace, p.metadata.name, binding, { dryRun: false, user: USERS.scheduler }), 201);
   }
 
   private writeStatus(p: Obj, user: string, mutate: (status: Obj, pod: Obj) => void): void {
-    act(this.audit, user, { verb: 'patch', resource: 'pods', subresource: 'status', namespace: p.metadata.namespace, name: p.metadata.name }, () => {
-      const next = clone(p);
-      next.status ??= {};
-      mutate(next.status, next);
-      if (Array.isArray(next.status.conditions)) {
-        // The order the kubelet writes them in.
-        const order = ['PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady', 'PodScheduled'];
-        const rank = (c: Obj) => (order.includes(c.type) ? order.indexOf(c.type) : order.length);
-        next.status.conditions = [...next.status.conditions].sort((a: Obj, b: Obj) => rank(a) - rank(b));
-      }
-      return this.registry.updateWith(PODS, p, next, { dryRun: false, user }, 'status');
-    });
+    const next = clone(p);
+    next.status ??= {};
+    mutate(next.status, next);
+    if (Array.isArray(next.status.conditions)) {
+      // The order the kubelet writes them in.
+      const order = ['PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady', 'PodScheduled'];
+      const rank = (c: Obj) => (order.includes(c.type) ? order.indexOf(c.type) : order.length);
+      next.status.conditions = [...next.status.conditions].sort((a: Obj, b: Obj) => rank(a) - rank(b));
+    }
+    // The kubelet's status manager sends a strategic merge patch naming the pod's uid.
+    const request = { metadata: { uid: p.metadata.uid }, status: next.status };
+    act(this.audit, user, { verb: 'patch', resource: 'pods', subresource: 'status', namespace: p.metadata.namespace, name: p.metadata.name, request }, () =>
+      this.registry.updateWith(PODS, p, next, { dryRun: false, user }, 'status'));
   }
 
   private run(p: Obj): void {
@@ -284,8 +286,9 @@ export class Kubelet {
 
   private terminate(p: Obj): void {
     const node = p.spec.nodeName as string;
-    act(this.audit, USERS.node(node), { verb: 'delete', resource: 'pods', namespace: p.metadata.namespace, name: p.metadata.name }, () =>
-      this.registry.delete(PODS, p.metadata.namespace, p.metadata.name, { gracePeriodSeconds: 0, preconditions: { uid: p.metadata.uid } }, { dryRun: false, user: USERS.node(node) }));
+    const opts = { gracePeriodSeconds: 0, preconditions: { uid: p.metadata.uid } };
+    act(this.audit, USERS.node(node), { verb: 'delete', resource: 'pods', namespace: p.metadata.namespace, name: p.metadata.name, request: { kind: 'DeleteOptions', apiVersion: 'meta.k8s.io/__internal', ...opts } }, () =>
+      this.registry.delete(PODS, p.metadata.namespace, p.metadata.name, opts, { dryRun: false, user: USERS.node(node) }));
   }
 
   /** Makes a container of a running pod restart: restartCount+1, not ready until readyDelayMs passed. */

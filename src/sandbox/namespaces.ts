@@ -68,7 +68,7 @@ export class NamespaceController {
       for (const o of this.store.list(res.name, name)) {
         remaining++;
         if (o.metadata.deletionTimestamp) continue;
-        act(this.audit, USERS.namespaceController, { verb: 'delete', resource: res.name, namespace: name, name: o.metadata.name }, () =>
+        act(this.audit, USERS.namespaceController, { verb: 'delete', resource: res.name, namespace: name, name: o.metadata.name, request: { kind: 'DeleteOptions', apiVersion: 'meta.k8s.io/__internal', propagationPolicy: 'Background' } }, () =>
           this.registry.delete(res, name, o.metadata.name, { propagationPolicy: 'Background' }, { dryRun: false, user: USERS.namespaceController }));
       }
     }

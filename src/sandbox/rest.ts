@@ -2,7 +2,7 @@
 // answer (object, list, Table, Status, watch stream), record the audit entry.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseYaml } from 'yaml';
-import type { AuditLog, AuditVerb } from './audit.js';
+import { auditTime, type AuditLog, type AuditRecord, type AuditVerb } from './audit.js';
 import {
   ApiError,
   badRequest,
@@ -145,6 +145,7 @@ export class RestHandler {
   }
 
   async handle(info: RequestInfo, p: ResourcePath, response: ServerResponse): Promise<void> {
+    const received = auditTime();
     info.bodyKind = bodyKindOf(p, info.req.method);
     const { req, url } = info;
     let verb: AuditVerb;
@@ -169,6 +170,7 @@ export class RestHandler {
     };
     let code = 500;
     let fault: string | undefined;
+    let answer: unknown; // the body sent, for the audit file
     try {
       const decision = this.faults.decide({ verb, resource: p.res.name, subresource: p.sub, namespace: p.namespace, name: p.name, group: p.res.group });
       if (decision.latencyMs > 0) await sleep(decision.latencyMs);
@@ -183,17 +185,29 @@ export class RestHandler {
       }
       const out = this.dispatch(verb, info, p, dryRunValues);
       code = out.code;
+      answer = out.body;
       send(response, out.code, out.body, out.headers);
     } catch (e) {
       const err = e instanceof ApiError ? e : internalError(e instanceof Error ? e.message : String(e));
       code = err.code;
+      answer = err.status;
       sendError(response, err);
     } finally {
-      const rec: Parameters<AuditLog['record']>[0] = { ...entry, code };
-      if (fault) rec.fault = fault;
-      for (const k of Object.keys(rec) as (keyof typeof rec)[]) if (rec[k] === undefined) delete rec[k];
-      this.audit.record(rec);
+      const status = isPlainObject(answer) && answer.kind === 'Status' ? answer : undefined;
+      const rec: AuditRecord = { ...entry, code, fault, received, requestURI: info.req.url, sourceIP: info.req.socket.remoteAddress?.replace(/^::ffff:/, ''), status };
+      // The request as the server read it: not for an injected fault (the handler never decoded it).
+      this.audit.record(rec, () => ({ request: fault ? undefined : this.requestObject(info, verb), response: answer }));
     }
+  }
+
+  /** A write's request body for the audit file: a patch as sent, DeleteOptions as kube-apiserver logs them. */
+  private requestObject(info: RequestInfo, verb: AuditVerb): unknown {
+    if (verb === 'patch') return parseJson(info.body);
+    if (verb === 'delete' || verb === 'deletecollection') {
+      const { kind: _k, apiVersion: _a, ...opts } = this.deleteOptions(info) as DeleteOptions & { kind?: unknown; apiVersion?: unknown };
+      return { kind: 'DeleteOptions', apiVersion: 'meta.k8s.io/__internal', ...opts };
+    }
+    return info.body.length > 0 ? parseBody(info) : undefined;
   }
 
   private writeCtx(info: RequestInfo, dryRunValues: string[], kind: string): WriteCtx {

@@ -46,7 +46,7 @@ export interface StartOptions {
   onEvent?: (text: string) => void; // informer changes, for dashboards
   /** Leader election: every write passes this fence (refused once the lease may be lost). */
   fence?: WriteFence;
-  /** The lease identity, sent in the User-Agent of the controllers' requests. */
+  /** The lease identity, sent in the User-Agent of the controllers' requests (default: the hostname). */
   identity?: string;
 }
 
@@ -123,7 +123,9 @@ export function startControllers(opts: StartOptions, signal: AbortSignal): Contr
     hostname: hostname(),
     onRequest: opts.metrics?.onRequest,
     fence: opts.fence,
-    userAgent: opts.identity ? userAgentFor('replicaset-controller', opts.identity) : undefined,
+    // Always named, leader or not: an audit log tells the controller's writes by this User-Agent
+    // (`history`), as kube-controller-manager's by its service account.
+    userAgent: userAgentFor('replicaset-controller', opts.identity ?? hostname()),
   });
   const make = (info: ControllerKindInfo, inf: Informer<ControllerObject>) => {
     const kind = info.kind;

@@ -182,3 +182,50 @@ describe('gaps', () => {
     expect(r.history('audit-log', events)).toMatchObject({ kind: 'ReconcileHistory', from: events[0].time, to: events[3].time });
   });
 });
+
+// Seen in the sandbox scenarios of `run` (test/history/sandbox-scenarios.test.ts): writes of the
+// scheduler and kubelet land between a sync's writes, a status write is retried after a
+// conflict, and pods equal on every criterion are deleted in any order.
+describe('concurrent writes, retries and ties', () => {
+  const made = (n: string) => write(RS_USER, 'create', 'pods', null, pod(n, { phase: 'Pending' }));
+  const status = (s: Record<string, unknown>, extra: Partial<ApiWrite> = {}) => write(RS_USER, 'update', 'replicasets', 'web', { ...rs(2), status: s }, { subresource: 'status', ...extra });
+  const bind = (n: string) => write('system:kube-scheduler', 'create', 'pods', n, { target: { name: 'node-1' } }, { subresource: 'binding', response: { kind: 'Status', status: 'Success', code: 201 } });
+
+  it('a sync that the scheduler cut into goes on: its next create and the status it computed at its start are predicted', () => {
+    const r = replay();
+    const events = run(r, [write('admin', 'create', 'replicasets', 'web', rs(2)), made('x1'), bind('x1'), made('x2'), bind('x2'), status({ replicas: 0, observedGeneration: 1 })]);
+    const mine = events.filter((e) => e.actor.controller);
+    expect(mine.map((e) => [e.verb, e.predicted])).toEqual([
+      ['create', true],
+      ['create', true],
+      ['status', true],
+    ]);
+    expect(mine[2].message).toBe('wrote status: replicas 0, ready 0, available 0, observedGeneration 1');
+    // once its status is written, that sync is over: the same status again is not its
+    const again = run(r, [bind('x1'), status({ replicas: 0, observedGeneration: 1 })]);
+    expect(again.filter((e) => e.actor.controller).map((e) => e.predicted)).toEqual([false]);
+  });
+
+  it('a status write retried after a 409 Conflict is predicted when it is the status the rules compute, even unchanged', () => {
+    const r = replay();
+    const base = [write('admin', 'create', 'replicasets', 'web', rs(2)), made('x1'), made('x2'), status({ replicas: 2, fullyLabeledReplicas: 2, observedGeneration: 1 }), bind('x1')];
+    const retried = run(r, [...base, status({ replicas: 2, fullyLabeledReplicas: 2, observedGeneration: 1 }, { code: 409 }), bind('x2'), status({ replicas: 2, fullyLabeledReplicas: 2, observedGeneration: 1 })]);
+    expect(retried.at(-1)).toMatchObject({ verb: 'status', predicted: true });
+    expect(retried.at(-1)!.message).toContain('again, retrying after the server refused the previous write (409 Conflict)');
+    // without the refused write before it, an unchanged status write is not explained
+    const r2 = replay();
+    const plain = run(r2, [...base, bind('x2'), status({ replicas: 2, fullyLabeledReplicas: 2, observedGeneration: 1 })]);
+    expect(plain.at(-1)).toMatchObject({ verb: 'status', predicted: false });
+  });
+
+  it('a delete of a pod equal on every criterion to the Tie victim is predicted as Tie; a pod that ranks later is not', () => {
+    const scaleTo = (n: number) => write('admin', 'patch', 'replicasets', 'web', { spec: { replicas: n } }, { subresource: 'scale', response: { kind: 'Scale', spec: { replicas: n } } });
+    const pods = [write('admin', 'create', 'replicasets', 'web', rs(3)), write('admin', 'create', 'pods', 'a', pod('a')), write('admin', 'create', 'pods', 'b', pod('b')), write('admin', 'create', 'pods', 'c', pod('c', { restarts: 0, created: '2026-11-25T09:00:00Z' }))];
+    // a and b tie (the rules pick a by cache order); c is older: it stays
+    const tie = run(replay(), [...pods, scaleTo(2), write(RS_USER, 'delete', 'pods', 'b', pod('b'))]).at(-1)!;
+    expect(tie).toMatchObject({ verb: 'delete', pod: 'b', predicted: true, reason: 'Tie' });
+    expect(tie.message).toContain('equal on every criterion to a');
+    const older = run(replay(), [...pods, scaleTo(2), write(RS_USER, 'delete', 'pods', 'c', pod('c', { created: '2026-11-25T09:00:00Z' }))]).at(-1)!;
+    expect(older).toMatchObject({ verb: 'delete', pod: 'c', predicted: false });
+  });
+});

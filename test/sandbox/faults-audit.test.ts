@@ -192,8 +192,102 @@ describe('audit log', () => {
     const http = await raw(a.sb, 'GET', '/sandbox/audit');
     expect(http.json).toEqual({ entries, dropped: 0 });
     await a.sb.close();
-    // close() flushed the file: it holds the same entries, in order.
-    expect(await jsonLines(file)).toEqual(entries);
+    // close() flushed the file: it holds the same requests, in order, as audit.k8s.io/v1 Events.
+    const events = await jsonLines(file);
+    expect(events.map((e) => [e.verb, e.objectRef.resource, e.objectRef.subresource ?? '', e.objectRef.namespace ?? '', e.responseStatus.code, e.stageTimestamp, e.user.username, e.userAgent])).toEqual(
+      entries.map((e) => [e.verb, e.resource, e.subresource ?? '', e.namespace ?? '', e.code, e.time, e.user, e.userAgent]),
+    );
+  });
+
+  it('the file is kube-apiserver\'s audit.k8s.io/v1 format: levels, objectRef, bodies, refusals, dry runs, the simulated components\' users', async () => {
+    const file = join(dir, 'v1.jsonl');
+    const a = await ownEnv({ auditLog: file, nodes: 1 });
+    const labels = { app: 'v1' };
+    const rs = await a.apps.createNamespacedReplicaSet({ namespace: 'default', body: { metadata: { name: 'v1' }, spec: { replicas: 0, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'c', image: 'x' }] } } } } });
+    const gen = await a.core.createNamespacedPod({ namespace: 'default', body: { metadata: { generateName: 'v1-', labels }, spec: { containers: [{ name: 'c', image: 'x' }] } } });
+    await a.core.patchNamespacedPod({ name: gen.metadata!.name!, namespace: 'default', body: { metadata: { labels: { extra: 'y' } } } }, mergePatch());
+    // a stale resourceVersion: refused with 409, the Status in responseStatus and responseObject
+    await a.apps.replaceNamespacedReplicaSetStatus({ name: 'v1', namespace: 'default', body: { ...rs, status: { replicas: 0, observedGeneration: 1 } } });
+    expect((await failure(a.apps.replaceNamespacedReplicaSetStatus({ name: 'v1', namespace: 'default', body: { ...rs, status: { replicas: 3 } } }))).code).toBe(409);
+    await a.core.createNamespacedPod({ namespace: 'default', body: podBody('dry'), dryRun: 'All' });
+    await a.core.createNamespacedEvent({ namespace: 'default', body: { metadata: { name: 'ev1' }, involvedObject: { kind: 'Pod', name: 'x', namespace: 'default' }, reason: 'R', message: 'm' } as never });
+    await waitFor(() => a.sb.audit().some((e) => e.user === 'system:node:node-1' && e.subresource === 'status'), 'the kubelet\'s status');
+    await a.core.deleteNamespacedPod({ name: gen.metadata!.name!, namespace: 'default' });
+    // the simulated scheduler binds the pod and its kubelet reports it; it deletes it after its grace period
+    await waitFor(() => a.sb.audit().some((e) => e.user === 'system:node:node-1' && e.verb === 'delete'), 'the kubelet\'s final delete');
+    await a.sb.close();
+    const events = await jsonLines(file);
+    const micro = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/;
+    for (const e of events) {
+      expect(Object.keys(e).slice(0, 9)).toEqual(['kind', 'apiVersion', 'level', 'auditID', 'stage', 'requestURI', 'verb', 'user', 'sourceIPs']);
+      expect([e.kind, e.apiVersion, e.stage]).toEqual(['Event', 'audit.k8s.io/v1', 'ResponseComplete']);
+      expect(e.auditID).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+      expect([e.requestReceivedTimestamp, e.stageTimestamp]).toEqual([expect.stringMatching(micro), expect.stringMatching(micro)]);
+      expect(e.requestReceivedTimestamp <= e.stageTimestamp).toBe(true);
+      expect(e.annotations).toEqual({ 'authorization.k8s.io/decision': 'allow', 'authorization.k8s.io/reason': '' });
+      const bodies = ['pods', 'replicasets'].includes(e.objectRef.resource) && ['create', 'update', 'patch', 'delete'].includes(e.verb);
+      expect(e.level).toBe(bodies ? 'RequestResponse' : 'Metadata');
+      if (!bodies) expect([e.requestObject, e.responseObject]).toEqual([undefined, undefined]);
+    }
+    // file order is stage order
+    expect(events.map((e) => e.stageTimestamp)).toEqual(events.map((e) => e.stageTimestamp).sort());
+    const find = (pred: (e: any) => boolean) => {
+      const found = events.filter(pred);
+      expect(found).toHaveLength(1);
+      return found[0];
+    };
+    const rsCreate = find((e) => e.verb === 'create' && e.objectRef.resource === 'replicasets');
+    expect(rsCreate).toMatchObject({
+      requestURI: '/apis/apps/v1/namespaces/default/replicasets',
+      user: { username: 'sandbox-admin', groups: ['system:masters', 'system:authenticated'] },
+      sourceIPs: ['127.0.0.1'],
+      objectRef: { resource: 'replicasets', namespace: 'default', name: 'v1', apiGroup: 'apps', apiVersion: 'v1' },
+      responseStatus: { metadata: {}, code: 201 },
+      requestObject: { metadata: { name: 'v1' }, spec: { replicas: 0 } },
+      responseObject: { kind: 'ReplicaSet', apiVersion: 'apps/v1', metadata: { name: 'v1', uid: rs.metadata!.uid } },
+    });
+    // generateName: no name in objectRef (it is chosen after the request is read), the response has it
+    const podCreate = find((e) => e.verb === 'create' && e.objectRef.resource === 'pods' && !e.objectRef.subresource && !e.requestURI.includes('dryRun'));
+    expect(podCreate.objectRef).toEqual({ resource: 'pods', namespace: 'default', apiVersion: 'v1' });
+    expect(podCreate.requestObject.metadata).toEqual({ generateName: 'v1-', labels });
+    expect(podCreate.responseObject.metadata.name).toBe(gen.metadata!.name);
+    // a patch's requestObject is the patch as sent
+    const patch = find((e) => e.verb === 'patch' && e.objectRef.resource === 'pods' && !e.objectRef.subresource);
+    expect([patch.requestURI, patch.objectRef.name, patch.requestObject, patch.responseObject.metadata.labels]).toEqual([
+      `/api/v1/namespaces/default/pods/${gen.metadata!.name}`, gen.metadata!.name, { metadata: { labels: { extra: 'y' } } }, { ...labels, extra: 'y' },
+    ]);
+    const refused = find((e) => e.verb === 'update' && e.objectRef.subresource === 'status' && e.responseStatus.code === 409);
+    expect(refused.objectRef).toMatchObject({ name: 'v1', uid: rs.metadata!.uid, resourceVersion: rs.metadata!.resourceVersion, subresource: 'status' });
+    expect(refused.responseStatus).toMatchObject({ metadata: {}, status: 'Failure', reason: 'Conflict', code: 409, message: expect.stringContaining('the object has been modified') });
+    expect(refused.responseObject).toMatchObject({ kind: 'Status', status: 'Failure', reason: 'Conflict', code: 409 });
+    const dry = find((e) => e.requestURI.includes('dryRun=All'));
+    expect([dry.verb, dry.objectRef.name, dry.responseStatus.code]).toEqual(['create', 'dry', 201]);
+    const ev = find((e) => e.objectRef.resource === 'events');
+    expect([ev.level, ev.objectRef.name, ev.requestObject]).toEqual(['Metadata', 'ev1', undefined]);
+    // the user's delete: DeleteOptions as kube-apiserver logs them, the pod answered terminating
+    const del = find((e) => e.verb === 'delete' && e.user.username === 'sandbox-admin');
+    expect(del.requestObject).toEqual({ kind: 'DeleteOptions', apiVersion: 'meta.k8s.io/__internal' });
+    expect(del.responseObject.metadata.deletionTimestamp).toBeTruthy();
+    // the simulated components, with their own users and what they sent
+    const bind = find((e) => e.objectRef.subresource === 'binding');
+    expect(bind).toMatchObject({
+      user: { username: 'system:kube-scheduler', groups: ['system:authenticated'] },
+      requestURI: `/api/v1/namespaces/default/pods/${gen.metadata!.name}/binding`,
+      requestObject: { kind: 'Binding', target: { kind: 'Node', name: 'node-1' } },
+      responseStatus: { metadata: {}, status: 'Success', code: 201 },
+    });
+    const kubelet = events.filter((e) => e.user.username === 'system:node:node-1' && e.objectRef.subresource === 'status');
+    expect(kubelet.length).toBeGreaterThan(0);
+    for (const k of kubelet) {
+      expect(k.user.groups).toEqual(['system:nodes', 'system:authenticated']);
+      expect(k.requestObject.metadata).toEqual({ uid: gen.metadata!.uid });
+      const conds = (st: any) => (st.conditions ?? []).map((c: any) => `${c.type}=${c.status}`);
+      expect([k.responseObject.status.phase, conds(k.responseObject.status)]).toEqual([k.requestObject.status.phase, conds(k.requestObject.status)]);
+    }
+    const last = find((e) => e.verb === 'delete' && e.user.username === 'system:node:node-1');
+    expect(last.requestObject).toEqual({ kind: 'DeleteOptions', apiVersion: 'meta.k8s.io/__internal', gracePeriodSeconds: 0, preconditions: { uid: gen.metadata!.uid } });
+    const sa = events.filter((e) => e.objectRef.resource === 'serviceaccounts' && e.verb === 'create');
+    for (const e of sa) expect(e.user.groups).toEqual(['system:serviceaccounts', 'system:serviceaccounts:kube-system', 'system:authenticated']);
   });
 });
 
@@ -210,7 +304,7 @@ describe('audit log bound', () => {
     expect(log.all().map((e) => e.name)).toEqual(['p-8', 'p-9', 'p-10', 'p-11', 'p-12']);
     expect(log.dropped()).toBe(8);
     await log.close();
-    expect((await jsonLines(file)).map((e) => e.name)).toEqual(Array.from({ length: 13 }, (_, i) => `p-${i}`));
+    expect((await jsonLines(file)).map((e) => e.objectRef.name)).toEqual(Array.from({ length: 13 }, (_, i) => `p-${i}`));
   });
 
   it('clear empties memory and the dropped count, not the file; 0 keeps nothing in memory', async () => {
@@ -250,7 +344,7 @@ describe('audit log bound', () => {
     await a.sb.close();
     const lines = await jsonLines(file);
     expect(lines.map((e) => e.verb)).toEqual(['create', 'create', 'create', 'create', 'create', 'get']);
-    expect(lines.slice(-3)).toEqual(entries);
+    expect(lines.slice(-3).map((e) => [e.verb, e.stageTimestamp])).toEqual(entries.map((e) => [e.verb, e.time]));
   });
 
   it('runSandboxCli (`sandbox --audit-max-entries`) passes the bound on; closing flushes the file', async () => {
@@ -279,7 +373,7 @@ describe('audit log bound', () => {
     expect([body.entries.map((e: { namespace: string }) => e.namespace), body.dropped]).toEqual([['b', 'c'], 1]);
     ac.abort();
     await running;
-    expect((await jsonLines(file)).map((e) => e.namespace)).toEqual(['a', 'b', 'c']);
+    expect((await jsonLines(file)).map((e) => e.objectRef.namespace)).toEqual(['a', 'b', 'c']);
   });
 
   it('rejects a bad auditMaxEntries', async () => {
