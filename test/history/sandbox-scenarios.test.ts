@@ -14,7 +14,7 @@ import { runForeground } from '../../src/services/run-foreground.js';
 import { buildHistory } from '../../src/services/history-service.js';
 import type { HistoryEvent } from '../../src/history/types.js';
 import { foregroundOptions } from '../integration/env.js';
-import { raw } from '../sandbox/helpers.js';
+import { raw, waitFor } from '../sandbox/helpers.js';
 
 // Creation and Ready times are compared exactly (to the second) with LogarithmicScaleDown off,
 // so seconds apart decide Newer and ReadyShorter; 1.30 still lets the gate be turned off.
@@ -35,15 +35,7 @@ let running: Promise<number>;
 const smp = setHeaderOptions('Content-Type', PatchStrategy.StrategicMergePatch);
 const merge = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
 
-async function until<T>(what: string, fn: () => Promise<T | false | undefined | null>, ms = 20_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const until = <T>(what: string, fn: () => Promise<T>, ms = 20_000) => waitFor(fn, what, ms);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const live = async (ns: string) =>

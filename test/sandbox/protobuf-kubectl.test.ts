@@ -1,41 +1,26 @@
 // Protobuf request bodies against a running sandbox: the real kubectl v1.32 `create namespace`
 // (which sends protobuf and has no JSON fallback), protobuf writes to resources and subresources,
 // and the 415 and 400 answers.
-import { execFile } from 'node:child_process';
 import { request } from 'node:https';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { protobufType } from '../../src/sandbox/protobuf/schema.js';
 import { raw, rsBody, startEnv, type Env } from './helpers.js';
+import { kubectlFor, type Kubectl } from './kubectl-runner.js';
 
 let env: Env;
-let dir: string;
-let kubeconfig: string;
+let runner: Kubectl;
 
 beforeAll(async () => {
   env = await startEnv();
-  dir = await mkdtemp(join(tmpdir(), 'sbx-protobuf-'));
-  kubeconfig = join(dir, 'kubeconfig');
-  await env.sb.writeKubeconfig(kubeconfig);
+  runner = await kubectlFor(env.sb);
 });
 afterAll(async () => {
   await env.sb.close();
-  await rm(dir, { recursive: true, force: true });
+  await runner.close();
 });
 
-function kubectl(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      'kubectl',
-      ['--kubeconfig', kubeconfig, '--cache-dir', join(dir, 'cache'), ...args],
-      { env: { PATH: process.env.PATH ?? '', HOME: dir }, timeout: 20_000 },
-      (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
+const kubectl = (...args: string[]) => runner.run(...args);
 
 const PROTOBUF = 'application/vnd.kubernetes.protobuf';
 
