@@ -118,6 +118,8 @@ export async function buildHistory(opts: HistoryOptions): Promise<HistoryResult>
   };
   const order = new TimeOrder();
   let writes = 0;
+  // the version of the kube-controller-manager that wrote the log, from its User-Agent
+  let writer: string | undefined;
   try {
     for await (const line of readAuditLogs(opts.auditLogs, { onBytes: opts.onBytes })) {
       let w;
@@ -129,6 +131,7 @@ export async function buildHistory(opts: HistoryOptions): Promise<HistoryResult>
       }
       if (!w || (opts.namespace !== undefined && w.namespace !== opts.namespace)) continue;
       writes++;
+      writer ??= /^kube-controller-manager\/v(1\.\d+)\./.exec(w.userAgent)?.[1];
       for (const e of replay.push(w)) {
         if (target && !matches(replay, w.namespace, e, target)) continue;
         if (target) targetNamespaces.add(w.namespace);
@@ -145,6 +148,9 @@ export async function buildHistory(opts: HistoryOptions): Promise<HistoryResult>
   } catch (e) {
     spool.close();
     throw e;
+  }
+  if (writer !== undefined && opts.kubeVersion === undefined && writer !== behaviour.version) {
+    notices.push(`the log was written by kube-controller-manager v${writer}, and the rules of ${behaviour.version} were applied: pass --kube-version ${writer} to emulate it`);
   }
   if (writes === 0) notices.push(`no write of pods, ReplicaSets or ReplicationControllers${opts.namespace !== undefined ? ` in namespace ${opts.namespace}` : ''} in the audit log: was it written with a policy that logs them at RequestResponse?`);
   const { events: _none, ...header } = replay.history('audit-log', []);

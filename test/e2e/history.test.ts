@@ -14,7 +14,7 @@ beforeAll(() => ensureBuilt(), 300_000);
 
 describe('history (built CLI)', () => {
   it('prints the timeline, every controller write predicted, exit 0', () => {
-    const r = cli(['history', '--audit-log', DEMO, '-n', 'demo']);
+    const r = cli(['history', '--audit-log', DEMO, '-n', 'demo', '--kube-version', '1.32']);
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     const lines = r.stdout.split('\n');

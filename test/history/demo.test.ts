@@ -104,6 +104,13 @@ describe('the demo audit log (real v1.32 servers)', async () => {
     for (const e of history.events) expect(Object.keys(e).sort()).toEqual(['actor', 'controller', 'message', 'pod', 'predicted', 'reason', 'time', 'verb']);
   });
 
+  it("names the version of the kube-controller-manager that wrote the log when another is emulated", async () => {
+    const newest = await collect({ auditLogs: [LOG] });
+    expect(newest.notices).toEqual([expect.stringMatching(/^the log was written by kube-controller-manager v1\.32, and the rules of 1\.\d+ were applied: pass --kube-version 1\.32 to emulate it$/)]);
+    const same = await collect({ auditLogs: [LOG], kubeVersion: '1.32' });
+    expect(same.notices).toEqual([]);
+  });
+
   it('pod/NAME keeps the writes of that pod only; rc/NAME those of the controller', async () => {
     const pod = await collect({ auditLogs: [LOG], target: { kind: 'Pod', name: expected.pods.c } });
     expect(pod.history.events.map((e) => `${e.verb} ${e.actor.user}`)).toEqual(['create system:serviceaccount:kube-system:replication-controller', 'delete admin']);
