@@ -8,6 +8,8 @@
 // scheduler binds pods; kubelets patch their status to Running and ready, and remove deleted pods.
 // Pod bodies carry managedFields as a real server returns them. Deterministic for one seed.
 import { createWriteStream } from 'node:fs';
+// the sandbox's deterministic PRNG and generateName alphabet (the bench runs on the build)
+import { NAME_ALPHABET as ALPHABET, prng as rng } from '../dist/sandbox/util.js';
 
 const args = process.argv.slice(2);
 const arg = (name, def) => (args.includes(name) ? args[args.indexOf(name) + 1] : def);
@@ -19,19 +21,6 @@ const parseBytes = (s) => {
 
 const RS_USER = 'system:serviceaccount:kube-system:replicaset-controller';
 const KCM_AGENT = 'kube-controller-manager/v1.32.13 (linux/amd64) kubernetes/4cb5f07/system:serviceaccount:kube-system:replicaset-controller';
-const ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
-
-/** A small deterministic PRNG (mulberry32). */
-function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export async function generateAuditLog({ out, bytes = 1024 ** 3, namespaces = 50, rsPerNamespace = 4, seed = 7, onProgress } = {}) {
   const random = rng(seed);
