@@ -70,6 +70,8 @@ export interface InformerOptions {
   onMetric?: (m: InformerMetric) => void;
   /** Indexes of the cache; default { namespace }. */
   indexers?: Record<string, Indexer<any>>;
+  /** Keep metadata.managedFields (dropped by default): `record` tells from them who wrote a change. */
+  keepManagedFields?: boolean;
 }
 
 export { DEFAULT_PAGE_SIZE } from './list.js';
@@ -331,7 +333,7 @@ export class Informer<T extends CachedObject = CachedObject> {
     if (!isObj(item) || !isObj(item.metadata)) return null;
     const meta = item.metadata;
     if (typeof meta.name !== 'string' || meta.name === '' || typeof meta.uid !== 'string') return null;
-    if (meta.managedFields !== undefined) item.metadata = withoutManagedFields(meta);
+    if (meta.managedFields !== undefined && !this.opts.keepManagedFields) item.metadata = withoutManagedFields(meta);
     if (item.kind !== this.def.kind) item.kind = this.def.kind;
     if (item.apiVersion !== this.apiVersion) item.apiVersion = this.apiVersion;
     return item as unknown as T;
