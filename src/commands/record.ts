@@ -1,6 +1,6 @@
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base.js';
-import { connection, connectionFlags, namespaceFlags } from '../cli/flags.js';
+import { connection, connectionFlags } from '../cli/flags.js';
 import { parseDurationMs } from '../core/duration.js';
 import { UserError } from '../errors.js';
 
@@ -25,7 +25,8 @@ gzip-compressed; - writes to stdout. Then: history --recording FILE.`;
   ];
 
   static override flags = {
-    ...(({ selector: _s, ...rest }) => rest)(namespaceFlags),
+    namespace: Flags.string({ char: 'n', description: 'the namespace to record (default: the context namespace)' }),
+    'all-namespaces': Flags.boolean({ char: 'A', description: 'record every namespace', default: false }),
     output: Flags.string({ char: 'o', description: 'the file to write (.gz: compressed; -: stdout)', required: true }),
     timeout: Flags.string({ description: 'stop after this long (e.g. 30s, 10m, 1h); default: until Ctrl-C' }),
     ...connectionFlags,
