@@ -22,6 +22,9 @@ workqueue (depth, in flight, retries), the expectations pending per controller a
 Keys: arrows or j/k move, Enter opens, Esc goes back, / filters, s changes the sort, p pauses,
 ? shows help, q quits.
 
+--record FILE also writes every change of ReplicaSets, ReplicationControllers and pods and the
+controllers' Events, as "record" does (docs/recording-format.md), for "history --recording".
+
 When stdout is not a terminal (piped, CI) or with --plain: prints one line per change instead,
 "TIME NAMESPACE/NAME KIND desired=… current=… adopt=… release=… create=… delete=… drift|in-sync",
 only when a controller's line changed; it ends after the snapshot with -f, on Ctrl-C when live.
@@ -41,6 +44,7 @@ NO_COLOR is respected.`;
     ...scopeFlags,
     ...inHelpGroup('WHAT-IF', { now: whatIfFlags.now, ...behaviourFlags }),
     plain: Flags.boolean({ description: 'print the plain-text update stream even on a terminal', default: false }),
+    record: Flags.string({ description: 'also write every change seen to FILE, as "record" does, for "history --recording" (.gz: compressed)' }),
     ...inHelpGroup('RECONCILE', {
       reconcile: Flags.boolean({ description: 'also run the controller (as "run") and show its workqueue, expectations and actions', default: false }),
       ...writerFlags,
@@ -64,6 +68,7 @@ NO_COLOR is respected.`;
         kubeVersion: flags['kube-version'],
         featureGates: flags['feature-gates'],
         burstReplicas: flags['burst-replicas'],
+        record: flags.record,
         reconcile: flags.reconcile ? { workers: flags.workers, qps: flags['kube-api-qps'], burst: flags['kube-api-burst'], force: flags.force } : undefined,
       },
       { stdin: process.stdin, progress: progressOn(process.stderr) },

@@ -87,21 +87,76 @@ export async function openLineFile(path: string, stdout: NodeJS.WritableStream =
     file.once('error', (e: NodeJS.ErrnoException) => reject(new UserError(`cannot write recording ${path}: ${e.code === 'ENOENT' ? 'no such directory' : e.code === 'EACCES' ? 'permission denied' : e.message}`)));
   });
   let failed: Error | null = null;
+  let closed = false;
   file.on('error', (e) => (failed ??= e));
   const gzip: Gzip | null = path.endsWith('.gz') ? createGzip() : null;
   if (gzip) gzip.pipe(file);
   const out: NodeJS.WritableStream = gzip ?? file;
   return {
     write: (l) => {
-      if (!failed) out.write(JSON.stringify(l) + '\n');
+      // a change an informer delivers while stopping, after close(), is dropped
+      if (!failed && !closed) out.write(JSON.stringify(l) + '\n');
     },
     close: () =>
       new Promise<void>((resolve, reject) => {
+        closed = true;
         const done = () => (failed ? reject(new UserError(`cannot write recording ${path}: ${failed.message}`)) : resolve());
         (file as WriteStream).once('close', done);
         out.end();
       }),
   };
+}
+
+/** What a recording's informers report: every error, and whether the informer had listed yet. */
+export type RecordingErrorHandler = (e: Error, resource: RecordedResource, synced: boolean) => void;
+
+/**
+ * One recording to one file: the header written on open, a Recorder attached to the informers of
+ * ReplicaSets, ReplicationControllers and pods (its own, or the ones a `watch` session runs), and
+ * an informer of the controllers' Events of its own. close() flushes.
+ */
+export class RecordingSession {
+  readonly recorder: Recorder;
+  private closing: Promise<void> | null = null;
+
+  private constructor(
+    private readonly conn: Connection,
+    private readonly namespace: string | null,
+    private readonly file: LineFile,
+    now: () => number,
+  ) {
+    this.recorder = new Recorder({ now, write: (l) => file.write(l) });
+    this.recorder.header(namespace, conn.contextName || conn.server);
+  }
+
+  static async open(conn: Connection, namespace: string | null, output: string, o: { now?: () => number; stdout?: NodeJS.WritableStream } = {}): Promise<RecordingSession> {
+    return new RecordingSession(conn, namespace, await openLineFile(output, o.stdout), o.now ?? Date.now);
+  }
+
+  /** What the informers of `resource` need for the recording: managedFields kept, relists reported. */
+  informerOptions(resource: RecordedResource): { keepManagedFields: boolean; onMetric: (m: InformerMetric) => void } {
+    return { keepManagedFields: resource !== 'events', onMetric: this.recorder.metric(resource) };
+  }
+
+  /**
+   * Starts the Events informer and, with `own`, informers of ReplicaSets, ReplicationControllers
+   * and pods (else attach() the ones a session runs). Returns the informers started.
+   */
+  async start(signals: { core: AbortSignal; events: AbortSignal }, onError: RecordingErrorHandler, own: boolean): Promise<{ resource: RecordedResource; informer: InstanceType<typeof import('../cluster/informer.js').Informer>; running: Promise<void> }[]> {
+    const { Informer } = await import('../cluster/informer.js');
+    const resources: RecordedResource[] = own ? ['replicasets', 'replicationcontrollers', 'pods', 'events'] : ['events'];
+    const started = resources.map((resource) => {
+      const def = resource === 'events' ? EVENT_RESOURCE : resource === 'pods' ? 'pods' : CONTROLLER_KINDS.find((k) => k.resource === resource)!;
+      const informer: InstanceType<typeof Informer> = new Informer({ conn: this.conn, resource: def, namespace: this.namespace, ...this.informerOptions(resource), onError: (e) => onError(e, resource, informer.hasSynced()) });
+      this.recorder.attach(resource, informer);
+      return informer;
+    });
+    return started.map((informer, i) => ({ resource: resources[i], informer, running: informer.run(resources[i] === 'events' ? signals.events : signals.core) }));
+  }
+
+  close(): Promise<void> {
+    return (this.closing ??= this.file.close());
+  }
 }
 
 export interface RecordOptions {
@@ -131,20 +186,21 @@ export interface RecordResult {
   stopped: 'signal' | 'timeout';
 }
 
+/** A 403 on the Events only warns: they are evidence, the recording is worth having without them. */
+export function eventsUnreadable(e: Error): string {
+  return `cannot read the controllers' Events (${oneLine(e)}): who deleted a pod will show as <unknown user>`;
+}
+
 /**
  * Records until the signal aborts or the timeout passes. A failure before every informer has
- * listed (unreachable cluster, 403 on list or watch) ends it with that one-line error; a 403 on
- * events only warns (deletes then show as "<unknown user>"). The file is flushed either way.
+ * listed (unreachable cluster, 403 on list or watch) ends it with that one-line error; a failure
+ * on Events only warns (deletes then show as "<unknown user>"). The file is flushed either way.
  */
 export async function record(o: RecordOptions, io: RecordIO): Promise<RecordResult> {
   const { connect } = await import('../cluster/kubeconfig.js');
-  const { Informer } = await import('../cluster/informer.js');
   const conn: Connection = connect({ ...o.connection, namespace: o.namespace }, o.env ?? process.env);
   const namespace = o.allNamespaces ? null : conn.namespace;
-  const now = io.now ?? Date.now;
-  const file = await openLineFile(o.output, io.stdout);
-  const recorder = new Recorder({ now, write: (l) => file.write(l) });
-  recorder.header(namespace, conn.contextName || conn.server);
+  const session = await RecordingSession.open(conn, namespace, o.output, { now: io.now, stdout: io.stdout });
 
   const stop = new AbortController();
   const events = new AbortController();
@@ -155,49 +211,32 @@ export async function record(o: RecordOptions, io: RecordIO): Promise<RecordResu
   stop.signal.addEventListener('abort', () => events.abort(), { once: true });
   let fatal: Error | null = null;
   let synced = false;
-
-  const make = (resource: RecordedResource) => {
-    const def = resource === 'events' ? EVENT_RESOURCE : resource === 'pods' ? 'pods' : CONTROLLER_KINDS.find((k) => k.resource === resource)!;
-    const inf = new Informer({
-      conn,
-      resource: def,
-      namespace,
-      keepManagedFields: resource !== 'events',
-      onMetric: recorder.metric(resource),
-      onError: (e) => {
-        if (resource === 'events' && !inf.hasSynced()) {
-          // Evidence only: record without it rather than not at all.
-          io.onNotice(`cannot read the controllers' Events (${oneLine(e)}): who deleted a pod will show as <unknown user>`);
-          events.abort();
-          return;
-        }
-        if (!synced) {
-          fatal ??= e;
-          stop.abort();
-        } else io.onNotice(oneLine(e));
-      },
-    });
-    recorder.attach(resource, inf);
-    return inf;
+  const onError: RecordingErrorHandler = (e, resource, listed) => {
+    if (resource === 'events' && !listed) {
+      io.onNotice(eventsUnreadable(e));
+      events.abort();
+    } else if (!synced) {
+      fatal ??= e;
+      stop.abort();
+    } else io.onNotice(oneLine(e));
   };
-  const names = ['replicasets', 'replicationcontrollers', 'pods'] as const;
-  const core = names.map(make);
-  const ev = make('events');
-  const running = [...core.map((inf) => inf.run(stop.signal)), ev.run(events.signal)];
+  // The Events informer runs on its own signal: a refusal of Events stops it alone.
+  const started = await session.start({ core: stop.signal, events: events.signal }, onError, true);
+  const core = started.filter((s) => s.resource !== 'events');
   try {
-    await Promise.all(core.map((inf) => inf.waitForSync(stop.signal)));
+    await Promise.all(core.map((s) => s.informer.waitForSync(stop.signal)));
     synced = true;
-    io.onSynced?.(`recording ${namespace === null ? 'all namespaces' : `namespace ${namespace}`} to ${o.output} (${core.map((inf, i) => `${inf.cache.list().length} ${names[i]}`).join(', ')})`);
+    io.onSynced?.(`recording ${namespace === null ? 'all namespaces' : `namespace ${namespace}`} to ${o.output} (${core.map((s) => `${s.informer.cache.list().length} ${s.resource}`).join(', ')})`);
   } catch {
-    // stopped (or failed) before the lists: handled below
+    // stopped (or failed) before the lists: said below
   }
   if (!stop.signal.aborted) await new Promise<void>((resolve) => stop.signal.addEventListener('abort', () => resolve(), { once: true }));
   clearTimeout(timer);
   io.signal.removeEventListener('abort', onAbort);
   events.abort();
-  await Promise.allSettled(running);
-  await file.close();
+  await Promise.allSettled(started.map((s) => s.running));
+  await session.close();
   const failed = fatal as Error | null; // set by the informers' callbacks
   if (failed) throw failed instanceof UserError ? failed : new UserError(oneLine(failed));
-  return { file: o.output, changes: recorder.changes, stopped };
+  return { file: o.output, changes: session.recorder.changes, stopped };
 }

@@ -9,6 +9,7 @@
 
 import { basename } from 'node:path';
 import type { Progress } from './progress.js';
+import type { InformerOptions } from '../cluster/informer.js';
 import type { Connection, ConnectionFlags } from '../cluster/kubeconfig.js';
 import type { ControllerLogger } from '../controller/controller.js';
 import { realClock } from '../runtime/clock.js';
@@ -249,10 +250,12 @@ export async function createInformers(
   namespace: string | null,
   onError?: (e: Error) => void,
   registry: readonly ControllerKindInfo[] = CONTROLLER_KINDS,
+  /** More options per resource (watch --record: managedFields kept, relists reported). */
+  extra: (resource: string) => Partial<InformerOptions> = () => ({}),
 ): Promise<InformerSet> {
   const { Informer } = await import('../cluster/informer.js');
-  const set: InformerSet = { pods: new Informer<Pod>({ conn, resource: 'pods', namespace, onError }) };
-  for (const k of registry) set[k.resource] = new Informer<ReplicaSet | ReplicationController>({ conn, resource: k, namespace, onError });
+  const set: InformerSet = { pods: new Informer<Pod>({ conn, resource: 'pods', namespace, onError, ...extra('pods') }) };
+  for (const k of registry) set[k.resource] = new Informer<ReplicaSet | ReplicationController>({ conn, resource: k, namespace, onError, ...extra(k.resource) });
   return set;
 }
 
@@ -488,6 +491,8 @@ export interface WatchOptions {
   burstReplicas?: number;
   /** --reconcile: run the controller (as `run` does) and show its queue and actions. */
   reconcile?: { workers: number; qps: number; burst: number; force: boolean };
+  /** --record FILE: also write every change seen as `record` does (docs/recording-format.md). */
+  record?: string;
 }
 
 export interface WatchIO {
@@ -511,6 +516,7 @@ export async function prepareWatch(o: WatchOptions, io: WatchIO): Promise<Prepar
   if (o.reconcile && o.filename?.length) throw new UserError('--reconcile runs the controller against a cluster: it cannot be combined with -f (a snapshot)');
   if (o.reconcile && o.targets.length) throw new UserError('--reconcile controls every controller in scope: choose them with -n/-A and -l, not by name');
   if (o.reconcile && o.now !== undefined) throw new UserError('--now cannot be combined with --reconcile: the controller acts at the real time');
+  if (o.record !== undefined && o.filename?.length) throw new UserError('--record writes what a live cluster does: it cannot be combined with -f (a snapshot)');
   const fixedNow = o.now === undefined ? undefined : parseNow(o.now, () => clock.now());
   if (o.selector !== undefined) scopePredicate({ namespace: null, selector: o.selector, targets: [] }); // a bad -l fails now
 
@@ -554,6 +560,10 @@ export async function prepareWatch(o: WatchOptions, io: WatchIO): Promise<Prepar
   const behaviour = chooseBehaviour({ kubeVersion: o.kubeVersion, featureGates: o.featureGates }, version?.minor ?? null, notices);
   const scope: WatchScope = { namespace, selector: o.selector, targets: o.targets };
   const meta = { context: conn.contextName || conn.server, scope: namespace === null ? 'all namespaces' : `namespace ${namespace}`, mode: o.reconcile ? ('reconcile' as const) : ('read-only' as const) };
+  // Opened now: a file that cannot be written fails before the dashboard draws.
+  const recording = o.record !== undefined ? await (await import('./record-service.js')).RecordingSession.open(conn, namespace, o.record) : null;
+  const recordErrors = (sink: { log(e: LogEntry): void }) => (e: Error, resource: string, listed: boolean) =>
+    sink.log({ at: clock.now(), level: 'warn', text: resource === 'events' && !listed ? `record: ${oneLine(e)} (who deleted a pod will show as <unknown user>)` : `record: ${oneLine(e)}` });
 
   if (o.reconcile) {
     const r = o.reconcile;
@@ -578,9 +588,12 @@ export async function prepareWatch(o: WatchOptions, io: WatchIO): Promise<Prepar
       setPaused: (p) => session?.setPaused(p),
       stopped: async () => {
         await handle?.done;
+        await recording?.close();
       },
       async start(sink, signal) {
         const push = (level: LogLevel, text: string) => sink.log({ at: clock.now(), level, text });
+        // The controller's informers drop managedFields (memory): the recording lists and watches on its own.
+        if (recording) await recording.start({ core: signal, events: signal }, recordErrors(sink), true);
         const h = startControllers(
           {
             conn,
@@ -623,9 +636,17 @@ export async function prepareWatch(o: WatchOptions, io: WatchIO): Promise<Prepar
     live: true,
     queue: null,
     setPaused: (p) => session?.setPaused(p),
-    stopped: async () => {},
+    stopped: async () => {
+      await recording?.close();
+    },
     async start(sink, signal) {
-      const informers = await createInformers(conn, namespace, (e) => sink.log({ at: clock.now(), level: 'warn', text: `watch: ${oneLine(e)}` }));
+      const informers = await createInformers(conn, namespace, (e) => sink.log({ at: clock.now(), level: 'warn', text: `watch: ${oneLine(e)}` }), CONTROLLER_KINDS, (r) => recording?.informerOptions(r as 'pods') ?? {});
+      if (recording) {
+        // The session's own informers, recorded; the controllers' Events by an informer of the recording's.
+        recording.recorder.attach('pods', informers.pods);
+        for (const k of CONTROLLER_KINDS) recording.recorder.attach(k.resource as 'replicasets', informers[k.resource] as InformerLike<Obj>);
+        await recording.start({ core: signal, events: signal }, recordErrors(sink), false);
+      }
       session = new WatchSession({
         source: informerSource(informers, { run: true }),
         clock,

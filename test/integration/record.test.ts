@@ -12,6 +12,7 @@ import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { buildHistory } from '../../src/services/history-service.js';
 import { record } from '../../src/services/record-service.js';
 import { runForeground } from '../../src/services/run-foreground.js';
+import { prepareWatch } from '../../src/services/watch-service.js';
 import { foregroundOptions } from './env.js';
 
 let sb: Sandbox | null = null;
@@ -117,4 +118,35 @@ describe('record on the sandbox, then history --recording', () => {
     // In time order: the replacement comes after the user's delete.
     expect(history.events.indexOf(creates.at(-1)!)).toBeGreaterThan(history.events.indexOf(userDelete));
   }, 60_000);
+
+  it('watch --record writes the same lines from the session\'s own informers, flushed when it stops', async () => {
+    sb = await startSandbox({ nodes: 1, kubelet: { scheduleDelayMs: 5, runDelayMs: 5, readyDelayMs: 10 }, seed: [{ ...rs(1), status: { replicas: 0 } }] });
+    const dir = mkdtempSync(join(tmpdir(), 'rs-rec-'));
+    const kubeconfig = join(dir, 'config');
+    await sb.writeKubeconfig(kubeconfig);
+    const kc = new KubeConfig();
+    kc.loadFromString(sb.kubeconfig());
+    const apps = kc.makeApiClient(AppsV1Api);
+    const file = join(dir, 'watch.jsonl');
+    const feed = await prepareWatch(
+      { namespace: 'default', allNamespaces: false, targets: [], connection: { kubeconfig }, kubeVersion: '1.32', record: file },
+      { progress: { update() {}, done() {} } },
+    );
+    const stop = stopper();
+    const logs: string[] = [];
+    await feed.start({ frame: () => {}, log: (e) => logs.push(e.text) }, stop.signal);
+    await apps.patchNamespacedReplicaSetScale({ namespace: 'default', name: 'web', body: { spec: { replicas: 4 } } }, setHeaderOptions('Content-Type', PatchStrategy.MergePatch));
+    await until('the scale in the log pane', async () => logs.some((l) => /scaled 1→4/.test(l)));
+    stop.abort();
+    await feed.stopped();
+    const lines = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines[0]).toMatchObject({ kind: 'Recording', version: 1, namespace: 'default' });
+    expect(lines[1]).toMatchObject({ kind: 'Change', type: 'ADDED', resource: 'replicasets', listed: true, object: { metadata: { name: 'web' } } });
+    expect(lines.find((l) => l.type === 'MODIFIED' && l.resource === 'replicasets')).toMatchObject({ listed: false, object: { spec: { replicas: 4 } } });
+    const { history } = await buildHistory({ auditLogs: [], recordings: [file] });
+    expect(history.events.map((e) => e.message)).toEqual(['<unknown user> updated ReplicaSet web: replicas 1 → 4']);
+    await expect(prepareWatch({ namespace: 'default', allNamespaces: false, targets: [], connection: { kubeconfig }, kubeVersion: '1.32', record: join(dir, 'no/such/dir/x.jsonl') }, { progress: { update() {}, done() {} } })).rejects.toThrow(
+      /^cannot write recording .*x\.jsonl: no such directory$/,
+    );
+  }, 30_000);
 });
