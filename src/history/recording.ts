@@ -245,6 +245,11 @@ export class RecordingConverter {
     return this.release(at, out);
   }
 
+  /** What waited past its window by `time`: a live feed calls it when no new line comes. */
+  tick(time: string): ConvertedWrite[] {
+    return this.release(Date.parse(time), []);
+  }
+
   /** Everything still held, at the end of the input. */
   end(): ConvertedWrite[] {
     if (this.stale) for (const r of [...this.stale.keys()]) this.flushStale(r, this.lastTime ?? '');

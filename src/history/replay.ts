@@ -27,6 +27,8 @@ export interface ReplayOptions {
   behaviour: Behaviour;
   /** More users whose writes are the controllers' (e.g. a kube-controller-manager without per-controller credentials). */
   controllerUsers?: readonly string[];
+  /** false: history() has no events (a live feed, `watch`, takes them from push() and keeps its own bounded few). */
+  keepEvents?: boolean;
 }
 
 type Controllerish = ReplicaSet | ReplicationController;
@@ -84,7 +86,7 @@ export class HistoryReplay {
     if (!this.syncWrite) ns.sync = null;
     this.apply(ns, w);
     for (const e of out) {
-      this.events.push(e);
+      if (this.opts.keepEvents !== false) this.events.push(e);
       this.from ??= e.time;
       this.to = e.time;
     }

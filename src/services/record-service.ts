@@ -45,10 +45,12 @@ export class Recorder {
 
   attach(resource: RecordedResource, inf: RecordableInformer): void {
     const keep = resource === 'events' ? isControllerEvent : () => true;
+    // An informer that has listed already replays its cache to new handlers: state, not changes.
+    let replaying = true;
     const put = (type: ChangeType, o: any, before?: any) => {
       if (!o?.metadata || !keep(o)) return;
       this.changes++;
-      this.o.write(changeLine(type, resource, o, this.time(), !inf.hasSynced() || this.relisting.has(resource), before));
+      this.o.write(changeLine(type, resource, o, this.time(), replaying || !inf.hasSynced() || this.relisting.has(resource), before));
     };
     inf.addHandlers({
       add: (o) => put('ADDED', o),
@@ -60,6 +62,7 @@ export class Recorder {
       // An Event that expires (its TTL) is no change of anything the history follows.
       delete: (o) => (resource === 'events' ? undefined : put('DELETED', 'tombstone' in o ? o.obj : o)),
     });
+    replaying = false;
   }
 
   private time(): string {
@@ -138,13 +141,10 @@ export class RecordingSession {
     return { keepManagedFields: resource !== 'events', onMetric: this.recorder.metric(resource) };
   }
 
-  /**
-   * Starts the Events informer and, with `own`, informers of ReplicaSets, ReplicationControllers
-   * and pods (else attach() the ones a session runs). Returns the informers started.
-   */
-  async start(signals: { core: AbortSignal; events: AbortSignal }, onError: RecordingErrorHandler, own: boolean): Promise<{ resource: RecordedResource; informer: InstanceType<typeof import('../cluster/informer.js').Informer>; running: Promise<void> }[]> {
+  /** Starts informers of its own: ReplicaSets, ReplicationControllers, pods and the controllers' Events. */
+  async start(signals: { core: AbortSignal; events: AbortSignal }, onError: RecordingErrorHandler): Promise<{ resource: RecordedResource; informer: InstanceType<typeof import('../cluster/informer.js').Informer>; running: Promise<void> }[]> {
     const { Informer } = await import('../cluster/informer.js');
-    const resources: RecordedResource[] = own ? ['replicasets', 'replicationcontrollers', 'pods', 'events'] : ['events'];
+    const resources: RecordedResource[] = ['replicasets', 'replicationcontrollers', 'pods', 'events'];
     const started = resources.map((resource) => {
       const def = resource === 'events' ? EVENT_RESOURCE : resource === 'pods' ? 'pods' : CONTROLLER_KINDS.find((k) => k.resource === resource)!;
       const informer: InstanceType<typeof Informer> = new Informer({ conn: this.conn, resource: def, namespace: this.namespace, ...this.informerOptions(resource), onError: (e) => onError(e, resource, informer.hasSynced()) });
@@ -221,7 +221,7 @@ export async function record(o: RecordOptions, io: RecordIO): Promise<RecordResu
     } else io.onNotice(oneLine(e));
   };
   // The Events informer runs on its own signal: a refusal of Events stops it alone.
-  const started = await session.start({ core: stop.signal, events: events.signal }, onError, true);
+  const started = await session.start({ core: stop.signal, events: events.signal }, onError);
   const core = started.filter((s) => s.resource !== 'events');
   try {
     await Promise.all(core.map((s) => s.informer.waitForSync(stop.signal)));

@@ -27,7 +27,11 @@ import type { Behaviour } from '../core/versions.js';
 import { targetMatches, type Target } from './targets.js';
 import { UserError, oneLine } from '../errors.js';
 import { chooseBehaviour, parseNow, readSnapshot, selectControllers } from './plan-service.js';
-import type { AwaitedWrites, LogEntry, LogLevel, PendingExpectation, PlanFrame, QueueInfo, WatchFeed } from './watch-feed.js';
+import type { AwaitedWrites, HistoryRow, LogEntry, LogLevel, PendingExpectation, PlanFrame, QueueInfo, WatchFeed } from './watch-feed.js';
+import { RecordingConverter, RS_RECONCILE_USER, type RecordedResource, type RecordingLine } from '../history/recording.js';
+import { HistoryReplay } from '../history/replay.js';
+import type { InformerMetric } from '../cluster/informer.js';
+import { EVENT_RESOURCE, Recorder, eventsUnreadable, type RecordableInformer, type RecordingSession } from './record-service.js';
 import { Throttle } from '../runtime/throttle.js';
 
 export const REPLAN_INTERVAL_MS = 100;
@@ -593,7 +597,7 @@ export async function prepareWatch(o: WatchOptions, io: WatchIO): Promise<Prepar
       async start(sink, signal) {
         const push = (level: LogLevel, text: string) => sink.log({ at: clock.now(), level, text });
         // The controller's informers drop managedFields (memory): the recording lists and watches on its own.
-        if (recording) await recording.start({ core: signal, events: signal }, recordErrors(sink), true);
+        if (recording) await recording.start({ core: signal, events: signal }, recordErrors(sink));
         const h = startControllers(
           {
             conn,
@@ -614,6 +618,11 @@ export async function prepareWatch(o: WatchOptions, io: WatchIO): Promise<Prepar
           signal,
         );
         handle = h;
+        if (sink.history) {
+          const live = new LiveHistory(behaviour, clock, sink.history.bind(sink));
+          attachRecorders([live.recorder], h.informers as unknown as Record<string, RecordableInformer> & { pods: RecordableInformer });
+          await startHistoryFeed(conn, namespace, [live], signal, (text) => push('warn', text));
+        }
         const satisfied = expectationsSatisfiedBy(h.controllers);
         const pending = expectationsPendingBy(h.controllers);
         session = new WatchSession({
@@ -640,12 +649,16 @@ export async function prepareWatch(o: WatchOptions, io: WatchIO): Promise<Prepar
       await recording?.close();
     },
     async start(sink, signal) {
-      const informers = await createInformers(conn, namespace, (e) => sink.log({ at: clock.now(), level: 'warn', text: `watch: ${oneLine(e)}` }), CONTROLLER_KINDS, (r) => recording?.informerOptions(r as 'pods') ?? {});
-      if (recording) {
-        // The session's own informers, recorded; the controllers' Events by an informer of the recording's.
-        recording.recorder.attach('pods', informers.pods);
-        for (const k of CONTROLLER_KINDS) recording.recorder.attach(k.resource as 'replicasets', informers[k.resource] as InformerLike<Obj>);
-        await recording.start({ core: signal, events: signal }, recordErrors(sink), false);
+      // The history pane and --record read the session's own informers (managedFields kept for
+      // --record), and one informer of the controllers' Events.
+      const live = sink.history ? new LiveHistory(behaviour, clock, sink.history.bind(sink)) : null;
+      const recorders = [...(live ? [live.recorder] : []), ...(recording ? [recording.recorder] : [])];
+      const informers = await createInformers(conn, namespace, (e) => sink.log({ at: clock.now(), level: 'warn', text: `watch: ${oneLine(e)}` }), CONTROLLER_KINDS, (r) =>
+        recorders.length ? { keepManagedFields: recording !== null, onMetric: fanOut(recorders, r as RecordedResource) } : {},
+      );
+      if (recorders.length) {
+        attachRecorders(recorders, informers as unknown as Record<string, RecordableInformer> & { pods: RecordableInformer });
+        await startHistoryFeed(conn, namespace, live ? [live] : [], signal, (text) => sink.log({ at: clock.now(), level: 'warn', text }), recording?.recorder);
       }
       session = new WatchSession({
         source: informerSource(informers, { run: true }),
@@ -658,4 +671,100 @@ export async function prepareWatch(o: WatchOptions, io: WatchIO): Promise<Prepar
       await session.start(signal);
     },
   };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The history pane: the informers' changes read as `history --recording` reads a recording
+
+/**
+ * Changes in (as recording lines), the writes they stand for replayed (src/history/replay.ts),
+ * every event about a controller or its pods out, as a HistoryRow for that controller. Memory:
+ * the replay's state (the objects that exist), no events: the UI keeps the last few per controller.
+ */
+export class LiveHistory {
+  readonly recorder: Recorder;
+  private readonly converter = new RecordingConverter();
+  private readonly replay: HistoryReplay;
+
+  constructor(
+    behaviour: Behaviour,
+    private readonly clock: Clock,
+    private readonly emit: (key: string, row: HistoryRow) => void,
+  ) {
+    this.replay = new HistoryReplay({ behaviour, controllerUsers: [RS_RECONCILE_USER], keepEvents: false });
+    this.recorder = new Recorder({ now: () => clock.now(), write: (l) => this.push(l) });
+  }
+
+  push(line: RecordingLine): void {
+    this.deliver(this.converter.push(line));
+  }
+
+  /** A create or delete that waited for its controller's Event in vain goes, though no new change comes. */
+  tick(): void {
+    this.deliver(this.converter.tick(new Date(this.clock.now()).toISOString()));
+  }
+
+  private deliver(writes: ReturnType<RecordingConverter['push']>): void {
+    for (const { write, stateOnly } of writes) {
+      const events = this.replay.push(write);
+      if (stateOnly) continue;
+      for (const e of events) {
+        if (!e.controller) continue;
+        const row: HistoryRow = { at: Date.parse(e.time), who: e.actor.user, controller: e.actor.controller, verb: e.verb, pod: e.pod, reason: e.reason, predicted: e.predicted, message: e.message };
+        this.emit(`${e.controller.kind}/${e.controller.namespace}/${e.controller.name}`, row);
+      }
+    }
+  }
+}
+
+/** Every recorder hears an informer's relists. */
+function fanOut(recorders: Recorder[], resource: RecordedResource): (m: InformerMetric) => void {
+  const each = recorders.map((r) => r.metric(resource));
+  return (m) => {
+    for (const f of each) f(m);
+  };
+}
+
+function attachRecorders(recorders: Recorder[], informers: Record<string, RecordableInformer> & { pods: RecordableInformer }): void {
+  for (const rec of recorders) {
+    rec.attach('pods', informers.pods);
+    for (const k of CONTROLLER_KINDS) {
+      const inf = informers[k.resource];
+      if (inf) rec.attach(k.resource as RecordedResource, inf);
+    }
+  }
+}
+
+/** How often a live history lets go what waited for an Event in vain (the window itself is 30 s of changes' time). */
+const HISTORY_TICK_MS = 5000;
+
+/**
+ * The controllers' Events (the evidence of who created or deleted a pod) for the live histories
+ * and the --record file, and the live histories' tick; a refusal of Events only warns.
+ */
+async function startHistoryFeed(conn: Connection, namespace: string | null, lives: LiveHistory[], signal: AbortSignal, warn: (text: string) => void, file?: Recorder): Promise<void> {
+  const { Informer } = await import('../cluster/informer.js');
+  const recorders = [...lives.map((l) => l.recorder), ...(file ? [file] : [])];
+  const stop = new AbortController();
+  signal.addEventListener('abort', () => stop.abort(), { once: true });
+  const events = new Informer({
+    conn,
+    resource: EVENT_RESOURCE,
+    namespace,
+    onMetric: fanOut(recorders, 'events'),
+    onError: (e) => {
+      if (events.hasSynced()) return warn(`events: ${oneLine(e)}`);
+      warn(eventsUnreadable(e));
+      stop.abort();
+    },
+  });
+  for (const rec of recorders) rec.attach('events', events);
+  void events.run(stop.signal);
+  if (lives.length) {
+    const timer = setInterval(() => {
+      for (const l of lives) l.tick();
+    }, HISTORY_TICK_MS);
+    timer.unref();
+    signal.addEventListener('abort', () => clearInterval(timer), { once: true });
+  }
 }
