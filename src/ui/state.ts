@@ -86,6 +86,8 @@ export interface WatchState {
   /** The last writes explained, per controller key; mutable rings, `historySeq` counts the ones shown. */
   history: Map<string, RingBuffer<HistoryRow>>;
   historySeq: number;
+  /** History rows that arrived while paused, kept on resume. */
+  heldHistory: RingBuffer<{ key: string; row: HistoryRow }>;
 }
 
 export const LOG_CAPACITY = 500;
@@ -123,6 +125,7 @@ export function initialState(meta: WatchMeta, size: Size, now: number, logCapaci
     historyPane: false,
     history: new Map(),
     historySeq: 0,
+    heldHistory: new RingBuffer<{ key: string; row: HistoryRow }>(logCapacity),
   };
 }
 
@@ -298,14 +301,22 @@ function appendLog(s: WatchState, entry: LogEntry): WatchState {
 
 /**
  * Keeps the row in its controller's ring; a new state (a redraw) only when the pane shows that
- * controller. Paused, the screen stays as it is: the row shows on the next redraw after resume.
+ * controller. Paused, the screen stays as it is: rows are held and kept on resume.
  */
 function appendHistory(s: WatchState, key: string, row: HistoryRow): WatchState {
+  if (s.paused) {
+    s.heldHistory.push({ key, row });
+    return s;
+  }
+  keepHistory(s, key, row);
+  if (!s.historyPane || key !== s.selectedKey) return s;
+  return { ...s, historySeq: s.historySeq + 1 };
+}
+
+function keepHistory(s: WatchState, key: string, row: HistoryRow): void {
   let ring = s.history.get(key);
   if (!ring) s.history.set(key, (ring = new RingBuffer<HistoryRow>(HISTORY_CAPACITY)));
   ring.push(row);
-  if (!s.historyPane || s.paused || key !== s.selectedKey) return s;
-  return { ...s, historySeq: s.historySeq + 1 };
 }
 
 /** The selected controller's newest `n` writes explained, oldest first. */
@@ -323,6 +334,10 @@ function togglePause(s: WatchState): WatchState {
     if (e.level === 'action') resumed.actions.push(e);
   }
   resumed.logSeq = s.logSeq + held.length;
+  const heldHistory = s.heldHistory.toArray();
+  s.heldHistory.clear();
+  for (const h of heldHistory) keepHistory(resumed, h.key, h.row);
+  resumed.historySeq = s.historySeq + heldHistory.length;
   return resumed.latest && resumed.latest !== resumed.frame ? showFrame(resumed, resumed.latest) : { ...resumed, waiting: 0 };
 }
 
