@@ -19,7 +19,9 @@ and re-plans at most every 100 ms. With -f: shows a saved snapshot the same way 
 --kube-api-burst; refuses when the upstream controller is active unless --force), and shows its
 workqueue (depth, in flight, retries), the expectations pending per controller and every action.
 
-Keys: arrows or j/k move, Enter opens, Esc goes back, / filters, s changes the sort, p pauses,
+Keys: arrows or j/k move, Enter opens, Esc goes back, / filters, s changes the sort, h shows the
+selected controller's history in place of the log (its last writes since the watch started, who
+made them, and whether the rules predict the controller's, as "history" explains them), p pauses,
 ? shows help, q quits.
 
 --record FILE also writes every change of ReplicaSets, ReplicationControllers and pods and the

@@ -84,7 +84,7 @@ current-context: x
       seed: [
         { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'shop' } },
         { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'web', namespace: 'shop', uid: 'rs-1' }, spec: { replicas: 1, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'c', image: 'x' }] } } }, status: { replicas: 1 } },
-        { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web-a', namespace: 'shop', uid: 'p-1', labels, ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web', uid: 'rs-1', controller: true }] }, spec: { containers: [{ name: 'c', image: 'x' }] }, status: { phase: 'Running' } },
+        { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web-a', namespace: 'shop', uid: 'p-1', labels, managedFields: [{ manager: 'kube-controller-manager', operation: 'Update', apiVersion: 'v1', time: '2026-11-25T10:00:00Z', fieldsType: 'FieldsV1', fieldsV1: {} }], ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web', uid: 'rs-1', controller: true }] }, spec: { containers: [{ name: 'c', image: 'x' }] }, status: { phase: 'Running' } },
       ],
     });
     const kubeconfig = join(dir, 'sandbox');
@@ -99,6 +99,8 @@ current-context: x
       ['Change', 'ADDED', 'pods', true, 'web-a'],
       ['Change', 'ADDED', 'replicasets', true, 'web'],
     ]);
+    // the informers keep managedFields for the recording: who wrote the pod is in its line
+    expect(lines.find((l) => l.resource === 'pods')).toMatchObject({ manager: 'kube-controller-manager', operation: 'Update', object: { metadata: { managedFields: [{ manager: 'kube-controller-manager' }] } } });
     const h = await cliAsync(['history', '--recording', out, '-o', 'json']);
     expect(h.status).toBe(0);
     expect(JSON.parse(h.stdout)).toMatchObject({ kind: 'ReconcileHistory', source: 'recording', events: [] });
