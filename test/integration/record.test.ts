@@ -48,16 +48,20 @@ const stopper = () => {
   return s;
 };
 
+/** The sandbox with its simulated scheduler and kubelet, a kubeconfig file for it, and clients. */
+async function sandbox(seed: object[]) {
+  sb = await startSandbox({ nodes: 2, kubelet: { scheduleDelayMs: 5, runDelayMs: 5, readyDelayMs: 10 }, seed });
+  const dir = mkdtempSync(join(tmpdir(), 'rs-rec-'));
+  const kubeconfig = join(dir, 'config');
+  await sb.writeKubeconfig(kubeconfig);
+  const kc = new KubeConfig();
+  kc.loadFromString(sb.kubeconfig());
+  return { dir, kubeconfig, core: kc.makeApiClient(CoreV1Api), apps: kc.makeApiClient(AppsV1Api) };
+}
+
 describe('record on the sandbox, then history --recording', () => {
   it('explains the creates, the scale-down deletes and a replacement, each predicted; a user delete stays the user\'s', async () => {
-    sb = await startSandbox({ nodes: 2, kubelet: { scheduleDelayMs: 5, runDelayMs: 5, readyDelayMs: 10 } });
-    const dir = mkdtempSync(join(tmpdir(), 'rs-rec-'));
-    const kubeconfig = join(dir, 'config');
-    await sb.writeKubeconfig(kubeconfig);
-    const kc = new KubeConfig();
-    kc.loadFromString(sb.kubeconfig());
-    const core = kc.makeApiClient(CoreV1Api);
-    const apps = kc.makeApiClient(AppsV1Api);
+    const { dir, kubeconfig, core, apps } = await sandbox([]);
     const livePods = async () => (await core.listNamespacedPod({ namespace: 'default' })).items.filter((p) => !p.metadata!.deletionTimestamp);
 
     const file = join(dir, 'rec.jsonl');
@@ -120,13 +124,7 @@ describe('record on the sandbox, then history --recording', () => {
   }, 60_000);
 
   it('watch --record writes the same lines from the session\'s own informers, flushed when it stops', async () => {
-    sb = await startSandbox({ nodes: 1, kubelet: { scheduleDelayMs: 5, runDelayMs: 5, readyDelayMs: 10 }, seed: [{ ...rs(1), status: { replicas: 0 } }] });
-    const dir = mkdtempSync(join(tmpdir(), 'rs-rec-'));
-    const kubeconfig = join(dir, 'config');
-    await sb.writeKubeconfig(kubeconfig);
-    const kc = new KubeConfig();
-    kc.loadFromString(sb.kubeconfig());
-    const apps = kc.makeApiClient(AppsV1Api);
+    const { dir, kubeconfig, apps } = await sandbox([{ ...rs(1), status: { replicas: 0 } }]);
     const file = join(dir, 'watch.jsonl');
     const feed = await prepareWatch(
       { namespace: 'default', allNamespaces: false, targets: [], connection: { kubeconfig }, kubeVersion: '1.32', record: file },
