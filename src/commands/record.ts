@@ -27,7 +27,8 @@ gzip-compressed; - writes to stdout. Then: history --recording FILE.`;
   static override flags = {
     namespace: Flags.string({ char: 'n', description: 'the namespace to record (default: the context namespace)' }),
     'all-namespaces': Flags.boolean({ char: 'A', description: 'record every namespace', default: false }),
-    output: Flags.string({ char: 'o', description: 'the file to write (.gz: compressed; -: stdout)', required: true }),
+    // -o names a file here, not an output format: the flag is not --output, whose values are formats everywhere else
+    'output-file': Flags.string({ char: 'o', description: 'the file to write (.gz: compressed; -: stdout)', required: true }),
     timeout: Flags.string({ description: 'stop after this long (e.g. 30s, 10m, 1h); default: until Ctrl-C' }),
     ...connectionFlags,
   };
@@ -49,7 +50,7 @@ gzip-compressed; - writes to stdout. Then: history --recording FILE.`;
     process.once('SIGTERM', stop);
     try {
       const result = await record(
-        { connection: connection(flags), namespace: flags.namespace, allNamespaces: flags['all-namespaces'], output: flags.output, timeoutMs },
+        { connection: connection(flags), namespace: flags.namespace, allNamespaces: flags['all-namespaces'], output: flags['output-file'], timeoutMs },
         {
           signal: ac.signal,
           onNotice: (text) => tty && this.warning(text),

@@ -34,7 +34,7 @@ describe('record (built CLI)', () => {
   it('--help names the output, the timeout and where the format is documented', () => {
     const r = cli(['record', '--help']);
     expect(r.status).toBe(0);
-    expect(r.stdout).toContain('-o, --output=');
+    expect(r.stdout).toContain('-o, --output-file=');
     expect(r.stdout).toContain('--timeout=');
     expect(r.stdout).toContain('The namespace to record');
     expect(r.stdout).toContain('docs/recording-format.md');
@@ -44,7 +44,7 @@ describe('record (built CLI)', () => {
   it('bad usage and an unreachable cluster are one-line errors, and nothing is written', () => {
     const out = join(dir, 'never.jsonl');
     const cases: [string[], RegExp][] = [
-      [['record'], /^error: .*Missing required flag output\nSee 'rs-reconcile record --help' for usage\.$/],
+      [['record'], /^error: .*Missing required flag output-file\nSee 'rs-reconcile record --help' for usage\.$/],
       [['record', '-o', out, '-n', 'a', '-A'], /^error: -n and -A cannot be used together$/],
       [['record', '-o', out, '--timeout', 'soon'], /^error: invalid --timeout "soon": expected a duration/],
       [['record', '-o', out], /kubeconfig|no configuration/i],
