@@ -147,4 +147,26 @@ describe('record on the sandbox, then history --recording', () => {
       /^cannot write recording .*x\.jsonl: no such directory$/,
     );
   }, 30_000);
+
+  it('watch --reconcile --record: the recording lists and watches on its own; history predicts the controller\'s creates', async () => {
+    const { dir, kubeconfig, core } = await sandbox([{ ...rs(2), status: { replicas: 0 } }]);
+    const file = join(dir, 'reconcile.jsonl.gz');
+    const feed = await prepareWatch(
+      { namespace: 'default', allNamespaces: false, targets: [], connection: { kubeconfig }, kubeVersion: '1.32', record: file, reconcile: { workers: 2, qps: 1000, burst: 1000, force: false } },
+      { progress: { update() {}, done() {} } },
+    );
+    const stop = stopper();
+    const rows: string[] = [];
+    await feed.start({ frame: () => {}, log: () => {}, history: (k, r) => rows.push(`${k} ${r.who} ${r.verb} ${r.predicted}`) }, stop.signal);
+    await until('2 pods', async () => (await core.listNamespacedPod({ namespace: 'default' })).items.length === 2);
+    // the controller's Events name its creates: the live history pane gets them predicted
+    await until('the history pane rows', async () => rows.filter((r) => r === 'ReplicaSet/default/web rs-reconcile create true').length === 2);
+    stop.abort();
+    await feed.stopped();
+    const { history } = await buildHistory({ auditLogs: [], recordings: [file] });
+    expect(history.events.filter((e) => e.verb === 'create' && e.pod !== null).map((e) => [e.actor.user, e.predicted, e.reason])).toEqual([
+      ['rs-reconcile', true, 'TooFewReplicas'],
+      ['rs-reconcile', true, 'TooFewReplicas'],
+    ]);
+  }, 30_000);
 });
