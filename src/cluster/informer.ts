@@ -14,7 +14,8 @@
 //
 // Objects are stored as parsed, with no copy: kind/apiVersion are set on them in place (lists
 // and some watch events carry none) and metadata.managedFields is dropped on arrival (no
-// controller reads it; on a real cluster it is often the largest part of an object). Handlers
+// controller reads it; on a real cluster it is often the largest part of an object; `record`
+// keeps it, keepManagedFields, to tell who wrote a change). Handlers
 // and cache readers must treat objects as read-only.
 
 import { Watch, type KubeConfig } from '@kubernetes/client-node';

@@ -272,6 +272,11 @@ describe('the replay on a recording', () => {
       [RS_USER, 'delete', 'b', 'Phase', true],
       [RS_USER, 'status', null, null, true],
     ]);
+    // a live feed (watch) keeps no events in the replay: memory stays the objects that exist
+    const live = new HistoryReplay({ behaviour: behaviourFor(32).behaviour, keepEvents: false });
+    const pushed = convert(scaleDown()).flatMap((c) => live.push(c.write));
+    expect(pushed.length).toBeGreaterThan(0);
+    expect(live.history('recording').events).toEqual([]);
   });
 
   it('history --recording: gzip and plain files, source "recording", list events left out; one kind of input', async () => {
