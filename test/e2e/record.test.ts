@@ -30,6 +30,22 @@ function cliAsync(args: string[], env: Record<string, string> = {}): Promise<{ s
   });
 }
 
+/** One sandbox for the tests that record: namespace shop, a ReplicaSet and its pod; its kubeconfig file. */
+async function shopSandbox(): Promise<string> {
+  const kubeconfig = join(dir, 'sandbox');
+  if (sb) return kubeconfig;
+  const labels = { app: 'web' };
+  sb = await startSandbox({
+    seed: [
+      { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'shop' } },
+      { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'web', namespace: 'shop', uid: 'rs-1' }, spec: { replicas: 1, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'c', image: 'x' }] } } }, status: { replicas: 1 } },
+      { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web-a', namespace: 'shop', uid: 'p-1', labels, managedFields: [{ manager: 'kube-controller-manager', operation: 'Update', apiVersion: 'v1', time: '2026-11-25T10:00:00Z', fieldsType: 'FieldsV1', fieldsV1: {} }], ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web', uid: 'rs-1', controller: true }] }, spec: { containers: [{ name: 'c', image: 'x' }] }, status: { phase: 'Running' } },
+    ],
+  });
+  await sb.writeKubeconfig(kubeconfig);
+  return kubeconfig;
+}
+
 describe('record (built CLI)', () => {
   it('--help names the output, the timeout and where the format is documented', () => {
     const r = cli(['record', '--help']);
@@ -79,16 +95,7 @@ current-context: x
   });
 
   it('records the sandbox until --timeout (gzip), quietly off a terminal; history --recording reads it', async () => {
-    const labels = { app: 'web' };
-    sb = await startSandbox({
-      seed: [
-        { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'shop' } },
-        { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'web', namespace: 'shop', uid: 'rs-1' }, spec: { replicas: 1, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'c', image: 'x' }] } } }, status: { replicas: 1 } },
-        { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web-a', namespace: 'shop', uid: 'p-1', labels, managedFields: [{ manager: 'kube-controller-manager', operation: 'Update', apiVersion: 'v1', time: '2026-11-25T10:00:00Z', fieldsType: 'FieldsV1', fieldsV1: {} }], ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web', uid: 'rs-1', controller: true }] }, spec: { containers: [{ name: 'c', image: 'x' }] }, status: { phase: 'Running' } },
-      ],
-    });
-    const kubeconfig = join(dir, 'sandbox');
-    await sb.writeKubeconfig(kubeconfig);
+    const kubeconfig = await shopSandbox();
     const out = join(dir, 'shop.jsonl.gz');
     const r = await cliAsync(['record', '-n', 'shop', '-o', out, '--timeout', '1s', '--kubeconfig', kubeconfig]);
     expect(r.stderr).toBe('');
@@ -109,4 +116,24 @@ current-context: x
     expect(both.status).toBe(2);
     expect(both.stderr.trim()).toBe('error: give audit logs (--audit-log) or recordings (--recording), not both: one history is read from one kind of input');
   }, 60_000);
+
+  it('Ctrl-C (SIGINT) ends it with exit 0 and every line written whole', async () => {
+    const kubeconfig = await shopSandbox();
+    const out = join(dir, 'sigint.jsonl');
+    const child = spawn(process.execPath, [RUN_JS, 'record', '-n', 'shop', '-o', out, '--kubeconfig', kubeconfig], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1', HOME: '/nonexistent-home' } });
+    let stderr = '';
+    child.stderr.on('data', (b) => (stderr += b));
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    const deadline = Date.now() + 20_000;
+    while (!(existsSync(out) && readFileSync(out, 'utf8').split('\n').length >= 4)) {
+      if (Date.now() > deadline) throw new Error(`no listed lines in time; stderr: ${stderr}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    child.kill('SIGINT');
+    expect(await exited).toBe(0);
+    expect(stderr).toBe('');
+    const text = readFileSync(out, 'utf8');
+    expect(text.endsWith('\n')).toBe(true);
+    expect(text.trim().split('\n').map((l) => JSON.parse(l).kind)).toEqual(['Recording', 'Change', 'Change']);
+  }, 30_000);
 });
