@@ -16,10 +16,13 @@ export const connectionFlags = {
 
 /** Which controllers: the namespace scope and the label selector (every command that reads them). */
 export const namespaceFlags = {
-  namespace: Flags.string({ char: 'n', description: 'the namespace scope (default: the context namespace; with -f: every namespace in the files)' }),
-  'all-namespaces': Flags.boolean({ char: 'A', description: 'the controllers of every namespace', default: false }),
+  namespace: Flags.string({ char: 'n', description: 'the namespace scope (default: the context namespace; reading files (-f, --audit-log, --recording): every namespace in them)' }),
+  'all-namespaces': Flags.boolean({ char: 'A', description: 'every namespace', default: false }),
   selector: Flags.string({ char: 'l', description: 'label selector choosing the controllers (e.g. app=web,tier in (a,b))' }),
 };
+
+/** -n and -A without -l: commands that follow writes rather than choose controllers (history, record). */
+export const namespaceScopeFlags = (({ selector: _selector, ...rest }) => rest)(namespaceFlags);
 
 /** Where the objects come from: snapshot files (or the live cluster without -f), and the scope. */
 export const scopeFlags = {

@@ -14,7 +14,8 @@
 //
 // Objects are stored as parsed, with no copy: kind/apiVersion are set on them in place (lists
 // and some watch events carry none) and metadata.managedFields is dropped on arrival (no
-// controller reads it; on a real cluster it is often the largest part of an object). Handlers
+// controller reads it; on a real cluster it is often the largest part of an object; `record`
+// keeps it, keepManagedFields, to tell who wrote a change). Handlers
 // and cache readers must treat objects as read-only.
 
 import { Watch, type KubeConfig } from '@kubernetes/client-node';
@@ -70,6 +71,8 @@ export interface InformerOptions {
   onMetric?: (m: InformerMetric) => void;
   /** Indexes of the cache; default { namespace }. */
   indexers?: Record<string, Indexer<any>>;
+  /** Keep metadata.managedFields (dropped by default): `record` tells from them who wrote a change. */
+  keepManagedFields?: boolean;
 }
 
 export { DEFAULT_PAGE_SIZE } from './list.js';
@@ -331,7 +334,7 @@ export class Informer<T extends CachedObject = CachedObject> {
     if (!isObj(item) || !isObj(item.metadata)) return null;
     const meta = item.metadata;
     if (typeof meta.name !== 'string' || meta.name === '' || typeof meta.uid !== 'string') return null;
-    if (meta.managedFields !== undefined) item.metadata = withoutManagedFields(meta);
+    if (meta.managedFields !== undefined && !this.opts.keepManagedFields) item.metadata = withoutManagedFields(meta);
     if (item.kind !== this.def.kind) item.kind = this.def.kind;
     if (item.apiVersion !== this.apiVersion) item.apiVersion = this.apiVersion;
     return item as unknown as T;

@@ -1,6 +1,6 @@
 import { Args, Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base.js';
-import { behaviourFlags, inHelpGroup, namespaceFlags, noHeadersFlag, outputFlag } from '../cli/flags.js';
+import { behaviourFlags, inHelpGroup, namespaceScopeFlags, noHeadersFlag, outputFlag } from '../cli/flags.js';
 import { parsePodTarget } from '../cli/pod-target.js';
 import { progressOn } from '../cli/progress.js';
 import { parseTarget } from '../cli/targets.js';
@@ -11,7 +11,7 @@ import { historyTableChunks, renderHistoryNotes, renderPodStory } from '../rende
 import { buildHistory, type HistoryTarget } from '../services/history-service.js';
 
 export default class History extends BaseCommand {
-  static override summary = 'Tell what the controller did, and why, from kube-apiserver audit logs';
+  static override summary = 'Tell what the controller did, and why, from kube-apiserver audit logs or recordings';
   static override description = `Replays the writes of pods, ReplicaSets and ReplicationControllers logged by kube-apiserver
 (audit.k8s.io/v1 events, one JSON object a line, as written with --audit-log-format=json; several
 files, rotated and gzip-compressed ones included, are merged in time order), rebuilds their state
@@ -23,6 +23,11 @@ have done instead. Users' writes (a scale, a delete, a label change) are shown a
 A write logged without bodies (level Metadata) leaves the state of what it wrote unknown from
 there on; explanations resume once the object's whole state is logged again. Nothing is guessed.
 
+--recording reads recordings of "record" (or "watch --record") instead, for clusters without
+audit logs: every change the informers saw, who wrote it from its managedFields, and the
+controllers' Events ("Deleted pod: X") for who deleted a pod. A change nobody can be named for is
+shown as <unknown user>; a watch that had to relist is a gap, said in a warning.
+
 pod/NAME tells one pod's story: created when and by whom, adopted or released, deleted by whom and
 why, with the ranking sentence as it stood at that moment.
 
@@ -32,6 +37,7 @@ Exit status: 0, or 1 when a controller write was not predicted by the rules.`;
     { description: 'Why did the ReplicaSet delete that pod last night?', command: '<%= config.bin %> history pod/web-7d4f8-x2kq9 -n shop --audit-log /var/log/kubernetes/audit.log' },
     { description: 'Every write of one ReplicaSet, rotated logs included', command: '<%= config.bin %> history rs/web -n shop --audit-log audit.log --audit-log audit.log.1.gz' },
     { description: 'The whole log as the history contract, for a script', command: '<%= config.bin %> history --audit-log audit.log -A -o json' },
+    { description: 'A cluster without audit logs: explain what "record -n shop -o shop.jsonl" saw', command: '<%= config.bin %> history rs/web -n shop --recording shop.jsonl' },
   ];
 
   static override args = {
@@ -40,7 +46,8 @@ Exit status: 0, or 1 when a controller write was not predicted by the rules.`;
 
   static override flags = {
     'audit-log': Flags.string({ description: 'kube-apiserver audit log (JSON lines, plain or gzip); repeatable', multiple: true }),
-    ...(({ selector: _s, ...rest }) => rest)(namespaceFlags),
+    recording: Flags.string({ description: 'a recording of "record" or "watch --record" (plain or gzip), instead of audit logs; repeatable', multiple: true }),
+    ...namespaceScopeFlags,
     ...outputFlag(['json', 'yaml', 'wide']),
     ...noHeadersFlag,
     'controller-user': Flags.string({ description: "a user whose writes are the controller's, besides kube-controller-manager's replicaset-controller and replication-controller service accounts; repeatable", multiple: true }),
@@ -60,12 +67,13 @@ Exit status: 0, or 1 when a controller write was not predicted by the rules.`;
     try {
       result = await buildHistory({
         auditLogs: flags['audit-log'] ?? [],
+        recordings: flags.recording ?? [],
         namespace: flags['all-namespaces'] ? undefined : flags.namespace,
         target,
         kubeVersion: flags['kube-version'],
         featureGates: flags['feature-gates'],
         controllerUsers: flags['controller-user'],
-        onBytes: (read, total) => progress.update(`reading audit logs: ${Math.round((100 * read) / Math.max(total, 1))}%`),
+        onBytes: (read, total) => progress.update(`reading ${flags.recording ? 'recordings' : 'audit logs'}: ${Math.round((100 * read) / Math.max(total, 1))}%`),
       });
     } finally {
       progress.done();

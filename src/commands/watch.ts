@@ -19,8 +19,13 @@ and re-plans at most every 100 ms. With -f: shows a saved snapshot the same way 
 --kube-api-burst; refuses when the upstream controller is active unless --force), and shows its
 workqueue (depth, in flight, retries), the expectations pending per controller and every action.
 
-Keys: arrows or j/k move, Enter opens, Esc goes back, / filters, s changes the sort, p pauses,
+Keys: arrows or j/k move, Enter opens, Esc goes back, / filters, s changes the sort, h shows the
+selected controller's history in place of the log (its last writes since the watch started, who
+made them, and whether the rules predict the controller's, as "history" explains them), p pauses,
 ? shows help, q quits.
+
+--record FILE also writes every change of ReplicaSets, ReplicationControllers and pods and the
+controllers' Events, as "record" does (docs/recording-format.md), for "history --recording".
 
 When stdout is not a terminal (piped, CI) or with --plain: prints one line per change instead,
 "TIME NAMESPACE/NAME KIND desired=… current=… adopt=… release=… create=… delete=… drift|in-sync",
@@ -41,6 +46,7 @@ NO_COLOR is respected.`;
     ...scopeFlags,
     ...inHelpGroup('WHAT-IF', { now: whatIfFlags.now, ...behaviourFlags }),
     plain: Flags.boolean({ description: 'print the plain-text update stream even on a terminal', default: false }),
+    record: Flags.string({ description: 'also write every change seen to FILE, as "record" does, for "history --recording" (.gz: compressed)' }),
     ...inHelpGroup('RECONCILE', {
       reconcile: Flags.boolean({ description: 'also run the controller (as "run") and show its workqueue, expectations and actions', default: false }),
       ...writerFlags,
@@ -64,6 +70,7 @@ NO_COLOR is respected.`;
         kubeVersion: flags['kube-version'],
         featureGates: flags['feature-gates'],
         burstReplicas: flags['burst-replicas'],
+        record: flags.record,
         reconcile: flags.reconcile ? { workers: flags.workers, qps: flags['kube-api-qps'], burst: flags['kube-api-burst'], force: flags.force } : undefined,
       },
       { stdin: process.stdin, progress: progressOn(process.stderr) },

@@ -1,6 +1,7 @@
-// Audit logs as kube-apiserver writes them (--audit-log-format=json: one audit.k8s.io/v1 Event a
-// line), read in one streaming pass: plain or gzip (told by its first bytes, as rotated logs are
-// compressed by logrotate), several files merged in time order. Memory holds one line per file.
+// Files of JSON lines read in one streaming pass: plain or gzip (told by its first bytes, as rotated
+// logs are compressed by logrotate), several files merged in time order. Memory holds one line per
+// file. Audit logs as kube-apiserver writes them (--audit-log-format=json: one audit.k8s.io/v1 Event
+// a line), and recordings (`record`, docs/recording-format.md).
 
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
@@ -16,9 +17,29 @@ export interface AuditLine {
   line: number;
   /** The parsed JSON object of the line. */
   value: unknown;
-  /** The time the merge orders by: stageTimestamp (when the server answered), else requestReceivedTimestamp. */
+  /** The time the merge orders by (JsonLinesKind.timeOf). */
   at: string;
 }
+
+/** What the files hold, for the merge order and for messages. */
+export interface JsonLinesKind {
+  /** "audit log", "recording": `cannot read audit log FILE`. */
+  noun: string;
+  /** "a JSON audit event": `FILE:3: not a JSON audit event (…)`. */
+  lineNoun: string;
+  /** What a too long line suggests: `…: not an audit log written with --audit-log-format=json?`. */
+  tooLongHint: string;
+  /** The time a line is merged by ('' when it has none). */
+  timeOf(value: any): string;
+}
+
+/** Audit events are merged by stageTimestamp (when the server answered), else requestReceivedTimestamp. */
+export const AUDIT_LOG: JsonLinesKind = {
+  noun: 'audit log',
+  lineNoun: 'a JSON audit event',
+  tooLongHint: 'not an audit log written with --audit-log-format=json?',
+  timeOf: (v) => (typeof v?.stageTimestamp === 'string' ? v.stageTimestamp : typeof v?.requestReceivedTimestamp === 'string' ? v.requestReceivedTimestamp : ''),
+};
 
 export interface AuditReadOptions {
   maxLineBytes?: number;
@@ -27,13 +48,13 @@ export interface AuditReadOptions {
 }
 
 /** The lines of one file, in file order; blank lines are skipped. */
-async function* linesOf(file: string, opts: AuditReadOptions, total: { read: number; size: number }): AsyncGenerator<AuditLine> {
+async function* linesOf(file: string, kind: JsonLinesKind, opts: AuditReadOptions, total: { read: number; size: number }): AsyncGenerator<AuditLine> {
   const max = opts.maxLineBytes ?? DEFAULT_MAX_AUDIT_LINE_BYTES;
   let head: Buffer;
   try {
     head = await firstBytes(file);
   } catch (e) {
-    throw new UserError(`cannot read audit log ${file}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`);
+    throw new UserError(`cannot read ${kind.noun} ${file}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`);
   }
   const raw = createReadStream(file);
   const gzip = head[0] === 0x1f && head[1] === 0x8b;
@@ -55,11 +76,9 @@ async function* linesOf(file: string, opts: AuditReadOptions, total: { read: num
     try {
       value = JSON.parse(text);
     } catch (e) {
-      throw new UserError(`${file}:${lineNo}: not a JSON audit event (${(e as Error).message.split('\n')[0]})`);
+      throw new UserError(`${file}:${lineNo}: not ${kind.lineNoun} (${(e as Error).message.split('\n')[0]})`);
     }
-    const v = value as { stageTimestamp?: unknown; requestReceivedTimestamp?: unknown };
-    const at = typeof v?.stageTimestamp === 'string' ? v.stageTimestamp : typeof v?.requestReceivedTimestamp === 'string' ? v.requestReceivedTimestamp : '';
-    return { file, line: lineNo, value, at };
+    return { file, line: lineNo, value, at: kind.timeOf(value) };
   };
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
@@ -77,12 +96,12 @@ async function* linesOf(file: string, opts: AuditReadOptions, total: { read: num
       if (start < chunk.length) {
         pending.push(chunk.subarray(start));
         pendingBytes += chunk.length - start;
-        if (pendingBytes > max) throw new UserError(`${file}:${lineNo + 1}: a line longer than ${formatBytes(max)}: not an audit log written with --audit-log-format=json?`);
+        if (pendingBytes > max) throw new UserError(`${file}:${lineNo + 1}: a line longer than ${formatBytes(max)}: ${kind.tooLongHint}`);
       }
     }
   } catch (e) {
     if (e instanceof UserError) throw e;
-    throw new UserError(`cannot read audit log ${file}: ${(e as Error).message}`);
+    throw new UserError(`cannot read ${kind.noun} ${file}: ${(e as Error).message}`);
   } finally {
     raw.destroy();
   }
@@ -100,20 +119,25 @@ async function firstBytes(file: string): Promise<Buffer> {
 }
 
 /**
- * Every line of every file, merged by time: each file in its own order (the order the server
+ * Every line of every audit log, merged by time: each file in its own order (the order the server
  * wrote it), and across files the earliest next line first, so rotated files (audit.log.1.gz,
  * audit.log) and the logs of several API servers interleave as they happened.
  */
-export async function* readAuditLogs(files: string[], opts: AuditReadOptions = {}): AsyncGenerator<AuditLine> {
+export function readAuditLogs(files: string[], opts: AuditReadOptions = {}): AsyncGenerator<AuditLine> {
+  return readJsonLines(files, AUDIT_LOG, opts);
+}
+
+/** Every line of every file of `kind`, merged by time as readAuditLogs does. */
+export async function* readJsonLines(files: string[], kind: JsonLinesKind, opts: AuditReadOptions = {}): AsyncGenerator<AuditLine> {
   const total = { read: 0, size: 0 };
   for (const f of files) {
     try {
       total.size += (await stat(f)).size;
     } catch (e) {
-      throw new UserError(`cannot read audit log ${f}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`);
+      throw new UserError(`cannot read ${kind.noun} ${f}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`);
     }
   }
-  const its = files.map((f) => linesOf(f, opts, total));
+  const its = files.map((f) => linesOf(f, kind, opts, total));
   const heads: (AuditLine | null)[] = [];
   for (const it of its) heads.push((await it.next()).value ?? null);
   for (;;) {

@@ -1,12 +1,13 @@
-// `history`: the audit logs read in one streaming pass, every write of pods, ReplicaSets and
-// ReplicationControllers replayed (src/history/replay.ts), and the events of the chosen scope and
-// target put in time order and kept on disk (event-spool.ts): memory holds the objects that
-// exist, a few minutes of events being put in order, and the counts.
+// `history`: the audit logs (or recordings of `record`) read in one streaming pass, every write
+// of pods, ReplicaSets and ReplicationControllers replayed (src/history/replay.ts), and the
+// events of the chosen scope and target put in time order and kept on disk (event-spool.ts):
+// memory holds the objects that exist, a few minutes of events being put in order, and the counts.
 
 import { AuditFormatError, writeOfAuditEvent } from '../history/audit-event.js';
 import { HistoryReplay } from '../history/replay.js';
 import type { HistoryCounts, HistoryEvent, ReconcileHistory } from '../history/types.js';
-import { readAuditLogs } from '../input/audit-log.js';
+import { RecordingConverter, RecordingFormatError, RECORDING_KIND, RS_RECONCILE_USER, parseRecordingLine, type ConvertedWrite } from '../history/recording.js';
+import { readAuditLogs, readJsonLines, type JsonLinesKind } from '../input/audit-log.js';
 import { UserError } from '../errors.js';
 import { EventSpool } from './event-spool.js';
 import { chooseBehaviour } from './plan-service.js';
@@ -16,6 +17,8 @@ export type HistoryTarget = Target | { kind: 'Pod'; name: string };
 
 export interface HistoryOptions {
   auditLogs: string[];
+  /** Recordings of `record` / `watch --record` (docs/recording-format.md): the other kind of input. */
+  recordings?: string[];
   /** undefined: every namespace in the logs. */
   namespace?: string;
   target?: HistoryTarget;
@@ -90,11 +93,63 @@ class TimeOrder {
 
 const before = (a: { at: number; seq: number }, b: { at: number; seq: number }): boolean => a.at < b.at || (a.at === b.at && a.seq < b.seq);
 
+/** Recordings are merged by the time each change was seen (the header's: when recording started). */
+const RECORDING: JsonLinesKind = {
+  noun: 'recording',
+  lineNoun: 'a JSON recording line',
+  tooLongHint: 'not a recording written by rs-reconcile record?',
+  timeOf: (v) => (typeof v?.time === 'string' ? v.time : ''),
+};
+
+/** A write to replay, whether it is state only (no event), and the log time it was read at (ms). */
+type ReadWrite = ConvertedWrite & { at: number };
+
+/** The writes of the recordings, in order, each with whether it is state only (no event). */
+async function* recordedWrites(files: string[], opts: HistoryOptions, notices: string[]): AsyncGenerator<ReadWrite> {
+  const converter = new RecordingConverter();
+  const started = new Set<string>();
+  for await (const line of readJsonLines(files, RECORDING, { onBytes: opts.onBytes })) {
+    let parsed;
+    try {
+      parsed = parseRecordingLine(line.value);
+    } catch (e) {
+      if (e instanceof RecordingFormatError) throw new UserError(`${line.file}:${line.line}: ${e.message}${started.has(line.file) ? '' : ': not a recording of rs-reconcile record (an audit log? use --audit-log)'}`);
+      throw e;
+    }
+    if (!started.has(line.file)) {
+      if (parsed.kind !== RECORDING_KIND) throw new UserError(`${line.file}:${line.line}: not a recording of rs-reconcile record: its first line is not the {"kind":"Recording"} header`);
+      started.add(line.file);
+    }
+    for (const c of converter.push(parsed)) yield { ...c, at: Date.parse(c.write.time) };
+  }
+  for (const c of converter.end()) yield { ...c, at: Date.parse(c.write.time) };
+  notices.push(...converter.notices);
+}
+
+async function* auditWrites(files: string[], opts: HistoryOptions): AsyncGenerator<ReadWrite> {
+  for await (const line of readAuditLogs(files, { onBytes: opts.onBytes })) {
+    let w;
+    try {
+      w = writeOfAuditEvent(line.value);
+    } catch (e) {
+      if (e instanceof AuditFormatError) throw new UserError(`${line.file}:${line.line}: ${e.message}`);
+      throw e;
+    }
+    if (w) yield { write: w, stateOnly: false, at: Date.parse(line.at) };
+  }
+}
+
 export async function buildHistory(opts: HistoryOptions): Promise<HistoryResult> {
-  if (opts.auditLogs.length === 0) throw new UserError('no audit log: give one or more with --audit-log FILE');
+  const recordings = opts.recordings ?? [];
+  if (opts.auditLogs.length > 0 && recordings.length > 0) throw new UserError('give audit logs (--audit-log) or recordings (--recording), not both: one history is read from one kind of input');
+  if (opts.auditLogs.length === 0 && recordings.length === 0) throw new UserError('no audit log: give one or more with --audit-log FILE (or recordings of rs-reconcile record with --recording FILE)');
+  const source = recordings.length > 0 ? 'recording' : 'audit-log';
+  const input = source === 'recording' ? 'recording' : 'audit log';
   const notices: string[] = [];
   const behaviour = chooseBehaviour({ kubeVersion: opts.kubeVersion, featureGates: opts.featureGates }, null, notices);
-  const replay = new HistoryReplay({ behaviour, controllerUsers: opts.controllerUsers });
+  // In a recording, rs-reconcile's writes carry its field manager, not its User-Agent.
+  const controllerUsers = source === 'recording' ? [...(opts.controllerUsers ?? []), RS_RECONCILE_USER] : opts.controllerUsers;
+  const replay = new HistoryReplay({ behaviour, controllerUsers });
   const target = opts.target;
   const targetNamespaces = new Set<string>();
   const counts: HistoryCounts = { events: 0, controller: 0, predicted: 0, notPredicted: 0, unknown: 0 };
@@ -121,29 +176,26 @@ export async function buildHistory(opts: HistoryOptions): Promise<HistoryResult>
   // the version of the kube-controller-manager that wrote the log, from its User-Agent
   let writer: string | undefined;
   try {
-    for await (const line of readAuditLogs(opts.auditLogs, { onBytes: opts.onBytes })) {
-      let w;
-      try {
-        w = writeOfAuditEvent(line.value);
-      } catch (e) {
-        if (e instanceof AuditFormatError) throw new UserError(`${line.file}:${line.line}: ${e.message}`);
-        throw e;
-      }
-      if (!w || (opts.namespace !== undefined && w.namespace !== opts.namespace)) continue;
-      writes++;
+    const writesIn = source === 'recording' ? recordedWrites(recordings, opts, notices) : auditWrites(opts.auditLogs, opts);
+    for await (const { write: w, stateOnly, at } of writesIn) {
+      if (opts.namespace !== undefined && w.namespace !== opts.namespace) continue;
+      if (!stateOnly) writes++;
       writer ??= /^kube-controller-manager\/v(1\.\d+)\./.exec(w.userAgent)?.[1];
-      for (const e of replay.push(w)) {
-        if (target && !matches(replay, w.namespace, e, target)) continue;
-        if (target) targetNamespaces.add(w.namespace);
-        order.push(e);
+      const events = replay.push(w);
+      // A list, or a removal after termination, brings state: it is not a write anyone made then.
+      if (!stateOnly) {
+        for (const e of events) {
+          if (target && !matches(replay, w.namespace, e, target)) continue;
+          if (target) targetNamespaces.add(w.namespace);
+          order.push(e);
+        }
       }
-      const at = Date.parse(line.at);
       if (!Number.isNaN(at)) for (const e of order.release(at - REORDER_WINDOW_MS)) keep(e);
     }
     for (const e of order.release()) keep(e);
     if (target) {
-      if (counts.events === 0) throw new UserError(`${describeTarget(target)} has no write in the audit log${opts.namespace !== undefined ? ` in namespace ${opts.namespace}` : ''}`);
-      if (targetNamespaces.size > 1) throw new UserError(`"${target.name}" is in several namespaces of the log (${[...targetNamespaces].sort().join(', ')}): choose one with -n`);
+      if (counts.events === 0) throw new UserError(`${describeTarget(target)} has no write in the ${input}${opts.namespace !== undefined ? ` in namespace ${opts.namespace}` : ''}`);
+      if (targetNamespaces.size > 1) throw new UserError(`"${target.name}" is in several namespaces of the ${input} (${[...targetNamespaces].sort().join(', ')}): choose one with -n`);
     }
   } catch (e) {
     spool.close();
@@ -152,8 +204,11 @@ export async function buildHistory(opts: HistoryOptions): Promise<HistoryResult>
   if (writer !== undefined && opts.kubeVersion === undefined && writer !== behaviour.version) {
     notices.push(`the log was written by kube-controller-manager v${writer}, and the rules of ${behaviour.version} were applied: pass --kube-version ${writer} to emulate it`);
   }
-  if (writes === 0) notices.push(`no write of pods, ReplicaSets or ReplicationControllers${opts.namespace !== undefined ? ` in namespace ${opts.namespace}` : ''} in the audit log: was it written with a policy that logs them at RequestResponse?`);
-  const { events: _none, ...header } = replay.history('audit-log', []);
+  if (writes === 0) {
+    const hint = source === 'recording' ? 'nothing changed while it recorded' : 'was it written with a policy that logs them at RequestResponse?';
+    notices.push(`no write of pods, ReplicaSets or ReplicationControllers${opts.namespace !== undefined ? ` in namespace ${opts.namespace}` : ''} in the ${input}: ${hint}`);
+  }
+  const { events: _none, ...header } = replay.history(source, []);
   const history = { ...header, from, to, events: spool };
   return {
     history,

@@ -64,10 +64,27 @@ export interface WatchMeta {
   mode: Mode;
 }
 
+/** One write to a controller or its pods as the history explains it (src/history/replay.ts), for the history pane. */
+export interface HistoryRow {
+  at: number;
+  /** Who wrote it (a user, a field manager, `<unknown user>`). */
+  who: string;
+  /** The ReplicaSet or ReplicationController controller itself. */
+  controller: boolean;
+  verb: string;
+  pod: string | null;
+  reason: string | null;
+  /** Controller writes: whether the rules, on the state just before, do it; null for others. */
+  predicted: boolean | null;
+  message: string;
+}
+
 /** Where the dashboard (or the plain stream) gets its plans, log lines and queue metrics. */
 export interface WatchSink {
   frame(frame: PlanFrame): void;
   log(entry: LogEntry): void;
+  /** A write explained, for the controller `key` (kind/namespace/name); live feeds only. */
+  history?(key: string, row: HistoryRow): void;
 }
 
 export interface WatchFeed {

@@ -9,6 +9,7 @@
 
 import { basename } from 'node:path';
 import type { Progress } from './progress.js';
+import type { InformerOptions } from '../cluster/informer.js';
 import type { Connection, ConnectionFlags } from '../cluster/kubeconfig.js';
 import type { ControllerLogger } from '../controller/controller.js';
 import { realClock } from '../runtime/clock.js';
@@ -26,7 +27,11 @@ import type { Behaviour } from '../core/versions.js';
 import { targetMatches, type Target } from './targets.js';
 import { UserError, oneLine } from '../errors.js';
 import { chooseBehaviour, parseNow, readSnapshot, selectControllers } from './plan-service.js';
-import type { AwaitedWrites, LogEntry, LogLevel, PendingExpectation, PlanFrame, QueueInfo, WatchFeed } from './watch-feed.js';
+import type { AwaitedWrites, HistoryRow, LogEntry, LogLevel, PendingExpectation, PlanFrame, QueueInfo, WatchFeed } from './watch-feed.js';
+import { RecordingConverter, RS_RECONCILE_USER, type RecordedResource, type RecordingLine } from '../history/recording.js';
+import { HistoryReplay } from '../history/replay.js';
+import type { InformerMetric } from '../cluster/informer.js';
+import { EVENT_RESOURCE, Recorder, eventsUnreadable, type RecordableInformer, type RecordingSession } from './record-service.js';
 import { Throttle } from '../runtime/throttle.js';
 
 export const REPLAN_INTERVAL_MS = 100;
@@ -249,10 +254,12 @@ export async function createInformers(
   namespace: string | null,
   onError?: (e: Error) => void,
   registry: readonly ControllerKindInfo[] = CONTROLLER_KINDS,
+  /** More options per resource (watch --record: managedFields kept, relists reported). */
+  extra: (resource: string) => Partial<InformerOptions> = () => ({}),
 ): Promise<InformerSet> {
   const { Informer } = await import('../cluster/informer.js');
-  const set: InformerSet = { pods: new Informer<Pod>({ conn, resource: 'pods', namespace, onError }) };
-  for (const k of registry) set[k.resource] = new Informer<ReplicaSet | ReplicationController>({ conn, resource: k, namespace, onError });
+  const set: InformerSet = { pods: new Informer<Pod>({ conn, resource: 'pods', namespace, onError, ...extra('pods') }) };
+  for (const k of registry) set[k.resource] = new Informer<ReplicaSet | ReplicationController>({ conn, resource: k, namespace, onError, ...extra(k.resource) });
   return set;
 }
 
@@ -488,6 +495,8 @@ export interface WatchOptions {
   burstReplicas?: number;
   /** --reconcile: run the controller (as `run` does) and show its queue and actions. */
   reconcile?: { workers: number; qps: number; burst: number; force: boolean };
+  /** --record FILE: also write every change seen as `record` does (docs/recording-format.md). */
+  record?: string;
 }
 
 export interface WatchIO {
@@ -511,6 +520,7 @@ export async function prepareWatch(o: WatchOptions, io: WatchIO): Promise<Prepar
   if (o.reconcile && o.filename?.length) throw new UserError('--reconcile runs the controller against a cluster: it cannot be combined with -f (a snapshot)');
   if (o.reconcile && o.targets.length) throw new UserError('--reconcile controls every controller in scope: choose them with -n/-A and -l, not by name');
   if (o.reconcile && o.now !== undefined) throw new UserError('--now cannot be combined with --reconcile: the controller acts at the real time');
+  if (o.record !== undefined && o.filename?.length) throw new UserError('--record writes what a live cluster does: it cannot be combined with -f (a snapshot)');
   const fixedNow = o.now === undefined ? undefined : parseNow(o.now, () => clock.now());
   if (o.selector !== undefined) scopePredicate({ namespace: null, selector: o.selector, targets: [] }); // a bad -l fails now
 
@@ -554,6 +564,10 @@ export async function prepareWatch(o: WatchOptions, io: WatchIO): Promise<Prepar
   const behaviour = chooseBehaviour({ kubeVersion: o.kubeVersion, featureGates: o.featureGates }, version?.minor ?? null, notices);
   const scope: WatchScope = { namespace, selector: o.selector, targets: o.targets };
   const meta = { context: conn.contextName || conn.server, scope: namespace === null ? 'all namespaces' : `namespace ${namespace}`, mode: o.reconcile ? ('reconcile' as const) : ('read-only' as const) };
+  // Opened now: a file that cannot be written fails before the dashboard draws.
+  const recording = o.record !== undefined ? await (await import('./record-service.js')).RecordingSession.open(conn, namespace, o.record) : null;
+  const recordErrors = (sink: { log(e: LogEntry): void }) => (e: Error, resource: string, listed: boolean) =>
+    sink.log({ at: clock.now(), level: 'warn', text: resource === 'events' && !listed ? `record: ${oneLine(e)} (who deleted a pod will show as <unknown user>)` : `record: ${oneLine(e)}` });
 
   if (o.reconcile) {
     const r = o.reconcile;
@@ -578,9 +592,12 @@ export async function prepareWatch(o: WatchOptions, io: WatchIO): Promise<Prepar
       setPaused: (p) => session?.setPaused(p),
       stopped: async () => {
         await handle?.done;
+        await recording?.close();
       },
       async start(sink, signal) {
         const push = (level: LogLevel, text: string) => sink.log({ at: clock.now(), level, text });
+        // The controller's informers drop managedFields (memory): the recording lists and watches on its own.
+        if (recording) await recording.start({ core: signal, events: signal }, recordErrors(sink));
         const h = startControllers(
           {
             conn,
@@ -601,6 +618,11 @@ export async function prepareWatch(o: WatchOptions, io: WatchIO): Promise<Prepar
           signal,
         );
         handle = h;
+        if (sink.history) {
+          const live = new LiveHistory(behaviour, clock, sink.history.bind(sink));
+          attachRecorders([live.recorder], h.informers as unknown as Record<string, RecordableInformer> & { pods: RecordableInformer });
+          await startHistoryFeed(conn, namespace, [live], signal, (text) => push('warn', text));
+        }
         const satisfied = expectationsSatisfiedBy(h.controllers);
         const pending = expectationsPendingBy(h.controllers);
         session = new WatchSession({
@@ -623,9 +645,21 @@ export async function prepareWatch(o: WatchOptions, io: WatchIO): Promise<Prepar
     live: true,
     queue: null,
     setPaused: (p) => session?.setPaused(p),
-    stopped: async () => {},
+    stopped: async () => {
+      await recording?.close();
+    },
     async start(sink, signal) {
-      const informers = await createInformers(conn, namespace, (e) => sink.log({ at: clock.now(), level: 'warn', text: `watch: ${oneLine(e)}` }));
+      // The history pane and --record read the session's own informers (managedFields kept for
+      // --record), and one informer of the controllers' Events.
+      const live = sink.history ? new LiveHistory(behaviour, clock, sink.history.bind(sink)) : null;
+      const recorders = [...(live ? [live.recorder] : []), ...(recording ? [recording.recorder] : [])];
+      const informers = await createInformers(conn, namespace, (e) => sink.log({ at: clock.now(), level: 'warn', text: `watch: ${oneLine(e)}` }), CONTROLLER_KINDS, (r) =>
+        recorders.length ? { keepManagedFields: recording !== null, onMetric: fanOut(recorders, r as RecordedResource) } : {},
+      );
+      if (recorders.length) {
+        attachRecorders(recorders, informers as unknown as Record<string, RecordableInformer> & { pods: RecordableInformer });
+        await startHistoryFeed(conn, namespace, live ? [live] : [], signal, (text) => sink.log({ at: clock.now(), level: 'warn', text }), recording?.recorder);
+      }
       session = new WatchSession({
         source: informerSource(informers, { run: true }),
         clock,
@@ -637,4 +671,100 @@ export async function prepareWatch(o: WatchOptions, io: WatchIO): Promise<Prepar
       await session.start(signal);
     },
   };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The history pane: the informers' changes read as `history --recording` reads a recording
+
+/**
+ * Changes in (as recording lines), the writes they stand for replayed (src/history/replay.ts),
+ * every event about a controller or its pods out, as a HistoryRow for that controller. Memory:
+ * the replay's state (the objects that exist), no events: the UI keeps the last few per controller.
+ */
+export class LiveHistory {
+  readonly recorder: Recorder;
+  private readonly converter = new RecordingConverter();
+  private readonly replay: HistoryReplay;
+
+  constructor(
+    behaviour: Behaviour,
+    private readonly clock: Clock,
+    private readonly emit: (key: string, row: HistoryRow) => void,
+  ) {
+    this.replay = new HistoryReplay({ behaviour, controllerUsers: [RS_RECONCILE_USER] });
+    this.recorder = new Recorder({ now: () => clock.now(), write: (l) => this.push(l) });
+  }
+
+  push(line: RecordingLine): void {
+    this.deliver(this.converter.push(line));
+  }
+
+  /** A create or delete that waited for its controller's Event in vain goes, though no new change comes. */
+  tick(): void {
+    this.deliver(this.converter.tick(new Date(this.clock.now()).toISOString()));
+  }
+
+  private deliver(writes: ReturnType<RecordingConverter['push']>): void {
+    for (const { write, stateOnly } of writes) {
+      const events = this.replay.push(write);
+      if (stateOnly) continue;
+      for (const e of events) {
+        if (!e.controller) continue;
+        const row: HistoryRow = { at: Date.parse(e.time), who: e.actor.user, controller: e.actor.controller, verb: e.verb, pod: e.pod, reason: e.reason, predicted: e.predicted, message: e.message };
+        this.emit(`${e.controller.kind}/${e.controller.namespace}/${e.controller.name}`, row);
+      }
+    }
+  }
+}
+
+/** Every recorder hears an informer's relists. */
+function fanOut(recorders: Recorder[], resource: RecordedResource): (m: InformerMetric) => void {
+  const each = recorders.map((r) => r.metric(resource));
+  return (m) => {
+    for (const f of each) f(m);
+  };
+}
+
+function attachRecorders(recorders: Recorder[], informers: Record<string, RecordableInformer> & { pods: RecordableInformer }): void {
+  for (const rec of recorders) {
+    rec.attach('pods', informers.pods);
+    for (const k of CONTROLLER_KINDS) {
+      const inf = informers[k.resource];
+      if (inf) rec.attach(k.resource as RecordedResource, inf);
+    }
+  }
+}
+
+/** How often a live history lets go what waited for an Event in vain (the window itself is 30 s of changes' time). */
+const HISTORY_TICK_MS = 5000;
+
+/**
+ * The controllers' Events (the evidence of who created or deleted a pod) for the live histories
+ * and the --record file, and the live histories' tick; a refusal of Events only warns.
+ */
+async function startHistoryFeed(conn: Connection, namespace: string | null, lives: LiveHistory[], signal: AbortSignal, warn: (text: string) => void, file?: Recorder): Promise<void> {
+  const { Informer } = await import('../cluster/informer.js');
+  const recorders = [...lives.map((l) => l.recorder), ...(file ? [file] : [])];
+  const stop = new AbortController();
+  signal.addEventListener('abort', () => stop.abort(), { once: true });
+  const events = new Informer({
+    conn,
+    resource: EVENT_RESOURCE,
+    namespace,
+    onMetric: fanOut(recorders, 'events'),
+    onError: (e) => {
+      if (events.hasSynced()) return warn(`events: ${oneLine(e)}`);
+      warn(eventsUnreadable(e));
+      stop.abort();
+    },
+  });
+  for (const rec of recorders) rec.attach('events', events);
+  void events.run(stop.signal);
+  if (lives.length) {
+    const timer = setInterval(() => {
+      for (const l of lives) l.tick();
+    }, HISTORY_TICK_MS);
+    timer.unref();
+    signal.addEventListener('abort', () => clearInterval(timer), { once: true });
+  }
 }

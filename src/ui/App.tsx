@@ -10,11 +10,12 @@ import { DetailPane } from './DetailPane.js';
 import { FilterBar } from './FilterBar.js';
 import { frameCounts, Header } from './Header.js';
 import { HelpOverlay } from './HelpOverlay.js';
+import { HistoryPane } from './HistoryPane.js';
 import { computeLayout, sizeOf } from './layout.js';
 import { ColorContext } from './line.js';
 import { LogPane } from './LogPane.js';
 import { QueuePane } from './QueuePane.js';
-import { awaitedBy, selectedController, type KeyInput } from './state.js';
+import { awaitedBy, historyRows, selectedController, type KeyInput } from './state.js';
 import type { WatchStore } from './store.js';
 
 export interface AppProps {
@@ -109,7 +110,17 @@ export function App({ store, color = true, onQuit, onCommit }: AppProps) {
         <Header meta={s.meta} frame={s.frame} now={s.now} paused={s.paused} waiting={s.waiting} sort={s.sort} filter={s.filter} shown={s.order.length} width={layout.width} />
         {main}
         {layout.queue > 0 ? <QueuePane queue={s.queue} actions={s.actions.last(layout.queue)} rows={layout.queue} width={layout.width} /> : null}
-        {layout.log > 0 ? <LogPane entries={s.log.last(layout.log)} total={s.logSeq} rows={layout.log} width={layout.width} paused={s.paused} /> : null}
+        {layout.log > 0 && s.historyPane ? (
+          <HistoryPane
+            title={selected ? `${selected.kind === 'ReplicaSet' ? 'rs' : 'rc'} ${selected.namespace}/${selected.name}` : null}
+            rows={historyRows(s, layout.log)}
+            total={s.historySeq}
+            height={layout.log}
+            width={layout.width}
+            paused={s.paused}
+          />
+        ) : null}
+        {layout.log > 0 && !s.historyPane ? <LogPane entries={s.log.last(layout.log)} total={s.logSeq} rows={layout.log} width={layout.width} paused={s.paused} /> : null}
         <FilterBar filter={s.filter} filtering={s.filtering} view={s.view} help={s.help} width={layout.width} />
       </Box>
     </ColorContext.Provider>

@@ -19,8 +19,8 @@ export function footerSegs(p: Omit<FilterBarProps, 'width'>): Seg[] {
   if (p.filter !== '') segs.push({ text: 'filter ', dim: true }, { text: `"${p.filter}"`, color: 'cyan', bold: true }, { text: '  ' });
   const keys =
     p.help ? 'Esc close · q quit'
-    : p.view === 'detail' ? 'j/k pod · Esc back · s sort · p pause · ? help · q quit'
-    : 'j/k move · Enter open · / filter · s sort · p pause · ? help · q quit';
+    : p.view === 'detail' ? 'j/k pod · Esc back · s sort · h history · p pause · ? help · q quit'
+    : 'j/k move · Enter open · / filter · s sort · h history · p pause · ? help · q quit';
   segs.push({ text: keys, dim: true });
   return segs;
 }

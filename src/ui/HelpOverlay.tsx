@@ -11,6 +11,7 @@ export const HELP_LINES: [string, string][] = [
   ['/', 'filter by namespace/name substring (Enter keeps it, Esc clears it)'],
   ['s', 'cycle the sort: name, drift first, desired'],
   ['p', 'pause: freeze the screen (updates are kept and shown on resume)'],
+  ['h', "history in place of the log: the selected controller's last writes, who made them, and whether the rules predict the controller's"],
   ['?', 'this help (Esc or ? closes it)'],
   ['q  Ctrl-C', 'quit'],
   ['', ''],

@@ -62,6 +62,7 @@ export async function runDashboard(feed: WatchFeed, io: DashboardIO): Promise<vo
         {
           frame: (frame) => store.dispatch({ type: 'snapshotChanged', frame }),
           log: (entry) => store.dispatch({ type: 'log', entry }),
+          history: (key, row) => store.dispatch({ type: 'history', key, row }),
         },
         ac.signal,
       )

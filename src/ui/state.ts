@@ -4,14 +4,14 @@
 // pausing): nothing here ever walks pods. Rendering reads only the visible slice.
 
 import type { PlanController } from '../core/plan-types.js';
-import type { AwaitedWrites, LogEntry, PlanFrame, QueueInfo, WatchMeta } from '../services/watch-feed.js';
+import type { AwaitedWrites, HistoryRow, LogEntry, PlanFrame, QueueInfo, WatchMeta } from '../services/watch-feed.js';
 import { humanDuration } from '../render/text.js';
 import { computeLayout, detailLayout, listRows, scrollTo, type Size } from './layout.js';
 import { RingBuffer } from './ring.js';
 
 export type { Size } from './layout.js';
 // The feed's side of the dashboard (what a watch session hands the UI) is the services' contract.
-export type { AwaitedWrites, LogEntry, LogLevel, Mode, PendingExpectation, PlanFrame, QueueInfo, QueueStats, WatchFeed, WatchMeta, WatchSink } from '../services/watch-feed.js';
+export type { AwaitedWrites, HistoryRow, LogEntry, LogLevel, Mode, PendingExpectation, PlanFrame, QueueInfo, QueueStats, WatchFeed, WatchMeta, WatchSink } from '../services/watch-feed.js';
 
 export type SortKey = 'name' | 'drift' | 'desired';
 export const SORT_KEYS: readonly SortKey[] = ['name', 'drift', 'desired'];
@@ -44,6 +44,7 @@ export type Action =
   | { type: 'resize'; size: Size }
   | { type: 'tick'; now: number }
   | { type: 'log'; entry: LogEntry }
+  | { type: 'history'; key: string; row: HistoryRow }
   | { type: 'queue'; queue: QueueInfo };
 
 export interface WatchState {
@@ -80,10 +81,19 @@ export interface WatchState {
   /** Log lines that arrived while paused, shown on resume. */
   held: RingBuffer<LogEntry>;
   queue: QueueInfo | null;
+  /** `h`: the history pane (the selected controller's last writes explained) in place of the log. */
+  historyPane: boolean;
+  /** The last writes explained, per controller key; mutable rings, `historySeq` counts the ones shown. */
+  history: Map<string, RingBuffer<HistoryRow>>;
+  historySeq: number;
+  /** History rows that arrived while paused, kept on resume. */
+  heldHistory: RingBuffer<{ key: string; row: HistoryRow }>;
 }
 
 export const LOG_CAPACITY = 500;
 export const ACTIONS_CAPACITY = 50;
+/** Writes kept per controller for the history pane. */
+export const HISTORY_CAPACITY = 50;
 
 export function initialState(meta: WatchMeta, size: Size, now: number, logCapacity = LOG_CAPACITY): WatchState {
   return {
@@ -112,6 +122,10 @@ export function initialState(meta: WatchMeta, size: Size, now: number, logCapaci
     actions: new RingBuffer<LogEntry>(ACTIONS_CAPACITY),
     held: new RingBuffer<LogEntry>(logCapacity),
     queue: null,
+    historyPane: false,
+    history: new Map(),
+    historySeq: 0,
+    heldHistory: new RingBuffer<{ key: string; row: HistoryRow }>(logCapacity),
   };
 }
 
@@ -285,6 +299,31 @@ function appendLog(s: WatchState, entry: LogEntry): WatchState {
   return { ...s, logSeq: s.logSeq + 1 };
 }
 
+/**
+ * Keeps the row in its controller's ring; a new state (a redraw) only when the pane shows that
+ * controller. Paused, the screen stays as it is: rows are held and kept on resume.
+ */
+function appendHistory(s: WatchState, key: string, row: HistoryRow): WatchState {
+  if (s.paused) {
+    s.heldHistory.push({ key, row });
+    return s;
+  }
+  keepHistory(s, key, row);
+  if (!s.historyPane || key !== s.selectedKey) return s;
+  return { ...s, historySeq: s.historySeq + 1 };
+}
+
+function keepHistory(s: WatchState, key: string, row: HistoryRow): void {
+  let ring = s.history.get(key);
+  if (!ring) s.history.set(key, (ring = new RingBuffer<HistoryRow>(HISTORY_CAPACITY)));
+  ring.push(row);
+}
+
+/** The selected controller's newest `n` writes explained, oldest first. */
+export function historyRows(s: WatchState, n: number): HistoryRow[] {
+  return s.selectedKey === null ? [] : (s.history.get(s.selectedKey)?.last(n) ?? []);
+}
+
 function togglePause(s: WatchState): WatchState {
   if (!s.paused) return { ...s, paused: true };
   const resumed: WatchState = { ...s, paused: false };
@@ -295,6 +334,10 @@ function togglePause(s: WatchState): WatchState {
     if (e.level === 'action') resumed.actions.push(e);
   }
   resumed.logSeq = s.logSeq + held.length;
+  const heldHistory = s.heldHistory.toArray();
+  s.heldHistory.clear();
+  for (const h of heldHistory) keepHistory(resumed, h.key, h.row);
+  resumed.historySeq = s.historySeq + heldHistory.length;
   return resumed.latest && resumed.latest !== resumed.frame ? showFrame(resumed, resumed.latest) : { ...resumed, waiting: 0 };
 }
 
@@ -373,6 +416,8 @@ function onKey(s: WatchState, k: KeyInput): WatchState {
       return { ...s, help: true };
     case 'p':
       return togglePause(s);
+    case 'h':
+      return { ...s, historyPane: !s.historyPane };
     case 's':
       return relayout({ ...s, sort: SORT_KEYS[(SORT_KEYS.indexOf(s.sort) + 1) % SORT_KEYS.length] });
     case '/':
@@ -400,6 +445,8 @@ export function reduce(s: WatchState, a: Action): WatchState {
       return { ...s, now: a.now };
     case 'log':
       return appendLog(s, a.entry);
+    case 'history':
+      return appendHistory(s, a.key, a.row);
     case 'queue':
       return queueText(a.queue) === queueText(s.queue) ? s : { ...s, queue: a.queue };
   }

@@ -23,10 +23,11 @@ async function commandFlags(): Promise<Map<string, Record<string, FlagDecl>>> {
 /**
  * Flags with a name in common that are not one declaration, on purpose: -o lists the formats each
  * command renders (built from one table by outputFlag), the sandbox's --kubeconfig is the
- * file it writes, not the one a client reads, and its --audit-log the log it writes, not the
- * one `history` reads.
+ * file it writes, not the one a client reads, its --audit-log the log it writes, not the
+ * one `history` reads, and record's --timeout how long it records, not how long a controller
+ * may take to be in sync.
  */
-const NOT_SHARED: Record<string, readonly string[]> = { output: ['*'], kubeconfig: ['sandbox'], 'audit-log': ['sandbox'] };
+const NOT_SHARED: Record<string, readonly string[]> = { output: ['*'], kubeconfig: ['sandbox'], 'audit-log': ['sandbox'], timeout: ['record'] };
 
 /** Same declaration: every property but the help heading is the very same value (parse included). */
 function sameDeclaration(a: FlagDecl, b: FlagDecl): boolean {

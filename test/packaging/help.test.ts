@@ -56,7 +56,7 @@ describe('kubectl-style help', () => {
     expect(r.status).toBe(0);
     expect(r.stdout).toContain('Usage:\n  kubectl rs-reconcile diff [NAME...] [flags]');
     expect(r.stdout).toContain('Examples:\n  # Audit a saved snapshot\n  kubectl get rs,rc,pods -A -o yaml > snap.yaml\n  kubectl rs-reconcile diff -f snap.yaml -A');
-    expect(r.stdout).toMatch(/Options:\n {4}-A, --all-namespaces=false:\n {8}The controllers of every namespace\./);
+    expect(r.stdout).toMatch(/Options:\n {4}-A, --all-namespaces=false:\n {8}Every namespace\./);
     expect(r.stdout).toContain("    -o, --output='':\n        Output format. One of: json|yaml|wide|name.");
     expect(r.stdout).toContain('    --burst-replicas=500:');
     expect(r.stdout).toContain('Cluster connection options:\n    --as=');

@@ -1,0 +1,66 @@
+import { Flags } from '@oclif/core';
+import { BaseCommand } from '../cli/base.js';
+import { connection, connectionFlags, namespaceScopeFlags } from '../cli/flags.js';
+import { parseDurationMs } from '../core/duration.js';
+import { UserError } from '../errors.js';
+
+export default class Record extends BaseCommand {
+  static override summary = 'Record what happens to ReplicaSets, ReplicationControllers and pods, for "history --recording"';
+  static override description = `For clusters without audit logs: watches ReplicaSets, ReplicationControllers and pods with the
+informers "run" and "watch" use, read-only, and writes every change as one JSON line
+(docs/recording-format.md): ADDED / MODIFIED / DELETED, the whole object, its resourceVersion,
+the time it was seen, and who wrote it (the manager of the managedFields entry the change
+touched: kube-controller-manager, kubectl-client-side-apply, rs-reconcile…). The controllers'
+Events (replicaset-controller, replication-controller, rs-reconcile: SuccessfulCreate,
+SuccessfulDelete, FailedCreate…) are recorded too: managedFields cannot say who deleted a pod,
+"Deleted pod: X" can.
+
+Runs until Ctrl-C (or --timeout), then flushes the file. A name ending in .gz is written
+gzip-compressed; - writes to stdout. Then: history --recording FILE.`;
+
+  static override examples = [
+    { description: 'Record one namespace until Ctrl-C', command: '<%= config.bin %> record -n shop -o shop.jsonl' },
+    { description: 'Record the whole cluster for an hour, compressed', command: '<%= config.bin %> record -A -o cluster.jsonl.gz --timeout 1h' },
+    { description: 'Then: what did the controller do, and why?', command: '<%= config.bin %> history rs/web -n shop --recording shop.jsonl' },
+  ];
+
+  static override flags = {
+    ...namespaceScopeFlags,
+    // -o names a file here, not an output format: the flag is not --output, whose values are formats everywhere else
+    'output-file': Flags.string({ char: 'o', description: 'the file to write (.gz: compressed; -: stdout)', required: true }),
+    timeout: Flags.string({ description: 'stop after this long (e.g. 30s, 10m, 1h); default: until Ctrl-C' }),
+    ...connectionFlags,
+  };
+
+  async run(): Promise<void> {
+    const { flags } = await this.parse(Record);
+    if (flags.namespace !== undefined && flags['all-namespaces']) throw new UserError('-n and -A cannot be used together');
+    let timeoutMs: number | undefined;
+    if (flags.timeout !== undefined) {
+      const ms = parseDurationMs(flags.timeout);
+      if (ms === null || ms <= 0) throw new UserError(`invalid --timeout ${JSON.stringify(flags.timeout)}: expected a duration such as 30s, 10m or 1h`);
+      timeoutMs = ms;
+    }
+    const { record } = await import('../services/record-service.js');
+    const tty = process.stderr.isTTY === true;
+    const ac = new AbortController();
+    const stop = () => ac.abort();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+    try {
+      const result = await record(
+        { connection: connection(flags), namespace: flags.namespace, allNamespaces: flags['all-namespaces'], output: flags['output-file'], timeoutMs },
+        {
+          signal: ac.signal,
+          onNotice: (text) => tty && this.warning(text),
+          onSynced: (summary) => tty && process.stderr.write(`${summary}; Ctrl-C stops\n`),
+        },
+      );
+      if (tty) process.stderr.write(`recorded ${result.changes} change${result.changes === 1 ? '' : 's'} to ${result.file}\n`);
+    } finally {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+    }
+    process.exitCode = 0;
+  }
+}

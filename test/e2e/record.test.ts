@@ -1,0 +1,139 @@
+// `record` as a user runs it (the built CLI): its help, its one-line errors, and a short recording
+// of the sandbox that `history --recording` reads back.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { cli, ensureBuilt, ROOT, RUN_JS } from './cli.js';
+
+beforeAll(() => ensureBuilt(), 300_000);
+
+let sb: Sandbox | null = null;
+afterAll(async () => {
+  await sb?.close();
+});
+
+const dir = mkdtempSync(join(tmpdir(), 'rs-rec-e2e-'));
+
+/** The CLI run asynchronously (the sandbox answers in this process). */
+function cliAsync(args: string[], env: Record<string, string> = {}): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [RUN_JS, ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1', HOME: '/nonexistent-home', ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (b) => (stdout += b));
+    child.stderr.on('data', (b) => (stderr += b));
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+/** One sandbox for the tests that record: namespace shop, a ReplicaSet and its pod; its kubeconfig file. */
+async function shopSandbox(): Promise<string> {
+  const kubeconfig = join(dir, 'sandbox');
+  if (sb) return kubeconfig;
+  const labels = { app: 'web' };
+  sb = await startSandbox({
+    seed: [
+      { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'shop' } },
+      { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'web', namespace: 'shop', uid: 'rs-1' }, spec: { replicas: 1, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'c', image: 'x' }] } } }, status: { replicas: 1 } },
+      { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web-a', namespace: 'shop', uid: 'p-1', labels, managedFields: [{ manager: 'kube-controller-manager', operation: 'Update', apiVersion: 'v1', time: '2026-11-25T10:00:00Z', fieldsType: 'FieldsV1', fieldsV1: {} }], ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web', uid: 'rs-1', controller: true }] }, spec: { containers: [{ name: 'c', image: 'x' }] }, status: { phase: 'Running' } },
+    ],
+  });
+  await sb.writeKubeconfig(kubeconfig);
+  return kubeconfig;
+}
+
+describe('record (built CLI)', () => {
+  it('--help names the output, the timeout and where the format is documented', () => {
+    const r = cli(['record', '--help']);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('-o, --output-file=');
+    expect(r.stdout).toContain('--timeout=');
+    expect(r.stdout).toContain('The namespace scope');
+    expect(r.stdout).toContain('docs/recording-format.md');
+    expect(r.stdout).toContain('history --recording');
+  });
+
+  it('bad usage and an unreachable cluster are one-line errors, and nothing is written', () => {
+    const out = join(dir, 'never.jsonl');
+    const cases: [string[], RegExp][] = [
+      [['record'], /^error: .*Missing required flag output-file\nSee 'rs-reconcile record --help' for usage\.$/],
+      [['record', '-o', out, '-n', 'a', '-A'], /^error: -n and -A cannot be used together$/],
+      [['record', '-o', out, '--timeout', 'soon'], /^error: invalid --timeout "soon": expected a duration/],
+      [['record', '-o', out], /kubeconfig|no configuration/i],
+    ];
+    for (const [args, want] of cases) {
+      const r = cli(args);
+      expect(r.status, args.join(' ')).not.toBe(0);
+      // usage errors add kubectl's "See … --help" line
+      expect(r.stderr.trim().split('\n').length, args.join(' ')).toBe(args.length === 1 ? 2 : 1);
+      expect(r.stderr.trim()).toMatch(want);
+    }
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('an unreachable API server ends it with one line; the file holds only its header', () => {
+    const kubeconfig = join(dir, 'unreachable');
+    writeFileSync(kubeconfig, `apiVersion: v1
+kind: Config
+clusters: [{name: c, cluster: {server: "https://127.0.0.1:1"}}]
+users: [{name: u, user: {token: t}}]
+contexts: [{name: x, context: {cluster: c, user: u, namespace: shop}}]
+current-context: x
+`);
+    const out = join(dir, 'unreachable.jsonl');
+    const r = cli(['record', '-o', out, '--kubeconfig', kubeconfig], { timeout: 30_000 });
+    expect(r.status).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/^error: .*127\.0\.0\.1:1/);
+    const lines = readFileSync(out, 'utf8').trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0])).toMatchObject({ kind: 'Recording', namespace: 'shop' });
+  });
+
+  it('records the sandbox until --timeout (gzip), quietly off a terminal; history --recording reads it', async () => {
+    const kubeconfig = await shopSandbox();
+    const out = join(dir, 'shop.jsonl.gz');
+    const r = await cliAsync(['record', '-n', 'shop', '-o', out, '--timeout', '1s', '--kubeconfig', kubeconfig]);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    const lines = gunzipSync(readFileSync(out)).toString('utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines[0]).toMatchObject({ apiVersion: 'rs-reconcile/v1alpha1', kind: 'Recording', version: 1, namespace: 'shop' });
+    expect(lines.slice(1).map((l) => [l.kind, l.type, l.resource, l.listed, l.object.metadata.name]).sort()).toEqual([
+      ['Change', 'ADDED', 'pods', true, 'web-a'],
+      ['Change', 'ADDED', 'replicasets', true, 'web'],
+    ]);
+    // the informers keep managedFields for the recording: who wrote the pod is in its line
+    expect(lines.find((l) => l.resource === 'pods')).toMatchObject({ manager: 'kube-controller-manager', operation: 'Update', object: { metadata: { managedFields: [{ manager: 'kube-controller-manager' }] } } });
+    const h = await cliAsync(['history', '--recording', out, '-o', 'json']);
+    expect(h.status).toBe(0);
+    expect(JSON.parse(h.stdout)).toMatchObject({ kind: 'ReconcileHistory', source: 'recording', events: [] });
+    expect(h.stderr).toMatch(/^warning: no write of pods, ReplicaSets or ReplicationControllers in the recording: nothing changed while it recorded$/m);
+    const both = cli(['history', '--recording', out, '--audit-log', out]);
+    expect(both.status).toBe(2);
+    expect(both.stderr.trim()).toBe('error: give audit logs (--audit-log) or recordings (--recording), not both: one history is read from one kind of input');
+  }, 60_000);
+
+  it('Ctrl-C (SIGINT) ends it with exit 0 and every line written whole', async () => {
+    const kubeconfig = await shopSandbox();
+    const out = join(dir, 'sigint.jsonl');
+    const child = spawn(process.execPath, [RUN_JS, 'record', '-n', 'shop', '-o', out, '--kubeconfig', kubeconfig], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1', HOME: '/nonexistent-home' } });
+    let stderr = '';
+    child.stderr.on('data', (b) => (stderr += b));
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    const deadline = Date.now() + 20_000;
+    while (!(existsSync(out) && readFileSync(out, 'utf8').split('\n').length >= 4)) {
+      if (Date.now() > deadline) throw new Error(`no listed lines in time; stderr: ${stderr}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    child.kill('SIGINT');
+    expect(await exited).toBe(0);
+    expect(stderr).toBe('');
+    const text = readFileSync(out, 'utf8');
+    expect(text.endsWith('\n')).toBe(true);
+    expect(text.trim().split('\n').map((l) => JSON.parse(l).kind)).toEqual(['Recording', 'Change', 'Change']);
+  }, 30_000);
+});

@@ -1,0 +1,182 @@
+// `record` against the embedded API server while `run` (in-process) and a user change things, then
+// `history --recording` explains them: the controller's creates and deletes are named by its own
+// Events ("Created pod: X", "Deleted pod: X") and predicted by the rules; the user's delete is not
+// the controller's.
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { AppsV1Api, CoreV1Api, KubeConfig, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { buildHistory } from '../../src/services/history-service.js';
+import { record } from '../../src/services/record-service.js';
+import { runForeground } from '../../src/services/run-foreground.js';
+import { prepareWatch } from '../../src/services/watch-service.js';
+import { foregroundOptions } from './env.js';
+
+/** The history with its events read back from disk (and the file removed). */
+async function collected(opts: Parameters<typeof buildHistory>[0]) {
+  const r = await buildHistory(opts);
+  try {
+    return { ...r.history, events: [...r.history.events] };
+  } finally {
+    r.close();
+  }
+}
+
+let sb: Sandbox | null = null;
+const stops: AbortController[] = [];
+afterEach(async () => {
+  for (const s of stops.splice(0)) s.abort();
+  await new Promise((r) => setTimeout(r, 50));
+  await sb?.close();
+  sb = null;
+});
+
+const labels = { app: 'web' };
+const rs = (replicas: number) => ({
+  apiVersion: 'apps/v1',
+  kind: 'ReplicaSet',
+  metadata: { name: 'web', namespace: 'default', labels },
+  spec: { replicas, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'app', image: 'registry.example/web:1' }] } } },
+});
+
+async function until<T>(what: string, fn: () => Promise<T | false | undefined | null>, ms = 15_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const stopper = () => {
+  const s = new AbortController();
+  stops.push(s);
+  return s;
+};
+
+/** The sandbox with its simulated scheduler and kubelet, a kubeconfig file for it, and clients. */
+async function sandbox(seed: object[]) {
+  sb = await startSandbox({ nodes: 2, kubelet: { scheduleDelayMs: 5, runDelayMs: 5, readyDelayMs: 10 }, seed });
+  const dir = mkdtempSync(join(tmpdir(), 'rs-rec-'));
+  const kubeconfig = join(dir, 'config');
+  await sb.writeKubeconfig(kubeconfig);
+  const kc = new KubeConfig();
+  kc.loadFromString(sb.kubeconfig());
+  return { dir, kubeconfig, core: kc.makeApiClient(CoreV1Api), apps: kc.makeApiClient(AppsV1Api) };
+}
+
+describe('record on the sandbox, then history --recording', () => {
+  it('explains the creates, the scale-down deletes and a replacement, each predicted; a user delete stays the user\'s', async () => {
+    const { dir, kubeconfig, core, apps } = await sandbox([]);
+    const livePods = async () => (await core.listNamespacedPod({ namespace: 'default' })).items.filter((p) => !p.metadata!.deletionTimestamp);
+
+    const file = join(dir, 'rec.jsonl');
+    const recStop = stopper();
+    let synced!: () => void;
+    const ready = new Promise<void>((r) => (synced = r));
+    const notices: string[] = [];
+    const recording = record({ connection: { kubeconfig }, namespace: 'default', allNamespaces: false, output: file }, { signal: recStop.signal, onNotice: (n) => notices.push(n), onSynced: () => synced() });
+    await ready;
+
+    const runStop = stopper();
+    const sink = new Writable({ write: (_c, _e, cb) => cb() });
+    const running = runForeground({ ...foregroundOptions(kubeconfig, { namespace: 'default', qps: 1000, burst: 1000 }), signal: runStop.signal, stream: sink });
+
+    await apps.createNamespacedReplicaSet({ namespace: 'default', body: rs(3) });
+    await until('3 pods', async () => (await livePods()).length === 3);
+    // Deletion costs make the scale-down's choice one the rules can predict (equal pods tie: upstream picks any).
+    const pods = await livePods();
+    for (const [i, p] of pods.entries()) {
+      await core.patchNamespacedPod({ namespace: 'default', name: p.metadata!.name!, body: { metadata: { annotations: { 'controller.kubernetes.io/pod-deletion-cost': String(i) } } } }, setHeaderOptions('Content-Type', PatchStrategy.MergePatch));
+    }
+    await apps.patchNamespacedReplicaSetScale({ namespace: 'default', name: 'web', body: { spec: { replicas: 1 } } }, setHeaderOptions('Content-Type', PatchStrategy.MergePatch));
+    await until('scaled to 1', async () => (await livePods()).length === 1);
+    const victim = (await livePods())[0].metadata!.name!;
+    await core.deleteNamespacedPod({ namespace: 'default', name: victim });
+    await until('replaced', async () => {
+      const pods = await livePods();
+      return pods.length === 1 && pods[0].metadata!.name !== victim;
+    });
+    // The controller's Events are sent after its writes: wait until the recording has the last one.
+    await until('the replacement\'s Event recorded', async () => (readFileSync(file, 'utf8').match(/SuccessfulCreate/g) ?? []).length >= 4);
+    runStop.abort();
+    expect(await running).toBe(0);
+    recStop.abort();
+    const result = await recording;
+    expect(result.stopped).toBe('signal');
+    expect(notices).toEqual([]);
+
+    // Every line is one JSON object; the first is the header; nothing but our scope is in it.
+    const lines = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines[0]).toMatchObject({ apiVersion: 'rs-reconcile/v1alpha1', kind: 'Recording', version: 1, namespace: 'default' });
+    expect(lines.slice(1).every((l) => l.kind === 'Change' && (l.object.metadata.namespace ?? 'default') === 'default')).toBe(true);
+    expect(lines.filter((l) => l.resource === 'events').every((l) => l.object.reportingComponent === 'rs-reconcile')).toBe(true);
+
+    const history = await collected({ auditLogs: [], recordings: [file], namespace: 'default', target: { kind: 'ReplicaSet', name: 'web' } });
+    expect(history.source).toBe('recording');
+    const ours = history.events.filter((e) => e.actor.controller);
+    const creates = ours.filter((e) => e.verb === 'create');
+    const deletes = ours.filter((e) => e.verb === 'delete');
+    expect(creates).toHaveLength(4);
+    expect(deletes).toHaveLength(2);
+    for (const e of [...creates, ...deletes]) expect(e, e.message).toMatchObject({ actor: { user: 'rs-reconcile', controller: true }, predicted: true });
+    expect(creates.every((e) => e.reason === 'TooFewReplicas')).toBe(true);
+    expect(deletes.every((e) => e.reason !== null)).toBe(true);
+    // The user's delete: no Event names it, so it is nobody's guess, and not the controller's.
+    const userDelete = history.events.find((e) => e.verb === 'delete' && e.pod === victim)!;
+    expect(userDelete).toMatchObject({ actor: { user: '<unknown user>', controller: false }, predicted: null });
+    // In time order: the replacement comes after the user's delete.
+    expect(history.events.indexOf(creates.at(-1)!)).toBeGreaterThan(history.events.indexOf(userDelete));
+  }, 60_000);
+
+  it('watch --record writes the same lines from the session\'s own informers, flushed when it stops', async () => {
+    const { dir, kubeconfig, apps } = await sandbox([{ ...rs(1), status: { replicas: 0 } }]);
+    const file = join(dir, 'watch.jsonl');
+    const feed = await prepareWatch(
+      { namespace: 'default', allNamespaces: false, targets: [], connection: { kubeconfig }, kubeVersion: '1.32', record: file },
+      { progress: { update() {}, done() {} } },
+    );
+    const stop = stopper();
+    const logs: string[] = [];
+    await feed.start({ frame: () => {}, log: (e) => logs.push(e.text) }, stop.signal);
+    await apps.patchNamespacedReplicaSetScale({ namespace: 'default', name: 'web', body: { spec: { replicas: 4 } } }, setHeaderOptions('Content-Type', PatchStrategy.MergePatch));
+    await until('the scale in the log pane', async () => logs.some((l) => /scaled 1→4/.test(l)));
+    stop.abort();
+    await feed.stopped();
+    const lines = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines[0]).toMatchObject({ kind: 'Recording', version: 1, namespace: 'default' });
+    expect(lines[1]).toMatchObject({ kind: 'Change', type: 'ADDED', resource: 'replicasets', listed: true, object: { metadata: { name: 'web' } } });
+    expect(lines.find((l) => l.type === 'MODIFIED' && l.resource === 'replicasets')).toMatchObject({ listed: false, object: { spec: { replicas: 4 } } });
+    const history = await collected({ auditLogs: [], recordings: [file] });
+    expect(history.events.map((e) => e.message)).toEqual(['<unknown user> updated ReplicaSet web: replicas 1 → 4']);
+    await expect(prepareWatch({ namespace: 'default', allNamespaces: false, targets: [], connection: { kubeconfig }, kubeVersion: '1.32', record: join(dir, 'no/such/dir/x.jsonl') }, { progress: { update() {}, done() {} } })).rejects.toThrow(
+      /^cannot write recording .*x\.jsonl: no such directory$/,
+    );
+  }, 30_000);
+
+  it('watch --reconcile --record: the recording lists and watches on its own; history predicts the controller\'s creates', async () => {
+    const { dir, kubeconfig, core } = await sandbox([{ ...rs(2), status: { replicas: 0 } }]);
+    const file = join(dir, 'reconcile.jsonl.gz');
+    const feed = await prepareWatch(
+      { namespace: 'default', allNamespaces: false, targets: [], connection: { kubeconfig }, kubeVersion: '1.32', record: file, reconcile: { workers: 2, qps: 1000, burst: 1000, force: false } },
+      { progress: { update() {}, done() {} } },
+    );
+    const stop = stopper();
+    const rows: string[] = [];
+    await feed.start({ frame: () => {}, log: () => {}, history: (k, r) => rows.push(`${k} ${r.who} ${r.verb} ${r.predicted}`) }, stop.signal);
+    await until('2 pods', async () => (await core.listNamespacedPod({ namespace: 'default' })).items.length === 2);
+    // the controller's Events name its creates: the live history pane gets them predicted
+    await until('the history pane rows', async () => rows.filter((r) => r === 'ReplicaSet/default/web rs-reconcile create true').length === 2);
+    stop.abort();
+    await feed.stopped();
+    const history = await collected({ auditLogs: [], recordings: [file] });
+    expect(history.events.filter((e) => e.verb === 'create' && e.pod !== null).map((e) => [e.actor.user, e.predicted, e.reason])).toEqual([
+      ['rs-reconcile', true, 'TooFewReplicas'],
+      ['rs-reconcile', true, 'TooFewReplicas'],
+    ]);
+  }, 30_000);
+});
