@@ -28,7 +28,7 @@ ReplicationController controller (that is rs-reconcile itself).`;
     nodes: Flags.integer({ description: 'fake nodes for the simulated scheduler and kubelet (0: pods stay Pending)', min: 0, default: 3 }),
     seed: Flags.string({ description: 'objects to preload (YAML or JSON, as kubectl get -o yaml prints them); repeatable', multiple: true }),
     kubeconfig: Flags.string({ description: 'where to write the kubeconfig', default: 'sandbox.kubeconfig' }),
-    'audit-log': Flags.string({ description: 'write every request as a JSON line to this file' }),
+    'audit-log': Flags.string({ description: 'write every request to this file as kube-apiserver does (audit.k8s.io/v1 Events, JSON lines; writes of pods, ReplicaSets, ReplicationControllers and Deployments with their bodies), for history --audit-log' }),
     'audit-max-entries': Flags.integer({ description: 'newest audit entries kept in memory for GET /sandbox/audit (the --audit-log file gets all)', min: 0, default: 100_000 }),
     'no-controllers': Flags.boolean({ description: 'a bare API server: without the serviceaccount, namespace and garbage collector controllers (pods need a ServiceAccount made by hand)', default: false }),
   };
