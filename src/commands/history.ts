@@ -62,6 +62,8 @@ Exit status: 0, or 1 when a controller write was not predicted by the rules.`;
       target = pod !== undefined ? { kind: 'Pod', name: pod } : parseTarget(args.name);
     }
     if (flags.namespace !== undefined && flags['all-namespaces']) throw new UserError('-n and -A cannot be used together');
+    // Ctrl-C: exit through process.exit, so that the events kept on disk are removed ('exit')
+    process.once('SIGINT', () => process.exit(130));
     const progress = progressOn(process.stderr);
     let result;
     try {

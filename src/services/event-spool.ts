@@ -9,6 +9,12 @@ import { StringDecoder } from 'node:string_decoder';
 
 const FLUSH_BYTES = 1 << 20;
 
+// Spools still open when the process exits (an error, process.exit after Ctrl-C): their files go too.
+const open = new Set<EventSpool<unknown>>();
+const closeAll = (): void => {
+  for (const s of open) s.close();
+};
+
 /** A list the machine views write item by item (`lazy`, as render/list-stream.ts recognises it). */
 export class EventSpool<T> implements Iterable<T> {
   readonly lazy = true;
@@ -22,6 +28,8 @@ export class EventSpool<T> implements Iterable<T> {
   constructor(parent = tmpdir()) {
     this.dir = mkdtempSync(join(parent, 'rs-reconcile-history-'));
     this.fd = openSync(join(this.dir, 'events.jsonl'), 'w+', 0o600);
+    if (open.size === 0) process.once('exit', closeAll);
+    open.add(this);
   }
 
   push(item: T): void {
@@ -59,8 +67,10 @@ export class EventSpool<T> implements Iterable<T> {
     if (rest !== '') yield JSON.parse(rest) as T;
   }
 
-  /** Removes the file; reading afterwards is a bug. */
+  /** Removes the file (once; again is nothing); reading afterwards is a bug. */
   close(): void {
+    if (!open.delete(this)) return;
+    if (open.size === 0) process.removeListener('exit', closeAll);
     try {
       closeSync(this.fd);
     } finally {

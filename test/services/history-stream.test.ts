@@ -1,6 +1,7 @@
 // A history too long for memory: its events on disk (read back whole, characters straddling
 // reads included), put in time order within the reorder window, written out item by item, and
 // its table drawn in parts that line up as one table would.
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +12,7 @@ import { renderOutput } from '../../src/render/formats.js';
 import { historyTableChunks, TABLE_PART_ROWS } from '../../src/render/history.js';
 import { EventSpool } from '../../src/services/event-spool.js';
 import { buildHistory } from '../../src/services/history-service.js';
+import { ensureBuilt, ROOT } from '../e2e/cli.js';
 
 const event = (i: number, extra: Partial<HistoryEvent> = {}): HistoryEvent => ({
   time: new Date(Date.parse('2026-01-01T00:00:00Z') + i * 1000).toISOString().replace('Z', '000Z'),
@@ -34,6 +36,16 @@ describe('EventSpool', () => {
     expect([...spool]).toEqual(items);
     expect([...spool]).toEqual(items); // as often as needed
     spool.close();
+    expect(readdirSync(dir)).toEqual([]);
+    spool.close(); // again: nothing
+  });
+
+  it('a process that exits with a spool open leaves no file behind', () => {
+    ensureBuilt();
+    const dir = mkdtempSync(join(tmpdir(), 'spool-exit-'));
+    const script = `import('${join(ROOT, 'dist/services/event-spool.js')}').then(({ EventSpool }) => { const s = new EventSpool(${JSON.stringify(dir)}); s.push({ a: 1 }); process.exit(3); })`;
+    const r = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
+    expect(r.status).toBe(3);
     expect(readdirSync(dir)).toEqual([]);
   });
 });
