@@ -231,7 +231,7 @@ export class HistoryReplay {
       time: w.time, actor, verb, controller, pod: name, reason: null, message, predicted: null,
     });
     const noBodies = !w.bodies ? `; logged without bodies: the state of ${name ? `pod ${name}` : `the pods of namespace ${w.namespace}`} is unknown from here` : '';
-    const who = shortUser(w.user);
+    const who = w.user;
 
     if (w.verb === 'create' && sub === null) {
       const owner = ownerOf(after ?? (w.request as Pod | null), w.namespace);
@@ -271,7 +271,7 @@ export class HistoryReplay {
     const name = w.name ?? (w.response?.metadata?.name as string | undefined) ?? null;
     const ref = name ? { kind, namespace: w.namespace, name } : null;
     const before = name ? ns.controllers.get(ctlKey(kind, name)) : undefined;
-    const who = shortUser(w.user);
+    const who = w.user;
     const noBodies = !w.bodies ? `; logged without bodies: the state of ${kind} ${name ?? '?'} is unknown from here` : '';
     const base = (verb: HistoryVerb, message: string): HistoryEvent => ({ time: w.time, actor, verb, controller: ref, pod: null, reason: null, message: message + noBodies, predicted: null });
     if (w.subresource === 'status') {
@@ -580,10 +580,6 @@ function desiredOf(c: Controllerish): number {
 
 function conditionTypes(v: unknown): string {
   return Array.isArray(v) ? v.map((c: { type?: string }) => c?.type ?? '').sort().join(',') : '';
-}
-
-function shortUser(user: string): string {
-  return user;
 }
 
 function describeWrite(verb: HistoryVerb, c: HistoryControllerRef, pod: string | null): string {
