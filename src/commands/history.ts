@@ -86,11 +86,16 @@ Exit status: 0, or 1 when a controller write was not predicted by the rules.`;
       await this.printChunks(
         renderOutput(flags.output, {
           document: () => history,
-          human: (wide) => {
+          *human(wide) {
             const chalk = makeChalk(colorLevel(process.stdout, process.env));
             const o = { chalk, wide, noHeaders: flags['no-headers'], width: process.stdout.isTTY ? process.stdout.columns : undefined };
-            if (target?.kind === 'Pod') return [renderPodStory(history.events, target.name, result.targetNamespace, o)];
-            return [...historyTableChunks(history.events, o), '\n' + renderHistoryNotes(result.counts, result.notPredicted, o)];
+            if (target?.kind === 'Pod') {
+              yield renderPodStory(history.events, target.name, result.targetNamespace, o);
+              return;
+            }
+            // the table in parts, read from disk as it is written out
+            yield* historyTableChunks(history.events, o);
+            yield '\n' + renderHistoryNotes(result.counts, result.notPredicted, o);
           },
         }),
       );

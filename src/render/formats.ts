@@ -23,7 +23,10 @@ export interface Views {
 
 type Renderer = (views: Views) => Iterable<string> | undefined;
 
-const blocks = (texts: Iterable<string>): Iterable<string> => Array.from(texts, (t) => (t === '' || t.endsWith('\n') ? t : t + '\n'));
+// lazily: a view may give its text in parts too long to hold together (history's table)
+function* blocks(texts: Iterable<string>): Iterable<string> {
+  for (const t of texts) yield t === '' || t.endsWith('\n') ? t : t + '\n';
+}
 
 // json and yaml are written in pieces: a plan of 150k pods is beyond one string.
 const RENDERERS: Readonly<Record<OutputFormat | 'human', Renderer>> = {
