@@ -3,7 +3,7 @@
 
 import type { ChalkInstance } from 'chalk';
 import type { HistoryCounts, HistoryEvent } from '../history/types.js';
-import { type Cell, type Column, plural, renderTable, sanitize, visibleLength, wrap } from './text.js';
+import { type Cell, type Column, kindShort, plural, renderTable, sanitize, visibleLength, wrap } from './text.js';
 
 export interface HistoryRenderOptions {
   chalk: ChalkInstance;
@@ -29,10 +29,6 @@ function predictedCell(e: HistoryEvent, chalk: ChalkInstance): Cell {
   if (e.predicted === true) return { text: 'yes', style: chalk.green };
   if (e.predicted === false) return { text: 'NO', style: chalk.bold.red };
   return e.actor.controller ? { text: 'unknown', style: chalk.magenta } : { text: '-', style: chalk.dim };
-}
-
-function kindShort(kind: string): string {
-  return kind === 'ReplicaSet' ? 'rs' : 'rc';
 }
 
 const COLUMNS: Column[] = [
