@@ -76,6 +76,11 @@ class NamespaceState {
     this.unknown.delete(name);
   }
 
+  /** The pods whose controller reference carries `uid` (from the owner index, not a scan). */
+  ownedBy(uid: string): Pod[] {
+    return [...(this.byOwner.get(uid) ?? [])].map((n) => this.pods.get(n)!);
+  }
+
   private unindex(name: string, p: Pod): void {
     const owner = controllerRef(p)?.uid;
     if (owner) removeFrom(this.byOwner, owner, name);
@@ -537,9 +542,7 @@ export class HistoryReplay {
   private checkAgreement(ns: NamespaceState, key: string): void {
     const c = ns.controllers.get(key);
     if (!c) return;
-    const uid = c.metadata.uid;
-    let owned = 0;
-    for (const p of ns.pods.values()) if (isPodActive(p) && controllerRef(p)?.uid === uid) owned++;
+    const owned = ns.ownedBy(c.metadata.uid).filter(isPodActive).length;
     if ((c.status?.replicas ?? 0) !== owned) return;
     ns.unknown.delete(`first:${key}`);
     ns.unknown.delete('*pods');
