@@ -47,6 +47,11 @@ export interface AuditReadOptions {
   onBytes?: (read: number, total: number) => void;
 }
 
+/** One line naming the file and why it cannot be read. */
+function cannotRead(kind: JsonLinesKind, file: string, e: unknown): UserError {
+  return new UserError(`cannot read ${kind.noun} ${file}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`);
+}
+
 /** The lines of one file, in file order; blank lines are skipped. */
 async function* linesOf(file: string, kind: JsonLinesKind, opts: AuditReadOptions, total: { read: number; size: number }): AsyncGenerator<AuditLine> {
   const max = opts.maxLineBytes ?? DEFAULT_MAX_AUDIT_LINE_BYTES;
@@ -54,7 +59,7 @@ async function* linesOf(file: string, kind: JsonLinesKind, opts: AuditReadOption
   try {
     head = await firstBytes(file);
   } catch (e) {
-    throw new UserError(`cannot read ${kind.noun} ${file}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`);
+    throw cannotRead(kind, file, e);
   }
   const raw = createReadStream(file);
   const gzip = head[0] === 0x1f && head[1] === 0x8b;
@@ -134,7 +139,7 @@ export async function* readJsonLines(files: string[], kind: JsonLinesKind, opts:
     try {
       total.size += (await stat(f)).size;
     } catch (e) {
-      throw new UserError(`cannot read ${kind.noun} ${f}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`);
+      throw cannotRead(kind, f, e);
     }
   }
   const its = files.map((f) => linesOf(f, kind, opts, total));
