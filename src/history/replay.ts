@@ -13,7 +13,7 @@ import { compareForDeletion } from '../core/rank.js';
 import type { ControllerKind, Pod, ReplicaSet, ReplicationController } from '../core/types.js';
 import type { Behaviour } from '../core/versions.js';
 import { slimController, slimPod, validateController, validatePod } from '../input/objects.js';
-import { HISTORY_API_VERSION, type ApiWrite, type HistoryControllerRef, type HistoryEvent, type HistoryVerb, type ReconcileHistory } from './types.js';
+import { HISTORY_API_VERSION, type ApiWrite, type HistoryControllerRef, type HistoryCoverage, type HistoryEvent, type HistoryVerb, type ReconcileHistory } from './types.js';
 
 /** Who writes as the controllers: kube-controller-manager's service accounts, and `rs-reconcile run`. */
 export const CONTROLLER_USERS: Readonly<Record<string, ControllerKind>> = {
@@ -203,8 +203,8 @@ export class HistoryReplay {
   }
 
   /** The document around `events` (kept by the caller: the replay holds state, not the log). */
-  history(source: ReconcileHistory['source'], events: HistoryEvent[]): ReconcileHistory {
-    return { apiVersion: HISTORY_API_VERSION, kind: 'ReconcileHistory', source, kubernetesVersion: this.opts.behaviour.version, from: events[0]?.time ?? null, to: events.at(-1)?.time ?? null, events };
+  history(source: ReconcileHistory['source'], events: HistoryEvent[], coverage: HistoryCoverage): ReconcileHistory {
+    return { apiVersion: HISTORY_API_VERSION, kind: 'ReconcileHistory', source, kubernetesVersion: this.opts.behaviour.version, from: events[0]?.time ?? null, to: events.at(-1)?.time ?? null, events, coverage };
   }
 
   /** The ReplicaSets the log has shown owned by the Deployment `name` of `namespace`, at any time. */
@@ -233,7 +233,7 @@ export class HistoryReplay {
     const after = w.response?.kind === 'Pod' ? (w.response as Pod) : undefined;
     const name = w.name ?? after?.metadata?.name ?? null;
     const base = (verb: HistoryVerb, controller: HistoryControllerRef | null, message: string): HistoryEvent => ({
-      time: w.time, actor, verb, controller, pod: name, reason: null, message, predicted: null,
+      time: w.time, actor, verb, controller, pod: name, reason: null, message, predicted: null, cause: null,
     });
     const noBodies = !w.bodies ? `; logged without bodies: the state of ${name ? `pod ${name}` : `the pods of namespace ${w.namespace}`} is unknown from here` : '';
     const who = w.user;
@@ -278,7 +278,7 @@ export class HistoryReplay {
     const before = name ? ns.controllers.get(ctlKey(kind, name)) : undefined;
     const who = w.user;
     const noBodies = !w.bodies ? `; logged without bodies: the state of ${kind} ${name ?? '?'} is unknown from here` : '';
-    const base = (verb: HistoryVerb, message: string): HistoryEvent => ({ time: w.time, actor, verb, controller: ref, pod: null, reason: null, message: message + noBodies, predicted: null });
+    const base = (verb: HistoryVerb, message: string): HistoryEvent => ({ time: w.time, actor, verb, controller: ref, pod: null, reason: null, message: message + noBodies, predicted: null, cause: null });
     if (w.subresource === 'status') {
       if (actor.controller && ref && w.bodies) {
         const retry = ns.conflicted.delete(ctlKey(kind, ref.name));
@@ -315,7 +315,7 @@ export class HistoryReplay {
     verdict: (d: SyncDecision, sync: Sync) => Verdict,
   ): HistoryEvent {
     this.syncWrite = true;
-    const event = (v: Verdict, predicted: boolean | null): HistoryEvent => ({ time: w.time, actor: { user: w.user, controller: true }, verb, controller, pod, reason: v.reason, message: v.message, predicted });
+    const event = (v: Verdict, predicted: boolean | null): HistoryEvent => ({ time: w.time, actor: { user: w.user, controller: true }, verb, controller, pod, reason: v.reason, message: v.message, predicted, cause: null });
     const gap = pod !== null && verb !== 'create' && !ns.seenPods.has(pod) ? `pod ${pod} was not in the log before this write` : null;
     const key = ctlKey(controller.kind, controller.name);
     let sync = ns.sync && sameRef(ns.sync.controller, controller) ? ns.sync : null;

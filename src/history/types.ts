@@ -23,6 +23,51 @@ export interface HistoryEvent {
   message: string;
   /** Controller writes: whether one sync planned on the state just before it does this write. */
   predicted: boolean | null;
+  /**
+   * Controller writes: the writes that made this sync act, nearest first, back to the first write
+   * by someone who is not a controller; null when the log shows none (and for users' writes).
+   */
+  cause: CauseStep[] | null;
+}
+
+/** One write in a cause chain: who changed what the controller counts, and how. */
+export interface CauseStep {
+  time: string;
+  user: string;
+  /** As events[].verb for users' writes. */
+  verb: HistoryVerb;
+  object: { kind: string; namespace: string; name: string };
+  /** What changed that the controller counts: spec.replicas, spec.selector, spec.template, metadata.labels, status.phase, a Ready condition, metadata.deletionTimestamp, the object itself (created / deleted), … */
+  field: string;
+  /** Before → after, in words ("4 → 3", "nginx:1.25 → nginx:1.26", "created", "deleted"). */
+  change: string;
+}
+
+/** The contract's names of the inputs a history is read from. */
+export type CoverageFormat =
+  | 'kube-apiserver'
+  | 'gke-cloud-logging'
+  | 'gke-bigquery'
+  | 'eks-cloudwatch'
+  | 'eks-s3-export'
+  | 'eks-logs-insights'
+  | 'aks-storage'
+  | 'aks-event-hub'
+  | 'aks-log-analytics'
+  | 'openshift-node-logs'
+  | 'openshift-must-gather'
+  | 'events'
+  | 'recording';
+
+/** What the input could and could not tell. */
+export interface HistoryCoverage {
+  format: CoverageFormat;
+  /** Entries whose bodies were cut (and are read without them). */
+  truncated: number;
+  /** Entries seen twice (same auditID), counted once. */
+  duplicates: number;
+  /** Kinds of writes the source lacks, in words. */
+  missing: string[];
 }
 
 export interface ReconcileHistory {
@@ -33,6 +78,7 @@ export interface ReconcileHistory {
   from: string | null;
   to: string | null;
   events: HistoryEvent[];
+  coverage: HistoryCoverage;
 }
 
 /**
@@ -55,6 +101,20 @@ export interface ApiWrite {
   bodies: boolean;
   request: Record<string, any> | null;
   response: Record<string, any> | null;
+}
+
+/**
+ * A write of a controller that the API server refused (a 409 on an adoption, a 422): no event and
+ * no change to the state (the contract), but part of a pod's story.
+ */
+export interface RefusedWrite {
+  time: string;
+  user: string;
+  verb: HistoryVerb;
+  controller: HistoryControllerRef | null;
+  pod: string | null;
+  code: number;
+  message: string;
 }
 
 /** How many writes of each kind a history holds (the line under the table). */

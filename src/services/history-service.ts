@@ -5,7 +5,7 @@
 
 import { AuditFormatError, writeOfAuditEvent } from '../history/audit-event.js';
 import { HistoryReplay } from '../history/replay.js';
-import type { HistoryCounts, HistoryEvent, ReconcileHistory } from '../history/types.js';
+import type { HistoryCounts, HistoryCoverage, HistoryEvent, ReconcileHistory, RefusedWrite } from '../history/types.js';
 import { RecordingConverter, RecordingFormatError, RECORDING_KIND, RS_RECONCILE_USER, parseRecordingLine, type ConvertedWrite } from '../history/recording.js';
 import { readAuditLogs, readJsonLines, type JsonLinesKind } from '../input/audit-log.js';
 import { UserError } from '../errors.js';
@@ -28,6 +28,14 @@ export interface HistoryOptions {
   onBytes?: (read: number, total: number) => void;
   /** Where the events are kept while they are written out (default: the system's temporary directory). */
   spoolDir?: string;
+  /** Forces the format of every --audit-log input instead of recognising it from the content. */
+  auditLogFormat?: string;
+  /** Only events received at or after this time (ms since the epoch); the state is still rebuilt from the whole log. */
+  sinceMs?: number;
+  /** Only events received at or before this time (ms since the epoch). */
+  untilMs?: number;
+  /** Only the controllers' writes and the writes in their cause chains. */
+  controllerWritesOnly?: boolean;
 }
 
 /** The writes the rules did not predict, shown under the table: the first ones, and how many. */
@@ -38,6 +46,10 @@ export interface HistoryResult {
   history: Omit<ReconcileHistory, 'events'> & { events: EventSpool<HistoryEvent> };
   counts: HistoryCounts;
   notPredicted: HistoryEvent[];
+  /** The controllers' writes the API server refused, of the target pod (its story tells them). */
+  refused: RefusedWrite[];
+  /** What the input could and could not tell (also in the document); its one-line summary goes first on stderr. */
+  coverage: HistoryCoverage;
   notices: string[];
   /** The namespace the target was found in (a pod story names it). */
   targetNamespace: string | null;
@@ -208,12 +220,15 @@ export async function buildHistory(opts: HistoryOptions): Promise<HistoryResult>
     const hint = source === 'recording' ? 'nothing changed while it recorded' : 'was it written with a policy that logs them at RequestResponse?';
     notices.push(`no write of pods, ReplicaSets or ReplicationControllers${opts.namespace !== undefined ? ` in namespace ${opts.namespace}` : ''} in the ${input}: ${hint}`);
   }
-  const { events: _none, ...header } = replay.history(source, []);
+  const coverage: HistoryCoverage = { format: source === 'recording' ? 'recording' : 'kube-apiserver', truncated: 0, duplicates: 0, missing: [] };
+  const { events: _none, ...header } = replay.history(source, [], coverage);
   const history = { ...header, from, to, events: spool };
   return {
     history,
     counts,
     notPredicted,
+    refused: [],
+    coverage,
     notices,
     targetNamespace: targetNamespaces.size === 1 ? [...targetNamespaces][0] : (opts.namespace ?? null),
     close: () => spool.close(),

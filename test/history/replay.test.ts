@@ -179,7 +179,7 @@ describe('gaps', () => {
     const r = replay();
     const events = run(r, [...threePods(), write('admin', 'delete', 'pods', 'a', pod('a'), { code: 409 })]);
     expect(events.length).toBe(4);
-    expect(r.history('audit-log', events)).toMatchObject({ kind: 'ReconcileHistory', from: events[0].time, to: events[3].time });
+    expect(r.history('audit-log', events, { format: 'kube-apiserver', truncated: 0, duplicates: 0, missing: [] })).toMatchObject({ kind: 'ReconcileHistory', from: events[0].time, to: events[3].time });
   });
 });
 

@@ -23,6 +23,7 @@ const event = (i: number, extra: Partial<HistoryEvent> = {}): HistoryEvent => ({
   reason: i % 3 === 0 ? 'TooFewReplicas' : null,
   message: `message ${i} ✓ ünïcödé`,
   predicted: i % 3 === 0 ? true : null,
+  cause: null,
   ...extra,
 });
 
