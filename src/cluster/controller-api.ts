@@ -37,10 +37,12 @@ const BASE_USER_AGENT = `rs-reconcile (${process.platform}/${process.arch}) node
 /**
  * The User-Agent of one client of one instance, as client-go names its clients
  * (`kube-controller-manager/v1.x (linux/amd64) kubernetes/hash/leader-election`), plus the lease
- * identity: audit logs tell apart the instances that compete for a lease.
+ * identity: audit logs tell apart the instances that compete for a lease. A controller's client
+ * also names the Kubernetes minor whose rules it runs (`rules/v1.32`), as kube-controller-manager's
+ * version does: `history` applies the same rules to its writes.
  */
-export function userAgentFor(client: string, identity: string): string {
-  return `${BASE_USER_AGENT} ${client}/${identity.replace(/[^\x21-\x7e]/g, '_')}`;
+export function userAgentFor(client: string, identity: string, rulesVersion?: string): string {
+  return `${BASE_USER_AGENT} ${client}/${identity.replace(/[^\x21-\x7e]/g, '_')}${rulesVersion ? ` rules/v${rulesVersion}` : ''}`;
 }
 
 export interface ClientOptions {

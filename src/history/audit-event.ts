@@ -4,7 +4,8 @@
 
 import type { ApiWrite } from './types.js';
 
-const RESOURCES = new Set(['pods', 'replicasets', 'replicationcontrollers']);
+// Deployments: their changes are what the deployment controller's writes of ReplicaSets carry out (cause chains).
+const RESOURCES = new Set(['pods', 'replicasets', 'replicationcontrollers', 'deployments']);
 const VERBS = new Set(['create', 'update', 'patch', 'delete', 'deletecollection']);
 
 export class AuditFormatError extends Error {}

@@ -10,22 +10,21 @@ import { desiredReplicas, fromReplicaSet, fromReplicationController } from '../c
 import { ClusterPlanner, type SyncDecision } from '../core/plan.js';
 import { controllerRef, isPodActive } from '../core/pod.js';
 import { compareForDeletion } from '../core/rank.js';
+import { labelSelectorAsSelector, selectorFromSet, type Selector } from '../core/selector.js';
 import type { ControllerKind, Pod, ReplicaSet, ReplicationController } from '../core/types.js';
 import type { Behaviour } from '../core/versions.js';
 import { slimController, slimPod, validateController, validatePod } from '../input/objects.js';
-import { HISTORY_API_VERSION, type ApiWrite, type HistoryControllerRef, type HistoryCoverage, type HistoryEvent, type HistoryVerb, type ReconcileHistory } from './types.js';
+import { CONTROLLER_USERS, isRsReconcileController } from './agents.js';
+import { CauseTracker } from './causes.js';
+import { HISTORY_API_VERSION, type ApiWrite, type HistoryControllerRef, type HistoryCoverage, type HistoryEvent, type HistoryVerb, type ReconcileHistory, type RefusedWrite, type CauseStep } from './types.js';
 
-/** Who writes as the controllers: kube-controller-manager's service accounts, and `rs-reconcile run`. */
-export const CONTROLLER_USERS: Readonly<Record<string, ControllerKind>> = {
-  'system:serviceaccount:kube-system:replicaset-controller': 'ReplicaSet',
-  'system:serviceaccount:kube-system:replication-controller': 'ReplicationController',
-};
-
-/** `rs-reconcile run` sends `… replicaset-controller/<identity>` as its User-Agent (src/cluster/controller-api.ts). */
-const RS_RECONCILE_AGENT = /^rs-reconcile \(.*\) node\/\S+ replicaset-controller\//;
+export { CONTROLLER_USERS } from './agents.js';
 
 export interface ReplayOptions {
+  /** The rules a sync is planned with, unless rulesFor names those of the controller that wrote it. */
   behaviour: Behaviour;
+  /** The rules of the controller that sent a write with this User-Agent (its version), or null for `behaviour`. */
+  rulesFor?: (userAgent: string) => Behaviour | null;
   /** More users whose writes are the controllers' (e.g. a kube-controller-manager without per-controller credentials). */
   controllerUsers?: readonly string[];
   /** Plan each sync on every pod of the namespace rather than on the indexed candidates (tests compare the two). */
@@ -45,13 +44,13 @@ class NamespaceState {
   readonly unknown = new Map<string, string>();
   /** Pod names the log has shown that may still exist: a controller write on another is a gap. */
   readonly seenPods = new Set<string>();
-  sync: Sync | null = null;
   /**
-   * The last sync of each controller that another write cut into (`${kind}/${name}`): the
-   * scheduler and kubelet write while a sync runs, and the sync's later writes (a create after a
-   * binding, the status it computed from its start) still follow its decision.
+   * The sync each controller is in (`${kind}/${name}`). Syncs of different controllers interleave
+   * in the log (kube-controller-manager runs five workers per controller, and the scheduler, the
+   * kubelets and the deployment controller write between them), and each runs on the state it
+   * started from: upstream computes even its status from the pods of its start.
    */
-  readonly interrupted = new Map<string, Sync>();
+  readonly syncs = new Map<string, Sync>();
   /** Controllers whose last status write by the controller the server refused with 409 Conflict. */
   readonly conflicted = new Set<string>();
   // Indexes, so that planning one sync reads the pods it may claim rather than the namespace.
@@ -114,12 +113,38 @@ class NamespaceState {
     return [...this.pods.entries()].filter(([n]) => names.has(n)).map(([, p]) => p);
   }
 
+  /** The controllers (`${kind}/${name}`) whose selector matches these labels. */
+  selecting(labels: Record<string, string> | null | undefined): string[] {
+    const out: string[] = [];
+    for (const [key, c] of this.controllers) if (selectorOf(c).matches(labels)) out.push(key);
+    return out;
+  }
+
   /** `c` and, for a ReplicaSet with a controller owner, every ReplicaSet of that owner. */
   private group(c: Controllerish): Controllerish[] {
     const owner = c.kind === 'ReplicaSet' ? controllerRef(c) : undefined;
     if (!owner) return [c];
     return [...this.controllers.values()].filter((x) => x === c || (x.kind === 'ReplicaSet' && controllerRef(x)?.uid === owner.uid));
   }
+}
+
+const selectors = new WeakMap<Controllerish, Selector>();
+const NOTHING: Selector = { nothing: true, everything: false, requirements: [], matches: () => false, explainMismatch: () => 'nil selector', toString: () => '<none>' };
+
+/** The controller's selector, compiled once per object (an invalid one selects nothing, as upstream's claim). */
+function selectorOf(c: Controllerish): Selector {
+  let sel = selectors.get(c);
+  if (!sel) {
+    const r = c.kind === 'ReplicationController' ? { ok: true as const, selector: selectorFromSet((c.spec?.selector ?? null) as Record<string, string> | null) } : labelSelectorAsSelector((c as ReplicaSet).spec?.selector);
+    sel = r.ok ? r.selector : NOTHING;
+    selectors.set(c, sel);
+  }
+  return sel;
+}
+
+function statusText(code: number): string {
+  const names: Record<number, string> = { 400: 'Bad Request', 403: 'Forbidden', 404: 'Not Found', 409: 'Conflict', 410: 'Gone', 422: 'Unprocessable Entity', 429: 'Too Many Requests', 500: 'Internal Server Error', 503: 'Service Unavailable', 504: 'Gateway Timeout' };
+  return `refused with ${code}${names[code] ? ` ${names[code]}` : ''}`;
 }
 
 function addTo(m: Map<string, Set<string>>, k: string, v: string): void {
@@ -150,19 +175,24 @@ function equalityLabels(c: Controllerish): string[] | null {
 }
 
 /**
- * One sync of one controller: consecutive writes of it, with no other write in its namespace
- * between, or a later write its decision still explains once others' writes cut in (interrupted).
+ * One sync of one controller: its writes from the first one the decision explains, on the state
+ * just before that first write, to its status write (or the first write the decision does not explain).
  */
 interface Sync {
   controller: HistoryControllerRef;
   decision: SyncDecision | null;
   unknown: string | null; // why no decision could be taken
   creates: number;
-  first: boolean; // no write of it checked yet
+  last: number; // when its last write was received (ms)
   done: boolean; // its status write was seen: upstream's sync ends with it
+  behaviour: Behaviour; // the rules of the controller that wrote it
+  cause: CauseStep[] | null; // why it acted (causes.ts)
 }
 
 const ctlKey = (kind: ControllerKind, name: string): string => `${kind}/${name}`;
+
+/** The longest pause between two writes of one sync: each is a request, answered within kube-apiserver's 60 s timeout. */
+const SYNC_PAUSE_MS = 60_000;
 
 export class HistoryReplay {
   private readonly namespaces = new Map<string, NamespaceState>();
@@ -170,6 +200,13 @@ export class HistoryReplay {
   private readonly deploymentReplicaSets = new Map<string, Set<string>>();
   /** Set when the write being read is one of a controller's sync (controllerWrite). */
   private syncWrite = false;
+  private readonly causes = new CauseTracker();
+  /** Verdicts that rest on pods' phase and readiness (see dependsOnPodStatus). */
+  private readonly statusDependent = new WeakSet<HistoryEvent>();
+  /** The controller write the server refused, of the last push (refusedWrite). */
+  private refused: RefusedWrite | null = null;
+  /** Pods/status writes seen: a log without any cannot tell phase or readiness. */
+  podStatusWrites = 0;
 
   constructor(private readonly opts: ReplayOptions) {
     this.controllerUsers = new Map<string, ControllerKind | null>(Object.entries(CONTROLLER_USERS));
@@ -178,12 +215,20 @@ export class HistoryReplay {
 
   /** Takes the next write, in the order the server applied them; returns the events it makes. */
   push(w: ApiWrite): HistoryEvent[] {
+    this.refused = null;
     // A write the API server refused changed nothing and is not an event (the contract).
     if (w.code < 200 || w.code >= 300) {
       // Upstream's updateReplicaSetStatus answers a refused status write with a GET and the same
       // status again, whether or not the object has it by then: note it for that retry.
       const kind = KIND_OF_RESOURCE[w.resource];
       if (w.code === 409 && kind && w.subresource === 'status' && w.name && this.isController(w)) this.ns(w.namespace).conflicted.add(ctlKey(kind, w.name));
+      if (w.resource === 'pods' && this.isController(w)) this.refused = this.refusal(w);
+      return [];
+    }
+    if (w.resource === 'deployments') {
+      // not an event, and no write of the controllers: what a rollout carries out (cause chains)
+      const name = w.name ?? (w.response?.metadata?.name as string | undefined);
+      if (name) this.causes.deploymentChanged(w, name, w.bodies ? (w.response ?? undefined) : undefined);
       return [];
     }
     const ns = this.ns(w.namespace);
@@ -192,14 +237,24 @@ export class HistoryReplay {
     this.syncWrite = false;
     const event = w.resource === 'pods' ? this.podEvent(ns, w, actor) : this.controllerEvent(ns, w, actor);
     if (event) out.push(event);
-    // Any other write in the namespace (a user's, the kubelet's, another controller's) ends the
-    // sync; it is kept aside in case the controller's next writes are still its own (concurrent).
-    if (!this.syncWrite && ns.sync) {
-      ns.interrupted.set(ctlKey(ns.sync.controller.kind, ns.sync.controller.name), ns.sync);
-      ns.sync = null;
-    }
+    if (!this.syncWrite) this.noteCause(ns, w);
+    if (w.resource === 'pods' && w.subresource === 'status') this.podStatusWrites++;
     this.apply(ns, w);
     return out;
+  }
+
+  /** The controller's write of a pod that the last push brought and the server refused, if it was one. */
+  refusedWrite(): RefusedWrite | null {
+    return this.refused;
+  }
+
+  /**
+   * Whether the verdict of `e` rests on pods' phase and readiness: the status a controller writes,
+   * the ranking of a delete past its first criterion, a write the rules did not predict. A log
+   * without pods/status writes (GKE with Data Access logs off) cannot tell them.
+   */
+  dependsOnPodStatus(e: HistoryEvent): boolean {
+    return this.statusDependent.has(e);
   }
 
   /** The document around `events` (kept by the caller: the replay holds state, not the log). */
@@ -219,7 +274,7 @@ export class HistoryReplay {
   }
 
   private isController(w: ApiWrite): boolean {
-    return this.controllerUsers.has(w.user) || RS_RECONCILE_AGENT.test(w.userAgent);
+    return this.controllerUsers.has(w.user) || isRsReconcileController(w.userAgent);
   }
 
   // ------------------------------------------------------------------------------------------
@@ -245,7 +300,7 @@ export class HistoryReplay {
     }
     if (w.verb === 'delete' || sub === 'eviction') {
       const owner = ownerOf(before ?? after, w.namespace);
-      if (actor.controller && owner && sub === null) return this.controllerWrite(ns, w, 'delete', owner, name, (d) => this.deleteVerdict(d, name!));
+      if (actor.controller && owner && sub === null) return this.controllerWrite(ns, w, 'delete', owner, name, (d, s) => this.deleteVerdict(d, name!, s.behaviour));
       const how = sub === 'eviction' ? 'evicted' : 'deleted';
       return base('delete', owner, `${who} ${how} pod ${name}${owner ? ` (owned by ${owner.kind} ${owner.name})` : ''}${noBodies}`);
     }
@@ -315,53 +370,64 @@ export class HistoryReplay {
     verdict: (d: SyncDecision, sync: Sync) => Verdict,
   ): HistoryEvent {
     this.syncWrite = true;
-    const event = (v: Verdict, predicted: boolean | null): HistoryEvent => ({ time: w.time, actor: { user: w.user, controller: true }, verb, controller, pod, reason: v.reason, message: v.message, predicted, cause: null });
-    const gap = pod !== null && verb !== 'create' && !ns.seenPods.has(pod) ? `pod ${pod} was not in the log before this write` : null;
     const key = ctlKey(controller.kind, controller.name);
-    let sync = ns.sync && sameRef(ns.sync.controller, controller) ? ns.sync : null;
-    const cut = ns.interrupted.get(key);
-    if (!sync && cut && !cut.done && cut.decision && cut.unknown === null && gap === null && verdict(cut.decision, cut).ok) {
-      // Other writes came between this one and the controller's previous one (the scheduler
-      // binding a pod just created, the kubelet reporting it): the sync they cut into still
-      // runs on the state it started from (upstream computes its status from that start too).
-      sync = ns.sync = cut;
+    const at = Date.parse(w.time);
+    const gap = pod !== null && verb !== 'create' && !ns.seenPods.has(pod) ? `pod ${pod} was not in the log before this write` : null;
+    // The sync this controller is in goes on while its decision explains its writes, until its
+    // status write ends it; otherwise this write starts a new sync, planned on the state just
+    // before it (several syncs can follow one another: a status write once the creates are seen).
+    const open = ns.syncs.get(key);
+    const usable = open && !open.done && at - open.last <= SYNC_PAUSE_MS && open.decision && open.unknown === null ? open : undefined;
+    let sync: Sync | undefined;
+    let v: Verdict | undefined;
+    let first: Verdict | undefined; // the open sync's answer, which the message gives when neither plan does this write
+    if (usable && gap === null) {
+      first = verdict(usable.decision!, usable);
+      if (first.ok) [sync, v] = [usable, first];
     }
-    if (!sync) sync = ns.sync = this.startSync(ns, controller, w.time);
+    if (!sync) {
+      sync = this.startSync(ns, controller, w, this.causes.causeOf(w.namespace, key, verb));
+      ns.syncs.set(key, sync);
+    }
+    sync.last = at;
+    const cause = sync.cause;
+    const event = (x: Verdict, predicted: boolean | null): HistoryEvent => ({
+      time: w.time,
+      actor: { user: w.user, controller: true },
+      verb,
+      controller,
+      pod,
+      reason: x.reason,
+      message: x.message,
+      predicted,
+      cause,
+    });
     const unknown = gap ?? sync.unknown;
     if (unknown !== null || !sync.decision) {
       return event({ ok: false, reason: null, message: `${describeWrite(verb, controller, pod)}; state unknown from here: ${unknown ?? 'no decision'}` }, null);
     }
-    let v = verdict(sync.decision, sync);
-    if (!v.ok && !sync.first) {
-      // Several syncs can follow one another with nothing else between (a status write after the
-      // informer saw the creates): planned again on the state just before this write, does a new
-      // sync starting here do it?
-      const again = this.startSync(ns, controller, w.time);
-      if (again.decision && again.unknown === null) {
-        const v2 = verdict(again.decision, again);
-        if (v2.ok) {
-          ns.sync = sync = again;
-          v = v2;
-        }
-      }
-    }
+    v ??= verdict(sync.decision, sync);
+    if (!v.ok && first) v = first;
     if (v.ok) {
-      if (sync !== cut) ns.interrupted.delete(key); // a newer sync explains it: the cut one is over
       if (verb === 'create') sync.creates++;
       if (verb === 'status') sync.done = true;
     }
-    sync.first = false;
-    return event(v, v.ok);
+    const e = event(v, v.ok);
+    // what a verdict rests on when the log may lack pods' phase and readiness: the status written,
+    // a delete decided past the first criterion (assigned to a node or not), anything not predicted
+    if (verb === 'status' || !v.ok || (verb === 'delete' && v.reason !== 'Unscheduled' && v.reason !== 'ScaleToZero')) this.statusDependent.add(e);
+    return e;
   }
 
-  private startSync(ns: NamespaceState, controller: HistoryControllerRef, time: string): Sync {
-    const sync: Sync = { controller, decision: null, unknown: null, creates: 0, first: true, done: false };
+  private startSync(ns: NamespaceState, controller: HistoryControllerRef, w: ApiWrite, cause: CauseStep[] | null): Sync {
+    const behaviour = this.opts.rulesFor?.(w.userAgent) ?? this.opts.behaviour;
+    const sync: Sync = { controller, decision: null, unknown: null, creates: 0, last: Date.parse(w.time), done: false, behaviour, cause };
     const firstUnknown = ns.unknown.entries().next();
     if (!firstUnknown.done) {
       sync.unknown = firstUnknown.value[1];
       return sync;
     }
-    const now = Date.parse(time);
+    const now = Date.parse(w.time);
     const rs: ReplicaSet[] = [];
     const rcs: ReplicationController[] = [];
     for (const [key, c] of ns.controllers) (key.startsWith('ReplicaSet/') ? rs : rcs).push(c as never);
@@ -369,7 +435,7 @@ export class HistoryReplay {
     const pods = this.opts.wholeNamespace ? [...ns.pods.values()] : target ? ns.podsFor(target) : [];
     const planner = new ClusterPlanner({ replicaSets: rs, replicationControllers: rcs, pods }, {
       now,
-      behaviour: this.opts.behaviour,
+      behaviour,
       source: 'file',
       warnings: false,
       controllersComplete: true,
@@ -378,6 +444,45 @@ export class HistoryReplay {
     if (!c) sync.unknown = `${controller.kind} ${controller.name} was not in the log before this write`;
     else sync.decision = planner.planController(c);
     return sync;
+  }
+
+  /** A refused write of a pod by the controller, in words (the pod's story tells it). */
+  private refusal(w: ApiWrite): RefusedWrite {
+    const name = w.name ?? (w.request?.metadata?.name as string | undefined) ?? null;
+    const owner = ownerOf(w.request as Pod | null, w.namespace);
+    const refs = w.request?.metadata?.ownerReferences;
+    const verb: HistoryVerb =
+      w.verb === 'create' ? 'create' : w.verb === 'delete' ? 'delete' : Array.isArray(refs) && refs.some((r: { controller?: boolean }) => r?.controller) ? 'adopt' : refs !== undefined || w.request?.metadata?.['$deleteFromPrimitiveList/finalizers'] ? 'release' : w.verb === 'update' ? 'update' : 'patch';
+    const why = typeof w.response?.message === 'string' ? `: ${w.response.message}` : '';
+    return { time: w.time, user: w.user, verb, controller: owner, pod: name, code: w.code, message: `${statusText(w.code)}${why}` };
+  }
+
+  /** Tells the cause tracker what a write that is not a controller's own sync changed. */
+  private noteCause(ns: NamespaceState, w: ApiWrite): void {
+    if (w.resource === 'pods') {
+      if (w.subresource === 'binding') return;
+      const name = w.name ?? (w.response?.metadata?.name as string | undefined);
+      if (!name) return;
+      const before = ns.pods.get(name);
+      const after = w.bodies ? (w.response ?? undefined) : undefined;
+      if (after && after.kind !== 'Pod') return;
+      const affected = new Set<string>();
+      for (const p of [before, after]) {
+        const ref = p ? controllerRef(p as Pod) : undefined;
+        if (ref && KIND_OF_RESOURCE[resourceOfKind(ref.kind)]) affected.add(ctlKey(ref.kind as ControllerKind, ref.name));
+      }
+      // an orphan counts for the controllers that select it (they may adopt it)
+      if (affected.size === 0 && (w.subresource === null || w.verb !== 'delete')) for (const k of ns.selecting(after?.metadata?.labels ?? before?.metadata.labels)) affected.add(k);
+      this.causes.podChanged(w, name, before, after, [...affected]);
+      return;
+    }
+    const kind = KIND_OF_RESOURCE[w.resource];
+    const name = w.name ?? (w.response?.metadata?.name as string | undefined);
+    if (!kind || !name) return;
+    if (w.subresource === 'status') return; // the controller's own report, or someone else's: nothing it counts
+    const key = ctlKey(kind, name);
+    if (w.verb === 'delete' && (!w.response || gone(w.response))) return this.causes.forget(w.namespace, key);
+    this.causes.controllerChanged(w, kind, name, ns.controllers.get(key), w.bodies ? (w.response ?? undefined) : undefined);
   }
 
   // ------------------------------------------------------------------------------------------
@@ -395,17 +500,28 @@ export class HistoryReplay {
     return { ok: false, reason: null, message: `${what}: create number ${n} of a sync whose rules create ${d.create.count} (replicas ${wants}, had ${had})` };
   }
 
-  private deleteVerdict(d: SyncDecision, pod: string): Verdict {
+  private deleteVerdict(d: SyncDecision, pod: string, behaviour: Behaviour): Verdict {
     const victims = d.entry.delete;
     const v = victims.find((x) => x.name === pod);
     if (v) return { ok: true, reason: v.reason, message: `deleted pod ${pod}: ${v.message}` };
-    // A pod equal on every criterion to a victim that only a tie chose is as good a victim:
-    // upstream's sort is not stable and picks any of them.
+    // A kept pod that does not rank after some victim is as good a victim. Equal on every
+    // criterion (a Tie): upstream's sort is not stable. Ranking before it: upstream's comparator is
+    // not transitive once times fall in logarithmic buckets ordered by uid inside a bucket, and
+    // Go's sort.Sort over the informer's (random) cache order may then keep either.
     const ch = d.deletion;
-    const facts = ch?.sorted && ch.firstKept ? ch.ordered.find((f) => f.pod.metadata.name === pod) : undefined;
-    if (facts && ch!.firstKept && victims.some((x) => x.reason === 'Tie') && compareForDeletion(facts, ch!.firstKept, this.opts.behaviour).criterion === null) {
-      const tied = victims.filter((x) => x.reason === 'Tie').map((x) => x.name);
-      return { ok: true, reason: 'Tie', message: `deleted pod ${pod}: equal on every criterion to ${tied.join(', ')}, which the rules would delete; upstream picks any of them` };
+    const facts = ch?.sorted ? ch.ordered.find((f) => f.pod.metadata.name === pod) : undefined;
+    if (facts && ch) {
+      for (const x of ch.victims) {
+        const c = compareForDeletion(facts, x.facts, behaviour);
+        const name = x.facts.pod.metadata.name;
+        if (c.criterion === null && x.reason === 'Tie') {
+          const tied = victims.filter((y) => y.reason === 'Tie').map((y) => y.name);
+          return { ok: true, reason: 'Tie', message: `deleted pod ${pod}: equal on every criterion to ${tied.join(', ')}, which the rules would delete; upstream picks any of them` };
+        }
+        if (c.less && c.criterion !== null) {
+          return { ok: true, reason: c.criterion === 'ReadyUid' || c.criterion === 'CreatedUid' ? 'UidOrder' : c.criterion, message: `deleted pod ${pod}: it ranks before ${name} (${c.criterion}), which the rules delete; their sort keeps ${pod} only because upstream's order is not transitive here (times in one logarithmic bucket are ordered by uid), and Go's sort over the cache order may keep either` };
+        }
+      }
     }
     const instead = victims.length === 0 ? 'the rules delete no pod in this sync' : `the rules delete ${victims.map((x) => `${x.name} (${x.reason})`).join(', ')}`;
     return { ok: false, reason: null, message: `deleted pod ${pod}, which the rules keep: ${instead} (replicas ${desiredReplicas(d.controller)}, had ${d.entry.replicas.current})` };
@@ -419,22 +535,26 @@ export class HistoryReplay {
   }
 
   private statusVerdict(d: SyncDecision, written: Record<string, unknown> | undefined, retry = false): Verdict {
-    const s = d.entry.status;
-    const text = (o: Record<string, unknown> | undefined) =>
-      o ? `replicas ${o.replicas ?? 0}, ready ${o.readyReplicas ?? 0}, available ${o.availableReplicas ?? 0}, observedGeneration ${o.observedGeneration ?? 0}` : 'no status';
+    const s = d.entry.status as unknown as Record<string, unknown>;
     const w = written ?? {};
-    const same =
-      (w.replicas ?? 0) === s.replicas &&
-      (w.fullyLabeledReplicas ?? 0) === s.fullyLabeledReplicas &&
-      (w.readyReplicas ?? 0) === s.readyReplicas &&
-      (w.availableReplicas ?? 0) === s.availableReplicas &&
-      (w.observedGeneration ?? 0) === s.observedGeneration &&
-      (s.terminatingReplicas === undefined || (w.terminatingReplicas ?? 0) === s.terminatingReplicas) &&
-      conditionTypes(w.conditions) === conditionTypes(s.conditions);
-    if (same && d.statusChanged) return { ok: true, reason: null, message: `wrote status: ${text(w)}` };
-    if (same && retry) return { ok: true, reason: null, message: `wrote status: ${text(w)} again, retrying after the server refused the previous write (409 Conflict): upstream writes it after a GET even when the object has it already` };
-    const instead = d.statusChanged ? `the rules write ${text(s as unknown as Record<string, unknown>)}` : 'the rules write no status in this sync';
-    return { ok: false, reason: null, message: `wrote status ${text(w)}, but ${instead}` };
+    const text = (o: Record<string, unknown>) =>
+      `replicas ${o.replicas ?? 0}, ready ${o.readyReplicas ?? 0}, available ${o.availableReplicas ?? 0}, observedGeneration ${o.observedGeneration ?? 0}`;
+    // every field upstream writes, named as the API names it: a difference says which and both values
+    const fields = ['replicas', 'fullyLabeledReplicas', 'readyReplicas', 'availableReplicas', 'observedGeneration'];
+    if (s.terminatingReplicas !== undefined || w.terminatingReplicas !== undefined) fields.push('terminatingReplicas');
+    const differ: string[] = [];
+    for (const f of fields) {
+      const want = f === 'terminatingReplicas' && s[f] === undefined ? null : (s[f] ?? 0);
+      const got = f === 'terminatingReplicas' && w[f] === undefined ? null : (w[f] ?? 0);
+      if (want !== got) differ.push(`status.${f} ${got === null ? '(not set)' : String(got)} where the rules write ${want === null ? '(not set)' : String(want)}`);
+    }
+    const c0 = conditionTypes(w.conditions);
+    const c1 = conditionTypes(s.conditions);
+    if (c0 !== c1) differ.push(`status.conditions [${c0 || 'none'}] where the rules write [${c1 || 'none'}]`);
+    if (differ.length === 0 && d.statusChanged) return { ok: true, reason: null, message: `wrote status: ${text(w)}` };
+    if (differ.length === 0 && retry) return { ok: true, reason: null, message: `wrote status: ${text(w)} again, retrying after the server refused the previous write (409 Conflict): upstream writes it after a GET even when the object has it already` };
+    if (differ.length === 0) return { ok: false, reason: null, message: `wrote status ${text(w)}, which the object already had: the rules write no status in this sync` };
+    return { ok: false, reason: null, message: `wrote status ${differ.join('; ')} (rules: ${text(s)})` };
   }
 
   // ------------------------------------------------------------------------------------------

@@ -91,7 +91,7 @@ export interface ApiWrite {
   user: string;
   userAgent: string;
   verb: 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
-  resource: 'pods' | 'replicasets' | 'replicationcontrollers';
+  resource: 'pods' | 'replicasets' | 'replicationcontrollers' | 'deployments';
   subresource: string | null;
   namespace: string;
   /** Absent for a create with generateName, and for deletecollection. */

@@ -5,6 +5,8 @@
 
 import { AuditFormatError, writeOfAuditEvent } from '../history/audit-event.js';
 import { HistoryReplay } from '../history/replay.js';
+import { rulesVersionOf } from '../history/agents.js';
+import type { Behaviour } from '../core/versions.js';
 import type { HistoryCounts, HistoryCoverage, HistoryEvent, ReconcileHistory, RefusedWrite } from '../history/types.js';
 import { RecordingConverter, RecordingFormatError, RECORDING_KIND, RS_RECONCILE_USER, parseRecordingLine, type ConvertedWrite } from '../history/recording.js';
 import { readAuditLogs, readJsonLines, type JsonLinesKind } from '../input/audit-log.js';
@@ -151,6 +153,9 @@ async function* auditWrites(files: string[], opts: HistoryOptions): AsyncGenerat
   }
 }
 
+/** Controller verdicts that rest on pods' phase and readiness, held until the log shows whether it carries them. */
+const MAX_HELD_VERDICTS = 1_000_000;
+
 export async function buildHistory(opts: HistoryOptions): Promise<HistoryResult> {
   const recordings = opts.recordings ?? [];
   if (opts.auditLogs.length > 0 && recordings.length > 0) throw new UserError('give audit logs (--audit-log) or recordings (--recording), not both: one history is read from one kind of input');
@@ -159,18 +164,36 @@ export async function buildHistory(opts: HistoryOptions): Promise<HistoryResult>
   const input = source === 'recording' ? 'recording' : 'audit log';
   const notices: string[] = [];
   const behaviour = chooseBehaviour({ kubeVersion: opts.kubeVersion, featureGates: opts.featureGates }, null, notices);
+  // The rules of the controller that wrote each sync: kube-controller-manager names its version in
+  // its User-Agent, rs-reconcile the rules it ran; --kube-version overrides them all.
+  const rulesByVersion = new Map<string, Behaviour>();
+  const writers = new Map<string, number>();
+  const rulesFor = (userAgent: string): Behaviour | null => {
+    const v = rulesVersionOf(userAgent);
+    if (v === null) return null;
+    writers.set(v, (writers.get(v) ?? 0) + 1);
+    if (opts.kubeVersion !== undefined) return null;
+    let b = rulesByVersion.get(v);
+    if (!b) rulesByVersion.set(v, (b = chooseBehaviour({ featureGates: opts.featureGates }, v.split('.')[1], notices)));
+    return b;
+  };
   // In a recording, rs-reconcile's writes carry its field manager, not its User-Agent.
   const controllerUsers = source === 'recording' ? [...(opts.controllerUsers ?? []), RS_RECONCILE_USER] : opts.controllerUsers;
-  const replay = new HistoryReplay({ behaviour, controllerUsers });
+  const replay = new HistoryReplay({ behaviour, controllerUsers, rulesFor });
   const target = opts.target;
   const targetNamespaces = new Set<string>();
   const counts: HistoryCounts = { events: 0, controller: 0, predicted: 0, notPredicted: 0, unknown: 0 };
   const notPredicted: HistoryEvent[] = [];
-  const spool = new EventSpool<HistoryEvent>(opts.spoolDir);
+  const refused: RefusedWrite[] = [];
+  let spool = new EventSpool<HistoryEvent>(opts.spoolDir);
+  const readCoverage = { format: (source === 'recording' ? 'recording' : 'kube-apiserver') as HistoryCoverage['format'], truncated: 0, duplicates: 0, missing: [] as string[] };
   let from = null as string | null;
   let to = null as string | null;
-  const keep = (e: HistoryEvent): void => {
-    spool.push(e);
+  // verdicts on pods' phase and readiness, by their place in the spool, while the log has shown no pod status write
+  const held = new Map<number, string>();
+  // the writes controllers' syncs name as their causes (--controller-writes keeps them)
+  const causeKeys = new Set<string>();
+  const count = (e: HistoryEvent): void => {
     from ??= e.time;
     to = e.time;
     counts.events++;
@@ -183,17 +206,24 @@ export async function buildHistory(opts: HistoryOptions): Promise<HistoryResult>
       if (notPredicted.length < NOT_PREDICTED_SHOWN) notPredicted.push(e);
     }
   };
+  const keep = (e: HistoryEvent): void => {
+    const t = Date.parse(e.time);
+    if ((opts.sinceMs !== undefined && t < opts.sinceMs) || (opts.untilMs !== undefined && t > opts.untilMs)) return;
+    if (e.actor.controller && e.predicted !== null && replay.podStatusWrites === 0 && replay.dependsOnPodStatus(e) && held.size < MAX_HELD_VERDICTS) held.set(spool.length, unknownMessage(e));
+    if (opts.controllerWritesOnly && e.cause) for (const c of e.cause) causeKeys.add(causeKey(c.time, c.user, c.object.kind === 'Pod' ? c.object.name : null));
+    spool.push(e);
+    count(e);
+  };
   const order = new TimeOrder();
   let writes = 0;
-  // the version of the kube-controller-manager that wrote the log, from its User-Agent
-  let writer: string | undefined;
   try {
     const writesIn = source === 'recording' ? recordedWrites(recordings, opts, notices) : auditWrites(opts.auditLogs, opts);
     for await (const { write: w, stateOnly, at } of writesIn) {
       if (opts.namespace !== undefined && w.namespace !== opts.namespace) continue;
       if (!stateOnly) writes++;
-      writer ??= /^kube-controller-manager\/v(1\.\d+)\./.exec(w.userAgent)?.[1];
       const events = replay.push(w);
+      const no = replay.refusedWrite();
+      if (no && target?.kind === 'Pod' && no.pod === target.name && refused.length < NOT_PREDICTED_SHOWN) refused.push(no);
       // A list, or a removal after termination, brings state: it is not a write anyone made then.
       if (!stateOnly) {
         for (const e of events) {
@@ -206,33 +236,72 @@ export async function buildHistory(opts: HistoryOptions): Promise<HistoryResult>
     }
     for (const e of order.release()) keep(e);
     if (target) {
-      if (counts.events === 0) throw new UserError(`${describeTarget(target)} has no write in the ${input}${opts.namespace !== undefined ? ` in namespace ${opts.namespace}` : ''}`);
+      if (counts.events === 0 && opts.sinceMs === undefined && opts.untilMs === undefined) throw new UserError(`${describeTarget(target)} has no write in the ${input}${opts.namespace !== undefined ? ` in namespace ${opts.namespace}` : ''}`);
       if (targetNamespaces.size > 1) throw new UserError(`"${target.name}" is in several namespaces of the ${input} (${[...targetNamespaces].sort().join(', ')}): choose one with -n`);
+    }
+    // A log with no pod status write at all cannot tell phase or readiness: the verdicts resting on them are unknown.
+    const noPodStatus = replay.podStatusWrites === 0 && counts.controller > 0 && source !== 'recording';
+    if (noPodStatus) readCoverage.missing.push('pod status writes (pods/status: the kubelet reports phase and readiness there): none in the log, so the verdicts that rest on them are unknown');
+    if ((noPodStatus && held.size > 0) || opts.controllerWritesOnly) {
+      const all = spool;
+      spool = new EventSpool<HistoryEvent>(opts.spoolDir);
+      Object.assign(counts, { events: 0, controller: 0, predicted: 0, notPredicted: 0, unknown: 0 });
+      notPredicted.length = 0;
+      from = to = null;
+      let i = 0;
+      try {
+        for (let e of all) {
+          const message = noPodStatus ? held.get(i) : undefined;
+          i++;
+          if (message !== undefined) e = { ...e, predicted: null, message };
+          if (opts.controllerWritesOnly && !e.actor.controller && !causeKeys.has(causeKey(e.time, e.actor.user, e.pod))) continue;
+          spool.push(e);
+          count(e);
+        }
+      } finally {
+        all.close();
+      }
     }
   } catch (e) {
     spool.close();
     throw e;
   }
-  if (writer !== undefined && opts.kubeVersion === undefined && writer !== behaviour.version) {
-    notices.push(`the log was written by kube-controller-manager v${writer}, and the rules of ${behaviour.version} were applied: pass --kube-version ${writer} to emulate it`);
+  const versions = [...writers.keys()].sort();
+  if (opts.kubeVersion !== undefined && versions.some((v) => v !== behaviour.version)) {
+    notices.push(`the log's controllers ran the rules of ${versions.join(' and ')}, and --kube-version applied those of ${behaviour.version} instead`);
   }
   if (writes === 0) {
     const hint = source === 'recording' ? 'nothing changed while it recorded' : 'was it written with a policy that logs them at RequestResponse?';
     notices.push(`no write of pods, ReplicaSets or ReplicationControllers${opts.namespace !== undefined ? ` in namespace ${opts.namespace}` : ''} in the ${input}: ${hint}`);
   }
-  const coverage: HistoryCoverage = { format: source === 'recording' ? 'recording' : 'kube-apiserver', truncated: 0, duplicates: 0, missing: [] };
+  const coverage: HistoryCoverage = readCoverage;
   const { events: _none, ...header } = replay.history(source, [], coverage);
-  const history = { ...header, from, to, events: spool };
+  // the rules applied: --kube-version, else those the log's controllers name (the most writes), else the newest
+  const named = [...writers.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
+  const kubernetesVersion = opts.kubeVersion === undefined && named !== undefined ? (rulesByVersion.get(named)?.version ?? header.kubernetesVersion) : header.kubernetesVersion;
+  const history = { ...header, kubernetesVersion, from, to, events: spool, coverage };
+  const finalSpool = spool;
   return {
     history,
     counts,
     notPredicted,
-    refused: [],
+    refused,
     coverage,
     notices,
     targetNamespace: targetNamespaces.size === 1 ? [...targetNamespaces][0] : (opts.namespace ?? null),
-    close: () => spool.close(),
+    close: () => finalSpool.close(),
   };
+}
+
+/** The key a cause step and the event of the same write share: when, who, and the pod (if a pod's). */
+function causeKey(time: string, user: string, pod: string | null): string {
+  return `${time}\u0000${user}\u0000${pod ?? ''}`;
+}
+
+/** The message of a verdict that rests on pods' phase and readiness, in a log that has none of them. */
+function unknownMessage(e: HistoryEvent): string {
+  const what = e.verb === 'status' ? `wrote the status of ${e.controller?.kind} ${e.controller?.name}` : `${e.verb === 'create' ? 'created' : e.verb === 'delete' ? 'deleted' : e.verb === 'adopt' ? 'adopted' : e.verb === 'release' ? 'released' : e.verb} pod ${e.pod ?? '(name not logged)'}`;
+  return `${what}; state unknown: the log has no pod status writes (pods/status), so the pods' phase and readiness this rests on are unknown`;
 }
 
 function matches(replay: HistoryReplay, ns: string, e: HistoryEvent, t: HistoryTarget): boolean {

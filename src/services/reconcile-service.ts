@@ -3,7 +3,7 @@
 // syncs of the controllers written to, each on fresh state, until they are in sync.
 
 import { hostname } from 'node:os';
-import { KubeControllerAPI } from '../cluster/controller-api.js';
+import { KubeControllerAPI, userAgentFor } from '../cluster/controller-api.js';
 import type { ActionOutcome, ControllerAPI } from '../runtime/api.js';
 import { syncController, type SyncOutcome } from '../controller/sync.js';
 import type { SyncDecision } from '../core/plan.js';
@@ -114,7 +114,8 @@ export async function applyPlan(ctx: PlanContext, opts: ApplyOptions): Promise<R
   if (opts.dryRun !== 'client' && pending.length) {
     if (!ctx.connection && !opts.api) throw new Error('reconcile needs a cluster connection');
     const limiter = new TokenBucket(realClock, opts.qps, opts.burst);
-    const api = opts.api ?? new KubeControllerAPI(ctx.connection!.kc, { dryRun: opts.dryRun === 'server', limiter, hostname: hostname(), now: clock });
+    // Named as run names the controller (userAgentFor), so that an audit log tells its writes as the controller's.
+    const api = opts.api ?? new KubeControllerAPI(ctx.connection!.kc, { dryRun: opts.dryRun === 'server', limiter, hostname: hostname(), now: clock, userAgent: userAgentFor('replicaset-controller', `reconcile@${hostname()}`, ctx.behaviour.version) });
     await syncRound(ctx, pending, api, opts, outcomes);
     const conv = opts.dryRun === 'none' ? opts.converge : undefined;
     if (conv) converged = await converge(pending, api, opts, conv, outcomes, clock);

@@ -125,7 +125,7 @@ export function startControllers(opts: StartOptions, signal: AbortSignal): Contr
     fence: opts.fence,
     // Always named, leader or not: an audit log tells the controller's writes by this User-Agent
     // (`history`), as kube-controller-manager's by its service account.
-    userAgent: userAgentFor('replicaset-controller', opts.identity ?? hostname()),
+    userAgent: userAgentFor('replicaset-controller', opts.identity ?? hostname(), opts.behaviour.version),
   });
   const make = (info: ControllerKindInfo, inf: Informer<ControllerObject>) => {
     const kind = info.kind;

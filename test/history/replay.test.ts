@@ -115,7 +115,7 @@ describe('creates', () => {
     // a status the rules never write is flagged
     const bad = run(r, [status({ replicas: 7, observedGeneration: 1 })]);
     expect(bad[0]).toMatchObject({ verb: 'status', predicted: false });
-    expect(bad[0].message).toContain('wrote status replicas 7, ready 0, available 0, observedGeneration 1, but the rules write replicas 2');
+    expect(bad[0].message).toContain('wrote status status.replicas 7 where the rules write 2;');
   });
 });
 

@@ -1,0 +1,47 @@
+// Who wrote a logged write, as far as the history needs to know: the ReplicaSet and
+// ReplicationController controllers (kube-controller-manager's service accounts, or rs-reconcile
+// itself by its User-Agent), the other controllers whose writes make them act, and which
+// Kubernetes minor's rules a controller ran (its User-Agent names its version).
+
+import type { ControllerKind } from '../core/types.js';
+
+/** kube-controller-manager's service accounts for the two controllers the rules are about. */
+export const CONTROLLER_USERS: Readonly<Record<string, ControllerKind>> = {
+  'system:serviceaccount:kube-system:replicaset-controller': 'ReplicaSet',
+  'system:serviceaccount:kube-system:replication-controller': 'ReplicationController',
+};
+
+/**
+ * rs-reconcile's controller client (`run`, `reconcile`, `watch --reconcile`):
+ * `rs-reconcile (linux/amd64) node/v20.19.0 replicaset-controller/<identity>[ rules/v1.32]`
+ * (src/cluster/controller-api.ts userAgentFor).
+ */
+const RS_RECONCILE_AGENT = /^rs-reconcile \([^)]*\) node\/\S+ replicaset-controller\/\S+/;
+
+/** Whether the User-Agent is rs-reconcile's controller client. */
+export function isRsReconcileController(userAgent: string): boolean {
+  return RS_RECONCILE_AGENT.test(userAgent);
+}
+
+/**
+ * The Kubernetes minor (`1.32`) whose rules the writer ran, from its User-Agent:
+ * kube-controller-manager names its own version (`kube-controller-manager/v1.32.13 (…)`, also
+ * `v1.30.4-eks-a737599` and `v1.28.14-gke.1000`), rs-reconcile the rules it emulates (`rules/v1.32`).
+ */
+export function rulesVersionOf(userAgent: string): string | null {
+  const kcm = /^kube-controller-manager\/v(1\.\d+)\./.exec(userAgent);
+  if (kcm) return kcm[1];
+  if (!RS_RECONCILE_AGENT.test(userAgent)) return null;
+  return / rules\/v(1\.\d+)\b/.exec(userAgent)?.[1] ?? null;
+}
+
+/** Who this is in words, for cause chains: a controller by its name, a node, or the user as logged. */
+export function writerKind(user: string): 'controller' | 'node' | 'person' {
+  if (/^system:serviceaccount:kube-system:[a-z-]+$/.test(user)) return 'controller';
+  if (user === 'system:kube-controller-manager' || user === 'system:kube-scheduler') return 'controller';
+  if (user.startsWith('system:node:')) return 'node';
+  return 'person';
+}
+
+export const DEPLOYMENT_CONTROLLER = 'system:serviceaccount:kube-system:deployment-controller';
+export const GARBAGE_COLLECTOR = 'system:serviceaccount:kube-system:generic-garbage-collector';
