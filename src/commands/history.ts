@@ -1,41 +1,72 @@
 import { Args, Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base.js';
-import { behaviourFlags, inHelpGroup, namespaceScopeFlags, noHeadersFlag, outputFlag } from '../cli/flags.js';
+import { behaviourFlags, connection, connectionFlags, inHelpGroup, namespaceScopeFlags, noHeadersFlag, outputFlag } from '../cli/flags.js';
+import { historyFlags, timeWindow } from '../cli/history-flags.js';
 import { parsePodTarget } from '../cli/pod-target.js';
 import { progressOn } from '../cli/progress.js';
 import { parseTarget } from '../cli/targets.js';
 import { UserError } from '../errors.js';
 import { colorLevel, makeChalk } from '../render/color.js';
 import { renderOutput } from '../render/formats.js';
-import { historyTableChunks, renderHistoryNotes, renderPodStory } from '../render/history.js';
-import { buildHistory, type HistoryTarget } from '../services/history-service.js';
+import { historyTableChunks, renderCoverageLine, renderHistoryNotes, renderPodStory } from '../render/history.js';
+import { buildEventsHistory } from '../services/events-history.js';
+import { historyQuery, QUERY_CLOUDS } from '../services/history-query.js';
+import { buildHistory, type HistoryResult, type HistoryTarget } from '../services/history-service.js';
 
 export default class History extends BaseCommand {
-  static override summary = 'Tell what the controller did, and why, from kube-apiserver audit logs or recordings';
+  static override summary = 'Tell what the controller did, and why, from audit logs (kube-apiserver, GKE, EKS, AKS, OpenShift), Events or recordings';
   static override description = `Replays the writes of pods, ReplicaSets and ReplicationControllers logged by kube-apiserver
-(audit.k8s.io/v1 events, one JSON object a line, as written with --audit-log-format=json; several
-files, rotated and gzip-compressed ones included, are merged in time order), rebuilds their state
-from the request and response bodies, and explains every write. A write of the controller itself
-is checked against the one sync the rules plan on the state just before that sync (the planner
-diff uses): PREDICTED says whether they do that write, and when they do not, what they would
-have done instead. Users' writes (a scale, a delete, a label change) are shown as they are.
+(audit.k8s.io/v1 events, as written with --audit-log-format=json; several files and directories,
+rotated and gzip-compressed ones included, are merged in time order), rebuilds their state from
+the request and response bodies, and explains every write. A write of the controller itself is
+checked against the one sync the rules plan on the state just before that sync (the planner diff
+uses): PREDICTED says whether they do that write, and when they do not, what they would have done
+instead. Users' writes (a scale, a delete, a label change) are shown as they are. Why the
+controller acted (its cause chain: the deployment controller's scale, the admin's change that made
+it roll out) is in -o wide's CAUSE column, in pod stories and in -o json.
+
+The same log as a managed cluster exports it is recognised from its content, no flag needed: GKE
+(gcloud logging read, a Cloud Storage sink, BigQuery), EKS (CloudWatch, its S3 export, Logs
+Insights), AKS (a storage account, Event Hub, Log Analytics) and OpenShift (oc adm node-logs,
+must-gather). --audit-log-format forces one format for every --audit-log input.
+
+The first line on stderr says what the input covers: its format, the times of the first and last
+write shown, and what it lacks (status writes, truncated or duplicated entries). Every time is UTC.
 
 A write logged without bodies (level Metadata) leaves the state of what it wrote unknown from
 there on; explanations resume once the object's whole state is logged again. Nothing is guessed.
+
+--since and --until show a window of the log (a duration back from now, as kubectl's --since, or an
+RFC 3339 time); the state is still rebuilt from the whole log. --controller-writes-only leaves out
+the writes that made no controller act, such as the kubelet's final deletes of terminated pods.
+
+--print-query gke|bigquery|eks|aks prints the query that fetches those writes from the cloud's log
+engine (Cloud Logging, a BigQuery sink, CloudWatch, Log Analytics) for -n NAMESPACE or -A, the
+target and --since/--until, with the command that writes it to a file for --audit-log; it reads
+nothing.
+
+--events (the live cluster, read-only) or --events-file FILE (kubectl get events -o json) tell what
+a cluster without audit logs still keeps for about an hour: the controllers' Events name the pods
+they created and deleted, with no verdict (Events carry no state).
 
 --recording reads recordings of "record" (or "watch --record") instead, for clusters without
 audit logs: every change the informers saw, who wrote it from its managedFields, and the
 controllers' Events ("Deleted pod: X") for who deleted a pod. A change nobody can be named for is
 shown as <unknown user>; a watch that had to relist is a gap, said in a warning.
 
-pod/NAME tells one pod's story: created when and by whom, adopted or released, deleted by whom and
-why, with the ranking sentence as it stood at that moment.
+pod/NAME tells one pod's story: created when and by whom, adopted or released (or refused that),
+deleted by whom and why, with the ranking sentence as it stood at that moment and the chain of
+writes that made the controller act.
 
 Exit status: 0, or 1 when a controller write was not predicted by the rules.`;
 
   static override examples = [
     { description: 'Why did the ReplicaSet delete that pod last night?', command: '<%= config.bin %> history pod/web-7d4f8-x2kq9 -n shop --audit-log /var/log/kubernetes/audit.log' },
     { description: 'Every write of one ReplicaSet, rotated logs included', command: '<%= config.bin %> history rs/web -n shop --audit-log audit.log --audit-log audit.log.1.gz' },
+    { description: 'The last two hours of a GKE export, the controllers\' writes and their causes only', command: '<%= config.bin %> history deploy/web -n shop --audit-log gcloud-logs.json --since 2h --controller-writes-only -o wide' },
+    { description: 'An OpenShift must-gather directory, one morning (UTC)', command: '<%= config.bin %> history -A --audit-log must-gather/audit_logs --since 2026-11-25T08:00:00Z --until 2026-11-25T12:00:00Z' },
+    { description: 'The query that exports one namespace of an EKS cluster\'s audit log, the last day', command: '<%= config.bin %> history --print-query eks -n shop --since 24h' },
+    { description: 'No audit log: what the cluster\'s Events still say about a Deployment', command: '<%= config.bin %> history deploy/web -n shop --events' },
     { description: 'The whole log as the history contract, for a script', command: '<%= config.bin %> history --audit-log audit.log -A -o json' },
     { description: 'A cluster without audit logs: explain what "record -n shop -o shop.jsonl" saw', command: '<%= config.bin %> history rs/web -n shop --recording shop.jsonl' },
   ];
@@ -45,13 +76,28 @@ Exit status: 0, or 1 when a controller write was not predicted by the rules.`;
   };
 
   static override flags = {
-    'audit-log': Flags.string({ description: 'kube-apiserver audit log (JSON lines, plain or gzip); repeatable', multiple: true }),
+    'audit-log': Flags.string({
+      description: 'audit log: a file, or a directory of them (plain or gzip; JSON lines of kube-apiserver, or an export of GKE, EKS, AKS or OpenShift, recognised from its content); repeatable',
+      multiple: true,
+    }),
+    'audit-log-format': historyFlags['audit-log-format'],
     recording: Flags.string({ description: 'a recording of "record" or "watch --record" (plain or gzip), instead of audit logs; repeatable', multiple: true }),
+    events: Flags.boolean({ description: "read the live cluster's Events (read-only), instead of audit logs: the pods the controllers created and deleted in the last hour or so, without verdicts", default: false }),
+    'events-file': Flags.string({ description: 'a file of "kubectl get events -o json" (or -o yaml; plain or gzip; - for stdin), instead of audit logs; repeatable', multiple: true }),
+    'print-query': Flags.option({
+      description: "print the query that fetches what --audit-log reads from GKE's Cloud Logging, a BigQuery sink, EKS's CloudWatch or AKS's Log Analytics (for -n or -A, the target and --since/--until), and read nothing",
+      options: QUERY_CLOUDS,
+    })(),
     ...namespaceScopeFlags,
+    since: historyFlags.since,
+    until: historyFlags.until,
+    'controller-writes-only': historyFlags['controller-writes-only'],
     ...outputFlag(['json', 'yaml', 'wide']),
     ...noHeadersFlag,
     'controller-user': Flags.string({ description: "a user whose writes are the controller's, besides kube-controller-manager's replicaset-controller and replication-controller service accounts; repeatable", multiple: true }),
     ...inHelpGroup('WHAT-IF', { 'kube-version': behaviourFlags['kube-version'], 'feature-gates': behaviourFlags['feature-gates'] }),
+    // --events only: the cluster whose Events are read
+    ...connectionFlags,
   };
 
   async run(): Promise<void> {
@@ -62,26 +108,68 @@ Exit status: 0, or 1 when a controller write was not predicted by the rules.`;
       target = pod !== undefined ? { kind: 'Pod', name: pod } : parseTarget(args.name);
     }
     if (flags.namespace !== undefined && flags['all-namespaces']) throw new UserError('-n and -A cannot be used together');
+    const inputs = [
+      flags['audit-log']?.length && '--audit-log',
+      flags.recording?.length && '--recording',
+      flags.events && '--events',
+      flags['events-file']?.length && '--events-file',
+    ].filter((x): x is string => typeof x === 'string');
+    if (flags['audit-log-format'] !== undefined && !flags['audit-log']?.length) {
+      throw new UserError(`--audit-log-format says how to read the --audit-log inputs: give them with --audit-log FILE${inputs.length ? ` (not ${inputs.join(', ')})` : ''}`);
+    }
+    // durations count back from now: the command's clock, read once
+    const { sinceMs, untilMs } = timeWindow(flags, Date.now());
+    const namespace = flags['all-namespaces'] ? undefined : flags.namespace;
+    if (flags['print-query'] !== undefined) {
+      if (inputs.length > 0) throw new UserError(`--print-query prints the query that fetches the log, and reads nothing: leave out ${inputs.join(', ')}`);
+      if (flags.namespace === undefined && !flags['all-namespaces']) throw new UserError('--print-query needs a scope: -n NAMESPACE, or -A for every namespace (every write of the cluster)');
+      this.print(historyQuery({ cloud: flags['print-query'], namespace, target, sinceMs, untilMs }));
+      return;
+    }
+    const events = flags.events || (flags['events-file']?.length ?? 0) > 0;
+    if (events && inputs.length > 1) throw new UserError(`one history is read from one kind of input: give one of ${inputs.join(', ')}`);
     // Ctrl-C: exit through process.exit, so that the events kept on disk are removed ('exit')
     process.once('SIGINT', () => process.exit(130));
     const progress = progressOn(process.stderr);
-    let result;
+    let result: HistoryResult;
     try {
-      result = await buildHistory({
-        auditLogs: flags['audit-log'] ?? [],
-        recordings: flags.recording ?? [],
-        namespace: flags['all-namespaces'] ? undefined : flags.namespace,
-        target,
-        kubeVersion: flags['kube-version'],
-        featureGates: flags['feature-gates'],
-        controllerUsers: flags['controller-user'],
-        onBytes: (read, total) => progress.update(`reading ${flags.recording ? 'recordings' : 'audit logs'}: ${Math.round((100 * read) / Math.max(total, 1))}%`),
-      });
+      result = events
+        ? await buildEventsHistory({
+            files: flags['events-file'],
+            connection: flags.events ? connection(flags) : undefined,
+            namespace: flags.namespace,
+            allNamespaces: flags['all-namespaces'],
+            target,
+            kubeVersion: flags['kube-version'],
+            featureGates: flags['feature-gates'],
+            sinceMs,
+            untilMs,
+            controllerWritesOnly: flags['controller-writes-only'],
+            onProgress: (text) => progress.update(text),
+          })
+        : await buildHistory({
+            auditLogs: flags['audit-log'] ?? [],
+            recordings: flags.recording ?? [],
+            namespace,
+            target,
+            kubeVersion: flags['kube-version'],
+            featureGates: flags['feature-gates'],
+            controllerUsers: flags['controller-user'],
+            auditLogFormat: flags['audit-log-format'],
+            sinceMs,
+            untilMs,
+            controllerWritesOnly: flags['controller-writes-only'],
+            onBytes: (read, total) => progress.update(`reading ${flags.recording ? 'recordings' : 'audit logs'}: ${Math.round((100 * read) / Math.max(total, 1))}%`),
+          });
     } finally {
       progress.done();
     }
-    for (const n of result.notices) this.warning(n);
     const { history } = result;
+    // what the input covers and lacks comes first, before any notice, whatever -o is (stdout
+    // stays the document)
+    process.stderr.write(renderCoverageLine(result.coverage, history.from, history.to) + '\n');
+    for (const n of result.notices) this.warning(n);
+    const { refused, targetNamespace } = result;
     try {
       await this.printChunks(
         renderOutput(flags.output, {
@@ -90,12 +178,12 @@ Exit status: 0, or 1 when a controller write was not predicted by the rules.`;
             const chalk = makeChalk(colorLevel(process.stdout, process.env));
             const o = { chalk, wide, noHeaders: flags['no-headers'], width: process.stdout.isTTY ? process.stdout.columns : undefined };
             if (target?.kind === 'Pod') {
-              yield renderPodStory(history.events, target.name, result.targetNamespace, o);
+              yield renderPodStory({ pod: target.name, namespace: targetNamespace, events: history.events, refused: refused.filter((w) => w.pod === target.name) }, o);
               return;
             }
             // the table in parts, read from disk as it is written out
-            yield* historyTableChunks(history.events, o);
-            yield '\n' + renderHistoryNotes(result.counts, result.notPredicted, o);
+            const layout = yield* historyTableChunks(history.events, o);
+            yield '\n' + renderHistoryNotes(result.counts, result.notPredicted, o, layout);
           },
         }),
       );

@@ -279,7 +279,9 @@ export async function buildHistory(opts: HistoryOptions): Promise<HistoryResult>
   // the rules applied: --kube-version, else those the log's controllers name (the most writes), else the newest
   const named = [...writers.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
   const kubernetesVersion = opts.kubeVersion === undefined && named !== undefined ? (rulesByVersion.get(named)?.version ?? header.kubernetesVersion) : header.kubernetesVersion;
-  const history = { ...header, kubernetesVersion, from, to, events: spool, coverage };
+  const { coverage: _c, ...head } = header;
+  // in the contract's order: the events, then what the input could and could not tell
+  const history = { ...head, kubernetesVersion, from, to, events: spool, coverage };
   const finalSpool = spool;
   return {
     history,
