@@ -57,8 +57,60 @@ class NamespaceState {
   private readonly byOwner = new Map<string, Set<string>>(); // controller uid → pod names
   private readonly byLabel = new Map<string, Set<string>>(); // `key=value` → pod names
 
+  /** The time of the write being applied (ms): the journal's entries are stamped with it. */
+  now = 0;
+  /**
+   * The changes of the last JOURNAL_MS, oldest first, with the value each replaced: a sync may have
+   * been planned on the state a moment before its first write (an informer a little behind, a
+   * reconcile that listed before the kubelet's last report), and stateAt() rebuilds that state.
+   */
+  private readonly journal: { at: number; pod: boolean; key: string; prev: Pod | Controllerish | undefined }[] = [];
+
+  private note(pod: boolean, key: string, prev: Pod | Controllerish | undefined): void {
+    this.journal.push({ at: this.now, pod, key, prev });
+    let old = 0;
+    while (old < this.journal.length && this.journal[old].at < this.now - JOURNAL_MS) old++;
+    if (old > 0) this.journal.splice(0, old);
+  }
+
+  /** The distinct times of the journal's changes after `since` (ms), newest first. */
+  changeTimes(since: number): number[] {
+    const out: number[] = [];
+    for (let i = this.journal.length - 1; i >= 0; i--) {
+      const at = this.journal[i].at;
+      if (at <= since) break;
+      if (out.at(-1) !== at) out.push(at);
+    }
+    return out;
+  }
+
+  /** The pods and controllers as they were just before the changes made at `at` (ms) and after. */
+  stateAt(at: number): { pods: Map<string, Pod>; controllers: Map<string, Controllerish> } {
+    const pods = new Map(this.pods);
+    const controllers = new Map(this.controllers);
+    for (let i = this.journal.length - 1; i >= 0 && this.journal[i].at >= at; i--) {
+      const j = this.journal[i];
+      const m = (j.pod ? pods : controllers) as Map<string, Pod | Controllerish>;
+      if (j.prev === undefined) m.delete(j.key);
+      else m.set(j.key, j.prev);
+    }
+    return { pods, controllers };
+  }
+
+  setController(key: string, c: Controllerish): void {
+    this.note(false, key, this.controllers.get(key));
+    this.controllers.set(key, c);
+  }
+
+  removeController(key: string): void {
+    if (!this.controllers.has(key)) return;
+    this.note(false, key, this.controllers.get(key));
+    this.controllers.delete(key);
+  }
+
   setPod(name: string, p: Pod): void {
     const old = this.pods.get(name);
+    this.note(true, name, old);
     if (old) this.unindex(name, old);
     this.pods.set(name, p);
     this.seenPods.add(name);
@@ -69,6 +121,7 @@ class NamespaceState {
 
   removePod(name: string): void {
     const old = this.pods.get(name);
+    if (old) this.note(true, name, old);
     if (old) this.unindex(name, old);
     this.pods.delete(name);
     this.seenPods.delete(name);
@@ -194,6 +247,14 @@ const ctlKey = (kind: ControllerKind, name: string): string => `${kind}/${name}`
 /** The longest pause between two writes of one sync: each is a request, answered within kube-apiserver's 60 s timeout. */
 const SYNC_PAUSE_MS = 60_000;
 
+/** How far back a sync may have seen the state from (an informer's lag behind the log, a reconcile's list). */
+const JOURNAL_MS = 10_000;
+
+/** How many earlier states a write the rules do not do on the latest one is planned on. */
+const MAX_EARLIER_STATES = 16;
+
+const isoMs = (ms: number): string => new Date(ms).toISOString();
+
 export class HistoryReplay {
   private readonly namespaces = new Map<string, NamespaceState>();
   private readonly controllerUsers: Map<string, ControllerKind | null>;
@@ -232,6 +293,7 @@ export class HistoryReplay {
       return [];
     }
     const ns = this.ns(w.namespace);
+    ns.now = Date.parse(w.time);
     const out: HistoryEvent[] = [];
     const actor = { user: w.user, controller: this.isController(w) };
     this.syncWrite = false;
@@ -407,6 +469,23 @@ export class HistoryReplay {
       return event({ ok: false, reason: null, message: `${describeWrite(verb, controller, pod)}; state unknown from here: ${unknown ?? 'no decision'}` }, null);
     }
     v ??= verdict(sync.decision, sync);
+    if (!v.ok) {
+      // The controller may have planned on the state of a moment before (its informer a little
+      // behind the log, a reconcile that listed before the kubelet's last report): after its
+      // previous sync and after what caused this one, within JOURNAL_MS.
+      const since = Math.max(at - JOURNAL_MS, open?.last ?? -Infinity, sync.cause ? Date.parse(sync.cause[0].time) - 1 : -Infinity);
+      for (const t of ns.changeTimes(since).slice(0, MAX_EARLIER_STATES)) {
+        const earlier = this.startSync(ns, controller, w, sync.cause, t);
+        if (!earlier.decision || earlier.unknown !== null) continue;
+        const v2 = verdict(earlier.decision, earlier);
+        if (v2.ok) {
+          earlier.last = at;
+          ns.syncs.set(key, (sync = earlier));
+          v = { ...v2, message: `${v2.message} (planned on the state before ${isoMs(t)}: the controller's view ${((at - t) / 1000).toFixed(3)} s before this write)` };
+          break;
+        }
+      }
+    }
     if (!v.ok && first) v = first;
     if (v.ok) {
       if (verb === 'create') sync.creates++;
@@ -419,7 +498,8 @@ export class HistoryReplay {
     return e;
   }
 
-  private startSync(ns: NamespaceState, controller: HistoryControllerRef, w: ApiWrite, cause: CauseStep[] | null): Sync {
+  /** A sync planned on the state just before `w`, or, with `asOf`, on the state before the changes made at that time (ms) and after. */
+  private startSync(ns: NamespaceState, controller: HistoryControllerRef, w: ApiWrite, cause: CauseStep[] | null, asOf?: number): Sync {
     const behaviour = this.opts.rulesFor?.(w.userAgent) ?? this.opts.behaviour;
     const sync: Sync = { controller, decision: null, unknown: null, creates: 0, last: Date.parse(w.time), done: false, behaviour, cause };
     const firstUnknown = ns.unknown.entries().next();
@@ -427,12 +507,14 @@ export class HistoryReplay {
       sync.unknown = firstUnknown.value[1];
       return sync;
     }
-    const now = Date.parse(w.time);
+    const now = asOf ?? Date.parse(w.time);
+    const past = asOf === undefined ? null : ns.stateAt(asOf);
+    const controllers = past?.controllers ?? ns.controllers;
     const rs: ReplicaSet[] = [];
     const rcs: ReplicationController[] = [];
-    for (const [key, c] of ns.controllers) (key.startsWith('ReplicaSet/') ? rs : rcs).push(c as never);
-    const target = ns.controllers.get(ctlKey(controller.kind, controller.name));
-    const pods = this.opts.wholeNamespace ? [...ns.pods.values()] : target ? ns.podsFor(target) : [];
+    for (const [key, c] of controllers) (key.startsWith('ReplicaSet/') ? rs : rcs).push(c as never);
+    const target = controllers.get(ctlKey(controller.kind, controller.name));
+    const pods = past ? [...past.pods.values()] : this.opts.wholeNamespace ? [...ns.pods.values()] : target ? ns.podsFor(target) : [];
     const planner = new ClusterPlanner({ replicaSets: rs, replicationControllers: rcs, pods }, {
       now,
       behaviour,
@@ -580,14 +662,14 @@ export class HistoryReplay {
       const to = w.response?.spec?.replicas;
       if (c && typeof to === 'number') {
         const changed = desiredOf(c) !== to;
-        ns.controllers.set(key!, { ...c, spec: { ...c.spec, replicas: to }, metadata: { ...c.metadata, resourceVersion: w.response?.metadata?.resourceVersion, generation: (c.metadata.generation ?? 0) + (changed ? 1 : 0) } } as Controllerish);
+        ns.setController(key!, { ...c, spec: { ...c.spec, replicas: to }, metadata: { ...c.metadata, resourceVersion: w.response?.metadata?.resourceVersion, generation: (c.metadata.generation ?? 0) + (changed ? 1 : 0) } } as Controllerish);
       } else if (key) ns.unknown.set(key, `${kind} ${w.name} was scaled at ${w.time} before the log showed it`);
       return;
     }
     if (w.subresource !== null && w.subresource !== 'status') return;
     const o = w.response;
     if (!o || o.kind === 'Status') {
-      if (w.verb === 'delete' && key) ns.controllers.delete(key);
+      if (w.verb === 'delete' && key) ns.removeController(key);
       return;
     }
     const first = key !== null && !ns.controllers.has(key) && !(w.verb === 'create' && w.subresource === null);
@@ -628,7 +710,7 @@ export class HistoryReplay {
     const kind = KIND_OF_RESOURCE[resource];
     const key = kind ? ctlKey(kind, name) : name;
     if (removed) {
-      if (kind) ns.controllers.delete(key);
+      if (kind) ns.removeController(key);
       else ns.removePod(key);
       ns.unknown.delete(key);
       return;
@@ -637,7 +719,7 @@ export class HistoryReplay {
       if (kind) {
         validateController(o, kind);
         const c = slimController(o, kind);
-        ns.controllers.set(key, c);
+        ns.setController(key, c);
         const owner = controllerRef(c);
         if (kind === 'ReplicaSet' && owner?.kind === 'Deployment') {
           const k = `${c.metadata.namespace}/${owner.name}`;

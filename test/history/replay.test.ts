@@ -229,3 +229,36 @@ describe('concurrent writes, retries and ties', () => {
     expect(older).toMatchObject({ verb: 'delete', pod: 'c', predicted: false });
   });
 });
+
+// A controller plans on its informer's view, which may be a moment behind the log (and `reconcile`
+// on its list): a write the rules do not do on the state just before it, but do on the state of a
+// moment before (after the cause, within 10 s), is predicted, and says which state.
+describe("the controller's view a moment behind the log", () => {
+  it('a delete decided before the kubelet reported another pod not ready is predicted on that state', () => {
+    const r = replay();
+    run(r, [
+      write('admin', 'create', 'replicasets', 'web', rs(3)),
+      write('admin', 'create', 'pods', 'a', pod('a', { created: '2026-11-25T09:40:00Z' })),
+      write('admin', 'create', 'pods', 'b', pod('b')),
+      write('admin', 'create', 'pods', 'c', pod('c')),
+      write('admin', 'update', 'replicasets', 'web', rs(2, 2), { subresource: 'scale', response: { spec: { replicas: 2 } } }),
+      write('system:node:node-1', 'patch', 'pods', 'c', pod('c', { ready: false }), { subresource: 'status' }),
+    ]);
+    const [del] = r.push(write(RS_USER, 'delete', 'pods', 'a', pod('a', { created: '2026-11-25T09:40:00Z' })));
+    expect(del).toMatchObject({ verb: 'delete', pod: 'a', predicted: true, reason: 'UidOrder' });
+    expect(del.message).toMatch(/planned on the state before 2026-11-25T10:00:\d\d\.000Z: the controller's view 1\.000 s before this write/);
+  });
+
+  it('a delete no state of the window explains is not predicted', () => {
+    const r = replay();
+    run(r, [
+      write('admin', 'create', 'replicasets', 'web', rs(3)),
+      write('admin', 'create', 'pods', 'a', pod('a', { created: '2026-11-25T09:40:00Z' })),
+      write('admin', 'create', 'pods', 'b', pod('b')),
+      write('admin', 'create', 'pods', 'c', pod('c')),
+      write('admin', 'update', 'replicasets', 'web', rs(2, 2), { subresource: 'scale', response: { spec: { replicas: 2 } } }),
+    ]);
+    const [del] = r.push(write(RS_USER, 'delete', 'pods', 'b', pod('b')));
+    expect(del).toMatchObject({ verb: 'delete', pod: 'b', predicted: false });
+  });
+});
