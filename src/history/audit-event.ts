@@ -35,7 +35,8 @@ export function writeOfAuditEvent(e: unknown): ApiWrite | null {
   const response = isObj(e.responseObject) ? e.responseObject : null;
   return {
     time,
-    user: isObj(e.user) && typeof e.user.username === 'string' ? e.user.username : '<unknown user>',
+    // the user the request acted as (kubectl --as) is the one who wrote it
+    user: isObj(e.impersonatedUser) && typeof e.impersonatedUser.username === 'string' ? e.impersonatedUser.username : isObj(e.user) && typeof e.user.username === 'string' ? e.user.username : '<unknown user>',
     userAgent: typeof e.userAgent === 'string' ? e.userAgent : '',
     verb: e.verb,
     resource: ref.resource,

@@ -28,6 +28,8 @@ export interface AuditEntry {
   dryRun: boolean;
   /** The authenticated user: `sandbox-admin` for kubeconfig clients, `system:…` for the simulated controllers. */
   user?: string;
+  /** The user the request acted as (kubectl --as), besides the authenticated one. */
+  impersonatedUser?: string;
   userAgent?: string;
   /** Set when the answer was produced by an injected fault (the id of the rule). */
   fault?: string;
@@ -128,8 +130,9 @@ export function auditEvent(r: AuditRecord & { time: string }, bodies?: AuditBodi
     requestURI: r.requestURI ?? requestURIOf(r),
     verb: r.verb,
     user: { username: r.user ?? 'system:anonymous', groups: groupsOf(r.user ?? '') },
-    sourceIPs: [r.sourceIP ?? '127.0.0.1'],
   };
+  if (r.impersonatedUser !== undefined) e.impersonatedUser = { username: r.impersonatedUser, groups: groupsOf(r.impersonatedUser) };
+  e.sourceIPs = [r.sourceIP ?? '127.0.0.1'];
   if (r.userAgent !== undefined) e.userAgent = r.userAgent;
   e.objectRef = objectRef;
   e.responseStatus = responseStatus;

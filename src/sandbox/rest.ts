@@ -63,6 +63,8 @@ export interface RequestInfo {
   url: URL;
   body: Buffer;
   user: string;
+  /** The user the request acts as (the Impersonate-User header), when it names one. */
+  impersonatedUser?: string;
   /** What a body that does not say its kind is decoded as (set by RestHandler.handle). */
   bodyKind?: BodyKind;
 }
@@ -166,6 +168,7 @@ export class RestHandler {
       name: p.name,
       dryRun,
       user: info.user,
+      ...(info.impersonatedUser !== undefined ? { impersonatedUser: info.impersonatedUser } : {}),
       userAgent: req.headers['user-agent'],
     };
     let code = 500;
@@ -216,7 +219,7 @@ export class RestHandler {
     if (fv !== null && fv !== '' && !['Ignore', 'Warn', 'Strict'].includes(fv)) throw optionsError(kind, 'fieldValidation', fv, ['Ignore', 'Strict', 'Warn']);
     return {
       dryRun: dryRunValues.includes('All'),
-      user: info.user,
+      user: info.impersonatedUser ?? info.user,
       fieldValidation: (fv || undefined) as FieldValidation | undefined,
       warnings: [],
     };

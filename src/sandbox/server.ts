@@ -144,7 +144,9 @@ export class SandboxServer {
         return send(res, 200, list);
       }
       const p = parseResourcePath(rest, group, version);
-      await this.deps.rest.handle({ req, url, body, user: ADMIN_USER }, p, res);
+      // kubectl --as: the admin (system:masters) may act as anyone; the audit names both, as kube-apiserver's does
+      const as = req.headers['impersonate-user'];
+      await this.deps.rest.handle({ req, url, body, user: ADMIN_USER, impersonatedUser: typeof as === 'string' && as !== '' ? as : undefined }, p, res);
     } catch (e) {
       sendError(res, e instanceof ApiError ? e : internalError(e instanceof Error ? e.message : String(e)));
     }
