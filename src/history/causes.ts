@@ -64,7 +64,8 @@ export class CauseTracker {
     }
     if (steps.length === 0) return;
     // the deployment controller acts on its Deployment: what changed there is the next link
-    const o = after ?? before;
+    // a scale's answer is a Scale: the owner is on the object before it
+    const o = w.subresource === 'scale' ? before : (after ?? before);
     const owner = o?.metadata ? controllerRef(o as never) : undefined;
     const further = w.user === DEPLOYMENT_CONTROLLER && owner?.kind === 'Deployment' ? (ns.deploymentCause.get(owner.name) ?? null) : null;
     for (const s of steps) this.add(ns, `${kind}/${name}`, further && s.field !== 'spec.template' ? [s, ...further] : [s]);

@@ -145,3 +145,20 @@ describe('cause chains', () => {
     expect(release.cause).toEqual([expect.objectContaining({ user: 'admin', field: 'metadata.labels', change: 'app=web,pod-template-hash=old → app=debug' })]);
   });
 });
+
+describe('cause chains through the scale subresource', () => {
+  it("the deployment controller's scale of a ReplicaSet (a Scale answer, no owner in it) goes on to the Deployment", () => {
+    const r = replay();
+    run(r, before());
+    const events = run(r, [
+      write('admin', 'patch', 'deployments', 'web', deployment(2, 'nginx:1.27')),
+      write(DC_USER, 'update', 'replicasets', 'web-old', { kind: 'Scale', apiVersion: 'autoscaling/v1', metadata: { name: 'web-old', namespace: NS }, spec: { replicas: 1 } }, { subresource: 'scale' }),
+      write(RS_USER, 'delete', 'pods', 'old-b', pod('old-b', OLD)),
+    ]);
+    const del = events.find((e) => e.verb === 'delete' && e.actor.controller)!;
+    expect(del.cause?.map((c) => [c.object.kind, c.field, c.change])).toEqual([
+      ['ReplicaSet', 'spec.replicas', '2 → 1'],
+      ['Deployment', 'spec.template', 'image nginx:1.25 → nginx:1.27'],
+    ]);
+  });
+});
