@@ -195,6 +195,11 @@ function selectorOf(c: Controllerish): Selector {
   return sel;
 }
 
+function readyStatus(p: { status?: { conditions?: unknown } | null }): string {
+  const c = Array.isArray(p.status?.conditions) ? (p.status!.conditions as { type?: string; status?: string }[]).find((x) => x?.type === 'Ready') : undefined;
+  return c?.status ?? 'unknown';
+}
+
 function statusText(code: number): string {
   const names: Record<number, string> = { 400: 'Bad Request', 403: 'Forbidden', 404: 'Not Found', 409: 'Conflict', 410: 'Gone', 422: 'Unprocessable Entity', 429: 'Too Many Requests', 500: 'Internal Server Error', 503: 'Service Unavailable', 504: 'Gateway Timeout' };
   return `refused with ${code}${names[code] ? ` ${names[code]}` : ''}`;
@@ -268,6 +273,8 @@ export class HistoryReplay {
   private refused: RefusedWrite | null = null;
   /** Pods/status writes seen: a log without any cannot tell phase or readiness. */
   podStatusWrites = 0;
+  /** The first sign that the log lacks pods/status writes (a pod's status changed with none logged), or null. */
+  podStatusEvidence: string | null = null;
 
   constructor(private readonly opts: ReplayOptions) {
     this.controllerUsers = new Map<string, ControllerKind | null>(Object.entries(CONTROLLER_USERS));
@@ -699,6 +706,16 @@ export class HistoryReplay {
     if (!o || o.kind !== 'Pod') {
       if (w.verb === 'delete' && name) ns.removePod(name);
       return;
+    }
+    // Only pods/status writes change a pod's status: a body of another write showing a phase or a
+    // readiness the log never set proves the log lacks them (GKE without Data Access logs).
+    const had = w.subresource === null && typeof name === 'string' ? ns.pods.get(name) : undefined;
+    if (had && this.podStatusEvidence === null) {
+      const [p0, p1] = [had.status?.phase ?? '', o.status?.phase ?? ''];
+      const [r0, r1] = [readyStatus(had), readyStatus(o)];
+      if (p0 !== p1 || r0 !== r1) {
+        this.podStatusEvidence = `pod ${name} was ${p0 !== p1 ? `${p1 || 'without a phase'}` : `Ready ${r1}`} in the answer to a ${w.verb} at ${w.time}, which no pods/status write in the log had set`;
+      }
     }
     this.put(ns, 'pods', o, w.verb === 'delete' && gone(o));
   }

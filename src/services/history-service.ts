@@ -153,8 +153,24 @@ async function* auditWrites(files: string[], opts: HistoryOptions): AsyncGenerat
   }
 }
 
-/** Controller verdicts that rest on pods' phase and readiness, held until the log shows whether it carries them. */
-const MAX_HELD_VERDICTS = 1_000_000;
+/** Positions of events, a bit each: the verdicts held until the log shows whether it carries pod status. */
+class BitSet {
+  private bits = new Uint8Array(1024);
+  add(i: number): void {
+    if (i >> 3 >= this.bits.length) {
+      const grown = new Uint8Array(Math.max(this.bits.length * 2, (i >> 3) + 1));
+      grown.set(this.bits);
+      this.bits = grown;
+    }
+    this.bits[i >> 3] |= 1 << (i & 7);
+  }
+  has(i: number): boolean {
+    return i >> 3 < this.bits.length && (this.bits[i >> 3] & (1 << (i & 7))) !== 0;
+  }
+}
+
+/** A pod the log shows for this long without one pods/status write means the log lacks them (a kubelet reports within seconds). */
+const KUBELET_REPORTS_MS = 60_000;
 
 export async function buildHistory(opts: HistoryOptions): Promise<HistoryResult> {
   const recordings = opts.recordings ?? [];
@@ -189,8 +205,10 @@ export async function buildHistory(opts: HistoryOptions): Promise<HistoryResult>
   const readCoverage = { format: (source === 'recording' ? 'recording' : 'kube-apiserver') as HistoryCoverage['format'], truncated: 0, duplicates: 0, missing: [] as string[] };
   let from = null as string | null;
   let to = null as string | null;
-  // verdicts on pods' phase and readiness, by their place in the spool, while the log has shown no pod status write
-  const held = new Map<number, string>();
+  // verdicts on pods' phase and readiness, by their place in the spool: unknown if the log turns out to lack them
+  const held = new BitSet();
+  let firstPodCreate: number | null = null;
+  let lastAt: number | null = null;
   // the writes controllers' syncs name as their causes (--controller-writes keeps them)
   const causeKeys = new Set<string>();
   const count = (e: HistoryEvent): void => {
@@ -209,7 +227,7 @@ export async function buildHistory(opts: HistoryOptions): Promise<HistoryResult>
   const keep = (e: HistoryEvent): void => {
     const t = Date.parse(e.time);
     if ((opts.sinceMs !== undefined && t < opts.sinceMs) || (opts.untilMs !== undefined && t > opts.untilMs)) return;
-    if (e.actor.controller && e.predicted !== null && replay.podStatusWrites === 0 && replay.dependsOnPodStatus(e) && held.size < MAX_HELD_VERDICTS) held.set(spool.length, unknownMessage(e));
+    if (e.actor.controller && e.predicted !== null && replay.dependsOnPodStatus(e)) held.add(spool.length);
     if (opts.controllerWritesOnly && e.cause) for (const c of e.cause) causeKeys.add(causeKey(c.time, c.user, c.object.kind === 'Pod' ? c.object.name : null));
     spool.push(e);
     count(e);
@@ -221,6 +239,8 @@ export async function buildHistory(opts: HistoryOptions): Promise<HistoryResult>
     for await (const { write: w, stateOnly, at } of writesIn) {
       if (opts.namespace !== undefined && w.namespace !== opts.namespace) continue;
       if (!stateOnly) writes++;
+      if (!Number.isNaN(at)) lastAt = at;
+      if (firstPodCreate === null && w.resource === 'pods' && w.verb === 'create' && w.subresource === null && !Number.isNaN(at)) firstPodCreate = at;
       const events = replay.push(w);
       const no = replay.refusedWrite();
       if (no && target?.kind === 'Pod' && no.pod === target.name && refused.length < NOT_PREDICTED_SHOWN) refused.push(no);
@@ -239,10 +259,14 @@ export async function buildHistory(opts: HistoryOptions): Promise<HistoryResult>
       if (counts.events === 0 && opts.sinceMs === undefined && opts.untilMs === undefined) throw new UserError(`${describeTarget(target)} has no write in the ${input}${opts.namespace !== undefined ? ` in namespace ${opts.namespace}` : ''}`);
       if (targetNamespaces.size > 1) throw new UserError(`"${target.name}" is in several namespaces of the ${input} (${[...targetNamespaces].sort().join(', ')}): choose one with -n`);
     }
-    // A log with no pod status write at all cannot tell phase or readiness: the verdicts resting on them are unknown.
-    const noPodStatus = replay.podStatusWrites === 0 && counts.controller > 0 && source !== 'recording';
-    if (noPodStatus) readCoverage.missing.push('pod status writes (pods/status: the kubelet reports phase and readiness there): none in the log, so the verdicts that rest on them are unknown');
-    if ((noPodStatus && held.size > 0) || opts.controllerWritesOnly) {
+    // A log that lacks pods/status writes cannot tell phase or readiness: the verdicts resting on
+    // them are unknown. Known when a pod's status changed with no such write logged, or when the
+    // log has none at all though pods lived in it past the time a kubelet takes to report.
+    const quiet = replay.podStatusWrites === 0 && firstPodCreate !== null && lastAt !== null && lastAt - firstPodCreate >= KUBELET_REPORTS_MS;
+    const why = replay.podStatusEvidence ?? (quiet ? `no pods/status write in the log, though pods lived in it for ${Math.round((lastAt! - firstPodCreate!) / 1000)} s` : null);
+    const noPodStatus = why !== null && counts.controller > 0 && source !== 'recording';
+    if (noPodStatus) readCoverage.missing.push(`pod status writes (pods/status, where the kubelet reports phase and readiness): ${why}; the verdicts that rest on them are unknown`);
+    if (noPodStatus || opts.controllerWritesOnly) {
       const all = spool;
       spool = new EventSpool<HistoryEvent>(opts.spoolDir);
       Object.assign(counts, { events: 0, controller: 0, predicted: 0, notPredicted: 0, unknown: 0 });
@@ -251,9 +275,8 @@ export async function buildHistory(opts: HistoryOptions): Promise<HistoryResult>
       let i = 0;
       try {
         for (let e of all) {
-          const message = noPodStatus ? held.get(i) : undefined;
+          if (noPodStatus && held.has(i)) e = { ...e, predicted: null, message: unknownMessage(e) };
           i++;
-          if (message !== undefined) e = { ...e, predicted: null, message };
           if (opts.controllerWritesOnly && !e.actor.controller && !causeKeys.has(causeKey(e.time, e.actor.user, e.pod))) continue;
           spool.push(e);
           count(e);

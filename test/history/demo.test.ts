@@ -124,3 +124,36 @@ describe('the demo audit log (real v1.32 servers)', async () => {
     await expect(collect({ auditLogs: [LOG], target: { kind: 'ReplicaSet', name: 'api' } })).rejects.toThrow('ReplicaSet api has no write in the audit log');
   });
 });
+
+// The demo as a log without pods/status or replicationcontrollers/status writes (GKE's default: they
+// are Data Access logs, off unless turned on), in the plain kube-apiserver format: the pods' phase
+// and readiness are not in it, and the bodies of the controller's deletes show them changed with no
+// status write logged. Nothing is then claimed that rests on them: no verdict is false, the deletes
+// are unknown and say why, the creates (on counts alone) are still predicted, and coverage says so.
+describe('the demo audit log without status writes', async () => {
+  const { mkdtempSync, writeFileSync, rmSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const dir = mkdtempSync(join(tmpdir(), 'rs-demo-nostatus-'));
+  const file = join(dir, 'audit.jsonl');
+  const lines = readFileSync(LOG, 'utf8').split('\n').filter((l) => l !== '' && JSON.parse(l).objectRef?.subresource !== 'status');
+  writeFileSync(file, lines.join('\n') + '\n');
+  const r = await collect({ auditLogs: [file] });
+  rmSync(dir, { recursive: true, force: true });
+  const mine = r.history.events.filter((e) => e.actor.controller);
+
+  it('has no false verdict; creates are predicted, deletes unknown with the reason', () => {
+    expect(mine.filter((e) => e.predicted === false)).toEqual([]);
+    expect(mine.filter((e) => e.verb === 'create').map((e) => e.predicted)).toEqual([true, true, true, true, true]);
+    const deletes = mine.filter((e) => e.verb === 'delete');
+    expect(deletes.length).toBe(3);
+    for (const d of deletes) {
+      expect(d.predicted).toBeNull();
+      expect(d.message).toMatch(/^deleted pod api-\w+; state unknown: the log has no pod status writes \(pods\/status\)/);
+    }
+  });
+
+  it("says in the coverage what is missing, and why it knows", () => {
+    expect(r.coverage.missing).toEqual([expect.stringMatching(/^pod status writes \(pods\/status, where the kubelet reports phase and readiness\): pod api-\w+ was Running in the answer to a delete at .*, which no pods\/status write in the log had set; the verdicts that rest on them are unknown$/)]);
+    expect(r.counts).toMatchObject({ notPredicted: 0, predicted: 5, unknown: 3 });
+  });
+});
