@@ -167,7 +167,7 @@ Exit status: 0, or 1 when a controller write was not predicted by the rules.`;
     const { history } = result;
     // what the input covers and lacks comes first, before any notice, whatever -o is (stdout
     // stays the document)
-    process.stderr.write(renderCoverageLine(result.coverage, history.from, history.to) + '\n');
+    process.stderr.write(renderCoverageLine(result.coverage, iso(result.span?.from) ?? history.from, iso(result.span?.to) ?? history.to) + '\n');
     for (const n of result.notices) this.warning(n);
     const { refused, targetNamespace } = result;
     try {
@@ -192,4 +192,9 @@ Exit status: 0, or 1 when a controller write was not predicted by the rules.`;
     }
     process.exitCode = result.counts.notPredicted > 0 ? 1 : 0;
   }
+}
+
+/** A time read (ms) as the contract writes times, or null. */
+function iso(ms: number | undefined): string | null {
+  return ms === undefined ? null : new Date(ms).toISOString();
 }

@@ -146,10 +146,18 @@ export async function buildEventsHistory(opts: EventsHistoryOptions): Promise<Hi
     notPredicted: [],
     refused: h.refused,
     coverage: h.coverage,
+    span: spanOf(h.events),
     notices,
     targetNamespace: target && namespaces.size === 1 ? [...namespaces][0] : read.namespace,
     close: () => spool.close(),
   };
+}
+
+/** The times of the first and last Event shown (ms): what Events cover is what they say. */
+function spanOf(events: readonly HistoryEvent[]): { from: number; to: number } | null {
+  const from = Date.parse(events[0]?.time ?? '');
+  const to = Date.parse(events.at(-1)?.time ?? '');
+  return Number.isNaN(from) || Number.isNaN(to) ? null : { from, to };
 }
 
 function describeTarget(t: HistoryTarget): string {

@@ -52,6 +52,8 @@ export interface HistoryResult {
   refused: RefusedWrite[];
   /** What the input could and could not tell (also in the document); its one-line summary goes first on stderr. */
   coverage: HistoryCoverage;
+  /** The times of the first and last write read (ms), whatever the scope and target: what the input covers. */
+  span: { from: number; to: number } | null;
   notices: string[];
   /** The namespace the target was found in (a pod story names it). */
   targetNamespace: string | null;
@@ -208,6 +210,7 @@ export async function buildHistory(opts: HistoryOptions): Promise<HistoryResult>
   // verdicts on pods' phase and readiness, by their place in the spool: unknown if the log turns out to lack them
   const held = new BitSet();
   let firstPodCreate: number | null = null;
+  let firstAt: number | null = null;
   let lastAt: number | null = null;
   // the writes controllers' syncs name as their causes (--controller-writes keeps them)
   const causeKeys = new Set<string>();
@@ -239,7 +242,10 @@ export async function buildHistory(opts: HistoryOptions): Promise<HistoryResult>
     for await (const { write: w, stateOnly, at } of writesIn) {
       if (opts.namespace !== undefined && w.namespace !== opts.namespace) continue;
       if (!stateOnly) writes++;
-      if (!Number.isNaN(at)) lastAt = at;
+      if (!Number.isNaN(at)) {
+        firstAt ??= at;
+        lastAt = at;
+      }
       if (firstPodCreate === null && w.resource === 'pods' && w.verb === 'create' && w.subresource === null && !Number.isNaN(at)) firstPodCreate = at;
       const events = replay.push(w);
       const no = replay.refusedWrite();
@@ -312,6 +318,7 @@ export async function buildHistory(opts: HistoryOptions): Promise<HistoryResult>
     notPredicted,
     refused,
     coverage,
+    span: firstAt !== null && lastAt !== null ? { from: firstAt, to: lastAt } : null,
     notices,
     targetNamespace: targetNamespaces.size === 1 ? [...targetNamespaces][0] : (opts.namespace ?? null),
     close: () => finalSpool.close(),
