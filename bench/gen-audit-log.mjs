@@ -1,13 +1,21 @@
 #!/usr/bin/env node
 // Realistic kube-apiserver audit logs of any size, for `history` at scale (issue 12):
 //   node bench/gen-audit-log.mjs --out FILE [--bytes 1G] [--namespaces 50] [--rs 4] [--seed 7]
+// and the same log as a managed cluster exports it (issue 19), for the reader's speed on documents:
+//   node bench/gen-audit-log.mjs --from audit.jsonl --to gcloud|cloudwatch --out FILE [--bytes 1G]
+// (gcloud: `gcloud logging read --format=json`, one pretty JSON array, newest first, keys sorted;
+// cloudwatch: `aws logs filter-log-events --output json`, one pretty document, events grouped by
+// stream. Events are taken from the start of the JSON lines until the document holds --bytes.)
 // Lines have the shape of the real log in test/history/fixtures/demo-audit.jsonl (audit.k8s.io/v1,
 // --audit-log-format=json, a policy that logs writes of pods and controllers at RequestResponse,
 // Events at Metadata and no reads): users scale ReplicaSets up and down; the ReplicaSet controller
 // creates pods (slow-start batches) and deletes the newest ones, and writes the status; the
 // scheduler binds pods; kubelets patch their status to Running and ready, and remove deleted pods.
 // Pod bodies carry managedFields as a real server returns them. Deterministic for one seed.
-import { createWriteStream } from 'node:fs';
+import { closeSync, createReadStream, createWriteStream, mkdtempSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 // the sandbox's deterministic PRNG and generateName alphabet (the bench runs on the build)
 import { NAME_ALPHABET as ALPHABET, prng as rng } from '../dist/sandbox/util.js';
 
@@ -203,7 +211,118 @@ export async function generateAuditLog({ out, bytes = 1024 ** 3, namespaces = 50
   return { bytes: written, lines };
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+// ---- the same log as managed clusters export it -------------------------------------------------
+
+const GRPC_OF_HTTP = { 400: 3, 401: 16, 403: 7, 404: 5, 409: 10, 422: 3, 429: 8, 500: 13, 503: 14, 504: 4 };
+
+const sortKeys = (o) => Object.fromEntries(Object.keys(o).sort().map((k) => [k, o[k]]));
+
+/** An audit.k8s.io/v1 Event as GKE's Cloud Logging LogEntry (reference/cloud-audit-formats.md §1.2). */
+export function logEntryOfEvent(e) {
+  const ref = e.objectRef ?? {};
+  const group = ref.apiGroup || 'core';
+  const name = ref.name ?? e.responseObject?.metadata?.name;
+  const method = `io.k8s.${group}.${ref.apiVersion ?? 'v1'}.${ref.resource}${ref.subresource ? `.${ref.subresource}` : ''}.${e.verb}`;
+  const resourceName = `${group}/${ref.apiVersion ?? 'v1'}/${ref.namespace !== undefined ? `namespaces/${ref.namespace}/` : ''}${ref.resource}${name ? `/${name}` : ''}${ref.subresource ? `/${ref.subresource}` : ''}`;
+  const code = e.responseStatus?.code ?? 200;
+  const type = (o) => (o?.kind ? `${group}.k8s.io/${ref.apiVersion ?? 'v1'}.${o.kind}` : undefined);
+  const payload = {
+    '@type': 'type.googleapis.com/google.cloud.audit.AuditLog',
+    authenticationInfo: { principalEmail: e.user?.username },
+    authorizationInfo: [{ granted: true, permission: method, resource: resourceName }],
+    methodName: method,
+    requestMetadata: { callerIp: e.sourceIPs?.[0], callerSuppliedUserAgent: e.userAgent },
+    resourceName,
+    serviceName: 'k8s.io',
+    status: code < 300 ? {} : { code: GRPC_OF_HTTP[code] ?? 2, message: e.responseStatus?.message ?? '' },
+    ...(e.requestObject ? { request: { ...e.requestObject, '@type': type(e.requestObject) } } : {}),
+    ...(e.responseObject ? { response: { ...e.responseObject, '@type': type(e.responseObject) } } : {}),
+  };
+  const dataAccess = ref.subresource === 'status';
+  return sortKeys({
+    insertId: e.auditID,
+    labels: e.annotations,
+    logName: `projects/acme-prod/logs/cloudaudit.googleapis.com%2F${dataAccess ? 'data_access' : 'activity'}`,
+    operation: { first: true, id: e.auditID, last: true, producer: 'k8s.io' },
+    protoPayload: sortKeys(payload),
+    receiveTimestamp: e.stageTimestamp,
+    resource: { labels: { cluster_name: 'prod-1', location: 'europe-west1', project_id: 'acme-prod' }, type: 'k8s_cluster' },
+    severity: code < 300 ? 'NOTICE' : 'ERROR',
+    timestamp: e.stageTimestamp,
+  });
+}
+
+const STREAMS = ['kube-apiserver-audit-0c5e1d8f2a9b4e6f8a1d3c5b7e9f0a2c', 'kube-apiserver-audit-71976ca11bea5d3083393f7d32dab75b'];
+
+/** An Event as one CloudWatch event of `aws logs filter-log-events` (its stream: one of two API servers). */
+export function cloudWatchEventOf(e, line) {
+  const ms = Date.parse(e.stageTimestamp);
+  return { logStreamName: STREAMS[line % 2], timestamp: ms, message: JSON.stringify(e), ingestionTime: ms + 1500, eventId: String(38471234567890n + BigInt(line)).padStart(56, '3') };
+}
+
+/** `JSON.stringify(v, null, indent)`, every line moved right by `by` spaces. */
+const pretty = (v, indent, by) => JSON.stringify(v, null, indent).replace(/\n/g, `\n${' '.repeat(by)}`);
+
+/**
+ * The JSON lines of `from` as a gcloud array or a CloudWatch document of about `bytes` (events
+ * from the start of the log until it holds that much). Memory: one line; the parts are spooled.
+ */
+export async function convertAuditLog({ from, out, to, bytes = 1024 ** 3 }) {
+  if (to !== 'gcloud' && to !== 'cloudwatch') throw new Error(`--to: gcloud or cloudwatch, not ${to}`);
+  const tmp = mkdtempSync(join(tmpdir(), 'gen-audit-'));
+  // gcloud: elements in log order into one spool, written out backwards; cloudwatch: one spool a stream
+  const spools = (to === 'gcloud' ? ['all'] : STREAMS).map((_, i) => ({ path: join(tmp, `part-${i}`), fd: 0, size: 0, offs: [], lens: [] }));
+  for (const sp of spools) sp.fd = openSync(sp.path, 'w+');
+  let written = 0;
+  let events = 0;
+  const rl = createInterface({ input: createReadStream(from), crlfDelay: Infinity });
+  for await (const l of rl) {
+    if (l === '') continue;
+    const e = JSON.parse(l);
+    const text = to === 'gcloud' ? `  ${pretty(logEntryOfEvent(e), 2, 2)}` : `        ${pretty(cloudWatchEventOf(e, events), 4, 8)}`;
+    const b = Buffer.from(text);
+    const sp = spools[to === 'gcloud' ? 0 : events % 2];
+    writeSync(sp.fd, b, 0, b.length, sp.size);
+    sp.offs.push(sp.size);
+    sp.lens.push(b.length);
+    sp.size += b.length;
+    written += b.length + 2;
+    events++;
+    if (written >= bytes) break;
+  }
+  rl.close();
+  const fd = openSync(out, 'w');
+  const put = (s) => writeSync(fd, typeof s === 'string' ? Buffer.from(s) : s);
+  put(to === 'gcloud' ? '[\n' : '{\n    "events": [\n');
+  let first = true;
+  for (const sp of spools) {
+    const n = sp.offs.length;
+    for (let k = 0; k < n; k++) {
+      const i = to === 'gcloud' ? n - 1 - k : k;
+      const b = Buffer.allocUnsafe(sp.lens[i]);
+      readSync(sp.fd, b, 0, b.length, sp.offs[i]);
+      if (!first) put(',\n');
+      first = false;
+      put(b);
+    }
+    closeSync(sp.fd);
+  }
+  put(to === 'gcloud' ? '\n]\n' : '\n    ],\n    "searchedLogStreams": []\n}\n');
+  closeSync(fd);
+  rmSync(tmp, { recursive: true, force: true });
+  return { events, bytes: written };
+}
+
+if (import.meta.url === `file://${process.argv[1]}` && args.includes('--to')) {
+  const out = arg('--out');
+  const from = arg('--from');
+  if (!out || !from) {
+    console.error('usage: node bench/gen-audit-log.mjs --from audit.jsonl --to gcloud|cloudwatch --out FILE [--bytes 1G]');
+    process.exit(2);
+  }
+  const r = await convertAuditLog({ from, out, to: arg('--to'), bytes: parseBytes(arg('--bytes', '1G')) });
+  console.error(`wrote ${out}: ${r.events} events, ${(r.bytes / 1024 ** 2).toFixed(0)} MiB`);
+} else if (import.meta.url === `file://${process.argv[1]}`) {
   const out = arg('--out');
   if (!out) {
     console.error('usage: node bench/gen-audit-log.mjs --out FILE [--bytes 1G] [--namespaces 50] [--rs 4] [--seed 7]');

@@ -168,7 +168,10 @@ function measureTables(runs) {
 /**
  * `history` on a realistic audit log (bench/gen-audit-log.mjs: a GiB by default, 100 MiB with
  * --quick), read in one streaming pass: time, throughput and peak RSS for `-o json` and the
- * default table, and what the run found (from its own summary line).
+ * default table, and what the run found (from its own summary line). Side by side: a bare
+ * line-by-line JSON.parse of the same JSON lines (the floor of any reader), and the same log as a
+ * managed cluster exports it, converted to that size (a gcloud array, newest first; a CloudWatch
+ * filter-log-events document), read by `history -A -o json` with no format flag.
  */
 async function auditLogFile(bytes) {
   const { generateAuditLog } = await import('./gen-audit-log.mjs');
@@ -187,26 +190,57 @@ async function auditLogFile(bytes) {
   return { file, lines };
 }
 
+/** The JSON lines `from` as `to` (gcloud, cloudwatch) of about `bytes`, cached like them. */
+async function auditExportFile(from, to, bytes) {
+  const { convertAuditLog } = await import('./gen-audit-log.mjs');
+  const file = from.replace(/\.jsonl$/, `.${to}.json`);
+  const eventsFile = `${file}.events`;
+  if (!existsSync(file) || !existsSync(eventsFile)) {
+    const part = `${file}.part`;
+    const r = await convertAuditLog({ from, out: part, to, bytes });
+    renameSync(part, file);
+    writeFileSync(eventsFile, String(r.events));
+  }
+  return { file, lines: Number(readFileSync(eventsFile, 'utf8')) };
+}
+
+/** A bare reader: each line of a file handed to JSON.parse, nothing else. */
+const bareLineParse = (file) =>
+  `const rl=require('readline').createInterface({input:require('fs').createReadStream(${JSON.stringify(file)}),crlfDelay:Infinity});let n=0;rl.on('line',(l)=>{if(l){JSON.parse(l);n++}});rl.on('close',()=>console.log(n))`;
+
 async function measureHistory() {
   const bytes = quick ? 100 * 1024 ** 2 : 1024 ** 3;
   const { file, lines } = await auditLogFile(bytes);
   const size = statSync(file).size;
+  const gcloud = await auditExportFile(file, 'gcloud', bytes);
+  const cloudwatch = await auditExportFile(file, 'cloudwatch', bytes);
   log(`\n### \`history\` on an audit log of ${(size / 1024 ** 2).toFixed(0)} MiB (${lines.toLocaleString('en-US')} lines, bench/gen-audit-log.mjs)`);
-  log('| output | time | throughput | peak RSS |');
-  log('|---|---|---|---|');
+  log('| input | run | time | throughput | peak RSS |');
+  log('|---|---|---|---|---|');
   const out = { bytes: size, lines };
-  for (const [key, label, extra] of [['json', '`-A -o json`', ['-o', 'json']], ['table', '`-A` (table)', []]]) {
+  const row = (key, input, label, bytesIn, entries, r) => {
+    out[key] = { ms: r.ms, rssKiB: r.rssKiB, bytes: bytesIn, entries };
+    log(`| ${input} | ${label} | ${fmtMs(r.ms)} | ${(bytesIn / 1024 ** 2 / (r.ms / 1000)).toFixed(0)} MiB/s, ${Math.round(entries / (r.ms / 1000)).toLocaleString('en-US')} entries/s | ${fmtMiB(r.rssKiB)} |`);
+  };
+  const bare = timed(process.execPath, ['-e', bareLineParse(file)]);
+  if (bare.status !== 0) throw new Error(`bare parse failed: ${bare.stderr}`);
+  row('bare', 'JSON lines', 'bare line-by-line `JSON.parse`', size, lines, bare);
+  for (const [key, label, extra] of [['json', '`history -A -o json`', ['-o', 'json']], ['table', '`history -A` (table)', []]]) {
     const r = timed(process.execPath, [runJs, 'history', '--audit-log', file, '-A', ...extra]);
     if (r.status !== 0 && r.status !== 1) throw new Error(`history ${extra.join(' ')} failed: ${r.stderr}`);
-    out[key] = { ms: r.ms, rssKiB: r.rssKiB };
-    log(`| ${label} | ${fmtMs(r.ms)} | ${(size / 1024 ** 2 / (r.ms / 1000)).toFixed(0)} MiB/s, ${Math.round(lines / (r.ms / 1000)).toLocaleString('en-US')} lines/s | ${fmtMiB(r.rssKiB)} |`);
+    row(key, 'JSON lines', label, size, lines, r);
+  }
+  for (const [key, input, doc] of [['gcloud', `gcloud array (newest first), ${gcloud.lines.toLocaleString('en-US')} entries`, gcloud], ['cloudwatch', `CloudWatch filter-log-events, ${cloudwatch.lines.toLocaleString('en-US')} entries`, cloudwatch]]) {
+    const r = timed(process.execPath, [runJs, 'history', '--audit-log', doc.file, '-A', '-o', 'json']);
+    if (r.status !== 0 && r.status !== 1) throw new Error(`history on ${key} failed: ${r.stderr}`);
+    row(key, input, '`history -A -o json`', statSync(doc.file).size, doc.lines, r);
   }
   // memory bounded by the live objects: a log ten times smaller, with as many objects alive
   if (!quick) {
     const small = await auditLogFile(100 * 1024 ** 2);
     const r = timed(process.execPath, [runJs, 'history', '--audit-log', small.file, '-A', '-o', 'json']);
     out.smallRssKiB = r.rssKiB;
-    log(`| \`-A -o json\` on the first 100 MiB of such a log | ${fmtMs(r.ms)} | ${(statSync(small.file).size / 1024 ** 2 / (r.ms / 1000)).toFixed(0)} MiB/s | ${fmtMiB(r.rssKiB)} |`);
+    log(`| JSON lines, the first 100 MiB of such a log | \`history -A -o json\` | ${fmtMs(r.ms)} | ${(statSync(small.file).size / 1024 ** 2 / (r.ms / 1000)).toFixed(0)} MiB/s | ${fmtMiB(r.rssKiB)} |`);
   }
   // what it found: the summary line under the table
   const summary = spawnSync(process.execPath, [runJs, 'history', '--audit-log', file, '-A'], { encoding: 'utf8', maxBuffer: 1 << 30 });
@@ -338,6 +372,21 @@ function goalRows() {
       `${fmtMs(h.json.ms)}, ${fmtMiB(h.json.rssKiB)} (100 MiB log: ${fmtMiB(h.smallRssKiB)})`,
       h.json.rssKiB <= 1.5 * h.smallRssKiB,
     );
+  }
+  if (m.history?.bare) {
+    const h = m.history;
+    row('JSON-lines path (`history -A -o json`) ≤ 1.5x a bare line-by-line JSON.parse', `${fmtX(h.json.ms / h.bare.ms)} (${fmtMs(h.json.ms)} vs ${fmtMs(h.bare.ms)})`, h.json.ms <= 1.5 * h.bare.ms);
+    const mibs = (r) => r.bytes / 1024 ** 2 / (r.ms / 1000);
+    for (const [key, label] of [['gcloud', 'gcloud array'], ['cloudwatch', 'CloudWatch document']]) {
+      const r = h[key];
+      const ratio = mibs(r) / mibs(h.json);
+      const perEntry = r.entries / r.ms / (h.json.entries / h.json.ms);
+      row(
+        `${label} ≥ 80% of the JSON-lines throughput at the same memory bound (peak RSS within 1.5x)`,
+        `${(100 * ratio).toFixed(0)}% (${mibs(r).toFixed(0)} vs ${mibs(h.json).toFixed(0)} MiB/s; per entry ${(100 * perEntry).toFixed(0)}%); ${fmtMiB(r.rssKiB)} vs ${fmtMiB(h.json.rssKiB)}`,
+        ratio >= 0.8 && r.rssKiB <= 1.5 * h.json.rssKiB,
+      );
+    }
   }
   if (m.planner && m.planner[150000] !== undefined) {
     const [a, b] = [m.planner[10000], m.planner[150000]];

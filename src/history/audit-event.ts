@@ -10,6 +10,11 @@ const VERBS = new Set(['create', 'update', 'patch', 'delete', 'deletecollection'
 
 export class AuditFormatError extends Error {}
 
+/** The code of a write whose log entry was cut before its answer: whether the server accepted it is unknown. */
+export const UNKNOWN_OUTCOME = -1;
+
+const TRUNCATED = 'audit.k8s.io/truncated';
+
 const isObj = (v: unknown): v is Record<string, any> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
@@ -30,7 +35,9 @@ export function writeOfAuditEvent(e: unknown): ApiWrite | null {
   if (isObj(e.requestObject) && e.requestObject.kind === 'DeleteOptions' && Array.isArray(e.requestObject.dryRun) && e.requestObject.dryRun.length > 0) return null;
   const time = typeof e.requestReceivedTimestamp === 'string' ? e.requestReceivedTimestamp : typeof e.stageTimestamp === 'string' ? e.stageTimestamp : null;
   if (time === null) throw new AuditFormatError('audit event without requestReceivedTimestamp or stageTimestamp');
-  const code = isObj(e.responseStatus) && typeof e.responseStatus.code === 'number' ? e.responseStatus.code : 0;
+  // kube-apiserver's truncate backend, and the cloud exports' cuts read back (src/input/audit), mark the entry
+  const truncated = isObj(e.annotations) && e.annotations[TRUNCATED] === 'true';
+  const code = isObj(e.responseStatus) && typeof e.responseStatus.code === 'number' ? e.responseStatus.code : truncated ? UNKNOWN_OUTCOME : 0;
   const request = isObj(e.requestObject) ? e.requestObject : null;
   const response = isObj(e.responseObject) ? e.responseObject : null;
   return {
@@ -44,7 +51,8 @@ export function writeOfAuditEvent(e: unknown): ApiWrite | null {
     namespace: ref.namespace,
     name: typeof ref.name === 'string' && ref.name !== '' ? ref.name : null,
     code,
-    bodies: e.level === 'RequestResponse' && response !== null,
+    bodies: e.level === 'RequestResponse' && response !== null && !truncated,
+    truncated,
     request,
     response,
   };

@@ -213,7 +213,7 @@ function labelsText(l: Record<string, string> | null | undefined): string {
 
 function readyOf(p: Pod | Obj): string {
   const c = (p.status?.conditions as { type?: string; status?: string }[] | undefined)?.find((x) => x?.type === 'Ready');
-  return c?.status ?? 'unknown';
+  return c?.status ?? 'not set';
 }
 
 function goneNow(o: Obj): boolean {

@@ -16,6 +16,7 @@ import type { Behaviour } from '../core/versions.js';
 import { slimController, slimPod, validateController, validatePod } from '../input/objects.js';
 import { CONTROLLER_USERS, isRsReconcileController } from './agents.js';
 import { CauseTracker } from './causes.js';
+import { UNKNOWN_OUTCOME } from './audit-event.js';
 import { HISTORY_API_VERSION, type ApiWrite, type HistoryControllerRef, type HistoryCoverage, type HistoryEvent, type HistoryVerb, type ReconcileHistory, type RefusedWrite, type CauseStep } from './types.js';
 
 export { CONTROLLER_USERS } from './agents.js';
@@ -195,6 +196,13 @@ function selectorOf(c: Controllerish): Selector {
   return sel;
 }
 
+/** What a write logged without its bodies leaves unknown, in words (a message's tail). */
+function lost(w: ApiWrite, what: string): string {
+  if (!w.truncated) return `; logged without bodies: the state of ${what} is unknown from here`;
+  const outcome = w.code === UNKNOWN_OUTCOME ? ' and whether the server accepted it' : '';
+  return `; its log entry was cut (truncated): its bodies${outcome} are not in the log, and the state of ${what} is unknown from here`;
+}
+
 function readyStatus(p: { status?: { conditions?: unknown } | null }): string {
   const c = Array.isArray(p.status?.conditions) ? (p.status!.conditions as { type?: string; status?: string }[]).find((x) => x?.type === 'Ready') : undefined;
   return c?.status ?? 'unknown';
@@ -284,8 +292,9 @@ export class HistoryReplay {
   /** Takes the next write, in the order the server applied them; returns the events it makes. */
   push(w: ApiWrite): HistoryEvent[] {
     this.refused = null;
-    // A write the API server refused changed nothing and is not an event (the contract).
-    if (w.code < 200 || w.code >= 300) {
+    // A write the API server refused changed nothing and is not an event (the contract). A cut
+    // entry that lost its answer may have changed anything: read as a write without bodies.
+    if (w.code !== UNKNOWN_OUTCOME && (w.code < 200 || w.code >= 300)) {
       // Upstream's updateReplicaSetStatus answers a refused status write with a GET and the same
       // status again, whether or not the object has it by then: note it for that retry.
       const kind = KIND_OF_RESOURCE[w.resource];
@@ -359,7 +368,7 @@ export class HistoryReplay {
     const base = (verb: HistoryVerb, controller: HistoryControllerRef | null, message: string): HistoryEvent => ({
       time: w.time, actor, verb, controller, pod: name, reason: null, message, predicted: null, cause: null,
     });
-    const noBodies = !w.bodies ? `; logged without bodies: the state of ${name ? `pod ${name}` : `the pods of namespace ${w.namespace}`} is unknown from here` : '';
+    const noBodies = !w.bodies ? lost(w, name ? `pod ${name}` : `the pods of namespace ${w.namespace}`) : '';
     const who = w.user;
 
     if (w.verb === 'create' && sub === null) {
@@ -401,7 +410,7 @@ export class HistoryReplay {
     const ref = name ? { kind, namespace: w.namespace, name } : null;
     const before = name ? ns.controllers.get(ctlKey(kind, name)) : undefined;
     const who = w.user;
-    const noBodies = !w.bodies ? `; logged without bodies: the state of ${kind} ${name ?? '?'} is unknown from here` : '';
+    const noBodies = !w.bodies ? lost(w, `${kind} ${name ?? '?'}`) : '';
     const base = (verb: HistoryVerb, message: string): HistoryEvent => ({ time: w.time, actor, verb, controller: ref, pod: null, reason: null, message: message + noBodies, predicted: null, cause: null });
     if (w.subresource === 'status') {
       if (actor.controller && ref && w.bodies) {

@@ -99,6 +99,8 @@ export interface ApiWrite {
   code: number;
   /** Whether the log holds the bodies (level RequestResponse); Metadata-level writes have none. */
   bodies: boolean;
+  /** The log entry was cut (audit.k8s.io/truncated): bodies lost, and the answer too when `code` is -1. */
+  truncated?: boolean;
   request: Record<string, any> | null;
   response: Record<string, any> | null;
 }

@@ -9,7 +9,8 @@ import { rulesVersionOf } from '../history/agents.js';
 import type { Behaviour } from '../core/versions.js';
 import type { HistoryCounts, HistoryCoverage, HistoryEvent, ReconcileHistory, RefusedWrite } from '../history/types.js';
 import { RecordingConverter, RecordingFormatError, RECORDING_KIND, RS_RECONCILE_USER, parseRecordingLine, type ConvertedWrite } from '../history/recording.js';
-import { readAuditLogs, readJsonLines, type JsonLinesKind } from '../input/audit-log.js';
+import { FACTS } from '../input/audit/coverage.js';
+import { AUDIT_FORMATS, AuditCoverage, HISTORY_WRITES, isAuditFormat, readAuditLogs, readJsonLines, whereOf, type JsonLinesKind } from '../input/audit-log.js';
 import { UserError } from '../errors.js';
 import { EventSpool } from './event-spool.js';
 import { chooseBehaviour } from './plan-service.js';
@@ -142,16 +143,24 @@ async function* recordedWrites(files: string[], opts: HistoryOptions, notices: s
   notices.push(...converter.notices);
 }
 
-async function* auditWrites(files: string[], opts: HistoryOptions): AsyncGenerator<ReadWrite> {
-  for await (const line of readAuditLogs(files, { onBytes: opts.onBytes })) {
+/**
+ * The writes of the audit inputs (files and directories, any export format, recognised from the
+ * content unless `format` says), merged in time order with duplicates dropped; `coverage` is
+ * filled as they are read.
+ */
+async function* auditWrites(files: string[], opts: HistoryOptions, coverage: AuditCoverage): AsyncGenerator<ReadWrite> {
+  const format = opts.auditLogFormat;
+  if (format !== undefined && !isAuditFormat(format)) throw new UserError(`--audit-log-format: "${format}" is not one of ${AUDIT_FORMATS.join(', ')}`);
+  // the filter lets the reader leave unparsed what the history certainly does not read (reads, other resources)
+  for await (const line of readAuditLogs(files, { onBytes: opts.onBytes, format, coverage, filter: HISTORY_WRITES, spoolDir: opts.spoolDir })) {
     let w;
     try {
       w = writeOfAuditEvent(line.value);
     } catch (e) {
-      if (e instanceof AuditFormatError) throw new UserError(`${line.file}:${line.line}: ${e.message}`);
+      if (e instanceof AuditFormatError) throw new UserError(`${whereOf(line)}: ${e.message}`);
       throw e;
     }
-    if (w) yield { write: w, stateOnly: false, at: Date.parse(line.at) };
+    if (w) yield { write: w, stateOnly: false, at: line.atUs / 1000 };
   }
 }
 
@@ -204,6 +213,7 @@ export async function buildHistory(opts: HistoryOptions): Promise<HistoryResult>
   const notPredicted: HistoryEvent[] = [];
   const refused: RefusedWrite[] = [];
   let spool = new EventSpool<HistoryEvent>(opts.spoolDir);
+  const audit = new AuditCoverage();
   const readCoverage = { format: (source === 'recording' ? 'recording' : 'kube-apiserver') as HistoryCoverage['format'], truncated: 0, duplicates: 0, missing: [] as string[] };
   let from = null as string | null;
   let to = null as string | null;
@@ -238,7 +248,7 @@ export async function buildHistory(opts: HistoryOptions): Promise<HistoryResult>
   const order = new TimeOrder();
   let writes = 0;
   try {
-    const writesIn = source === 'recording' ? recordedWrites(recordings, opts, notices) : auditWrites(opts.auditLogs, opts);
+    const writesIn = source === 'recording' ? recordedWrites(recordings, opts, notices) : auditWrites(opts.auditLogs, opts, audit);
     for await (const { write: w, stateOnly, at } of writesIn) {
       if (opts.namespace !== undefined && w.namespace !== opts.namespace) continue;
       if (!stateOnly) writes++;
@@ -265,13 +275,22 @@ export async function buildHistory(opts: HistoryOptions): Promise<HistoryResult>
       if (counts.events === 0 && opts.sinceMs === undefined && opts.untilMs === undefined) throw new UserError(`${describeTarget(target)} has no write in the ${input}${opts.namespace !== undefined ? ` in namespace ${opts.namespace}` : ''}`);
       if (targetNamespaces.size > 1) throw new UserError(`"${target.name}" is in several namespaces of the ${input} (${[...targetNamespaces].sort().join(', ')}): choose one with -n`);
     }
+    if (source === 'audit-log') {
+      readCoverage.format = audit.format ?? 'kube-apiserver';
+      readCoverage.truncated = audit.truncated;
+      readCoverage.duplicates = audit.duplicates;
+      readCoverage.missing.push(...audit.missing);
+      notices.push(...audit.cutOff, ...audit.notices);
+    }
     // A log that lacks pods/status writes cannot tell phase or readiness: the verdicts resting on
     // them are unknown. Known when a pod's status changed with no such write logged, or when the
     // log has none at all though pods lived in it past the time a kubelet takes to report.
     const quiet = replay.podStatusWrites === 0 && firstPodCreate !== null && lastAt !== null && lastAt - firstPodCreate >= KUBELET_REPORTS_MS;
+    const gke = source === 'audit-log' && audit.missing.includes(FACTS.gkeDataAccess);
     const why = replay.podStatusEvidence ?? (quiet ? `no pods/status write in the log, though pods lived in it for ${Math.round((lastAt! - firstPodCreate!) / 1000)} s` : null);
-    const noPodStatus = why !== null && counts.controller > 0 && source !== 'recording';
-    if (noPodStatus) readCoverage.missing.push(`pod status writes (pods/status, where the kubelet reports phase and readiness): ${why}; the verdicts that rest on them are unknown`);
+    const noPodStatus = (gke || why !== null) && counts.controller > 0 && source !== 'recording';
+    // (GKE's own fact already says it)
+    if (noPodStatus && !gke) readCoverage.missing.push(`pod status writes (pods/status, where the kubelet reports phase and readiness): ${why}; the verdicts that rest on them are unknown`);
     if (noPodStatus || opts.controllerWritesOnly) {
       const all = spool;
       spool = new EventSpool<HistoryEvent>(opts.spoolDir);
@@ -281,7 +300,7 @@ export async function buildHistory(opts: HistoryOptions): Promise<HistoryResult>
       let i = 0;
       try {
         for (let e of all) {
-          if (noPodStatus && held.has(i)) e = { ...e, predicted: null, message: unknownMessage(e) };
+          if (noPodStatus && held.has(i)) e = { ...e, predicted: null, reason: null, message: unknownMessage(e) };
           i++;
           if (opts.controllerWritesOnly && !e.actor.controller && !causeKeys.has(causeKey(e.time, e.actor.user, e.pod))) continue;
           spool.push(e);

@@ -1,0 +1,150 @@
+// AKS: the kube-audit and kube-audit-admin diagnostic categories. A diagnostic setting archives
+// records to a storage account (PT1H.json: one record a line) or sends them to Event Hub
+// ({"records": [...]}); each record holds the kube-apiserver Event's JSON text in
+// `properties.log`, cut at 16 KiB on the storage export (Azure/AKS#4635). Log Analytics rows, as
+// `az monitor log-analytics query` prints them (every value a string), are AKSAudit /
+// AKSAuditAdmin columns (objects as JSON text; big bodies replaced by
+// "skipped-too-big-size-object"; no impersonated user) or AzureDiagnostics' `log_s` (the Event's
+// JSON text, trimmed at 32,766 bytes). Records of other categories are left out.
+
+import { EntryError, type EntryContext } from './entry.js';
+import { escapedEventOutside, hasTruncatedMark, isObj, markTruncated, recoverCutEvent } from './event.js';
+import type { AuditFilter } from './formats.js';
+import { stringOf, valueOf } from './keys.js';
+import { normalizeTime, timeUs } from './time.js';
+
+const SKIPPED_BODY = 'skipped-too-big-size-object';
+
+/** The Event in an Event's JSON text that may be cut (null when the text is no audit Event). */
+function eventOfLogText(log: unknown, ctx: EntryContext): Record<string, any> | null {
+  if (typeof log !== 'string') return null;
+  const text = log.trimEnd();
+  if (text.charCodeAt(0) !== 0x7b) return null;
+  let ev: unknown;
+  try {
+    ev = JSON.parse(text);
+  } catch {
+    if (/^\{\s*"kind"\s*:\s*"Event"/.test(text) || /"auditID"\s*:/.test(text.slice(0, 400))) {
+      ctx.truncated = true;
+      return recoverCutEvent(text, ctx.fallbackUs);
+    }
+    return null;
+  }
+  if (!isObj(ev) || ev.kind !== 'Event') return null;
+  if (hasTruncatedMark(ev)) {
+    ctx.truncated = true;
+    markTruncated(ev);
+  }
+  return ev;
+}
+
+const isAuditCategory = (c: unknown) => c === undefined || c === null || (typeof c === 'string' && c.toLowerCase().startsWith('kube-audit'));
+
+/** A diagnostic record (storage line or Event Hub record) as an Event; null for other categories. */
+export function eventOfRecord(text: string, ctx: EntryContext): Record<string, any> | null {
+  let r: any;
+  try {
+    r = JSON.parse(text);
+  } catch (err) {
+    throw new EntryError(`not a JSON record (${(err as Error).message.split('\n')[0]})`);
+  }
+  if (!isObj(r)) throw new EntryError('not a diagnostic record (a JSON object)');
+  if (!isAuditCategory(r.category)) return null;
+  let props = r.properties;
+  if (typeof props === 'string') {
+    try {
+      props = JSON.parse(props);
+    } catch {
+      return null;
+    }
+  }
+  if (typeof r.time === 'string') {
+    const us = timeUs(r.time);
+    if (!Number.isNaN(us) && Number.isNaN(ctx.fallbackUs)) ctx.fallbackUs = us;
+  }
+  return isObj(props) ? eventOfLogText(props.log, ctx) : null;
+}
+
+/** A Log Analytics column holding JSON text (or, from other clients, the value itself). */
+function column(v: unknown, ctx: EntryContext, body = false): unknown {
+  if (v === undefined || v === null || v === '') return undefined;
+  if (typeof v !== 'string') return v;
+  if (body && v === SKIPPED_BODY) {
+    ctx.truncated = true;
+    return undefined;
+  }
+  const c = v.charCodeAt(0);
+  if (c !== 0x7b && c !== 0x5b) return v;
+  try {
+    return JSON.parse(v);
+  } catch {
+    if (body) ctx.truncated = true;
+    return undefined;
+  }
+}
+
+/** A Log Analytics row (AKSAudit, AKSAuditAdmin or AzureDiagnostics) as an Event; null for other categories. */
+export function eventOfLogAnalyticsRow(text: string, ctx: EntryContext): Record<string, any> | null {
+  let r: any;
+  try {
+    r = JSON.parse(text);
+  } catch (err) {
+    throw new EntryError(`not a JSON row (${(err as Error).message.split('\n')[0]})`);
+  }
+  if (!isObj(r)) throw new EntryError('not a Log Analytics row (a JSON object)');
+  const generated = typeof r.TimeGenerated === 'string' ? timeUs(r.TimeGenerated) : NaN;
+  if (Number.isNaN(ctx.fallbackUs) && !Number.isNaN(generated)) ctx.fallbackUs = generated;
+  if ('log_s' in r) {
+    if (!isAuditCategory(r.Category ?? r.category)) return null;
+    return eventOfLogText(r.log_s, ctx);
+  }
+  if (!('AuditId' in r) && !('Verb' in r)) throw new EntryError('not an AKSAudit, AKSAuditAdmin or AzureDiagnostics row (no AuditId, Verb or log_s column)');
+  ctx.coverage.seen.aksAuditRows++;
+  const ev: Record<string, any> = { kind: 'Event', apiVersion: 'audit.k8s.io/v1' };
+  const set = (k: string, v: unknown) => {
+    if (v !== undefined && v !== '') ev[k] = v;
+  };
+  set('level', r.Level);
+  set('auditID', r.AuditId);
+  set('stage', r.Stage);
+  set('requestURI', r.RequestUri);
+  set('verb', r.Verb);
+  set('user', column(r.User, ctx));
+  set('sourceIPs', column(r.SourceIps, ctx));
+  set('userAgent', r.UserAgent);
+  set('objectRef', column(r.ObjectRef, ctx));
+  set('responseStatus', column(r.ResponseStatus, ctx));
+  set('requestObject', column(r.RequestObject, ctx, true));
+  set('responseObject', column(r.ResponseObject, ctx, true));
+  set('requestReceivedTimestamp', normalizeTime(r.RequestReceivedTime));
+  set('stageTimestamp', normalizeTime(r.StageReceivedTime ?? r.StageTimestamp));
+  set('annotations', column(r.Annotations, ctx));
+  if (ev.stageTimestamp === undefined && ev.requestReceivedTimestamp === undefined && typeof r.TimeGenerated === 'string') ev.stageTimestamp = normalizeTime(r.TimeGenerated);
+  if (isObj(ev.responseStatus) && typeof ev.responseStatus.code === 'string') ev.responseStatus.code = Number(ev.responseStatus.code);
+  if (ctx.truncated || hasTruncatedMark(ev)) {
+    ctx.truncated = true;
+    markTruncated(ev);
+  }
+  return ev;
+}
+
+/** A raw record certainly outside `f`: its `properties.log` told by escapedEventOutside. */
+export function recordOutside(b: Buffer, s: number, e: number, f: AuditFilter): boolean {
+  const v = valueOf(b, s, e, 'log');
+  return v >= 0 && b[v] === 0x22 && escapedEventOutside(b, v + 1, e, f);
+}
+
+/** A raw Log Analytics row certainly outside `f`: its Stage or Verb column, or log_s. */
+export function rowOutside(b: Buffer, s: number, e: number, f: AuditFilter): boolean {
+  const log = valueOf(b, s, e, 'log_s');
+  if (log >= 0) return b[log] === 0x22 && escapedEventOutside(b, log + 1, e, f);
+  const stage = stringOf(b, s, e, 'Stage');
+  if (stage !== null && stage !== '' && !f.stages.has(stage)) return true;
+  const verb = stringOf(b, s, e, 'Verb');
+  if (verb !== null && verb !== '' && !f.verbs.has(verb)) return true;
+  // ObjectRef's JSON text, whose first member is the resource (kube-apiserver's order)
+  const ref = valueOf(b, s, e, 'ObjectRef');
+  if (ref < 0 || b[ref] !== 0x22) return false;
+  const m = /^"\{\\"resource\\": ?\\"([a-z0-9.-]+)\\"/.exec(b.toString('latin1', ref, Math.min(e, ref + 200)));
+  return m !== null && !f.resources.has(m[1]);
+}

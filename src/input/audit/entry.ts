@@ -1,0 +1,20 @@
+// What a format's reader gets for one entry, and the error it throws for an entry it cannot read
+// (the caller names the file and line or byte).
+
+import type { AuditCoverage, AuditFileReport } from './coverage.js';
+import type { AuditFormat } from './formats.js';
+
+export class EntryError extends Error {}
+
+export interface EntryContext {
+  coverage: AuditCoverage;
+  report: AuditFileReport;
+  format: AuditFormat;
+  /** The entry's time as the export gives it (µs; NaN when it has none): the times of a cut entry. */
+  fallbackUs: number;
+  /** Set by the reader when the entry's bodies were cut. */
+  truncated: boolean;
+}
+
+/** Reads one entry's text to an audit.k8s.io/v1 Event, or null for an entry of another log. */
+export type EntryReader = (text: string, ctx: EntryContext) => Record<string, any> | null;
