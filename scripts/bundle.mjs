@@ -38,6 +38,9 @@ const entryPoints = commandFiles.map((f) => ({ in: join(root, 'src', 'commands',
 const hasHelp = existsSync(join(root, 'src', 'cli', 'help.ts'));
 if (hasHelp) entryPoints.push({ in: join(root, 'src', 'cli', 'help.ts'), out: 'help' });
 entryPoints.push({ in: 'rs-bundle:run', out: 'run' });
+// history reads big audit logs on a thread of its own (src/services/history-reader.ts): its script
+// sits beside the chunks, where the reader's code looks for it
+entryPoints.push({ in: join(root, 'src', 'services', 'history-reader-worker.ts'), out: 'chunks/history-reader-worker' });
 
 // Every command in the manifest must have an entry, and every entry a manifest command.
 const ids = Object.keys(manifest.commands).sort();

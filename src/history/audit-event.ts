@@ -42,6 +42,8 @@ export function writeOfAuditEvent(e: unknown): ApiWrite | null {
   const response = isObj(e.responseObject) ? e.responseObject : null;
   return {
     time,
+    // when it finished, where the log tells it apart from when it was received
+    finished: typeof e.stageTimestamp === 'string' && typeof e.requestReceivedTimestamp === 'string' ? e.stageTimestamp : undefined,
     // the user the request acted as (kubectl --as) is the one who wrote it
     user: isObj(e.impersonatedUser) && typeof e.impersonatedUser.username === 'string' ? e.impersonatedUser.username : isObj(e.user) && typeof e.user.username === 'string' ? e.user.username : '<unknown user>',
     userAgent: typeof e.userAgent === 'string' ? e.userAgent : '',

@@ -88,6 +88,8 @@ export interface ReconcileHistory {
 export interface ApiWrite {
   /** When the server received it (the audit's requestReceivedTimestamp, as logged). */
   time: string;
+  /** When it finished (stageTimestamp), where the log tells it apart from `time`; absent where one time an entry is logged (GKE). */
+  finished?: string;
   user: string;
   userAgent: string;
   verb: 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';

@@ -4,6 +4,8 @@
 export interface ListStream<T> extends Iterable<T> {
   readonly lazy: true;
   readonly length: number;
+  /** The items' JSON as JSON.stringify(document, null, 2) writes them in a list of the document, when kept so. */
+  jsonAtDepth2?(): Iterable<string>;
 }
 
 export function isListStream(v: unknown): v is ListStream<unknown> {

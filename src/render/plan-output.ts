@@ -28,7 +28,10 @@ export function* planJsonChunks(plan: object): Generator<string> {
       first = false;
       yield head + '[';
       let i = 0;
-      for (const item of value as Iterable<unknown>) yield `${i++ === 0 ? '' : ','}\n    ${nested(item, 2)}`;
+      // a list kept as this view writes it is copied, not parsed and written again
+      const texts = isListStream(value) ? value.jsonAtDepth2?.() : undefined;
+      if (texts) for (const t of texts) yield `${i++ === 0 ? '' : ','}\n    ${t}`;
+      else for (const item of value as Iterable<unknown>) yield `${i++ === 0 ? '' : ','}\n    ${nested(item, 2)}`;
       yield '\n  ]';
       continue;
     }

@@ -9,6 +9,9 @@ import { StringDecoder } from 'node:string_decoder';
 
 const FLUSH_BYTES = 1 << 20;
 
+/** Between two items: the record separator, which JSON text never holds unescaped. */
+const SEPARATOR = '\x1e';
+
 // Spools still open when the process exits (an error, process.exit after Ctrl-C): their files go too.
 const open = new Set<EventSpool<unknown>>();
 const closeAll = (): void => {
@@ -33,7 +36,8 @@ export class EventSpool<T> implements Iterable<T> {
   }
 
   push(item: T): void {
-    const line = JSON.stringify(item) + '\n';
+    // kept as -o json writes it two levels down, so that view copies it as it is (jsonAtDepth2)
+    const line = JSON.stringify([[item]], null, 2).slice(10, -6) + SEPARATOR;
     this.pending.push(line);
     this.pendingBytes += line.length;
     this.length++;
@@ -50,6 +54,15 @@ export class EventSpool<T> implements Iterable<T> {
   }
 
   *[Symbol.iterator](): Iterator<T> {
+    for (const text of this.texts()) yield JSON.parse(text) as T;
+  }
+
+  /** Each item's JSON as JSON.stringify(…, null, 2) writes it two levels down (in a list in a document). */
+  jsonAtDepth2(): Iterable<string> {
+    return this.texts();
+  }
+
+  private *texts(): Generator<string> {
     this.flush();
     const chunk = Buffer.alloc(FLUSH_BYTES);
     const decoder = new StringDecoder('utf8'); // a character may straddle two reads
@@ -60,11 +73,11 @@ export class EventSpool<T> implements Iterable<T> {
       if (n <= 0) break;
       pos += n;
       const text = rest + decoder.write(chunk.subarray(0, n));
-      const lines = text.split('\n');
-      rest = lines.pop() ?? '';
-      for (const l of lines) if (l !== '') yield JSON.parse(l) as T;
+      const items = text.split(SEPARATOR);
+      rest = items.pop() ?? '';
+      for (const l of items) if (l !== '') yield l;
     }
-    if (rest !== '') yield JSON.parse(rest) as T;
+    if (rest !== '') yield rest;
   }
 
   /** Removes the file (once; again is nothing); reading afterwards is a bug. */

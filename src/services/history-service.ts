@@ -3,14 +3,13 @@
 // events of the chosen scope and target put in time order and kept on disk (event-spool.ts):
 // memory holds the objects that exist, a few minutes of events being put in order, and the counts.
 
-import { AuditFormatError, writeOfAuditEvent } from '../history/audit-event.js';
 import { HistoryReplay } from '../history/replay.js';
 import { rulesVersionOf } from '../history/agents.js';
 import type { Behaviour } from '../core/versions.js';
-import type { HistoryCounts, HistoryCoverage, HistoryEvent, ReconcileHistory, RefusedWrite } from '../history/types.js';
+import type { ApiWrite, HistoryCounts, HistoryCoverage, HistoryEvent, ReconcileHistory, RefusedWrite } from '../history/types.js';
 import { RecordingConverter, RecordingFormatError, RECORDING_KIND, RS_RECONCILE_USER, parseRecordingLine, type ConvertedWrite } from '../history/recording.js';
-import { FACTS } from '../input/audit/coverage.js';
-import { AUDIT_FORMATS, AuditCoverage, HISTORY_WRITES, isAuditFormat, readAuditLogs, readJsonLines, whereOf, type JsonLinesKind } from '../input/audit-log.js';
+import { readJsonLines, type JsonLinesKind } from '../input/audit-log.js';
+import { auditWrites as readAuditWrites, type ReadSummary } from './history-reader.js';
 import { UserError } from '../errors.js';
 import { EventSpool } from './event-spool.js';
 import { chooseBehaviour } from './plan-service.js';
@@ -143,25 +142,99 @@ async function* recordedWrites(files: string[], opts: HistoryOptions, notices: s
   notices.push(...converter.notices);
 }
 
-/**
- * The writes of the audit inputs (files and directories, any export format, recognised from the
- * content unless `format` says), merged in time order with duplicates dropped; `coverage` is
- * filled as they are read.
- */
-async function* auditWrites(files: string[], opts: HistoryOptions, coverage: AuditCoverage): AsyncGenerator<ReadWrite> {
-  const format = opts.auditLogFormat;
-  if (format !== undefined && !isAuditFormat(format)) throw new UserError(`--audit-log-format: "${format}" is not one of ${AUDIT_FORMATS.join(', ')}`);
-  // the filter lets the reader leave unparsed what the history certainly does not read (reads, other resources)
-  for await (const line of readAuditLogs(files, { onBytes: opts.onBytes, format, coverage, filter: HISTORY_WRITES, spoolDir: opts.spoolDir })) {
-    let w;
-    try {
-      w = writeOfAuditEvent(line.value);
-    } catch (e) {
-      if (e instanceof AuditFormatError) throw new UserError(`${whereOf(line)}: ${e.message}`);
-      throw e;
-    }
-    if (w) yield { write: w, stateOnly: false, at: line.atUs / 1000 };
+/** The audit inputs' writes (history-reader.ts: on a thread of their own for a big input), as the replay takes them. */
+async function* auditLogWrites(opts: HistoryOptions, found: (s: ReadSummary) => void): AsyncGenerator<{ write: ApiWrite; stateOnly: false; at: number }> {
+  for await (const r of readAuditWrites({ files: opts.auditLogs, format: opts.auditLogFormat, spoolDir: opts.spoolDir }, { onBytes: opts.onBytes }, found)) {
+    // a time that was NaN comes back from the reading thread's JSON as null
+    yield { write: r.write, stateOnly: false, at: r.at ?? Number.NaN };
   }
+}
+
+/**
+ * The log lists writes as they finished, but a write may have reached storage before one that
+ * finished earlier, and the controller may have seen it first (a kubelet's report received before
+ * the controller's write and answered after it). A write the rules do not predict on the log's
+ * order, overlapped in time by such a write in its namespace, is therefore unknown, not false:
+ * the log cannot tell the order. Exports without the received time (GKE logs one time an entry)
+ * count writes finishing within OVERLAP_MS after it.
+ */
+class Overlaps {
+  private held: { e: HistoryEvent; ns: string; received: number; done: number }[] = [];
+  /** The writes of the last OVERLAP_MS (by when they finished), to look back from a verdict. */
+  private recent: { w: ApiWrite; received: number; done: number }[] = [];
+  /** Controllers (`ns/kind/name`) whose sync the log could not order, until when (ms): their next writes rest on it. */
+  private readonly unordered = new Map<string, { until: number; why: string }>();
+
+  /** Marks the held verdicts that `w` (finished at `at`, ms) may have come before. */
+  check(w: ApiWrite, at: number): void {
+    if (Number.isNaN(at)) return;
+    const received = preciseMs(w.time);
+    const oneTime = w.finished === undefined;
+    this.recent = this.recent.filter((r) => at - r.done <= OVERLAP_MS);
+    this.recent.push({ w, received, done: at });
+    if (this.held.length === 0) return;
+    this.held = this.held.filter((h) => at - h.done <= OVERLAP_MS);
+    for (const h of this.held) {
+      if (h.ns !== w.namespace || h.e.predicted !== false) continue;
+      const before = oneTime ? at - h.done <= OVERLAP_MS : received <= h.done;
+      if (!before) continue;
+      const why = `${writeWords(w, oneTime)} may have reached storage before it and been seen by the controller`;
+      unknownBecause(h.e, `not what the rules do on the log's order of writes, but ${why}: the log cannot tell`);
+      const c = h.e.controller;
+      if (c) this.unordered.set(`${c.namespace}/${c.kind}/${c.name}`, { until: h.done + UNORDERED_SYNC_MS, why });
+    }
+  }
+
+  /** Holds the verdicts of `events` that the rules did not predict, to check the writes after them. */
+  add(events: readonly HistoryEvent[], w: ApiWrite, at: number): void {
+    if (Number.isNaN(at)) return;
+    for (const e of events) {
+      if (!e.actor.controller || e.predicted !== false) continue;
+      // the same sync as a write the log could not order: planned on an order it cannot tell either
+      const c = e.controller;
+      const u = c ? this.unordered.get(`${c.namespace}/${c.kind}/${c.name}`) : undefined;
+      if (u && at <= u.until) {
+        unknownBecause(e, `not what the rules do on the log's order of writes, in a sync whose earlier write the log could not order (${u.why})`);
+        continue;
+      }
+      // a write listed before it but received after it may not have reached storage before the controller planned
+      const received = preciseMs(w.time);
+      // (a log with one time an entry cannot tell when one was received: any other's just before may be)
+      const oneTime = w.finished === undefined;
+      const later = this.recent.find((r) => r.w !== w && r.w.namespace === w.namespace && r.w.user !== w.user && r.done <= at && (oneTime ? at - r.done <= OVERLAP_MS : r.received > received));
+      if (later) {
+        unknownBecause(e, `not what the rules do on the log's order of writes, but ${writeWords(later.w, oneTime)} is listed before it ${oneTime ? 'and may have been received after it' : 'though received after it'}: the controller may not have seen it yet, and the log cannot tell`);
+        if (c) this.unordered.set(`${c.namespace}/${c.kind}/${c.name}`, { until: at + UNORDERED_SYNC_MS, why: `${writeWords(later.w, false)} was listed before a write it came after` });
+        continue;
+      }
+      this.held.push({ e, ns: w.namespace, received, done: at });
+    }
+  }
+}
+
+/** How long after a write another may still have reached storage first, in a log with one time an entry. */
+const OVERLAP_MS = 1000;
+
+/** How long the writes of a sync the log could not order go on resting on that order. */
+const UNORDERED_SYNC_MS = 5000;
+
+/** A logged time in ms with its microseconds (audit times have six digits; Date.parse keeps three). */
+function preciseMs(iso: string): number {
+  const m = /^(.*?)(?:\.(\d+))?(Z|[+-]\d\d:\d\d)$/.exec(iso);
+  if (!m) return Date.parse(iso);
+  return Date.parse(m[1] + m[3]) + (m[2] ? Number(`0.${m[2]}`) * 1000 : 0);
+}
+
+/** "admin's patch (scale) of replicaset web, received at …" */
+function writeWords(w: ApiWrite, oneTime: boolean): string {
+  const what = `${w.resource === 'pods' ? 'pod' : w.resource.replace(/s$/, '')} ${w.name ?? ''}`.trim();
+  return `${w.user}'s ${w.verb}${w.subresource ? ` (${w.subresource})` : ''} of ${what}, ${oneTime ? 'logged' : 'received'} at ${w.time},`;
+}
+
+function unknownBecause(e: HistoryEvent, why: string): void {
+  e.message = `${e.message.replace(/[,:;].*$/, '')}; unknown: ${why}`;
+  e.predicted = null;
+  e.reason = null;
 }
 
 /** Positions of events, a bit each: the verdicts held until the log shows whether it carries pod status. */
@@ -213,7 +286,7 @@ export async function buildHistory(opts: HistoryOptions): Promise<HistoryResult>
   const notPredicted: HistoryEvent[] = [];
   const refused: RefusedWrite[] = [];
   let spool = new EventSpool<HistoryEvent>(opts.spoolDir);
-  const audit = new AuditCoverage();
+  let audit: ReadSummary | null = null;
   const readCoverage = { format: (source === 'recording' ? 'recording' : 'kube-apiserver') as HistoryCoverage['format'], truncated: 0, duplicates: 0, missing: [] as string[] };
   let from = null as string | null;
   let to = null as string | null;
@@ -246,9 +319,10 @@ export async function buildHistory(opts: HistoryOptions): Promise<HistoryResult>
     count(e);
   };
   const order = new TimeOrder();
+  const overlaps = new Overlaps();
   let writes = 0;
   try {
-    const writesIn = source === 'recording' ? recordedWrites(recordings, opts, notices) : auditWrites(opts.auditLogs, opts, audit);
+    const writesIn = source === 'recording' ? recordedWrites(recordings, opts, notices) : auditLogWrites(opts, (s) => (audit = s));
     for await (const { write: w, stateOnly, at } of writesIn) {
       if (opts.namespace !== undefined && w.namespace !== opts.namespace) continue;
       if (!stateOnly) writes++;
@@ -257,7 +331,10 @@ export async function buildHistory(opts: HistoryOptions): Promise<HistoryResult>
         lastAt = at;
       }
       if (firstPodCreate === null && w.resource === 'pods' && w.verb === 'create' && w.subresource === null && !Number.isNaN(at)) firstPodCreate = at;
+      // (a recording is in the watch's order, which is storage's: nothing to doubt there)
+      if (source === 'audit-log') overlaps.check(w, at);
       const events = replay.push(w);
+      if (source === 'audit-log') overlaps.add(events, w, at);
       const no = replay.refusedWrite();
       if (no && target?.kind === 'Pod' && no.pod === target.name && refused.length < NOT_PREDICTED_SHOWN) refused.push(no);
       // A list, or a removal after termination, brings state: it is not a write anyone made then.
@@ -275,18 +352,19 @@ export async function buildHistory(opts: HistoryOptions): Promise<HistoryResult>
       if (counts.events === 0 && opts.sinceMs === undefined && opts.untilMs === undefined) throw new UserError(`${describeTarget(target)} has no write in the ${input}${opts.namespace !== undefined ? ` in namespace ${opts.namespace}` : ''}`);
       if (targetNamespaces.size > 1) throw new UserError(`"${target.name}" is in several namespaces of the ${input} (${[...targetNamespaces].sort().join(', ')}): choose one with -n`);
     }
-    if (source === 'audit-log') {
-      readCoverage.format = audit.format ?? 'kube-apiserver';
-      readCoverage.truncated = audit.truncated;
-      readCoverage.duplicates = audit.duplicates;
-      readCoverage.missing.push(...audit.missing);
-      notices.push(...audit.cutOff, ...audit.notices);
+    const read = audit as ReadSummary | null;
+    if (read) {
+      readCoverage.format = (read.format ?? 'kube-apiserver') as HistoryCoverage['format'];
+      readCoverage.truncated = read.truncated;
+      readCoverage.duplicates = read.duplicates;
+      readCoverage.missing.push(...read.missing);
+      notices.push(...read.notices);
     }
     // A log that lacks pods/status writes cannot tell phase or readiness: the verdicts resting on
     // them are unknown. Known when a pod's status changed with no such write logged, or when the
     // log has none at all though pods lived in it past the time a kubelet takes to report.
     const quiet = replay.podStatusWrites === 0 && firstPodCreate !== null && lastAt !== null && lastAt - firstPodCreate >= KUBELET_REPORTS_MS;
-    const gke = source === 'audit-log' && audit.missing.includes(FACTS.gkeDataAccess);
+    const gke = read?.gkeWithoutDataAccess ?? false;
     const why = replay.podStatusEvidence ?? (quiet ? `no pods/status write in the log, though pods lived in it for ${Math.round((lastAt! - firstPodCreate!) / 1000)} s` : null);
     const noPodStatus = (gke || why !== null) && counts.controller > 0 && source !== 'recording';
     // (GKE's own fact already says it)

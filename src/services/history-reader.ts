@@ -1,0 +1,154 @@
+// The writes of audit logs, for `history`: read on a thread of their own when the input is big
+// enough to pay for one (parsing JSON is most of a big log's time, and the replay is the rest: on
+// two cores they overlap), else in this thread. Either way the same writes in the same order,
+// the same errors, and the same coverage.
+import { existsSync, statSync } from 'node:fs';
+import { Worker } from 'node:worker_threads';
+import { UserError } from '../errors.js';
+import { AuditFormatError, writeOfAuditEvent } from '../history/audit-event.js';
+import { projectWrite } from '../history/project.js';
+import type { ApiWrite } from '../history/types.js';
+import { AUDIT_FORMATS, AuditCoverage, HISTORY_WRITES, isAuditFormat, readAuditLogs, whereOf } from '../input/audit-log.js';
+import { FACTS } from '../input/audit/coverage.js';
+
+export interface ReaderRequest {
+  files: string[];
+  format?: string;
+  spoolDir?: string;
+}
+
+/** What the reading found, in the terms the history's coverage needs. */
+export interface ReadSummary {
+  format: string | null;
+  truncated: number;
+  duplicates: number;
+  missing: string[];
+  /** GKE export without Data Access entries: pods/status writes cannot be in it. */
+  gkeWithoutDataAccess: boolean;
+  /** Documents cut off and other warnings, one line each. */
+  notices: string[];
+}
+
+export interface ReadWrite {
+  write: ApiWrite;
+  /** The log time the write was read at (ms), for the merge of events. */
+  at: number;
+}
+
+export type WorkerMessage =
+  | { kind: 'batch'; json: string }
+  | { kind: 'progress'; read: number; total: number }
+  | { kind: 'done'; summary: ReadSummary }
+  | { kind: 'error'; message: string; user: boolean; stack?: string };
+
+/** The writes of the inputs, read in this thread, in order; returns what the reading found. */
+export async function* readWrites(req: ReaderRequest, onBytes?: (read: number, total: number) => void): AsyncGenerator<ReadWrite, ReadSummary> {
+  const format = req.format;
+  if (format !== undefined && !isAuditFormat(format)) throw new UserError(`--audit-log-format: "${format}" is not one of ${AUDIT_FORMATS.join(', ')}`);
+  const coverage = new AuditCoverage();
+  // the filter lets the reader leave unparsed what the history certainly does not read (reads, other resources)
+  for await (const line of readAuditLogs(req.files, { onBytes, format, coverage, filter: HISTORY_WRITES, spoolDir: req.spoolDir })) {
+    let w;
+    try {
+      w = writeOfAuditEvent(line.value);
+    } catch (e) {
+      if (e instanceof AuditFormatError) throw new UserError(`${whereOf(line)}: ${e.message}`);
+      throw e;
+    }
+    if (!w) continue;
+    // GKE logs one time an entry (its converted Event has it as both): when it was received is not known
+    if (line.format === 'gke-cloud-logging' || line.format === 'gke-bigquery') w.finished = undefined;
+    yield { write: projectWrite(w), at: line.atUs / 1000 };
+  }
+  const missing = coverage.missing;
+  return {
+    format: coverage.format,
+    truncated: coverage.truncated,
+    duplicates: coverage.duplicates,
+    missing,
+    gkeWithoutDataAccess: missing.includes(FACTS.gkeDataAccess),
+    notices: [...coverage.cutOff, ...coverage.notices],
+  };
+}
+
+/** Below this many bytes of input a thread costs more than it saves. */
+export const WORKER_MIN_BYTES = 16 * 1024 * 1024;
+
+/** Batches the reading thread may send ahead of the replay (memory: this many times 256 writes). */
+const CREDIT = 8;
+
+/** The worker's script beside this module's (dist/services/) or the bundle's chunk; null when there is none (tests run the sources). */
+function workerScript(): URL | null {
+  for (const rel of ['./history-reader-worker.js', '../chunks/history-reader-worker.js', './chunks/history-reader-worker.js']) {
+    const url = new URL(rel, import.meta.url);
+    if (url.protocol === 'file:' && existsSync(url)) return url;
+  }
+  return null;
+}
+
+function inputBytes(files: string[]): number {
+  let n = 0;
+  for (const f of files) {
+    try {
+      const s = statSync(f);
+      // a directory: worth a thread (must-gather and sink folders are big)
+      n += s.isDirectory() ? WORKER_MIN_BYTES : s.size;
+    } catch {
+      // the reader says what is wrong with it
+    }
+  }
+  return n;
+}
+
+/**
+ * The writes of the audit inputs, in order; `done` receives what the reading found once it ends.
+ * On a thread of its own when the input is big and the worker script is there (`thread: false`
+ * forces this thread).
+ */
+export async function* auditWrites(
+  req: ReaderRequest,
+  opts: { onBytes?: (read: number, total: number) => void; thread?: boolean },
+  done: (s: ReadSummary) => void,
+): AsyncGenerator<ReadWrite> {
+  const script = opts.thread === false ? null : workerScript();
+  if (script === null || inputBytes(req.files) < WORKER_MIN_BYTES) {
+    done(yield* readWrites(req, opts.onBytes));
+    return;
+  }
+  const worker = new Worker(script, { workerData: req });
+  const inbox: WorkerMessage[] = [];
+  let wake: (() => void) | null = null;
+  let failed: Error | null = null;
+  worker.on('message', (m: WorkerMessage) => {
+    inbox.push(m);
+    wake?.();
+  });
+  worker.on('error', (e) => {
+    failed = e;
+    wake?.();
+  });
+  worker.on('exit', (code) => {
+    if (code !== 0) failed ??= new Error(`the audit log reader stopped with exit code ${code}`);
+    wake?.();
+  });
+  worker.postMessage({ credit: CREDIT });
+  try {
+    for (;;) {
+      while (inbox.length === 0 && failed === null) await new Promise<void>((r) => (wake = r));
+      wake = null;
+      const m = inbox.shift();
+      if (m === undefined) throw failed!;
+      if (m.kind === 'batch') {
+        worker.postMessage({ credit: 1 });
+        yield* JSON.parse(m.json) as ReadWrite[];
+      } else if (m.kind === 'progress') opts.onBytes?.(m.read, m.total);
+      else if (m.kind === 'error') throw m.user ? new UserError(m.message) : Object.assign(new Error(m.message), { stack: m.stack });
+      else {
+        done(m.summary);
+        return;
+      }
+    }
+  } finally {
+    await worker.terminate();
+  }
+}
