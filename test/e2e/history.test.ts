@@ -249,3 +249,29 @@ describe('history (built CLI)', () => {
     expect(missing.stderr).toContain('no audit log: give one or more with --audit-log FILE');
   });
 });
+
+describe("the README's history examples", () => {
+  beforeAll(() => ensureBuilt(), 600_000);
+
+  it('print exactly what the built CLI prints (stderr first, then stdout)', () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('## What happened, and why: `history`'));
+    const block = /```console\n([\s\S]*?)```/.exec(section)![1];
+    const [first] = block.split('\n\n$ ');
+    const [command, ...shown] = first.replace(/^\$ /, '').split('\n');
+    const args = command.replace(/^kubectl rs-reconcile /, '').split(' ');
+    const r = cli(args);
+    expect(r.status).toBe(0);
+    expect(r.stderr + r.stdout).toBe(shown.join('\n') + '\n');
+    // the second example, whose rows are elided with …, holds its lines in order
+    const second = block.split('\n\n$ ')[1].split('\n');
+    const out = cli(second[0].replace(/^kubectl rs-reconcile /, '').split(' '));
+    const lines = (out.stderr + out.stdout).split('\n');
+    let at = 0;
+    for (const l of second.slice(1).filter((x) => x !== '…' && x !== '')) {
+      const i = lines.indexOf(l, at);
+      expect(i, l).toBeGreaterThanOrEqual(at);
+      at = i + 1;
+    }
+  });
+});
