@@ -275,3 +275,39 @@ describe("the README's history examples", () => {
     }
   });
 });
+
+// A log big enough to be read on a thread of its own (history-reader.ts, WORKER_MIN_BYTES): the
+// built CLI reads it there, the sources in vitest read it in this thread; both give the same
+// history. A bad line at its end is the same one-line error, exit 2.
+describe('a big log, read on a thread of its own', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'rs-hist-big-'));
+  const big = join(dir, 'big.jsonl');
+  const lines = readFileSync(DEMO, 'utf8').trim().split('\n');
+  const copies: string[] = [];
+  // the demo again in namespace demo-N, N times, to pass the thread's threshold
+  for (let n = 0; copies.join('\n').length < 17 * 1024 * 1024; n++) for (const l of lines) copies.push(l.replaceAll('"demo"', `"demo-${n}"`).replaceAll('/namespaces/demo/', `/namespaces/demo-${n}/`).replace(/"auditID":"([^"]+)"/, `"auditID":"$1-${n}"`));
+  writeFileSync(big, copies.join('\n') + '\n');
+
+  beforeAll(() => ensureBuilt(), 600_000);
+
+  it('gives the history the sources give in this thread', async () => {
+    const r = cli(['history', '--audit-log', big, '-A', '-o', 'json']);
+    expect(r.status, r.stderr).toBe(0);
+    const { buildHistory } = await import('../../src/services/history-service.js');
+    const here = await buildHistory({ auditLogs: [big] });
+    const events = [...here.history.events];
+    here.close();
+    const doc = JSON.parse(r.stdout);
+    expect(doc.events.length).toBeGreaterThan(1000);
+    expect(doc.events).toEqual(JSON.parse(JSON.stringify(events)));
+    expect(doc.coverage).toEqual(here.coverage);
+  }, 120_000);
+
+  it('says which line is bad, in one line, exit 2', () => {
+    const bad = join(dir, 'bad.jsonl');
+    writeFileSync(bad, readFileSync(big, 'utf8') + '{"kind":"Event", not json\n');
+    const r = cli(['history', '--audit-log', bad, '-A']);
+    expect(r.status).toBe(2);
+    expect(r.stderr.trim().split('\n')).toEqual([expect.stringMatching(new RegExp(`^error: ${bad.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:${copies.length + 1}: not a JSON audit event`))]);
+  }, 120_000);
+});
