@@ -7,27 +7,17 @@ import { parseDurationMs } from '../core/duration.js';
 import { formatTime } from '../core/time.js';
 import { UserError } from '../errors.js';
 import type { HistoryResult } from '../services/history-service.js';
+import { AUDIT_FORMATS } from '../input/audit/formats.js';
 
 /** The contract's names of a history's inputs (history-format.md, coverage.format). */
 type CoverageFormat = HistoryResult['coverage']['format'];
 
 /**
  * What --audit-log-format forces: every format of the contract an audit log can be, in the
- * contract's order. The other two (events, recording) come from their own flags.
+ * contract's order: the reader's own list (src/input/audit/formats.ts). The other two (events,
+ * recording) come from their own flags.
  */
-export const AUDIT_LOG_FORMATS = [
-  'kube-apiserver',
-  'gke-cloud-logging',
-  'gke-bigquery',
-  'eks-cloudwatch',
-  'eks-s3-export',
-  'eks-logs-insights',
-  'aks-storage',
-  'aks-event-hub',
-  'aks-log-analytics',
-  'openshift-node-logs',
-  'openshift-must-gather',
-] as const satisfies readonly CoverageFormat[];
+export const AUDIT_LOG_FORMATS = AUDIT_FORMATS satisfies readonly CoverageFormat[];
 
 export type AuditLogFormat = (typeof AUDIT_LOG_FORMATS)[number];
 

@@ -19,7 +19,7 @@ import { DEFAULT_MAX_INPUT_BYTES, TEXT_CHECK_BYTES, firstBinaryByte, formatBytes
 import { BAIL } from '../input/yaml-fast.js';
 import { loadAllFast } from '../input/yaml-js.js';
 import { EventSpool } from './event-spool.js';
-import type { HistoryResult, HistoryTarget } from './history-service.js';
+import { describeTarget, type HistoryResult, type HistoryTarget } from './history-service.js';
 import { chooseBehaviour } from './plan-service.js';
 
 const gunzip = promisify(gunzipCallback);
@@ -160,18 +160,6 @@ function spanOf(events: readonly HistoryEvent[]): { from: number; to: number } |
   return Number.isNaN(from) || Number.isNaN(to) ? null : { from, to };
 }
 
-function describeTarget(t: HistoryTarget): string {
-  switch (t.kind) {
-    case 'Pod':
-      return `pod ${t.name}`;
-    case 'Deployment':
-      return `Deployment ${t.name}`;
-    case null:
-      return `controller ${t.name}`;
-    default:
-      return `${t.kind} ${t.name}`;
-  }
-}
 
 // ---------------------------------------------------------------------------------------------
 // The live cluster

@@ -440,7 +440,8 @@ function matches(replay: HistoryReplay, ns: string, e: HistoryEvent, t: HistoryT
   return e.controller.name === t.name && (t.kind === null || e.controller.kind === t.kind);
 }
 
-function describeTarget(t: HistoryTarget): string {
+/** A target in words: `pod web-x`, `Deployment web`, `controller web`, `ReplicaSet web`. */
+export function describeTarget(t: HistoryTarget): string {
   switch (t.kind) {
     case 'Pod':
       return `pod ${t.name}`;
