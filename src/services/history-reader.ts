@@ -60,6 +60,12 @@ export async function* readWrites(req: ReaderRequest, onBytes?: (read: number, t
     if (line.format === 'gke-cloud-logging' || line.format === 'gke-bigquery') w.finished = undefined;
     yield { write: projectWrite(w), at: line.atUs / 1000 };
   }
+  // a format forced on a file of another shape reads nothing from it: that is a mistake, not an empty log
+  if (format !== undefined) {
+    for (const f of coverage.files) {
+      if (f.entries === 0 && f.ignored > 0) throw new UserError(`${f.file}: no entry reads as ${format} (${f.ignored} of another shape): leave out --audit-log-format to recognise the format from the content`);
+    }
+  }
   const missing = coverage.missing;
   return {
     format: coverage.format,

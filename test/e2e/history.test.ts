@@ -247,6 +247,10 @@ describe('history (built CLI)', () => {
     const missing = cli(['history']);
     expect(missing.status).toBe(2);
     expect(missing.stderr).toContain('no audit log: give one or more with --audit-log FILE');
+    // a format forced on a log of another shape reads nothing from it: an error, not an empty history
+    const forced = cli(['history', '--audit-log', DEMO, '--audit-log-format', 'gke-cloud-logging']);
+    expect(forced.status).toBe(2);
+    expect(forced.stderr.trim().split('\n')).toEqual([`error: ${DEMO}: no entry reads as gke-cloud-logging (36 of another shape): leave out --audit-log-format to recognise the format from the content`]);
   });
 });
 
