@@ -8,7 +8,7 @@
 // JSON text, trimmed at 32,766 bytes). Records of other categories are left out.
 
 import { EntryError, type EntryContext } from './entry.js';
-import { escapedEventOutside, hasTruncatedMark, isObj, markTruncated, recoverCutEvent } from './event.js';
+import { escapedEventOutside, eventOfEventText, hasTruncatedMark, isObj, markTruncated } from './event.js';
 import type { AuditFilter } from './formats.js';
 import { stringOf, valueOf } from './keys.js';
 import { normalizeTime, timeUs } from './time.js';
@@ -17,25 +17,7 @@ const SKIPPED_BODY = 'skipped-too-big-size-object';
 
 /** The Event in an Event's JSON text that may be cut (null when the text is no audit Event). */
 function eventOfLogText(log: unknown, ctx: EntryContext): Record<string, any> | null {
-  if (typeof log !== 'string') return null;
-  const text = log.trimEnd();
-  if (text.charCodeAt(0) !== 0x7b) return null;
-  let ev: unknown;
-  try {
-    ev = JSON.parse(text);
-  } catch {
-    if (/^\{\s*"kind"\s*:\s*"Event"/.test(text) || /"auditID"\s*:/.test(text.slice(0, 400))) {
-      ctx.truncated = true;
-      return recoverCutEvent(text, ctx.fallbackUs);
-    }
-    return null;
-  }
-  if (!isObj(ev) || ev.kind !== 'Event') return null;
-  if (hasTruncatedMark(ev)) {
-    ctx.truncated = true;
-    markTruncated(ev);
-  }
-  return ev;
+  return typeof log === 'string' ? eventOfEventText(log.trimEnd(), ctx) : null;
 }
 
 const isAuditCategory = (c: unknown) => c === undefined || c === null || (typeof c === 'string' && c.toLowerCase().startsWith('kube-audit'));

@@ -7,7 +7,7 @@
 // (recoverCutEvent). Messages that are no audit Event (other streams of the log group) are left out.
 
 import { EntryError, type EntryContext } from './entry.js';
-import { hasTruncatedMark, isObj, markTruncated, recoverCutEvent } from './event.js';
+import { eventOfEventText, isObj, recoverCutEvent } from './event.js';
 import { timeUs } from './time.js';
 
 const TRUNCATED = '[Truncated...]';
@@ -21,25 +21,7 @@ export function eventOfMessage(msg: unknown, ctx: EntryContext): Record<string, 
     ctx.truncated = true;
     return recoverCutEvent(text.slice(0, -TRUNCATED.length), ctx.fallbackUs);
   }
-  const first = text.charCodeAt(0);
-  if (first !== 0x7b) return null; // not JSON: another component's log line
-  let ev: unknown;
-  try {
-    ev = JSON.parse(text);
-  } catch {
-    // JSON cut without the marker: an audit Event if it says so
-    if (/^\{\s*"kind"\s*:\s*"Event"/.test(text) || /"auditID"\s*:/.test(text.slice(0, 400))) {
-      ctx.truncated = true;
-      return recoverCutEvent(text, ctx.fallbackUs);
-    }
-    return null;
-  }
-  if (!isObj(ev) || ev.kind !== 'Event') return null;
-  if (hasTruncatedMark(ev)) {
-    ctx.truncated = true;
-    markTruncated(ev);
-  }
-  return ev;
+  return eventOfEventText(text, ctx);
 }
 
 /** A CloudWatch event ({logStreamName?, timestamp, message, …}) as an Event. */

@@ -381,3 +381,29 @@ export function recoverCutEvent(text: string, fallbackUs: number): Record<string
   if (typeof ev.stage !== 'string') ev.stage = 'ResponseComplete';
   return markTruncated(ev);
 }
+
+/**
+ * The Event in an Event's JSON text that an export may have cut (CloudWatch, AKS's 16 KiB): parsed
+ * whole, or, cut, read as far as it goes (recoverCutEvent, truncated); null when the text is no
+ * audit Event (another component's log line).
+ */
+export function eventOfEventText(text: string, ctx: { truncated: boolean; fallbackUs: number }): Record<string, any> | null {
+  if (text.charCodeAt(0) !== 0x7b) return null;
+  let ev: unknown;
+  try {
+    ev = JSON.parse(text);
+  } catch {
+    // JSON cut without a marker: an audit Event if it says so
+    if (/^\{\s*"kind"\s*:\s*"Event"/.test(text) || /"auditID"\s*:/.test(text.slice(0, 400))) {
+      ctx.truncated = true;
+      return recoverCutEvent(text, ctx.fallbackUs);
+    }
+    return null;
+  }
+  if (!isObj(ev) || ev.kind !== 'Event') return null;
+  if (hasTruncatedMark(ev)) {
+    ctx.truncated = true;
+    markTruncated(ev);
+  }
+  return ev;
+}
