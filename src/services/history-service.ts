@@ -170,10 +170,13 @@ class Overlaps {
     if (Number.isNaN(at)) return;
     const received = preciseMs(w.time);
     const oneTime = w.finished === undefined;
-    this.recent = this.recent.filter((r) => at - r.done <= OVERLAP_MS);
+    // writes come in the order they finished: the old ones are at the front
+    let old = 0;
+    while (old < this.recent.length && at - this.recent[old].done > OVERLAP_MS) old++;
+    if (old > 0) this.recent.splice(0, old);
     this.recent.push({ w, received, done: at });
     if (this.held.length === 0) return;
-    this.held = this.held.filter((h) => at - h.done <= OVERLAP_MS);
+    if (this.held.some((h) => at - h.done > OVERLAP_MS)) this.held = this.held.filter((h) => at - h.done <= OVERLAP_MS);
     for (const h of this.held) {
       if (h.ns !== w.namespace || h.e.predicted !== false) continue;
       const before = oneTime ? at - h.done <= OVERLAP_MS : received <= h.done;
@@ -204,7 +207,7 @@ class Overlaps {
       const later = this.recent.find((r) => r.w !== w && r.w.namespace === w.namespace && r.w.user !== w.user && r.done <= at && (oneTime ? at - r.done <= OVERLAP_MS : r.received > received));
       if (later) {
         unknownBecause(e, `not what the rules do on the log's order of writes, but ${writeWords(later.w, oneTime)} is listed before it ${oneTime ? 'and may have been received after it' : 'though received after it'}: the controller may not have seen it yet, and the log cannot tell`);
-        if (c) this.unordered.set(`${c.namespace}/${c.kind}/${c.name}`, { until: at + UNORDERED_SYNC_MS, why: `${writeWords(later.w, false)} was listed before a write it came after` });
+        if (c) this.unordered.set(`${c.namespace}/${c.kind}/${c.name}`, { until: at + UNORDERED_SYNC_MS, why: `${writeWords(later.w, oneTime)} was listed before a write it may have come after` });
         continue;
       }
       this.held.push({ e, ns: w.namespace, received, done: at });
