@@ -134,7 +134,8 @@ export async function* auditWrites(
     wake?.();
   });
   worker.on('exit', (code) => {
-    if (code !== 0) failed ??= new Error(`the audit log reader stopped with exit code ${code}`);
+    // after its last message (done, or an error) this is nothing: those are read first
+    failed ??= new Error(code !== 0 ? `the audit log reader stopped with exit code ${code}` : 'the audit log reader stopped before the end of the log');
     wake?.();
   });
   worker.postMessage({ credit: CREDIT });
