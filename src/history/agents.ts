@@ -1,6 +1,6 @@
 // Who wrote a logged write, as far as the history needs to know: the ReplicaSet and
 // ReplicationController controllers (kube-controller-manager's service accounts, or rs-reconcile
-// itself by its User-Agent), the other controllers whose writes make them act, and which
+// itself by its User-Agent), the deployment controller whose writes make them act, and which
 // Kubernetes minor's rules a controller ran (its User-Agent names its version).
 
 import type { ControllerKind } from '../core/types.js';
@@ -35,13 +35,4 @@ export function rulesVersionOf(userAgent: string): string | null {
   return / rules\/v(1\.\d+)\b/.exec(userAgent)?.[1] ?? null;
 }
 
-/** Who this is in words, for cause chains: a controller by its name, a node, or the user as logged. */
-export function writerKind(user: string): 'controller' | 'node' | 'person' {
-  if (/^system:serviceaccount:kube-system:[a-z-]+$/.test(user)) return 'controller';
-  if (user === 'system:kube-controller-manager' || user === 'system:kube-scheduler') return 'controller';
-  if (user.startsWith('system:node:')) return 'node';
-  return 'person';
-}
-
 export const DEPLOYMENT_CONTROLLER = 'system:serviceaccount:kube-system:deployment-controller';
-export const GARBAGE_COLLECTOR = 'system:serviceaccount:kube-system:generic-garbage-collector';

@@ -8,7 +8,7 @@
 
 import { controllerRef } from '../core/pod.js';
 import type { Pod } from '../core/types.js';
-import { DEPLOYMENT_CONTROLLER, writerKind } from './agents.js';
+import { DEPLOYMENT_CONTROLLER } from './agents.js';
 import type { ApiWrite, CauseStep, HistoryVerb } from './types.js';
 
 type Obj = Record<string, any>;
@@ -170,10 +170,6 @@ export class CauseTracker {
   }
 }
 
-/** Whether the writer is one whose writes a cause chain goes on from (a controller, not a person or a node). */
-export function isControllerWriter(user: string): boolean {
-  return writerKind(user) === 'controller';
-}
 
 function verbOf(w: ApiWrite): HistoryVerb {
   if (w.subresource === 'scale') return 'scale';

@@ -783,9 +783,6 @@ interface Verdict {
   message: string;
 }
 
-function sameRef(a: HistoryControllerRef, b: HistoryControllerRef): boolean {
-  return a.kind === b.kind && a.namespace === b.namespace && a.name === b.name;
-}
 
 function resourceOfKind(kind: string): string {
   return kind === 'ReplicaSet' ? 'replicasets' : kind === 'ReplicationController' ? 'replicationcontrollers' : '';

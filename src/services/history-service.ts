@@ -9,6 +9,7 @@ import type { Behaviour } from '../core/versions.js';
 import type { ApiWrite, HistoryCounts, HistoryCoverage, HistoryEvent, ReconcileHistory, RefusedWrite } from '../history/types.js';
 import { RecordingConverter, RecordingFormatError, RECORDING_KIND, RS_RECONCILE_USER, parseRecordingLine, type ConvertedWrite } from '../history/recording.js';
 import { readJsonLines, type JsonLinesKind } from '../input/audit-log.js';
+import { timeUs } from '../input/audit/time.js';
 import { auditWrites as readAuditWrites, type ReadSummary } from './history-reader.js';
 import { UserError } from '../errors.js';
 import { EventSpool } from './event-spool.js';
@@ -159,7 +160,7 @@ async function* auditLogWrites(opts: HistoryOptions, found: (s: ReadSummary) => 
  * count writes finishing within OVERLAP_MS after it.
  */
 class Overlaps {
-  private held: { e: HistoryEvent; ns: string; received: number; done: number }[] = [];
+  private held: { e: HistoryEvent; ns: string; done: number }[] = [];
   /** The writes of the last OVERLAP_MS (by when they finished), to look back from a verdict. */
   private recent: { w: ApiWrite; received: number; done: number }[] = [];
   /** Controllers (`ns/kind/name`) whose sync the log could not order, until when (ms): their next writes rest on it. */
@@ -168,7 +169,7 @@ class Overlaps {
   /** Marks the held verdicts that `w` (finished at `at`, ms) may have come before. */
   check(w: ApiWrite, at: number): void {
     if (Number.isNaN(at)) return;
-    const received = preciseMs(w.time);
+    const received = timeUs(w.time) / 1000;
     const oneTime = w.finished === undefined;
     // writes come in the order they finished: the old ones are at the front
     let old = 0;
@@ -201,7 +202,7 @@ class Overlaps {
         continue;
       }
       // a write listed before it but received after it may not have reached storage before the controller planned
-      const received = preciseMs(w.time);
+      const received = timeUs(w.time) / 1000;
       // (a log with one time an entry cannot tell when one was received: any other's just before may be)
       const oneTime = w.finished === undefined;
       const later = this.recent.find((r) => r.w !== w && r.w.namespace === w.namespace && r.w.user !== w.user && r.done <= at && (oneTime ? at - r.done <= OVERLAP_MS : r.received > received));
@@ -210,7 +211,7 @@ class Overlaps {
         if (c) this.unordered.set(`${c.namespace}/${c.kind}/${c.name}`, { until: at + UNORDERED_SYNC_MS, why: `${writeWords(later.w, oneTime)} was listed before a write it may have come after` });
         continue;
       }
-      this.held.push({ e, ns: w.namespace, received, done: at });
+      this.held.push({ e, ns: w.namespace, done: at });
     }
   }
 }
@@ -220,13 +221,6 @@ const OVERLAP_MS = 1000;
 
 /** How long the writes of a sync the log could not order go on resting on that order. */
 const UNORDERED_SYNC_MS = 5000;
-
-/** A logged time in ms with its microseconds (audit times have six digits; Date.parse keeps three). */
-function preciseMs(iso: string): number {
-  const m = /^(.*?)(?:\.(\d+))?(Z|[+-]\d\d:\d\d)$/.exec(iso);
-  if (!m) return Date.parse(iso);
-  return Date.parse(m[1] + m[3]) + (m[2] ? Number(`0.${m[2]}`) * 1000 : 0);
-}
 
 /** "admin's patch (scale) of replicaset web, received at …" */
 function writeWords(w: ApiWrite, oneTime: boolean): string {
