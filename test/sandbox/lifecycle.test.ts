@@ -292,6 +292,23 @@ describe('simulated scheduler and kubelet', () => {
     }
   });
 
+  it('advancing the clock steps through each due time: a pod is bound, run and made ready in one jump', async () => {
+    // delays far above any real time the test takes: only the advanced clock can move the pod
+    const k = await startEnv({ nodes: 1, kubelet: { scheduleDelayMs: 60_000, runDelayMs: 60_000, readyDelayMs: 60_000 } });
+    try {
+      await k.core.createNamespacedPod({ namespace: 'default', body: podBody('j-0') });
+      k.sb.kubelet!.advance(179_000);
+      let p = await k.core.readNamespacedPod({ name: 'j-0', namespace: 'default' });
+      expect([p.spec?.nodeName, p.status?.phase]).toEqual(['node-1', 'Running']);
+      expect(p.status?.conditions?.find((c) => c.type === 'Ready')?.status).not.toBe('True');
+      k.sb.kubelet!.advance(2_000);
+      p = await k.core.readNamespacedPod({ name: 'j-0', namespace: 'default' });
+      expect(p.status?.conditions?.find((c) => c.type === 'Ready')?.status).toBe('True');
+    } finally {
+      await k.sb.close();
+    }
+  });
+
   it('a pod whose nodeSelector matches no node stays Pending with PodScheduled False', async () => {
     const k = await startEnv({ nodes: 1, kubelet: { scheduleDelayMs: 5 } });
     try {
