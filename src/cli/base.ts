@@ -1,14 +1,36 @@
 // The base of every command: one-line errors (exit status 2, stack only with --debug), warnings
-// on stderr, and the kubectl-diff exit status convention.
+// on stderr, the kubectl-diff exit status convention, and Ctrl-C (exit 130, src/cli/interrupt.ts).
 
 import { Command, Errors, Flags } from '@oclif/core';
-import { oneLine, UserError } from '../errors.js';
+import { NoObjectsError, oneLine, UserError } from '../errors.js';
+import { onInterrupt, type InterruptOptions, type Interruption } from './interrupt.js';
 import { displayName } from './program-name.js';
 
 export abstract class BaseCommand extends Command {
   static override baseFlags = {
-    debug: Flags.boolean({ description: 'print stack traces of errors', default: false, hidden: true }),
+    // every error's one line ends "(run with --debug for details)": say in --help what it is
+    debug: Flags.boolean({ description: 'print the stack trace and details of an error', default: false, helpGroup: 'GLOBAL' }),
   };
+
+  private interruption: Interruption | undefined;
+
+  /**
+   * The command's Ctrl-C (and SIGTERM): see src/cli/interrupt.ts. Graceful by default: the work
+   * stops on `signal`; the command then exits 130 (143 on SIGTERM) whatever it set.
+   */
+  protected interruptible(o: Omit<InterruptOptions, 'proc'> = {}): Interruption {
+    this.interruption ??= onInterrupt(o);
+    return this.interruption;
+  }
+
+  protected override async finally(err: Error | undefined): Promise<unknown> {
+    const i = this.interruption;
+    if (i) {
+      i.dispose();
+      if (i.received) process.exitCode = i.exitCode(0);
+    }
+    return super.finally(err);
+  }
 
   protected warning(message: string): void {
     process.stderr.write(`warning: ${message}\n`);
@@ -64,8 +86,10 @@ export abstract class BaseCommand extends Command {
   protected override async catch(err: Error & { exitCode?: number; oclif?: { exit?: number } }): Promise<unknown> {
     if (err instanceof Errors.ExitError) throw err;
     const debug = this.argv.includes('--debug');
+    // what a stopped piece of work throws on its way out is no error of its own
+    if (this.interruption?.received && !debug) return;
     if (err instanceof UserError) {
-      process.stderr.write(`error: ${err.message}\n`);
+      process.stderr.write(`error: ${err instanceof NoObjectsError ? err.forCommand(this.id ?? displayName()) : err.message}\n`);
       if (debug && err.stack) process.stderr.write(err.stack + '\n');
       process.exitCode = err.exitCode;
       return;

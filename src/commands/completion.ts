@@ -247,7 +247,7 @@ export async function controllerNames(ctx: WordsContext, io: LookupIO = {}): Pro
   const files = ctx.values.get('filename')?.filter((f) => f !== '-');
   if (files?.length) {
     const { loadSnapshotFiles } = await import('../input/snapshot-files.js');
-    const { snapshot } = await loadSnapshotFiles(files);
+    const { snapshot } = await loadSnapshotFiles(files, { allowEmpty: true }); // no names, no error, while typing
     const ns = all ? undefined : last(ctx, 'namespace');
     const meta = (o: { metadata?: { name?: string; namespace?: string; ownerReferences?: OwnerReference[] | null } }) => ({
       name: o.metadata?.name ?? '',

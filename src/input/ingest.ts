@@ -3,7 +3,7 @@
 // Shared by the JSON and YAML readers, which only differ in how they name a line.
 
 import type { ControllerKind, Pod, ReplicaSet, ReplicationController, Snapshot } from '../core/types.js';
-import { UserError } from '../errors.js';
+import { fileParseError, type UserError } from '../errors.js';
 import {
   describeValue,
   FieldError,
@@ -136,14 +136,12 @@ export interface ListContext {
 }
 
 /** The API server's strict decoding error for a field given twice, with the path to it. */
-export function duplicateFieldError(where: string, path: Path): UserError {
-  return new UserError(`${where}: strict decoding error: duplicate field ${JSON.stringify(formatPath(path))}`);
+export function duplicateFieldError(file: string, line: number | undefined, path: Path): UserError {
+  return fileParseError(file, `strict decoding error: duplicate field ${JSON.stringify(formatPath(path))}`, { line });
 }
 
 export function fail(origin: Origin, path: Path, subject: string, text: string): never {
-  const line = origin.line(path);
-  const where = line === undefined ? origin.file : `${origin.file}:${line}`;
-  throw new UserError(`${where}: ${subject ? `${subject}: ` : ''}${text}`);
+  throw fileParseError(origin.file, `${subject ? `${subject}: ` : ''}${text}`, { line: origin.line(path) });
 }
 
 /** Typed lists (`PodList`) name their items' kind; plain `List` items must carry their own. */

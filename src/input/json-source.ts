@@ -12,7 +12,7 @@
 
 import { isAscii } from 'node:buffer';
 
-import { UserError } from '../errors.js';
+import { fileParseError, UserError } from '../errors.js';
 import {
   duplicateFieldError,
   fail,
@@ -103,7 +103,7 @@ class JsonInput {
       if (!stream || i >= b.length) break;
     }
     const { line, column } = lineColumnAt(b, problem.offset);
-    return new UserError(`${this.file}:${line}:${column}: invalid JSON: ${problem.reason}`);
+    return fileParseError(this.file, `invalid JSON: ${problem.reason}`, { line, column });
   }
 }
 
@@ -146,7 +146,7 @@ class JsonOrigin implements Origin {
     const dup = findDuplicateKey(this.input.b, this._start, this._end);
     if (dup === undefined) return;
     const { line } = lineColumnAt(this.input.b, dup.offset);
-    throw duplicateFieldError(`${this.file}:${line}`, [...this.base, ...dup.path]);
+    throw duplicateFieldError(this.file, line, [...this.base, ...dup.path]);
   }
 }
 
@@ -257,7 +257,7 @@ function* readObjectDocument(input: JsonInput, start: number, sink: Sink, progre
       const keyStart = i;
       const keyEnd = skipString(b, i, n);
       const key = readKey(b, keyStart, keyEnd);
-      if (names.has(key)) throw duplicateFieldError(`${input.file}:${lineColumnAt(b, keyStart).line}`, [key]);
+      if (names.has(key)) throw duplicateFieldError(input.file, lineColumnAt(b, keyStart).line, [key]);
       names.add(key);
       i = skipWhitespace(b, keyEnd, n);
       if (b[i] !== COLON) throw new JsonScanError(i, "expected ':' after a property name");

@@ -10,7 +10,7 @@ import { open, type FileHandle } from 'node:fs/promises';
 import { constants as bufferConstants } from 'node:buffer';
 import { createReadStream } from 'node:fs';
 
-import { UserError } from '../errors.js';
+import { fileParseError, fileReadError, UserError } from '../errors.js';
 
 /**
  * The default limit: 512Mi. A snapshot of 150,000 pods (`kubectl get rs,pods -A -o json`) is
@@ -61,11 +61,11 @@ export function formatBytes(n: number): string {
 
 function tooLarge(label: string, limit: number, size?: number): UserError {
   const what = size === undefined ? `stopped reading at the input limit of ${formatBytes(limit)}` : `${formatBytes(size)}, over the input limit of ${formatBytes(limit)}`;
-  return new UserError(`${label}: too large: ${what} (raise it with --max-input-size)`);
+  return fileReadError(label, `too large: ${what} (raise it with --max-input-size)`);
 }
 
 function notText(label: string, offset: number): UserError {
-  return new UserError(`${label}: not a text file (binary data at byte ${offset}): expected YAML or JSON`);
+  return fileParseError(label, `not a text file (binary data at byte ${offset}), expected YAML or JSON`);
 }
 
 /**

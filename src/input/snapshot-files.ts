@@ -15,7 +15,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { extname, join, resolve } from 'node:path';
 
 import type { Snapshot } from '../core/types.js';
-import { UserError } from '../errors.js';
+import { fileParseError, fileReadError, NoObjectsError, UserError } from '../errors.js';
 import { Progress, SnapshotBuilder, type Sink, type Steps } from './ingest.js';
 import { ingestJson } from './json-source.js';
 import { skipWhitespace } from './json-scan.js';
@@ -23,6 +23,7 @@ import { DEFAULT_MAX_INPUT_BYTES, readFileLimited, readStreamLimited } from './r
 import { ingestYaml } from './yaml-source.js';
 
 export { formatTime, isRfc3339, slimController, slimPod } from './objects.js';
+export { NoObjectsError };
 
 export interface LoadResult {
   snapshot: Snapshot;
@@ -41,6 +42,8 @@ export interface LoadOptions {
   onProgress?: (bytesDone: number, bytesTotal: number) => void;
   /** Most bytes read from one source (a file, stdin); default DEFAULT_MAX_INPUT_BYTES (512Mi). */
   maxInputBytes?: number;
+  /** Accept input holding no object at all (default: refused with NoObjectsError). */
+  allowEmpty?: boolean;
 }
 
 /** How stdin is named in messages and in `files`. */
@@ -78,13 +81,18 @@ function* ingestBuffer(buf: Buffer, file: string, sink: Sink, progress?: Progres
   try {
     text = b.toString('utf8', start);
   } catch {
-    throw new UserError(`${file}: too large to read as YAML (${b.length} bytes); use -o json for big snapshots`);
+    throw fileParseError(file, `too large to read as YAML (${b.length} bytes); use -o json for big snapshots`);
   }
   yield* ingestYaml(text, file, sink, progress);
 }
 
 function result(sink: SnapshotBuilder, files: string[]): LoadResult {
   return { snapshot: sink.snapshot, skippedKinds: sink.skippedKinds(), files };
+}
+
+function isEmpty(r: LoadResult): boolean {
+  const s = r.snapshot;
+  return s.pods.length + s.replicaSets.length + s.replicationControllers.length === 0 && Object.keys(r.skippedKinds).length === 0;
 }
 
 /** Parses one snapshot held in memory (YAML, JSON or NDJSON); `fileLabel` names it in messages. */
@@ -107,13 +115,6 @@ interface Source {
   regular: boolean;
 }
 
-function readFailure(label: string, e: unknown): UserError {
-  const code = (e as NodeJS.ErrnoException | null)?.code;
-  if (code === 'ENOENT' || code === 'ENOTDIR') return new UserError(`the path "${label}" does not exist`);
-  const why = code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (e instanceof Error ? e.message : String(e));
-  return new UserError(`cannot read "${label}": ${why}`);
-}
-
 async function expand(paths: string[], cwd: string): Promise<Source[]> {
   const sources: Source[] = [];
   let stdinSeen = false;
@@ -129,7 +130,7 @@ async function expand(paths: string[], cwd: string): Promise<Source[]> {
     try {
       st = await stat(abs);
     } catch (e) {
-      throw readFailure(p, e);
+      throw fileReadError(p, e);
     }
     if (!st.isDirectory()) {
       const regular = st.isFile();
@@ -140,7 +141,7 @@ async function expand(paths: string[], cwd: string): Promise<Source[]> {
     try {
       names = await readdir(abs);
     } catch (e) {
-      throw readFailure(p, e);
+      throw fileReadError(p, e);
     }
     names.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     for (const name of names) {
@@ -161,7 +162,7 @@ async function readSource(source: Source, limit: number, stdin: NodeJS.ReadableS
     return await readStreamLimited(createReadStream(source.path), source.label, limit);
   } catch (e) {
     if (e instanceof UserError) throw e;
-    throw readFailure(source.label, e);
+    throw fileReadError(source.label, e);
   }
 }
 
@@ -189,5 +190,7 @@ export async function loadSnapshotFiles(paths: string[], opts: LoadOptions = {})
     progress?.fileDone(buf.length);
   }
   progress?.finish();
-  return result(sink, files);
+  const loaded = result(sink, files);
+  if (!opts.allowEmpty && isEmpty(loaded)) throw new NoObjectsError(files);
+  return loaded;
 }

@@ -15,7 +15,7 @@ import { createRequire } from 'node:module';
 import type * as Yaml from 'yaml';
 import type { Document, LineCounter, YAMLError } from 'yaml';
 
-import { UserError } from '../errors.js';
+import { fileParseError, type UserError } from '../errors.js';
 import { duplicateFieldError, ingestValue, itemsContext, type Origin, type Progress, type Sink, type Steps } from './ingest.js';
 import { isMapping, type Path } from './objects.js';
 import { BAIL, parseBlockYaml, splitYamlList, type YamlListSplit } from './yaml-fast.js';
@@ -65,7 +65,7 @@ function yamlOrigin(file: string, lines: LineCounter, root: unknown, base: Path)
 function yamlError(file: string, e: YAMLError, firstLine = 1): UserError {
   const reason = e.message.split('\n')[0].replace(/ at line \d+, column \d+:?\s*$/, '');
   const pos = e.linePos?.[0];
-  return new UserError(`${file}${pos ? `:${pos.line + firstLine - 1}:${pos.col}` : ''}: invalid YAML: ${reason}`);
+  return fileParseError(file, `invalid YAML: ${reason}`, pos ? { line: pos.line + firstLine - 1, column: pos.col } : {});
 }
 
 type ListItem = YamlListSplit['items'][number];
@@ -92,8 +92,7 @@ function checkUniqueKeys(node: unknown, base: Path, file: string, lines: LineCou
         if (key === undefined) continue;
         if (seen.has(key)) {
           const offset = rangeStart(pair.key);
-          const where = offset === undefined ? file : `${file}:${lines.linePos(offset).line + firstLine - 1}`;
-          throw duplicateFieldError(where, [...path, key]);
+          throw duplicateFieldError(file, offset === undefined ? undefined : lines.linePos(offset).line + firstLine - 1, [...path, key]);
         }
         seen.add(key);
         stack.push({ node: pair.value, path: [...path, key] });
@@ -172,8 +171,8 @@ function toJS(node: unknown, doc: YamlDoc, file: string, lines: LineCounter, fir
   } catch (e) {
     // e.g. an alias to an anchor defined nowhere
     const offset = rangeStart(node);
-    const line = offset === undefined ? '' : `:${lines.linePos(offset).line + firstLine - 1}`;
-    throw new UserError(`${file}${line}: invalid YAML: ${(e instanceof Error ? e.message : String(e)).split('\n')[0]}`);
+    const line = offset === undefined ? undefined : lines.linePos(offset).line + firstLine - 1;
+    throw fileParseError(file, `invalid YAML: ${e instanceof Error ? e.message : String(e)}`, { line });
   }
 }
 
