@@ -5,6 +5,7 @@
 //   dist/bundle/run.js                 the entry (oclif's execute), what bin/run.js and the krew launcher run
 //   dist/bundle/commands/<id>.js       one ESM entry per command (src/commands/*.ts)
 //   dist/bundle/help.js                the kubectl-like help class (src/cli/help.ts), loaded only for --help
+//   dist/bundle/hooks/<event>.js       oclif's hooks (package.json oclif.hooks), e.g. the unknown-command answer
 //   dist/bundle/chunks/*.js            code shared between entries, and the lazily imported parts
 //                                      (@kubernetes/client-node, ink/React, yaml, the sandbox …)
 //   dist/bundle/package.json           name, version and the oclif section of the bundle root
@@ -37,6 +38,14 @@ const commandFiles = readdirSync(join(root, 'src', 'commands'))
 const entryPoints = commandFiles.map((f) => ({ in: join(root, 'src', 'commands', f), out: `commands/${f.replace(/\.tsx?$/, '')}` }));
 const hasHelp = existsSync(join(root, 'src', 'cli', 'help.ts'));
 if (hasHelp) entryPoints.push({ in: join(root, 'src', 'cli', 'help.ts'), out: 'help' });
+// oclif's hooks (package.json oclif.hooks: the unknown-command answer), one entry each, by event
+const hooks = Object.fromEntries(
+  Object.entries(pkg.oclif.hooks ?? {}).map(([event, target]) => {
+    const src = join(root, String(target).replace(/^\.\/dist\//, 'src/').replace(/\.js$/, '.ts'));
+    entryPoints.push({ in: src, out: `hooks/${event}` });
+    return [event, `./hooks/${event}.js`];
+  }),
+);
 entryPoints.push({ in: 'rs-bundle:run', out: 'run' });
 // history reads big audit logs on a thread of its own (src/services/history-reader.ts): its script
 // sits beside the chunks, where the reader's code looks for it
@@ -212,6 +221,7 @@ const bundlePkg = {
     ...pkg.oclif,
     commands: './commands',
     ...(hasHelp ? { helpClass: './help.js' } : {}),
+    ...(Object.keys(hooks).length ? { hooks } : {}),
   },
 };
 writeFileSync(join(out, 'package.json'), JSON.stringify(bundlePkg, null, 2) + '\n');

@@ -7,6 +7,7 @@
 
 import { Help, type Command, type Interfaces } from '@oclif/core';
 import { displayName } from './program-name.js';
+import { reportUnknownCommand } from './unknown-command.js';
 
 export { displayName };
 
@@ -78,8 +79,10 @@ const GROUP_TITLES: Record<string, string> = {
   'WHAT-IF': 'What-if options',
   RECONCILE: 'Reconcile options',
   CLUSTER: 'Cluster connection options',
+  // the flags of every command (BaseCommand.baseFlags): --debug
+  GLOBAL: 'Global options',
 };
-const GROUP_ORDER = ['', 'WHAT-IF', 'RECONCILE', 'CLUSTER'];
+const GROUP_ORDER = ['', 'WHAT-IF', 'RECONCILE', 'CLUSTER', 'GLOBAL'];
 
 /** The option sections of a command, kubectl style, grouped by helpGroup. */
 export function formatFlags(flags: Record<string, CachedFlag>, width: number): string {
@@ -162,7 +165,9 @@ export function formatRootHelp(config: Pick<Interfaces.Config, 'pjson'>, command
     out.push(`${title}:\n${list.map(row).join('\n')}`);
   }
   const rest = visible.filter((c) => !placed.has(c.id));
-  if (rest.length) out.push(`Other commands:\n${rest.map(row).join('\n')}`);
+  // cobra's `help` command (answered by src/cli/unknown-command.ts, no command of its own)
+  const help = `  ${'help'.padEnd(pad)}Help about any command`;
+  out.push(`Other commands:\n${[...rest.map(row), help].join('\n')}`);
   out.push(
     [
       'Examples:',
@@ -174,6 +179,10 @@ export function formatRootHelp(config: Pick<Interfaces.Config, 'pjson'>, command
       `  ${name} diff -f snap.yaml -A`,
     ].join('\n'),
   );
+  // the flags every command takes, as kubectl's root help points to its global options
+  const globals = Object.fromEntries(Object.entries(visible[0]?.flags ?? {}).filter(([, f]) => (f.helpGroup ?? '').toUpperCase() === 'GLOBAL'));
+  const globalSection = formatFlags(globals, width);
+  if (globalSection) out.push(globalSection);
   out.push(`Usage:\n  ${name} [command] [flags]`);
   out.push(`Use "${name} <command> --help" for more information about a given command.`);
   return out.join('\n\n') + '\n';
@@ -184,7 +193,27 @@ export function helpWidth(stream: NodeJS.WriteStream = process.stdout): number {
   return Math.max(60, Math.min(cols || 100, 120));
 }
 
+/** The command word help is asked about (`diff` of `diff -h`, `help diff`), as oclif finds it; undefined for the root. */
+export function helpSubject(argv: readonly string[]): string | undefined {
+  for (const arg of argv) {
+    if (arg === '--') return undefined;
+    if (arg === '--help' || arg === '-h' || arg === 'help') continue;
+    return arg.startsWith('-') ? undefined : arg;
+  }
+  return undefined;
+}
+
 export default class KubectlHelp extends Help {
+  /** Help for a command that does not exist is kubectl's unknown-command error, not oclif's. */
+  override async showHelp(argv: string[]): Promise<void> {
+    const subject = helpSubject(argv);
+    if (subject !== undefined && !this.config.findCommand(subject) && !this.config.findTopic(subject)) {
+      reportUnknownCommand(subject, this.config.commands);
+      return;
+    }
+    return super.showHelp(argv);
+  }
+
   protected override async showRootHelp(): Promise<void> {
     this.log(formatRootHelp(this.config, this.config.commands, displayName(), helpWidth()).trimEnd());
   }

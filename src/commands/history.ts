@@ -68,7 +68,7 @@ Exit status: 0, or 1 when a controller write was not predicted by the rules.`;
     { description: 'The query that exports one namespace of an EKS cluster\'s audit log, the last day', command: '<%= config.bin %> history --print-query eks -n shop --since 24h' },
     { description: 'No audit log: what the cluster\'s Events still say about a Deployment', command: '<%= config.bin %> history deploy/web -n shop --events' },
     { description: 'The whole log as the history contract, for a script', command: '<%= config.bin %> history --audit-log audit.log -A -o json' },
-    { description: 'A cluster without audit logs: explain what "record -n shop -o shop.jsonl" saw', command: '<%= config.bin %> history rs/web -n shop --recording shop.jsonl' },
+    { description: 'A cluster without audit logs: explain what "record -n shop --output-file shop.jsonl" saw', command: '<%= config.bin %> history rs/web -n shop --recording shop.jsonl' },
   ];
 
   static override args = {
@@ -128,8 +128,8 @@ Exit status: 0, or 1 when a controller write was not predicted by the rules.`;
     }
     const events = flags.events || (flags['events-file']?.length ?? 0) > 0;
     if (events && inputs.length > 1) throw new UserError(`one history is read from one kind of input: give one of ${inputs.join(', ')}`);
-    // Ctrl-C: exit through process.exit, so that the events kept on disk are removed ('exit')
-    process.once('SIGINT', () => process.exit(130));
+    // Ctrl-C: exit 130 at once, through process.exit, so that the events kept on disk are removed ('exit')
+    this.interruptible({ atOnce: true });
     const progress = progressOn(process.stderr);
     let result: HistoryResult;
     try {

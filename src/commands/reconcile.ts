@@ -1,6 +1,6 @@
-import { createInterface } from 'node:readline/promises';
 import { Args, Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base.js';
+import { ask } from '../cli/interrupt.js';
 import { behaviourFlags, connection, connectionFlags, noHeadersFlag, outputFlag, scopeFlags, syncedTimeoutFlag, writerFlags } from '../cli/flags.js';
 import { progressOn } from '../cli/progress.js';
 import { parseTarget } from '../cli/targets.js';
@@ -61,6 +61,8 @@ before that, 2 when any action failed, 3 when a saved plan is stale (nothing wri
 
   async run(): Promise<void> {
     const { argv, flags } = await this.parse(Reconcile);
+    // Ctrl-C, at the prompt or mid-apply: exit 130 there and then
+    const interruption = this.interruptible({ atOnce: true });
     const dryRun = flags['dry-run'] as DryRun;
     if (flags.filename?.length && dryRun !== 'client') throw new UserError('reconcile writes to a cluster: -f (a snapshot) is only allowed with --dry-run=client');
     const targets = (argv as string[]).map(parseTarget);
@@ -96,9 +98,7 @@ before that, 2 when any action failed, 3 when a saved plan is stale (nothing wri
     if (confirmedByPrompt) {
       if (!process.stdin.isTTY || flags.plan === '-') throw new UserError('refusing to write to the cluster without confirmation: stdin is not a terminal, pass --yes (or --dry-run=client|server)');
       const where = ctx.connection ? ` on ${ctx.connection.contextName || ctx.connection.server}` : '';
-      const rl = createInterface({ input: process.stdin, output: process.stderr });
-      const answer = (await rl.question(confirmationText(work, where))).trim().toLowerCase();
-      rl.close();
+      const answer = (await ask(confirmationText(work, where), interruption, { input: process.stdin, output: process.stderr }))?.trim().toLowerCase();
       if (answer !== 'y' && answer !== 'yes') {
         process.stderr.write('Nothing was written.\n');
         process.exitCode = 0;

@@ -15,19 +15,31 @@ Events (replicaset-controller, replication-controller, rs-reconcile: SuccessfulC
 SuccessfulDelete, FailedCreate…) are recorded too: managedFields cannot say who deleted a pod,
 "Deleted pod: X" can.
 
-Runs until Ctrl-C (or --timeout), then flushes the file. A name ending in .gz is written
+Runs until Ctrl-C (or --timeout), then flushes the file (and exits 130 after Ctrl-C, as a shell
+expects of a command stopped by it; 0 at --timeout). A name ending in .gz is written
 gzip-compressed; - writes to stdout. Then: history --recording FILE.`;
 
   static override examples = [
-    { description: 'Record one namespace until Ctrl-C', command: '<%= config.bin %> record -n shop -o shop.jsonl' },
-    { description: 'Record the whole cluster for an hour, compressed', command: '<%= config.bin %> record -A -o cluster.jsonl.gz --timeout 1h' },
+    { description: 'Record one namespace until Ctrl-C', command: '<%= config.bin %> record -n shop --output-file shop.jsonl' },
+    { description: 'Record the whole cluster for an hour, compressed', command: '<%= config.bin %> record -A --output-file cluster.jsonl.gz --timeout 1h' },
     { description: 'Then: what did the controller do, and why?', command: '<%= config.bin %> history rs/web -n shop --recording shop.jsonl' },
   ];
 
   static override flags = {
     ...namespaceScopeFlags,
-    // -o names a file here, not an output format: the flag is not --output, whose values are formats everywhere else
-    'output-file': Flags.string({ char: 'o', description: 'the file to write (.gz: compressed; -: stdout)', required: true }),
+    // As everywhere (and as kubectl cluster-info dump, which has -o and --output-directory), -o is
+    // the output format: a recording has one, JSON lines. The file is named by --output-file only,
+    // so that `record -o json` cannot write a file named json.
+    output: Flags.string({
+      char: 'o',
+      description: 'output format: json, JSON lines (docs/recording-format.md), the only one; name the file with --output-file',
+      default: 'json',
+      parse: async (value) => {
+        if (value === 'json') return value;
+        throw new Error(`expected json (the recording is JSON lines); name the file to write with --output-file${/^(yaml|wide|name)$/.test(value) ? '' : ` ${value}`}`);
+      },
+    }),
+    'output-file': Flags.string({ description: 'the file to write (.gz: compressed; -: stdout)', required: true }),
     timeout: Flags.string({ description: 'stop after this long (e.g. 30s, 10m, 1h); default: until Ctrl-C' }),
     ...connectionFlags,
   };
@@ -43,24 +55,17 @@ gzip-compressed; - writes to stdout. Then: history --recording FILE.`;
     }
     const { record } = await import('../services/record-service.js');
     const tty = process.stderr.isTTY === true;
-    const ac = new AbortController();
-    const stop = () => ac.abort();
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-    try {
-      const result = await record(
-        { connection: connection(flags), namespace: flags.namespace, allNamespaces: flags['all-namespaces'], output: flags['output-file'], timeoutMs },
-        {
-          signal: ac.signal,
-          onNotice: (text) => tty && this.warning(text),
-          onSynced: (summary) => tty && process.stderr.write(`${summary}; Ctrl-C stops\n`),
-        },
-      );
-      if (tty) process.stderr.write(`recorded ${result.changes} change${result.changes === 1 ? '' : 's'} to ${result.file}\n`);
-    } finally {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-    }
+    // Ctrl-C ends the recording: the file is flushed, then the command exits 130 (BaseCommand)
+    const interruption = this.interruptible();
+    const result = await record(
+      { connection: connection(flags), namespace: flags.namespace, allNamespaces: flags['all-namespaces'], output: flags['output-file'], timeoutMs },
+      {
+        signal: interruption.signal,
+        onNotice: (text) => tty && this.warning(text),
+        onSynced: (summary) => tty && process.stderr.write(`${summary}; Ctrl-C stops\n`),
+      },
+    );
+    if (tty) process.stderr.write(`recorded ${result.changes} change${result.changes === 1 ? '' : 's'} to ${result.file}\n`);
     process.exitCode = 0;
   }
 }

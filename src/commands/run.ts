@@ -55,7 +55,10 @@ Stops on SIGINT/SIGTERM: takes no new work, finishes the syncs in flight, releas
     const kinds: ControllerKind[] =
       flags.controllers === 'replicaset' ? ['ReplicaSet'] : flags.controllers === 'replicationcontroller' ? ['ReplicationController'] : ['ReplicaSet', 'ReplicationController'];
     const { runForeground } = await import('../services/run-foreground.js');
+    // Ctrl-C stops the controllers gracefully, then exits 130 (BaseCommand)
+    const interruption = this.interruptible();
     const code = await runForeground({
+      signal: interruption.signal,
       connection: connection(flags),
       namespace: flags.namespace,
       allNamespaces: flags['all-namespaces'],

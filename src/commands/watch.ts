@@ -76,6 +76,8 @@ NO_COLOR is respected.`;
       { stdin: process.stdin, progress: progressOn(process.stderr) },
     );
     for (const n of feed.notices) this.warning(n);
+    // Ctrl-C (a signal, or the key on the dashboard) ends the watch, then exits 130 (BaseCommand)
+    const interruption = this.interruptible();
 
     if (!flags.plain && process.stdout.isTTY && process.stdin.isTTY) {
       // React's production build (its development build renders several times slower)
@@ -84,27 +86,22 @@ NO_COLOR is respected.`;
       // (it reads CI when loaded): this is a terminal, so draw live.
       for (const k of ['CI', 'CONTINUOUS_INTEGRATION']) if (process.env[k] !== undefined) process.env[k] = 'false';
       const { runDashboard } = await import('../ui/run.js');
-      await runDashboard(feed, { stdout: process.stdout, stdin: process.stdin, stderr: process.stderr, color: colorLevel(process.stdout, process.env) > 0 });
+      await runDashboard(feed, { stdout: process.stdout, stdin: process.stdin, stderr: process.stderr, color: colorLevel(process.stdout, process.env) > 0, onInterrupt: () => interruption.interrupt() });
       process.exitCode = 0;
       return;
     }
 
     const { runPlain } = await import('../ui/plain.js');
-    const ac = new AbortController();
-    const stop = () => ac.abort();
-    // a reader that goes away (`| head`) ends the stream like Ctrl-C does
+    // a reader that goes away (`| head`) ends the stream too, with exit status 0
+    const gone = new AbortController();
     const onPipeError = (err: NodeJS.ErrnoException) => {
-      if (err.code === 'EPIPE') stop();
+      if (err.code === 'EPIPE') gone.abort();
       else throw err;
     };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
     process.stdout.on('error', onPipeError);
     try {
-      await runPlain(feed, { out: process.stdout, err: process.stderr, signal: ac.signal });
+      await runPlain(feed, { out: process.stdout, err: process.stderr, signal: AbortSignal.any([interruption.signal, gone.signal]) });
     } finally {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
       process.stdout.off('error', onPipeError);
     }
     process.exitCode = 0;

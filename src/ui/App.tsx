@@ -24,6 +24,8 @@ export interface AppProps {
   color?: boolean;
   /** Called once when the user quits (q, Ctrl-C). */
   onQuit?: () => void;
+  /** Called when the user presses Ctrl-C (before onQuit): a shell expects exit status 130 then. */
+  onInterrupt?: () => void;
   /** Called after every commit, once the frame is written (for measurements). */
   onCommit?: () => void;
 }
@@ -64,13 +66,16 @@ export function splitKeys(input: string, key: Key): KeyInput[] {
   });
 }
 
-export function App({ store, color = true, onQuit, onCommit }: AppProps) {
+export function App({ store, color = true, onQuit, onInterrupt, onCommit }: AppProps) {
   const s = useSyncExternalStore(store.subscribe, store.getSnapshot, store.getSnapshot);
   const { stdout } = useStdout();
   const { exit } = useApp();
 
   useInput((input, key) => {
-    for (const k of splitKeys(input, key)) store.dispatch({ type: 'key', key: k });
+    for (const k of splitKeys(input, key)) {
+      if (k.ctrl && k.input === 'c') onInterrupt?.();
+      store.dispatch({ type: 'key', key: k });
+    }
   });
 
   useEffect(() => {

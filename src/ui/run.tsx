@@ -16,6 +16,8 @@ export interface DashboardIO {
   stderr: NodeJS.WriteStream;
   color: boolean;
   clock?: Clock;
+  /** Ctrl-C pressed (a key in raw mode, not a signal): the command exits 130, as after SIGINT. */
+  onInterrupt?: () => void;
 }
 
 export const TICK_MS = 1000;
@@ -33,7 +35,7 @@ export async function runDashboard(feed: WatchFeed, io: DashboardIO): Promise<vo
   let unsubscribe = () => {};
   let startError: unknown = null;
   try {
-    instance = render(<App store={store} color={io.color} onQuit={() => ac.abort()} />, {
+    instance = render(<App store={store} color={io.color} onQuit={() => ac.abort()} onInterrupt={io.onInterrupt} />, {
       stdout: io.stdout,
       stdin: io.stdin,
       stderr: io.stderr,

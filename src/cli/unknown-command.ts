@@ -1,0 +1,72 @@
+// A command name that is not one of ours, answered as kubectl (cobra) answers it:
+//
+//   error: unknown command "explian" for "kubectl rs-reconcile"
+//
+//   Did you mean this?
+//   	explain
+//
+//   Run 'kubectl rs-reconcile --help' for usage.
+//
+// exit status 1. And `help [COMMAND]`, which cobra gives every program. This module is oclif's
+// command_not_found hook (package.json oclif.hooks; scripts/bundle.mjs bundles it), so every way
+// in (bin/run.js, the bundle, the krew launcher) answers the same; the help class uses it too for
+// `explian --help`.
+
+import { loadHelpClass, type Hook } from '@oclif/core';
+import { displayName } from './program-name.js';
+
+/** Levenshtein distance, case-insensitive, as cobra's ld(s, t, ignoreCase=true). */
+export function levenshtein(a: string, b: string): number {
+  const s = a.toLowerCase();
+  const t = b.toLowerCase();
+  let prev = Array.from({ length: t.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= s.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= t.length; j++) {
+      row[j] = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (s[i - 1] === t[j - 1] ? 0 : 1));
+    }
+    prev = row;
+  }
+  return prev[t.length];
+}
+
+/** cobra's SuggestionsFor: names within distance 2, or starting with what was typed, in name order. */
+export function suggestionsFor(typed: string, names: readonly string[]): string[] {
+  const lower = typed.toLowerCase();
+  return [...names].sort().filter((n) => levenshtein(typed, n) <= 2 || n.toLowerCase().startsWith(lower));
+}
+
+/** The whole message, every line ending in a newline (cobra's words and layout). */
+export function unknownCommandMessage(typed: string, names: readonly string[], program: string): string {
+  const suggestions = suggestionsFor(typed, names);
+  const didYouMean = suggestions.length ? `\n\nDid you mean this?\n${suggestions.map((s) => `\t${s}\n`).join('')}` : '';
+  return `error: unknown command ${JSON.stringify(typed)} for ${JSON.stringify(program)}${didYouMean}\nRun '${program} --help' for usage.\n`;
+}
+
+/** The commands a user may be pointed to (not the hidden ones). */
+export function visibleCommandNames(commands: ReadonlyArray<{ id: string; hidden?: boolean }>): string[] {
+  return commands.filter((c) => !c.hidden).map((c) => c.id.replace(/:/g, ' '));
+}
+
+/** Writes the unknown-command error and sets exit status 1, as cobra does. */
+export function reportUnknownCommand(typed: string, commands: ReadonlyArray<{ id: string; hidden?: boolean }>): void {
+  process.stderr.write(unknownCommandMessage(typed, visibleCommandNames(commands), displayName()));
+  process.exitCode = 1;
+}
+
+/**
+ * oclif's command_not_found hook. With a space as topic separator oclif joins the words that are
+ * not a command into one id ("explian:shop-web" for `explian shop-web`): the first is what was typed.
+ */
+const hook: Hook<'command_not_found'> = async function ({ config, id, argv }) {
+  const words = id.split(':');
+  if (words[0] === 'help') {
+    // `help`, `help diff`: cobra's help command
+    const Help = await loadHelpClass(config);
+    await new Help(config, config.pjson.oclif.helpOptions).showHelp([...words.slice(1), ...(argv ?? []).filter((a) => a !== 'help')]);
+    return;
+  }
+  reportUnknownCommand(words[0], config.commands);
+};
+
+export default hook;
