@@ -123,6 +123,14 @@ export function parseErrorLine(message: string): string {
   return out || oneLine(message);
 }
 
+/**
+ * For a flag's `parse`: a value refused with a reason of the flag's own, which the parse error
+ * reads as `invalid argument "VALUE" for "-o, --output" flag: REASON`.
+ */
+export function invalidFlagValue(value: string, reason: string): Error {
+  return Object.assign(new Errors.CLIError(reason, { exit: 2 }), { value });
+}
+
 /** What a parse error needs of a flag or argument declaration. */
 export interface FlagDef {
   name?: string;
@@ -172,7 +180,7 @@ function lookupFlag(token: string, flags: Record<string, FlagDef>): [string, Fla
  *   missing argument NAME (the controller: NAME, rs/NAME, …)
  * Anything else: oclif's own lines joined (parseErrorLine).
  */
-export function flagErrorLine(err: Error & { flags?: string[]; args?: ArgDef[] }, flags: Record<string, FlagDef>, args: Record<string, ArgDef> = {}): string {
+export function flagErrorLine(err: Error & { flags?: string[]; args?: ArgDef[]; value?: string }, flags: Record<string, FlagDef>, args: Record<string, ArgDef> = {}): string {
   const message = err.message.replace(/\nSee more help with --help\s*$/, '');
   if (err.name === 'NonExistentFlagsError' || /^Nonexistent flags?:/.test(message)) {
     const list = err.flags ?? message.replace(/^Nonexistent flags?:\s*/, '').split(/,\s*/);
@@ -196,8 +204,8 @@ export function flagErrorLine(err: Error & { flags?: string[]; args?: ArgDef[] }
     const name = m[1];
     const def = flags[name];
     const reason = m[2].trim();
-    const received = /received: ([\s\S]*)$/.exec(reason);
-    const value = received ? ` ${JSON.stringify(received[1])}` : '';
+    const received = err.value ?? /received: ([\s\S]*)$/.exec(reason)?.[1];
+    const value = received !== undefined ? ` ${JSON.stringify(received)}` : '';
     const integer = /^Expected an integer/.test(reason);
     const accepted = integer ? (acceptedValues(def) ?? 'a whole number') : undefined;
     const why = accepted ? `expected ${accepted}` : reason.replace(/^Error:\s*/, '').replace(/^[A-Z](?=[a-z])/, (c) => c.toLowerCase());
@@ -211,6 +219,9 @@ export function flagErrorLine(err: Error & { flags?: string[]; args?: ArgDef[] }
     });
     if (words.length) return `missing argument${words.length > 1 ? 's' : ''} ${words.join(', ')}`;
   }
+  // cobra: required flag(s) "output-file" not set
+  m = /Missing required flags? ([^\n]+)/.exec(message);
+  if (m) return `required flag(s) ${m[1].split(/,\s*/).map((f) => JSON.stringify(f.replace(/^-+/, ''))).join(', ')} not set`;
   m = /^Unexpected arguments?: (.*)$/.exec(message);
   if (m) return `unexpected argument${m[1].includes(', ') ? 's' : ''}: ${m[1]}`;
   m = /^Expected ([\s\S]*) to be one of: (.*)$/.exec(message);

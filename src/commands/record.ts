@@ -1,5 +1,5 @@
 import { Flags } from '@oclif/core';
-import { BaseCommand } from '../cli/base.js';
+import { BaseCommand, invalidFlagValue } from '../cli/base.js';
 import { connection, connectionFlags, namespaceScopeFlags } from '../cli/flags.js';
 import { parseDurationMs } from '../core/duration.js';
 import { UserError } from '../errors.js';
@@ -36,7 +36,7 @@ gzip-compressed; - writes to stdout. Then: history --recording FILE.`;
       default: 'json',
       parse: async (value) => {
         if (value === 'json') return value;
-        throw new Error(`expected json (the recording is JSON lines); name the file to write with --output-file${/^(yaml|wide|name)$/.test(value) ? '' : ` ${value}`}`);
+        throw invalidFlagValue(value, `expected json (a recording is JSON lines); name the file to write with --output-file${/^(yaml|wide|name)$/.test(value) ? '' : ` ${value}`}`);
       },
     }),
     'output-file': Flags.string({ description: 'the file to write (.gz: compressed; -: stdout)', required: true }),
