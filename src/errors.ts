@@ -66,6 +66,22 @@ export function fileParseError(path: string, reason: string, at: FilePosition = 
   return new UserError(`error parsing ${path}: ${oneLine(reason).replace(/:\s*$/, '')}${where}`);
 }
 
+/** What the `yaml` package reports of a syntax error (its message has a caret excerpt under it). */
+export interface YamlSyntaxError {
+  message: string;
+  linePos?: ReadonlyArray<{ line: number; col: number }>;
+}
+
+/**
+ * A YAML syntax error as one line: the reason without the excerpt and its "at line L, column C",
+ * which goes in the parentheses. `firstLine`: where the text parsed starts in the file.
+ */
+export function yamlParseError(path: string, e: YamlSyntaxError, firstLine = 1): UserError {
+  const reason = oneLine(e.message).replace(/ at line \d+, column \d+:?\s*$/, '');
+  const pos = e.linePos?.[0];
+  return fileParseError(path, `invalid YAML: ${reason}`, pos ? { line: pos.line + firstLine - 1, column: pos.col } : {});
+}
+
 /**
  * The input held no object of any kind: an empty file or directory, empty stdin, an empty List.
  * That is what a failed `kubectl get … > snap.yaml` leaves (or one of the wrong context or

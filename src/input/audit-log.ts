@@ -21,7 +21,7 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { createGunzip } from 'node:zlib';
-import { UserError } from '../errors.js';
+import { fileParseError, fileReadError, UserError } from '../errors.js';
 import { AuditCoverage, type AuditFileReport } from './audit/coverage.js';
 import { detect, type Plan } from './audit/detect.js';
 import { objectKnown } from './audit/event.js';
@@ -34,7 +34,7 @@ import { formatBytes } from './read-input.js';
 
 export { AUDIT_FORMATS, FORMAT_DESCRIPTIONS, HISTORY_WRITES, isAuditFormat, TRUNCATED_ANNOTATION, type AuditFilter, type AuditFormat } from './audit/formats.js';
 export { AuditCoverage, type AuditFileReport } from './audit/coverage.js';
-export { whereOf, type AuditLine, type JsonLine } from './audit/sources.js';
+export { entryError, whereOf, type AuditLine, type JsonLine } from './audit/sources.js';
 
 /** The longest line read (a pod body with its managedFields is a few KiB; a list response is more). */
 export const DEFAULT_MAX_AUDIT_LINE_BYTES = 64 * 1024 * 1024;
@@ -213,11 +213,11 @@ export async function* readAuditLogs(inputs: string[], opts: AuditReadOptions = 
       try {
         reader = ByteReader.open(file);
       } catch (e) {
-        throw new UserError(`cannot read audit log ${file}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`);
+        throw fileReadError(file, e);
       }
       if (!reader.seekable && !reader.gzip) {
         reader.close();
-        throw new UserError(`cannot read audit log ${file}: not a regular file (a pipe or a device): save it to a file first`);
+        throw fileReadError(file, 'not a regular file (a pipe or a device): save it to a file first');
       }
       let head: Buffer;
       let tail: Buffer | null;
@@ -225,7 +225,7 @@ export async function* readAuditLogs(inputs: string[], opts: AuditReadOptions = 
         head = await reader.peek(SNIFF_BYTES);
         tail = reader.tail(SNIFF_BYTES);
       } catch (e) {
-        throw new UserError(`cannot read audit log ${file}: ${(e as Error).message}`);
+        throw fileReadError(file, e);
       } finally {
         reader.close();
       }
@@ -235,12 +235,12 @@ export async function* readAuditLogs(inputs: string[], opts: AuditReadOptions = 
         plan = detect(head, whole, file, input.mustGather, opts.format);
       } catch (e) {
         // gzip data that ends in the first KiBs and is no audit log: corrupt, not cut
-        if (reader.peekError !== null) throw new UserError(`cannot read audit log ${file}: gzip data cut short or corrupt (${reader.peekError})`);
+        if (reader.peekError !== null) throw fileReadError(file, `gzip data cut short or corrupt (${reader.peekError})`);
         throw e;
       }
       if (plan === 'empty') {
         const blank = head.every((c) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09);
-        if (blank && !input.walked) throw new UserError(`${file}: an empty file: no audit events in it`);
+        if (blank && !input.walked) throw fileParseError(file, `an empty file: no audit events in it`);
         coverage.add(file, null);
         if (!blank) coverage.notices.push(`${file}: an empty list: no entries in it`);
         continue;
@@ -332,7 +332,7 @@ export async function* readAuditLogs(inputs: string[], opts: AuditReadOptions = 
 
 /** One line naming the file and why it cannot be read. */
 function cannotRead(kind: JsonLinesKind, file: string, e: unknown): UserError {
-  return new UserError(`cannot read ${kind.noun} ${file}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`);
+  return fileReadError(file, e);
 }
 
 /** The lines of one file, in file order; blank lines are skipped. */
@@ -364,7 +364,7 @@ async function* linesOf(file: string, kind: JsonLinesKind, opts: AuditReadOption
     try {
       value = JSON.parse(text);
     } catch (e) {
-      throw new UserError(`${file}:${lineNo}: not ${kind.lineNoun} (${(e as Error).message.split('\n')[0]})`);
+      throw fileParseError(file, `not ${kind.lineNoun} (${(e as Error).message.split('\n')[0]})`, { line: lineNo });
     }
     return { file, line: lineNo, value, at: kind.timeOf(value) };
   };
@@ -384,12 +384,12 @@ async function* linesOf(file: string, kind: JsonLinesKind, opts: AuditReadOption
       if (start < chunk.length) {
         pending.push(chunk.subarray(start));
         pendingBytes += chunk.length - start;
-        if (pendingBytes > max) throw new UserError(`${file}:${lineNo + 1}: a line longer than ${formatBytes(max)}: ${kind.tooLongHint}`);
+        if (pendingBytes > max) throw fileParseError(file, `a line longer than ${formatBytes(max)}: ${kind.tooLongHint}`, { line: lineNo + 1 });
       }
     }
   } catch (e) {
     if (e instanceof UserError) throw e;
-    throw new UserError(`cannot read ${kind.noun} ${file}: ${(e as Error).message}`);
+    throw fileReadError(file, e);
   } finally {
     raw.destroy();
   }

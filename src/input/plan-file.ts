@@ -7,7 +7,7 @@ import { stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import type * as Yaml from 'yaml';
 import { PLAN_API_VERSION, type Plan } from '../core/plan-types.js';
-import { UserError } from '../errors.js';
+import { fileParseError, fileReadError, UserError, yamlParseError } from '../errors.js';
 import { DEFAULT_MAX_INPUT_BYTES, readFileLimited, readStreamLimited } from './read-input.js';
 
 export interface PlanFileOptions {
@@ -26,15 +26,11 @@ export async function readSavedPlan(path: string, opts: PlanFileOptions = {}): P
       bytes = await readStreamLimited(opts.stdin, label, limit);
     } else {
       const st = await stat(path);
-      if (st.isDirectory()) throw new UserError(`${path}: is a directory, expected a plan written by "diff -o json" or "diff -o yaml"`);
+      if (st.isDirectory()) throw fileReadError(path, 'is a directory, expected a plan written by "diff -o json" or "diff -o yaml"');
       bytes = await readFileLimited(path, label, st.isFile() ? st.size : 0, limit);
     }
   } catch (e) {
-    if (e instanceof UserError) throw e;
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new UserError(`${label}: no such file`);
-    if (code === 'EACCES') throw new UserError(`${label}: permission denied`);
-    throw new UserError(`${label}: ${(e as Error).message}`);
+    throw fileReadError(label, e);
   }
   return parseSavedPlan(bytes.toString('utf8'), label);
 }
@@ -42,23 +38,23 @@ export async function readSavedPlan(path: string, opts: PlanFileOptions = {}): P
 /** Parses and checks the text of a saved plan. */
 export function parseSavedPlan(text: string, label: string): Plan {
   const trimmed = text.trimStart();
-  if (trimmed === '') throw new UserError(`${label}: empty, expected a plan written by "diff -o json" or "diff -o yaml"`);
+  if (trimmed === '') throw fileParseError(label, 'empty, expected a plan written by "diff -o json" or "diff -o yaml"');
   let doc: unknown;
   if (trimmed.startsWith('{')) {
     try {
       doc = JSON.parse(text);
     } catch (e) {
-      throw new UserError(`${label}: not valid JSON: ${(e as Error).message}`);
+      throw fileParseError(label, `invalid JSON: ${(e as Error).message}`);
     }
   } else {
     // `yaml` is loaded through require, as the snapshot reader does (the bundle keeps it CommonJS).
     const { parseAllDocuments } = createRequire(import.meta.url)('yaml') as typeof Yaml;
-    const docs = parseAllDocuments(text, { uniqueKeys: true }) as unknown as Array<{ errors: { message: string }[]; toJS(): unknown }>;
-    if (!Array.isArray(docs)) throw new UserError(`${label}: not valid YAML`);
-    const bad = docs.find((d) => d.errors.length);
-    if (bad) throw new UserError(`${label}: not valid YAML: ${bad.errors[0].message.split('\n')[0]}`);
+    const docs = parseAllDocuments(text, { uniqueKeys: true }) as unknown as Array<{ errors: Array<{ message: string; linePos?: Array<{ line: number; col: number }> }>; toJS(): unknown }>;
+    if (!Array.isArray(docs)) throw fileParseError(label, 'invalid YAML');
+    const bad = docs.find((d) => d.errors.length)?.errors[0];
+    if (bad) throw yamlParseError(label, bad);
     const values = docs.map((d) => d.toJS()).filter((v) => v !== null && v !== undefined);
-    if (values.length !== 1) throw new UserError(`${label}: expected one ReconcilePlan document, found ${values.length}`);
+    if (values.length !== 1) throw fileParseError(label, `expected one ReconcilePlan document, found ${values.length}`);
     doc = values[0];
   }
   checkPlan(doc, label);
@@ -71,7 +67,7 @@ const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null 
 /** Throws a one-line UserError naming the first field that breaks the contract. */
 function checkPlan(doc: unknown, label: string): asserts doc is Plan {
   const fail = (path: string, want: string): never => {
-    throw new UserError(`${label}: not a saved ReconcilePlan: ${path} must be ${want}`);
+    throw fileParseError(label, `not a saved ReconcilePlan: ${path} must be ${want}`);
   };
   if (!isObject(doc)) fail('the document', 'an object (write one with "diff -o json")');
   const d = doc as Json;

@@ -65,7 +65,7 @@ function tooLarge(label: string, limit: number, size?: number): UserError {
 }
 
 function notText(label: string, offset: number): UserError {
-  return fileParseError(label, `not a text file (binary data at byte ${offset}), expected YAML or JSON`);
+  return fileParseError(label, `not a text file (binary data at byte ${offset}): expected YAML or JSON`);
 }
 
 /**

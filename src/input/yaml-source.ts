@@ -15,7 +15,7 @@ import { createRequire } from 'node:module';
 import type * as Yaml from 'yaml';
 import type { Document, LineCounter, YAMLError } from 'yaml';
 
-import { fileParseError, type UserError } from '../errors.js';
+import { fileParseError, yamlParseError, type UserError } from '../errors.js';
 import { duplicateFieldError, ingestValue, itemsContext, type Origin, type Progress, type Sink, type Steps } from './ingest.js';
 import { isMapping, type Path } from './objects.js';
 import { BAIL, parseBlockYaml, splitYamlList, type YamlListSplit } from './yaml-fast.js';
@@ -63,9 +63,7 @@ function yamlOrigin(file: string, lines: LineCounter, root: unknown, base: Path)
 }
 
 function yamlError(file: string, e: YAMLError, firstLine = 1): UserError {
-  const reason = e.message.split('\n')[0].replace(/ at line \d+, column \d+:?\s*$/, '');
-  const pos = e.linePos?.[0];
-  return fileParseError(file, `invalid YAML: ${reason}`, pos ? { line: pos.line + firstLine - 1, column: pos.col } : {});
+  return yamlParseError(file, e, firstLine);
 }
 
 type ListItem = YamlListSplit['items'][number];

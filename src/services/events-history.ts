@@ -11,7 +11,7 @@ import { promisify } from 'node:util';
 import { gunzip as gunzipCallback } from 'node:zlib';
 import type * as Yaml from 'yaml';
 import type { ConnectionFlags } from '../cluster/kubeconfig.js';
-import { UserError } from '../errors.js';
+import { fileParseError, fileReadError, UserError, yamlParseError, type YamlSyntaxError } from '../errors.js';
 import { historyFromEvents, isEventObject, objectsOf, readEvent, EVENT_REASONS, type EventRecord } from '../history/events.js';
 import { HISTORY_API_VERSION, type HistoryCounts, type HistoryEvent } from '../history/types.js';
 import { skipValue, skipWhitespace } from '../input/json-scan.js';
@@ -263,7 +263,7 @@ async function readFiles(files: string[], opts: EventsHistoryOptions, notices: s
     }
     if (events === 0 && others.size > 0) {
       const found = [...others].map(([k, n]) => `${n} ${k}`).join(', ');
-      throw new UserError(`${label}: no Event in it (found ${found}): expected the output of "kubectl get events -o json" (or -o yaml)`);
+      throw fileParseError(label, `no Event in it (found ${found}): expected the output of "kubectl get events -o json" (or -o yaml)`);
     }
     if (events === 0) notices.push(`${label}: no Events in it`);
     else if (others.size > 0) notices.push(`${label}: ${[...others].map(([k, n]) => `${n} ${k}`).join(', ')} left out: not Events`);
@@ -273,9 +273,7 @@ async function readFiles(files: string[], opts: EventsHistoryOptions, notices: s
 }
 
 function cannotRead(label: string, e: unknown): UserError {
-  const code = (e as NodeJS.ErrnoException | null)?.code;
-  const why = code === 'ENOENT' || code === 'ENOTDIR' ? 'no such file' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code === 'EISDIR' ? 'is a directory' : (e as Error).message;
-  return new UserError(`cannot read Events file ${label}: ${why}`);
+  return fileReadError(label, e);
 }
 
 /** As read-input.ts says it: the size when it is known, else where reading stopped. */
@@ -325,11 +323,11 @@ async function readText(file: string, label: string, limit: number, stdin: NodeJ
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       if (e instanceof RangeError || code === 'ERR_BUFFER_TOO_LARGE') throw tooLarge(label, limit, undefined, true);
-      throw new UserError(`${label}: not a valid gzip file (${(e as Error).message})`);
+      throw fileParseError(label, `not a valid gzip file (${(e as Error).message})`);
     }
   }
   const at = firstBinaryByte(b.subarray(0, TEXT_CHECK_BYTES), b.length <= TEXT_CHECK_BYTES);
-  if (at >= 0) throw new UserError(`${label}: not a text file (binary data at byte ${at}): expected the JSON or YAML of "kubectl get events"`);
+  if (at >= 0) throw fileParseError(label, `not a text file (binary data at byte ${at}): expected the JSON or YAML of "kubectl get events"`);
   // UTF-16 with a byte-order mark (a redirect in PowerShell), or UTF-8 with one
   if (b.length >= 2 && b[0] === 0xff && b[1] === 0xfe) return b.toString('utf16le', 2);
   if (b.length >= 2 && b[0] === 0xfe && b[1] === 0xff) {
@@ -355,16 +353,16 @@ function parseDocuments(text: string, label: string): unknown[] {
     } catch (e) {
       const values = jsonValues(text);
       if (values) return values;
-      throw new UserError(`${label}: not valid JSON: ${(e as Error).message.split('\n')[0]}`);
+      throw fileParseError(label, `invalid JSON: ${(e as Error).message}`);
     }
   }
   const fast = loadAllFast(text);
   if (fast !== BAIL) return fast.filter((d) => d !== null && d !== undefined);
   const { parseAllDocuments } = createRequire(import.meta.url)('yaml') as typeof Yaml;
-  const docs = parseAllDocuments(text, { uniqueKeys: true }) as unknown as Array<{ errors: { message: string }[]; toJS(): unknown }>;
-  if (!Array.isArray(docs)) throw new UserError(`${label}: not valid YAML`);
+  const docs = parseAllDocuments(text, { uniqueKeys: true }) as unknown as Array<{ errors: YamlSyntaxError[]; toJS(): unknown }>;
+  if (!Array.isArray(docs)) throw fileParseError(label, 'invalid YAML');
   const bad = docs.find((d) => d.errors.length > 0);
-  if (bad) throw new UserError(`${label}: not valid YAML: ${bad.errors[0].message.split('\n')[0]}`);
+  if (bad) throw yamlParseError(label, bad.errors[0]);
   return docs.map((d) => d.toJS()).filter((v) => v !== null && v !== undefined);
 }
 

@@ -4,11 +4,11 @@
 // the same errors, and the same coverage.
 import { existsSync, statSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
-import { UserError } from '../errors.js';
+import { fileParseError, UserError } from '../errors.js';
 import { AuditFormatError, writeOfAuditEvent } from '../history/audit-event.js';
 import { projectWrite } from '../history/project.js';
 import type { ApiWrite } from '../history/types.js';
-import { AUDIT_FORMATS, AuditCoverage, HISTORY_WRITES, isAuditFormat, readAuditLogs, whereOf } from '../input/audit-log.js';
+import { AUDIT_FORMATS, AuditCoverage, entryError, HISTORY_WRITES, isAuditFormat, readAuditLogs } from '../input/audit-log.js';
 import { FACTS } from '../input/audit/coverage.js';
 
 export interface ReaderRequest {
@@ -52,7 +52,7 @@ export async function* readWrites(req: ReaderRequest, onBytes?: (read: number, t
     try {
       w = writeOfAuditEvent(line.value);
     } catch (e) {
-      if (e instanceof AuditFormatError) throw new UserError(`${whereOf(line)}: ${e.message}`);
+      if (e instanceof AuditFormatError) throw entryError(line, e.message);
       throw e;
     }
     if (!w) continue;
@@ -63,7 +63,7 @@ export async function* readWrites(req: ReaderRequest, onBytes?: (read: number, t
   // a format forced on a file of another shape reads nothing from it: that is a mistake, not an empty log
   if (format !== undefined) {
     for (const f of coverage.files) {
-      if (f.entries === 0 && f.ignored > 0) throw new UserError(`${f.file}: no entry reads as ${format} (${f.ignored} of another shape): leave out --audit-log-format to recognise the format from the content`);
+      if (f.entries === 0 && f.ignored > 0) throw fileParseError(f.file, `no entry reads as ${format} (${f.ignored} of another shape): leave out --audit-log-format to recognise the format from the content`);
     }
   }
   const missing = coverage.missing;

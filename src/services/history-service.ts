@@ -11,7 +11,7 @@ import { RecordingConverter, RecordingFormatError, RECORDING_KIND, RS_RECONCILE_
 import { readJsonLines, type JsonLinesKind } from '../input/audit-log.js';
 import { timeUs } from '../input/audit/time.js';
 import { auditWrites as readAuditWrites, type ReadSummary } from './history-reader.js';
-import { UserError } from '../errors.js';
+import { fileParseError, UserError } from '../errors.js';
 import { EventSpool } from './event-spool.js';
 import { chooseBehaviour } from './plan-service.js';
 import type { Target } from './targets.js';
@@ -130,11 +130,11 @@ async function* recordedWrites(files: string[], opts: HistoryOptions, notices: s
     try {
       parsed = parseRecordingLine(line.value);
     } catch (e) {
-      if (e instanceof RecordingFormatError) throw new UserError(`${line.file}:${line.line}: ${e.message}${started.has(line.file) ? '' : ': not a recording of rs-reconcile record (an audit log? use --audit-log)'}`);
+      if (e instanceof RecordingFormatError) throw fileParseError(line.file, `${e.message}${started.has(line.file) ? '' : ': not a recording of rs-reconcile record (an audit log? use --audit-log)'}`, { line: line.line });
       throw e;
     }
     if (!started.has(line.file)) {
-      if (parsed.kind !== RECORDING_KIND) throw new UserError(`${line.file}:${line.line}: not a recording of rs-reconcile record: its first line is not the {"kind":"Recording"} header`);
+      if (parsed.kind !== RECORDING_KIND) throw fileParseError(line.file, `not a recording of rs-reconcile record: its first line is not the {"kind":"Recording"} header`, { line: line.line });
       started.add(line.file);
     }
     for (const c of converter.push(parsed)) yield { ...c, at: Date.parse(c.write.time) };

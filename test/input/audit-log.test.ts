@@ -115,26 +115,26 @@ describe('readAuditLogs: kube-apiserver JSON lines', () => {
 
   it('refuses bad input with one line naming the file and line', async () => {
     const bad = file('bad.log', line(t(1), 'a') + '\n{"kind": oops}\n');
-    await expect(names([bad])).rejects.toThrow(/^.*bad\.log:2: not a JSON audit event \(/);
-    await expect(names([join(dir, 'missing.log')])).rejects.toThrow(/cannot read audit log .*missing\.log: no such file/);
+    await expect(names([bad])).rejects.toThrow(/^error parsing .*bad\.log: not a JSON audit event \(.* \(line 2\)$/);
+    await expect(names([join(dir, 'missing.log')])).rejects.toThrow(/^the path ".*missing\.log" does not exist$/);
     const endless = file('endless.log', line(t(1), 'a') + '\n' + '{"kind":"Event",' + 'x'.repeat(200_000));
-    await expect(names([endless], { maxLineBytes: 100_000 })).rejects.toThrow(/endless\.log:2: a line longer than 97.7Ki/);
+    await expect(names([endless], { maxLineBytes: 100_000 })).rejects.toThrow(/^error parsing .*endless\.log: a line longer than 97.7Ki.* \(line 2\)$/);
     const corrupt = file('corrupt.gz', Buffer.concat([gzipSync('{"kind":"Event"}\n').subarray(0, 12), Buffer.from('garbage')]));
-    await expect(names([corrupt])).rejects.toThrow(/cannot read audit log .*corrupt\.gz/);
+    await expect(names([corrupt])).rejects.toThrow(/^error reading .*corrupt\.gz: /);
   });
 });
 
 describe('readAuditLogs: what is not an audit log', () => {
   it.each([
-    ['garbage.txt', 'hello world\nthis is not json\n', /garbage\.txt:1: not a JSON audit event, nor any other audit export: it starts with "hello world" \(expected kube-apiserver JSON lines, gcloud/],
+    ['garbage.txt', 'hello world\nthis is not json\n', /^error parsing .*garbage\.txt: not a JSON audit event, nor any other audit export: it starts with "hello world" \(expected kube-apiserver JSON lines, gcloud.* \(line 1\)$/],
     ['binary.bin', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d]), /binary\.bin: a binary file, not an audit log \(a NUL byte at byte 8\)/],
     ['archive.zip', Buffer.from([0x50, 0x4b, 0x03, 0x04, 1, 2, 3]), /archive\.zip: a zip archive: unpack it first/],
     ['list.json', JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [] }, null, 2), /list\.json: not an audit log: a JSON document of kind List/],
-    ['object.jsonl', '{"hello":"world"}\n', /object\.jsonl:1: not an audit log: a JSON object with members hello/],
+    ['object.jsonl', '{"hello":"world"}\n', /object\.jsonl: not an audit log: a JSON object with members hello.* \(line 1\)$/],
     ['numbers.json', '[1, 2, 3]', /numbers\.json: not an audit log: a JSON array of values/],
     ['empty.log', '', /empty\.log: an empty file: no audit events in it/],
     ['blank.log', '\n\n  \n', /blank\.log: an empty file/],
-    ['recording.jsonl', '{"kind":"Recording","apiVersion":"rs-reconcile/v1","time":"2026-01-01T00:00:00Z"}\n', /recording\.jsonl:1: a recording of rs-reconcile record, not an audit log: give it with --recording/],
+    ['recording.jsonl', '{"kind":"Recording","apiVersion":"rs-reconcile/v1","time":"2026-01-01T00:00:00Z"}\n', /recording\.jsonl: a recording of rs-reconcile record, not an audit log: give it with --recording \(line 1\)$/],
     ['latin1.log', Buffer.from('caf\xe9 au lait \xff\xfe', 'latin1'), /latin1\.log: a binary file, not an audit log \(not UTF-8 text\)/],
   ])('%s', async (name, content, message) => {
     await expect(names([file(name, content)])).rejects.toThrow(message);
@@ -400,7 +400,7 @@ describe('readAuditLogs: a forced format', () => {
     const f = file('not-gke.log', line(t(1), 'a') + '\n');
     const { lines } = await read([f], { format: 'gke-cloud-logging' });
     expect(lines).toEqual([]); // no protoPayload: not a GKE audit entry, left out
-    await expect(names([f], { format: 'aks-log-analytics' })).rejects.toThrow(/not-gke\.log:1: not an AKSAudit, AKSAuditAdmin or AzureDiagnostics row/);
+    await expect(names([f], { format: 'aks-log-analytics' })).rejects.toThrow(/^error parsing .*not-gke\.log: not an AKSAudit, AKSAuditAdmin or AzureDiagnostics row.* \(line 1\)$/);
   });
 });
 

@@ -67,27 +67,27 @@ describe('reading -f safely (built CLI)', () => {
 
   it.runIf(existsSync('/dev/zero'))('refuses /dev/zero as binary at its first bytes', async () => {
     const r = await run(['diff', '-f', '/dev/zero']);
-    expectOneLineError(r, /^error: \/dev\/zero: not a text file \(binary data at byte 0\): expected YAML or JSON$/);
+    expectOneLineError(r, /^error: error parsing \/dev\/zero: not a text file \(binary data at byte 0\): expected YAML or JSON$/);
   }, 90_000);
 
   it.runIf(existsSync('/dev/urandom'))('refuses /dev/urandom as binary at its first bytes', async () => {
     const r = await run(['diff', '-f', '/dev/urandom']);
-    expectOneLineError(r, /^error: \/dev\/urandom: not a text file \(binary data at byte \d+\): expected YAML or JSON$/);
+    expectOneLineError(r, /^error: error parsing \/dev\/urandom: not a text file \(binary data at byte \d+\): expected YAML or JSON$/);
   }, 90_000);
 
   it('stops reading an endless stdin of text at the default limit', async () => {
     const r = await run(['diff', '-f', '-'], Buffer.alloc(64 * 1024, 'a: b\n'));
-    expectOneLineError(r, /^error: <stdin>: too large: stopped reading at the input limit of 512Mi \(raise it with --max-input-size\)$/);
+    expectOneLineError(r, /^error: error reading <stdin>: too large: stopped reading at the input limit of 512Mi \(raise it with --max-input-size\)$/);
   }, 90_000);
 
   it('stops reading an endless stdin at --max-input-size', async () => {
     const r = await run(['explain', 'x', '-f', '-', '--max-input-size', '2Mi'], Buffer.alloc(64 * 1024, 'a: b\n'));
-    expectOneLineError(r, /^error: <stdin>: too large: stopped reading at the input limit of 2Mi \(raise it with --max-input-size\)$/);
+    expectOneLineError(r, /^error: error reading <stdin>: too large: stopped reading at the input limit of 2Mi \(raise it with --max-input-size\)$/);
   }, 90_000);
 
   it('refuses a file over --max-input-size before reading it', async () => {
     const r = await run(['diff', '-f', 'package-lock.json', '--max-input-size', '1Ki']);
-    expectOneLineError(r, /^error: package-lock\.json: too large: [\d.]+Ki, over the input limit of 1Ki \(raise it with --max-input-size\)$/);
+    expectOneLineError(r, /^error: error reading package-lock\.json: too large: [\d.]+Ki, over the input limit of 1Ki \(raise it with --max-input-size\)$/);
   }, 90_000);
 
   it('refuses a malformed --max-input-size', async () => {

@@ -113,7 +113,7 @@ describe('readStreamLimited', () => {
   it('stops an endless stream just past the limit and destroys it', async () => {
     const { stream, pulled } = endless(Buffer.alloc(16 * 1024, 'a: b\n'));
     const e = await failure(readStreamLimited(stream, '<stdin>', 1024 * 1024));
-    expect(e.message).toBe('<stdin>: too large: stopped reading at the input limit of 1Mi (raise it with --max-input-size)');
+    expect(e.message).toBe('error reading <stdin>: too large: stopped reading at the input limit of 1Mi (raise it with --max-input-size)');
     expect(stream.destroyed).toBe(true);
     // What was read is bounded by the limit (and what the stream had buffered ahead).
     expect(pulled()).toBeLessThan(1024 * 1024 + 4 * 16 * 1024 + stream.readableHighWaterMark);
@@ -122,7 +122,7 @@ describe('readStreamLimited', () => {
   it('refuses an endless stream of NUL bytes (/dev/zero) at its first chunk', async () => {
     const { stream, pulled } = endless(Buffer.alloc(TEXT_CHECK_BYTES));
     const e = await failure(readStreamLimited(stream, '/dev/zero', DEFAULT_MAX_INPUT_BYTES));
-    expect(e.message).toBe('/dev/zero: not a text file (binary data at byte 0): expected YAML or JSON');
+    expect(e.message).toBe('error parsing /dev/zero: not a text file (binary data at byte 0): expected YAML or JSON');
     expect(stream.destroyed).toBe(true);
     expect(pulled()).toBeLessThan(8 * TEXT_CHECK_BYTES);
   });
@@ -131,7 +131,7 @@ describe('readStreamLimited', () => {
     const text = Buffer.from('kind: List\n');
     const bad = Buffer.concat([text, Buffer.from([0xff, 0xfe, 0x00])]);
     const e = await failure(readStreamLimited(Readable.from([bad.subarray(0, 3), bad.subarray(3)]), 'x.yaml', 100));
-    expect(e.message).toBe(`x.yaml: not a text file (binary data at byte ${text.length}): expected YAML or JSON`);
+    expect(e.message).toBe(`error parsing x.yaml: not a text file (binary data at byte ${text.length}): expected YAML or JSON`);
   });
 
   it('joins a UTF-8 character split across chunks', async () => {
@@ -147,7 +147,7 @@ describe('readFileLimited', () => {
     await writeFile(f, '{}'.padEnd(3000, ' '));
     // The size given is what stat said: the file is not read at all (its content is fine).
     const e = await failure(readFileLimited(f, 'big.json', 3 * 1024 * 1024, 2 * 1024 * 1024));
-    expect(e.message).toBe('big.json: too large: 3Mi, over the input limit of 2Mi (raise it with --max-input-size)');
+    expect(e.message).toBe('error reading big.json: too large: 3Mi, over the input limit of 2Mi (raise it with --max-input-size)');
   });
 
   it('reads a file within the limit, and on past the size stat gave', async () => {
@@ -156,14 +156,14 @@ describe('readFileLimited', () => {
     expect((await readFileLimited(f, 'grown.yaml', 10, 100)).toString()).toBe('a: b\nc: d\n');
     expect((await readFileLimited(f, 'grown.yaml', 5, 100)).toString()).toBe('a: b\nc: d\n');
     const e = await failure(readFileLimited(f, 'grown.yaml', 5, 8));
-    expect(e.message).toBe('grown.yaml: too large: stopped reading at the input limit of 8 bytes (raise it with --max-input-size)');
+    expect(e.message).toBe('error reading grown.yaml: too large: stopped reading at the input limit of 8 bytes (raise it with --max-input-size)');
   });
 
   it('refuses binary content at its first bytes', async () => {
     const f = join(dir, 'image.png');
     await writeFile(f, Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
     const e = await failure(readFileLimited(f, 'image.png', 8, 100));
-    expect(e.message).toBe('image.png: not a text file (binary data at byte 0): expected YAML or JSON');
+    expect(e.message).toBe('error parsing image.png: not a text file (binary data at byte 0): expected YAML or JSON');
   });
 });
 
@@ -176,16 +176,16 @@ describe('loadSnapshotFiles within limits', () => {
     const e1 = await failure(loadSnapshotFiles([f], { maxInputBytes: text.length - 1 }));
     expect(e1.message).toMatch(/pod\.json: too large: \d+ bytes, over the input limit of \d+ bytes/);
     const e2 = await failure(loadSnapshotFiles(['-'], { stdin: endless(Buffer.from(text)).stream, maxInputBytes: 4096 }));
-    expect(e2.message).toBe('<stdin>: too large: stopped reading at the input limit of 4Ki (raise it with --max-input-size)');
+    expect(e2.message).toBe('error reading <stdin>: too large: stopped reading at the input limit of 4Ki (raise it with --max-input-size)');
   });
 
   it('reads devices as streams: /dev/zero is refused as binary', async () => {
     const e = await failure(loadSnapshotFiles(['/dev/zero']));
-    expect(e.message).toBe('/dev/zero: not a text file (binary data at byte 0): expected YAML or JSON');
+    expect(e.message).toBe('error parsing /dev/zero: not a text file (binary data at byte 0): expected YAML or JSON');
   });
 
   it('refuses binary data on stdin', async () => {
     const e = await failure(loadSnapshotFiles(['-'], { stdin: Readable.from([Buffer.from('{"a":\0}')]) }));
-    expect(e.message).toBe('<stdin>: not a text file (binary data at byte 5): expected YAML or JSON');
+    expect(e.message).toBe('error parsing <stdin>: not a text file (binary data at byte 5): expected YAML or JSON');
   });
 });

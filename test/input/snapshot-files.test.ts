@@ -1,3 +1,4 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
-import { UserError } from '../../src/errors.js';
+import { NoObjectsError, UserError } from '../../src/errors.js';
 import { loadSnapshotFiles, parseSnapshotText, STDIN_LABEL, type LoadResult } from '../../src/input/snapshot-files.js';
 
 const FIXTURES = fileURLToPath(new URL('./fixtures/', import.meta.url));
@@ -385,12 +386,26 @@ describe('files, directories and stdin', () => {
 
   it('names stdin and the file in errors', async () => {
     const e = await loadError(['-'], { stdin: Readable.from(['{"kind": "List", "items": [}']) });
-    expect(e.message).toBe("<stdin>:1:28: invalid JSON: unexpected '}'");
+    expect(e.message).toBe("error parsing <stdin>: invalid JSON: unexpected '}' (line 1, column 28)");
   });
 
-  it('returns an empty snapshot for no paths', async () => {
-    const r = await loadSnapshotFiles([]);
+  it('refuses input with no object (no paths, an empty file, an empty directory, empty stdin, an empty List), unless allowed', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rs-empty-'));
+    writeFileSync(join(dir, 'empty.yaml'), '');
+    writeFileSync(join(dir, 'comments.yaml'), '# nothing here\n---\n');
+    writeFileSync(join(dir, 'list.yaml'), 'apiVersion: v1\nkind: List\nitems: []\n');
+    mkdirSync(join(dir, 'emptydir'));
+    for (const [paths, stdin] of [[[]], [[join(dir, 'empty.yaml')]], [[join(dir, 'comments.yaml')]], [[join(dir, 'list.yaml')]], [[join(dir, 'emptydir')]], [['-'], '']] as const) {
+      const e = await loadSnapshotFiles([...paths], { stdin: Readable.from(stdin === undefined ? [] : [stdin]) }).catch((x: unknown) => x);
+      expect(e, String(paths)).toBeInstanceOf(NoObjectsError);
+      expect((e as NoObjectsError).forCommand('diff')).toBe('no objects passed to diff');
+    }
+    const r = await loadSnapshotFiles([], { allowEmpty: true });
     expect(r).toEqual({ snapshot: { replicaSets: [], replicationControllers: [], pods: [] }, skippedKinds: {}, files: [] });
+    // objects of other kinds are objects: the input is not empty (diff says no controller was found)
+    writeFileSync(join(dir, 'deploy.yaml'), 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\n');
+    expect((await loadSnapshotFiles([join(dir, 'deploy.yaml')])).skippedKinds).toEqual({ Deployment: 1 });
+    rmSync(dir, { recursive: true, force: true });
   });
 });
 
@@ -472,7 +487,7 @@ describe('parseSnapshotText', () => {
     const r = parseSnapshotText('apiVersion: v1\nkind: Pod\nmetadata: {name: a, uid: b}\n', 'cluster');
     expect(r.files).toEqual(['cluster']);
     expect(names(r).pods).toEqual(['default/a']);
-    expect(() => parseSnapshotText('apiVersion: v1\nkind: Pod\nmetadata: {name: a}\n', 'cluster')).toThrow(/^cluster:3: Pod default\/a: metadata\.uid is missing/);
+    expect(() => parseSnapshotText('apiVersion: v1\nkind: Pod\nmetadata: {name: a}\n', 'cluster')).toThrow(/^error parsing cluster: Pod default\/a: metadata\.uid is missing.* \(line 3\)$/);
   });
 });
 
@@ -494,10 +509,10 @@ describe("kubectl's YAML through the fast reader", () => {
   it('names the line of a problem in an item it read fast, and of text only yaml reads', () => {
     const items = ['- apiVersion: v1', '  kind: Pod', '  metadata: {name: a, uid: u1}', '- apiVersion: v1', '  kind: Pod', '  metadata:', '    name: b', '    uid: u2', '  spec:', '    nodeName: 7'];
     const text = ['apiVersion: v1', 'items:', ...items, 'kind: List', 'metadata:', '  resourceVersion: ""', ''].join('\n');
-    expect(() => parseSnapshotText(text, 'snap.yaml')).toThrow('snap.yaml:12: Pod default/b: spec.nodeName must be a string, got number 7');
-    expect(() => parseSnapshotText(`# notes\n  # more\n${text}`, 'snap.yaml')).toThrow('snap.yaml:14: Pod default/b: spec.nodeName must be a string, got number 7');
+    expect(() => parseSnapshotText(text, 'snap.yaml')).toThrow('error parsing snap.yaml: Pod default/b: spec.nodeName must be a string, got number 7 (line 12)');
+    expect(() => parseSnapshotText(`# notes\n  # more\n${text}`, 'snap.yaml')).toThrow('error parsing snap.yaml: Pod default/b: spec.nodeName must be a string, got number 7 (line 14)');
     // a tab after a colon is beyond the fast reader: yaml reads that item, lines stay right
-    expect(() => parseSnapshotText(text.replace('name: b', 'name:\tb'), 'snap.yaml')).toThrow('snap.yaml:12: Pod default/b: spec.nodeName must be a string');
-    expect(() => parseSnapshotText(text.replace('    uid: u2', '    uid: [u2'), 'snap.yaml')).toThrow(/^snap\.yaml:11:3: invalid YAML: Flow sequence/); // where yaml reads the whole text
+    expect(() => parseSnapshotText(text.replace('name: b', 'name:\tb'), 'snap.yaml')).toThrow('error parsing snap.yaml: Pod default/b: spec.nodeName must be a string, got number 7 (line 12)');
+    expect(() => parseSnapshotText(text.replace('    uid: u2', '    uid: [u2'), 'snap.yaml')).toThrow(/^error parsing snap\.yaml: invalid YAML: Flow sequence.* \(line 11, column 3\)$/); // where yaml reads the whole text
   });
 });

@@ -7,7 +7,7 @@
 // entry as that format.
 
 import { isUtf8 } from 'node:buffer';
-import { UserError } from '../../errors.js';
+import { fileParseError, type FilePosition, UserError } from '../../errors.js';
 import type { AuditFormat } from './formats.js';
 
 export type Shape = 'event' | 'message' | 'cloudwatch-event' | 'insights-row' | 'insights-csv' | 'log-entry' | 'bigquery-row' | 'aks-record' | 'la-row';
@@ -120,7 +120,7 @@ const str = (raw: string | null | undefined): string | undefined => {
 };
 
 /** The format of one entry, from its members; null when none fits. */
-function formatOfEntry(m: Map<string, string | null>, file: string, where: string): { format: AuditFormat; shape: Shape } | null {
+function formatOfEntry(m: Map<string, string | null>, file: string, where: FilePosition): { format: AuditFormat; shape: Shape } | null {
   if (m.has('protoPayload')) return { format: 'gke-cloud-logging', shape: 'log-entry' };
   if (m.has('protopayload_auditlog')) return { format: 'gke-bigquery', shape: 'bigquery-row' };
   if (m.has('AuditId') || m.has('log_s') || (m.has('TableName') && m.has('Verb'))) return { format: 'aks-log-analytics', shape: 'la-row' };
@@ -129,15 +129,17 @@ function formatOfEntry(m: Map<string, string | null>, file: string, where: strin
   if (m.has('message') && (m.has('timestamp') || m.has('ingestionTime') || m.has('logStreamName'))) return { format: 'eks-cloudwatch', shape: 'cloudwatch-event' };
   const kind = str(m.get('kind'));
   if (kind === 'Event' && (str(m.get('apiVersion')) ?? '').startsWith('audit.k8s.io/')) return { format: 'kube-apiserver', shape: 'event' };
-  if (kind === 'Recording') throw new UserError(`${file}${where}: a recording of rs-reconcile record, not an audit log: give it with --recording`);
+  if (kind === 'Recording') throw fileParseError(file, 'a recording of rs-reconcile record, not an audit log: give it with --recording', where);
   return null;
 }
 
-function unknownObject(file: string, where: string, m: Map<string, string | null>, what: string): UserError {
+function unknownObject(file: string, where: FilePosition, m: Map<string, string | null>, what: string): UserError {
   const keys = [...m.keys()].slice(0, 6);
   const kind = str(m.get('kind'));
-  return new UserError(
-    `${file}${where}: not an audit log: ${what}${kind ? ` of kind ${kind}` : keys.length > 0 ? ` with members ${keys.join(', ')}` : ''} (expected ${EXPECTED})`,
+  return fileParseError(
+    file,
+    `not an audit log: ${what}${kind ? ` of kind ${kind}` : keys.length > 0 ? ` with members ${keys.join(', ')}` : ''} (expected ${EXPECTED})`,
+    where,
   );
 }
 
@@ -173,12 +175,12 @@ function binaryKind(b: Buffer): string | null {
  */
 export function detect(head: Buffer, whole: boolean, file: string, mustGather: boolean, forced?: AuditFormat): Plan | 'empty' {
   const binary = binaryKind(head);
-  if (binary !== null) throw new UserError(`${file}: ${binary}`);
+  if (binary !== null) throw fileParseError(file, `${binary}`);
   let i = head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf ? 3 : 0;
   while (i < head.length && isWs(head[i])) i++;
   if (i >= head.length) {
     if (whole) return 'empty';
-    throw new UserError(`${file}: not an audit log: ${head.length} bytes of blank space`);
+    throw fileParseError(file, `not an audit log: ${head.length} bytes of blank space`);
   }
   const c = head[i];
   const plan = (format: AuditFormat, shape: Shape, layout: Plan['layout'], extra: Partial<Plan> = {}): Plan => {
@@ -200,7 +202,7 @@ export function detect(head: Buffer, whole: boolean, file: string, mustGather: b
     while (j < head.length && isWs(head[j])) j++;
     if (j >= head.length) {
       if (forced) return plan(forced, SHAPE_OF[forced], 'document');
-      throw new UserError(`${file}: not an audit log: an array whose first element is not in the first ${head.length} bytes`);
+      throw fileParseError(file, `not an audit log: an array whose first element is not in the first ${head.length} bytes`);
     }
     if (head[j] === 0x5d) return 'empty';
     if (head[j] === 0x5b) {
@@ -209,13 +211,13 @@ export function detect(head: Buffer, whole: boolean, file: string, mustGather: b
     }
     if (head[j] !== 0x7b) {
       if (forced) return plan(forced, SHAPE_OF[forced], 'document');
-      throw new UserError(`${file}: not an audit log: a JSON array of ${head[j] === 0x22 ? 'strings' : 'values'} (expected ${EXPECTED})`);
+      throw fileParseError(file, `not an audit log: a JSON array of ${head[j] === 0x22 ? 'strings' : 'values'} (expected ${EXPECTED})`);
     }
     const m = membersOf(head, j);
-    const f = formatOfEntry(m, file, '');
+    const f = formatOfEntry(m, file, {});
     if (f) return plan(f.format, f.shape, 'document');
     if (forced) return plan(forced, SHAPE_OF[forced], 'document');
-    throw unknownObject(file, '', m, 'a JSON array of objects');
+    throw unknownObject(file, {}, m, 'a JSON array of objects');
   }
 
   if (c === 0x7b) {
@@ -231,10 +233,10 @@ export function detect(head: Buffer, whole: boolean, file: string, mustGather: b
       } else return plan(w.format, w.shape, 'document', { wrapperKeys: new Set([wrapper]) });
     }
     if (m.has('messageType')) return plan('eks-cloudwatch', 'cloudwatch-event', 'document', { wrapperKeys: new Set(['logEvents']) });
-    const f = formatOfEntry(m, file, ':1');
+    const f = formatOfEntry(m, file, { line: 1 });
     if (f) return plan(f.format, f.shape, pretty ? 'document' : 'lines', pretty ? { wrapperKeys: new Set() } : {});
     if (forced) return plan(forced, SHAPE_OF[forced], pretty ? 'document' : 'lines');
-    throw unknownObject(file, pretty ? '' : ':1', m, pretty ? 'a JSON document' : 'a JSON object');
+    throw unknownObject(file, pretty ? {} : { line: 1 }, m, pretty ? 'a JSON document' : 'a JSON object');
   }
 
   // text lines
@@ -246,5 +248,5 @@ export function detect(head: Buffer, whole: boolean, file: string, mustGather: b
     return plan(forced, SHAPE_OF[forced], forced === 'eks-logs-insights' ? 'csv' : 'lines', { prefix });
   }
   const shown = firstLine.length > 60 ? `${firstLine.slice(0, 60)}…` : firstLine;
-  throw new UserError(`${file}:1: not a JSON audit event, nor any other audit export: it starts with ${JSON.stringify(shown)} (expected ${EXPECTED})`);
+  throw fileParseError(file, `not a JSON audit event, nor any other audit export: it starts with ${JSON.stringify(shown)} (expected ${EXPECTED})`, { line: 1 });
 }

@@ -6,7 +6,7 @@
 // themselves are read back with positioned reads (RegionReader), from the file or, for gzip and
 // pipes, from a spool of the decompressed bytes.
 
-import { UserError } from '../../errors.js';
+import { fileParseError, fileReadError, UserError } from '../../errors.js';
 import { JsonScanError } from '../json-scan.js';
 import { AuditCoverage, type AuditFileReport } from './coverage.js';
 import { formatBytes } from '../read-input.js';
@@ -46,6 +46,11 @@ export interface AuditLine extends JsonLine {
 /** `FILE:LINE`, or `FILE: byte N` for an entry of a JSON document: where to look, for messages. */
 export function whereOf(l: Pick<AuditLine, 'file' | 'line' | 'offset'>): string {
   return l.line > 0 ? `${l.file}:${l.line}` : `${l.file}: byte ${l.offset}`;
+}
+
+/** A problem with one entry, as every file error reads: `error parsing FILE: … (line N)`. */
+export function entryError(l: Pick<AuditLine, 'file' | 'line' | 'offset'>, msg: string): UserError {
+  return l.line > 0 ? fileParseError(l.file, msg, { line: l.line }) : fileParseError(l.file, `byte ${l.offset}: ${msg}`);
 }
 
 export interface ReadContext {
@@ -138,7 +143,7 @@ function lineOf(ev: Record<string, any>, file: string, line: number, offset: num
 }
 
 function located(file: string, line: number, offset: number, msg: string): UserError {
-  return new UserError(`${line > 0 ? `${file}:${line}` : `${file}: byte ${offset}`}: ${msg}`);
+  return entryError({ file, line, offset }, msg);
 }
 
 const cutNotice = (file: string, at: string, entries: number) => `${file}: cut off at ${at}: read the ${entries} entr${entries === 1 ? 'y' : 'ies'} before it`;
@@ -205,7 +210,7 @@ export class StreamSource extends Source {
     super(file, plan, report, rc);
     this.first = first;
     this.win = new Window(rc.chunkBytes + 64 * 1024);
-    this.splitter = new LineSplitter(rc.maxLineBytes, (line) => new UserError(`${file}:${line}: a line longer than ${formatBytes(rc.maxLineBytes)}: not an audit log written with --audit-log-format=json?`));
+    this.splitter = new LineSplitter(rc.maxLineBytes, (line) => fileParseError(file, `a line longer than ${formatBytes(rc.maxLineBytes)}: not an audit log written with --audit-log-format=json?`, { line }));
     const filter = rc.filter;
     this.onLine = (b, s, e, _abs, line) => {
       while (s < e && (b[s] === 0x20 || b[s] === 0x09)) s++;
@@ -252,7 +257,7 @@ export class StreamSource extends Source {
           this.cut = true;
           continue;
         }
-        throw new UserError(`${this.file}:${line}: not a JSON audit event (${(err as Error).message.split('\n')[0]})`);
+        throw fileParseError(this.file, `not a JSON audit event (${(err as Error).message.split('\n')[0]})`, { line });
       }
       const obj = v !== null && typeof v === 'object' && !Array.isArray(v);
       let truncated = false;
@@ -298,7 +303,7 @@ export class StreamSource extends Source {
       try {
         n = await r.readInto(this.win.buf, this.win.len, Math.min(chunk, this.win.buf.length - this.win.len));
       } catch (e) {
-        if (!(e instanceof CutShort)) throw new UserError(`cannot read audit log ${this.file}: ${(e as Error).message}`);
+        if (!(e instanceof CutShort)) throw fileReadError(this.file, e);
         this.cut = true;
       }
       this.rc.progress(r.fileBytesRead - before);
@@ -411,7 +416,7 @@ export class SortedSource extends Source {
     const idx = this.index;
     const probe = this.ctx(NaN);
     let lastT = -Infinity;
-    const tooLong = (line: number) => new UserError(`${file}:${line}: a line longer than ${formatBytes(rc.maxLineBytes)}: not ${plan.format} lines?`);
+    const tooLong = (line: number) => fileParseError(file, `a line longer than ${formatBytes(rc.maxLineBytes)}: not ${plan.format} lines?`, { line });
     const lines = plan.layout === 'lines' ? new LineSplitter(rc.maxLineBytes, tooLong) : null;
     const csv = plan.layout === 'csv' ? new CsvSplitter(rc.maxLineBytes, tooLong) : null;
     const doc = plan.layout === 'document' ? new DocumentSplitter(plan.wrapperKeys) : null;
@@ -441,7 +446,7 @@ export class SortedSource extends Source {
         const text = b.toString('utf8', s, e);
         if (this.csvHeader === null) {
           this.csvHeader = csvFields(text);
-          if (!this.csvHeader.includes('@message')) throw new UserError(`${file}:${line}: Logs Insights CSV without a @message column: run the query with \`fields @timestamp, @message\``);
+          if (!this.csvHeader.includes('@message')) throw fileParseError(file, `Logs Insights CSV without a @message column: run the query with \`fields @timestamp, @message\``, { line });
           return;
         }
         return push(b, s, e, abs + (s - s0), line, this.slowTime(text));
@@ -454,7 +459,7 @@ export class SortedSource extends Source {
             cutLine = true;
             return;
           }
-          throw new UserError(`${file}:${line}: not a "${prefix === 'time' ? '<time>' : '<node>'} <event>" line`);
+          throw fileParseError(file, `not a "${prefix === 'time' ? '<time>' : '<node>'} <event>" line`, { line });
         }
         if (prefix === 'time') fallback = timeUs(b.toString('latin1', s, sp));
         s = sp + 1;
@@ -479,7 +484,7 @@ export class SortedSource extends Source {
         try {
           n = await reader.readInto(win.buf, win.len, Math.min(chunk, win.buf.length - win.len));
         } catch (e) {
-          if (!(e instanceof CutShort)) throw new UserError(`cannot read audit log ${file}: ${(e as Error).message}`);
+          if (!(e instanceof CutShort)) throw fileReadError(file, e);
           cut = true;
         }
         rc.progress(reader.fileBytesRead - before);
@@ -502,8 +507,8 @@ export class SortedSource extends Source {
     } catch (e) {
       reader.close();
       this.spool?.close();
-      if (e instanceof JsonScanError) throw new UserError(`${file}: byte ${e.offset}: ${e.message}: not a whole JSON document`);
-      if (e instanceof EntryError) throw new UserError(`${file}: ${e.message}`);
+      if (e instanceof JsonScanError) throw fileParseError(file, `byte ${e.offset}: ${e.message}: not a whole JSON document`);
+      if (e instanceof EntryError) throw fileParseError(file, e.message);
       throw e;
     }
     const end = reader.offset;

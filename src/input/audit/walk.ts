@@ -6,7 +6,7 @@
 
 import { readdirSync, realpathSync, statSync } from 'node:fs';
 import { basename, join, sep } from 'node:path';
-import { UserError } from '../../errors.js';
+import { fileReadError, UserError } from '../../errors.js';
 
 export interface InputFile {
   path: string;
@@ -39,7 +39,7 @@ export function expandInputs(inputs: string[], noun = 'audit log'): InputFile[] 
     try {
       names = readdirSync(dir).sort();
     } catch (e) {
-      throw new UserError(`cannot read ${noun} directory ${dir}: ${(e as Error).message}`);
+      throw fileReadError(dir, e);
     }
     // a must-gather: read only its audit_logs tree
     if (!mustGather && names.includes('audit_logs') && isDir(join(dir, 'audit_logs'))) {
@@ -68,7 +68,7 @@ export function expandInputs(inputs: string[], noun = 'audit log'): InputFile[] 
     try {
       st = statSync(input);
     } catch (e) {
-      throw new UserError(`cannot read ${noun} ${input}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`);
+      throw fileReadError(input, e);
     }
     if (st.isDirectory()) {
       const before = out.length;
