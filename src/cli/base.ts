@@ -16,7 +16,7 @@ export abstract class BaseCommand extends Command {
 
   /**
    * The command's Ctrl-C (and SIGTERM): see src/cli/interrupt.ts. Graceful by default: the work
-   * stops on `signal`; the command then exits 130 (143 on SIGTERM) whatever it set.
+   * stops on `signal`; after Ctrl-C the command then exits 130, whatever it set.
    */
   protected interruptible(o: Omit<InterruptOptions, 'proc'> = {}): Interruption {
     this.interruption ??= onInterrupt(o);
@@ -27,7 +27,7 @@ export abstract class BaseCommand extends Command {
     const i = this.interruption;
     if (i) {
       i.dispose();
-      if (i.received) process.exitCode = i.exitCode(0);
+      process.exitCode = i.exitCode(Number(process.exitCode ?? 0));
     }
     return super.finally(err);
   }

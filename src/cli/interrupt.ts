@@ -1,18 +1,20 @@
 // Ctrl-C, one way for every command: the command ends with the status a shell expects of a
-// process stopped by a signal, 128 + its number (130 for SIGINT, 143 for SIGTERM, 129 for
-// SIGHUP), so `cmd && next` and `set -e` stop there, as they do after kubectl.
+// process stopped by Ctrl-C, 130 (128 + SIGINT), so `cmd && next` and `set -e` stop there, as
+// they do after kubectl.
 //
 // Two kinds of work:
 // - graceful (run, watch, record, sandbox): the first signal aborts `signal`, the work winds down
-//   (finishes syncs in flight, flushes files, restores the terminal), then the command exits
-//   128+n; a second Ctrl-C does not wait;
-// - at once (a prompt, a history being read): the signal exits 128+n there and then.
+//   (finishes syncs in flight, flushes files, restores the terminal), then the command exits 130;
+//   a second Ctrl-C does not wait. SIGTERM stops the work the same way but keeps the work's own
+//   status: it is how a service is stopped (a pod deleted, systemd), and kube-controller-manager
+//   exits 0 after it;
+// - at once (a prompt, a history being read): the signal exits 130 (143 for SIGTERM) there and then.
 // A Ctrl-C read as a key (a terminal in raw mode: a prompt, the dashboard) is no signal: the code
 // that reads it calls interrupt().
 
 import { createInterface } from 'node:readline/promises';
 
-export const SIGNAL_EXIT_CODES = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
+export const SIGNAL_EXIT_CODES = { SIGINT: 130, SIGTERM: 143 } as const;
 export type StopSignal = keyof typeof SIGNAL_EXIT_CODES;
 
 /** What the mechanism needs of `process` (a fake in tests). */
@@ -27,7 +29,7 @@ export interface Interruption {
   readonly signal: AbortSignal;
   /** The signal that stopped the work, if one did. */
   readonly received: StopSignal | undefined;
-  /** The exit status for the work's end: 128+n when a signal stopped it, else `normal`. */
+  /** The exit status for the work's end: 130 when Ctrl-C stopped it, else `normal`. */
   exitCode(normal: number): number;
   /** A Ctrl-C that arrived as a key (raw-mode terminal): as if SIGINT had been sent. */
   interrupt(sig?: StopSignal): void;
@@ -65,7 +67,7 @@ export function onInterrupt(o: InterruptOptions = {}): Interruption {
     get received() {
       return received;
     },
-    exitCode: (normal) => (received === undefined ? normal : SIGNAL_EXIT_CODES[received]),
+    exitCode: (normal) => (received === 'SIGINT' ? SIGNAL_EXIT_CODES.SIGINT : normal),
     interrupt: (sig = 'SIGINT') => stop(sig),
     dispose() {
       for (const [sig, h] of handlers) proc.off(sig, h);

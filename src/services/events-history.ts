@@ -278,8 +278,9 @@ function cannotRead(label: string, e: unknown): UserError {
 
 /** As read-input.ts says it: the size when it is known, else where reading stopped. */
 const tooLarge = (label: string, limit: number, size?: number, decompressed = false): UserError =>
-  new UserError(
-    `${label}: too large${decompressed ? ' once decompressed' : ''}: ${size !== undefined ? `${formatBytes(size)}, over the input limit of ${formatBytes(limit)}` : `stopped reading at the input limit of ${formatBytes(limit)}`} (raise it with --max-input-size)`,
+  fileReadError(
+    label,
+    `too large${decompressed ? ' once decompressed' : ''}: ${size !== undefined ? `${formatBytes(size)}, over the input limit of ${formatBytes(limit)}` : `stopped reading at the input limit of ${formatBytes(limit)}`} (raise it with --max-input-size)`,
   );
 
 /** The bytes of a file or stdin, at most `limit` of them. */

@@ -50,7 +50,9 @@ describe('record (built CLI)', () => {
   it('--help names the output, the timeout and where the format is documented', () => {
     const r = cli(['record', '--help']);
     expect(r.status).toBe(0);
-    expect(r.stdout).toContain('-o, --output-file=');
+    expect(r.stdout).toContain('    --output-file=');
+    // -o is the output format, as in every command: a recording's one, json
+    expect(r.stdout).toContain("-o, --output='json':");
     expect(r.stdout).toContain('--timeout=');
     expect(r.stdout).toContain('The namespace scope');
     expect(r.stdout).toContain('docs/recording-format.md');
@@ -60,19 +62,23 @@ describe('record (built CLI)', () => {
   it('bad usage and an unreachable cluster are one-line errors, and nothing is written', () => {
     const out = join(dir, 'never.jsonl');
     const cases: [string[], RegExp][] = [
-      [['record'], /^error: .*Missing required flag output-file\nSee 'rs-reconcile record --help' for usage\.$/],
-      [['record', '-o', out, '-n', 'a', '-A'], /^error: -n and -A cannot be used together$/],
-      [['record', '-o', out, '--timeout', 'soon'], /^error: invalid --timeout "soon": expected a duration/],
-      [['record', '-o', out], /kubeconfig|no configuration/i],
+      [['record'], /^error: required flag\(s\) "output-file" not set\nSee 'rs-reconcile record --help' for usage\.$/],
+      [['record', '--output-file', out, '-n', 'a', '-A'], /^error: -n and -A cannot be used together$/],
+      [['record', '--output-file', out, '--timeout', 'soon'], /^error: invalid --timeout "soon": expected a duration/],
+      [['record', '--output-file', out], /kubeconfig|no configuration/i],
+      // -o is a format, never a file name: `record -o json` writes no file named json
+      [['record', '-o', 'json'], /^error: required flag\(s\) "output-file" not set\n/],
+      [['record', '-o', out], /^error: invalid argument ".*never\.jsonl" for "-o, --output" flag: expected json \(a recording is JSON lines\); name the file to write with --output-file .*never\.jsonl\nSee 'rs-reconcile record --help' for usage\.$/],
     ];
     for (const [args, want] of cases) {
       const r = cli(args);
       expect(r.status, args.join(' ')).not.toBe(0);
       // usage errors add kubectl's "See … --help" line
-      expect(r.stderr.trim().split('\n').length, args.join(' ')).toBe(args.length === 1 ? 2 : 1);
+      expect(r.stderr.trim().split('\n').length, args.join(' ')).toBe(args.length === 1 || args[1] === '-o' ? 2 : 1);
       expect(r.stderr.trim()).toMatch(want);
     }
     expect(existsSync(out)).toBe(false);
+    expect(existsSync(join(ROOT, 'json'))).toBe(false);
   });
 
   it('an unreachable API server ends it with one line; the file holds only its header', () => {
@@ -85,7 +91,7 @@ contexts: [{name: x, context: {cluster: c, user: u, namespace: shop}}]
 current-context: x
 `);
     const out = join(dir, 'unreachable.jsonl');
-    const r = cli(['record', '-o', out, '--kubeconfig', kubeconfig], { timeout: 30_000 });
+    const r = cli(['record', '--output-file', out, '--kubeconfig', kubeconfig], { timeout: 30_000 });
     expect(r.status).toBe(2);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(/^error: .*127\.0\.0\.1:1/);
@@ -97,7 +103,7 @@ current-context: x
   it('records the sandbox until --timeout (gzip), quietly off a terminal; history --recording reads it', async () => {
     const kubeconfig = await shopSandbox();
     const out = join(dir, 'shop.jsonl.gz');
-    const r = await cliAsync(['record', '-n', 'shop', '-o', out, '--timeout', '1s', '--kubeconfig', kubeconfig]);
+    const r = await cliAsync(['record', '-n', 'shop', '--output-file', out, '--timeout', '1s', '--kubeconfig', kubeconfig]);
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     const lines = gunzipSync(readFileSync(out)).toString('utf8').trim().split('\n').map((l) => JSON.parse(l));
@@ -117,10 +123,10 @@ current-context: x
     expect(both.stderr.trim()).toBe('error: give audit logs (--audit-log) or recordings (--recording), not both: one history is read from one kind of input');
   }, 60_000);
 
-  it('Ctrl-C (SIGINT) ends it with exit 0 and every line written whole', async () => {
+  it('Ctrl-C (SIGINT) ends it with exit 130, as a shell expects, and every line written whole', async () => {
     const kubeconfig = await shopSandbox();
     const out = join(dir, 'sigint.jsonl');
-    const child = spawn(process.execPath, [RUN_JS, 'record', '-n', 'shop', '-o', out, '--kubeconfig', kubeconfig], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1', HOME: '/nonexistent-home' } });
+    const child = spawn(process.execPath, [RUN_JS, 'record', '-n', 'shop', '--output-file', out, '--kubeconfig', kubeconfig], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1', HOME: '/nonexistent-home' } });
     let stderr = '';
     child.stderr.on('data', (b) => (stderr += b));
     const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
@@ -130,7 +136,7 @@ current-context: x
       await new Promise((r) => setTimeout(r, 50));
     }
     child.kill('SIGINT');
-    expect(await exited).toBe(0);
+    expect(await exited).toBe(130);
     expect(stderr).toBe('');
     const text = readFileSync(out, 'utf8');
     expect(text.endsWith('\n')).toBe(true);

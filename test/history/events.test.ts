@@ -419,16 +419,16 @@ describe('buildEventsHistory: files', () => {
 
   it('refuses what is not a file of Events, in one line', async () => {
     await expect(buildEventsHistory({ files: [file('pods.json', JSON.stringify(list([{ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' } }])))] })).rejects.toThrow(/pods\.json: no Event in it \(found 1 Pod\): expected the output of "kubectl get events -o json"/);
-    await expect(buildEventsHistory({ files: [file('bad.json', '{"items": [')] })).rejects.toThrow(/bad\.json: not valid JSON/);
-    await expect(buildEventsHistory({ files: [file('bad.yaml', 'items: [\n  - a: 1\n  b')] })).rejects.toThrow(/bad\.yaml: not valid YAML/);
-    await expect(buildEventsHistory({ files: [file('bin', Buffer.from([0x7b, 0, 1, 2]))] })).rejects.toThrow(/bin: not a text file \(binary data at byte 1\)/);
-    await expect(buildEventsHistory({ files: [join(dir, 'missing.json')] })).rejects.toThrow(/^cannot read Events file .*missing\.json: no such file$/);
+    await expect(buildEventsHistory({ files: [file('bad.json', '{"items": [')] })).rejects.toThrow(/^error parsing .*bad\.json: invalid JSON: /);
+    await expect(buildEventsHistory({ files: [file('bad.yaml', 'items: [\n  - a: 1\n  b')] })).rejects.toThrow(/^error parsing .*bad\.yaml: invalid YAML: .* \(line \d+, column \d+\)$/);
+    await expect(buildEventsHistory({ files: [file('bin', Buffer.from([0x7b, 0, 1, 2]))] })).rejects.toThrow(/^error parsing .*bin: not a text file \(binary data at byte 1\)/);
+    await expect(buildEventsHistory({ files: [join(dir, 'missing.json')] })).rejects.toThrow(/^the path ".*missing\.json" does not exist$/);
     await expect(buildEventsHistory({ files: [dir] })).rejects.toThrow(/is a directory$/);
     const big = JSON.stringify(list(sample));
-    await expect(buildEventsHistory({ files: [file('big.json', big)], maxInputBytes: 100 })).rejects.toThrow(/big\.json: too large: .* over the input limit of 100 bytes \(raise it with --max-input-size\)/);
+    await expect(buildEventsHistory({ files: [file('big.json', big)], maxInputBytes: 100 })).rejects.toThrow(/^error reading .*big\.json: too large: .* over the input limit of 100 bytes \(raise it with --max-input-size\)/);
     const many = gzipSync(JSON.stringify(list(Array.from({ length: 50 }, (_, i) => created(`web-${i}`, i)))));
     expect(many.length).toBeLessThan(2000);
-    await expect(buildEventsHistory({ files: [file('big.json.gz', many)], maxInputBytes: 2000 })).rejects.toThrow(/big\.json\.gz: too large once decompressed: stopped reading at the input limit of 2\.0Ki \(raise it with --max-input-size\)/);
+    await expect(buildEventsHistory({ files: [file('big.json.gz', many)], maxInputBytes: 2000 })).rejects.toThrow(/^error reading .*big\.json\.gz: too large once decompressed: stopped reading at the input limit of 2\.0Ki \(raise it with --max-input-size\)/);
     await expect(buildEventsHistory({ files: [] })).rejects.toThrow(/no Events to read: give --events/);
   });
 

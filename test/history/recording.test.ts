@@ -288,9 +288,9 @@ describe('the replay on a recording', () => {
     }
     await expect(buildHistory({ auditLogs: [join(dir, 'r.jsonl')], recordings: [join(dir, 'r.jsonl')] })).rejects.toThrow(/give audit logs \(--audit-log\) or recordings \(--recording\), not both/);
     writeFileSync(join(dir, 'audit.jsonl'), JSON.stringify({ kind: 'Event', apiVersion: 'audit.k8s.io/v1', stage: 'ResponseComplete' }) + '\n');
-    await expect(buildHistory({ auditLogs: [], recordings: [join(dir, 'audit.jsonl')] })).rejects.toThrow(/audit\.jsonl:1: not a recording line .*an audit log\? use --audit-log/);
+    await expect(buildHistory({ auditLogs: [], recordings: [join(dir, 'audit.jsonl')] })).rejects.toThrow(/^error parsing .*audit\.jsonl: not a recording line .*an audit log\? use --audit-log\) \(line 1\)$/);
     writeFileSync(join(dir, 'headless.jsonl'), text.split('\n').slice(1).join('\n'));
-    await expect(buildHistory({ auditLogs: [], recordings: [join(dir, 'headless.jsonl')] })).rejects.toThrow(/headless\.jsonl:1: not a recording of rs-reconcile record: its first line is not the \{"kind":"Recording"\} header/);
-    await expect(buildHistory({ auditLogs: [], recordings: [join(dir, 'missing.jsonl')] })).rejects.toThrow(/^cannot read recording .*missing\.jsonl: no such file$/);
+    await expect(buildHistory({ auditLogs: [], recordings: [join(dir, 'headless.jsonl')] })).rejects.toThrow(/^error parsing .*headless\.jsonl: not a recording of rs-reconcile record: its first line is not the \{"kind":"Recording"\} header \(line 1\)$/);
+    await expect(buildHistory({ auditLogs: [], recordings: [join(dir, 'missing.jsonl')] })).rejects.toThrow(/^the path ".*missing\.jsonl" does not exist$/);
   });
 });

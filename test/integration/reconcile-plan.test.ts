@@ -154,7 +154,7 @@ describe('reconcile --plan FILE', () => {
   it('a file that is no plan gets one line naming the problem, and no write', async () => {
     await start('drifted-replicaset');
     const cases: [string, RegExp][] = [
-      ['{"kind":"ReconcilePlan"', /not valid JSON/],
+      ['{"kind":"ReconcilePlan"', /^error: error parsing .*: invalid JSON: /],
       ['kind: List\nitems: []\n', /not a saved ReconcilePlan: kind must be "ReconcilePlan"/],
       [JSON.stringify({ apiVersion: 'rs-reconcile/v1alpha1', kind: 'ReconcilePlan', now: 'x', kubernetesVersion: '1.35', controllers: [{ kind: 'ReplicaSet', namespace: 'shop', name: 'shop-web' }] }), /controllers\[0\]\.uid must be a non-empty string/],
       ['', /empty/],
@@ -168,7 +168,7 @@ describe('reconcile --plan FILE', () => {
       expect(r.stderr).toMatch(message);
     }
     const missing = await cli(['reconcile', '--plan', join(dir, 'nope.json'), '--yes']);
-    expect(missing.stderr).toMatch(/nope\.json: no such file/);
+    expect(missing.stderr).toMatch(/^error: the path ".*nope\.json" does not exist\n$/);
     const mixed = await cli(['reconcile', '--plan', join(dir, 'bad.json'), 'rs/web', '--yes']);
     expect(mixed.stderr).toMatch(/--plan takes its controllers and namespaces from the plan/);
     if (sb) expect(writes()).toEqual([]);

@@ -115,7 +115,7 @@ describe.skipIf(!TMUX)(`in a terminal (tmux)${noTmux}`, () => {
     expect(s).not.toContain('rs-reconcile watch');
   });
 
-  it('Ctrl-C quits and restores the terminal too; the layout follows a resize to 80x24', async () => {
+  it('Ctrl-C quits (exit 130, as a shell expects; q exits 0) and restores the terminal too; the layout follows a resize to 80x24', async () => {
     t?.kill();
     t = new Tmux(120, 40);
     t.run(`clear; cd ${ROOT} && node bin/run.js watch -f examples/scale-down-ranking.yaml -f examples/deployment-rollout.yaml --now ${NOW}; echo EXIT=$?`);
@@ -127,7 +127,7 @@ describe.skipIf(!TMUX)(`in a terminal (tmux)${noTmux}`, () => {
     expect(lines.length).toBeLessThanOrEqual(24);
     expect(s).toContain('── Log');
     t.keys(['C-c']);
-    s = await t.waitFor(/EXIT=0/, 'the exit');
+    s = await t.waitFor(/EXIT=130/, 'the exit');
     expect(t.alternateScreen()).toBe(false);
   });
 });
@@ -185,7 +185,7 @@ describe('live, against the embedded API server', () => {
     return { child, exited, waitFor, out: () => out, err: () => err };
   }
 
-  it('piped, read-only: a line per change (a scale made through the API), SIGINT ends it with exit 0', async () => {
+  it('piped, read-only: a line per change (a scale made through the API), SIGINT ends it with exit 130', async () => {
     await core.createNamespace({ body: { metadata: { name: 'ro' } } });
     await apps.createNamespacedReplicaSet({ namespace: 'ro', body: RS('web', 2) });
     const w = start(['watch', '-n', 'ro']);
@@ -194,7 +194,7 @@ describe('live, against the embedded API server', () => {
     await w.waitFor(/Z ro\/web rs desired=4 current=0 adopt=0 release=0 create=4 delete=0 drift\n/, 'the scale');
     expect(w.out().split('\n').filter((l) => l.includes('ro/web')).length).toBe(2); // only changes are printed
     w.child.kill('SIGINT');
-    expect(await w.exited).toBe(0);
+    expect(await w.exited).toBe(130);
     expect(w.err()).toBe('');
   });
 
@@ -232,6 +232,6 @@ describe('live, against the embedded API server', () => {
     const pods = await core.listNamespacedPod({ namespace: 'rec' });
     expect(pods.items).toHaveLength(3);
     w.child.kill('SIGINT');
-    expect(await w.exited).toBe(0);
+    expect(await w.exited).toBe(130);
   });
 });
