@@ -1,0 +1,222 @@
+// kubectl's habits, through the built CLI (issue 20, items 3 and 4): -h and `help`, cobra's
+// unknown-command answer, --debug in help, one wording for file errors, empty input refused, and
+// Ctrl-C exiting 130. Every way in: bin/run.js with the bundle and with the plain tsc output
+// (RS_RECONCILE_NO_BUNDLE=1), as `rs-reconcile` and as `kubectl rs-reconcile`.
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { cli, ensureBuilt, example, NOW, ROOT, RUN_JS } from './cli.js';
+
+beforeAll(() => ensureBuilt(), 300_000);
+
+const dir = mkdtempSync(join(tmpdir(), 'rs-habits-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const ENTRIES = [
+  ['the bundle', {}],
+  ['the plain build', { RS_RECONCILE_NO_BUNDLE: '1' }],
+] as const;
+const PLUGIN = { RS_RECONCILE_INVOKED_AS: 'kubectl-rs_reconcile' };
+
+describe.each(ENTRIES)('help and unknown commands, through %s', (_label, entry) => {
+  it('-h is --help, for the root and for every command; `help diff` is `diff --help`', () => {
+    const root = cli(['--help'], { env: entry });
+    expect(root.status).toBe(0);
+    expect(root.stdout).toContain('Usage:\n  rs-reconcile [command] [flags]');
+    for (const args of [['-h'], ['help']]) expect(cli(args, { env: entry })).toEqual(root);
+    // -h is one setting for every command (package.json oclif.additionalHelpFlags): every command
+    // through the bundle, two through the plain build, whose start is slower
+    const commands = 'RS_RECONCILE_NO_BUNDLE' in entry ? ['diff', 'record'] : ['diff', 'explain', 'reconcile', 'run', 'watch', 'history', 'record', 'sandbox', 'completion', 'version'];
+    for (const cmd of commands) {
+      const help = cli([cmd, '--help'], { env: entry });
+      expect(help.status, cmd).toBe(0);
+      expect(help.stdout, cmd).toContain(`Usage:\n  rs-reconcile ${cmd}`);
+      expect(cli([cmd, '-h'], { env: entry }), `${cmd} -h`).toEqual(help);
+      expect(cli(['help', cmd], { env: entry }), `help ${cmd}`).toEqual(help);
+    }
+  }, 180_000);
+
+  it("an unknown command gets cobra's error, its suggestion and the usage pointer, exit 1", () => {
+    const r = cli(['explian', 'shop-web'], { env: { ...entry, ...PLUGIN } });
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe('error: unknown command "explian" for "kubectl rs-reconcile"\n\nDid you mean this?\n\texplain\n\nRun \'kubectl rs-reconcile --help\' for usage.\n');
+    const plain = cli(['frobnicate'], { env: entry });
+    expect(plain.status).toBe(1);
+    expect(plain.stderr).toBe('error: unknown command "frobnicate" for "rs-reconcile"\nRun \'rs-reconcile --help\' for usage.\n');
+    // help about an unknown command is the same answer
+    for (const args of [['help', 'explian'], ['explian', '-h'], ['explian', '--help']]) {
+      const h = cli(args, { env: entry });
+      expect(h.status, args.join(' ')).toBe(1);
+      expect(h.stderr, args.join(' ')).toBe('error: unknown command "explian" for "rs-reconcile"\n\nDid you mean this?\n\texplain\n\nRun \'rs-reconcile --help\' for usage.\n');
+    }
+  }, 60_000);
+});
+
+describe('--debug', () => {
+  it('is in the help, as a global option, of the root and of every command', () => {
+    const global = 'Global options:\n    --debug=false:\n        Print the stack trace and details of an error.';
+    expect(cli(['--help']).stdout).toContain(global);
+    for (const cmd of ['diff', 'reconcile', 'record']) expect(cli([cmd, '--help']).stdout, cmd).toContain(global);
+  });
+
+  it('works: the one-line error, then its stack trace', () => {
+    const plain = cli(['diff', '-f', 'nope.yaml']);
+    expect(plain.stderr).toBe('error: the path "nope.yaml" does not exist\n');
+    const debug = cli(['diff', '-f', 'nope.yaml', '--debug']);
+    expect(debug.status).toBe(2);
+    const lines = debug.stderr.trim().split('\n');
+    expect(lines[0]).toBe('error: the path "nope.yaml" does not exist');
+    expect(lines.slice(1).some((l) => /^\s+at /.test(l))).toBe(true);
+  });
+});
+
+describe('file errors read one way on every input path', () => {
+  const bad = join(dir, 'bad.yaml');
+  beforeAll(() => writeFileSync(bad, 'a: [\n b: c\n'));
+
+  it('a missing path: kubectl\'s "the path … does not exist", for -f, --plan, --audit-log, --events-file and --recording', () => {
+    const missing = join(dir, 'missing.yaml');
+    for (const args of [
+      ['diff', '-f', missing],
+      ['explain', 'rs/web', '-f', missing],
+      ['watch', '-f', missing],
+      ['reconcile', '--plan', missing, '--yes'],
+      ['history', 'rs/web', '--audit-log', missing],
+      ['history', 'rs/web', '--events-file', missing],
+      ['history', 'rs/web', '--recording', missing],
+    ]) {
+      const r = cli(args);
+      expect(r.status, args.join(' ')).toBe(2);
+      expect(r.stderr, args.join(' ')).toBe(`error: the path "${missing}" does not exist\n`);
+    }
+  }, 90_000);
+
+  it('bad YAML: one line, "error parsing FILE: reason (line N, column C)", no caret excerpt', () => {
+    const want = `error: error parsing ${bad}: invalid YAML: Flow sequence in block collection must be sufficiently indented and end with a ] (line 3, column 1)\n`;
+    for (const args of [
+      ['diff', '-f', bad],
+      ['reconcile', '--plan', bad, '--yes'],
+      ['history', 'rs/web', '--events-file', bad],
+    ]) {
+      const r = cli(args);
+      expect(r.status, args.join(' ')).toBe(2);
+      expect(r.stderr, args.join(' ')).toBe(want);
+    }
+  }, 60_000);
+});
+
+describe('empty input fails the gate', () => {
+  const empty = join(dir, 'empty.yaml');
+  const emptyDir = join(dir, 'emptydir');
+  beforeAll(() => {
+    writeFileSync(empty, '');
+    mkdirSync(emptyDir, { recursive: true });
+  });
+
+  it.each(ENTRIES)('diff -f of an empty file, an empty directory or empty stdin: exit 2, one line, as kubectl apply (%s)', (_label, entry) => {
+    for (const [args, input] of [
+      [['diff', '-f', empty], ''],
+      [['diff', '-f', emptyDir], ''],
+      [['diff', '-f', '-'], ''],
+      [['diff', '-f', '-'], '# a failed kubectl get > snap.yaml leaves nothing, or this\n'],
+    ] as const) {
+      const r = cli([...args], { input, env: entry });
+      expect(r.status, args.join(' ')).toBe(2);
+      expect(r.stdout, args.join(' ')).toBe('');
+      expect(r.stderr, args.join(' ')).toBe('error: no objects passed to diff\n');
+    }
+  }, 60_000);
+
+  it('every command that reads -f names itself', () => {
+    for (const [cmd, ...rest] of [['explain', 'rs/web'], ['explain', 'pod/web-1'], ['watch'], ['reconcile', '--dry-run=client']]) {
+      const r = cli([cmd, ...rest, '-f', empty]);
+      expect(r.status, cmd).toBe(2);
+      expect(r.stderr, `${cmd} ${rest.join(' ')}`).toBe(`error: no objects passed to ${cmd}\n`);
+    }
+  }, 60_000);
+
+  it('objects of other kinds are input: no controller found, in sync, exit 0 (as before)', () => {
+    const deploy = join(dir, 'deploy.yaml');
+    writeFileSync(deploy, 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: shop}\n');
+    const r = cli(['diff', '-f', deploy]);
+    expect(r.status).toBe(0);
+    expect(r.stderr).toContain('warning: skipped 1 object of other kinds (Deployment: 1)');
+    expect(r.stderr).toContain('No ReplicaSets or ReplicationControllers found in the snapshot.');
+    // and a snapshot with controllers still plans as before
+    expect(cli(['diff', '-f', example('drifted-replicaset'), '--now', NOW]).status).toBe(1);
+  });
+});
+
+describe('Ctrl-C exits 130, as a shell expects', () => {
+  let sb: Sandbox | null = null;
+  const kubeconfig = join(dir, 'sandbox.kubeconfig');
+  beforeAll(async () => {
+    const labels = { app: 'web' };
+    sb = await startSandbox({
+      seed: [
+        { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'shop' } },
+        { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'web', namespace: 'shop', uid: 'rs-1' }, spec: { replicas: 2, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'c', image: 'x' }] } } } },
+      ],
+    });
+    await sb.writeKubeconfig(kubeconfig);
+  }, 60_000);
+  afterAll(async () => {
+    await sb?.close();
+  });
+
+  it('run: after the caches synced, SIGINT stops it gracefully with exit 130', async () => {
+    const child = spawn(process.execPath, [RUN_JS, 'run', '-n', 'shop', '--force', '--kubeconfig', kubeconfig], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1', HOME: '/nonexistent-home' } });
+    let stderr = '';
+    const synced = new Promise<void>((resolve) =>
+      child.stderr.on('data', (b) => {
+        stderr += b;
+        if (stderr.includes('Caches are synced')) resolve();
+      }),
+    );
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    await Promise.race([synced, exited]);
+    child.kill('SIGINT');
+    expect(await exited, stderr).toBe(130);
+    expect(stderr).toContain('Shutting down');
+  }, 60_000);
+
+  const tmux = (() => {
+    try {
+      execFileSync('tmux', ['-V']);
+      return true;
+    } catch {
+      return false;
+    }
+  })();
+
+  it.skipIf(!tmux)('reconcile: Ctrl-C at the confirmation prompt (a key on a terminal) exits 130 and writes nothing', async () => {
+    const socket = `rs-habits-${process.pid}`;
+    const t = (...args: string[]) => execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8', timeout: 10_000, env: { PATH: process.env.PATH, HOME: dir, TERM: 'xterm-256color', LANG: 'C.UTF-8' } });
+    const screen = () => t('capture-pane', '-p', '-t', 'w');
+    const waitFor = async (re: RegExp, what: string) => {
+      for (const deadline = Date.now() + 30_000; ; ) {
+        const s = screen();
+        if (re.test(s)) return s;
+        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; the screen:\n${s}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    };
+    t('-f', '/dev/null', 'new-session', '-d', '-s', 'w', '-x', '120', '-y', '40', 'bash --norc --noprofile');
+    try {
+      const before = sb!.audit().length;
+      t('send-keys', '-t', 'w', '-l', `cd ${ROOT} && NO_COLOR=1 node bin/run.js reconcile -n shop --kubeconfig ${kubeconfig}; echo EXIT=$?`);
+      t('send-keys', '-t', 'w', 'Enter');
+      await waitFor(/\[y\/N\] *$/m, 'the confirmation prompt');
+      t('send-keys', '-t', 'w', 'C-c');
+      await waitFor(/EXIT=130/, 'the exit');
+      const writes = sb!.audit().slice(before).filter((e) => !['get', 'list', 'watch'].includes(e.verb) && !e.user?.startsWith('system:'));
+      expect(writes).toEqual([]);
+    } finally {
+      t('kill-server');
+    }
+  }, 60_000);
+});
