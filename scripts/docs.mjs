@@ -64,6 +64,7 @@ function command(cmd) {
   for (const f of Object.values(cmd.flags ?? {})) {
     if (f.hidden) continue;
     const g = (f.helpGroup ?? '').toUpperCase();
+    if (g === 'GLOBAL') continue; // every command's (--debug): said once, at the top
     if (!groups.has(g)) groups.set(g, []);
     groups.get(g).push(f);
   }
@@ -99,8 +100,9 @@ const doc = [
   `rs-reconcile ${pkg.version}, run as \`${NAME}\` (the \`kubectl-rs_reconcile\` executable on PATH) or as \`rs-reconcile\`.`,
   'Every command that reads a cluster takes kubectl\'s connection flags (`--kubeconfig`, `--context`,',
   '`--cluster`, `--user`, `--as`, `--as-group`, `--request-timeout`) and `-n`/`-A`; `--help` prints',
-  'the same as this page in kubectl\'s format. Exit status as `kubectl diff`: 0 nothing to do, 1',
-  'differences, greater than 1 on an error.',
+  'the same as this page in kubectl\'s format (`-h` and `help COMMAND` too). Every command takes',
+  '`--debug`: an error\'s one line, then its stack trace. Exit status as `kubectl diff`: 0 nothing',
+  'to do, 1 differences, greater than 1 on an error; 130 after Ctrl-C.',
   '',
   '| command | summary |',
   '|---|---|',

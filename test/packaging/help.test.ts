@@ -61,7 +61,7 @@ describe('kubectl-style help', () => {
     expect(r.stdout).toContain('    --burst-replicas=500:');
     expect(r.stdout).toContain('Cluster connection options:\n    --as=');
     expect(r.stdout).not.toContain('<%=');
-    expect(r.stdout).not.toContain('--debug'); // hidden
+    expect(r.stdout).toContain('Global options:\n    --debug=false:'); // every error points to it
     expect(r.stdout.trimEnd().split('\n').at(-1)).toBe('Use "kubectl rs-reconcile --help" for a list of commands.');
   });
 
