@@ -26,6 +26,11 @@ describe('docs/commands.md', () => {
       if (c.summary) expect(section).toContain(c.summary);
       expect(section).toMatch(new RegExp(`\`\`\`\\nkubectl rs-reconcile ${c.id}( .*)? \\[flags\\]\\n\`\`\``));
       for (const f of Object.values(c.flags)) {
+        if ((f.helpGroup ?? '').toUpperCase() === 'GLOBAL') {
+          // every command's flags (--debug): said once, above the commands
+          expect(doc.slice(0, doc.indexOf('\n## ')), `${c.id} --${f.name}`).toContain(`\`--${f.name}\``);
+          continue;
+        }
         if (f.hidden) {
           expect(section).not.toContain(`\`--${f.name}\``);
           continue;
