@@ -77,7 +77,8 @@ export function onInterrupt(o: InterruptOptions = {}): Interruption {
 
 /**
  * Asks one question on a terminal. Ctrl-C there is a key, not a signal (readline reads raw):
- * it interrupts, as SIGINT would. Resolves to the answer, or null when interrupted.
+ * it interrupts, as SIGINT would. Resolves to the answer, or null when interrupted or at the end
+ * of the input (Ctrl-D: no answer, which a [y/N] question takes as no).
  */
 export async function ask(question: string, interruption: Interruption, io: { input: NodeJS.ReadableStream; output: NodeJS.WritableStream }): Promise<string | null> {
   const rl = createInterface({ input: io.input, output: io.output });
@@ -85,8 +86,10 @@ export async function ask(question: string, interruption: Interruption, io: { in
     io.output.write('\n');
     interruption.interrupt('SIGINT');
   });
+  // readline's question never settles when the input ends first
+  const ended = new Promise<null>((resolve) => rl.once('close', () => resolve(null)));
   try {
-    return await rl.question(question, { signal: interruption.signal });
+    return await Promise.race([rl.question(question, { signal: interruption.signal }), ended]);
   } catch (e) {
     if (interruption.signal.aborted) return null;
     throw e;

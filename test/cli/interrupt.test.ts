@@ -83,6 +83,15 @@ describe('ask', () => {
     expect(await answer).toBe('yes');
   });
 
+  it('resolves to null at the end of the input (Ctrl-D): no answer', async () => {
+    const i = onInterrupt({ proc: new FakeProcess() });
+    const input = new PassThrough();
+    const answer = ask('go on? ', i, { input, output: new PassThrough() });
+    input.end();
+    expect(await answer).toBe(null);
+    expect(i.exitCode(0)).toBe(0);
+  });
+
   it('resolves to null when interrupted while waiting (the prompt then exits 130)', async () => {
     const proc = new FakeProcess();
     const i = onInterrupt({ proc });
