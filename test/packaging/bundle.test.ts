@@ -36,6 +36,9 @@ describe('bundle layout', () => {
     expect(pkg).toMatchObject({ name: root.name, version: root.version, type: 'module' });
     expect(pkg.oclif).toMatchObject({ commands: './commands', helpClass: './help.js', bin: 'kubectl-rs_reconcile' });
     expect(existsSync(join(BUNDLE, 'help.js'))).toBe(true);
+    // -h, and cobra's answer to an unknown command, from the bundle as from the plain build
+    expect(pkg.oclif).toMatchObject({ additionalHelpFlags: ['-h'], hooks: { command_not_found: './hooks/command_not_found.js' } });
+    expect(existsSync(join(BUNDLE, 'hooks', 'command_not_found.js'))).toBe(true);
     expect(manifest().version).toBe(root.version);
   });
 
