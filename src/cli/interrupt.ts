@@ -12,8 +12,6 @@
 // A Ctrl-C read as a key (a terminal in raw mode: a prompt, the dashboard) is no signal: the code
 // that reads it calls interrupt().
 
-import { createInterface } from 'node:readline/promises';
-
 export const SIGNAL_EXIT_CODES = { SIGINT: 130, SIGTERM: 143 } as const;
 export type StopSignal = keyof typeof SIGNAL_EXIT_CODES;
 
@@ -81,6 +79,8 @@ export function onInterrupt(o: InterruptOptions = {}): Interruption {
  * of the input (Ctrl-D: no answer, which a [y/N] question takes as no).
  */
 export async function ask(question: string, interruption: Interruption, io: { input: NodeJS.ReadableStream; output: NodeJS.WritableStream }): Promise<string | null> {
+  // loaded here: every command imports this module (BaseCommand), few ask anything
+  const { createInterface } = await import('node:readline/promises');
   const rl = createInterface({ input: io.input, output: io.output });
   rl.on('SIGINT', () => {
     io.output.write('\n');
