@@ -178,6 +178,7 @@ function lookupFlag(token: string, flags: Record<string, FlagDef>): [string, Fla
  *   unknown flag: --foo          unknown shorthand flag: 'x' in -x
  *   flag needs an argument: --replicas
  *   missing argument NAME (the controller: NAME, rs/NAME, …)
+ *   required flag(s) "output-file" not set
  * Anything else: oclif's own lines joined (parseErrorLine).
  */
 export function flagErrorLine(err: Error & { flags?: string[]; args?: ArgDef[]; value?: string }, flags: Record<string, FlagDef>, args: Record<string, ArgDef> = {}): string {
