@@ -185,7 +185,7 @@ describe('bad input', () => {
     const r = cli(['diff', '-f', `${dir}/bad.yaml`]);
     expect(r.status).toBe(2);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/bad\.yaml:\d+/);
+    expect(r.stderr).toMatch(/^error: error parsing .*bad\.yaml: invalid YAML: .* \(line \d+, column \d+\)\n$/);
     expect(r.stderr).not.toMatch(/\n\s+at /);
   });
   it('an unknown controller name', () => {

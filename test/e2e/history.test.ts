@@ -250,7 +250,7 @@ describe('history (built CLI)', () => {
     // a format forced on a log of another shape reads nothing from it: an error, not an empty history
     const forced = cli(['history', '--audit-log', DEMO, '--audit-log-format', 'gke-cloud-logging']);
     expect(forced.status).toBe(2);
-    expect(forced.stderr.trim().split('\n')).toEqual([`error: ${DEMO}: no entry reads as gke-cloud-logging (36 of another shape): leave out --audit-log-format to recognise the format from the content`]);
+    expect(forced.stderr.trim().split('\n')).toEqual([`error: error parsing ${DEMO}: no entry reads as gke-cloud-logging (36 of another shape): leave out --audit-log-format to recognise the format from the content`]);
   });
 });
 

@@ -13,7 +13,8 @@ import { cli, ensureBuilt, example, NOW, ROOT, RUN_JS } from './cli.js';
 beforeAll(() => ensureBuilt(), 300_000);
 
 const dir = mkdtempSync(join(tmpdir(), 'rs-habits-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+// the shell in tmux (HOME there) may still be writing as it ends: retry
+afterAll(() => rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }));
 
 const ENTRIES = [
   ['the bundle', {}],
