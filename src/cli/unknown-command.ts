@@ -48,6 +48,18 @@ export function visibleCommandNames(commands: ReadonlyArray<{ id: string; hidden
   return commands.filter((c) => !c.hidden).map((c) => c.id.replace(/:/g, ' '));
 }
 
+/**
+ * Flags before the command (`-n shop diff`): cobra's unknown-flag line, and where the command
+ * goes when one was given later.
+ */
+export function flagsFirstMessage(argv: readonly string[], names: readonly string[], program: string): string {
+  const flag = argv[0];
+  const line = /^-[^-]/.test(flag) ? `unknown shorthand flag: '${flag.slice(1, 2)}' in ${flag.replace(/=.*$/, '')}` : `unknown flag: ${flag.replace(/=.*$/, '')}`;
+  const at = argv.findIndex((a) => names.includes(a));
+  const hint = at > 0 ? ` (the command goes first: ${program} ${[argv[at], ...argv.slice(0, at), ...argv.slice(at + 1)].join(' ')})` : '';
+  return `error: ${line}${hint}\nRun '${program} --help' for usage.\n`;
+}
+
 /** Writes the unknown-command error and sets exit status 1, as cobra does. */
 export function reportUnknownCommand(typed: string, commands: ReadonlyArray<{ id: string; hidden?: boolean }>): void {
   process.stderr.write(unknownCommandMessage(typed, visibleCommandNames(commands), displayName()));
@@ -56,17 +68,24 @@ export function reportUnknownCommand(typed: string, commands: ReadonlyArray<{ id
 
 /**
  * oclif's command_not_found hook. With a space as topic separator oclif joins the words that are
- * not a command into one id ("explian:shop-web" for `explian shop-web`): the first is what was typed.
+ * not a command into one id ("explian:shop-web" for `explian shop-web`): what was typed is read
+ * from the command line itself, as a word may hold a colon.
  */
 const hook: Hook<'command_not_found'> = async function ({ config, id, argv }) {
   const words = id.split(':');
+  const typed = process.argv.slice(2);
+  if (typed[0]?.startsWith('-') && typed[0] !== '-') {
+    process.stderr.write(flagsFirstMessage(typed, visibleCommandNames(config.commands), displayName()));
+    process.exitCode = 1;
+    return;
+  }
   if (words[0] === 'help') {
     // `help`, `help diff`: cobra's help command
     const Help = await loadHelpClass(config);
     await new Help(config, config.pjson.oclif.helpOptions).showHelp([...words.slice(1), ...(argv ?? []).filter((a) => a !== 'help')]);
     return;
   }
-  reportUnknownCommand(words[0], config.commands);
+  reportUnknownCommand(typed[0] ?? words[0], config.commands);
 };
 
 export default hook;

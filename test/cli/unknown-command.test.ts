@@ -1,7 +1,7 @@
 // An unknown command, answered as kubectl (cobra) answers it (src/cli/unknown-command.ts).
 import { describe, expect, it } from 'vitest';
 import { helpSubject } from '../../src/cli/help.js';
-import { levenshtein, suggestionsFor, unknownCommandMessage, visibleCommandNames } from '../../src/cli/unknown-command.js';
+import { flagsFirstMessage, levenshtein, suggestionsFor, unknownCommandMessage, visibleCommandNames } from '../../src/cli/unknown-command.js';
 
 const NAMES = ['completion', 'diff', 'explain', 'history', 'reconcile', 'record', 'run', 'sandbox', 'version', 'watch'];
 
@@ -29,6 +29,13 @@ describe('the message', () => {
       'error: unknown command "explian" for "kubectl rs-reconcile"\n\nDid you mean this?\n\texplain\n\nRun \'kubectl rs-reconcile --help\' for usage.\n',
     );
     expect(unknownCommandMessage('foo', NAMES, 'rs-reconcile')).toBe('error: unknown command "foo" for "rs-reconcile"\nRun \'rs-reconcile --help\' for usage.\n');
+  });
+
+  it('flags before the command: the unknown-flag line, and where the command goes when one follows', () => {
+    expect(flagsFirstMessage(['-n', 'shop', 'diff'], NAMES, 'kubectl rs-reconcile')).toBe(
+      "error: unknown shorthand flag: 'n' in -n (the command goes first: kubectl rs-reconcile diff -n shop)\nRun 'kubectl rs-reconcile --help' for usage.\n",
+    );
+    expect(flagsFirstMessage(['--foo=1'], NAMES, 'rs-reconcile')).toBe("error: unknown flag: --foo\nRun 'rs-reconcile --help' for usage.\n");
   });
 
   it('points to visible commands only', () => {

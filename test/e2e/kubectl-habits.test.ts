@@ -48,6 +48,10 @@ describe.each(ENTRIES)('help and unknown commands, through %s', (_label, entry) 
     const plain = cli(['frobnicate'], { env: entry });
     expect(plain.status).toBe(1);
     expect(plain.stderr).toBe('error: unknown command "frobnicate" for "rs-reconcile"\nRun \'rs-reconcile --help\' for usage.\n');
+    // flags before the command: kubectl's unknown-flag line, and where the command goes
+    const first = cli(['-n', 'shop', 'diff'], { env: entry });
+    expect(first.status).toBe(1);
+    expect(first.stderr).toBe("error: unknown shorthand flag: 'n' in -n (the command goes first: rs-reconcile diff -n shop)\nRun 'rs-reconcile --help' for usage.\n");
     // help about an unknown command is the same answer
     for (const args of [['help', 'explian'], ['explian', '-h'], ['explian', '--help']]) {
       const h = cli(args, { env: entry });
