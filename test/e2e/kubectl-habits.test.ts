@@ -173,6 +173,22 @@ describe('Ctrl-C exits 130, as a shell expects', () => {
     await sb?.close();
   });
 
+  /** A namespace of its own (with its default ServiceAccount, which pods need) and one ReplicaSet NAME with no pod. */
+  async function namespaceWithReplicaSet(name: string, replicas: number): Promise<void> {
+    const { CoreV1Api, AppsV1Api, KubeConfig } = await import('@kubernetes/client-node');
+    const kc = new KubeConfig();
+    kc.loadFromFile(kubeconfig);
+    const core = kc.makeApiClient(CoreV1Api);
+    await core.createNamespace({ body: { metadata: { name } } });
+    for (const deadline = Date.now() + 30_000; ; ) {
+      if (await core.readNamespacedServiceAccount({ namespace: name, name: 'default' }).then(() => true, () => false)) break;
+      if (Date.now() > deadline) throw new Error('no default ServiceAccount in time');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const labels = { app: name };
+    await kc.makeApiClient(AppsV1Api).createNamespacedReplicaSet({ namespace: name, body: { metadata: { name }, spec: { replicas, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'c', image: 'x' }] } } } } });
+  }
+
   it('run: after the caches synced, SIGINT stops it gracefully with exit 130', async () => {
     const child = spawn(process.execPath, [RUN_JS, 'run', '-n', 'shop', '--force', '--kubeconfig', kubeconfig], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1', HOME: '/nonexistent-home' } });
     let stderr = '';
@@ -188,6 +204,21 @@ describe('Ctrl-C exits 130, as a shell expects', () => {
     expect(await exited, stderr).toBe(130);
     expect(stderr).toContain('Shutting down');
   }, 60_000);
+
+  it('reconcile: SIGINT mid-apply exits 130 there and then', async () => {
+    // many pods, written at the default 50 writes a second: the apply takes seconds
+    await namespaceWithReplicaSet('bulk', 1000);
+    const audit = () => sb!.audit().filter((e) => e.verb === 'create' && e.resource === 'pods' && e.namespace === 'bulk').length;
+    const child = spawn(process.execPath, [RUN_JS, 'reconcile', '-n', 'bulk', '--yes', '--kubeconfig', kubeconfig], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1', HOME: '/nonexistent-home' } });
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    for (const deadline = Date.now() + 30_000; audit() === 0; ) {
+      if (Date.now() > deadline) throw new Error('no pod created in time');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    child.kill('SIGINT');
+    expect(await exited).toBe(130);
+    expect(audit()).toBeLessThan(1000);
+  }, 90_000);
 
   const tmux = (() => {
     try {
@@ -212,8 +243,9 @@ describe('Ctrl-C exits 130, as a shell expects', () => {
     };
     t('-f', '/dev/null', 'new-session', '-d', '-s', 'w', '-x', '120', '-y', '40', 'bash --norc --noprofile');
     try {
+      await namespaceWithReplicaSet('prompt', 2);
       const before = sb!.audit().length;
-      t('send-keys', '-t', 'w', '-l', `cd ${ROOT} && NO_COLOR=1 node bin/run.js reconcile -n shop --kubeconfig ${kubeconfig}; echo EXIT=$?`);
+      t('send-keys', '-t', 'w', '-l', `cd ${ROOT} && NO_COLOR=1 node bin/run.js reconcile -n prompt --kubeconfig ${kubeconfig}; echo EXIT=$?`);
       t('send-keys', '-t', 'w', 'Enter');
       await waitFor(/\[y\/N\] *$/m, 'the confirmation prompt');
       t('send-keys', '-t', 'w', 'C-c');
