@@ -13,7 +13,6 @@ import { cli, ensureBuilt, example, NOW, ROOT, RUN_JS } from './cli.js';
 beforeAll(() => ensureBuilt(), 300_000);
 
 const dir = mkdtempSync(join(tmpdir(), 'rs-habits-'));
-// the shell in tmux (HOME there) may still be writing as it ends: retry
 afterAll(() => rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }));
 
 const ENTRIES = [
@@ -231,7 +230,7 @@ describe('Ctrl-C exits 130, as a shell expects', () => {
 
   it.skipIf(!tmux)('reconcile: Ctrl-C at the confirmation prompt (a key on a terminal) exits 130 and writes nothing', async () => {
     const socket = `rs-habits-${process.pid}`;
-    const t = (...args: string[]) => execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8', timeout: 10_000, env: { PATH: process.env.PATH, HOME: dir, TERM: 'xterm-256color', LANG: 'C.UTF-8' } });
+    const t = (...args: string[]) => execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8', timeout: 10_000, env: { PATH: process.env.PATH, HOME: dir, HISTFILE: '/dev/null', TERM: 'xterm-256color', LANG: 'C.UTF-8' } });
     const screen = () => t('capture-pane', '-p', '-t', 'w');
     const waitFor = async (re: RegExp, what: string) => {
       for (const deadline = Date.now() + 30_000; ; ) {
