@@ -113,7 +113,8 @@ describe('running the bundle', () => {
         expect(bundled.stdout).toContain('\u001b[');
       }
     }
-  });
+    // 4 processes per example, one after another: a loaded 2-core machine needs more than the default
+  }, 180_000);
 
   it('--help and explain work from the bundle', () => {
     const help = node(join(BUNDLE, 'run.js'), ['--help']);
