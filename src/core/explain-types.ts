@@ -20,7 +20,7 @@ export interface ExplainPodRow {
   readySeconds: number | null; // time since the Ready transition, when ready and known
   deletionCost: number; // effective cost (0 when the annotation is absent or invalid)
   deletionCostAnnotation: string | null; // the raw annotation, to show an invalid one
-  colocated: number; // rank: active related pods on the same node (§6.2)
+  colocated: number; // rank: active related pods on the same node (getPodsRankedByRelatedPodsOnSameNode)
   deleteIndex: number | null; // 0-based position in the deletion order, null when it stays
 }
 

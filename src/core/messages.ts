@@ -23,7 +23,7 @@ function restartsWords(f: RankFacts): string {
 
 /**
  * Why colocation told no pod apart: upstream counts, per node, the active pods of every
- * ReplicaSet that shares the controller's owner (§6.2). A standalone ReplicaSet (no controller
+ * ReplicaSet that shares the controller's owner (getPodsRankedByRelatedPodsOnSameNode). A standalone ReplicaSet (no controller
  * owner) and a ReplicationController have no such group, so every pod has rank 0.
  */
 export type Colocation = 'owner' | 'standalone' | 'rc';

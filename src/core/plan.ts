@@ -1,4 +1,4 @@
-// The planner: upstream's syncReplicaSet (§2) run for every controller of a snapshot, without
+// The planner: upstream's syncReplicaSet run for every controller of a snapshot, without
 // writing anything. It reads like the sync: selector, list, filter active, claim, manage
 // replicas, calculate status, decide the status write and the requeue.
 
@@ -40,7 +40,7 @@ export interface PlanOptions {
   include?: (c: Controller) => boolean;
   /** What-if: plan as if this controller had been scaled to N (a scale bumps generation). */
   replicasOverride?: (c: Controller) => number | undefined;
-  /** Live only: whether the controller's expectations are satisfied (§10). Offline: always. */
+  /** Live only: whether the controller's expectations are satisfied (SatisfiedExpectations). Offline: always. */
   expectationsSatisfied?: (key: string) => boolean;
   /** True when the snapshot holds every controller of the namespaces it covers. */
   controllersComplete?: boolean;
@@ -49,7 +49,7 @@ export interface PlanOptions {
 }
 
 /**
- * The one decision of one sync (§2), computed once at one `now` on the state the sync sees.
+ * The one decision of one sync (syncReplicaSet), computed once at one `now` on the state the sync sees.
  * `explain` and `diff` render it; the sync (src/controller/sync.ts) only carries it out: the
  * claims in order, then the creates or the ranked deletions, then the status write, then the
  * requeue. Nothing downstream ranks, counts or computes a status again.
@@ -77,7 +77,7 @@ export interface SyncDecision {
   entry: PlanController;
 }
 
-/** What the sync writes when manageReplicas failed with `message` (§2 step 8: same `now`). */
+/** What the sync writes when manageReplicas failed with `message` (syncReplicaSet: calculateStatus gets the manage error, same `now`). */
 export function statusAfterManageError(d: SyncDecision, message: string, bh: Behaviour): { status: ComputedStatus; write: boolean } {
   const c = d.controller;
   const status = calculateStatus(c, d.claimed, d.terminating, message, d.now, bh);
@@ -109,7 +109,7 @@ export class ClusterPlanner {
     this.index = new PodIndex(snapshot.pods);
     for (const c of this.controllers) {
       this.controllerUids.add(c.metadata.uid);
-      if (c.kind !== 'ReplicaSet') continue; // the owner index holds ReplicaSets only (§13)
+      if (c.kind !== 'ReplicaSet') continue; // the owner index holds ReplicaSets only (RCs have no controller owner)
       const owner = controllerRef(c);
       if (owner) push(this.rsByOwnerUid, owner.uid, c);
     }
@@ -163,7 +163,7 @@ export class ClusterPlanner {
     if (!sel.ok) return this.invalidSelector(c, sel.error);
     const selector = sel.selector;
 
-    // Read expectations before listing pods (§2 step 3).
+    // Read expectations before listing pods (syncReplicaSet reads SatisfiedExpectations first).
     const needsSync = this.opts.expectationsSatisfied?.(controllerKey(c)) ?? true;
 
     const candidates = this.candidates(c, selector);
@@ -194,7 +194,7 @@ export class ClusterPlanner {
     return this.decide(d.controller, d.selector!, d.claims, claimed, d.terminating, d.entry.skip, d.entry.warnings.filter((w) => w.code !== 'BurstCapped' && w.code !== 'NoTemplateLabels'));
   }
 
-  /** manageReplicas (§6), calculateStatus and the skip rule (§8), the requeue (§8.3): one `now`. */
+  /** manageReplicas, calculateStatus and the skip rule of updateReplicaSetStatus, the requeue: one `now`. */
   private decide(c: Controller, selector: Selector, claims: ClaimDecision[], claimed: Pod[], terminating: number | null, skip: PlanController['skip'], warnings: PlanWarning[]): SyncDecision {
     const bh = this.opts.behaviour;
     const now = this.opts.now;
@@ -212,7 +212,7 @@ export class ClusterPlanner {
         if (createCount < -diff) warnings.push({ code: 'BurstCapped', message: `${-diff} pods are missing but one sync creates at most ${this.burstReplicas} (burst replicas); the rest follow in later syncs` });
         const labels = c.spec.template?.metadata?.labels;
         if (!labels || Object.keys(labels).length === 0) {
-          // RealPodControl refuses locally: the first create fails and slow start stops (§6.1).
+          // RealPodControl refuses locally: the first create fails and slow start stops (slowStartBatch).
           manageError = 'unable to create pods, no labels';
           warnings.push({ code: 'NoTemplateLabels', message: `the pod template has no labels: upstream refuses to create pods ("unable to create pods, no labels") and records FailedCreate` });
         }
@@ -272,7 +272,7 @@ export class ClusterPlanner {
     };
   }
 
-  /** Related pods (§6.2 step 2) counted per node: pods matching any sibling's selector. */
+  /** Related pods (getPodsRankedByRelatedPodsOnSameNode) counted per node: pods matching any sibling's selector. */
   relatedPodsPerNode(c: Controller): Map<string, number> {
     if (c.kind !== 'ReplicaSet') return new Map();
     const owner = controllerRef(c);
@@ -336,7 +336,7 @@ export class ClusterPlanner {
     return { kind: c.kind, name: c.metadata.name, uid: c.metadata.uid };
   }
 
-  /** Terminating pods controlled by this controller that match its selector (§2 step 8). */
+  /** Terminating pods controlled by this controller that match its selector (syncReplicaSet, for status.terminatingReplicas). */
   private countTerminating(c: Controller, selector: Selector, candidates: Pod[]): number {
     let n = 0;
     for (const p of candidates) {

@@ -1,5 +1,5 @@
 // Upstream behaviour that changed between Kubernetes minor versions, and the feature gates that
-// change this controller (§0 of the reference). `--kube-version 1.X` picks one; reading a cluster
+// change this controller (docs/how-it-works.md, Versions). `--kube-version 1.X` picks one; reading a cluster
 // the default is the server's own minor, offline the newest.
 
 export const OLDEST_MINOR = 24;

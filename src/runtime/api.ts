@@ -57,7 +57,7 @@ export interface WriteFence {
 export interface ControllerAPI {
   createPod(namespace: string, pod: Pod): Promise<Pod>;
   deletePod(namespace: string, name: string): Promise<void>;
-  /** A strategic merge patch (adopt / release bodies of §5). */
+  /** A strategic merge patch (the adopt / release bodies of upstream's ControllerRefManager). */
   patchPod(namespace: string, name: string, patch: object): Promise<void>;
   /** An uncached GET of the controller (canAdopt, status retry). */
   getController(kind: ControllerKind, namespace: string, name: string): Promise<ControllerObject>;
