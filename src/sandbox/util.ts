@@ -75,6 +75,5 @@ export function sinceAge(ts: string | null | undefined, now = Date.now()): strin
   return humanDuration(now - t);
 }
 
-export function sleep(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
-}
+/** Node's timers/promises wait (the runtime's sleep is out of the sandbox's reach). */
+export { setTimeout as sleep } from 'node:timers/promises';
