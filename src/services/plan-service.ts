@@ -5,8 +5,9 @@ import type { Connection, ConnectionFlags } from '../cluster/kubeconfig.js';
 import { namespaceOf } from '../core/controller.js';
 import { firstNames } from '../core/messages.js';
 import { ClusterPlanner, type SyncDecision } from '../core/plan.js';
-import type { Plan } from '../core/plan-types.js';
+import type { Plan, WhatIf } from '../core/plan-types.js';
 import { parseSelectorString } from '../core/selector.js';
+import { formatTime } from '../core/time.js';
 import type { Controller, Snapshot } from '../core/types.js';
 import { behaviourFor, minorFromServer, NEWEST_MINOR, parseFeatureGates, parseKubeVersion, type Behaviour } from '../core/versions.js';
 import { UserError } from '../errors.js';
@@ -216,6 +217,18 @@ function noteRecreatedDeployments(t: Target, found: Controller[], notices: strin
 }
 
 /**
+ * The what-ifs of a plan: --replicas always; --now only on a live cluster, where it moves the
+ * clock (a snapshot's --now is the time it was taken: the plan of that input as it is). Null when
+ * the plan is of the input as it is.
+ */
+export function whatIfOf(model: Pick<ModelOptions, 'replicas' | 'now'>, source: 'file' | 'cluster', nowMs: number): WhatIf | null {
+  const w: WhatIf = {};
+  if (model.replicas !== undefined) w.replicas = model.replicas;
+  if (model.now !== undefined && source === 'cluster') w.now = formatTime(nowMs);
+  return Object.keys(w).length ? w : null;
+}
+
+/**
  * Reads, chooses the behaviour, selects and plans. `restrict`, when given, narrows the selected
  * controllers further (a follow-up read of the controllers a sync wrote to, a saved plan's).
  */
@@ -238,6 +251,7 @@ export async function preparePlan(src: SourceOptions, model: ModelOptions, targe
     source: read.source,
     burstReplicas: model.burstReplicas,
     include: isChosen,
+    whatIf: whatIfOf(model, read.source, nowMs),
     replicasOverride: model.replicas === undefined ? undefined : (c) => (isChosen(c) ? model.replicas : undefined),
   });
   const selected = selectControllers(planner, src, targets, read.namespace, read.source, notices).filter((c) => !restrict || restrict(c));

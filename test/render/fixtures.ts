@@ -1,6 +1,7 @@
 // Hand-built plans and explain models for the renderer tests: realistic, self-consistent
 // values as the planner would produce them.
 
+import { podOutcome } from '../../src/core/explain.js';
 import type { ExplainModel, ExplainPodRow } from '../../src/core/explain-types.js';
 import type { Plan, PlanController, PlanStatus } from '../../src/core/plan-types.js';
 
@@ -190,6 +191,7 @@ function pod(partial: Partial<ExplainPodRow> & Pick<ExplainPodRow, 'name'>, plan
     deletionCostAnnotation: null,
     colocated: 1,
     deleteIndex: deleteIndex === -1 ? null : deleteIndex,
+    outcome: podOutcome(p.decision, deleteIndex !== -1),
     ...partial,
   };
 }
@@ -205,6 +207,8 @@ export const webModel: ExplainModel = {
   templateLabels: { app: 'web', 'pod-template-hash': '7d4f8' },
   minReadySeconds: 10,
   generation: 5,
+  object: { replicas: webRs.replicas.desired, generation: 5 },
+  whatIf: null,
   owner: { kind: 'Deployment', name: 'web', uid: '0b6f3c1e-8a7d-4e2f-b1c0-9d8e7f6a5b4c', found: true },
   siblings: ['web-6c9f1'],
   pods: [
@@ -238,6 +242,8 @@ export const brokenModel: ExplainModel = {
   templateLabels: { tier: 'x' },
   minReadySeconds: 0,
   generation: 1,
+  object: { replicas: brokenRs.replicas.desired, generation: 1 },
+  whatIf: null,
   owner: null,
   siblings: [],
   pods: [],
@@ -256,6 +262,8 @@ export const workerModel: ExplainModel = {
   templateLabels: { app: 'worker' },
   minReadySeconds: 0,
   generation: 7,
+  object: { replicas: workerRs.replicas.desired, generation: 7 },
+  whatIf: null,
   owner: { kind: 'Deployment', name: 'worker', uid: 'd-worker', found: false },
   siblings: [],
   pods: [pod({ name: 'worker-1' }, workerRs), pod({ name: 'worker-2', node: 'node-2' }, workerRs)],
@@ -274,6 +282,8 @@ export const leavingModel: ExplainModel = {
   templateLabels: { app: 'leaving' },
   minReadySeconds: 0,
   generation: 2,
+  object: { replicas: leavingRs.replicas.desired, generation: 2 },
+  whatIf: null,
   owner: null,
   siblings: [],
   pods: [pod({ name: 'leaving-1' }, leavingRs), pod({ name: 'stray', node: 'node-9' }, leavingRs)],
@@ -300,6 +310,8 @@ export const dbModel: ExplainModel = {
   templateLabels: { app: 'db' },
   minReadySeconds: 0,
   generation: 1,
+  object: { replicas: dbRc.replicas.desired, generation: 1 },
+  whatIf: null,
   owner: null,
   siblings: [],
   pods: [pod({ name: 'db-abc' }, dbRc)],
