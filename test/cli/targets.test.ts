@@ -29,7 +29,7 @@ describe('controller names as kubectl takes them', () => {
   it('is not fooled by names of Object.prototype', () => {
     for (const t of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) {
       expect(controllerType(t)).toBeUndefined();
-      expect(() => parseTarget(`${t}/web`)).toThrow(`resource type "${t}"`);
+      expect(() => parseTarget(`${t}/web`)).toThrow(`"${t}" is not one of them`);
     }
   });
 });
