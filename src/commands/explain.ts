@@ -96,7 +96,10 @@ Nothing is written.`;
             target.name,
             models.map((model, i) => ({ model, annotations: ctx.selected[i].metadata.annotations, ownerUid: controllerRef(ctx.selected[i])!.uid })),
           );
-          return [...trees.map((t) => renderDeploymentTree(t, opts)), ...stories].map((text, i) => (i ? '\n' : '') + text);
+          // the stories in the trees' order: the new ReplicaSet first
+          const byName = new Map(models.map((m, i) => [m.name, stories[i]]));
+          const ordered = trees.flatMap((t) => t.replicaSets.map((r) => byName.get(r.name)!));
+          return [...trees.map((t) => renderDeploymentTree(t, opts)), ...ordered].map((text, i) => (i ? '\n' : '') + text);
         },
       }),
     );

@@ -2,6 +2,7 @@
 // values as the planner would produce them.
 
 import { podOutcome } from '../../src/core/explain.js';
+import { summarize } from '../../src/core/plan.js';
 import type { ExplainModel, ExplainPodRow } from '../../src/core/explain-types.js';
 import type { Plan, PlanController, PlanStatus } from '../../src/core/plan-types.js';
 
@@ -87,7 +88,7 @@ export const cacheRs = controller({
 /** shop/broken: invalid selector, upstream does nothing. */
 export const brokenRs = controller({
   name: 'broken',
-  inSync: true,
+  inSync: false, // upstream never syncs it
   skip: { reason: 'InvalidSelector', message: 'selector tier notin (): values: must be non-empty for operator NotIn' },
   replicas: { desired: 2, current: 0 },
   status: status({ replicas: 1, fullyLabeledReplicas: 1, readyReplicas: 1, availableReplicas: 1, observedGeneration: 1 }),
@@ -138,29 +139,14 @@ export const dbRc = controller({
 });
 
 export function planOf(controllers: PlanController[]): Plan {
-  let adopt = 0;
-  let release = 0;
-  for (const c of controllers) {
-    for (const p of c.pods) {
-      if (p.decision === 'adopt') adopt++;
-      if (p.decision === 'release') release++;
-    }
-  }
   return {
     apiVersion: 'rs-reconcile/v1alpha1',
     kind: 'ReconcilePlan',
     now: NOW,
     kubernetesVersion: '1.35',
     source: 'file',
-    summary: {
-      controllers: controllers.length,
-      inSync: controllers.filter((c) => c.inSync).length,
-      adopt,
-      release,
-      create: controllers.reduce((n, c) => n + c.create.count, 0),
-      delete: controllers.reduce((n, c) => n + c.delete.length, 0),
-      statusUpdates: controllers.filter((c) => c.statusChanged).length,
-    },
+    whatIf: null,
+    summary: summarize(controllers),
     controllers,
   };
 }
