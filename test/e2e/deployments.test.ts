@@ -33,20 +33,25 @@ describe('deploy/NAME', () => {
 
   it('explain -o json prints the plan document of exactly those ReplicaSets; -o yaml the same', () => {
     const r = cli(['explain', 'deploy/checkout', ...FILES, '-o', 'json']);
-    expect(r.status).toBe(1);
+    expect(r.status).toBe(0); // a describe: it explained
+    expect(cli(['explain', 'deploy/checkout', ...FILES, '-o', 'json', '--exit-code']).status).toBe(1);
     expect(r.stderr).toBe('');
     expect(JSON.parse(r.stdout)).toEqual(JSON.parse(cli(['diff', 'deploy/checkout', ...FILES, '-o', 'json']).stdout));
     expect(parse(cli(['explain', 'deploy/checkout', ...FILES, '-o', 'yaml']).stdout)).toEqual(JSON.parse(r.stdout));
   });
 
-  it("explain's text tells each ReplicaSet's story in turn", () => {
+  it("explain's text is a Deployment header and tree, then each ReplicaSet's story, the new one first", () => {
     const r = cli(['explain', 'deploy/checkout', ...FILES]);
-    expect(r.status).toBe(1);
+    expect(r.status).toBe(0);
+    expect(r.stdout.split('\n')[0]).toBe('Deployment shop/checkout');
+    expect(r.stdout).toMatch(/^Deployment\/checkout\n├─ReplicaSet\/checkout-9c2f +4 \(new\)/m);
+    expect(r.stdout).toMatch(/^└─ReplicaSet\/checkout-6b8d +3 \(old\)/m);
+    expect(r.stdout).toMatch(/^ {2}├─Pod\/checkout-6b8d-aaa11 +delete +#1 +MoreOnSameNode$/m);
     const heads = r.stdout.split('\n').filter((l) => l.startsWith('ReplicaSet '));
-    expect(heads).toEqual(['ReplicaSet shop/checkout-6b8d', 'ReplicaSet shop/checkout-9c2f']);
+    expect(heads).toEqual(['ReplicaSet shop/checkout-9c2f', 'ReplicaSet shop/checkout-6b8d']);
     expect(r.stdout).not.toContain('shop-web');
     // each story is the one explain rs/NAME tells
-    const one = cli(['explain', 'rs/checkout-9c2f', ...FILES]).stdout;
+    const one = cli(['explain', 'rs/checkout-6b8d', ...FILES]).stdout;
     expect(r.stdout.endsWith(one)).toBe(true);
   });
 
