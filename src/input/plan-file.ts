@@ -78,9 +78,9 @@ function checkPlan(doc: unknown, label: string): asserts doc is Plan {
   const d = doc as Json;
   if (d.kind !== 'ReconcilePlan') fail('kind', '"ReconcilePlan"');
   if (d.apiVersion !== PLAN_API_VERSION) fail('apiVersion', JSON.stringify(PLAN_API_VERSION));
+  if (d.whatIf !== null && d.whatIf !== undefined) refuseWhatIf(d.whatIf, label);
   if (typeof d.kubernetesVersion !== 'string') fail('kubernetesVersion', 'a string');
   if (typeof d.now !== 'string') fail('now', 'a string');
-  if (d.whatIf !== null && d.whatIf !== undefined) refuseWhatIf(d.whatIf, label);
   if (!Array.isArray(d.controllers)) fail('controllers', 'a list');
   (d.controllers as unknown[]).forEach((c, i) => {
     const at = `controllers[${i}]`;
