@@ -217,6 +217,27 @@ function noteRecreatedDeployments(t: Target, found: Controller[], notices: strin
 }
 
 /**
+ * deploy/NAME found no ReplicaSet on a live cluster: when the Deployment itself exists, the error
+ * says so (and why that can be) instead of "not found". Null when it does not exist, or cannot be
+ * read (the "not found" error then stands, naming what the ReplicaSets say).
+ */
+async function existingDeployment(planner: ClusterPlanner, targets: Target[], read: { source: 'file' | 'cluster'; connection: Connection | null; namespace: string | null }): Promise<UserError | null> {
+  if (read.source !== 'cluster' || !read.connection || read.namespace === null) return null;
+  const ns = read.namespace;
+  for (const t of targets) {
+    if (t.kind !== 'Deployment' || planner.controllers.some((c) => namespaceOf(c) === ns && deploymentOwner(c)?.name === t.name)) continue;
+    const { readDeploymentUid } = await import('../cluster/read.js');
+    const uid = await readDeploymentUid(read.connection, ns, t.name).catch(() => null);
+    if (uid === null) continue;
+    return new UserError(
+      `deployment ${ns}/${t.name} exists${uid ? ` (uid ${uid})` : ''} but controls no ReplicaSet yet, so the ReplicaSet controller has nothing to do for it: ` +
+        "a Deployment's ReplicaSets are created by the Deployment controller of kube-controller-manager (none runs in rs-reconcile's sandbox)",
+    );
+  }
+  return null;
+}
+
+/**
  * The what-ifs of a plan: --replicas always; --now only on a live cluster, where it moves the
  * clock (a snapshot's --now is the time it was taken: the plan of that input as it is). Null when
  * the plan is of the input as it is.
@@ -254,7 +275,12 @@ export async function preparePlan(src: SourceOptions, model: ModelOptions, targe
     whatIf: whatIfOf(model, read.source, nowMs),
     replicasOverride: model.replicas === undefined ? undefined : (c) => (isChosen(c) ? model.replicas : undefined),
   });
-  const selected = selectControllers(planner, src, targets, read.namespace, read.source, notices).filter((c) => !restrict || restrict(c));
+  let selected: Controller[];
+  try {
+    selected = selectControllers(planner, src, targets, read.namespace, read.source, notices).filter((c) => !restrict || restrict(c));
+  } catch (err) {
+    throw (await existingDeployment(planner, targets, read)) ?? err;
+  }
   for (const c of selected) chosen.add(c.metadata.uid + '/' + c.kind);
   const { plan, decisions } = planner.decideAll(model.keepDecisions === true);
   for (const c of plan.controllers) {
