@@ -214,7 +214,7 @@ export function renderSummary(plan: Plan, chalk: ChalkInstance): string {
     `${asIf}${plural(s.controllers, 'controller')}: ` +
     `${num(s.inSync, chalk.green)} in sync, ${num(drifted, chalk.bold.yellow)} drifted`;
   const contested = contestedPods(plan);
-  const contestNote = contested === 0 ? '' : ` (${plural(contested, 'pod')} wanted by more than one controller, counted once: the first to patch ${contested === 1 ? 'it adopts it' : 'one adopts it'})`;
+  const contestNote = contested === 0 ? '' : ` (${contested === 1 ? '1 of them is' : `${contested} of them are`} wanted by more than one controller: counted once)`;
   const actions = [
     `adopt ${num(s.adopt, chalk.cyan)}${contestNote}`,
     `release ${num(s.release, chalk.yellow)}`,

@@ -132,7 +132,7 @@ describe('overlapping selectors', () => {
     const [header, ...rows] = r.stdout.split('\n');
     expect(header).toMatch(/ OVERLAPS +SYNC$/);
     expect(rows.find((l) => l.startsWith('rs     api ') || /^rs +api +/.test(l))).toContain('rs/api-canary');
-    expect(r.stdout).toMatch(/adopt 1 \(1 pod wanted by more than one controller, counted once/);
+    expect(r.stdout).toContain('adopt 1 (1 of them is wanted by more than one controller: counted once)');
     // the same line with -o json, and for explain
     expect(cli(['diff', '-f', example('overlapping-selectors'), '--now', NOW, '-o', 'json']).stderr).toBe(r.stderr);
     expect(cli(['explain', 'api', '-n', 'payments', '-f', example('overlapping-selectors'), '--now', NOW]).stderr).toBe(r.stderr);

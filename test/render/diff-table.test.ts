@@ -173,7 +173,7 @@ describe('renderSummary', () => {
     const a: PlanController = { ...cacheRs, name: 'api', inSync: false, pods: [orphan], warnings: [contest('api-canary')] };
     const b: PlanController = { ...cacheRs, name: 'api-canary', inSync: false, pods: [orphan], warnings: [contest('api')] };
     expect(renderSummary(planOf([a, b]), plain)).toBe(
-      '2 controllers: 0 in sync, 2 drifted — adopt 1 (1 pod wanted by more than one controller, counted once: the first to patch it adopts it), release 0, create 0, delete 0, status updates 0\n',
+      '2 controllers: 0 in sync, 2 drifted — adopt 1 (1 of them is wanted by more than one controller: counted once), release 0, create 0, delete 0, status updates 0\n',
     );
   });
 
