@@ -4,9 +4,6 @@ import { connection, connectionFlags, modelFlags, oneTargetScopeFlags, outputFla
 import { progressOn } from '../cli/progress.js';
 import { parsePodTarget } from '../cli/pod-target.js';
 import { parseTarget } from '../cli/targets.js';
-import { buildDeploymentTrees } from '../core/explain-deployment.js';
-import { buildExplainModel } from '../core/explain.js';
-import { controllerRef } from '../core/pod.js';
 import { buildPodExplanation, findPods, podExplanationActs } from '../core/pod-explain.js';
 import { summarize } from '../core/plan.js';
 import { UserError } from '../errors.js';
@@ -15,7 +12,7 @@ import { renderOverlapWarnings } from '../render/diff-table.js';
 import { renderDeploymentTree, renderExplain } from '../render/explain.js';
 import { renderOutput } from '../render/formats.js';
 import { renderPodExplanation } from '../render/pod-explain.js';
-import { preparePlan } from '../services/plan-service.js';
+import { explainModels, preparePlan } from '../services/plan-service.js';
 
 export default class Explain extends BaseCommand {
   static override summary = 'Tell the story of one ReplicaSet (which pods it keeps, adopts, releases, creates or deletes, and why) or of one pod';
@@ -88,18 +85,9 @@ Nothing is written.`;
         document: () => ctx.plan, // exactly the selected controllers, as diff -o json prints them
         human: () => {
           const opts = { chalk: makeChalk(colorLevel(process.stdout, process.env)), width: Math.max(80, process.stdout.columns || 100) };
-          const models = ctx.selected.map((c) => buildExplainModel(ctx.planner, c, ctx.nowMs, ctx.behaviour.version, ctx.plan.whatIf ?? null));
-          const stories = models.map((model) => renderExplain(model, opts));
-          if (target.kind !== 'Deployment') return stories;
-          // the Deployment first, as a tree, then each of its ReplicaSets' stories
-          const trees = buildDeploymentTrees(
-            target.name,
-            models.map((model, i) => ({ model, annotations: ctx.selected[i].metadata.annotations, ownerUid: controllerRef(ctx.selected[i])!.uid })),
-          );
-          // the stories in the trees' order: the new ReplicaSet first
-          const byName = new Map(models.map((m, i) => [m.name, stories[i]]));
-          const ordered = trees.flatMap((t) => t.replicaSets.map((r) => byName.get(r.name)!));
-          return [...trees.map((t) => renderDeploymentTree(t, opts)), ...ordered].map((text, i) => (i ? '\n' : '') + text);
+          // deploy/NAME: the Deployment as a tree first, then each ReplicaSet's story
+          const { models, trees } = explainModels(ctx, target);
+          return [...trees.map((t) => renderDeploymentTree(t, opts)), ...models.map((m) => renderExplain(m, opts))].map((text, i) => (i ? '\n' : '') + text);
         },
       }),
     );

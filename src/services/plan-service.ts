@@ -3,6 +3,10 @@
 
 import type { Connection, ConnectionFlags } from '../cluster/kubeconfig.js';
 import { namespaceOf } from '../core/controller.js';
+import { buildDeploymentTrees, type DeploymentTree } from '../core/explain-deployment.js';
+import { buildExplainModel } from '../core/explain.js';
+import type { ExplainModel } from '../core/explain-types.js';
+import { controllerRef } from '../core/pod.js';
 import { firstNames } from '../core/messages.js';
 import { ClusterPlanner, type SyncDecision } from '../core/plan.js';
 import type { Plan, WhatIf } from '../core/plan-types.js';
@@ -287,4 +291,19 @@ export async function preparePlan(src: SourceOptions, model: ModelOptions, targe
     if (c.skip?.reason === 'InvalidSelector') notices.push(`${c.kind} ${c.namespace}/${c.name}: ${c.skip.message}`);
   }
   return { planner, plan, decisions, behaviour, nowMs, source: read.source, selected, notices, connection: read.connection, snapshot: read.snapshot, namespace: read.namespace };
+}
+
+/**
+ * What `explain` tells of the selected controllers: their stories, and for deploy/NAME the
+ * Deployment's tree (one per Deployment uid) with the stories in the tree's order, new first.
+ */
+export function explainModels(ctx: PlanContext, target: Target): { models: ExplainModel[]; trees: DeploymentTree[] } {
+  const models = ctx.selected.map((c) => buildExplainModel(ctx.planner, c, ctx.nowMs, ctx.behaviour.version, ctx.plan.whatIf ?? null));
+  if (target.kind !== 'Deployment') return { models, trees: [] };
+  const trees = buildDeploymentTrees(
+    target.name,
+    models.map((model, i) => ({ model, annotations: ctx.selected[i].metadata.annotations, ownerUid: controllerRef(ctx.selected[i])!.uid })),
+  );
+  const byName = new Map(models.map((m) => [m.name, m]));
+  return { models: trees.flatMap((t) => t.replicaSets.map((r) => byName.get(r.name)!)), trees };
 }

@@ -3,12 +3,10 @@
 // planner, as the command builds them.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildDeploymentTrees } from '../../src/core/explain-deployment.js';
 import { buildExplainModel } from '../../src/core/explain.js';
-import { controllerRef } from '../../src/core/pod.js';
 import { makeChalk } from '../../src/render/color.js';
 import { renderDeploymentTree, renderExplain } from '../../src/render/explain.js';
-import { preparePlan } from '../../src/services/plan-service.js';
+import { explainModels, preparePlan } from '../../src/services/plan-service.js';
 
 const plain = makeChalk(0);
 const examples = join(import.meta.dirname, '..', '..', 'examples');
@@ -53,12 +51,11 @@ describe('explain --replicas: a what-if, labelled as one', () => {
 
 describe('explain deploy/NAME: a Deployment header and a tree', () => {
   it('draws Deployment → ReplicaSets (new first) → pods with decision, order and reason', async () => {
-    const { ctx, models } = await explainOf('deployment-rollout.yaml', { kind: 'Deployment', name: 'checkout' });
-    const trees = buildDeploymentTrees(
-      'checkout',
-      models.map((model, i) => ({ model, annotations: ctx.selected[i].metadata.annotations, ownerUid: controllerRef(ctx.selected[i])!.uid })),
-    );
+    const { ctx } = await explainOf('deployment-rollout.yaml', { kind: 'Deployment', name: 'checkout' });
+    const { models, trees } = explainModels(ctx, { kind: 'Deployment', name: 'checkout' });
     expect(trees).toHaveLength(1);
+    // the stories follow the tree: the new ReplicaSet first
+    expect(models.map((m) => m.name)).toEqual(['checkout-9c2f', 'checkout-6b8d']);
     const out = renderDeploymentTree(trees[0], { chalk: plain, width: 100 });
     const lines = out.split('\n');
     expect(lines[0]).toBe('Deployment shop/checkout');
