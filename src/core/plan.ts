@@ -474,8 +474,8 @@ interface Overlaps {
  * The orphans this controller adopts that another controller would adopt too (its selector
  * matches them and it is not being deleted). Only one adoption can succeed: the first sync to
  * patch the pod. The API server refuses a second controller reference (422), so the other's
- * ClaimPods fails, its sync stops there (no creates, deletes or status write) and is retried,
- * and then finds the pod owned by the winner. Which sync runs first is up to the workqueue, so
+ * ClaimPods collects the error, its sync stops after the claims (no creates, deletes or status
+ * write, §2 step 7) and is retried, and then finds the pod owned by the winner. Which sync runs first is up to the workqueue, so
  * each plan shows the adoption it would attempt, and the summary counts the pod once.
  */
 function contestedAdoptions(c: Controller, claims: ClaimDecision[], byPod: Map<Pod, Controller[]>): PlanWarning[] {
@@ -490,9 +490,9 @@ function contestedAdoptions(c: Controller, claims: ClaimDecision[], byPod: Map<P
   return [...byRival].map(([other, pods]) => ({
     code: 'ContestedAdoption' as const,
     message:
-      `${pods.length === 1 ? 'this orphan is' : `these ${pods.length} orphans are`} also adopted by ${other.kind} ${other.metadata.name}: only the first sync to patch ${pods.length === 1 ? 'it' : 'a pod'} adopts it ` +
-      `(the API server refuses a second controller reference); the other sync fails at the claim, writes nothing and is retried, then leaves the pod to its owner. ` +
-      `The plan's summary counts each pod once`,
+      `${pods.length === 1 ? `the orphan ${pods[0]} is` : `${pods.length} orphans are`} also wanted by ${other.kind} ${other.metadata.name}: only the first sync to patch ${pods.length === 1 ? 'it' : 'one'} adopts it ` +
+      `(the API server refuses a second controller reference); the other sync's claim fails, so it stops before creating, deleting or writing its status, is retried, ` +
+      `and then leaves the pod to its owner. The plan's summary counts each pod once`,
     pods: pods.sort(),
     controller: { kind: other.kind, name: other.metadata.name },
   }));
