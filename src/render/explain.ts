@@ -540,7 +540,8 @@ function headerSection(model: ExplainModel, width: number, chalk: ChalkInstance)
 
 /**
  * The whole story of one controller, as terminal text ending in a newline. Plain text (no escape
- * codes) with a level-0 chalk; prose wraps to `width`; tables never cut a cell (a pods table too wide is split in two, and a row still too wide is left for the terminal to wrap).
+ * codes) with a level-0 chalk; prose wraps to `width`; tables never cut a cell (a pods table
+ * too wide is split in two, and a row still too wide is left for the terminal to wrap).
  */
 export function renderExplain(input: ExplainModel, opts: ExplainOptions): string {
   const model = sanitizeDeep(input);
