@@ -404,5 +404,38 @@ export function managedFieldsAfter(w: ManagedWrite): Obj[] | undefined {
     const time = w.fm.subresource === 'scale' ? undefined : rfc3339(w.now);
     owners.set(keyOf(id), { ...id, time, fields });
   }
+  capUpdateManagers(owners);
   return encode(owners);
+}
+
+/** DefaultMaxUpdateManagers: past it the oldest Update owners are merged into "ancient-changes". */
+export const MAX_UPDATE_MANAGERS = 10;
+
+/** capManagersManager.capUpdateManagers: oldest first (by time, then identity), per apiVersion. */
+function capUpdateManagers(owners: Map<string, Entry>): void {
+  const updaters = [...owners.keys()].filter((k) => owners.get(k)!.operation !== 'Apply');
+  if (updaters.length <= MAX_UPDATE_MANAGERS) return;
+  updaters.sort((a, b) => seconds(owners.get(a)!.time) - seconds(owners.get(b)!.time) || (a < b ? -1 : a > b ? 1 : 0));
+  const firstOfVersion = new Map<string, string>();
+  let length = updaters.length;
+  for (const key of updaters) {
+    if (length <= MAX_UPDATE_MANAGERS) break;
+    const e = owners.get(key)!;
+    const first = firstOfVersion.get(e.apiVersion);
+    if (first === undefined) {
+      firstOfVersion.set(e.apiVersion, key);
+      continue;
+    }
+    const id = { manager: 'ancient-changes', operation: 'Update', apiVersion: e.apiVersion };
+    let bucket = owners.get(keyOf(id));
+    if (!bucket) {
+      bucket = { ...id, fields: owners.get(first)!.fields };
+      owners.delete(first);
+      owners.set(keyOf(id), bucket);
+    }
+    bucket.fields = union(e.fields, bucket.fields);
+    bucket.time = e.time;
+    owners.delete(key);
+    length--;
+  }
 }

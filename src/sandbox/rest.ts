@@ -6,6 +6,7 @@ import { auditTime, type AuditLog, type AuditRecord, type AuditVerb } from './au
 import {
   ApiError,
   badRequest,
+  type FieldError,
   expired,
   internalError,
   invalid,
@@ -234,9 +235,14 @@ export class RestHandler {
     if (asked !== null && Buffer.byteLength(asked) > FIELD_MANAGER_MAX_LENGTH) {
       throw invalid(kind, 'meta.k8s.io', '', [{ type: 'TooLong', field: 'fieldManager', detail: `may not be more than ${FIELD_MANAGER_MAX_LENGTH} bytes` }]);
     }
-    if (asked !== null && /[\p{C}]/u.test(asked)) {
-      throw invalid(kind, 'meta.k8s.io', '', [{ type: 'Invalid', field: 'fieldManager', value: asked, detail: 'invalid characters' }]);
+    const unprintable: FieldError[] = [];
+    let at = 0;
+    for (const ch of asked ?? '') {
+      const hex = ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
+      if (/\p{C}/u.test(ch)) unprintable.push({ type: 'Invalid', field: 'fieldManager', value: asked, detail: `invalid character U+${hex} (at position ${at})` });
+      at += Buffer.byteLength(ch);
     }
+    if (unprintable.length) throw invalid(kind, 'meta.k8s.io', '', unprintable);
     const ua = info.req.headers['user-agent'];
     return { manager: managerOf(asked, Array.isArray(ua) ? ua[0] : ua), ...(sub ? { subresource: sub } : {}) };
   }

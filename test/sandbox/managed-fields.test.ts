@@ -183,6 +183,20 @@ describe('over HTTP', () => {
     expect(r.json.metadata.managedFields.map((e: { manager: string; fieldsV1: unknown }) => [e.manager, e.fieldsV1])).toEqual([['second', { 'f:metadata': { 'f:labels': { 'f:x': {} } } }]]);
   });
 
+  it('past 10 Update owners the oldest are merged into ancient-changes; no owned field is lost', async () => {
+    const created = await raw(env.sb, 'POST', `${path}?fieldManager=first`, { body: RS('many') });
+    expect(created.status).toBe(201);
+    for (let i = 1; i <= 11; i++) {
+      const r = await raw(env.sb, 'PATCH', `${path}/many?fieldManager=m${i}`, { body: { metadata: { labels: { [`l${i}`]: 'x' } } }, contentType: 'application/merge-patch+json' });
+      expect(r.status).toBe(200);
+    }
+    const entries: { manager: string; fieldsV1: any }[] = (await raw(env.sb, 'GET', `${path}/many`)).json.metadata.managedFields;
+    expect(entries).toHaveLength(10);
+    expect(entries.filter((e) => e.manager === 'ancient-changes')).toHaveLength(1);
+    const labels = entries.flatMap((e) => Object.keys(e.fieldsV1['f:metadata']?.['f:labels'] ?? {})).filter((k) => k !== '.');
+    expect(labels.sort()).toEqual(['f:app', ...Array.from({ length: 11 }, (_, i) => `f:l${i + 1}`)].sort());
+  });
+
   it('a ?fieldManager= longer than 128 bytes is refused with 422, as ValidateFieldManager does', async () => {
     const r = await raw(env.sb, 'POST', `${path}?fieldManager=${'m'.repeat(129)}`, { body: RS('long') });
     expect(r.status).toBe(422);
