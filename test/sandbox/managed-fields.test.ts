@@ -197,6 +197,27 @@ describe('over HTTP', () => {
     expect(labels.sort()).toEqual(['f:app', ...Array.from({ length: 11 }, (_, i) => `f:l${i + 1}`)].sort());
   });
 
+  it('adopting and releasing a pod: an ownerReference is one atomic item (k:{uid}), finalizers a set (v:"…")', async () => {
+    const pods = '/api/v1/namespaces/default/pods';
+    const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'adoptee', labels: { app: 'x' } }, spec: { containers: [{ name: 'c', image: 'x' }] } };
+    expect((await raw(env.sb, 'POST', `${pods}?fieldManager=maker`, { body: pod })).status).toBe(201);
+    const owner = (await raw(env.sb, 'POST', `${path}?fieldManager=maker`, { body: RS('owner') })).json;
+    const uid: string = owner.metadata.uid; // a real owner: the garbage collector leaves the pod alone
+    const ref = { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'owner', uid, controller: true, blockOwnerDeletion: true };
+    const smp = 'application/strategic-merge-patch+json';
+    const adopted = await raw(env.sb, 'PATCH', `${pods}/adoptee?fieldManager=adopter`, { body: { metadata: { ownerReferences: [ref], finalizers: ['example.com/keep'] } }, contentType: smp });
+    expect(adopted.json.metadata.managedFields.find((e: { manager: string }) => e.manager === 'adopter')).toMatchObject({
+      fieldsV1: { 'f:metadata': { 'f:finalizers': { '.': {}, 'v:"example.com/keep"': {} }, 'f:ownerReferences': { '.': {}, [`k:{"uid":"${uid}"}`]: {} } } },
+    });
+    const released = await raw(env.sb, 'PATCH', `${pods}/adoptee?fieldManager=releaser`, {
+      body: { metadata: { ownerReferences: [{ $patch: 'delete', uid }], '$deleteFromPrimitiveList/finalizers': ['example.com/keep'], uid: adopted.json.metadata.uid } },
+      contentType: smp,
+    });
+    expect(released.status).toBe(200);
+    // what the adopter owned is gone, so is its entry; the releaser set nothing, so it has none
+    expect(released.json.metadata.managedFields.map((e: { manager: string }) => e.manager)).toEqual(['maker']);
+  });
+
   it('a ?fieldManager= longer than 128 bytes is refused with 422, as ValidateFieldManager does', async () => {
     const r = await raw(env.sb, 'POST', `${path}?fieldManager=${'m'.repeat(129)}`, { body: RS('long') });
     expect(r.status).toBe(422);
