@@ -80,4 +80,6 @@ export interface ActionOutcome {
   code?: number; // HTTP status of a failure
   error?: string;
   note?: string; // e.g. "already gone", "namespace terminating"
+  /** Why the sync's decision deletes this pod: the plan's ranking reason and sentence (deletes only). */
+  reason?: { code: string; message: string };
 }

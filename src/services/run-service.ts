@@ -62,6 +62,16 @@ export interface ControllersHandle {
   done: Promise<void>;
 }
 
+/**
+ * The log line of one action: what was done to which pod and, for a delete, why the sync's
+ * decision chose that pod (its ranking reason and sentence, as `history` words a delete).
+ */
+export function actionLogLine(kind: ControllerKind, key: string, a: ActionOutcome): string {
+  const what = `${a.action === 'status' ? 'update status' : a.action}${a.pod ? ` pod ${a.pod}` : ''}`;
+  const why = [a.reason ? `${a.reason.code}: ${a.reason.message}` : null, a.note ?? null].filter((x) => x !== null);
+  return `${kind} ${key}: ${what}${a.ok ? '' : ' failed'}${why.length ? ` (${why.join('; ')})` : ''}`;
+}
+
 const orphanIndexer = (p: Pod) => (controllerRef(p) ? [] : [p.metadata.namespace ?? 'default']);
 
 /**
@@ -146,9 +156,9 @@ export function startControllers(opts: StartOptions, signal: AbortSignal): Contr
       },
       onAction: (key, a) => {
         opts.onAction?.(kind, key, a);
-        const what = `${a.action === 'status' ? 'update status' : a.action}${a.pod ? ` pod ${a.pod}` : ''}`;
-        if (a.ok) opts.log.info(`${kind} ${key}: ${what}${a.note ? ` (${a.note})` : ''}`);
-        else opts.log.error(`${kind} ${key}: ${what} failed`, { code: a.code, err: a.error });
+        const line = actionLogLine(kind, key, a);
+        if (a.ok) opts.log.info(line);
+        else opts.log.error(line, { code: a.code, err: a.error });
       },
     });
   };
