@@ -1,5 +1,6 @@
-// What `reconcile` says: the question it asks before writing (naming the pods it adopts, releases
-// and deletes, the first ten of each, then "and N more", so a yes is a yes to these pods), why a
+// What `reconcile` says: the question it asks before writing (per controller, naming the pods it
+// deletes with why, adopts and releases, the first ten of each, then "and N more", so a yes is a
+// yes to these pods), what an interrupted apply had written, why a
 // saved plan is stale, the closing line, and the failures and notices for stderr.
 
 import { firstNames } from '../core/messages.js';
@@ -31,30 +32,27 @@ export function namedList(names: string[], max = NAMED_PODS): string {
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
-/** The lines above the prompt, and the prompt itself. */
+/**
+ * The lines above the prompt, one group a controller (so a yes is a yes to each controller's own
+ * pods), and the prompt itself. Each delete says why the plan ranks that pod first: the reason and
+ * sentence of the one decision the sync carries out, never ranked again here.
+ */
 export function confirmationText(work: PlanController[], where: string): string {
-  const manyNamespaces = new Set(work.map((c) => c.namespace)).size > 1;
-  const podName = (c: PlanController, name: string) => (manyNamespaces ? `${c.namespace}/${name}` : name);
-  const adopt: string[] = [];
-  const release: string[] = [];
-  const del: string[] = [];
-  let create = 0;
-  let status = 0;
-  for (const c of work) {
-    for (const p of c.pods) {
-      if (p.decision === 'adopt') adopt.push(podName(c, p.name));
-      else if (p.decision === 'release') release.push(podName(c, p.name));
-    }
-    for (const d of c.delete) del.push(podName(c, d.name));
-    create += c.create.count;
-    if (c.statusChanged) status++;
-  }
   const lines: string[] = [];
-  if (adopt.length) lines.push(`  adopt ${plural(adopt.length, 'pod')}: ${namedList(adopt)}`);
-  if (release.length) lines.push(`  release ${plural(release.length, 'pod')}: ${namedList(release)}`);
-  if (del.length) lines.push(`  delete ${plural(del.length, 'pod')}: ${namedList(del)}`);
-  if (create) lines.push(`  create ${plural(create, 'pod')}`);
-  if (status) lines.push(`  write the status of ${plural(status, 'controller')}`);
+  for (const c of work) {
+    lines.push(`  ${c.kind} ${c.namespace}/${c.name}:`);
+    const adopt = c.pods.filter((p) => p.decision === 'adopt').map((p) => p.name);
+    const release = c.pods.filter((p) => p.decision === 'release').map((p) => p.name);
+    if (c.delete.length) {
+      lines.push(`    delete ${plural(c.delete.length, 'pod')}:`);
+      for (const d of c.delete.slice(0, NAMED_PODS)) lines.push(`      ${d.name} (${d.reason}: ${d.message})`);
+      if (c.delete.length > NAMED_PODS) lines.push(`      and ${c.delete.length - NAMED_PODS} more`);
+    }
+    if (adopt.length) lines.push(`    adopt ${plural(adopt.length, 'pod')}: ${namedList(adopt)}`);
+    if (release.length) lines.push(`    release ${plural(release.length, 'pod')}: ${namedList(release)}`);
+    if (c.create.count) lines.push(`    create ${plural(c.create.count, 'pod')}`);
+    if (c.statusChanged) lines.push('    write its status');
+  }
   return `${lines.join('\n')}\nApply ${plural(work.length, 'controller sync')}${where}? [y/N] `;
 }
 

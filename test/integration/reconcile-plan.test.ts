@@ -179,6 +179,7 @@ describe('the confirmation names the pods', () => {
   const hasScript = spawnSync('script', ['--version']).status === 0;
   it.skipIf(!!REAL || !hasScript)('on a terminal it lists the pods to delete, and "n" writes nothing', async () => {
     await start('scale-down-ranking');
+    const plan = JSON.parse((await cli(['diff', '-n', 'search', '-o', 'json'])).stdout);
     const cmd = [process.execPath, RUN_JS, 'reconcile', '-n', 'search', '--kubeconfig', env!.kubeconfig].map((a) => `'${a}'`).join(' ');
     // `script` gives the CLI a pseudo-terminal; "n" answers the question once it is asked
     const out = await new Promise<string>((resolve) => {
@@ -191,8 +192,12 @@ describe('the confirmation names the pods', () => {
       });
       child.on('close', () => resolve(text));
     });
-    expect(out).toMatch(/delete 6 pods: search-5f7c9-\w+(, search-5f7c9-[\w]+){5}/);
-    expect(out).toMatch(/write the status of 1 controller/);
+    // grouped by controller, each delete with the ranking reason the plan gives it
+    expect(out).toMatch(/ {2}ReplicaSet search\/search-5f7c9:\r?\n {4}delete 6 pods:\r?\n/);
+    const deletes: { name: string; reason: string }[] = plan.controllers[0].delete;
+    expect(deletes).toHaveLength(6);
+    for (const d of deletes) expect(out).toContain(`      ${d.name} (${d.reason}: `);
+    expect(out).toMatch(/ {4}write its status/);
     expect(out).toMatch(/Apply 1 controller sync on \S+\? \[y\/N\]/);
     expect(out).toMatch(/Nothing was written/);
     expect(writes()).toEqual([]);

@@ -30,15 +30,31 @@ describe('the confirmation', () => {
     expect(namedList(names)).toBe(`${names.slice(0, 10).join(', ')} and 3 more`);
   });
 
-  it('lists adopt, release and delete with their pods, creates and status writes as counts', () => {
-    const text = confirmationText([entry('shop', 'web', { adopt: ['a1'], release: ['r1', 'r2'], del: ['d1'], create: 2, status: true })], ' on kind-dev');
-    expect(text).toBe(['  adopt 1 pod: a1', '  release 2 pods: r1, r2', '  delete 1 pod: d1', '  create 2 pods', '  write the status of 1 controller', 'Apply 1 controller sync on kind-dev? [y/N] '].join('\n'));
-    expect(text).not.toContain('web-kept');
+  it('groups by controller: each delete with its ranking reason from the plan, then adopt, release, create and the status write', () => {
+    const e = entry('shop', 'web', { adopt: ['a1'], release: ['r1', 'r2'], del: ['d1'], create: 2, status: true });
+    e.delete[0].message = 'd1 is not ready, while web-kept (the first pod that stays) is ready: pods that are not ready go first';
+    const text = confirmationText([e], ' on kind-dev');
+    expect(text).toBe(
+      [
+        '  ReplicaSet shop/web:',
+        '    delete 1 pod:',
+        '      d1 (NotReady: d1 is not ready, while web-kept (the first pod that stays) is ready: pods that are not ready go first)',
+        '    adopt 1 pod: a1',
+        '    release 2 pods: r1, r2',
+        '    create 2 pods',
+        '    write its status',
+        'Apply 1 controller sync on kind-dev? [y/N] ',
+      ].join('\n'),
+    );
+    expect(text).not.toContain('web-kept,');
   });
 
-  it('prefixes the namespace when the syncs span several', () => {
-    const text = confirmationText([entry('a', 'web', { del: ['x'] }), entry('b', 'api', { del: ['y'] })], '');
-    expect(text).toContain('  delete 2 pods: a/x, b/y');
+  it('one group a controller, each with its own namespace; ten deletes named, then how many more', () => {
+    const many = Array.from({ length: 12 }, (_, i) => `x${i}`);
+    const text = confirmationText([entry('a', 'web', { del: many }), entry('b', 'api', { del: ['y'], create: 1 })], '');
+    expect(text).toContain('  ReplicaSet a/web:\n    delete 12 pods:\n      x0 (NotReady: )\n');
+    expect(text).toContain('      x9 (NotReady: )\n      and 2 more\n  ReplicaSet b/api:\n    delete 1 pod:\n      y (NotReady: )\n    create 1 pod\n');
+    expect(text).not.toContain('x10');
     expect(text).toContain('Apply 2 controller syncs? [y/N] ');
   });
 });
