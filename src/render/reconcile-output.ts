@@ -10,6 +10,7 @@ import type { PlanController } from '../core/plan-types.js';
 export interface ReconcileReportView {
   dryRun: 'none' | 'client' | 'server';
   converged: boolean | null;
+  stopped?: { reason: 'interrupted' } | { reason: 'error'; message: string } | null;
   controllers: Array<{
     kind: string;
     namespace: string;
@@ -19,6 +20,8 @@ export interface ReconcileReportView {
       syncs: number;
       error: string | null;
       notice: string | null;
+      planned?: { adopt: number; release: number; create: number; delete: number; status: number };
+      statusWritten?: boolean;
     };
   }>;
 }
@@ -92,6 +95,36 @@ export function reconcileProblems(report: ReconcileReportView): string {
     for (const a of c.outcome.actions) if (!a.ok) out.push(`error: ${who}: ${a.action}${a.pod ? ' ' + a.pod : ''} failed: ${a.error}\n`);
     if (c.outcome.error && !c.outcome.actions.some((a) => !a.ok)) out.push(`error: ${who}: ${c.outcome.error}\n`);
     if (c.outcome.notice) out.push(`warning: ${who}: ${c.outcome.notice}\n`);
+  }
+  return out.join('');
+}
+
+/**
+ * What an apply stopped midway (Ctrl-C, or an error no sync reports) had written, one line a
+ * controller it had started on, for stderr: "interrupted: ReplicaSet shop/web: created 148 of 254
+ * pods, deleted 0 of 0, status not written". Empty when it ran to its end.
+ */
+export function stoppedSummary(report: ReconcileReportView): string {
+  const stopped = report.stopped;
+  if (!stopped) return '';
+  const head = stopped.reason === 'interrupted' ? 'interrupted' : 'stopped by an error';
+  const out: string[] = [];
+  if (stopped.reason === 'error') out.push(`error: ${stopped.message}\n`);
+  for (const c of report.controllers) {
+    const p = c.outcome.planned;
+    if (!p || p.adopt + p.release + p.create + p.delete + p.status === 0) continue;
+    const done = { adopt: 0, release: 0, create: 0, delete: 0 };
+    let statusWritten = c.outcome.statusWritten ?? false;
+    for (const a of c.outcome.actions) {
+      if (!a.ok) continue;
+      if (a.action === 'status') statusWritten = true;
+      else done[a.action]++;
+    }
+    const parts = [`created ${done.create} of ${plural(p.create, 'pod')}`, `deleted ${done.delete} of ${p.delete}`];
+    if (p.adopt) parts.push(`adopted ${done.adopt} of ${p.adopt}`);
+    if (p.release) parts.push(`released ${done.release} of ${p.release}`);
+    parts.push(statusWritten ? 'status written' : 'status not written');
+    out.push(`${head}: ${c.kind} ${c.namespace}/${c.name}: ${parts.join(', ')}\n`);
   }
   return out.join('');
 }
