@@ -24,10 +24,11 @@ afterEach(async () => {
 // which a test of "diff exits 0 right after" cannot wait for
 const sandboxOnly = it.skipIf(!!REAL);
 
-async function start(name: string, edit?: (items: any[]) => void) {
+/** `nodes`: fake nodes for the simulated kubelet (converging waits for pods to turn ready, and to be gone). */
+async function start(name: string, edit?: (items: any[]) => void, nodes = 0) {
   const items = exampleItems(name);
   edit?.(items);
-  env = await testEnv(items);
+  env = await testEnv(items, { nodes });
   sb = env.sandbox;
   dir = mkdtempSync(join(tmpdir(), 'rs-plan-'));
   return env;
@@ -46,23 +47,25 @@ function cli(args: string[], input = ''): Promise<{ status: number | null; stdou
   });
 }
 
-const writes = () => sb!.audit().filter((a) => !['get', 'list', 'watch'].includes(a.verb) && a.resource !== 'events');
+// the CLI's writes (the simulated scheduler and kubelet write as system:node:…)
+const writes = () => sb!.audit().filter((a) => !['get', 'list', 'watch'].includes(a.verb) && a.resource !== 'events' && !a.user?.startsWith('system:'));
 const describeWrite = (a: { verb: string; resource: string; subresource?: string; name?: string }) => `${a.verb} ${a.resource}${a.subresource ? '/' + a.subresource : ''}${a.name ? ' ' + a.name : ''}`;
 
 describe('reconcile converges', () => {
   sandboxOnly('after reconcile --yes on a drifted ReplicaSet, diff exits 0', async () => {
-    await start('drifted-replicaset');
+    await start('drifted-replicaset', undefined, 3);
     const before = await cli(['diff', '-n', 'shop']);
     expect(before.status).toBe(1);
     const r = await cli(['reconcile', '-n', 'shop', '--yes']);
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/in sync after 2 syncs/);
-    // the follow-up sync wrote only the status, counted after the creates
+    // the follow-up sync wrote only the status, once the pod it created was ready
     expect(writes().map(describeWrite)).toEqual(['patch pods shop-web-debug', 'patch pods shop-web-manual', 'create pods', 'update replicasets/status shop-web', 'update replicasets/status shop-web']);
     const after = await cli(['diff', '-n', 'shop']);
     expect(after.stdout).toMatch(/in sync/i);
     expect(after.status).toBe(0);
+    expect((await env!.apps.readNamespacedReplicaSet({ namespace: 'shop', name: 'shop-web' })).status).toMatchObject({ replicas: 5, readyReplicas: 5, availableReplicas: 5 });
   });
 
   sandboxOnly('--once keeps exactly one sync: the status written predates the creates', async () => {
@@ -74,7 +77,7 @@ describe('reconcile converges', () => {
   });
 
   sandboxOnly('a scale-down converges too: the terminating victims leave the status', async () => {
-    await start('scale-down-ranking');
+    await start('scale-down-ranking', undefined, 3);
     const r = await cli(['reconcile', '-n', 'search', '--yes', '-o', 'json']);
     expect(r.status).toBe(0);
     const report = JSON.parse(r.stdout);
@@ -111,7 +114,7 @@ describe('reconcile --plan FILE', () => {
   });
 
   sandboxOnly('a YAML plan from stdin works the same', async () => {
-    await start('drifted-replicaset');
+    await start('drifted-replicaset', undefined, 3);
     const saved = await cli(['diff', '-n', 'shop', '-o', 'yaml']);
     sb!.clearAudit();
     const r = await cli(['reconcile', '--plan', '-', '--yes'], saved.stdout);
