@@ -1,7 +1,7 @@
 // The confirmation of `reconcile` names the pods: the first ten of each action, then "and N more".
 import { describe, expect, it } from 'vitest';
 import type { PlanController } from '../../src/core/plan-types.js';
-import { confirmationText, namedList, reconcileProblems, reconcileSummary, renderStaleness } from '../../src/render/reconcile-output.js';
+import { confirmationText, namedList, reconcileProblems, reconcileSummary, renderStaleness, stoppedSummary } from '../../src/render/reconcile-output.js';
 
 function entry(ns: string, name: string, o: { adopt?: string[]; release?: string[]; del?: string[]; create?: number; status?: boolean }): PlanController {
   const pods = [...(o.adopt ?? []).map((n) => ({ name: n, decision: 'adopt' })), ...(o.release ?? []).map((n) => ({ name: n, decision: 'release' })), { name: `${name}-kept`, decision: 'keep' }];
@@ -87,5 +87,30 @@ describe('the closing line and stderr', () => {
     );
     expect(reconcileProblems(report({}))).toBe('');
     expect(renderStaleness(['a', 'b'])).toBe('error: the saved plan is stale, nothing was written: planning again on fresh state gives another plan:\n  a\n  b\n');
+  });
+});
+
+describe('what an interrupted apply had written', () => {
+  const ctl = (name: string, planned: { adopt: number; release: number; create: number; delete: number; status: number }, actions: { action: 'adopt' | 'release' | 'create' | 'delete' | 'status'; ok: boolean }[]) => ({
+    kind: 'ReplicaSet',
+    namespace: 'shop',
+    name,
+    outcome: { actions, syncs: 0, error: null, notice: null, planned, statusWritten: false },
+  });
+  const creates = (n: number) => Array.from({ length: n }, () => ({ action: 'create' as const, ok: true }));
+
+  it('one line a controller it started on, with done of planned; nothing when it ran to its end', () => {
+    const controllers = [
+      ctl('web', { adopt: 0, release: 0, create: 254, delete: 0, status: 1 }, [...creates(148), { action: 'create', ok: false }]),
+      ctl('api', { adopt: 1, release: 0, create: 0, delete: 2, status: 1 }, [{ action: 'adopt', ok: true }, { action: 'delete', ok: true }, { action: 'status', ok: true }]),
+      ctl('idle', { adopt: 0, release: 0, create: 0, delete: 0, status: 0 }, []),
+    ];
+    const interrupted = { dryRun: 'none' as const, converged: false, stopped: { reason: 'interrupted' as const }, controllers };
+    expect(stoppedSummary(interrupted)).toBe(
+      'interrupted: ReplicaSet shop/web: created 148 of 254 pods, deleted 0 of 0, status not written\n' +
+        'interrupted: ReplicaSet shop/api: created 0 of 0 pods, deleted 1 of 2, adopted 1 of 1, status written\n',
+    );
+    expect(stoppedSummary({ ...interrupted, stopped: { reason: 'error', message: 'connection reset' } })).toMatch(/^error: connection reset\nstopped by an error: ReplicaSet shop\/web: created 148 of 254 pods/);
+    expect(stoppedSummary({ ...interrupted, stopped: null })).toBe('');
   });
 });
