@@ -100,19 +100,20 @@ export function reconcileProblems(report: ReconcileReportView): string {
 }
 
 /**
- * What an apply stopped midway (Ctrl-C, or an error no sync reports) had written, one line a
- * controller it had started on, for stderr: "interrupted: ReplicaSet shop/web: created 148 of 254
- * pods, deleted 0 of 0, status not written". Empty when it ran to its end.
+ * What an apply stopped midway had written, for stderr, one line a controller: after Ctrl-C or an
+ * error no sync reports, each controller it had started on ("interrupted: ReplicaSet shop/web:
+ * created 148 of 254 pods, deleted 0 of 0, status not written"); otherwise each controller whose
+ * sync failed ("failed: …"). Empty when every sync ran to its end.
  */
 export function stoppedSummary(report: ReconcileReportView): string {
   const stopped = report.stopped;
-  if (!stopped) return '';
-  const head = stopped.reason === 'interrupted' ? 'interrupted' : 'stopped by an error';
   const out: string[] = [];
-  if (stopped.reason === 'error') out.push(`error: ${stopped.message}\n`);
+  if (stopped?.reason === 'error') out.push(`error: ${stopped.message}\n`);
+  const head = !stopped ? 'failed' : stopped.reason === 'interrupted' ? 'interrupted' : 'stopped by an error';
   for (const c of report.controllers) {
     const p = c.outcome.planned;
     if (!p || p.adopt + p.release + p.create + p.delete + p.status === 0) continue;
+    if (!stopped && c.outcome.error === null && c.outcome.actions.every((a) => a.ok)) continue;
     const done = { adopt: 0, release: 0, create: 0, delete: 0 };
     let statusWritten = c.outcome.statusWritten ?? false;
     for (const a of c.outcome.actions) {

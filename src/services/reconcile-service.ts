@@ -145,20 +145,21 @@ export async function applyPlan(ctx: PlanContext, opts: ApplyOptions): Promise<R
   let converged: boolean | null = null;
   let stopped: ReconcileReport['stopped'] = null;
 
-  if (opts.dryRun !== 'client' && pending.length) {
+  const conv = opts.dryRun === 'none' ? opts.converge : undefined;
+  // Converging also tells of controllers it cannot sync (not in sync, and skipped): diff exits 1 for them.
+  if (opts.dryRun !== 'client' && (pending.length || (conv && !planInSync(ctx.plan)))) {
     if (!ctx.connection && !opts.api) throw new Error('reconcile needs a cluster connection');
     const limiter = new TokenBucket(realClock, opts.qps, opts.burst);
     // Named as run names the controller (userAgentFor), so that an audit log tells its writes as the controller's.
     const base = opts.api ?? new KubeControllerAPI(ctx.connection!.kc, { dryRun: opts.dryRun === 'server', limiter, hostname: hostname(), now: clock, userAgent: userAgentFor('replicaset-controller', `reconcile@${hostname()}`, ctx.behaviour.version) });
     const api = opts.signal ? interruptible(base, opts.signal) : base;
     try {
-      await syncRound(ctx, pending, api, opts, outcomes);
-      const conv = opts.dryRun === 'none' ? opts.converge : undefined;
+      if (pending.length) await syncRound(ctx, pending, api, opts, outcomes);
       if (conv && !opts.signal?.aborted) converged = await converge(ctx, api, opts, conv, outcomes, clock);
     } catch (e) {
       // What was written is in the outcomes; the report says why it stopped there.
       stopped = e instanceof InterruptedError ? { reason: 'interrupted' } : { reason: 'error', message: (e as Error).message.split('\n')[0] };
-      if (opts.converge && opts.dryRun === 'none') converged = false;
+      if (conv) converged = false;
     }
     if (!stopped && opts.signal?.aborted) stopped = { reason: 'interrupted' };
     await api.flush?.(); // the events still on their way
@@ -198,18 +199,16 @@ function writtenPods(outcomes: Map<string, ControllerOutcome>): Written {
   return out;
 }
 
-/** What the fresh state `ctx` still waits for, for the controller `e`. */
-function unsettledOf(ctx: PlanContext, e: PlanController, written: WrittenPods | undefined): Unsettled {
-  const pods = new Map<string, Pod>();
-  for (const p of ctx.snapshot.pods) if ((p.metadata.namespace ?? 'default') === e.namespace) pods.set(p.metadata.name, p);
+/** What the fresh state still waits for, for the controller `e`; `pods` by namespace/name. */
+function unsettledOf(pods: Map<string, Pod>, e: PlanController, written: WrittenPods | undefined): Unsettled {
   const notReady: string[] = [];
   const notGone: string[] = [];
   for (const name of written?.created ?? []) {
-    const p = pods.get(name);
+    const p = pods.get(`${e.namespace}/${name}`);
     if (p && (isPodTerminating(p) || (isPodActive(p) && !isPodReady(p)))) notReady.push(name);
   }
   // Terminating pods change the status only where the emulated version counts them.
-  if (e.status.terminatingReplicas !== undefined) for (const name of written?.deleted ?? []) if (pods.has(name)) notGone.push(name);
+  if (e.status.terminatingReplicas !== undefined) for (const name of written?.deleted ?? []) if (pods.has(`${e.namespace}/${name}`)) notGone.push(name);
   return { notReady, notGone, requeueMs: e.requeueAfterSeconds === null ? null : e.requeueAfterSeconds * 1000 };
 }
 
@@ -264,7 +263,7 @@ async function converge(first: PlanContext, api: ControllerAPI, opts: ApplyOptio
       continue;
     }
     // Only waiting: on pods it wrote (re-listed, as an informer would tell of them) or a requeue.
-    await sleep(Math.min(poll, round.requeueMs, Math.max(0, deadline - clock())));
+    await sleep(Math.max(10, Math.min(poll, round.requeueMs, deadline - clock())));
     poll = Math.min(poll * 2, POLL_MAX_MS);
   }
 }
@@ -276,6 +275,7 @@ async function converge(first: PlanContext, api: ControllerAPI, opts: ApplyOptio
  */
 function followUps(ctx: PlanContext, outcomes: Map<string, ControllerOutcome>, left: Set<string>, conv: ConvergeOptions) {
   const written = writtenPods(outcomes);
+  const pods = new Map(ctx.snapshot.pods.map((p) => [`${p.metadata.namespace ?? 'default'}/${p.metadata.name}`, p]));
   const next: PlanController[] = [];
   const waiting: [PlanController, Unsettled][] = [];
   let requeueMs = Infinity;
@@ -287,7 +287,7 @@ function followUps(ctx: PlanContext, outcomes: Map<string, ControllerOutcome>, l
     if (!o) continue;
     o.inSync = e.inSync;
     if (left.has(k)) continue;
-    const u = unsettledOf(ctx, e, written.get(k));
+    const u = unsettledOf(pods, e, written.get(k));
     const deferred = statusOnly(e) && (u.notReady.length > 0 || u.notGone.length > 0);
     if (needsSync(e) && !deferred) {
       const extra = conv.confirmed ? unconfirmed(e, conv.confirmed) : [];

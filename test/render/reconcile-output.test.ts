@@ -111,6 +111,8 @@ describe('what an interrupted apply had written', () => {
         'interrupted: ReplicaSet shop/api: created 0 of 0 pods, deleted 1 of 2, adopted 1 of 1, status written\n',
     );
     expect(stoppedSummary({ ...interrupted, stopped: { reason: 'error', message: 'connection reset' } })).toMatch(/^error: connection reset\nstopped by an error: ReplicaSet shop\/web: created 148 of 254 pods/);
-    expect(stoppedSummary({ ...interrupted, stopped: null })).toBe('');
+    // not interrupted: the controllers whose sync failed midway (web's create failed), only
+    expect(stoppedSummary({ ...interrupted, stopped: null })).toBe('failed: ReplicaSet shop/web: created 148 of 254 pods, deleted 0 of 0, status not written\n');
+    expect(stoppedSummary({ ...interrupted, stopped: null, controllers: controllers.slice(1) })).toBe('');
   });
 });
