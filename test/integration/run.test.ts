@@ -118,7 +118,7 @@ describe('run on the sandbox', () => {
 
   it('adopts an orphan, releases a relabelled pod and replaces it; scales down; stops cleanly', async () => {
     const { kubeconfig, core, apps } = await setup([rs('web', 3)]);
-    const { opts, stop } = options(kubeconfig);
+    const { opts, stop, logs } = options(kubeconfig);
     const done = runForeground(opts);
     await until('3 pods', async () => (await livePods(core)).length === 3);
     // an orphan that matches: adopted, and then one pod too many is deleted
@@ -138,6 +138,11 @@ describe('run on the sandbox', () => {
     // scale down
     await apps.patchNamespacedReplicaSetScale({ namespace: 'default', name: 'web', body: { spec: { replicas: 1 } } }, setHeaderOptions('Content-Type', PatchStrategy.MergePatch));
     await until('scaled to 1', async () => (await livePods(core)).filter((p) => p.metadata!.labels?.app === 'web').length === 1);
+    // each delete of the scale-down is logged with the ranking reason of its sync's decision
+    const messages = logs.join('').split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { msg: string }).msg);
+    const deletes = messages.filter((m) => m.startsWith('ReplicaSet default/web: delete pod '));
+    expect(deletes.length).toBeGreaterThanOrEqual(2);
+    for (const l of deletes) expect(l).toMatch(/delete pod \S+ \((Unscheduled|Phase|NotReady|LowerDeletionCost|MoreOnSameNode|ReadyShorter|MoreRestarts|Newer|UidOrder|Tie|ScaleToZero): .+\)$/);
     // no write ever touched the released pod after its release, nor any pod not ours
     stop.abort();
     expect(await done).toBe(0);
