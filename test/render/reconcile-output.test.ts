@@ -112,6 +112,7 @@ describe('what an interrupted apply had written', () => {
     );
     expect(stoppedSummary({ ...interrupted, stopped: { reason: 'error', message: 'connection reset' } })).toMatch(/^error: connection reset\nstopped by an error: ReplicaSet shop\/web: created 148 of 254 pods/);
     // not interrupted: the controllers whose sync failed midway (web's create failed), only
+    expect(reconcileSummary(interrupted, 3)).toBe('interrupted while reconciling 3 controllers: adopted 1, released 0, created 148, deleted 1, status written 1, failed 1');
     expect(stoppedSummary({ ...interrupted, stopped: null })).toBe('failed: ReplicaSet shop/web: created 148 of 254 pods, deleted 0 of 0, status not written\n');
     expect(stoppedSummary({ ...interrupted, stopped: null, controllers: controllers.slice(1) })).toBe('');
   });
