@@ -14,6 +14,7 @@ import type { ControllerKind } from '../core/types.js';
 import { UserError, oneLine } from '../errors.js';
 import { firstNames } from '../core/messages.js';
 import { chooseBehaviour, planInSync, preparePlan } from './plan-service.js';
+import { describeWork } from './reconcile-service.js';
 import type { Logger } from '../runtime/log.js';
 import { startControllers, type ControllersHandle } from './run-service.js';
 
@@ -139,13 +140,14 @@ export async function runForeground(o: ForegroundOptions): Promise<number> {
         while (!signal.aborted) {
           const unsettled = h.unsettledPods();
           // The caches say done; `diff` on the same scope, on a fresh read, must say so too.
-          if (h.allInSync() && !unsettled.notReady.length && !unsettled.notGone.length && (await diffSaysInSync(o, log))) {
+          if (h.allInSync() && !unsettled.notReady.length && !unsettled.notGone.length && (await diffDrift(o, log))?.length === 0) {
             log.info('Every controller in scope is in sync and no expectation is pending');
             stop.abort();
             return;
           }
           if (Date.now() > deadline) {
-            log.error(`not in sync after ${Math.round(o.timeoutMs / 1000)}s${describeUnsettled(unsettled)}`);
+            const drift = await diffDrift(o, log);
+            log.error(`not in sync after ${Math.round(o.timeoutMs / 1000)}s${describeUnsettled(unsettled)}${drift?.length ? `; diff: ${firstNames(drift, 5)}` : ''}`);
             exitCode = 1;
             stop.abort();
             return;
@@ -230,10 +232,11 @@ export async function runForeground(o: ForegroundOptions): Promise<number> {
 const quiet = { update() {}, done() {} };
 
 /**
- * `diff`'s decision on the scope `run` controls: a fresh read planned as `diff` plans it, exit 0
- * or not (planInSync). A failed read is not in sync yet: the next look tries again.
+ * `diff`'s decision on the scope `run` controls: a fresh read planned as `diff` plans it. Empty
+ * when `diff` would exit 0 (planInSync), else what each controller not in sync still needs. null
+ * when the read failed (not in sync yet: the next look tries again).
  */
-async function diffSaysInSync(o: ForegroundOptions, log: Logger): Promise<boolean> {
+async function diffDrift(o: ForegroundOptions, log: Logger): Promise<string[] | null> {
   try {
     const ctx = await preparePlan(
       { namespace: o.namespace, allNamespaces: o.allNamespaces, selector: o.selector, connection: o.connection },
@@ -242,10 +245,11 @@ async function diffSaysInSync(o: ForegroundOptions, log: Logger): Promise<boolea
       { progress: quiet },
       (c) => o.kinds.includes(c.kind),
     );
-    return planInSync(ctx.plan);
+    if (planInSync(ctx.plan)) return [];
+    return ctx.plan.controllers.filter((c) => !c.inSync).map((c) => `${c.kind} ${c.namespace}/${c.name} (${c.skip ? c.skip.message : describeWork(c)})`);
   } catch (err) {
     log.v(2).info('reading the scope to confirm it is in sync failed', { err: oneLine(err) });
-    return false;
+    return null;
   }
 }
 

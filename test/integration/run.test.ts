@@ -113,7 +113,15 @@ describe('run on the sandbox', () => {
     const { kubeconfig } = await setup([rs('web', 2)], { scheduleDelayMs: 5, runDelayMs: 5, readyDelayMs: 3_600_000 });
     const { opts, logs } = options(kubeconfig, { untilSynced: true, timeoutMs: 2000 });
     expect(await runForeground(opts)).toBe(1);
-    expect(logs.join('')).toMatch(/not in sync after 2s: waiting for 2 pods it created not ready yet: default\/web-\w+, default\/web-\w+/);
+    expect(logs.join('')).toMatch(/not in sync after 2s: waiting for 2 pods it created not ready yet: default\/web-\w+, default\/web-\w+"/);
+  });
+
+  it('--until-synced when the status cannot be written: exit 1 at --timeout, saying what diff still sees', async () => {
+    const { kubeconfig } = await setup([rs('web', 1)]);
+    sb!.faults.set({ verb: 'update', resource: 'replicasets/status', errorRate: 1, code: 500 });
+    const { opts, logs } = options(kubeconfig, { untilSynced: true, timeoutMs: 2000 });
+    expect(await runForeground(opts)).toBe(1);
+    expect(logs.join('')).toMatch(/not in sync after 2s; diff: ReplicaSet default\/web \(write its status\)"/);
   });
 
   it('adopts an orphan, releases a relabelled pod and replaces it; scales down; stops cleanly', async () => {
