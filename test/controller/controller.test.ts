@@ -306,3 +306,25 @@ describe('the reason of a delete', () => {
     expect(actionLogLine('ReplicaSet', 'default/foo', { action: 'delete', pod: 'x', ok: false, code: 500, error: 'boom', reason: { code: 'Tie', message: 'm' } })).toBe('ReplicaSet default/foo: delete pod x failed (Tie: m)');
   });
 });
+
+describe('allInSync (run --until-synced)', () => {
+  it('is false while a minReadySeconds requeue waits, even when the plan is in sync now', async () => {
+    const w = new World();
+    const foo = rs('foo', 1, {}, 60);
+    const p = pod('foo-a', foo, { app: 'foo' });
+    // ready 30 s before NOW: not available until 30 s later
+    p.status!.conditions![0].lastTransitionTime = '2025-12-31T23:59:30Z';
+    // the status the sync computes at NOW, already written: nothing to write, a requeue to wait for
+    foo.status = { replicas: 1, fullyLabeledReplicas: 1, readyReplicas: 1, availableReplicas: 0, observedGeneration: 1, terminatingReplicas: 0 };
+    w.add(foo, p);
+    const { ctrl, clock } = setup(w);
+    expect(await ctrl.syncKey('default/foo')).toBeNull();
+    expect(w.actions.filter((a) => a.startsWith('status'))).toEqual([]);
+    expect(ctrl.queue.waiting()).toBe(1);
+    expect(ctrl.allInSync()).toBe(false);
+    // once due, the key is handed out again: the availability is re-checked
+    clock.advance(30_000);
+    expect(ctrl.queue.waiting()).toBe(0);
+    expect(ctrl.queue.len()).toBe(1);
+  });
+});
