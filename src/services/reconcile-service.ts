@@ -12,11 +12,11 @@ import { TokenBucket } from '../runtime/rate-limiter.js';
 import { InterruptedError, interruptible } from '../runtime/api.js';
 import { realClock } from '../runtime/clock.js';
 import { UserError } from '../errors.js';
-import { namespaceOf } from '../core/controller.js';
+import { minReadySeconds, namespaceOf } from '../core/controller.js';
 import { firstNames } from '../core/messages.js';
 import { entryKey, staleness } from '../core/plan-compare.js';
 import type { Controller, Pod } from '../core/types.js';
-import { isPodActive, isPodReady, isPodTerminating } from '../core/pod.js';
+import { isPodActive, isPodAvailable, isPodReady, isPodTerminating } from '../core/pod.js';
 import { readSavedPlan } from '../input/plan-file.js';
 import { planInSync, preparePlan, type ModelOptions, type PlanContext, type PlanIO, type SourceOptions } from './plan-service.js';
 import type { Target } from './targets.js';
@@ -172,6 +172,7 @@ export async function applyPlan(ctx: PlanContext, opts: ApplyOptions): Promise<R
 /** What a controller's fresh plan waits for before `diff` stays at 0: pods it wrote still changing, a requeue. */
 interface Unsettled {
   notReady: string[]; // pods it created, active and not ready yet
+  notAvailable: string[]; // pods it created, ready but not for minReadySeconds yet (a requeue of updatePod, as upstream)
   notGone: string[]; // pods it deleted, still there (terminating pods count in the status)
   requeueMs: number | null; // minReadySeconds: the status changes then, as upstream's requeue
 }
@@ -199,20 +200,27 @@ function writtenPods(outcomes: Map<string, ControllerOutcome>): Written {
   return out;
 }
 
-/** What the fresh state still waits for, for the controller `e`; `pods` by namespace/name. */
-function unsettledOf(pods: Map<string, Pod>, e: PlanController, written: WrittenPods | undefined): Unsettled {
+/**
+ * What the fresh state still waits for, for the controller `e`; `pods` by namespace/name, `c` the
+ * controller as read (its minReadySeconds).
+ */
+function unsettledOf(ctx: PlanContext, pods: Map<string, Pod>, e: PlanController, c: Controller | undefined, written: WrittenPods | undefined): Unsettled {
   const notReady: string[] = [];
+  const notAvailable: string[] = [];
   const notGone: string[] = [];
+  const minReady = c ? minReadySeconds(c) : 0;
   for (const name of written?.created ?? []) {
     const p = pods.get(`${e.namespace}/${name}`);
-    if (p && (isPodTerminating(p) || (isPodActive(p) && !isPodReady(p)))) notReady.push(name);
+    if (!p) continue;
+    if (isPodTerminating(p) || (isPodActive(p) && !isPodReady(p))) notReady.push(name);
+    else if (isPodActive(p) && minReady > 0 && !isPodAvailable(p, minReady, ctx.nowMs, ctx.behaviour.availabilityInclusive)) notAvailable.push(name);
   }
   // Terminating pods change the status only where the emulated version counts them.
   if (e.status.terminatingReplicas !== undefined) for (const name of written?.deleted ?? []) if (pods.has(`${e.namespace}/${name}`)) notGone.push(name);
-  return { notReady, notGone, requeueMs: e.requeueAfterSeconds === null ? null : e.requeueAfterSeconds * 1000 };
+  return { notReady, notAvailable, notGone, requeueMs: e.requeueAfterSeconds === null ? null : e.requeueAfterSeconds * 1000 };
 }
 
-const isSettled = (u: Unsettled) => !u.notReady.length && !u.notGone.length && u.requeueMs === null;
+const isSettled = (u: Unsettled) => !u.notReady.length && !u.notAvailable.length && !u.notGone.length && u.requeueMs === null;
 /** Work that is a status write alone: deferred while the pods it counts are still changing. */
 const statusOnly = (e: PlanController) => e.statusChanged && !e.create.count && !e.delete.length && !e.pods.some((p) => p.decision === 'adopt' || p.decision === 'release');
 
@@ -276,6 +284,7 @@ async function converge(first: PlanContext, api: ControllerAPI, opts: ApplyOptio
 function followUps(ctx: PlanContext, outcomes: Map<string, ControllerOutcome>, left: Set<string>, conv: ConvergeOptions) {
   const written = writtenPods(outcomes);
   const pods = new Map(ctx.snapshot.pods.map((p) => [`${p.metadata.namespace ?? 'default'}/${p.metadata.name}`, p]));
+  const controllers = new Map(ctx.decisions.map((d) => [entryKey(d.entry), d.controller]));
   const next: PlanController[] = [];
   const waiting: [PlanController, Unsettled][] = [];
   let requeueMs = Infinity;
@@ -287,8 +296,8 @@ function followUps(ctx: PlanContext, outcomes: Map<string, ControllerOutcome>, l
     if (!o) continue;
     o.inSync = e.inSync;
     if (left.has(k)) continue;
-    const u = unsettledOf(pods, e, written.get(k));
-    const deferred = statusOnly(e) && (u.notReady.length > 0 || u.notGone.length > 0);
+    const u = unsettledOf(ctx, pods, e, controllers.get(k), written.get(k));
+    const deferred = statusOnly(e) && (u.notReady.length > 0 || u.notAvailable.length > 0 || u.notGone.length > 0);
     if (needsSync(e) && !deferred) {
       const extra = conv.confirmed ? unconfirmed(e, conv.confirmed) : [];
       if (extra.length) {
@@ -343,6 +352,7 @@ function describeUnsettled(u: Unsettled): string {
   const parts: string[] = [];
   const pods = (n: number) => `${n} pod${n === 1 ? '' : 's'}`;
   if (u.notReady.length) parts.push(`${pods(u.notReady.length)} it created not ready yet: ${firstNames(u.notReady, 5)}`);
+  if (u.notAvailable.length) parts.push(`${pods(u.notAvailable.length)} it created not available yet (minReadySeconds): ${firstNames(u.notAvailable, 5)}`);
   if (u.notGone.length) parts.push(`${pods(u.notGone.length)} it deleted not gone yet: ${firstNames(u.notGone, 5)}`);
   if (u.requeueMs !== null) parts.push(`pods becoming available (minReadySeconds) in ${formatSeconds(Math.ceil(u.requeueMs / 100) * 100)}`);
   return `waiting for ${parts.join('; ')}`;

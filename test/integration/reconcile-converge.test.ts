@@ -21,8 +21,8 @@ const sandboxOnly = it.skipIf(!!REAL);
 const io = () => ({ progress: progressOn(process.stderr) });
 const src = () => ({ namespace: 'shop', connection: { kubeconfig: env!.kubeconfig } });
 
-async function reconcile(converge: { timeoutMs: number } | null, extra: Partial<ApplyOptions> = {}) {
-  const start = (await startReconcile(src(), {}, [], io()))!;
+async function reconcile(converge: { timeoutMs: number } | null, extra: Partial<ApplyOptions> = {}, kubeVersion?: string) {
+  const start = (await startReconcile(src(), { kubeVersion }, [], io()))!;
   return applyPlan(start.ctx, {
     dryRun: 'none',
     qps: 1000,
@@ -49,11 +49,11 @@ describe('reconcile converges to what diff calls in sync', () => {
     expect(await diffInSync()).toBe(true);
   }, 90_000);
 
-  sandboxOnly('with minReadySeconds it waits for the requeue, as upstream, until the new pod is available', async () => {
+  sandboxOnly.each([['the newest'], ['1.33']])('with minReadySeconds it waits for the requeue, as upstream (%s), until the new pod is available', async (version) => {
     const items = exampleItems('drifted-replicaset');
     items.find((o) => o.kind === 'ReplicaSet').spec.minReadySeconds = 1;
     env = await testEnv(items, { nodes: 3 });
-    const report = await reconcile({ timeoutMs: 60_000 });
+    const report = await reconcile({ timeoutMs: 60_000 }, {}, version === '1.33' ? '1.33' : undefined);
     expect(report.converged).toBe(true);
     const rs = await env.apps.readNamespacedReplicaSet({ namespace: 'shop', name: 'shop-web' });
     expect(rs.status).toMatchObject({ replicas: 5, readyReplicas: 5, availableReplicas: 5 });
