@@ -187,6 +187,8 @@ export function startControllers(opts: StartOptions, signal: AbortSignal): Contr
     },
     delete: (p) => {
       for (const c of controllers) c.deletePod(p);
+      const gone = 'tombstone' in p ? p.obj : p;
+      if (gone?.metadata) written.gone(gone);
       opts.onEvent?.(`${describe('tombstone' in p ? p.obj : p)} deleted`);
     },
   });
@@ -250,12 +252,18 @@ class WrittenPods {
     else if (a.action === 'delete') this.deleted.set(podKey, kind);
   }
 
+  /** The informer saw the pod deleted: a created pod that is gone has settled. */
+  gone(pod: Pod): void {
+    this.created.delete(`${pod.metadata.namespace ?? 'default'}/${pod.metadata.name}`);
+  }
+
   unsettled(get: (ns: string, name: string) => Pod | undefined): { notReady: string[]; notGone: string[] } {
     const lookup = (k: string) => get(k.slice(0, k.indexOf('/')), k.slice(k.indexOf('/') + 1));
     const notReady: string[] = [];
     for (const k of this.created) {
       const p = lookup(k);
-      if (p && (isPodTerminating(p) || (isPodActive(p) && !isPodReady(p)))) notReady.push(k);
+      // not in the cache yet: the informer has not seen the create (a deleted one is dropped by gone)
+      if (!p || isPodTerminating(p) || (isPodActive(p) && !isPodReady(p))) notReady.push(k);
       else this.created.delete(k);
     }
     const notGone: string[] = [];
