@@ -82,7 +82,10 @@ describe('reconcile converges', () => {
     expect(r.status).toBe(0);
     const report = JSON.parse(r.stdout);
     expect(report.converged).toBe(true);
-    expect(report.controllers[0].outcome).toMatchObject({ syncs: 2, inSync: true, notice: null });
+    // the simulated kubelet may still be starting seeded pods while it syncs: at least the first
+    // sync and the one after its victims are gone
+    expect(report.controllers[0].outcome).toMatchObject({ inSync: true, notice: null });
+    expect(report.controllers[0].outcome.syncs).toBeGreaterThanOrEqual(2);
     expect((await cli(['diff', '-n', 'search'])).status).toBe(0);
   });
 
