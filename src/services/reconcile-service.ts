@@ -1,15 +1,15 @@
 // `reconcile` applied: the decisions of the plan the user saw (and confirmed, or saved) carried out
 // controller by controller through the same sync `run` uses, then, when converging, follow-up
-// syncs of the controllers written to, each on fresh state, until they are in sync.
+// syncs of the plan's controllers, each on fresh state, until `diff` on them would exit 0 and what
+// it wrote has settled. Interrupted, it sends no further write and reports what it wrote.
 
 import { hostname } from 'node:os';
 import { KubeControllerAPI, userAgentFor } from '../cluster/controller-api.js';
-import type { ActionOutcome, ControllerAPI } from '../runtime/api.js';
+import { InterruptedError, interruptible, type ActionOutcome, type ControllerAPI } from '../runtime/api.js';
 import { syncController, type SyncOutcome } from '../controller/sync.js';
 import type { SyncDecision } from '../core/plan.js';
 import type { Plan, PlanController } from '../core/plan-types.js';
 import { TokenBucket } from '../runtime/rate-limiter.js';
-import { InterruptedError, interruptible } from '../runtime/api.js';
 import { realClock } from '../runtime/clock.js';
 import { UserError } from '../errors.js';
 import { minReadySeconds, namespaceOf } from '../core/controller.js';
