@@ -7,7 +7,7 @@ import { colorLevel, makeChalk } from '../render/color.js';
 import { renderDiffTable, renderOverlapWarnings, renderSummary } from '../render/diff-table.js';
 import { renderOutput } from '../render/formats.js';
 import { renderNames } from '../render/plan-output.js';
-import { preparePlan } from '../services/plan-service.js';
+import { planInSync, preparePlan } from '../services/plan-service.js';
 
 export default class Diff extends BaseCommand {
   static override summary = 'Show what the ReplicaSet controller would change: adopt, release, create, delete, status';
@@ -73,7 +73,7 @@ so it is not in sync), greater than 1 on an error.`;
         },
       }),
     );
-    process.exitCode = plan.controllers.every((c) => c.inSync) ? 0 : 1;
+    process.exitCode = planInSync(plan) ? 0 : 1;
   }
 }
 

@@ -12,7 +12,7 @@ import { renderOverlapWarnings } from '../render/diff-table.js';
 import { renderDeploymentTree, renderExplain } from '../render/explain.js';
 import { renderOutput } from '../render/formats.js';
 import { renderPodExplanation } from '../render/pod-explain.js';
-import { explainModels, preparePlan } from '../services/plan-service.js';
+import { explainModels, planInSync, preparePlan } from '../services/plan-service.js';
 
 export default class Explain extends BaseCommand {
   static override summary = 'Tell the story of one ReplicaSet (which pods it keeps, adopts, releases, creates or deletes, and why) or of one pod';
@@ -92,7 +92,7 @@ Nothing is written.`;
       }),
     );
     // a describe: 0 once explained; diff's codes only when asked for (--exit-code)
-    process.exitCode = flags['exit-code'] && !entries.every((e) => e.inSync) ? 1 : 0;
+    process.exitCode = flags['exit-code'] && !planInSync({ controllers: entries }) ? 1 : 0;
   }
 
   /** explain pod/NAME: every controller's view of one pod (the planner's decisions, nothing new). */

@@ -11,8 +11,8 @@ import { renderOutput } from '../render/formats.js';
 import { renderNames } from '../render/plan-output.js';
 import { parseDurationMs } from '../core/duration.js';
 import { parseByteQuantity } from '../input/read-input.js';
-import { confirmationText, reconcileProblems, reconcileSummary, renderStaleness } from '../render/reconcile-output.js';
-import { applyPlan, confirmedPods, startReconcile, type DryRun } from '../services/reconcile-service.js';
+import { confirmationText, reconcileProblems, reconcileSummary, renderStaleness, stoppedSummary } from '../render/reconcile-output.js';
+import { applyPlan, confirmedPods, startReconcile, type DryRun, type ReconcileReport } from '../services/reconcile-service.js';
 
 export default class Reconcile extends BaseCommand {
   static override summary = 'Run one sync of the ReplicaSet controller against the cluster, and apply it';
@@ -24,17 +24,20 @@ pods from the template in slow-start batches (stopping at the first failed batch
 ranked pods in parallel, writes the status through the status subresource, and records Events as
 upstream's recorder does (reportingController rs-reconcile).
 
-Then it converges: the controllers it wrote to are synced again on fresh state, as the controller
-would on the events its writes cause, until each is in sync (so "diff" exits 0 after) or --timeout
+Then it converges: the controllers are synced again on fresh state, as the controller would on the
+events its writes cause (a pod it created turning ready, a pod it deleted gone, the minReadySeconds
+requeue), until "diff" on them would exit 0 and nothing it wrote is still changing, or --timeout
 passes. --once stops after the first sync. A follow-up sync never deletes or releases a pod the
-confirmation did not name; such a controller is left for another run.
+confirmation did not name; such a controller is left for another run. Ctrl-C stops the writes and
+says, per controller, what was already written (exit status 130).
 
 --plan FILE applies a plan saved with "diff -o json" (or -o yaml) exactly: it plans again on fresh
 state first and, if anything the plan does differs (other pods, other counts, a re-created
 controller, another Kubernetes version), writes nothing at all and lists the differences.
 
 Exit status: 0 when every action succeeded and every controller is in sync, 1 when --timeout passed
-before that, 2 when any action failed, 3 when a saved plan is stale (nothing written).`;
+before that, 2 when any action failed, 3 when a saved plan is stale (nothing written), 130 when
+interrupted.`;
 
   static override examples = [
     { description: 'Look first, then apply after confirming', command: '<%= config.bin %> reconcile -n shop' },
@@ -108,17 +111,27 @@ before that, 2 when any action failed, 3 when a saved plan is stale (nothing wri
     // What the user agreed to see deleted or released: follow-up syncs stay within it.
     const confirmed = confirmedByPrompt || saved ? confirmedPods(work) : undefined;
     let done = 0;
-    const report = await applyPlan(ctx, {
-      dryRun,
-      qps: flags['kube-api-qps'],
-      burst: flags['kube-api-burst'],
-      workers: flags.workers,
-      onAction: (a, c) => {
-        done++;
-        progress.update(`applying: ${done} actions (${c.namespace}/${c.name}: ${a.action}${a.pod ? ' ' + a.pod : ''})`);
-      },
-      converge: flags.once ? undefined : { timeoutMs, confirmed, refresh },
-    });
+    // Ctrl-C mid-apply: no further write, then say what was written (a second Ctrl-C ends at once).
+    const interrupt = new AbortController();
+    const onInterrupt = () => interrupt.abort();
+    process.once('SIGINT', onInterrupt);
+    let report: ReconcileReport;
+    try {
+      report = await applyPlan(ctx, {
+        dryRun,
+        qps: flags['kube-api-qps'],
+        burst: flags['kube-api-burst'],
+        workers: flags.workers,
+        onAction: (a, c) => {
+          done++;
+          progress.update(`applying: ${done} actions (${c.namespace}/${c.name}: ${a.action}${a.pod ? ' ' + a.pod : ''})`);
+        },
+        converge: flags.once ? undefined : { timeoutMs, confirmed, refresh },
+        signal: interrupt.signal,
+      });
+    } finally {
+      process.off('SIGINT', onInterrupt);
+    }
     progress.done();
     await this.printChunks(
       renderOutput(flags.output, {
@@ -128,6 +141,7 @@ before that, 2 when any action failed, 3 when a saved plan is stale (nothing wri
       }),
     );
     process.stderr.write(reconcileProblems(report));
-    process.exitCode = report.failed ? 2 : report.converged === false ? 1 : 0;
+    process.stderr.write(stoppedSummary(report));
+    process.exitCode = report.stopped?.reason === 'interrupted' ? 130 : report.failed || report.stopped ? 2 : report.converged === false ? 1 : 0;
   }
 }

@@ -330,9 +330,12 @@ export class ReplicaSetController {
     });
   }
 
-  /** Every controller in scope is in sync by the plan and no expectation is pending. */
+  /**
+   * Every controller in scope is in sync by the plan, no expectation is pending and no requeue
+   * (minReadySeconds, a backoff) is waiting: nothing this controller knows of will write again.
+   */
   allInSync(): boolean {
-    if (this.busy()) return false;
+    if (this.busy() || this.queue.waiting() > 0) return false;
     for (const obj of this.deps.listers.controllers.all()) {
       if (this.deps.inScope && !this.deps.inScope(obj)) continue;
       const key = this.keyOf(obj);

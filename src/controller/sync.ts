@@ -208,12 +208,15 @@ async function manageReplicas(d: SyncDecision, deps: SyncDeps, record: (a: Actio
   const victims = victimsOf(d);
   if (victims.length > 0) {
     deps.expectations?.expectDeletions(key, victims.map(podKey));
+    // each delete carries the ranking reason the decision gave it, for the logs and the report
+    const reasons = new Map(d.entry.delete.map((v) => [v.name, { code: v.reason, message: v.message }]));
     const errors: Error[] = [];
     await Promise.all(
       victims.map(async (pod) => {
+        const reason = reasons.get(pod.metadata.name);
         try {
           await deps.api.deletePod(ns, pod.metadata.name);
-          record({ action: 'delete', pod: pod.metadata.name, ok: true });
+          record({ action: 'delete', pod: pod.metadata.name, ok: true, reason });
           void deps.api.recordEvent(c, 'Normal', 'SuccessfulDelete', `Deleted pod: ${pod.metadata.name}`);
         } catch (e) {
           const err = asApiError(e);
@@ -224,11 +227,11 @@ async function manageReplicas(d: SyncDecision, deps: SyncDeps, record: (a: Actio
             return;
           }
           if (err.notFound) {
-            record({ action: 'delete', pod: pod.metadata.name, ok: true, note: 'already gone' });
+            record({ action: 'delete', pod: pod.metadata.name, ok: true, note: 'already gone', reason });
             return;
           }
           void deps.api.recordEvent(c, 'Warning', 'FailedDelete', `Error deleting: ${err.message}`);
-          record({ action: 'delete', pod: pod.metadata.name, ok: false, code: err.code, error: err.message });
+          record({ action: 'delete', pod: pod.metadata.name, ok: false, code: err.code, error: err.message, reason });
           errors.push(new Error(`unable to delete pods: ${err.message}`));
         }
       }),

@@ -254,6 +254,14 @@ export function whatIfOf(model: Pick<ModelOptions, 'replicas' | 'now'>, source: 
 }
 
 /**
+ * Whether a plan is in sync: `diff`'s exit status 0. The one definition: `diff`, and the converging
+ * `reconcile` and `run --until-synced`, which end only when `diff` on their scope would exit 0.
+ */
+export function planInSync(plan: Pick<Plan, 'controllers'>): boolean {
+  return plan.controllers.every((c) => c.inSync);
+}
+
+/**
  * Reads, chooses the behaviour, selects and plans. `restrict`, when given, narrows the selected
  * controllers further (a follow-up read of the controllers a sync wrote to, a saved plan's).
  */
