@@ -31,6 +31,8 @@ export interface Interruption {
   exitCode(normal: number): number;
   /** A Ctrl-C that arrived as a key (raw-mode terminal): as if SIGINT had been sent. */
   interrupt(sig?: StopSignal): void;
+  /** From here the work stops on `signal` (returned) instead of the process exiting at once: an apply that says what it wrote. */
+  graceful(): AbortSignal;
   /** Removes the handlers (the command's end). */
   dispose(): void;
 }
@@ -46,6 +48,7 @@ export interface InterruptOptions {
 export function onInterrupt(o: InterruptOptions = {}): Interruption {
   const proc = o.proc ?? (process as unknown as SignalTarget);
   const ac = new AbortController();
+  let atOnce = o.atOnce === true;
   let received: StopSignal | undefined;
   const exitNow = (sig: StopSignal) => {
     o.beforeExit?.(sig);
@@ -55,7 +58,7 @@ export function onInterrupt(o: InterruptOptions = {}): Interruption {
     // a second Ctrl-C while the work winds down: the user does not want to wait
     if (received !== undefined) return exitNow(sig);
     received = sig;
-    if (o.atOnce) return exitNow(sig);
+    if (atOnce) return exitNow(sig);
     ac.abort(new Error(`stopped by ${sig}`));
   };
   const handlers = (Object.keys(SIGNAL_EXIT_CODES) as StopSignal[]).map((sig) => [sig, () => stop(sig)] as const);
@@ -67,6 +70,10 @@ export function onInterrupt(o: InterruptOptions = {}): Interruption {
     },
     exitCode: (normal) => (received === 'SIGINT' ? SIGNAL_EXIT_CODES.SIGINT : normal),
     interrupt: (sig = 'SIGINT') => stop(sig),
+    graceful() {
+      atOnce = false;
+      return ac.signal;
+    },
     dispose() {
       for (const [sig, h] of handlers) proc.off(sig, h);
     },

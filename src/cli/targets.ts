@@ -42,7 +42,7 @@ export function parseTarget(arg: string): Target {
   const kind = isDeploymentType(type) ? 'Deployment' : controllerType(type);
   if (!kind)
     throw new UserError(
-      `the server doesn't have a resource type "${arg.slice(0, slash)}": rs-reconcile explains ReplicaSets (rs/NAME), ReplicationControllers (rc/NAME) and the ReplicaSets of a Deployment (deploy/NAME)`,
+      `rs-reconcile explains ReplicaSets (rs/NAME), ReplicationControllers (rc/NAME) and Deployments (deploy/NAME, through their ReplicaSets), and "${arg.slice(0, slash)}" is not one of them`,
     );
   if (!name || name.includes('/')) throw new UserError(`invalid controller name ${JSON.stringify(arg)}: expected TYPE/NAME`);
   return { kind, name };

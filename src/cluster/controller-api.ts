@@ -19,6 +19,8 @@ import { ObjectSerializer } from '@kubernetes/client-node/dist/serializer.js';
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../runtime/clock.js';
 import { namespaceOf } from '../core/controller.js';
+import { clientUserAgent } from '../core/user-agent.js';
+import { USER_AGENT } from './http.js';
 import type { TokenBucket } from '../runtime/rate-limiter.js';
 import type { Controller, ControllerKind, Pod } from '../core/types.js';
 import { ApiError, FencedError, type ControllerAPI, type ControllerObject, type WriteFence } from '../runtime/api.js';
@@ -32,8 +34,6 @@ export const MAX_QUEUED_EVENTS = 1000;
 export const MAX_TRIES_PER_EVENT = 12;
 export const EVENT_RETRY_SLEEP_MS = 10_000;
 
-const BASE_USER_AGENT = `rs-reconcile (${process.platform}/${process.arch}) node/${process.version}`;
-
 /**
  * The User-Agent of one client of one instance, as client-go names its clients
  * (`kube-controller-manager/v1.x (linux/amd64) kubernetes/hash/leader-election`), plus the lease
@@ -42,7 +42,7 @@ const BASE_USER_AGENT = `rs-reconcile (${process.platform}/${process.arch}) node
  * version does: `history` applies the same rules to its writes.
  */
 export function userAgentFor(client: string, identity: string, rulesVersion?: string): string {
-  return `${BASE_USER_AGENT} ${client}/${identity.replace(/[^\x21-\x7e]/g, '_')}${rulesVersion ? ` rules/v${rulesVersion}` : ''}`;
+  return clientUserAgent(USER_AGENT, client, identity, rulesVersion);
 }
 
 export interface ClientOptions {

@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
 import zlib from 'node:zlib';
+import { baseUserAgent } from '../core/user-agent.js';
 import {
   KubeConfig,
   ResponseContext,
@@ -58,7 +59,8 @@ export class CredentialError extends Error {
 }
 
 const IDLE_SOCKET_MS = 30_000;
-const USER_AGENT = `rs-reconcile (${process.platform}/${process.arch}) node/${process.version}`;
+/** Every request's User-Agent, unless a client is named (controller-api.ts userAgentFor). */
+export const USER_AGENT = baseUserAgent(process.platform, process.arch, process.version);
 
 export class ClusterKubeConfig extends KubeConfig {
   constructor(readonly settings: RequestSettings) {

@@ -23,7 +23,9 @@ import { CONTROLLER_KINDS } from '../core/controller.js';
 import type { Tombstone } from '../core/types.js';
 import { IndexedCache, namespaceIndexer, objectKey, type CachedObject, type Indexer } from './cache.js';
 import { ClusterError, clusterError, type Operation } from './errors.js';
+import { USER_AGENT } from './http.js';
 import type { Connection } from './kubeconfig.js';
+import { sleep } from '../runtime/sleep.js';
 import { ApiReader, DEFAULT_PAGE_SIZE, POD_RESOURCE, apiVersionOf, collectionPath, type ApiResource } from './list.js';
 
 export type { CachedObject, Indexer } from './cache.js';
@@ -88,25 +90,9 @@ const WATCH_TIMEOUT_GRACE_MS = 30_000;
 const WATCH_CONNECT_TIMEOUT_MS = 30_000;
 /** A watch that ends sooner than this having delivered nothing was not healthy (client-go: "very short watch"). */
 const HEALTHY_WATCH_MS = 1_000;
-const USER_AGENT = `rs-reconcile (${process.platform}/${process.arch}) node/${process.version}`;
 
 type Json = Record<string, unknown>;
 
-/** Resolves after ms, or at once (false) when the signal aborts. */
-function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve(false);
-    const onAbort = () => {
-      clearTimeout(timer);
-      resolve(false);
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve(true);
-    }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-}
 
 const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 

@@ -18,6 +18,7 @@ import { HttpMethod, type ApiType, type Configuration } from '@kubernetes/client
 import { apiVersionOf } from '../core/controller.js';
 import { ClusterError, clusterError, parseStatus, type Operation } from './errors.js';
 import type { Connection } from './kubeconfig.js';
+import { sleep } from '../runtime/sleep.js';
 
 export { apiVersionOf } from '../core/controller.js';
 
@@ -65,21 +66,6 @@ class RawApi implements ApiType {
     const rsp = await this.config.httpApi.send(ctx).toPromise();
     return { status: rsp.httpStatusCode, headers: rsp.headers, body: await rsp.body.text() };
   }
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }
 
 function retryAfterSeconds(answer: Answer): number | undefined {
@@ -152,7 +138,7 @@ export class ApiReader {
       if (ok(answer)) return answer;
       const wait = retryAfterSeconds(answer);
       if (wait !== undefined && (answer.status === 429 || answer.status >= 500) && attempt < retries) {
-        await sleep(wait * 1000, signal);
+        if (!(await sleep(wait * 1000, signal))) throw signal!.reason;
         continue;
       }
       if (wait !== undefined) this.opts.onRetryAfter?.(wait * 1000);

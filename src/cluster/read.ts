@@ -125,3 +125,20 @@ export async function readCluster(conn: Connection, scope: ReadScope, opts: Read
 
   return { snapshot, serverVersion, requests: r.requests };
 }
+
+/**
+ * Whether the Deployment namespace/name exists: its uid, or null when it does not (404). Other
+ * failures (403 included) are the caller's "unknown": rethrown as they are.
+ */
+export async function readDeploymentUid(conn: Connection, namespace: string, name: string): Promise<string | null> {
+  const path = `/apis/apps/v1/namespaces/${encodeURIComponent(namespace)}/deployments/${encodeURIComponent(name)}`;
+  const op: Operation = { verb: 'get', resource: 'deployments', group: 'apps', namespace };
+  try {
+    const d = await reader(conn).get(op, path);
+    const uid = (d.metadata as { uid?: unknown } | undefined)?.uid;
+    return typeof uid === 'string' ? uid : '';
+  } catch (err) {
+    if (err instanceof ClusterError && err.reason === 'not-found') return null;
+    throw err;
+  }
+}

@@ -4,10 +4,10 @@ import { connection, connectionFlags, modelFlags, noHeadersFlag, outputFlag, sco
 import { progressOn } from '../cli/progress.js';
 import { parseTarget } from '../cli/targets.js';
 import { colorLevel, makeChalk } from '../render/color.js';
-import { renderDiffTable, renderSummary } from '../render/diff-table.js';
+import { renderDiffTable, renderOverlapWarnings, renderSummary } from '../render/diff-table.js';
 import { renderOutput } from '../render/formats.js';
 import { renderNames } from '../render/plan-output.js';
-import { preparePlan } from '../services/plan-service.js';
+import { planInSync, preparePlan } from '../services/plan-service.js';
 
 export default class Diff extends BaseCommand {
   static override summary = 'Show what the ReplicaSet controller would change: adopt, release, create, delete, status';
@@ -15,8 +15,14 @@ export default class Diff extends BaseCommand {
 controller would run it, and shows the differences. Nothing is written. Reads a snapshot
 (-f, as printed by "kubectl get rs,rc,pods -o yaml") or the live cluster (read-only).
 
+Selectors that overlap get one "Warning:" line per pair on stderr and an OVERLAPS column. The
+summary counts pods: an orphan two controllers would adopt is one pod (only the first to patch it
+adopts it). With --replicas the plan is a what-if: DESIRED reads "N (as if)", and the plan cannot
+be applied with reconcile --plan.
+
 Exit status, as kubectl diff: 0 when every controller is in sync, 1 when the plan has any action
-or status change, greater than 1 on an error.`;
+or status change or a controller is skipped for an invalid selector (upstream does nothing for it,
+so it is not in sync), greater than 1 on an error.`;
 
   static override examples = [
     { description: 'Audit a saved snapshot', command: 'kubectl get rs,rc,pods -A -o yaml > snap.yaml\n<%= config.bin %> diff -f snap.yaml -A' },
@@ -42,6 +48,7 @@ or status change, greater than 1 on an error.`;
     );
     for (const n of ctx.notices) this.warning(n);
     const plan = ctx.plan;
+    process.stderr.write(renderOverlapWarnings(plan, makeChalk(colorLevel(process.stderr, process.env))));
     await this.printChunks(
       renderOutput(flags.output, {
         document: () => plan,
@@ -66,7 +73,7 @@ or status change, greater than 1 on an error.`;
         },
       }),
     );
-    process.exitCode = plan.controllers.every((c) => c.inSync) ? 0 : 1;
+    process.exitCode = planInSync(plan) ? 0 : 1;
   }
 }
 

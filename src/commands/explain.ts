@@ -1,18 +1,18 @@
-import { Args, type Interfaces } from '@oclif/core';
+import { Args, Flags, type Interfaces } from '@oclif/core';
 import { BaseCommand } from '../cli/base.js';
 import { connection, connectionFlags, modelFlags, oneTargetScopeFlags, outputFlag } from '../cli/flags.js';
 import { progressOn } from '../cli/progress.js';
 import { parsePodTarget } from '../cli/pod-target.js';
 import { parseTarget } from '../cli/targets.js';
-import { buildExplainModel } from '../core/explain.js';
 import { buildPodExplanation, findPods, podExplanationActs } from '../core/pod-explain.js';
 import { summarize } from '../core/plan.js';
 import { UserError } from '../errors.js';
 import { colorLevel, makeChalk } from '../render/color.js';
-import { renderExplain } from '../render/explain.js';
+import { renderOverlapWarnings } from '../render/diff-table.js';
+import { renderDeploymentTree, renderExplain } from '../render/explain.js';
 import { renderOutput } from '../render/formats.js';
 import { renderPodExplanation } from '../render/pod-explain.js';
-import { preparePlan } from '../services/plan-service.js';
+import { explainModels, planInSync, preparePlan } from '../services/plan-service.js';
 
 export default class Explain extends BaseCommand {
   static override summary = 'Tell the story of one ReplicaSet (which pods it keeps, adopts, releases, creates or deletes, and why) or of one pod';
@@ -21,16 +21,23 @@ run it: its selector, every pod it considers with the decision and the reason, t
 with one sentence per pod saying why it goes before the first pod that stays, the slow-start
 creation batches, the status before and after, and warnings (overlapping selectors, template
 labels that do not match the selector, pods owned by a controller that does not exist).
-deploy/NAME explains each ReplicaSet the Deployment NAME controls (by their owner references; the
-Deployment itself need not be readable) in turn; --replicas is refused there, as the Deployment
-controller decides how replicas are split between its ReplicaSets.
+deploy/NAME draws the Deployment NAME as a tree (Deployment, its ReplicaSets by revision, new and
+old, and their pods with what the sync does to each, its place in the deletion order and why),
+then explains each ReplicaSet in turn. They are found by their owner references: the Deployment
+itself need not be readable. --replicas is refused there, as the Deployment controller decides how
+replicas are split between its ReplicaSets.
+
+--replicas N is a what-if: every header, table and the plan (its whatIf field) say "as if", and
+such a plan cannot be applied with reconcile --plan.
 
 With pod/NAME (po/NAME, pods/NAME) it tells the story of one pod instead: its controller owner
 and whether that owner exists, why it is orphaned (its owner deleted with --cascade=orphan, a
 release after its labels stopped matching, or an owner re-created under a new uid), every
 controller that selects or owns it with its decision, its place in its owner's deletion order
 (now and with --replicas N) and the pod-deletion-cost at which it would no longer be picked.
-Exit status as for diff: 1 when a controller would adopt, release or delete it.
+Like kubectl describe, it exits 0 when it told the story, whatever the story (greater than 1 on an
+error). For a gate, --exit-code exits as diff does: 1 when a controller would act (for a pod: adopt,
+release or delete it), 0 when none would.
 
 Nothing is written.`;
 
@@ -39,13 +46,20 @@ Nothing is written.`;
     { description: 'Which pods go if I scale to 3?', command: '<%= config.bin %> explain rs/web-7d4f8 --replicas 3' },
     { description: 'From a snapshot, as of the time it was taken', command: '<%= config.bin %> explain rc/db -f snap.yaml --now 2026-01-01T00:00:00Z' },
     { description: 'Every ReplicaSet of a Deployment mid-rollout, old and new', command: '<%= config.bin %> explain deploy/checkout -n shop' },
+    { description: 'A gate: exit 1 when the sync would act, as diff does', command: '<%= config.bin %> explain rs/web-7d4f8 -n shop --exit-code' },
     { description: 'Why is this pod orphaned, and would a scale to 2 delete it?', command: '<%= config.bin %> explain pod/web-7d4f8-x2kq9 -n shop --replicas 2' },
   ];
 
   static override args = { name: Args.string({ description: "a controller (NAME, rs/NAME, replicaset/NAME or rc/NAME), a Deployment's ReplicaSets (deploy/NAME) or a pod (pod/NAME, po/NAME)", required: true, ignoreStdin: true }) };
   // the story is one controller's (or one pod's): no table to widen, no list of names, no selector
   // to choose by (the NAME chooses; -A looks for it in every namespace)
-  static override flags = { ...oneTargetScopeFlags, ...outputFlag(['json', 'yaml']), ...modelFlags, ...connectionFlags };
+  static override flags = {
+    ...oneTargetScopeFlags,
+    ...outputFlag(['json', 'yaml']),
+    'exit-code': Flags.boolean({ description: "exit as diff does: 1 when the sync would act, 0 when it would not (default: 0 once explained, as kubectl describe)", default: false }),
+    ...modelFlags,
+    ...connectionFlags,
+  };
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Explain);
@@ -64,19 +78,21 @@ Nothing is written.`;
       throw new UserError(`"${target.name}" exists in several namespaces (${namespaces.join(', ')}): choose one with -n`);
     }
     for (const n of ctx.notices) this.warning(n);
+    process.stderr.write(renderOverlapWarnings(ctx.plan, makeChalk(colorLevel(process.stderr, process.env))));
     const entries = ctx.plan.controllers;
     await this.printChunks(
       renderOutput(flags.output, {
         document: () => ctx.plan, // exactly the selected controllers, as diff -o json prints them
         human: () => {
-          const chalk = makeChalk(colorLevel(process.stdout, process.env));
-          // a Deployment's ReplicaSets one after the other, in the plan's order
-          const stories = ctx.selected.map((c) => buildExplainModel(ctx.planner, c, ctx.nowMs, ctx.behaviour.version));
-          return stories.map((model, i) => (i ? '\n' : '') + renderExplain(model, { chalk, width: Math.max(80, process.stdout.columns || 100) }));
+          const opts = { chalk: makeChalk(colorLevel(process.stdout, process.env)), width: Math.max(80, process.stdout.columns || 100) };
+          // deploy/NAME: the Deployment as a tree first, then each ReplicaSet's story
+          const { models, trees } = explainModels(ctx, target);
+          return [...trees.map((t) => renderDeploymentTree(t, opts)), ...models.map((m) => renderExplain(m, opts))].map((text, i) => (i ? '\n' : '') + text);
         },
       }),
     );
-    process.exitCode = entries.every((e) => e.inSync) ? 0 : 1;
+    // a describe: 0 once explained; diff's codes only when asked for (--exit-code)
+    process.exitCode = flags['exit-code'] && !planInSync({ controllers: entries }) ? 1 : 0;
   }
 
   /** explain pod/NAME: every controller's view of one pod (the planner's decisions, nothing new). */
@@ -110,6 +126,6 @@ Nothing is written.`;
         human: () => [renderPodExplanation(explanation, { chalk: makeChalk(colorLevel(process.stdout, process.env)), width: Math.max(80, process.stdout.columns || 100) })],
       }),
     );
-    process.exitCode = podExplanationActs(explanation) ? 1 : 0;
+    process.exitCode = flags['exit-code'] && podExplanationActs(explanation) ? 1 : 0;
   }
 }

@@ -11,8 +11,8 @@ import { renderOutput } from '../render/formats.js';
 import { renderNames } from '../render/plan-output.js';
 import { parseDurationMs } from '../core/duration.js';
 import { parseByteQuantity } from '../input/read-input.js';
-import { confirmationText, reconcileProblems, reconcileSummary, renderStaleness } from '../render/reconcile-output.js';
-import { applyPlan, confirmedPods, startReconcile, type DryRun } from '../services/reconcile-service.js';
+import { confirmationText, reconcileProblems, reconcileSummary, renderStaleness, stoppedSummary } from '../render/reconcile-output.js';
+import { applyPlan, confirmedPods, startReconcile, type DryRun, type ReconcileReport } from '../services/reconcile-service.js';
 
 export default class Reconcile extends BaseCommand {
   static override summary = 'Run one sync of the ReplicaSet controller against the cluster, and apply it';
@@ -24,17 +24,20 @@ pods from the template in slow-start batches (stopping at the first failed batch
 ranked pods in parallel, writes the status through the status subresource, and records Events as
 upstream's recorder does (reportingController rs-reconcile).
 
-Then it converges: the controllers it wrote to are synced again on fresh state, as the controller
-would on the events its writes cause, until each is in sync (so "diff" exits 0 after) or --timeout
+Then it converges: the controllers are synced again on fresh state, as the controller would on the
+events its writes cause (a pod it created turning ready, a pod it deleted gone, the minReadySeconds
+requeue), until "diff" on them would exit 0 and nothing it wrote is still changing, or --timeout
 passes. --once stops after the first sync. A follow-up sync never deletes or releases a pod the
-confirmation did not name; such a controller is left for another run.
+confirmation did not name; such a controller is left for another run. Ctrl-C stops the writes and
+says, per controller, what was already written (exit status 130).
 
 --plan FILE applies a plan saved with "diff -o json" (or -o yaml) exactly: it plans again on fresh
 state first and, if anything the plan does differs (other pods, other counts, a re-created
 controller, another Kubernetes version), writes nothing at all and lists the differences.
 
 Exit status: 0 when every action succeeded and every controller is in sync, 1 when --timeout passed
-before that, 2 when any action failed, 3 when a saved plan is stale (nothing written).`;
+before that, 2 when any action failed, 3 when a saved plan is stale (nothing written), 130 when
+interrupted.`;
 
   static override examples = [
     { description: 'Look first, then apply after confirming', command: '<%= config.bin %> reconcile -n shop' },
@@ -61,7 +64,7 @@ before that, 2 when any action failed, 3 when a saved plan is stale (nothing wri
 
   async run(): Promise<void> {
     const { argv, flags } = await this.parse(Reconcile);
-    // Ctrl-C, at the prompt or mid-apply: exit 130 there and then
+    // Ctrl-C while reading and at the prompt: exit 130 there and then (nothing was written)
     const interruption = this.interruptible({ atOnce: true });
     const dryRun = flags['dry-run'] as DryRun;
     if (flags.filename?.length && dryRun !== 'client') throw new UserError('reconcile writes to a cluster: -f (a snapshot) is only allowed with --dry-run=client');
@@ -108,7 +111,9 @@ before that, 2 when any action failed, 3 when a saved plan is stale (nothing wri
     // What the user agreed to see deleted or released: follow-up syncs stay within it.
     const confirmed = confirmedByPrompt || saved ? confirmedPods(work) : undefined;
     let done = 0;
-    const report = await applyPlan(ctx, {
+    // Ctrl-C mid-apply: no further write, then say what was written (a second Ctrl-C ends at once).
+    const signal = interruption.graceful();
+    const report: ReconcileReport = await applyPlan(ctx, {
       dryRun,
       qps: flags['kube-api-qps'],
       burst: flags['kube-api-burst'],
@@ -118,6 +123,7 @@ before that, 2 when any action failed, 3 when a saved plan is stale (nothing wri
         progress.update(`applying: ${done} actions (${c.namespace}/${c.name}: ${a.action}${a.pod ? ' ' + a.pod : ''})`);
       },
       converge: flags.once ? undefined : { timeoutMs, confirmed, refresh },
+      signal,
     });
     progress.done();
     await this.printChunks(
@@ -128,6 +134,7 @@ before that, 2 when any action failed, 3 when a saved plan is stale (nothing wri
       }),
     );
     process.stderr.write(reconcileProblems(report));
-    process.exitCode = report.failed ? 2 : report.converged === false ? 1 : 0;
+    process.stderr.write(stoppedSummary(report));
+    process.exitCode = report.stopped?.reason === 'interrupted' ? 130 : report.failed || report.stopped ? 2 : report.converged === false ? 1 : 0;
   }
 }

@@ -21,6 +21,8 @@ in-cluster as a Deployment (see deploy/). It refuses to start when the upstream 
 active in scope (recent Events from replicaset-controller), unless --force: two controllers on the
 same objects fight.
 
+Each delete is logged with the reason the sync's ranking gave it, as "history" tells it.
+
 Stops on SIGINT/SIGTERM: takes no new work, finishes the syncs in flight, releases the lease.`;
 
   static override examples = [
@@ -45,7 +47,7 @@ Stops on SIGINT/SIGTERM: takes no new work, finishes the syncs in flight, releas
     'log-format': Flags.string({ description: 'log format', options: ['text', 'json'], default: 'text' }),
     v: Flags.integer({ char: 'v', description: 'log verbosity (klog levels: 2 shows every sync, 4 every event)', default: 0, min: 0 }),
     'metrics-bind-address': Flags.string({ description: 'serve /metrics, /healthz and /readyz on this address (e.g. :8080); 0 disables', default: '0' }),
-    'until-synced': Flags.boolean({ description: 'exit 0 as soon as every controller in scope is in sync and no expectation is pending', default: false }),
+    'until-synced': Flags.boolean({ description: 'exit 0 once "diff" on the same scope would exit 0 and stay there: no expectation or requeue pending, the pods it created ready, those it deleted gone', default: false }),
     ...syncedTimeoutFlag,
     ...connectionFlags,
   };

@@ -1,12 +1,15 @@
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base.js';
 
+const DEPRECATED_KUBECONFIG = 'sandbox --kubeconfig is deprecated: it writes the file, where --kubeconfig everywhere else reads one; use --write-kubeconfig';
+
 export default class Sandbox extends BaseCommand {
   static override summary = 'Start the embedded Kubernetes API server (in memory, 127.0.0.1) to try rs-reconcile without a cluster';
   static override description = `A faithful in-memory subset of kube-apiserver (namespaces, pods, nodes, events, replicasets,
 deployments, replicationcontrollers, configmaps, secrets, serviceaccounts, leases). It writes a
-kubeconfig, prints the line to export it, and runs until Ctrl-C. kubectl and every rs-reconcile
-command work against it.
+kubeconfig (--write-kubeconfig), prints the line to export it, and runs until Ctrl-C; when it
+stops it removes that kubeconfig again, so nothing points at its dead port. kubectl and every
+rs-reconcile command work against it.
 
 What runs besides the API server: with --nodes N, a simulated scheduler and kubelet; and, unless
 --no-controllers, three of kube-controller-manager's controllers: serviceaccount (a "default"
@@ -16,18 +19,21 @@ then removed) and garbage collector (dependents of a deleted owner go, e.g. a Re
 Deployment is gone). Seeded namespaces have their "default" ServiceAccount from the start.
 
 What does not run: no Deployment controller (Deployments are stored and served, their
-ReplicaSets are not created or scaled for them; the ReplicaSets a Deployment owns are
-rs-reconcile's to handle: rs-reconcile run, or reconcile deploy/NAME) and no ReplicaSet or
-ReplicationController controller (that is rs-reconcile itself).`;
+ReplicaSets are not created or scaled for them, and a create is answered with a warning saying
+so; the ReplicaSets a Deployment owns are rs-reconcile's to handle: rs-reconcile run, or
+reconcile deploy/NAME) and no ReplicaSet or ReplicationController controller (that is
+rs-reconcile itself).`;
   static override examples = [
     { description: 'A sandbox with 3 fake nodes, seeded with an example', command: '<%= config.bin %> sandbox --nodes 3 --seed examples/drifted-replicaset.yaml' },
     { description: 'Then, in another shell', command: 'export KUBECONFIG=$PWD/sandbox.kubeconfig\nkubectl get rs,pods -A\n<%= config.bin %> reconcile -n shop --yes' },
+    { description: 'The kubeconfig elsewhere (it is removed again when the sandbox stops)', command: '<%= config.bin %> sandbox --write-kubeconfig /tmp/sandbox.kubeconfig' },
   ];
   static override flags = {
     port: Flags.integer({ description: 'port on 127.0.0.1 (default: a free one)', min: 0, max: 65535 }),
     nodes: Flags.integer({ description: 'fake nodes for the simulated scheduler and kubelet (0: pods stay Pending)', min: 0, default: 3 }),
     seed: Flags.string({ description: 'objects to preload (YAML or JSON, as kubectl get -o yaml prints them); repeatable', multiple: true }),
-    kubeconfig: Flags.string({ description: 'where to write the kubeconfig', default: 'sandbox.kubeconfig' }),
+    // Everywhere else --kubeconfig names a file to read; the old spelling still works, with a warning.
+    'write-kubeconfig': Flags.string({ description: 'where to write the kubeconfig (removed again when the sandbox stops)', default: 'sandbox.kubeconfig', aliases: ['kubeconfig'] }),
     'audit-log': Flags.string({ description: 'write every request to this file as kube-apiserver does (audit.k8s.io/v1 Events, JSON lines; writes of pods, ReplicaSets, ReplicationControllers and Deployments with their bodies), for history --audit-log' }),
     'audit-max-entries': Flags.integer({ description: 'newest audit entries kept in memory for GET /sandbox/audit (the --audit-log file gets all)', min: 0, default: 100_000 }),
     'no-controllers': Flags.boolean({ description: 'a bare API server: without the serviceaccount, namespace and garbage collector controllers (pods need a ServiceAccount made by hand)', default: false }),
@@ -35,11 +41,23 @@ ReplicationController controller (that is rs-reconcile itself).`;
 
   async run(): Promise<void> {
     const { flags } = await this.parse(Sandbox);
+    if (this.argv.some((a) => /^--kubeconfig(=|$)/.test(a))) this.warning(DEPRECATED_KUBECONFIG);
     const { runSandboxCli } = await import('../sandbox/cli.js');
     const ac = new AbortController();
-    const stop = () => ac.abort();
+    let stoppedBy: NodeJS.Signals | null = null;
+    const stop = (signal: NodeJS.Signals) => {
+      stoppedBy = signal;
+      ac.abort();
+    };
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
-    await runSandboxCli({ port: flags.port, nodes: flags.nodes, seedFiles: flags.seed, kubeconfigPath: flags.kubeconfig, auditLog: flags['audit-log'], auditMaxEntries: flags['audit-max-entries'], controllers: !flags['no-controllers'], out: process.stdout, signal: ac.signal });
+    try {
+      await runSandboxCli({ port: flags.port, nodes: flags.nodes, seedFiles: flags.seed, kubeconfigPath: flags['write-kubeconfig'], auditLog: flags['audit-log'], auditMaxEntries: flags['audit-max-entries'], controllers: !flags['no-controllers'], out: process.stdout, signal: ac.signal });
+    } finally {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+    }
+    // A shell's convention for a program a signal ended: 128 + the signal's number.
+    if (stoppedBy) process.exitCode = stoppedBy === 'SIGINT' ? 130 : 143;
   }
 }

@@ -1,6 +1,6 @@
 // The ReplicaSet controller (and, as upstream, the same code for ReplicationControllers): event
-// handlers that only compute keys and enqueue (§9), a rate-limited workqueue (§11), workers
-// that run one level-based sync per key (§2) with expectations (§10).
+// handlers that only compute keys and enqueue (addPod, updatePod, …), a rate-limited workqueue, workers
+// that run one level-based sync per key (syncReplicaSet) with expectations (UIDTrackingControllerExpectations).
 
 import { controllerKey, controllerKindInfo, minReadySeconds, namespaceOf, type ControllerKindInfo } from '../core/controller.js';
 import type { Clock } from '../runtime/clock.js';
@@ -130,7 +130,7 @@ export class ReplicaSetController {
     return out;
   }
 
-  // ---- event handlers (§9): compute keys, enqueue, nothing more -----------------------------
+  // ---- event handlers (upstream's addPod, updatePod, …): compute keys, enqueue, nothing more -----------------------------
 
   addController = (obj: ControllerObject): void => {
     this.deps.log.v(4).info(`Adding ${this.deps.kind}`, { key: this.keyOf(obj) });
@@ -293,7 +293,7 @@ export class ReplicaSetController {
    * A planner over what one sync of this controller reads, found through the cache indexes (never
    * a scan of every controller of the namespace): the controller and its siblings (same owner),
    * the pods it owns, the orphans it may adopt, and, when it has an owner, the pods matching a
-   * sibling's selector, since colocation ranks count them whoever owns them (§6.2).
+   * sibling's selector, since colocation ranks count them whoever owns them (getPodsRankedByRelatedPodsOnSameNode).
    */
   private plannerFor(obj: ControllerObject): ClusterPlanner {
     const ns = namespaceOf(obj);
@@ -330,9 +330,12 @@ export class ReplicaSetController {
     });
   }
 
-  /** Every controller in scope is in sync by the plan and no expectation is pending. */
+  /**
+   * Every controller in scope is in sync by the plan, no expectation is pending and no requeue
+   * (minReadySeconds, a backoff) is waiting: nothing this controller knows of will write again.
+   */
   allInSync(): boolean {
-    if (this.busy()) return false;
+    if (this.busy() || this.queue.waiting() > 0) return false;
     for (const obj of this.deps.listers.controllers.all()) {
       if (this.deps.inScope && !this.deps.inScope(obj)) continue;
       const key = this.keyOf(obj);

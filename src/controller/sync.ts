@@ -1,4 +1,4 @@
-// syncReplicaSet applied (§2): claim (adopt / release), manage replicas (slow-start creates,
+// upstream's syncReplicaSet applied: claim (adopt / release), manage replicas (slow-start creates,
 // ranked deletes), calculate and write the status, as upstream does it, through a ControllerAPI.
 // The decisions come from the pure planner; this module only carries them out and reacts to
 // what the API server answers.
@@ -65,7 +65,7 @@ class AggregateSyncError extends Error {
 }
 
 /**
- * Carries out one sync decision (syncReplicaSet, §2): the claims in order, then the planned
+ * Carries out one sync decision (syncReplicaSet): the claims in order, then the planned
  * creates or the ranked deletions, then the status write. Nothing is decided again here; when
  * the API server's answers change what upstream would count (an adopted pod already gone), the
  * planner's rules are asked again for the claimed pods that resulted, at the decision's `now`.
@@ -83,7 +83,7 @@ export async function syncController(planner: ClusterPlanner, decision: SyncDeci
 
   if (decision.selectorError !== null) return outcome({ skipped: 'InvalidSelector' });
 
-  // Claim: adopt matching orphans, release owned pods that stopped matching (§5), one by one.
+  // Claim: adopt matching orphans, release owned pods that stopped matching (ClaimPods), one by one.
   let adoptCheck: Promise<Error | null> | null = null;
   const canAdopt = () => (adoptCheck ??= recheckController(deps.api, c));
   const claimed: Pod[] = [];
@@ -127,7 +127,7 @@ export async function syncController(planner: ClusterPlanner, decision: SyncDeci
       }
     }
   }
-  // A failed adopt or release ends the sync: no creates, no deletes, no status write (§2 step 7).
+  // A failed adopt or release ends the sync: no creates, no deletes, no status write (syncReplicaSet returns on a claim error).
   if (claimErrors.length) return outcome({ error: new AggregateSyncError(claimErrors) });
 
   const d = planner.afterClaims(decision, claimed);
@@ -175,7 +175,7 @@ async function manageReplicas(d: SyncDecision, deps: SyncDeps, record: (a: Actio
   const ns = namespaceOf(c);
   const n = d.create.count;
   if (n > 0) {
-    // Expect the creations before issuing any (§10): the informer may see them first.
+    // Expect the creations before issuing any (ExpectCreations): the informer may see them first.
     deps.expectations?.expectCreations(key, n);
     const template = podFromTemplate(c);
     const { successes, error } = await slowStartBatch(n, SLOW_START_INITIAL_BATCH_SIZE, async () => {
@@ -208,12 +208,15 @@ async function manageReplicas(d: SyncDecision, deps: SyncDeps, record: (a: Actio
   const victims = victimsOf(d);
   if (victims.length > 0) {
     deps.expectations?.expectDeletions(key, victims.map(podKey));
+    // each delete carries the ranking reason the decision gave it, for the logs and the report
+    const reasons = new Map(d.entry.delete.map((v) => [v.name, { code: v.reason, message: v.message }]));
     const errors: Error[] = [];
     await Promise.all(
       victims.map(async (pod) => {
+        const reason = reasons.get(pod.metadata.name);
         try {
           await deps.api.deletePod(ns, pod.metadata.name);
-          record({ action: 'delete', pod: pod.metadata.name, ok: true });
+          record({ action: 'delete', pod: pod.metadata.name, ok: true, reason });
           void deps.api.recordEvent(c, 'Normal', 'SuccessfulDelete', `Deleted pod: ${pod.metadata.name}`);
         } catch (e) {
           const err = asApiError(e);
@@ -224,11 +227,11 @@ async function manageReplicas(d: SyncDecision, deps: SyncDeps, record: (a: Actio
             return;
           }
           if (err.notFound) {
-            record({ action: 'delete', pod: pod.metadata.name, ok: true, note: 'already gone' });
+            record({ action: 'delete', pod: pod.metadata.name, ok: true, note: 'already gone', reason });
             return;
           }
           void deps.api.recordEvent(c, 'Warning', 'FailedDelete', `Error deleting: ${err.message}`);
-          record({ action: 'delete', pod: pod.metadata.name, ok: false, code: err.code, error: err.message });
+          record({ action: 'delete', pod: pod.metadata.name, ok: false, code: err.code, error: err.message, reason });
           errors.push(new Error(`unable to delete pods: ${err.message}`));
         }
       }),

@@ -1,6 +1,6 @@
-// Claiming (§5): the controller-ref manager's keep / adopt / release / ignore decision for every
+// Claiming (ClaimPods): the controller-ref manager's keep / adopt / release / ignore decision for every
 // pod that is in the controller's namespace and either matches its selector or names it as
-// controller, after the active-pod filter of §3 (inactive pods are never claimed). Ownership is
+// controller, after the active-pod filter (FilterActivePods) (inactive pods are never claimed). Ownership is
 // the controller reference's uid, as ClaimObject compares it; from 1.34 a pod carrying the uid
 // under another kind or name never gets here (the planner's candidates leave it out).
 
@@ -15,7 +15,7 @@ export interface ClaimDecision {
   decision: PodDecision;
   reason: PodReason;
   message: string;
-  /** The pod counts as the controller's after this sync's claim (claimed pods, §2 step 7). */
+  /** The pod counts as the controller's after this sync's claim (syncReplicaSet's filteredPods after ClaimPods). */
   claimed: boolean;
 }
 

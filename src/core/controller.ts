@@ -1,5 +1,5 @@
 // ReplicaSets and ReplicationControllers as one type: upstream runs the same controller for both,
-// converting every RC to a ReplicaSet on the way in (§13).
+// converting every RC to a ReplicaSet on the way in (upstream's replication controller wraps the ReplicaSet one).
 
 import { rcSelectorAsLabelSelector } from './selector.js';
 import type { Controller, ControllerKind, ControllerSnapshotField, ReplicaSet, ReplicationController } from './types.js';

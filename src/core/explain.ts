@@ -1,8 +1,9 @@
 // The explain model of one controller: its plan entry plus every fact the claim and ranking rules
 // looked at, computed here once so renderers only lay it out.
 
-import { minReadySeconds, namespaceOf } from './controller.js';
-import type { ExplainModel, ExplainPodRow } from './explain-types.js';
+import { desiredReplicas, minReadySeconds, namespaceOf } from './controller.js';
+import type { ExplainModel, ExplainPodRow, PodOutcome } from './explain-types.js';
+import type { PodDecision, WhatIf } from './plan-types.js';
 import type { ClusterPlanner, SyncDecision } from './plan.js';
 import { controllerRef, POD_DELETION_COST_ANNOTATION, parseDeletionCost } from './pod.js';
 import { rankFacts } from './rank.js';
@@ -10,7 +11,13 @@ import { currentStatus } from './status.js';
 import { formatTime } from './time.js';
 import type { Controller } from './types.js';
 
-export function buildExplainModel(planner: ClusterPlanner, original: Controller, nowMs: number, kubernetesVersion: string): ExplainModel {
+/** One word for what the sync does to a pod: deleting wins over keeping (and follows an adoption). */
+export function podOutcome(decision: PodDecision, deleted: boolean): PodOutcome {
+  if (!deleted) return decision;
+  return decision === 'adopt' ? 'adopt+delete' : 'delete';
+}
+
+export function buildExplainModel(planner: ClusterPlanner, original: Controller, nowMs: number, kubernetesVersion: string, whatIf: WhatIf | null = null): ExplainModel {
   const detail: SyncDecision = planner.planController(original);
   const c = detail.controller;
   const perNode = detail.perNode.size ? detail.perNode : planner.relatedPodsPerNode(c);
@@ -36,6 +43,7 @@ export function buildExplainModel(planner: ClusterPlanner, original: Controller,
       deletionCostAnnotation: raw,
       colocated: f.rank,
       deleteIndex: deleteIndex.get(d.pod.metadata.uid) ?? null,
+      outcome: podOutcome(d.decision, deleteIndex.has(d.pod.metadata.uid)),
     };
   });
   rows.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -58,6 +66,8 @@ export function buildExplainModel(planner: ClusterPlanner, original: Controller,
     templateLabels: { ...(c.spec.template?.metadata?.labels ?? {}) },
     minReadySeconds: minReadySeconds(c),
     generation: c.metadata.generation ?? 0,
+    object: { replicas: desiredReplicas(original), generation: original.metadata.generation ?? 0 },
+    whatIf,
     owner: ownerRef ? { kind: ownerRef.kind, name: ownerRef.name, uid: ownerRef.uid, found: ownerFound } : null,
     siblings: planner.siblings(c).map((s) => s.metadata.name).sort(),
     pods: rows,

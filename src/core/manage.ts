@@ -1,4 +1,4 @@
-// manageReplicas (§6): how many pods to create (burst cap, slow-start batches) and which to
+// manageReplicas: how many pods to create (burst cap, slow-start batches) and which to
 // delete (related pods on the same node, ranking, scale to zero unsorted).
 
 import { isPodActive } from './pod.js';
@@ -26,7 +26,7 @@ export function slowStartBatches(count: number, initial = SLOW_START_INITIAL_BAT
   return out;
 }
 
-/** Active related pods per node name (unscheduled pods share ""), the rank of §6.2 step 3. */
+/** Active related pods per node name (unscheduled pods share ""), the rank of getPodsRankedByRelatedPodsOnSameNode. */
 export function podsPerNode(relatedPods: Iterable<Pod>): Map<string, number> {
   const m = new Map<string, number>();
   for (const p of relatedPods) {

@@ -23,7 +23,7 @@ function restartsWords(f: RankFacts): string {
 
 /**
  * Why colocation told no pod apart: upstream counts, per node, the active pods of every
- * ReplicaSet that shares the controller's owner (§6.2). A standalone ReplicaSet (no controller
+ * ReplicaSet that shares the controller's owner (getPodsRankedByRelatedPodsOnSameNode). A standalone ReplicaSet (no controller
  * owner) and a ReplicationController have no such group, so every pod has rank 0.
  */
 export type Colocation = 'owner' | 'standalone' | 'rc';
@@ -87,6 +87,12 @@ export function behaviourFeatures(b: Behaviour): BehaviourFeature[] {
     { name: 'PodDeletionCost', on: b.gates.PodDeletionCost, source: 'feature gate', description: 'the controller.kubernetes.io/pod-deletion-cost annotation orders the deletion ranking' },
     { name: 'LogarithmicScaleDown', on: b.gates.LogarithmicScaleDown, source: 'feature gate', description: 'ready and creation times are compared in logarithmic buckets, then by uid' },
     { name: 'DeploymentReplicaSetTerminatingReplicas', on: b.gates.DeploymentReplicaSetTerminatingReplicas, source: 'feature gate', description: 'status.terminatingReplicas counts the pods being deleted' },
+    {
+      name: 'StaleControllerConsistencyReplicaSet',
+      on: b.gates.StaleControllerConsistencyReplicaSet,
+      source: 'feature gate',
+      description: "kube-controller-manager syncs a ReplicaSet only once its caches hold its own last writes (sync timing only: no plan changes, and rs-reconcile run does not wait)",
+    },
     { name: 'sidecarRestarts', on: b.sidecarRestarts, source: '1.32+', description: 'sidecar restarts in ranking: equal restarts are decided by restartable init containers' },
     { name: 'availabilityInclusive', on: b.availabilityInclusive, source: '1.34+', description: 'a pod is available once ready for exactly minReadySeconds (<=, was <)' },
     { name: 'nextAvailableRequeue', on: b.requeue === 'next-available', source: '1.34+', description: "the sync after a scale-up is queued at the next pod's availability time" },

@@ -62,13 +62,16 @@ export type WarningCode =
   | 'TemplateLabelsDoNotMatchSelector'
   | 'OwnerNotFound'
   | 'BurstCapped'
-  | 'NoTemplateLabels';
+  | 'NoTemplateLabels'
+  | 'ContestedAdoption';
 
 /** addition: what a careful reader should know about this controller (never changes decisions). */
 export interface PlanWarning {
   code: WarningCode;
   message: string;
   pods?: string[];
+  /** OverlappingSelectors, ContestedAdoption: the other controller (same namespace). */
+  controller?: { kind: ControllerKind; name: string };
 }
 
 export interface PlanController {
@@ -98,12 +101,25 @@ export interface PlanSummary {
   statusUpdates: number;
 }
 
+/**
+ * addition: the "as if" a plan was computed under, which no object in the input says. A plan with
+ * one describes a hypothetical state: it is for reading, never for `reconcile --plan`.
+ */
+export interface WhatIf {
+  /** --replicas N: every controller of the plan planned as if scaled to N. */
+  replicas?: number;
+  /** --now on a live cluster: planned as if the clock said this (a snapshot's --now is its time). */
+  now?: string;
+}
+
 export interface Plan {
   apiVersion: typeof PLAN_API_VERSION;
   kind: 'ReconcilePlan';
   now: string;
   kubernetesVersion: string;
   source: 'file' | 'cluster';
+  /** addition: null (or absent, in plans of other writers) when the plan is of the input as it is. */
+  whatIf?: WhatIf | null;
   summary: PlanSummary;
   controllers: PlanController[];
 }

@@ -1,4 +1,4 @@
-// The planner: upstream's syncReplicaSet (§2) run for every controller of a snapshot, without
+// The planner: upstream's syncReplicaSet run for every controller of a snapshot, without
 // writing anything. It reads like the sync: selector, list, filter active, claim, manage
 // replicas, calculate status, decide the status write and the requeue.
 
@@ -22,6 +22,7 @@ import {
   type PlanSummary,
   type PlanWarning,
   type SkipReason,
+  type WhatIf,
 } from './plan-types.js';
 import { controllerRef, isPodActive, isPodTerminating } from './pod.js';
 import { PodIndex, refersToOtherKindOrName } from './pod-index.js';
@@ -40,7 +41,9 @@ export interface PlanOptions {
   include?: (c: Controller) => boolean;
   /** What-if: plan as if this controller had been scaled to N (a scale bumps generation). */
   replicasOverride?: (c: Controller) => number | undefined;
-  /** Live only: whether the controller's expectations are satisfied (§10). Offline: always. */
+  /** The what-ifs the plan is computed under, written into it (null: none). */
+  whatIf?: WhatIf | null;
+  /** Live only: whether the controller's expectations are satisfied (SatisfiedExpectations). Offline: always. */
   expectationsSatisfied?: (key: string) => boolean;
   /** True when the snapshot holds every controller of the namespaces it covers. */
   controllersComplete?: boolean;
@@ -49,7 +52,7 @@ export interface PlanOptions {
 }
 
 /**
- * The one decision of one sync (§2), computed once at one `now` on the state the sync sees.
+ * The one decision of one sync (syncReplicaSet), computed once at one `now` on the state the sync sees.
  * `explain` and `diff` render it; the sync (src/controller/sync.ts) only carries it out: the
  * claims in order, then the creates or the ranked deletions, then the status write, then the
  * requeue. Nothing downstream ranks, counts or computes a status again.
@@ -77,7 +80,7 @@ export interface SyncDecision {
   entry: PlanController;
 }
 
-/** What the sync writes when manageReplicas failed with `message` (§2 step 8: same `now`). */
+/** What the sync writes when manageReplicas failed with `message` (syncReplicaSet: calculateStatus gets the manage error, same `now`). */
 export function statusAfterManageError(d: SyncDecision, message: string, bh: Behaviour): { status: ComputedStatus; write: boolean } {
   const c = d.controller;
   const status = calculateStatus(c, d.claimed, d.terminating, message, d.now, bh);
@@ -96,7 +99,7 @@ export class ClusterPlanner {
   private readonly selectors = new Map<Controller, SelectorResult>();
   private readonly rsByOwnerUid = new Map<string, Controller[]>();
   private readonly controllerUids = new Set<string>();
-  private readonly overlapsByNamespace = new Map<string, Map<Controller, Map<string, string[]>>>();
+  private readonly overlapsByNamespace = new Map<string, Overlaps>();
   /** One copy of each claim sentence (a GiB of copies with 150k pods sharing owner uids). */
   private readonly sentences = new ClaimSentences();
 
@@ -109,7 +112,7 @@ export class ClusterPlanner {
     this.index = new PodIndex(snapshot.pods);
     for (const c of this.controllers) {
       this.controllerUids.add(c.metadata.uid);
-      if (c.kind !== 'ReplicaSet') continue; // the owner index holds ReplicaSets only (§13)
+      if (c.kind !== 'ReplicaSet') continue; // the owner index holds ReplicaSets only (RCs have no controller owner)
       const owner = controllerRef(c);
       if (owner) push(this.rsByOwnerUid, owner.uid, c);
     }
@@ -149,6 +152,7 @@ export class ClusterPlanner {
       now: formatTime(this.opts.now),
       kubernetesVersion: this.opts.behaviour.version,
       source: this.opts.source,
+      whatIf: this.opts.whatIf ?? null,
       summary: summarize(entries),
       controllers: entries,
     };
@@ -163,7 +167,7 @@ export class ClusterPlanner {
     if (!sel.ok) return this.invalidSelector(c, sel.error);
     const selector = sel.selector;
 
-    // Read expectations before listing pods (§2 step 3).
+    // Read expectations before listing pods (syncReplicaSet reads SatisfiedExpectations first).
     const needsSync = this.opts.expectationsSatisfied?.(controllerKey(c)) ?? true;
 
     const candidates = this.candidates(c, selector);
@@ -194,7 +198,7 @@ export class ClusterPlanner {
     return this.decide(d.controller, d.selector!, d.claims, claimed, d.terminating, d.entry.skip, d.entry.warnings.filter((w) => w.code !== 'BurstCapped' && w.code !== 'NoTemplateLabels'));
   }
 
-  /** manageReplicas (§6), calculateStatus and the skip rule (§8), the requeue (§8.3): one `now`. */
+  /** manageReplicas, calculateStatus and the skip rule of updateReplicaSetStatus, the requeue: one `now`. */
   private decide(c: Controller, selector: Selector, claims: ClaimDecision[], claimed: Pod[], terminating: number | null, skip: PlanController['skip'], warnings: PlanWarning[]): SyncDecision {
     const bh = this.opts.behaviour;
     const now = this.opts.now;
@@ -212,7 +216,7 @@ export class ClusterPlanner {
         if (createCount < -diff) warnings.push({ code: 'BurstCapped', message: `${-diff} pods are missing but one sync creates at most ${this.burstReplicas} (burst replicas); the rest follow in later syncs` });
         const labels = c.spec.template?.metadata?.labels;
         if (!labels || Object.keys(labels).length === 0) {
-          // RealPodControl refuses locally: the first create fails and slow start stops (§6.1).
+          // RealPodControl refuses locally: the first create fails and slow start stops (slowStartBatch).
           manageError = 'unable to create pods, no labels';
           warnings.push({ code: 'NoTemplateLabels', message: `the pod template has no labels: upstream refuses to create pods ("unable to create pods, no labels") and records FailedCreate` });
         }
@@ -272,7 +276,7 @@ export class ClusterPlanner {
     };
   }
 
-  /** Related pods (§6.2 step 2) counted per node: pods matching any sibling's selector. */
+  /** Related pods (getPodsRankedByRelatedPodsOnSameNode) counted per node: pods matching any sibling's selector. */
   relatedPodsPerNode(c: Controller): Map<string, number> {
     if (c.kind !== 'ReplicaSet') return new Map();
     const owner = controllerRef(c);
@@ -336,7 +340,7 @@ export class ClusterPlanner {
     return { kind: c.kind, name: c.metadata.name, uid: c.metadata.uid };
   }
 
-  /** Terminating pods controlled by this controller that match its selector (§2 step 8). */
+  /** Terminating pods controlled by this controller that match its selector (syncReplicaSet, for status.terminatingReplicas). */
   private countTerminating(c: Controller, selector: Selector, candidates: Pod[]): number {
     let n = 0;
     for (const p of candidates) {
@@ -354,7 +358,9 @@ export class ClusterPlanner {
       namespace: namespaceOf(c),
       name: c.metadata.name,
       uid: c.metadata.uid,
-      inSync: true,
+      // Upstream never syncs it: what it should do is not done, and nothing will do it until the
+      // selector is fixed. That is not "in sync" (diff exits 1 for it).
+      inSync: false,
       skip: { reason: 'InvalidSelector' satisfies SkipReason, message },
       replicas: { desired: desiredReplicas(c), current: owned },
       pods: [],
@@ -395,13 +401,15 @@ export class ClusterPlanner {
       });
     }
     const overlaps = this.overlapsOf(c);
-    for (const [otherName, pods] of overlaps) {
+    for (const [other, pods] of overlaps.withOthers) {
       out.push({
         code: 'OverlappingSelectors',
-        message: `${pods.length} pod${pods.length === 1 ? ' is' : 's are'} also selected by ${otherName}: overlapping selectors are a user error upstream, and the controllers may fight over ${pods.length === 1 ? 'it' : 'them'}`,
+        message: `${pods.length} pod${pods.length === 1 ? ' is' : 's are'} also selected by ${other.kind} ${other.metadata.name}: overlapping selectors are a user error upstream, and the controllers may fight over ${pods.length === 1 ? 'it' : 'them'}`,
         pods: pods.sort(),
+        controller: { kind: other.kind, name: other.metadata.name },
       });
     }
+    out.push(...contestedAdoptions(c, claims, overlaps.byPod));
     const orphaned: string[] = [];
     for (const d of claims) {
       if (d.reason !== 'OwnedByOther') continue;
@@ -423,11 +431,11 @@ export class ClusterPlanner {
    * Other controllers (RS or RC) of the namespace whose valid, non-empty selector also matches an
    * active, labelled pod this one matches (getPodReplicaSets' view: empty selectors match nothing).
    */
-  private overlapsOf(c: Controller): Map<string, string[]> {
+  private overlapsOf(c: Controller): { withOthers: Map<Controller, string[]>; byPod: Map<Pod, Controller[]> } {
     const ns = namespaceOf(c);
     let table = this.overlapsByNamespace.get(ns);
     if (!table) {
-      table = new Map();
+      table = { byController: new Map(), byPod: new Map() };
       const byPod = new Map<Pod, Controller[]>();
       for (const other of this.controllers) {
         if (namespaceOf(other) !== ns) continue;
@@ -440,41 +448,89 @@ export class ClusterPlanner {
       }
       for (const [pod, ctrls] of byPod) {
         if (ctrls.length < 2) continue;
+        table.byPod.set(pod, ctrls);
         for (const a of ctrls) {
-          let m = table.get(a);
-          if (!m) table.set(a, (m = new Map()));
-          for (const b of ctrls) if (b !== a) push(m, `${b.kind} ${b.metadata.name}`, pod.metadata.name);
+          let m = table.byController.get(a);
+          if (!m) table.byController.set(a, (m = new Map()));
+          for (const b of ctrls) if (b !== a) push(m, b, pod.metadata.name);
         }
       }
       this.overlapsByNamespace.set(ns, table);
     }
-    const found = table.get(c);
-    if (!found) {
-      // A what-if copy of the controller: look it up by identity of the original.
-      for (const [k, v] of table) if (k.metadata.uid === c.metadata.uid && k.kind === c.kind) return v;
-      return new Map();
-    }
-    return found;
+    let found = table.byController.get(c);
+    // A what-if copy of the controller: look it up by identity of the original.
+    if (!found) for (const [k, v] of table.byController) if (k.metadata.uid === c.metadata.uid && k.kind === c.kind) found = v;
+    return { withOthers: found ?? new Map(), byPod: table.byPod };
   }
+}
+
+/** Per namespace: each controller's overlapping controllers with the pods they share, and each shared pod's controllers. */
+interface Overlaps {
+  byController: Map<Controller, Map<Controller, string[]>>;
+  byPod: Map<Pod, Controller[]>;
+}
+
+/**
+ * The orphans this controller adopts that another controller would adopt too (its selector
+ * matches them and it is not being deleted). Only one adoption can succeed: the first sync to
+ * patch the pod. The API server refuses a second controller reference (422), so the other's
+ * ClaimPods collects the error, its sync stops after the claims (no creates, deletes or status
+ * write: syncReplicaSet returns on a claim error) and is retried, and then finds the pod owned by the winner. Which sync runs first is up to the workqueue, so
+ * each plan shows the adoption it would attempt, and the summary counts the pod once.
+ */
+function contestedAdoptions(c: Controller, claims: ClaimDecision[], byPod: Map<Pod, Controller[]>): PlanWarning[] {
+  const byRival = new Map<Controller, string[]>();
+  for (const d of claims) {
+    if (d.decision !== 'adopt') continue;
+    for (const other of byPod.get(d.pod) ?? []) {
+      if (other.metadata.uid === c.metadata.uid || isBeingDeleted(other)) continue;
+      push(byRival, other, d.pod.metadata.name);
+    }
+  }
+  return [...byRival].map(([other, pods]) => ({
+    code: 'ContestedAdoption' as const,
+    message:
+      `${pods.length === 1 ? `the orphan ${pods[0]} is` : `${pods.length} orphans are`} also wanted by ${other.kind} ${other.metadata.name}: only the first sync to patch ${pods.length === 1 ? 'it' : 'one'} adopts it ` +
+      `(the API server refuses a second controller reference); the other sync's claim fails, so it stops before creating, deleting or writing its status, is retried, ` +
+      `and then leaves the pod to its owner. The plan's summary counts each pod once`,
+    pods: pods.sort(),
+    controller: { kind: other.kind, name: other.metadata.name },
+  }));
 }
 
 function toPlanStatus(s: ComputedStatus): PlanStatus {
   return writtenStatus(s);
 }
 
+/**
+ * The plan's counts. adopt and release count pods, not decisions: an orphan two controllers
+ * would adopt is one pod, and only one of them can adopt it (see contestedAdoptions).
+ */
 export function summarize(entries: PlanController[]): PlanSummary {
   const s: PlanSummary = { controllers: entries.length, inSync: 0, adopt: 0, release: 0, create: 0, delete: 0, statusUpdates: 0 };
+  const adopted = new Set<string>();
+  const released = new Set<string>();
   for (const e of entries) {
     if (e.inSync) s.inSync++;
     for (const p of e.pods) {
-      if (p.decision === 'adopt') s.adopt++;
-      else if (p.decision === 'release') s.release++;
+      if (p.decision === 'adopt') adopted.add(`${e.namespace}/${p.name}`);
+      else if (p.decision === 'release') released.add(`${e.namespace}/${p.name}`);
     }
     s.create += e.create.count;
     s.delete += e.delete.length;
     if (e.statusChanged) s.statusUpdates++;
   }
+  s.adopt = adopted.size;
+  s.release = released.size;
   return s;
+}
+
+/** "--replicas 1, --now 2026-01-01T00:00:00Z": the flags behind a what-if. */
+export function whatIfFlags(w: WhatIf): string {
+  const parts: string[] = [];
+  if (w.replicas !== undefined) parts.push(`--replicas ${w.replicas}`);
+  if (w.now !== undefined) parts.push(`--now ${w.now}`);
+  return parts.join(', ');
 }
 
 /** Plans every controller of a snapshot. */

@@ -1,4 +1,4 @@
-// GetPodFromTemplate and the owner reference of created pods (§6.1 step 6): what upstream sends
+// GetPodFromTemplate and the owner reference of created pods (CreatePodsWithGenerateName): what upstream sends
 // in each create. No name and no uid: the API server generates them from generateName.
 
 import { ownerGroupVersion, namespaceOf } from './controller.js';
@@ -46,7 +46,7 @@ export function podFromTemplate(c: Controller): TemplateResult {
   return { ok: true, pod };
 }
 
-/** The adopt patch of §5, field order as upstream marshals it. */
+/** The adopt patch of ControllerRefManager's AdoptPod, field order as upstream marshals it. */
 export function adoptPatch(c: Controller, podUid: string): object {
   const gv = ownerGroupVersion(c.kind);
   return {
@@ -57,7 +57,7 @@ export function adoptPatch(c: Controller, podUid: string): object {
   };
 }
 
-/** The release patch of §5: deletes only this controller's owner reference. */
+/** The release patch of ControllerRefManager's ReleasePod: deletes only this controller's owner reference. */
 export function releasePatch(c: Controller, podUid: string): object {
   return { metadata: { uid: podUid, ownerReferences: [{ $patch: 'delete', uid: c.metadata.uid }] } };
 }

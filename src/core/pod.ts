@@ -1,4 +1,4 @@
-// Pod predicates of upstream's controller_utils.go and pkg/api/v1/pod/util.go (§3, §7).
+// Pod predicates of upstream's controller_utils.go and pkg/api/v1/pod/util.go (IsPodActive, IsPodReady, ActivePodsWithRanks).
 
 import { parseTime } from './time.js';
 import type { OwnerReference, Pod, PodCondition } from './types.js';

@@ -1,4 +1,4 @@
-// Deletion ranking (§7): upstream's ActivePodsWithRanks.Less, criterion by criterion, on facts
+// Deletion ranking: upstream's ActivePodsWithRanks.Less, criterion by criterion, on facts
 // computed once per pod. `compareForDeletion` also says which criterion decided, so a plan can
 // say why a pod goes before the first pod that stays.
 
@@ -17,7 +17,7 @@ export interface RankFacts {
   phaseOrdinal: number;
   ready: boolean;
   cost: number;
-  rank: number; // active related pods on the same node (§6.2 step 3)
+  rank: number; // active related pods on the same node (getPodsRankedByRelatedPodsOnSameNode)
   readyTime: number | null;
   readyBucket: number;
   restarts: number;

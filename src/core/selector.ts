@@ -1,6 +1,6 @@
 // Label selectors as upstream converts and matches them (apimachinery LabelSelectorAsSelector,
 // labels.NewRequirement, Requirement.Matches). An invalid selector is an error value, never
-// silently "match all" or "match nothing": the sync skips that controller (§2 step 4).
+// silently "match all" or "match nothing": the sync skips that controller (syncReplicaSet: LabelSelectorAsSelector failed).
 
 import type { LabelSelector, Labels } from './types.js';
 

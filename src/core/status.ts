@@ -1,4 +1,4 @@
-// Status (§8): calculateStatus, the skip rule of updateReplicaSetStatus, and the availability
+// Status: calculateStatus, the skip rule of updateReplicaSetStatus, and the availability
 // requeue, all evaluated at one `now`.
 
 import { desiredReplicas, minReadySeconds } from './controller.js';
@@ -99,7 +99,7 @@ export function statusNeedsWrite(c: Controller, next: ComputedStatus): boolean {
 }
 
 /**
- * The availability requeue after a successful sync (§8.3, §8.4), in seconds, or null.
+ * The availability requeue after a successful sync (syncReplicaSet's MinReadySeconds and availability requeues), in seconds, or null.
  * v1.34+: when ready ≠ available, at the soonest time a ready pod becomes available (else
  * minReadySeconds). Older: when every desired pod is ready but not all are available, after
  * exactly minReadySeconds.

@@ -1,14 +1,14 @@
 // Upstream behaviour that changed between Kubernetes minor versions, and the feature gates that
-// change this controller (§0 of the reference). `--kube-version 1.X` picks one; reading a cluster
+// change this controller (docs/how-it-works.md, Versions; 1.36 is compared with 1.35 at the gate it added). `--kube-version 1.X` picks one; reading a cluster
 // the default is the server's own minor, offline the newest.
 
 export const OLDEST_MINOR = 24;
-export const NEWEST_MINOR = 35;
+export const NEWEST_MINOR = 36;
 export const NEWEST_VERSION = `1.${NEWEST_MINOR}`;
 
 import type { ControllerKind } from './types.js';
 
-export type GateName = 'PodDeletionCost' | 'LogarithmicScaleDown' | 'DeploymentReplicaSetTerminatingReplicas';
+export type GateName = 'PodDeletionCost' | 'LogarithmicScaleDown' | 'DeploymentReplicaSetTerminatingReplicas' | 'StaleControllerConsistencyReplicaSet';
 
 interface GateHistory {
   since: number; // first minor that knows the gate
@@ -20,6 +20,16 @@ const GATES: Record<GateName, GateHistory> = {
   PodDeletionCost: { since: 21, defaultOnSince: 22 },
   LogarithmicScaleDown: { since: 21, defaultOnSince: 22, lockedSince: 31 },
   DeploymentReplicaSetTerminatingReplicas: { since: 33, defaultOnSince: 35 },
+  // 1.36 against 1.35 (kube-controller-manager v1.36.3 vs v1.35.6, as openshift/kubernetes carries
+  // them: openshift/microshift release-5.0 ab25d11482f8 vs release-4.22 5019821e0eb2, both
+  // vendoring pkg/controller): replica_set.go gains only this guard (PR #137212, KEP-5647).
+  // syncReplicaSet first asks consistencyStore.EnsureReady whether the informers have seen the
+  // controller's own last writes (pods it created or patched, the status it wrote) and returns an
+  // error, so a backoff requeue, until they have; NewReplicationManager passes a no-op store.
+  // replica_set_utils.go (calculateStatus), controller_utils.go's ActivePodsWithRanks,
+  // FilterActivePods, IsPodActive and SlowStartBatch, controller_ref_manager.go and
+  // pkg/api/v1/pod/util.go (IsPodAvailable) are unchanged: no decision of a sync differs.
+  StaleControllerConsistencyReplicaSet: { since: 36, defaultOnSince: 36 },
 };
 
 export const GATE_NAMES = Object.keys(GATES) as GateName[];

@@ -4,24 +4,15 @@
 // Kubernetes minor's rules a controller ran (its User-Agent names its version).
 
 import type { ControllerKind } from '../core/types.js';
+import { rsReconcileRules } from '../core/user-agent.js';
+
+export { isRsReconcileController } from '../core/user-agent.js';
 
 /** kube-controller-manager's service accounts for the two controllers the rules are about. */
 export const CONTROLLER_USERS: Readonly<Record<string, ControllerKind>> = {
   'system:serviceaccount:kube-system:replicaset-controller': 'ReplicaSet',
   'system:serviceaccount:kube-system:replication-controller': 'ReplicationController',
 };
-
-/**
- * rs-reconcile's controller client (`run`, `reconcile`, `watch --reconcile`):
- * `rs-reconcile (linux/amd64) node/v20.19.0 replicaset-controller/<identity>[ rules/v1.32]`
- * (src/cluster/controller-api.ts userAgentFor).
- */
-const RS_RECONCILE_AGENT = /^rs-reconcile \([^)]*\) node\/\S+ replicaset-controller\/\S+/;
-
-/** Whether the User-Agent is rs-reconcile's controller client. */
-export function isRsReconcileController(userAgent: string): boolean {
-  return RS_RECONCILE_AGENT.test(userAgent);
-}
 
 /**
  * The Kubernetes minor (`1.32`) whose rules the writer ran, from its User-Agent:
@@ -31,8 +22,7 @@ export function isRsReconcileController(userAgent: string): boolean {
 export function rulesVersionOf(userAgent: string): string | null {
   const kcm = /^kube-controller-manager\/v(1\.\d+)\./.exec(userAgent);
   if (kcm) return kcm[1];
-  if (!RS_RECONCILE_AGENT.test(userAgent)) return null;
-  return / rules\/v(1\.\d+)\b/.exec(userAgent)?.[1] ?? null;
+  return rsReconcileRules(userAgent);
 }
 
 export const DEPLOYMENT_CONTROLLER = 'system:serviceaccount:kube-system:deployment-controller';

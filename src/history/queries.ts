@@ -2,7 +2,7 @@
 // what `history` reads (writes of pods, ReplicaSets, ReplicationControllers and Deployments, in one
 // namespace or all, in a time window), with the one command that writes it to a file. Pure: no
 // I/O, no clock; the caller turns --since/--until into epoch ms. docs/cloud-audit-logs.md says what
-// each source can and cannot tell; ../shared/reference/cloud-audit-formats.md has the sources.
+// each source can and cannot tell.
 //
 // Every value from the user is checked before it reaches a query (Kubernetes names only: lowercase
 // letters, digits, '-' and '.'), and is still written through each language's own string escape;

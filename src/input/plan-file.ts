@@ -6,7 +6,8 @@
 import { stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import type * as Yaml from 'yaml';
-import { PLAN_API_VERSION, type Plan } from '../core/plan-types.js';
+import { whatIfFlags } from '../core/plan.js';
+import { PLAN_API_VERSION, type Plan, type WhatIf } from '../core/plan-types.js';
 import { fileParseError, fileReadError, UserError, yamlParseError } from '../errors.js';
 import { DEFAULT_MAX_INPUT_BYTES, readFileLimited, readStreamLimited } from './read-input.js';
 
@@ -73,6 +74,7 @@ function checkPlan(doc: unknown, label: string): asserts doc is Plan {
   const d = doc as Json;
   if (d.kind !== 'ReconcilePlan') fail('kind', '"ReconcilePlan"');
   if (d.apiVersion !== PLAN_API_VERSION) fail('apiVersion', JSON.stringify(PLAN_API_VERSION));
+  if (d.whatIf !== null && d.whatIf !== undefined) refuseWhatIf(d.whatIf, label);
   if (typeof d.kubernetesVersion !== 'string') fail('kubernetesVersion', 'a string');
   if (typeof d.now !== 'string') fail('now', 'a string');
   if (!Array.isArray(d.controllers)) fail('controllers', 'a list');
@@ -101,4 +103,14 @@ function checkPlan(doc: unknown, label: string): asserts doc is Plan {
     }
     if (e.skip !== null && e.skip !== undefined && !isObject(e.skip)) fail(`${at}.skip`, 'null or an object');
   });
+}
+
+/**
+ * A plan computed "as if" (--replicas, --now on a cluster) describes a state nobody asked the
+ * cluster for: applying it would scale or act behind the objects' back. It is refused as what it
+ * is, before any comparison with fresh state could call it merely stale.
+ */
+function refuseWhatIf(whatIf: unknown, label: string): never {
+  const flags = isObject(whatIf) ? whatIfFlags(whatIf as WhatIf) : '';
+  throw new UserError(`${label}: this plan is a what-if${flags ? ` (${flags})` : ''}: it cannot be applied; plan again without ${flags ? 'those flags' : 'what-if flags'} ("diff -o json") to get a plan to apply`);
 }

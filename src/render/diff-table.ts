@@ -2,8 +2,9 @@
 // from the plan; nothing here re-derives controller decisions.
 
 import type { ChalkInstance } from 'chalk';
+import { whatIfFlags } from '../core/plan.js';
 import type { Plan, PlanController, SkipReason } from '../core/plan-types.js';
-import { type Cell, type Column, fitColumns, kindShort, plural, renderTable, sanitize, tableWidth } from './text.js';
+import { type Cell, type Column, kindShort, naturalWidths, plural, renderTable, sanitize, tableWidth } from './text.js';
 
 export interface TableOptions {
   /** `-o wide`: adds READY, AVAILABLE, OBSERVED-GEN, BATCHES and FIRST-DELETE. */
@@ -17,9 +18,10 @@ export interface TableOptions {
    */
   namespaceColumn?: boolean;
   /**
-   * Terminal width: NAMESPACE, NAME, BATCHES, FIRST-DELETE and SYNC cells are truncated with "…"
-   * (and the column gap narrowed to 2) to fit. The headers are never cut, so the table needs
-   * about 90 columns with NAMESPACE and 80 without. Undefined: no limit (pipes, files).
+   * Terminal width. Nothing is ever cut (names are what people copy, reasons what they read):
+   * to fit, ADOPT and RELEASE columns that are all zero are left out, then the column gap is
+   * narrowed to 2; a table still too wide is printed whole and the terminal wraps it, as
+   * kubectl's are. Undefined: no limit (pipes, files).
    */
   width?: number;
   /**
@@ -76,18 +78,26 @@ function listWithMore(names: string[], shown: number): string {
   return names.length > shown ? `${head} +${names.length - shown} more` : head;
 }
 
+/** `rs/api-canary,rc/db`: the controllers whose selectors overlap this one's, from its warnings. */
+export function overlapsOf(c: PlanController): string[] {
+  const out: string[] = [];
+  for (const w of c.warnings) if (w.code === 'OverlappingSelectors' && w.controller) out.push(`${kindShort(w.controller.kind)}/${w.controller.name}`);
+  return out;
+}
+
 /**
  * The `diff` table: NAMESPACE, KIND (`rs`/`rc`), NAME, DESIRED, CURRENT, ADOPT, RELEASE,
  * CREATE, DELETE, STATUS (`update`/`-`), [wide: READY, AVAILABLE, OBSERVED-GEN, BATCHES,
- * FIRST-DELETE], SYNC (`in sync` / `drift` / `skipped: <reason>`). Empty string for a plan
+ * FIRST-DELETE], [OVERLAPS, when a selector overlaps another], SYNC (`in sync` / `drift` /
+ * `skipped: <reason>`). DESIRED reads `1 (as if)` under --replicas. Empty string for a plan
  * without controllers when headers are off; the header line alone when they are on.
  */
 export function renderDiffTable(plan: Plan, opts: TableOptions): string {
   const { chalk } = opts;
   const columns: Column[] = [
-    { header: 'NAMESPACE', shrink: [16, 9, 6] },
+    { header: 'NAMESPACE' },
     { header: 'KIND' },
-    { header: 'NAME', shrink: [24, 10, 6], ellipsis: 'middle' },
+    { header: 'NAME' },
     { header: 'DESIRED' },
     { header: 'CURRENT' },
     { header: 'ADOPT' },
@@ -96,16 +106,12 @@ export function renderDiffTable(plan: Plan, opts: TableOptions): string {
     { header: 'DELETE' },
     { header: 'STATUS' },
   ];
-  if (opts.wide) {
-    columns.push(
-      { header: 'READY' },
-      { header: 'AVAILABLE' },
-      { header: 'OBSERVED-GEN' },
-      { header: 'BATCHES', shrink: [16, 7] },
-      { header: 'FIRST-DELETE', shrink: [24, 12] },
-    );
-  }
-  columns.push({ header: 'SYNC', shrink: [24, 24, 24, 12] });
+  if (opts.wide) columns.push({ header: 'READY' }, { header: 'AVAILABLE' }, { header: 'OBSERVED-GEN' }, { header: 'BATCHES' }, { header: 'FIRST-DELETE' });
+  // "are they fighting?" on the row itself, not only in -o json and on stderr
+  const overlapping = plan.controllers.some((c) => overlapsOf(c).length > 0);
+  if (overlapping) columns.push({ header: 'OVERLAPS' });
+  columns.push({ header: 'SYNC' });
+  const asIf = plan.whatIf?.replicas !== undefined;
 
   const rows: Cell[][] = plan.controllers.map((c) => {
     const n = actionCounts(c);
@@ -113,7 +119,7 @@ export function renderDiffTable(plan: Plan, opts: TableOptions): string {
       { text: c.namespace },
       { text: kindShort(c.kind) },
       { text: c.name, style: c.skip ? chalk.magenta : undefined },
-      { text: String(c.replicas.desired) },
+      asIf ? { text: `${c.replicas.desired} (as if)`, style: chalk.italic } : { text: String(c.replicas.desired) },
       {
         text: String(c.replicas.current),
         style: c.replicas.current !== c.replicas.desired ? chalk.bold : undefined,
@@ -124,41 +130,50 @@ export function renderDiffTable(plan: Plan, opts: TableOptions): string {
       countCell(chalk, n.delete, 'delete'),
       c.statusChanged ? { text: 'update', style: chalk.blue } : { text: '-', style: chalk.dim },
     ];
-    if (opts.wide) {
-      const written = c.status.observedGeneration;
-      const before = opts.observedGenerationBefore?.(c);
-      let gen: Cell;
-      if (before === undefined) gen = { text: String(written) };
-      else if (before === written) gen = { text: String(written) };
-      else gen = { text: `${before ?? '<unset>'}→${written}`, style: chalk.blue };
-      row.push(
-        { text: String(c.status.readyReplicas) },
-        { text: String(c.status.availableReplicas) },
-        gen,
-        c.create.batches.length > 0
-          ? { text: c.create.batches.join(','), style: chalk.green }
-          : { text: '-', style: chalk.dim },
-        c.delete.length > 0
-          ? { text: listWithMore(c.delete.map((d) => d.name), 3), style: chalk.red }
-          : { text: '-', style: chalk.dim },
-      );
+    if (opts.wide) row.push(...wideCells(c, opts));
+    if (overlapping) {
+      const others = overlapsOf(c);
+      row.push(others.length ? { text: others.join(','), style: chalk.bold.yellow } : { text: '-', style: chalk.dim });
     }
     row.push(syncCell(chalk, c));
     return row;
   });
 
-  if (opts.namespaceColumn === false) {
-    columns.shift();
-    for (const row of rows) row.shift();
-  }
-  // kubectl's three spaces between columns; two rather than cutting names down to a few letters.
+  if (opts.namespaceColumn === false) dropColumn(columns, rows, 'NAMESPACE');
+  // kubectl's three spaces between columns; to fit a terminal, first leave out ADOPT and RELEASE
+  // when they say nothing (all zero), then two spaces; never a cut name: the terminal wraps.
   let gap = 3;
-  if (opts.width !== undefined) {
-    const plainRows = rows.map((row) => row.map((cell) => sanitize(cell.text)));
-    const layout = { noHeaders: opts.noHeaders, width: opts.width, gap };
-    if (tableWidth(fitColumns(columns, plainRows, layout, 1), layout) > opts.width) gap = 2;
+  const fits = () => opts.width === undefined || tableWidth(naturalWidths(columns, rows.map((r) => r.map((x) => sanitize(x.text))), opts.noHeaders), { gap }) <= opts.width;
+  for (const action of ['release', 'adopt'] as const) {
+    if (fits()) break;
+    if (plan.controllers.every((c) => actionCounts(c)[action] === 0)) dropColumn(columns, rows, action.toUpperCase());
   }
-  return renderTable(columns, rows, { noHeaders: opts.noHeaders, width: opts.width, gap });
+  if (!fits()) gap = 2;
+  return renderTable(columns, rows, { noHeaders: opts.noHeaders, gap });
+}
+
+/** -o wide: READY, AVAILABLE, OBSERVED-GEN, BATCHES, FIRST-DELETE. */
+function wideCells(c: PlanController, opts: TableOptions): Cell[] {
+  const { chalk } = opts;
+  const written = c.status.observedGeneration;
+  const before = opts.observedGenerationBefore?.(c);
+  let gen: Cell;
+  if (before === undefined || before === written) gen = { text: String(written) };
+  else gen = { text: `${before ?? '<unset>'}→${written}`, style: chalk.blue };
+  return [
+    { text: String(c.status.readyReplicas) },
+    { text: String(c.status.availableReplicas) },
+    gen,
+    c.create.batches.length > 0 ? { text: c.create.batches.join(','), style: chalk.green } : { text: '-', style: chalk.dim },
+    c.delete.length > 0 ? { text: listWithMore(c.delete.map((d) => d.name), 3), style: chalk.red } : { text: '-', style: chalk.dim },
+  ];
+}
+
+function dropColumn(columns: Column[], rows: Cell[][], header: string): void {
+  const i = columns.findIndex((c) => c.header === header);
+  if (i < 0) return;
+  columns.splice(i, 1);
+  for (const row of rows) row.splice(i, 1);
 }
 
 function skippedNote(plan: Plan): string {
@@ -172,20 +187,36 @@ function skippedNote(plan: Plan): string {
   return `; ${total} skipped (${parts.join(', ')})`;
 }
 
+/** The orphans two or more controllers of the plan would adopt (the planner's ContestedAdoption warnings). */
+function contestedPods(plan: Plan): number {
+  const pods = new Set<string>();
+  for (const c of plan.controllers) {
+    for (const w of c.warnings) if (w.code === 'ContestedAdoption') for (const p of w.pods ?? []) pods.add(`${c.namespace}/${p}`);
+  }
+  return pods.size;
+}
+
 /**
  * `3 controllers: 1 in sync, 2 drifted — adopt 2, release 1, create 4, delete 0, status updates 2`
- * plus `; 1 skipped (InvalidSelector)` when some controller was skipped. From `plan.summary`.
+ * plus `; 1 skipped (InvalidSelector)` when some controller was skipped. From `plan.summary`:
+ * adopt and release count pods, so an orphan two controllers want is one (and says so). A
+ * skipped controller that is not in sync is counted as skipped, not as drifted; under a what-if
+ * the line starts `as if --replicas 1:`.
  */
 export function renderSummary(plan: Plan, chalk: ChalkInstance): string {
   const s = plan.summary;
   if (s.controllers === 0) return 'no controllers: nothing to reconcile\n';
-  const drifted = s.controllers - s.inSync;
+  const skippedOut = plan.controllers.filter((c) => c.skip && !c.inSync).length;
+  const drifted = s.controllers - s.inSync - skippedOut;
   const num = (n: number, style: (x: string) => string): string => (n === 0 ? String(n) : style(String(n)));
+  const asIf = plan.whatIf ? chalk.italic(`as if ${whatIfFlags(plan.whatIf)}: `) : '';
   const head =
-    `${plural(s.controllers, 'controller')}: ` +
+    `${asIf}${plural(s.controllers, 'controller')}: ` +
     `${num(s.inSync, chalk.green)} in sync, ${num(drifted, chalk.bold.yellow)} drifted`;
+  const contested = contestedPods(plan);
+  const contestNote = contested === 0 ? '' : ` (${contested === 1 ? '1 of them is' : `${contested} of them are`} wanted by more than one controller: counted once)`;
   const actions = [
-    `adopt ${num(s.adopt, chalk.cyan)}`,
+    `adopt ${num(s.adopt, chalk.cyan)}${contestNote}`,
     `release ${num(s.release, chalk.yellow)}`,
     `create ${num(s.create, chalk.green)}`,
     `delete ${num(s.delete, chalk.red)}`,
@@ -193,4 +224,31 @@ export function renderSummary(plan: Plan, chalk: ChalkInstance): string {
   ].join(', ');
   const skipped = skippedNote(plan);
   return `${head} — ${actions}${skipped === '' ? '' : chalk.magenta(skipped)}\n`;
+}
+
+/**
+ * One kubectl-style `Warning:` line per pair of controllers whose selectors overlap, for stderr
+ * (`-o json` carries the same as warnings on each controller): the pods they share, and the
+ * orphans both would adopt. Empty string when no selector overlaps.
+ */
+export function renderOverlapWarnings(plan: Plan, chalk: ChalkInstance): string {
+  const seen = new Set<string>();
+  let out = '';
+  for (const c of plan.controllers) {
+    for (const w of c.warnings) {
+      if (w.code !== 'OverlappingSelectors' || !w.controller) continue;
+      const self = `${c.kind} ${c.namespace}/${c.name}`;
+      const other = `${w.controller.kind} ${c.namespace}/${w.controller.name}`;
+      const key = [self, other].sort().join('\0');
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const pods = w.pods ?? [];
+      const contest = c.warnings.find((x) => x.code === 'ContestedAdoption' && x.controller?.kind === w.controller!.kind && x.controller.name === w.controller!.name);
+      const fight = contest?.pods?.length
+        ? `; both would adopt the orphan${contest.pods.length === 1 ? '' : 's'} ${contest.pods.join(', ')}: only the first to patch ${contest.pods.length === 1 ? 'it' : 'each'} adopts it, the other's sync fails and is retried`
+        : '';
+      out += chalk.bold.yellow('Warning:') + ' ' + sanitize(`${self} and ${other} select the same ${plural(pods.length, 'pod')} (${pods.join(', ')}): overlapping selectors are a user error upstream, and the controllers may fight over them${fight}`) + '\n';
+    }
+  }
+  return out;
 }

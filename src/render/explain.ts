@@ -4,13 +4,15 @@
 // and after, warnings and the skip explanation.
 
 import type { ChalkInstance } from 'chalk';
+import { type DeploymentTree, type DeploymentTreeReplicaSet, REVISION_ANNOTATION } from '../core/explain-deployment.js';
 import type { ExplainModel, ExplainPodRow } from '../core/explain-types.js';
-import type { Plan, PlanController, PlanWarning } from '../core/plan-types.js';
+import { whatIfFlags } from '../core/plan.js';
+import type { Plan, PlanController, PlanWarning, WhatIf } from '../core/plan-types.js';
 import {
   type Cell,
   type Column,
-  fitColumns,
   humanDuration,
+  naturalWidths,
   plural,
   renderTable,
   sanitize,
@@ -67,6 +69,22 @@ function field(label: string, value: string, width: number, chalk: ChalkInstance
 }
 
 // ---------------------------------------------------------------------------------------------
+// What-ifs: every line they change says "as if"
+
+/** `scaled to 1`, `at 2026-01-01T00:00:00Z`, or both: what the what-ifs pretend. */
+function asIfWords(w: WhatIf): string {
+  const parts: string[] = [];
+  if (w.replicas !== undefined) parts.push(`scaled to ${w.replicas}`);
+  if (w.now !== undefined) parts.push(`at ${w.now}`);
+  return parts.join(' and ');
+}
+
+/** `, as if scaled to 1` for a section title under a what-if; '' otherwise. */
+function asIfTitle(model: ExplainModel): string {
+  return model.whatIf ? `, as if ${asIfWords(model.whatIf)}` : '';
+}
+
+// ---------------------------------------------------------------------------------------------
 // Pods
 
 /**
@@ -85,8 +103,11 @@ export function formatDeletionCost(row: Pick<ExplainPodRow, 'deletionCost' | 'de
   return String(row.deletionCost) === raw ? shown : `${shown} (= ${row.deletionCost})`;
 }
 
-function decisionStyle(chalk: ChalkInstance, decision: ExplainPodRow['decision']): ((s: string) => string) | undefined {
+function decisionStyle(chalk: ChalkInstance, decision: ExplainPodRow['outcome']): ((s: string) => string) | undefined {
   switch (decision) {
+    case 'delete':
+    case 'adopt+delete':
+      return chalk.bold.red;
     case 'adopt':
       return chalk.cyan;
     case 'release':
@@ -121,11 +142,13 @@ type PodColumn =
   | 'DELETION-COST'
   | 'ORDER';
 
+// Nothing in these tables is ever cut: names are what people copy, reasons what they read. A
+// table too wide for one terminal line is split in two, and then left for the terminal to wrap.
 const POD_COLUMNS_SINGLE: Column[] = [
-  { header: 'NAME', shrink: [24], ellipsis: 'middle' },
+  { header: 'NAME' },
   { header: 'DECISION' },
   { header: 'REASON' },
-  { header: 'NODE', shrink: [16], ellipsis: 'middle' },
+  { header: 'NODE' },
   { header: 'PHASE' },
   { header: 'READY' },
   { header: 'RESTARTS' },
@@ -134,25 +157,20 @@ const POD_COLUMNS_SINGLE: Column[] = [
   { header: 'ORDER' },
 ];
 
-const POD_COLUMNS_DECISION: Column[] = [
-  { header: 'NAME', shrink: [40, 16, 10], ellipsis: 'middle' },
-  { header: 'DECISION' },
-  { header: 'REASON', shrink: [18, 12, 8] },
-  { header: 'ORDER' },
-];
+const POD_COLUMNS_DECISION: Column[] = [{ header: 'NAME' }, { header: 'DECISION' }, { header: 'REASON' }, { header: 'ORDER' }];
 
 const POD_COLUMNS_FACTS: Column[] = [
-  { header: 'NAME', shrink: [32, 16, 10, 6], ellipsis: 'middle' },
-  { header: 'NODE', shrink: [24, 12, 8, 4], ellipsis: 'middle' },
-  { header: 'PHASE', shrink: [9, 9, 7, 5] },
-  { header: 'READY', shrink: [9, 9, 7, 5] },
-  { header: 'RESTARTS', shrink: [8] },
+  { header: 'NAME' },
+  { header: 'NODE' },
+  { header: 'PHASE' },
+  { header: 'READY' },
+  { header: 'RESTARTS' },
   { header: 'AGE' },
-  { header: 'DELETION-COST', shrink: [20, 18, 16, 13] },
+  { header: 'DELETION-COST' },
 ];
 
 function podsSection(model: ExplainModel, width: number, chalk: ChalkInstance): string[] {
-  const out = [chalk.bold(`Pods (${model.pods.length})`)];
+  const out = [chalk.bold(`Pods (${model.pods.length})${asIfTitle(model)}`)];
   if (model.pods.length === 0) {
     out.push(
       ...para(
@@ -170,7 +188,7 @@ function podsSection(model: ExplainModel, width: number, chalk: ChalkInstance): 
     const victim = p.deleteIndex !== null;
     const cell: Record<PodColumn, Cell> = {
       NAME: { text: p.name, style: victim ? chalk.red : undefined },
-      DECISION: { text: p.decision, style: decisionStyle(chalk, p.decision) },
+      DECISION: { text: p.outcome, style: decisionStyle(chalk, p.outcome) },
       REASON: { text: p.reason, style: p.decision === 'ignore' ? chalk.dim : undefined },
       NODE: p.node === null ? { text: '<none>', style: chalk.dim } : { text: p.node },
       PHASE: p.phase === '' ? { text: '<none>', style: chalk.dim } : { text: p.phase },
@@ -185,7 +203,7 @@ function podsSection(model: ExplainModel, width: number, chalk: ChalkInstance): 
     };
     return cell;
   });
-  const layout = { width, gap: 2, indent: INDENT.length };
+  const layout = { gap: 2, indent: INDENT.length };
   const table = (columns: Column[]): string[] =>
     renderTable(
       columns,
@@ -195,11 +213,10 @@ function podsSection(model: ExplainModel, width: number, chalk: ChalkInstance): 
       .trimEnd()
       .split('\n');
 
-  // One table when it fits (long names and nodes may lose their middle); otherwise the claim
-  // decision and the ranking facts as two tables, each truncated further if it must.
+  // One table when it fits; otherwise the claim decision and the ranking facts as two tables.
   const single = POD_COLUMNS_SINGLE;
   const plain = cells.map((c) => single.map((col) => sanitize(c[col.header as PodColumn].text)));
-  if (tableWidth(fitColumns(single, plain, layout), layout) <= width) {
+  if (tableWidth(naturalWidths(single, plain), layout) <= width) {
     out.push(...table(single));
   } else {
     out.push(...table(POD_COLUMNS_DECISION), '', ...table(POD_COLUMNS_FACTS));
@@ -237,7 +254,7 @@ function numbered(prefix: string, text: string, width: number): string[] {
 function deletionSection(model: ExplainModel, width: number, chalk: ChalkInstance): string[] {
   const plan = model.plan;
   const victims = plan.delete;
-  const out = [chalk.bold(`Deletion order (delete ${victims.length} of ${plural(plan.replicas.current, 'active pod')})`)];
+  const out = [chalk.bold(`Deletion order (delete ${victims.length} of ${plural(plan.replicas.current, 'active pod')})${asIfTitle(model)}`)];
   const scaleToZero = victims.some((d) => d.reason === 'ScaleToZero');
   if (scaleToZero) {
     out.push(
@@ -287,7 +304,7 @@ function deletionSection(model: ExplainModel, width: number, chalk: ChalkInstanc
 function creationSection(model: ExplainModel, width: number, chalk: ChalkInstance): string[] {
   const plan = model.plan;
   const { count, batches } = plan.create;
-  const out = [chalk.bold('Creation')];
+  const out = [chalk.bold(`Creation${asIfTitle(model)}`)];
   const what = `create ${plural(count, 'pod')}`;
   let text: string;
   if (batches.length <= 1) text = `${what} in one batch`;
@@ -317,7 +334,7 @@ function noScaleSection(model: ExplainModel, width: number, chalk: ChalkInstance
   if (plan.skip) text = `nothing is created or deleted: skipped (${plan.skip.reason})`;
   else if (desired === current) text = `nothing to create or delete: ${current} current = ${desired} desired`;
   else text = `nothing is created or deleted in this sync (desired ${desired}, current ${current})`;
-  return [chalk.bold('Create / delete'), ...para(text, width)];
+  return [chalk.bold(`Create / delete${asIfTitle(model)}`), ...para(text, width)];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -364,7 +381,7 @@ function statusSection(model: ExplainModel, width: number, chalk: ChalkInstance)
   const plan = model.plan;
   const before = model.statusBefore;
   const after = plan.status;
-  const out = [chalk.bold('Status (before → after)')];
+  const out = [chalk.bold(`Status (before → after)${asIfTitle(model)}`)];
   const unset = '<unset>';
   const rows: { field: string; before: string; after: string; changed: boolean }[] = [];
   const num = (field: string, b: number | null | undefined, a: number | null | undefined): void => {
@@ -390,8 +407,8 @@ function statusSection(model: ExplainModel, width: number, chalk: ChalkInstance)
 
   const columns: Column[] = [
     { header: 'FIELD' },
-    { header: 'BEFORE', shrink: [40, 8] },
-    { header: 'AFTER', shrink: [40, 8] },
+    { header: 'BEFORE' },
+    { header: 'AFTER' },
     { header: '' },
   ];
   const cells: Cell[][] = rows.map((r) => [
@@ -401,7 +418,7 @@ function statusSection(model: ExplainModel, width: number, chalk: ChalkInstance)
     r.changed ? { text: 'changed', style: chalk.yellow } : { text: '' },
   ]);
   out.push(
-    ...renderTable(columns, cells, { width, gap: 2, indent: INDENT.length })
+    ...renderTable(columns, cells, { gap: 2, indent: INDENT.length })
       .trimEnd()
       .split('\n'),
   );
@@ -478,6 +495,10 @@ function ownerText(model: ExplainModel): string {
 
 function headerSection(model: ExplainModel, width: number, chalk: ChalkInstance): string[] {
   const out = [chalk.bold(title(model))];
+  if (model.whatIf) {
+    const text = `as if ${asIfWords(model.whatIf)} (${whatIfFlags(model.whatIf)}): no object says so, and nothing is written`;
+    out.push(...field('What-if', text, width, chalk, chalk.bold.italic));
+  }
   out.push(...field('Owner', ownerText(model), width, chalk, model.owner?.found === false ? chalk.yellow : undefined));
   if (model.siblings.length > 0) {
     out.push(
@@ -490,10 +511,12 @@ function headerSection(model: ExplainModel, width: number, chalk: ChalkInstance)
     );
   }
   const { desired, current } = model.plan.replicas;
+  const scaled = model.whatIf?.replicas !== undefined;
+  const desiredText = !scaled ? `desired ${desired}` : desired === model.object.replicas ? `desired ${desired} (as if scaled to it: it already is)` : `desired ${desired} as if scaled from ${model.object.replicas}`;
   out.push(
     ...field(
       'Replicas',
-      `desired ${desired}, current ${current}`,
+      `${desiredText}, current ${current}`,
       width,
       chalk,
       desired !== current ? chalk.bold : undefined,
@@ -508,15 +531,17 @@ function headerSection(model: ExplainModel, width: number, chalk: ChalkInstance)
   }
   out.push(...field('Template labels', labelsText(model.templateLabels), width, chalk));
   out.push(...field('Min ready seconds', String(model.minReadySeconds), width, chalk));
-  out.push(...field('Generation', String(model.generation), width, chalk));
+  const generation = model.generation === model.object.generation ? String(model.generation) : `${model.generation} as if scaled (the object has ${model.object.generation}: a scale bumps it)`;
+  out.push(...field('Generation', generation, width, chalk));
   out.push(...field('Kubernetes', `${model.kubernetesVersion} (behaviour emulated)`, width, chalk));
-  out.push(...field('Evaluated at', model.now, width, chalk));
+  out.push(...field('Evaluated at', model.whatIf?.now !== undefined ? `${model.now} as if it were now (--now)` : model.now, width, chalk));
   return out;
 }
 
 /**
  * The whole story of one controller, as terminal text ending in a newline. Plain text (no escape
- * codes) with a level-0 chalk; lines fit `width` (tables truncate cells with "…", prose wraps).
+ * codes) with a level-0 chalk; prose wraps to `width`; tables never cut a cell (a pods table
+ * too wide is split in two, and a row still too wide is left for the terminal to wrap).
  */
 export function renderExplain(input: ExplainModel, opts: ExplainOptions): string {
   const model = sanitizeDeep(input);
@@ -556,4 +581,77 @@ export function renderWarnings(plan: Plan, chalk: ChalkInstance): string {
     }
   }
   return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// A Deployment: header and tree
+
+/** `create 1, status update`, `in sync`, `skipped: InvalidSelector`: a ReplicaSet's sync in a few words. */
+function syncWords(plan: PlanController): string {
+  if (plan.skip?.reason === 'InvalidSelector') return `skipped: ${plan.skip.reason}`;
+  const adopt = plan.pods.filter((p) => p.decision === 'adopt').length;
+  const release = plan.pods.filter((p) => p.decision === 'release').length;
+  const parts: string[] = [];
+  if (adopt) parts.push(`adopt ${adopt}`);
+  if (release) parts.push(`release ${release}`);
+  if (plan.create.count) parts.push(`create ${plan.create.count}`);
+  if (plan.delete.length) parts.push(`delete ${plan.delete.length}`);
+  if (plan.statusChanged) parts.push('status update');
+  const words = parts.length ? parts.join(', ') : 'in sync';
+  return plan.skip ? `${words} (skipped: ${plan.skip.reason})` : words;
+}
+
+/** The role column: `3 (new)`, `2 (old)`, `3`, or `<none>` without a revision annotation. */
+function revisionText(r: DeploymentTreeReplicaSet): string {
+  if (r.revision === null) return '<none>';
+  return r.role ? `${r.revision} (${r.role})` : String(r.revision);
+}
+
+/**
+ * `explain deploy/NAME`: a Deployment header, then its tree as kubectl-tree draws one
+ * (Deployment → ReplicaSets, newest revision first → their pods, with what the sync does to each,
+ * its place in the deletion order and the reason). Names are never cut: a row too wide wraps.
+ */
+export function renderDeploymentTree(input: DeploymentTree, opts: ExplainOptions): string {
+  const tree = sanitizeDeep(input);
+  const width = effectiveWidth(opts.width);
+  const { chalk } = opts;
+  const out = [chalk.bold(`Deployment ${tree.namespace}/${tree.name}`)];
+  out.push(...field('UID', `${tree.uid} (from its ReplicaSets' owner references)`, width, chalk));
+  const newest = tree.replicaSets.find((r) => r.role === 'new');
+  const olds = tree.replicaSets.filter((r) => r.role !== 'new').map((r) => r.name);
+  if (newest) out.push(...field('New ReplicaSet', newest.name, width, chalk));
+  out.push(...field(newest ? 'Old ReplicaSets' : 'ReplicaSets', olds.length ? olds.join(', ') : '<none>', width, chalk));
+  if (!newest) out.push(...para(`which ReplicaSet is new is not known: no single one carries the highest ${REVISION_ANNOTATION}`, width, chalk.dim));
+
+  const columns: Column[] = ['NAME', 'REVISION', 'DESIRED', 'CURRENT', 'SYNC', 'ORDER', 'REASON'].map((header) => ({ header }));
+  const blank: Cell = { text: '' };
+  const rows: Cell[][] = [[{ text: `Deployment/${tree.name}`, style: chalk.bold }, blank, blank, blank, blank, blank, blank]];
+  tree.replicaSets.forEach((r, i) => {
+    const lastRs = i === tree.replicaSets.length - 1;
+    const words = syncWords(r.plan);
+    rows.push([
+      { text: `${lastRs ? '└─' : '├─'}ReplicaSet/${r.name}` },
+      { text: revisionText(r), style: r.role === 'new' ? chalk.green : undefined },
+      { text: String(r.plan.replicas.desired) },
+      { text: String(r.plan.replicas.current), style: r.plan.replicas.current !== r.plan.replicas.desired ? chalk.bold : undefined },
+      { text: words, style: words === 'in sync' ? chalk.green : r.plan.skip ? chalk.bold.magenta : chalk.bold.yellow },
+      blank,
+      blank,
+    ]);
+    r.pods.forEach((p, j) => {
+      const branch = `${lastRs ? '  ' : '│ '}${j === r.pods.length - 1 ? '└─' : '├─'}`;
+      rows.push([
+        { text: `${branch}Pod/${p.name}`, style: p.order !== null ? chalk.red : undefined },
+        blank,
+        blank,
+        blank,
+        { text: p.outcome, style: decisionStyle(chalk, p.outcome) },
+        p.order === null ? { text: '-', style: chalk.dim } : { text: `#${p.order}`, style: chalk.bold.red },
+        { text: p.reason, style: p.outcome === 'keep' ? chalk.dim : undefined },
+      ]);
+    });
+  });
+  out.push('', ...renderTable(columns, rows, { gap: 2 }).trimEnd().split('\n'));
+  return out.join('\n') + '\n';
 }

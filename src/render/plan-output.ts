@@ -75,7 +75,8 @@ export function planYamlChunks(plan: object): Generator<string> {
 
 /**
  * `-o name`: `replicaset.apps/web` / `replicationcontroller/db`, one line per controller that is
- * not in sync (the ones `reconcile` would act on), in plan order. Empty when all are in sync.
+ * not in sync (those `reconcile` would act on, and those skipped for an invalid selector, which
+ * nothing acts on until it is fixed), in plan order. Empty when all are in sync.
  */
 export function renderNames(plan: Plan): string {
   let out = '';

@@ -3,7 +3,9 @@
 // orphaned, each controller's decision, its place in the deletion order and the cost that keeps it.
 
 import type { ChalkInstance } from 'chalk';
-import type { DeletionCase, PodExplanation, PodExplanationController } from '../core/pod-explain-types.js';
+import type { DeletionCase, PodExplanation } from '../core/pod-explain-types.js';
+import { podOutcome } from '../core/explain.js';
+import type { PodOutcome } from '../core/explain-types.js';
 import { plural, sanitizeDeep, wrap } from './text.js';
 
 export interface PodExplainOptions {
@@ -71,11 +73,13 @@ function orphanSection(e: PodExplanation, width: number, chalk: ChalkInstance): 
   return out;
 }
 
-const DECISION_STYLE: Record<PodExplanationController['decision'], (c: ChalkInstance) => (s: string) => string> = {
+const DECISION_STYLE: Record<PodOutcome, (c: ChalkInstance) => (s: string) => string> = {
   keep: (c) => c.green,
   adopt: (c) => c.cyan,
   release: (c) => c.yellow,
   ignore: (c) => c.dim,
+  delete: (c) => c.bold.red,
+  'adopt+delete': (c) => c.bold.red,
 };
 
 function controllersSection(e: PodExplanation, width: number, chalk: ChalkInstance): string[] {
@@ -85,7 +89,9 @@ function controllersSection(e: PodExplanation, width: number, chalk: ChalkInstan
   const whatIf = e.deletion?.whatIf ? `, as if ${e.deletion.kind} ${e.deletion.name} were scaled to ${e.deletion.whatIf.replicas}` : '';
   const out = [chalk.bold(`Controllers (${e.controllers.length})${whatIf}`)];
   for (const c of e.controllers) {
-    out.push(INDENT + `${c.kind} ${c.name}: ` + DECISION_STYLE[c.decision](chalk)(c.decision) + ` (${c.reason})`);
+    // a pod this sync deletes reads "delete", not the "keep" of its claim
+    const outcome = podOutcome(c.decision, c.delete !== null);
+    out.push(INDENT + `${c.kind} ${c.name}: ` + DECISION_STYLE[outcome](chalk)(outcome) + ` (${c.reason})`);
     out.push(...para(c.message, width, INDENT + INDENT));
     if (c.delete) out.push(...para(`Deleted by this sync, ${ordinal(c.delete.order)} in its order (${c.delete.reason}): ${c.delete.message}`, width, INDENT + INDENT, chalk.red));
   }

@@ -44,6 +44,34 @@ export class FencedError extends ApiError {
 export const isFenced = (err: unknown): err is FencedError => err instanceof FencedError;
 
 /**
+ * A write refused because the user interrupted (Ctrl-C): like a lost lease it ends the sync at
+ * once, with no Event and no per-pod error, so that what was written is exactly what is reported.
+ */
+export class InterruptedError extends FencedError {
+  constructor() {
+    super('interrupted: no further write was sent');
+    this.name = 'InterruptedError';
+  }
+}
+
+/** `api` whose writes are refused (InterruptedError) once `signal` aborts; reads and events pass. */
+export function interruptible(api: ControllerAPI, signal: AbortSignal): ControllerAPI {
+  const guard =
+    <A extends unknown[], R>(fn: (...args: A) => Promise<R>) =>
+    (...args: A): Promise<R> =>
+      signal.aborted ? Promise.reject(new InterruptedError()) : fn(...args);
+  return {
+    createPod: guard(api.createPod.bind(api)),
+    deletePod: guard(api.deletePod.bind(api)),
+    patchPod: guard(api.patchPod.bind(api)),
+    updateControllerStatus: guard(api.updateControllerStatus.bind(api)),
+    getController: api.getController.bind(api),
+    recordEvent: api.recordEvent.bind(api),
+    flush: api.flush?.bind(api),
+  };
+}
+
+/**
  * The guard every write of a leading instance passes right before it is sent: `check` throws a
  * FencedError unless the lease is still held (now - last successful renewal < renewDeadline on
  * the local monotonic clock); `signal` aborts when leading stops, cancelling whatever is queued
@@ -57,7 +85,7 @@ export interface WriteFence {
 export interface ControllerAPI {
   createPod(namespace: string, pod: Pod): Promise<Pod>;
   deletePod(namespace: string, name: string): Promise<void>;
-  /** A strategic merge patch (adopt / release bodies of §5). */
+  /** A strategic merge patch (the adopt / release bodies of upstream's ControllerRefManager). */
   patchPod(namespace: string, name: string, patch: object): Promise<void>;
   /** An uncached GET of the controller (canAdopt, status retry). */
   getController(kind: ControllerKind, namespace: string, name: string): Promise<ControllerObject>;
@@ -80,4 +108,6 @@ export interface ActionOutcome {
   code?: number; // HTTP status of a failure
   error?: string;
   note?: string; // e.g. "already gone", "namespace terminating"
+  /** Why the sync's decision deletes this pod: the plan's ranking reason and sentence (deletes only). */
+  reason?: { code: string; message: string };
 }

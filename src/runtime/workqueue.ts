@@ -240,6 +240,11 @@ export class WorkQueue<T extends string> {
     if (queued) this.dispatch();
   }
 
+  /** Items waiting for their `addAfter` time (a requeue or a backoff not yet due). */
+  waiting(): number {
+    return this.delayed.size;
+  }
+
   /** Items queued and not handed out (informational only, as upstream's `Len`). */
   len(): number {
     return this.queue.length;

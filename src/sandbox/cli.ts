@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { UserError } from '../errors.js';
 import { startSandbox } from './index.js';
+import { removeKubeconfigFile } from './kubeconfig.js';
 
 export interface SandboxCliOptions {
   port?: number;
@@ -49,9 +50,11 @@ export async function runSandboxCli(o: SandboxCliOptions): Promise<void> {
   } catch (e) {
     throw new UserError(`cannot start the sandbox: ${(e as Error).message}`);
   }
+  const path = resolve(o.kubeconfigPath ?? 'sandbox.kubeconfig');
+  let wrote = false;
   try {
-    const path = resolve(o.kubeconfigPath ?? 'sandbox.kubeconfig');
     await sb.writeKubeconfig(path);
+    wrote = true;
     o.out.write(`export KUBECONFIG=${path}\n`);
     const nodes = o.nodes ?? 0;
     const bare = o.controllers === false ? ', no controllers' : '';
@@ -62,8 +65,19 @@ export async function runSandboxCli(o: SandboxCliOptions): Promise<void> {
     if (!o.signal.aborted) await new Promise<void>((r) => o.signal.addEventListener('abort', () => r(), { once: true }));
   } finally {
     // close() flushes the audit file; a write that failed there is the user's to see.
-    await sb.close().catch((e: Error) => {
-      throw new UserError(e.message);
-    });
+    const closed = sb.close().then(
+      () => null,
+      (e: Error) => e,
+    );
+    if (wrote) await forgetKubeconfig(path, sb.kubeconfig(), { server: sb.url, token: sb.token }, err);
+    const failed = await closed;
+    if (failed) throw new UserError(failed.message);
   }
+}
+
+/** Takes the stopped sandbox out of the kubeconfig it wrote, and says so. */
+async function forgetKubeconfig(path: string, written: string, mine: { server: string; token: string }, err: NodeJS.WritableStream): Promise<void> {
+  const done = await removeKubeconfigFile(path, written, mine);
+  if (done === 'removed') err.write(`sandbox stopped: removed ${path}, whose server ${mine.server} no longer answers\n`);
+  else if (done === 'pruned') err.write(`sandbox stopped: removed its cluster, user and context from ${path} (changed since it was written; the rest is kept)\n`);
 }

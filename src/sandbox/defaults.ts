@@ -127,11 +127,18 @@ function convertSecret(res: ResourceDef, o: Obj): void {
   o.type ||= 'Opaque';
 }
 
-/** Applies API defaults to a whole object (create and update paths alike). */
-export function applyDefaults(res: ResourceDef, o: Obj): void {
+/**
+ * Applies API defaults to a whole object (create and update paths alike). `admission: false`: a
+ * pod as decoding defaults it, without what admission adds (what the field manager sees on create).
+ */
+export function applyDefaults(res: ResourceDef, o: Obj, opts: { admission?: boolean } = {}): void {
   switch (res.name) {
     case 'pods':
-      defaultPodSpec(o.spec, true);
+      defaultPodSpec(o.spec, opts.admission !== false);
+      if (opts.admission === false && isPlainObject(o.spec) && (o.spec.serviceAccountName || o.spec.serviceAccount)) {
+        o.spec.serviceAccountName ||= o.spec.serviceAccount; // the v1 conversion of PodSpec
+        o.spec.serviceAccount = o.spec.serviceAccountName;
+      }
       break;
     case 'replicasets':
       o.spec ??= {};

@@ -2,7 +2,7 @@
 // collector): dependents of a deleted owner are deleted, or freed from the dangling reference
 // when another owner remains; `orphan` and `foregroundDeletion` finalizers are processed.
 import type { AuditLog } from './audit.js';
-import { act, USERS } from './internal.js';
+import { act, CONTROLLER_MANAGER, USERS } from './internal.js';
 import type { Registry } from './registry.js';
 import { resourceByName, resourceForKind, RESOURCES, type ResourceDef } from './resources.js';
 import { keyOf, type Store, type StoreEvent } from './store.js';
@@ -168,7 +168,7 @@ export class GarbageCollector {
     act(this.audit, USERS.gc, { verb: 'patch', resource: res.name, namespace: o.metadata.namespace, name: o.metadata.name, request }, () => {
       const next = clone(o);
       next.metadata.ownerReferences = ownerReferences;
-      return this.registry.updateWith(res, o, next, { dryRun: false, user: USERS.gc });
+      return this.registry.updateWith(res, o, next, { dryRun: false, user: USERS.gc, fieldManager: CONTROLLER_MANAGER });
     });
   }
 
@@ -177,7 +177,7 @@ export class GarbageCollector {
     act(this.audit, USERS.gc, { verb: 'patch', resource: res.name, namespace: o.metadata.namespace, name: o.metadata.name, request: { metadata: { finalizers, uid: o.metadata.uid } } }, () => {
       const next = clone(o);
       next.metadata.finalizers = finalizers;
-      return this.registry.updateWith(res, o, next, { dryRun: false, user: USERS.gc });
+      return this.registry.updateWith(res, o, next, { dryRun: false, user: USERS.gc, fieldManager: CONTROLLER_MANAGER });
     });
   }
 }

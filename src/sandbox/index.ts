@@ -7,6 +7,7 @@ import { GarbageCollector } from './gc.js';
 import { Kubelet, type KubeletOptions } from './kubelet.js';
 import { kubeconfigText, writeKubeconfigFile } from './kubeconfig.js';
 import { NamespaceController } from './namespaces.js';
+import { noControllerAdmission } from './no-controller.js';
 import { Registry } from './registry.js';
 import { resourceByName, resourceForKind } from './resources.js';
 import { RestHandler } from './rest.js';
@@ -150,6 +151,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const nsController = controllers ? new NamespaceController(registry, store, audit) : undefined;
   const saController = controllers ? new ServiceAccountController(registry, store, audit, saDelay) : undefined;
   registry.admission.push(serviceAccountAdmission(store, saController && ((ns) => saController.awaitDefault(ns))));
+  registry.admission.push(noControllerAdmission);
   const rest = new RestHandler(registry, hub, audit, faults);
   const tls = selfSignedCert();
   const server = new SandboxServer({ token, cert: tls.cert, key: tls.key, rest, hub, audit, faults, kubelet });

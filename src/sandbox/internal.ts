@@ -3,6 +3,7 @@
 // audited under their own user, with the bodies a real one would send and get back.
 import type { AuditLog, AuditVerb } from './audit.js';
 import { ApiError } from './errors.js';
+import type { FieldManager } from './managed-fields.js';
 import { withType, type DeleteResult } from './registry.js';
 import { resourceByName } from './resources.js';
 import type { Obj } from './util.js';
@@ -13,6 +14,14 @@ export const USERS = {
   namespaceController: 'system:serviceaccount:kube-system:namespace-controller',
   node: (name: string) => `system:node:${name}`,
 };
+
+/**
+ * The managers the simulated components' writes are recorded under: the User-Agent of each up to
+ * its first "/" (kubelet/v1.32.0 …, kube-controller-manager/v1.32.0 …), as for any client.
+ */
+export const KUBELET: FieldManager = { manager: 'kubelet' };
+export const KUBELET_STATUS: FieldManager = { manager: 'kubelet', subresource: 'status' };
+export const CONTROLLER_MANAGER: FieldManager = { manager: 'kube-controller-manager' };
 
 export interface Act {
   verb: AuditVerb;

@@ -1,9 +1,10 @@
-// The kubeconfig the sandbox hands out: one cluster (with its self-signed CA), one token user, one context.
+// The kubeconfig the sandbox hands out: one cluster (with its self-signed CA), one token user, one
+// context; and its removal when the sandbox stops.
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
-import { open, rename, rm } from 'node:fs/promises';
+import { open, readFile, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { stringify } from 'yaml';
+import { parse, stringify } from 'yaml';
 import { UserError } from '../errors.js';
 
 export function kubeconfigText(o: { url: string; token: string; ca: string; contextName?: string; namespace?: string }): string {
@@ -67,4 +68,45 @@ export async function writeKubeconfigFile(target: string, text: string, opts: Wr
     return;
   }
   throw fail(new Error(`no free temporary file name in ${dir} after ${ATTEMPTS} attempts`));
+}
+
+export type KubeconfigCleanup = 'removed' | 'pruned' | 'absent' | 'foreign';
+
+const named = (v: unknown): v is { name: string } & Record<string, any> => typeof v === 'object' && v !== null && typeof (v as { name?: unknown }).name === 'string';
+
+/**
+ * When the sandbox stops, nothing may keep pointing at its dead port: the kubeconfig it wrote is
+ * removed if it still holds exactly what was written; if someone changed the file since (merged
+ * other clusters into it), only the sandbox's cluster (by its server), user (by its token) and the
+ * contexts using them are taken out, and the rest is written back. A file without them is left.
+ */
+export async function removeKubeconfigFile(target: string, written: string, mine: { server: string; token: string }): Promise<KubeconfigCleanup> {
+  let text: string;
+  try {
+    text = await readFile(target, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 'absent';
+    throw new UserError(`cannot remove the sandbox from the kubeconfig "${target}": ${reason(err)}`);
+  }
+  if (text === written) {
+    await rm(target, { force: true });
+    return 'removed';
+  }
+  let doc: Record<string, any>;
+  try {
+    doc = parse(text) ?? {};
+  } catch {
+    return 'foreign'; // not a kubeconfig any more: not ours to edit
+  }
+  const list = (k: string): any[] => (Array.isArray(doc[k]) ? doc[k] : []);
+  const clusters = new Set(list('clusters').filter((c) => named(c) && c.cluster?.server === mine.server).map((c) => c.name));
+  const users = new Set(list('users').filter((u) => named(u) && u.user?.token === mine.token).map((u) => u.name));
+  const contexts = new Set(list('contexts').filter((c) => named(c) && (clusters.has(c.context?.cluster) || users.has(c.context?.user))).map((c) => c.name));
+  if (clusters.size + users.size + contexts.size === 0) return 'foreign';
+  doc.clusters = list('clusters').filter((c) => !(named(c) && clusters.has(c.name)));
+  doc.users = list('users').filter((u) => !(named(u) && users.has(u.name)));
+  doc.contexts = list('contexts').filter((c) => !(named(c) && contexts.has(c.name)));
+  if (contexts.has(doc['current-context'])) doc['current-context'] = '';
+  await writeKubeconfigFile(target, stringify(doc));
+  return 'pruned';
 }

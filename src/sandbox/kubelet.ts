@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { selectorFromSet } from '../core/selector.js';
 import type { AuditLog } from './audit.js';
 import { notFound } from './errors.js';
-import { act, USERS } from './internal.js';
+import { act, KUBELET, KUBELET_STATUS, USERS } from './internal.js';
 import type { Registry } from './registry.js';
 import { resourceByName } from './resources.js';
 import type { Store, StoreEvent } from './store.js';
@@ -78,7 +78,7 @@ export class Kubelet {
     for (const [i, name] of this.nodeNames.entries()) {
       if (this.store.get('nodes', undefined, name)) continue;
       act(this.audit, USERS.node(name), { verb: 'create', resource: 'nodes', name }, () =>
-        this.registry.create(NODES, undefined, nodeObject(name, i), { dryRun: false, user: USERS.node(name) }), 201);
+        this.registry.create(NODES, undefined, nodeObject(name, i), { dryRun: false, user: USERS.node(name), fieldManager: KUBELET }), 201);
     }
     this.unsubscribe = this.store.subscribe((ev) => this.observe(ev));
     for (const p of this.store.list('pods')) this.track(p);
@@ -238,7 +238,7 @@ export class Kubelet {
     // The kubelet's status manager sends a strategic merge patch naming the pod's uid.
     const request = { metadata: { uid: p.metadata.uid }, status: next.status };
     act(this.audit, user, { verb: 'patch', resource: 'pods', subresource: 'status', namespace: p.metadata.namespace, name: p.metadata.name, request }, () =>
-      this.registry.updateWith(PODS, p, next, { dryRun: false, user }, 'status'));
+      this.registry.updateWith(PODS, p, next, { dryRun: false, user, fieldManager: KUBELET_STATUS }, 'status'));
   }
 
   private run(p: Obj): void {

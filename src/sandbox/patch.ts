@@ -1,5 +1,7 @@
-// JSON patch (RFC 6902), JSON merge patch (RFC 7386) and strategic merge patch, applied to plain JSON.
-import { ApiError, badRequest, failure, internalError } from './errors.js';
+// JSON patch (RFC 6902), JSON merge patch (RFC 7386) and strategic merge patch (strategic-patch.ts,
+// with the built-in kinds' list strategies from here), applied to plain JSON.
+import { ApiError, badRequest, failure } from './errors.js';
+import { strategicMergePatch, type PatchSchema } from './strategic-patch.js';
 import { clone, deepEqual, isPlainObject, type Obj } from './util.js';
 
 export const JSON_PATCH = 'application/json-patch+json';
@@ -220,148 +222,16 @@ export function listStrategy(kind: string, path: string[]): ListStrategy {
   return { merge: false };
 }
 
-const DIRECTIVE = '$patch';
-const RETAIN_KEYS = '$retainKeys';
-const SET_ORDER = '$setElementOrder/';
-const DELETE_PRIMITIVE = '$deleteFromPrimitiveList/';
-
-/** Removes every SMP directive from a value taken as it is from the patch. */
-function stripDirectives(v: unknown): unknown {
-  if (Array.isArray(v)) {
-    return v.filter((x) => !(isPlainObject(x) && (x[DIRECTIVE] === 'delete' || (x[DIRECTIVE] === 'replace' && Object.keys(x).length === 1)))).map(stripDirectives);
-  }
-  if (!isPlainObject(v)) return v;
-  const out: Obj = {};
-  for (const [k, x] of Object.entries(v)) {
-    if (k === DIRECTIVE || k === RETAIN_KEYS || k.startsWith(SET_ORDER) || k.startsWith(DELETE_PRIMITIVE)) continue;
-    if (x === null) continue;
-    out[k] = stripDirectives(x);
-  }
-  return out;
-}
-
-function mergeMap(kind: string, path: string[], original: Obj, patch: Obj): Obj | undefined {
-  const directive = patch[DIRECTIVE];
-  if (directive !== undefined) {
-    if (directive === 'replace') return stripDirectives(patch) as Obj;
-    if (directive === 'delete') return undefined;
-    throw badRequest(`Unknown patch type: ${String(directive)}`);
-  }
-  const out: Obj = { ...original };
-  if (patch[RETAIN_KEYS] !== undefined) {
-    const keep = patch[RETAIN_KEYS];
-    if (!Array.isArray(keep)) throw badRequest('invalid patch: doesn\'t support setting $retainKeys to anything other than a list');
-    for (const k of Object.keys(out)) if (!keep.includes(k)) delete out[k];
-  }
-  for (const [k, pv] of Object.entries(patch)) {
-    if (k === RETAIN_KEYS || k.startsWith(SET_ORDER)) continue;
-    if (k.startsWith(DELETE_PRIMITIVE)) {
-      const field = k.slice(DELETE_PRIMITIVE.length);
-      if (!Array.isArray(pv)) throw badRequest('invalid patch: $deleteFromPrimitiveList must be a list');
-      if (Array.isArray(out[field])) {
-        out[field] = (out[field] as unknown[]).filter((x) => !pv.some((d) => deepEqual(d, x)));
-      }
-      continue;
-    }
-    const childPath = [...path, k];
-    if (pv === null) {
-      delete out[k];
-    } else if (isPlainObject(pv)) {
-      const merged = mergeMap(kind, childPath, isPlainObject(out[k]) ? out[k] : {}, pv);
-      if (merged === undefined) delete out[k];
-      else out[k] = merged;
-    } else if (Array.isArray(pv)) {
-      out[k] = mergeList(kind, childPath, Array.isArray(out[k]) ? out[k] : [], pv);
-    } else {
-      out[k] = pv;
-    }
-  }
-  // $setElementOrder/<field>: the patch's order for the merged list (with or without a patch list).
-  for (const [k, order] of Object.entries(patch)) {
-    if (!k.startsWith(SET_ORDER) || !Array.isArray(order)) continue;
-    const field = k.slice(SET_ORDER.length);
-    const list = out[field];
-    if (!Array.isArray(list)) continue;
-    const strat = listStrategy(kind, [...path, field]);
-    out[field] = normalizeElementOrder(list, order, Array.isArray(original[field]) ? original[field] : [], strat.mergeKey);
-  }
-  return out;
-}
-
-function mergeList(kind: string, path: string[], original: unknown[], patch: unknown[]): unknown[] {
-  const strat = listStrategy(kind, path);
-  const replaceAll = patch.find((x) => isPlainObject(x) && x[DIRECTIVE] === 'replace' && Object.keys(x).length === 1);
-  if (!strat.merge || replaceAll) return stripDirectives(patch) as unknown[];
-  if (!strat.mergeKey) {
-    // A set of primitives: the union, then ordered as below.
-    const out = [...original];
-    for (const v of patch) if (!out.some((x) => deepEqual(x, v))) out.push(v);
-    return normalizeElementOrder(out, patch, original);
-  }
-  const key = strat.mergeKey;
-  let out = [...original];
-  for (const item of patch) {
-    if (!isPlainObject(item)) throw internalError(`unable to find api field in struct for the list item: ${JSON.stringify(item)}`);
-    if (!(key in item)) throw internalError(`map: ${JSON.stringify(item)} does not contain declared merge key: ${key}`);
-    const idx = out.findIndex((x) => isPlainObject(x) && deepEqual(x[key], item[key]));
-    if (item[DIRECTIVE] === 'delete') {
-      out = out.filter((x) => !(isPlainObject(x) && deepEqual(x[key], item[key])));
-      continue;
-    }
-    if (idx >= 0) {
-      const merged = mergeMap(kind, path, out[idx] as Obj, item);
-      if (merged === undefined) out.splice(idx, 1);
-      else out[idx] = merged;
-    } else {
-      out.push(stripDirectives(item));
-    }
-  }
-  const kept = patch.filter((x) => !(isPlainObject(x) && x[DIRECTIVE] === 'delete'));
-  return normalizeElementOrder(out, kept, original, key);
-}
-
-/**
- * The order of a merged list, as strategicpatch's normalizeElementOrder gives it: the items the
- * patch names keep the patch's order, the server-only items keep the live order, and the two are
- * interleaved (mergeSortedSlice) by taking a server-only item first only when both it and the
- * patch item stand in the live list and it stands before. So an item new to the server lands
- * before the server-only items that follow it: adding ownerReference `cm` to [web] gives [cm, web].
- */
-function normalizeElementOrder(merged: unknown[], patchOrder: unknown[], serverOrder: unknown[], mergeKey?: string): unknown[] {
-  const keyOf = (x: unknown) => (mergeKey && isPlainObject(x) ? x[mergeKey] : x);
-  const indexIn = (list: unknown[], x: unknown) => {
-    const k = keyOf(x);
-    return list.findIndex((y) => deepEqual(keyOf(y), k));
+/** The patch schema of a built-in kind: its lists' strategies and merge keys (maps merge by default). */
+export function schemaOf(kind: string): PatchSchema {
+  return (path) => {
+    const l = listStrategy(kind, [...path]);
+    return l.merge ? { strategy: 'merge', mergeKey: l.mergeKey } : {};
   };
-  const byOrder = (items: unknown[], order: unknown[]) => {
-    const at = (x: unknown) => {
-      const i = indexIn(order, x);
-      return i < 0 ? Number.MAX_SAFE_INTEGER : i;
-    };
-    return items.map((x, i) => ({ x, i, o: at(x) })).sort((a, b) => a.o - b.o || a.i - b.i).map((e) => e.x);
-  };
-  const fromPatch = byOrder(merged.filter((x) => indexIn(patchOrder, x) >= 0), patchOrder);
-  const serverOnly = byOrder(merged.filter((x) => indexIn(patchOrder, x) < 0), serverOrder);
-  const out: unknown[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < serverOnly.length || j < fromPatch.length) {
-    if (i >= serverOnly.length) out.push(fromPatch[j++]);
-    else if (j >= fromPatch.length) out.push(serverOnly[i++]);
-    else {
-      const li = indexIn(serverOrder, serverOnly[i]);
-      const ri = indexIn(serverOrder, fromPatch[j]);
-      if (li >= 0 && ri >= 0 && li < ri) out.push(serverOnly[i++]);
-      else out.push(fromPatch[j++]);
-    }
-  }
-  return out;
 }
 
 export function applyStrategicMergePatch(kind: string, target: Obj, patch: unknown): Obj {
-  if (!isPlainObject(patch)) throw badRequest('invalid JSON document');
-  const out = mergeMap(kind, [], clone(target), patch);
-  return out ?? {};
+  return strategicMergePatch(clone(target), patch, schemaOf(kind));
 }
 
 export function applyPatch(contentType: string, kind: string, target: Obj, patch: unknown): Obj {

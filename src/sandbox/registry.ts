@@ -13,6 +13,7 @@ import {
   type FieldError,
   type GroupResource,
 } from './errors.js';
+import { managedFieldsAfter, type FieldManager } from './managed-fields.js';
 import { applyPatch } from './patch.js';
 import { apiVersionOf, resourceByName, RESOURCES, type ResourceDef } from './resources.js';
 import { labelSelectorString } from './selectors.js';
@@ -36,6 +37,8 @@ export interface WriteCtx {
   fieldValidation?: FieldValidation;
   /** Warning headers to send back (299 warnings). */
   warnings?: string[];
+  /** Who the managedFields name for this write; without one they are stored as sent (seed, simulated components). */
+  fieldManager?: FieldManager;
 }
 
 export type PropagationPolicy = 'Orphan' | 'Background' | 'Foreground';
@@ -66,6 +69,11 @@ export function withType(res: ResourceDef, o: Obj): Obj {
   if (o.kind === res.kind && o.apiVersion === apiVersionOf(res)) return o;
   const { kind: _k, apiVersion: _a, ...rest } = o;
   return { kind: res.kind, apiVersion: apiVersionOf(res), ...rest };
+}
+
+function setManagedFields(o: Obj, entries: Obj[] | undefined): void {
+  if (entries) o.metadata.managedFields = entries;
+  else delete o.metadata.managedFields;
 }
 
 /** A mutating admission plugin run on creates after NamespaceLifecycle; it throws to refuse. */
@@ -161,13 +169,16 @@ export class Registry {
     }
     if (meta.resourceVersion) throw badRequest('resourceVersion should not be set on objects to be created');
     this.admitNamespace(res, meta.namespace, meta.name ?? '');
+    // The field manager sees the object before mutating admission (create.go: UpdateNoErrors, then Admit).
+    this.dedupOwnerRefs(o, ctx);
+    const beforeAdmission = ctx.fieldManager ? clone(o) : undefined;
     for (const admit of this.admission) admit(res, o, ctx);
     this.dedupOwnerRefs(o, ctx);
-    return this.createPrepared(res, o, ctx, true);
+    return this.createPrepared(res, o, ctx, true, beforeAdmission);
   }
 
   /** Stores a new object. `fresh` = a client create (status reset, system fields assigned). */
-  private createPrepared(res: ResourceDef, o: Obj, ctx: WriteCtx, fresh: boolean): Obj {
+  private createPrepared(res: ResourceDef, o: Obj, ctx: WriteCtx, fresh: boolean, beforeAdmission?: Obj): Obj {
     const meta = o.metadata;
     if (fresh) {
       meta.uid = randomUUID();
@@ -187,6 +198,12 @@ export class Registry {
     validateObject(res, o, errs);
     if (errs.length) throw invalid(res.kind, res.group, meta.name ?? '', errs);
     const typed = withType(res, o);
+    if (ctx.fieldManager) {
+      const seen = beforeAdmission ?? clone(o);
+      const requested = seen.metadata?.managedFields;
+      applyDefaults(res, seen, { admission: false });
+      setManagedFields(typed, managedFieldsAfter({ res, apiVersion: apiVersionOf(res), next: normalize(seen), requested, fm: ctx.fieldManager }));
+    }
     for (let attempt = 0; this.store.get(res.name, meta.namespace, meta.name); attempt++) {
       if (!generated || attempt >= 8) throw alreadyExists(groupResource(res), meta.name);
       typed.metadata.name = generateName(meta.generateName);
@@ -249,6 +266,7 @@ export class Registry {
   /** The common update path: preconditions, strategy, validation, no-op detection, delete-on-update. */
   updateWith(res: ResourceDef, old: Obj, next: Obj, ctx: WriteCtx, sub?: 'status'): Obj {
     const name = old.metadata.name;
+    const requestedManagedFields = isPlainObject(next.metadata) ? next.metadata.managedFields : undefined;
     const rv = next.metadata?.resourceVersion;
     if (rv !== undefined && rv !== '' && rv !== old.metadata.resourceVersion) throw conflict(groupResource(res), name);
     next = clone(next);
@@ -274,6 +292,10 @@ export class Registry {
     if (errs.length) throw invalid(res.kind, res.group, name, errs);
     const typed = withType(res, next);
     typed.metadata.resourceVersion = old.metadata.resourceVersion;
+    if (ctx.fieldManager) {
+      const fm = ctx.fieldManager;
+      setManagedFields(typed, managedFieldsAfter({ res, apiVersion: apiVersionOf(res), live: old, next: typed, requested: requestedManagedFields, fm }));
+    }
     if (deepEqual(typed, old)) return old;
     if (this.shouldDeleteDuringUpdate(typed, old)) {
       if (ctx.dryRun) return typed;

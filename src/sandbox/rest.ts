@@ -6,6 +6,7 @@ import { auditTime, type AuditLog, type AuditRecord, type AuditVerb } from './au
 import {
   ApiError,
   badRequest,
+  type FieldError,
   expired,
   internalError,
   invalid,
@@ -14,6 +15,7 @@ import {
   tooLargeResourceVersion,
 } from './errors.js';
 import type { Faults } from './faults.js';
+import { FIELD_MANAGER_MAX_LENGTH, managerOf, type FieldManager } from './managed-fields.js';
 import { decodeOtherBody, type BodyKind } from './protobuf/decode.js';
 import { APPLY_PATCH, JSON_PATCH, MERGE_PATCH, STRATEGIC_MERGE_PATCH } from './patch.js';
 import { withType, type DeleteOptions, type FieldValidation, type Registry, type WriteCtx } from './registry.js';
@@ -213,7 +215,8 @@ export class RestHandler {
     return info.body.length > 0 ? parseBody(info) : undefined;
   }
 
-  private writeCtx(info: RequestInfo, dryRunValues: string[], kind: string): WriteCtx {
+  /** `managed`: the write is the field manager's, through this subresource if any (not a binding or delete). */
+  private writeCtx(info: RequestInfo, dryRunValues: string[], kind: string, managed?: { sub?: string }): WriteCtx {
     for (const v of dryRunValues) if (v !== 'All') throw optionsError(kind, 'dryRun', v, ['All']);
     const fv = info.url.searchParams.get('fieldValidation');
     if (fv !== null && fv !== '' && !['Ignore', 'Warn', 'Strict'].includes(fv)) throw optionsError(kind, 'fieldValidation', fv, ['Ignore', 'Strict', 'Warn']);
@@ -222,7 +225,26 @@ export class RestHandler {
       user: info.impersonatedUser ?? info.user,
       fieldValidation: (fv || undefined) as FieldValidation | undefined,
       warnings: [],
+      fieldManager: managed ? this.fieldManager(info, kind, managed.sub) : undefined,
     };
+  }
+
+  /** The request's manager (managerOrUserAgent); ValidateFieldManager refuses a long or unprintable ?fieldManager=. */
+  private fieldManager(info: RequestInfo, kind: string, sub: string | undefined): FieldManager {
+    const asked = info.url.searchParams.get('fieldManager');
+    if (asked !== null && Buffer.byteLength(asked) > FIELD_MANAGER_MAX_LENGTH) {
+      throw invalid(kind, 'meta.k8s.io', '', [{ type: 'TooLong', field: 'fieldManager', detail: `may not be more than ${FIELD_MANAGER_MAX_LENGTH} bytes` }]);
+    }
+    const unprintable: FieldError[] = [];
+    let at = 0;
+    for (const ch of asked ?? '') {
+      const hex = ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
+      if (/\p{C}/u.test(ch)) unprintable.push({ type: 'Invalid', field: 'fieldManager', value: asked, detail: `invalid character U+${hex} (at position ${at})` });
+      at += Buffer.byteLength(ch);
+    }
+    if (unprintable.length) throw invalid(kind, 'meta.k8s.io', '', unprintable);
+    const ua = info.req.headers['user-agent'];
+    return { manager: managerOf(asked, Array.isArray(ua) ? ua[0] : ua), ...(sub ? { subresource: sub } : {}) };
   }
 
   private dispatch(verb: AuditVerb, info: RequestInfo, p: ResourcePath, dryRunValues: string[]): Reply {
@@ -248,12 +270,12 @@ export class RestHandler {
           return { code: 201, body: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 } };
         }
         if (name) throw methodNotAllowed();
-        const ctx = this.writeCtx(info, dryRunValues, 'CreateOptions');
+        const ctx = this.writeCtx(info, dryRunValues, 'CreateOptions', {});
         return objReply(201, this.registry.create(res, namespace, parseBody(info), ctx), ctx);
       }
       case 'update': {
         if (!name) throw methodNotAllowed();
-        const ctx = this.writeCtx(info, dryRunValues, 'UpdateOptions');
+        const ctx = this.writeCtx(info, dryRunValues, 'UpdateOptions', { sub });
         if (sub === 'scale') return { code: 200, body: this.registry.updateScale(res, namespace, name, parseBody(info), ctx), headers: warningHeaders(ctx) };
         if (sub === 'finalize') return objReply(200, this.registry.finalizeNamespace(name, parseBody(info), ctx), ctx);
         if (sub && sub !== 'status') throw methodNotAllowed();
@@ -262,7 +284,7 @@ export class RestHandler {
       }
       case 'patch': {
         if (!name) throw methodNotAllowed();
-        const ctx = this.writeCtx(info, dryRunValues, 'PatchOptions');
+        const ctx = this.writeCtx(info, dryRunValues, 'PatchOptions', { sub });
         const ct = (info.req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
         if (ct === APPLY_PATCH || ![JSON_PATCH, MERGE_PATCH, STRATEGIC_MERGE_PATCH].includes(ct)) {
           throw new ApiError({

@@ -3,7 +3,7 @@
 // (a pod's service account must exist in its namespace).
 import type { AuditLog } from './audit.js';
 import { forbidden } from './errors.js';
-import { act } from './internal.js';
+import { act, CONTROLLER_MANAGER } from './internal.js';
 import type { Admission, Registry } from './registry.js';
 import { resourceByName } from './resources.js';
 import type { Store, StoreEvent } from './store.js';
@@ -100,7 +100,7 @@ export class ServiceAccountController {
     if (this.store.get('serviceaccounts', namespace, DEFAULT_SERVICE_ACCOUNT)) return;
     const user = SERVICE_ACCOUNT_CONTROLLER_USER;
     act(this.audit, user, { verb: 'create', resource: 'serviceaccounts', namespace, name: DEFAULT_SERVICE_ACCOUNT }, () =>
-      this.registry.create(SERVICE_ACCOUNTS, namespace, { metadata: { name: DEFAULT_SERVICE_ACCOUNT } }, { dryRun: false, user }), 201);
+      this.registry.create(SERVICE_ACCOUNTS, namespace, { metadata: { name: DEFAULT_SERVICE_ACCOUNT } }, { dryRun: false, user, fieldManager: CONTROLLER_MANAGER }), 201);
   }
 }
 

@@ -75,6 +75,7 @@ export function sinceAge(ts: string | null | undefined, now = Date.now()): strin
   return humanDuration(now - t);
 }
 
+/** A wait on the global setTimeout, which tests fake to move the clock (the runtime's sleep is out of the sandbox's reach). */
 export function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));
 }

@@ -3,10 +3,15 @@
 
 import type { Connection, ConnectionFlags } from '../cluster/kubeconfig.js';
 import { namespaceOf } from '../core/controller.js';
+import { buildDeploymentTrees, type DeploymentTree } from '../core/explain-deployment.js';
+import { buildExplainModel } from '../core/explain.js';
+import type { ExplainModel } from '../core/explain-types.js';
+import { controllerRef } from '../core/pod.js';
 import { firstNames } from '../core/messages.js';
 import { ClusterPlanner, type SyncDecision } from '../core/plan.js';
-import type { Plan } from '../core/plan-types.js';
+import type { Plan, WhatIf } from '../core/plan-types.js';
 import { parseSelectorString } from '../core/selector.js';
+import { formatTime } from '../core/time.js';
 import type { Controller, Snapshot } from '../core/types.js';
 import { behaviourFor, minorFromServer, NEWEST_MINOR, parseFeatureGates, parseKubeVersion, type Behaviour } from '../core/versions.js';
 import { UserError } from '../errors.js';
@@ -216,6 +221,47 @@ function noteRecreatedDeployments(t: Target, found: Controller[], notices: strin
 }
 
 /**
+ * deploy/NAME found no ReplicaSet on a live cluster: when the Deployment itself exists, the error
+ * says so (and why that can be) instead of "not found". Null when it does not exist, or cannot be
+ * read (the "not found" error then stands, naming what the ReplicaSets say).
+ */
+async function existingDeployment(planner: ClusterPlanner, targets: Target[], read: { source: 'file' | 'cluster'; connection: Connection | null; namespace: string | null }): Promise<UserError | null> {
+  if (read.source !== 'cluster' || !read.connection || read.namespace === null) return null;
+  const ns = read.namespace;
+  for (const t of targets) {
+    if (t.kind !== 'Deployment' || planner.controllers.some((c) => namespaceOf(c) === ns && deploymentOwner(c)?.name === t.name)) continue;
+    const { readDeploymentUid } = await import('../cluster/read.js');
+    const uid = await readDeploymentUid(read.connection, ns, t.name).catch(() => null);
+    if (uid === null) continue;
+    return new UserError(
+      `deployment ${ns}/${t.name} exists${uid ? ` (uid ${uid})` : ''} but controls no ReplicaSet yet, so the ReplicaSet controller has nothing to do for it: ` +
+        "a Deployment's ReplicaSets are created by the Deployment controller of kube-controller-manager (none runs in rs-reconcile's sandbox)",
+    );
+  }
+  return null;
+}
+
+/**
+ * The what-ifs of a plan: --replicas always; --now only on a live cluster, where it moves the
+ * clock (a snapshot's --now is the time it was taken: the plan of that input as it is). Null when
+ * the plan is of the input as it is.
+ */
+export function whatIfOf(model: Pick<ModelOptions, 'replicas' | 'now'>, source: 'file' | 'cluster', nowMs: number): WhatIf | null {
+  const w: WhatIf = {};
+  if (model.replicas !== undefined) w.replicas = model.replicas;
+  if (model.now !== undefined && source === 'cluster') w.now = formatTime(nowMs);
+  return Object.keys(w).length ? w : null;
+}
+
+/**
+ * Whether a plan is in sync: `diff`'s exit status 0. The one definition: `diff`, and the converging
+ * `reconcile` and `run --until-synced`, which end only when `diff` on their scope would exit 0.
+ */
+export function planInSync(plan: Pick<Plan, 'controllers'>): boolean {
+  return plan.controllers.every((c) => c.inSync);
+}
+
+/**
  * Reads, chooses the behaviour, selects and plans. `restrict`, when given, narrows the selected
  * controllers further (a follow-up read of the controllers a sync wrote to, a saved plan's).
  */
@@ -238,13 +284,34 @@ export async function preparePlan(src: SourceOptions, model: ModelOptions, targe
     source: read.source,
     burstReplicas: model.burstReplicas,
     include: isChosen,
+    whatIf: whatIfOf(model, read.source, nowMs),
     replicasOverride: model.replicas === undefined ? undefined : (c) => (isChosen(c) ? model.replicas : undefined),
   });
-  const selected = selectControllers(planner, src, targets, read.namespace, read.source, notices).filter((c) => !restrict || restrict(c));
+  let selected: Controller[];
+  try {
+    selected = selectControllers(planner, src, targets, read.namespace, read.source, notices).filter((c) => !restrict || restrict(c));
+  } catch (err) {
+    throw (await existingDeployment(planner, targets, read)) ?? err;
+  }
   for (const c of selected) chosen.add(c.metadata.uid + '/' + c.kind);
   const { plan, decisions } = planner.decideAll(model.keepDecisions === true);
   for (const c of plan.controllers) {
     if (c.skip?.reason === 'InvalidSelector') notices.push(`${c.kind} ${c.namespace}/${c.name}: ${c.skip.message}`);
   }
   return { planner, plan, decisions, behaviour, nowMs, source: read.source, selected, notices, connection: read.connection, snapshot: read.snapshot, namespace: read.namespace };
+}
+
+/**
+ * What `explain` tells of the selected controllers: their stories, and for deploy/NAME the
+ * Deployment's tree (one per Deployment uid) with the stories in the tree's order, new first.
+ */
+export function explainModels(ctx: PlanContext, target: Target): { models: ExplainModel[]; trees: DeploymentTree[] } {
+  const models = ctx.selected.map((c) => buildExplainModel(ctx.planner, c, ctx.nowMs, ctx.behaviour.version, ctx.plan.whatIf ?? null));
+  if (target.kind !== 'Deployment') return { models, trees: [] };
+  const trees = buildDeploymentTrees(
+    target.name,
+    models.map((model, i) => ({ model, annotations: ctx.selected[i].metadata.annotations, ownerUid: controllerRef(ctx.selected[i])!.uid })),
+  );
+  const byName = new Map(models.map((m) => [m.name, m]));
+  return { models: trees.flatMap((t) => t.replicaSets.map((r) => byName.get(r.name)!)), trees };
 }

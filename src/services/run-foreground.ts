@@ -12,7 +12,10 @@ import { realClock } from '../runtime/clock.js';
 import type { WriteFence } from '../runtime/api.js';
 import type { ControllerKind } from '../core/types.js';
 import { UserError, oneLine } from '../errors.js';
-import { chooseBehaviour } from './plan-service.js';
+import { firstNames } from '../core/messages.js';
+import { chooseBehaviour, planInSync, preparePlan } from './plan-service.js';
+import { describeWork } from './reconcile-service.js';
+import type { Logger } from '../runtime/log.js';
 import { startControllers, type ControllersHandle } from './run-service.js';
 
 export interface ForegroundOptions {
@@ -105,6 +108,7 @@ export async function runForeground(o: ForegroundOptions): Promise<number> {
       {
         fence,
         identity: fence ? o.identity : undefined,
+        trackWrittenPods: o.untilSynced,
         conn,
         namespace,
         selector: o.selector,
@@ -134,13 +138,16 @@ export async function runForeground(o: ForegroundOptions): Promise<number> {
           return;
         }
         while (!signal.aborted) {
-          if (h.allInSync()) {
+          const unsettled = h.unsettledPods();
+          // The caches say done; `diff` on the same scope, on a fresh read, must say so too.
+          if (h.allInSync() && !unsettled.notReady.length && !unsettled.notGone.length && (await diffDrift(o, log))?.length === 0) {
             log.info('Every controller in scope is in sync and no expectation is pending');
             stop.abort();
             return;
           }
           if (Date.now() > deadline) {
-            log.error(`not in sync after ${Math.round(o.timeoutMs / 1000)}s`);
+            const drift = await diffDrift(o, log);
+            log.error(`not in sync after ${Math.round(o.timeoutMs / 1000)}s${describeUnsettled(unsettled)}${drift?.length ? `; diff: ${firstNames(drift, 5)}` : ''}`);
             exitCode = 1;
             stop.abort();
             return;
@@ -220,4 +227,36 @@ export async function runForeground(o: ForegroundOptions): Promise<number> {
     await server?.close();
   }
   return exitCode;
+}
+
+const quiet = { update() {}, done() {} };
+
+/**
+ * `diff`'s decision on the scope `run` controls: a fresh read planned as `diff` plans it. Empty
+ * when `diff` would exit 0 (planInSync), else what each controller not in sync still needs. null
+ * when the read failed (not in sync yet: the next look tries again).
+ */
+async function diffDrift(o: ForegroundOptions, log: Logger): Promise<string[] | null> {
+  try {
+    const ctx = await preparePlan(
+      { namespace: o.namespace, allNamespaces: o.allNamespaces, selector: o.selector, connection: o.connection },
+      { kubeVersion: o.kubeVersion, featureGates: o.featureGates, burstReplicas: o.burstReplicas },
+      [],
+      { progress: quiet },
+      (c) => o.kinds.includes(c.kind),
+    );
+    if (planInSync(ctx.plan)) return [];
+    return ctx.plan.controllers.filter((c) => !c.inSync).map((c) => `${c.kind} ${c.namespace}/${c.name} (${c.skip ? c.skip.message : describeWork(c)})`);
+  } catch (err) {
+    log.v(2).info('reading the scope to confirm it is in sync failed', { err: oneLine(err) });
+    return null;
+  }
+}
+
+function describeUnsettled(u: { notReady: string[]; notGone: string[] }): string {
+  const parts: string[] = [];
+  const pods = (n: number) => `${n} pod${n === 1 ? '' : 's'}`;
+  if (u.notReady.length) parts.push(`${pods(u.notReady.length)} it created not ready yet: ${firstNames(u.notReady, 5)}`);
+  if (u.notGone.length) parts.push(`${pods(u.notGone.length)} it deleted not gone yet: ${firstNames(u.notGone, 5)}`);
+  return parts.length ? `: waiting for ${parts.join('; ')}` : '';
 }

@@ -10,7 +10,7 @@ import { ReplicaSetController, type ControllerLogger, type Listers } from '../co
 import type { ControllerObject, WriteFence } from '../runtime/api.js';
 import { realClock } from '../runtime/clock.js';
 import { CONTROLLER_KINDS, controllerKindInfo, type ControllerKindInfo } from '../core/controller.js';
-import { controllerRef } from '../core/pod.js';
+import { controllerRef, isPodActive, isPodReady, isPodTerminating } from '../core/pod.js';
 import { TokenBucket } from '../runtime/rate-limiter.js';
 import { parseSelectorString } from '../core/selector.js';
 import type { ControllerKind, Pod } from '../core/types.js';
@@ -48,6 +48,8 @@ export interface StartOptions {
   fence?: WriteFence;
   /** The lease identity, sent in the User-Agent of the controllers' requests (default: the hostname). */
   identity?: string;
+  /** Remember the pods created and deleted, for unsettledPods (--until-synced). */
+  trackWrittenPods?: boolean;
 }
 
 export interface ControllersHandle {
@@ -58,8 +60,24 @@ export interface ControllersHandle {
   synced: Promise<void>;
   /** Every controller in scope is in sync and no expectation is pending. */
   allInSync(): boolean;
+  /**
+   * With `trackWrittenPods`: the pods the controllers have not yet seen settle, by the cache: those
+   * they created that are not ready yet, those they deleted that are not gone yet (where the status
+   * counts terminating pods). Settled ones are forgotten. Empty without tracking.
+   */
+  unsettledPods(): { notReady: string[]; notGone: string[] };
   /** Resolves when the workers stopped (after the signal aborted). */
   done: Promise<void>;
+}
+
+/**
+ * The log line of one action: what was done to which pod and, for a delete, why the sync's
+ * decision chose that pod (its ranking reason and sentence, as `history` words a delete).
+ */
+export function actionLogLine(kind: ControllerKind, key: string, a: ActionOutcome): string {
+  const what = `${a.action === 'status' ? 'update status' : a.action}${a.pod ? ` pod ${a.pod}` : ''}`;
+  const why = [a.reason ? `${a.reason.code}: ${a.reason.message}` : null, a.note ?? null].filter((x) => x !== null);
+  return `${kind} ${key}: ${what}${a.ok ? '' : ' failed'}${why.length ? ` (${why.join('; ')})` : ''}`;
 }
 
 const orphanIndexer = (p: Pod) => (controllerRef(p) ? [] : [p.metadata.namespace ?? 'default']);
@@ -146,12 +164,14 @@ export function startControllers(opts: StartOptions, signal: AbortSignal): Contr
       },
       onAction: (key, a) => {
         opts.onAction?.(kind, key, a);
-        const what = `${a.action === 'status' ? 'update status' : a.action}${a.pod ? ` pod ${a.pod}` : ''}`;
-        if (a.ok) opts.log.info(`${kind} ${key}: ${what}${a.note ? ` (${a.note})` : ''}`);
-        else opts.log.error(`${kind} ${key}: ${what} failed`, { code: a.code, err: a.error });
+        if (opts.trackWrittenPods && a.ok && a.pod) written.note(kind, key, a);
+        const line = actionLogLine(kind, key, a);
+        if (a.ok) opts.log.info(line);
+        else opts.log.error(line, { code: a.code, err: a.error });
       },
     });
   };
+  const written = new WrittenPods(opts.behaviour);
   const controllers = kinds.map((k, i) => make(k, informersFor[i]));
 
   // Event handlers: every controller sees every pod; each sees its own kind's objects.
@@ -167,6 +187,8 @@ export function startControllers(opts: StartOptions, signal: AbortSignal): Contr
     },
     delete: (p) => {
       for (const c of controllers) c.deletePod(p);
+      const gone = 'tombstone' in p ? p.obj : p;
+      if (gone?.metadata) written.gone(gone);
       opts.onEvent?.(`${describe('tombstone' in p ? p.obj : p)} deleted`);
     },
   });
@@ -209,5 +231,47 @@ export function startControllers(opts: StartOptions, signal: AbortSignal): Contr
     synced,
     done,
     allInSync: () => controllers.every((c) => c.allInSync()),
+    unsettledPods: () => written.unsettled((ns, name) => pods.cache.get(`${ns}/${name}`)),
   };
+}
+
+/**
+ * The pods the controllers created and deleted, until the cache shows them settled: a created pod
+ * ready (or finished, or gone), a deleted pod gone. Until then the status they count may change
+ * again, so `run --until-synced` is not done (diff run right after would see that change).
+ */
+class WrittenPods {
+  private readonly created = new Set<string>();
+  private readonly deleted = new Map<string, ControllerKind>();
+
+  constructor(private readonly behaviour: Behaviour) {}
+
+  note(kind: ControllerKind, key: string, a: ActionOutcome): void {
+    const podKey = `${key.slice(0, key.indexOf('/'))}/${a.pod}`;
+    if (a.action === 'create') this.created.add(podKey);
+    else if (a.action === 'delete') this.deleted.set(podKey, kind);
+  }
+
+  /** The informer saw the pod deleted: a created pod that is gone has settled. */
+  gone(pod: Pod): void {
+    this.created.delete(`${pod.metadata.namespace ?? 'default'}/${pod.metadata.name}`);
+  }
+
+  unsettled(get: (ns: string, name: string) => Pod | undefined): { notReady: string[]; notGone: string[] } {
+    const lookup = (k: string) => get(k.slice(0, k.indexOf('/')), k.slice(k.indexOf('/') + 1));
+    const notReady: string[] = [];
+    for (const k of this.created) {
+      const p = lookup(k);
+      // not in the cache yet: the informer has not seen the create (a deleted one is dropped by gone)
+      if (!p || isPodTerminating(p) || (isPodActive(p) && !isPodReady(p))) notReady.push(k);
+      else this.created.delete(k);
+    }
+    const notGone: string[] = [];
+    for (const [k, kind] of this.deleted) {
+      // terminating pods change the status only where the emulated version counts them
+      if (lookup(k) && this.behaviour.gates.DeploymentReplicaSetTerminatingReplicas && this.behaviour.statusTerminatingReplicas[kind]) notGone.push(k);
+      else this.deleted.delete(k);
+    }
+    return { notReady, notGone };
+  }
 }

@@ -7,9 +7,9 @@ import { Box } from 'ink';
 import type { ExplainModel, ExplainPodRow } from '../core/explain-types.js';
 import type { PlanController, PlanPod } from '../core/plan-types.js';
 import { formatDeletionCost } from '../render/explain.js';
-import { fitColumns, humanDuration, sanitize, shortSeconds, truncate, truncateMiddle, wrap, type Column } from '../render/text.js';
-import { detailLayout } from './layout.js';
-import { Line, titleSegs, type Seg } from './line.js';
+import { fitColumns, humanDuration, sanitize, shortSeconds, truncate, wrap, type Column } from '../render/text.js';
+import { detailLayout, wrappedWindow } from './layout.js';
+import { Line, titleSegs, wrapSegs, type Seg } from './line.js';
 import { claimCounts, type AwaitedWrites } from './state.js';
 
 /** Spaces between pod columns: 1 on narrow terminals, 2 from 100 columns. */
@@ -17,11 +17,14 @@ export function podGap(width: number): number {
   return width < 100 ? 1 : 2;
 }
 
+// NAME, REASON and NODE are never cut (names and reasons are what people copy); the other
+// columns may be abbreviated, and COST and RST are dropped when they say nothing (no cost set, no
+// restart) and the table needs the room. A row still too wide wraps, as a terminal wraps kubectl's.
 const POD_COLUMNS: Column[] = [
-  { header: 'NAME', shrink: [24, 18, 12], ellipsis: 'middle' },
+  { header: 'NAME' },
   { header: 'DECISION' },
-  { header: 'REASON', shrink: [13, 10, 8] },
-  { header: 'NODE', shrink: [12, 8, 6], ellipsis: 'middle' },
+  { header: 'REASON' },
+  { header: 'NODE' },
   { header: 'PHASE', shrink: [7] },
   { header: 'READY', shrink: [5] },
   { header: 'RST', shrink: [3] },
@@ -30,14 +33,25 @@ const POD_COLUMNS: Column[] = [
   { header: 'DEL', shrink: [3] },
 ];
 
+/** Columns dropped, in this order, when every cell of theirs is the default and room is short. */
+const DROPPABLE: { header: string; empty: (cell: string) => boolean }[] = [
+  { header: 'COST', empty: (t) => t === '-' || t === '' },
+  { header: 'RST', empty: (t) => t === '0' || t === '' },
+];
+
 /** A pod row, from the explain model or (when there is none) from the plan entry alone. */
 type PodRow = Pick<ExplainPodRow, 'name' | 'decision' | 'reason' | 'message'> & Partial<ExplainPodRow>;
+
+/** What the row's DECISION says: a pod in the deletion order is deleted, whatever claim kept it. */
+function decisionOf(r: PodRow): string {
+  return r.deleteIndex != null ? 'delete' : r.decision;
+}
 
 export function podCells(r: PodRow): string[] {
   const full = r.phase !== undefined;
   return [
     r.name,
-    r.decision,
+    decisionOf(r),
     r.reason,
     full ? (r.node ?? '<none>') : '',
     full ? r.phase || '-' : '',
@@ -50,6 +64,8 @@ export function podCells(r: PodRow): string[] {
 }
 
 interface PodTable {
+  /** Indexes into POD_COLUMNS of the columns shown. */
+  shown: number[];
   widths: number[];
   gap: number;
   rows: PodRow[];
@@ -57,7 +73,7 @@ interface PodTable {
 
 const tableCache = new WeakMap<object, Map<number, PodTable>>();
 
-/** Rows and fitted column widths, once per model (or plan entry) and width. */
+/** Rows, the columns shown and their fitted widths, once per model (or plan entry) and width. */
 export function podTable(source: ExplainModel | PlanController, width: number): PodTable {
   let byWidth = tableCache.get(source);
   if (!byWidth) {
@@ -67,12 +83,29 @@ export function podTable(source: ExplainModel | PlanController, width: number): 
   let t = byWidth.get(width);
   if (!t) {
     const rows: PodRow[] = 'plan' in source ? source.pods : deleteIndexed(source);
-    const gap = podGap(width);
-    const widths = fitColumns(POD_COLUMNS, rows.map(podCells), { width: width - 2, gap });
-    t = { widths, gap, rows };
+    t = fitPodTable(rows, width);
     byWidth.set(width, t);
   }
   return t;
+}
+
+function fitPodTable(rows: PodRow[], width: number): PodTable {
+  const gap = podGap(width);
+  const cells = rows.map(podCells);
+  let shown = POD_COLUMNS.map((_, i) => i);
+  const fit = () => fitColumns(shown.map((i) => POD_COLUMNS[i]), cells.map((r) => shown.map((i) => r[i])), { width: width - 2, gap });
+  let widths = fit();
+  const total = () => widths.reduce((n, w) => n + w, 0) + gap * (widths.length - 1);
+  for (const d of DROPPABLE) {
+    if (total() <= width - 2) break;
+    const col = POD_COLUMNS.findIndex((c) => c.header === d.header);
+    if (!cells.every((r) => d.empty(r[col]))) continue;
+    shown = shown.filter((i) => i !== col);
+    widths = fit();
+  }
+  // Cutting the small columns is only worth it when the row then fits: otherwise it wraps whole.
+  if (total() > width - 2) widths = fitColumns(shown.map((i) => POD_COLUMNS[i]), cells.map((r) => shown.map((i) => r[i])), { gap });
+  return { shown, widths, gap, rows };
 }
 
 function deleteIndexed(c: PlanController): PodRow[] {
@@ -80,26 +113,27 @@ function deleteIndexed(c: PlanController): PodRow[] {
   return c.pods.map((p: PlanPod) => ({ ...p, deleteIndex: order.get(p.uid) ?? null }));
 }
 
-function cellsText(cells: string[], widths: number[], gap: number): string {
-  return cells
-    .map((text, i) => {
-      const cut = POD_COLUMNS[i].ellipsis === 'middle' ? truncateMiddle(text, widths[i]) : truncate(text, widths[i]);
-      return i === cells.length - 1 ? cut : cut.padEnd(widths[i] + gap);
+function cellsText(cells: string[], t: PodTable): string {
+  return t.shown
+    .map((col, i) => {
+      const cut = truncate(cells[col], t.widths[i]);
+      return i === t.shown.length - 1 ? cut : cut.padEnd(t.widths[i] + t.gap);
     })
     .join('')
     .trimEnd();
 }
 
-const DECISION_COLOR: Record<string, string | undefined> = { adopt: 'cyan', release: 'magenta', ignore: 'gray', keep: undefined };
+const DECISION_COLOR: Record<string, string | undefined> = { adopt: 'cyan', release: 'magenta', ignore: 'gray', delete: 'red', keep: undefined };
 
-export function podRowSegs(r: PodRow, widths: number[], gap: number, selected: boolean): Seg[] {
+export function podRowSegs(r: PodRow, t: PodTable, selected: boolean): Seg[] {
   const cells = podCells(r);
   const segs: Seg[] = [{ text: selected ? '> ' : '  ', bold: true }];
-  cells.forEach((text, i) => {
-    const cut = POD_COLUMNS[i].ellipsis === 'middle' ? truncateMiddle(text, widths[i]) : truncate(text, widths[i]);
-    const pad = i === cells.length - 1 ? cut : cut.padEnd(widths[i] + gap);
-    const h = POD_COLUMNS[i].header;
-    const color = h === 'DECISION' ? DECISION_COLOR[r.decision] : h === 'DEL' ? 'red' : h === 'READY' && r.ready === false ? 'yellow' : undefined;
+  t.shown.forEach((col, i) => {
+    // only the shrinkable columns can be narrower than their text; truncate leaves the rest whole
+    const cut = truncate(cells[col], t.widths[i]);
+    const pad = i === t.shown.length - 1 ? cut : cut.padEnd(t.widths[i] + t.gap);
+    const h = POD_COLUMNS[col].header;
+    const color = h === 'DECISION' ? DECISION_COLOR[decisionOf(r)] : h === 'DEL' ? 'red' : h === 'READY' && r.ready === false ? 'yellow' : undefined;
     segs.push({ text: pad, color, bold: h === 'DEL' });
   });
   return segs;
@@ -146,6 +180,26 @@ export function whyText(c: PlanController, r: PodRow | undefined, awaited: Await
   return text;
 }
 
+/** The deletion order in `room` lines: its title, then whole entries (wrapped, never cut), then "… N more". */
+function deletionLines(c: PlanController, room: number, width: number): { key: string; segs: Seg[] }[] {
+  const out: { key: string; segs: Seg[] }[] = [
+    { key: 'dt', segs: titleSegs(`Deletion order (${c.delete.length} of ${c.replicas.current} go)`, width, [{ text: ' why each goes before the first pod that stays', dim: true }]) },
+  ];
+  let left = room - 1;
+  let i = 0;
+  for (; i < c.delete.length; i++) {
+    const d = c.delete[i];
+    const entry = wrapSegs([{ text: `#${i + 1} `, color: 'red', bold: true }, { text: d.name }, { text: `  ${d.reason}: `, dim: true }, { text: d.message }], width);
+    // the last entry may use the line "… N more" would take; the others leave it free
+    const reserve = i === c.delete.length - 1 ? 0 : 1;
+    if (entry.length + reserve > left) break;
+    entry.forEach((segs, j) => out.push({ key: `d:${i}:${j}`, segs }));
+    left -= entry.length;
+  }
+  if (i < c.delete.length && left > 0) out.push({ key: 'd:more', segs: [{ text: `… ${c.delete.length - i} more: select a pod (#N in DEL) for its sentence`, dim: true }] });
+  return out;
+}
+
 export interface DetailPaneProps {
   controller: PlanController;
   model: ExplainModel | null;
@@ -165,25 +219,30 @@ export function DetailPane(p: DetailPaneProps) {
   const [t1, t2] = detailTitle(c, p.model, p.awaited ?? null);
   if (dl.title >= 1) lines.push({ key: 't1', segs: t1 });
   if (dl.title >= 2) lines.push({ key: 't2', segs: t2 });
-  lines.push({ key: 'ph', segs: [{ text: '  ' + cellsText(POD_COLUMNS.map((x) => x.header), table.widths, table.gap), bold: true }] });
-  const end = Math.min(table.rows.length, p.podTop + dl.pods);
-  for (let i = p.podTop; i < end; i++) {
-    const r = table.rows[i];
-    lines.push({ key: `p:${r.name}`, segs: podRowSegs(r, table.widths, table.gap, i === p.podCursor), inverse: i === p.podCursor });
-  }
-  if (table.rows.length === 0) lines.push({ key: 'p:none', segs: [{ text: '  (no pods match or belong to this controller)', dim: true }] });
-  for (let i = end - p.podTop + (table.rows.length === 0 ? 1 : 0); i < dl.pods; i++) lines.push({ key: `p:pad${i}`, segs: [] });
-
-  if (dl.deletion > 0) {
-    lines.push({ key: 'dt', segs: titleSegs(`Deletion order (${c.delete.length} of ${c.replicas.current} go)`, p.width, [{ text: ' why each goes before the first pod that stays', dim: true }]) });
-    const room = dl.deletion - 1;
-    const shown = c.delete.length > room ? room - 1 : room;
-    for (let i = 0; i < Math.min(shown, c.delete.length); i++) {
-      const d = c.delete[i];
-      lines.push({ key: `d:${i}`, segs: [{ text: `#${i + 1} `, color: 'red', bold: true }, { text: d.name }, { text: `  ${d.reason}: `, dim: true }, { text: d.message }] });
+  for (const [j, segs] of wrapSegs([{ text: '  ' + cellsText(POD_COLUMNS.map((x) => x.header), table), bold: true }], p.width).entries()) lines.push({ key: `ph${j}`, segs });
+  const headerExtra = lines.length - dl.title - 1;
+  const rowLines = new Map<number, Seg[][]>();
+  const linesOf = (i: number) => {
+    let l = rowLines.get(i);
+    if (!l) rowLines.set(i, (l = wrapSegs(podRowSegs(table.rows[i], table, i === p.podCursor), p.width)));
+    return l;
+  };
+  const podRoom = Math.max(0, dl.pods - headerExtra);
+  const { start, end } = wrappedWindow(p.podTop, p.podCursor, table.rows.length, (i) => linesOf(i).length, podRoom);
+  let used = 0;
+  for (let i = start; i < end; i++) {
+    for (const [j, segs] of linesOf(i).entries()) {
+      if (used++ >= podRoom) break;
+      lines.push({ key: `p:${table.rows[i].name}:${j}`, segs, inverse: i === p.podCursor });
     }
-    if (c.delete.length > shown && room > 0) lines.push({ key: 'd:more', segs: [{ text: `… ${c.delete.length - shown} more: select a pod (#N in DEL) for its sentence`, dim: true }] });
   }
+  if (table.rows.length === 0) {
+    lines.push({ key: 'p:none', segs: [{ text: '  (no pods match or belong to this controller)', dim: true }] });
+    used++;
+  }
+  for (let i = used; i < podRoom; i++) lines.push({ key: `p:pad${i}`, segs: [] });
+
+  if (dl.deletion > 0) lines.push(...deletionLines(c, dl.deletion, p.width));
   if (dl.why > 0) {
     const r = table.rows[p.podCursor];
     lines.push({ key: 'wt', segs: titleSegs(r ? `Why: ${r.name}` : 'Why', p.width) });

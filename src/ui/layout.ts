@@ -77,3 +77,20 @@ export function scrollTo(top: number, cursor: number, visible: number, total: nu
   else if (cursor >= t + visible) t = cursor - visible + 1;
   return Math.min(Math.max(0, t), maxTop);
 }
+
+/**
+ * The rows [start, end) to draw in `room` lines when a row may take several lines (a name that is
+ * wider than its column wraps): from `top`, moved down as little as needed to show all of the
+ * cursor's row, then as many whole rows after it as fit.
+ */
+export function wrappedWindow(top: number, cursor: number, total: number, heightOf: (i: number) => number, room: number): { start: number; end: number } {
+  if (total === 0 || room <= 0) return { start: 0, end: 0 };
+  const c = Math.min(Math.max(0, cursor), total - 1);
+  let start = Math.min(Math.max(0, top), c);
+  let used = 0;
+  for (let i = start; i <= c; i++) used += heightOf(i);
+  while (used > room && start < c) used -= heightOf(start++);
+  let end = c + 1;
+  while (end < total && used + heightOf(end) <= room) used += heightOf(end++);
+  return { start, end };
+}

@@ -56,6 +56,31 @@ function sameStyle(a: Seg, b: Seg): boolean {
   return a.color === b.color && !!a.bold === !!b.bold && !!a.dim === !!b.dim && !!a.inverse === !!b.inverse;
 }
 
+/**
+ * Segments wrapped at `width` visible characters, as a terminal wraps a line that is too long:
+ * nothing is cut, the rest goes on the next line. Names and reasons are what people copy, so a
+ * row that does not fit takes two lines rather than losing characters.
+ */
+export function wrapSegs(segs: Seg[], width: number): Seg[][] {
+  const w = Math.max(1, width);
+  const lines: Seg[][] = [[]];
+  let room = w;
+  for (const s of segs) {
+    let chars = [...sanitize(s.text)];
+    while (chars.length > 0) {
+      if (room === 0) {
+        lines.push([]);
+        room = w;
+      }
+      const take = chars.slice(0, room);
+      lines[lines.length - 1].push({ ...s, text: take.join('') });
+      room -= take.length;
+      chars = chars.slice(take.length);
+    }
+  }
+  return lines;
+}
+
 /** Neighbours with the same style as one segment: fewer ink nodes to lay out and write. */
 export function mergeSegs(segs: Seg[]): Seg[] {
   const out: Seg[] = [];

@@ -63,6 +63,18 @@ describe('onInterrupt', () => {
     expect(other.exits).toEqual([143]);
   });
 
+  it('graceful(): at once while reading and asking, then the work (an apply) stops on the signal and says what it wrote', () => {
+    const proc = new FakeProcess();
+    const i = onInterrupt({ proc, atOnce: true });
+    const signal = i.graceful();
+    proc.send('SIGINT');
+    expect(proc.exits).toEqual([]);
+    expect(signal.aborted).toBe(true);
+    expect(i.exitCode(2)).toBe(130);
+    proc.send('SIGINT'); // a second Ctrl-C does not wait
+    expect(proc.exits).toEqual([130]);
+  });
+
   it('interrupt(): a Ctrl-C read as a key counts as SIGINT', () => {
     const proc = new FakeProcess();
     const i = onInterrupt({ proc });

@@ -14,12 +14,12 @@ describe('controller names as kubectl takes them', () => {
     for (const t of ['deploy', 'deployment', 'deployments', 'deployment.apps', 'deployments.apps', 'Deploy', 'DEPLOYMENTS.APPS'])
       expect(parseTarget(`${t}/web`)).toEqual({ kind: 'Deployment', name: 'web' });
     expect(() => parseTarget('deploy/')).toThrow('invalid controller name "deploy/": expected TYPE/NAME');
-    expect(() => parseTarget('deployments.extensions/web')).toThrow(`resource type "deployments.extensions"`);
+    expect(() => parseTarget('deployments.extensions/web')).toThrow(`"deployments.extensions" is not one of them`);
   });
 
   it('refuses other types, empty names and nested slashes in one line', () => {
     expect(() => parseTarget('sts/web')).toThrow(
-      `the server doesn't have a resource type "sts": rs-reconcile explains ReplicaSets (rs/NAME), ReplicationControllers (rc/NAME) and the ReplicaSets of a Deployment (deploy/NAME)`,
+      `rs-reconcile explains ReplicaSets (rs/NAME), ReplicationControllers (rc/NAME) and Deployments (deploy/NAME, through their ReplicaSets), and "sts" is not one of them`,
     );
     expect(() => parseTarget('')).toThrow(UserError);
     expect(() => parseTarget('rs/')).toThrow('invalid controller name "rs/": expected TYPE/NAME');
@@ -29,7 +29,7 @@ describe('controller names as kubectl takes them', () => {
   it('is not fooled by names of Object.prototype', () => {
     for (const t of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) {
       expect(controllerType(t)).toBeUndefined();
-      expect(() => parseTarget(`${t}/web`)).toThrow(`resource type "${t}"`);
+      expect(() => parseTarget(`${t}/web`)).toThrow(`"${t}" is not one of them`);
     }
   });
 });

@@ -9,6 +9,8 @@ import type { Controller, ControllerKind, Pod, ReplicaSet } from '../../src/core
 import { behaviourFor, defaultBehaviour, type Behaviour } from '../../src/core/versions.js';
 import { ApiError, type ControllerAPI, type ControllerObject } from '../../src/runtime/api.js';
 import { ReplicaSetController, type Listers } from '../../src/controller/controller.js';
+import type { ActionOutcome } from '../../src/runtime/api.js';
+import { actionLogLine } from '../../src/services/run-service.js';
 
 const NOW = Date.parse('2026-01-01T00:00:00Z');
 const quiet = { info() {}, error() {}, v: () => ({ info() {} }) };
@@ -282,5 +284,47 @@ describe('syncReplicaSet through the controller', () => {
     ac.abort();
     await done;
     expect(w.actions.filter((a) => a.startsWith('create')).sort()).toEqual(['create bar-', 'create foo-']);
+  });
+});
+
+describe('the reason of a delete', () => {
+  it('each delete carries the ranking reason of the sync\'s decision, and the run log says it', async () => {
+    const w = new World();
+    const foo = rs('foo', 1);
+    w.add(foo, pod('foo-a', foo, { app: 'foo' }), pod('foo-b', foo, { app: 'foo' }, false));
+    const actions: ActionOutcome[] = [];
+    const ctrl = new ReplicaSetController({ kind: 'ReplicaSet', listers: w.listers(), api: w, behaviour: defaultBehaviour(), burstReplicas: 500, clock: new FakeClock(NOW), log: quiet, onAction: (_k, a) => actions.push(a) });
+    await ctrl.syncKey('default/foo');
+    const del = actions.find((a) => a.action === 'delete')!;
+    expect(del.pod).toBe('foo-b');
+    expect(del.reason).toEqual({ code: 'NotReady', message: 'foo-b is not ready, while foo-a (the first pod that stays) is ready: pods that are not ready go first' });
+    expect(actionLogLine('ReplicaSet', 'default/foo', del)).toBe(
+      'ReplicaSet default/foo: delete pod foo-b (NotReady: foo-b is not ready, while foo-a (the first pod that stays) is ready: pods that are not ready go first)',
+    );
+    // other actions keep their short line
+    expect(actionLogLine('ReplicaSet', 'default/foo', actions.find((a) => a.action === 'status')!)).toMatch(/^ReplicaSet default\/foo: update status \(replicas 2, ready 1, available 1\)$/);
+    expect(actionLogLine('ReplicaSet', 'default/foo', { action: 'delete', pod: 'x', ok: false, code: 500, error: 'boom', reason: { code: 'Tie', message: 'm' } })).toBe('ReplicaSet default/foo: delete pod x failed (Tie: m)');
+  });
+});
+
+describe('allInSync (run --until-synced)', () => {
+  it('is false while a minReadySeconds requeue waits, even when the plan is in sync now', async () => {
+    const w = new World();
+    const foo = rs('foo', 1, {}, 60);
+    const p = pod('foo-a', foo, { app: 'foo' });
+    // ready 30 s before NOW: not available until 30 s later
+    p.status!.conditions![0].lastTransitionTime = '2025-12-31T23:59:30Z';
+    // the status the sync computes at NOW, already written: nothing to write, a requeue to wait for
+    foo.status = { replicas: 1, fullyLabeledReplicas: 1, readyReplicas: 1, availableReplicas: 0, observedGeneration: 1, terminatingReplicas: 0 };
+    w.add(foo, p);
+    const { ctrl, clock } = setup(w);
+    expect(await ctrl.syncKey('default/foo')).toBeNull();
+    expect(w.actions.filter((a) => a.startsWith('status'))).toEqual([]);
+    expect(ctrl.queue.waiting()).toBe(1);
+    expect(ctrl.allInSync()).toBe(false);
+    // once due, the key is handed out again: the availability is re-checked
+    clock.advance(30_000);
+    expect(ctrl.queue.waiting()).toBe(0);
+    expect(ctrl.queue.len()).toBe(1);
   });
 });

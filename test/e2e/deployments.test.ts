@@ -1,9 +1,14 @@
 // End to end: deploy/NAME as a target (the ReplicaSets a Deployment controls, by owner reference),
 // and the warnings for a snapshot without pods and a selector that matches nothing.
-import { readFileSync } from 'node:fs';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
-import { cli, ensureBuilt, example, NOW } from './cli.js';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse, parseAllDocuments } from 'yaml';
+import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { cli, ensureBuilt, example, NOW, ROOT, RUN_JS } from './cli.js';
 
 beforeAll(() => ensureBuilt(), 180_000);
 
@@ -33,20 +38,25 @@ describe('deploy/NAME', () => {
 
   it('explain -o json prints the plan document of exactly those ReplicaSets; -o yaml the same', () => {
     const r = cli(['explain', 'deploy/checkout', ...FILES, '-o', 'json']);
-    expect(r.status).toBe(1);
+    expect(r.status).toBe(0); // a describe: it explained
+    expect(cli(['explain', 'deploy/checkout', ...FILES, '-o', 'json', '--exit-code']).status).toBe(1);
     expect(r.stderr).toBe('');
     expect(JSON.parse(r.stdout)).toEqual(JSON.parse(cli(['diff', 'deploy/checkout', ...FILES, '-o', 'json']).stdout));
     expect(parse(cli(['explain', 'deploy/checkout', ...FILES, '-o', 'yaml']).stdout)).toEqual(JSON.parse(r.stdout));
   });
 
-  it("explain's text tells each ReplicaSet's story in turn", () => {
+  it("explain's text is a Deployment header and tree, then each ReplicaSet's story, the new one first", () => {
     const r = cli(['explain', 'deploy/checkout', ...FILES]);
-    expect(r.status).toBe(1);
+    expect(r.status).toBe(0);
+    expect(r.stdout.split('\n')[0]).toBe('Deployment shop/checkout');
+    expect(r.stdout).toMatch(/^Deployment\/checkout\n├─ReplicaSet\/checkout-9c2f +4 \(new\)/m);
+    expect(r.stdout).toMatch(/^└─ReplicaSet\/checkout-6b8d +3 \(old\)/m);
+    expect(r.stdout).toMatch(/^ {2}├─Pod\/checkout-6b8d-aaa11 +delete +#1 +MoreOnSameNode$/m);
     const heads = r.stdout.split('\n').filter((l) => l.startsWith('ReplicaSet '));
-    expect(heads).toEqual(['ReplicaSet shop/checkout-6b8d', 'ReplicaSet shop/checkout-9c2f']);
+    expect(heads).toEqual(['ReplicaSet shop/checkout-9c2f', 'ReplicaSet shop/checkout-6b8d']);
     expect(r.stdout).not.toContain('shop-web');
     // each story is the one explain rs/NAME tells
-    const one = cli(['explain', 'rs/checkout-9c2f', ...FILES]).stdout;
+    const one = cli(['explain', 'rs/checkout-6b8d', ...FILES]).stdout;
     expect(r.stdout.endsWith(one)).toBe(true);
   });
 
@@ -92,4 +102,46 @@ describe('warnings', () => {
     expect(r.stderr).toBe('warning: no ReplicaSet or ReplicationController matches the selector app=nope in namespace "shop" (3 ReplicaSets there)\n');
     expect(cli(['diff', ...FILES, '-n', 'shop', '-l', 'app=checkout', '-o', 'json']).stderr).toBe('');
   });
+});
+
+describe('deploy/NAME on a live cluster where the Deployment has no ReplicaSet', () => {
+  let sb: Sandbox;
+  let kubeconfig: string;
+  beforeAll(async () => {
+    const items = parseAllDocuments(readFileSync(example('deployment-rollout'), 'utf8')).flatMap((d) => (d.toJS() as any).items);
+    const web = {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'web', namespace: 'shop' },
+      spec: { replicas: 2, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'web', image: 'nginx' }] } } },
+    };
+    sb = await startSandbox({ seed: [{ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'shop' } }, ...items, web] });
+    kubeconfig = join(mkdtempSync(join(tmpdir(), 'rs-deploy-')), 'kubeconfig');
+    await sb.writeKubeconfig(kubeconfig, 'shop');
+  }, 60_000);
+  afterAll(async () => sb?.close());
+
+  // the API server runs in this process: the CLI must run without blocking it
+  const run = async (args: string[]) => {
+    try {
+      const { stdout, stderr } = await promisify(execFile)(process.execPath, [RUN_JS, ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1', KUBECONFIG: kubeconfig } });
+      return { status: 0, stdout, stderr };
+    } catch (e: any) {
+      return { status: e.code as number, stdout: e.stdout as string, stderr: e.stderr as string };
+    }
+  };
+
+  it('says the Deployment exists but controls no ReplicaSet, instead of "not found"', async () => {
+    for (const cmd of ['explain', 'diff']) {
+      const r = await run([cmd, 'deploy/web', '--now', NOW]);
+      expect(r.status, cmd).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr.trim()).toMatch(/^error: deployment shop\/web exists \(uid [^)]+\) but controls no ReplicaSet yet, so the ReplicaSet controller has nothing to do for it: a Deployment's ReplicaSets are created by the Deployment controller/);
+      expect(r.stderr).not.toContain('not found');
+    }
+    // one that does not exist is still not found
+    const gone = await run(['explain', 'deploy/nope', '--now', NOW]);
+    expect(gone.status).toBe(2);
+    expect(gone.stderr).toContain('deployments.apps "nope" not found');
+  }, 60_000);
 });

@@ -42,7 +42,10 @@ describe('drifted ReplicaSet', () => {
 
   it('explains each pod and the creation', () => {
     const r = cli(['explain', 'shop-web', '-f', example('drifted-replicaset'), '--now', NOW]);
-    expect(r.status).toBe(1);
+    // a describe: 0 once explained, whatever the story; diff's codes only with --exit-code
+    expect(r.status).toBe(0);
+    expect(cli(['explain', 'shop-web', '-f', example('drifted-replicaset'), '--now', NOW, '--exit-code']).status).toBe(1);
+    expect(cli(['explain', 'frontend', '-f', example('invalid-selector'), '--now', NOW, '--exit-code']).status).toBe(0);
     expect(r.stdout).toContain('shop-web-manual');
     expect(r.stdout).toMatch(/adopt/i);
     expect(r.stdout).toMatch(/release/i);
@@ -114,6 +117,25 @@ describe('overlapping selectors', () => {
     expect(decisions(canary, 'adopt')).toEqual(['payments-stray']);
     expect(canary.pods.find((p: any) => p.name === 'api-h2k9d')).toMatchObject({ decision: 'ignore', reason: 'OwnedByOther' });
     expect(api.warnings.map((w: any) => w.code)).toContain('OverlappingSelectors');
+    // one pod, wanted by two: counted once
+    expect(plan.summary.adopt).toBe(1);
+    expect(api.warnings.find((w: any) => w.code === 'ContestedAdoption')).toMatchObject({ pods: ['payments-stray'], controller: { kind: 'ReplicaSet', name: 'api-canary' } });
+  });
+
+  it('says so on stderr, one Warning: line per overlapping pair, and marks the rows', () => {
+    const r = cli(['diff', '-f', example('overlapping-selectors'), '--now', NOW]);
+    expect(r.status).toBe(1);
+    const warnings = r.stderr.split('\n').filter((l) => l !== '');
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/^Warning: ReplicaSet payments\/api and ReplicaSet payments\/api-canary select the same \d+ pods? \(.*payments-stray.*\): overlapping selectors/);
+    expect(warnings[0]).toContain('both would adopt the orphan payments-stray: only the first to patch it adopts it');
+    const [header, ...rows] = r.stdout.split('\n');
+    expect(header).toMatch(/ OVERLAPS +SYNC$/);
+    expect(rows.find((l) => l.startsWith('rs     api ') || /^rs +api +/.test(l))).toContain('rs/api-canary');
+    expect(r.stdout).toContain('adopt 1 (1 of them is wanted by more than one controller: counted once)');
+    // the same line with -o json, and for explain
+    expect(cli(['diff', '-f', example('overlapping-selectors'), '--now', NOW, '-o', 'json']).stderr).toBe(r.stderr);
+    expect(cli(['explain', 'api', '-n', 'payments', '-f', example('overlapping-selectors'), '--now', NOW]).stderr).toBe(r.stderr);
   });
 });
 
@@ -145,15 +167,21 @@ describe('ReplicationController', () => {
 });
 
 describe('invalid selector', () => {
-  it('skips that controller with a warning, plans the others, exit 0', () => {
+  it('skips that controller with a warning, plans the others; it is not in sync: exit 1', () => {
     const r = cli(['diff', '-f', example('invalid-selector'), '-o', 'json', '--now', NOW]);
-    expect(r.status).toBe(0);
+    expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/warning: ReplicaSet web\/broken: invalid selector: "Equals" is not a valid label selector operator/);
     const plan = JSON.parse(r.stdout);
     const broken = plan.controllers.find((c: any) => c.name === 'broken');
     expect(broken.skip.reason).toBe('InvalidSelector');
     expect(broken.statusChanged).toBe(false);
+    expect(broken.inSync).toBe(false);
+    expect(plan.summary.inSync).toBe(1);
     expect(plan.controllers.find((c: any) => c.name === 'frontend').inSync).toBe(true);
+    const table = cli(['diff', '-f', example('invalid-selector'), '--now', NOW]);
+    expect(table.status).toBe(1);
+    expect(table.stdout).toContain('2 controllers: 1 in sync, 0 drifted — adopt 0, release 0, create 0, delete 0, status updates 0; 1 skipped (InvalidSelector)');
+    expect(cli(['diff', 'frontend', '-f', example('invalid-selector'), '--now', NOW]).status).toBe(0);
   });
 });
 
@@ -212,7 +240,7 @@ describe('versions', () => {
     const { plan } = planOf('drifted-replicaset', ['--kube-version', '1.34']);
     expect(plan.kubernetesVersion).toBe('1.34');
     expect(plan.controllers[0].status.terminatingReplicas).toBeUndefined();
-    expect(planOf('drifted-replicaset').plan.kubernetesVersion).toBe('1.35');
+    expect(planOf('drifted-replicaset').plan.kubernetesVersion).toBe('1.36');
   });
 });
 
@@ -234,7 +262,7 @@ describe('help', () => {
     const r = cli(['version', '-o', 'json']);
     const v = JSON.parse(r.stdout);
     expect(v.node).toBe(process.version);
-    expect(v.controllerBehaviour.newest).toBe('1.35');
+    expect(v.controllerBehaviour.newest).toBe('1.36');
     // the same document as YAML, through the plans' emitter (the bundle once failed here)
     const y = cli(['version', '-o', 'yaml']);
     expect(y.status).toBe(0);

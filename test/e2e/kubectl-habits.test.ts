@@ -204,7 +204,7 @@ describe('Ctrl-C exits 130, as a shell expects', () => {
     expect(stderr).toContain('Shutting down');
   }, 60_000);
 
-  it('reconcile: SIGINT mid-apply exits 130 there and then', async () => {
+  it('reconcile: SIGINT mid-apply stops the writes and exits 130', async () => {
     // many pods, written at the default 50 writes a second: the apply takes seconds
     await namespaceWithReplicaSet('bulk', 1000);
     const audit = () => sb!.audit().filter((e) => e.verb === 'create' && e.resource === 'pods' && e.namespace === 'bulk').length;

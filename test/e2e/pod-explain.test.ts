@@ -51,9 +51,10 @@ describe('explain pod/NAME on a snapshot', () => {
     expect(flat(r.stdout)).toContain('ReplicaSet orders-cron: ignore (OwnedByOther)');
   });
 
-  it('a pod its owner deletes: exit 1, its place and why no cost helps', () => {
+  it('a pod its owner deletes: exit 0 (1 with --exit-code), its place and why no cost helps', () => {
     const r = explainPod('POD/orders-api-z8m3p');
-    expect(r.status).toBe(1);
+    expect(r.status).toBe(0);
+    expect(explainPod('POD/orders-api-z8m3p', ['--exit-code']).status).toBe(1);
     expect(flat(r.stdout)).toContain('it ranks 1st of 3 to go');
     expect(flat(r.stdout)).toMatch(/no cost helps: even at the highest cost \(2147483647\) it is picked, because orders-api-z8m3p is not ready/);
   });
@@ -62,7 +63,8 @@ describe('explain pod/NAME on a snapshot', () => {
     const plainRun = explainPod('pod/orders-api-r2d9x');
     expect(plainRun.status).toBe(0);
     const r = explainPod('pod/orders-api-r2d9x', ['--replicas', '1']);
-    expect(r.status).toBe(1);
+    expect(r.status).toBe(0);
+    expect(explainPod('pod/orders-api-r2d9x', ['--replicas', '1', '--exit-code']).status).toBe(1);
     expect(flat(r.stdout)).toContain('With --replicas 1: 1 desired, 3 pods counted: it ranks 2nd of 3 to go');
     expect(flat(r.stdout)).toContain('a controller.kubernetes.io/pod-deletion-cost of 1 or more (now 0) keeps it');
   });
@@ -74,7 +76,8 @@ describe('explain pod/NAME on a snapshot', () => {
       ['orders-cron-m2n4b', 0],
     ] as const) {
       const j = explainPod(`pod/${name}`, ['-o', 'json']);
-      expect(j.status, name).toBe(status);
+      expect(j.status, name).toBe(0);
+      expect(explainPod(`pod/${name}`, ['-o', 'json', '--exit-code']).status, name).toBe(status);
       const doc = JSON.parse(j.stdout);
       expectContract(doc);
       expect(doc.pod.name).toBe(name);
@@ -131,7 +134,7 @@ describe('explain pod/NAME on a live cluster', () => {
     expect(doc.source).toBe('cluster');
     expect(doc.orphan).toMatchObject({ reason: 'OwnerDeletedOrphaned' });
     expect(doc.orphan.evidence.join(' ')).toContain('named orders-worker-7c9d2 exists in namespace orders');
-    const picked = await run(['explain', 'pod/orders-api-z8m3p', '--now', NOW]);
+    const picked = await run(['explain', 'pod/orders-api-z8m3p', '--now', NOW, '--exit-code']);
     expect(picked.status).toBe(1);
     expect(flat(picked.stdout)).toContain('Owner: ReplicaSet orders-api');
     const missing = await run(['explain', 'pod/nope']);

@@ -42,7 +42,7 @@ describe('version offline', () => {
     const r = cli(['version']);
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/^Server Version: unknown: no configuration has been provided/m);
-    expect(r.stdout).toContain('Controller behaviour: upstream 1.35, the newest, as no server answered (rs-reconcile emulates 1.24–1.35)');
+    expect(r.stdout).toContain('Controller behaviour: upstream 1.36, the newest, as no server answered (rs-reconcile emulates 1.24–1.36)');
     expect(r.stdout).toMatch(/^ {2}on {3}sidecarRestarts \(1\.32\+\): sidecar restarts in ranking/m);
   });
 
@@ -52,7 +52,7 @@ describe('version offline', () => {
     const v = JSON.parse(r.stdout);
     expect(v.server).toMatchObject({ reachable: false, context: 'nowhere', server: 'https://127.0.0.1:1' });
     expect(v.server.reason).toMatch(/127\.0\.0\.1:1/);
-    expect(v.controllerBehaviour.emulated).toMatchObject({ version: '1.35', from: 'newest' });
+    expect(v.controllerBehaviour.emulated).toMatchObject({ version: '1.36', from: 'newest' });
     // the token of the kubeconfig is never printed
     expect(r.stdout + r.stderr).not.toContain('not-a-real-token');
   });
@@ -65,7 +65,23 @@ describe('version offline', () => {
     expect(r.stdout).toMatch(/PodDeletionCost: false/);
     const bad = cli(['version', '--client', '--kube-version', '2.0']);
     expect(bad.status).toBe(2);
-    expect(bad.stderr).toBe('error: invalid Kubernetes version "2.0": expected 1.X, e.g. 1.35\n');
+    expect(bad.stderr).toBe('error: invalid Kubernetes version "2.0": expected 1.X, e.g. 1.36\n');
+  });
+});
+
+describe('the newest minor, 1.36', () => {
+  it('--kube-version 1.36 is accepted, with its StaleControllerConsistencyReplicaSet gate; 1.37 is refused', () => {
+    const r = cli(['version', '--client', '--kube-version', '1.36', '--feature-gates', 'StaleControllerConsistencyReplicaSet=false', '-o', 'json']);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    const e = JSON.parse(r.stdout).controllerBehaviour.emulated;
+    expect(e).toMatchObject({ version: '1.36', from: 'kube-version', gates: { StaleControllerConsistencyReplicaSet: false, DeploymentReplicaSetTerminatingReplicas: true } });
+    const older = cli(['version', '--client', '--kube-version', '1.35', '--feature-gates', 'StaleControllerConsistencyReplicaSet=true']);
+    expect(older.status).toBe(2);
+    expect(older.stderr).toBe('error: feature gate StaleControllerConsistencyReplicaSet does not exist in Kubernetes 1.35 (it appeared in 1.36)\n');
+    const newer = cli(['version', '--client', '--kube-version', '1.37']);
+    expect(newer.status).toBe(2);
+    expect(newer.stderr).toBe('error: Kubernetes version 1.37 is not supported: choose 1.24 to 1.36\n');
   });
 });
 

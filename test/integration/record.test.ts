@@ -152,7 +152,8 @@ describe('record on the sandbox, then history --recording', () => {
     expect(lines[1]).toMatchObject({ kind: 'Change', type: 'ADDED', resource: 'replicasets', listed: true, object: { metadata: { name: 'web' } } });
     expect(lines.find((l) => l.type === 'MODIFIED' && l.resource === 'replicasets')).toMatchObject({ listed: false, object: { spec: { replicas: 4 } } });
     const history = await collected({ auditLogs: [], recordings: [file] });
-    expect(history.events.map((e) => e.message)).toEqual(['<unknown user> updated ReplicaSet web: replicas 1 → 4']);
+    // client-node sends node-fetch's User-Agent: the API server names the scale's writer by its first segment
+    expect(history.events.map((e) => e.message)).toEqual(['node-fetch scaled ReplicaSet web from 1 to 4']);
     await expect(prepareWatch({ namespace: 'default', allNamespaces: false, targets: [], connection: { kubeconfig }, kubeVersion: '1.32', record: join(dir, 'no/such/dir/x.jsonl') }, { progress: { update() {}, done() {} } })).rejects.toThrow(
       /^cannot write recording .*x\.jsonl: no such directory$/,
     );

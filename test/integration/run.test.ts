@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { runForeground, type ForegroundOptions } from '../../src/services/run-foreground.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { foregroundOptions } from './env.js';
+import { planInSync, preparePlan } from '../../src/services/plan-service.js';
 
 let sb: Sandbox | null = null;
 const stops: AbortController[] = [];
@@ -31,8 +32,8 @@ function rs(name: string, replicas: number, extra: object = {}) {
   };
 }
 
-async function setup(seed: object[] = []) {
-  sb = await startSandbox({ nodes: 3, kubelet: { scheduleDelayMs: 5, runDelayMs: 5, readyDelayMs: 10 }, seed });
+async function setup(seed: object[] = [], kubelet = { scheduleDelayMs: 5, runDelayMs: 5, readyDelayMs: 10 }) {
+  sb = await startSandbox({ nodes: 3, kubelet, seed });
   const dir = mkdtempSync(join(tmpdir(), 'rs-run-'));
   const kubeconfig = join(dir, 'config');
   await sb.writeKubeconfig(kubeconfig);
@@ -89,9 +90,43 @@ describe('run on the sandbox', () => {
     expect(status).toMatchObject({ replicas: 7, readyReplicas: 7, availableReplicas: 7, observedGeneration: 1 });
   });
 
+  it('--until-synced ends only when diff would exit 0: with the sandbox\'s own kubelet delays, the pods it created are ready and counted', async () => {
+    // the `sandbox` command's delays: pods turn ready some hundred ms after their creation
+    const { kubeconfig, apps } = await setup([rs('web', 8)], { scheduleDelayMs: 50, runDelayMs: 200, readyDelayMs: 200 });
+    const { opts } = options(kubeconfig, { untilSynced: true });
+    expect(await runForeground(opts)).toBe(0);
+    const status = (await apps.readNamespacedReplicaSet({ namespace: 'default', name: 'web' })).status!;
+    expect(status).toMatchObject({ replicas: 8, readyReplicas: 8, availableReplicas: 8 });
+    const diff = await preparePlan({ namespace: 'default', connection: { kubeconfig } }, {}, [], { progress: { update() {}, done() {} } });
+    expect(planInSync(diff.plan)).toBe(true);
+  });
+
+  it('--until-synced waits for the minReadySeconds requeue, as upstream: the status ends with the pods available', async () => {
+    const { kubeconfig, apps } = await setup([{ ...rs('web', 3), spec: { ...rs('web', 3).spec, minReadySeconds: 1 } }]);
+    const { opts } = options(kubeconfig, { untilSynced: true });
+    expect(await runForeground(opts)).toBe(0);
+    const status = (await apps.readNamespacedReplicaSet({ namespace: 'default', name: 'web' })).status!;
+    expect(status).toMatchObject({ replicas: 3, readyReplicas: 3, availableReplicas: 3 });
+  });
+
+  it('--until-synced with pods that never turn ready: exit 1 at --timeout, naming them', async () => {
+    const { kubeconfig } = await setup([rs('web', 2)], { scheduleDelayMs: 5, runDelayMs: 5, readyDelayMs: 3_600_000 });
+    const { opts, logs } = options(kubeconfig, { untilSynced: true, timeoutMs: 2000 });
+    expect(await runForeground(opts)).toBe(1);
+    expect(logs.join('')).toMatch(/not in sync after 2s: waiting for 2 pods it created not ready yet: default\/web-\w+, default\/web-\w+"/);
+  });
+
+  it('--until-synced when the status cannot be written: exit 1 at --timeout, saying what diff still sees', async () => {
+    const { kubeconfig } = await setup([rs('web', 1)]);
+    sb!.faults.set({ verb: 'update', resource: 'replicasets/status', errorRate: 1, code: 500 });
+    const { opts, logs } = options(kubeconfig, { untilSynced: true, timeoutMs: 2000 });
+    expect(await runForeground(opts)).toBe(1);
+    expect(logs.join('')).toMatch(/not in sync after 2s; diff: ReplicaSet default\/web \(write its status\)"/);
+  });
+
   it('adopts an orphan, releases a relabelled pod and replaces it; scales down; stops cleanly', async () => {
     const { kubeconfig, core, apps } = await setup([rs('web', 3)]);
-    const { opts, stop } = options(kubeconfig);
+    const { opts, stop, logs } = options(kubeconfig);
     const done = runForeground(opts);
     await until('3 pods', async () => (await livePods(core)).length === 3);
     // an orphan that matches: adopted, and then one pod too many is deleted
@@ -111,6 +146,11 @@ describe('run on the sandbox', () => {
     // scale down
     await apps.patchNamespacedReplicaSetScale({ namespace: 'default', name: 'web', body: { spec: { replicas: 1 } } }, setHeaderOptions('Content-Type', PatchStrategy.MergePatch));
     await until('scaled to 1', async () => (await livePods(core)).filter((p) => p.metadata!.labels?.app === 'web').length === 1);
+    // each delete of the scale-down is logged with the ranking reason of its sync's decision
+    const messages = logs.join('').split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { msg: string }).msg);
+    const deletes = messages.filter((m) => m.startsWith('ReplicaSet default/web: delete pod '));
+    expect(deletes.length).toBeGreaterThanOrEqual(2);
+    for (const l of deletes) expect(l).toMatch(/delete pod \S+ \((Unscheduled|Phase|NotReady|LowerDeletionCost|MoreOnSameNode|ReadyShorter|MoreRestarts|Newer|UidOrder|Tie|ScaleToZero): .+\)$/);
     // no write ever touched the released pod after its release, nor any pod not ours
     stop.abort();
     expect(await done).toBe(0);

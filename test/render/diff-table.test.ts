@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PlanController } from '../../src/core/plan-types.js';
 import { makeChalk } from '../../src/render/color.js';
-import { renderDiffTable, renderSummary } from '../../src/render/diff-table.js';
+import { renderDiffTable, renderOverlapWarnings, renderSummary } from '../../src/render/diff-table.js';
 import { apiRs, brokenRs, cacheRs, dbRc, fullPlan, planOf, webRs } from './fixtures.js';
 
 const plain = makeChalk(0);
@@ -104,20 +104,45 @@ describe('renderDiffTable', () => {
     );
   });
 
-  it('truncates names with … to fit a width', () => {
+  it('never cuts a name: to fit, drops all-zero ADOPT and RELEASE, then narrows the gap, then lets the terminal wrap', () => {
     const long: PlanController = { ...dbRc, kind: 'ReplicaSet', name: 'payments-gateway-frontend-7d4f8b9c5', namespace: 'team-payments-production' };
     const out = renderDiffTable(planOf([long]), { wide: false, noHeaders: false, chalk: plain, width: 100, namespaceColumn: true });
-    for (const line of out.trimEnd().split('\n')) expect(line.length).toBeLessThanOrEqual(100);
-    expect(out).toContain('…');
-    expect(out).toMatch(/ payment…f8b9c5 /); // the end of the name survives
-    expect(out).toContain('team-payment… ');
+    expect(out).not.toContain('…');
+    expect(out).toContain(' payments-gateway-frontend-7d4f8b9c5 ');
+    expect(out).toMatch(/^team-payments-production /m);
+    const [header] = out.split('\n');
+    expect(cells(header)).toEqual(['NAMESPACE', 'KIND', 'NAME', 'DESIRED', 'CURRENT', 'CREATE', 'DELETE', 'STATUS', 'SYNC']);
+    expect(header).toContain('NAME  '); // gap narrowed to 2 after the columns went
+    // without a width (a pipe) every column stays, three spaces apart
+    const piped = renderDiffTable(planOf([long]), { wide: false, noHeaders: false, chalk: plain, namespaceColumn: true });
+    expect(cells(piped.split('\n')[0])).toContain('ADOPT');
   });
 
-  it('fits 80 columns without the NAMESPACE column', () => {
+  it('keeps ADOPT and RELEASE when a row has one, even at 80 columns, and cuts no reason', () => {
     const long: PlanController = { ...dbRc, kind: 'ReplicaSet', name: 'payments-gateway-frontend-7d4f8b9c5' };
-    const out = renderDiffTable(planOf([long, cacheRs]), { wide: false, noHeaders: false, chalk: plain, width: 80, namespaceColumn: false });
-    for (const line of out.trimEnd().split('\n')) expect(line.length).toBeLessThanOrEqual(80);
-    expect(out).toContain('…');
+    const out = renderDiffTable(planOf([long, webRs, brokenRs]), { wide: false, noHeaders: false, chalk: plain, width: 80, namespaceColumn: false });
+    expect(out).not.toContain('…');
+    expect(cells(out.split('\n')[0])).toContain('ADOPT');
+    expect(out).toContain('skipped: InvalidSelector');
+    expect(out).toContain('payments-gateway-frontend-7d4f8b9c5');
+  });
+
+  it('marks rows whose selectors overlap with the other controllers in OVERLAPS, only when some do', () => {
+    const overlap = (name: string) => ({ code: 'OverlappingSelectors' as const, message: 'm', pods: ['p'], controller: { kind: 'ReplicaSet' as const, name } });
+    const a: PlanController = { ...cacheRs, name: 'api', warnings: [overlap('api-canary')] };
+    const b: PlanController = { ...cacheRs, name: 'api-canary', warnings: [overlap('api')] };
+    const out = renderDiffTable(planOf([a, b, webRs]), { wide: false, noHeaders: false, chalk: plain });
+    const [header, ...rows] = out.trimEnd().split('\n');
+    expect(cells(header).at(-2)).toBe('OVERLAPS');
+    expect(cells(rows[0]).at(-2)).toBe('rs/api-canary');
+    expect(cells(rows[1]).at(-2)).toBe('rs/api');
+    expect(cells(rows[2]).at(-2)).toBe('-');
+    expect(renderDiffTable(planOf([webRs]), { wide: false, noHeaders: false, chalk: plain })).not.toContain('OVERLAPS');
+  });
+
+  it('says "as if" in DESIRED under --replicas', () => {
+    const out = renderDiffTable({ ...planOf([webRs]), whatIf: { replicas: 3 } }, { wide: false, noHeaders: true, chalk: plain });
+    expect(cells(out)[3]).toBe('3 (as if)');
   });
 });
 
@@ -135,11 +160,25 @@ describe('renderSummary', () => {
     expect(renderSummary(planOf([]), plain)).toBe('no controllers: nothing to reconcile\n');
   });
 
-  it('marks skipped controllers', () => {
+  it('marks skipped controllers, and does not count an invalid selector as in sync', () => {
     expect(renderSummary(planOf([cacheRs, brokenRs]), plain)).toBe(
-      '2 controllers: 2 in sync, 0 drifted — adopt 0, release 0, create 0, delete 0, status updates 0; 1 skipped (InvalidSelector)\n',
+      '2 controllers: 1 in sync, 0 drifted — adopt 0, release 0, create 0, delete 0, status updates 0; 1 skipped (InvalidSelector)\n',
     );
     expect(renderSummary(fullPlan, plain)).toContain('; 2 skipped (1 ControllerDeleting, 1 InvalidSelector)');
+  });
+
+  it('counts an orphan two controllers want once, and says so', () => {
+    const orphan = { name: 'api-x', uid: 'u-x', decision: 'adopt' as const, reason: 'OrphanMatching' as const, message: '' };
+    const contest = (name: string) => ({ code: 'ContestedAdoption' as const, message: 'm', pods: ['api-x'], controller: { kind: 'ReplicaSet' as const, name } });
+    const a: PlanController = { ...cacheRs, name: 'api', inSync: false, pods: [orphan], warnings: [contest('api-canary')] };
+    const b: PlanController = { ...cacheRs, name: 'api-canary', inSync: false, pods: [orphan], warnings: [contest('api')] };
+    expect(renderSummary(planOf([a, b]), plain)).toBe(
+      '2 controllers: 0 in sync, 2 drifted — adopt 1 (1 of them is wanted by more than one controller: counted once), release 0, create 0, delete 0, status updates 0\n',
+    );
+  });
+
+  it('starts with the what-if under one', () => {
+    expect(renderSummary({ ...planOf([webRs]), whatIf: { replicas: 1 } }, plain)).toMatch(/^as if --replicas 1: 1 controller: /);
   });
 
   it('colours non-zero numbers only with colour on', () => {
@@ -147,5 +186,21 @@ describe('renderSummary', () => {
     const on = renderSummary(fullPlan, color);
     expect(on).toContain(color.cyan('1'));
     expect(on).toContain(color.red('3'));
+  });
+});
+
+describe('renderOverlapWarnings', () => {
+  const overlap = (name: string, pods: string[]) => ({ code: 'OverlappingSelectors' as const, message: 'm', pods, controller: { kind: 'ReplicaSet' as const, name } });
+  const contest = (name: string) => ({ code: 'ContestedAdoption' as const, message: 'm', pods: ['api-x'], controller: { kind: 'ReplicaSet' as const, name } });
+  it('prints one kubectl-style Warning: line per overlapping pair, with the orphans both would adopt', () => {
+    const a: PlanController = { ...cacheRs, name: 'api', warnings: [overlap('api-canary', ['api-x', 'api-y']), contest('api-canary')] };
+    const b: PlanController = { ...cacheRs, name: 'api-canary', warnings: [overlap('api', ['api-x', 'api-y']), contest('api')] };
+    expect(renderOverlapWarnings(planOf([a, b]), plain)).toBe(
+      'Warning: ReplicaSet shop/api and ReplicaSet shop/api-canary select the same 2 pods (api-x, api-y): overlapping selectors are a user error upstream, ' +
+        "and the controllers may fight over them; both would adopt the orphan api-x: only the first to patch it adopts it, the other's sync fails and is retried\n",
+    );
+    // the other controller need not be in the plan
+    expect(renderOverlapWarnings(planOf([b]), plain).split('\n')).toHaveLength(2);
+    expect(renderOverlapWarnings(planOf([webRs]), plain)).toBe('');
   });
 });

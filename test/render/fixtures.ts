@@ -1,6 +1,8 @@
 // Hand-built plans and explain models for the renderer tests: realistic, self-consistent
 // values as the planner would produce them.
 
+import { podOutcome } from '../../src/core/explain.js';
+import { summarize } from '../../src/core/plan.js';
 import type { ExplainModel, ExplainPodRow } from '../../src/core/explain-types.js';
 import type { Plan, PlanController, PlanStatus } from '../../src/core/plan-types.js';
 
@@ -86,7 +88,7 @@ export const cacheRs = controller({
 /** shop/broken: invalid selector, upstream does nothing. */
 export const brokenRs = controller({
   name: 'broken',
-  inSync: true,
+  inSync: false, // upstream never syncs it
   skip: { reason: 'InvalidSelector', message: 'selector tier notin (): values: must be non-empty for operator NotIn' },
   replicas: { desired: 2, current: 0 },
   status: status({ replicas: 1, fullyLabeledReplicas: 1, readyReplicas: 1, availableReplicas: 1, observedGeneration: 1 }),
@@ -137,29 +139,14 @@ export const dbRc = controller({
 });
 
 export function planOf(controllers: PlanController[]): Plan {
-  let adopt = 0;
-  let release = 0;
-  for (const c of controllers) {
-    for (const p of c.pods) {
-      if (p.decision === 'adopt') adopt++;
-      if (p.decision === 'release') release++;
-    }
-  }
   return {
     apiVersion: 'rs-reconcile/v1alpha1',
     kind: 'ReconcilePlan',
     now: NOW,
     kubernetesVersion: '1.35',
     source: 'file',
-    summary: {
-      controllers: controllers.length,
-      inSync: controllers.filter((c) => c.inSync).length,
-      adopt,
-      release,
-      create: controllers.reduce((n, c) => n + c.create.count, 0),
-      delete: controllers.reduce((n, c) => n + c.delete.length, 0),
-      statusUpdates: controllers.filter((c) => c.statusChanged).length,
-    },
+    whatIf: null,
+    summary: summarize(controllers),
     controllers,
   };
 }
@@ -190,6 +177,7 @@ function pod(partial: Partial<ExplainPodRow> & Pick<ExplainPodRow, 'name'>, plan
     deletionCostAnnotation: null,
     colocated: 1,
     deleteIndex: deleteIndex === -1 ? null : deleteIndex,
+    outcome: podOutcome(p.decision, deleteIndex !== -1),
     ...partial,
   };
 }
@@ -205,6 +193,8 @@ export const webModel: ExplainModel = {
   templateLabels: { app: 'web', 'pod-template-hash': '7d4f8' },
   minReadySeconds: 10,
   generation: 5,
+  object: { replicas: webRs.replicas.desired, generation: 5 },
+  whatIf: null,
   owner: { kind: 'Deployment', name: 'web', uid: '0b6f3c1e-8a7d-4e2f-b1c0-9d8e7f6a5b4c', found: true },
   siblings: ['web-6c9f1'],
   pods: [
@@ -238,6 +228,8 @@ export const brokenModel: ExplainModel = {
   templateLabels: { tier: 'x' },
   minReadySeconds: 0,
   generation: 1,
+  object: { replicas: brokenRs.replicas.desired, generation: 1 },
+  whatIf: null,
   owner: null,
   siblings: [],
   pods: [],
@@ -256,6 +248,8 @@ export const workerModel: ExplainModel = {
   templateLabels: { app: 'worker' },
   minReadySeconds: 0,
   generation: 7,
+  object: { replicas: workerRs.replicas.desired, generation: 7 },
+  whatIf: null,
   owner: { kind: 'Deployment', name: 'worker', uid: 'd-worker', found: false },
   siblings: [],
   pods: [pod({ name: 'worker-1' }, workerRs), pod({ name: 'worker-2', node: 'node-2' }, workerRs)],
@@ -274,6 +268,8 @@ export const leavingModel: ExplainModel = {
   templateLabels: { app: 'leaving' },
   minReadySeconds: 0,
   generation: 2,
+  object: { replicas: leavingRs.replicas.desired, generation: 2 },
+  whatIf: null,
   owner: null,
   siblings: [],
   pods: [pod({ name: 'leaving-1' }, leavingRs), pod({ name: 'stray', node: 'node-9' }, leavingRs)],
@@ -300,6 +296,8 @@ export const dbModel: ExplainModel = {
   templateLabels: { app: 'db' },
   minReadySeconds: 0,
   generation: 1,
+  object: { replicas: dbRc.replicas.desired, generation: 1 },
+  whatIf: null,
   owner: null,
   siblings: [],
   pods: [pod({ name: 'db-abc' }, dbRc)],

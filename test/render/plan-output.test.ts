@@ -71,6 +71,7 @@ describe('renderNames', () => {
         'replicaset.apps/worker',
         'replicationcontroller/db',
         'replicaset.apps/api',
+        'replicaset.apps/broken', // skipped for its invalid selector: not in sync
         'replicaset.apps/web-7d4f8',
         '',
       ].join('\n'),

@@ -84,6 +84,9 @@ describe('renderPodExplanation', () => {
       }),
     );
     expect(out).toContain('Controllers (1), as if ReplicaSet web-7d4f8 were scaled to 1');
+    // deleted by this sync: it says "delete", not the "keep" of its claim
+    expect(out).toMatch(/ReplicaSet web-7d4f8: delete \(OwnedMatching\)/);
+    expect(render(explanation())).not.toContain(': delete (');
     expect(flat(out)).toContain('Deleted by this sync, 2nd in its order (ReadyShorter): web-7d4f8-b has been ready for 47h');
     const section = out.slice(out.indexOf('Deletion order in ReplicaSet web-7d4f8'));
     expect(flat(section)).toContain('Now: 3 desired, 3 pods counted: it ranks 2nd of 3 to go (a scale to 1 or fewer picks it); this sync deletes no pod: it stays.');

@@ -1,7 +1,7 @@
 // The confirmation of `reconcile` names the pods: the first ten of each action, then "and N more".
 import { describe, expect, it } from 'vitest';
 import type { PlanController } from '../../src/core/plan-types.js';
-import { confirmationText, namedList, reconcileProblems, reconcileSummary, renderStaleness } from '../../src/render/reconcile-output.js';
+import { confirmationText, namedList, reconcileProblems, reconcileSummary, renderStaleness, stoppedSummary } from '../../src/render/reconcile-output.js';
 
 function entry(ns: string, name: string, o: { adopt?: string[]; release?: string[]; del?: string[]; create?: number; status?: boolean }): PlanController {
   const pods = [...(o.adopt ?? []).map((n) => ({ name: n, decision: 'adopt' })), ...(o.release ?? []).map((n) => ({ name: n, decision: 'release' })), { name: `${name}-kept`, decision: 'keep' }];
@@ -30,15 +30,31 @@ describe('the confirmation', () => {
     expect(namedList(names)).toBe(`${names.slice(0, 10).join(', ')} and 3 more`);
   });
 
-  it('lists adopt, release and delete with their pods, creates and status writes as counts', () => {
-    const text = confirmationText([entry('shop', 'web', { adopt: ['a1'], release: ['r1', 'r2'], del: ['d1'], create: 2, status: true })], ' on kind-dev');
-    expect(text).toBe(['  adopt 1 pod: a1', '  release 2 pods: r1, r2', '  delete 1 pod: d1', '  create 2 pods', '  write the status of 1 controller', 'Apply 1 controller sync on kind-dev? [y/N] '].join('\n'));
-    expect(text).not.toContain('web-kept');
+  it('groups by controller: each delete with its ranking reason from the plan, then adopt, release, create and the status write', () => {
+    const e = entry('shop', 'web', { adopt: ['a1'], release: ['r1', 'r2'], del: ['d1'], create: 2, status: true });
+    e.delete[0].message = 'd1 is not ready, while web-kept (the first pod that stays) is ready: pods that are not ready go first';
+    const text = confirmationText([e], ' on kind-dev');
+    expect(text).toBe(
+      [
+        '  ReplicaSet shop/web:',
+        '    delete 1 pod:',
+        '      d1 (NotReady: d1 is not ready, while web-kept (the first pod that stays) is ready: pods that are not ready go first)',
+        '    adopt 1 pod: a1',
+        '    release 2 pods: r1, r2',
+        '    create 2 pods',
+        '    write its status',
+        'Apply 1 controller sync on kind-dev? [y/N] ',
+      ].join('\n'),
+    );
+    expect(text).not.toContain('web-kept,');
   });
 
-  it('prefixes the namespace when the syncs span several', () => {
-    const text = confirmationText([entry('a', 'web', { del: ['x'] }), entry('b', 'api', { del: ['y'] })], '');
-    expect(text).toContain('  delete 2 pods: a/x, b/y');
+  it('one group a controller, each with its own namespace; ten deletes named, then how many more', () => {
+    const many = Array.from({ length: 12 }, (_, i) => `x${i}`);
+    const text = confirmationText([entry('a', 'web', { del: many }), entry('b', 'api', { del: ['y'], create: 1 })], '');
+    expect(text).toContain('  ReplicaSet a/web:\n    delete 12 pods:\n      x0 (NotReady: )\n');
+    expect(text).toContain('      x9 (NotReady: )\n      and 2 more\n  ReplicaSet b/api:\n    delete 1 pod:\n      y (NotReady: )\n    create 1 pod\n');
+    expect(text).not.toContain('x10');
     expect(text).toContain('Apply 2 controller syncs? [y/N] ');
   });
 });
@@ -71,5 +87,33 @@ describe('the closing line and stderr', () => {
     );
     expect(reconcileProblems(report({}))).toBe('');
     expect(renderStaleness(['a', 'b'])).toBe('error: the saved plan is stale, nothing was written: planning again on fresh state gives another plan:\n  a\n  b\n');
+  });
+});
+
+describe('what an interrupted apply had written', () => {
+  const ctl = (name: string, planned: { adopt: number; release: number; create: number; delete: number; status: number }, actions: { action: 'adopt' | 'release' | 'create' | 'delete' | 'status'; ok: boolean }[]) => ({
+    kind: 'ReplicaSet',
+    namespace: 'shop',
+    name,
+    outcome: { actions, syncs: 0, error: null, notice: null, planned, statusWritten: false },
+  });
+  const creates = (n: number) => Array.from({ length: n }, () => ({ action: 'create' as const, ok: true }));
+
+  it('one line a controller it started on, with done of planned; nothing when it ran to its end', () => {
+    const controllers = [
+      ctl('web', { adopt: 0, release: 0, create: 254, delete: 0, status: 1 }, [...creates(148), { action: 'create', ok: false }]),
+      ctl('api', { adopt: 1, release: 0, create: 0, delete: 2, status: 1 }, [{ action: 'adopt', ok: true }, { action: 'delete', ok: true }, { action: 'status', ok: true }]),
+      ctl('idle', { adopt: 0, release: 0, create: 0, delete: 0, status: 0 }, []),
+    ];
+    const interrupted = { dryRun: 'none' as const, converged: false, stopped: { reason: 'interrupted' as const }, controllers };
+    expect(stoppedSummary(interrupted)).toBe(
+      'interrupted: ReplicaSet shop/web: created 148 of 254 pods, deleted 0 of 0, status not written\n' +
+        'interrupted: ReplicaSet shop/api: created 0 of 0 pods, deleted 1 of 2, adopted 1 of 1, status written\n',
+    );
+    expect(stoppedSummary({ ...interrupted, stopped: { reason: 'error', message: 'connection reset' } })).toMatch(/^error: connection reset\nstopped by an error: ReplicaSet shop\/web: created 148 of 254 pods/);
+    // not interrupted: the controllers whose sync failed midway (web's create failed), only
+    expect(reconcileSummary(interrupted, 3)).toBe('interrupted while reconciling 3 controllers: adopted 1, released 0, created 148, deleted 1, status written 1, failed 1');
+    expect(stoppedSummary({ ...interrupted, stopped: null })).toBe('failed: ReplicaSet shop/web: created 148 of 254 pods, deleted 0 of 0, status not written\n');
+    expect(stoppedSummary({ ...interrupted, stopped: null, controllers: controllers.slice(1) })).toBe('');
   });
 });

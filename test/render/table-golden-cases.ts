@@ -60,7 +60,7 @@ async function explainCases(name: string, file: string, out: Record<string, stri
   for (const replicas of [undefined, 1]) {
     const ctx = await plan(file, replicas);
     for (const c of ctx.selected.slice(0, limit)) {
-      const model = buildExplainModel(ctx.planner, c, ctx.nowMs, ctx.behaviour.version);
+      const model = buildExplainModel(ctx.planner, c, ctx.nowMs, ctx.behaviour.version, ctx.plan.whatIf ?? null);
       const id = `${name} explain ${c.kind}/${c.metadata.namespace}/${c.metadata.name}${replicas === undefined ? '' : ` --replicas ${replicas}`}`;
       out[`${id} width 80`] = renderExplain(model, { chalk: plain, width: 80 });
       out[`${id} width 140 colour`] = renderExplain(model, { chalk: color, width: 140 });

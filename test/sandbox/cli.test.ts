@@ -5,6 +5,7 @@ import { isAbsolute, join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CoreV1Api, AppsV1Api, KubeConfig } from '@kubernetes/client-node';
+import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { runSandboxCli } from '../../src/sandbox/cli.js';
 import { UserError } from '../../src/errors.js';
 import { startEnv, waitFor } from './helpers.js';
@@ -76,6 +77,56 @@ describe('runSandboxCli', () => {
     ac.abort();
     await running;
     await expect(core.listNamespacedPod({ namespace: 'shop' })).rejects.toThrow();
+    // nothing is left pointing at the dead port
+    await expect(readFile(kubeconfigPath, 'utf8')).rejects.toThrow(/ENOENT/);
+    expect(stderr.split('\n').at(-2)).toBe(`sandbox stopped: removed ${kubeconfigPath}, whose server ${kc.getCurrentCluster()?.server} no longer answers`);
+  });
+
+  /** Runs the sandbox until `whileRunning` is done, then stops it; its stderr. */
+  async function runWhile(kubeconfigPath: string, whileRunning: (written: string) => Promise<void>): Promise<string> {
+    const out = new PassThrough();
+    const err = new PassThrough();
+    let stdout = '';
+    let stderr = '';
+    out.on('data', (c) => (stdout += c));
+    err.on('data', (c) => (stderr += c));
+    const ac = new AbortController();
+    const running = runSandboxCli({ kubeconfigPath, nodes: 0, out, err, signal: ac.signal });
+    await waitFor(() => stdout.includes('\n'), 'the export line');
+    await whileRunning(await readFile(kubeconfigPath, 'utf8'));
+    ac.abort();
+    await running;
+    return stderr;
+  }
+
+  it('a kubeconfig changed since it was written loses only the sandbox\'s cluster, user and context', async () => {
+    const path = join(dir, 'merged.kubeconfig');
+    const stderr = await runWhile(path, async (written) => {
+      const doc = parseYaml(written);
+      doc.clusters.push({ name: 'prod', cluster: { server: 'https://prod.example:6443' } });
+      doc.users.push({ name: 'me', user: { token: 'mine' } });
+      doc.contexts.push({ name: 'prod', context: { cluster: 'prod', user: 'me' } });
+      await writeFile(path, stringifyYaml(doc));
+    });
+    const left = parseYaml(await readFile(path, 'utf8'));
+    expect(left).toEqual({
+      apiVersion: 'v1',
+      kind: 'Config',
+      clusters: [{ name: 'prod', cluster: { server: 'https://prod.example:6443' } }],
+      users: [{ name: 'me', user: { token: 'mine' } }],
+      contexts: [{ name: 'prod', context: { cluster: 'prod', user: 'me' } }],
+      'current-context': '',
+      preferences: {},
+    });
+    expect(stderr.split('\n').at(-2)).toBe(`sandbox stopped: removed its cluster, user and context from ${path} (changed since it was written; the rest is kept)`);
+  });
+
+  it('a kubeconfig replaced by another one without the sandbox in it is left alone', async () => {
+    const path = join(dir, 'replaced.kubeconfig');
+    const other = 'apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: "https://elsewhere:6443"}}]\n';
+    const stderr = await runWhile(path, () => writeFile(path, other));
+    expect(await readFile(path, 'utf8')).toBe(other);
+    expect(stderr).not.toContain('sandbox stopped');
   });
 
   it('reports an unreadable seed file as a UserError', async () => {

@@ -62,13 +62,14 @@ export function raw(
   sb: Sandbox,
   method: string,
   path: string,
-  o: { body?: unknown; contentType?: string; token?: string | null; accept?: string } = {},
+  o: { body?: unknown; contentType?: string; token?: string | null; accept?: string; userAgent?: string } = {},
 ): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> = {};
     const token = o.token === undefined ? sb.token : o.token;
     if (token !== null) headers.Authorization = `Bearer ${token}`;
     if (o.accept) headers.Accept = o.accept;
+    if (o.userAgent) headers['User-Agent'] = o.userAgent;
     let payload: string | undefined;
     if (o.body !== undefined) {
       payload = typeof o.body === 'string' ? o.body : JSON.stringify(o.body);

@@ -1,6 +1,6 @@
 import { render } from 'ink-testing-library';
 import { describe, expect, it } from 'vitest';
-import { DetailPane, whyText } from '../../src/ui/DetailPane.js';
+import { DetailPane, podRowSegs, podTable, whyText } from '../../src/ui/DetailPane.js';
 import { frameOf, loadExamples, resize, syntheticSnapshot, width } from './fixtures.js';
 
 const lines = (frame: string | undefined) => (frame ?? '').split('\n');
@@ -19,7 +19,7 @@ describe('DetailPane', () => {
     expect(out[1]).toMatch(/desired 3\s+current 9\s+ready 6\s+available 6.*delete 6\s+status update/);
     expect(out[2]).toMatch(/NAME\s+DECISION\s+REASON\s+NODE\s+PHASE\s+READY\s+RST\s+AGE\s+COST\s+DEL/);
     const pod = (name: string) => out.find((l) => l.includes(name + ' '))!;
-    expect(pod('search-5f7c9-cheap')).toMatch(/keep\s+OwnedMatching\s+node-g\s+Running\s+yes 8d\s+0\s+9d\s+-100\s+#4/);
+    expect(pod('search-5f7c9-cheap')).toMatch(/delete\s+OwnedMatching\s+node-g\s+Running\s+yes 8d\s+0\s+9d\s+-100\s+#4/);
     expect(pod('search-5f7c9-flaky')).toMatch(/node-c\s+Running\s+yes 9d\s+14\s+10d\s+-\s*$/);
     expect(pod('search-5f7c9-unsched')).toMatch(/^> .*<none>\s+Pending\s+no\s+0\s+5m\s+-\s+#1/);
     expect(lastFrame()).toContain('Deletion order (6 of 9 go)');
@@ -42,6 +42,34 @@ describe('DetailPane', () => {
     expect(lastFrame()).toContain(`Why: ${model.pods[adoptIdx].name}`);
     expect(lastFrame()).toContain('adopt (OrphanMatching):');
     for (const l of lines(lastFrame())) expect(width(l)).toBeLessThanOrEqual(80);
+  });
+
+  it('never cuts a name or a reason: at 60 columns COST goes, and rows that still do not fit wrap', async () => {
+    const frame = frameOf(await loadExamples('drifted-replicaset'));
+    const c = frame.plan.controllers[0];
+    const model = frame.explain(c)!;
+    const { lastFrame } = render(<DetailPane controller={c} model={model} podCursor={0} podTop={0} rows={30} width={60} />);
+    const text = lastFrame() ?? '';
+    const joined = text.replace(/\s+/g, '');
+    for (const pod of model.pods) {
+      expect(joined).toContain(pod.name);
+      expect(joined).toContain(pod.reason);
+    }
+    // the pod table (below the two title lines) cuts nothing: its rows wrap whole
+    expect(lines(text).slice(2).join('\n')).not.toContain('…');
+    expect(text).not.toMatch(/\bCOST\b/);
+    expect(text).toMatch(/\bAGE\b/);
+    for (const l of lines(text)) expect(width(l)).toBeLessThanOrEqual(60);
+  });
+
+  it('a pod in the deletion order says delete, in the colour of deletes', async () => {
+    const frame = frameOf(await loadExamples('scale-down-ranking'));
+    const c = frame.plan.controllers[0];
+    const model = frame.explain(c)!;
+    const first = model.pods.find((p) => p.name === c.delete[0].name)!;
+    const segs = podRowSegs({ ...first, deleteIndex: 0 }, podTable(model, 120), false);
+    const decision = segs.find((s) => s.text.trim() === 'delete');
+    expect(decision?.color).toBe('red');
   });
 
   it('virtualises the pod table (300 pods, a window of them) and fits 80x(16 rows)', () => {

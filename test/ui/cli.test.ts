@@ -85,7 +85,7 @@ describe.skipIf(!TMUX)(`in a terminal (tmux)${noTmux}`, () => {
     t.keys(['Enter']);
     s = await t.waitFor(/Deletion order \(6 of 9 go\)/, 'the detail view');
     expect(s).toMatch(/^ReplicaSet search\/search-5f7c9 {2}selector app=search,pod-template-hash=5f7c9/m);
-    expect(s).toMatch(/^> search-5f7c9-cheap\s+keep\s+OwnedMatching\s+node-g\s+Running/m);
+    expect(s).toMatch(/^> search-5f7c9-cheap\s+delete\s+OwnedMatching\s+node-g\s+Running/m);
     expect(s).toContain('Why: search-5f7c9-cheap');
     t.keys(['j']);
     s = await t.waitFor(/Why: search-5f7c9-crowd1/, 'the pod cursor to move');

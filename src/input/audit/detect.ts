@@ -1,5 +1,5 @@
 // Which export a file is, from its first bytes (decompressed): never from its name. reference/
-// cloud-audit-formats.md §7: `[` (an array: gcloud, bq, az, the Insights console) vs `{` (a
+// docs/cloud-audit-logs.md: `[` (an array: gcloud, bq, az, the Insights console) vs `{` (a
 // document: {"events"}, {"records"}, {"results"}, {"entries"}, {"logEvents"}; or JSON lines:
 // kube-apiserver Events, LogEntries, diagnostic records, BigQuery NDJSON) vs text lines
 // (`<ISO 8601> {` S3 export, `<node> {` oc adm node-logs, a CSV header with @message). Told by

@@ -1,6 +1,5 @@
 // The audit exports `history --audit-log` reads, by the names of the history contract's
-// `coverage.format` (docs: ../shared/history-format.md; reference/cloud-audit-formats.md for each
-// shape). src/input may not import src/history, so the names are spelled here; the tests check
+// `coverage.format` (docs/history-format.md; docs/cloud-audit-logs.md for each shape). src/input may not import src/history, so the names are spelled here; the tests check
 // that they are exactly the contract's CoverageFormat minus 'events' and 'recording'.
 
 export const AUDIT_FORMATS = [

@@ -1,7 +1,7 @@
 // GKE: Cloud Logging LogEntry objects carrying an AuditLog (`protoPayload`), as `gcloud logging
 // read --format=json`, a Cloud Storage sink, Pub/Sub or the Logging API print them, and the rows of
 // a BigQuery sink's table (`protopayload_auditlog`, bodies as JSON strings). Mapped back to an
-// audit.k8s.io/v1 Event as reference/cloud-audit-formats.md §1.5 says:
+// audit.k8s.io/v1 Event as docs/cloud-audit-logs.md (GKE) says:
 //   insertId → auditID; methodName's last segment → verb; resourceName → objectRef (core → no
 //   apiGroup, as kube-apiserver omits an empty one; the subresource from methodName, so that
 //   `pods.status.patch` is pods with subresource status); requestURI rebuilt (no query string);

@@ -41,6 +41,9 @@ describe('§2 step 4 InvalidSelector', () => {
     expect(b.delete).toEqual([]);
     expect(b.statusChanged).toBe(false);
     expect(b.requeueAfterSeconds).toBeNull();
+    // nothing is done for it, and nothing will be until the selector is fixed: not in sync
+    expect(b.inSync).toBe(false);
+    expect(p.summary.inSync).toBe(0);
     // the status is the current one, not recomputed (observedGeneration not bumped)
     expect(b.status.replicas).toBe(9);
     expect(b.status.observedGeneration).toBe(1);
@@ -207,13 +210,13 @@ describe('summary, ordering, inSync, include', () => {
   });
   it('summary counts', () => {
     const p = run(world());
-    // steady: in sync; zz-bad: skipped (no action, no write: in sync)
+    // steady: in sync; zz-bad: skipped (upstream never syncs it: not in sync)
     // grow: adopt g-adopt, release g-release, create 3-1 = 2; shrink: delete 2; alpha: adopt r1
-    expect(p.summary).toEqual({ controllers: 5, inSync: 2, adopt: 2, release: 1, create: 2, delete: 2, statusUpdates: 3 });
+    expect(p.summary).toEqual({ controllers: 5, inSync: 1, adopt: 2, release: 1, create: 2, delete: 2, statusUpdates: 3 });
   });
   it('inSync: true only without adopt/release/create/delete and without status change', () => {
     const p = run(world());
-    expect(Object.fromEntries(p.controllers.map((c) => [c.name, c.inSync]))).toEqual({ shrink: false, 'zz-bad': true, grow: false, steady: true, alpha: false });
+    expect(Object.fromEntries(p.controllers.map((c) => [c.name, c.inSync]))).toEqual({ shrink: false, 'zz-bad': false, grow: false, steady: true, alpha: false });
     // status change alone breaks inSync
     const r = rs({ replicas: 1, status: { ...full(1), readyReplicas: 0, availableReplicas: 0 } });
     const c = find(run(snap({ replicaSets: [r], pods: [pod({ name: 'a', owner: r.metadata.uid, ready: true })] })), 'web');
@@ -239,5 +242,37 @@ describe('summary, ordering, inSync, include', () => {
     expect(p.controllers.map((c) => c.name)).toEqual(['a']);
     expect(p.summary.controllers).toBe(1);
     expect(p.controllers[0].delete.map((d) => [d.name, d.reason])).toEqual([['a2', 'MoreOnSameNode']]);
+  });
+});
+
+describe('one orphan wanted by two controllers (overlapping selectors)', () => {
+  const a = rs({ name: 'api', replicas: 2, selector: { matchLabels: { app: 'api' } }, templateLabels: { app: 'api' } });
+  const b = rs({ name: 'api-canary', replicas: 1, selector: { matchLabels: { app: 'api', track: 'canary' } }, templateLabels: { app: 'api', track: 'canary' } });
+  const pods = [
+    pod({ name: 'a1', labels: { app: 'api' }, owner: a.metadata.uid, ready: true }),
+    pod({ name: 'orphan', labels: { app: 'api', track: 'canary' }, ready: true }),
+  ];
+  it('each plan shows the adoption it would attempt, the summary counts the pod once', () => {
+    const p = run(snap({ replicaSets: [a, b], pods }));
+    expect(byDecision(find(p, 'api')).orphan).toBe('adopt/OrphanMatching');
+    expect(byDecision(find(p, 'api-canary')).orphan).toBe('adopt/OrphanMatching');
+    expect(p.summary.adopt).toBe(1);
+  });
+  it('says on both that only the first to patch adopts it, naming the other controller', () => {
+    const p = run(snap({ replicaSets: [a, b], pods }));
+    for (const [self, other] of [['api', 'api-canary'], ['api-canary', 'api']]) {
+      const w = find(p, self).warnings.find((x) => x.code === 'ContestedAdoption');
+      expect(w?.pods).toEqual(['orphan']);
+      expect(w?.controller).toEqual({ kind: 'ReplicaSet', name: other });
+      expect(w?.message).toContain('only the first sync to patch it adopts it');
+    }
+    const overlap = find(p, 'api').warnings.find((x) => x.code === 'OverlappingSelectors');
+    expect(overlap?.controller).toEqual({ kind: 'ReplicaSet', name: 'api-canary' });
+  });
+  it('a controller being deleted adopts nothing: no contest', () => {
+    const deleting = { ...b, metadata: { ...b.metadata, deletionTimestamp: '2025-12-31T00:00:00Z' } };
+    const p = run(snap({ replicaSets: [a, deleting], pods }));
+    expect(find(p, 'api').warnings.some((x) => x.code === 'ContestedAdoption')).toBe(false);
+    expect(p.summary.adopt).toBe(1);
   });
 });

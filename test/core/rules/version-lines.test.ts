@@ -34,7 +34,7 @@ describe('sidecar restarts break restart ties from 1.32', () => {
   });
 
   it('1.32 and later: the pod whose sidecar restarted more is deleted', () => {
-    for (const minor of [32, 33, 35]) {
+    for (const minor of [32, 33, 35, 36]) {
       expect(planOf(s, bh(minor)).delete.map((d) => [d.name, d.reason]), `1.${minor}`).toEqual([['restarting-sidecar', 'MoreRestarts']]);
     }
   });
@@ -88,8 +88,8 @@ describe('owned pods: by uid up to 1.33, by namespace, kind, name and uid from 1
     expect(c.status.terminatingReplicas).toBe(2);
   });
 
-  it('1.34 and 1.35: only pods whose reference names this ReplicaSet are its pods', () => {
-    for (const b of [bh(34, gateOn), bh(35)]) {
+  it('1.34 to 1.36: only pods whose reference names this ReplicaSet are its pods', () => {
+    for (const b of [bh(34, gateOn), bh(35), bh(36)]) {
       const c = planOf(s, b);
       expect(decisions(c), b.version).toEqual({
         mine: 'keep/OwnedMatching',
@@ -153,8 +153,8 @@ describe('terminatingReplicas of ReplicationControllers: 1.33 with the gate on o
     expect(p.statusChanged).toBe(false);
   });
 
-  it('1.34 gate forced on, 1.35 by default: not counted, nothing to write', () => {
-    for (const b of [bh(34, gateOn), bh(35)]) {
+  it('1.34 gate forced on, 1.35 and 1.36 by default: not counted, nothing to write', () => {
+    for (const b of [bh(34, gateOn), bh(35), bh(36)]) {
       const p = planOf(s, b, 'web-rc', 'ReplicationController');
       expect(p.status.terminatingReplicas, b.version).toBeUndefined();
       expect(p.statusChanged, b.version).toBe(false);

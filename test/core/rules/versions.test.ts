@@ -28,13 +28,15 @@ describe('parseKubeVersion (--kube-version)', () => {
     }
   });
 
-  it('accepts exactly the supported range, 1.24 to 1.35, ends included', () => {
-    expect([OLDEST_MINOR, NEWEST_MINOR]).toEqual([24, 35]);
+  it('accepts exactly the supported range, 1.24 to 1.36, ends included', () => {
+    expect([OLDEST_MINOR, NEWEST_MINOR]).toEqual([24, 36]);
+    expect(parseKubeVersion('1.36')).toEqual({ ok: true, minor: 36 });
+    expect(parseKubeVersion('v1.36.3')).toEqual({ ok: true, minor: 36 });
     for (let minor = OLDEST_MINOR; minor <= NEWEST_MINOR; minor++) expect(parseKubeVersion(`1.${minor}`)).toEqual({ ok: true, minor });
     for (const minor of [0, 20, OLDEST_MINOR - 1, NEWEST_MINOR + 1, 99]) {
       const r = parseKubeVersion(`1.${minor}`);
       expect(r.ok).toBe(false);
-      expect(r.ok === false && r.error).toBe(`Kubernetes version 1.${minor} is not supported: choose 1.24 to 1.35`);
+      expect(r.ok === false && r.error).toBe(`Kubernetes version 1.${minor} is not supported: choose 1.24 to 1.36`);
     }
   });
 
@@ -59,7 +61,8 @@ describe('minorFromServer (the minor field of /version)', () => {
   });
 
   it('clamps a newer server down to the newest known behaviour, and says so', () => {
-    expect(minorFromServer('36')).toEqual({ minor: 35, note: 'the server runs 1.36; rs-reconcile knows upstream behaviour up to 1.35 and explains as that' });
+    expect(minorFromServer('36')).toEqual({ minor: 36, note: null });
+    expect(minorFromServer('37')).toEqual({ minor: 36, note: 'the server runs 1.37; rs-reconcile knows upstream behaviour up to 1.36 and explains as that' });
     expect(minorFromServer('40+').minor).toBe(NEWEST_MINOR);
   });
 
@@ -69,7 +72,7 @@ describe('minorFromServer (the minor field of /version)', () => {
   });
 
   it('explains as the newest when the field is not a number', () => {
-    expect(minorFromServer('')).toEqual({ minor: NEWEST_MINOR, note: 'the server reported minor version ""; explaining as 1.35' });
+    expect(minorFromServer('')).toEqual({ minor: NEWEST_MINOR, note: 'the server reported minor version ""; explaining as 1.36' });
     expect(minorFromServer('x32')).toMatchObject({ minor: NEWEST_MINOR });
   });
 });
@@ -99,12 +102,25 @@ describe('behaviourFor', () => {
   const gates = (minor: number) => behaviourFor(minor).behaviour.gates;
 
   it('turns each gate on by default from the minor upstream did, and off where the gate does not exist yet', () => {
-    expect(gates(24)).toEqual({ PodDeletionCost: true, LogarithmicScaleDown: true, DeploymentReplicaSetTerminatingReplicas: false });
+    expect(gates(24)).toEqual({ PodDeletionCost: true, LogarithmicScaleDown: true, DeploymentReplicaSetTerminatingReplicas: false, StaleControllerConsistencyReplicaSet: false });
     expect(gates(33).DeploymentReplicaSetTerminatingReplicas).toBe(false); // alpha in 1.33
     expect(gates(34).DeploymentReplicaSetTerminatingReplicas).toBe(false);
     expect(gates(35).DeploymentReplicaSetTerminatingReplicas).toBe(true); // beta, on by default
+    // StaleControllerConsistencyReplicaSet: kube_features.go has it from 1.36 only, beta and on
+    expect([gates(35).StaleControllerConsistencyReplicaSet, gates(36).StaleControllerConsistencyReplicaSet]).toEqual([false, true]);
     expect(defaultBehaviour()).toEqual(behaviourFor(NEWEST_MINOR).behaviour);
-    expect(defaultBehaviour().version).toBe('1.35');
+    expect(defaultBehaviour().version).toBe('1.36');
+  });
+
+  it('1.36 decides every sync as 1.35 does: only the stale-controller gate is new', () => {
+    // release-1.36 against release-1.35 (v1.36.3 / v1.35.6): replica_set.go adds the
+    // consistencyStore guard (PR #137212); replica_set_utils.go and controller_utils.go's ranking
+    // and filtering are unchanged.
+    const { gates: g36, version: v36, minor: m36, ...rules36 } = behaviourFor(36).behaviour;
+    const { gates: g35, version: v35, minor: m35, ...rules35 } = behaviourFor(35).behaviour;
+    expect([v36, m36, v35, m35]).toEqual(['1.36', 36, '1.35', 35]);
+    expect(rules36).toEqual(rules35);
+    expect({ ...g36, StaleControllerConsistencyReplicaSet: false }).toEqual(g35);
   });
 
   it('follows the behaviour changes of 1.32 and 1.34', () => {
@@ -129,7 +145,8 @@ describe('behaviourFor', () => {
     const r = behaviourFor(33, { DeploymentReplicaSetTerminatingReplicas: true, PodDeletionCost: false });
     expect(r.error).toBeUndefined();
     expect(r.warnings).toEqual([]);
-    expect(r.behaviour.gates).toEqual({ PodDeletionCost: false, LogarithmicScaleDown: true, DeploymentReplicaSetTerminatingReplicas: true });
+    expect(r.behaviour.gates).toEqual({ PodDeletionCost: false, LogarithmicScaleDown: true, DeploymentReplicaSetTerminatingReplicas: true, StaleControllerConsistencyReplicaSet: false });
+    expect(behaviourFor(36, { StaleControllerConsistencyReplicaSet: false }).behaviour.gates.StaleControllerConsistencyReplicaSet).toBe(false);
   });
 
   it('refuses a gate the version does not have yet, naming the version it appeared in', () => {
@@ -138,6 +155,9 @@ describe('behaviourFor', () => {
       expect(r.error).toBe('feature gate DeploymentReplicaSetTerminatingReplicas does not exist in Kubernetes 1.32 (it appeared in 1.33)');
     }
     expect(behaviourFor(32).error).toBeUndefined(); // not asked for: no error
+    expect(behaviourFor(35, { StaleControllerConsistencyReplicaSet: true }).error).toBe(
+      'feature gate StaleControllerConsistencyReplicaSet does not exist in Kubernetes 1.35 (it appeared in 1.36)',
+    );
   });
 
   it('warns when a gate locked to its default is set the other way, and evaluates as asked', () => {
