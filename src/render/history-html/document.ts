@@ -4,8 +4,9 @@
 // the caller: this renderer reads no file) draws it. Written in pieces, as -o json is: the events
 // are read one at a time from wherever the history keeps them.
 //
-// A document of more than `maxEvents` writes is sampled by controller: the page holds every write
-// of the controllers it shows (so their lanes are whole) and says on the page how many it left out.
+// A document of more than `maxEvents` writes is sampled by time: the page holds its first writes (a
+// window from the first write on, whole within it: a sync, a pod's life seen as the log shows them)
+// and says on the page how many it left out and until when it holds them.
 
 import type { HistoryEvent } from '../../history/types.js';
 
@@ -14,10 +15,13 @@ export const PAGE_MAX_EVENTS = 100_000;
 
 /** What the page says when it holds only part of the document (null: all of it). */
 export interface PageSample {
+  /** Writes in the document. */
   events: number;
+  /** Writes the page holds: the first ones, up to `until`. */
   shownEvents: number;
-  controllers: number;
-  shownControllers: number;
+  /** The time of the last write held, and of the document's last. */
+  until: string;
+  to: string | null;
 }
 
 export interface HistoryPageOptions {
@@ -31,28 +35,6 @@ const jsonInHtml = (json: string): string => json.replace(/</g, '\\u003c');
 
 const htmlText = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
-const controllerKey = (e: HistoryEvent): string => (e.controller ? `${e.controller.kind}/${e.controller.namespace}/${e.controller.name}` : '');
-
-/** The controllers whose writes the page holds: in the order they first wrote, while they fit. */
-function sampleControllers(events: Iterable<HistoryEvent>, max: number): { keep: Set<string> | null; sample: PageSample | null } {
-  const counts = new Map<string, number>();
-  let total = 0;
-  for (const e of events) {
-    total++;
-    const k = controllerKey(e);
-    counts.set(k, (counts.get(k) ?? 0) + 1);
-  }
-  if (total <= max) return { keep: null, sample: null };
-  const keep = new Set<string>();
-  let shown = 0;
-  for (const [k, n] of counts) {
-    if (shown + n > max) continue;
-    keep.add(k);
-    shown += n;
-  }
-  return { keep, sample: { events: total, shownEvents: shown, controllers: counts.size, shownControllers: keep.size } };
-}
-
 /** The document's fields other than its events, as they are. */
 function headerOf(doc: Record<string, unknown>): Record<string, unknown> {
   const { events: _events, ...rest } = doc;
@@ -65,7 +47,8 @@ function headerOf(doc: Record<string, unknown>): Record<string, unknown> {
  */
 export function* historyHtmlChunks(doc: object, opts: HistoryPageOptions): Generator<string> {
   const d = doc as Record<string, unknown> & { events: Iterable<HistoryEvent> };
-  const { keep, sample } = sampleControllers(d.events, opts.maxEvents ?? PAGE_MAX_EVENTS);
+  const max = opts.maxEvents ?? PAGE_MAX_EVENTS;
+  let sample: PageSample | null = null;
   const header = headerOf(d);
   const title = `history${typeof header.from === 'string' ? ` ${header.from} → ${header.to}` : ''} (rs-reconcile)`;
   yield '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n';
@@ -86,10 +69,15 @@ export function* historyHtmlChunks(doc: object, opts: HistoryPageOptions): Gener
     yield `${first ? '' : ','}"events":[`;
     first = false;
     let i = 0;
+    let last = '';
     for (const e of d.events) {
-      if (keep && !keep.has(controllerKey(e))) continue;
-      yield (i++ === 0 ? '' : ',') + jsonInHtml(JSON.stringify(e));
+      if (i < max) {
+        yield (i === 0 ? '' : ',') + jsonInHtml(JSON.stringify(e));
+        last = e.time;
+      }
+      i++;
     }
+    if (i > max) sample = { events: i, shownEvents: max, until: last, to: typeof header.to === 'string' ? header.to : null };
     yield ']';
   }
   yield '}</script>\n';
