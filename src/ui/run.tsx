@@ -27,6 +27,20 @@ export const TICK_MS = 1000;
 export const QUEUE_SAMPLE_MS = 500;
 const STOP_GRACE_MS = 10_000;
 
+/** `w`: the page written beside the dashboard; its path said in the pane and the log, and kept in `written`. */
+function pageWriter(feed: WatchFeed, io: DashboardIO, store: WatchStore, clock: Clock, written: string[]) {
+  return async (key: string, rows: Parameters<typeof writeHistoryPage>[2]): Promise<void> => {
+    try {
+      if (!io.pageScript) throw new Error('no page script was given to the dashboard');
+      const file = await writeHistoryPage({ feed, pageScript: io.pageScript, dir: io.pageDir, kept: HISTORY_CAPACITY }, key, rows, clock.now());
+      written.push(file);
+      store.dispatch({ type: 'historyPage', level: 'info', text: `page written: ${file}` });
+    } catch (err) {
+      store.dispatch({ type: 'historyPage', level: 'error', text: `page not written: ${(err as Error).message}` });
+    }
+  };
+}
+
 /** Runs until q, Ctrl-C or a signal; rejects when the feed cannot start (after restoring the terminal). */
 export async function runDashboard(feed: WatchFeed, io: DashboardIO): Promise<void> {
   const clock = io.clock ?? realClock;
@@ -52,6 +66,7 @@ export async function runDashboard(feed: WatchFeed, io: DashboardIO): Promise<vo
 
     let paused = false;
     let pageSeq = 0;
+    const writePage = pageWriter(feed, io, store, clock, written);
     unsubscribe = store.subscribe(() => {
       const s = store.getSnapshot();
       if (s.paused !== paused) {
@@ -63,17 +78,6 @@ export async function runDashboard(feed: WatchFeed, io: DashboardIO): Promise<vo
         void writePage(s.pageRequest.key, s.history.get(s.pageRequest.key)?.toArray() ?? []);
       }
     });
-    // `w`: the page written beside the dashboard; its path said in the pane and the log
-    const writePage = async (key: string, rows: Parameters<typeof writeHistoryPage>[2]) => {
-      try {
-        if (!io.pageScript) throw new Error('no page script was given to the dashboard');
-        const file = await writeHistoryPage({ feed, pageScript: io.pageScript, dir: io.pageDir, kept: HISTORY_CAPACITY }, key, rows, clock.now());
-        written.push(file);
-        store.dispatch({ type: 'historyPage', level: 'info', text: `page written: ${file}` });
-      } catch (err) {
-        store.dispatch({ type: 'historyPage', level: 'error', text: `page not written: ${(err as Error).message}` });
-      }
-    };
     // the store publishes a tick only when the age shown changes (each second for the first minute after an update, then each minute)
     if (feed.live) timers.push(setInterval(() => store.dispatch({ type: 'tick', now: clock.now() }), TICK_MS));
     const sample = feed.queue;
