@@ -93,7 +93,7 @@ Exit status: 0, or 1 when a controller write was not predicted by the rules.`;
     since: historyFlags.since,
     until: historyFlags.until,
     'controller-writes-only': historyFlags['controller-writes-only'],
-    ...outputFlag(['json', 'yaml', 'wide', 'html'], 'output format: json and yaml print the history contract, wide adds the CAUSE and MESSAGE columns, html writes one self-contained page drawing the history as a timeline'),
+    ...outputFlag(['json', 'yaml', 'wide', 'html'], 'output format: json and yaml print the history contract, wide adds the CAUSE and MESSAGE columns, html a self-contained timeline page'),
     'output-file': Flags.string({ description: 'write the output to FILE instead of stdout (-o html: the page to open in a browser)' }),
     ...noHeadersFlag,
     'controller-user': Flags.string({ description: "a user whose writes are the controller's, besides kube-controller-manager's replicaset-controller and replication-controller service accounts; repeatable", multiple: true }),
