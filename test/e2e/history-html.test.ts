@@ -136,6 +136,8 @@ describe.skipIf(!existsSync(DEMO))('the page of the shared demo log', () => {
   it('embeds the document once, and draws one bar per pod and one mark per write, coloured by writer with their verdicts', async (ctx) => {
     needChromium(ctx);
     const text = readFileSync(html(), 'utf8');
+    // -o html on stdout is the same page as --output-file writes
+    expect(cli(['history', '--audit-log', DEMO, '-A', '-o', 'html']).stdout).toBe(text);
     expect(text.match(/<script type="application\/json" id="history-document">/g)).toHaveLength(1);
     expect(text).not.toMatch(/<script[^>]+src=|<link[^>]+href=|https?:\/\/(?!www\.w3\.org)/);
     const { page, errors } = await openTimeline(browser!.context, html());

@@ -27,7 +27,14 @@ function writeHtml(ctx: DetailContext, i: number, current: boolean): string {
   const e = ctx.doc.events[i];
   const m = ctx.model.marks[ctx.markOfEvent[i]];
   const by = e.actor.controller ? `${who(e.actor.user)} (the controller)` : who(e.actor.user);
-  const flag = e.predicted === false ? ' <span class="not-predicted">[not predicted by the rules]</span>' : '';
+  // the story's own flag for a write the rules did not do; the page also names the other verdicts
+  const flag = !e.actor.controller
+    ? ''
+    : e.predicted === false
+      ? ' <span class="not-predicted">[not predicted by the rules]</span>'
+      : e.predicted === true
+        ? ' <span class="predicted">[predicted]</span>'
+        : ' <span class="unknown">[unknown]</span>';
   const verdictCls = e.predicted === false ? 'not-predicted' : e.actor.controller && e.predicted === null ? 'unknown' : '';
   let out = `<div class="write${current ? ' current' : ''}" data-event="${i}">`;
   out += `<div><a href="#" class="when" data-goto="${ctx.markOfEvent[i]}">${esc(utcTime(e.time))}</a> <b>${esc(e.verb)}</b> by ${esc(by)}${e.reason ? `, ${esc(e.reason)}` : ''}${flag}</div>`;

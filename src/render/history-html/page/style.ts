@@ -52,6 +52,7 @@ main{flex:1;display:flex;min-height:0}
 #detail .when{color:#4a5561}
 #detail .not-predicted{color:#b00020;font-weight:600}
 #detail .unknown{color:#7b1fa2}
+#detail .predicted{color:#1b7f3b}
 #detail a{color:#005a8c}
 #detail ul{padding-left:18px;margin:4px 0}
 footer{border-top:1px solid #d6dbe1;padding:4px 12px;color:#4a5561;font-size:12px}
