@@ -170,6 +170,34 @@ describe.skipIf(!existsSync(DEMO))('the page of the shared demo log', () => {
     await page.close();
   }, 120_000);
 
+  it('filters by pod, controller and namespace, and zooms around the middle with the marks where their times say', async (ctx) => {
+    needChromium(ctx);
+    const { page } = await openTimeline(browser!.context, html());
+    await page.fill('#f-pod', 'cln6k');
+    await expect.poll(() => page.$$eval('.row-label', (els: Element[]) => els.map((el) => el.textContent)), { timeout: 30_000 }).toEqual(['rc/api  (demo)', 'api-cln6k']);
+    await page.fill('#f-pod', '');
+    await page.fill('#f-controller', 'nothing-like-it');
+    await expect.poll(() => page.locator('.row-label').count(), { timeout: 30_000 }).toBe(0);
+    await page.fill('#f-controller', '');
+    await page.selectOption('#f-namespace', 'demo');
+    await expect.poll(() => page.locator('.bar').count(), { timeout: 30_000 }).toBe(5);
+    const before = await plotScale(page);
+    await page.click('#zoom-in');
+    const after = await plotScale(page);
+    expect(after.to - after.from).toBeCloseTo((before.to - before.from) / 2, 0);
+    // every write drawn now is in the window, at its time
+    const x = (t: number) => after.left + after.x0 + ((t - after.from) / (after.to - after.from)) * (after.x1 - after.x0);
+    const drawn = await page.$$eval('.mark.write', (els: Element[]) => els.map((el) => ({ t: Number(el.getAttribute('data-time')), x: el.getBoundingClientRect().x + el.getBoundingClientRect().width / 2 })));
+    expect(drawn.length).toBeGreaterThan(0);
+    expect(drawn.length).toBeLessThan(doc.events.length);
+    for (const d of drawn) {
+      expect(d.t).toBeGreaterThanOrEqual(after.from);
+      expect(d.t).toBeLessThanOrEqual(after.to);
+      expect(Math.abs(d.x - x(d.t))).toBeLessThan(1.5);
+    }
+    await page.close();
+  }, 120_000);
+
   it('its screenshot shows the bars and marks where the times put them', async (ctx) => {
     needChromium(ctx);
     const { page } = await openTimeline(browser!.context, html());
