@@ -129,6 +129,14 @@ describe('the timeline of a document', () => {
   });
 });
 
+describe('a document with no write (a --since window of nothing)', () => {
+  it('has no rows and no marks, and still a span of time to draw', () => {
+    const m = buildTimeline({ events: [], from: null, to: null });
+    expect(m).toMatchObject({ rows: [], marks: [], bars: [], lanes: [], rowMarks: [], namespaces: [] });
+    expect(m.to).toBeGreaterThan(m.from);
+  });
+});
+
 describe('the time axis', () => {
   const bounds = { from: 0, to: 10_000 };
 
