@@ -7,7 +7,7 @@
 //
 // Without /usr/bin/chromium the tests skip saying so, except in CI (CI set), where .ci/run
 // installs it: there a missing browser fails.
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
@@ -15,6 +15,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReconcileHistory } from '../../src/history/types.js';
 import { cli, ensureBuilt, ROOT } from './cli.js';
 import { rollOutOnSandbox } from './rollout.js';
+import { historyHtmlChunks } from '../../src/render/history-html/document.js';
+import { historyPageScript } from '../../src/services/history-page.js';
 // @ts-expect-error plain ESM script without types
 import { CHROMIUM, launchChromium, openTimeline, writeTimelineHtml } from '../../scripts/history-timeline.mjs';
 
@@ -167,6 +169,16 @@ describe.skipIf(!existsSync(DEMO))('the page of the shared demo log', () => {
     await page.locator('#chart').focus();
     await page.keyboard.press('ArrowRight');
     await expect.poll(() => page.locator('.mark.selected').getAttribute('data-event'), { timeout: 30_000 }).toBe(String(scale + 1));
+    // a cause step that is no write of the document: the kubelet's (here admin's) Ready change of api-cln6k
+    await page.locator('.mark.cause-step').filter({ has: page.locator('title', { hasText: 'api-cln6k' }) }).click();
+    await expect.poll(() => page.locator('#detail').textContent(), { timeout: 30_000 }).toContain('api-cln6k became ready');
+    expect(await page.locator('#detail').textContent()).toContain('In the cause chain of:');
+    // a pod's bar opens its story at its first write, its create
+    const bar = page.locator('.bar[data-pod="api-x887b"]');
+    const box = (await bar.boundingBox())!;
+    await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+    const create = doc.events.findIndex((e) => e.verb === 'create' && e.pod === 'api-x887b');
+    await expect.poll(() => page.locator('.mark.selected').getAttribute('data-event'), { timeout: 30_000 }).toBe(String(create));
     await page.close();
   }, 120_000);
 
@@ -247,6 +259,54 @@ describe('the page of a rollout on the sandbox', () => {
     expect(await page.locator('.mark.write[data-writer="deployment-controller"]').count()).toBeGreaterThan(2);
     expect(await page.locator('.mark.write[data-writer="node"]').count()).toBeGreaterThan(0);
     expect(await page.locator('.mark.write[data-verdict="predicted"]').count()).toBe(doc.events.filter((e) => e.actor.controller && e.predicted === true).length);
+    // ↓ from a write of web-old goes to the nearest write of web-new, → along web-new's writes
+    const laneOf = (i: number) => doc.events[i].controller?.name;
+    const firstOld = doc.events.findIndex((e) => e.controller?.name === 'web-old');
+    await page.locator(`.mark.write[data-event="${firstOld}"]`).click();
+    await page.keyboard.press('ArrowDown');
+    const down = Number(await page.locator('.mark.selected').getAttribute('data-event'));
+    expect(laneOf(down)).toBe('web-new');
+    await page.keyboard.press('ArrowRight');
+    const next = Number(await page.locator('.mark.selected').getAttribute('data-event'));
+    expect(laneOf(next)).toBe('web-new');
+    expect(next).toBe(doc.events.findIndex((e, i) => i > down && e.controller?.name === 'web-new'));
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 120_000);
+});
+
+describe('a lane with more writes than pixels', () => {
+  it('draws one mark a pixel column saying how many writes it stands for, and a click on it zooms in', async (ctx) => {
+    needChromium(ctx);
+    const rs = { kind: 'ReplicaSet' as const, namespace: 'busy', name: 'web' };
+    const user = 'system:serviceaccount:kube-system:replicaset-controller';
+    const t0 = Date.parse('2026-11-25T10:00:00Z');
+    const events = Array.from({ length: 3000 }, (_, i) => ({
+      time: new Date(t0 + i * 200).toISOString(),
+      actor: { user, controller: true },
+      verb: 'status' as const,
+      controller: rs,
+      pod: null,
+      reason: null,
+      message: `wrote status: replicas ${i % 5}`,
+      predicted: true,
+      cause: null,
+    }));
+    const doc: ReconcileHistory = { apiVersion: 'rs-reconcile/v1alpha1', kind: 'ReconcileHistory', source: 'audit-log', kubernetesVersion: '1.32', from: events[0].time, to: events.at(-1)!.time, events, coverage: { format: 'kube-apiserver', truncated: 0, duplicates: 0, missing: [] } };
+    const file = join(dir, 'busy.html');
+    writeFileSync(file, [...historyHtmlChunks(doc, { script: await historyPageScript() })].join(''));
+    const { page, errors } = await openTimeline(browser!.context, file);
+    const counts = await page.$$eval('.mark.cluster', (els: Element[]) => els.map((el) => Number(el.getAttribute('data-count'))));
+    expect(counts.length).toBeGreaterThan(100);
+    expect(counts.length).toBeLessThan(1000); // about one a pixel of the plot, not one a write
+    expect(counts.reduce((a: number, b: number) => a + b, 0)).toBe(3000);
+    const before = await plotScale(page);
+    const box = (await page.locator('.mark.cluster').nth(Math.floor(counts.length / 2)).boundingBox())!;
+    await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+    await expect.poll(async () => { const s = await plotScale(page); return s.to - s.from; }, { timeout: 30_000 }).toBeLessThan((before.to - before.from) / 5);
+    // zoomed in, the writes in the window are told apart again: one mark each
+    await expect.poll(() => page.locator('.mark.write').count(), { timeout: 30_000 }).toBeGreaterThan(0);
+    expect(await page.locator('.mark.cluster').count()).toBe(0);
     expect(errors).toEqual([]);
     await page.close();
   }, 120_000);

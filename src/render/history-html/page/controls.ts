@@ -115,6 +115,12 @@ function step(page: Page, key: string): boolean {
   return false;
 }
 
+function selectFirstWrite(page: Page, row: number): void {
+  const { model } = page.view;
+  const first = model.rowMarks[row]?.find((i) => model.marks[i].event >= 0);
+  if (first !== undefined) select(page, first);
+}
+
 function nearest(idx: number[], t: number, timeOf: (i: number) => number): number {
   let best = idx[0];
   for (const i of idx) if (Math.abs(timeOf(i) - t) < Math.abs(timeOf(best) - t)) best = i;
@@ -141,7 +147,11 @@ function attachPointer(page: Page, redraw: () => void): void {
     drag = null;
     page.svg.classList.remove('panning');
     if (!d || d.moved) return;
-    const target = (ev.target as Element | null)?.closest?.('[data-mark]');
+    const hit = ev.target as Element | null;
+    const target = hit?.closest?.('[data-mark]');
+    // a pod's bar opens its story at its first write
+    const row = !target && hit?.closest?.('.seg, .bar') ? Number(hit.closest('[data-row]')?.getAttribute('data-row')) : NaN;
+    if (!Number.isNaN(row)) return selectFirstWrite(page, row);
     if (!target) return;
     if (target.classList.contains('cluster') && page.scale) return zoomBy(page, 0.1, tOf(page.scale, ev.clientX - page.svg.getBoundingClientRect().left));
     select(page, Number(target.getAttribute('data-mark')));
