@@ -140,6 +140,8 @@ describe.skipIf(!existsSync(DEMO))('the page of the shared demo log', () => {
     const text = readFileSync(html(), 'utf8');
     // -o html on stdout is the same page as --output-file writes
     expect(cli(['history', '--audit-log', DEMO, '-A', '-o', 'html']).stdout).toBe(text);
+    // the plain tsc build (dist/, not the bundle) writes the same page: its script is beside it too
+    expect(cli(['history', '--audit-log', DEMO, '-A', '-o', 'html'], { env: { RS_RECONCILE_NO_BUNDLE: '1' } }).stdout).toBe(text);
     expect(text.match(/<script type="application\/json" id="history-document">/g)).toHaveLength(1);
     expect(text).not.toMatch(/<script[^>]+src=|<link[^>]+href=|https?:\/\/(?!www\.w3\.org)/);
     const { page, errors } = await openTimeline(browser!.context, html());
