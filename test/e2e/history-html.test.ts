@@ -212,6 +212,20 @@ describe.skipIf(!existsSync(DEMO))('the page of the shared demo log', () => {
     await page.close();
   }, 120_000);
 
+  it('a page that holds only part of the history says so, and ends its time at the last write it holds', async (ctx) => {
+    needChromium(ctx);
+    const file = join(dir, 'demo-sampled.html');
+    writeFileSync(file, [...historyHtmlChunks(doc, { script: await historyPageScript(), maxEvents: 10 })].join(''));
+    const { page, errors } = await openTimeline(browser!.context, file);
+    const note = await page.locator('#sample-note').textContent();
+    expect(note).toContain("Sampled: this page holds the first 10 of the history's 19 writes, up to 2026-11-25 02:52:55.440Z (the history goes on to 2026-11-25 02:52:58.513Z).");
+    expect(await page.locator('.mark.write').count()).toBe(10);
+    const s = await plotScale(page);
+    expect(s.to).toBeLessThan(Date.parse(doc.to!));
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 120_000);
+
   it('its screenshot shows the bars and marks where the times put them', async (ctx) => {
     needChromium(ctx);
     const { page } = await openTimeline(browser!.context, html());
