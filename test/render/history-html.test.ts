@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import type { CauseStep, HistoryEvent, ReconcileHistory } from '../../src/history/types.js';
 import { historyHtmlChunks } from '../../src/render/history-html/document.js';
 import { buildTimeline } from '../../src/render/history-html/layout.js';
-import { barSegments, deploymentsOf, verdictOf, writerKind } from '../../src/render/history-html/model.js';
+import { barSegments, deploymentsOf, verdictOf, WRITER_KINDS, WRITER_STYLE, writerKind } from '../../src/render/history-html/model.js';
+import { CSS } from '../../src/render/history-html/page/style.js';
 import { fit, pan, ticks, visibleRange, xOf, zoom } from '../../src/render/history-html/scale.js';
 
 const RSC = 'system:serviceaccount:kube-system:replicaset-controller';
@@ -59,6 +60,12 @@ describe('who wrote, and the verdict, as the page colours them', () => {
     expect(writerKind('system:serviceaccount:kube-system:horizontal-pod-autoscaler', false)).toBe('other-controller');
     expect(writerKind('system:serviceaccount:argocd:argocd-application-controller', false)).toBe('person');
     expect(writerKind('admin', false)).toBe('person');
+  });
+
+  it('colours each writer kind apart, and the page styles each mark by its kind', () => {
+    const colours = WRITER_KINDS.map((k) => WRITER_STYLE[k].color);
+    expect(new Set(colours).size).toBe(WRITER_KINDS.length);
+    for (const k of WRITER_KINDS) expect(CSS).toContain(`.mark[data-writer="${k}"]{fill:${WRITER_STYLE[k].color}}`);
   });
 
   it("gives the document's verdicts as they are, and none for others' writes", () => {
