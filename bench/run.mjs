@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm run bench`: the speed goals of the project, measured in one run on this machine.
-//   node bench/run.mjs [--quick] [--only startup,snapshot,tables,history,planner,watch,input,controller] [--write docs/benchmarks.md]
+//   node bench/run.mjs [--quick] [--only startup,snapshot,tables,history,timeline,planner,watch,input,controller] [--write docs/benchmarks.md]
 // `controller` (bench/controller.mjs) measures the sandbox, `reconcile` and `run` over HTTPS; its
 // own sections (sandbox, reconcile, run, memory, scale) can be named in --only alone, e.g.
 // `--only scale` for `run` scaling one ReplicaSet 0 → 500 → 0 with its writes counted.
@@ -312,6 +312,14 @@ if (want('snapshot')) {
 }
 if (want('tables')) m.tables = measureTables(quick ? 1 : 3);
 if (want('history')) m.history = await measureHistory();
+if (want('timeline')) {
+  // history -o html of the same generated log (bench/timeline.mjs), drawn in headless Chromium
+  const { file } = await auditLogFile(quick ? 100 * 1024 ** 2 : 1024 ** 3);
+  log(`\n### \`history -A -o html\`: the timeline page of the ${(statSync(file).size / 1024 ** 2).toFixed(0)} MiB log's history, drawn in headless Chromium`);
+  const { measureTimeline } = await import('./timeline.mjs');
+  m.timeline = await measureTimeline({ log: file, out: join(cache, 'timeline.html'), timed, fmtMs });
+  for (const line of m.timeline.lines) log(line);
+}
 if (want('planner')) m.planner = await measurePlanner();
 if (want('watch')) {
   const { measureWatchRender, watchRenderLines } = await import('./watch-render.mjs');
@@ -363,6 +371,15 @@ function goalRows() {
       `${t.pods / 1000}k pods: the default \`diff\` table ≤ 1.3x \`-o json\``,
       `${fmtX(t.tableMs / t.jsonMs)} (${fmtMs(t.tableMs)} vs ${fmtMs(t.jsonMs)}); \`-o wide\` ${fmtX(t.wideMs / t.jsonMs)} (${fmtMs(t.wideMs)})`,
       t.tableMs / t.jsonMs <= 1.3,
+    );
+  }
+  if (m.timeline?.chromium) {
+    const c = m.timeline.chromium;
+    const slowest = Math.max(c.redraws.zoomIn, c.redraws.zoomOut, c.redraws.scroll);
+    row(
+      '`history -o html` of the generated log: one file, drawn in headless Chromium, each redraw (zoom, scroll) < 100 ms',
+      `${(m.timeline.bytes / 2 ** 20).toFixed(1)} MiB; first drawing ${fmtMs(c.wallMs)}; redraws ≤ ${fmtMs(slowest)}`,
+      slowest < 100,
     );
   }
   if (m.history?.smallRssKiB) {

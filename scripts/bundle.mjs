@@ -18,6 +18,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { pageBuildOptions } from './page-build.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const argv = process.argv.slice(2);
@@ -208,6 +209,13 @@ const result = await build({
 const unpatched = Object.keys(OCLIF_PATCHES).filter((f) => !patched.has(f));
 if (unpatched.length) throw new Error(`bundle: @oclif/core files not bundled any more: ${unpatched.join(', ')}: review OCLIF_PATCHES in scripts/bundle.mjs`);
 if (stripAnsiPatched === 0) throw new Error('bundle: strip-ansi@6 is not bundled any more: review STRIP_ANSI_PATCH in scripts/bundle.mjs');
+
+// history -o html's page script (src/services/history-page.ts): beside the bundle's code, and
+// beside the plain build's when this is the default bundle of `npm run build`
+const page = await build({ ...pageBuildOptions(root), write: false, metafile: true });
+const pageText = page.outputFiles[0].text;
+writeFileSync(join(out, 'history-page.js'), pageText);
+if (out === join(root, 'dist', 'bundle')) writeFileSync(join(root, 'dist', 'history-page.js'), pageText);
 
 // The bundle's own oclif root.
 const bundlePkg = {

@@ -1,6 +1,7 @@
 // The base of every command: one-line errors (exit status 2, stack only with --debug), warnings
 // on stderr, the kubectl-diff exit status convention, and Ctrl-C (exit 130, src/cli/interrupt.ts).
 
+import { createWriteStream } from 'node:fs';
 import { Command, Errors, Flags } from '@oclif/core';
 import { NoObjectsError, oneLine, UserError } from '../errors.js';
 import { onInterrupt, type InterruptOptions, type Interruption } from './interrupt.js';
@@ -43,10 +44,26 @@ export abstract class BaseCommand extends Command {
   /**
    * Writes a document given in pieces (a plan too large for one string), in writes of about a
    * MiB, waiting for the stream to drain so memory holds one write at a time. A reader that goes
-   * away (`| head`) ends the writing quietly.
+   * away (`| head`) ends the writing quietly. `file`: written there instead (created or
+   * replaced), and closed before this returns.
    */
-  protected async printChunks(chunks: Iterable<string>): Promise<void> {
-    const out = process.stdout;
+  protected async printChunks(chunks: Iterable<string>, file?: string): Promise<void> {
+    if (file !== undefined) {
+      const stream = createWriteStream(file);
+      const opened = new Promise<void>((resolve, reject) => stream.once('open', () => resolve()).once('error', reject));
+      try {
+        await opened;
+      } catch (err) {
+        throw new UserError(`cannot write ${file}: ${(err as Error).message}`);
+      }
+      await this.writeChunks(chunks, stream);
+      await new Promise<void>((resolve, reject) => stream.end((err?: Error | null) => (err ? reject(err) : resolve())));
+      return;
+    }
+    await this.writeChunks(chunks, process.stdout);
+  }
+
+  private async writeChunks(chunks: Iterable<string>, out: NodeJS.WritableStream): Promise<void> {
     let closed = false;
     let wake: (() => void) | null = null;
     const onError = (err: NodeJS.ErrnoException) => {

@@ -10,6 +10,7 @@ import { colorLevel, makeChalk } from '../render/color.js';
 import { renderOutput } from '../render/formats.js';
 import { historyTableChunks, renderCoverageLine, renderHistoryNotes, renderPodStory } from '../render/history.js';
 import { buildEventsHistory } from '../services/events-history.js';
+import { historyPageScript } from '../services/history-page.js';
 import { historyQuery, QUERY_CLOUDS } from '../services/history-query.js';
 import { buildHistory, type HistoryResult, type HistoryTarget } from '../services/history-service.js';
 
@@ -92,7 +93,8 @@ Exit status: 0, or 1 when a controller write was not predicted by the rules.`;
     since: historyFlags.since,
     until: historyFlags.until,
     'controller-writes-only': historyFlags['controller-writes-only'],
-    ...outputFlag(['json', 'yaml', 'wide']),
+    ...outputFlag(['json', 'yaml', 'wide', 'html'], 'output format: json and yaml print the history contract, wide adds the CAUSE and MESSAGE columns, html a self-contained timeline page'),
+    'output-file': Flags.string({ description: 'write the output to FILE instead of stdout (-o html: the page to open in a browser)' }),
     ...noHeadersFlag,
     'controller-user': Flags.string({ description: "a user whose writes are the controller's, besides kube-controller-manager's replicaset-controller and replication-controller service accounts; repeatable", multiple: true }),
     ...inHelpGroup('WHAT-IF', { 'kube-version': behaviourFlags['kube-version'], 'feature-gates': behaviourFlags['feature-gates'] }),
@@ -170,13 +172,18 @@ Exit status: 0, or 1 when a controller write was not predicted by the rules.`;
     process.stderr.write(renderCoverageLine(result.coverage, iso(result.span?.from) ?? history.from, iso(result.span?.to) ?? history.to) + '\n');
     for (const n of result.notices) this.warning(n);
     const { refused, targetNamespace } = result;
+    // -o html inlines the page's script: loaded only for it
+    const script = flags.output === 'html' ? await historyPageScript() : undefined;
     try {
       await this.printChunks(
         renderOutput(flags.output, {
           document: () => history,
+          pageScript: script === undefined ? undefined : () => script,
           *human(wide) {
-            const chalk = makeChalk(colorLevel(process.stdout, process.env));
-            const o = { chalk, wide, noHeaders: flags['no-headers'], width: process.stdout.isTTY ? process.stdout.columns : undefined };
+            // a file gets no colour and no terminal width
+            const tty = flags['output-file'] === undefined && process.stdout.isTTY;
+            const chalk = makeChalk(colorLevel({ isTTY: tty }, process.env));
+            const o = { chalk, wide, noHeaders: flags['no-headers'], width: tty ? process.stdout.columns : undefined };
             if (target?.kind === 'Pod') {
               yield renderPodStory({ pod: target.name, namespace: targetNamespace, events: history.events, refused: refused.filter((w) => w.pod === target.name) }, o);
               return;
@@ -186,6 +193,7 @@ Exit status: 0, or 1 when a controller write was not predicted by the rules.`;
             yield '\n' + renderHistoryNotes(result.counts, result.notPredicted, o, layout);
           },
         }),
+        flags['output-file'],
       );
     } finally {
       result.close();

@@ -4,6 +4,7 @@ import { behaviourFlags, connection, connectionFlags, forceFlag, inHelpGroup, sc
 import { progressOn } from '../cli/progress.js';
 import { parseTarget } from '../cli/targets.js';
 import { colorLevel } from '../render/color.js';
+import { historyPageScript } from '../services/history-page.js';
 import { prepareWatch } from '../services/watch-service.js';
 
 export default class Watch extends BaseCommand {
@@ -21,7 +22,8 @@ workqueue (depth, in flight, retries), the expectations pending per controller a
 
 Keys: arrows or j/k move, Enter opens, Esc goes back, / filters, s changes the sort, h shows the
 selected controller's history in place of the log (its last writes since the watch started, who
-made them, and whether the rules predict the controller's, as "history" explains them), p pauses,
+made them, and whether the rules predict the controller's, as "history" explains them; there w
+writes them as the timeline page of "history -o html" and says its path), p pauses,
 ? shows help, q quits.
 
 --record FILE also writes every change of ReplicaSets, ReplicationControllers and pods and the
@@ -86,7 +88,7 @@ NO_COLOR is respected.`;
       // (it reads CI when loaded): this is a terminal, so draw live.
       for (const k of ['CI', 'CONTINUOUS_INTEGRATION']) if (process.env[k] !== undefined) process.env[k] = 'false';
       const { runDashboard } = await import('../ui/run.js');
-      await runDashboard(feed, { stdout: process.stdout, stdin: process.stdin, stderr: process.stderr, color: colorLevel(process.stdout, process.env) > 0, onInterrupt: () => interruption.interrupt() });
+      await runDashboard(feed, { stdout: process.stdout, stdin: process.stdin, stderr: process.stderr, color: colorLevel(process.stdout, process.env) > 0, pageScript: historyPageScript, onInterrupt: () => interruption.interrupt() });
       process.exitCode = 0;
       return;
     }

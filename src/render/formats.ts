@@ -2,10 +2,11 @@
 // says what it can show (its views); the table picks the renderer, so `-o yaml` is the same
 // emitter for a plan, a reconcile report and the version, and no command dispatches by hand.
 
+import { historyHtmlChunks } from './history-html/document.js';
 import { planJsonChunks, planYamlChunks } from './plan-output.js';
 
 /** The formats of -o, in the order help and completion list them. No -o: the human view. */
-export const OUTPUT_FORMATS = ['json', 'yaml', 'wide', 'name'] as const;
+export const OUTPUT_FORMATS = ['json', 'yaml', 'wide', 'name', 'html'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
 /** What a command can show. Each is called only for the format that needs it. */
@@ -19,6 +20,11 @@ export interface Views {
    * other, each ending in a newline (one is added when missing; an empty block prints nothing).
    */
   human?(wide: boolean): Iterable<string>;
+  /**
+   * -o html (with `document`): the script of the page that draws the document (history's
+   * timeline, src/render/history-html/), which the caller loads: the renderer reads no file.
+   */
+  pageScript?(): string;
 }
 
 type Renderer = (views: Views) => Iterable<string> | undefined;
@@ -33,6 +39,7 @@ const RENDERERS: Readonly<Record<OutputFormat | 'human', Renderer>> = {
   json: (v) => v.document && planJsonChunks(v.document()),
   yaml: (v) => v.document && planYamlChunks(v.document()),
   name: (v) => v.names && blocks([v.names()]),
+  html: (v) => v.document && v.pageScript && historyHtmlChunks(v.document(), { script: v.pageScript() }),
   wide: (v) => v.human && blocks(v.human(true)),
   human: (v) => v.human && blocks(v.human(false)),
 };

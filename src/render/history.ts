@@ -166,18 +166,25 @@ const isDeploymentController = (user: string): boolean => who(user) === 'deploym
  * to the second, UTC, with the date when it is not that of `at`.
  */
 export function causeSentence(steps: readonly CauseStep[], at?: string): string {
+  return causeClauses(steps, at).join('');
+}
+
+/**
+ * causeSentence in its parts, one a step (joined, they are the sentence): the timeline page
+ * makes each part a link to the step's own mark.
+ */
+export function causeClauses(steps: readonly CauseStep[], at?: string): string[] {
   const day = at === undefined ? undefined : dateOf(at);
-  let out = '';
-  steps.forEach((step, i) => {
+  return steps.map((step, i) => {
     const when = ` at ${clockTime(step.time, day)}`;
     const prev = steps[i - 1];
-    if (i === 0) out += `because ${stepClause(step)}${when}`;
+    if (i === 0) return `because ${stepClause(step)}${when}`;
     // the deployment controller scaling ReplicaSets because a Deployment's template changed: a rollout
-    else if (prev && isDeploymentController(prev.user) && step.object.kind === 'Deployment' && step.field === 'spec.template') {
-      out += `, rolling out Deployment ${step.object.name} after ${stepClause(step, true)}${when}`;
-    } else out += `, after ${stepClause(step)}${when}`;
+    if (prev && isDeploymentController(prev.user) && step.object.kind === 'Deployment' && step.field === 'spec.template') {
+      return `, rolling out Deployment ${step.object.name} after ${stepClause(step, true)}${when}`;
+    }
+    return `, after ${stepClause(step)}${when}`;
   });
-  return out;
 }
 
 /** The nearest cause, short, for the CAUSE column: `deployment-controller scale rs/web-7d9c5 4→3`. */
@@ -389,7 +396,7 @@ const TRIED: Record<HistoryVerb, string> = {
 };
 
 /** What the story says of a controller write's verdict, before its message. */
-function verdictText(e: HistoryEvent): string {
+export function verdictText(e: HistoryEvent): string {
   if (!e.actor.controller) return e.message;
   if (e.predicted === null) return `unknown: ${e.message}`;
   if (e.predicted === false) return `not predicted by the rules: ${e.message}`;

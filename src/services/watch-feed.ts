@@ -5,6 +5,7 @@
 import type { ExplainModel } from '../core/explain-types.js';
 import type { Plan, PlanController } from '../core/plan-types.js';
 import type { ControllerKind } from '../core/types.js';
+import type { HistoryEvent, ReconcileHistory } from '../history/types.js';
 
 export type Mode = 'read-only' | 'reconcile' | 'snapshot';
 
@@ -77,6 +78,8 @@ export interface HistoryRow {
   /** Controller writes: whether the rules, on the state just before, do it; null for others. */
   predicted: boolean | null;
   message: string;
+  /** The write as the history contract has it: what the timeline page (`w` in the pane) is made of. */
+  event: HistoryEvent;
 }
 
 /** Where the dashboard (or the plain stream) gets its plans, log lines and queue metrics. */
@@ -99,4 +102,9 @@ export interface WatchFeed {
   queue: (() => QueueInfo) | null;
   /** Resolves once everything started by `start` has stopped (after the signal aborted). */
   stopped(): Promise<void>;
+  /**
+   * Live feeds: the history contract's document around `events` (the rows the pane kept), read as
+   * a recording is, `missing` saying what the session did not keep.
+   */
+  historyDocument?(events: HistoryEvent[], missing: string[]): ReconcileHistory;
 }

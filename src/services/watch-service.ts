@@ -588,6 +588,7 @@ export async function prepareWatch(o: WatchOptions, io: WatchIO): Promise<Prepar
       notices,
       meta,
       live: true,
+      historyDocument: liveHistoryDocument(behaviour),
       queue: () => (handle ? queueInfo(handle.controllers) : { queues: [], expectations: [] }),
       setPaused: (p) => session?.setPaused(p),
       stopped: async () => {
@@ -643,6 +644,7 @@ export async function prepareWatch(o: WatchOptions, io: WatchIO): Promise<Prepar
     notices,
     meta,
     live: true,
+    historyDocument: liveHistoryDocument(behaviour),
     queue: null,
     setPaused: (p) => session?.setPaused(p),
     stopped: async () => {
@@ -710,11 +712,17 @@ export class LiveHistory {
       if (stateOnly) continue;
       for (const e of events) {
         if (!e.controller) continue;
-        const row: HistoryRow = { at: Date.parse(e.time), who: e.actor.user, controller: e.actor.controller, verb: e.verb, pod: e.pod, reason: e.reason, predicted: e.predicted, message: e.message };
+        const row: HistoryRow = { at: Date.parse(e.time), who: e.actor.user, controller: e.actor.controller, verb: e.verb, pod: e.pod, reason: e.reason, predicted: e.predicted, message: e.message, event: e };
         this.emit(`${e.controller.kind}/${e.controller.namespace}/${e.controller.name}`, row);
       }
     }
   }
+}
+
+/** The history contract's document of a live session's writes, read as `history --recording` reads one. */
+export function liveHistoryDocument(behaviour: Behaviour): NonNullable<WatchFeed['historyDocument']> {
+  const replay = new HistoryReplay({ behaviour, controllerUsers: [RS_RECONCILE_USER] });
+  return (events, missing) => replay.history('recording', events, { format: 'recording', truncated: 0, duplicates: 0, missing });
 }
 
 /** Every recorder hears an informer's relists. */

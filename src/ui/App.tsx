@@ -123,6 +123,7 @@ export function App({ store, color = true, onQuit, onInterrupt, onCommit }: AppP
             height={layout.log}
             width={layout.width}
             paused={s.paused}
+            note={s.historyNote}
           />
         ) : null}
         {layout.log > 0 && !s.historyPane ? <LogPane entries={s.log.last(layout.log)} total={s.logSeq} rows={layout.log} width={layout.width} paused={s.paused} /> : null}

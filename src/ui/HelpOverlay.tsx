@@ -12,6 +12,7 @@ export const HELP_LINES: [string, string][] = [
   ['s', 'cycle the sort: name, drift first, desired'],
   ['p', 'pause: freeze the screen (updates are kept and shown on resume)'],
   ['h', "history in place of the log: the selected controller's last writes, who made them, and whether the rules predict the controller's"],
+  ['w', "in the history pane: write the selected controller's kept writes as a timeline page (history -o html) to the current directory, and say its path"],
   ['?', 'this help (Esc or ? closes it)'],
   ['q  Ctrl-C', 'quit'],
   ['', ''],

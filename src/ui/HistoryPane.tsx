@@ -39,6 +39,8 @@ export interface HistoryPaneProps {
   paused: boolean;
   /** Total rows received for it: keys the lines. */
   total: number;
+  /** What the last `w` did: the timeline page's path. */
+  note?: string | null;
 }
 
 export function HistoryPane(p: HistoryPaneProps) {
@@ -46,7 +48,10 @@ export function HistoryPane(p: HistoryPaneProps) {
   const room = p.height - 1;
   const rows = p.rows.slice(Math.max(0, p.rows.length - room));
   const whoWidth = Math.min(24, Math.max(4, ...rows.map((r) => shortWho(r.who).length)));
-  const extra: Seg[] = [{ text: ` ${p.title ?? 'no controller selected'} · who verb pod reason predicted · h: log`, dim: true }];
+  // after a `w`, where the page went takes the place of the columns' names
+  const extra: Seg[] = p.note
+    ? [{ text: ` ${p.title ?? 'no controller selected'} · `, dim: true }, { text: p.note, color: 'cyan' }, { text: ' · h: log', dim: true }]
+    : [{ text: ` ${p.title ?? 'no controller selected'} · who verb pod reason predicted · w: timeline page · h: log`, dim: true }];
   if (p.paused) extra.push({ text: ' (paused)', color: 'yellow' });
   return (
     <Box flexDirection="column" height={p.height}>

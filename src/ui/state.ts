@@ -45,6 +45,8 @@ export type Action =
   | { type: 'tick'; now: number }
   | { type: 'log'; entry: LogEntry }
   | { type: 'history'; key: string; row: HistoryRow }
+  /** The timeline page asked for with `w` was written (or could not be): what to tell. */
+  | { type: 'historyPage'; text: string; level: 'info' | 'error' }
   | { type: 'queue'; queue: QueueInfo };
 
 export interface WatchState {
@@ -88,6 +90,10 @@ export interface WatchState {
   historySeq: number;
   /** History rows that arrived while paused, kept on resume. */
   heldHistory: RingBuffer<{ key: string; row: HistoryRow }>;
+  /** `w` in the history pane: the controller whose timeline page to write; `seq` counts the asks. */
+  pageRequest: { key: string; seq: number } | null;
+  /** What the last `w` did (the page's path), shown in the pane's title. */
+  historyNote: string | null;
 }
 
 export const LOG_CAPACITY = 500;
@@ -126,6 +132,8 @@ export function initialState(meta: WatchMeta, size: Size, now: number, logCapaci
     history: new Map(),
     historySeq: 0,
     heldHistory: new RingBuffer<{ key: string; row: HistoryRow }>(logCapacity),
+    pageRequest: null,
+    historyNote: null,
   };
 }
 
@@ -418,6 +426,10 @@ function onKey(s: WatchState, k: KeyInput): WatchState {
       return togglePause(s);
     case 'h':
       return { ...s, historyPane: !s.historyPane };
+    case 'w':
+      // the pane's controller, as a timeline page (the dashboard writes it: run.tsx)
+      if (!s.historyPane || s.selectedKey === null) return s;
+      return { ...s, pageRequest: { key: s.selectedKey, seq: (s.pageRequest?.seq ?? 0) + 1 }, historyNote: 'writing the timeline page…' };
     case 's':
       return relayout({ ...s, sort: SORT_KEYS[(SORT_KEYS.indexOf(s.sort) + 1) % SORT_KEYS.length] });
     case '/':
@@ -447,6 +459,8 @@ export function reduce(s: WatchState, a: Action): WatchState {
       return appendLog(s, a.entry);
     case 'history':
       return appendHistory(s, a.key, a.row);
+    case 'historyPage':
+      return appendLog({ ...s, historyNote: a.text }, { at: s.now, level: a.level === 'error' ? 'error' : 'info', text: a.text });
     case 'queue':
       return queueText(a.queue) === queueText(s.queue) ? s : { ...s, queue: a.queue };
   }

@@ -27,7 +27,9 @@ async function commandFlags(): Promise<Map<string, Record<string, FlagDecl>>> {
  * one `history` reads, and record's --timeout how long it records, not how long a controller
  * may take to be in sync.
  */
-const NOT_SHARED: Record<string, readonly string[]> = { output: ['*'], kubeconfig: ['sandbox'], 'audit-log': ['sandbox'], timeout: ['record'] };
+// record's --output-file is the recording it writes (-o there, required, .gz compressed);
+// history's says where the output of its -o goes
+const NOT_SHARED: Record<string, readonly string[]> = { output: ['*'], kubeconfig: ['sandbox'], 'audit-log': ['sandbox'], timeout: ['record'], 'output-file': ['record'] };
 
 /** Same declaration: every property but the help heading is the very same value (parse included). */
 function sameDeclaration(a: FlagDecl, b: FlagDecl): boolean {

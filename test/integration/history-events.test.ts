@@ -76,7 +76,8 @@ async function runController(): Promise<void> {
 }
 
 beforeAll(async () => {
-  sb = await startSandbox({ gc: false, nodes: 0, seed: [{ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } }, replicaSet('web-7d9c5', 'web', 12, '7d9c5'), replicaSet('api', 'api', 1)] });
+  // a kubelet: `run --until-synced` waits for the pods it creates to turn ready, and deleted pods to go
+  sb = await startSandbox({ gc: false, nodes: 1, seed: [{ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } }, replicaSet('web-7d9c5', 'web', 12, '7d9c5'), replicaSet('api', 'api', 1)] });
   dir = mkdtempSync(join(tmpdir(), 'rs-history-events-'));
   kubeconfig = join(dir, 'config');
   await sb.writeKubeconfig(kubeconfig);
@@ -117,6 +118,8 @@ beforeAll(async () => {
   await apps.patchNamespacedReplicaSet({ namespace: NS, name: 'web-7d9c5', body: [{ op: 'replace', path: '/spec/replicas', value: 1 }] });
   await runController();
   deleted = (await waitFor('11 deletes in the Events', async () => ((await named('Deleted')).writes === 11 ? named('Deleted') : null))).pods;
+  // the kubelet has removed the deleted pods: nothing writes while the tests read
+  await waitFor('the deleted pods gone', async () => ((await core.listNamespacedPod({ namespace: NS })).items.length === 2 ? true : null));
 }, 180_000);
 
 afterAll(async () => {

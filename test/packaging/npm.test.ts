@@ -30,7 +30,7 @@ describe('npm pack', () => {
   }, 120_000);
 
   it('ships the launchers, the bundle, examples and docs', () => {
-    for (const f of ['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'bin/run.js', 'bin/complete.js', 'dist/bundle/run.js', 'dist/bundle/package.json', 'dist/bundle/oclif.manifest.json', 'dist/bundle/help.js', 'dist/bundle/commands/diff.js', 'dist/bundle/THIRD-PARTY-NOTICES.txt', 'examples/drifted-replicaset.yaml', 'docs/commands.md']) {
+    for (const f of ['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'bin/run.js', 'bin/complete.js', 'dist/bundle/run.js', 'dist/bundle/package.json', 'dist/bundle/oclif.manifest.json', 'dist/bundle/help.js', 'dist/bundle/commands/diff.js', 'dist/bundle/THIRD-PARTY-NOTICES.txt', 'dist/bundle/history-page.js', 'examples/drifted-replicaset.yaml', 'docs/commands.md']) {
       expect(files, f).toContain(f);
     }
     for (const id of Object.keys(JSON.parse(readFileSync(join(ROOT, 'oclif.manifest.json'), 'utf8')).commands)) expect(files).toContain(`dist/bundle/commands/${id}.js`);
@@ -93,5 +93,10 @@ describe('npm install -g of the packed tarball', () => {
     expect(JSON.parse(version.stdout).rsReconcile).toBe(pkg.version);
     const complete = spawnSync(join(bin, 'kubectl_complete-rs_reconcile'), ['diff', '-o', ''], { cwd: dir, encoding: 'utf8', env });
     expect(complete.stdout).toBe('json\nyaml\nwide\nname\n:4\n');
+    // history -o html inlines the page script the package carries (dist/bundle/history-page.js)
+    const page = spawnSync(join(bin, 'rs-reconcile'), ['history', '--audit-log', join(ROOT, 'test', 'history', 'fixtures', 'demo-audit.jsonl'), '-A', '-o', 'html'], { cwd: dir, encoding: 'utf8', env });
+    expect(page.status, page.stderr).toBe(0);
+    expect(page.stdout).toContain('<script type="application/json" id="history-document">');
+    expect(page.stdout).toContain(readFileSync(join(ROOT, 'dist', 'bundle', 'history-page.js'), 'utf8').slice(0, 200));
   }, 300_000);
 });

@@ -38,6 +38,6 @@ describe('the output format table', () => {
     expect(() => renderOutput('name', { document: () => fullPlan })).toThrow(/"name" has no view/);
     expect(() => renderOutput('xml', views)).toThrow(/"xml" has no view/);
     expect(() => renderOutput('toString', views)).toThrow(/has no view/);
-    expect(OUTPUT_FORMATS).toEqual(['json', 'yaml', 'wide', 'name']);
+    expect(OUTPUT_FORMATS).toEqual(['json', 'yaml', 'wide', 'name', 'html']);
   });
 });

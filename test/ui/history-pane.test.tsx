@@ -21,6 +21,17 @@ const row = (i: number, o: Partial<HistoryRow> = {}): HistoryRow => ({
   reason: 'NotReady',
   predicted: true,
   message: `deleted pod web-${i}`,
+  event: {
+    time: new Date(NOW_MS + i * 1000).toISOString(),
+    actor: { user: RS_USER, controller: true },
+    verb: 'delete',
+    controller: { kind: 'ReplicaSet', namespace: 'shop', name: 'web' },
+    pod: `web-${i}`,
+    reason: 'NotReady',
+    message: `deleted pod web-${i}`,
+    predicted: true,
+    cause: null,
+  },
   ...o,
 });
 
@@ -72,7 +83,7 @@ describe('HistoryPane', () => {
     const rows = [row(1), row(2, { who: 'kubectl', controller: false, verb: 'scale', pod: null, reason: null, predicted: null }), row(3, { predicted: false, reason: null })];
     const { lastFrame } = render(<HistoryPane title="rs shop/web" rows={rows} total={3} height={4} width={100} paused={false} />);
     const lines = (lastFrame() ?? '').split('\n');
-    expect(lines[0]).toMatch(/^── History rs shop\/web · who verb pod reason predicted · h: log ─+$/);
+    expect(lines[0]).toMatch(/^── History rs shop\/web · who verb pod reason predicted · w: timeline page · h: log ─+$/);
     expect(lines.slice(1)).toEqual([
       '00:00:01 replicaset-controller delete  web-1 NotReady yes',
       '00:00:02 kubectl               scale   - - -',
