@@ -9,7 +9,7 @@ import type { PlanController, PlanPod } from '../core/plan-types.js';
 import { formatDeletionCost } from '../render/explain.js';
 import { fitColumns, humanDuration, sanitize, shortSeconds, truncate, wrap, type Column } from '../render/text.js';
 import { detailLayout, wrappedWindow } from './layout.js';
-import { Line, titleSegs, wrapSegs, type Seg } from './line.js';
+import { Line, fitSegs, titleSegs, wrapSegs, type Seg } from './line.js';
 import { claimCounts, type AwaitedWrites } from './state.js';
 
 /** Spaces between pod columns: 1 on narrow terminals, 2 from 100 columns. */
@@ -192,7 +192,14 @@ function deletionLines(c: PlanController, room: number, width: number): { key: s
     const entry = wrapSegs([{ text: `#${i + 1} `, color: 'red', bold: true }, { text: d.name }, { text: `  ${d.reason}: `, dim: true }, { text: d.message }], width);
     // the last entry may use the line "… N more" would take; the others leave it free
     const reserve = i === c.delete.length - 1 ? 0 : 1;
-    if (entry.length + reserve > left) break;
+    if (entry.length + reserve > left) {
+      // not even the first fits whole: its first lines (the name and reason lead), the Why pane has the rest
+      if (i === 0 && left > 0) {
+        entry.slice(0, left).forEach((segs, j) => out.push({ key: `d:0:${j}`, segs: j === left - 1 ? fitSegs([...segs, { text: ' …', dim: true }], width) : segs }));
+        left = 0;
+      }
+      break;
+    }
     entry.forEach((segs, j) => out.push({ key: `d:${i}:${j}`, segs }));
     left -= entry.length;
   }

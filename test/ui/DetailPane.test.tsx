@@ -100,7 +100,7 @@ describe('DetailPane', () => {
     const kept = model.pods.findIndex((p) => p.name === 'api-h2k9d');
     const { lastFrame, stdout } = render(<DetailPane controller={api} model={model} podCursor={kept} podTop={0} rows={20} width={120} />);
     resize(stdout, 120, 40);
-    expect(lastFrame()).toMatch(/^ReplicaSet payments\/api {2}warnings: OverlappingSelectors {2}selector app=payments/);
+    expect(lastFrame()).toMatch(/^ReplicaSet payments\/api {2}warnings: OverlappingSelectors, ContestedAdoption {2}selector app=payments/);
     expect(whyText(api, model.pods[kept])).toMatch(/^keep \(OwnedMatching\): .* Warning OverlappingSelectors: 4 pods are also selected by ReplicaSet api-canary/);
     expect(lastFrame()).toContain('Warning OverlappingSelectors');
   });
