@@ -2,7 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import { UserError } from '../errors.js';
+import { UserError, fileReadError, yamlParseError } from '../errors.js';
 import { startSandbox } from './index.js';
 import { removeKubeconfigFile } from './kubeconfig.js';
 
@@ -29,10 +29,10 @@ async function readSeed(files: string[]): Promise<unknown[]> {
     try {
       text = await readFile(f, 'utf8');
     } catch (e) {
-      throw new UserError(`cannot read seed file ${f}: ${(e as Error).message}`);
+      throw fileReadError(f, e);
     }
     for (const doc of parseAllDocuments(text)) {
-      if (doc.errors.length) throw new UserError(`${f}: ${doc.errors[0].message}`);
+      if (doc.errors.length) throw yamlParseError(f, doc.errors[0]);
       const v = doc.toJS();
       if (v !== null && v !== undefined) objects.push(v);
     }
