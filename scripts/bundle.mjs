@@ -17,6 +17,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { buildSingleFile, buildWorkerSource } from './single-file.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const argv = process.argv.slice(2);
@@ -199,6 +200,13 @@ const result = await build({
 const unpatched = Object.keys(OCLIF_PATCHES).filter((f) => !patched.has(f));
 if (unpatched.length) throw new Error(`bundle: @oclif/core files not bundled any more: ${unpatched.join(', ')}: review OCLIF_PATCHES in scripts/bundle.mjs`);
 if (stripAnsiPatched === 0) throw new Error('bundle: strip-ansi@6 is not bundled any more: review STRIP_ANSI_PATCH in scripts/bundle.mjs');
+
+// The single file (main.cjs: direct dispatch, start.cjs: its code cache loader, sea-main.cjs):
+// the same patches, the history worker embedded as code.
+const singlePlugins = [createRequirePlugin, oclifPatchPlugin, stripAnsiPlugin];
+const singleExternal = ['react-devtools-core', 'bufferutil', 'utf-8-validate', 'encoding', 'typescript'];
+const workerSource = await buildWorkerSource({ root, plugins: singlePlugins, external: singleExternal, minify });
+await buildSingleFile({ root, out, manifest, pkg, plugins: singlePlugins, external: singleExternal, minify, workerSource, lazyHelpers: LAZY_HELPERS });
 
 // The bundle's own oclif root.
 const bundlePkg = {

@@ -1,0 +1,259 @@
+// The single-file entry (issue 20, items 8 and 9), built by scripts/bundle.mjs next to the ESM bundle:
+//
+//   dist/bundle/main.cjs     every command in one CommonJS file (src/main/dispatch.ts): direct
+//                            dispatch from the embedded manifest, @oclif/core replaced by
+//                            src/main/oclif-lite.ts; only Node.js built-ins are required
+//   dist/bundle/heavy.cjs    the packages the hot commands never run (HEAVY), required from main.cjs
+//   dist/bundle/start.cjs    what bin/run.js requires: loads main.cjs (and heavy.cjs when it is
+//                            required) with a V8 code cache
+//   dist/bundle/sea-main.cjs the same commands as a Node single executable's main script
+//
+// One CommonJS file: no ESM loader, no module resolution, one read. Its modules are evaluated
+// when first used (esbuild wraps what is reached by import()), so a command costs what it runs.
+import { createHash } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { build } from 'esbuild';
+
+/** The code cache loader; HASH is the bundle's (main.cjs) sha256, so a new build never reads an old cache. */
+export const START_TEMPLATE = readFileSync(new URL('./start-template.cjs', import.meta.url), 'utf8');
+
+/** esbuild sees `import.meta.url` in CommonJS as empty: give it the file's URL, computed on first use. */
+const BANNER = `var __rsMeta = { get url() { return require('node:url').pathToFileURL(__filename).href; } };`;
+
+/**
+ * '@oclif/core' → src/main/oclif-lite.ts (its subpaths stay oclif's). src/cli/help.ts imports
+ * oclif itself only for its oclif help class, which the single file never runs (the dispatch uses
+ * its format functions): that import stays oclif's, marked free of side effects, so esbuild drops
+ * it with the unused class.
+ */
+function litePlugin(root) {
+  const lite = join(root, 'src', 'main', 'oclif-lite.ts');
+  const help = join(root, 'src', 'cli', 'help.ts');
+  return {
+    name: 'rs-oclif-lite',
+    setup(b) {
+      b.onResolve({ filter: /^@oclif\/core$/ }, async (a) => {
+        if (a.pluginData === 'rs-oclif') return undefined; // the resolve below: oclif's own
+        if (a.importer !== help) return { path: lite };
+        const r = await b.resolve(a.path, { kind: a.kind, importer: a.importer, resolveDir: a.resolveDir, pluginData: 'rs-oclif' });
+        return { ...r, sideEffects: false };
+      });
+    },
+  };
+}
+
+/**
+ * Two packages await at their top level, which CommonJS cannot: yoga-layout (ink's layout engine)
+ * awaits its WebAssembly start, and ink awaits its devtools under DEV=true. yoga is started
+ * synchronously instead (Emscripten's instantiateWasm hook, with the module built from the same
+ * embedded bytes); ink's devtools load without the wait (DEV=true only). Each patch must apply, as in bundle.mjs.
+ */
+function topLevelAwaitPlugin() {
+  const YOGA = 'const Yoga = wrapAssembly(await loadYoga());';
+  const INK = "        await import('./devtools.js');";
+  const patch = (path, from, to) => {
+    const text = readFileSync(path, 'utf8');
+    if (!text.includes(from)) throw new Error(`single-file: ${path} no longer contains ${JSON.stringify(from)}: review topLevelAwaitPlugin in scripts/single-file.mjs`);
+    return text.replace(from, to);
+  };
+  return {
+    name: 'rs-no-top-level-await',
+    setup(b) {
+      b.onLoad({ filter: /[\\/]node_modules[\\/]yoga-layout[\\/]dist[\\/]src[\\/]index\.js$/ }, (a) => {
+        const glue = readFileSync(join(dirname(a.path), '..', 'binaries', 'yoga-wasm-base64-esm.js'), 'utf8');
+        const wasm = /data:application\/octet-stream;base64,([A-Za-z0-9+/=]+)/.exec(glue)?.[1];
+        if (!wasm) throw new Error('single-file: yoga-layout carries no base64 WebAssembly any more: review topLevelAwaitPlugin');
+        const start = `(() => { const m = { instantiateWasm(imports, done) { const i = new WebAssembly.Instance(new WebAssembly.Module(Buffer.from(${JSON.stringify(wasm)}, 'base64')), imports); done(i); return i.exports; } }; loadYoga(m); if (!m.calledRun) throw new Error('yoga-layout did not start'); return m; })()`;
+        return { contents: patch(a.path, YOGA, `const Yoga = wrapAssembly(${start});`), loader: 'js' };
+      });
+      // (its package.json is read only for the devtools too: there is no file beside the single one)
+      b.onLoad({ filter: /[\\/]node_modules[\\/]ink[\\/]build[\\/]reconciler\.js$/ }, (a) => {
+        const text = patch(a.path, INK, "        void import('./devtools.js');");
+        const from = '    ? await loadPackageJson()\n';
+        if (!text.includes(from)) throw new Error('single-file: ink/build/reconciler.js changed: review topLevelAwaitPlugin in scripts/single-file.mjs');
+        return { contents: text.replace(from, "    ? { name: 'ink', version: undefined }\n"), loader: 'js' };
+      });
+    },
+  };
+}
+
+/**
+ * Parts of @oclif/core that the lite Command reaches at load time but uses only on an error or a
+ * debug flag (the logger and its `debug` package, the error handler with oclif's help, the help
+ * class behind the --help flag builder): required on first use. Each patch must apply.
+ */
+const LITE_PATCHES = {
+  'lib/errors/error.js': [['const logger_1 = require("../logger");', 'const logger_1 = __rsLazy(() => require("../logger"));']],
+  'lib/errors/warn.js': [['const logger_1 = require("../logger");', 'const logger_1 = __rsLazy(() => require("../logger"));']],
+  'lib/parser/parse.js': [
+    ['const logger_1 = require("../logger");', 'const logger_1 = __rsLazy(() => require("../logger"));'],
+    // stdin (`-` values) is read with node:readline
+    ['const node_readline_1 = require("node:readline");', 'const node_readline_1 = __rsLazy(() => require("node:readline"));'],
+  ],
+  'lib/flags.js': [
+    ['const help_1 = require("./help");', 'const help_1 = __rsLazy(() => require("./help"));'],
+    ['const fs_1 = require("./util/fs");', 'const fs_1 = __rsLazy(() => require("./util/fs"));'],
+  ],
+  // the file checks of Args.file/Args.directory (node:fs/promises)
+  'lib/args.js': [['const fs_1 = require("./util/fs");', 'const fs_1 = __rsLazy(() => require("./util/fs"));']],
+  // how a parse error is laid out (supports-color, node:tty, the screen width): on an error only
+  'lib/parser/errors.js': [
+    ['const list_1 = __importDefault(require("../ux/list"));', 'const list_1 = __rsLazyDefault(() => require("../ux/list"));'],
+    ['const theme_1 = require("../ux/theme");', 'const theme_1 = __rsLazy(() => require("../ux/theme"));'],
+  ],
+  // CLIError is a base class of the parser's errors (evaluated at load); how it prints, on an error only
+  'lib/errors/errors/cli.js': [
+    ['const clean_stack_1 = __importDefault(require("clean-stack"));', 'const clean_stack_1 = __rsLazyDefault(() => require("clean-stack"));'],
+    ['const indent_string_1 = __importDefault(require("indent-string"));', 'const indent_string_1 = __rsLazyDefault(() => require("indent-string"));'],
+    ['const wrap_ansi_1 = __importDefault(require("wrap-ansi"));', 'const wrap_ansi_1 = __rsLazyDefault(() => require("wrap-ansi"));'],
+    ['const screen_1 = require("../../screen");', 'const screen_1 = __rsLazy(() => require("../../screen"));'],
+    ['const theme_1 = require("../../ux/theme");', 'const theme_1 = __rsLazy(() => require("../../ux/theme"));'],
+  ],
+  // every export of errors/index.js is a getter: each module on first use
+  'lib/errors/index.js': [[/var (\w+) = require\(("[^"]+")\);/g, 'var $1 = __rsLazy(() => require($2));']],
+};
+function liteOclifPatchPlugin(lazyHelpers) {
+  return {
+    name: 'rs-oclif-lite-patches',
+    setup(b) {
+      b.onLoad({ filter: /[\\/]node_modules[\\/]@oclif[\\/]core[\\/]lib[\\/].*\.js$/ }, (a) => {
+        const rel = a.path.replace(/\\/g, '/').replace(/^.*\/node_modules\/@oclif\/core\//, '');
+        const patches = LITE_PATCHES[rel];
+        if (!patches) return undefined;
+        let text = readFileSync(a.path, 'utf8');
+        for (const [from, to] of patches) {
+          const found = typeof from === 'string' ? text.includes(from) : from.test(text);
+          if (!found) throw new Error(`single-file: @oclif/core/${rel} no longer contains ${from}: review LITE_PATCHES in scripts/single-file.mjs`);
+          text = text.replace(from, to);
+        }
+        return { contents: text + lazyHelpers, loader: 'js' };
+      });
+    },
+  };
+}
+
+/** The virtual entries: the manifest and package fields embedded as JSON text (JSON.parse is V8's fastest object literal). */
+function entryPlugin(root, manifest, pkg) {
+  const data = `const manifest = JSON.parse(${JSON.stringify(JSON.stringify(manifest))});\nconst pkg = JSON.parse(${JSON.stringify(JSON.stringify(pkg))});\n`;
+  const dispatch = JSON.stringify(join(root, 'src', 'main', 'dispatch.ts'));
+  const sea = JSON.stringify(join(root, 'src', 'main', 'sea.ts'));
+  return {
+    name: 'rs-single-entry',
+    setup(b) {
+      b.onResolve({ filter: /^rs-single:/ }, (a) => ({ path: a.path, namespace: 'rs-single' }));
+      b.onLoad({ filter: /^rs-single:main$/, namespace: 'rs-single' }, () => ({
+        contents: `${data}import { dispatch } from ${dispatch};\nexport function run(argv) { return dispatch(argv, manifest, pkg); }\n`,
+        resolveDir: root,
+        loader: 'js',
+      }));
+      b.onLoad({ filter: /^rs-single:sea$/, namespace: 'rs-single' }, () => ({
+        contents: `${data}import { runSea } from ${sea};\nrunSea(manifest, pkg);\n`,
+        resolveDir: root,
+        loader: 'js',
+      }));
+    },
+  };
+}
+
+/**
+ * Builds main.cjs, sea-main.cjs and start.cjs into `out`. `plugins` are the ESM bundle's source
+ * patches (oclif's lazily required packages, strip-ansi), applied here too.
+ */
+/**
+ * Packages the hot commands never run, kept out of main.cjs in heavy.cjs: main.cjs stays about a
+ * fifth of the whole, and a start reads, deserialises and evaluates only that (the Kubernetes
+ * client alone is 1.9 MB; React's reconciler 0.8 MB). React and ink must be one copy for both
+ * files, so every import of them from main.cjs goes to heavy.cjs.
+ */
+export const HEAVY = ['@kubernetes/client-node', '@kubernetes/client-node/*', 'ink', 'react', 'react/*', 'protobufjs', 'protobufjs/*', 'prom-client'];
+
+/** main.cjs requires a HEAVY package through heavy.cjs, loaded with start.cjs's code cache when it is there. */
+const HEAVY_BANNER = `var __rsHeavy; function __rsRequireHeavy(id) { __rsHeavy ??= (globalThis.__rsLoadHeavy || require)(require('node:path').join(__dirname, 'heavy.cjs')); return __rsHeavy(id); }`;
+
+/** In main.cjs: each HEAVY specifier becomes a module that asks heavy.cjs for it; `found` collects them. */
+function heavyStubPlugin(found) {
+  const patterns = HEAVY.map((h) => (h.endsWith('/*') ? (id) => id.startsWith(h.slice(0, -1)) : (id) => id === h));
+  return {
+    name: 'rs-single-heavy-stub',
+    setup(b) {
+      b.onResolve({ filter: /^[^./]/ }, (a) => {
+        if (a.namespace === 'rs-heavy' || !patterns.some((p) => p(a.path))) return undefined;
+        found.add(a.path);
+        return { path: a.path, namespace: 'rs-heavy' };
+      });
+      b.onLoad({ filter: /.*/, namespace: 'rs-heavy' }, (a) => ({ contents: `module.exports = __rsRequireHeavy(${JSON.stringify(a.path)});\n`, loader: 'js' }));
+    },
+  };
+}
+
+/** heavy.cjs's entry: each specifier main.cjs asks for, evaluated on its first require. */
+function heavyEntryPlugin(root, specifiers) {
+  return {
+    name: 'rs-single-heavy',
+    setup(b) {
+      b.onResolve({ filter: /^rs-single:heavy$/ }, (a) => ({ path: a.path, namespace: 'rs-single' }));
+      b.onLoad({ filter: /^rs-single:heavy$/, namespace: 'rs-single' }, () => ({
+        contents: `const load = {\n${specifiers.map((id) => `  ${JSON.stringify(id)}: () => require(${JSON.stringify(id)}),`).join('\n')}\n};\nmodule.exports = (id) => load[id]();\n`,
+        resolveDir: root,
+        loader: 'js',
+      }));
+    },
+  };
+}
+
+export async function buildSingleFile({ root, out, manifest, pkg, plugins, external, minify, workerSource, lazyHelpers }) {
+  const slimPkg = { name: pkg.name, version: pkg.version, description: pkg.description, oclif: pkg.oclif };
+  const common = {
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    charset: 'ascii', // start.cjs reads it as latin1: one byte per character, no UTF-8 decoding
+    banner: { js: BANNER },
+    define: { 'import.meta.url': '__rsMeta.url', __RS_HISTORY_WORKER__: JSON.stringify(workerSource) },
+    minifyWhitespace: minify,
+    minifySyntax: minify,
+    keepNames: true,
+    legalComments: 'none',
+    jsx: 'automatic',
+    external,
+    logLevel: 'error',
+    plugins: [entryPlugin(root, manifest, slimPkg), litePlugin(root), topLevelAwaitPlugin(), liteOclifPatchPlugin(lazyHelpers), ...plugins],
+  };
+  const found = new Set();
+  await build({ ...common, banner: { js: `${BANNER}\n${HEAVY_BANNER}` }, plugins: [heavyStubPlugin(found), ...common.plugins], entryPoints: ['rs-single:main'], outfile: join(out, 'main.cjs') });
+  const heavy = [...found].sort();
+  await build({ ...common, plugins: [heavyEntryPlugin(root, heavy), ...common.plugins], entryPoints: ['rs-single:heavy'], outfile: join(out, 'heavy.cjs') });
+  await build({ ...common, entryPoints: ['rs-single:sea'], outfile: join(out, 'sea-main.cjs') });
+  const hash = createHash('sha256').update(readFileSync(join(out, 'main.cjs'))).update(readFileSync(join(out, 'heavy.cjs'))).digest('hex').slice(0, 16);
+  writeFileSync(join(out, 'start.cjs'), START_TEMPLATE.replace('__RS_BUNDLE_HASH__', hash));
+  return { hash, heavy };
+}
+
+/**
+ * The history reader's worker as one ESM script in a data: URL (it awaits at its top level, which
+ * CommonJS cannot), for `new Worker(url)` in the single file: only built-ins, required through a
+ * require made for the working folder (a data: URL has no file to resolve from).
+ */
+export async function buildWorkerSource({ root, plugins, external, minify }) {
+  const r = await build({
+    entryPoints: [join(root, 'src', 'services', 'history-reader-worker.ts')],
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    charset: 'ascii',
+    banner: { js: "import { createRequire as __rsCreateRequire } from 'node:module';\nconst require = __rsCreateRequire(process.cwd() + '/');\nvar __rsMeta = { url: 'file:///' };" },
+    define: { 'import.meta.url': '__rsMeta.url', __RS_HISTORY_WORKER__: 'undefined' },
+    minifyWhitespace: minify,
+    minifySyntax: minify,
+    keepNames: true,
+    legalComments: 'none',
+    external,
+    write: false,
+    logLevel: 'error',
+    plugins,
+  });
+  return `data:text/javascript;base64,${Buffer.from(r.outputFiles[0].text).toString('base64')}`;
+}

@@ -1,0 +1,91 @@
+'use strict';
+// Written by scripts/bundle.mjs (from scripts/start-template.cjs): bin/run.js requires this to run
+// main.cjs, the single-file CLI, with a V8 code cache, so a start compiles next to nothing.
+// Node >= 22.1 has its own (module.enableCompileCache); on Node 20 the cache is vm.Script's cached
+// data. It is keyed by the bundle's hash, the Node.js version and the architecture, kept beside
+// the bundle, or, where the install folder is read-only, in $XDG_CACHE_HOME/rs-reconcile
+// (~/.cache/rs-reconcile), or else in a folder of the user's own under the temporary folder.
+// RS_RECONCILE_CACHE_DIR chooses the folder; RS_RECONCILE_NO_CODE_CACHE=1 turns the cache off.
+// A cache V8 rejects (corrupt, another V8) is ignored and written again.
+const fs = require('node:fs');
+const path = require('node:path');
+const Module = require('node:module');
+
+const HASH = '__RS_BUNDLE_HASH__';
+const file = path.join(__dirname, 'main.cjs');
+
+/** Where the cache may be, in order: beside the bundle, then the user's cache folder. */
+function cacheDirs() {
+  if (process.env.RS_RECONCILE_CACHE_DIR) return [process.env.RS_RECONCILE_CACHE_DIR];
+  const home = process.env.XDG_CACHE_HOME || (process.env.HOME ? path.join(process.env.HOME, '.cache') : '');
+  const user = home ? path.join(home, 'rs-reconcile') : path.join(require('node:os').tmpdir(), `rs-reconcile-${process.getuid ? process.getuid() : 'user'}`);
+  return [path.join(__dirname, '.cache'), user];
+}
+
+/** A folder only this user can write (a shared temporary folder must not feed us code). */
+function ownFolder(dir) {
+  try {
+    const s = fs.statSync(dir);
+    return s.isDirectory() && (!process.getuid || (s.uid === process.getuid() && (s.mode & 0o022) === 0));
+  } catch {
+    return false;
+  }
+}
+
+function readCache(name) {
+  for (const dir of cacheDirs()) {
+    try {
+      if (ownFolder(dir)) return { dir, data: fs.readFileSync(path.join(dir, name)) };
+    } catch {
+      // not there: the next folder
+    }
+  }
+  return null;
+}
+
+function writeCache(name, data) {
+  for (const dir of cacheDirs()) {
+    try {
+      fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+      if (!ownFolder(dir)) continue;
+      const tmp = path.join(dir, `${name}.${process.pid}.tmp`);
+      fs.writeFileSync(tmp, data, { mode: 0o600 });
+      fs.renameSync(tmp, path.join(dir, name)); // whole or not at all: a reader never sees half a cache
+      return;
+    } catch {
+      // read-only or full: the next folder
+    }
+  }
+}
+
+/** Runs a CommonJS file of the bundle with its code cache; `req` is the require it is given. */
+function run(file, req) {
+  const vm = require('node:vm');
+  const name = `${path.basename(file, '.cjs')}-${HASH}-${process.version}-${process.arch}.cache`;
+  const cached = readCache(name);
+  // the wrapper Node gives a CommonJS module; latin1: the bundle is ASCII (built with charset ascii)
+  const source = `(function (exports, require, module, __filename, __dirname) {${fs.readFileSync(file, 'latin1')}\n})`;
+  const script = new vm.Script(source, { filename: file, cachedData: cached ? cached.data : undefined, importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER });
+  if (!cached || script.cachedDataRejected) {
+    // after the run: the cache then holds the functions the command compiled, not only the top level
+    process.once('exit', () => writeCache(name, script.createCachedData()));
+  }
+  const mod = { exports: {} };
+  script.runInThisContext()(mod.exports, req, mod, file, __dirname);
+  return mod.exports;
+}
+
+function load() {
+  if (process.env.RS_RECONCILE_NO_CODE_CACHE === '1') return require(file);
+  if (typeof Module.enableCompileCache === 'function') {
+    // Node's own cache covers main.cjs and heavy.cjs alike (both are required as usual)
+    for (const dir of cacheDirs()) if (Module.enableCompileCache(dir).status !== Module.constants.compileCacheStatus.FAILED) break;
+    return require(file);
+  }
+  const nodeRequire = Module.createRequire(file);
+  // main.cjs requires heavy.cjs (the packages the hot commands never run) through this, when it needs it
+  globalThis.__rsLoadHeavy = (heavy) => run(heavy, nodeRequire);
+  return run(file, nodeRequire);
+}
+
+module.exports = load();
