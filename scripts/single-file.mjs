@@ -6,7 +6,7 @@
 //   dist/bundle/heavy.cjs    the packages the hot commands never run (HEAVY), required from main.cjs
 //   dist/bundle/start.cjs    what bin/run.js requires: loads main.cjs (and heavy.cjs when it is
 //                            required) with a V8 code cache
-//   dist/bundle/sea-main.cjs the same commands as a Node single executable's main script
+//   dist/bundle/sea-start.cjs start.cjs as a Node single executable's main script (scripts/sea.mjs)
 //
 // One CommonJS file: no ESM loader, no module resolution, one read. Its modules are evaluated
 // when first used (esbuild wraps what is reached by import()), so a command costs what it runs.
@@ -138,17 +138,13 @@ function entryPlugin(root, manifest, pkg) {
   const data = `const manifest = JSON.parse(${JSON.stringify(JSON.stringify(manifest))});\nconst pkg = JSON.parse(${JSON.stringify(JSON.stringify(pkg))});\n`;
   const dispatch = JSON.stringify(join(root, 'src', 'main', 'dispatch.ts'));
   const sea = JSON.stringify(join(root, 'src', 'main', 'sea.ts'));
+  // run: the dispatch (false: oclif's to answer); fallback: the single executable's answer then
   return {
     name: 'rs-single-entry',
     setup(b) {
       b.onResolve({ filter: /^rs-single:/ }, (a) => ({ path: a.path, namespace: 'rs-single' }));
       b.onLoad({ filter: /^rs-single:main$/, namespace: 'rs-single' }, () => ({
-        contents: `${data}import { dispatch } from ${dispatch};\nexport function run(argv) { return dispatch(argv, manifest, pkg); }\n`,
-        resolveDir: root,
-        loader: 'js',
-      }));
-      b.onLoad({ filter: /^rs-single:sea$/, namespace: 'rs-single' }, () => ({
-        contents: `${data}import { runSea } from ${sea};\nrunSea(manifest, pkg);\n`,
+        contents: `${data}import { dispatch } from ${dispatch};\nimport { seaFallback } from ${sea};\nexport function run(argv) { return dispatch(argv, manifest, pkg); }\nexport function fallback(argv) { return seaFallback(argv, manifest, pkg); }\n`,
         resolveDir: root,
         loader: 'js',
       }));
@@ -225,9 +221,11 @@ export async function buildSingleFile({ root, out, manifest, pkg, plugins, exter
   await build({ ...common, banner: { js: `${BANNER}\n${HEAVY_BANNER}` }, plugins: [heavyStubPlugin(found), ...common.plugins], entryPoints: ['rs-single:main'], outfile: join(out, 'main.cjs') });
   const heavy = [...found].sort();
   await build({ ...common, plugins: [heavyEntryPlugin(root, heavy), ...common.plugins], entryPoints: ['rs-single:heavy'], outfile: join(out, 'heavy.cjs') });
-  await build({ ...common, entryPoints: ['rs-single:sea'], outfile: join(out, 'sea-main.cjs') });
   const hash = createHash('sha256').update(readFileSync(join(out, 'main.cjs'))).update(readFileSync(join(out, 'heavy.cjs'))).digest('hex').slice(0, 16);
-  writeFileSync(join(out, 'start.cjs'), START_TEMPLATE.replace('__RS_BUNDLE_HASH__', hash));
+  const start = START_TEMPLATE.replace('__RS_BUNDLE_HASH__', hash);
+  writeFileSync(join(out, 'start.cjs'), start);
+  // the single executable's main script (scripts/sea.mjs): the same loader, main.cjs and heavy.cjs as its assets
+  writeFileSync(join(out, 'sea-start.cjs'), start.replace('const SEA = false;', 'const SEA = true;'));
   return { hash, heavy };
 }
 

@@ -7,19 +7,29 @@
 // (~/.cache/rs-reconcile), or else in a folder of the user's own under the temporary folder.
 // RS_RECONCILE_CACHE_DIR chooses the folder; RS_RECONCILE_NO_CODE_CACHE=1 turns the cache off.
 // A cache V8 rejects (corrupt, another V8) is ignored and written again.
+// The krew single executable's main script is this file too (SEA true, scripts/sea.mjs): main.cjs
+// and heavy.cjs are then its assets, and the cache folder is beside the executable.
 const fs = require('node:fs');
 const path = require('node:path');
 const Module = require('node:module');
 
 const HASH = '__RS_BUNDLE_HASH__';
-const file = path.join(__dirname, 'main.cjs');
+const SEA = false;
+const base = SEA ? path.dirname(process.execPath) : __dirname;
+const file = path.join(base, 'main.cjs');
+
+/** A file of the bundle as text: ASCII (esbuild's charset ascii), so latin1 decodes it one byte a character. */
+function source(f) {
+  if (SEA) return Buffer.from(require('node:sea').getRawAsset(path.basename(f))).toString('latin1');
+  return fs.readFileSync(f, 'latin1');
+}
 
 /** Where the cache may be, in order: beside the bundle, then the user's cache folder. */
 function cacheDirs() {
   if (process.env.RS_RECONCILE_CACHE_DIR) return [process.env.RS_RECONCILE_CACHE_DIR];
   const home = process.env.XDG_CACHE_HOME || (process.env.HOME ? path.join(process.env.HOME, '.cache') : '');
   const user = home ? path.join(home, 'rs-reconcile') : path.join(require('node:os').tmpdir(), `rs-reconcile-${process.getuid ? process.getuid() : 'user'}`);
-  return [path.join(__dirname, '.cache'), user];
+  return [path.join(base, '.cache'), user];
 }
 
 /** A folder only this user can write (a shared temporary folder must not feed us code). */
@@ -64,20 +74,20 @@ function run(file, req) {
   const name = `${path.basename(file, '.cjs')}-${HASH}-${process.version}-${process.arch}.cache`;
   const cached = readCache(name);
   // the wrapper Node gives a CommonJS module; latin1: the bundle is ASCII (built with charset ascii)
-  const source = `(function (exports, require, module, __filename, __dirname) {${fs.readFileSync(file, 'latin1')}\n})`;
-  const script = new vm.Script(source, { filename: file, cachedData: cached ? cached.data : undefined, importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER });
+  const wrapped = `(function (exports, require, module, __filename, __dirname) {${source(file)}\n})`;
+  const script = new vm.Script(wrapped, { filename: file, cachedData: cached ? cached.data : undefined, importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER });
   if (!cached || script.cachedDataRejected) {
     // after the run: the cache then holds the functions the command compiled, not only the top level
     process.once('exit', () => writeCache(name, script.createCachedData()));
   }
   const mod = { exports: {} };
-  script.runInThisContext()(mod.exports, req, mod, file, __dirname);
+  script.runInThisContext()(mod.exports, req, mod, file, path.dirname(file));
   return mod.exports;
 }
 
 function load() {
-  if (process.env.RS_RECONCILE_NO_CODE_CACHE === '1') return require(file);
-  if (typeof Module.enableCompileCache === 'function') {
+  if (!SEA && process.env.RS_RECONCILE_NO_CODE_CACHE === '1') return require(file);
+  if (!SEA && typeof Module.enableCompileCache === 'function') {
     // Node's own cache covers main.cjs and heavy.cjs alike (both are required as usual)
     for (const dir of cacheDirs()) if (Module.enableCompileCache(dir).status !== Module.constants.compileCacheStatus.FAILED) break;
     return require(file);
@@ -88,4 +98,17 @@ function load() {
   return run(file, nodeRequire);
 }
 
-module.exports = load();
+if (SEA) {
+  // what the dispatch leaves to oclif elsewhere, the executable answers itself (src/main/sea.ts)
+  const main = load();
+  const argv = process.argv.slice(2);
+  main.run(argv).then((handled) => {
+    if (handled) return;
+    const r = main.fallback(argv);
+    if (r.stdout) process.stdout.write(r.stdout);
+    if (r.stderr) process.stderr.write(r.stderr);
+    process.exitCode = r.status;
+  });
+} else {
+  module.exports = load();
+}

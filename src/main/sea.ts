@@ -1,10 +1,10 @@
-// The main script of the krew single executable (issue 20, item 9; scripts/sea.mjs builds it): the
-// same direct dispatch as dist/bundle/main.cjs. There is no oclif root inside an executable (no
+// The krew single executable (issue 20, item 9; scripts/sea.mjs builds it) runs the same direct
+// dispatch as dist/bundle/main.cjs. There is no oclif root inside an executable (no
 // package.json, no command files to import), so what the dispatch leaves to oclif elsewhere is
 // answered here, in the same words oclif uses for it today: no words or a help word → the root help,
 // --version → the user agent line, anything else → oclif's "command … not found".
 import { displayName, formatCommandHelp, formatRootHelp, helpWidth } from '../cli/help.js';
-import { dispatch, liteConfig, type Manifest, type PackageInfo } from './dispatch.js';
+import { liteConfig, type Manifest, type PackageInfo } from './dispatch.js';
 
 /** What the executable does with words the dispatch does not run. */
 export function seaFallback(argv: string[], manifest: Manifest, pkg: PackageInfo): { stdout?: string; stderr?: string; status: number } {
@@ -19,14 +19,4 @@ export function seaFallback(argv: string[], manifest: Manifest, pkg: PackageInfo
     if (subject === undefined) return { stdout: `${formatRootHelp(config, config.commands as never, displayName(), helpWidth()).trimEnd()}\n`, status: 0 };
   }
   return { stderr: ` ›   Error: command ${argv[0]} not found\n`, status: 2 };
-}
-
-export async function runSea(manifest: Manifest, pkg: PackageInfo): Promise<void> {
-  // a single executable's argv is [executable, executable, ...words], as a script's would be
-  const argv = process.argv.slice(2);
-  if (await dispatch(argv, manifest, pkg)) return;
-  const r = seaFallback(argv, manifest, pkg);
-  if (r.stdout) process.stdout.write(r.stdout);
-  if (r.stderr) process.stderr.write(r.stderr);
-  process.exitCode = r.status;
 }
