@@ -3,7 +3,7 @@
 // `npm run build` also bundles the CLI into dist/bundle/ (scripts/bundle.mjs): a self-contained
 // oclif root that starts several times faster. It runs when present and not older than the plain
 // tsc output in dist/ (a `tsc -w` after the last build), or unless RS_RECONCILE_NO_BUNDLE=1.
-// The bundle's single file (dist/bundle/start.cjs → main.cjs) runs the commands and their --help
+// The bundle's single file (dist/bundle/boot.cjs → main.cjs) runs the commands and their --help
 // directly, without oclif's start; what it leaves (other help forms, --version, unknown commands)
 // goes to oclif. RS_RECONCILE_NO_FAST=1 skips it (the tests compare the two). npm's bins are
 // bin/run.cjs and bin/complete.cjs (CommonJS: no ESM loader), which end here for oclif's path.
@@ -30,7 +30,7 @@ function useBundle() {
 
 async function direct() {
   if (process.env.RS_RECONCILE_NO_FAST === '1' || globalThis.__rsDirectTried) return false;
-  const start = new URL('../dist/bundle/start.cjs', import.meta.url);
+  const start = new URL('../dist/bundle/boot.cjs', import.meta.url);
   if (mtime(start) === null) return false;
   return createRequire(import.meta.url)(start.pathname).run(process.argv.slice(2));
 }

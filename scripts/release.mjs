@@ -86,10 +86,16 @@ if (v[0] < ${nodeMajor} || (v[0] === ${nodeMajor} && v[1] < ${nodeMinor})) {
   process.exit(2);
 }
 var entry = require('url').pathToFileURL(require('path').join(__dirname, 'run.js')).href;
-new Function('u', 'return import(u)')(entry).catch(function (e) {
-  process.stderr.write('error: ' + (e && e.message ? e.message : String(e)) + '\\n');
-  process.exit(2);
-});
+// the commands run from the bundle's single file (boot.cjs); what it leaves goes to oclif (run.js)
+require('./boot.cjs')
+  .run(process.argv.slice(2))
+  .then(function (handled) {
+    if (!handled) return new Function('u', 'return import(u)')(entry);
+  })
+  .catch(function (e) {
+    process.stderr.write('error: ' + (e && e.message ? e.message : String(e)) + '\\n');
+    process.exit(2);
+  });
 `;
 
 const HELPER = execOutput(['completion', 'kubectl']);
@@ -126,7 +132,8 @@ function entries() {
     ['lib/start.cjs', Buffer.from(START), 0o644],
   ];
   if (existsSync(join(root, 'CHANGELOG.md'))) list.push(['CHANGELOG.md', readFileSync(join(root, 'CHANGELOG.md')), 0o644]);
-  for (const f of walk(bundle)) list.push([`lib/${f.split('\\').join('/')}`, readFileSync(join(bundle, f)), 0o644]);
+  // (not the code cache a local run left in dist/bundle/.cache: each machine writes its own)
+  for (const f of walk(bundle).filter((f) => !f.split(/[\\/]/).includes('.cache'))) list.push([`lib/${f.split('\\').join('/')}`, readFileSync(join(bundle, f)), 0o644]);
   for (const f of walk(join(root, 'examples'))) list.push([`examples/${f}`, readFileSync(join(root, 'examples', f)), 0o644]);
   return list.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
 }

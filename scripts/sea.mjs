@@ -2,7 +2,7 @@
 // platform, made from the official Node.js binaries that the npm registry carries as packages, so
 // the plugin runs where no Node.js is installed.
 //
-//   main script   dist/bundle/sea-start.cjs (start.cjs with SEA true: only built-in requires)
+//   main script   dist/bundle/sea-start.cjs (boot.cjs with SEA true: only built-in requires)
 //   assets        main.cjs and heavy.cjs (the single file and its heavy half), read with
 //                 node:sea's getRawAsset and run with the same V8 code cache as the npm install,
 //                 kept beside the executable or in the user's cache folder

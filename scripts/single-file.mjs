@@ -4,9 +4,9 @@
 //                            dispatch from the embedded manifest, @oclif/core replaced by
 //                            src/main/oclif-lite.ts; only Node.js built-ins are required
 //   dist/bundle/heavy.cjs    the packages the hot commands never run (HEAVY), required from main.cjs
-//   dist/bundle/start.cjs    what bin/run.js requires: loads main.cjs (and heavy.cjs when it is
+//   dist/bundle/boot.cjs    what bin/run.js requires: loads main.cjs (and heavy.cjs when it is
 //                            required) with a V8 code cache
-//   dist/bundle/sea-start.cjs start.cjs as a Node single executable's main script (scripts/sea.mjs)
+//   dist/bundle/sea-start.cjs boot.cjs as a Node single executable's main script (scripts/sea.mjs)
 //
 // One CommonJS file: no ESM loader, no module resolution, one read. Its modules are evaluated
 // when first used (esbuild wraps what is reached by import()), so a command costs what it runs.
@@ -102,6 +102,8 @@ const LITE_PATCHES = {
     ['const list_1 = __importDefault(require("../ux/list"));', 'const list_1 = __rsLazyDefault(() => require("../ux/list"));'],
     ['const theme_1 = require("../ux/theme");', 'const theme_1 = __rsLazy(() => require("../ux/theme"));'],
   ],
+  // the parser's flag usage lines (oclif's ux: spinner, theme, supports-color), for its help only
+  'lib/parser/index.js': [['var help_1 = require("./help");', 'var help_1 = __rsLazy(() => require("./help"));']],
   // CLIError is a base class of the parser's errors (evaluated at load); how it prints, on an error only
   'lib/errors/errors/cli.js': [
     ['const clean_stack_1 = __importDefault(require("clean-stack"));', 'const clean_stack_1 = __rsLazyDefault(() => require("clean-stack"));'],
@@ -133,6 +135,26 @@ function liteOclifPatchPlugin(lazyHelpers) {
   };
 }
 
+/**
+ * Built-ins that Node.js compiles on first require (not in its start-up snapshot) and that the hot
+ * commands import but do not call: required on the first use of one of their members. esbuild
+ * reads a CommonJS module's members at each use, so a named import stays lazy.
+ */
+const LAZY_BUILTINS = ['node:fs/promises', 'fs/promises', 'node:readline', 'readline', 'node:zlib', 'zlib'];
+function lazyBuiltinsPlugin() {
+  return {
+    name: 'rs-lazy-builtins',
+    setup(b) {
+      const filter = new RegExp(`^(${LAZY_BUILTINS.map((m) => m.replace(/[/]/g, '\\/')).join('|')})$`);
+      b.onResolve({ filter }, (a) => (a.namespace === 'rs-lazy-builtin' ? { path: a.path, external: true } : { path: a.path, namespace: 'rs-lazy-builtin' }));
+      b.onLoad({ filter: /.*/, namespace: 'rs-lazy-builtin' }, (a) => ({
+        contents: `let m;\nconst load = () => (m ??= require(${JSON.stringify(a.path)}));\nmodule.exports = new Proxy({}, { get: (_, k) => load()[k], has: (_, k) => k in load(), ownKeys: () => Reflect.ownKeys(load()), getOwnPropertyDescriptor: (_, k) => { const d = Reflect.getOwnPropertyDescriptor(load(), k); return d && { ...d, configurable: true }; } });\n`,
+        loader: 'js',
+      }));
+    },
+  };
+}
+
 /** The virtual entries: the manifest and package fields embedded as JSON text (JSON.parse is V8's fastest object literal). */
 function entryPlugin(root, manifest, pkg) {
   const data = `const manifest = JSON.parse(${JSON.stringify(JSON.stringify(manifest))});\nconst pkg = JSON.parse(${JSON.stringify(JSON.stringify(pkg))});\n`;
@@ -153,7 +175,7 @@ function entryPlugin(root, manifest, pkg) {
 }
 
 /**
- * Builds main.cjs, sea-main.cjs and start.cjs into `out`. `plugins` are the ESM bundle's source
+ * Builds main.cjs, heavy.cjs, boot.cjs and sea-start.cjs into `out`. `plugins` are the ESM bundle's source
  * patches (oclif's lazily required packages, strip-ansi), applied here too.
  */
 /**
@@ -164,7 +186,7 @@ function entryPlugin(root, manifest, pkg) {
  */
 export const HEAVY = ['@kubernetes/client-node', '@kubernetes/client-node/*', 'ink', 'react', 'react/*', 'protobufjs', 'protobufjs/*', 'prom-client'];
 
-/** main.cjs requires a HEAVY package through heavy.cjs, loaded with start.cjs's code cache when it is there. */
+/** main.cjs requires a HEAVY package through heavy.cjs, loaded with boot.cjs's code cache when it is there. */
 const HEAVY_BANNER = `var __rsHeavy; function __rsRequireHeavy(id) { __rsHeavy ??= (globalThis.__rsLoadHeavy || require)(require('node:path').join(__dirname, 'heavy.cjs')); return __rsHeavy(id); }`;
 
 /** In main.cjs: each HEAVY specifier becomes a module that asks heavy.cjs for it; `found` collects them. */
@@ -205,7 +227,7 @@ export async function buildSingleFile({ root, out, manifest, pkg, plugins, exter
     format: 'cjs',
     platform: 'node',
     target: 'node20',
-    charset: 'ascii', // start.cjs reads it as latin1: one byte per character, no UTF-8 decoding
+    charset: 'ascii', // boot.cjs reads it as latin1: one byte per character, no UTF-8 decoding
     banner: { js: BANNER },
     define: { 'import.meta.url': '__rsMeta.url', __RS_HISTORY_WORKER__: JSON.stringify(workerSource) },
     minifyWhitespace: minify,
@@ -215,7 +237,7 @@ export async function buildSingleFile({ root, out, manifest, pkg, plugins, exter
     jsx: 'automatic',
     external,
     logLevel: 'error',
-    plugins: [entryPlugin(root, manifest, slimPkg), litePlugin(root), topLevelAwaitPlugin(), liteOclifPatchPlugin(lazyHelpers), ...plugins],
+    plugins: [entryPlugin(root, manifest, slimPkg), litePlugin(root), lazyBuiltinsPlugin(), topLevelAwaitPlugin(), liteOclifPatchPlugin(lazyHelpers), ...plugins],
   };
   const found = new Set();
   await build({ ...common, banner: { js: `${BANNER}\n${HEAVY_BANNER}` }, plugins: [heavyStubPlugin(found), ...common.plugins], entryPoints: ['rs-single:main'], outfile: join(out, 'main.cjs') });
@@ -223,7 +245,7 @@ export async function buildSingleFile({ root, out, manifest, pkg, plugins, exter
   await build({ ...common, plugins: [heavyEntryPlugin(root, heavy), ...common.plugins], entryPoints: ['rs-single:heavy'], outfile: join(out, 'heavy.cjs') });
   const hash = createHash('sha256').update(readFileSync(join(out, 'main.cjs'))).update(readFileSync(join(out, 'heavy.cjs'))).digest('hex').slice(0, 16);
   const start = START_TEMPLATE.replace('__RS_BUNDLE_HASH__', hash);
-  writeFileSync(join(out, 'start.cjs'), start);
+  writeFileSync(join(out, 'boot.cjs'), start);
   // the single executable's main script (scripts/sea.mjs): the same loader, main.cjs and heavy.cjs as its assets
   writeFileSync(join(out, 'sea-start.cjs'), start.replace('const SEA = false;', 'const SEA = true;'));
   return { hash, heavy };

@@ -30,7 +30,7 @@ describe('npm pack', () => {
   }, 120_000);
 
   it('ships the launchers, the bundle, examples and docs', () => {
-    for (const f of ['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'bin/run.js', 'bin/complete.js', 'bin/run.cjs', 'bin/complete.cjs', 'dist/bundle/run.js', 'dist/bundle/main.cjs', 'dist/bundle/start.cjs', 'dist/bundle/package.json', 'dist/bundle/oclif.manifest.json', 'dist/bundle/help.js', 'dist/bundle/commands/diff.js', 'dist/bundle/THIRD-PARTY-NOTICES.txt', 'examples/drifted-replicaset.yaml', 'docs/commands.md']) {
+    for (const f of ['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'bin/run.js', 'bin/complete.js', 'bin/run.cjs', 'bin/complete.cjs', 'dist/bundle/run.js', 'dist/bundle/main.cjs', 'dist/bundle/boot.cjs', 'dist/bundle/package.json', 'dist/bundle/oclif.manifest.json', 'dist/bundle/help.js', 'dist/bundle/commands/diff.js', 'dist/bundle/THIRD-PARTY-NOTICES.txt', 'examples/drifted-replicaset.yaml', 'docs/commands.md']) {
       expect(files, f).toContain(f);
     }
     for (const id of Object.keys(JSON.parse(readFileSync(join(ROOT, 'oclif.manifest.json'), 'utf8')).commands)) expect(files).toContain(`dist/bundle/commands/${id}.js`);

@@ -1,6 +1,6 @@
 // Start-up (issue 20, item 8): bin/run.js runs the commands from one CommonJS file (dist/bundle/
 // main.cjs, src/main/dispatch.ts) without oclif's start, the packages the hot commands never run
-// stay in heavy.cjs, and a V8 code cache (start.cjs) is kept beside the bundle or in the user's
+// stay in heavy.cjs, and a V8 code cache (boot.cjs) is kept beside the bundle or in the user's
 // cache folder. Nothing here measures time: it checks what runs, what is written, and that the
 // output is the same byte for byte as oclif's path (RS_RECONCILE_NO_FAST=1).
 import { cpSync, existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -48,12 +48,12 @@ function tracedBundle(): string {
   return dir;
 }
 
-/** Runs the traced copy's start.cjs as bin/run.js would; returns the output and the modules evaluated. */
+/** Runs the traced copy's boot.cjs as bin/run.js would; returns the output and the modules evaluated. */
 function traced(dir: string, argv: string[], env: Record<string, string | undefined> = {}) {
   const log = join(dir, '..', 'modules.json');
   rmSync(log, { force: true });
   const script = `process.on('exit', () => require('fs').writeFileSync(${JSON.stringify(log)}, JSON.stringify(globalThis.__rsModules ?? [])));
-require(${JSON.stringify(join(dir, 'start.cjs'))}).run(${JSON.stringify(argv)}).then((handled) => { if (!handled) process.exitCode = 99; });`;
+require(${JSON.stringify(join(dir, 'boot.cjs'))}).run(${JSON.stringify(argv)}).then((handled) => { if (!handled) process.exitCode = 99; });`;
   const result = run(process.execPath, ['-e', script], { env: baseEnv({ RS_RECONCILE_NO_CODE_CACHE: '1', ...env }) });
   const modules: string[] = existsSync(log) ? JSON.parse(readFileSync(log, 'utf8')) : [];
   return { result, modules };
@@ -77,7 +77,7 @@ describe('direct dispatch (dist/bundle/main.cjs)', () => {
     for (const [label, args, script] of HOT) {
       const { result, esm, cjs } = loadedBy(args, {}, script ?? RUN_JS);
       expect([0, 1], label).toContain(result.status);
-      expect(cjs, label).toContain(join(BUNDLE, 'start.cjs'));
+      expect(cjs, label).toContain(join(BUNDLE, 'boot.cjs'));
       expect(esm.filter((f) => f.startsWith(BUNDLE)), label).toEqual([]); // no ESM chunk: oclif's run.js, its commands
       expect([...esm, ...cjs].filter((f) => f.includes('/node_modules/')), label).toEqual([]);
     }
@@ -123,7 +123,7 @@ describe('direct dispatch (dist/bundle/main.cjs)', () => {
   });
 });
 
-describe('code cache (dist/bundle/start.cjs)', () => {
+describe('code cache (dist/bundle/boot.cjs)', () => {
   const cacheFiles = (dir: string) => (existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.cache')) : []);
 
   it('is written beside the bundle, or in the user\'s cache folder when the bundle\'s folder cannot take it; a corrupt one is ignored', () => {
@@ -133,7 +133,7 @@ describe('code cache (dist/bundle/start.cjs)', () => {
     const xdg = join(base, 'xdg');
     const env = { XDG_CACHE_HOME: xdg, RS_RECONCILE_CACHE_DIR: undefined, RS_RECONCILE_NO_CODE_CACHE: undefined };
     const expected = node(RUN_JS, ['diff', '-f', EXAMPLE, '--now', NOW]);
-    const runCopy = () => run(process.execPath, ['-e', `require(${JSON.stringify(join(bundle, 'start.cjs'))}).run(process.argv.slice(1))`, 'diff', '-f', EXAMPLE, '--now', NOW], { env: baseEnv(env) });
+    const runCopy = () => run(process.execPath, ['-e', `require(${JSON.stringify(join(bundle, 'boot.cjs'))}).run(process.argv.slice(1))`, 'diff', '-f', EXAMPLE, '--now', NOW], { env: baseEnv(env) });
 
     // writable install folder: beside the bundle
     expect(runCopy()).toEqual(expected);
