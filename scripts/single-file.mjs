@@ -227,7 +227,7 @@ export async function buildSingleFile({ root, out, manifest, pkg, plugins, exter
     format: 'cjs',
     platform: 'node',
     target: 'node20',
-    charset: 'ascii', // boot.cjs reads it as latin1: one byte per character, no UTF-8 decoding
+    charset: 'ascii', // mostly one byte a character (regular expressions stay as written: boot.cjs reads UTF-8)
     banner: { js: BANNER },
     define: { 'import.meta.url': '__rsMeta.url', __RS_HISTORY_WORKER__: JSON.stringify(workerSource) },
     minifyWhitespace: minify,

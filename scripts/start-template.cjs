@@ -18,10 +18,13 @@ const SEA = false;
 const base = SEA ? path.dirname(process.execPath) : __dirname;
 const file = path.join(base, 'main.cjs');
 
-/** A file of the bundle as text: ASCII (esbuild's charset ascii), so latin1 decodes it one byte a character. */
+/**
+ * A file of the bundle as text. UTF-8: esbuild's charset ascii escapes strings but leaves regular
+ * expressions as written (`/→/`), and read as latin1 those would no longer match.
+ */
 function source(f) {
-  if (SEA) return Buffer.from(require('node:sea').getRawAsset(path.basename(f))).toString('latin1');
-  return fs.readFileSync(f, 'latin1');
+  if (SEA) return Buffer.from(require('node:sea').getRawAsset(path.basename(f))).toString('utf8');
+  return fs.readFileSync(f, 'utf8');
 }
 
 /** Where the cache may be, in order: beside the bundle, then the user's cache folder. */
@@ -73,7 +76,7 @@ function run(file, req) {
   const vm = require('node:vm');
   const name = `${path.basename(file, '.cjs')}-${HASH}-${process.version}-${process.arch}.cache`;
   const cached = readCache(name);
-  // the wrapper Node gives a CommonJS module; latin1: the bundle is ASCII (built with charset ascii)
+  // the wrapper Node gives a CommonJS module
   const wrapped = `(function (exports, require, module, __filename, __dirname) {${source(file)}\n})`;
   const script = new vm.Script(wrapped, { filename: file, cachedData: cached ? cached.data : undefined, importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER });
   if (!cached || script.cachedDataRejected) {

@@ -37,13 +37,13 @@ function tracedBundle(): string {
   cpSync(BUNDLE, dir, { recursive: true, filter: (f) => !f.endsWith('.cache') });
   const TRACE = 'var __rsTrace=(o)=>{if(o)(globalThis.__rsModules??=[]).push(Object.getOwnPropertyNames(o)[0])};\n';
   for (const f of ['main.cjs', 'heavy.cjs']) {
-    let text = readFileSync(join(dir, f), 'latin1');
+    let text = readFileSync(join(dir, f), 'utf8');
     // (esbuild renames a helper's parameters when a name is taken: mod, mod2, …)
     const esm = /var __esm=\((\w+),\w+,\w+\)=>function\(\)\{/;
     const cjs = /var __commonJS=\(cb,(\w+)\)=>function\(\)\{/;
     expect(cjs.test(text) && (f !== 'main.cjs' || esm.test(text)), `${f}: esbuild's module helpers changed: update tracedBundle()`).toBe(true);
     text = TRACE + text.replace(esm, (m, fn) => `${m}__rsTrace(${fn});`).replace(cjs, (m, mod) => `${m}__rsTrace(${mod}?0:cb);`);
-    writeFileSync(join(dir, f), text, 'latin1');
+    writeFileSync(join(dir, f), text, 'utf8');
   }
   return dir;
 }
@@ -107,6 +107,8 @@ describe('direct dispatch (dist/bundle/main.cjs)', () => {
       [['version', '--client', '--kube-version', '1.2']],
       [['completion', 'tcsh']],
       [['diff', '-f', join(ROOT, 'no-such-file.yaml')]],
+      // (the history renderer matches non-ASCII text with regular expressions: "4 → 1" becomes "4→1")
+      [['history', '--audit-log', join(ROOT, 'test', 'history', 'fixtures', 'demo-audit.jsonl'), '-o', 'wide', '--kube-version', '1.32']],
     ];
     for (const [args, script] of cases) {
       const fast = node(script ?? RUN_JS, args);
