@@ -135,11 +135,13 @@ describe('code cache (dist/bundle/boot.cjs)', () => {
     const xdg = join(base, 'xdg');
     const env = { XDG_CACHE_HOME: xdg, RS_RECONCILE_CACHE_DIR: undefined, RS_RECONCILE_NO_CODE_CACHE: undefined };
     const expected = node(RUN_JS, ['diff', '-f', EXAMPLE, '--now', NOW]);
-    const runCopy = () => run(process.execPath, ['-e', `require(${JSON.stringify(join(bundle, 'boot.cjs'))}).run(process.argv.slice(1))`, 'diff', '-f', EXAMPLE, '--now', NOW], { env: baseEnv(env) });
+    // as bin/run.cjs starts it (the cache is per command: process.argv[2])
+    writeFileSync(join(base, 'run.cjs'), `require(${JSON.stringify(join(bundle, 'boot.cjs'))}).run(process.argv.slice(2));\n`);
+    const runCopy = () => run(process.execPath, [join(base, 'run.cjs'), 'diff', '-f', EXAMPLE, '--now', NOW], { env: baseEnv(env) });
 
     // writable install folder: beside the bundle
     expect(runCopy()).toEqual(expected);
-    expect(cacheFiles(join(bundle, '.cache'))).toEqual([expect.stringMatching(/^main-[0-9a-f]{16}-v\d+\.\d+\.\d+-\w+\.cache$/)]);
+    expect(cacheFiles(join(bundle, '.cache'))).toEqual([expect.stringMatching(/^main-[0-9a-f]{16}-diff-v\d+\.\d+\.\d+-\w+\.cache$/)]);
 
     // an install folder that cannot take it (tests run as root, which writes through a read-only
     // mode: the folder's place is taken by a file instead): the user's cache folder
