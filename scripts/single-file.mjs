@@ -179,6 +179,28 @@ function entryPlugin(root, manifest, pkg) {
  * patches (oclif's lazily required packages, strip-ansi), applied here too.
  */
 /**
+ * esbuild's charset ascii escapes strings and identifiers but leaves regular expressions as written
+ * (history's arrow in its patterns). One such character makes V8 hold the whole 2 MB source as UTF-16 (twice the
+ * memory, slower to read and to check against its code cache), so they are escaped here: `\uXXXX`
+ * means the same code unit in a regular expression, a string or a template. boot.cjs then reads
+ * the file as latin1, one byte a character. A character after a backslash (an identity escape)
+ * would change meaning: the build stops instead.
+ */
+function asciiOnly(file) {
+  const text = readFileSync(file, 'utf8');
+  let out = '';
+  let last = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) continue;
+    if (text[i - 1] === '\\') throw new Error(`single-file: ${file}: a non-ASCII character after a backslash at ${i}: review asciiOnly in scripts/single-file.mjs`);
+    out += text.slice(last, i) + `\\u${c.toString(16).padStart(4, '0')}`;
+    last = i + 1;
+  }
+  if (last > 0) writeFileSync(file, out + text.slice(last));
+}
+
+/**
  * Packages the hot commands never run, kept out of main.cjs in heavy.cjs: main.cjs stays about a
  * fifth of the whole, and a start reads, deserialises and evaluates only that (the Kubernetes
  * client alone is 1.9 MB; React's reconciler 0.8 MB). React and ink must be one copy for both
@@ -227,7 +249,7 @@ export async function buildSingleFile({ root, out, manifest, pkg, plugins, exter
     format: 'cjs',
     platform: 'node',
     target: 'node20',
-    charset: 'ascii', // mostly one byte a character (regular expressions stay as written: boot.cjs reads UTF-8)
+    charset: 'ascii', // and asciiOnly() for what it leaves: boot.cjs reads one byte a character
     banner: { js: BANNER },
     define: { 'import.meta.url': '__rsMeta.url', __RS_HISTORY_WORKER__: JSON.stringify(workerSource) },
     minifyWhitespace: minify,
@@ -240,9 +262,12 @@ export async function buildSingleFile({ root, out, manifest, pkg, plugins, exter
     plugins: [entryPlugin(root, manifest, slimPkg), litePlugin(root), lazyBuiltinsPlugin(), topLevelAwaitPlugin(), liteOclifPatchPlugin(lazyHelpers), ...plugins],
   };
   const found = new Set();
+  const ascii = (f) => asciiOnly(join(out, f));
   await build({ ...common, banner: { js: `${BANNER}\n${HEAVY_BANNER}` }, plugins: [heavyStubPlugin(found), ...common.plugins], entryPoints: ['rs-single:main'], outfile: join(out, 'main.cjs') });
+  ascii('main.cjs');
   const heavy = [...found].sort();
   await build({ ...common, plugins: [heavyEntryPlugin(root, heavy), ...common.plugins], entryPoints: ['rs-single:heavy'], outfile: join(out, 'heavy.cjs') });
+  ascii('heavy.cjs');
   const hash = createHash('sha256').update(readFileSync(join(out, 'main.cjs'))).update(readFileSync(join(out, 'heavy.cjs'))).digest('hex').slice(0, 16);
   const start = START_TEMPLATE.replace('__RS_BUNDLE_HASH__', hash);
   writeFileSync(join(out, 'boot.cjs'), start);

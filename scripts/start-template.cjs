@@ -21,13 +21,10 @@ const file = path.join(base, 'main.cjs');
 // by `version` lacks most of `diff`'s (diff -f: 1.67x → 1.54x of node -e 0 in CPU with its own)
 const COMMAND = /^[a-z][a-z-]{0,30}$/.test(process.argv[2] ?? '') ? process.argv[2] : '_';
 
-/**
- * A file of the bundle as text. UTF-8: esbuild's charset ascii escapes strings but leaves regular
- * expressions as written (`/→/`), and read as latin1 those would no longer match.
- */
+/** A file of the bundle as text: ASCII (scripts/single-file.mjs makes it so), so latin1 reads it one byte a character. */
 function source(f) {
-  if (SEA) return Buffer.from(require('node:sea').getRawAsset(path.basename(f))).toString('utf8');
-  return fs.readFileSync(f, 'utf8');
+  if (SEA) return Buffer.from(require('node:sea').getRawAsset(path.basename(f))).toString('latin1');
+  return fs.readFileSync(f, 'latin1');
 }
 
 /** Where the cache may be, in order: beside the bundle, then the user's cache folder. */
