@@ -201,12 +201,14 @@ function asciiOnly(file) {
 }
 
 /**
- * Packages the hot commands never run, kept out of main.cjs in heavy.cjs: main.cjs stays about a
+ * Packages the hot commands never run (the Kubernetes client, ink/React, protobufjs, prom-client) or
+ * rarely (yaml and js-yaml: the small examples go through the own fast reader; oclif's ejs and
+ * spinners), kept out of main.cjs in heavy.cjs: main.cjs stays about a
  * fifth of the whole, and a start reads, deserialises and evaluates only that (the Kubernetes
  * client alone is 1.9 MB; React's reconciler 0.8 MB). React and ink must be one copy for both
  * files, so every import of them from main.cjs goes to heavy.cjs.
  */
-export const HEAVY = ['@kubernetes/client-node', '@kubernetes/client-node/*', 'ink', 'react', 'react/*', 'protobufjs', 'protobufjs/*', 'prom-client'];
+export const HEAVY = ['@kubernetes/client-node', '@kubernetes/client-node/*', 'ink', 'react', 'react/*', 'protobufjs', 'protobufjs/*', 'prom-client', 'yaml', 'yaml/*', 'js-yaml', 'cli-spinners', 'ejs'];
 
 /** main.cjs requires a HEAVY package through heavy.cjs, loaded with boot.cjs's code cache when it is there. */
 const HEAVY_BANNER = `var __rsHeavy; function __rsRequireHeavy(id) { __rsHeavy ??= (globalThis.__rsLoadHeavy || require)(require('node:path').join(__dirname, 'heavy.cjs')); return __rsHeavy(id); }`;
