@@ -6,6 +6,8 @@
 import { cpSync, existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { nameOrder } from '../../src/core/order.js';
 import { COMMANDS } from '../../src/main/dispatch.js';
 import { BUNDLE, EXAMPLE, NOW, ROOT, RUN_JS, baseEnv, ensureBundle, loadedBy, node, run, tempDir } from './helpers.js';
 
@@ -161,4 +163,14 @@ describe('code cache (dist/bundle/boot.cjs)', () => {
     writeFileSync(join(fallback, name), readFileSync(join(fallback, name)).subarray(0, 100));
     expect(runCopy()).toEqual(expected);
   }, 60_000);
+});
+
+describe('nameOrder (help and completion sort without starting ICU for plain names)', () => {
+  it('orders every pair of strings as localeCompare does', () => {
+    const plain = fc.stringMatching(/^[a-z0-9 -]{0,8}$/);
+    const any = fc.string({ maxLength: 8 });
+    for (const arb of [plain, any, fc.oneof(plain, fc.constantFrom('rs/web', 'deploy/api', 'A', 'Z', 'ä', 'a:b', 'a0'))]) {
+      fc.assert(fc.property(arb, arb, (a, b) => Math.sign(nameOrder(a, b)) === Math.sign(a.localeCompare(b))), { numRuns: 3000 });
+    }
+  });
 });
