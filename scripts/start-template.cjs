@@ -64,6 +64,9 @@ function writeCache(name, data) {
       const tmp = path.join(dir, `${name}.${process.pid}.tmp`);
       fs.writeFileSync(tmp, data, { mode: 0o600 });
       fs.renameSync(tmp, path.join(dir, name)); // whole or not at all: a reader never sees half a cache
+      // caches of an older bundle or Node.js are never read again: remove them (a new build's first runs)
+      const own = name.split('-').slice(0, 1).join('-') + '-';
+      for (const f of fs.readdirSync(dir)) if (f.startsWith(own) && f.endsWith('.cache') && !f.includes(`-${HASH}-`)) fs.rmSync(path.join(dir, f), { force: true });
       return;
     } catch {
       // read-only or full: the next folder

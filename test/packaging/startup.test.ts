@@ -3,7 +3,7 @@
 // stay in heavy.cjs, and a V8 code cache (boot.cjs) is kept beside the bundle or in the user's
 // cache folder. Nothing here measures time: it checks what runs, what is written, and that the
 // output is the same byte for byte as oclif's path (RS_RECONCILE_NO_FAST=1).
-import { cpSync, existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
@@ -141,7 +141,9 @@ describe('code cache (dist/bundle/boot.cjs)', () => {
     writeFileSync(join(base, 'run.cjs'), `require(${JSON.stringify(join(bundle, 'boot.cjs'))}).run(process.argv.slice(2));\n`);
     const runCopy = () => run(process.execPath, [join(base, 'run.cjs'), 'diff', '-f', EXAMPLE, '--now', NOW], { env: baseEnv(env) });
 
-    // writable install folder: beside the bundle
+    // writable install folder: beside the bundle (a cache of an older bundle there is removed)
+    mkdirSync(join(bundle, '.cache'), { mode: 0o700 });
+    writeFileSync(join(bundle, '.cache', 'main-0123456789abcdef-diff-v20.0.0-x64.cache'), 'old');
     expect(runCopy()).toEqual(expected);
     expect(cacheFiles(join(bundle, '.cache'))).toEqual([expect.stringMatching(/^main-[0-9a-f]{16}-diff-v\d+\.\d+\.\d+-\w+\.cache$/)]);
 
