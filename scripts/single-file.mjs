@@ -136,21 +136,28 @@ function liteOclifPatchPlugin(lazyHelpers) {
 }
 
 /**
- * Built-ins that Node.js compiles on first require (not in its start-up snapshot) and that the hot
- * commands import but do not call: required on the first use of one of their members. esbuild
- * reads a CommonJS module's members at each use, so a named import stays lazy.
+ * node:fs/promises is not in Node.js's start-up snapshot (about 1 ms to compile on first require)
+ * and the hot commands import it (the snapshot reader's `open`) without calling it: each of its
+ * functions is exported here as a wrapper that requires it on the first call. (A proxy standing
+ * for the module would not do: esbuild's interop copies a CommonJS module's properties on import,
+ * which loads it.) `constants` is node:fs's own object, already loaded.
  */
-const LAZY_BUILTINS = ['node:fs/promises', 'fs/promises', 'node:readline', 'readline', 'node:zlib', 'zlib'];
-function lazyBuiltinsPlugin() {
+async function lazyBuiltinsPlugin() {
+  const fsp = await import('node:fs/promises');
+  const fns = Object.keys(fsp).filter((k) => k !== 'default' && typeof fsp[k] === 'function' && /^[A-Za-z_$][\w$]*$/.test(k));
+  const others = Object.keys(fsp).filter((k) => k !== 'default' && !fns.includes(k));
+  if (others.some((k) => k !== 'constants')) throw new Error(`single-file: node:fs/promises exports ${others.join(', ')}: review lazyBuiltinsPlugin`);
+  const contents = [
+    "let m;\nconst load = () => (m ??= require('node:fs/promises'));",
+    ...fns.map((k) => `export function ${k}(...args) { return load().${k}(...args); }`),
+    "export const constants = require('node:fs').constants;",
+    `export default { ${fns.join(', ')}, constants };`,
+  ].join('\n');
   return {
     name: 'rs-lazy-builtins',
     setup(b) {
-      const filter = new RegExp(`^(${LAZY_BUILTINS.map((m) => m.replace(/[/]/g, '\\/')).join('|')})$`);
-      b.onResolve({ filter }, (a) => (a.namespace === 'rs-lazy-builtin' ? { path: a.path, external: true } : { path: a.path, namespace: 'rs-lazy-builtin' }));
-      b.onLoad({ filter: /.*/, namespace: 'rs-lazy-builtin' }, (a) => ({
-        contents: `let m;\nconst load = () => (m ??= require(${JSON.stringify(a.path)}));\nmodule.exports = new Proxy({}, { get: (_, k) => load()[k], has: (_, k) => k in load(), ownKeys: () => Reflect.ownKeys(load()), getOwnPropertyDescriptor: (_, k) => { const d = Reflect.getOwnPropertyDescriptor(load(), k); return d && { ...d, configurable: true }; } });\n`,
-        loader: 'js',
-      }));
+      b.onResolve({ filter: /^(node:)?fs\/promises$/ }, (a) => (a.namespace === 'rs-lazy-builtin' ? { path: a.path, external: true } : { path: 'fs/promises', namespace: 'rs-lazy-builtin' }));
+      b.onLoad({ filter: /.*/, namespace: 'rs-lazy-builtin' }, () => ({ contents, loader: 'js' }));
     },
   };
 }
@@ -261,7 +268,7 @@ export async function buildSingleFile({ root, out, manifest, pkg, plugins, exter
     jsx: 'automatic',
     external,
     logLevel: 'error',
-    plugins: [entryPlugin(root, manifest, slimPkg), litePlugin(root), lazyBuiltinsPlugin(), topLevelAwaitPlugin(), liteOclifPatchPlugin(lazyHelpers), ...plugins],
+    plugins: [entryPlugin(root, manifest, slimPkg), litePlugin(root), await lazyBuiltinsPlugin(), topLevelAwaitPlugin(), liteOclifPatchPlugin(lazyHelpers), ...plugins],
   };
   const found = new Set();
   const ascii = (f) => asciiOnly(join(out, f));
