@@ -61,6 +61,7 @@ export function route(argv: string[], manifest: Manifest): { kind: 'root-help' }
   const end = argv.indexOf('--');
   const words = end < 0 ? argv.slice(1) : argv.slice(1, end);
   if (words.includes('--help')) return words.length === 1 ? { kind: 'help', id } : null; // oclif finds the subject of anything longer
+  if (words.includes('-h')) return null; // kubectl's -h: oclif's path (bin/run.js, src/cli) decides what it means
   return { kind: 'run', id };
 }
 

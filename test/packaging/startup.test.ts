@@ -119,8 +119,8 @@ describe('direct dispatch (dist/bundle/main.cjs)', () => {
     }
   });
 
-  it('leaves to oclif what it does not run: --version, other help forms, unknown commands', () => {
-    for (const args of [['--version'], ['help', 'diff'], ['explian'], []]) {
+  it('leaves to oclif what it does not run: --version, other help forms (-h, help X, --help after other words), unknown commands', () => {
+    for (const args of [['--version'], ['help', 'diff'], ['explian'], [], ['-h'], ['diff', '-h'], ['diff', '-f', EXAMPLE, '--help']]) {
       const { esm } = loadedBy(args);
       expect(esm, args.join(' ')).toContain(join(BUNDLE, 'run.js'));
     }
