@@ -9,6 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { nameOrder } from '../../src/core/order.js';
 import { COMMANDS } from '../../src/main/dispatch.js';
+import { seaFallback } from '../../src/main/sea.js';
 import { BUNDLE, EXAMPLE, NOW, ROOT, RUN_JS, baseEnv, ensureBundle, loadedBy, node, run, tempDir } from './helpers.js';
 
 beforeAll(() => ensureBundle(), 300_000);
@@ -174,5 +175,23 @@ describe('nameOrder (help and completion sort without starting ICU for plain nam
     for (const arb of [plain, any, fc.oneof(plain, fc.constantFrom('rs/web', 'deploy/api', 'A', 'Z', 'ä', 'a:b', 'a0'))]) {
       fc.assert(fc.property(arb, arb, (a, b) => Math.sign(nameOrder(a, b)) === Math.sign(a.localeCompare(b))), { numRuns: 3000 });
     }
+  });
+});
+
+describe('the single executable\'s answers where there is no oclif (src/main/sea.ts)', () => {
+  const manifest = JSON.parse(readFileSync(join(ROOT, 'oclif.manifest.json'), 'utf8'));
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+  it('--version, the help forms, and an unknown command', () => {
+    expect(seaFallback(['--version'], manifest, pkg)).toEqual({ stdout: `${pkg.name}/${pkg.version} ${process.platform}-${process.arch} node-${process.version}\n`, status: 0 });
+    const root = seaFallback([], manifest, pkg);
+    expect(root.status).toBe(0);
+    for (const id of Object.keys(manifest.commands)) expect(root.stdout).toContain(`  ${id} `);
+    for (const args of [['diff', '-h'], ['help', 'diff'], ['diff', '-f', 'x.yaml', '--help']]) {
+      const r = seaFallback(args, manifest, pkg);
+      expect(r.status, args.join(' ')).toBe(0);
+      expect(r.stdout, args.join(' ')).toMatch(/^Show what the ReplicaSet controller would change/);
+      expect(r.stdout, args.join(' ')).toContain('diff [NAME...] [flags]');
+    }
+    expect(seaFallback(['explian'], manifest, pkg)).toEqual({ stderr: ' ›   Error: command explian not found\n', status: 2 });
   });
 });
