@@ -19,6 +19,7 @@ import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { pageBuildOptions } from './page-build.mjs';
+import { buildSingleFile, buildWorkerSource } from './single-file.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const argv = process.argv.slice(2);
@@ -216,6 +217,13 @@ const page = await build({ ...pageBuildOptions(root), write: false, metafile: tr
 const pageText = page.outputFiles[0].text;
 writeFileSync(join(out, 'history-page.js'), pageText);
 if (out === join(root, 'dist', 'bundle')) writeFileSync(join(root, 'dist', 'history-page.js'), pageText);
+
+// The single file (main.cjs: direct dispatch, start.cjs: its code cache loader, sea-main.cjs):
+// the same patches, the history worker embedded as code.
+const singlePlugins = [createRequirePlugin, oclifPatchPlugin, stripAnsiPlugin];
+const singleExternal = ['react-devtools-core', 'bufferutil', 'utf-8-validate', 'encoding', 'typescript'];
+const workerSource = await buildWorkerSource({ root, plugins: singlePlugins, external: singleExternal, minify });
+await buildSingleFile({ root, out, manifest, pkg, plugins: singlePlugins, external: singleExternal, minify, workerSource, lazyHelpers: LAZY_HELPERS });
 
 // The bundle's own oclif root.
 const bundlePkg = {

@@ -1,10 +1,18 @@
 #!/usr/bin/env node
 // `npm run release` (= npm run build && node scripts/release.mjs): the krew release.
 //
-//   release/rs-reconcile-<version>-<os>-<arch>.tar.gz   linux and darwin × amd64 and arm64
+//   release/rs-reconcile-<version>-<os>-<arch>.tar.gz   linux and darwin × amd64 and arm64, windows/amd64
 //   plugins/rs-reconcile.yaml                            the krew Plugin manifest, sha256 filled in
 //
-// Every archive holds the same JavaScript (rs-reconcile is not compiled per platform):
+// By default each archive holds a single executable (scripts/sea.mjs: Node.js and the bundle in one
+// file, no Node.js needed on the machine):
+//   kubectl-rs_reconcile[.exe]      the executable kubectl runs (krew's bin)
+//   kubectl_complete-rs_reconcile   kubectl 1.26+ runs it to complete "kubectl rs-reconcile …" (not on windows)
+//   THIRD-PARTY-NOTICES.txt  examples/  LICENSE  README.md  CHANGELOG.md
+// The executables are kept in release/sea-<os>-<arch>/ too (the bench times this machine's).
+//
+// With --no-sea (no registry at hand, or a smaller download) every archive holds the same
+// JavaScript instead, for linux and darwin:
 //   kubectl-rs_reconcile            the launcher kubectl runs (POSIX sh): node lib/start.cjs "$@"
 //   kubectl_complete-rs_reconcile   kubectl 1.26+ runs it to complete "kubectl rs-reconcile …"
 //   lib/                            the bundle (dist/bundle: no node_modules needed), start.cjs
@@ -14,14 +22,15 @@
 //
 // Options: --out DIR (default release/), --manifest FILE (default plugins/rs-reconcile.yaml),
 // --base-url URL (where the archives will be downloaded from; default
-// <homepage>/releases/download/v<version>), --platforms linux/amd64,darwin/arm64,…
+// <homepage>/releases/download/v<version>), --platforms linux/amd64,darwin/arm64,…, --no-sea
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { stringify } from 'yaml';
+import { buildSea } from './sea.mjs';
 
 // built by `npm run build`, which `npm run release` runs first
 const { RESOLVE_SCRIPT_DIR } = await import(new URL('../dist/cli/shell.js', import.meta.url).href);
@@ -35,7 +44,8 @@ const outDir = resolve(opt('out', join(root, 'release')));
 const manifestPath = resolve(opt('manifest', join(root, 'plugins', 'rs-reconcile.yaml')));
 const homepage = pkg.homepage;
 const baseUrl = (opt('base-url', process.env.RS_RECONCILE_RELEASE_BASE_URL) ?? (homepage ? `${homepage.replace(/\/+$/, '')}/releases/download/v${version}` : undefined))?.replace(/\/+$/, '');
-const platforms = opt('platforms', 'linux/amd64,linux/arm64,darwin/amd64,darwin/arm64')
+const sea = !argv.includes('--no-sea');
+const platforms = opt('platforms', sea ? 'linux/amd64,linux/arm64,darwin/amd64,darwin/arm64,windows/amd64' : 'linux/amd64,linux/arm64,darwin/amd64,darwin/arm64')
   .split(',')
   .map((p) => p.trim().split('/'));
 const bundle = join(root, 'dist', 'bundle');
@@ -76,10 +86,16 @@ if (v[0] < ${nodeMajor} || (v[0] === ${nodeMajor} && v[1] < ${nodeMinor})) {
   process.exit(2);
 }
 var entry = require('url').pathToFileURL(require('path').join(__dirname, 'run.js')).href;
-new Function('u', 'return import(u)')(entry).catch(function (e) {
-  process.stderr.write('error: ' + (e && e.message ? e.message : String(e)) + '\\n');
-  process.exit(2);
-});
+// the commands run from the bundle's single file (boot.cjs); what it leaves goes to oclif (run.js)
+require('./boot.cjs')
+  .run(process.argv.slice(2))
+  .then(function (handled) {
+    if (!handled) return new Function('u', 'return import(u)')(entry);
+  })
+  .catch(function (e) {
+    process.stderr.write('error: ' + (e && e.message ? e.message : String(e)) + '\\n');
+    process.exit(2);
+  });
 `;
 
 const HELPER = execOutput(['completion', 'kubectl']);
@@ -116,7 +132,8 @@ function entries() {
     ['lib/start.cjs', Buffer.from(START), 0o644],
   ];
   if (existsSync(join(root, 'CHANGELOG.md'))) list.push(['CHANGELOG.md', readFileSync(join(root, 'CHANGELOG.md')), 0o644]);
-  for (const f of walk(bundle)) list.push([`lib/${f.split('\\').join('/')}`, readFileSync(join(bundle, f)), 0o644]);
+  // (not the code cache a local run left in dist/bundle/.cache: each machine writes its own)
+  for (const f of walk(bundle).filter((f) => !f.split(/[\\/]/).includes('.cache'))) list.push([`lib/${f.split('\\').join('/')}`, readFileSync(join(bundle, f)), 0o644]);
   for (const f of walk(join(root, 'examples'))) list.push([`examples/${f}`, readFileSync(join(root, 'examples', f)), 0o644]);
   return list.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
 }
@@ -178,15 +195,43 @@ function tarGz(files) {
 
 const sha256 = (buf) => createHash('sha256').update(buf).digest('hex');
 
+/** A single executable's archive: the executable, the completion helper (not on windows), the notices, examples, docs. */
+function seaEntries(exe, os) {
+  const list = [
+    [basename(exe), readFileSync(exe), 0o755],
+    ['THIRD-PARTY-NOTICES.txt', readFileSync(join(bundle, 'THIRD-PARTY-NOTICES.txt')), 0o644],
+    ['LICENSE', readFileSync(join(root, 'LICENSE')), 0o644],
+    ['README.md', readFileSync(join(root, 'README.md')), 0o644],
+  ];
+  if (os !== 'windows') list.push(['kubectl_complete-rs_reconcile', Buffer.from(HELPER), 0o755]);
+  if (existsSync(join(root, 'CHANGELOG.md'))) list.push(['CHANGELOG.md', readFileSync(join(root, 'CHANGELOG.md')), 0o644]);
+  for (const f of walk(join(root, 'examples'))) list.push([`examples/${f}`, readFileSync(join(root, 'examples', f)), 0o644]);
+  return list.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+}
+
 mkdirSync(outDir, { recursive: true });
-const files = entries();
-const archive = tarGz(files);
-const digest = sha256(archive);
 const archives = [];
-for (const [os, arch] of platforms) {
-  const name = `rs-reconcile-${version}-${os}-${arch}.tar.gz`;
-  writeFileSync(join(outDir, name), archive);
-  archives.push({ os, arch, name, sha256: digest });
+let files = [];
+if (sea) {
+  const work = join(outDir, '.sea-work');
+  for (const [os, arch] of platforms) {
+    const exe = await buildSea({ root, bundle, platform: `${os}/${arch}`, outDir: join(outDir, `sea-${os}-${arch}`), work });
+    files = seaEntries(exe, os);
+    const archive = tarGz(files);
+    const name = `rs-reconcile-${version}-${os}-${arch}.tar.gz`;
+    writeFileSync(join(outDir, name), archive);
+    archives.push({ os, arch, name, sha256: sha256(archive), bytes: archive.length, bin: basename(exe) });
+  }
+  rmSync(work, { recursive: true, force: true });
+} else {
+  files = entries();
+  const archive = tarGz(files);
+  const digest = sha256(archive);
+  for (const [os, arch] of platforms) {
+    const name = `rs-reconcile-${version}-${os}-${arch}.tar.gz`;
+    writeFileSync(join(outDir, name), archive);
+    archives.push({ os, arch, name, sha256: digest, bytes: archive.length, bin: 'kubectl-rs_reconcile' });
+  }
 }
 
 const plugin = {
@@ -215,8 +260,9 @@ const plugin = {
       '',
     ].join('\n'),
     caveats: [
-      `This plugin is written in JavaScript: it needs Node.js ${nodeMajor}.${nodeMinor} or newer on PATH`,
-      '(or RS_RECONCILE_NODE=/path/to/node). Without it, it prints one line saying so.',
+      ...(sea
+        ? ['rs-reconcile is a single executable: it needs no Node.js on the machine.', 'On macOS, if the system refuses to run it, sign it ad hoc: codesign --sign - "$(command -v kubectl-rs_reconcile)"']
+        : [`This plugin is written in JavaScript: it needs Node.js ${nodeMajor}.${nodeMinor} or newer on PATH`, '(or RS_RECONCILE_NODE=/path/to/node). Without it, it prints one line saying so.']),
       '',
       'Shell completion of "kubectl rs-reconcile <TAB>" (kubectl 1.26 and newer) needs the',
       'kubectl_complete-rs_reconcile helper on PATH, which krew does not link by itself:',
@@ -227,7 +273,7 @@ const plugin = {
       selector: { matchLabels: { os: a.os, arch: a.arch } },
       uri: `${baseUrl}/${a.name}`,
       sha256: a.sha256,
-      bin: 'kubectl-rs_reconcile',
+      bin: a.bin,
       files: [{ from: '*', to: '.' }],
     })),
   },
@@ -236,6 +282,6 @@ mkdirSync(dirname(manifestPath), { recursive: true });
 writeFileSync(manifestPath, `# krew plugin manifest, written by scripts/release.mjs (npm run release): do not edit the sha256 by hand.\n${stringify(plugin, { lineWidth: 0 })}`);
 
 if (!argv.includes('--quiet')) {
-  for (const a of archives) console.log(`${relative(process.cwd(), join(outDir, a.name))}  ${(archive.length / 1024).toFixed(0)} KiB  sha256 ${a.sha256}`);
+  for (const a of archives) console.log(`${relative(process.cwd(), join(outDir, a.name))}  ${(a.bytes / 1024).toFixed(0)} KiB  sha256 ${a.sha256}`);
   console.log(`${relative(process.cwd(), manifestPath)}  (${files.length} files per archive)`);
 }

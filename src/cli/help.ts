@@ -6,6 +6,7 @@
 // command module is imported for --help.
 
 import { Help, type Command, type Interfaces } from '@oclif/core';
+import { nameOrder } from '../core/order.js';
 import { displayName } from './program-name.js';
 import { reportUnknownCommand } from './unknown-command.js';
 
@@ -96,7 +97,7 @@ export function formatFlags(flags: Record<string, CachedFlag>, width: number): s
   const order = [...GROUP_ORDER.filter((g) => groups.has(g)), ...[...groups.keys()].filter((g) => !GROUP_ORDER.includes(g)).sort()];
   const sections: string[] = [];
   for (const g of order) {
-    const list = groups.get(g)!.sort((a, b) => a.name.localeCompare(b.name));
+    const list = groups.get(g)!.sort((a, b) => nameOrder(a.name, b.name));
     const title = GROUP_TITLES[g] ?? `${g[0]}${g.slice(1).toLowerCase()} options`;
     const body = list.map((f) => {
       const text = flagText(f);
@@ -146,7 +147,7 @@ const COMMAND_GROUPS: Array<[string, string[]]> = [
 
 /** The help of the whole CLI: commands grouped as kubectl groups its own, then usage. */
 export function formatRootHelp(config: Pick<Interfaces.Config, 'pjson'>, commands: Loadable[], name: string, width: number): string {
-  const visible = commands.filter((c) => !c.hidden).sort((a, b) => a.id.localeCompare(b.id));
+  const visible = commands.filter((c) => !c.hidden).sort((a, b) => nameOrder(a.id, b.id));
   const pad = Math.max(...visible.map((c) => c.id.length), 8) + 3;
   const row = (c: Loadable) => {
     const head = `  ${c.id.replace(/:/g, ' ').padEnd(pad)}`;

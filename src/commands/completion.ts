@@ -16,6 +16,7 @@ import { connection } from '../cli/flags.js';
 import { RESOLVE_SCRIPT_DIR } from '../cli/shell.js';
 import { controllerType, isDeploymentType } from '../cli/targets.js';
 import type { ControllerName } from '../cluster/list-names.js';
+import { nameOrder } from '../core/order.js';
 import { controllerRef } from '../core/pod.js';
 import type { OwnerReference } from '../core/types.js';
 import { deploymentOf } from '../services/targets.js';
@@ -141,14 +142,14 @@ export function staticCandidates(need: Need, commands: CommandSpec[]): { candida
           .filter((c) => !c.hidden)
           .map((c) => ({ value: c.id.replace(/:/g, ' '), description: c.summary ?? c.description?.split('\n')[0] }))
           .filter(startsWith(need.prefix))
-          .sort((a, b) => a.value.localeCompare(b.value)),
+          .sort((a, b) => nameOrder(a.value, b.value)),
         directive: Directive.NoFileComp,
       };
     case 'root-flags':
       return { candidates: [{ value: '--help', description: 'show help' }, { value: '--version', description: 'show the version' }].filter(startsWith(need.prefix)), directive: Directive.NoFileComp };
     case 'flags': {
       const out: Candidate[] = [];
-      for (const f of Object.values(need.command.flags).sort((a, b) => a.name.localeCompare(b.name))) {
+      for (const f of Object.values(need.command.flags).sort((a, b) => nameOrder(a.name, b.name))) {
         if (f.hidden || need.given.has(f.name)) continue;
         const description = (f.summary || f.description || '').split('\n')[0];
         out.push({ value: `--${f.name}`, description });
@@ -289,7 +290,7 @@ export function controllerCandidates(names: ControllerName[], prefix: string, sh
   return [...seen]
     .map(([value, ns]) => ({ value, description: showNamespace ? [...ns].sort().join(', ') : undefined }))
     .filter(startsWith(prefix))
-    .sort((a, b) => a.value.localeCompare(b.value));
+    .sort((a, b) => nameOrder(a.value, b.value));
 }
 
 /** Completes `words`; lookups that fail or take longer than `timeoutMs` give no candidates. */

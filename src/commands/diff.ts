@@ -44,7 +44,7 @@ so it is not in sync), greater than 1 on an error.`;
       { filename: flags.filename, namespace: flags.namespace, allNamespaces: flags['all-namespaces'], selector: flags.selector, maxInputSize: flags['max-input-size'], connection: connection(flags) },
       { now: flags.now, replicas: flags.replicas, kubeVersion: flags['kube-version'], featureGates: flags['feature-gates'], burstReplicas: flags['burst-replicas'] },
       targets,
-      { stdin: process.stdin, progress: progressOn(process.stderr) },
+      { progress: progressOn(process.stderr) },
     );
     for (const n of ctx.notices) this.warning(n);
     const plan = ctx.plan;

@@ -70,7 +70,7 @@ Nothing is written.`;
       { filename: flags.filename, namespace: flags.namespace, allNamespaces: flags['all-namespaces'], maxInputSize: flags['max-input-size'], connection: connection(flags) },
       { now: flags.now, replicas: flags.replicas, kubeVersion: flags['kube-version'], featureGates: flags['feature-gates'], burstReplicas: flags['burst-replicas'] },
       [target],
-      { stdin: process.stdin, progress: progressOn(process.stderr) },
+      { progress: progressOn(process.stderr) },
     );
     // one controller, or the ReplicaSets of one Deployment: in one namespace either way
     const namespaces = [...new Set(ctx.selected.map((c) => c.metadata.namespace ?? 'default'))].sort();
@@ -102,7 +102,7 @@ Nothing is written.`;
       // --replicas is applied below, to the controller that counts the pod
       { now: flags.now, kubeVersion: flags['kube-version'], featureGates: flags['feature-gates'], burstReplicas: flags['burst-replicas'] },
       [],
-      { stdin: process.stdin, progress: progressOn(process.stderr) },
+      { progress: progressOn(process.stderr) },
       () => false, // plan no controller yet: which ones list the pod is the model's question
     );
     const namespace = ctx.source === 'file' ? (flags['all-namespaces'] ? null : (flags.namespace ?? null)) : ctx.namespace;

@@ -83,8 +83,12 @@ export const WORKER_MIN_BYTES = 16 * 1024 * 1024;
 /** Batches the reading thread may send ahead of the replay (memory: this many times 256 writes). */
 const CREDIT = 8;
 
+/** The worker as a data: URL, which the single-file build (scripts/single-file.mjs) embeds: no file is beside it. */
+declare const __RS_HISTORY_WORKER__: string | undefined;
+
 /** The worker's script beside this module's (dist/services/) or the bundle's chunk; null when there is none (tests run the sources). */
 function workerScript(): URL | null {
+  if (typeof __RS_HISTORY_WORKER__ === 'string') return new URL(__RS_HISTORY_WORKER__);
   for (const rel of ['./history-reader-worker.js', '../chunks/history-reader-worker.js', './chunks/history-reader-worker.js']) {
     const url = new URL(rel, import.meta.url);
     if (url.protocol === 'file:' && existsSync(url)) return url;

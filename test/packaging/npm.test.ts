@@ -30,7 +30,7 @@ describe('npm pack', () => {
   }, 120_000);
 
   it('ships the launchers, the bundle, examples and docs', () => {
-    for (const f of ['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'bin/run.js', 'bin/complete.js', 'dist/bundle/run.js', 'dist/bundle/package.json', 'dist/bundle/oclif.manifest.json', 'dist/bundle/help.js', 'dist/bundle/commands/diff.js', 'dist/bundle/THIRD-PARTY-NOTICES.txt', 'dist/bundle/history-page.js', 'examples/drifted-replicaset.yaml', 'docs/commands.md']) {
+    for (const f of ['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'bin/run.js', 'bin/complete.js', 'bin/run.cjs', 'bin/complete.cjs', 'dist/bundle/run.js', 'dist/bundle/main.cjs', 'dist/bundle/boot.cjs', 'dist/bundle/package.json', 'dist/bundle/oclif.manifest.json', 'dist/bundle/help.js', 'dist/bundle/commands/diff.js', 'dist/bundle/THIRD-PARTY-NOTICES.txt', 'dist/bundle/history-page.js', 'examples/drifted-replicaset.yaml', 'docs/commands.md']) {
       expect(files, f).toContain(f);
     }
     for (const id of Object.keys(JSON.parse(readFileSync(join(ROOT, 'oclif.manifest.json'), 'utf8')).commands)) expect(files).toContain(`dist/bundle/commands/${id}.js`);
@@ -57,7 +57,8 @@ describe('npm pack', () => {
   });
 
   it('declares the three executables', () => {
-    expect(pkg.bin).toEqual({ 'kubectl-rs_reconcile': 'bin/run.js', 'rs-reconcile': 'bin/run.js', 'kubectl_complete-rs_reconcile': 'bin/complete.js' });
+    // CommonJS entries (no ESM loader at start-up), which leave oclif's path to bin/run.js
+    expect(pkg.bin).toEqual({ 'kubectl-rs_reconcile': 'bin/run.cjs', 'rs-reconcile': 'bin/run.cjs', 'kubectl_complete-rs_reconcile': 'bin/complete.cjs' });
     for (const f of Object.values(pkg.bin) as string[]) expect(readFileSync(join(ROOT, f), 'utf8').startsWith('#!/usr/bin/env node\n')).toBe(true);
   });
 });

@@ -10,14 +10,17 @@ import { EXAMPLE, NOW, ROOT, RUN_JS, baseEnv, ensureBundle, isolatedBase, node, 
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
 const VERSION = pkg.version as string;
 const PLATFORMS = ['linux/amd64', 'linux/arm64', 'darwin/amd64', 'darwin/arm64'];
+// the single executables (the default of `npm run release`) add windows
+const SEA_PLATFORMS = [...PLATFORMS, 'windows/amd64'];
 const archiveName = (p: string) => `rs-reconcile-${VERSION}-${p.replace('/', '-')}.tar.gz`;
 const sha256 = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
 
 let out: string;
 let manifestFile: string;
 
-/** The manifest fields krew requires, for any manifest we ship. */
+/** The manifest fields krew requires, for any manifest we ship (single executables, or JavaScript with --no-sea). */
 function expectValidPlugin(plugin: any) {
+  const sea = plugin.spec.platforms.length === SEA_PLATFORMS.length;
   expect(plugin.apiVersion).toBe('krew.googlecontainertools.github.com/v1alpha2');
   expect(plugin.kind).toBe('Plugin');
   expect(plugin.metadata).toEqual({ name: 'rs-reconcile' });
@@ -28,13 +31,13 @@ function expectValidPlugin(plugin: any) {
   expect(spec.shortDescription.length).toBeGreaterThan(10);
   expect(spec.shortDescription.length).toBeLessThanOrEqual(50); // krew-index asks for short ones
   expect(spec.description).toContain('kubectl rs-reconcile');
-  expect(spec.caveats).toMatch(/Node\.js 20\.19 or newer/);
-  expect(spec.platforms.map((p: any) => `${p.selector.matchLabels.os}/${p.selector.matchLabels.arch}`)).toEqual(PLATFORMS);
+  expect(spec.caveats).toMatch(sea ? /needs no Node\.js/ : /Node\.js 20\.19 or newer/);
+  expect(spec.platforms.map((p: any) => `${p.selector.matchLabels.os}/${p.selector.matchLabels.arch}`)).toEqual(sea ? SEA_PLATFORMS : PLATFORMS);
   for (const p of spec.platforms) {
     expect(Object.keys(p.selector)).toEqual(['matchLabels']);
     expect(p.uri).toMatch(new RegExp(`^https://.+/${archiveName(`${p.selector.matchLabels.os}/${p.selector.matchLabels.arch}`).replace(/\./g, '\\.')}$`));
     expect(p.sha256).toMatch(/^[0-9a-f]{64}$/);
-    expect(p.bin).toBe('kubectl-rs_reconcile');
+    expect(p.bin).toBe(p.selector.matchLabels.os === 'windows' ? 'kubectl-rs_reconcile.exe' : 'kubectl-rs_reconcile');
     expect(p.files).toEqual([{ from: '*', to: '.' }]);
   }
 }
@@ -43,7 +46,8 @@ beforeAll(() => {
   ensureBundle();
   out = tempDir('rs-release-');
   manifestFile = join(out, 'rs-reconcile.yaml');
-  const r = node(join(ROOT, 'scripts', 'release.mjs'), ['--out', out, '--manifest', manifestFile, '--quiet']);
+  // --no-sea: the JavaScript archives (the single executables are test/packaging/sea.test.ts's)
+  const r = node(join(ROOT, 'scripts', 'release.mjs'), ['--out', out, '--manifest', manifestFile, '--quiet', '--no-sea']);
   if (r.status !== 0) throw new Error(`release failed: ${r.stderr}`);
 }, 300_000);
 
@@ -67,7 +71,7 @@ describe('release archives', () => {
 
   it('is reproducible: the same bundle gives the same bytes', () => {
     const again = tempDir('rs-release2-');
-    const r = node(join(ROOT, 'scripts', 'release.mjs'), ['--out', again, '--manifest', join(again, 'm.yaml'), '--quiet', '--platforms', 'linux/amd64']);
+    const r = node(join(ROOT, 'scripts', 'release.mjs'), ['--out', again, '--manifest', join(again, 'm.yaml'), '--quiet', '--no-sea', '--platforms', 'linux/amd64']);
     expect(r.status).toBe(0);
     expect(sha256(join(again, archiveName('linux/amd64')))).toBe(sha256(join(out, archiveName('linux/amd64'))));
   });

@@ -1,0 +1,313 @@
+// The single-file entry (issue 20, items 8 and 9), built by scripts/bundle.mjs next to the ESM bundle:
+//
+//   dist/bundle/main.cjs     every command in one CommonJS file (src/main/dispatch.ts): direct
+//                            dispatch from the embedded manifest, @oclif/core replaced by
+//                            src/main/oclif-lite.ts; only Node.js built-ins are required
+//   dist/bundle/heavy.cjs    the packages the hot commands never run (HEAVY), required from main.cjs
+//   dist/bundle/boot.cjs    what bin/run.js requires: loads main.cjs (and heavy.cjs when it is
+//                            required) with a V8 code cache
+//   dist/bundle/sea-start.cjs boot.cjs as a Node single executable's main script (scripts/sea.mjs)
+//
+// One CommonJS file: no ESM loader, no module resolution, one read. Its modules are evaluated
+// when first used (esbuild wraps what is reached by import()), so a command costs what it runs.
+import { createHash } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { build } from 'esbuild';
+
+/** The code cache loader; HASH is the bundle's (main.cjs) sha256, so a new build never reads an old cache. */
+export const START_TEMPLATE = readFileSync(new URL('./start-template.cjs', import.meta.url), 'utf8');
+
+/** esbuild sees `import.meta.url` in CommonJS as empty: give it the file's URL, computed on first use. */
+const BANNER = `var __rsMeta = { get url() { return require('node:url').pathToFileURL(__filename).href; } };`;
+
+/**
+ * '@oclif/core' → src/main/oclif-lite.ts (its subpaths stay oclif's). src/cli/help.ts imports
+ * oclif itself only for its oclif help class, which the single file never runs (the dispatch uses
+ * its format functions): that import stays oclif's, marked free of side effects, so esbuild drops
+ * it with the unused class.
+ */
+function litePlugin(root) {
+  const lite = join(root, 'src', 'main', 'oclif-lite.ts');
+  const help = join(root, 'src', 'cli', 'help.ts');
+  return {
+    name: 'rs-oclif-lite',
+    setup(b) {
+      b.onResolve({ filter: /^@oclif\/core$/ }, async (a) => {
+        if (a.pluginData === 'rs-oclif') return undefined; // the resolve below: oclif's own
+        if (a.importer !== help) return { path: lite };
+        const r = await b.resolve(a.path, { kind: a.kind, importer: a.importer, resolveDir: a.resolveDir, pluginData: 'rs-oclif' });
+        return { ...r, sideEffects: false };
+      });
+    },
+  };
+}
+
+/**
+ * Two packages await at their top level, which CommonJS cannot: yoga-layout (ink's layout engine)
+ * awaits its WebAssembly start, and ink awaits its devtools under DEV=true. yoga is started
+ * synchronously instead (Emscripten's instantiateWasm hook, with the module built from the same
+ * embedded bytes); ink's devtools load without the wait (DEV=true only). Each patch must apply, as in bundle.mjs.
+ */
+function topLevelAwaitPlugin() {
+  const YOGA = 'const Yoga = wrapAssembly(await loadYoga());';
+  const INK = "        await import('./devtools.js');";
+  const patch = (path, from, to) => {
+    const text = readFileSync(path, 'utf8');
+    if (!text.includes(from)) throw new Error(`single-file: ${path} no longer contains ${JSON.stringify(from)}: review topLevelAwaitPlugin in scripts/single-file.mjs`);
+    return text.replace(from, to);
+  };
+  return {
+    name: 'rs-no-top-level-await',
+    setup(b) {
+      b.onLoad({ filter: /[\\/]node_modules[\\/]yoga-layout[\\/]dist[\\/]src[\\/]index\.js$/ }, (a) => {
+        const glue = readFileSync(join(dirname(a.path), '..', 'binaries', 'yoga-wasm-base64-esm.js'), 'utf8');
+        const wasm = /data:application\/octet-stream;base64,([A-Za-z0-9+/=]+)/.exec(glue)?.[1];
+        if (!wasm) throw new Error('single-file: yoga-layout carries no base64 WebAssembly any more: review topLevelAwaitPlugin');
+        const start = `(() => { const m = { instantiateWasm(imports, done) { const i = new WebAssembly.Instance(new WebAssembly.Module(Buffer.from(${JSON.stringify(wasm)}, 'base64')), imports); done(i); return i.exports; } }; loadYoga(m); if (!m.calledRun) throw new Error('yoga-layout did not start'); return m; })()`;
+        return { contents: patch(a.path, YOGA, `const Yoga = wrapAssembly(${start});`), loader: 'js' };
+      });
+      // (its package.json is read only for the devtools too: there is no file beside the single one)
+      b.onLoad({ filter: /[\\/]node_modules[\\/]ink[\\/]build[\\/]reconciler\.js$/ }, (a) => {
+        const text = patch(a.path, INK, "        void import('./devtools.js');");
+        const from = '    ? await loadPackageJson()\n';
+        if (!text.includes(from)) throw new Error('single-file: ink/build/reconciler.js changed: review topLevelAwaitPlugin in scripts/single-file.mjs');
+        return { contents: text.replace(from, "    ? { name: 'ink', version: undefined }\n"), loader: 'js' };
+      });
+    },
+  };
+}
+
+/**
+ * Parts of @oclif/core that the lite Command reaches at load time but uses only on an error or a
+ * debug flag (the logger and its `debug` package, the error handler with oclif's help, the help
+ * class behind the --help flag builder): required on first use. Each patch must apply.
+ */
+const LITE_PATCHES = {
+  'lib/errors/error.js': [['const logger_1 = require("../logger");', 'const logger_1 = __rsLazy(() => require("../logger"));']],
+  'lib/errors/warn.js': [['const logger_1 = require("../logger");', 'const logger_1 = __rsLazy(() => require("../logger"));']],
+  'lib/parser/parse.js': [
+    ['const logger_1 = require("../logger");', 'const logger_1 = __rsLazy(() => require("../logger"));'],
+    // stdin (`-` values) is read with node:readline
+    ['const node_readline_1 = require("node:readline");', 'const node_readline_1 = __rsLazy(() => require("node:readline"));'],
+  ],
+  'lib/flags.js': [
+    ['const help_1 = require("./help");', 'const help_1 = __rsLazy(() => require("./help"));'],
+    ['const fs_1 = require("./util/fs");', 'const fs_1 = __rsLazy(() => require("./util/fs"));'],
+  ],
+  // the file checks of Args.file/Args.directory (node:fs/promises)
+  'lib/args.js': [['const fs_1 = require("./util/fs");', 'const fs_1 = __rsLazy(() => require("./util/fs"));']],
+  // how a parse error is laid out (supports-color, node:tty, the screen width): on an error only
+  'lib/parser/errors.js': [
+    ['const list_1 = __importDefault(require("../ux/list"));', 'const list_1 = __rsLazyDefault(() => require("../ux/list"));'],
+    ['const theme_1 = require("../ux/theme");', 'const theme_1 = __rsLazy(() => require("../ux/theme"));'],
+  ],
+  // the parser's flag usage lines (oclif's ux: spinner, theme, supports-color), for its help only
+  'lib/parser/index.js': [['var help_1 = require("./help");', 'var help_1 = __rsLazy(() => require("./help"));']],
+  // CLIError is a base class of the parser's errors (evaluated at load); how it prints, on an error only
+  'lib/errors/errors/cli.js': [
+    ['const clean_stack_1 = __importDefault(require("clean-stack"));', 'const clean_stack_1 = __rsLazyDefault(() => require("clean-stack"));'],
+    ['const indent_string_1 = __importDefault(require("indent-string"));', 'const indent_string_1 = __rsLazyDefault(() => require("indent-string"));'],
+    ['const wrap_ansi_1 = __importDefault(require("wrap-ansi"));', 'const wrap_ansi_1 = __rsLazyDefault(() => require("wrap-ansi"));'],
+    ['const screen_1 = require("../../screen");', 'const screen_1 = __rsLazy(() => require("../../screen"));'],
+    ['const theme_1 = require("../../ux/theme");', 'const theme_1 = __rsLazy(() => require("../../ux/theme"));'],
+  ],
+  // every export of errors/index.js is a getter: each module on first use
+  'lib/errors/index.js': [[/var (\w+) = require\(("[^"]+")\);/g, 'var $1 = __rsLazy(() => require($2));']],
+};
+function liteOclifPatchPlugin(lazyHelpers) {
+  return {
+    name: 'rs-oclif-lite-patches',
+    setup(b) {
+      b.onLoad({ filter: /[\\/]node_modules[\\/]@oclif[\\/]core[\\/]lib[\\/].*\.js$/ }, (a) => {
+        const rel = a.path.replace(/\\/g, '/').replace(/^.*\/node_modules\/@oclif\/core\//, '');
+        const patches = LITE_PATCHES[rel];
+        if (!patches) return undefined;
+        let text = readFileSync(a.path, 'utf8');
+        for (const [from, to] of patches) {
+          const found = typeof from === 'string' ? text.includes(from) : from.test(text);
+          if (!found) throw new Error(`single-file: @oclif/core/${rel} no longer contains ${from}: review LITE_PATCHES in scripts/single-file.mjs`);
+          text = text.replace(from, to);
+        }
+        return { contents: text + lazyHelpers, loader: 'js' };
+      });
+    },
+  };
+}
+
+/**
+ * node:fs/promises is not in Node.js's start-up snapshot (about 1 ms to compile on first require)
+ * and the hot commands import it (the snapshot reader's `open`) without calling it: each of its
+ * functions is exported here as a wrapper that requires it on the first call. (A proxy standing
+ * for the module would not do: esbuild's interop copies a CommonJS module's properties on import,
+ * which loads it.) `constants` is node:fs's own object, already loaded.
+ */
+async function lazyBuiltinsPlugin() {
+  const fsp = await import('node:fs/promises');
+  const fns = Object.keys(fsp).filter((k) => k !== 'default' && typeof fsp[k] === 'function' && /^[A-Za-z_$][\w$]*$/.test(k));
+  const others = Object.keys(fsp).filter((k) => k !== 'default' && !fns.includes(k));
+  if (others.some((k) => k !== 'constants')) throw new Error(`single-file: node:fs/promises exports ${others.join(', ')}: review lazyBuiltinsPlugin`);
+  const contents = [
+    "let m;\nconst load = () => (m ??= require('node:fs/promises'));",
+    ...fns.map((k) => `export function ${k}(...args) { return load().${k}(...args); }`),
+    "export const constants = require('node:fs').constants;",
+    `export default { ${fns.join(', ')}, constants };`,
+  ].join('\n');
+  return {
+    name: 'rs-lazy-builtins',
+    setup(b) {
+      b.onResolve({ filter: /^(node:)?fs\/promises$/ }, (a) => (a.namespace === 'rs-lazy-builtin' ? { path: a.path, external: true } : { path: 'fs/promises', namespace: 'rs-lazy-builtin' }));
+      b.onLoad({ filter: /.*/, namespace: 'rs-lazy-builtin' }, () => ({ contents, loader: 'js' }));
+    },
+  };
+}
+
+/** The virtual entries: the manifest and package fields embedded as JSON text (JSON.parse is V8's fastest object literal). */
+function entryPlugin(root, manifest, pkg) {
+  const data = `const manifest = JSON.parse(${JSON.stringify(JSON.stringify(manifest))});\nconst pkg = JSON.parse(${JSON.stringify(JSON.stringify(pkg))});\n`;
+  const dispatch = JSON.stringify(join(root, 'src', 'main', 'dispatch.ts'));
+  const sea = JSON.stringify(join(root, 'src', 'main', 'sea.ts'));
+  // run: the dispatch (false: oclif's to answer); fallback: the single executable's answer then
+  return {
+    name: 'rs-single-entry',
+    setup(b) {
+      b.onResolve({ filter: /^rs-single:/ }, (a) => ({ path: a.path, namespace: 'rs-single' }));
+      b.onLoad({ filter: /^rs-single:main$/, namespace: 'rs-single' }, () => ({
+        contents: `${data}import { dispatch } from ${dispatch};\nimport { seaFallback } from ${sea};\nexport function run(argv) { return dispatch(argv, manifest, pkg); }\nexport function fallback(argv) { return seaFallback(argv, manifest, pkg); }\n`,
+        resolveDir: root,
+        loader: 'js',
+      }));
+    },
+  };
+}
+
+/**
+ * Builds main.cjs, heavy.cjs, boot.cjs and sea-start.cjs into `out`. `plugins` are the ESM bundle's source
+ * patches (oclif's lazily required packages, strip-ansi), applied here too.
+ */
+/**
+ * esbuild's charset ascii escapes strings and identifiers but leaves regular expressions as written
+ * (history's arrow in its patterns). One such character makes V8 hold the whole 2 MB source as UTF-16 (twice the
+ * memory, slower to read and to check against its code cache), so they are escaped here: `\uXXXX`
+ * means the same code unit in a regular expression, a string or a template. boot.cjs then reads
+ * the file as latin1, one byte a character. A character after a backslash (an identity escape)
+ * would change meaning: the build stops instead.
+ */
+function asciiOnly(file) {
+  const text = readFileSync(file, 'utf8');
+  let out = '';
+  let last = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) continue;
+    if (text[i - 1] === '\\') throw new Error(`single-file: ${file}: a non-ASCII character after a backslash at ${i}: review asciiOnly in scripts/single-file.mjs`);
+    out += text.slice(last, i) + `\\u${c.toString(16).padStart(4, '0')}`;
+    last = i + 1;
+  }
+  if (last > 0) writeFileSync(file, out + text.slice(last));
+}
+
+/**
+ * Packages the hot commands never run (the Kubernetes client, ink/React, protobufjs, prom-client) or
+ * rarely (yaml and js-yaml: the small examples go through the own fast reader; oclif's ejs and
+ * spinners), kept out of main.cjs in heavy.cjs: main.cjs stays about a
+ * fifth of the whole, and a start reads, deserialises and evaluates only that (the Kubernetes
+ * client alone is 1.9 MB; React's reconciler 0.8 MB). React and ink must be one copy for both
+ * files, so every import of them from main.cjs goes to heavy.cjs.
+ */
+export const HEAVY = ['@kubernetes/client-node', '@kubernetes/client-node/*', 'ink', 'react', 'react/*', 'protobufjs', 'protobufjs/*', 'prom-client', 'yaml', 'yaml/*', 'js-yaml', 'cli-spinners', 'ejs'];
+
+/** main.cjs requires a HEAVY package through heavy.cjs, loaded with boot.cjs's code cache when it is there. */
+const HEAVY_BANNER = `var __rsHeavy; function __rsRequireHeavy(id) { __rsHeavy ??= (globalThis.__rsLoadHeavy || require)(require('node:path').join(__dirname, 'heavy.cjs')); return __rsHeavy(id); }`;
+
+/** In main.cjs: each HEAVY specifier becomes a module that asks heavy.cjs for it; `found` collects them. */
+function heavyStubPlugin(found) {
+  const patterns = HEAVY.map((h) => (h.endsWith('/*') ? (id) => id.startsWith(h.slice(0, -1)) : (id) => id === h));
+  return {
+    name: 'rs-single-heavy-stub',
+    setup(b) {
+      b.onResolve({ filter: /^[^./]/ }, (a) => {
+        if (a.namespace === 'rs-heavy' || !patterns.some((p) => p(a.path))) return undefined;
+        found.add(a.path);
+        return { path: a.path, namespace: 'rs-heavy' };
+      });
+      b.onLoad({ filter: /.*/, namespace: 'rs-heavy' }, (a) => ({ contents: `module.exports = __rsRequireHeavy(${JSON.stringify(a.path)});\n`, loader: 'js' }));
+    },
+  };
+}
+
+/** heavy.cjs's entry: each specifier main.cjs asks for, evaluated on its first require. */
+function heavyEntryPlugin(root, specifiers) {
+  return {
+    name: 'rs-single-heavy',
+    setup(b) {
+      b.onResolve({ filter: /^rs-single:heavy$/ }, (a) => ({ path: a.path, namespace: 'rs-single' }));
+      b.onLoad({ filter: /^rs-single:heavy$/, namespace: 'rs-single' }, () => ({
+        contents: `const load = {\n${specifiers.map((id) => `  ${JSON.stringify(id)}: () => require(${JSON.stringify(id)}),`).join('\n')}\n};\nmodule.exports = (id) => load[id]();\n`,
+        resolveDir: root,
+        loader: 'js',
+      }));
+    },
+  };
+}
+
+export async function buildSingleFile({ root, out, manifest, pkg, plugins, external, minify, workerSource, lazyHelpers }) {
+  const slimPkg = { name: pkg.name, version: pkg.version, description: pkg.description, oclif: pkg.oclif };
+  const common = {
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    charset: 'ascii', // and asciiOnly() for what it leaves: boot.cjs reads one byte a character
+    banner: { js: BANNER },
+    define: { 'import.meta.url': '__rsMeta.url', __RS_HISTORY_WORKER__: JSON.stringify(workerSource) },
+    minifyWhitespace: minify,
+    minifySyntax: minify,
+    keepNames: true,
+    legalComments: 'none',
+    jsx: 'automatic',
+    external,
+    logLevel: 'error',
+    plugins: [entryPlugin(root, manifest, slimPkg), litePlugin(root), await lazyBuiltinsPlugin(), topLevelAwaitPlugin(), liteOclifPatchPlugin(lazyHelpers), ...plugins],
+  };
+  const found = new Set();
+  const ascii = (f) => asciiOnly(join(out, f));
+  await build({ ...common, banner: { js: `${BANNER}\n${HEAVY_BANNER}` }, plugins: [heavyStubPlugin(found), ...common.plugins], entryPoints: ['rs-single:main'], outfile: join(out, 'main.cjs') });
+  ascii('main.cjs');
+  const heavy = [...found].sort();
+  await build({ ...common, plugins: [heavyEntryPlugin(root, heavy), ...common.plugins], entryPoints: ['rs-single:heavy'], outfile: join(out, 'heavy.cjs') });
+  ascii('heavy.cjs');
+  const hash = createHash('sha256').update(readFileSync(join(out, 'main.cjs'))).update(readFileSync(join(out, 'heavy.cjs'))).digest('hex').slice(0, 16);
+  const start = START_TEMPLATE.replace('__RS_BUNDLE_HASH__', hash);
+  writeFileSync(join(out, 'boot.cjs'), start);
+  // the single executable's main script (scripts/sea.mjs): the same loader, main.cjs and heavy.cjs as its assets
+  writeFileSync(join(out, 'sea-start.cjs'), start.replace('const SEA = false;', 'const SEA = true;'));
+  return { hash, heavy };
+}
+
+/**
+ * The history reader's worker as one ESM script in a data: URL (it awaits at its top level, which
+ * CommonJS cannot), for `new Worker(url)` in the single file: only built-ins, required through a
+ * require made for the working folder (a data: URL has no file to resolve from).
+ */
+export async function buildWorkerSource({ root, plugins, external, minify }) {
+  const r = await build({
+    entryPoints: [join(root, 'src', 'services', 'history-reader-worker.ts')],
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    charset: 'ascii',
+    banner: { js: "import { createRequire as __rsCreateRequire } from 'node:module';\nconst require = __rsCreateRequire(process.cwd() + '/');\nvar __rsMeta = { url: 'file:///' };" },
+    define: { 'import.meta.url': '__rsMeta.url', __RS_HISTORY_WORKER__: 'undefined' },
+    minifyWhitespace: minify,
+    minifySyntax: minify,
+    keepNames: true,
+    legalComments: 'none',
+    external,
+    write: false,
+    logLevel: 'error',
+    plugins,
+  });
+  return `data:text/javascript;base64,${Buffer.from(r.outputFiles[0].text).toString('base64')}`;
+}

@@ -1,0 +1,120 @@
+'use strict';
+// Written by scripts/bundle.mjs (from scripts/start-template.cjs): bin/run.js requires this to run
+// main.cjs, the single-file CLI, with a V8 code cache, so a start compiles next to nothing.
+// Node >= 22.1 has its own (module.enableCompileCache); on Node 20 the cache is vm.Script's cached
+// data. It is keyed by the bundle's hash, the command, the Node.js version and the architecture, kept beside
+// the bundle, or, where the install folder is read-only, in $XDG_CACHE_HOME/rs-reconcile
+// (~/.cache/rs-reconcile), or else in a folder of the user's own under the temporary folder.
+// RS_RECONCILE_CACHE_DIR chooses the folder; RS_RECONCILE_NO_CODE_CACHE=1 turns the cache off.
+// A cache V8 rejects (corrupt, another V8) is ignored and written again.
+// The krew single executable's main script is this file too (SEA true, scripts/sea.mjs): main.cjs
+// and heavy.cjs are then its assets, and the cache folder is beside the executable.
+const fs = require('node:fs');
+const path = require('node:path');
+const Module = require('node:module');
+
+const HASH = '__RS_BUNDLE_HASH__';
+const SEA = false;
+const base = SEA ? path.dirname(process.execPath) : __dirname;
+const file = path.join(base, 'main.cjs');
+// one cache per command: a cache holds the functions the run that made it compiled, and one made
+// by `version` lacks most of `diff`'s (diff -f: 1.67x → 1.54x of node -e 0 in CPU with its own)
+const COMMAND = /^[a-z][a-z-]{0,30}$/.test(process.argv[2] ?? '') ? process.argv[2] : '_';
+
+/** A file of the bundle as text: ASCII (scripts/single-file.mjs makes it so), so latin1 reads it one byte a character. */
+function source(f) {
+  if (SEA) return Buffer.from(require('node:sea').getRawAsset(path.basename(f))).toString('latin1');
+  return fs.readFileSync(f, 'latin1');
+}
+
+/** Where the cache may be, in order: beside the bundle, then the user's cache folder. */
+function cacheDirs() {
+  if (process.env.RS_RECONCILE_CACHE_DIR) return [process.env.RS_RECONCILE_CACHE_DIR];
+  const home = process.env.XDG_CACHE_HOME || (process.env.HOME ? path.join(process.env.HOME, '.cache') : '');
+  const user = home ? path.join(home, 'rs-reconcile') : path.join(require('node:os').tmpdir(), `rs-reconcile-${process.getuid ? process.getuid() : 'user'}`);
+  return [path.join(base, '.cache'), user];
+}
+
+/** A folder only this user can write (a shared temporary folder must not feed us code). */
+function ownFolder(dir) {
+  try {
+    const s = fs.statSync(dir);
+    return s.isDirectory() && (!process.getuid || (s.uid === process.getuid() && (s.mode & 0o022) === 0));
+  } catch {
+    return false;
+  }
+}
+
+function readCache(name) {
+  for (const dir of cacheDirs()) {
+    try {
+      if (ownFolder(dir)) return { dir, data: fs.readFileSync(path.join(dir, name)) };
+    } catch {
+      // not there: the next folder
+    }
+  }
+  return null;
+}
+
+function writeCache(name, data) {
+  for (const dir of cacheDirs()) {
+    try {
+      fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+      if (!ownFolder(dir)) continue;
+      const tmp = path.join(dir, `${name}.${process.pid}.tmp`);
+      fs.writeFileSync(tmp, data, { mode: 0o600 });
+      fs.renameSync(tmp, path.join(dir, name)); // whole or not at all: a reader never sees half a cache
+      // caches of an older bundle or Node.js are never read again: remove them (a new build's first runs)
+      const own = name.split('-').slice(0, 1).join('-') + '-';
+      for (const f of fs.readdirSync(dir)) if (f.startsWith(own) && f.endsWith('.cache') && !f.includes(`-${HASH}-`)) fs.rmSync(path.join(dir, f), { force: true });
+      return;
+    } catch {
+      // read-only or full: the next folder
+    }
+  }
+}
+
+/** Runs a CommonJS file of the bundle with its code cache; `req` is the require it is given. */
+function run(file, req) {
+  const vm = require('node:vm');
+  const name = `${path.basename(file, '.cjs')}-${HASH}-${COMMAND}-${process.version}-${process.arch}.cache`;
+  const cached = readCache(name);
+  // the wrapper Node gives a CommonJS module
+  const wrapped = `(function (exports, require, module, __filename, __dirname) {${source(file)}\n})`;
+  const script = new vm.Script(wrapped, { filename: file, cachedData: cached ? cached.data : undefined, importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER });
+  if (!cached || script.cachedDataRejected) {
+    // after the run: the cache then holds the functions the command compiled, not only the top level
+    process.once('exit', () => writeCache(name, script.createCachedData()));
+  }
+  const mod = { exports: {} };
+  script.runInThisContext()(mod.exports, req, mod, file, path.dirname(file));
+  return mod.exports;
+}
+
+function load() {
+  if (!SEA && process.env.RS_RECONCILE_NO_CODE_CACHE === '1') return require(file);
+  if (!SEA && typeof Module.enableCompileCache === 'function') {
+    // Node's own cache covers main.cjs and heavy.cjs alike (both are required as usual)
+    for (const dir of cacheDirs()) if (Module.enableCompileCache(dir).status !== Module.constants.compileCacheStatus.FAILED) break;
+    return require(file);
+  }
+  const nodeRequire = Module.createRequire(file);
+  // main.cjs requires heavy.cjs (the packages the hot commands never run) through this, when it needs it
+  globalThis.__rsLoadHeavy = (heavy) => run(heavy, nodeRequire);
+  return run(file, nodeRequire);
+}
+
+if (SEA) {
+  // what the dispatch leaves to oclif elsewhere, the executable answers itself (src/main/sea.ts)
+  const main = load();
+  const argv = process.argv.slice(2);
+  main.run(argv).then((handled) => {
+    if (handled) return;
+    const r = main.fallback(argv);
+    if (r.stdout) process.stdout.write(r.stdout);
+    if (r.stderr) process.stderr.write(r.stderr);
+    process.exitCode = r.status;
+  });
+} else {
+  module.exports = load();
+}
