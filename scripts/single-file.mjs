@@ -258,6 +258,9 @@ export async function buildSingleFile({ root, out, manifest, pkg, plugins, exter
     format: 'cjs',
     platform: 'node',
     target: 'node20',
+    // import() becomes require(): a dynamic import inside a vm.Script (boot.cjs's code cache) fails
+    // on Node 20 with ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING once its function comes from the cache
+    supported: { 'dynamic-import': false },
     charset: 'ascii', // and asciiOnly() for what it leaves: boot.cjs reads one byte a character
     banner: { js: BANNER },
     define: { 'import.meta.url': '__rsMeta.url', __RS_HISTORY_WORKER__: JSON.stringify(workerSource) },

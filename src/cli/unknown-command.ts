@@ -7,12 +7,10 @@
 //
 //   Run 'kubectl rs-reconcile --help' for usage.
 //
-// exit status 1. And `help [COMMAND]`, which cobra gives every program. This module is oclif's
-// command_not_found hook (package.json oclif.hooks; scripts/bundle.mjs bundles it), so every way
-// in (bin/run.js, the bundle, the krew launcher) answers the same; the help class uses it too for
-// `explian --help`.
+// exit status 1. And `help [COMMAND]`, which cobra gives every program. The words are here, with
+// no oclif import, so every way in answers the same: oclif's command_not_found hook
+// (hooks/command-not-found.ts), the help class for `explian --help`, and the single executable.
 
-import { loadHelpClass, type Hook } from '@oclif/core';
 import { displayName } from './program-name.js';
 
 /** Levenshtein distance, case-insensitive, as cobra's ld(s, t, ignoreCase=true). */
@@ -65,27 +63,3 @@ export function reportUnknownCommand(typed: string, commands: ReadonlyArray<{ id
   process.stderr.write(unknownCommandMessage(typed, visibleCommandNames(commands), displayName()));
   process.exitCode = 1;
 }
-
-/**
- * oclif's command_not_found hook. With a space as topic separator oclif joins the words that are
- * not a command into one id ("explian:shop-web" for `explian shop-web`): what was typed is read
- * from the command line itself, as a word may hold a colon.
- */
-const hook: Hook<'command_not_found'> = async function ({ config, id, argv }) {
-  const words = id.split(':');
-  const typed = process.argv.slice(2);
-  if (typed[0]?.startsWith('-') && typed[0] !== '-') {
-    process.stderr.write(flagsFirstMessage(typed, visibleCommandNames(config.commands), displayName()));
-    process.exitCode = 1;
-    return;
-  }
-  if (words[0] === 'help') {
-    // `help`, `help diff`: cobra's help command
-    const Help = await loadHelpClass(config);
-    await new Help(config, config.pjson.oclif.helpOptions).showHelp([...words.slice(1), ...(argv ?? []).filter((a) => a !== 'help')]);
-    return;
-  }
-  reportUnknownCommand(typed[0] ?? words[0], config.commands);
-};
-
-export default hook;

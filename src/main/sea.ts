@@ -3,8 +3,10 @@
 // package.json, no command files to import), so what the dispatch leaves to oclif elsewhere is
 // answered here, in the same words oclif uses for it today: no words or a help word (--help, -h,
 // help) → the root help or the command's,
-// --version → the user agent line, anything else → oclif's "command … not found".
+// --version → the user agent line, an unknown command (or `help` of one) → kubectl's answer, as
+// oclif's command_not_found hook gives it elsewhere (src/cli/unknown-command.ts).
 import { displayName, formatCommandHelp, formatRootHelp, helpWidth } from '../cli/help.js';
+import { flagsFirstMessage, unknownCommandMessage, visibleCommandNames } from '../cli/unknown-command.js';
 import { liteConfig, type Manifest, type PackageInfo } from './dispatch.js';
 
 /** What the executable does with words the dispatch does not run. */
@@ -19,5 +21,8 @@ export function seaFallback(argv: string[], manifest: Manifest, pkg: PackageInfo
     if (command) return { stdout: `${formatCommandHelp(command as never, displayName(), helpWidth()).trimEnd()}\n`, status: 0 };
     if (subject === undefined) return { stdout: `${formatRootHelp(config, config.commands as never, displayName(), helpWidth()).trimEnd()}\n`, status: 0 };
   }
-  return { stderr: ` ›   Error: command ${argv[0]} not found\n`, status: 2 };
+  const names = visibleCommandNames(Object.values(manifest.commands));
+  if (argv[0].startsWith('-') && argv[0] !== '-') return { stderr: flagsFirstMessage(argv, names, displayName()), status: 1 };
+  const typed = argv[0] === 'help' ? (words.find((w) => w !== 'help' && !w.startsWith('-')) ?? 'help') : argv[0];
+  return { stderr: unknownCommandMessage(typed, names, displayName()), status: 1 };
 }

@@ -192,6 +192,11 @@ describe('the single executable\'s answers where there is no oclif (src/main/sea
       expect(r.stdout, args.join(' ')).toMatch(/^Show what the ReplicaSet controller would change/);
       expect(r.stdout, args.join(' ')).toContain('diff [NAME...] [flags]');
     }
-    expect(seaFallback(['explian'], manifest, pkg)).toEqual({ stderr: ' ›   Error: command explian not found\n', status: 2 });
+    // an unknown command: kubectl's answer, as oclif's command_not_found hook gives it elsewhere
+    const unknown = seaFallback(['explian'], manifest, pkg);
+    expect(unknown.status).toBe(1);
+    expect(unknown.stderr).toMatch(/^error: unknown command "explian" for "[^"]+"\n\nDid you mean this\?\n\texplain\n/);
+    expect(seaFallback(['help', 'explian'], manifest, pkg).stderr).toMatch(/^error: unknown command "explian"/);
+    expect(seaFallback(['-n', 'shop', 'diff'], manifest, pkg)).toMatchObject({ status: 1, stderr: expect.stringMatching(/^error: unknown shorthand flag: 'n' in -n \(the command goes first: .* diff -n shop\)/) });
   });
 });
