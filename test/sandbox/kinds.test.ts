@@ -1,0 +1,98 @@
+// A throw-away kind added through the two seams a new sandbox kind touches (its kind file, here
+// the `widgets` object, and the RESOURCES list of src/sandbox/kinds/index.ts), then created, read,
+// listed as a table, selected by field, patched and rejected over HTTPS like any built-in kind:
+// nothing else in the sandbox needs to know about it.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FieldError } from '../../src/sandbox/errors.js';
+import { RESOURCES } from '../../src/sandbox/kinds/index.js';
+import { ALL_VERBS, fieldString, STATUS, type Kind } from '../../src/sandbox/kinds/kind.js';
+import { AGE, col, NAME } from '../../src/sandbox/table.js';
+import { sinceAge, type Obj } from '../../src/sandbox/util.js';
+import { raw, startEnv, type Env } from './helpers.js';
+
+const widgets: Kind = {
+  name: 'widgets', singularName: 'widget', kind: 'Widget', listKind: 'WidgetList', group: 'example.rs-reconcile.dev',
+  version: 'v1alpha1', namespaced: true, verbs: ALL_VERBS, shortNames: ['wd'], subresources: { status: STATUS },
+  generation: true, allowCreateOnUpdate: false, defaultPropagation: 'Background', storageVersionHash: 'd2lkZ2V0cw==',
+  defaults(o: Obj) {
+    o.spec ??= {};
+    o.spec.size ??= 1;
+  },
+  createStatus: () => ({ built: 0 }),
+  validate(o: Obj, errs: FieldError[]) {
+    if (!(o.spec.size > 0)) errs.push({ type: 'Invalid', field: 'spec.size', value: o.spec.size, detail: 'must be greater than 0' });
+  },
+  validateUpdate(o: Obj, old: Obj, errs: FieldError[]) {
+    if (o.spec.color !== old.spec.color) errs.push({ type: 'Invalid', field: 'spec.color', value: o.spec.color ?? '', detail: 'field is immutable' });
+  },
+  selectableFields: { 'spec.color': fieldString('spec.color') },
+  columns: [NAME, col('Size', 'integer', 'How big.'), AGE],
+  row: (o: Obj, now: number) => [o.metadata.name, o.spec.size, sinceAge(o.metadata.creationTimestamp, now)],
+  listStrategy: (path) => (path.join('.') === 'spec.parts' ? { merge: true, mergeKey: 'name' } : undefined),
+};
+
+const BASE = '/apis/example.rs-reconcile.dev/v1alpha1/namespaces/default/widgets';
+let env: Env;
+beforeAll(async () => {
+  RESOURCES.push(widgets);
+  env = await startEnv();
+});
+afterAll(async () => {
+  await env.sb.close();
+  RESOURCES.splice(RESOURCES.indexOf(widgets), 1);
+});
+
+const widget = (name: string, spec: Obj) => ({ apiVersion: 'example.rs-reconcile.dev/v1alpha1', kind: 'Widget', metadata: { name }, spec });
+
+describe('a kind added through its kind file and the RESOURCES list only', () => {
+  it('is discovered with its group, version and status subresource', async () => {
+    const groups = await raw(env.sb, 'GET', '/apis');
+    expect(groups.json.groups.map((g: Obj) => g.name)).toContain('example.rs-reconcile.dev');
+    const gv = await raw(env.sb, 'GET', '/apis/example.rs-reconcile.dev/v1alpha1');
+    expect(gv.json.resources.map((r: Obj) => r.name)).toEqual(['widgets', 'widgets/status']);
+    expect(gv.json.resources[0]).toMatchObject({ kind: 'Widget', namespaced: true, shortNames: ['wd'] });
+  });
+
+  it('is created with its defaults and create status, and read back', async () => {
+    const created = await raw(env.sb, 'POST', BASE, { body: { ...widget('w1', { color: 'red', parts: [{ name: 'a', n: 1 }, { name: 'b', n: 2 }] }), status: { built: 9 } } });
+    expect(created.status).toBe(201);
+    expect(created.json).toMatchObject({ kind: 'Widget', spec: { size: 1, color: 'red' }, status: { built: 0 }, metadata: { generation: 1 } });
+    const got = await raw(env.sb, 'GET', `${BASE}/w1`);
+    expect(got.json.spec).toEqual(created.json.spec);
+    expect(got.json.metadata.uid).toBe(created.json.metadata.uid);
+  });
+
+  it("is validated by its own Validate and ValidateUpdate", async () => {
+    const bad = await raw(env.sb, 'POST', BASE, { body: widget('w0', { size: 0 }) });
+    expect(bad.status).toBe(422);
+    expect(bad.json).toMatchObject({ reason: 'Invalid', details: { kind: 'Widget', causes: [{ field: 'spec.size', message: 'Invalid value: 0: must be greater than 0' }] } });
+    const immutable = await raw(env.sb, 'PATCH', `${BASE}/w1`, { body: { spec: { color: 'blue' } }, contentType: 'application/merge-patch+json' });
+    expect(immutable.status).toBe(422);
+    expect(immutable.json.details.causes[0]).toMatchObject({ field: 'spec.color' });
+  });
+
+  it('merges its lists by the merge key it declares in a strategic merge patch, and bumps generation', async () => {
+    const patched = await raw(env.sb, 'PATCH', `${BASE}/w1`, {
+      body: { spec: { parts: [{ name: 'b', n: 20 }, { name: 'c', n: 3 }] } },
+      contentType: 'application/strategic-merge-patch+json',
+    });
+    expect(patched.status).toBe(200);
+    // mergeSlice: the stored elements keep their places (b updated by its key), new ones follow;
+    // a list without a merge key would have been replaced by the patch's two elements.
+    expect(patched.json.spec.parts).toEqual([{ name: 'a', n: 1 }, { name: 'b', n: 20 }, { name: 'c', n: 3 }]);
+    expect(patched.json.metadata.generation).toBe(2);
+  });
+
+  it('lists as its own table, and by its own selectable field', async () => {
+    await raw(env.sb, 'POST', BASE, { body: widget('w2', { color: 'green', size: 3 }) });
+    const table = await raw(env.sb, 'GET', BASE, { accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' });
+    expect(table.json.kind).toBe('Table');
+    expect(table.json.columnDefinitions.map((c: Obj) => c.name)).toEqual(['Name', 'Size', 'Age']);
+    expect(table.json.rows.map((r: Obj) => r.cells.slice(0, 2))).toEqual([['w1', 1], ['w2', 3]]);
+    const green = await raw(env.sb, 'GET', `${BASE}?fieldSelector=spec.color%3Dgreen`);
+    expect(green.json.items.map((o: Obj) => o.metadata.name)).toEqual(['w2']);
+    const unknown = await raw(env.sb, 'GET', `${BASE}?fieldSelector=spec.size%3D3`);
+    expect(unknown.status).toBe(400);
+    expect(unknown.json.message).toBe('field label not supported: spec.size');
+  });
+});
