@@ -2,10 +2,13 @@
 // the `widgets` object, and the RESOURCES list of src/sandbox/kinds/index.ts), then created, read,
 // listed as a table, selected by field, patched and rejected over HTTPS like any built-in kind:
 // nothing else in the sandbox needs to know about it.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FieldError } from '../../src/sandbox/errors.js';
 import { RESOURCES } from '../../src/sandbox/kinds/index.js';
-import { ALL_VERBS, fieldString, STATUS, type Kind } from '../../src/sandbox/kinds/kind.js';
+import { ALL_VERBS, apiVersionOf, fieldString, STATUS, type Kind } from '../../src/sandbox/kinds/kind.js';
+import { messageNames, typeForKind } from '../../src/sandbox/protobuf/schema.js';
 import { AGE, col, NAME } from '../../src/sandbox/table.js';
 import { sinceAge, type Obj } from '../../src/sandbox/util.js';
 import { raw, startEnv, type Env } from './helpers.js';
@@ -94,5 +97,39 @@ describe('a kind added through its kind file and the RESOURCES list only', () =>
     const unknown = await raw(env.sb, 'GET', `${BASE}?fieldSelector=spec.size%3D3`);
     expect(unknown.status).toBe(400);
     expect(unknown.json.message).toBe('field label not supported: spec.size');
+  });
+});
+
+describe('the kinds and the generic code', () => {
+  it("every built-in kind's protobuf message is the generated table's root for its apiVersion and kind", () => {
+    const builtIn = RESOURCES.filter((r) => r !== widgets);
+    expect(builtIn.length).toBe(11);
+    const names = new Set(messageNames());
+    for (const r of builtIn) {
+      expect(r.protobuf, r.name).toBeDefined();
+      expect(typeForKind(apiVersionOf(r), r.kind), r.name).toBe(r.protobuf);
+      expect(names.has(r.protobuf!), r.name).toBe(true);
+    }
+  });
+
+  it('the message table says in its first lines that it is generated, by which command, from which commits', () => {
+    const head = readFileSync('src/sandbox/protobuf/types.generated.ts', 'utf8').split('\n').slice(0, 4).join('\n');
+    expect(head).toMatch(/^\/\/ GENERATED FILE/);
+    expect(head).toContain('scripts/gen-protobuf-types.mjs');
+    expect(head).toMatch(/github\.com\/kubernetes\/api v0\.32\.\d+ \([0-9a-f]{40}\)/);
+    expect(head).toMatch(/github\.com\/kubernetes\/apimachinery v0\.32\.\d+ \([0-9a-f]{40}\)/);
+  });
+
+  it('no generic sandbox module tests a resource by its name (the kind says what is special)', () => {
+    // Admission plugins select the resource they act on, as upstream's do
+    // (a.GetResource().GroupResource() != api.Resource("pods")): serviceaccounts.ts.
+    const generic = readdirSync('src/sandbox').filter((f) => f.endsWith('.ts') && f !== 'serviceaccounts.ts');
+    const offenders = generic.flatMap((f) =>
+      readFileSync(join('src/sandbox', f), 'utf8')
+        .split('\n')
+        .filter((l) => /switch \((p\.)?res\.name\)|\bres\.name [!=]==? '/.test(l))
+        .map((l) => `${f}: ${l.trim()}`),
+    );
+    expect(offenders).toEqual([]);
   });
 });

@@ -7,13 +7,7 @@
 // Errors are the ones kube-apiserver answers (transformDecodeError in the REST handlers).
 import protobuf from 'protobufjs/light.js';
 import { ApiError, badRequest, failure } from '../errors.js';
-import { resourceForKind } from '../resources.js';
 import { isScalar, messageFields, protobufType, specialType, typeForKind, type FieldDef } from './schema.js';
-
-/** The message of a body: the served kind's own (kinds/<resource>.ts), else a subresource's or DeleteOptions. */
-function messageOf(apiVersion: string, kind: string): string | undefined {
-  return resourceForKind(apiVersion, kind)?.protobuf ?? typeForKind(apiVersion, kind);
-}
 
 export const PROTOBUF = 'application/vnd.kubernetes.protobuf';
 
@@ -40,7 +34,7 @@ export function unsupportedBodyMediaType(accepted: string[]): ApiError {
 
 /** Whether the table can decode bodies of this kind (else protobuf is not offered for it). */
 export function decodesKind(k: BodyKind): boolean {
-  return messageOf(k.apiVersion, k.kind) !== undefined;
+  return typeForKind(k.apiVersion, k.kind) !== undefined;
 }
 
 /** summarizeData(body, 30) of the REST handlers: hex of the first 30 bytes. */
@@ -84,7 +78,7 @@ export function decodeProtobufBody(body: Buffer, expected: BodyKind): Record<str
   let apiVersion = (typeMeta.apiVersion as string | undefined) ?? '';
   if (versionOf(apiVersion) === '') apiVersion = expected.apiVersion;
   const cannot = (why: string) => badRequest(`${kind} in version "${versionOf(apiVersion)}" cannot be handled as a ${expected.kind}: ${why}`);
-  const type = messageOf(apiVersion, kind);
+  const type = typeForKind(apiVersion, kind);
   if (!type) {
     throw cannot(`no kind "${kind}" is registered for version "${apiVersion}" in scheme "k8s.io/kubernetes/pkg/api/legacyscheme/scheme.go:30"`);
   }
