@@ -12,6 +12,7 @@ import { messageNames, typeForKind } from '../../src/sandbox/protobuf/schema.js'
 import { AGE, col, NAME } from '../../src/sandbox/table.js';
 import { sinceAge, type Obj } from '../../src/sandbox/util.js';
 import { raw, startEnv, type Env } from './helpers.js';
+import { headerOf, kubectlFor, rowOf } from './kubectl-runner.js';
 
 const widgets: Kind = {
   name: 'widgets', singularName: 'widget', kind: 'Widget', listKind: 'WidgetList', group: 'example.rs-reconcile.dev',
@@ -97,6 +98,32 @@ describe('a kind added through its kind file and the RESOURCES list only', () =>
     const unknown = await raw(env.sb, 'GET', `${BASE}?fieldSelector=spec.size%3D3`);
     expect(unknown.status).toBe(400);
     expect(unknown.json.message).toBe('field label not supported: spec.size');
+  });
+});
+
+describe('the throw-away kind through kubectl', () => {
+  it('create -f, get by its short name as its own table, patch by its merge key, and the validation errors', async () => {
+    const k = await kubectlFor(env.sb);
+    try {
+      const file = await k.file('w3.yaml', 'apiVersion: example.rs-reconcile.dev/v1alpha1\nkind: Widget\nmetadata:\n  name: w3\nspec:\n  size: 7\n  parts:\n  - name: a\n');
+      const created = await k.run('create', '-f', file);
+      expect(created.stderr).toBe('');
+      expect(created.stdout).toBe('widget.example.rs-reconcile.dev/w3 created\n');
+      const got = await k.run('get', 'wd');
+      expect(headerOf(got.stdout)).toEqual(['NAME', 'SIZE', 'AGE']);
+      expect(rowOf(got.stdout, 'w3')?.slice(0, 2)).toEqual(['w3', '7']);
+      const patched = await k.run('patch', 'widget', 'w3', '--type', 'strategic', '-p', '{"spec":{"parts":[{"name":"b"}]}}');
+      expect(patched.stdout).toBe('widget.example.rs-reconcile.dev/w3 patched\n');
+      const parts = await k.run('get', 'widget', 'w3', '-o', 'jsonpath={.spec.parts[*].name}');
+      // merged by name, not replaced; normalizeElementOrder puts the patch's new element before
+      // the server-only one here (as the HTTP case above keeps a stored element's place)
+      expect(parts.stdout).toBe('b a');
+      const bad = await k.run('patch', 'widget', 'w3', '--type', 'merge', '-p', '{"spec":{"size":0}}');
+      expect(bad.code).toBe(1);
+      expect(bad.stderr).toContain('spec.size: Invalid value: 0: must be greater than 0');
+    } finally {
+      await k.close();
+    }
   });
 });
 
