@@ -173,7 +173,6 @@ export const COLUMNS: Record<string, Column[]> = {
     AGE,
   ],
 };
-COLUMNS.replicationcontrollers = COLUMNS.replicasets;
 
 /** One row of the kind's table convertor; a kind without one prints Name and Age. */
 export function tableRow(res: ResourceDef, o: Obj, now = Date.now()): unknown[] {

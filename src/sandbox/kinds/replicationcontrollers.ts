@@ -33,6 +33,7 @@ export const replicationcontrollers: Kind = {
     validateReplicaStatus(o, errs);
   },
   validateStatus: validateReplicaStatus,
+  // replicationControllerColumnDefinitions are replicaSetColumnDefinitions' (printers.go)
   columns: COLUMNS.replicasets,
   row: (o, now) => replicaRow(o, now, true),
   listStrategy: templateListStrategy,
