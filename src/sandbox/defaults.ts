@@ -1,6 +1,6 @@
 // Defaulting and the create/update strategies (PrepareForCreate / PrepareForUpdate) of each resource.
 import { badRequest } from './errors.js';
-import type { ResourceDef } from './resources.js';
+import type { Kind as ResourceDef } from './kinds/kind.js';
 import { clone, deepEqual, isPlainObject, type Obj } from './util.js';
 
 function defaultContainer(c: Obj): void {
@@ -64,7 +64,7 @@ export function podQOS(spec: Obj): string {
 }
 
 /** SetDefaults_Deployment (apps/v1), with the pod template defaulted as for ReplicaSets. */
-function defaultDeployment(o: Obj): void {
+export function defaultDeployment(o: Obj): void {
   o.spec ??= {};
   const spec = o.spec;
   spec.replicas ??= 1;
@@ -96,7 +96,7 @@ function base64Error(s: string): string | undefined {
 }
 
 /** A map[string]string field: anything else fails decoding as the real server's JSON decoder does. */
-function stringMap(res: ResourceDef, o: Obj, field: string): void {
+export function stringMap(res: ResourceDef, o: Obj, field: string): void {
   const m = o[field];
   if (m === undefined || m === null) return;
   const where = `${res.kind}.${field}`;
@@ -112,7 +112,7 @@ function stringMap(res: ResourceDef, o: Obj, field: string): void {
  * The v1 Secret conversion: `data` values are base64 ([]byte), `stringData` is written into
  * `data` (it wins over the same key) and never stored. SetDefaults_Secret: type Opaque.
  */
-function convertSecret(res: ResourceDef, o: Obj): void {
+export function convertSecret(res: ResourceDef, o: Obj): void {
   stringMap(res, o, 'data');
   stringMap(res, o, 'stringData');
   for (const v of Object.values((o.data ?? {}) as Record<string, string | null>)) {
@@ -132,102 +132,34 @@ function convertSecret(res: ResourceDef, o: Obj): void {
  * pod as decoding defaults it, without what admission adds (what the field manager sees on create).
  */
 export function applyDefaults(res: ResourceDef, o: Obj, opts: { admission?: boolean } = {}): void {
-  switch (res.name) {
-    case 'pods':
-      defaultPodSpec(o.spec, opts.admission !== false);
-      if (opts.admission === false && isPlainObject(o.spec) && (o.spec.serviceAccountName || o.spec.serviceAccount)) {
-        o.spec.serviceAccountName ||= o.spec.serviceAccount; // the v1 conversion of PodSpec
-        o.spec.serviceAccount = o.spec.serviceAccountName;
-      }
-      break;
-    case 'replicasets':
-      o.spec ??= {};
-      o.spec.replicas ??= 1;
-      if (isPlainObject(o.spec.template)) defaultPodSpec(o.spec.template.spec, false);
-      break;
-    case 'deployments':
-      defaultDeployment(o);
-      break;
-    case 'configmaps':
-      stringMap(res, o, 'data');
-      break;
-    case 'secrets':
-      convertSecret(res, o);
-      break;
-    case 'replicationcontrollers': {
-      o.spec ??= {};
-      o.spec.replicas ??= 1;
-      const tl = o.spec.template?.metadata?.labels;
-      if (tl && Object.keys(tl).length) {
-        if (!o.spec.selector || Object.keys(o.spec.selector).length === 0) o.spec.selector = { ...tl };
-        if (!o.metadata.labels || Object.keys(o.metadata.labels).length === 0) o.metadata.labels = { ...tl };
-      }
-      if (isPlainObject(o.spec.template)) defaultPodSpec(o.spec.template.spec, false);
-      break;
-    }
-    case 'namespaces':
-      o.spec ??= {};
-      o.spec.finalizers ??= ['kubernetes'];
-      o.metadata.labels = { ...(o.metadata.labels ?? {}), 'kubernetes.io/metadata.name': o.metadata.name };
-      break;
-    case 'events':
-      o.source ??= {};
-      break;
-    default:
-      break;
-  }
+  res.defaults?.(o, opts);
 }
 
-/** PrepareForCreate: the status a client sends on create is not kept. */
+/** PrepareForCreate: the status a client sends on create is not kept (the kind says what it starts with). */
 export function prepareForCreate(res: ResourceDef, o: Obj): void {
-  switch (res.name) {
-    case 'pods':
-      o.status = { phase: 'Pending', qosClass: podQOS(o.spec) };
-      break;
-    case 'replicasets':
-    case 'replicationcontrollers':
-      o.status = { replicas: 0 };
-      break;
-    case 'deployments':
-      // Every DeploymentStatus field is omitempty.
-      o.status = {};
-      break;
-    case 'namespaces':
-      o.status = { phase: 'Active' };
-      break;
-    default:
-      break;
-  }
+  if (res.createStatus) o.status = res.createStatus(o);
   if (res.generation) o.metadata.generation = 1;
-}
-
-function specOf(res: ResourceDef, o: Obj): unknown {
-  return res.name === 'events' ? undefined : o.spec;
 }
 
 /**
  * PrepareForUpdate. For the main resource, status is copied from the stored object; for the
- * status subresource, spec is (and, for pods, ownerReferences). generation follows spec changes.
+ * status subresource, spec is (and what else the kind's status strategy keeps). generation
+ * follows spec changes (or what the kind says changes it).
  */
 export function prepareForUpdate(res: ResourceDef, next: Obj, old: Obj, sub: 'status' | undefined): void {
   const hasStatus = 'status' in res.subresources;
   if (sub === 'status') {
     if (old.spec === undefined) delete next.spec;
     else next.spec = clone(old.spec);
-    if (res.name === 'pods') {
-      if (old.metadata.ownerReferences === undefined) delete next.metadata.ownerReferences;
-      else next.metadata.ownerReferences = clone(old.metadata.ownerReferences);
-    }
-    if (res.name === 'namespaces') next.spec = clone(old.spec);
+    res.prepareForStatusUpdate?.(next, old);
   } else if (hasStatus) {
     if (old.status === undefined) delete next.status;
     else next.status = clone(old.status);
   }
   if (res.generation) {
     const g = old.metadata.generation ?? 1;
-    // A Deployment's annotations bump it too: they are copied to its ReplicaSets.
-    const annotationsChanged = res.name === 'deployments' && sub !== 'status' && !deepEqual(next.metadata.annotations ?? {}, old.metadata.annotations ?? {});
-    next.metadata.generation = deepEqual(specOf(res, next), specOf(res, old)) && !annotationsChanged ? g : g + 1;
+    const changed = sub !== 'status' && res.generationChanged ? res.generationChanged(next, old) : !deepEqual(next.spec, old.spec);
+    next.metadata.generation = changed ? g + 1 : g;
   } else if (old.metadata.generation !== undefined) {
     next.metadata.generation = old.metadata.generation;
   } else {

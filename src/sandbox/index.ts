@@ -135,7 +135,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   for (const o of flattenSeed(opts.seed ?? [])) {
     const res = resourceForKind(o.apiVersion, o.kind) ?? resourceForKind(undefined, o.kind);
     if (!res) throw new Error(`seed: unsupported object ${String(o.apiVersion)}/${String(o.kind)}`);
-    if (res.name === 'namespaces' && store.get('namespaces', undefined, o.metadata?.name)) continue;
+    if (res.namespaceLifecycle && store.get(res.name, undefined, o.metadata?.name)) continue;
     registry.seed(res, o);
   }
   const controllers = opts.controllers !== false;

@@ -4,7 +4,7 @@
 // changed become the writer's, and are taken from every other manager, as are the fields it removed.
 // The writer is `?fieldManager=` or the User-Agent up to its first "/" (managerOrUserAgent).
 import { deepEqual, isPlainObject, rfc3339, type Obj } from './util.js';
-import type { ResourceDef } from './resources.js';
+import type { Kind as ResourceDef } from './kinds/kind.js';
 
 /** Who writes, and through which endpoint (the entry's `subresource`). */
 export interface FieldManager {
@@ -326,16 +326,9 @@ function stripped(o: Obj): Obj {
  * structs exist empty, so a create owns their fields but not the structs themselves.
  */
 function zeroObject(res: ResourceDef): Obj {
-  const o: Obj = { metadata: {} };
-  if (res.name === 'configmaps' || res.name === 'secrets' || res.name === 'serviceaccounts' || res.name === 'events') return o;
-  o.spec = {};
-  if ('status' in res.subresources || res.name === 'nodes') o.status = {};
-  // PodSpec.Containers has no omitempty: the zero pod has `containers: null`, so no "." for the list
-  const template = () => ({ metadata: {}, spec: { containers: null } });
-  if (res.name === 'pods') o.spec.containers = null;
-  if (res.name === 'replicasets') o.spec.template = template();
-  if (res.name === 'deployments') Object.assign(o.spec, { template: template(), strategy: {} });
-  return o;
+  if (res.zero) return res.zero();
+  // The usual shape: non-pointer Spec and Status structs (ObjectMeta always).
+  return 'status' in res.subresources ? { metadata: {}, spec: {}, status: {} } : { metadata: {}, spec: {} };
 }
 
 /** What the write changed that counts for its manager (the reset fields of its endpoint left out). */

@@ -4,8 +4,6 @@
 // first `kubectl create deployment` does not wait for pods that never come.
 import type { Admission } from './registry.js';
 
-/** Kinds stored here whose controller does not run in the sandbox (ReplicaSets and RCs are rs-reconcile's). */
-const WITHOUT_CONTROLLER: Readonly<Record<string, string>> = { deployments: 'Deployment' };
 
 export function noControllerWarning(name: string | undefined, kind: string): string {
   const what = name ? `${kind} ${name}` : `this ${kind}`;
@@ -18,7 +16,8 @@ export function noControllerWarning(name: string | undefined, kind: string): str
 
 /** An admission step that only warns, on every create of a kind nothing here acts on. */
 export const noControllerAdmission: Admission = (res, o, ctx) => {
-  const kind = WITHOUT_CONTROLLER[res.name];
-  if (!kind) return;
-  (ctx.warnings ??= []).push(noControllerWarning(typeof o.metadata?.name === 'string' ? o.metadata.name : undefined, kind));
+  // Kinds stored here whose controller does not run in the sandbox say so (kinds/<resource>.ts
+  // noController); ReplicaSets and RCs are rs-reconcile's.
+  if (!res.noController) return;
+  (ctx.warnings ??= []).push(noControllerWarning(typeof o.metadata?.name === 'string' ? o.metadata.name : undefined, res.kind));
 };

@@ -1,6 +1,8 @@
 // JSON patch (RFC 6902), JSON merge patch (RFC 7386) and strategic merge patch (strategic-patch.ts,
-// with the built-in kinds' list strategies from here), applied to plain JSON.
+// with the list strategies each kind declares, kinds/<resource>.ts), applied to plain JSON.
 import { ApiError, badRequest, failure } from './errors.js';
+import type { Kind, ListStrategy } from './kinds/kind.js';
+import { resourceForKind } from './resources.js';
 import { strategicMergePatch, type PatchSchema } from './strategic-patch.js';
 import { clone, deepEqual, isPlainObject, type Obj } from './util.js';
 
@@ -174,67 +176,37 @@ export function applyMergePatch(target: Obj, patch: unknown): Obj {
 
 // ---------------- strategic merge patch ----------------
 
-export interface ListStrategy {
-  /** 'merge' lists are merged (by mergeKey for lists of maps, as a set for primitives); others are replaced. */
-  merge: boolean;
-  mergeKey?: string;
+/** A kind by its Kind name ('Pod'), or the kind itself; undefined (e.g. Scale): only the generic lists. */
+function kindOf(kind: string | Kind | undefined): Kind | undefined {
+  return typeof kind === 'string' ? resourceForKind(undefined, kind) : kind;
 }
 
-const POD_SPEC_LISTS: Record<string, string> = {
-  containers: 'name',
-  initContainers: 'name',
-  ephemeralContainers: 'name',
-  volumes: 'name',
-  imagePullSecrets: 'name',
-  hostAliases: 'ip',
-  topologySpreadConstraints: 'topologyKey',
-  resourceClaims: 'name',
-  schedulingGates: 'name',
-};
-const CONTAINER_LISTS: Record<string, string> = {
-  env: 'name',
-  ports: 'containerPort',
-  volumeMounts: 'mountPath',
-  volumeDevices: 'devicePath',
-  resizePolicy: 'resourceName',
-};
-
-/** The patch strategy of a list field, from the Go struct tags of the built-in types. */
-export function listStrategy(kind: string, path: string[]): ListStrategy {
+/**
+ * The patch strategy of a list field, from the Go struct tags of the built-in types: ObjectMeta's
+ * and conditions' are known to every kind, the rest the kind says (its listStrategy).
+ */
+export function listStrategy(kind: string | Kind | undefined, path: string[]): ListStrategy {
   const p = path.join('.');
   if (p === 'metadata.ownerReferences') return { merge: true, mergeKey: 'uid' };
   if (p === 'metadata.finalizers') return { merge: true };
   if (p === 'status.conditions') return { merge: true, mergeKey: 'type' };
-  if (kind === 'Pod' && (p === 'status.podIPs' || p === 'status.hostIPs')) return { merge: true, mergeKey: 'ip' };
-  if (kind === 'Node' && p === 'status.addresses') return { merge: true, mergeKey: 'type' };
-  let rel: string[] | null = null;
-  const templated = kind === 'ReplicaSet' || kind === 'ReplicationController' || kind === 'Deployment';
-  if (kind === 'Pod' && path[0] === 'spec') rel = path.slice(1);
-  else if (templated && path[0] === 'spec' && path[1] === 'template' && path[2] === 'spec') rel = path.slice(3);
-  else if (templated && p === 'spec.template.metadata.ownerReferences') return { merge: true, mergeKey: 'uid' };
-  else if (templated && p === 'spec.template.metadata.finalizers') return { merge: true };
-  if (rel) {
-    if (rel.length === 1 && POD_SPEC_LISTS[rel[0]]) return { merge: true, mergeKey: POD_SPEC_LISTS[rel[0]] };
-    if (rel.length === 2 && ['containers', 'initContainers', 'ephemeralContainers'].includes(rel[0]) && CONTAINER_LISTS[rel[1]]) {
-      return { merge: true, mergeKey: CONTAINER_LISTS[rel[1]] };
-    }
-  }
-  return { merge: false };
+  return kindOf(kind)?.listStrategy?.(path) ?? { merge: false };
 }
 
 /** The patch schema of a built-in kind: its lists' strategies and merge keys (maps merge by default). */
-export function schemaOf(kind: string): PatchSchema {
+export function schemaOf(kind: string | Kind | undefined): PatchSchema {
+  const k = kindOf(kind);
   return (path) => {
-    const l = listStrategy(kind, [...path]);
+    const l = listStrategy(k, [...path]);
     return l.merge ? { strategy: 'merge', mergeKey: l.mergeKey } : {};
   };
 }
 
-export function applyStrategicMergePatch(kind: string, target: Obj, patch: unknown): Obj {
+export function applyStrategicMergePatch(kind: string | Kind | undefined, target: Obj, patch: unknown): Obj {
   return strategicMergePatch(clone(target), patch, schemaOf(kind));
 }
 
-export function applyPatch(contentType: string, kind: string, target: Obj, patch: unknown): Obj {
+export function applyPatch(contentType: string, kind: string | Kind | undefined, target: Obj, patch: unknown): Obj {
   switch (contentType) {
     case JSON_PATCH:
       return applyJsonPatch(target, patch);

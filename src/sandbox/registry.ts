@@ -227,9 +227,7 @@ export class Registry {
     meta.creationTimestamp ??= rfc3339();
     delete meta.resourceVersion;
     if (res.generation) meta.generation ??= 1;
-    if (res.name === 'namespaces') o.status ??= { phase: 'Active' };
-    if (res.name === 'pods') o.status ??= { phase: 'Pending' };
-    if (res.name === 'replicasets' || res.name === 'replicationcontrollers') o.status ??= { replicas: 0 };
+    if (res.seedStatus) o.status ??= res.seedStatus();
     const existing = this.store.get(res.name, meta.namespace, meta.name ?? '');
     if (existing) throw alreadyExists(groupResource(res), meta.name);
     return this.createPrepared(res, o, { dryRun: false, user: 'seed' }, false);
@@ -319,7 +317,7 @@ export class Registry {
 
   patch(res: ResourceDef, ns: string | undefined, name: string, contentType: string, patchBody: unknown, ctx: WriteCtx, sub?: 'status'): Obj {
     const old = this.get(res, ns, name);
-    const patched = applyPatch(contentType, res.kind, old, patchBody);
+    const patched = applyPatch(contentType, res, old, patchBody);
     if (!isPlainObject(patched.metadata)) patched.metadata = {};
     this.checkType(res, patched);
     this.dedupOwnerRefs(patched, ctx);
@@ -329,13 +327,7 @@ export class Registry {
   // ---------------- scale ----------------
 
   scaleOf(res: ResourceDef, o: Obj): Obj {
-    const selector =
-      res.name === 'replicationcontrollers'
-        ? Object.entries((o.spec?.selector ?? {}) as Record<string, string>)
-            .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-            .map(([k, v]) => `${k}=${v}`)
-            .join(',')
-        : labelSelectorString(o.spec?.selector);
+    const selector = res.scaleSelector ? res.scaleSelector(o) : labelSelectorString(o.spec?.selector);
     return {
       kind: 'Scale',
       apiVersion: 'autoscaling/v1',
@@ -405,7 +397,7 @@ export class Registry {
   // ---------------- delete ----------------
 
   private gracePeriod(res: ResourceDef, o: Obj, opts: DeleteOptions): number | undefined {
-    if (res.name !== 'pods') return undefined;
+    if (!res.gracefulDelete) return undefined;
     let g = opts.gracePeriodSeconds ?? o.spec?.terminationGracePeriodSeconds ?? 30;
     if (!o.spec?.nodeName) g = 0;
     const phase = o.status?.phase;
@@ -454,7 +446,7 @@ export class Registry {
   delete(res: ResourceDef, ns: string | undefined, name: string, opts: DeleteOptions, ctx: WriteCtx): DeleteResult {
     const old = this.get(res, ns, name);
     this.checkPreconditions(res, old, opts);
-    if (res.name === 'namespaces') return this.deleteNamespace(old, opts, ctx);
+    if (res.namespaceLifecycle) return this.deleteNamespace(old, opts, ctx);
     const grace = this.gracePeriod(res, old, opts);
     const fins = this.propagationFinalizers(res, old, opts);
     const finsChanged = !deepEqual(fins, old.metadata.finalizers ?? []);

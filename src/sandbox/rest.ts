@@ -302,7 +302,7 @@ export class RestHandler {
         const ctx = this.writeCtx(info, dryRunValues, 'DeleteOptions');
         const opts = this.deleteOptions(info);
         const r = this.registry.delete(res, namespace, name!, opts, ctx);
-        if (!r.deleted || res.name === 'pods') return objReply(200, withType(res, r.object), ctx);
+        if (!r.deleted || res.gracefulDelete) return objReply(200, withType(res, r.object), ctx);
         const details: Obj = { name: r.object.metadata.name };
         if (res.group) details.group = res.group;
         details.kind = res.name;
@@ -313,7 +313,7 @@ export class RestHandler {
         const ctx = this.writeCtx(info, dryRunValues, 'DeleteOptions');
         const opts = this.deleteOptions(info);
         const sel = this.selector(info.url, res);
-        const victims = this.registry.store.list(res.name, namespace).filter((o) => matches(sel, res.name, o));
+        const victims = this.registry.store.list(res.name, namespace).filter((o) => matches(sel, res, o));
         const items: Obj[] = [];
         for (const v of victims) {
           try {
@@ -362,7 +362,7 @@ export class RestHandler {
   private selector(url: URL, res: ResourceDef): Selector {
     return {
       labels: parseLabelSelector(url.searchParams.get('labelSelector')),
-      fields: parseFieldSelector(url.searchParams.get('fieldSelector'), res.name),
+      fields: parseFieldSelector(url.searchParams.get('fieldSelector'), res),
     };
   }
 
@@ -401,7 +401,7 @@ export class RestHandler {
         throw tooLargeResourceVersion(rv, store.currentRV());
       }
     }
-    const accept = (o: Obj) => selectorIsEmpty(sel) || matches(sel, res.name, o);
+    const accept = (o: Obj) => selectorIsEmpty(sel) || matches(sel, res, o);
     if (!items && limit > 0) {
       // the current state, one page: a binary search, not a scan of the whole resource
       const page = store.pageFrom(res.name, namespace, start, limit, accept);

@@ -3,41 +3,19 @@
 // are the same labels.Parse, so one port of it, with upstream's messages word for word, serves
 // both. It is checked against upstream's words (test/sandbox/selectors.test.ts), not against a
 // second copy of itself.
-import { labelValueErrors, parseLabelSelector as parseLabels, qualifiedNameErrors, type Selector as LabelSelector } from '../core/selector.js';
+import { parseLabelSelector as parseLabels, type Selector as LabelSelector } from '../core/selector.js';
 import { badRequest } from './errors.js';
+import type { Kind } from './kinds/kind.js';
+import { resourceByName } from './resources.js';
 import type { Obj } from './util.js';
 
-/** The first of validation.IsQualifiedName's messages, or null. */
-export function labelKeyError(key: string): string | null {
-  return qualifiedNameErrors(key)[0] ?? null;
-}
-
-/** The first of validation.IsValidLabelValue's messages, or null. */
-export function labelValueError(v: string): string | null {
-  return labelValueErrors(v)[0] ?? null;
-}
+export { labelKeyError, labelSelectorString, labelValueError } from './labels.js';
 
 /** labels.Parse of a request's labelSelector; a bad one is a 400 with the parser's message. */
 export function parseLabelSelector(s: string | undefined | null): LabelSelector {
   const r = parseLabels(s ?? '');
   if (!r.ok) throw badRequest(r.error);
   return r.selector;
-}
-
-/** metav1.LabelSelectorAsSelector(sel).String(), as the Scale subresource reports it. */
-export function labelSelectorString(sel: Obj | null | undefined): string {
-  if (!sel) return '';
-  const parts: { key: string; text: string }[] = [];
-  for (const [k, v] of Object.entries((sel.matchLabels ?? {}) as Record<string, string>)) parts.push({ key: k, text: `${k}=${v}` });
-  for (const e of (sel.matchExpressions ?? []) as Obj[]) {
-    const vals = [...new Set((e.values ?? []) as string[])].sort().join(',');
-    if (e.operator === 'In') parts.push({ key: e.key, text: `${e.key} in (${vals})` });
-    else if (e.operator === 'NotIn') parts.push({ key: e.key, text: `${e.key} notin (${vals})` });
-    else if (e.operator === 'Exists') parts.push({ key: e.key, text: e.key });
-    else if (e.operator === 'DoesNotExist') parts.push({ key: e.key, text: `!${e.key}` });
-  }
-  parts.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-  return parts.map((p) => p.text).join(',');
 }
 
 // ---- field selectors ----
@@ -48,55 +26,22 @@ export interface FieldRequirement {
   value: string;
 }
 
-function get(o: Obj, path: string): unknown {
-  let cur: unknown = o;
-  for (const p of path.split('.')) {
-    if (cur === null || typeof cur !== 'object') return undefined;
-    cur = (cur as Obj)[p];
-  }
-  return cur;
+/** A resource's selectable fields (its kind's, kinds/<resource>.ts), by resource name or by kind. */
+type FieldsOf = string | Pick<Kind, 'selectableFields'>;
+
+function fieldsOf(resource: FieldsOf): Readonly<Record<string, (o: Obj) => string>> {
+  const kind = typeof resource === 'string' ? resourceByName(resource) : resource;
+  return kind?.selectableFields ?? {};
 }
 
 const str = (v: unknown) => (v === undefined || v === null ? '' : String(v));
-
-/** The selectable fields per resource (the registries' ToSelectableFields). */
-const FIELDS: Record<string, Record<string, (o: Obj) => string>> = {
-  pods: {
-    'spec.nodeName': (o) => str(get(o, 'spec.nodeName')),
-    'spec.restartPolicy': (o) => str(get(o, 'spec.restartPolicy')),
-    'spec.schedulerName': (o) => str(get(o, 'spec.schedulerName')),
-    'spec.serviceAccountName': (o) => str(get(o, 'spec.serviceAccountName')),
-    'spec.hostNetwork': (o) => String(Boolean(get(o, 'spec.hostNetwork'))),
-    'status.phase': (o) => str(get(o, 'status.phase')),
-    'status.podIP': (o) => str(get(o, 'status.podIP')),
-    'status.nominatedNodeName': (o) => str(get(o, 'status.nominatedNodeName')),
-  },
-  events: {
-    'involvedObject.kind': (o) => str(get(o, 'involvedObject.kind')),
-    'involvedObject.namespace': (o) => str(get(o, 'involvedObject.namespace')),
-    'involvedObject.name': (o) => str(get(o, 'involvedObject.name')),
-    'involvedObject.uid': (o) => str(get(o, 'involvedObject.uid')),
-    'involvedObject.apiVersion': (o) => str(get(o, 'involvedObject.apiVersion')),
-    'involvedObject.resourceVersion': (o) => str(get(o, 'involvedObject.resourceVersion')),
-    'involvedObject.fieldPath': (o) => str(get(o, 'involvedObject.fieldPath')),
-    reason: (o) => str(o.reason),
-    reportingComponent: (o) => str(o.reportingComponent),
-    source: (o) => str(get(o, 'source.component')),
-    type: (o) => str(o.type),
-  },
-  namespaces: { 'status.phase': (o) => str(get(o, 'status.phase')) },
-  nodes: { 'spec.unschedulable': (o) => String(Boolean(get(o, 'spec.unschedulable'))) },
-  replicasets: { 'status.replicas': (o) => String(get(o, 'status.replicas') ?? 0) },
-  replicationcontrollers: { 'status.replicas': (o) => String(get(o, 'status.replicas') ?? 0) },
-  leases: {},
-};
 
 function unescapeField(s: string): string {
   return s.replace(/\\(.)/g, '$1');
 }
 
 /** fields.ParseSelector plus the per-resource field label check. */
-export function parseFieldSelector(s: string | undefined | null, resource: string): FieldRequirement[] {
+export function parseFieldSelector(s: string | undefined | null, resource: FieldsOf): FieldRequirement[] {
   if (!s || s.trim() === '') return [];
   const out: FieldRequirement[] = [];
   // Split on unescaped commas.
@@ -114,7 +59,7 @@ export function parseFieldSelector(s: string | undefined | null, resource: strin
     const field = m[1].trim();
     const op = m[2] === '!=' ? '!=' : '=';
     const value = unescapeField(m[3]);
-    if (field !== 'metadata.name' && field !== 'metadata.namespace' && !(FIELDS[resource] ?? {})[field]) {
+    if (field !== 'metadata.name' && field !== 'metadata.namespace' && !fieldsOf(resource)[field]) {
       throw badRequest(`field label not supported: ${field}`);
     }
     out.push({ field, op, value });
@@ -122,14 +67,14 @@ export function parseFieldSelector(s: string | undefined | null, resource: strin
   return out;
 }
 
-export function fieldValue(resource: string, o: Obj, field: string): string {
+export function fieldValue(resource: FieldsOf, o: Obj, field: string): string {
   if (field === 'metadata.name') return str(o.metadata?.name);
   if (field === 'metadata.namespace') return str(o.metadata?.namespace);
-  const f = (FIELDS[resource] ?? {})[field];
+  const f = fieldsOf(resource)[field];
   return f ? f(o) : '';
 }
 
-export function matchFields(reqs: FieldRequirement[], resource: string, o: Obj): boolean {
+export function matchFields(reqs: FieldRequirement[], resource: FieldsOf, o: Obj): boolean {
   for (const r of reqs) {
     const v = fieldValue(resource, o, r.field);
     if (r.op === '=' ? v !== r.value : v === r.value) return false;
@@ -142,7 +87,7 @@ export interface Selector {
   fields: FieldRequirement[];
 }
 
-export function matches(sel: Selector, resource: string, o: Obj): boolean {
+export function matches(sel: Selector, resource: FieldsOf, o: Obj): boolean {
   return sel.labels.matches(o.metadata?.labels) && matchFields(sel.fields, resource, o);
 }
 

@@ -121,6 +121,8 @@ export function seedDefaultServiceAccounts(registry: Registry, store: Store): vo
  */
 export function serviceAccountAdmission(store: Store, awaitDefault?: (namespace: string) => void): Admission {
   return (res, o) => {
+    // An admission plugin picks the resource it acts on, as upstream's serviceaccount.Admit does
+    // (a.GetResource().GroupResource() != api.Resource("pods")): not a kind's own rule.
     if (res.name !== 'pods') return;
     const meta = o.metadata as Obj;
     // The name as admission sees it: generateName is not expanded yet.

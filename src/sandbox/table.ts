@@ -1,23 +1,15 @@
 // Server-side printing: meta.k8s.io/v1 Table, with the columns kube-apiserver's printers use.
-import type { ResourceDef } from './resources.js';
-import { labelSelectorString } from './selectors.js';
+import type { Column, Kind as ResourceDef } from './kinds/kind.js';
+import { labelSelectorString } from './labels.js';
 import { sinceAge, type Obj } from './util.js';
 
-interface Column {
-  name: string;
-  type: string;
-  format: string;
-  description: string;
-  priority: number;
-}
-
-const col = (name: string, type: string, description: string, priority = 0, format = ''): Column => ({ name, type, format, description, priority });
-const NAME = col('Name', 'string', 'Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names', 0, 'name');
-const AGE = col('Age', 'string', 'CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata');
+export const col = (name: string, type: string, description: string, priority = 0, format = ''): Column => ({ name, type, format, description, priority });
+export const NAME = col('Name', 'string', 'Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names', 0, 'name');
+export const AGE = col('Age', 'string', 'CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata');
 
 const none = (v: unknown): string => (v === undefined || v === null || v === '' ? '<none>' : String(v));
 
-function podRow(o: Obj, now: number): unknown[] {
+export function podRow(o: Obj, now: number): unknown[] {
   const spec = o.spec ?? {};
   const st = o.status ?? {};
   const total = (spec.containers ?? []).length;
@@ -55,7 +47,7 @@ function containersAndImages(tmpl: Obj | undefined): [string, string] {
   return [cs.map((c) => c.name).join(','), cs.map((c) => c.image).join(',')];
 }
 
-function replicaRow(o: Obj, now: number, rc: boolean): unknown[] {
+export function replicaRow(o: Obj, now: number, rc: boolean): unknown[] {
   const [names, images] = containersAndImages(o.spec?.template);
   const sel = rc
     ? Object.entries((o.spec?.selector ?? {}) as Record<string, string>).sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => `${k}=${v}`).join(',')
@@ -63,7 +55,7 @@ function replicaRow(o: Obj, now: number, rc: boolean): unknown[] {
   return [o.metadata.name, o.spec?.replicas ?? 0, o.status?.replicas ?? 0, o.status?.readyReplicas ?? 0, sinceAge(o.metadata.creationTimestamp, now), names, images, none(sel)];
 }
 
-function deploymentRow(o: Obj, now: number): unknown[] {
+export function deploymentRow(o: Obj, now: number): unknown[] {
   const [names, images] = containersAndImages(o.spec?.template);
   const st = o.status ?? {};
   return [
@@ -78,9 +70,9 @@ function deploymentRow(o: Obj, now: number): unknown[] {
   ];
 }
 
-const count = (m: unknown): number => (m && typeof m === 'object' ? Object.keys(m).length : 0);
+export const count = (m: unknown): number => (m && typeof m === 'object' ? Object.keys(m).length : 0);
 
-function nodeRow(o: Obj, now: number): unknown[] {
+export function nodeRow(o: Obj, now: number): unknown[] {
   const conds = (o.status?.conditions ?? []) as Obj[];
   const ready = conds.find((c) => c.type === 'Ready');
   let status = ready ? (ready.status === 'True' ? 'Ready' : 'NotReady') : 'Unknown';
@@ -94,7 +86,7 @@ function nodeRow(o: Obj, now: number): unknown[] {
   return [o.metadata.name, status, roles.length ? roles.join(',') : '<none>', sinceAge(o.metadata.creationTimestamp, now), info.kubeletVersion ?? '', addr('InternalIP'), addr('ExternalIP'), none(info.osImage), none(info.kernelVersion), none(info.containerRuntimeVersion)];
 }
 
-function eventRow(o: Obj, now: number): unknown[] {
+export function eventRow(o: Obj, now: number): unknown[] {
   const first = o.firstTimestamp ?? o.eventTime ?? o.metadata.creationTimestamp;
   const last = o.series?.lastObservedTime ?? o.lastTimestamp ?? o.eventTime ?? first;
   let lastSeen = sinceAge(last, now);
@@ -105,7 +97,8 @@ function eventRow(o: Obj, now: number): unknown[] {
   return [lastSeen, o.type ?? '', o.reason ?? '', `${String(inv.kind ?? '').toLowerCase()}/${inv.name ?? ''}`, inv.fieldPath ?? '', source, String(o.message ?? '').trim(), sinceAge(first, now), o.count ?? 1, o.metadata.name];
 }
 
-const COLUMNS: Record<string, Column[]> = {
+/** The columns of kube-apiserver's printers (pkg/printers/internalversion AddHandlers), by resource. */
+export const COLUMNS: Record<string, Column[]> = {
   pods: [
     NAME,
     col('Ready', 'string', 'The aggregate readiness state of this pod for accepting traffic.'),
@@ -180,35 +173,10 @@ const COLUMNS: Record<string, Column[]> = {
     AGE,
   ],
 };
-COLUMNS.replicationcontrollers = COLUMNS.replicasets;
 
+/** One row of the kind's table convertor; a kind without one prints Name and Age. */
 export function tableRow(res: ResourceDef, o: Obj, now = Date.now()): unknown[] {
-  switch (res.name) {
-    case 'pods':
-      return podRow(o, now);
-    case 'replicasets':
-      return replicaRow(o, now, false);
-    case 'replicationcontrollers':
-      return replicaRow(o, now, true);
-    case 'nodes':
-      return nodeRow(o, now);
-    case 'namespaces':
-      return [o.metadata.name, o.status?.phase ?? '', sinceAge(o.metadata.creationTimestamp, now)];
-    case 'events':
-      return eventRow(o, now);
-    case 'leases':
-      return [o.metadata.name, o.spec?.holderIdentity ?? '', sinceAge(o.metadata.creationTimestamp, now)];
-    case 'deployments':
-      return deploymentRow(o, now);
-    case 'configmaps':
-      return [o.metadata.name, count(o.data) + count(o.binaryData), sinceAge(o.metadata.creationTimestamp, now)];
-    case 'secrets':
-      return [o.metadata.name, o.type ?? '', count(o.data), sinceAge(o.metadata.creationTimestamp, now)];
-    case 'serviceaccounts':
-      return [o.metadata.name, Array.isArray(o.secrets) ? o.secrets.length : 0, sinceAge(o.metadata.creationTimestamp, now)];
-    default:
-      return [o.metadata.name, sinceAge(o.metadata.creationTimestamp, now)];
-  }
+  return res.row ? res.row(o, now) : [o.metadata.name, sinceAge(o.metadata.creationTimestamp, now)];
 }
 
 export type IncludeObject = 'None' | 'Metadata' | 'Object';
@@ -225,7 +193,7 @@ export function toTable(res: ResourceDef, items: Obj[], listMeta: Obj, include: 
     kind: 'Table',
     apiVersion: 'meta.k8s.io/v1',
     metadata: listMeta,
-    columnDefinitions: COLUMNS[res.name] ?? [NAME, AGE],
+    columnDefinitions: res.columns ?? [NAME, AGE],
     rows: items.map((o) => {
       const row: Obj = { cells: tableRow(res, o, now) };
       const obj = rowObject(o, include);

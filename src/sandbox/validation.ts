@@ -1,8 +1,8 @@
 // Validation as k8s.io/kubernetes/pkg/apis/*/validation does it, for the fields the sandbox serves.
 import { GoRepr, type FieldError } from './errors.js';
-import { jsonFields, typeForKind } from './protobuf/schema.js';
-import { apiVersionOf, type ResourceDef } from './resources.js';
-import { labelKeyError, labelValueError } from './selectors.js';
+import { jsonFields } from './protobuf/schema.js';
+import type { Kind as ResourceDef } from './kinds/kind.js';
+import { labelKeyError, labelValueError } from './labels.js';
 import { deepEqual, isPlainObject, type Obj } from './util.js';
 
 const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
@@ -27,15 +27,15 @@ export function dnsSubdomainErrors(v: string): string[] {
 }
 
 function nameErrors(res: ResourceDef, name: string): string[] {
-  if (res.name === 'namespaces') return dnsLabelErrors(name);
-  if (res.name === 'events') {
-    // path.ValidatePathSegmentName: anything but "." / ".." and names containing "/" or "%".
-    if (name === '.' || name === '..') return [`may not be '${name}'`];
-    if (name.includes('/')) return ["may not contain '/'"];
-    if (name.includes('%')) return ["may not contain '%'"];
-    return [];
-  }
-  return dnsSubdomainErrors(name);
+  return res.nameErrors ? res.nameErrors(name) : dnsSubdomainErrors(name);
+}
+
+/** path.ValidatePathSegmentName (Events): anything but "." / ".." and names containing "/" or "%". */
+export function pathSegmentNameErrors(name: string): string[] {
+  if (name === '.' || name === '..') return [`may not be '${name}'`];
+  if (name.includes('/')) return ["may not contain '/'"];
+  if (name.includes('%')) return ["may not contain '%'"];
+  return [];
 }
 
 let fakeAddr = 0xc000120000;
@@ -248,7 +248,7 @@ function validateLabelSelector(sel: Obj, field: string, errs: FieldError[]): boo
   return ok;
 }
 
-function validateReplicaSetSpec(o: Obj, errs: FieldError[]): void {
+export function validateReplicaSetSpec(o: Obj, errs: FieldError[]): void {
   const spec = (o.spec ?? {}) as Obj;
   nonNegative(spec.replicas, 'spec.replicas', errs);
   nonNegative(spec.minReadySeconds, 'spec.minReadySeconds', errs);
@@ -279,7 +279,7 @@ function validateTemplate(spec: Obj, errs: FieldError[]): void {
   }
 }
 
-function validateRCSpec(o: Obj, errs: FieldError[]): void {
+export function validateRCSpec(o: Obj, errs: FieldError[]): void {
   const spec = (o.spec ?? {}) as Obj;
   nonNegative(spec.replicas, 'spec.replicas', errs);
   nonNegative(spec.minReadySeconds, 'spec.minReadySeconds', errs);
@@ -295,7 +295,7 @@ function validateRCSpec(o: Obj, errs: FieldError[]): void {
   validateTemplate(spec, errs);
 }
 
-function validateReplicaStatus(o: Obj, errs: FieldError[]): void {
+export function validateReplicaStatus(o: Obj, errs: FieldError[]): void {
   const st = (o.status ?? {}) as Obj;
   for (const f of ['replicas', 'fullyLabeledReplicas', 'readyReplicas', 'availableReplicas', 'observedGeneration', 'terminatingReplicas']) {
     nonNegative(st[f], `status.${f}`, errs);
@@ -329,7 +329,7 @@ function dataKeys(m: unknown, field: string, errs: FieldError[]): void {
   for (const k of Object.keys(m)) for (const e of configMapKeyErrors(k)) errs.push({ type: 'Invalid', field: `${field}[${k}]`, value: k, detail: e });
 }
 
-function validateConfigMap(o: Obj, errs: FieldError[]): void {
+export function validateConfigMap(o: Obj, errs: FieldError[]): void {
   const data = (isPlainObject(o.data) ? o.data : {}) as Record<string, string>;
   const binary = (isPlainObject(o.binaryData) ? o.binaryData : {}) as Record<string, string>;
   let total = 0;
@@ -346,7 +346,7 @@ function validateConfigMap(o: Obj, errs: FieldError[]): void {
   if (total > MAX_DATA_BYTES) errs.push({ type: 'TooLong', field: '', detail: `may not be more than ${MAX_DATA_BYTES} bytes` });
 }
 
-function validateSecret(o: Obj, errs: FieldError[]): void {
+export function validateSecret(o: Obj, errs: FieldError[]): void {
   const data = (isPlainObject(o.data) ? o.data : {}) as Record<string, string>;
   dataKeys(data, 'data', errs);
   const total = Object.values(data).reduce((n, v) => n + Buffer.from(String(v ?? ''), 'base64').length, 0);
@@ -378,7 +378,7 @@ function validateSecret(o: Obj, errs: FieldError[]): void {
 }
 
 /** ConfigMaps and Secrets with `immutable: true` keep their data (and stay immutable). */
-function validateImmutableData(o: Obj, old: Obj, fields: string[], errs: FieldError[]): void {
+export function validateImmutableData(o: Obj, old: Obj, fields: string[], errs: FieldError[]): void {
   if (old.immutable !== true) return;
   if (o.immutable !== true) errs.push({ type: 'Forbidden', field: 'immutable', detail: 'field is immutable when `immutable` is set' });
   for (const f of fields) if (!deepEqual(o[f] ?? null, old[f] ?? null)) errs.push({ type: 'Forbidden', field: f, detail: 'field is immutable when `immutable` is set' });
@@ -401,7 +401,7 @@ function isZero(v: unknown): boolean {
   return v === 0 || v === '0%';
 }
 
-function validateDeploymentSpec(o: Obj, errs: FieldError[]): void {
+export function validateDeploymentSpec(o: Obj, errs: FieldError[]): void {
   const spec = (o.spec ?? {}) as Obj;
   validateReplicaSetSpec(o, errs);
   nonNegative(spec.revisionHistoryLimit, 'spec.revisionHistoryLimit', errs);
@@ -431,7 +431,7 @@ function validateDeploymentSpec(o: Obj, errs: FieldError[]): void {
   }
 }
 
-function validateDeploymentStatus(o: Obj, errs: FieldError[]): void {
+export function validateDeploymentStatus(o: Obj, errs: FieldError[]): void {
   const st = (o.status ?? {}) as Obj;
   for (const f of ['observedGeneration', 'replicas', 'updatedReplicas', 'readyReplicas', 'availableReplicas', 'unavailableReplicas', 'terminatingReplicas', 'collisionCount']) {
     nonNegative(st[f], `status.${f}`, errs);
@@ -444,7 +444,7 @@ function validateDeploymentStatus(o: Obj, errs: FieldError[]): void {
   if ((st.availableReplicas ?? 0) > (st.readyReplicas ?? 0)) errs.push({ type: 'Invalid', field: 'status.availableReplicas', value: st.availableReplicas, detail: 'cannot be greater than readyReplicas' });
 }
 
-function validateEvent(o: Obj, errs: FieldError[]): void {
+export function validateEvent(o: Obj, errs: FieldError[]): void {
   const ns = o.metadata?.namespace ?? '';
   const inv = (o.involvedObject ?? {}) as Obj;
   if (!o.eventTime) {
@@ -473,7 +473,7 @@ function validateEvent(o: Obj, errs: FieldError[]): void {
   }
 }
 
-function validateLease(o: Obj, errs: FieldError[]): void {
+export function validateLease(o: Obj, errs: FieldError[]): void {
   const spec = (o.spec ?? {}) as Obj;
   if (spec.leaseDurationSeconds !== undefined && spec.leaseDurationSeconds !== null && !(spec.leaseDurationSeconds > 0)) {
     errs.push({ type: 'Invalid', field: 'spec.leaseDurationSeconds', value: spec.leaseDurationSeconds, detail: 'must be greater than 0' });
@@ -483,77 +483,56 @@ function validateLease(o: Obj, errs: FieldError[]): void {
 
 /** Resource-specific validation of a whole object (create, or update of the main resource). */
 export function validateObject(res: ResourceDef, o: Obj, errs: FieldError[]): void {
-  switch (res.name) {
-    case 'pods':
-      validatePodSpec(o.spec, 'spec', errs);
-      break;
-    case 'replicasets':
-      validateReplicaSetSpec(o, errs);
-      validateReplicaStatus(o, errs);
-      break;
-    case 'replicationcontrollers':
-      validateRCSpec(o, errs);
-      validateReplicaStatus(o, errs);
-      break;
-    case 'deployments':
-      validateDeploymentSpec(o, errs);
-      validateDeploymentStatus(o, errs);
-      break;
-    case 'configmaps':
-      validateConfigMap(o, errs);
-      break;
-    case 'secrets':
-      validateSecret(o, errs);
-      break;
-    case 'events':
-      validateEvent(o, errs);
-      break;
-    case 'leases':
-      validateLease(o, errs);
-      break;
-    default:
-      break;
-  }
+  res.validate?.(o, errs);
 }
 
 const POD_UPDATE_FORBIDDEN =
   'pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)';
 
-/** Resource-specific update rules (immutable fields). */
-export function validateUpdate(res: ResourceDef, o: Obj, old: Obj, errs: FieldError[]): void {
-  if (res.name === 'pods') {
-    const mask = (spec: Obj | undefined): Obj => {
-      const s = { ...(spec ?? {}) };
-      const strip = (l: unknown) => (Array.isArray(l) ? l.map((c: Obj) => ({ ...c, image: undefined })) : l);
-      s.containers = strip(s.containers);
-      s.initContainers = strip(s.initContainers);
-      delete s.activeDeadlineSeconds;
-      delete s.tolerations;
-      delete s.terminationGracePeriodSeconds;
-      return s;
-    };
-    if (!deepEqual(mask(o.spec), mask(old.spec))) errs.push({ type: 'Forbidden', field: 'spec', detail: POD_UPDATE_FORBIDDEN });
-  }
-  if ((res.name === 'replicasets' || res.name === 'deployments') && isPlainObject(o.spec?.selector) && !deepEqual(o.spec.selector, old.spec?.selector)) {
+/** ValidatePodUpdate: only images, activeDeadlineSeconds, tolerations and the grace period may change. */
+export function validatePodUpdate(o: Obj, old: Obj, errs: FieldError[]): void {
+  const mask = (spec: Obj | undefined): Obj => {
+    const s = { ...(spec ?? {}) };
+    const strip = (l: unknown) => (Array.isArray(l) ? l.map((c: Obj) => ({ ...c, image: undefined })) : l);
+    s.containers = strip(s.containers);
+    s.initContainers = strip(s.initContainers);
+    delete s.activeDeadlineSeconds;
+    delete s.tolerations;
+    delete s.terminationGracePeriodSeconds;
+    return s;
+  };
+  if (!deepEqual(mask(o.spec), mask(old.spec))) errs.push({ type: 'Forbidden', field: 'spec', detail: POD_UPDATE_FORBIDDEN });
+}
+
+/** apps/v1 ValidateReplicaSetUpdate / ValidateDeploymentUpdate: spec.selector is immutable. */
+export function validateSelectorImmutable(o: Obj, old: Obj, errs: FieldError[]): void {
+  if (isPlainObject(o.spec?.selector) && !deepEqual(o.spec.selector, old.spec?.selector)) {
     errs.push({ type: 'Invalid', field: 'spec.selector', value: labelSelectorRepr(o.spec.selector), detail: 'field is immutable' });
   }
-  if (res.name === 'configmaps') validateImmutableData(o, old, ['data', 'binaryData'], errs);
-  if (res.name === 'secrets') {
-    if ((o.type ?? '') !== (old.type ?? '')) errs.push({ type: 'Invalid', field: 'type', value: o.type ?? '', detail: 'field is immutable' });
-    validateImmutableData(o, old, ['data'], errs);
+}
+
+/** ValidateSecretUpdate: type is immutable, and data when `immutable: true`. */
+export function validateSecretUpdate(o: Obj, old: Obj, errs: FieldError[]): void {
+  if ((o.type ?? '') !== (old.type ?? '')) errs.push({ type: 'Invalid', field: 'type', value: o.type ?? '', detail: 'field is immutable' });
+  validateImmutableData(o, old, ['data'], errs);
+}
+
+/** Resource-specific update rules (immutable fields). */
+export function validateUpdate(res: ResourceDef, o: Obj, old: Obj, errs: FieldError[]): void {
+  res.validateUpdate?.(o, old, errs);
+}
+
+/** ValidatePodStatusUpdate: the phase is one of the known ones. */
+export function validatePodStatus(o: Obj, errs: FieldError[]): void {
+  const phase = o.status?.phase;
+  if (phase !== undefined && !['Pending', 'Running', 'Succeeded', 'Failed', 'Unknown'].includes(phase)) {
+    errs.push({ type: 'NotSupported', field: 'status.phase', value: phase, detail: 'supported values: "Failed", "Pending", "Running", "Succeeded", "Unknown"' });
   }
 }
 
 /** Status-subresource validation (only status is checked, the rest was copied from the stored object). */
 export function validateStatus(res: ResourceDef, o: Obj, errs: FieldError[]): void {
-  if (res.name === 'replicasets' || res.name === 'replicationcontrollers') validateReplicaStatus(o, errs);
-  if (res.name === 'deployments') validateDeploymentStatus(o, errs);
-  if (res.name === 'pods') {
-    const phase = o.status?.phase;
-    if (phase !== undefined && !['Pending', 'Running', 'Succeeded', 'Failed', 'Unknown'].includes(phase)) {
-      errs.push({ type: 'NotSupported', field: 'status.phase', value: phase, detail: 'supported values: "Failed", "Pending", "Running", "Succeeded", "Unknown"' });
-    }
-  }
+  res.validateStatus?.(o, errs);
 }
 
 // ---- fieldValidation=Strict: unknown fields ----
@@ -564,7 +543,7 @@ export function validateStatus(res: ResourceDef, o: Obj, errs: FieldError[]): vo
  * (./protobuf/schema.ts, from upstream's generated.proto) say which fields each type has.
  */
 export function unknownFields(res: ResourceDef, o: Obj): string[] {
-  const type = typeForKind(apiVersionOf(res), res.kind);
+  const type = res.protobuf;
   const out: string[] = [];
   if (type) unknownIn(o, type, '', out, true);
   return out;

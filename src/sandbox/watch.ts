@@ -87,7 +87,7 @@ export class WatchHub {
     }
 
     const inScope = (o: Obj) => !p.namespace || o.metadata?.namespace === p.namespace;
-    const matchesSel = (o: Obj | undefined) => !!o && inScope(o) && matches(p.sel, p.res.name, o);
+    const matchesSel = (o: Obj | undefined) => !!o && inScope(o) && matches(p.sel, p.res, o);
     const translate = (ev: StoreEvent): [string, Obj] | null => {
       const now = matchesSel(ev.object);
       if (ev.type === 'ADDED') return now ? ['ADDED', ev.object] : null;
@@ -103,7 +103,7 @@ export class WatchHub {
     let replay: StoreEvent[] = [];
     const startFromState = rvNum === undefined || rvNum === 0 || p.sendInitialEvents === true;
     if (startFromState) {
-      initial = this.store.list(p.res.name, p.namespace).filter((o) => matches(p.sel, p.res.name, o));
+      initial = this.store.list(p.res.name, p.namespace).filter((o) => matches(p.sel, p.res, o));
     } else {
       const since = this.store.eventsSince(p.res.name, rvNum!);
       if (!since) {

@@ -1,12 +1,12 @@
 // What the API types look like: their protobuf fields (for decoding request bodies) and their JSON
 // fields (for anyone who needs to know which fields type T has and what they hold, e.g. strict
-// field validation or OpenAPI schemas). The facts live in types.ts; this module reads them.
+// field validation or OpenAPI schemas). The facts live in types.generated.ts (made by
+// scripts/gen-protobuf-types.mjs from upstream's generated.proto); this module reads them.
 import protobuf from 'protobufjs/light.js';
-import { MESSAGES } from './types.js';
+import type { FieldRow, MessageTable } from './rows.js';
+import { MESSAGES, ROOT_KINDS } from './types.generated.js';
 
-/** [json name, field number, type, flags?, protobuf name?]; see the header of types.ts. */
-export type FieldRow = readonly [json: string, number: number, type: string, flags?: string, proto?: string];
-export type MessageTable = Readonly<Record<string, readonly FieldRow[]>>;
+export type { FieldRow, MessageTable };
 
 export type ScalarType = 'string' | 'bool' | 'int32' | 'int64' | 'bytes';
 
@@ -68,22 +68,9 @@ export interface JsonField {
   omitEmpty: boolean;
 }
 
-/** The kinds whose bodies can be decoded, by `apiVersion/kind`; DeleteOptions is in every group version. */
-export const ROOT_KINDS: Readonly<Record<string, string>> = {
-  'v1/Namespace': 'core.v1.Namespace',
-  'v1/Pod': 'core.v1.Pod',
-  'v1/Node': 'core.v1.Node',
-  'v1/Event': 'core.v1.Event',
-  'v1/ReplicationController': 'core.v1.ReplicationController',
-  'v1/Binding': 'core.v1.Binding',
-  'v1/ConfigMap': 'core.v1.ConfigMap',
-  'v1/Secret': 'core.v1.Secret',
-  'v1/ServiceAccount': 'core.v1.ServiceAccount',
-  'apps/v1/ReplicaSet': 'apps.v1.ReplicaSet',
-  'apps/v1/Deployment': 'apps.v1.Deployment',
-  'autoscaling/v1/Scale': 'autoscaling.v1.Scale',
-  'coordination.k8s.io/v1/Lease': 'coordination.v1.Lease',
-};
+// ROOT_KINDS (apiVersion/kind → message) is generated with the table, from each kind's
+// `protobuf:` (src/sandbox/kinds/<resource>.ts) and the subresource bodies (Binding, Scale).
+export { ROOT_KINDS };
 
 /** The message of an object's apiVersion and kind, or undefined when the table has none. */
 export function typeForKind(apiVersion: string, kind: string): string | undefined {
