@@ -25,7 +25,8 @@ import {
   type WhatIf,
 } from './plan-types.js';
 import { controllerRef, isPodActive, isPodTerminating } from './pod.js';
-import { PodIndex, refersToOtherKindOrName } from './pod-index.js';
+import { candidatesOf, type CandidatePods } from './candidate-pods.js';
+import { PodIndex } from './pod-index.js';
 import { labelSelectorAsSelector, type Selector, type SelectorResult } from './selector.js';
 import { availabilityRequeueSeconds, calculateStatus, currentStatus, statusNeedsWrite, writtenStatus, type ComputedStatus } from './status.js';
 import { formatTime } from './time.js';
@@ -94,7 +95,8 @@ export const victimsOf = (d: SyncDecision): Pod[] => (d.deletion?.victims ?? [])
 
 export class ClusterPlanner {
   readonly controllers: Controller[];
-  readonly index: PodIndex;
+  /** The pods a sync may read: the snapshot's, or a live cache's when the caller passes one. */
+  readonly index: CandidatePods;
   readonly burstReplicas: number;
   private readonly selectors = new Map<Controller, SelectorResult>();
   private readonly rsByOwnerUid = new Map<string, Controller[]>();
@@ -106,10 +108,11 @@ export class ClusterPlanner {
   constructor(
     snapshot: Snapshot,
     private readonly opts: PlanOptions,
+    pods?: CandidatePods,
   ) {
     this.burstReplicas = opts.burstReplicas ?? BURST_REPLICAS;
     this.controllers = [...snapshot.replicaSets.map(fromReplicaSet), ...snapshot.replicationControllers.map(fromReplicationController)].sort(compareControllers);
-    this.index = new PodIndex(snapshot.pods);
+    this.index = pods ?? new PodIndex(snapshot.pods);
     for (const c of this.controllers) {
       this.controllerUids.add(c.metadata.uid);
       if (c.kind !== 'ReplicaSet') continue; // the owner index holds ReplicaSets only (RCs have no controller owner)
@@ -304,34 +307,8 @@ export class ClusterPlanner {
 
   /** Pods of the namespace that match the selector or name this controller, in cache order. */
   private candidates(c: Controller, selector: Selector): Pod[] {
-    const ns = namespaceOf(c);
     // From 1.34 a pod whose reference carries this uid under another kind or name is not listed.
-    const owner = this.ownerKey(c);
-    // Both lists are in cache order: merge them, keeping one copy of a pod in both.
-    let a = this.index.matching(ns, selector);
-    if (owner && a.some((p) => refersToOtherKindOrName(p, owner))) a = a.filter((p) => !refersToOtherKindOrName(p, owner));
-    const b = this.index.controlledBy(ns, c.metadata.uid, owner);
-    if (b.length === 0) return a;
-    if (a.length === 0) return [...b];
-    const out: Pod[] = [];
-    let i = 0;
-    let j = 0;
-    let pa = this.index.position(a[0]);
-    let pb = this.index.position(b[0]);
-    while (i < a.length || j < b.length) {
-      if (j >= b.length || (i < a.length && pa < pb)) {
-        out.push(a[i++]);
-        if (i < a.length) pa = this.index.position(a[i]);
-      } else {
-        if (i < a.length && pa === pb) {
-          i++;
-          if (i < a.length) pa = this.index.position(a[i]);
-        }
-        out.push(b[j++]);
-        if (j < b.length) pb = this.index.position(b[j]);
-      }
-    }
-    return out;
+    return candidatesOf(this.index, namespaceOf(c), c.metadata.uid, selector, this.ownerKey(c));
   }
 
   /** The owner to match beyond the uid: kind and name under the 1.34+ pod index, none before. */
