@@ -2,14 +2,14 @@
 // handlers that only compute keys and enqueue (addPod, updatePod, …), a rate-limited workqueue, workers
 // that run one level-based sync per key (syncReplicaSet) with expectations (UIDTrackingControllerExpectations).
 
-import { controllerKey, controllerKindInfo, minReadySeconds, namespaceOf, type ControllerKindInfo } from '../core/controller.js';
+import { controllerKey, controllerKindInfo, emptySnapshot, minReadySeconds, namespaceOf, type ControllerKindInfo } from '../core/controller.js';
 import type { Clock } from '../runtime/clock.js';
 import { UIDTrackingControllerExpectations } from '../runtime/expectations.js';
 import { ClusterPlanner } from '../core/plan.js';
 import { controllerRef, isPodReady, podKey } from '../core/pod.js';
 import { defaultControllerRateLimiter } from '../runtime/rate-limiter.js';
 import { labelSelectorAsSelector } from '../core/selector.js';
-import type { Controller, ControllerKind, OwnerReference, Pod, ReplicaSet, ReplicationController, Tombstone } from '../core/types.js';
+import type { Controller, ControllerKind, OwnerReference, Pod, Tombstone } from '../core/types.js';
 import type { Behaviour } from '../core/versions.js';
 import { WorkQueue } from '../runtime/workqueue.js';
 import { isFenced, type ActionOutcome, type ControllerAPI, type ControllerObject } from '../runtime/api.js';
@@ -296,10 +296,8 @@ export class ReplicaSetController {
     const owner = this.deps.kind === 'ReplicaSet' ? controllerRef(obj) : undefined;
     const controllers = owner ? l.controllers.ownedBy(owner.uid).filter((c) => namespaceOf(c) === ns && c.metadata.uid !== obj.metadata.uid) : [];
     controllers.push(obj);
-    const snapshot =
-      this.deps.kind === 'ReplicaSet'
-        ? { replicaSets: controllers as ReplicaSet[], replicationControllers: [], pods: [] }
-        : { replicaSets: [], replicationControllers: controllers as ReplicationController[], pods: [] };
+    const snapshot = emptySnapshot([], [this.info]);
+    snapshot.controllers[this.deps.kind] = controllers;
     return new ClusterPlanner(snapshot, {
       now: this.deps.clock.now(),
       behaviour: this.deps.behaviour,
@@ -308,6 +306,7 @@ export class ReplicaSetController {
       include: (c) => c.metadata.uid === obj.metadata.uid,
       expectationsSatisfied: (key) => this.expectations.satisfiedExpectations(key),
       warnings: false,
+      registry: [this.info],
     }, new InformerCandidatePods(l.pods));
   }
 

@@ -7,8 +7,8 @@ import {
   compareControllers,
   controllerKey,
   desiredReplicas,
-  fromReplicaSet,
-  fromReplicationController,
+  controllersOf,
+  type ControllerKindInfo,
   isBeingDeleted,
   namespaceOf,
 } from './controller.js';
@@ -50,6 +50,8 @@ export interface PlanOptions {
   controllersComplete?: boolean;
   /** Compute the advisory warnings (overlaps, owners…); the foreground controller skips them. */
   warnings?: boolean;
+  /** The controller kinds the snapshot is read for (default: CONTROLLER_KINDS). */
+  registry?: readonly ControllerKindInfo[];
 }
 
 /**
@@ -111,7 +113,7 @@ export class ClusterPlanner {
     pods?: CandidatePods,
   ) {
     this.burstReplicas = opts.burstReplicas ?? BURST_REPLICAS;
-    this.controllers = [...snapshot.replicaSets.map(fromReplicaSet), ...snapshot.replicationControllers.map(fromReplicationController)].sort(compareControllers);
+    this.controllers = controllersOf(snapshot, opts.registry).sort(compareControllers);
     this.index = pods ?? new PodIndex(snapshot.pods);
     for (const c of this.controllers) {
       this.controllerUids.add(c.metadata.uid);

@@ -6,11 +6,11 @@
 // Pure: no I/O and no clock; the writes come in, the events go out. Memory holds the objects
 // that exist (and a bounded note per gap), never the log.
 
-import { desiredReplicas } from '../core/controller.js';
+import { desiredReplicas, emptySnapshot } from '../core/controller.js';
 import { ClusterPlanner, type SyncDecision } from '../core/plan.js';
 import { controllerRef, isPodActive } from '../core/pod.js';
 import { compareForDeletion } from '../core/rank.js';
-import type { ControllerKind, Pod, ReplicaSet, ReplicationController } from '../core/types.js';
+import type { ControllerKind, Pod } from '../core/types.js';
 import type { Behaviour } from '../core/versions.js';
 import { slimController, slimPod, validateController, validatePod } from '../input/objects.js';
 import { CONTROLLER_USERS, isRsReconcileController } from './agents.js';
@@ -320,13 +320,12 @@ export class HistoryReplay {
     const now = asOf ?? Date.parse(w.time);
     const past = asOf === undefined ? null : ns.stateAt(asOf);
     const controllers = past?.controllers ?? ns.controllers;
-    const rs: ReplicaSet[] = [];
-    const rcs: ReplicationController[] = [];
-    for (const [key, c] of controllers) (key.startsWith('ReplicaSet/') ? rs : rcs).push(c as never);
+    const snapshot = emptySnapshot(past ? [...past.pods.values()] : this.opts.wholeNamespace ? [...ns.pods.values()] : []);
+    // keyed `${kind}/${name}` (ctlKey)
+    for (const [key, c] of controllers) snapshot.controllers[key.slice(0, key.indexOf('/')) as ControllerKind].push(c);
     // the state of the moment, or (asked for) every pod of the namespace, through a snapshot's
     // index; the latest state through the journal state's own indexes
-    const pods = past ? [...past.pods.values()] : this.opts.wholeNamespace ? [...ns.pods.values()] : [];
-    const planner = new ClusterPlanner({ replicaSets: rs, replicationControllers: rcs, pods }, {
+    const planner = new ClusterPlanner(snapshot, {
       now,
       behaviour,
       source: 'file',
