@@ -293,7 +293,7 @@ export class ReplicaSetController {
   private plannerFor(obj: ControllerObject): ClusterPlanner {
     const ns = namespaceOf(obj);
     const l = this.deps.listers;
-    const owner = this.deps.kind === 'ReplicaSet' ? controllerRef(obj) : undefined;
+    const owner = this.info.hasSiblings ? controllerRef(obj) : undefined;
     const controllers = owner ? l.controllers.ownedBy(owner.uid).filter((c) => namespaceOf(c) === ns && c.metadata.uid !== obj.metadata.uid) : [];
     controllers.push(obj);
     const snapshot = emptySnapshot([], [this.info]);

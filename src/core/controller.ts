@@ -83,6 +83,22 @@ export function controllerKindInfo(kind: ControllerKind, registry: readonly Cont
   return info;
 }
 
+/** Whether a kind (of an owner reference, an event's object, an input's item) is a registered controller kind. */
+export function isControllerKind(kind: unknown, registry: readonly ControllerKindInfo[] = CONTROLLER_KINDS): kind is ControllerKind {
+  return registry.some((k) => k.kind === kind);
+}
+
+/** The controller kind served under a resource (plural), or undefined for another resource. */
+export function kindOfResource(resource: string, registry: readonly ControllerKindInfo[] = CONTROLLER_KINDS): ControllerKind | undefined {
+  return registry.find((k) => k.resource === resource)?.kind;
+}
+
+/** The registered kinds in words, for messages: "ReplicaSet or ReplicationController". */
+export function controllerKindsText(conjunction: 'or' | 'and', registry: readonly ControllerKindInfo[] = CONTROLLER_KINDS): string {
+  const kinds = registry.map((k) => k.kind);
+  return kinds.length > 1 ? `${kinds.slice(0, -1).join(', ')} ${conjunction} ${kinds.at(-1)}` : (kinds[0] ?? '');
+}
+
 /** A snapshot with no controller of any kind (and these pods). */
 export function emptySnapshot(pods: Pod[] = [], registry: readonly ControllerKindInfo[] = CONTROLLER_KINDS): Snapshot {
   const controllers = {} as Snapshot['controllers'];

@@ -7,7 +7,9 @@ import {
   compareControllers,
   controllerKey,
   desiredReplicas,
+  controllerKindInfo,
   controllersOf,
+  isControllerKind,
   type ControllerKindInfo,
   isBeingDeleted,
   namespaceOf,
@@ -117,7 +119,7 @@ export class ClusterPlanner {
     this.index = pods ?? new PodIndex(snapshot.pods);
     for (const c of this.controllers) {
       this.controllerUids.add(c.metadata.uid);
-      if (c.kind !== 'ReplicaSet') continue; // the owner index holds ReplicaSets only (RCs have no controller owner)
+      if (!this.hasSiblings(c)) continue; // the owner index holds kinds with siblings only (RCs have no controller owner)
       const owner = controllerRef(c);
       if (owner) push(this.rsByOwnerUid, owner.uid, c);
     }
@@ -253,7 +255,7 @@ export class ClusterPlanner {
         name: v.facts.pod.metadata.name,
         uid: v.facts.uid,
         reason: v.reason,
-        message: deleteMessage(v.facts, v.reason, deletion!.firstKept, now, uidStepIsReady(v), c.kind !== 'ReplicaSet' ? 'rc' : controllerRef(c) ? 'owner' : 'standalone'),
+        message: deleteMessage(v.facts, v.reason, deletion!.firstKept, now, uidStepIsReady(v), !this.hasSiblings(c) ? 'rc' : controllerRef(c) ? 'owner' : 'standalone'),
       })),
       status: toPlanStatus(status),
       statusChanged,
@@ -283,7 +285,7 @@ export class ClusterPlanner {
 
   /** Related pods (getPodsRankedByRelatedPodsOnSameNode) counted per node: pods matching any sibling's selector. */
   relatedPodsPerNode(c: Controller): Map<string, number> {
-    if (c.kind !== 'ReplicaSet') return new Map();
+    if (!this.hasSiblings(c)) return new Map();
     const owner = controllerRef(c);
     if (!owner) return new Map(); // a standalone ReplicaSet has no related pods at all
     const seen = new Map<string, Pod>();
@@ -296,8 +298,13 @@ export class ClusterPlanner {
   }
 
   siblings(c: Controller): Controller[] {
-    const owner = c.kind === 'ReplicaSet' ? controllerRef(c) : undefined;
+    const owner = this.hasSiblings(c) ? controllerRef(c) : undefined;
     return owner ? (this.rsByOwnerUid.get(owner.uid) ?? []).filter((s) => s !== c && s.metadata.uid !== c.metadata.uid) : [];
+  }
+
+  /** Whether the kind's controllers rank by pods of their owner's other controllers (ReplicaSets of a Deployment). */
+  private hasSiblings(c: Controller): boolean {
+    return controllerKindInfo(c.kind, this.opts.registry).hasSiblings;
   }
 
   private withWhatIf(c: Controller): Controller {
@@ -393,7 +400,7 @@ export class ClusterPlanner {
     for (const d of claims) {
       if (d.reason !== 'OwnedByOther') continue;
       const ref = controllerRef(d.pod)!;
-      if ((ref.kind === 'ReplicaSet' || ref.kind === 'ReplicationController') && !this.controllerUids.has(ref.uid)) orphaned.push(d.pod.metadata.name);
+      if (isControllerKind(ref.kind) && !this.controllerUids.has(ref.uid)) orphaned.push(d.pod.metadata.name);
     }
     if (orphaned.length && this.opts.controllersComplete !== false) {
       const where = this.opts.source === 'cluster' ? 'which does not exist' : 'which is not in the snapshot';

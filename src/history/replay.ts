@@ -6,7 +6,7 @@
 // Pure: no I/O and no clock; the writes come in, the events go out. Memory holds the objects
 // that exist (and a bounded note per gap), never the log.
 
-import { desiredReplicas, emptySnapshot } from '../core/controller.js';
+import { desiredReplicas, emptySnapshot, isControllerKind, kindOfResource } from '../core/controller.js';
 import { ClusterPlanner, type SyncDecision } from '../core/plan.js';
 import { controllerRef, isPodActive } from '../core/pod.js';
 import { compareForDeletion } from '../core/rank.js';
@@ -17,7 +17,7 @@ import { CONTROLLER_USERS, isRsReconcileController } from './agents.js';
 import { CauseTracker } from './causes.js';
 import { UNKNOWN_OUTCOME } from './audit-event.js';
 import { JOURNAL_MS, NamespaceState, type Controllerish, type Sync } from './journal-state.js';
-import { conditionTypes, controllerChanges, describeWrite, desiredOf, gone, ownerOf, podChanges, resourceOfKind, selectorText } from './write-text.js';
+import { conditionTypes, controllerChanges, describeWrite, desiredOf, gone, ownerOf, podChanges, selectorText } from './write-text.js';
 import { HISTORY_API_VERSION, type ApiWrite, type HistoryControllerRef, type HistoryCoverage, type HistoryEvent, type HistoryVerb, type ReconcileHistory, type RefusedWrite, type CauseStep } from './types.js';
 
 export { CONTROLLER_USERS } from './agents.js';
@@ -33,7 +33,6 @@ export interface ReplayOptions {
   wholeNamespace?: boolean;
 }
 
-const KIND_OF_RESOURCE: Record<string, ControllerKind> = { replicasets: 'ReplicaSet', replicationcontrollers: 'ReplicationController' };
 
 /** What a write logged without its bodies leaves unknown, in words (a message's tail). */
 function lost(w: ApiWrite, what: string): string {
@@ -91,7 +90,7 @@ export class HistoryReplay {
     if (w.code !== UNKNOWN_OUTCOME && (w.code < 200 || w.code >= 300)) {
       // Upstream's updateReplicaSetStatus answers a refused status write with a GET and the same
       // status again, whether or not the object has it by then: note it for that retry.
-      const kind = KIND_OF_RESOURCE[w.resource];
+      const kind = kindOfResource(w.resource);
       if (w.code === 409 && kind && w.subresource === 'status' && w.name && this.isController(w)) this.ns(w.namespace).conflicted.add(ctlKey(kind, w.name));
       if (w.resource === 'pods' && this.isController(w)) this.refused = this.refusal(w);
       return [];
@@ -184,11 +183,11 @@ export class HistoryReplay {
     const was = before ? controllerRef(before) : undefined;
     const now = after ? controllerRef(after) : undefined;
     if (actor.controller && w.bodies && before && after) {
-      if (!was && now && KIND_OF_RESOURCE[resourceOfKind(now.kind)]) {
+      if (!was && now && isControllerKind(now.kind)) {
         const owner = { kind: now.kind as ControllerKind, namespace: w.namespace, name: now.name };
         return this.controllerWrite(ns, w, 'adopt', owner, name, (d) => this.claimVerdict(d, name!, 'adopt'));
       }
-      if (was && (!now || now.uid !== was.uid) && KIND_OF_RESOURCE[resourceOfKind(was.kind)]) {
+      if (was && (!now || now.uid !== was.uid) && isControllerKind(was.kind)) {
         const owner = { kind: was.kind as ControllerKind, namespace: w.namespace, name: was.name };
         return this.controllerWrite(ns, w, 'release', owner, name, (d) => this.claimVerdict(d, name!, 'release'));
       }
@@ -199,7 +198,7 @@ export class HistoryReplay {
   }
 
   private controllerEvent(ns: NamespaceState, w: ApiWrite, actor: HistoryEvent['actor']): HistoryEvent | null {
-    const kind = KIND_OF_RESOURCE[w.resource];
+    const kind = kindOfResource(w.resource)!; // called for controller resources only
     const name = w.name ?? (w.response?.metadata?.name as string | undefined) ?? null;
     const ref = name ? { kind, namespace: w.namespace, name } : null;
     const before = name ? ns.controllers.get(ctlKey(kind, name)) : undefined;
@@ -361,14 +360,14 @@ export class HistoryReplay {
       const affected = new Set<string>();
       for (const p of [before, after]) {
         const ref = p ? controllerRef(p as Pod) : undefined;
-        if (ref && KIND_OF_RESOURCE[resourceOfKind(ref.kind)]) affected.add(ctlKey(ref.kind as ControllerKind, ref.name));
+        if (ref && isControllerKind(ref.kind)) affected.add(ctlKey(ref.kind as ControllerKind, ref.name));
       }
       // an orphan counts for the controllers that select it (they may adopt it)
       if (affected.size === 0 && (w.subresource === null || w.verb !== 'delete')) for (const k of ns.selecting(after?.metadata?.labels ?? before?.metadata.labels)) affected.add(k);
       this.causes.podChanged(w, name, before, after, [...affected]);
       return;
     }
-    const kind = KIND_OF_RESOURCE[w.resource];
+    const kind = kindOfResource(w.resource);
     const name = w.name ?? (w.response?.metadata?.name as string | undefined);
     if (!kind || !name) return;
     if (w.subresource === 'status') return; // the controller's own report, or someone else's: nothing it counts
@@ -453,7 +452,7 @@ export class HistoryReplay {
   // State
 
   private apply(ns: NamespaceState, w: ApiWrite): void {
-    const kind = KIND_OF_RESOURCE[w.resource];
+    const kind = kindOfResource(w.resource);
     const key = w.name === null ? null : kind ? ctlKey(kind, w.name) : w.name;
     if (!w.bodies) {
       ns.unknown.set(key ?? `*${w.resource}`, `${w.resource === 'pods' ? 'pod' : kind} ${w.name ?? '(name not logged)'} was written at ${w.time} without bodies in the log (${w.verb})`);
@@ -527,7 +526,7 @@ export class HistoryReplay {
   private put(ns: NamespaceState, resource: string, o: Record<string, any>, removed: boolean): void {
     const name = o?.metadata?.name;
     if (typeof name !== 'string') return;
-    const kind = KIND_OF_RESOURCE[resource];
+    const kind = kindOfResource(resource);
     const key = kind ? ctlKey(kind, name) : name;
     if (removed) {
       if (kind) ns.removeController(key);

@@ -1,13 +1,13 @@
 // The words of a replayed history: what a write did, what changed in a pod or a controller.
 
-import { desiredReplicas, fromReplicaSet, fromReplicationController } from '../core/controller.js';
+import { controllerKindInfo, desiredReplicas, isControllerKind } from '../core/controller.js';
 import { controllerRef } from '../core/pod.js';
-import type { ControllerKind, Pod, ReplicaSet, ReplicationController } from '../core/types.js';
+import type { Controller, ControllerKind, Pod } from '../core/types.js';
 import type { Controllerish } from './journal-state.js';
 import type { HistoryControllerRef, HistoryVerb } from './types.js';
 
 export function resourceOfKind(kind: string): string {
-  return kind === 'ReplicaSet' ? 'replicasets' : kind === 'ReplicationController' ? 'replicationcontrollers' : '';
+  return isControllerKind(kind) ? controllerKindInfo(kind).resource : '';
 }
 
 export function ownerOf(o: { metadata?: { ownerReferences?: unknown } } | null | undefined, namespace: string): HistoryControllerRef | null {
@@ -24,8 +24,9 @@ export function gone(o: Record<string, any>): boolean {
   return !m.deletionTimestamp || (m.deletionGracePeriodSeconds ?? 0) === 0;
 }
 
+/** spec.replicas as the controller reads it: every registered kind defaults it to 1 (desiredReplicas). */
 export function desiredOf(c: Controllerish): number {
-  return desiredReplicas(c.kind === 'ReplicaSet' ? fromReplicaSet(c as ReplicaSet) : fromReplicationController(c as ReplicationController));
+  return desiredReplicas({ spec: c.spec ?? {} } as Controller);
 }
 
 export function conditionTypes(v: unknown): string {

@@ -2,7 +2,7 @@
 // ReplicationControllers are checked and slimmed, anything else is counted by kind.
 // Shared by the JSON and YAML readers, which only differ in how they name a line.
 
-import { emptySnapshot } from '../core/controller.js';
+import { emptySnapshot, isControllerKind } from '../core/controller.js';
 import type { ControllerKind, Pod, ReplicaSet, ReplicationController, Snapshot } from '../core/types.js';
 import { UserError } from '../errors.js';
 import {
@@ -160,7 +160,7 @@ const KEPT_API_VERSIONS: Record<KeptKind, ReadonlySet<string>> = {
 };
 
 function isKeptKindName(kind: string): kind is KeptKind {
-  return kind === 'Pod' || kind === 'ReplicaSet' || kind === 'ReplicationController';
+  return kind === 'Pod' || isControllerKind(kind);
 }
 
 function whereOf(origin: Origin, rel: Path): string {
