@@ -1,21 +1,21 @@
 // Controller names as kubectl accepts them: NAME, rs/NAME, replicaset/NAME, replicasets.apps/NAME,
 // rc/NAME, replicationcontroller/NAME …, and deploy/NAME for the ReplicaSets a Deployment controls.
 
+import { CONTROLLER_KINDS } from '../core/controller.js';
 import type { ControllerKind } from '../core/types.js';
 import { UserError } from '../errors.js';
 import type { Target } from '../services/targets.js';
 
-/** The resource types kubectl accepts for the two kinds, as in TYPE/NAME. */
-const CONTROLLER_TYPES: Readonly<Record<string, ControllerKind>> = {
-  rs: 'ReplicaSet',
-  replicaset: 'ReplicaSet',
-  replicasets: 'ReplicaSet',
-  'replicaset.apps': 'ReplicaSet',
-  'replicasets.apps': 'ReplicaSet',
-  rc: 'ReplicationController',
-  replicationcontroller: 'ReplicationController',
-  replicationcontrollers: 'ReplicationController',
-};
+/**
+ * The resource types kubectl accepts for each registered kind, as in TYPE/NAME: its short name,
+ * singular and plural, each also qualified by the group (rs, replicaset, replicasets.apps, rc…).
+ */
+const CONTROLLER_TYPES: Readonly<Record<string, ControllerKind>> = Object.fromEntries(
+  CONTROLLER_KINDS.flatMap((k) => {
+    const names = [k.kind.toLowerCase(), k.resource];
+    return [k.shortName, ...names, ...(k.group ? names.map((n) => `${n}.${k.group}`) : [])].map((n) => [n, k.kind]);
+  }),
+);
 
 /** The Deployment's spellings: TYPE/NAME with one of these names every ReplicaSet it controls. */
 const DEPLOYMENT_TYPES = new Set(['deploy', 'deployment', 'deployments', 'deployment.apps', 'deployments.apps']);

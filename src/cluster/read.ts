@@ -2,8 +2,8 @@
 // ReplicationControllers) and pods, listed in pages the way kubectl does (limit + continue,
 // src/cluster/list.ts), as the plain JSON the API server sent.
 
-import { CONTROLLER_KINDS } from '../core/controller.js';
-import type { ControllerKind, Pod, Snapshot } from '../core/types.js';
+import { CONTROLLER_KINDS, emptySnapshot } from '../core/controller.js';
+import type { ControllerKind, ControllerObject, Pod, Snapshot } from '../core/types.js';
 import { UserError } from '../errors.js';
 import { ClusterError, type Operation } from './errors.js';
 import type { Connection } from './kubeconfig.js';
@@ -115,10 +115,10 @@ export async function readCluster(conn: Connection, scope: ReadScope, opts: Read
     if (!(err instanceof ClusterError) || FATAL.has(err.reason)) throw err;
   }
 
-  const snapshot: Snapshot = { replicaSets: [], replicationControllers: [], pods: [] };
+  const snapshot: Snapshot = emptySnapshot();
   for (const k of CONTROLLER_KINDS) {
     if (!kinds.has(k.kind)) continue;
-    snapshot[k.snapshotField] = (await listAll(r, k, scope.namespace, selector, pageSize, opts.onProgress)) as never;
+    snapshot.controllers[k.kind] = (await listAll(r, k, scope.namespace, selector, pageSize, opts.onProgress)) as unknown as ControllerObject[];
   }
   // Never filtered by -l: the controller must see every pod it could adopt or release.
   snapshot.pods = (await listAll(r, POD_RESOURCE, scope.namespace, undefined, pageSize, opts.onProgress)) as unknown as Pod[];

@@ -18,6 +18,7 @@ import { controllerType, isDeploymentType } from '../cli/targets.js';
 import type { ControllerName } from '../cluster/list-names.js';
 import { nameOrder } from '../core/order.js';
 import { controllerRef } from '../core/pod.js';
+import { CONTROLLER_KINDS } from '../core/controller.js';
 import type { OwnerReference } from '../core/types.js';
 import { deploymentOf } from '../services/targets.js';
 import { UserError } from '../errors.js';
@@ -255,10 +256,7 @@ export async function controllerNames(ctx: WordsContext, io: LookupIO = {}): Pro
       namespace: o.metadata?.namespace ?? 'default',
       controllerRef: o.metadata ? controllerRef({ metadata: o.metadata }) : undefined,
     });
-    return [
-      ...snapshot.replicaSets.map((o) => ({ kind: 'ReplicaSet' as const, ...meta(o) })),
-      ...snapshot.replicationControllers.map((o) => ({ kind: 'ReplicationController' as const, ...meta(o) })),
-    ].filter((c) => c.name && (ns === undefined || c.namespace === ns));
+    return CONTROLLER_KINDS.flatMap((k) => snapshot.controllers[k.kind].map((o) => ({ kind: k.kind, ...meta(o) }))).filter((c) => c.name && (ns === undefined || c.namespace === ns));
   }
   const { connect } = await import('../cluster/kubeconfig.js');
   const { listControllerNames } = await import('../cluster/list-names.js');

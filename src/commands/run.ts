@@ -3,6 +3,7 @@ import { Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base.js';
 import { behaviourFlags, connection, connectionFlags, forceFlag, namespaceFlags, syncedTimeoutFlag, writerFlags } from '../cli/flags.js';
 import { parseDurationMs } from '../core/duration.js';
+import { CONTROLLER_KINDS } from '../core/controller.js';
 import type { ControllerKind } from '../core/types.js';
 import { UserError } from '../errors.js';
 
@@ -33,7 +34,7 @@ Stops on SIGINT/SIGTERM: takes no new work, finishes the syncs in flight, releas
 
   static override flags = {
     ...namespaceFlags,
-    controllers: Flags.string({ description: 'which controllers to run', options: ['replicaset', 'replicationcontroller', 'all'], default: 'all' }),
+    controllers: Flags.string({ description: 'which controllers to run', options: [...CONTROLLER_KINDS.map((k) => k.kind.toLowerCase()), 'all'], default: 'all' }),
     ...writerFlags,
     ...behaviourFlags,
     'resync-period': Flags.string({ description: 'periodic resync of the informers (0: off)', default: '0' }),
@@ -54,8 +55,7 @@ Stops on SIGINT/SIGTERM: takes no new work, finishes the syncs in flight, releas
 
   async run(): Promise<void> {
     const { flags } = await this.parse(Run);
-    const kinds: ControllerKind[] =
-      flags.controllers === 'replicaset' ? ['ReplicaSet'] : flags.controllers === 'replicationcontroller' ? ['ReplicationController'] : ['ReplicaSet', 'ReplicationController'];
+    const kinds: ControllerKind[] = CONTROLLER_KINDS.map((k) => k.kind).filter((k) => flags.controllers === 'all' || flags.controllers === k.toLowerCase());
     const { runForeground } = await import('../services/run-foreground.js');
     // Ctrl-C stops the controllers gracefully, then exits 130 (BaseCommand)
     const interruption = this.interruptible();

@@ -2,28 +2,23 @@
 // handlers that only compute keys and enqueue (addPod, updatePod, …), a rate-limited workqueue, workers
 // that run one level-based sync per key (syncReplicaSet) with expectations (UIDTrackingControllerExpectations).
 
-import { controllerKey, controllerKindInfo, minReadySeconds, namespaceOf, type ControllerKindInfo } from '../core/controller.js';
+import { controllerKey, controllerKindInfo, emptySnapshot, minReadySeconds, namespaceOf, type ControllerKindInfo } from '../core/controller.js';
 import type { Clock } from '../runtime/clock.js';
 import { UIDTrackingControllerExpectations } from '../runtime/expectations.js';
 import { ClusterPlanner } from '../core/plan.js';
 import { controllerRef, isPodReady, podKey } from '../core/pod.js';
 import { defaultControllerRateLimiter } from '../runtime/rate-limiter.js';
 import { labelSelectorAsSelector } from '../core/selector.js';
-import type { Controller, ControllerKind, OwnerReference, Pod, ReplicaSet, ReplicationController, Tombstone } from '../core/types.js';
+import type { Controller, ControllerKind, OwnerReference, Pod, Tombstone } from '../core/types.js';
 import type { Behaviour } from '../core/versions.js';
 import { WorkQueue } from '../runtime/workqueue.js';
 import { isFenced, type ActionOutcome, type ControllerAPI, type ControllerObject } from '../runtime/api.js';
+import { InformerCandidatePods, type PodListers } from './candidate-pods.js';
 import { syncController, type SyncOutcome } from './sync.js';
 
 /** What the controller reads from the informer caches (each an index lookup). */
 export interface Listers {
-  pods: {
-    inNamespace(ns: string): Pod[];
-    controlledBy(uid: string): Pod[];
-    orphans(ns: string): Pod[];
-    /** Pods of a namespace carrying the label key=value. */
-    withLabel(ns: string, key: string, value: string): Pod[];
-  };
+  pods: PodListers;
   controllers: {
     get(ns: string, name: string): ControllerObject | undefined;
     inNamespace(ns: string): ControllerObject[];
@@ -292,33 +287,17 @@ export class ReplicaSetController {
   /**
    * A planner over what one sync of this controller reads, found through the cache indexes (never
    * a scan of every controller of the namespace): the controller and its siblings (same owner),
-   * the pods it owns, the orphans it may adopt, and, when it has an owner, the pods matching a
-   * sibling's selector, since colocation ranks count them whoever owns them (getPodsRankedByRelatedPodsOnSameNode).
+   * whose selectors colocation ranks read (getPodsRankedByRelatedPodsOnSameNode); its pods come
+   * from the pod indexers through InformerCandidatePods, the answer `explain` gets from a snapshot.
    */
   private plannerFor(obj: ControllerObject): ClusterPlanner {
     const ns = namespaceOf(obj);
     const l = this.deps.listers;
-    const owner = this.deps.kind === 'ReplicaSet' ? controllerRef(obj) : undefined;
+    const owner = this.info.hasSiblings ? controllerRef(obj) : undefined;
     const controllers = owner ? l.controllers.ownedBy(owner.uid).filter((c) => namespaceOf(c) === ns && c.metadata.uid !== obj.metadata.uid) : [];
     controllers.push(obj);
-    const pods = new Set<Pod>();
-    for (const p of l.pods.controlledBy(obj.metadata.uid)) if (namespaceOf(p) === ns) pods.add(p);
-    for (const p of l.pods.orphans(ns)) pods.add(p);
-    if (owner) {
-      for (const c of controllers) {
-        const sel = labelSelectorAsSelector(toController(this.deps.kind, c).spec.selector);
-        if (!sel.ok || sel.selector.nothing) continue;
-        const eq = sel.selector.requirements.find((r) => r.operator === '=');
-        const candidates = eq ? l.pods.withLabel(ns, eq.key, eq.values[0]) : l.pods.inNamespace(ns);
-        for (const p of candidates) if (sel.selector.matches(p.metadata.labels)) pods.add(p);
-      }
-    }
-    // upstream's cache order is arbitrary; a stable order keeps plans reproducible
-    const ordered = [...pods].sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : a.metadata.name > b.metadata.name ? 1 : 0));
-    const snapshot =
-      this.deps.kind === 'ReplicaSet'
-        ? { replicaSets: controllers as ReplicaSet[], replicationControllers: [], pods: ordered }
-        : { replicaSets: [], replicationControllers: controllers as ReplicationController[], pods: ordered };
+    const snapshot = emptySnapshot([], [this.info]);
+    snapshot.controllers[this.deps.kind] = controllers;
     return new ClusterPlanner(snapshot, {
       now: this.deps.clock.now(),
       behaviour: this.deps.behaviour,
@@ -327,7 +306,8 @@ export class ReplicaSetController {
       include: (c) => c.metadata.uid === obj.metadata.uid,
       expectationsSatisfied: (key) => this.expectations.satisfiedExpectations(key),
       warnings: false,
-    });
+      registry: [this.info],
+    }, new InformerCandidatePods(l.pods));
   }
 
   /**

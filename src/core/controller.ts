@@ -2,7 +2,7 @@
 // converting every RC to a ReplicaSet on the way in (upstream's replication controller wraps the ReplicaSet one).
 
 import { rcSelectorAsLabelSelector } from './selector.js';
-import type { Controller, ControllerKind, ControllerSnapshotField, ReplicaSet, ReplicationController } from './types.js';
+import type { Controller, ControllerKind, ControllerObject, Pod, ReplicaSet, ReplicationController, Snapshot } from './types.js';
 
 export function fromReplicaSet(rs: ReplicaSet): Controller {
   return { kind: 'ReplicaSet', metadata: rs.metadata, spec: rs.spec ?? {}, status: rs.status ?? {}, object: rs };
@@ -20,10 +20,16 @@ export function fromReplicationController(rc: ReplicationController): Controller
 }
 
 /**
- * One kind of controller object the controller runs for: how the API serves it, how it reads as
- * the one Controller shape, and the names the controller runtime gives it. Informers, the cluster
- * readers and the controller wiring iterate over CONTROLLER_KINDS: another kind (a Deployment
- * controller) is one more entry here, plus its own rules.
+ * One kind of controller object the ReplicaSet controller runs for: how the API serves it, how it
+ * reads as the one Controller shape, and the names the controller runtime gives it.
+ *
+ * The registry holds pod-owning, ReplicaSet-like controllers only: objects with replicas, a
+ * selector and a pod template, whose pods are claimed, created and deleted by syncReplicaSet (as
+ * upstream's ReplicationManager is the ReplicaSet controller under another name). Informers, the
+ * cluster readers, the snapshot, the input formats' kind lists and the controller wiring iterate
+ * over CONTROLLER_KINDS. A controller of another shape (a Deployment, which owns ReplicaSets, not
+ * pods) is no entry here: it would be its own vertical, as upstream keeps pkg/controller/deployment
+ * apart from pkg/controller/replicaset (docs/how-it-works.md, "Where to change what").
  */
 export interface ControllerKindInfo {
   kind: ControllerKind;
@@ -35,8 +41,12 @@ export interface ControllerKindInfo {
   shortName: string;
   /** The workqueue's name in kube-controller-manager (its metrics carry it). */
   queueName: string;
-  /** Where a Snapshot holds objects of this kind. */
-  snapshotField: ControllerSnapshotField;
+  /**
+   * Whether a controller of this kind may have a controller owner whose other controllers are its
+   * siblings: upstream's getReplicaSetsWithSameController ranks by pods related through the
+   * Deployment's ReplicaSets; a ReplicationController has no such owner.
+   */
+  hasSiblings: boolean;
   /** The object as the controller reads it. */
   toController(obj: Controller['object']): Controller;
 }
@@ -48,7 +58,7 @@ export const REPLICA_SET_KIND: ControllerKindInfo = {
   resource: 'replicasets',
   shortName: 'rs',
   queueName: 'replicaset',
-  snapshotField: 'replicaSets',
+  hasSiblings: true,
   toController: (obj) => fromReplicaSet(obj as ReplicaSet),
 };
 
@@ -60,7 +70,7 @@ export const REPLICATION_CONTROLLER_KIND: ControllerKindInfo = {
   shortName: 'rc',
   // upstream's ReplicationManager is the ReplicaSet controller under another queue name
   queueName: 'replicationmanager',
-  snapshotField: 'replicationControllers',
+  hasSiblings: false,
   toController: (obj) => fromReplicationController(obj as ReplicationController),
 };
 
@@ -71,6 +81,39 @@ export function controllerKindInfo(kind: ControllerKind, registry: readonly Cont
   const info = registry.find((k) => k.kind === kind);
   if (!info) throw new Error(`no controller kind ${JSON.stringify(kind)} is registered (${registry.map((k) => k.kind).join(', ')})`);
   return info;
+}
+
+/** Whether a kind (of an owner reference, an event's object, an input's item) is a registered controller kind. */
+export function isControllerKind(kind: unknown, registry: readonly ControllerKindInfo[] = CONTROLLER_KINDS): kind is ControllerKind {
+  return registry.some((k) => k.kind === kind);
+}
+
+/** The controller kind served under a resource (plural), or undefined for another resource. */
+export function kindOfResource(resource: string, registry: readonly ControllerKindInfo[] = CONTROLLER_KINDS): ControllerKind | undefined {
+  return registry.find((k) => k.resource === resource)?.kind;
+}
+
+/** The registered kinds in words, for messages: "ReplicaSet or ReplicationController". */
+export function controllerKindsText(conjunction: 'or' | 'and', registry: readonly ControllerKindInfo[] = CONTROLLER_KINDS): string {
+  const kinds = registry.map((k) => k.kind);
+  return kinds.length > 1 ? `${kinds.slice(0, -1).join(', ')} ${conjunction} ${kinds.at(-1)}` : (kinds[0] ?? '');
+}
+
+/** A snapshot with no controller of any kind (and these pods). */
+export function emptySnapshot(pods: Pod[] = [], registry: readonly ControllerKindInfo[] = CONTROLLER_KINDS): Snapshot {
+  const controllers = {} as Snapshot['controllers'];
+  for (const k of registry) controllers[k.kind] = [];
+  return { controllers, pods };
+}
+
+/** Every controller object of a snapshot, kind by kind in registry order. */
+export function controllerObjectsOf(snapshot: Snapshot, registry: readonly ControllerKindInfo[] = CONTROLLER_KINDS): ControllerObject[] {
+  return registry.flatMap((k) => snapshot.controllers[k.kind] ?? []);
+}
+
+/** Every controller of a snapshot, read as the one Controller shape, kind by kind in registry order. */
+export function controllersOf(snapshot: Snapshot, registry: readonly ControllerKindInfo[] = CONTROLLER_KINDS): Controller[] {
+  return registry.flatMap((k) => (snapshot.controllers[k.kind] ?? []).map((o) => k.toController(o)));
 }
 
 /** "apps/v1", or "v1" for the core group. */

@@ -1,7 +1,7 @@
 // The explain model of one controller: its plan entry plus every fact the claim and ranking rules
 // looked at, computed here once so renderers only lay it out.
 
-import { desiredReplicas, minReadySeconds, namespaceOf } from './controller.js';
+import { desiredReplicas, minReadySeconds, namespaceOf, isControllerKind } from './controller.js';
 import type { ExplainModel, ExplainPodRow, PodOutcome } from './explain-types.js';
 import type { PodDecision, WhatIf } from './plan-types.js';
 import type { ClusterPlanner, SyncDecision } from './plan.js';
@@ -51,7 +51,7 @@ export function buildExplainModel(planner: ClusterPlanner, original: Controller,
   const ownerRef = controllerRef(c);
   const before = currentStatus(original);
   const ownerFound = ownerRef
-    ? ownerRef.kind === 'ReplicaSet' || ownerRef.kind === 'ReplicationController'
+    ? isControllerKind(ownerRef.kind)
       ? planner.controllers.some((x) => x.metadata.uid === ownerRef.uid)
       : null
     : null;

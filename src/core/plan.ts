@@ -7,8 +7,10 @@ import {
   compareControllers,
   controllerKey,
   desiredReplicas,
-  fromReplicaSet,
-  fromReplicationController,
+  controllerKindInfo,
+  controllersOf,
+  isControllerKind,
+  type ControllerKindInfo,
   isBeingDeleted,
   namespaceOf,
 } from './controller.js';
@@ -25,7 +27,8 @@ import {
   type WhatIf,
 } from './plan-types.js';
 import { controllerRef, isPodActive, isPodTerminating } from './pod.js';
-import { PodIndex, refersToOtherKindOrName } from './pod-index.js';
+import { candidatesOf, type CandidatePods } from './candidate-pods.js';
+import { PodIndex } from './pod-index.js';
 import { labelSelectorAsSelector, type Selector, type SelectorResult } from './selector.js';
 import { availabilityRequeueSeconds, calculateStatus, currentStatus, statusNeedsWrite, writtenStatus, type ComputedStatus } from './status.js';
 import { formatTime } from './time.js';
@@ -49,6 +52,8 @@ export interface PlanOptions {
   controllersComplete?: boolean;
   /** Compute the advisory warnings (overlaps, owners…); the foreground controller skips them. */
   warnings?: boolean;
+  /** The controller kinds the snapshot is read for (default: CONTROLLER_KINDS). */
+  registry?: readonly ControllerKindInfo[];
 }
 
 /**
@@ -94,7 +99,8 @@ export const victimsOf = (d: SyncDecision): Pod[] => (d.deletion?.victims ?? [])
 
 export class ClusterPlanner {
   readonly controllers: Controller[];
-  readonly index: PodIndex;
+  /** The pods a sync may read: the snapshot's, or a live cache's when the caller passes one. */
+  readonly index: CandidatePods;
   readonly burstReplicas: number;
   private readonly selectors = new Map<Controller, SelectorResult>();
   private readonly rsByOwnerUid = new Map<string, Controller[]>();
@@ -106,13 +112,14 @@ export class ClusterPlanner {
   constructor(
     snapshot: Snapshot,
     private readonly opts: PlanOptions,
+    pods?: CandidatePods,
   ) {
     this.burstReplicas = opts.burstReplicas ?? BURST_REPLICAS;
-    this.controllers = [...snapshot.replicaSets.map(fromReplicaSet), ...snapshot.replicationControllers.map(fromReplicationController)].sort(compareControllers);
-    this.index = new PodIndex(snapshot.pods);
+    this.controllers = controllersOf(snapshot, opts.registry).sort(compareControllers);
+    this.index = pods ?? new PodIndex(snapshot.pods);
     for (const c of this.controllers) {
       this.controllerUids.add(c.metadata.uid);
-      if (c.kind !== 'ReplicaSet') continue; // the owner index holds ReplicaSets only (RCs have no controller owner)
+      if (!this.hasSiblings(c)) continue; // the owner index holds kinds with siblings only (RCs have no controller owner)
       const owner = controllerRef(c);
       if (owner) push(this.rsByOwnerUid, owner.uid, c);
     }
@@ -248,7 +255,7 @@ export class ClusterPlanner {
         name: v.facts.pod.metadata.name,
         uid: v.facts.uid,
         reason: v.reason,
-        message: deleteMessage(v.facts, v.reason, deletion!.firstKept, now, uidStepIsReady(v), c.kind !== 'ReplicaSet' ? 'rc' : controllerRef(c) ? 'owner' : 'standalone'),
+        message: deleteMessage(v.facts, v.reason, deletion!.firstKept, now, uidStepIsReady(v), !this.hasSiblings(c) ? 'rc' : controllerRef(c) ? 'owner' : 'standalone'),
       })),
       status: toPlanStatus(status),
       statusChanged,
@@ -278,7 +285,7 @@ export class ClusterPlanner {
 
   /** Related pods (getPodsRankedByRelatedPodsOnSameNode) counted per node: pods matching any sibling's selector. */
   relatedPodsPerNode(c: Controller): Map<string, number> {
-    if (c.kind !== 'ReplicaSet') return new Map();
+    if (!this.hasSiblings(c)) return new Map();
     const owner = controllerRef(c);
     if (!owner) return new Map(); // a standalone ReplicaSet has no related pods at all
     const seen = new Map<string, Pod>();
@@ -291,8 +298,13 @@ export class ClusterPlanner {
   }
 
   siblings(c: Controller): Controller[] {
-    const owner = c.kind === 'ReplicaSet' ? controllerRef(c) : undefined;
+    const owner = this.hasSiblings(c) ? controllerRef(c) : undefined;
     return owner ? (this.rsByOwnerUid.get(owner.uid) ?? []).filter((s) => s !== c && s.metadata.uid !== c.metadata.uid) : [];
+  }
+
+  /** Whether the kind's controllers rank by pods of their owner's other controllers (ReplicaSets of a Deployment). */
+  private hasSiblings(c: Controller): boolean {
+    return controllerKindInfo(c.kind, this.opts.registry).hasSiblings;
   }
 
   private withWhatIf(c: Controller): Controller {
@@ -304,34 +316,8 @@ export class ClusterPlanner {
 
   /** Pods of the namespace that match the selector or name this controller, in cache order. */
   private candidates(c: Controller, selector: Selector): Pod[] {
-    const ns = namespaceOf(c);
     // From 1.34 a pod whose reference carries this uid under another kind or name is not listed.
-    const owner = this.ownerKey(c);
-    // Both lists are in cache order: merge them, keeping one copy of a pod in both.
-    let a = this.index.matching(ns, selector);
-    if (owner && a.some((p) => refersToOtherKindOrName(p, owner))) a = a.filter((p) => !refersToOtherKindOrName(p, owner));
-    const b = this.index.controlledBy(ns, c.metadata.uid, owner);
-    if (b.length === 0) return a;
-    if (a.length === 0) return [...b];
-    const out: Pod[] = [];
-    let i = 0;
-    let j = 0;
-    let pa = this.index.position(a[0]);
-    let pb = this.index.position(b[0]);
-    while (i < a.length || j < b.length) {
-      if (j >= b.length || (i < a.length && pa < pb)) {
-        out.push(a[i++]);
-        if (i < a.length) pa = this.index.position(a[i]);
-      } else {
-        if (i < a.length && pa === pb) {
-          i++;
-          if (i < a.length) pa = this.index.position(a[i]);
-        }
-        out.push(b[j++]);
-        if (j < b.length) pb = this.index.position(b[j]);
-      }
-    }
-    return out;
+    return candidatesOf(this.index, namespaceOf(c), c.metadata.uid, selector, this.ownerKey(c));
   }
 
   /** The owner to match beyond the uid: kind and name under the 1.34+ pod index, none before. */
@@ -414,7 +400,7 @@ export class ClusterPlanner {
     for (const d of claims) {
       if (d.reason !== 'OwnedByOther') continue;
       const ref = controllerRef(d.pod)!;
-      if ((ref.kind === 'ReplicaSet' || ref.kind === 'ReplicationController') && !this.controllerUids.has(ref.uid)) orphaned.push(d.pod.metadata.name);
+      if (isControllerKind(ref.kind) && !this.controllerUids.has(ref.uid)) orphaned.push(d.pod.metadata.name);
     }
     if (orphaned.length && this.opts.controllersComplete !== false) {
       const where = this.opts.source === 'cluster' ? 'which does not exist' : 'which is not in the snapshot';

@@ -3,7 +3,7 @@
 // on the same facts; this file gathers them, reads the orphan evidence, and searches the
 // pod-deletion-cost that would keep the pod by re-ranking with candidate costs.
 
-import { desiredReplicas, namespaceOf } from './controller.js';
+import { desiredReplicas, namespaceOf, isControllerKind } from './controller.js';
 import { choosePodsToDelete } from './manage.js';
 import { deleteMessage } from './messages.js';
 import { ClusterPlanner, type PlanOptions, type SyncDecision } from './plan.js';
@@ -137,7 +137,7 @@ function orphanOf(planner: ClusterPlanner, pod: Pod, source: 'file' | 'cluster')
   const missing = source === 'cluster' ? 'does not exist' : 'is not in the input';
   const ref = controllerRef(pod);
   if (ref) {
-    if (ref.kind !== 'ReplicaSet' && ref.kind !== 'ReplicationController') return null; // another controller's pod
+    if (!isControllerKind(ref.kind)) return null; // another controller's pod
     if (inNs.some((c) => c.kind === ref.kind && c.metadata.uid === ref.uid)) return null;
     const sameName = inNs.find((c) => c.kind === ref.kind && c.metadata.name === ref.name);
     if (sameName) {

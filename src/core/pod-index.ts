@@ -1,6 +1,8 @@
-// The pod cache of the planner: pods by namespace, by controller uid, and (lazily) by label, so
-// planning a whole cluster is O(pods + controllers) instead of a namespace scan per controller.
+// The pod cache of the planner over a snapshot: pods by namespace, by controller uid, and (lazily)
+// by label, so planning a whole cluster is O(pods + controllers) instead of a namespace scan per
+// controller. One of the three CandidatePods caches (core/candidate-pods.ts).
 
+import type { CandidatePods } from './candidate-pods.js';
 import { namespaceOf } from './controller.js';
 import { controllerRef } from './pod.js';
 import { indexableTerms, type Selector } from './selector.js';
@@ -42,7 +44,7 @@ class LabelPostings {
   }
 }
 
-export class PodIndex {
+export class PodIndex implements CandidatePods {
   private readonly byNamespace = new Map<string, Pod[]>();
   private readonly orphansByNamespace = new Map<string, Pod[]>();
   /** Keyed by `namespace/uid`: a namespace name holds no `/`, and upstream lists one namespace. */
@@ -116,16 +118,10 @@ export class PodIndex {
   position(p: Pod): number {
     return this.positions.get(p) ?? 0;
   }
-}
 
-/**
- * The pod's controller reference carries this uid but names another kind or name: from 1.34
- * upstream's index key (namespace/kind/name/uid) differs from the controller's, so a sync never
- * lists the pod, whatever its labels.
- */
-export function refersToOtherKindOrName(p: Pod, owner: { kind: string; name: string; uid: string }): boolean {
-  const ref = controllerRef(p);
-  return ref !== undefined && ref.uid === owner.uid && (ref.kind !== owner.kind || ref.name !== owner.name);
+  compare(a: Pod, b: Pod): number {
+    return this.position(a) - this.position(b);
+  }
 }
 
 function namesOther(p: Pod, owner: { kind: string; name: string }): boolean {

@@ -137,8 +137,8 @@ export interface ReplicationController {
 
 export type ControllerKind = 'ReplicaSet' | 'ReplicationController';
 
-/** Where a Snapshot holds the objects of each controller kind. */
-export type ControllerSnapshotField = Exclude<keyof Snapshot, 'pods'>;
+/** An object of one of the controller kinds, as the API serves it. */
+export type ControllerObject = ReplicaSet | ReplicationController;
 
 /**
  * client-go's DeletedFinalStateUnknown: an object deleted while its informer was not watching
@@ -160,12 +160,14 @@ export interface Controller {
   metadata: ObjectMeta;
   spec: ReplicaSet['spec'];
   status: ReplicaSetStatus;
-  object: ReplicaSet | ReplicationController;
+  object: ControllerObject;
 }
 
-/** Everything the planner reads: the informer caches of upstream, as one value. */
+/**
+ * Everything the planner reads: the informer caches of upstream, as one value. Controllers are
+ * keyed by kind (the kinds of core/controller.ts's registry), each list in its listing order.
+ */
 export interface Snapshot {
-  replicaSets: ReplicaSet[];
-  replicationControllers: ReplicationController[];
+  controllers: Record<ControllerKind, ControllerObject[]>;
   pods: Pod[];
 }

@@ -25,6 +25,7 @@
 //
 // Pure: no I/O and no clock.
 
+import { isControllerKind } from '../core/controller.js';
 import type { ControllerKind } from '../core/types.js';
 import { EVENT_COMPONENT_USERS, UNKNOWN_USER } from './recording.js';
 import type { CauseStep, HistoryControllerRef, HistoryCoverage, HistoryEvent, HistoryVerb, RefusedWrite } from './types.js';
@@ -66,7 +67,6 @@ export const EVENT_REASONS: ReadonlySet<string> = new Set([
   'TaintManagerEviction',
 ]);
 
-const CONTROLLER_KINDS: ReadonlySet<string> = new Set(['ReplicaSet', 'ReplicationController']);
 /** rand.SafeEncodeString's alphabet (no vowels): the tail of generated pod and ReplicaSet names. */
 const SAFE = 'bcdfghjklmnpqrstvwxz2456789';
 const GENERATED_POD = new RegExp(`^(.+)-[${SAFE}]{5}$`);
@@ -312,7 +312,7 @@ export function historyFromEvents(records: Iterable<EventRecord>, scope: EventsS
 // ---------------------------------------------------------------------------------------------
 
 const controllerOf = (e: EventRecord): HistoryControllerRef | null =>
-  CONTROLLER_KINDS.has(e.involved.kind) ? { kind: e.involved.kind as ControllerKind, namespace: e.namespace, name: e.involved.name } : null;
+  isControllerKind(e.involved.kind) ? { kind: e.involved.kind, namespace: e.namespace, name: e.involved.name } : null;
 
 const podOf = (e: EventRecord): string | null => POD_MESSAGE.exec(e.message)?.[1] ?? null;
 

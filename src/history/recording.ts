@@ -9,6 +9,7 @@
 //
 // Pure: no I/O and no clock; times come from the lines.
 
+import { CONTROLLER_KINDS, isControllerKind, kindOfResource } from '../core/controller.js';
 import type { ControllerKind } from '../core/types.js';
 import { CONTROLLER_USERS } from './replay.js';
 import type { ApiWrite } from './types.js';
@@ -194,7 +195,6 @@ interface ControllerSeen {
   shape: number;
 }
 
-const CONTROLLER_KIND: Record<string, ControllerKind> = { replicasets: 'ReplicaSet', replicationcontrollers: 'ReplicationController' };
 
 /**
  * Recorded changes in, the writes they stand for out, in order. A create or delete of a pod
@@ -223,8 +223,7 @@ export class RecordingConverter {
         this.notices.push(`the recording restarted at ${line.time}${this.lastTime ? ` (the one before ended at ${this.lastTime})` : ''}: what happened between is not in it; the state is read again from the new recording's lists`);
         this.stale = new Map([
           ['pods', new Set(this.pods.keys())],
-          ['replicasets', new Set([...this.controllers.keys()].filter((k) => k.startsWith('ReplicaSet/')))],
-          ['replicationcontrollers', new Set([...this.controllers.keys()].filter((k) => k.startsWith('ReplicationController/')))],
+          ...CONTROLLER_KINDS.map((k) => [k.resource, new Set([...this.controllers.keys()].filter((key) => key.startsWith(`${k.kind}/`)))] as [string, Set<string>]),
         ]);
       }
       return this.release(Date.parse(line.time), out);
@@ -330,7 +329,7 @@ export class RecordingConverter {
   }
 
   private controllerChange(line: RecordedChange): Held | null {
-    const kind = CONTROLLER_KIND[line.resource];
+    const kind = kindOfResource(line.resource)!;
     const o = withKind(line.object, kind);
     const ns: string = o.metadata.namespace ?? '';
     const name: string = o.metadata.name;
@@ -398,7 +397,7 @@ export class RecordingConverter {
     const set = this.stale!.get(line.resource);
     if (!set) return;
     const o = line.object;
-    const key = line.resource === 'pods' ? `${o.metadata.namespace ?? ''}/${o.metadata.name}` : `${CONTROLLER_KIND[line.resource]}/${o.metadata.namespace ?? ''}/${o.metadata.name}`;
+    const key = line.resource === 'pods' ? `${o.metadata.namespace ?? ''}/${o.metadata.name}` : `${kindOfResource(line.resource)}/${o.metadata.namespace ?? ''}/${o.metadata.name}`;
     if (line.listed) set.delete(key);
     else this.flushStale(line.resource, line.time);
   }
@@ -440,7 +439,7 @@ function controllerOf(o: Record<string, any>): { kind: ControllerKind; uid: stri
   const refs = o.metadata?.ownerReferences;
   if (!Array.isArray(refs)) return null;
   for (const r of refs) {
-    if (isObj(r) && r.controller === true && (r.kind === 'ReplicaSet' || r.kind === 'ReplicationController')) return { kind: r.kind, uid: String(r.uid ?? '') };
+    if (isObj(r) && r.controller === true && isControllerKind(r.kind)) return { kind: r.kind, uid: String(r.uid ?? '') };
   }
   return null;
 }

@@ -6,17 +6,18 @@
 // Pure: no I/O and no clock; the writes come in, the events go out. Memory holds the objects
 // that exist (and a bounded note per gap), never the log.
 
-import { desiredReplicas, fromReplicaSet, fromReplicationController } from '../core/controller.js';
+import { desiredReplicas, emptySnapshot, isControllerKind, kindOfResource } from '../core/controller.js';
 import { ClusterPlanner, type SyncDecision } from '../core/plan.js';
 import { controllerRef, isPodActive } from '../core/pod.js';
 import { compareForDeletion } from '../core/rank.js';
-import { labelSelectorAsSelector, selectorFromSet, type Selector } from '../core/selector.js';
-import type { ControllerKind, Pod, ReplicaSet, ReplicationController } from '../core/types.js';
+import type { ControllerKind, Pod } from '../core/types.js';
 import type { Behaviour } from '../core/versions.js';
 import { slimController, slimPod, validateController, validatePod } from '../input/objects.js';
 import { CONTROLLER_USERS, isRsReconcileController } from './agents.js';
 import { CauseTracker } from './causes.js';
 import { UNKNOWN_OUTCOME } from './audit-event.js';
+import { JOURNAL_MS, NamespaceState, type Controllerish, type Sync } from './journal-state.js';
+import { conditionTypes, controllerChanges, describeWrite, desiredOf, gone, ownerOf, podChanges, selectorText } from './write-text.js';
 import { HISTORY_API_VERSION, type ApiWrite, type HistoryControllerRef, type HistoryCoverage, type HistoryEvent, type HistoryVerb, type ReconcileHistory, type RefusedWrite, type CauseStep } from './types.js';
 
 export { CONTROLLER_USERS } from './agents.js';
@@ -32,169 +33,6 @@ export interface ReplayOptions {
   wholeNamespace?: boolean;
 }
 
-type Controllerish = ReplicaSet | ReplicationController;
-
-const KIND_OF_RESOURCE: Record<string, ControllerKind> = { replicasets: 'ReplicaSet', replicationcontrollers: 'ReplicationController' };
-
-/** What one namespace holds, as far as the log has shown it. */
-class NamespaceState {
-  /** The pods that exist, in the order they were first seen (the planner's cache order). */
-  readonly pods = new Map<string, Pod>();
-  readonly controllers = new Map<string, Controllerish>(); // `${kind}/${name}`
-  /** Objects (or '*') whose state the log lost, with the first reason: planning waits for them. */
-  readonly unknown = new Map<string, string>();
-  /** Pod names the log has shown that may still exist: a controller write on another is a gap. */
-  readonly seenPods = new Set<string>();
-  /**
-   * The sync each controller is in (`${kind}/${name}`). Syncs of different controllers interleave
-   * in the log (kube-controller-manager runs five workers per controller, and the scheduler, the
-   * kubelets and the deployment controller write between them), and each runs on the state it
-   * started from: upstream computes even its status from the pods of its start.
-   */
-  readonly syncs = new Map<string, Sync>();
-  /** Controllers whose last status write by the controller the server refused with 409 Conflict. */
-  readonly conflicted = new Set<string>();
-  // Indexes, so that planning one sync reads the pods it may claim rather than the namespace.
-  private readonly byOwner = new Map<string, Set<string>>(); // controller uid → pod names
-  private readonly byLabel = new Map<string, Set<string>>(); // `key=value` → pod names
-
-  /** The time of the write being applied (ms): the journal's entries are stamped with it. */
-  now = 0;
-  /**
-   * The changes of the last JOURNAL_MS, oldest first, with the value each replaced: a sync may have
-   * been planned on the state a moment before its first write (an informer a little behind, a
-   * reconcile that listed before the kubelet's last report), and stateAt() rebuilds that state.
-   */
-  private readonly journal: { at: number; pod: boolean; key: string; prev: Pod | Controllerish | undefined }[] = [];
-
-  private note(pod: boolean, key: string, prev: Pod | Controllerish | undefined): void {
-    this.journal.push({ at: this.now, pod, key, prev });
-    let old = 0;
-    while (old < this.journal.length && this.journal[old].at < this.now - JOURNAL_MS) old++;
-    if (old > 0) this.journal.splice(0, old);
-  }
-
-  /** The distinct times of the journal's changes after `since` (ms), newest first. */
-  changeTimes(since: number): number[] {
-    const out: number[] = [];
-    for (let i = this.journal.length - 1; i >= 0; i--) {
-      const at = this.journal[i].at;
-      if (at <= since) break;
-      if (out.at(-1) !== at) out.push(at);
-    }
-    return out;
-  }
-
-  /** The pods and controllers as they were just before the changes made at `at` (ms) and after. */
-  stateAt(at: number): { pods: Map<string, Pod>; controllers: Map<string, Controllerish> } {
-    const pods = new Map(this.pods);
-    const controllers = new Map(this.controllers);
-    for (let i = this.journal.length - 1; i >= 0 && this.journal[i].at >= at; i--) {
-      const j = this.journal[i];
-      const m = (j.pod ? pods : controllers) as Map<string, Pod | Controllerish>;
-      if (j.prev === undefined) m.delete(j.key);
-      else m.set(j.key, j.prev);
-    }
-    return { pods, controllers };
-  }
-
-  setController(key: string, c: Controllerish): void {
-    this.note(false, key, this.controllers.get(key));
-    this.controllers.set(key, c);
-  }
-
-  removeController(key: string): void {
-    if (!this.controllers.has(key)) return;
-    this.note(false, key, this.controllers.get(key));
-    this.controllers.delete(key);
-  }
-
-  setPod(name: string, p: Pod): void {
-    const old = this.pods.get(name);
-    this.note(true, name, old);
-    if (old) this.unindex(name, old);
-    this.pods.set(name, p);
-    this.seenPods.add(name);
-    const owner = controllerRef(p)?.uid;
-    if (owner) addTo(this.byOwner, owner, name);
-    for (const [k, v] of Object.entries(p.metadata.labels ?? {})) addTo(this.byLabel, `${k}=${v}`, name);
-  }
-
-  removePod(name: string): void {
-    const old = this.pods.get(name);
-    if (old) this.note(true, name, old);
-    if (old) this.unindex(name, old);
-    this.pods.delete(name);
-    this.seenPods.delete(name);
-    this.unknown.delete(name);
-  }
-
-  /** The pods whose controller reference carries `uid` (from the owner index, not a scan). */
-  ownedBy(uid: string): Pod[] {
-    return [...(this.byOwner.get(uid) ?? [])].map((n) => this.pods.get(n)!);
-  }
-
-  private unindex(name: string, p: Pod): void {
-    const owner = controllerRef(p)?.uid;
-    if (owner) removeFrom(this.byOwner, owner, name);
-    for (const [k, v] of Object.entries(p.metadata.labels ?? {})) removeFrom(this.byLabel, `${k}=${v}`, name);
-  }
-
-  /**
-   * Every pod the sync of `c` may read: owned by it or by a ReplicaSet of the same owner (for
-   * colocation), or carrying every label its selectors require by equality (a superset: the
-   * planner matches exactly). A selector with no equality requirement reads every pod.
-   */
-  podsFor(c: Controllerish): Pod[] {
-    const group = this.group(c);
-    const names = new Set<string>();
-    for (const g of group) {
-      for (const n of this.byOwner.get(g.metadata.uid) ?? []) names.add(n);
-      const required = equalityLabels(g);
-      if (required === null) return [...this.pods.values()];
-      let smallest: Set<string> | undefined;
-      for (const kv of required) {
-        const set = this.byLabel.get(kv);
-        if (!set) {
-          smallest = new Set();
-          break;
-        }
-        if (!smallest || set.size < smallest.size) smallest = set;
-      }
-      for (const n of smallest ?? []) names.add(n);
-    }
-    // in first-seen order, as the whole namespace would list them
-    return [...this.pods.entries()].filter(([n]) => names.has(n)).map(([, p]) => p);
-  }
-
-  /** The controllers (`${kind}/${name}`) whose selector matches these labels. */
-  selecting(labels: Record<string, string> | null | undefined): string[] {
-    const out: string[] = [];
-    for (const [key, c] of this.controllers) if (selectorOf(c).matches(labels)) out.push(key);
-    return out;
-  }
-
-  /** `c` and, for a ReplicaSet with a controller owner, every ReplicaSet of that owner. */
-  private group(c: Controllerish): Controllerish[] {
-    const owner = c.kind === 'ReplicaSet' ? controllerRef(c) : undefined;
-    if (!owner) return [c];
-    return [...this.controllers.values()].filter((x) => x === c || (x.kind === 'ReplicaSet' && controllerRef(x)?.uid === owner.uid));
-  }
-}
-
-const selectors = new WeakMap<Controllerish, Selector>();
-const NOTHING: Selector = { nothing: true, everything: false, requirements: [], matches: () => false, explainMismatch: () => 'nil selector', toString: () => '<none>' };
-
-/** The controller's selector, compiled once per object (an invalid one selects nothing, as upstream's claim). */
-function selectorOf(c: Controllerish): Selector {
-  let sel = selectors.get(c);
-  if (!sel) {
-    const r = c.kind === 'ReplicationController' ? { ok: true as const, selector: selectorFromSet((c.spec?.selector ?? null) as Record<string, string> | null) } : labelSelectorAsSelector((c as ReplicaSet).spec?.selector);
-    sel = r.ok ? r.selector : NOTHING;
-    selectors.set(c, sel);
-  }
-  return sel;
-}
 
 /** What a write logged without its bodies leaves unknown, in words (a message's tail). */
 function lost(w: ApiWrite, what: string): string {
@@ -213,55 +51,10 @@ function statusText(code: number): string {
   return `refused with ${code}${names[code] ? ` ${names[code]}` : ''}`;
 }
 
-function addTo(m: Map<string, Set<string>>, k: string, v: string): void {
-  let s = m.get(k);
-  if (!s) m.set(k, (s = new Set()));
-  s.add(v);
-}
-
-function removeFrom(m: Map<string, Set<string>>, k: string, v: string): void {
-  const s = m.get(k);
-  if (!s) return;
-  s.delete(v);
-  if (s.size === 0) m.delete(k);
-}
-
-/** The `key=value` labels a controller's selector requires, or null when it requires none by equality. */
-function equalityLabels(c: Controllerish): string[] | null {
-  const sel = c.spec?.selector as Record<string, unknown> | null | undefined;
-  if (!sel) return null;
-  const out: string[] = [];
-  if (c.kind === 'ReplicationController') {
-    for (const [k, v] of Object.entries(sel)) out.push(`${k}=${String(v)}`);
-  } else {
-    const labels = (sel as { matchLabels?: Record<string, string> | null }).matchLabels ?? {};
-    for (const [k, v] of Object.entries(labels)) out.push(`${k}=${v}`);
-  }
-  return out.length ? out : null;
-}
-
-/**
- * One sync of one controller: its writes from the first one the decision explains, on the state
- * just before that first write, to its status write (or the first write the decision does not explain).
- */
-interface Sync {
-  controller: HistoryControllerRef;
-  decision: SyncDecision | null;
-  unknown: string | null; // why no decision could be taken
-  creates: number;
-  last: number; // when its last write was received (ms)
-  done: boolean; // its status write was seen: upstream's sync ends with it
-  behaviour: Behaviour; // the rules of the controller that wrote it
-  cause: CauseStep[] | null; // why it acted (causes.ts)
-}
-
 const ctlKey = (kind: ControllerKind, name: string): string => `${kind}/${name}`;
 
 /** The longest pause between two writes of one sync: each is a request, answered within kube-apiserver's 60 s timeout. */
 const SYNC_PAUSE_MS = 60_000;
-
-/** How far back a sync may have seen the state from (an informer's lag behind the log, a reconcile's list). */
-const JOURNAL_MS = 10_000;
 
 /** How many earlier states a write the rules do not do on the latest one is planned on. */
 const MAX_EARLIER_STATES = 16;
@@ -297,7 +90,7 @@ export class HistoryReplay {
     if (w.code !== UNKNOWN_OUTCOME && (w.code < 200 || w.code >= 300)) {
       // Upstream's updateReplicaSetStatus answers a refused status write with a GET and the same
       // status again, whether or not the object has it by then: note it for that retry.
-      const kind = KIND_OF_RESOURCE[w.resource];
+      const kind = kindOfResource(w.resource);
       if (w.code === 409 && kind && w.subresource === 'status' && w.name && this.isController(w)) this.ns(w.namespace).conflicted.add(ctlKey(kind, w.name));
       if (w.resource === 'pods' && this.isController(w)) this.refused = this.refusal(w);
       return [];
@@ -390,11 +183,11 @@ export class HistoryReplay {
     const was = before ? controllerRef(before) : undefined;
     const now = after ? controllerRef(after) : undefined;
     if (actor.controller && w.bodies && before && after) {
-      if (!was && now && KIND_OF_RESOURCE[resourceOfKind(now.kind)]) {
+      if (!was && now && isControllerKind(now.kind)) {
         const owner = { kind: now.kind as ControllerKind, namespace: w.namespace, name: now.name };
         return this.controllerWrite(ns, w, 'adopt', owner, name, (d) => this.claimVerdict(d, name!, 'adopt'));
       }
-      if (was && (!now || now.uid !== was.uid) && KIND_OF_RESOURCE[resourceOfKind(was.kind)]) {
+      if (was && (!now || now.uid !== was.uid) && isControllerKind(was.kind)) {
         const owner = { kind: was.kind as ControllerKind, namespace: w.namespace, name: was.name };
         return this.controllerWrite(ns, w, 'release', owner, name, (d) => this.claimVerdict(d, name!, 'release'));
       }
@@ -405,7 +198,7 @@ export class HistoryReplay {
   }
 
   private controllerEvent(ns: NamespaceState, w: ApiWrite, actor: HistoryEvent['actor']): HistoryEvent | null {
-    const kind = KIND_OF_RESOURCE[w.resource];
+    const kind = kindOfResource(w.resource)!; // called for controller resources only
     const name = w.name ?? (w.response?.metadata?.name as string | undefined) ?? null;
     const ref = name ? { kind, namespace: w.namespace, name } : null;
     const before = name ? ns.controllers.get(ctlKey(kind, name)) : undefined;
@@ -526,18 +319,18 @@ export class HistoryReplay {
     const now = asOf ?? Date.parse(w.time);
     const past = asOf === undefined ? null : ns.stateAt(asOf);
     const controllers = past?.controllers ?? ns.controllers;
-    const rs: ReplicaSet[] = [];
-    const rcs: ReplicationController[] = [];
-    for (const [key, c] of controllers) (key.startsWith('ReplicaSet/') ? rs : rcs).push(c as never);
-    const target = controllers.get(ctlKey(controller.kind, controller.name));
-    const pods = past ? [...past.pods.values()] : this.opts.wholeNamespace ? [...ns.pods.values()] : target ? ns.podsFor(target) : [];
-    const planner = new ClusterPlanner({ replicaSets: rs, replicationControllers: rcs, pods }, {
+    const snapshot = emptySnapshot(past ? [...past.pods.values()] : this.opts.wholeNamespace ? [...ns.pods.values()] : []);
+    // keyed `${kind}/${name}` (ctlKey)
+    for (const [key, c] of controllers) snapshot.controllers[key.slice(0, key.indexOf('/')) as ControllerKind].push(c);
+    // the state of the moment, or (asked for) every pod of the namespace, through a snapshot's
+    // index; the latest state through the journal state's own indexes
+    const planner = new ClusterPlanner(snapshot, {
       now,
       behaviour,
       source: 'file',
       warnings: false,
       controllersComplete: true,
-    });
+    }, past || this.opts.wholeNamespace ? undefined : ns);
     const c = planner.find(controller.kind, controller.namespace, controller.name)[0];
     if (!c) sync.unknown = `${controller.kind} ${controller.name} was not in the log before this write`;
     else sync.decision = planner.planController(c);
@@ -567,14 +360,14 @@ export class HistoryReplay {
       const affected = new Set<string>();
       for (const p of [before, after]) {
         const ref = p ? controllerRef(p as Pod) : undefined;
-        if (ref && KIND_OF_RESOURCE[resourceOfKind(ref.kind)]) affected.add(ctlKey(ref.kind as ControllerKind, ref.name));
+        if (ref && isControllerKind(ref.kind)) affected.add(ctlKey(ref.kind as ControllerKind, ref.name));
       }
       // an orphan counts for the controllers that select it (they may adopt it)
       if (affected.size === 0 && (w.subresource === null || w.verb !== 'delete')) for (const k of ns.selecting(after?.metadata?.labels ?? before?.metadata.labels)) affected.add(k);
       this.causes.podChanged(w, name, before, after, [...affected]);
       return;
     }
-    const kind = KIND_OF_RESOURCE[w.resource];
+    const kind = kindOfResource(w.resource);
     const name = w.name ?? (w.response?.metadata?.name as string | undefined);
     if (!kind || !name) return;
     if (w.subresource === 'status') return; // the controller's own report, or someone else's: nothing it counts
@@ -659,7 +452,7 @@ export class HistoryReplay {
   // State
 
   private apply(ns: NamespaceState, w: ApiWrite): void {
-    const kind = KIND_OF_RESOURCE[w.resource];
+    const kind = kindOfResource(w.resource);
     const key = w.name === null ? null : kind ? ctlKey(kind, w.name) : w.name;
     if (!w.bodies) {
       ns.unknown.set(key ?? `*${w.resource}`, `${w.resource === 'pods' ? 'pod' : kind} ${w.name ?? '(name not logged)'} was written at ${w.time} without bodies in the log (${w.verb})`);
@@ -733,7 +526,7 @@ export class HistoryReplay {
   private put(ns: NamespaceState, resource: string, o: Record<string, any>, removed: boolean): void {
     const name = o?.metadata?.name;
     if (typeof name !== 'string') return;
-    const kind = KIND_OF_RESOURCE[resource];
+    const kind = kindOfResource(resource);
     const key = kind ? ctlKey(kind, name) : name;
     if (removed) {
       if (kind) ns.removeController(key);
@@ -781,90 +574,4 @@ interface Verdict {
   ok: boolean;
   reason: string | null;
   message: string;
-}
-
-
-function resourceOfKind(kind: string): string {
-  return kind === 'ReplicaSet' ? 'replicasets' : kind === 'ReplicationController' ? 'replicationcontrollers' : '';
-}
-
-function ownerOf(o: { metadata?: { ownerReferences?: unknown } } | null | undefined, namespace: string): HistoryControllerRef | null {
-  if (!o?.metadata) return null;
-  const ref = controllerRef(o as never);
-  if (!ref || !resourceOfKind(ref.kind)) return null;
-  return { kind: ref.kind as ControllerKind, namespace, name: ref.name };
-}
-
-/** A delete answered with an object: gone unless it waits for finalizers or a grace period (a kubelet). */
-function gone(o: Record<string, any>): boolean {
-  const m = o.metadata ?? {};
-  if (Array.isArray(m.finalizers) && m.finalizers.length > 0) return false;
-  return !m.deletionTimestamp || (m.deletionGracePeriodSeconds ?? 0) === 0;
-}
-
-function desiredOf(c: Controllerish): number {
-  return desiredReplicas(c.kind === 'ReplicaSet' ? fromReplicaSet(c as ReplicaSet) : fromReplicationController(c as ReplicationController));
-}
-
-function conditionTypes(v: unknown): string {
-  return Array.isArray(v) ? v.map((c: { type?: string }) => c?.type ?? '').sort().join(',') : '';
-}
-
-function describeWrite(verb: HistoryVerb, c: HistoryControllerRef, pod: string | null): string {
-  switch (verb) {
-    case 'create':
-      return `created pod ${pod ?? '(name not logged)'}`;
-    case 'delete':
-      return `deleted pod ${pod}`;
-    case 'adopt':
-      return `adopted pod ${pod}`;
-    case 'release':
-      return `released pod ${pod}`;
-    case 'status':
-      return `wrote the status of ${c.kind} ${c.name}`;
-    default:
-      return `${verb} ${pod ?? c.name}`;
-  }
-}
-
-function selectorText(sel: unknown): string {
-  if (sel && typeof sel === 'object') {
-    const s = sel as { matchLabels?: Record<string, string>; matchExpressions?: unknown[] };
-    const labels = s.matchLabels ?? (!('matchExpressions' in s) ? (sel as Record<string, string>) : {});
-    const parts = Object.entries(labels).map(([k, v]) => `${k}=${v}`);
-    if (Array.isArray(s.matchExpressions) && s.matchExpressions.length) parts.push(`${s.matchExpressions.length} expression${s.matchExpressions.length === 1 ? '' : 's'}`);
-    return parts.join(',') || '(everything)';
-  }
-  return '(none)';
-}
-
-function labelDiff(a: Record<string, string> | null | undefined, b: Record<string, string> | null | undefined): string[] {
-  const out: string[] = [];
-  const x = a ?? {};
-  const y = b ?? {};
-  for (const k of Object.keys(y)) if (x[k] !== y[k]) out.push(k in x ? `label ${k} ${x[k]} → ${y[k]}` : `label ${k}=${y[k]} added`);
-  for (const k of Object.keys(x)) if (!(k in y)) out.push(`label ${k} removed`);
-  return out;
-}
-
-function podChanges(before: Pod, after: Record<string, any>): string {
-  const out = labelDiff(before.metadata.labels, after.metadata?.labels);
-  const was = controllerRef(before);
-  const now = controllerRef(after as Pod);
-  if (was?.uid !== now?.uid) out.push(now ? `controller owner ${now.kind} ${now.name}${was ? ` (was ${was.kind} ${was.name})` : ''}` : `controller owner ${was!.kind} ${was!.name} removed`);
-  const cost = 'controller.kubernetes.io/pod-deletion-cost';
-  const c0 = before.metadata.annotations?.[cost];
-  const c1 = after.metadata?.annotations?.[cost];
-  if (c0 !== c1) out.push(c1 === undefined ? 'pod-deletion-cost removed' : `pod-deletion-cost ${c1}`);
-  return out.join(', ');
-}
-
-function controllerChanges(before: Controllerish, after: Record<string, any>): string {
-  const out: string[] = [];
-  const r0 = desiredOf(before);
-  const r1 = after.spec?.replicas ?? 1;
-  if (r0 !== r1) out.push(`replicas ${r0} → ${r1}`);
-  if (JSON.stringify(before.spec?.selector ?? null) !== JSON.stringify(after.spec?.selector ?? null)) out.push(`selector ${selectorText(after.spec?.selector)}`);
-  out.push(...labelDiff(before.spec?.template?.metadata?.labels, after.spec?.template?.metadata?.labels).map((s) => `template ${s}`));
-  return out.join(', ');
 }

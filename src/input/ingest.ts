@@ -2,6 +2,7 @@
 // ReplicationControllers are checked and slimmed, anything else is counted by kind.
 // Shared by the JSON and YAML readers, which only differ in how they name a line.
 
+import { emptySnapshot, isControllerKind } from '../core/controller.js';
 import type { ControllerKind, Pod, ReplicaSet, ReplicationController, Snapshot } from '../core/types.js';
 import { fileParseError, type UserError } from '../errors.js';
 import {
@@ -27,7 +28,7 @@ export interface Sink {
 }
 
 export class SnapshotBuilder implements Sink {
-  readonly snapshot: Snapshot = { replicaSets: [], replicationControllers: [], pods: [] };
+  readonly snapshot: Snapshot = emptySnapshot();
   private readonly skipped = new Map<string, number>();
   /** Per kind: namespace → name → index in the kind's list. */
   private readonly seen: Record<KeptKind, Map<string, Map<string, number>>> = {
@@ -37,12 +38,7 @@ export class SnapshotBuilder implements Sink {
   };
 
   add(kind: KeptKind, obj: KeptObject): void {
-    const list: KeptObject[] =
-      kind === 'Pod'
-        ? this.snapshot.pods
-        : kind === 'ReplicaSet'
-          ? this.snapshot.replicaSets
-          : this.snapshot.replicationControllers;
+    const list: KeptObject[] = kind === 'Pod' ? this.snapshot.pods : this.snapshot.controllers[kind];
     const ns = obj.metadata.namespace ?? 'default';
     let names = this.seen[kind].get(ns);
     if (names === undefined) this.seen[kind].set(ns, (names = new Map()));
@@ -162,7 +158,7 @@ const KEPT_API_VERSIONS: Record<KeptKind, ReadonlySet<string>> = {
 };
 
 function isKeptKindName(kind: string): kind is KeptKind {
-  return kind === 'Pod' || kind === 'ReplicaSet' || kind === 'ReplicationController';
+  return kind === 'Pod' || isControllerKind(kind);
 }
 
 function whereOf(origin: Origin, rel: Path): string {

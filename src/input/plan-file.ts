@@ -3,6 +3,7 @@
 // (../shared/plan-format.md) before anything is compared or written. Only the fields a saved plan
 // is applied by are checked strictly; additions (warnings, messages) are carried along.
 
+import { controllerKindsText, isControllerKind } from '../core/controller.js';
 import { stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import type * as Yaml from 'yaml';
@@ -82,7 +83,7 @@ function checkPlan(doc: unknown, label: string): asserts doc is Plan {
     const at = `controllers[${i}]`;
     if (!isObject(c)) fail(at, 'an object');
     const e = c as Json;
-    if (e.kind !== 'ReplicaSet' && e.kind !== 'ReplicationController') fail(`${at}.kind`, 'ReplicaSet or ReplicationController');
+    if (!isControllerKind(e.kind)) fail(`${at}.kind`, controllerKindsText('or'));
     for (const f of ['namespace', 'name', 'uid']) if (typeof e[f] !== 'string' || e[f] === '') fail(`${at}.${f}`, 'a non-empty string');
     if (typeof e.inSync !== 'boolean') fail(`${at}.inSync`, 'true or false');
     if (typeof e.statusChanged !== 'boolean') fail(`${at}.statusChanged`, 'true or false');

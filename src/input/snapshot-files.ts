@@ -14,6 +14,7 @@ import { createReadStream } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { extname, join, resolve } from 'node:path';
 
+import { controllerObjectsOf } from '../core/controller.js';
 import type { Snapshot } from '../core/types.js';
 import { fileParseError, fileReadError, NoObjectsError, UserError } from '../errors.js';
 import { Progress, SnapshotBuilder, type Sink, type Steps } from './ingest.js';
@@ -92,7 +93,7 @@ function result(sink: SnapshotBuilder, files: string[]): LoadResult {
 
 function isEmpty(r: LoadResult): boolean {
   const s = r.snapshot;
-  return s.pods.length + s.replicaSets.length + s.replicationControllers.length === 0 && Object.keys(r.skippedKinds).length === 0;
+  return s.pods.length + controllerObjectsOf(s).length === 0 && Object.keys(r.skippedKinds).length === 0;
 }
 
 /** Parses one snapshot held in memory (YAML, JSON or NDJSON); `fileLabel` names it in messages. */

@@ -3,6 +3,7 @@
 // did not predict spelled out, a pod's story with the cause chain of each controller write told
 // in words, and the one line saying what the log covers. Every time is UTC and says so.
 
+import { isControllerKind } from '../core/controller.js';
 import type { ChalkInstance } from 'chalk';
 import type { CauseStep, HistoryCounts, HistoryCoverage, HistoryEvent, HistoryVerb, RefusedWrite } from '../history/types.js';
 import { type Cell, type Column, humanDuration, kindShort, plural, renderTable, sanitize, tableWidth, visibleLength, wrap } from './text.js';
@@ -67,7 +68,7 @@ export function who(user: string): string {
 
 /** kubectl's short names of the kinds a cause chain goes through: rs, rc, deploy, pod, hpa… */
 function kindAbbrev(kind: string): string {
-  if (kind === 'ReplicaSet' || kind === 'ReplicationController') return kindShort(kind);
+  if (isControllerKind(kind)) return kindShort(kind);
   const short: Record<string, string> = { Deployment: 'deploy', Pod: 'pod', HorizontalPodAutoscaler: 'hpa', StatefulSet: 'sts', DaemonSet: 'ds', Node: 'node', Job: 'job' };
   return short[kind] ?? kind.toLowerCase();
 }

@@ -2,6 +2,7 @@
 // (src/core/pod-explain.ts); this file only lays it out: the pod and its owner, why it is
 // orphaned, each controller's decision, its place in the deletion order and the cost that keeps it.
 
+import { isControllerKind } from '../core/controller.js';
 import type { ChalkInstance } from 'chalk';
 import type { DeletionCase, PodExplanation } from '../core/pod-explain-types.js';
 import { podOutcome } from '../core/explain.js';
@@ -55,7 +56,7 @@ function headerSection(e: PodExplanation, width: number, chalk: ChalkInstance): 
     out.push(...field('Owner', 'none (no controller reference)', width, chalk, chalk.yellow));
   } else {
     const o = e.owner;
-    const ours = o.kind === 'ReplicaSet' || o.kind === 'ReplicationController';
+    const ours = isControllerKind(o.kind);
     const where = o.found ? 'exists' : !ours ? `not read here (rs-reconcile reads ReplicaSets and ReplicationControllers)` : e.source === 'cluster' ? 'does not exist' : 'not in the input';
     out.push(...field('Owner', `${o.kind} ${o.name} (uid ${o.uid}): ${where}`, width, chalk, o.found || !ours ? undefined : chalk.yellow));
   }

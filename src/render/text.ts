@@ -6,6 +6,7 @@
 // Every function works on plain text; colour is applied after truncation/wrapping so that an
 // escape sequence is never cut in half and widths are always counted on visible characters.
 
+import { controllerKindInfo } from '../core/controller.js';
 import type { ControllerKind } from '../core/types.js';
 import { humanDuration as coreHumanDuration } from '../core/time.js';
 import { drawTable } from './table.js';
@@ -105,19 +106,20 @@ export function plural(n: number, singular: string, pluralForm = `${singular}s`)
 
 /** `rs` / `rc`, the kubectl short names used in the KIND column. */
 export function kindShort(kind: ControllerKind): string {
-  return kind === 'ReplicaSet' ? 'rs' : 'rc';
+  return controllerKindInfo(kind).shortName;
 }
 
 /** The resource as `kubectl get -o name` prints it: `replicaset.apps` / `replicationcontroller`. */
 export function resourceName(kind: ControllerKind): string {
-  return kind === 'ReplicaSet' ? 'replicaset.apps' : 'replicationcontroller';
+  const info = controllerKindInfo(kind);
+  return `${kind.toLowerCase()}${info.group ? `.${info.group}` : ''}`;
 }
 
 /** The path the controller PUTs the status to. */
 export function statusPath(kind: ControllerKind, namespace: string, name: string): string {
-  return kind === 'ReplicaSet'
-    ? `/apis/apps/v1/namespaces/${namespace}/replicasets/${name}/status`
-    : `/api/v1/namespaces/${namespace}/replicationcontrollers/${name}/status`;
+  const info = controllerKindInfo(kind);
+  const root = info.group ? `/apis/${info.group}/${info.version}` : `/api/${info.version}`;
+  return `${root}/namespaces/${namespace}/${info.resource}/${name}/status`;
 }
 
 // ---------------------------------------------------------------------------------------------

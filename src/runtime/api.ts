@@ -3,9 +3,9 @@
 // The contract between the controller, which calls it, and the cluster adapter, which implements
 // it (and the leader election's write fence): it lives below both so neither imports the other.
 
-import type { Controller, ControllerKind, Pod, ReplicaSet, ReplicationController } from '../core/types.js';
+import type { Controller, ControllerKind, ControllerObject, Pod } from '../core/types.js';
 
-export type ControllerObject = ReplicaSet | ReplicationController;
+export type { ControllerObject } from '../core/types.js';
 
 /** A failed API call, as the server's Status describes it (code 0: no answer). */
 export class ApiError extends Error {

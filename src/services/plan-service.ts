@@ -2,7 +2,7 @@
 // emulated upstream version, select controllers, and run the core planner.
 
 import type { Connection, ConnectionFlags } from '../cluster/kubeconfig.js';
-import { namespaceOf } from '../core/controller.js';
+import { CONTROLLER_KINDS, controllerObjectsOf, namespaceOf } from '../core/controller.js';
 import { buildDeploymentTrees, type DeploymentTree } from '../core/explain-deployment.js';
 import { buildExplainModel } from '../core/explain.js';
 import type { ExplainModel } from '../core/explain-types.js';
@@ -12,7 +12,7 @@ import { ClusterPlanner, type SyncDecision } from '../core/plan.js';
 import type { Plan, WhatIf } from '../core/plan-types.js';
 import { parseSelectorString } from '../core/selector.js';
 import { formatTime } from '../core/time.js';
-import type { Controller, Snapshot } from '../core/types.js';
+import type { Controller, ControllerKind, Snapshot } from '../core/types.js';
 import { behaviourFor, minorFromServer, NEWEST_MINOR, parseFeatureGates, parseKubeVersion, type Behaviour } from '../core/versions.js';
 import { UserError } from '../errors.js';
 import { parseByteQuantity } from '../input/read-input.js';
@@ -110,8 +110,8 @@ export async function readSnapshot(
 export function podlessInput(snapshot: Snapshot): string | null {
   if (snapshot.pods.length > 0) return null;
   const wanting = (o: { spec?: { replicas?: number | null } }) => (o.spec?.replicas ?? 1) > 0;
-  if (!snapshot.replicaSets.some(wanting) && !snapshot.replicationControllers.some(wanting)) return null;
-  const held = countKinds(snapshot.replicaSets.length, snapshot.replicationControllers.length);
+  if (!controllerObjectsOf(snapshot).some(wanting)) return null;
+  const held = countKinds((kind) => snapshot.controllers[kind].length);
   return `the input holds ${held} but no pods: every controller is planned as if its pods were gone (did you mean "kubectl get rs,rc,pods -o yaml"?)`;
 }
 
@@ -178,16 +178,16 @@ export function selectControllers(
 }
 
 function countControllers(cs: Controller[]): string {
-  const rs = cs.filter((c) => c.kind === 'ReplicaSet').length;
-  return countKinds(rs, cs.length - rs);
+  return countKinds((kind) => cs.filter((c) => c.kind === kind).length);
 }
 
 /** "3 ReplicaSets", "1 ReplicationController", "3 ReplicaSets and 1 ReplicationController". */
-function countKinds(rs: number, rc: number): string {
-  const part = (n: number, kind: string) => `${n} ${kind}${n === 1 ? '' : 's'}`;
-  if (rc === 0) return part(rs, 'ReplicaSet');
-  if (rs === 0) return part(rc, 'ReplicationController');
-  return `${part(rs, 'ReplicaSet')} and ${part(rc, 'ReplicationController')}`;
+/** "3 ReplicaSets", "1 ReplicaSet and 2 ReplicationControllers": the kinds held, in registry order. */
+function countKinds(count: (kind: ControllerKind) => number): string {
+  const parts = CONTROLLER_KINDS.map((k) => [count(k.kind), k.kind] as const)
+    .filter(([n]) => n > 0)
+    .map(([n, kind]) => `${n} ${kind}${n === 1 ? '' : 's'}`);
+  return parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}` : (parts[0] ?? '0 ReplicaSets');
 }
 
 /** deploy/NAME found no ReplicaSet: say so, and name the Deployments that do own some there. */

@@ -5,6 +5,7 @@
 import { hostname } from 'node:os';
 import { KubeControllerAPI, userAgentFor } from '../cluster/controller-api.js';
 import { Informer } from '../cluster/informer.js';
+import { POD_INDEXERS, podListersOf } from '../cluster/pod-indexers.js';
 import type { Connection } from '../cluster/kubeconfig.js';
 import { ReplicaSetController, type ControllerLogger, type Listers } from '../controller/controller.js';
 import type { ControllerObject, WriteFence } from '../runtime/api.js';
@@ -80,8 +81,6 @@ export function actionLogLine(kind: ControllerKind, key: string, a: ActionOutcom
   return `${kind} ${key}: ${what}${a.ok ? '' : ' failed'}${why.length ? ` (${why.join('; ')})` : ''}`;
 }
 
-const orphanIndexer = (p: Pod) => (controllerRef(p) ? [] : [p.metadata.namespace ?? 'default']);
-
 /**
  * Informers, caches and one controller per kind of the registry in opts.kinds; workers start
  * once the caches have synced.
@@ -97,15 +96,7 @@ export function startControllers(opts: StartOptions, signal: AbortSignal): Contr
   const pods = new Informer<Pod>({
     ...common,
     resource: 'pods',
-    indexers: {
-      namespace: (p: Pod) => [p.metadata.namespace ?? 'default'],
-      controllerUid: (p: Pod) => {
-        const ref = controllerRef(p);
-        return ref ? [ref.uid] : [];
-      },
-      orphans: orphanIndexer,
-      label: (p: Pod) => Object.entries(p.metadata.labels ?? {}).map(([k, v]) => `${p.metadata.namespace ?? 'default'}/${k}=${v}`),
-    },
+    indexers: POD_INDEXERS,
   });
   const nsIndex = {
     namespace: (o: ControllerObject) => [o.metadata.namespace ?? 'default'],
@@ -122,12 +113,8 @@ export function startControllers(opts: StartOptions, signal: AbortSignal): Contr
   }
   const informersFor = kinds.map((k) => new Informer<ControllerObject>({ ...common, resource: k, indexers: nsIndex }));
 
-  const podLister: Listers['pods'] = {
-    inNamespace: (ns) => pods.cache.byIndex('namespace', ns),
-    controlledBy: (uid) => pods.cache.byIndex('controllerUid', uid),
-    orphans: (ns) => pods.cache.byIndex('orphans', ns),
-    withLabel: (ns, key, value) => pods.cache.byIndex('label', `${ns}/${key}=${value}`),
-  };
+  const podLister: Listers['pods'] = podListersOf(pods.cache);
+
   const listerOf = (inf: Informer<ControllerObject>): Listers['controllers'] => ({
     get: (ns, name) => inf.cache.get(`${ns}/${name}`),
     inNamespace: (ns) => inf.cache.byIndex('namespace', ns),

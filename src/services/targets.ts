@@ -1,6 +1,7 @@
 // The controllers a command names (NAME, rs/NAME, rc/NAME, deploy/NAME…), as the services take
 // them: the parsing of the command line's words is the cli's (src/cli/targets.ts).
 
+import { controllerKindInfo, REPLICA_SET_KIND } from '../core/controller.js';
 import { controllerRef } from '../core/pod.js';
 import type { Controller, ControllerKind, OwnerReference } from '../core/types.js';
 
@@ -17,7 +18,8 @@ export interface Target {
 /** The target as kubectl names it in messages: `replicasets.apps "web"`. */
 export function describeTarget(t: Target): string {
   if (t.kind === 'Deployment') return `deployments.apps "${t.name}"`;
-  return t.kind === 'ReplicationController' ? `replicationcontrollers "${t.name}"` : `replicasets.apps "${t.name}"`;
+  const info = controllerKindInfo(t.kind ?? REPLICA_SET_KIND.kind); // a kindless target names a ReplicaSet, as kubectl's default here
+  return `${info.resource}${info.group ? `.${info.group}` : ''} "${t.name}"`;
 }
 
 /**

@@ -16,7 +16,7 @@ import { realClock } from '../runtime/clock.js';
 import type { ActionOutcome } from '../runtime/api.js';
 import { buildExplainModel } from '../core/explain.js';
 import type { Clock } from '../runtime/clock.js';
-import { CONTROLLER_KINDS, controllerKindInfo, fromReplicaSet, fromReplicationController, namespaceOf, type ControllerKindInfo } from '../core/controller.js';
+import { CONTROLLER_KINDS, controllerKindInfo, controllersOf, emptySnapshot, namespaceOf, type ControllerKindInfo } from '../core/controller.js';
 import type { ExplainModel } from '../core/explain-types.js';
 import { ClusterPlanner } from '../core/plan.js';
 import type { PlanController } from '../core/plan-types.js';
@@ -309,8 +309,8 @@ export function informerSource(set: InformerSet, opts: { run: boolean; controlle
       l.changed();
     },
     snapshot: () => {
-      const snapshot: Snapshot = { replicaSets: [], replicationControllers: [], pods: set.pods.cache.list() };
-      for (const { info, inf } of kinds) snapshot[info.snapshotField] = inf.cache.list() as never;
+      const snapshot: Snapshot = emptySnapshot(set.pods.cache.list());
+      for (const { info, inf } of kinds) snapshot.controllers[info.kind] = inf.cache.list();
       return snapshot;
     },
   };
@@ -531,7 +531,7 @@ export async function prepareWatch(o: WatchOptions, io: WatchIO): Promise<Prepar
     const namespace = o.allNamespaces ? null : (o.namespace ?? null);
     // a snapshot does not change: an unknown name fails now, and a -l that matches nothing is said
     // before the (empty) stream starts, as diff says it
-    const controllers = [...read.snapshot.replicaSets.map(fromReplicaSet), ...read.snapshot.replicationControllers.map(fromReplicationController)];
+    const controllers = controllersOf(read.snapshot);
     selectControllers({ controllers }, { namespace: o.namespace, allNamespaces: o.allNamespaces, selector: o.selector, connection: o.connection }, o.targets, null, 'file', notices);
     const scope: WatchScope = { namespace, selector: o.selector, targets: o.targets };
     const nowMs = fixedNow ?? clock.now();

@@ -3,6 +3,7 @@
 // published at most ~10 times a second); this component only reads the published state and
 // turns keys and terminal resizes into actions.
 
+import { kindShort } from '../render/text.js';
 import { Box, useApp, useInput, useStdout, type Key } from 'ink';
 import { useEffect, useLayoutEffect, useMemo, useSyncExternalStore } from 'react';
 import { ControllersPane } from './ControllersPane.js';
@@ -117,7 +118,7 @@ export function App({ store, color = true, onQuit, onInterrupt, onCommit }: AppP
         {layout.queue > 0 ? <QueuePane queue={s.queue} actions={s.actions.last(layout.queue)} rows={layout.queue} width={layout.width} /> : null}
         {layout.log > 0 && s.historyPane ? (
           <HistoryPane
-            title={selected ? `${selected.kind === 'ReplicaSet' ? 'rs' : 'rc'} ${selected.namespace}/${selected.name}` : null}
+            title={selected ? `${kindShort(selected.kind)} ${selected.namespace}/${selected.name}` : null}
             rows={historyRows(s, layout.log)}
             total={s.historySeq}
             height={layout.log}

@@ -2,7 +2,7 @@
 // expectations still pending per controller, and the latest actions it took.
 
 import { Box } from 'ink';
-import { humanDuration } from '../render/text.js';
+import { humanDuration, kindShort } from '../render/text.js';
 import { logLineSegs } from './LogPane.js';
 import { Line, titleSegs, type Seg } from './line.js';
 import type { LogEntry, QueueInfo } from './state.js';
@@ -35,7 +35,7 @@ export function expectationSegs(q: QueueInfo | null): Seg[] {
   if (pending.length === 0) return [{ text: 'expectations: none pending', dim: true }];
   const segs: Seg[] = [{ text: `expectations pending (${pending.length}):`, bold: true }];
   for (const e of pending) {
-    segs.push({ text: ` ${e.kind === 'ReplicaSet' ? 'rs' : 'rc'}/${e.key}`, color: 'yellow' }, { text: ` +${e.add}/-${e.del} (${humanDuration(e.ageMs / 1000)})`, dim: true });
+    segs.push({ text: ` ${kindShort(e.kind)}/${e.key}`, color: 'yellow' }, { text: ` +${e.add}/-${e.del} (${humanDuration(e.ageMs / 1000)})`, dim: true });
   }
   return segs;
 }

@@ -2,6 +2,7 @@
 // timeline page `history -o html` writes (src/render/history-html/), to a file in the current
 // directory whose path the pane and the log then show.
 
+import { controllerKindInfo, isControllerKind } from '../core/controller.js';
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { historyHtmlChunks } from '../render/history-html/document.js';
@@ -10,7 +11,7 @@ import type { HistoryRow, WatchFeed } from './state.js';
 /** `history-rs-shop-web-20261127T104500Z.html`: the controller and when (UTC), safe as a file name. */
 export function historyPageName(key: string, nowMs: number): string {
   const [kind, namespace, name] = key.split('/');
-  const short = kind === 'ReplicaSet' ? 'rs' : kind === 'ReplicationController' ? 'rc' : kind.toLowerCase();
+  const short = isControllerKind(kind) ? controllerKindInfo(kind).shortName : kind.toLowerCase();
   const stamp = new Date(nowMs).toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
   return `history-${short}-${namespace}-${name}-${stamp}.html`.replace(/[^\w.-]/g, '_');
 }

@@ -23,11 +23,11 @@ describe('readCluster: pagination', () => {
     const progress: ReadProgress[] = [];
     const read = await readCluster(conn, { namespace: conn.namespace }, { pageSize: 2, onProgress: (p) => progress.push(p) });
 
-    expect(read.snapshot.replicaSets).toEqual(expected('replicasets.json', 'ReplicaSet', 'apps/v1', 'shop'));
-    expect(read.snapshot.replicationControllers).toEqual(expected('replicationcontrollers.json', 'ReplicationController', 'v1', 'shop'));
+    expect(read.snapshot.controllers.ReplicaSet).toEqual(expected('replicasets.json', 'ReplicaSet', 'apps/v1', 'shop'));
+    expect(read.snapshot.controllers.ReplicationController).toEqual(expected('replicationcontrollers.json', 'ReplicationController', 'v1', 'shop'));
     expect(read.snapshot.pods).toEqual(expected('pods.json', 'Pod', 'v1', 'shop'));
-    expect(read.snapshot.replicaSets).toHaveLength(5);
-    expect(read.snapshot.replicationControllers).toHaveLength(5);
+    expect(read.snapshot.controllers.ReplicaSet).toHaveLength(5);
+    expect(read.snapshot.controllers.ReplicationController).toHaveLength(5);
     expect(read.snapshot.pods).toHaveLength(13);
 
     // 5 ReplicaSets → 3 pages, 5 RCs → 3 pages, 13 pods → 7 pages, plus /version
@@ -63,8 +63,8 @@ describe('readCluster: pagination', () => {
     const server = await serve();
     const conn = connect({ kubeconfig: kubeconfigFileFor(server) }, {});
     const read = await readCluster(conn, { namespace: null }, { pageSize: 3 });
-    expect(read.snapshot.replicaSets).toEqual(expected('replicasets.json', 'ReplicaSet', 'apps/v1', null));
-    expect(read.snapshot.replicationControllers).toEqual(expected('replicationcontrollers.json', 'ReplicationController', 'v1', null));
+    expect(read.snapshot.controllers.ReplicaSet).toEqual(expected('replicasets.json', 'ReplicaSet', 'apps/v1', null));
+    expect(read.snapshot.controllers.ReplicationController).toEqual(expected('replicationcontrollers.json', 'ReplicationController', 'v1', null));
     expect(read.snapshot.pods).toEqual(expected('pods.json', 'Pod', 'v1', null));
     expect(new Set(server.requests.map((r) => r.path))).toEqual(
       new Set(['/version', '/apis/apps/v1/replicasets', '/api/v1/replicationcontrollers', '/api/v1/pods']),
@@ -89,7 +89,7 @@ describe('readCluster: pagination', () => {
     const server = await serve({ expireContinue: true });
     const conn = connect({ kubeconfig: kubeconfigFileFor(server) }, {});
     const read = await readCluster(conn, { namespace: 'shop', kinds: ['ReplicaSet'] }, { pageSize: 2 });
-    expect(read.snapshot.replicaSets).toEqual(expected('replicasets.json', 'ReplicaSet', 'apps/v1', 'shop'));
+    expect(read.snapshot.controllers.ReplicaSet).toEqual(expected('replicasets.json', 'ReplicaSet', 'apps/v1', 'shop'));
     const rs = lists(server, 'replicasets').map((r) => Object.keys(r.query).sort().join(','));
     expect(rs).toEqual(['limit', 'continue,limit', '']);
   });
@@ -123,8 +123,8 @@ describe('readCluster: what it asks for', () => {
     const server = await serve();
     const conn = connect({ kubeconfig: kubeconfigFileFor(server) }, {});
     const read = await readCluster(conn, { namespace: 'shop', controllerSelector: 'app=web' }, { pageSize: 1 });
-    expect(read.snapshot.replicaSets.map((r) => r.metadata.name)).toEqual(['web-5b8c9d7f6a', 'web-7d9f8b6c5d']);
-    expect(read.snapshot.replicationControllers).toEqual([]);
+    expect(read.snapshot.controllers.ReplicaSet.map((r) => r.metadata.name)).toEqual(['web-5b8c9d7f6a', 'web-7d9f8b6c5d']);
+    expect(read.snapshot.controllers.ReplicationController).toEqual([]);
     expect(read.snapshot.pods).toHaveLength(13);
     for (const r of [...lists(server, 'replicasets'), ...lists(server, 'replicationcontrollers')]) {
       expect(r.query.labelSelector).toBe('app=web');
@@ -137,7 +137,7 @@ describe('readCluster: what it asks for', () => {
     const server = await serve();
     const conn = connect({ kubeconfig: kubeconfigFileFor(server) }, {});
     const read = await readCluster(conn, { namespace: null, controllerSelector: 'tier in (frontend),app!=web' });
-    expect(read.snapshot.replicaSets.map((r) => r.metadata.name)).toEqual(['checkout-6b5d4c8f7e']);
+    expect(read.snapshot.controllers.ReplicaSet.map((r) => r.metadata.name)).toEqual(['checkout-6b5d4c8f7e']);
     expect(lists(server, 'replicasets')[0].query.labelSelector).toBe('tier in (frontend),app!=web');
   });
 
@@ -145,8 +145,8 @@ describe('readCluster: what it asks for', () => {
     const server = await serve();
     const conn = connect({ kubeconfig: kubeconfigFileFor(server) }, {});
     const read = await readCluster(conn, { namespace: 'shop', kinds: ['ReplicationController'] });
-    expect(read.snapshot.replicaSets).toEqual([]);
-    expect(read.snapshot.replicationControllers).toHaveLength(5);
+    expect(read.snapshot.controllers.ReplicaSet).toEqual([]);
+    expect(read.snapshot.controllers.ReplicationController).toHaveLength(5);
     expect(lists(server, 'replicasets')).toHaveLength(0);
   });
 
@@ -190,7 +190,7 @@ describe('readCluster: what it asks for', () => {
     expect((pod.status as any).containerStatuses[0].state.running.startedAt).toBe('2025-12-01T00:02:00Z');
     expect((pod.metadata as any).managedFields[0].time).toBe('2025-12-01T00:01:00Z');
     expect(pod.spec?.initContainers?.[0].restartPolicy).toBe('Always');
-    const rs = read.snapshot.replicaSets.find((r) => r.metadata.name === 'web-7d9f8b6c5d')!;
+    const rs = read.snapshot.controllers.ReplicaSet.find((r) => r.metadata.name === 'web-7d9f8b6c5d')!;
     expect(rs.spec.template?.metadata?.creationTimestamp).toBeNull();
     expect(JSON.stringify(read.snapshot)).not.toMatch(/\.000Z/);
     const deleting = read.snapshot.pods.find((p) => p.metadata.deletionTimestamp)!;
@@ -228,7 +228,7 @@ describe('readCluster: other ways to reach the server', () => {
       { serviceAccountDir: sa },
     );
     const read = await readCluster(conn, { namespace: conn.namespace });
-    expect(read.snapshot.replicaSets.map((r) => r.metadata.name)).toEqual(['checkout-6b5d4c8f7e']);
+    expect(read.snapshot.controllers.ReplicaSet.map((r) => r.metadata.name)).toEqual(['checkout-6b5d4c8f7e']);
     expect(server.requests.every((r) => r.headers.authorization === `Bearer ${TEST_TOKEN}`)).toBe(true);
   });
 

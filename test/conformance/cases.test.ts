@@ -38,8 +38,10 @@ export function loadCases(dir: string): Case[] {
 
 export function toSnapshot(items: any[]): Snapshot {
   return {
-    replicaSets: items.filter((o) => o.kind === 'ReplicaSet') as ReplicaSet[],
-    replicationControllers: items.filter((o) => o.kind === 'ReplicationController') as ReplicationController[],
+    controllers: {
+      ReplicaSet: items.filter((o) => o.kind === 'ReplicaSet') as ReplicaSet[],
+      ReplicationController: items.filter((o) => o.kind === 'ReplicationController') as ReplicationController[],
+    },
     pods: items.filter((o) => o.kind === 'Pod') as Pod[],
   };
 }

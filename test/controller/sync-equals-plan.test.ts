@@ -34,7 +34,7 @@ class Recorder implements ControllerAPI {
   done = new Map<string, Done>();
   private readonly byUid = new Map<string, string>();
   constructor(readonly snapshot: Snapshot) {
-    for (const c of [...snapshot.replicaSets, ...snapshot.replicationControllers]) this.byUid.set(c.metadata.uid, `${namespaceOf(c)}/${c.metadata.name}`);
+    for (const c of [...snapshot.controllers.ReplicaSet, ...snapshot.controllers.ReplicationController]) this.byUid.set(c.metadata.uid, `${namespaceOf(c)}/${c.metadata.name}`);
   }
   of(key: string): Done {
     let d = this.done.get(key);
@@ -44,7 +44,7 @@ class Recorder implements ControllerAPI {
   current = '';
   listers(kind: ControllerKind): Listers {
     const pods = this.snapshot.pods;
-    const ctrls: ControllerObject[] = kind === 'ReplicaSet' ? this.snapshot.replicaSets : this.snapshot.replicationControllers;
+    const ctrls: ControllerObject[] = kind === 'ReplicaSet' ? this.snapshot.controllers.ReplicaSet : this.snapshot.controllers.ReplicationController;
     return {
       pods: {
         inNamespace: (ns) => pods.filter((p) => namespaceOf(p) === ns),
@@ -72,7 +72,7 @@ class Recorder implements ControllerAPI {
     this.of(this.current)[release ? 'release' : 'adopt'].push(name);
   }
   async getController(kind: ControllerKind, ns: string, name: string): Promise<ControllerObject> {
-    return (kind === 'ReplicaSet' ? this.snapshot.replicaSets : this.snapshot.replicationControllers).find((c) => namespaceOf(c) === ns && c.metadata.name === name)!;
+    return (kind === 'ReplicaSet' ? this.snapshot.controllers.ReplicaSet : this.snapshot.controllers.ReplicationController).find((c) => namespaceOf(c) === ns && c.metadata.name === name)!;
   }
   async updateControllerStatus(kind: ControllerKind, obj: ControllerObject): Promise<ControllerObject> {
     this.of(this.current).status = obj.status as Record<string, unknown>;
@@ -172,7 +172,7 @@ const worldArb = fc
       };
       return pod;
     });
-    return { replicaSets, replicationControllers, pods: ps };
+    return { controllers: { ReplicaSet: replicaSets, ReplicationController: replicationControllers }, pods: ps };
   });
 
 /** What the plan says each controller's sync does, in the recorder's terms. */
@@ -208,7 +208,7 @@ async function runSyncs(snapshot: Snapshot, minor: number): Promise<{ plan: Plan
       log: quiet,
       onSync: (key, outcome) => requeues.set(`${kind}/${key}`, outcome.requeueAfterMs),
     });
-    for (const c of kind === 'ReplicaSet' ? snapshot.replicaSets : snapshot.replicationControllers) {
+    for (const c of kind === 'ReplicaSet' ? snapshot.controllers.ReplicaSet : snapshot.controllers.ReplicationController) {
       const key = `${namespaceOf(c)}/${c.metadata.name}`;
       rec.current = `${kind}/${key}`;
       rec.of(rec.current);

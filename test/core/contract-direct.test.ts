@@ -13,8 +13,10 @@ const cases: Case[] = JSON.parse(readFileSync(sharedOrVendored('contract/cases.j
 
 function toSnapshot(items: any[]): Snapshot {
   return {
-    replicaSets: items.filter((o) => o.kind === 'ReplicaSet'),
-    replicationControllers: items.filter((o) => o.kind === 'ReplicationController'),
+    controllers: {
+      ReplicaSet: items.filter((o) => o.kind === 'ReplicaSet'),
+      ReplicationController: items.filter((o) => o.kind === 'ReplicationController'),
+    },
     pods: items.filter((o) => o.kind === 'Pod'),
   };
 }

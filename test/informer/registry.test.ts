@@ -24,7 +24,7 @@ const FOO_SET: ControllerKindInfo = {
   resource: 'foosets',
   shortName: 'foo',
   queueName: 'fooset',
-  snapshotField: 'replicaSets',
+  hasSiblings: true,
   toController: (obj) => ({ ...fromReplicaSet(obj as ReplicaSet), kind: FOO }),
 };
 
@@ -142,7 +142,7 @@ describe('controller kinds come from a registry', () => {
     const source = informerSource(h.informers, { run: false, registry: [FOO_SET] });
     await source.start({ changed() {}, log: (_l, t) => logs.push(t) }, stop.signal);
     expect(logs).toEqual(['synced: 1 pods, 1 foosets']);
-    expect(source.snapshot().replicaSets.map((r) => r.metadata.name)).toEqual(['foo']);
+    expect(source.snapshot().controllers[FOO].map((r) => r.metadata.name)).toEqual(['foo']);
 
     stop.abort();
     await h.done;

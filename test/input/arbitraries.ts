@@ -123,12 +123,12 @@ export function prng(seed: number): () => number {
 
 /** The obvious reader, for a list of objects of known kinds (later duplicates replace earlier ones). */
 export function expected(items: unknown[]): Pick<LoadResult, 'snapshot' | 'skippedKinds'> {
-  const snapshot: Snapshot = { replicaSets: [], replicationControllers: [], pods: [] };
+  const snapshot: Snapshot = { controllers: { ReplicaSet: [], ReplicationController: [] }, pods: [] };
   const skippedKinds: Record<string, number> = {};
   const seen = new Map<string, number>();
   for (const item of items as Array<Record<string, unknown>>) {
     const kind = item.kind as string;
-    const list = kind === 'Pod' ? snapshot.pods : kind === 'ReplicaSet' ? snapshot.replicaSets : kind === 'ReplicationController' ? snapshot.replicationControllers : undefined;
+    const list = kind === 'Pod' ? snapshot.pods : kind === 'ReplicaSet' ? snapshot.controllers.ReplicaSet : kind === 'ReplicationController' ? snapshot.controllers.ReplicationController : undefined;
     if (!list) {
       skippedKinds[kind] = (skippedKinds[kind] ?? 0) + 1;
       continue;

@@ -46,8 +46,8 @@ function list(items: unknown[], kind = 'List') {
 
 function names(r: LoadResult) {
   return {
-    rs: r.snapshot.replicaSets.map((o) => `${o.metadata.namespace}/${o.metadata.name}`),
-    rc: r.snapshot.replicationControllers.map((o) => `${o.metadata.namespace}/${o.metadata.name}`),
+    rs: r.snapshot.controllers.ReplicaSet.map((o) => `${o.metadata.namespace}/${o.metadata.name}`),
+    rc: r.snapshot.controllers.ReplicationController.map((o) => `${o.metadata.namespace}/${o.metadata.name}`),
     pods: r.snapshot.pods.map((o) => `${o.metadata.namespace}/${o.metadata.name}`),
   };
 }
@@ -131,7 +131,7 @@ describe('a real kubectl get rs,rc,pods -A -o yaml', () => {
 
   it('keeps the whole spec of a ReplicaSet (its template makes the pods) and its status', async () => {
     const r = await loadSnapshotFiles([join(FIXTURES, 'kubectl-get-rs-rc-pods.yaml')]);
-    const [set] = r.snapshot.replicaSets;
+    const [set] = r.snapshot.controllers.ReplicaSet;
     expect(set.metadata.generation).toBe(1);
     expect(set.metadata.ownerReferences?.[0].kind).toBe('Deployment');
     expect(set.spec.replicas).toBe(2);
@@ -144,7 +144,7 @@ describe('a real kubectl get rs,rc,pods -A -o yaml', () => {
     expect(set.spec.template?.spec?.terminationGracePeriodSeconds).toBe(30);
     expect(set.status).toEqual({ replicas: 2, fullyLabeledReplicas: 2, readyReplicas: 2, availableReplicas: 2, observedGeneration: 1 });
 
-    const [rc] = r.snapshot.replicationControllers;
+    const [rc] = r.snapshot.controllers.ReplicationController;
     expect(rc).toMatchObject({ apiVersion: 'v1', kind: 'ReplicationController', spec: { replicas: 1, selector: { app: 'legacy' } } });
     expect(rc.metadata.generation).toBe(2);
   });
@@ -184,7 +184,7 @@ describe('formats, detected by content', () => {
     const r = await loadSnapshotFiles([file]);
     expect(names(r)).toEqual({ rs: ['default/web'], rc: [], pods: ['default/web-1', 'default/web-2'] });
     expect(r.skippedKinds).toEqual({ Service: 1 });
-    expect(r.snapshot.replicaSets[0].spec.replicas).toBe(2);
+    expect(r.snapshot.controllers.ReplicaSet[0].spec.replicas).toBe(2);
   });
 
   it('reads UTF-16 files (PowerShell redirections) with a byte-order mark', async () => {
@@ -205,7 +205,7 @@ describe('formats, detected by content', () => {
   });
 
   it('treats empty files, blank files, comment-only YAML and empty lists as empty snapshots', async () => {
-    const empty = { replicaSets: [], replicationControllers: [], pods: [] };
+    const empty = { controllers: { ReplicaSet: [], ReplicationController: [] }, pods: [] };
     for (const text of ['', '  \n\t\n', '# nothing here\n', '---\n---\n', '~\n', JSON.stringify(list([])), 'kind: List\napiVersion: v1\nitems: []\n', '{"kind":"List","items":null}', 'kind: PodList\nitems:\n']) {
       const r = parseSnapshotText(text, 'e');
       expect(r.snapshot).toEqual(empty);
@@ -245,8 +245,8 @@ describe('formats, detected by content', () => {
     const r = parseSnapshotText(text, 'multi.yaml');
     expect(names(r)).toEqual({ rs: ['ns/r'], rc: ['default/c'], pods: ['ns/a', 'ns/b'] });
     expect(r.snapshot.pods[0]).toMatchObject({ apiVersion: 'v1', kind: 'Pod' });
-    expect(r.snapshot.replicaSets[0]).toMatchObject({ apiVersion: 'apps/v1', kind: 'ReplicaSet', spec: { replicas: 0 } });
-    expect(r.snapshot.replicationControllers[0]).toMatchObject({ apiVersion: 'v1', kind: 'ReplicationController' });
+    expect(r.snapshot.controllers.ReplicaSet[0]).toMatchObject({ apiVersion: 'apps/v1', kind: 'ReplicaSet', spec: { replicas: 0 } });
+    expect(r.snapshot.controllers.ReplicationController[0]).toMatchObject({ apiVersion: 'v1', kind: 'ReplicationController' });
     expect(r.skippedKinds).toEqual({ Deployment: 2 });
   });
 });
@@ -289,7 +289,7 @@ describe('containers', () => {
       }
     }
     const rsList = { items: [{ metadata: { name: 'r', uid: '1' }, spec: { replicas: 3 } }], kind: 'ReplicaSetList', apiVersion: 'apps/v1' };
-    expect(parseSnapshotText(JSON.stringify(rsList), 'r.json').snapshot.replicaSets[0].spec.replicas).toBe(3);
+    expect(parseSnapshotText(JSON.stringify(rsList), 'r.json').snapshot.controllers.ReplicaSet[0].spec.replicas).toBe(3);
   });
 
   it('reads a single object, in YAML and JSON', () => {
@@ -316,7 +316,7 @@ describe('kinds and versions', () => {
     ];
     const r = parseSnapshotText(JSON.stringify(list(objects)), 'v.json');
     expect(names(r)).toEqual({ rs: ['default/a', 'default/b'], rc: [], pods: ['default/q'] });
-    expect(r.snapshot.replicaSets.map((o) => o.apiVersion)).toEqual(['apps/v1', 'apps/v1']);
+    expect(r.snapshot.controllers.ReplicaSet.map((o) => o.apiVersion)).toEqual(['apps/v1', 'apps/v1']);
     expect(r.snapshot.pods[0].apiVersion).toBe('v1');
     expect(r.skippedKinds).toEqual({ 'ReplicaSet (example.com/v1)': 1, 'Pod (metrics.example/v1)': 1 });
   });
@@ -401,7 +401,7 @@ describe('files, directories and stdin', () => {
       expect((e as NoObjectsError).forCommand('diff')).toBe('no objects passed to diff');
     }
     const r = await loadSnapshotFiles([], { allowEmpty: true });
-    expect(r).toEqual({ snapshot: { replicaSets: [], replicationControllers: [], pods: [] }, skippedKinds: {}, files: [] });
+    expect(r).toEqual({ snapshot: { controllers: { ReplicaSet: [], ReplicationController: [] }, pods: [] }, skippedKinds: {}, files: [] });
     // objects of other kinds are objects: the input is not empty (diff says no controller was found)
     writeFileSync(join(dir, 'deploy.yaml'), 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\n');
     expect((await loadSnapshotFiles([join(dir, 'deploy.yaml')])).skippedKinds).toEqual({ Deployment: 1 });
@@ -415,7 +415,7 @@ describe('duplicates', () => {
     const second = await write('dup/2.yaml', JSON.stringify(list([rs('r', 5), pod('a', { spec: { nodeName: 'n2' } }), pod('a', {}, 'other')])));
     const r = await loadSnapshotFiles([first, second]);
     expect(names(r)).toEqual({ rs: ['default/r'], rc: [], pods: ['default/a', 'default/b', 'other/a'] });
-    expect(r.snapshot.replicaSets[0].spec.replicas).toBe(5);
+    expect(r.snapshot.controllers.ReplicaSet[0].spec.replicas).toBe(5);
     expect(r.snapshot.pods[0].spec?.nodeName).toBe('n2');
   });
 

@@ -91,7 +91,7 @@ describe('field errors: one line, with file, line, object and path', () => {
 
   it('does not judge label-selector semantics (the planner skips such a controller, like upstream)', () => {
     const r = parseSnapshotText(rsDoc(['selector:', '  matchExpressions:', '  - {key: "bad key!", operator: Equals, values: []}', '  - {key: a, operator: ""}']), 's.yaml');
-    expect(r.snapshot.replicaSets[0].spec.selector?.matchExpressions).toHaveLength(2);
+    expect(r.snapshot.controllers.ReplicaSet[0].spec.selector?.matchExpressions).toHaveLength(2);
   });
 
   it.each([
@@ -108,7 +108,7 @@ describe('field errors: one line, with file, line, object and path', () => {
     const text = ['apiVersion: v1', 'kind: ReplicationController', 'metadata: {name: rc, uid: u}', 'spec:', '  selector:', '    matchLabels: {app: x}', ''].join('\n');
     expect(errorOf(text)).toBe('error parsing snap.yaml: ReplicationController default/rc: spec.selector.matchLabels must be a string, got a mapping (line 6)');
     const ok = parseSnapshotText(text.replace('    matchLabels: {app: x}', '    app: x'), 'rc.yaml');
-    expect(ok.snapshot.replicationControllers[0].spec.selector).toEqual({ app: 'x' });
+    expect(ok.snapshot.controllers.ReplicationController[0].spec.selector).toEqual({ app: 'x' });
   });
 
   it.each([

@@ -92,7 +92,7 @@ describe('ControllersPane', () => {
   it('empty states: no plan yet, nothing in scope, nothing matches the filter', async () => {
     const none = render(<ControllersPane frame={null} order={[]} top={0} cursor={0} rows={5} width={80} showNamespace={false} filter="" />);
     expect(none.lastFrame()).toContain('waiting for the first snapshot');
-    const empty = frameOf({ replicaSets: [], replicationControllers: [], pods: [] });
+    const empty = frameOf({ controllers: { ReplicaSet: [], ReplicationController: [] }, pods: [] });
     expect(render(<ControllersPane frame={empty} order={[]} top={0} cursor={0} rows={5} width={80} showNamespace={false} filter="" />).lastFrame()).toContain('No ReplicaSets or ReplicationControllers in scope');
     const frame = frameOf(await loadExamples('drifted-replicaset'));
     expect(render(<ControllersPane frame={frame} order={[]} top={0} cursor={0} rows={5} width={80} showNamespace={false} filter="zzz" />).lastFrame()).toContain('No controller matches "zzz"');

@@ -87,7 +87,7 @@ export function syntheticSnapshot(controllers: number, podsPer: number, namespac
       });
     }
   }
-  return { replicaSets, replicationControllers: [], pods };
+  return { controllers: { ReplicaSet: replicaSets, ReplicationController: [] }, pods };
 }
 
 /** Visible width of a screen line (code points, no escape codes). */

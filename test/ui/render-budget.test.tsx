@@ -30,8 +30,8 @@ describe('render coalescing (fake clock)', () => {
     const frames: PlanFrame[] = [];
     for (let i = 0; i < 100; i++) {
       // each change scales one ReplicaSet: every plan differs
-      const rs = snapshot.replicaSets.map((r, j) => (j === i % 20 ? { ...r, spec: { ...r.spec, replicas: 2 + i } } : r));
-      frames.push(frameOf({ ...snapshot, replicaSets: rs }));
+      const rs = snapshot.controllers.ReplicaSet.map((r, j) => (j === i % 20 ? { ...r, spec: { ...r.spec, replicas: 2 + i } } : r));
+      frames.push(frameOf({ ...snapshot, controllers: { ...snapshot.controllers, ReplicaSet: rs } }));
     }
     const commitTimes: number[] = [];
     const r = mountApp(store, () => commitTimes.push(clock.now()));

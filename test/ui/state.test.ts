@@ -128,11 +128,11 @@ describe('watch state: the reducer', () => {
     const big = syntheticSnapshot(50, 2, 1);
     let s = apply(stateWith(frameOf(big)), key('j'), key('j'), key('j'));
     expect(s.selectedKey).toBe('ReplicaSet/ns-0/app-0003');
-    const fewer = { ...big, replicaSets: big.replicaSets.filter((r) => r.metadata.name !== 'app-0000' && r.metadata.name !== 'app-0001') };
+    const fewer = { ...big, controllers: { ...big.controllers, ReplicaSet: big.controllers.ReplicaSet.filter((r) => r.metadata.name !== 'app-0000' && r.metadata.name !== 'app-0001') } };
     s = reduce(s, { type: 'snapshotChanged', frame: frameOf(fewer) });
     expect(selectedController(s)?.name).toBe('app-0003');
     expect(s.cursor).toBe(1);
-    const gone = { ...fewer, replicaSets: fewer.replicaSets.filter((r) => r.metadata.name !== 'app-0003') };
+    const gone = { ...fewer, controllers: { ...fewer.controllers, ReplicaSet: fewer.controllers.ReplicaSet.filter((r) => r.metadata.name !== 'app-0003') } };
     s = reduce(s, { type: 'snapshotChanged', frame: frameOf(gone) });
     expect(selectedController(s)?.name).toBe('app-0004'); // same position when it is gone
   });

@@ -138,8 +138,8 @@ function fakeCluster(snap: Snapshot) {
   const replicasets = new FakeInformer<ReplicaSet>();
   const replicationcontrollers = new FakeInformer<ReplicationController>();
   for (const p of snap.pods) pods.items.set(pods.key(p), p);
-  for (const r of snap.replicaSets) replicasets.items.set(replicasets.key(r), r);
-  for (const r of snap.replicationControllers) replicationcontrollers.items.set(replicationcontrollers.key(r), r);
+  for (const r of snap.controllers.ReplicaSet as ReplicaSet[]) replicasets.items.set(replicasets.key(r), r);
+  for (const r of snap.controllers.ReplicationController as ReplicationController[]) replicationcontrollers.items.set(replicationcontrollers.key(r), r);
   const syncAll = () => [pods, replicasets, replicationcontrollers].forEach((i) => i.sync());
   return { pods, replicasets, replicationcontrollers, syncAll };
 }
@@ -159,7 +159,7 @@ describe('the live source over informers', () => {
     cl.syncAll();
     await started;
     expect(logs).toEqual(['synced: 4 pods, 2 replicasets, 0 replicationcontrollers']);
-    const rs = snap.replicaSets[0];
+    const rs = snap.controllers.ReplicaSet[0];
     changed = 0;
     cl.replicasets.update({ ...rs, metadata: { ...rs.metadata, resourceVersion: '9' }, spec: { ...rs.spec, replicas: 5 } });
     cl.replicasets.update(cl.replicasets.items.get('ns-0/app-0000')!); // a resync: same object
@@ -168,7 +168,7 @@ describe('the live source over informers', () => {
     expect(changed).toBe(2);
     expect(logs.slice(1)).toEqual(['rs ns-0/app-0000 scaled 0→5', 'pod ns-0/app-0000-00000 deleted']);
     expect(src.snapshot().pods).toHaveLength(3);
-    expect(src.snapshot().replicaSets.find((r) => r.metadata.name === 'app-0000')?.spec.replicas).toBe(5);
+    expect(src.snapshot().controllers.ReplicaSet.find((r) => r.metadata.name === 'app-0000')?.spec.replicas).toBe(5);
   });
 
   it('the session re-plans at most every 100 ms from the caches (fake clock), and not while paused', async () => {
@@ -190,7 +190,7 @@ describe('the live source over informers', () => {
     expect(frames).toEqual([first]);
     expect(first.plan.controllers).toHaveLength(3);
     const planTimes: number[] = [];
-    const base = snap.replicaSets[1];
+    const base = snap.controllers.ReplicaSet[1];
     for (let i = 0; i < 100; i++) {
       cl.replicasets.update({ ...base, metadata: { ...base.metadata, resourceVersion: `v${i}` }, spec: { ...base.spec, replicas: 10 + i } });
       const before = frames.length;
@@ -341,7 +341,7 @@ describe('a status write is logged once', () => {
   });
 
   it('read-only: the informer line is the only notice of a status change, and stays', () => {
-    const rs = syntheticSnapshot(1, 2, 1).replicaSets[0];
+    const rs = syntheticSnapshot(1, 2, 1).controllers.ReplicaSet[0];
     const after = { ...rs, status: { replicas: 1, readyReplicas: 1, availableReplicas: 1 } };
     expect(describeUpdate('replicasets', rs, after)).toBe('rs ns-0/app-0000 status replicas 1 ready 1 available 1');
     expect(describeUpdate('replicasets', rs, after, { status: false })).toBeNull();

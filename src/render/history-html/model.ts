@@ -9,6 +9,7 @@
 //   followed by the Deployment write that made it act (as `history` says "rolling out");
 // - who wrote it: the writer kind gives the colour, from the controller flag and the user's name.
 
+import { isControllerKind } from '../../core/controller.js';
 import type { CauseStep, HistoryEvent, ReconcileHistory } from '../../history/types.js';
 
 /** Who wrote, as the picture colours it. */
@@ -126,7 +127,7 @@ export interface TimelineModel {
 
 const key = (kind: string, namespace: string, name: string): string => `${kind}/${namespace}/${name}`;
 const stepKey = (s: CauseStep): string => `${s.time}|${s.user}|${s.verb}|${key(s.object.kind, s.object.namespace, s.object.name)}|${s.field}`;
-const isController = (kind: string): boolean => kind === 'ReplicaSet' || kind === 'ReplicationController';
+const isController = (kind: string): boolean => isControllerKind(kind);
 
 /** The Deployment of each ReplicaSet the cause chains show the deployment controller rolling. */
 export function deploymentsOf(events: readonly HistoryEvent[]): Map<string, string> {

@@ -175,5 +175,5 @@ export const ctl = (r: ReplicaSet): Controller => fromReplicaSet(r);
 export const ctlRC = (r: ReplicationController): Controller => fromReplicationController(r);
 
 export function snap(items: { replicaSets?: ReplicaSet[]; rcs?: ReplicationController[]; pods?: Pod[] }): Snapshot {
-  return { replicaSets: items.replicaSets ?? [], replicationControllers: items.rcs ?? [], pods: items.pods ?? [] };
+  return { controllers: { ReplicaSet: items.replicaSets ?? [], ReplicationController: items.rcs ?? [] }, pods: items.pods ?? [] };
 }

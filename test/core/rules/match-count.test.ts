@@ -36,7 +36,7 @@ function world(nRS: number, podsPerRS: number, nNS: number, withDeployments: boo
       });
     }
   }
-  return { replicaSets, replicationControllers: [], pods };
+  return { controllers: { ReplicaSet: replicaSets, ReplicationController: [] }, pods };
 }
 
 const proto = Object.getPrototypeOf((labelSelectorAsSelector({ matchLabels: { a: 'b' } }) as { ok: true; selector: object }).selector);

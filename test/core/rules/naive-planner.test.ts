@@ -86,8 +86,8 @@ interface Expected {
  */
 function naivePlan(s: Snapshot, now: number, burst = 500, minor: 33 | 35 = 35): Map<string, Expected> {
   const ctls: Ctl[] = [
-    ...s.replicaSets.map((r): Ctl => ({ kind: 'ReplicaSet', ns: r.metadata.namespace!, name: r.metadata.name, uid: r.metadata.uid, owner: ctrlOf(r.metadata.ownerReferences), replicas: r.spec.replicas ?? 1, minReady: r.spec.minReadySeconds ?? 0, selector: r.spec.selector, template: r.spec.template?.metadata?.labels ?? {}, deleting: !!r.metadata.deletionTimestamp, generation: r.metadata.generation ?? 0, status: r.status ?? {} })),
-    ...s.replicationControllers.map((r): Ctl => ({ kind: 'ReplicationController', ns: r.metadata.namespace!, name: r.metadata.name, uid: r.metadata.uid, owner: ctrlOf(r.metadata.ownerReferences), replicas: r.spec.replicas ?? 1, minReady: r.spec.minReadySeconds ?? 0, selector: r.spec.selector == null ? null : { matchLabels: r.spec.selector }, template: r.spec.template?.metadata?.labels ?? {}, deleting: !!r.metadata.deletionTimestamp, generation: r.metadata.generation ?? 0, status: r.status ?? {} })),
+    ...(s.controllers.ReplicaSet as ReplicaSet[]).map((r): Ctl => ({ kind: 'ReplicaSet', ns: r.metadata.namespace!, name: r.metadata.name, uid: r.metadata.uid, owner: ctrlOf(r.metadata.ownerReferences), replicas: r.spec.replicas ?? 1, minReady: r.spec.minReadySeconds ?? 0, selector: r.spec.selector, template: r.spec.template?.metadata?.labels ?? {}, deleting: !!r.metadata.deletionTimestamp, generation: r.metadata.generation ?? 0, status: r.status ?? {} })),
+    ...(s.controllers.ReplicationController as ReplicationController[]).map((r): Ctl => ({ kind: 'ReplicationController', ns: r.metadata.namespace!, name: r.metadata.name, uid: r.metadata.uid, owner: ctrlOf(r.metadata.ownerReferences), replicas: r.spec.replicas ?? 1, minReady: r.spec.minReadySeconds ?? 0, selector: r.spec.selector == null ? null : { matchLabels: r.spec.selector }, template: r.spec.template?.metadata?.labels ?? {}, deleting: !!r.metadata.deletionTimestamp, generation: r.metadata.generation ?? 0, status: r.status ?? {} })),
   ];
   const out = new Map<string, Expected>();
   for (const c of ctls) {
@@ -300,7 +300,7 @@ const worldArb = fc
       if (p.cost !== undefined) pod.metadata.annotations = { 'controller.kubernetes.io/pod-deletion-cost': p.cost };
       return pod;
     });
-    return { replicaSets, replicationControllers, pods: ps };
+    return { controllers: { ReplicaSet: replicaSets, ReplicationController: replicationControllers }, pods: ps };
   });
 
 // ---------------------------------------------------------------------------------------------
@@ -350,12 +350,12 @@ function check(s: Snapshot, burst?: number, minor: 33 | 35 = 35) {
 
 /** The naive key of a pod as seen by controller c (recomputing its related pods per node). */
 function rankKeyForPlan(p: Pod, s: Snapshot, c: PlanController): Key {
-  const rsObj = s.replicaSets.find((r) => r.metadata.namespace === c.namespace && r.metadata.name === c.name && c.kind === 'ReplicaSet');
+  const rsObj = (s.controllers.ReplicaSet as ReplicaSet[]).find((r) => r.metadata.namespace === c.namespace && r.metadata.name === c.name && c.kind === 'ReplicaSet');
   const owner = rsObj ? ctrlOf(rsObj.metadata.ownerReferences) : undefined;
   let rank = 0;
   if (owner) {
     const seen = new Set<string>();
-    for (const sib of s.replicaSets) {
+    for (const sib of s.controllers.ReplicaSet as ReplicaSet[]) {
       if (ctrlOf(sib.metadata.ownerReferences)?.uid !== owner.uid) continue;
       const ss = naiveSelector(sib.spec.selector);
       if (ss === 'invalid') continue;
@@ -384,14 +384,14 @@ describe('indexed planner ≡ naive per-controller planner (random snapshots)', 
     // Above the planner's scan threshold the label postings are used; the answers must not change.
     fc.assert(
       fc.property(fc.array(worldArb, { minLength: 20, maxLength: 20 }), (worlds) => {
-        const merged: Snapshot = { replicaSets: [], replicationControllers: [], pods: [] };
+        const merged: Snapshot = { controllers: { ReplicaSet: [], ReplicationController: [] }, pods: [] };
         worlds.forEach((w, i) => {
           const ren = <T extends { metadata: { name: string; uid: string; ownerReferences?: OwnerReference[] | null } }>(o: T): T => ({
             ...o,
             metadata: { ...o.metadata, name: `w${i}-${o.metadata.name}`, uid: `w${i}-${o.metadata.uid}`, ownerReferences: o.metadata.ownerReferences?.map((r) => (r.kind === 'Deployment' ? { ...r, uid: `w${i}-${r.uid}` } : r.uid === 'ghost' ? r : { ...r, name: r.name === 'x' ? 'x' : `w${i}-${r.name}`, uid: `w${i}-${r.uid}` })) },
           });
-          merged.replicaSets.push(...w.replicaSets.map(ren));
-          merged.replicationControllers.push(...w.replicationControllers.map(ren));
+          merged.controllers.ReplicaSet.push(...w.controllers.ReplicaSet.map(ren));
+          merged.controllers.ReplicationController.push(...w.controllers.ReplicationController.map(ren));
           merged.pods.push(...w.pods.map(ren));
         });
         check(merged);

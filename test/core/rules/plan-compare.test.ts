@@ -11,8 +11,7 @@ import { bh, controllerRefTo, MINUTE, NOW, pod, rs } from './helpers.js';
 function world(replicas: number, podNames = ['a', 'b', 'c', 'd']): Snapshot {
   const web = rs({ name: 'web', replicas });
   return {
-    replicaSets: [web],
-    replicationControllers: [],
+    controllers: { ReplicaSet: [web], ReplicationController: [] },
     pods: podNames.map((n, i) => pod({ name: n, labels: { app: 'web' }, owner: [controllerRefTo(web.metadata.uid, 'web')], ready: true, readyAgo: (i + 1) * 10 * MINUTE, node: 'n1' })),
   };
 }
@@ -49,9 +48,9 @@ describe('staleness of a saved plan', () => {
   it('a re-created controller (new uid) or a deleted one', () => {
     const saved = plan(world(2));
     const s = world(2);
-    s.replicaSets[0].metadata.uid = 'new-uid';
+    s.controllers.ReplicaSet[0].metadata.uid = 'new-uid';
     expect(staleness(saved, plan(s))[0]).toMatch(/re-created \(uid .* in the plan, new-uid now\)/);
-    expect(staleness(saved, plan({ replicaSets: [], replicationControllers: [], pods: [] }))).toEqual(['ReplicaSet default/web: not found any more']);
+    expect(staleness(saved, plan({ controllers: { ReplicaSet: [], ReplicationController: [] }, pods: [] }))).toEqual(['ReplicaSet default/web: not found any more']);
   });
 
   it('another Kubernetes version refuses the whole plan', () => {
@@ -62,7 +61,7 @@ describe('staleness of a saved plan', () => {
     const saved = plan(world(4));
     expect(saved.controllers[0].inSync).toBe(false); // status differs: the builder leaves status empty
     const s = world(4);
-    s.replicaSets[0].status = { ...saved.controllers[0].status, observedGeneration: s.replicaSets[0].metadata.generation ?? 0 };
+    s.controllers.ReplicaSet[0].status = { ...saved.controllers[0].status, observedGeneration: s.controllers.ReplicaSet[0].metadata.generation ?? 0 };
     const inSync = plan(s);
     expect(inSync.controllers[0].inSync).toBe(true);
     expect(staleness(inSync, plan(world(3), 35))).toEqual(expect.arrayContaining([expect.stringMatching(/delete: none in the plan, \w now/)]));
