@@ -42,6 +42,10 @@ export interface StartOptions {
   dryRun?: boolean;
   log: ControllerLogger;
   metrics?: ControllerMetricsSink;
+  /**
+   * Who hears each action, as the structured value the sync reports. Default: the log, one line
+   * each (actionLogLine), as kube-controller-manager logs them; a dashboard words them itself.
+   */
   onAction?: (kind: ControllerKind, key: string, a: ActionOutcome) => void;
   onEvent?: (text: string) => void; // informer changes, for dashboards
   /** Leader election: every write passes this fence (refused once the lease may be lost). */
@@ -78,6 +82,16 @@ export function actionLogLine(kind: ControllerKind, key: string, a: ActionOutcom
   const what = `${a.action === 'status' ? 'update status' : a.action}${a.pod ? ` pod ${a.pod}` : ''}`;
   const why = [a.reason ? `${a.reason.code}: ${a.reason.message}` : null, a.note ?? null].filter((x) => x !== null);
   return `${kind} ${key}: ${what}${a.ok ? '' : ' failed'}${why.length ? ` (${why.join('; ')})` : ''}`;
+}
+
+/** Who hears the controllers' actions: `onAction` when given, else the log (each one a line, a failure an error line). */
+export function actionReporter(opts: Pick<StartOptions, 'onAction' | 'log'>): NonNullable<StartOptions['onAction']> {
+  if (opts.onAction) return opts.onAction;
+  return (kind, key, a) => {
+    const line = actionLogLine(kind, key, a);
+    if (a.ok) opts.log.info(line);
+    else opts.log.error(line, { code: a.code, err: a.error });
+  };
 }
 
 const orphanIndexer = (p: Pod) => (controllerRef(p) ? [] : [p.metadata.namespace ?? 'default']);
@@ -145,6 +159,7 @@ export function startControllers(opts: StartOptions, signal: AbortSignal): Contr
     // (`history`), as kube-controller-manager's by its service account.
     userAgent: userAgentFor('replicaset-controller', opts.identity ?? hostname(), opts.behaviour.version),
   });
+  const report = actionReporter(opts);
   const make = (info: ControllerKindInfo, inf: Informer<ControllerObject>) => {
     const kind = info.kind;
     return new ReplicaSetController({
@@ -163,11 +178,8 @@ export function startControllers(opts: StartOptions, signal: AbortSignal): Contr
         opts.log.v(2).info(`Finished syncing ${kind}`, { key, duration: `${ms}ms`, actions: outcome.actions.length, ...(outcome.error ? { err: outcome.error.message } : {}) });
       },
       onAction: (key, a) => {
-        opts.onAction?.(kind, key, a);
+        report(kind, key, a);
         if (opts.trackWrittenPods && a.ok && a.pod) written.note(kind, key, a);
-        const line = actionLogLine(kind, key, a);
-        if (a.ok) opts.log.info(line);
-        else opts.log.error(line, { code: a.code, err: a.error });
       },
     });
   };

@@ -12,7 +12,8 @@ import { CONTROLLER_KINDS, fromReplicaSet, type ControllerKindInfo } from '../..
 import type { ControllerKind, ReplicaSet } from '../../src/core/types.js';
 import { behaviourFor, NEWEST_MINOR } from '../../src/core/versions.js';
 import { startControllers, type StartOptions } from '../../src/services/run-service.js';
-import { informerSource, queueInfo } from '../../src/services/watch-service.js';
+import { informerSource } from '../../src/services/watch/sources.js';
+import { queueInfo } from '../../src/services/watch/reconcile.js';
 import { tlsFile } from '../cluster/recorded-server.js';
 import { connectionTo, removeTempDirs, waitFor } from './helpers.js';
 

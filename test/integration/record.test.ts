@@ -12,7 +12,7 @@ import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { buildHistory } from '../../src/services/history-service.js';
 import { record } from '../../src/services/record-service.js';
 import { runForeground } from '../../src/services/run-foreground.js';
-import { prepareWatch } from '../../src/services/watch-service.js';
+import { prepareWatch } from '../../src/services/watch/prepare.js';
 import { foregroundOptions } from './env.js';
 
 /** The history with its events read back from disk (and the file removed). */
@@ -137,7 +137,7 @@ describe('record on the sandbox, then history --recording', () => {
     const { dir, kubeconfig, apps } = await sandbox([{ ...rs(1), status: { replicas: 0 } }]);
     const file = join(dir, 'watch.jsonl');
     const feed = await prepareWatch(
-      { namespace: 'default', allNamespaces: false, targets: [], connection: { kubeconfig }, kubeVersion: '1.32', record: file },
+      { source: { namespace: 'default', allNamespaces: false, targets: [], connection: { kubeconfig } }, model: { kubeVersion: '1.32' }, record: file },
       { progress: { update() {}, done() {} } },
     );
     const stop = stopper();
@@ -154,7 +154,7 @@ describe('record on the sandbox, then history --recording', () => {
     const history = await collected({ auditLogs: [], recordings: [file] });
     // client-node sends node-fetch's User-Agent: the API server names the scale's writer by its first segment
     expect(history.events.map((e) => e.message)).toEqual(['node-fetch scaled ReplicaSet web from 1 to 4']);
-    await expect(prepareWatch({ namespace: 'default', allNamespaces: false, targets: [], connection: { kubeconfig }, kubeVersion: '1.32', record: join(dir, 'no/such/dir/x.jsonl') }, { progress: { update() {}, done() {} } })).rejects.toThrow(
+    await expect(prepareWatch({ source: { namespace: 'default', allNamespaces: false, targets: [], connection: { kubeconfig } }, model: { kubeVersion: '1.32' }, record: join(dir, 'no/such/dir/x.jsonl') }, { progress: { update() {}, done() {} } })).rejects.toThrow(
       /^cannot write recording .*x\.jsonl: no such directory$/,
     );
   }, 30_000);
@@ -163,7 +163,7 @@ describe('record on the sandbox, then history --recording', () => {
     const { dir, kubeconfig, core } = await sandbox([{ ...rs(2), status: { replicas: 0 } }]);
     const file = join(dir, 'reconcile.jsonl.gz');
     const feed = await prepareWatch(
-      { namespace: 'default', allNamespaces: false, targets: [], connection: { kubeconfig }, kubeVersion: '1.32', record: file, reconcile: { workers: 2, qps: 1000, burst: 1000, force: false } },
+      { source: { namespace: 'default', allNamespaces: false, targets: [], connection: { kubeconfig } }, model: { kubeVersion: '1.32' }, record: file, reconcile: { workers: 2, qps: 1000, burst: 1000, force: false } },
       { progress: { update() {}, done() {} } },
     );
     const stop = stopper();

@@ -1,11 +1,11 @@
 // What a watch session hands the dashboard (or the plain stream): plans, log lines and the
-// controller's queue metrics, behind one contract. The session (watch-service) implements it;
+// controller's queue metrics, behind one contract. feedOf (./feed.ts) implements it;
 // the UI (src/ui) consumes it, and imports these types from here, never the reverse.
 
-import type { ExplainModel } from '../core/explain-types.js';
-import type { Plan, PlanController } from '../core/plan-types.js';
-import type { ControllerKind } from '../core/types.js';
-import type { HistoryEvent, ReconcileHistory } from '../history/types.js';
+import type { ExplainModel } from '../../core/explain-types.js';
+import type { Plan, PlanController } from '../../core/plan-types.js';
+import type { ControllerKind } from '../../core/types.js';
+import type { HistoryEvent, ReconcileHistory } from '../../history/types.js';
 
 export type Mode = 'read-only' | 'reconcile' | 'snapshot';
 

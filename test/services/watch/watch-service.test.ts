@@ -1,27 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import type { ControllerAPI } from '../../src/runtime/api.js';
-import { ReplicaSetController, type Listers } from '../../src/controller/controller.js';
-import { FakeClock } from '../../src/runtime/clock.js';
-import type { Pod, ReplicaSet, ReplicationController, Snapshot } from '../../src/core/types.js';
-import { UserError } from '../../src/errors.js';
-import {
-  actionText,
-  describeAdd,
-  describeDelete,
-  describeUpdate,
-  expectationsSatisfiedBy,
-  informerSource,
-  planFrame,
-  queueInfo,
-  scopePredicate,
-  staticSource,
-  uiLogger,
-  WatchSession,
-  type InformerLike,
-  type TombstoneLike,
-} from '../../src/services/watch-service.js';
-import type { LogEntry, PlanFrame } from '../../src/ui/state.js';
-import { behaviour, frameOf, loadExamples, NOW_MS, syntheticSnapshot } from './fixtures.js';
+import type { ControllerAPI } from '../../../src/runtime/api.js';
+import { ReplicaSetController, type Listers } from '../../../src/controller/controller.js';
+import { FakeClock } from '../../../src/runtime/clock.js';
+import type { Pod, ReplicaSet, ReplicationController, Snapshot } from '../../../src/core/types.js';
+import { UserError } from '../../../src/errors.js';
+import { actionText, describeAdd, describeDelete, describeUpdate } from '../../../src/services/watch/change-text.js';
+import { expectationsSatisfiedBy, queueInfo, uiLogger } from '../../../src/services/watch/reconcile.js';
+import { actionReporter } from '../../../src/services/run-service.js';
+import { informerSource, staticSource, type InformerLike, type TombstoneLike } from '../../../src/services/watch/sources.js';
+import { planFrame } from '../../../src/services/watch/frame.js';
+import { scopePredicate } from '../../../src/services/watch/scope.js';
+import { WatchSession } from '../../../src/services/watch/session.js';
+import type { LogEntry, PlanFrame } from '../../../src/ui/state.js';
+import { behaviour, frameOf, loadExamples, NOW_MS, syntheticSnapshot } from '../../ui/fixtures.js';
 
 describe('scope and plans', () => {
   it('scopePredicate: namespace, -l on the controllers, names (rs/ and rc/)', async () => {
@@ -304,15 +295,30 @@ describe('reconcile mode: what the controller machinery shows', () => {
     log.error('informer error', { err: 'boom' });
     log.v(2).info('Finished syncing');
     log.v(0).info('shown');
-    // run-service also logs each action; the dashboard has them from onAction already
-    log.info('ReplicaSet shop/web: create pod web-1');
-    log.error('ReplicaSet shop/web: delete pod web-2 failed', { code: 500 });
     expect(lines).toEqual(['info Caches are synced controllers=ReplicaSet', 'error informer error err=boom', 'info shown']);
+  });
+
+  it('the controller reports its actions as values: a dashboard that hears them gets no action text in the log', () => {
+    const logged: string[] = [];
+    const log = uiLogger((level, text) => logged.push(`${level} ${text}`));
+    const heard: string[] = [];
+    const created = { action: 'create' as const, pod: 'web-1', ok: true };
+    const failed = { action: 'delete' as const, pod: 'web-2', ok: false, code: 500, error: 'boom' };
+    const toPane = actionReporter({ log, onAction: (kind, key, a) => heard.push(actionText(kind, key, a).text) });
+    toPane('ReplicaSet', 'shop/web', created);
+    toPane('ReplicaSet', 'shop/web', failed);
+    expect(heard).toEqual(['rs shop/web: create pod web-1', 'rs shop/web: delete pod web-2 failed (500): boom']);
+    expect(logged).toEqual([]);
+    // `run` gives no onAction: its log has every action, as kube-controller-manager's has
+    const toLog = actionReporter({ log });
+    toLog('ReplicaSet', 'shop/web', created);
+    toLog('ReplicaSet', 'shop/web', failed);
+    expect(logged).toEqual(['info ReplicaSet shop/web: create pod web-1', 'error ReplicaSet shop/web: delete pod web-2 failed code=500 err=boom']);
   });
 });
 
 describe('a status write is logged once', () => {
-  it('reconcile mode: the action line only (no echo of the controller log, no informer status line)', async () => {
+  it('reconcile mode: the action line only (no informer status line)', async () => {
     const snap = syntheticSnapshot(1, 2, 1);
     const cl = fakeCluster(snap);
     const lines: string[] = [];
@@ -322,11 +328,10 @@ describe('a status write is logged once', () => {
     cl.syncAll();
     await started;
     lines.length = 0;
-    // what one status write makes: onAction, run-service's log line of it, and the informer update
+    // what one status write makes: the action (a value, worded once) and the informer update
     const a = { action: 'status' as const, ok: true, note: 'replicas 2, ready 2, available 2' };
     const t = actionText('ReplicaSet', 'ns-0/app-0000', a);
     push(t.level, t.text);
-    uiLogger(push).info(`ReplicaSet ns-0/app-0000: update status (${a.note})`);
     const rs = cl.replicasets.items.get('ns-0/app-0000')!;
     cl.replicasets.update({ ...rs, metadata: { ...rs.metadata, resourceVersion: '99' }, status: { replicas: 2, readyReplicas: 2, availableReplicas: 2 } });
     expect(lines).toEqual(['action rs ns-0/app-0000: update status (replicas 2, ready 2, available 2)']);
@@ -334,7 +339,6 @@ describe('a status write is logged once', () => {
     lines.length = 0;
     const f = actionText('ReplicaSet', 'ns-0/app-0000', { action: 'status', ok: false, code: 409, error: 'conflict' });
     push(f.level, f.text);
-    uiLogger(push).error('ReplicaSet ns-0/app-0000: update status failed', { code: 409, err: 'conflict' });
     const rs2 = cl.replicasets.items.get('ns-0/app-0000')!;
     cl.replicasets.update({ ...rs2, metadata: { ...rs2.metadata, resourceVersion: '100' }, spec: { ...rs2.spec, replicas: 4 }, status: { replicas: 4, readyReplicas: 2, availableReplicas: 2 } });
     expect(lines).toEqual(['error rs ns-0/app-0000: update status failed (409): conflict', 'change rs ns-0/app-0000 scaled 0→4']);
@@ -359,8 +363,8 @@ describe('an hour of changes (fake clock)', () => {
       gc();
       return process.memoryUsage().heapUsed;
     };
-    const { WatchStore } = await import('../../src/ui/store.js');
-    const { initialState } = await import('../../src/ui/state.js');
+    const { WatchStore } = await import('../../../src/ui/store.js');
+    const { initialState } = await import('../../../src/ui/state.js');
 
     const snap = syntheticSnapshot(20, 5, 2);
     const cl = fakeCluster(snap);
