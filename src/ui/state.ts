@@ -11,7 +11,7 @@ import { RingBuffer } from './ring.js';
 
 export type { Size } from './layout.js';
 // The feed's side of the dashboard (what a watch session hands the UI) is the services' contract.
-export type { AwaitedWrites, HistoryRow, LogEntry, LogLevel, Mode, PendingExpectation, PlanFrame, QueueInfo, QueueStats, WatchFeed, WatchMeta, WatchSink } from '../services/watch/contract.js';
+export type { AwaitedWrites, HistoryRow, LogEntry, LogLevel, Mode, PendingExpectation, PlanFrame, QueueInfo, QueueStats, WatchFeed, WatchMeta, WatchNews, WatchSink } from '../services/watch/contract.js';
 
 export type SortKey = 'name' | 'drift' | 'desired';
 export const SORT_KEYS: readonly SortKey[] = ['name', 'drift', 'desired'];

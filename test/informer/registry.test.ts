@@ -141,7 +141,7 @@ describe('controller kinds come from a registry', () => {
     // the dashboard's source over those informers reads the same registry
     const logs: string[] = [];
     const source = informerSource(h.informers, { run: false, registry: [FOO_SET] });
-    await source.start({ changed() {}, log: (_l, t) => logs.push(t) }, stop.signal);
+    await source.start({ changed() {}, log: (_l, t) => logs.push(t), news() {} }, stop.signal);
     expect(logs).toEqual(['synced: 1 pods, 1 foosets']);
     expect(source.snapshot().replicaSets.map((r) => r.metadata.name)).toEqual(['foo']);
 

@@ -13,6 +13,7 @@ import { buildHistory } from '../../src/services/history-service.js';
 import { record } from '../../src/services/record-service.js';
 import { runForeground } from '../../src/services/run-foreground.js';
 import { prepareWatch } from '../../src/services/watch/prepare.js';
+import { newsEntry } from '../../src/ui/news.js';
 import { foregroundOptions } from './env.js';
 
 /** The history with its events read back from disk (and the file removed). */
@@ -142,7 +143,17 @@ describe('record on the sandbox, then history --recording', () => {
     );
     const stop = stopper();
     const logs: string[] = [];
-    await feed.start({ frame: () => {}, log: (e) => logs.push(e.text) }, stop.signal);
+    await feed.start(
+      {
+        frame: () => {},
+        log: (e) => logs.push(e.text),
+        news: (at, n) => {
+          const e = newsEntry(at, n);
+          if (e) logs.push(e.text);
+        },
+      },
+      stop.signal,
+    );
     await apps.patchNamespacedReplicaSetScale({ namespace: 'default', name: 'web', body: { spec: { replicas: 4 } } }, setHeaderOptions('Content-Type', PatchStrategy.MergePatch));
     await until('the scale in the log pane', async () => logs.some((l) => /scaled 1→4/.test(l)));
     stop.abort();
@@ -168,7 +179,7 @@ describe('record on the sandbox, then history --recording', () => {
     );
     const stop = stopper();
     const rows: string[] = [];
-    await feed.start({ frame: () => {}, log: () => {}, history: (k, r) => rows.push(`${k} ${r.who} ${r.verb} ${r.predicted}`) }, stop.signal);
+    await feed.start({ frame: () => {}, log: () => {}, news: () => {}, history: (k, r) => rows.push(`${k} ${r.who} ${r.verb} ${r.predicted}`) }, stop.signal);
     await until('2 pods', async () => (await core.listNamespacedPod({ namespace: 'default' })).items.length === 2);
     // the controller's Events name its creates: the live history pane gets them predicted
     await until('the history pane rows', async () => rows.filter((r) => r === 'ReplicaSet/default/web rs-reconcile create true').length === 2);

@@ -66,6 +66,7 @@ export function feedOf(source: FeedSource, o: FeedPlanOptions): WatchFeed {
           }),
         onFrame: sink.frame,
         onLog: sink.log,
+        onNews: sink.news,
       });
       await session.start(signal);
     },

@@ -1,6 +1,6 @@
 // watch --reconcile: the controller runs (as `run` runs it, from run-service's startControllers)
 // and the dashboard plans from its informers, samples its workqueues and expectations, and shows
-// its actions as it reports them (structured values, worded by render/watch-log.ts).
+// its actions as it reports them (values, worded by the dashboard with src/render/watch-log.ts).
 
 import type { Connection } from '../../cluster/kubeconfig.js';
 import { CONTROLLER_KINDS, controllerKindInfo, type ControllerKindInfo } from '../../core/controller.js';
@@ -8,7 +8,6 @@ import type { ControllerKind } from '../../core/types.js';
 import type { Behaviour } from '../../core/versions.js';
 import type { ControllerLogger } from '../../controller/controller.js';
 import { oneLine } from '../../errors.js';
-import { actionText } from './change-text.js';
 import type { Clock } from '../../runtime/clock.js';
 import type { RecordingSession } from '../record-service.js';
 import type { LogEntry, LogLevel, PendingExpectation, QueueInfo, WatchMeta } from './contract.js';
@@ -125,10 +124,7 @@ export function reconcileFeedSource(o: ReconcileFeedOptions): FeedSource {
           qps: o.qps,
           burst: o.burst,
           log: uiLogger(push),
-          onAction: (kind, key, a) => {
-            const { level, text } = actionText(kind, key, a);
-            push(level, text);
-          },
+          onAction: (kind, key, outcome) => sink.news(o.clock.now(), { type: 'action', kind, key, outcome }),
         },
         signal,
       );

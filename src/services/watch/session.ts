@@ -6,7 +6,7 @@ import type { Clock } from '../../runtime/clock.js';
 import { Throttle } from '../../runtime/throttle.js';
 import type { Snapshot } from '../../core/types.js';
 import { oneLine } from '../../errors.js';
-import type { LogEntry, PlanFrame } from './contract.js';
+import type { LogEntry, PlanFrame, WatchNews } from './contract.js';
 import type { WatchSource } from './sources.js';
 
 export const REPLAN_INTERVAL_MS = 100;
@@ -21,6 +21,7 @@ export interface SessionOptions {
   intervalMs?: number;
   onFrame: (frame: PlanFrame) => void;
   onLog: (entry: LogEntry) => void;
+  onNews: (at: number, news: WatchNews) => void;
 }
 
 export class WatchSession {
@@ -48,6 +49,7 @@ export class WatchSession {
           if (this.started && !this.paused) this.throttle.request();
         },
         log: (level, text) => this.o.onLog({ at: this.o.clock.now(), level, text }),
+        news: (news) => this.o.onNews(this.o.clock.now(), news),
       },
       signal,
     );

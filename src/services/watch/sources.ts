@@ -6,13 +6,14 @@ import type { InformerOptions } from '../../cluster/informer.js';
 import type { Connection } from '../../cluster/kubeconfig.js';
 import { CONTROLLER_KINDS, type ControllerKindInfo } from '../../core/controller.js';
 import type { Pod, ReplicaSet, ReplicationController, Snapshot, Tombstone } from '../../core/types.js';
-import { describeAdd, describeDelete, describeUpdate, type WatchedResource } from './change-text.js';
-import type { LogLevel } from './contract.js';
+import type { LogLevel, WatchNews, WatchedObject } from './contract.js';
 
 export interface SourceListener {
   /** The snapshot changed (an informer event): re-plan soon. */
   changed(): void;
   log(level: LogLevel, text: string): void;
+  /** A change to a watched object (once the caches have synced). */
+  news(news: WatchNews): void;
 }
 
 export interface WatchSource {
@@ -64,12 +65,10 @@ export async function createInformers(
   return set;
 }
 
-type Obj = Pod | ReplicaSet | ReplicationController;
-
 /**
  * A live source over informers. `run: true` runs them (read-only watch); `run: false` attaches
  * to informers someone else runs (the controller's, in reconcile mode). `controllerStatus: false`
- * leaves the controllers' status changes out of the log (reconcile mode: the controller's own
+ * marks the controllers' status changes as told already (reconcile mode: the controller's own
  * status writes are logged once, as its actions). Until every cache has synced, events only mark
  * the snapshot dirty (the initial list would flood the log).
  */
@@ -80,21 +79,20 @@ export function informerSource(set: InformerSet, opts: { run: boolean; controlle
     const inf = set[k.resource] as InformerLike<ReplicaSet | ReplicationController> | undefined;
     return inf ? [{ info: k, inf }] : [];
   });
-  const attach = <T extends Obj>(resource: WatchedResource, inf: InformerLike<T>, l: SourceListener) => {
+  const attach = <T extends WatchedObject>(resource: string, inf: InformerLike<T>, l: SourceListener) => {
     inf.addHandlers({
       add: (o) => {
         l.changed();
-        if (synced) l.log('change', describeAdd(resource, o));
+        if (synced) l.news({ type: 'added', resource, object: o });
       },
       update: (a, b) => {
         if (a === b || a.metadata.resourceVersion === b.metadata.resourceVersion) return; // a resync: nothing changed
         l.changed();
-        const text = synced ? describeUpdate(resource, a, b, { status }) : null;
-        if (text) l.log('change', text);
+        if (synced) l.news({ type: 'updated', resource, before: a, after: b, status });
       },
       delete: (o) => {
         l.changed();
-        if (synced) l.log('change', describeDelete(resource, 'tombstone' in o ? o.obj : o));
+        if (synced) l.news({ type: 'deleted', resource, object: 'tombstone' in o ? o.obj : o });
       },
     });
   };
@@ -103,7 +101,7 @@ export function informerSource(set: InformerSet, opts: { run: boolean; controlle
     async start(l, signal) {
       attach('pods', set.pods, l);
       for (const { info, inf } of kinds) attach(info.resource, inf, l);
-      const all = [set.pods, ...kinds.map((k) => k.inf)] as InformerLike<Obj>[];
+      const all = [set.pods, ...kinds.map((k) => k.inf)] as InformerLike<WatchedObject>[];
       if (opts.run) for (const inf of all) void inf.run(signal);
       await Promise.all(all.map((inf) => inf.waitForSync(signal)));
       synced = true;

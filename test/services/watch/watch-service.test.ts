@@ -4,15 +4,27 @@ import { ReplicaSetController, type Listers } from '../../../src/controller/cont
 import { FakeClock } from '../../../src/runtime/clock.js';
 import type { Pod, ReplicaSet, ReplicationController, Snapshot } from '../../../src/core/types.js';
 import { UserError } from '../../../src/errors.js';
-import { actionText, describeAdd, describeDelete, describeUpdate } from '../../../src/services/watch/change-text.js';
+import { actionText, describeAdd, describeDelete, describeUpdate } from '../../../src/render/watch-log.js';
+import { newsEntry } from '../../../src/ui/news.js';
 import { expectationsSatisfiedBy, queueInfo, uiLogger } from '../../../src/services/watch/reconcile.js';
 import { actionReporter } from '../../../src/services/run-service.js';
 import { informerSource, staticSource, type InformerLike, type TombstoneLike } from '../../../src/services/watch/sources.js';
 import { planFrame } from '../../../src/services/watch/frame.js';
 import { scopePredicate } from '../../../src/services/watch/scope.js';
 import { WatchSession } from '../../../src/services/watch/session.js';
-import type { LogEntry, PlanFrame } from '../../../src/ui/state.js';
+import type { LogEntry, PlanFrame, WatchNews } from '../../../src/ui/state.js';
 import { behaviour, frameOf, loadExamples, NOW_MS, syntheticSnapshot } from '../../ui/fixtures.js';
+
+/** News as the log pane words it (src/ui/news.ts): level and text, nothing for noise. */
+const worded = (push: (level: string, text: string) => void) => (news: WatchNews) => {
+  const e = newsEntry(0, news);
+  if (e) push(e.level, e.text);
+};
+/** A session's news into the same list as its log lines, as the dashboard keeps them. */
+const intoLog = (logs: LogEntry[]) => (at: number, news: WatchNews) => {
+  const e = newsEntry(at, news);
+  if (e) logs.push(e);
+};
 
 describe('scope and plans', () => {
   it('scopePredicate: namespace, -l on the controllers, names (rs/ and rc/)', async () => {
@@ -144,7 +156,7 @@ describe('the live source over informers', () => {
     const src = informerSource(cl, { run: true });
     let changed = 0;
     const logs: string[] = [];
-    const started = src.start({ changed: () => changed++, log: (_l, t) => logs.push(t) }, new AbortController().signal);
+    const started = src.start({ changed: () => changed++, log: (_l, t) => logs.push(t), news: worded((_l, t) => logs.push(t)) }, new AbortController().signal);
     expect(changed).toBe(6); // the initial adds of the cached objects
     expect(logs).toEqual([]);
     cl.syncAll();
@@ -174,6 +186,7 @@ describe('the live source over informers', () => {
       plan: (s, first) => planFrame(s, { behaviour, nowMs: clock.now(), at: clock.now(), source: 'cluster', scope: { namespace: null, targets: [] }, strictTargets: first }),
       onFrame: (f) => frames.push(f),
       onLog: (e) => logs.push(e),
+      onNews: intoLog(logs),
     });
     const started = session.start(new AbortController().signal);
     cl.syncAll();
@@ -219,6 +232,7 @@ describe('the live source over informers', () => {
       },
       onFrame: () => {},
       onLog: () => {},
+      onNews: () => {},
     });
     const started = session.start(new AbortController().signal);
     cl.syncAll();
@@ -239,6 +253,7 @@ describe('the live source over informers', () => {
       plan: (s, first) => planFrame(s, { behaviour, nowMs: NOW_MS, at: NOW_MS, source: 'file', scope: { namespace: null, targets: [] }, strictTargets: first }),
       onFrame: (f) => frames.push(f),
       onLog: (e) => logs.push(e),
+      onNews: intoLog(logs),
     });
     await session.start(new AbortController().signal);
     clock.advance(10_000);
@@ -324,21 +339,19 @@ describe('a status write is logged once', () => {
     const lines: string[] = [];
     const push = (level: string, text: string) => lines.push(`${level} ${text}`);
     const src = informerSource(cl, { run: false, controllerStatus: false });
-    const started = src.start({ changed: () => {}, log: push }, new AbortController().signal);
+    const started = src.start({ changed: () => {}, log: push, news: worded(push) }, new AbortController().signal);
     cl.syncAll();
     await started;
     lines.length = 0;
     // what one status write makes: the action (a value, worded once) and the informer update
-    const a = { action: 'status' as const, ok: true, note: 'replicas 2, ready 2, available 2' };
-    const t = actionText('ReplicaSet', 'ns-0/app-0000', a);
-    push(t.level, t.text);
+    const hear = worded(push);
+    hear({ type: 'action', kind: 'ReplicaSet', key: 'ns-0/app-0000', outcome: { action: 'status', ok: true, note: 'replicas 2, ready 2, available 2' } });
     const rs = cl.replicasets.items.get('ns-0/app-0000')!;
     cl.replicasets.update({ ...rs, metadata: { ...rs.metadata, resourceVersion: '99' }, status: { replicas: 2, readyReplicas: 2, availableReplicas: 2 } });
     expect(lines).toEqual(['action rs ns-0/app-0000: update status (replicas 2, ready 2, available 2)']);
     // a failed write is logged once too, and a scale by someone else still is
     lines.length = 0;
-    const f = actionText('ReplicaSet', 'ns-0/app-0000', { action: 'status', ok: false, code: 409, error: 'conflict' });
-    push(f.level, f.text);
+    hear({ type: 'action', kind: 'ReplicaSet', key: 'ns-0/app-0000', outcome: { action: 'status', ok: false, code: 409, error: 'conflict' } });
     const rs2 = cl.replicasets.items.get('ns-0/app-0000')!;
     cl.replicasets.update({ ...rs2, metadata: { ...rs2.metadata, resourceVersion: '100' }, spec: { ...rs2.spec, replicas: 4 }, status: { replicas: 4, readyReplicas: 2, availableReplicas: 2 } });
     expect(lines).toEqual(['error rs ns-0/app-0000: update status failed (409): conflict', 'change rs ns-0/app-0000 scaled 0→4']);
@@ -376,6 +389,10 @@ describe('an hour of changes (fake clock)', () => {
       plan: (s, first) => planFrame(s, { behaviour, nowMs: clock.now(), at: clock.now(), source: 'cluster', scope: { namespace: null, targets: [] }, strictTargets: first }),
       onFrame: (frame) => store.dispatch({ type: 'snapshotChanged', frame }),
       onLog: (entry) => store.dispatch({ type: 'log', entry }),
+      onNews: (at, news) => {
+        const entry = newsEntry(at, news);
+        if (entry) store.dispatch({ type: 'log', entry });
+      },
     });
     const ac = new AbortController();
     const started = session.start(ac.signal);

@@ -2,9 +2,9 @@
 // ("rs shop/web scaled 3→5"), and a controller action ("rs shop/web: create pod web-x2k9p").
 // The services hand over the objects and the structured actions; only the words are made here.
 
-import { CONTROLLER_KINDS, controllerKindInfo, namespaceOf } from '../../core/controller.js';
-import { isPodReady } from '../../core/pod.js';
-import type { ControllerKind, Pod, ReplicaSet, ReplicationController } from '../../core/types.js';
+import { CONTROLLER_KINDS, controllerKindInfo, namespaceOf } from '../core/controller.js';
+import { isPodReady } from '../core/pod.js';
+import type { ControllerKind, Pod, ReplicaSet, ReplicationController } from '../core/types.js';
 
 type Obj = Pod | ReplicaSet | ReplicationController;
 /** "pods", or the resource of a controller kind (replicasets, replicationcontrollers). */
