@@ -4,7 +4,7 @@ import { ReplicaSetController, type Listers } from '../../../src/controller/cont
 import { FakeClock } from '../../../src/runtime/clock.js';
 import type { Pod, ReplicaSet, ReplicationController, Snapshot } from '../../../src/core/types.js';
 import { UserError } from '../../../src/errors.js';
-import { actionText, describeAdd, describeDelete, describeUpdate } from '../../../src/render/watch-log.js';
+import { actionText, describeUpdate } from '../../../src/render/watch-log.js';
 import { newsEntry } from '../../../src/ui/news.js';
 import { expectationsSatisfiedBy, queueInfo, uiLogger } from '../../../src/services/watch/reconcile.js';
 import { actionReporter } from '../../../src/services/run-service.js';
@@ -53,46 +53,6 @@ describe('scope and plans', () => {
     expect(() => planFrame(snap, { behaviour, nowMs: NOW_MS, at: 0, source: 'file', scope: { namespace: null, targets: [{ kind: null, name: 'nope' }] }, strictTargets: true })).toThrow(
       /replicasets.apps "nope" not found in the snapshot/,
     );
-  });
-});
-
-describe('change lines for the log pane', () => {
-  const rs = (replicas: number, extra: Partial<ReplicaSet['status']> = {}): ReplicaSet => ({
-    kind: 'ReplicaSet',
-    metadata: { name: 'web', namespace: 'shop', uid: 'u', resourceVersion: String(replicas), generation: replicas },
-    spec: { replicas },
-    status: { replicas: 3, readyReplicas: 3, availableReplicas: 3, ...extra },
-  });
-  const pod = (o: { phase?: string; ready?: boolean; owner?: string; node?: string; deleting?: boolean } = {}): Pod => ({
-    metadata: {
-      name: 'web-x',
-      namespace: 'shop',
-      uid: 'p',
-      labels: { app: 'web' },
-      ...(o.deleting ? { deletionTimestamp: '2026-01-01T00:00:00Z' } : {}),
-      ...(o.owner ? { ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: o.owner, uid: 'u', controller: true }] } : {}),
-    },
-    spec: o.node ? { nodeName: o.node } : {},
-    status: { phase: o.phase ?? 'Pending', conditions: [{ type: 'Ready', status: o.ready ? 'True' : 'False' }] },
-  });
-
-  it('adds, deletes, scales and status', () => {
-    expect(describeAdd('pods', pod({ owner: 'web' }))).toBe('pod shop/web-x added (owner rs/web)');
-    expect(describeAdd('pods', pod())).toBe('pod shop/web-x added (no owner)');
-    expect(describeAdd('replicasets', rs(3))).toBe('rs shop/web added (replicas 3)');
-    expect(describeDelete('replicationcontrollers', { ...rs(1), kind: 'ReplicationController' } as ReplicationController)).toBe('rc shop/web deleted');
-    expect(describeUpdate('replicasets', rs(3), rs(5))).toBe('rs shop/web scaled 3→5');
-    expect(describeUpdate('replicasets', rs(3), { ...rs(3), status: { replicas: 4, readyReplicas: 3, availableReplicas: 3 } })).toBe('rs shop/web status replicas 4 ready 3 available 3');
-    expect(describeUpdate('replicasets', rs(3), rs(3))).toBeNull();
-  });
-
-  it('pods: scheduled, phase, ready, adopted / released, terminating; noise is dropped', () => {
-    expect(describeUpdate('pods', pod(), pod({ node: 'n1' }))).toBe('pod shop/web-x scheduled to n1');
-    expect(describeUpdate('pods', pod({ node: 'n1' }), pod({ node: 'n1', phase: 'Running', ready: true }))).toBe('pod shop/web-x Pending→Running, ready');
-    expect(describeUpdate('pods', pod(), pod({ owner: 'web' }))).toBe('pod shop/web-x adopted by rs/web');
-    expect(describeUpdate('pods', pod({ owner: 'web' }), pod())).toBe('pod shop/web-x released by rs/web');
-    expect(describeUpdate('pods', pod(), pod({ deleting: true }))).toBe('pod shop/web-x terminating');
-    expect(describeUpdate('pods', pod(), pod())).toBeNull();
   });
 });
 
@@ -300,10 +260,7 @@ describe('reconcile mode: what the controller machinery shows', () => {
     expect(satisfied('shop/other')).toBe(true);
   });
 
-  it('actions and the controller log as log lines', () => {
-    expect(actionText('ReplicaSet', 'shop/web', { action: 'create', pod: 'web-x2k9p', ok: true })).toEqual({ level: 'action', text: 'rs shop/web: create pod web-x2k9p' });
-    expect(actionText('ReplicationController', 'legacy/db', { action: 'delete', pod: 'db-1', ok: true, note: 'already gone' }).text).toBe('rc legacy/db: delete pod db-1 (already gone)');
-    expect(actionText('ReplicaSet', 'shop/web', { action: 'status', ok: false, code: 409, error: 'conflict' })).toEqual({ level: 'error', text: 'rs shop/web: update status failed (409): conflict' });
+  it('the controller log as log lines (klog -v 0)', () => {
     const lines: string[] = [];
     const log = uiLogger((level, text) => lines.push(`${level} ${text}`));
     log.info('Caches are synced', { controllers: 'ReplicaSet' });
