@@ -93,7 +93,7 @@ async function prepareCluster(o: WatchOptions, io: WatchIO, clock: Clock, fixedN
   // Opened now: a file that cannot be written fails before the dashboard draws.
   const recording = o.record !== undefined ? await (await import('../record-service.js')).RecordingSession.open(conn, namespace, o.record) : null;
   const plan = { behaviour, scope, burstReplicas: o.model.burstReplicas, clock };
-  if (!o.reconcile) return { notices, ...feedOf(readOnlyFeedSource(conn, namespace, behaviour, recording, clock, meta), { ...plan, nowMs: fixedNow }) };
+  if (!o.reconcile) return { notices, ...feedOf(readOnlyFeedSource({ conn, namespace, behaviour, recording, clock, meta }), { ...plan, nowMs: fixedNow }) };
   const r = o.reconcile;
   if (!r.force) {
     const { refuseBesideUpstreamController } = await import('../../cluster/upstream-detect.js');
@@ -107,7 +107,8 @@ async function prepareCluster(o: WatchOptions, io: WatchIO, clock: Clock, fixedN
  * Informers of its own, run by the feed. The history pane and --record read them (managedFields
  * kept for --record), and one informer of the controllers' Events.
  */
-function readOnlyFeedSource(conn: Connection, namespace: string | null, behaviour: Behaviour, recording: RecordingSession | null, clock: Clock, meta: WatchMeta): FeedSource {
+function readOnlyFeedSource(o: { conn: Connection; namespace: string | null; behaviour: Behaviour; recording: RecordingSession | null; clock: Clock; meta: WatchMeta }): FeedSource {
+  const { conn, namespace, behaviour, recording, clock, meta } = o;
   return {
     meta,
     live: true,

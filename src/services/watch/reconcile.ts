@@ -10,6 +10,7 @@ import type { ControllerLogger } from '../../controller/controller.js';
 import { oneLine } from '../../errors.js';
 import type { Clock } from '../../runtime/clock.js';
 import type { RecordingSession } from '../record-service.js';
+import type { ControllersHandle } from '../run-service.js';
 import type { LogEntry, LogLevel, PendingExpectation, QueueInfo, WatchMeta } from './contract.js';
 import { LiveHistory, attachRecorders, startHistoryFeed, type RecordableInformers } from './live-history.js';
 import type { FeedSource } from './feed.js';
@@ -98,7 +99,7 @@ function recordErrors(sink: { log(e: LogEntry): void }, clock: Clock) {
 
 /** The controller running, its informers the snapshot; its actions come in through onAction only. */
 export function reconcileFeedSource(o: ReconcileFeedOptions): FeedSource {
-  let handle: import('../run-service.js').ControllersHandle | null = null;
+  let handle: ControllersHandle | null = null;
   return {
     meta: o.meta,
     live: true,
@@ -111,6 +112,7 @@ export function reconcileFeedSource(o: ReconcileFeedOptions): FeedSource {
       const push = (level: LogLevel, text: string) => sink.log({ at: o.clock.now(), level, text });
       // The controller's informers drop managedFields (memory): the recording lists and watches on its own.
       if (o.recording) await o.recording.start({ core: signal, events: signal }, recordErrors(sink, o.clock));
+      // loaded when the feed starts: read-only and snapshot watches never load the controller
       const { startControllers } = await import('../run-service.js');
       const h = startControllers(
         {
