@@ -47,7 +47,6 @@ export interface StartOptions {
    * each (actionLogLine), as kube-controller-manager logs them; a dashboard words them itself.
    */
   onAction?: (kind: ControllerKind, key: string, a: ActionOutcome) => void;
-  onEvent?: (text: string) => void; // informer changes, for dashboards
   /** Leader election: every write passes this fence (refused once the lease may be lost). */
   fence?: WriteFence;
   /** The lease identity, sent in the User-Agent of the controllers' requests (default: the hostname). */
@@ -186,38 +185,26 @@ export function startControllers(opts: StartOptions, signal: AbortSignal): Contr
   const written = new WrittenPods(opts.behaviour);
   const controllers = kinds.map((k, i) => make(k, informersFor[i]));
 
-  // Event handlers: every controller sees every pod; each sees its own kind's objects.
-  const describe = (o: { kind?: string; metadata: { namespace?: string; name: string } }) => `${(o.kind ?? '').toLowerCase()} ${o.metadata.namespace ?? ''}/${o.metadata.name}`;
+  // Event handlers: every controller sees every pod; each sees its own kind's objects. A dashboard
+  // tells the changes from handlers of its own (watch --reconcile: services/watch/sources.ts).
   pods.addHandlers({
     add: (p) => {
       for (const c of controllers) c.addPod(p);
-      opts.onEvent?.(`${describe(p)} added`);
     },
     update: (o, p) => {
       for (const c of controllers) c.updatePod(o, p);
-      if (o.metadata.resourceVersion !== p.metadata.resourceVersion) opts.onEvent?.(`${describe(p)} updated${p.metadata.deletionTimestamp ? ' (terminating)' : ''}`);
     },
     delete: (p) => {
       for (const c of controllers) c.deletePod(p);
       const gone = 'tombstone' in p ? p.obj : p;
       if (gone?.metadata) written.gone(gone);
-      opts.onEvent?.(`${describe('tombstone' in p ? p.obj : p)} deleted`);
     },
   });
   controllers.forEach((c, i) => {
     informersFor[i].addHandlers({
-      add: (o) => {
-        c.addController(o);
-        opts.onEvent?.(`${describe(o)} added`);
-      },
-      update: (o, n) => {
-        c.updateController(o, n);
-        if (o.spec?.replicas !== n.spec?.replicas) opts.onEvent?.(`${describe(n)} scaled ${o.spec?.replicas ?? 1}→${n.spec?.replicas ?? 1}`);
-      },
-      delete: (o) => {
-        c.deleteController(o);
-        opts.onEvent?.(`${describe('tombstone' in o ? o.obj : o)} deleted`);
-      },
+      add: (o) => c.addController(o),
+      update: (o, n) => c.updateController(o, n),
+      delete: (o) => c.deleteController(o),
     });
   });
 
