@@ -14,6 +14,7 @@ import { parseTime, humanDuration } from '../core/time.js';
 import type { ApiError } from '../runtime/api.js';
 import { REPORTING_CONTROLLER, toApiError } from './controller-api.js';
 import type { Connection } from './kubeconfig.js';
+import { UserError } from '../errors.js';
 
 export const UPSTREAM_COMPONENTS = ['replicaset-controller', 'replication-controller'] as const;
 export const DEFAULT_DETECT_WITHIN_MS = 60 * 60 * 1000;
@@ -118,4 +119,19 @@ export async function detectUpstreamController(
   }
   if (!best) return { found: false, evidence: null };
   return { found: true, evidence: describe(best.e, best.component, Math.max(0, now - best.at)) };
+}
+
+/**
+ * `run` and `watch --reconcile` (without --force): refuses to start beside an active upstream
+ * controller, since two controllers on the same objects fight over pods. `warn` hears why the
+ * look was incomplete (a 403 on Events).
+ */
+export async function refuseBesideUpstreamController(conn: Connection, namespace: string | null, warn: (text: string) => void): Promise<void> {
+  const found = await detectUpstreamController(conn, namespace);
+  if (found.warning) warn(found.warning);
+  if (found.found) {
+    throw new UserError(
+      `the upstream ReplicaSet controller is active ${namespace ? `in namespace "${namespace}"` : 'in this cluster'} (${found.evidence}): two controllers on the same objects fight; stop it or pass --force`,
+    );
+  }
 }

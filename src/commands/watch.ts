@@ -5,7 +5,7 @@ import { progressOn } from '../cli/progress.js';
 import { parseTarget } from '../cli/targets.js';
 import { colorLevel } from '../render/color.js';
 import { historyPageScript } from '../services/history-page.js';
-import { prepareWatch } from '../services/watch-service.js';
+import { prepareWatch } from '../services/watch/prepare.js';
 
 export default class Watch extends BaseCommand {
   static override summary = 'A live dashboard of what the ReplicaSet controller sees and would do';
@@ -61,17 +61,16 @@ NO_COLOR is respected.`;
     const { argv, flags } = await this.parse(Watch);
     const feed = await prepareWatch(
       {
-        filename: flags.filename,
-        namespace: flags.namespace,
-        allNamespaces: flags['all-namespaces'],
-        selector: flags.selector,
-        maxInputSize: flags['max-input-size'],
-        targets: (argv as string[]).map(parseTarget),
-        connection: connection(flags),
-        now: flags.now,
-        kubeVersion: flags['kube-version'],
-        featureGates: flags['feature-gates'],
-        burstReplicas: flags['burst-replicas'],
+        source: {
+          filename: flags.filename,
+          namespace: flags.namespace,
+          allNamespaces: flags['all-namespaces'],
+          selector: flags.selector,
+          maxInputSize: flags['max-input-size'],
+          connection: connection(flags),
+          targets: (argv as string[]).map(parseTarget),
+        },
+        model: { now: flags.now, kubeVersion: flags['kube-version'], featureGates: flags['feature-gates'], burstReplicas: flags['burst-replicas'] },
         record: flags.record,
         reconcile: flags.reconcile ? { workers: flags.workers, qps: flags['kube-api-qps'], burst: flags['kube-api-burst'], force: flags.force } : undefined,
       },

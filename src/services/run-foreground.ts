@@ -5,7 +5,7 @@
 import { connect, type ConnectionFlags } from '../cluster/kubeconfig.js';
 import { getServerVersion } from '../cluster/read.js';
 import { runLeaderElection } from '../cluster/lease.js';
-import { detectUpstreamController } from '../cluster/upstream-detect.js';
+import { refuseBesideUpstreamController } from '../cluster/upstream-detect.js';
 import { createLogger } from '../runtime/log.js';
 import { controllerMetrics, Metrics, serveMetrics, workQueueMetricSink } from '../runtime/metrics.js';
 import { realClock } from '../runtime/clock.js';
@@ -63,15 +63,7 @@ export async function runForeground(o: ForegroundOptions): Promise<number> {
   const behaviour = chooseBehaviour({ kubeVersion: o.kubeVersion, featureGates: o.featureGates }, version?.minor ?? null, notices);
   for (const n of notices) log.info(`warning: ${n}`);
 
-  if (!o.force) {
-    const found = await detectUpstreamController(conn, namespace);
-    if (found.warning) log.info(`warning: ${found.warning}`);
-    if (found.found) {
-      throw new UserError(
-        `the upstream ReplicaSet controller is active ${namespace ? `in namespace "${namespace}"` : 'in this cluster'} (${found.evidence}): two controllers on the same objects fight; stop it or pass --force`,
-      );
-    }
-  }
+  if (!o.force) await refuseBesideUpstreamController(conn, namespace, (w) => log.info(`warning: ${w}`));
 
   const metrics = new Metrics();
   const m = controllerMetrics(metrics);

@@ -43,8 +43,11 @@ export interface StartOptions {
   dryRun?: boolean;
   log: ControllerLogger;
   metrics?: ControllerMetricsSink;
+  /**
+   * Who hears each action, as the structured value the sync reports. Default: the log, one line
+   * each (actionLogLine), as kube-controller-manager logs them; a dashboard words them itself.
+   */
   onAction?: (kind: ControllerKind, key: string, a: ActionOutcome) => void;
-  onEvent?: (text: string) => void; // informer changes, for dashboards
   /** Leader election: every write passes this fence (refused once the lease may be lost). */
   fence?: WriteFence;
   /** The lease identity, sent in the User-Agent of the controllers' requests (default: the hostname). */
@@ -79,6 +82,16 @@ export function actionLogLine(kind: ControllerKind, key: string, a: ActionOutcom
   const what = `${a.action === 'status' ? 'update status' : a.action}${a.pod ? ` pod ${a.pod}` : ''}`;
   const why = [a.reason ? `${a.reason.code}: ${a.reason.message}` : null, a.note ?? null].filter((x) => x !== null);
   return `${kind} ${key}: ${what}${a.ok ? '' : ' failed'}${why.length ? ` (${why.join('; ')})` : ''}`;
+}
+
+/** Who hears the controllers' actions: `onAction` when given, else the log (each one a line, a failure an error line). */
+export function actionReporter(opts: Pick<StartOptions, 'onAction' | 'log'>): NonNullable<StartOptions['onAction']> {
+  if (opts.onAction) return opts.onAction;
+  return (kind, key, a) => {
+    const line = actionLogLine(kind, key, a);
+    if (a.ok) opts.log.info(line);
+    else opts.log.error(line, { code: a.code, err: a.error });
+  };
 }
 
 /**
@@ -132,6 +145,7 @@ export function startControllers(opts: StartOptions, signal: AbortSignal): Contr
     // (`history`), as kube-controller-manager's by its service account.
     userAgent: userAgentFor('replicaset-controller', opts.identity ?? hostname(), opts.behaviour.version),
   });
+  const report = actionReporter(opts);
   const make = (info: ControllerKindInfo, inf: Informer<ControllerObject>) => {
     const kind = info.kind;
     return new ReplicaSetController({
@@ -150,49 +164,34 @@ export function startControllers(opts: StartOptions, signal: AbortSignal): Contr
         opts.log.v(2).info(`Finished syncing ${kind}`, { key, duration: `${ms}ms`, actions: outcome.actions.length, ...(outcome.error ? { err: outcome.error.message } : {}) });
       },
       onAction: (key, a) => {
-        opts.onAction?.(kind, key, a);
+        report(kind, key, a);
         if (opts.trackWrittenPods && a.ok && a.pod) written.note(kind, key, a);
-        const line = actionLogLine(kind, key, a);
-        if (a.ok) opts.log.info(line);
-        else opts.log.error(line, { code: a.code, err: a.error });
       },
     });
   };
   const written = new WrittenPods(opts.behaviour);
   const controllers = kinds.map((k, i) => make(k, informersFor[i]));
 
-  // Event handlers: every controller sees every pod; each sees its own kind's objects.
-  const describe = (o: { kind?: string; metadata: { namespace?: string; name: string } }) => `${(o.kind ?? '').toLowerCase()} ${o.metadata.namespace ?? ''}/${o.metadata.name}`;
+  // Event handlers: every controller sees every pod; each sees its own kind's objects. A dashboard
+  // tells the changes from handlers of its own (watch --reconcile: services/watch/sources.ts).
   pods.addHandlers({
     add: (p) => {
       for (const c of controllers) c.addPod(p);
-      opts.onEvent?.(`${describe(p)} added`);
     },
     update: (o, p) => {
       for (const c of controllers) c.updatePod(o, p);
-      if (o.metadata.resourceVersion !== p.metadata.resourceVersion) opts.onEvent?.(`${describe(p)} updated${p.metadata.deletionTimestamp ? ' (terminating)' : ''}`);
     },
     delete: (p) => {
       for (const c of controllers) c.deletePod(p);
       const gone = 'tombstone' in p ? p.obj : p;
       if (gone?.metadata) written.gone(gone);
-      opts.onEvent?.(`${describe('tombstone' in p ? p.obj : p)} deleted`);
     },
   });
   controllers.forEach((c, i) => {
     informersFor[i].addHandlers({
-      add: (o) => {
-        c.addController(o);
-        opts.onEvent?.(`${describe(o)} added`);
-      },
-      update: (o, n) => {
-        c.updateController(o, n);
-        if (o.spec?.replicas !== n.spec?.replicas) opts.onEvent?.(`${describe(n)} scaled ${o.spec?.replicas ?? 1}→${n.spec?.replicas ?? 1}`);
-      },
-      delete: (o) => {
-        c.deleteController(o);
-        opts.onEvent?.(`${describe('tombstone' in o ? o.obj : o)} deleted`);
-      },
+      add: (o) => c.addController(o),
+      update: (o, n) => c.updateController(o, n),
+      delete: (o) => c.deleteController(o),
     });
   });
 

@@ -1,7 +1,7 @@
 // Screen geometry, shared by the reducer (to keep the cursor on screen) and the components (to
 // draw exactly that many lines). Everything is a pure function of the terminal size.
 
-import type { Mode } from '../services/watch-feed.js';
+import type { Mode } from '../services/watch/contract.js';
 
 export interface Size {
   columns: number;

@@ -5,7 +5,8 @@
 
 import type { Plan, PlanController } from '../core/plan-types.js';
 import { kindShort, sanitize } from '../render/text.js';
-import { claimCounts, controllerKeyOf, isDrifted, type AwaitedWrites, type WatchFeed } from './state.js';
+import { newsEntry } from './news.js';
+import { claimCounts, controllerKeyOf, isDrifted, type AwaitedWrites, type LogEntry, type WatchFeed } from './state.js';
 
 export function plainState(c: PlanController, awaited: AwaitedWrites | null = null): string {
   if (awaited) return `waiting-for=${awaited.replace(' and ', ',')}`;
@@ -65,15 +66,20 @@ export function secondStamp(ms: number): string {
 /** Prints the update stream; returns after the first plan for a snapshot, on abort when live. */
 export async function runPlain(feed: WatchFeed, io: PlainIO): Promise<void> {
   const stream = new PlainStream();
+  const log = (entry: LogEntry) => {
+    if (entry.level === 'action') io.out.write(`${secondStamp(entry.at)} ${sanitize(entry.text)}\n`);
+    else if (entry.level === 'error' || entry.level === 'warn') io.err.write(`warning: ${sanitize(entry.text)}\n`);
+  };
   await feed.start(
     {
       frame: (frame) => {
         const lines = stream.update(frame.plan, frameStamp(feed.live, frame), frame.waiting);
         if (lines.length) io.out.write(lines.join('\n') + '\n');
       },
-      log: (entry) => {
-        if (entry.level === 'action') io.out.write(`${secondStamp(entry.at)} ${sanitize(entry.text)}\n`);
-        else if (entry.level === 'error' || entry.level === 'warn') io.err.write(`warning: ${sanitize(entry.text)}\n`);
+      log,
+      news: (at, news) => {
+        const entry = newsEntry(at, news);
+        if (entry) log(entry);
       },
     },
     io.signal,

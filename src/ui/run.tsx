@@ -8,6 +8,7 @@ import { App } from './App.js';
 import { sizeOf } from './layout.js';
 import { writeHistoryPage } from './history-page.js';
 import { HISTORY_CAPACITY, initialState, type WatchFeed } from './state.js';
+import { newsEntry } from './news.js';
 import { WatchStore } from './store.js';
 import { enterFullScreen } from './terminal.js';
 
@@ -91,6 +92,10 @@ export async function runDashboard(feed: WatchFeed, io: DashboardIO): Promise<vo
         {
           frame: (frame) => store.dispatch({ type: 'snapshotChanged', frame }),
           log: (entry) => store.dispatch({ type: 'log', entry }),
+          news: (at, news) => {
+            const entry = newsEntry(at, news);
+            if (entry) store.dispatch({ type: 'log', entry });
+          },
           history: (key, row) => store.dispatch({ type: 'history', key, row }),
         },
         ac.signal,

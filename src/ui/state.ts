@@ -4,14 +4,14 @@
 // pausing): nothing here ever walks pods. Rendering reads only the visible slice.
 
 import type { PlanController } from '../core/plan-types.js';
-import type { AwaitedWrites, HistoryRow, LogEntry, PlanFrame, QueueInfo, WatchMeta } from '../services/watch-feed.js';
+import type { AwaitedWrites, HistoryRow, LogEntry, PlanFrame, QueueInfo, WatchMeta } from '../services/watch/contract.js';
 import { humanDuration } from '../render/text.js';
 import { computeLayout, detailLayout, listRows, scrollTo, type Size } from './layout.js';
 import { RingBuffer } from './ring.js';
 
 export type { Size } from './layout.js';
 // The feed's side of the dashboard (what a watch session hands the UI) is the services' contract.
-export type { AwaitedWrites, HistoryRow, LogEntry, LogLevel, Mode, PendingExpectation, PlanFrame, QueueInfo, QueueStats, WatchFeed, WatchMeta, WatchSink } from '../services/watch-feed.js';
+export type { AwaitedWrites, HistoryRow, LogEntry, LogLevel, Mode, PendingExpectation, PlanFrame, QueueInfo, QueueStats, WatchFeed, WatchMeta, WatchNews, WatchSink } from '../services/watch/contract.js';
 
 export type SortKey = 'name' | 'drift' | 'desired';
 export const SORT_KEYS: readonly SortKey[] = ['name', 'drift', 'desired'];

@@ -12,7 +12,8 @@ import { CONTROLLER_KINDS, fromReplicaSet, type ControllerKindInfo } from '../..
 import type { ControllerKind, ReplicaSet } from '../../src/core/types.js';
 import { behaviourFor, NEWEST_MINOR } from '../../src/core/versions.js';
 import { startControllers, type StartOptions } from '../../src/services/run-service.js';
-import { informerSource, queueInfo } from '../../src/services/watch-service.js';
+import { informerSource } from '../../src/services/watch/sources.js';
+import { queueInfo } from '../../src/services/watch/reconcile.js';
 import { tlsFile } from '../cluster/recorded-server.js';
 import { connectionTo, removeTempDirs, waitFor } from './helpers.js';
 
@@ -140,7 +141,7 @@ describe('controller kinds come from a registry', () => {
     // the dashboard's source over those informers reads the same registry
     const logs: string[] = [];
     const source = informerSource(h.informers, { run: false, registry: [FOO_SET] });
-    await source.start({ changed() {}, log: (_l, t) => logs.push(t) }, stop.signal);
+    await source.start({ changed() {}, log: (_l, t) => logs.push(t), news() {} }, stop.signal);
     expect(logs).toEqual(['synced: 1 pods, 1 foosets']);
     expect(source.snapshot().controllers[FOO].map((r) => r.metadata.name)).toEqual(['foo']);
 

@@ -12,7 +12,8 @@ import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { buildHistory } from '../../src/services/history-service.js';
 import { record } from '../../src/services/record-service.js';
 import { runForeground } from '../../src/services/run-foreground.js';
-import { prepareWatch } from '../../src/services/watch-service.js';
+import { prepareWatch } from '../../src/services/watch/prepare.js';
+import { newsEntry } from '../../src/ui/news.js';
 import { foregroundOptions } from './env.js';
 
 /** The history with its events read back from disk (and the file removed). */
@@ -137,12 +138,22 @@ describe('record on the sandbox, then history --recording', () => {
     const { dir, kubeconfig, apps } = await sandbox([{ ...rs(1), status: { replicas: 0 } }]);
     const file = join(dir, 'watch.jsonl');
     const feed = await prepareWatch(
-      { namespace: 'default', allNamespaces: false, targets: [], connection: { kubeconfig }, kubeVersion: '1.32', record: file },
+      { source: { namespace: 'default', allNamespaces: false, targets: [], connection: { kubeconfig } }, model: { kubeVersion: '1.32' }, record: file },
       { progress: { update() {}, done() {} } },
     );
     const stop = stopper();
     const logs: string[] = [];
-    await feed.start({ frame: () => {}, log: (e) => logs.push(e.text) }, stop.signal);
+    await feed.start(
+      {
+        frame: () => {},
+        log: (e) => logs.push(e.text),
+        news: (at, n) => {
+          const e = newsEntry(at, n);
+          if (e) logs.push(e.text);
+        },
+      },
+      stop.signal,
+    );
     await apps.patchNamespacedReplicaSetScale({ namespace: 'default', name: 'web', body: { spec: { replicas: 4 } } }, setHeaderOptions('Content-Type', PatchStrategy.MergePatch));
     await until('the scale in the log pane', async () => logs.some((l) => /scaled 1→4/.test(l)));
     stop.abort();
@@ -154,7 +165,7 @@ describe('record on the sandbox, then history --recording', () => {
     const history = await collected({ auditLogs: [], recordings: [file] });
     // client-node sends node-fetch's User-Agent: the API server names the scale's writer by its first segment
     expect(history.events.map((e) => e.message)).toEqual(['node-fetch scaled ReplicaSet web from 1 to 4']);
-    await expect(prepareWatch({ namespace: 'default', allNamespaces: false, targets: [], connection: { kubeconfig }, kubeVersion: '1.32', record: join(dir, 'no/such/dir/x.jsonl') }, { progress: { update() {}, done() {} } })).rejects.toThrow(
+    await expect(prepareWatch({ source: { namespace: 'default', allNamespaces: false, targets: [], connection: { kubeconfig } }, model: { kubeVersion: '1.32' }, record: join(dir, 'no/such/dir/x.jsonl') }, { progress: { update() {}, done() {} } })).rejects.toThrow(
       /^cannot write recording .*x\.jsonl: no such directory$/,
     );
   }, 30_000);
@@ -163,12 +174,12 @@ describe('record on the sandbox, then history --recording', () => {
     const { dir, kubeconfig, core } = await sandbox([{ ...rs(2), status: { replicas: 0 } }]);
     const file = join(dir, 'reconcile.jsonl.gz');
     const feed = await prepareWatch(
-      { namespace: 'default', allNamespaces: false, targets: [], connection: { kubeconfig }, kubeVersion: '1.32', record: file, reconcile: { workers: 2, qps: 1000, burst: 1000, force: false } },
+      { source: { namespace: 'default', allNamespaces: false, targets: [], connection: { kubeconfig } }, model: { kubeVersion: '1.32' }, record: file, reconcile: { workers: 2, qps: 1000, burst: 1000, force: false } },
       { progress: { update() {}, done() {} } },
     );
     const stop = stopper();
     const rows: string[] = [];
-    await feed.start({ frame: () => {}, log: () => {}, history: (k, r) => rows.push(`${k} ${r.who} ${r.verb} ${r.predicted}`) }, stop.signal);
+    await feed.start({ frame: () => {}, log: () => {}, news: () => {}, history: (k, r) => rows.push(`${k} ${r.who} ${r.verb} ${r.predicted}`) }, stop.signal);
     await until('2 pods', async () => (await core.listNamespacedPod({ namespace: 'default' })).items.length === 2);
     // the controller's Events name its creates: the live history pane gets them predicted
     await until('the history pane rows', async () => rows.filter((r) => r === 'ReplicaSet/default/web rs-reconcile create true').length === 2);

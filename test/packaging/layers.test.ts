@@ -160,10 +160,10 @@ describe('layers', () => {
     ['cluster/lease.ts', '../controller/real-clock.js', 'cluster may not import controller'],
     ['controller/sync.ts', '../cluster/controller-api.js', 'controller may not import cluster'],
     ['services/plan-service.ts', '../cli/targets.js', 'services may not import cli (it points up)'],
-    ['services/watch-service.ts', '../cli/progress.js', 'services may not import cli'],
-    ['services/watch-service.ts', '../ui/throttle.js', 'services may not import ui (it points up)'],
+    ['services/watch/prepare.ts', '../../cli/progress.js', 'services may not import cli'],
+    ['services/watch/session.ts', '../../ui/throttle.js', 'services may not import ui (it points up)'],
     ['ui/run.tsx', '../controller/real-clock.js', 'ui may not import controller'],
-    ['ui/store.ts', '../services/watch-service.js', 'ui may import only types from services'],
+    ['ui/store.ts', '../services/watch/prepare.js', 'ui may import only types from services'],
     ['cli/flags.ts', '../services/plan-service.js', 'cli may import only types from services'],
     ['commands/reconcile.ts', './diff.js', 'one commands file imports another'],
     ['core/plan.ts', '../runtime/clock.js', 'core may not import runtime (it points up)'],
@@ -175,7 +175,7 @@ describe('layers', () => {
   });
 
   it.each([
-    ['ui/state.ts', '../services/watch-feed.js', true],
+    ['ui/state.ts', '../services/watch/contract.js', true],
     ['cli/targets.ts', '../services/targets.js', true],
     ['cluster/lease.ts', '../runtime/api.js', false],
     ['controller/sync.ts', '../runtime/api.js', false],

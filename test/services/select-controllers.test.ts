@@ -7,7 +7,8 @@ import type { ReplicaSet, Snapshot } from '../../src/core/types.js';
 import { UserError } from '../../src/errors.js';
 import { podlessInput, preparePlan, selectControllers, type SourceOptions } from '../../src/services/plan-service.js';
 import type { Target } from '../../src/services/targets.js';
-import { planFrame, prepareWatch } from '../../src/services/watch-service.js';
+import { planFrame } from '../../src/services/watch/frame.js';
+import { prepareWatch } from '../../src/services/watch/prepare.js';
 import { bh, controllerRefTo, NOW, pod, rc, rs, snap } from '../core/rules/helpers.js';
 
 /** A ReplicaSet controlled by the Deployment `deployment` (uid `dep-uid-<deployment>` unless given). */
@@ -127,12 +128,13 @@ describe('warnings', () => {
   it('watch -f says them before the stream starts, and fails at once on an unknown deploy/NAME', async () => {
     const io = { progress: { update: () => {}, done: () => {} } };
     const file = [new URL('../../examples/deployment-rollout.yaml', import.meta.url).pathname];
-    const base = { filename: file, namespace: 'shop', allNamespaces: false, connection: {}, now: '2026-01-01T00:00:00Z' };
-    expect((await prepareWatch({ ...base, selector: 'app=nope', targets: [] }, io)).notices).toEqual([
+    const base = { filename: file, namespace: 'shop', allNamespaces: false, connection: {} };
+    const model = { now: '2026-01-01T00:00:00Z' };
+    expect((await prepareWatch({ source: { ...base, selector: 'app=nope', targets: [] }, model }, io)).notices).toEqual([
       'no ReplicaSet or ReplicationController matches the selector app=nope in namespace "shop" (2 ReplicaSets there)',
     ]);
-    expect((await prepareWatch({ ...base, targets: [deploy('checkout')] }, io)).notices).toEqual([]);
-    await expect(prepareWatch({ ...base, targets: [deploy('web')] }, io)).rejects.toThrow('deployments.apps "web" not found');
+    expect((await prepareWatch({ source: { ...base, targets: [deploy('checkout')] }, model }, io)).notices).toEqual([]);
+    await expect(prepareWatch({ source: { ...base, targets: [deploy('web')] }, model }, io)).rejects.toThrow('deployments.apps "web" not found');
   });
 
   it('a snapshot with controllers wanting pods but no pod at all', () => {

@@ -5,7 +5,8 @@ import { fileURLToPath } from 'node:url';
 import { behaviourFor, NEWEST_MINOR } from '../../src/core/versions.js';
 import type { Pod, ReplicaSet, Snapshot } from '../../src/core/types.js';
 import { loadSnapshotFiles } from '../../src/input/snapshot-files.js';
-import { planFrame, type WatchScope } from '../../src/services/watch-service.js';
+import { planFrame } from '../../src/services/watch/frame.js';
+import type { WatchScope } from '../../src/services/watch/scope.js';
 import { initialState, reduce, type Action, type PlanFrame, type WatchMeta, type WatchState } from '../../src/ui/state.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));

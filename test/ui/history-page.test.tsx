@@ -9,7 +9,7 @@ import { changeLine, headerLine } from '../../src/history/recording.js';
 import type { ReconcileHistory } from '../../src/history/types.js';
 import { FakeClock } from '../../src/runtime/clock.js';
 import { historyPageScript } from '../../src/services/history-page.js';
-import { LiveHistory, liveHistoryDocument } from '../../src/services/watch-service.js';
+import { LiveHistory, liveHistoryDocument } from '../../src/services/watch/live-history.js';
 import { HistoryPane } from '../../src/ui/HistoryPane.js';
 import { historyPageName, writeHistoryPage } from '../../src/ui/history-page.js';
 import { HISTORY_CAPACITY, historyRows, type HistoryRow } from '../../src/ui/state.js';

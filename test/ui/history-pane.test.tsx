@@ -4,7 +4,7 @@ import { render } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
 import { changeLine, headerLine } from '../../src/history/recording.js';
 import { FakeClock } from '../../src/runtime/clock.js';
-import { LiveHistory } from '../../src/services/watch-service.js';
+import { LiveHistory } from '../../src/services/watch/live-history.js';
 import { App } from '../../src/ui/App.js';
 import { HistoryPane, shortWho } from '../../src/ui/HistoryPane.js';
 import { HISTORY_CAPACITY, historyRows, initialState, type HistoryRow } from '../../src/ui/state.js';

@@ -1,11 +1,12 @@
 // What a watch session hands the dashboard (or the plain stream): plans, log lines and the
-// controller's queue metrics, behind one contract. The session (watch-service) implements it;
+// controller's queue metrics, behind one contract. feedOf (./feed.ts) implements it;
 // the UI (src/ui) consumes it, and imports these types from here, never the reverse.
 
-import type { ExplainModel } from '../core/explain-types.js';
-import type { Plan, PlanController } from '../core/plan-types.js';
-import type { ControllerKind } from '../core/types.js';
-import type { HistoryEvent, ReconcileHistory } from '../history/types.js';
+import type { ExplainModel } from '../../core/explain-types.js';
+import type { Plan, PlanController } from '../../core/plan-types.js';
+import type { ControllerKind, Pod, ReplicaSet, ReplicationController } from '../../core/types.js';
+import type { HistoryEvent, ReconcileHistory } from '../../history/types.js';
+import type { ActionOutcome } from '../../runtime/api.js';
 
 export type Mode = 'read-only' | 'reconcile' | 'snapshot';
 
@@ -27,6 +28,20 @@ export interface PlanFrame {
   /** The explain model of one of the plan's controllers: computed on demand, cached per frame. */
   explain(c: PlanController): ExplainModel | null;
 }
+
+/** An object the informers watch: a pod, or a controller of a kind of CONTROLLER_KINDS. */
+export type WatchedObject = Pod | ReplicaSet | ReplicationController;
+
+/**
+ * What happened, as values: an informer's change to a pod or a controller (`resource`: pods,
+ * replicasets, …), or what the controller did (reconcile mode). The dashboard words them
+ * (src/render/watch-log.ts); an update nobody cares about is worded as nothing. `status: false`:
+ * the controller's own status writes, told once already as its actions.
+ */
+export type WatchNews =
+  | { type: 'added' | 'deleted'; resource: string; object: WatchedObject }
+  | { type: 'updated'; resource: string; before: WatchedObject; after: WatchedObject; status: boolean }
+  | { type: 'action'; kind: ControllerKind; key: string; outcome: ActionOutcome };
 
 export type LogLevel = 'info' | 'change' | 'action' | 'warn' | 'error';
 
@@ -86,6 +101,8 @@ export interface HistoryRow {
 export interface WatchSink {
   frame(frame: PlanFrame): void;
   log(entry: LogEntry): void;
+  /** A change or an action, seen at `at` (wall clock). */
+  news(at: number, news: WatchNews): void;
   /** A write explained, for the controller `key` (kind/namespace/name); live feeds only. */
   history?(key: string, row: HistoryRow): void;
 }
