@@ -32,7 +32,7 @@ const READERS = {
     const { loadSnapshotFiles } = await import(distUrl('input/snapshot-files.js'));
     return async (file) => {
       const r = await loadSnapshotFiles([file]);
-      return r.snapshot.pods.length + r.snapshot.replicaSets.length;
+      return r.snapshot.pods.length + r.snapshot.controllers.ReplicaSet.length;
     };
   },
   // The hand-written block reader (src/input/yaml-fast.ts), item by item as the loader calls it.
