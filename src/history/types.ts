@@ -1,6 +1,7 @@
 // The history contract (`history -o json|yaml`): ../shared/history-format.md, field for field.
 
 import type { ControllerKind } from '../core/types.js';
+import type { AuditFormat } from '../input/audit/formats.js';
 
 export const HISTORY_API_VERSION = 'rs-reconcile/v1alpha1';
 
@@ -43,21 +44,12 @@ export interface CauseStep {
   change: string;
 }
 
-/** The contract's names of the inputs a history is read from. */
-export type CoverageFormat =
-  | 'kube-apiserver'
-  | 'gke-cloud-logging'
-  | 'gke-bigquery'
-  | 'eks-cloudwatch'
-  | 'eks-s3-export'
-  | 'eks-logs-insights'
-  | 'aks-storage'
-  | 'aks-event-hub'
-  | 'aks-log-analytics'
-  | 'openshift-node-logs'
-  | 'openshift-must-gather'
-  | 'events'
-  | 'recording';
+/**
+ * The contract's names of the inputs a history is read from: the audit exports' names (each
+ * export's module under src/input/audit/formats/, listed in docs/history-format.md), a cluster's
+ * Events and a recording.
+ */
+export type CoverageFormat = AuditFormat | 'events' | 'recording';
 
 /** What the input could and could not tell. */
 export interface HistoryCoverage {

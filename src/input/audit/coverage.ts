@@ -3,7 +3,9 @@
 // other logs left out, and, in words, what a source cannot carry (`missing`). The history service
 // copies it into the contract's `coverage` and its summary onto the first line of stderr.
 
-import type { AuditFormat } from './formats.js';
+import { AUDIT_EXPORTS, type AuditFormat } from './formats/index.js';
+import type { FormatSeen } from './formats/format.js';
+import { GKE_DATA_ACCESS } from './formats/gke.js';
 
 export interface AuditFileReport {
   file: string;
@@ -25,25 +27,19 @@ export interface AuditFileReport {
   outOfOrder: number;
 }
 
-/** Per-format observations the facts in words are made of. */
+/** What the formats' facts in words are made of: per format, and noted by their readers. */
 interface Seen {
-  gkeFiles: number;
-  gkeDataAccess: boolean;
-  aksAuditRows: number;
-  insightsCapped: boolean;
+  files: Map<AuditFormat, number>;
+  noted: Set<string>;
+  /** Formats a document of which held a multiple of its rowCap entries. */
+  capped: Set<AuditFormat>;
   /** Writes (create/update/patch/delete of pods and controllers) logged without bodies, and with them, by format. */
   writesWithout: Map<AuditFormat, number>;
   writesWith: Map<AuditFormat, number>;
 }
 
-export const FACTS = {
-  gkeDataAccess: 'status writes (pods/status, replicasets/status): GKE logs them in Data Access audit logs, which are off by default',
-  gkeCodes: 'HTTP status codes: GKE logs gRPC codes, read as HTTP codes (0 as 200, or 201 for a create; 5 as 404; 6 and 10 as 409; 7 as 403; 3, 9 and 11 as 400)',
-  aksImpersonation: 'impersonated users: AKSAudit and AKSAuditAdmin rows have no impersonatedUser column',
-  openshiftBodies: "request and response bodies (OpenShift's Default audit profile; WriteRequestBodies logs them)",
-  metadataBodies: 'request and response bodies: the audit policy logged these writes at level Metadata (RequestResponse logs them)',
-  insightsCap: 'entries after the first 10,000 of a query: Logs Insights returns at most 10,000 rows',
-} as const;
+/** Facts a caller tells apart (the words are the format's own). */
+export const FACTS = { gkeDataAccess: GKE_DATA_ACCESS } as const;
 
 export class AuditCoverage {
   readonly files: AuditFileReport[] = [];
@@ -59,13 +55,13 @@ export class AuditCoverage {
   /** Other lines worth a warning: files out of time order, other logs left out, empty files. */
   readonly notices: string[] = [];
   /** @internal */
-  readonly seen: Seen = { gkeFiles: 0, gkeDataAccess: false, aksAuditRows: 0, insightsCapped: false, writesWithout: new Map(), writesWith: new Map() };
+  readonly seen: Seen = { files: new Map(), noted: new Set(), capped: new Set(), writesWithout: new Map(), writesWith: new Map() };
 
   /** @internal a new file's report */
   add(file: string, format: AuditFormat | null): AuditFileReport {
     const r: AuditFileReport = { file, format, entries: 0, skipped: 0, ignored: 0, truncated: 0, duplicates: 0, cutOff: null, outOfOrder: 0 };
     this.files.push(r);
-    if (format === 'gke-cloud-logging' || format === 'gke-bigquery') this.seen.gkeFiles++;
+    if (format !== null) this.seen.files.set(format, (this.seen.files.get(format) ?? 0) + 1);
     return r;
   }
 
@@ -83,20 +79,30 @@ export class AuditCoverage {
     return best;
   }
 
-  /** What the sources cannot carry, in words (the contract's `coverage.missing`). */
+  /**
+   * What the sources cannot carry, in words (the contract's `coverage.missing`): the facts of the
+   * formats read, most specific first (in the order recognition asks them); then what the writes
+   * lack when none of the formats sharing a bodies fact logged a write with bodies (one fact: the
+   * one the fewest formats share, the most specific).
+   */
   get missing(): string[] {
-    const out: string[] = [];
+    const out = new Set<string>();
     const s = this.seen;
-    if (s.gkeFiles > 0) {
-      if (!s.gkeDataAccess) out.push(FACTS.gkeDataAccess);
-      out.push(FACTS.gkeCodes);
+    for (const x of [...AUDIT_EXPORTS].sort((a, b) => a.recognise.precedence - b.recognise.precedence)) {
+      const files = s.files.get(x.name as AuditFormat) ?? 0;
+      if (files === 0 || x.missing === undefined) continue;
+      const seen: FormatSeen = { files, noted: (fact) => s.noted.has(fact), capped: s.capped.has(x.name as AuditFormat) };
+      for (const fact of x.missing(seen)) out.add(fact);
     }
-    if (s.aksAuditRows > 0) out.push(FACTS.aksImpersonation);
-    if (s.insightsCapped) out.push(FACTS.insightsCap);
-    const bodiesMissing = (formats: AuditFormat[]) => formats.some((f) => (s.writesWithout.get(f) ?? 0) > 0) && formats.every((f) => (s.writesWith.get(f) ?? 0) === 0);
-    if (bodiesMissing(['openshift-node-logs', 'openshift-must-gather'])) out.push(FACTS.openshiftBodies);
-    else if (bodiesMissing(['kube-apiserver', 'eks-cloudwatch', 'eks-s3-export', 'eks-logs-insights', 'aks-storage', 'aks-event-hub', 'aks-log-analytics'])) out.push(FACTS.metadataBodies);
-    return out;
+    const sharing = new Map<string, AuditFormat[]>();
+    for (const x of AUDIT_EXPORTS) if (x.bodiesMissing !== undefined) sharing.set(x.bodiesMissing, [...(sharing.get(x.bodiesMissing) ?? []), x.name as AuditFormat]);
+    for (const [fact, formats] of [...sharing].sort((a, b) => a[1].length - b[1].length)) {
+      if (formats.some((f) => (s.writesWithout.get(f) ?? 0) > 0) && formats.every((f) => (s.writesWith.get(f) ?? 0) === 0)) {
+        out.add(fact);
+        break;
+      }
+    }
+    return [...out];
   }
 
   /** One line: what was read, and what it lacks. */
@@ -110,6 +116,16 @@ export class AuditCoverage {
     const missing = this.missing;
     if (missing.length > 0) parts.push(`missing: ${missing.join('; ')}`);
     return parts.join('; ');
+  }
+
+  /** @internal a reader's observation a format's facts are made of (`FormatSeen.noted`) */
+  note(fact: string): void {
+    this.seen.noted.add(fact);
+  }
+
+  /** @internal */
+  noted(fact: string): boolean {
+    return this.seen.noted.has(fact);
   }
 
   /** @internal */

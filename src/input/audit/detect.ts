@@ -8,14 +8,17 @@
 
 import { isUtf8 } from 'node:buffer';
 import { fileParseError, type FilePosition, UserError } from '../../errors.js';
-import type { AuditFormat } from './formats.js';
-
-export type Shape = 'event' | 'message' | 'cloudwatch-event' | 'insights-row' | 'insights-csv' | 'log-entry' | 'bigquery-row' | 'aks-record' | 'la-row';
+import type { AuditExport, CsvOps, Members } from './formats/format.js';
+import { memberString } from './formats/format.js';
+import { AUDIT_EXPORTS, exportOf, type AuditFormat } from './formats/index.js';
 
 export interface Plan {
   format: AuditFormat;
+  /** The export the entries are read as (the recognised one, or the one forced). */
+  of: AuditExport;
   layout: 'lines' | 'document' | 'csv';
-  shape: Shape;
+  /** CSV: how its records are read (the export whose header was recognised). */
+  csv: CsvOps | null;
   /** Lines: what comes before the JSON on each line (when the line does not open with `{`). */
   prefix: 'none' | 'node' | 'time';
   /** Documents: the members of a top-level object that hold the entries. */
@@ -23,29 +26,6 @@ export interface Plan {
   /** Plain kube-apiserver lines, in the order the server wrote them: read as they come. */
   serverOrder: boolean;
 }
-
-const WRAPPERS: Record<string, { format: AuditFormat; shape: Shape }> = {
-  events: { format: 'eks-cloudwatch', shape: 'cloudwatch-event' },
-  logEvents: { format: 'eks-cloudwatch', shape: 'cloudwatch-event' },
-  records: { format: 'aks-event-hub', shape: 'aks-record' },
-  results: { format: 'eks-logs-insights', shape: 'insights-row' },
-  entries: { format: 'gke-cloud-logging', shape: 'log-entry' },
-};
-const ALL_WRAPPERS = new Set(Object.keys(WRAPPERS));
-
-const SHAPE_OF: Record<AuditFormat, Shape> = {
-  'kube-apiserver': 'event',
-  'openshift-node-logs': 'event',
-  'openshift-must-gather': 'event',
-  'eks-s3-export': 'message',
-  'eks-cloudwatch': 'cloudwatch-event',
-  'eks-logs-insights': 'insights-row',
-  'gke-cloud-logging': 'log-entry',
-  'gke-bigquery': 'bigquery-row',
-  'aks-storage': 'aks-record',
-  'aks-event-hub': 'aks-record',
-  'aks-log-analytics': 'la-row',
-};
 
 export const EXPECTED =
   'kube-apiserver JSON lines, gcloud logging read --format=json, a GKE Cloud Storage or BigQuery sink, aws logs filter-log-events, a CloudWatch export to S3, Logs Insights results, AKS diagnostic logs (storage, Event Hub, Log Analytics), oc adm node-logs or must-gather';
@@ -110,32 +90,16 @@ function valueEnd(b: Buffer, i: number): number {
   return j < n ? j : -1;
 }
 
-const str = (raw: string | null | undefined): string | undefined => {
-  if (raw === null || raw === undefined || raw[0] !== '"') return undefined;
-  try {
-    return JSON.parse(raw) as string;
-  } catch {
-    return undefined;
-  }
-};
-
-/** The format of one entry, from its members; null when none fits. */
-function formatOfEntry(m: Map<string, string | null>, file: string, where: FilePosition): { format: AuditFormat; shape: Shape } | null {
-  if (m.has('protoPayload')) return { format: 'gke-cloud-logging', shape: 'log-entry' };
-  if (m.has('protopayload_auditlog')) return { format: 'gke-bigquery', shape: 'bigquery-row' };
-  if (m.has('AuditId') || m.has('log_s') || (m.has('TableName') && m.has('Verb'))) return { format: 'aks-log-analytics', shape: 'la-row' };
-  if (m.has('@message') || (m.has('@timestamp') && m.has('@ptr'))) return { format: 'eks-logs-insights', shape: 'insights-row' };
-  if (m.has('category') && m.has('properties')) return { format: 'aks-storage', shape: 'aks-record' };
-  if (m.has('message') && (m.has('timestamp') || m.has('ingestionTime') || m.has('logStreamName'))) return { format: 'eks-cloudwatch', shape: 'cloudwatch-event' };
-  const kind = str(m.get('kind'));
-  if (kind === 'Event' && (str(m.get('apiVersion')) ?? '').startsWith('audit.k8s.io/')) return { format: 'kube-apiserver', shape: 'event' };
-  if (kind === 'Recording') throw fileParseError(file, 'a recording of rs-reconcile record, not an audit log: give it with --recording', where);
+/** The export of one entry, from its members; null when none fits. */
+function exportOfEntry(ordered: readonly AuditExport[], m: Members, file: string, where: FilePosition): AuditExport | null {
+  for (const x of ordered) if (x.recognise.entry?.(m)) return x;
+  if (memberString(m, 'kind') === 'Recording') throw fileParseError(file, 'a recording of rs-reconcile record, not an audit log: give it with --recording', where);
   return null;
 }
 
 function unknownObject(file: string, where: FilePosition, m: Map<string, string | null>, what: string): UserError {
   const keys = [...m.keys()].slice(0, 6);
-  const kind = str(m.get('kind'));
+  const kind = memberString(m, 'kind');
   return fileParseError(
     file,
     `not an audit log: ${what}${kind ? ` of kind ${kind}` : keys.length > 0 ? ` with members ${keys.join(', ')}` : ''} (expected ${EXPECTED})`,
@@ -169,6 +133,93 @@ function binaryKind(b: Buffer): string | null {
   return null;
 }
 
+type Layout = Plan['layout'];
+type Extra = { prefix?: Plan['prefix']; wrapperKeys?: ReadonlySet<string> };
+
+/** What one file's recognition works with: the exports in the order they are asked, and what the caller forces. */
+class Recognizer {
+  readonly ordered = [...AUDIT_EXPORTS].sort((a, b) => a.recognise.precedence - b.recognise.precedence);
+  readonly wrappers = new Set(this.ordered.flatMap((x) => x.recognise.wrappers ?? []));
+  readonly forced: AuditExport | undefined;
+
+  constructor(
+    readonly file: string,
+    private readonly mustGather: boolean,
+    forced: AuditFormat | undefined,
+  ) {
+    this.forced = forced === undefined ? undefined : exportOf(forced);
+    if (forced !== undefined && this.forced === undefined) throw new Error(`no audit format ${forced}`);
+  }
+
+  /** The plan to read the file as `x` in `layout` (a forced export is read in the layout found). */
+  plan(x: AuditExport, layout: Layout, extra: Extra = {}): Plan {
+    let of = this.forced ?? x;
+    const csv = layout === 'csv' ? (x.csv ?? null) : null;
+    if (this.mustGather) of = this.ordered.find((y) => y.recognise.inMustGather === of.name) ?? of;
+    const prefix = extra.prefix ?? of.prefix ?? 'none';
+    const serverOrder = layout === 'lines' && of.serverOrder === true && prefix === 'none';
+    return { format: of.name as AuditFormat, of, layout, csv, prefix, wrapperKeys: extra.wrapperKeys ?? this.wrappers, serverOrder };
+  }
+
+  /** An array: told by its first element. */
+  array(head: Buffer, i: number): Plan | 'empty' {
+    const { file, forced } = this;
+    let j = i + 1;
+    while (j < head.length && isWs(head[j])) j++;
+    if (j >= head.length) {
+      if (forced) return this.plan(forced, 'document');
+      throw fileParseError(file, `not an audit log: an array whose first element is not in the first ${head.length} bytes`);
+    }
+    if (head[j] === 0x5d) return 'empty';
+    const rows = head[j] === 0x5b ? this.ordered.find((x) => x.recognise.rows) : undefined;
+    if (rows !== undefined) return this.plan(rows, 'document');
+    if (head[j] !== 0x7b) {
+      if (forced) return this.plan(forced, 'document');
+      throw fileParseError(file, `not an audit log: a JSON array of ${head[j] === 0x22 ? 'strings' : 'values'} (expected ${EXPECTED})`);
+    }
+    const m = membersOf(head, j);
+    const x = exportOfEntry(this.ordered, m, file, {});
+    if (x) return this.plan(x, 'document');
+    if (forced) return this.plan(forced, 'document');
+    throw unknownObject(file, {}, m, 'a JSON array of objects');
+  }
+
+  /** An object: a document wrapping the entries, or the first of JSON lines (or a pretty-printed entry). */
+  object(head: Buffer, i: number): Plan {
+    const { file, forced } = this;
+    const m = membersOf(head, i);
+    const wrapper = [...m.keys()].find((k) => this.wrappers.has(k) && (m.get(k) === null || m.get(k)!.startsWith('[')));
+    if (wrapper !== undefined) {
+      const w = this.ordered.find((x) => x.recognise.wrappers?.includes(wrapper))!;
+      // another document with such a member falls through
+      if (w.recognise.wrapperAccepts?.(m) !== false) return this.plan(w, 'document', { wrapperKeys: new Set([wrapper]) });
+    }
+    for (const x of this.ordered) {
+      const keys = x.recognise.document?.(m);
+      if (keys) return this.plan(x, 'document', { wrapperKeys: new Set(keys) });
+    }
+    let k = i + 1;
+    while (k < head.length && (head[k] === 0x20 || head[k] === 0x09 || head[k] === 0x0d)) k++;
+    const pretty = head[k] === 0x0a;
+    const x = exportOfEntry(this.ordered, m, file, { line: 1 });
+    if (x) return this.plan(x, pretty ? 'document' : 'lines', pretty ? { wrapperKeys: new Set() } : {});
+    if (forced) return this.plan(forced, pretty ? 'document' : 'lines');
+    throw unknownObject(file, pretty ? {} : { line: 1 }, m, pretty ? 'a JSON document' : 'a JSON object');
+  }
+
+  /** Text lines: told by the first. */
+  text(firstLine: string): Plan {
+    for (const x of this.ordered) {
+      if (!x.recognise.firstLine?.(firstLine)) continue;
+      return x.csv ? this.plan(x, 'csv') : this.plan(x, 'lines', { prefix: x.prefix ?? 'node' });
+    }
+    const forced = this.forced;
+    if (forced) return this.plan(forced, forced.csv ? 'csv' : 'lines', { prefix: forced.prefix ?? 'node' });
+    const shown = firstLine.length > 60 ? `${firstLine.slice(0, 60)}…` : firstLine;
+    throw fileParseError(this.file, `not a JSON audit event, nor any other audit export: it starts with ${JSON.stringify(shown)} (expected ${EXPECTED})`, { line: 1 });
+  }
+}
+
 /**
  * The plan to read a file whose content starts with `head` (decompressed; `whole` when that is all
  * of it), or 'empty'. Throws a UserError naming the file for what is no audit export.
@@ -182,71 +233,9 @@ export function detect(head: Buffer, whole: boolean, file: string, mustGather: b
     if (whole) return 'empty';
     throw fileParseError(file, `not an audit log: ${head.length} bytes of blank space`);
   }
-  const c = head[i];
-  const plan = (format: AuditFormat, shape: Shape, layout: Plan['layout'], extra: Partial<Plan> = {}): Plan => {
-    if (forced !== undefined && forced !== format) {
-      format = forced;
-      shape = SHAPE_OF[forced];
-    }
-    if (layout === 'csv') shape = 'insights-csv';
-    if (format === 'kube-apiserver' && mustGather) format = 'openshift-must-gather';
-    const serverOrder = layout === 'lines' && shape === 'event' && (extra.prefix ?? 'none') === 'none' && format !== 'openshift-node-logs';
-    return { format, shape, layout, prefix: extra.prefix ?? (format === 'openshift-node-logs' ? 'node' : format === 'eks-s3-export' ? 'time' : 'none'), wrapperKeys: extra.wrapperKeys ?? ALL_WRAPPERS, serverOrder };
-  };
+  const r = new Recognizer(file, mustGather, forced);
+  if (head[i] === 0x5b) return r.array(head, i);
+  if (head[i] === 0x7b) return r.object(head, i);
   const lineEnd = head.indexOf(0x0a, i);
-  const firstLine = head.toString('utf8', i, lineEnd < 0 ? head.length : lineEnd).replace(/\r$/, '');
-
-  if (c === 0x5b) {
-    // an array: told by its first element
-    let j = i + 1;
-    while (j < head.length && isWs(head[j])) j++;
-    if (j >= head.length) {
-      if (forced) return plan(forced, SHAPE_OF[forced], 'document');
-      throw fileParseError(file, `not an audit log: an array whose first element is not in the first ${head.length} bytes`);
-    }
-    if (head[j] === 0x5d) return 'empty';
-    if (head[j] === 0x5b) {
-      // get-query-results --query results: rows of {field, value}
-      return plan('eks-logs-insights', 'insights-row', 'document');
-    }
-    if (head[j] !== 0x7b) {
-      if (forced) return plan(forced, SHAPE_OF[forced], 'document');
-      throw fileParseError(file, `not an audit log: a JSON array of ${head[j] === 0x22 ? 'strings' : 'values'} (expected ${EXPECTED})`);
-    }
-    const m = membersOf(head, j);
-    const f = formatOfEntry(m, file, {});
-    if (f) return plan(f.format, f.shape, 'document');
-    if (forced) return plan(forced, SHAPE_OF[forced], 'document');
-    throw unknownObject(file, {}, m, 'a JSON array of objects');
-  }
-
-  if (c === 0x7b) {
-    const m = membersOf(head, i);
-    const wrapper = [...m.keys()].find((k) => ALL_WRAPPERS.has(k) && (m.get(k) === null || m.get(k)!.startsWith('[')));
-    let k = i + 1;
-    while (k < head.length && (head[k] === 0x20 || head[k] === 0x09 || head[k] === 0x0d)) k++;
-    const pretty = head[k] === 0x0a;
-    if (wrapper !== undefined) {
-      const w = WRAPPERS[wrapper];
-      if (wrapper === 'results' && !m.has('status') && !m.has('statistics') && m.size > 1) {
-        // some other document with a `results` member
-      } else return plan(w.format, w.shape, 'document', { wrapperKeys: new Set([wrapper]) });
-    }
-    if (m.has('messageType')) return plan('eks-cloudwatch', 'cloudwatch-event', 'document', { wrapperKeys: new Set(['logEvents']) });
-    const f = formatOfEntry(m, file, { line: 1 });
-    if (f) return plan(f.format, f.shape, pretty ? 'document' : 'lines', pretty ? { wrapperKeys: new Set() } : {});
-    if (forced) return plan(forced, SHAPE_OF[forced], pretty ? 'document' : 'lines');
-    throw unknownObject(file, pretty ? {} : { line: 1 }, m, pretty ? 'a JSON document' : 'a JSON object');
-  }
-
-  // text lines
-  if (/^\d{4}-\d\d-\d\dT[0-9:.]+(?:Z|[+-]\d\d:?\d\d) +\{/.test(firstLine)) return plan('eks-s3-export', 'message', 'lines', { prefix: 'time' });
-  if (/^[A-Za-z0-9][-A-Za-z0-9._]* +\{/.test(firstLine) && /"kind"\s*:\s*"Event"/.test(firstLine.slice(0, 400))) return plan('openshift-node-logs', 'event', 'lines', { prefix: 'node' });
-  if (/(^|,)"?@message"?(,|$)/.test(firstLine)) return plan('eks-logs-insights', 'insights-csv', 'csv');
-  if (forced) {
-    const prefix = forced === 'eks-s3-export' ? 'time' : 'node';
-    return plan(forced, SHAPE_OF[forced], forced === 'eks-logs-insights' ? 'csv' : 'lines', { prefix });
-  }
-  const shown = firstLine.length > 60 ? `${firstLine.slice(0, 60)}…` : firstLine;
-  throw fileParseError(file, `not a JSON audit event, nor any other audit export: it starts with ${JSON.stringify(shown)} (expected ${EXPECTED})`, { line: 1 });
+  return r.text(head.toString('utf8', i, lineEnd < 0 ? head.length : lineEnd).replace(/\r$/, ''));
 }

@@ -2,7 +2,7 @@
 // (the caller names the file and line or byte).
 
 import type { AuditCoverage, AuditFileReport } from './coverage.js';
-import type { AuditFormat } from './formats.js';
+import type { AuditFormat } from './formats/index.js';
 
 export class EntryError extends Error {}
 

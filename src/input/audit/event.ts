@@ -2,7 +2,7 @@
 // skips an entry the caller certainly does not want (read from the first bytes, never parsed),
 // objectRef from a requestURI and back, and a cut Event read as far as it goes.
 
-import { TRUNCATED_ANNOTATION, type AuditFilter } from './formats.js';
+import { TRUNCATED_ANNOTATION, type AuditFilter } from './filter.js';
 import { isoOfUs } from './time.js';
 
 export const isObj = (v: unknown): v is Record<string, any> => typeof v === 'object' && v !== null && !Array.isArray(v);

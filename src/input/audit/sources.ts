@@ -10,14 +10,12 @@ import { fileParseError, fileReadError, UserError } from '../../errors.js';
 import { JsonScanError } from '../json-scan.js';
 import { AuditCoverage, type AuditFileReport } from './coverage.js';
 import { formatBytes } from '../read-input.js';
-import { eventOfLogAnalyticsRow, eventOfRecord, recordOutside, rowOutside } from './aks.js';
-import type { Plan, Shape } from './detect.js';
-import { EntryError, type EntryContext, type EntryReader } from './entry.js';
-import { escapedEventOutside, eventOutside, hasTruncatedMark, isObj, markTruncated } from './event.js';
-import { eventOfCloudWatchEvent, eventOfExportLine, eventOfInsightsCsv, eventOfInsightsRow } from './eks.js';
-import { type AuditFilter, type AuditFormat, HISTORY_WRITES } from './formats.js';
-import { eventOfBigQueryRow, eventOfLogEntry, logEntryOutside } from './gke.js';
-import { eventTimeOf, numberOf, timeOf, valueOf } from './keys.js';
+import type { Plan } from './detect.js';
+import { EntryError, type EntryContext } from './entry.js';
+import { eventOutside, hasTruncatedMark, markTruncated } from './event.js';
+import { type AuditFilter, HISTORY_WRITES } from './filter.js';
+import type { EntryOps } from './formats/format.js';
+import type { AuditFormat } from './formats/index.js';
 import { ByteReader, CutShort, RegionReader, Spool, type Positioned } from './source.js';
 import { CsvSplitter, csvFields, DocumentSplitter, LineSplitter, Window } from './split.js';
 import { timeUs } from './time.js';
@@ -63,68 +61,6 @@ export interface ReadContext {
   /** Adds `n` units of work done (bytes, weighted by how often a file is read). */
   progress(n: number): void;
 }
-
-// ---- what each shape of entry needs ----------------------------------------------------------
-
-const readEvent: EntryReader = (text, ctx) => {
-  let v: unknown;
-  try {
-    v = JSON.parse(text);
-  } catch (err) {
-    throw new EntryError(`not a JSON audit event (${(err as Error).message.split('\n')[0]})`);
-  }
-  if (isObj(v) && v.annotations !== undefined && hasTruncatedMark(v)) {
-    markTruncated(v);
-    ctx.truncated = true;
-  }
-  return v as Record<string, any>;
-};
-
-interface ShapeOps {
-  read: EntryReader;
-  /** The entry's time from its raw bytes (µs), NaN when not found that way. */
-  rawTime(b: Buffer, s: number, e: number): number;
-  /** Whether the raw entry is certainly outside the filter. */
-  outside(b: Buffer, s: number, e: number, f: AuditFilter, ctx: EntryContext): boolean;
-}
-
-const messageOutside = (b: Buffer, s: number, e: number, f: AuditFilter) => {
-  const v = valueOf(b, s, e, 'message');
-  return v >= 0 && b[v] === 0x22 && escapedEventOutside(b, v + 1, e, f);
-};
-
-const SHAPES: Record<Exclude<Shape, 'insights-csv'>, ShapeOps> = {
-  event: { read: readEvent, rawTime: (b, s, e) => eventTimeOf(b, s, e, false), outside: (b, s, e, f) => eventOutside(b, s, e, f) },
-  message: { read: eventOfExportLine, rawTime: (b, s, e) => eventTimeOf(b, s, e, false), outside: (b, s, e, f) => eventOutside(b, s, e, f) },
-  'cloudwatch-event': {
-    read: eventOfCloudWatchEvent,
-    rawTime: (b, s, e) => {
-      const t = eventTimeOf(b, s, e, true);
-      return Number.isNaN(t) ? numberOf(b, s, e, 'timestamp') * 1000 : t;
-    },
-    outside: messageOutside,
-  },
-  'insights-row': { read: eventOfInsightsRow, rawTime: (b, s, e) => eventTimeOf(b, s, e, true), outside: () => false },
-  'log-entry': { read: eventOfLogEntry, rawTime: (b, s, e) => timeOf(b, s, e, 'timestamp', true), outside: logEntryOutside },
-  'bigquery-row': { read: eventOfBigQueryRow, rawTime: (b, s, e) => timeOf(b, s, e, 'timestamp', true), outside: logEntryOutside },
-  'aks-record': {
-    read: eventOfRecord,
-    rawTime: (b, s, e) => {
-      const t = eventTimeOf(b, s, e, true);
-      return Number.isNaN(t) ? timeOf(b, s, e, 'time', true) : t;
-    },
-    outside: (b, s, e, f) => recordOutside(b, s, e, f),
-  },
-  'la-row': {
-    read: eventOfLogAnalyticsRow,
-    rawTime: (b, s, e) => {
-      let t = timeOf(b, s, e, 'StageReceivedTime');
-      if (Number.isNaN(t)) t = eventTimeOf(b, s, e, true);
-      return Number.isNaN(t) ? timeOf(b, s, e, 'TimeGenerated') : t;
-    },
-    outside: (b, s, e, f) => rowOutside(b, s, e, f),
-  },
-};
 
 const WRITE_VERBS = HISTORY_WRITES.verbs;
 const WRITE_RESOURCES = HISTORY_WRITES.resources;
@@ -179,8 +115,6 @@ export abstract class Source {
     return { coverage: this.rc.coverage, report: this.report, format: this.plan.format, fallbackUs, truncated: false };
   }
 }
-
-const TRUNCATED_MARK = '[Truncated...]';
 
 /** 3 when the content opens with a UTF-8 byte order mark (Windows tools write one), else 0. */
 const bomLength = (b: Buffer, len: number) => (len >= 3 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf ? 3 : 0);
@@ -402,108 +336,26 @@ export class SortedSource extends Source {
   private ticked = 0;
   private finished = false;
 
+  // pass 1's state: the export's entry ops (null for CSV records), the filter's probe, the time
+  // an entry without one keeps, and whether the last line is cut
+  private ops: EntryOps | null = null;
+  private probe: EntryContext | null = null;
+  private lastT = -Infinity;
+  private finalCall = false;
+  private cutLine = false;
+
   /** Pass 1: reads the whole file once, indexing every entry the filter may want. */
   async build(): Promise<void> {
-    const { file, plan, report, rc } = this;
-    const ops = plan.shape === 'insights-csv' ? null : SHAPES[plan.shape];
+    const { file, plan, rc } = this;
+    this.ops = plan.layout === 'csv' ? null : plan.of.entries;
+    this.probe = this.ctx(NaN);
     const reader = ByteReader.open(file);
     this.fileSize = reader.size;
-    const spool = reader.seekable ? null : new Spool(rc.spoolDir);
-    this.spool = spool;
-    const chunk = rc.chunkBytes;
-    const win = new Window(chunk + 64 * 1024);
-    const filter = rc.filter;
-    const idx = this.index;
-    const probe = this.ctx(NaN);
-    let lastT = -Infinity;
-    const tooLong = (line: number) => fileParseError(file, `a line longer than ${formatBytes(rc.maxLineBytes)}: not ${plan.format} lines?`, { line });
-    const lines = plan.layout === 'lines' ? new LineSplitter(rc.maxLineBytes, tooLong) : null;
-    const csv = plan.layout === 'csv' ? new CsvSplitter(rc.maxLineBytes, tooLong) : null;
-    const doc = plan.layout === 'document' ? new DocumentSplitter(plan.wrapperKeys) : null;
-    const prefix = plan.prefix;
-    let cutLine = false;
-    let finalCall = false;
-
-    const push = (b: Buffer, s: number, e: number, abs: number, line: number, fallback: number) => {
-      if (filter !== undefined && ops !== null && ops.outside(b, s, e, filter, probe)) {
-        report.skipped++;
-        return;
-      }
-      let t = ops !== null ? ops.rawTime(b, s, e) : NaN;
-      if (Number.isNaN(t)) t = fallback;
-      if (Number.isNaN(t)) t = this.slowTime(b.toString('utf8', s, e));
-      if (Number.isNaN(t)) t = lastT;
-      lastT = t;
-      idx.push(t, abs, e - s, line);
-    };
-
-    const onEntry = (b: Buffer, s: number, e: number, abs: number, line: number) => {
-      if (plan.layout === 'document') return push(b, s, e, abs, line, NaN);
-      const s0 = s;
-      while (s < e && (b[s] === 0x20 || b[s] === 0x09)) s++;
-      if (s === e) return;
-      if (csv !== null) {
-        const text = b.toString('utf8', s, e);
-        if (this.csvHeader === null) {
-          this.csvHeader = csvFields(text);
-          if (!this.csvHeader.includes('@message')) throw fileParseError(file, `Logs Insights CSV without a @message column: run the query with \`fields @timestamp, @message\``, { line });
-          return;
-        }
-        return push(b, s, e, abs + (s - s0), line, this.slowTime(text));
-      }
-      let fallback = NaN;
-      if (prefix !== 'none' && b[s] !== 0x7b) {
-        const sp = b.indexOf(0x20, s);
-        if (sp < 0 || sp >= e) {
-          if (finalCall) {
-            cutLine = true;
-            return;
-          }
-          throw fileParseError(file, `not a "${prefix === 'time' ? '<time>' : '<node>'} <event>" line`, { line });
-        }
-        if (prefix === 'time') fallback = timeUs(b.toString('latin1', s, sp));
-        s = sp + 1;
-        while (s < e && b[s] === 0x20) s++;
-      }
-      if (finalCall && b[e - 1] !== 0x7d && b[s] === 0x7b && !(plan.shape === 'message' && b.toString('latin1', Math.max(s, e - TRUNCATED_MARK.length), e) === TRUNCATED_MARK)) {
-        // the last line, unterminated and no whole JSON object: the content was cut there
-        cutLine = true;
-        return;
-      }
-      push(b, s, e, abs + (s - s0), line, fallback);
-    };
-
-    let cut = false;
-    let eof = false;
+    this.spool = reader.seekable ? null : new Spool(rc.spoolDir);
+    const split = splittersOf(plan, rc, (line) => fileParseError(file, `a line longer than ${formatBytes(rc.maxLineBytes)}: not ${plan.format} lines?`, { line }));
+    let cut: boolean;
     try {
-      while (!eof) {
-        const keep = lines ? lines.keepFrom() : csv ? csv.keepFrom() : doc!.keepFrom();
-        win.prepare(keep, chunk);
-        let n = 0;
-        const before = reader.fileBytesRead;
-        try {
-          n = await reader.readInto(win.buf, win.len, Math.min(chunk, win.buf.length - win.len));
-        } catch (e) {
-          if (!(e instanceof CutShort)) throw fileReadError(file, e);
-          cut = true;
-        }
-        rc.progress(reader.fileBytesRead - before);
-        if (n > 0 && spool) spool.write(win.buf, win.len, win.len + n);
-        win.len += n;
-        if (n === 0) {
-          eof = true;
-          finalCall = true;
-        }
-        if (win.base === 0 && n > 0 && win.len === n) {
-          const bom = bomLength(win.buf, win.len);
-          if (lines) lines.pos = bom;
-          else if (csv) csv.pos = bom;
-          else doc!.pos = bom;
-        }
-        if (lines) lines.process(win, eof, onEntry);
-        else if (csv) csv.process(win, eof, onEntry);
-        else doc!.process(win, onEntry);
-      }
+      cut = await this.indexAll(reader, split);
     } catch (e) {
       reader.close();
       this.spool?.close();
@@ -514,14 +366,118 @@ export class SortedSource extends Source {
     const end = reader.offset;
     if (reader.seekable) this.readerForPass2 = reader;
     else reader.close();
+    this.noteEnd(split, cut, end);
+  }
+
+  /** Reads every chunk through the splitter into the index; true when the content was cut short. */
+  private async indexAll(reader: ByteReader, split: Splitters): Promise<boolean> {
+    const { file, rc, spool } = this;
+    const chunk = rc.chunkBytes;
+    const win = new Window(chunk + 64 * 1024);
+    const { lines, csv, doc } = split;
+    const onEntry = (b: Buffer, s: number, e: number, abs: number, line: number) => this.indexEntry(split, b, s, e, abs, line);
+    let cut = false;
+    let eof = false;
+    while (!eof) {
+      win.prepare(lines ? lines.keepFrom() : csv ? csv.keepFrom() : doc!.keepFrom(), chunk);
+      let n = 0;
+      const before = reader.fileBytesRead;
+      try {
+        n = await reader.readInto(win.buf, win.len, Math.min(chunk, win.buf.length - win.len));
+      } catch (e) {
+        if (!(e instanceof CutShort)) throw fileReadError(file, e);
+        cut = true;
+      }
+      rc.progress(reader.fileBytesRead - before);
+      if (n > 0 && spool) spool.write(win.buf, win.len, win.len + n);
+      win.len += n;
+      if (n === 0) {
+        eof = true;
+        this.finalCall = true;
+      }
+      if (win.base === 0 && n > 0 && win.len === n) {
+        const bom = bomLength(win.buf, win.len);
+        if (lines) lines.pos = bom;
+        else if (csv) csv.pos = bom;
+        else doc!.pos = bom;
+      }
+      if (lines) lines.process(win, eof, onEntry);
+      else if (csv) csv.process(win, eof, onEntry);
+      else doc!.process(win, onEntry);
+    }
+    return cut;
+  }
+
+  /** One entry the splitter found: its CSV header, a prefix before its JSON, or a cut last line. */
+  private indexEntry(split: Splitters, b: Buffer, s: number, e: number, abs: number, line: number): void {
+    const plan = this.plan;
+    if (plan.layout === 'document') return this.push(b, s, e, abs, line, NaN);
+    const s0 = s;
+    while (s < e && (b[s] === 0x20 || b[s] === 0x09)) s++;
+    if (s === e) return;
+    if (split.csv !== null) {
+      const text = b.toString('utf8', s, e);
+      if (this.csvHeader === null) {
+        this.csvHeader = csvFields(text);
+        const problem = plan.csv!.headerProblem(this.csvHeader);
+        if (problem !== null) throw fileParseError(this.file, problem, { line });
+        return;
+      }
+      return this.push(b, s, e, abs + (s - s0), line, this.slowTime(text));
+    }
+    let fallback = NaN;
+    const prefix = plan.prefix;
+    if (prefix !== 'none' && b[s] !== 0x7b) {
+      const sp = b.indexOf(0x20, s);
+      if (sp < 0 || sp >= e) {
+        if (this.finalCall) {
+          this.cutLine = true;
+          return;
+        }
+        throw fileParseError(this.file, `not a "${prefix === 'time' ? '<time>' : '<node>'} <event>" line`, { line });
+      }
+      if (prefix === 'time') fallback = timeUs(b.toString('latin1', s, sp));
+      s = sp + 1;
+      while (s < e && b[s] === 0x20) s++;
+    }
+    const mark = plan.of.cutMark;
+    if (this.finalCall && b[e - 1] !== 0x7d && b[s] === 0x7b && !(mark !== undefined && b.toString('latin1', Math.max(s, e - mark.length), e) === mark)) {
+      // the last line, unterminated and no whole JSON object: the content was cut there
+      this.cutLine = true;
+      return;
+    }
+    this.push(b, s, e, abs + (s - s0), line, fallback);
+  }
+
+  /** Indexes one entry the filter may want, at its time (else the one before it). */
+  private push(b: Buffer, s: number, e: number, abs: number, line: number, fallback: number): void {
+    const ops = this.ops;
+    const filter = this.rc.filter;
+    if (filter !== undefined && ops !== null && ops.outside(b, s, e, filter, this.probe!)) {
+      this.report.skipped++;
+      return;
+    }
+    let t = ops !== null ? ops.rawTime(b, s, e) : NaN;
+    if (Number.isNaN(t)) t = fallback;
+    if (Number.isNaN(t)) t = this.slowTime(b.toString('utf8', s, e));
+    if (Number.isNaN(t)) t = this.lastT;
+    this.lastT = t;
+    this.index.push(t, abs, e - s, line);
+  }
+
+  /** At the end of pass 1: where the content was cut, a query's limit reached, the first entry's time. */
+  private noteEnd({ lines, csv, doc }: Splitters, cut: boolean, end: number): void {
+    const { file, plan, report, rc } = this;
+    const idx = this.index;
     if (doc !== null && !doc.atRest) {
       report.cutOff = `byte ${end}`;
       rc.coverage.cutOff.push(cutNotice(file, report.cutOff, idx.n + report.skipped));
-    } else if (cut || cutLine) {
+    } else if (cut || this.cutLine) {
       report.cutOff = cut ? `byte ${end}` : `line ${lines?.line ?? csv?.line ?? 0}`;
       rc.coverage.cutOff.push(cutNotice(file, report.cutOff, idx.n + report.skipped));
     }
-    if (plan.shape === 'insights-row' && doc !== null && doc.entries > 0 && doc.entries % 10000 === 0) rc.coverage.seen.insightsCapped = true;
+    const cap = plan.of.rowCap;
+    if (cap !== undefined && doc !== null && doc.entries > 0 && doc.entries % cap === 0) rc.coverage.seen.capped.add(plan.format);
     let first = Infinity;
     for (let i = 0; i < idx.n; i++) if (idx.t[i] < first) first = idx.t[i];
     this.first = idx.n > 0 ? first : Infinity;
@@ -529,20 +485,14 @@ export class SortedSource extends Source {
 
   /** The time of an entry read whole (the few whose time is not found in their bytes). */
   private slowTime(text: string): number {
-    if (this.plan.shape === 'insights-csv') {
-      const f = csvFields(text);
+    if (this.plan.layout === 'csv') {
       const h = this.csvHeader;
-      if (h === null) return NaN;
-      const msg = f[h.indexOf('@message')] ?? '';
-      const m = /"stageTimestamp":"([^"]+)"/.exec(msg) ?? /"requestReceivedTimestamp":"([^"]+)"/.exec(msg);
-      if (m) return timeUs(m[1]);
-      const ts = h.indexOf('@timestamp');
-      return ts >= 0 && f[ts] !== undefined ? timeUs(f[ts]) : NaN;
+      return h === null ? NaN : this.plan.csv!.time(csvFields(text), h);
     }
     try {
       const coverage = new AuditCoverage();
       const scratch: EntryContext = { coverage, report: coverage.add(this.file, this.plan.format), format: this.plan.format, fallbackUs: NaN, truncated: false };
-      const ev = SHAPES[this.plan.shape as Exclude<Shape, 'insights-csv'>].read(text, scratch);
+      const ev = this.plan.of.entries.read(text, scratch);
       const t = ev?.stageTimestamp ?? ev?.requestReceivedTimestamp;
       return typeof t === 'string' ? timeUs(t) : Number.isFinite(scratch.fallbackUs) ? scratch.fallbackUs : NaN;
     } catch {
@@ -561,7 +511,7 @@ export class SortedSource extends Source {
     const { file, plan, report, rc } = this;
     const order = this.order!;
     const ix = this.index;
-    const ops = plan.shape === 'insights-csv' ? null : SHAPES[plan.shape];
+    const ops = plan.layout === 'csv' ? null : plan.of.entries;
     while (this.k < order.length) {
       const i = order[this.k];
       const off = ix.off[i];
@@ -573,7 +523,7 @@ export class SortedSource extends Source {
       let ev: Record<string, any> | null;
       try {
         if (ops !== null) ev = ops.read(text, ctx);
-        else ev = eventOfInsightsCsv(csvFields(text), this.csvHeader!, ctx);
+        else ev = plan.csv!.read(csvFields(text), this.csvHeader!, ctx);
       } catch (e) {
         if (e instanceof EntryError) throw located(file, line, off, e.message);
         throw e;
@@ -632,4 +582,19 @@ export class SortedSource extends Source {
     this.spool?.close();
     this.spool = null;
   }
+}
+
+/** The splitter of a plan's layout (the other two null). */
+interface Splitters {
+  lines: LineSplitter | null;
+  csv: CsvSplitter | null;
+  doc: DocumentSplitter | null;
+}
+
+function splittersOf(plan: Plan, rc: ReadContext, tooLong: (line: number) => UserError): Splitters {
+  return {
+    lines: plan.layout === 'lines' ? new LineSplitter(rc.maxLineBytes, tooLong) : null,
+    csv: plan.layout === 'csv' ? new CsvSplitter(rc.maxLineBytes, tooLong) : null,
+    doc: plan.layout === 'document' ? new DocumentSplitter(plan.wrapperKeys) : null,
+  };
 }

@@ -7,11 +7,16 @@
 // "skipped-too-big-size-object"; no impersonated user) or AzureDiagnostics' `log_s` (the Event's
 // JSON text, trimmed at 32,766 bytes). Records of other categories are left out.
 
-import { EntryError, type EntryContext } from './entry.js';
-import { escapedEventOutside, eventOfEventText, hasTruncatedMark, isObj, markTruncated } from './event.js';
-import type { AuditFilter } from './formats.js';
-import { stringOf, valueOf } from './keys.js';
-import { normalizeTime, timeUs } from './time.js';
+import { EntryError, type EntryContext } from '../entry.js';
+import { escapedEventOutside, eventOfEventText, hasTruncatedMark, isObj, markTruncated } from '../event.js';
+import type { AuditFilter } from '../filter.js';
+import { eventTimeOf, stringOf, timeOf, valueOf } from '../keys.js';
+import { normalizeTime, timeUs } from '../time.js';
+import { auditExport, type EntryOps } from './format.js';
+import { METADATA_BODIES } from './kube-apiserver.js';
+
+/** Noted by the readers: an AKSAudit or AKSAuditAdmin row was read (they have no impersonated user). */
+const AUDIT_ROWS = 'aks-audit-rows';
 
 const SKIPPED_BODY = 'skipped-too-big-size-object';
 
@@ -81,7 +86,7 @@ export function eventOfLogAnalyticsRow(text: string, ctx: EntryContext): Record<
     return eventOfLogText(r.log_s, ctx);
   }
   if (!('AuditId' in r) && !('Verb' in r)) throw new EntryError('not an AKSAudit, AKSAuditAdmin or AzureDiagnostics row (no AuditId, Verb or log_s column)');
-  ctx.coverage.seen.aksAuditRows++;
+  ctx.coverage.note(AUDIT_ROWS);
   const ev: Record<string, any> = { kind: 'Event', apiVersion: 'audit.k8s.io/v1' };
   const set = (k: string, v: unknown) => {
     if (v !== undefined && v !== '') ev[k] = v;
@@ -130,3 +135,45 @@ export function rowOutside(b: Buffer, s: number, e: number, f: AuditFilter): boo
   const m = /^"\{\\"resource\\": ?\\"([a-z0-9.-]+)\\"/.exec(b.toString('latin1', ref, Math.min(e, ref + 200)));
   return m !== null && !f.resources.has(m[1]);
 }
+
+const RECORDS: EntryOps = {
+  read: eventOfRecord,
+  rawTime: (b, s, e) => {
+    const t = eventTimeOf(b, s, e, true);
+    return Number.isNaN(t) ? timeOf(b, s, e, 'time', true) : t;
+  },
+  outside: (b, s, e, f) => recordOutside(b, s, e, f),
+};
+
+export const aksStorage = auditExport({
+  name: 'aks-storage',
+  description: 'AKS diagnostic logs archived to a storage account (PT1H.json)',
+  recognise: { precedence: 50, entry: (m) => m.has('category') && m.has('properties') },
+  entries: RECORDS,
+  bodiesMissing: METADATA_BODIES,
+});
+
+export const aksEventHub = auditExport({
+  name: 'aks-event-hub',
+  description: 'AKS diagnostic logs from Event Hub ({"records": [...]})',
+  recognise: { precedence: 70, wrappers: ['records'] },
+  entries: RECORDS,
+  bodiesMissing: METADATA_BODIES,
+});
+
+export const aksLogAnalytics = auditExport({
+  name: 'aks-log-analytics',
+  description: 'AKS audit rows from Log Analytics (az monitor log-analytics query: AKSAudit, AKSAuditAdmin, AzureDiagnostics)',
+  recognise: { precedence: 30, entry: (m) => m.has('AuditId') || m.has('log_s') || (m.has('TableName') && m.has('Verb')) },
+  entries: {
+    read: eventOfLogAnalyticsRow,
+    rawTime: (b, s, e) => {
+      let t = timeOf(b, s, e, 'StageReceivedTime');
+      if (Number.isNaN(t)) t = eventTimeOf(b, s, e, true);
+      return Number.isNaN(t) ? timeOf(b, s, e, 'TimeGenerated') : t;
+    },
+    outside: (b, s, e, f) => rowOutside(b, s, e, f),
+  },
+  missing: (seen) => (seen.noted(AUDIT_ROWS) ? ['impersonated users: AKSAudit and AKSAuditAdmin rows have no impersonatedUser column'] : []),
+  bodiesMissing: METADATA_BODIES,
+});

@@ -6,9 +6,14 @@
 // CloudWatch cut end with `[Truncated...]` and are not JSON: read as far as they go
 // (recoverCutEvent). Messages that are no audit Event (other streams of the log group) are left out.
 
-import { EntryError, type EntryContext } from './entry.js';
-import { eventOfEventText, isObj, recoverCutEvent } from './event.js';
-import { timeUs } from './time.js';
+import { EntryError, type EntryContext } from '../entry.js';
+import { escapedEventOutside, eventOfEventText, eventOutside, isObj, recoverCutEvent } from '../event.js';
+import type { AuditFilter } from '../filter.js';
+import { eventTimeOf, numberOf, valueOf } from '../keys.js';
+import { csvFields } from '../split.js';
+import { timeUs } from '../time.js';
+import { auditExport } from './format.js';
+import { METADATA_BODIES } from './kube-apiserver.js';
 
 const TRUNCATED = '[Truncated...]';
 
@@ -81,3 +86,73 @@ export function eventOfInsightsCsv(fields: string[], header: string[], ctx: Entr
   header.forEach((h, i) => m.set(h, fields[i]));
   return fromFields(m, ctx);
 }
+
+/** A raw CloudWatch event certainly outside `f`: its `message` told by escapedEventOutside. */
+function messageOutside(b: Buffer, s: number, e: number, f: AuditFilter): boolean {
+  const v = valueOf(b, s, e, 'message');
+  return v >= 0 && b[v] === 0x22 && escapedEventOutside(b, v + 1, e, f);
+}
+
+export const eksCloudwatch = auditExport({
+  name: 'eks-cloudwatch',
+  description: 'EKS audit logs from CloudWatch (aws logs filter-log-events / get-log-events)',
+  recognise: {
+    precedence: 60,
+    entry: (m) => m.has('message') && (m.has('timestamp') || m.has('ingestionTime') || m.has('logStreamName')),
+    wrappers: ['events', 'logEvents'],
+    // a subscription's delivery, its logEvents past the head
+    document: (m) => (m.has('messageType') ? ['logEvents'] : null),
+  },
+  entries: {
+    read: eventOfCloudWatchEvent,
+    rawTime: (b, s, e) => {
+      const t = eventTimeOf(b, s, e, true);
+      return Number.isNaN(t) ? numberOf(b, s, e, 'timestamp') * 1000 : t;
+    },
+    outside: messageOutside,
+  },
+  bodiesMissing: METADATA_BODIES,
+});
+
+export const eksS3Export = auditExport({
+  name: 'eks-s3-export',
+  description: 'EKS audit logs exported from CloudWatch to S3 ("<time> <event>" lines)',
+  recognise: { precedence: 35, firstLine: (line) => /^\d{4}-\d\d-\d\dT[0-9:.]+(?:Z|[+-]\d\d:?\d\d) +\{/.test(line) },
+  entries: { read: eventOfExportLine, rawTime: (b, s, e) => eventTimeOf(b, s, e, false), outside: (b, s, e, f) => eventOutside(b, s, e, f) },
+  prefix: 'time',
+  cutMark: TRUNCATED,
+  bodiesMissing: METADATA_BODIES,
+});
+
+/** A CSV record's time: the Event's in @message, else @timestamp. */
+function csvTime(f: string[], h: string[]): number {
+  const msg = f[h.indexOf('@message')] ?? '';
+  const m = /"stageTimestamp":"([^"]+)"/.exec(msg) ?? /"requestReceivedTimestamp":"([^"]+)"/.exec(msg);
+  if (m) return timeUs(m[1]);
+  const ts = h.indexOf('@timestamp');
+  return ts >= 0 && f[ts] !== undefined ? timeUs(f[ts]) : NaN;
+}
+
+export const eksLogsInsights = auditExport({
+  name: 'eks-logs-insights',
+  description: 'EKS audit logs from CloudWatch Logs Insights (get-query-results, console JSON or CSV)',
+  recognise: {
+    precedence: 40,
+    entry: (m) => m.has('@message') || (m.has('@timestamp') && m.has('@ptr')),
+    // get-query-results' {"results": [...], "status", "statistics"}, not any document with results
+    wrappers: ['results'],
+    wrapperAccepts: (m) => m.has('status') || m.has('statistics') || m.size <= 1,
+    // get-query-results --query results: rows of {field, value}
+    rows: true,
+    firstLine: (line) => /(^|,)"?@message"?(,|$)/.test(line),
+  },
+  entries: { read: eventOfInsightsRow, rawTime: (b, s, e) => eventTimeOf(b, s, e, true), outside: () => false },
+  csv: {
+    read: eventOfInsightsCsv,
+    headerProblem: (h) => (h.includes('@message') ? null : 'Logs Insights CSV without a @message column: run the query with `fields @timestamp, @message`'),
+    time: csvTime,
+  },
+  rowCap: 10_000,
+  missing: (seen) => (seen.capped ? ['entries after the first 10,000 of a query: Logs Insights returns at most 10,000 rows'] : []),
+  bodiesMissing: METADATA_BODIES,
+});

@@ -10,11 +10,15 @@
 //   code (grpcToHttp); timestamp → both times; labels → annotations; stage ResponseComplete;
 //   level RequestResponse with a response body, Request with a request body only, else Metadata.
 
-import { EntryError, type EntryContext } from './entry.js';
-import { isObj, markTruncated, methodOutside, type ObjectRef, uriOfRef, hasTruncatedMark } from './event.js';
-import type { AuditFilter } from './formats.js';
-import { stringOf } from './keys.js';
-import { normalizeTime } from './time.js';
+import { EntryError, type EntryContext } from '../entry.js';
+import { isObj, markTruncated, methodOutside, type ObjectRef, uriOfRef, hasTruncatedMark } from '../event.js';
+import type { AuditFilter } from '../filter.js';
+import { stringOf, timeOf } from '../keys.js';
+import { normalizeTime } from '../time.js';
+import { auditExport, type EntryOps, type FormatSeen } from './format.js';
+
+/** Noted by the readers: an entry of a Data Access audit log was seen (status writes are there). */
+const DATA_ACCESS = 'gke-data-access';
 
 /**
  * The HTTP status of a google.rpc code, as grpc-gateway's HTTPStatusFromCode maps them (the
@@ -143,7 +147,7 @@ export function eventOfLogEntry(text: string, ctx: EntryContext): Record<string,
   if (!isObj(e)) throw new EntryError('not a log entry (a JSON object)');
   const pl = e.protoPayload;
   if (!isObj(pl) || (pl.serviceName !== undefined && pl.serviceName !== 'k8s.io') || (isObj(e.resource) && e.resource.type !== undefined && e.resource.type !== 'k8s_cluster')) return null;
-  if (isDataAccess(e.logName)) ctx.coverage.seen.gkeDataAccess = true;
+  if (isDataAccess(e.logName)) ctx.coverage.note(DATA_ACCESS);
   const status = isObj(pl.status) ? pl.status : {};
   return eventOf(
     { insertId: e.insertId ?? e.operation?.id, timestamp: e.timestamp ?? e.receiveTimestamp, labels: e.labels, payload: pl, request: pl.request, response: pl.response, code: Number(status.code ?? 0) || 0, statusMessage: status.message },
@@ -179,7 +183,7 @@ export function eventOfBigQueryRow(text: string, ctx: EntryContext): Record<stri
   if (!isObj(r)) throw new EntryError('not a BigQuery row (a JSON object)');
   const pl = r.protopayload_auditlog;
   if (!isObj(pl) || (pl.serviceName !== undefined && pl.serviceName !== null && pl.serviceName !== 'k8s.io')) return null;
-  if (isDataAccess(r.logName)) ctx.coverage.seen.gkeDataAccess = true;
+  if (isDataAccess(r.logName)) ctx.coverage.note(DATA_ACCESS);
   const status = isObj(pl.status) ? pl.status : {};
   const request = jsonColumn(pl.requestJson, ctx);
   const response = jsonColumn(pl.responseJson, ctx);
@@ -208,10 +212,37 @@ export function eventOfBigQueryRow(text: string, ctx: EntryContext): Record<stri
 export function logEntryOutside(b: Buffer, s: number, e: number, f: AuditFilter, ctx: EntryContext): boolean {
   const lim = Math.min(e, s + 16384);
   const method = stringOf(b, s, lim, 'methodName');
-  if (!ctx.coverage.seen.gkeDataAccess) {
+  if (!ctx.coverage.noted(DATA_ACCESS)) {
     const log = stringOf(b, s, lim, 'logName');
-    if (log !== null && isDataAccess(log)) ctx.coverage.seen.gkeDataAccess = true;
+    if (log !== null && isDataAccess(log)) ctx.coverage.note(DATA_ACCESS);
   }
   if (method === null) return false;
   return methodOutside(method, f);
 }
+
+export const GKE_DATA_ACCESS = 'status writes (pods/status, replicasets/status): GKE logs them in Data Access audit logs, which are off by default';
+const GKE_CODES = 'HTTP status codes: GKE logs gRPC codes, read as HTTP codes (0 as 200, or 201 for a create; 5 as 404; 6 and 10 as 409; 7 as 403; 3, 9 and 11 as 400)';
+
+const missing = (seen: FormatSeen): string[] => (seen.noted(DATA_ACCESS) ? [GKE_CODES] : [GKE_DATA_ACCESS, GKE_CODES]);
+const rawTime = (b: Buffer, s: number, e: number) => timeOf(b, s, e, 'timestamp', true);
+
+const LOG_ENTRIES: EntryOps = { read: eventOfLogEntry, rawTime, outside: logEntryOutside };
+const BIGQUERY_ROWS: EntryOps = { read: eventOfBigQueryRow, rawTime, outside: logEntryOutside };
+
+export const gkeCloudLogging = auditExport({
+  name: 'gke-cloud-logging',
+  description: 'GKE Cloud Logging entries (gcloud logging read --format=json, a Cloud Storage sink, Pub/Sub)',
+  recognise: { precedence: 10, entry: (m) => m.has('protoPayload'), wrappers: ['entries'] },
+  entries: LOG_ENTRIES,
+  oneTimeAnEntry: true,
+  missing,
+});
+
+export const gkeBigquery = auditExport({
+  name: 'gke-bigquery',
+  description: 'GKE audit logs from a BigQuery sink (bq query --format=json)',
+  recognise: { precedence: 20, entry: (m) => m.has('protopayload_auditlog') },
+  entries: BIGQUERY_ROWS,
+  oneTimeAnEntry: true,
+  missing,
+});
