@@ -29,7 +29,7 @@ import type { AuditFilter, AuditFormat } from './audit/formats.js';
 import { eventTimeOf } from './audit/keys.js';
 import { ByteReader, CHUNK_BYTES } from './audit/source.js';
 import { OUT_OF_ORDER_US, SortedSource, StreamSource, type AuditLine, type JsonLine, type ReadContext, type Source } from './audit/sources.js';
-import { expandInputs } from './audit/walk.js';
+import { expandInputs, type InputFile } from './audit/walk.js';
 import { formatBytes } from './read-input.js';
 
 export { AUDIT_FORMATS, FORMAT_DESCRIPTIONS, HISTORY_WRITES, isAuditFormat, TRUNCATED_ANNOTATION, type AuditFilter, type AuditFormat } from './audit/formats.js';
@@ -180,6 +180,112 @@ function outOfOrder(head: Buffer, tail: Buffer | null): { first: number; sort: b
   return { first: Math.min(...times), sort };
 }
 
+/** A file to read, with what its first bytes told. */
+interface Planned {
+  file: string;
+  plan: Plan;
+  /** A lower bound of its first entry's time (µs; -Infinity when not known). */
+  first: number;
+  /** Read in two passes: indexed, then in time order. */
+  sort: boolean;
+  report: AuditFileReport;
+  size: number;
+}
+
+/** The first and last bytes of a file (decompressed), closed again. */
+async function sniff(file: string): Promise<{ reader: ByteReader; head: Buffer; tail: Buffer | null }> {
+  let reader: ByteReader;
+  try {
+    reader = ByteReader.open(file);
+  } catch (e) {
+    throw fileReadError(file, e);
+  }
+  if (!reader.seekable && !reader.gzip) {
+    reader.close();
+    throw fileReadError(file, 'not a regular file (a pipe or a device): save it to a file first');
+  }
+  try {
+    return { reader, head: await reader.peek(SNIFF_BYTES), tail: reader.tail(SNIFF_BYTES) };
+  } catch (e) {
+    throw fileReadError(file, e);
+  } finally {
+    reader.close();
+  }
+}
+
+/** How to read one file, told from its first bytes; null for an empty one (noted in the coverage). */
+async function planFile(input: InputFile, coverage: AuditCoverage, format: AuditFormat | undefined): Promise<Planned | null> {
+  const file = input.path;
+  const { reader, head, tail } = await sniff(file);
+  const whole = head.length < SNIFF_BYTES;
+  let plan: Plan | 'empty';
+  try {
+    plan = detect(head, whole, file, input.mustGather, format);
+  } catch (e) {
+    // gzip data that ends in the first KiBs and is no audit log: corrupt, not cut
+    if (reader.peekError !== null) throw fileReadError(file, `gzip data cut short or corrupt (${reader.peekError})`);
+    throw e;
+  }
+  if (plan === 'empty') {
+    const blank = head.every((c) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09);
+    if (blank && !input.walked) throw fileParseError(file, `an empty file: no audit events in it`);
+    coverage.add(file, null);
+    if (!blank) coverage.notices.push(`${file}: an empty list: no entries in it`);
+    return null;
+  }
+  let first = -Infinity;
+  let sort = !plan.serverOrder;
+  if (plan.serverOrder) {
+    const o = outOfOrder(head, tail);
+    first = o.first;
+    sort = o.sort;
+    if (sort) coverage.notices.push(`${file}: not in time order (newest first?): sorted by stageTimestamp`);
+  }
+  return { file, plan, first, sort, report: coverage.add(file, plan.format), size: reader.size };
+}
+
+/** Truncated entries held back, each with the entries after it, for a whole copy of itself from another input. */
+class HeldBack {
+  readonly held: Held[] = [];
+  /** The held truncated entries by their dedup key. */
+  readonly cut = new Map<string, Held>();
+
+  constructor(private readonly coverage: AuditCoverage) {}
+
+  hold(line: AuditLine, src: Source, key: number, k: string | null): void {
+    const h: Held = { line, src, key, dedupKey: k ?? '' };
+    this.held.push(h);
+    if (line.truncated && k !== null) this.cut.set(k, h);
+  }
+
+  /** A copy of an entry seen before: a whole one takes a held truncated one's place. */
+  duplicate(line: AuditLine, src: Source, k: string): void {
+    const cut = this.cut.get(k);
+    if (cut !== undefined && !line.truncated) {
+      cut.src.report.duplicates++;
+      this.cut.delete(k);
+      cut.line = line;
+      cut.src = src;
+    } else src.report.duplicates++;
+    this.coverage.duplicates++;
+  }
+
+  /** The held entries whose wait is over by log time `upTo`. */
+  *release(upTo: number): Generator<AuditLine> {
+    const { held, coverage } = this;
+    while (held.length > 0 && (!held[0].line.truncated || held[0].key + HOLD_US < upTo)) {
+      const h = held.shift()!;
+      if (h.line.truncated) {
+        this.cut.delete(h.dedupKey);
+        coverage.truncated++;
+        h.src.report.truncated++;
+        if (!objectKnown(h.line.value as Record<string, any>)) coverage.unrecovered++;
+      }
+      yield h.line;
+    }
+  }
+}
+
 /**
  * Every entry of every audit log (files or directories), as audit.k8s.io/v1 Events merged in time
  * order (stageTimestamp); a plain kube-apiserver file keeps its own order between its lines (the
@@ -188,7 +294,6 @@ function outOfOrder(head: Buffer, tail: Buffer | null): { first: number; sort: b
  */
 export async function* readAuditLogs(inputs: string[], opts: AuditReadOptions = {}): AsyncGenerator<AuditLine> {
   const coverage = opts.coverage ?? new AuditCoverage();
-  const files = expandInputs(inputs);
   let done = 0;
   let total = 0;
   const rc: ReadContext = {
@@ -205,65 +310,19 @@ export async function* readAuditLogs(inputs: string[], opts: AuditReadOptions = 
   };
   const sources: Source[] = [];
   try {
-    // tell each file's format from its first bytes
-    const planned: { file: string; plan: Plan; first: number; sort: boolean; report: AuditFileReport }[] = [];
-    for (const input of files) {
-      const file = input.path;
-      let reader: ByteReader;
-      try {
-        reader = ByteReader.open(file);
-      } catch (e) {
-        throw fileReadError(file, e);
-      }
-      if (!reader.seekable && !reader.gzip) {
-        reader.close();
-        throw fileReadError(file, 'not a regular file (a pipe or a device): save it to a file first');
-      }
-      let head: Buffer;
-      let tail: Buffer | null;
-      try {
-        head = await reader.peek(SNIFF_BYTES);
-        tail = reader.tail(SNIFF_BYTES);
-      } catch (e) {
-        throw fileReadError(file, e);
-      } finally {
-        reader.close();
-      }
-      const whole = head.length < SNIFF_BYTES;
-      let plan: Plan | 'empty';
-      try {
-        plan = detect(head, whole, file, input.mustGather, opts.format);
-      } catch (e) {
-        // gzip data that ends in the first KiBs and is no audit log: corrupt, not cut
-        if (reader.peekError !== null) throw fileReadError(file, `gzip data cut short or corrupt (${reader.peekError})`);
-        throw e;
-      }
-      if (plan === 'empty') {
-        const blank = head.every((c) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09);
-        if (blank && !input.walked) throw fileParseError(file, `an empty file: no audit events in it`);
-        coverage.add(file, null);
-        if (!blank) coverage.notices.push(`${file}: an empty list: no entries in it`);
-        continue;
-      }
-      let first = -Infinity;
-      let sort = !plan.serverOrder;
-      if (plan.serverOrder) {
-        const o = outOfOrder(head, tail);
-        first = o.first;
-        sort = o.sort;
-        if (sort) coverage.notices.push(`${file}: not in time order (newest first?): sorted by stageTimestamp`);
-      }
-      planned.push({ file, plan, first, sort, report: coverage.add(file, plan.format) });
-      total += reader.size * (sort ? 2 : 1);
+    const planned: Planned[] = [];
+    for (const input of expandInputs(inputs)) {
+      const p = await planFile(input, coverage, opts.format);
+      if (p !== null) planned.push(p);
     }
+    for (const p of planned) total += p.size * (p.sort ? 2 : 1);
     // index the files read in two passes
     for (const p of planned) {
-      const report = p.report;
       if (p.sort) {
-        const s = new SortedSource(p.file, p.plan, report, rc);
+        const s = new SortedSource(p.file, p.plan, p.report, rc);
         sources.push(s);
         await s.build();
-      } else sources.push(new StreamSource(p.file, p.plan, report, rc, p.first));
+      } else sources.push(new StreamSource(p.file, p.plan, p.report, rc, p.first));
     }
     // merge: a source is opened when the merge reaches the time its first entry may have
     const pending = sources.map((s, i) => ({ s, i })).sort((a, b) => a.s.first - b.s.first || a.i - b.i).map((x) => x.s);
@@ -272,20 +331,7 @@ export async function* readAuditLogs(inputs: string[], opts: AuditReadOptions = 
     const dedup = new Dedup((opts.dedupWindowMs ?? DEDUP_WINDOW_MS) * 1000);
     // A truncated entry waits HOLD_US of log time (and the entries after it, in order) for a whole
     // copy of itself from another input, which then takes its place.
-    const held: Held[] = [];
-    const heldCut = new Map<string, Held>();
-    const release = function* (upTo: number): Generator<AuditLine> {
-      while (held.length > 0 && (!held[0].line.truncated || held[0].key + HOLD_US < upTo)) {
-        const h = held.shift()!;
-        if (h.line.truncated) {
-          heldCut.delete(h.dedupKey);
-          coverage.truncated++;
-          h.src.report.truncated++;
-          if (!objectKnown(h.line.value as Record<string, any>)) coverage.unrecovered++;
-        }
-        yield h.line;
-      }
-    };
+    const held = new HeldBack(coverage);
     for (;;) {
       let best = -1;
       for (let i = 0; i < active.length; i++) if (best < 0 || active[i].key < active[best].key) best = i;
@@ -301,30 +347,16 @@ export async function* readAuditLogs(inputs: string[], opts: AuditReadOptions = 
       const line = src.head!;
       const key = src.key;
       const k = dedup.keyOf(line.value);
-      if (k !== null && dedup.seen(k, key)) {
-        const cut = heldCut.get(k);
-        if (cut !== undefined && !line.truncated) {
-          // a whole copy of a held truncated entry: it takes its place
-          cut.src.report.duplicates++;
-          heldCut.delete(k);
-          cut.line = line;
-          cut.src = src;
-        } else src.report.duplicates++;
-        coverage.duplicates++;
-      } else if (held.length === 0 && !line.truncated) {
-        yield line;
-      } else {
-        const h: Held = { line, src, key, dedupKey: k ?? '' };
-        held.push(h);
-        if (line.truncated && k !== null) heldCut.set(k, h);
-      }
-      if (held.length > 0) yield* release(key);
+      if (k !== null && dedup.seen(k, key)) held.duplicate(line, src, k);
+      else if (held.held.length === 0 && !line.truncated) yield line;
+      else held.hold(line, src, key, k);
+      if (held.held.length > 0) yield* held.release(key);
       if (!src.advance()) {
         await src.refill();
         if (src.head === null) active.splice(best, 1);
       }
     }
-    yield* release(Infinity);
+    yield* held.release(Infinity);
   } finally {
     for (const s of sources) s.close();
   }

@@ -254,34 +254,11 @@ export function validateJsonValue(b: Uint8Array, i: number, n = b.length): { end
         }
         continue;
       }
-      if (c === QUOTE) {
-        const s = validateString(b, i, n);
-        if ('reason' in s) return s;
-        i = s.end;
-        expectValue = false;
-        continue;
-      }
-      if (c === 0x2d || isDigit(c)) {
-        const num = validateNumber(b, i, n);
-        if ('reason' in num) return num;
-        i = num.end;
-        expectValue = false;
-        continue;
-      }
-      const lit = LITERALS.find(([first]) => first === c);
-      if (lit) {
-        const word = lit[1];
-        for (let k = 0; k < word.length; k++) {
-          if (b[i + k] !== word.charCodeAt(k)) return problem(i, `invalid literal (expected ${word})`);
-        }
-        if (i + word.length < n && !isDelimiter(b[i + word.length])) {
-          return problem(i + word.length, `unexpected ${describeCharAt(b, i + word.length)} after ${word}`);
-        }
-        i += word.length;
-        expectValue = false;
-        continue;
-      }
-      return problem(i, `unexpected ${describeCharAt(b, i)}`);
+      const end = validateScalar(b, i, n);
+      if (typeof end !== 'number') return end;
+      i = end;
+      expectValue = false;
+      continue;
     }
     // After a value.
     if (stack.length === 0) return { end: i };
@@ -311,6 +288,29 @@ export function validateJsonValue(b: Uint8Array, i: number, n = b.length): { end
       return problem(i, `expected ',' or ']' after an array element, got ${describeCharAt(b, i)}`);
     }
   }
+}
+
+/** A string, number or literal at `i`: the offset after it, or the problem. */
+function validateScalar(b: Uint8Array, i: number, n: number): number | JsonSyntaxProblem {
+  const c = b[i];
+  if (c === QUOTE) {
+    const s = validateString(b, i, n);
+    return 'reason' in s ? s : s.end;
+  }
+  if (c === 0x2d || isDigit(c)) {
+    const num = validateNumber(b, i, n);
+    return 'reason' in num ? num : num.end;
+  }
+  const lit = LITERALS.find(([first]) => first === c);
+  if (!lit) return { offset: i, reason: `unexpected ${describeCharAt(b, i)}` };
+  const word = lit[1];
+  for (let k = 0; k < word.length; k++) {
+    if (b[i + k] !== word.charCodeAt(k)) return { offset: i, reason: `invalid literal (expected ${word})` };
+  }
+  if (i + word.length < n && !isDelimiter(b[i + word.length])) {
+    return { offset: i + word.length, reason: `unexpected ${describeCharAt(b, i + word.length)} after ${word}` };
+  }
+  return i + word.length;
 }
 
 /** A property name and its colon, at `i`; returns the offset of the value after the colon. */

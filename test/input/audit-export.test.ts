@@ -94,7 +94,7 @@ describe('an audit export added through its module and the AUDIT_EXPORTS list on
     const { lines: got, coverage } = await read([lines]);
     expect(coverage.formats).toEqual(['example-vault']);
     expect(got.map((l) => withoutAgent(l.value as Ev))).toEqual(base.map(withoutAgent));
-    expect(got.every((l) => l.format === 'example-vault' && (l.value as Ev).userAgent === undefined)).toBe(true);
+    expect(got.every((l) => (l.format as string) === 'example-vault' && (l.value as Ev).userAgent === undefined)).toBe(true);
     expect(got.map((l) => l.line)).toEqual([10, 9, 8, 7, 6, 4, 3, 2, 1]);
     expect(coverage.files[0]).toMatchObject({ entries: 9, ignored: 1, skipped: 0 });
     expect(coverage.notices).toEqual([`${lines}: 1 entry of other logs left out (not kube-apiserver audit events)`]);

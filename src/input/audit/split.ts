@@ -194,9 +194,18 @@ const COLON = 0x3a;
 
 const isWs = (c: number) => c === SP || c === LF || c === CR || c === TAB;
 
-type Frame =
-  | { kind: 'array'; expect: 'value' | 'comma' }
-  | { kind: 'object'; start: number; wrapper: boolean; expect: 'key' | 'colon' | 'value' | 'comma'; key: string };
+interface ArrayFrame {
+  kind: 'array';
+  expect: 'value' | 'comma';
+}
+interface ObjectFrame {
+  kind: 'object';
+  start: number;
+  wrapper: boolean;
+  expect: 'key' | 'colon' | 'value' | 'comma';
+  key: string;
+}
+type Frame = ArrayFrame | ObjectFrame;
 
 /** A value being scanned across chunks. */
 interface Scan {
@@ -271,93 +280,95 @@ export class DocumentSplitter {
         this.pos = base + i;
         return;
       }
-      const c = b[i];
       const top = this.stack[this.stack.length - 1];
-      if (top === undefined) {
-        if (c === LBRACKET) {
-          this.stack.push({ kind: 'array', expect: 'value' });
-          i++;
-        } else if (c === LBRACE) {
-          this.stack.push({ kind: 'object', start: base + i, wrapper: false, expect: 'key', key: '' });
-          i++;
-        } else throw new JsonScanError(base + i, 'expected a JSON object or array');
-        continue;
-      }
-      if (top.kind === 'array') {
-        if (c === RBRACKET) {
+      if (top === undefined) i = this.opening(b[i], base, i);
+      else if (top.kind === 'array') i = this.inArray(top, b, base, i, len);
+      else i = this.inObject(top, b, base, i, len, on);
+      // a property name cut by the end of the window: read on from it
+      if (i < 0) return;
+    }
+  }
+
+  /** The first token of a document: its array, or its object (a wrapper or an entry). */
+  private opening(c: number, base: number, i: number): number {
+    if (c === LBRACKET) this.stack.push({ kind: 'array', expect: 'value' });
+    else if (c === LBRACE) this.stack.push({ kind: 'object', start: base + i, wrapper: false, expect: 'key', key: '' });
+    else throw new JsonScanError(base + i, 'expected a JSON object or array');
+    return i + 1;
+  }
+
+  /** A token in the entries' array: its end, a comma, or an element (scanned as an entry). */
+  private inArray(top: ArrayFrame, b: Buffer, base: number, i: number, len: number): number {
+    const c = b[i];
+    if (c === RBRACKET) {
+      this.stack.pop();
+      this.afterValue();
+      return i + 1;
+    }
+    if (top.expect === 'comma') {
+      if (c !== COMMA) throw new JsonScanError(base + i, "expected ',' or ']' after an element");
+      top.expect = 'value';
+      return i + 1;
+    }
+    if (c !== LBRACE && c !== LBRACKET) throw new JsonScanError(base + i, 'an element that is not an object');
+    this.startScan(b, base, i, len, 'entry');
+    return i;
+  }
+
+  /** A token in an object at the top: a wrapper of the entries' array, or an entry itself; -1 when a name is cut. */
+  private inObject(top: ObjectFrame, b: Buffer, base: number, i: number, len: number, on: OnEntry): number {
+    const c = b[i];
+    switch (top.expect) {
+      case 'key': {
+        if (c === RBRACE) {
           this.stack.pop();
           i++;
+          if (!top.wrapper) {
+            this.entries++;
+            on(b, top.start - base, i, top.start, 0);
+          }
           this.afterValue();
-          continue;
+          return i;
         }
-        if (top.expect === 'comma') {
-          if (c !== COMMA) throw new JsonScanError(base + i, "expected ',' or ']' after an element");
-          top.expect = 'value';
-          i++;
-          continue;
+        if (c === COMMA) return i + 1;
+        if (c !== QUOTE) throw new JsonScanError(base + i, 'expected a property name');
+        let j = i + 1;
+        for (; j < len; j++) {
+          const d = b[j];
+          if (d === QUOTE) break;
+          if (d === BACKSLASH) j++;
         }
-        if (c !== LBRACE && c !== LBRACKET) throw new JsonScanError(base + i, 'an element that is not an object');
-        this.startScan(b, base, i, len, 'entry');
-        continue;
+        if (j >= len) {
+          this.keyStart = base + i;
+          this.pos = base + i;
+          return -1;
+        }
+        this.keyStart = -1;
+        top.key = b.toString('utf8', i + 1, j);
+        top.expect = 'colon';
+        return j + 1;
       }
-      // an object at the top: a wrapper of the entries' array, or an entry itself
-      switch (top.expect) {
-        case 'key': {
-          if (c === RBRACE) {
-            this.stack.pop();
-            i++;
-            if (!top.wrapper) {
-              this.entries++;
-              on(b, top.start - base, i, top.start, 0);
-            }
-            this.afterValue();
-            continue;
-          }
-          if (c === COMMA) {
-            i++;
-            continue;
-          }
-          if (c !== QUOTE) throw new JsonScanError(base + i, 'expected a property name');
-          let j = i + 1;
-          for (; j < len; j++) {
-            const d = b[j];
-            if (d === QUOTE) break;
-            if (d === BACKSLASH) j++;
-          }
-          if (j >= len) {
-            this.keyStart = base + i;
-            this.pos = base + i;
-            return;
-          }
-          this.keyStart = -1;
-          top.key = b.toString('utf8', i + 1, j);
-          top.expect = 'colon';
-          i = j + 1;
-          continue;
+      case 'colon':
+        if (c !== COLON) throw new JsonScanError(base + i, "expected ':'");
+        top.expect = 'value';
+        return i + 1;
+      case 'value':
+        if (c === LBRACKET && this.wrapperKeys.has(top.key) && this.stack.length === 1) {
+          top.wrapper = true;
+          top.expect = 'comma';
+          this.stack.push({ kind: 'array', expect: 'value' });
+          return i + 1;
         }
-        case 'colon':
-          if (c !== COLON) throw new JsonScanError(base + i, "expected ':'");
-          top.expect = 'value';
-          i++;
-          continue;
-        case 'value':
-          if (c === LBRACKET && this.wrapperKeys.has(top.key) && this.stack.length === 1) {
-            top.wrapper = true;
-            top.expect = 'comma';
-            this.stack.push({ kind: 'array', expect: 'value' });
-            i++;
-            continue;
-          }
-          this.startScan(b, base, i, len, 'skip');
-          continue;
-        case 'comma':
-          if (c === COMMA) {
-            top.expect = 'key';
-            i++;
-          } else if (c === RBRACE) top.expect = 'key'; // closed by the 'key' case
-          else throw new JsonScanError(base + i, "expected ',' or '}'");
-          continue;
-      }
+        this.startScan(b, base, i, len, 'skip');
+        return i;
+      case 'comma':
+        if (c === COMMA) {
+          top.expect = 'key';
+          return i + 1;
+        }
+        if (c === RBRACE) top.expect = 'key'; // closed by the 'key' case
+        else throw new JsonScanError(base + i, "expected ',' or '}'");
+        return i;
     }
   }
 
