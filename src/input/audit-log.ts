@@ -32,7 +32,7 @@ import { OUT_OF_ORDER_US, SortedSource, StreamSource, type AuditLine, type JsonL
 import { expandInputs, type InputFile } from './audit/walk.js';
 import { formatBytes } from './read-input.js';
 
-export { AUDIT_FORMATS, FORMAT_DESCRIPTIONS, HISTORY_WRITES, isAuditFormat, TRUNCATED_ANNOTATION, type AuditFilter, type AuditFormat } from './audit/formats.js';
+export { AUDIT_FORMATS, FORMAT_DESCRIPTIONS, HISTORY_WRITES, isAuditFormat, oneTimeAnEntry, TRUNCATED_ANNOTATION, type AuditFilter, type AuditFormat } from './audit/formats.js';
 export { AuditCoverage, type AuditFileReport } from './audit/coverage.js';
 export { entryError, whereOf, type AuditLine, type JsonLine } from './audit/sources.js';
 
