@@ -1,6 +1,6 @@
 // Fault injection: per verb/resource/namespace error rates (500, 429 with Retry-After, 409),
 // added latency, all drawn from a seeded generator so a run can be replayed.
-import { ApiError, conflict, internalError, tooManyRequests } from './errors.js';
+import { type ApiError, conflict, internalError, tooManyRequests } from './errors.js';
 import type { AuditVerb } from './audit.js';
 import { prng } from './util.js';
 

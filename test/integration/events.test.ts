@@ -136,7 +136,7 @@ describe('KubeControllerAPI: event requests', () => {
     sb = null;
     const clock = new FakeClock(0);
     const tries: number[] = [];
-    const api = new KubeControllerAPI(kc, { clock, random: () => 0.25, onRequest: (verb, resource, code) => resource === 'events' && tries.push(code) });
+    const api = new KubeControllerAPI(kc, { clock, random: () => 0.25, onRequest: (_verb, resource, code) => resource === 'events' && tries.push(code) });
     const sent = api.recordEvent(c, 'Normal', 'SuccessfulCreate', 'Created pod: web-a');
     await waitFor('the first try', () => tries.length === 1);
     clock.advance(2499);

@@ -165,7 +165,7 @@ function countMapValue(type: string, entry: Uint8Array, budget: { left: number }
 }
 
 function own(m: unknown, k: string): boolean {
-  return m !== null && typeof m === 'object' && Object.prototype.hasOwnProperty.call(m, k);
+  return m !== null && typeof m === 'object' && Object.hasOwn(m, k);
 }
 
 /**
