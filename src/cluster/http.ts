@@ -110,7 +110,7 @@ export class ClusterKubeConfig extends KubeConfig {
     } catch (err) {
       throw new CredentialError(err instanceof Error ? err.message : String(err), this.settings.credentialsLabel);
     }
-    const headers = init.headers as unknown as { set(k: string, v: string): void; append(k: string, v: string): void } | undefined;
+    const headers = init.headers as { set(k: string, v: string): void; append(k: string, v: string): void } | undefined;
     if (headers) {
       if (this.settings.impersonateUser !== undefined) headers.set('Impersonate-User', this.settings.impersonateUser);
       for (const group of this.settings.impersonateGroups) headers.append('Impersonate-Group', group);

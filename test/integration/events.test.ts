@@ -49,7 +49,7 @@ async function setup(seed: object[], opts: { nodes?: number } = {}) {
 /** The controller's event requests (a create's name is in its body, not in the audit entry). */
 const eventWrites = (entries: AuditEntry[]) => entries.filter((a) => a.resource === 'events' && (a.verb === 'create' || a.verb === 'patch'));
 const writes = (entries: AuditEntry[]) => entries.filter((a) => WRITE_VERBS.has(a.verb) && a.resource !== 'leases');
-const asController = (o: ControllerObject) => ({ ...o, kind: 'ReplicaSet' }) as unknown as Controller;
+const asController = (o: ControllerObject) => ({ ...o, kind: 'ReplicaSet' }) as Controller;
 
 async function waitFor<T>(what: string, fn: () => T | false | undefined | null | Promise<T | false | undefined | null>, ms = 10_000): Promise<T> {
   const end = Date.now() + ms;
