@@ -87,6 +87,7 @@ export class ClusterKubeConfig extends KubeConfig {
   private keepAliveAgent(agent: http.Agent): http.Agent {
     const Ctor = agent.constructor;
     if (Ctor !== https.Agent && Ctor !== http.Agent) return agent;
+    // biome-ignore lint/plugin/double-assertion: Node keeps an Agent's options in a field @types/node does not declare
     const options = (agent as unknown as { options: Record<string, unknown> }).options;
     const key = createHash('sha256')
       .update(String(Ctor === https.Agent))

@@ -51,6 +51,7 @@ export function validateFaultRule(r: unknown): FaultRule {
   for (const k of ['verb', 'resource', 'namespace'] as const) {
     if (o[k] !== undefined && typeof o[k] !== 'string') throw new Error(`${k} must be a string`);
   }
+  // biome-ignore lint/plugin/double-assertion: every field of FaultRule was checked above
   return o as unknown as FaultRule;
 }
 
