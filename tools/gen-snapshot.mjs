@@ -13,7 +13,9 @@
 // orphans and released pods, so that a plan has real work in it.
 import { argv, stdout } from 'node:process';
 
-const args = Object.fromEntries(argv.slice(2).flatMap((a, i, all) => (a.startsWith('--') ? [[a.slice(2), all[i + 1]]] : [])));
+const args = Object.fromEntries(
+  argv.slice(2).reduce((acc, a, i, all) => (a.startsWith('--') ? [...acc, [a.slice(2), all[i + 1]]] : acc), []),
+);
 const nRS = Number(args.rs ?? 100);
 const perRS = Number(args['pods-per-rs'] ?? 10);
 const nNS = Number(args.namespaces ?? 10);
@@ -46,7 +48,7 @@ for (let r = 0; r < nRS; r++) {
   const rsUid = uid();
   const depUid = uid();
   const labels = { app, 'pod-template-hash': hash };
-  const desired = perRS;
+  let desired = perRS;
   let actual = perRS;
   const drifting = rand() < drift;
   if (drifting) actual = Math.max(0, perRS + Math.floor(rand() * 5) - 2);
