@@ -1,15 +1,17 @@
 #!/usr/bin/env node
-// `npm test`: build the CLI, run every vitest suite (unit, integration over HTTP, end-to-end on
-// the built CLI), the integration suite again against a sandbox reached only through its
-// kubeconfig, then the shared plan contract checker against bin/run.js when ../shared exists, and
-// print one closing line `N passed, N failed` (vitest does not print that form). That line is
+// `npm test`: check lint and format with Biome (biome.json; writes nothing), build the CLI, run
+// every vitest suite (unit, integration over HTTP, end-to-end on the built CLI), the integration
+// suite again against a sandbox reached only through its kubeconfig, then the shared plan contract
+// checker against bin/run.js when ../shared exists, and print one closing line `N passed, N failed` (vitest does not print that form). That line is
 // always printed, and the exit status is non-zero whenever something failed: a test, a test file
-// that did not load, an unhandled error or crashed worker, the build, the sandbox, a checker.
-// The counting of a vitest run is scripts/test-count.mjs (tested in test/scripts/).
+// that did not load, an unhandled error or crashed worker, a lint or format finding, the build, the
+// sandbox, a checker. The counting of a vitest run is scripts/test-count.mjs, of the Biome check
+// scripts/lint-count.mjs (both tested in test/scripts/).
 import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { countBiomeCheck } from './lint-count.mjs';
 import { countVitestRun } from './test-count.mjs';
 import { waitForReadyLine } from './ready-line.mjs';
 
@@ -47,6 +49,23 @@ function vitest(name, args, env = process.env) {
   passed += c.passed;
   failed += c.failed;
   problems.push(...c.problems.map((p) => `${name}: ${p}`));
+}
+
+/**
+ * Biome over our JS/TS (biome.json): lint, format and the double-assertion plugin, writing nothing.
+ * One passed when clean, one failed naming how many findings; the summary shows where they are.
+ */
+function lintPhase() {
+  console.log('lint and format (biome check):');
+  const biome = join(root, 'node_modules', '@biomejs', 'biome', 'bin', 'biome');
+  const c = spawnSync(process.execPath, [biome, 'check', '--reporter=summary', '--colors=off', '--max-diagnostics=none', '.'], { cwd: root, encoding: 'utf8' });
+  if (c.error) return fail(`lint and format: could not run biome: ${c.error.message}`);
+  const output = `${c.stdout ?? ''}${c.stderr ?? ''}`;
+  process.stdout.write(output);
+  const r = countBiomeCheck({ output, status: c.status });
+  passed += r.passed;
+  failed += r.failed;
+  if (r.problem) problems.push(r.problem);
 }
 
 /**
@@ -96,6 +115,7 @@ function contractChecker() {
 }
 
 try {
+  if (extra.length === 0) lintPhase();
   const build = run('npm', ['run', '--silent', 'build']);
   if (build.status !== 0) fail('the build failed');
   else {

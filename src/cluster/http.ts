@@ -87,6 +87,7 @@ export class ClusterKubeConfig extends KubeConfig {
   private keepAliveAgent(agent: http.Agent): http.Agent {
     const Ctor = agent.constructor;
     if (Ctor !== https.Agent && Ctor !== http.Agent) return agent;
+    // biome-ignore lint/plugin/double-assertion: Node keeps an Agent's options in a field @types/node does not declare
     const options = (agent as unknown as { options: Record<string, unknown> }).options;
     const key = createHash('sha256')
       .update(String(Ctor === https.Agent))
@@ -110,7 +111,7 @@ export class ClusterKubeConfig extends KubeConfig {
     } catch (err) {
       throw new CredentialError(err instanceof Error ? err.message : String(err), this.settings.credentialsLabel);
     }
-    const headers = init.headers as unknown as { set(k: string, v: string): void; append(k: string, v: string): void } | undefined;
+    const headers = init.headers as { set(k: string, v: string): void; append(k: string, v: string): void } | undefined;
     if (headers) {
       if (this.settings.impersonateUser !== undefined) headers.set('Impersonate-User', this.settings.impersonateUser);
       for (const group of this.settings.impersonateGroups) headers.append('Impersonate-Group', group);

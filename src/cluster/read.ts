@@ -118,9 +118,11 @@ export async function readCluster(conn: Connection, scope: ReadScope, opts: Read
   const snapshot: Snapshot = emptySnapshot();
   for (const k of CONTROLLER_KINDS) {
     if (!kinds.has(k.kind)) continue;
+    // biome-ignore lint/plugin/double-assertion: the server's list items, each given its kind above, are the objects of the resource asked for
     snapshot.controllers[k.kind] = (await listAll(r, k, scope.namespace, selector, pageSize, opts.onProgress)) as unknown as ControllerObject[];
   }
   // Never filtered by -l: the controller must see every pod it could adopt or release.
+  // biome-ignore lint/plugin/double-assertion: the server's list items, each given its kind above, are pods
   snapshot.pods = (await listAll(r, POD_RESOURCE, scope.namespace, undefined, pageSize, opts.onProgress)) as unknown as Pod[];
 
   return { snapshot, serverVersion, requests: r.requests };

@@ -142,7 +142,7 @@ export class ReplicaSetController {
 
   deleteController = (obj: ControllerObject | Tombstone<ControllerObject>): void => {
     const c = 'tombstone' in obj ? obj.obj : obj;
-    if (!c || !c.metadata) {
+    if (!c?.metadata) {
       this.deps.log.error('could not get object from tombstone', { obj });
       return;
     }
@@ -200,7 +200,7 @@ export class ReplicaSetController {
 
   deletePod = (obj: Pod | Tombstone<Pod>): void => {
     const pod = 'tombstone' in obj ? obj.obj : obj;
-    if (!pod || !pod.metadata) {
+    if (!pod?.metadata) {
       this.deps.log.error('could not get object from tombstone', { obj });
       return;
     }

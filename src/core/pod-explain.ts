@@ -166,7 +166,7 @@ function orphanOf(planner: ClusterPlanner, pod: Pod, source: 'file' | 'cluster')
   }
 
   const generateName = pod.metadata.generateName;
-  const prefix = generateName && generateName.endsWith('-') ? generateName.slice(0, -1) : generateName;
+  const prefix = generateName?.endsWith('-') ? generateName.slice(0, -1) : generateName;
   if (!prefix) {
     return {
       reason: 'Unknown',

@@ -39,7 +39,7 @@ export function podFromTemplate(c: Controller): TemplateResult {
     spec: structuredClone(c.spec.template?.spec ?? { containers: [] }),
   };
   if (meta.annotations && Object.keys(meta.annotations).length) pod.metadata.annotations = { ...meta.annotations };
-  if (meta.finalizers && meta.finalizers.length) pod.metadata.finalizers = [...meta.finalizers];
+  if (meta.finalizers?.length) pod.metadata.finalizers = [...meta.finalizers];
   // name and uid are the server's to choose: drop the placeholders from the wire shape
   delete (pod.metadata as Partial<Pod['metadata']>).name;
   delete (pod.metadata as Partial<Pod['metadata']>).uid;

@@ -95,7 +95,7 @@ export function maxContainerRestarts(pod: Pod): { regular: number; sidecar: numb
   for (const c of pod.status?.containerStatuses ?? []) regular = Math.max(regular, c?.restartCount ?? 0);
   let sidecar = 0;
   const inits = pod.spec?.initContainers;
-  if (inits && inits.length) {
+  if (inits?.length) {
     const sidecars = new Set(inits.filter((c) => c?.restartPolicy === 'Always').map((c) => c.name));
     if (sidecars.size) {
       for (const c of pod.status?.initContainerStatuses ?? []) {

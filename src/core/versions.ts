@@ -121,6 +121,7 @@ export function behaviourFor(minor: number, overrides: Partial<Record<GateName, 
     if (wanted !== undefined) {
       if (!known) {
         return {
+          // biome-ignore lint/plugin/double-assertion: an error result has no behaviour; only overrides can fail, and that caller reads `error` first
           behaviour: undefined as unknown as Behaviour,
           warnings,
           error: `feature gate ${name} does not exist in Kubernetes 1.${minor} (it appeared in 1.${h.since})`,

@@ -24,7 +24,7 @@ export function colorLevel(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv):
     if (value === '0' || value === 'false') return 0;
     if (/^\d+$/.test(value)) {
       const n = Number.parseInt(value, 10);
-      return (n >= 3 ? 3 : n) as ColorLevel;
+      return Math.min(n, 3) as ColorLevel;
     }
     return 1; // '', 'true', 'yes', …: forced on, basic colours
   }

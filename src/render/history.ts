@@ -303,7 +303,9 @@ export function* historyTableChunks(events: Iterable<HistoryEvent>, o: HistoryRe
   for (const e of events) {
     count++;
     const cells = cellsOf(e, o, false);
-    cells.forEach((c, i) => (minWidths[i] = Math.max(minWidths[i], visibleLength(sanitize(c.text)))));
+    cells.forEach((c, i) => {
+      minWidths[i] = Math.max(minWidths[i], visibleLength(sanitize(c.text)));
+    });
     const d = dateOf(e.time) ?? null;
     day = day === undefined ? d : day === d ? day : null;
     clockWidth = Math.max(clockWidth, visibleLength(cells[0].text) - 11);

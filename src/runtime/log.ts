@@ -145,7 +145,7 @@ class KlogLogger implements Logger {
     parts.push(`"msg":${JSON.stringify(msg)}`);
     for (const [k, val] of Object.entries(fields)) {
       let key = k;
-      while (RESERVED.has(key) || (key !== k && Object.prototype.hasOwnProperty.call(fields, key))) key = `_${key}`;
+      while (RESERVED.has(key) || (key !== k && Object.hasOwn(fields, key))) key = `_${key}`;
       parts.push(`${JSON.stringify(key)}:${jsonOf(val)}`);
     }
     return `{${parts.join(',')}}`;

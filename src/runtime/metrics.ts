@@ -254,6 +254,7 @@ export class Metrics {
     for (const name of [...this.metrics.keys()].sort()) {
       const family = await this.metrics.get(name)!.exposition();
       // prom-client renders what `get` returns: hand it the family as client_golang shows it
+      // biome-ignore lint/plugin/double-assertion: prom-client's type is its Metric class; registerMetric only reads `name` and calls `get`
       if (family) view.registerMetric({ name, get: async () => family } as unknown as Parameters<Registry['registerMetric']>[0]);
     }
     const text = await view.metrics();

@@ -198,6 +198,7 @@ export class AuditLog {
     const time = r.time ?? auditTime();
     const entry: AuditEntry = { time, verb: r.verb, resource: r.resource } as AuditEntry;
     for (const k of ['subresource', 'namespace', 'name', 'code', 'dryRun', 'user', 'userAgent', 'fault'] as const) {
+      // biome-ignore lint/plugin/double-assertion: copies the optional fields by name, each of the same type in AuditRecord and AuditEntry
       if (r[k] !== undefined) (entry as unknown as Record<string, unknown>)[k] = r[k];
     }
     this.remember(entry);

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { UserError, fileReadError, yamlParseError } from '../errors.js';
-import { startSandbox } from './index.js';
+import { type Sandbox, startSandbox } from './index.js';
 import { removeKubeconfigFile } from './kubeconfig.js';
 
 export interface SandboxCliOptions {
@@ -44,7 +44,7 @@ export async function runSandboxCli(o: SandboxCliOptions): Promise<void> {
   const err = o.err ?? process.stderr;
   const seed = await readSeed(o.seedFiles ?? []);
   if (o.signal.aborted) return;
-  let sb;
+  let sb: Sandbox;
   try {
     sb = await startSandbox({ port: o.port ?? 0, nodes: o.nodes ?? 0, seed, auditLog: o.auditLog, auditMaxEntries: o.auditMaxEntries, controllers: o.controllers });
   } catch (e) {
@@ -71,6 +71,7 @@ export async function runSandboxCli(o: SandboxCliOptions): Promise<void> {
     );
     if (wrote) await forgetKubeconfig(path, sb.kubeconfig(), { server: sb.url, token: sb.token }, err);
     const failed = await closed;
+    // biome-ignore lint/correctness/noUnsafeFinally: a failed flush of the audit file is reported even when the run itself failed
     if (failed) throw new UserError(failed.message);
   }
 }

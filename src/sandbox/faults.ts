@@ -1,6 +1,6 @@
 // Fault injection: per verb/resource/namespace error rates (500, 429 with Retry-After, 409),
 // added latency, all drawn from a seeded generator so a run can be replayed.
-import { ApiError, conflict, internalError, tooManyRequests } from './errors.js';
+import { type ApiError, conflict, internalError, tooManyRequests } from './errors.js';
 import type { AuditVerb } from './audit.js';
 import { prng } from './util.js';
 
@@ -51,6 +51,7 @@ export function validateFaultRule(r: unknown): FaultRule {
   for (const k of ['verb', 'resource', 'namespace'] as const) {
     if (o[k] !== undefined && typeof o[k] !== 'string') throw new Error(`${k} must be a string`);
   }
+  // biome-ignore lint/plugin/double-assertion: every field of FaultRule was checked above
   return o as unknown as FaultRule;
 }
 

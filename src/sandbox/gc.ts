@@ -130,7 +130,7 @@ export class GarbageCollector {
 
   private processOwner(uid: string): void {
     const owner = this.findByUid(uid);
-    if (!owner || !owner.obj.metadata.deletionTimestamp) return;
+    if (!owner?.obj.metadata.deletionTimestamp) return;
     const { res, obj } = owner;
     const fins = (obj.metadata.finalizers ?? []) as string[];
     const deps = [...(this.dependents.get(uid)?.values() ?? [])].map((r) => ({ r, o: this.lookup(r.resource, r.key) })).filter((d) => d.o);

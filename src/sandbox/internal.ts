@@ -59,7 +59,7 @@ export function act<T>(audit: AuditLog, user: string, a: Act, fn: () => T, okCod
     return r;
   } catch (e) {
     if (!(e instanceof ApiError)) throw e;
-    audit.record({ ...entry, code: e.code, status: e.status as unknown as Obj }, () => ({ request: body, response: e.status }));
+    audit.record({ ...entry, code: e.code, status: e.status as Obj }, () => ({ request: body, response: e.status }));
     return undefined;
   }
 }

@@ -2,7 +2,7 @@
 // context; and its removal when the sandbox stops.
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
-import { open, readFile, rename, rm } from 'node:fs/promises';
+import { type FileHandle, open, readFile, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { UserError } from '../errors.js';
@@ -44,7 +44,7 @@ export async function writeKubeconfigFile(target: string, text: string, opts: Wr
   const fail = (err: unknown) => new UserError(`cannot write the kubeconfig "${target}": ${reason(err)}`);
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const temp = join(dir, tempName(target, attempt));
-    let file;
+    let file: FileHandle;
     try {
       file = await open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
     } catch (err) {

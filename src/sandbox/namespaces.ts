@@ -59,7 +59,7 @@ export class NamespaceController {
 
   private syncNamespace(name: string): void {
     const ns = this.store.get('namespaces', undefined, name);
-    if (!ns || !ns.metadata.deletionTimestamp) {
+    if (!ns?.metadata.deletionTimestamp) {
       this.pending.delete(name);
       return;
     }

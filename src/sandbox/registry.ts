@@ -17,7 +17,7 @@ import { managedFieldsAfter, type FieldManager } from './managed-fields.js';
 import { applyPatch } from './patch.js';
 import { apiVersionOf, resourceByName, RESOURCES, type ResourceDef } from './resources.js';
 import { labelSelectorString } from './selectors.js';
-import { Store } from './store.js';
+import type { Store } from './store.js';
 import { clone, deepEqual, generateName, isPlainObject, rfc3339, type Obj } from './util.js';
 import {
   unknownFields,

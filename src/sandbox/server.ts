@@ -6,10 +6,10 @@ import type { Duplex } from 'node:stream';
 import type { AuditLog } from './audit.js';
 import { apiGroup, apiGroupList, apiResourceList, apiVersions, openApiV3Doc, openApiV3Root, SERVER_VERSION } from './discovery.js';
 import { ApiError, badRequest, failure, internalError, pathNotFound, unauthorized } from './errors.js';
-import { validateFaultRule, type Faults } from './faults.js';
+import { type FaultRule, validateFaultRule, type Faults } from './faults.js';
 import type { Kubelet } from './kubelet.js';
 import { openApiV2Doc, openApiV2Protobuf, OPENAPI_V2_PROTOBUF_CONTENT_TYPE, wantsOpenApiV2Protobuf } from './openapi-v2.js';
-import { parseResourcePath, RestHandler, send, sendError } from './rest.js';
+import { parseResourcePath, type RestHandler, send, sendError } from './rest.js';
 import type { WatchHub } from './watch.js';
 
 const MAX_BODY = 3 * 1024 * 1024;
@@ -174,7 +174,7 @@ export class SandboxServer {
     if (a === 'faults') {
       if (method === 'GET' && !b) return send(res, 200, { rules: d.faults.list() });
       if (method === 'POST' && !b) {
-        let rule;
+        let rule: FaultRule;
         try {
           rule = validateFaultRule(json());
         } catch (err) {

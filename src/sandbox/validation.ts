@@ -218,7 +218,7 @@ export function validatePodSpec(spec: unknown, field: string, errs: FieldError[]
 function selectorMatchesLabels(sel: Obj, labels: Record<string, string>): boolean {
   for (const [k, v] of Object.entries((sel.matchLabels ?? {}) as Record<string, string>)) if (labels[k] !== v) return false;
   for (const e of (sel.matchExpressions ?? []) as Obj[]) {
-    const has = Object.prototype.hasOwnProperty.call(labels, e.key);
+    const has = Object.hasOwn(labels, e.key);
     const vals = (e.values ?? []) as string[];
     if (e.operator === 'In' && !(has && vals.includes(labels[e.key]))) return false;
     if (e.operator === 'NotIn' && has && vals.includes(labels[e.key])) return false;
@@ -351,7 +351,7 @@ export function validateSecret(o: Obj, errs: FieldError[]): void {
   dataKeys(data, 'data', errs);
   const total = Object.values(data).reduce((n, v) => n + Buffer.from(String(v ?? ''), 'base64').length, 0);
   if (total > MAX_DATA_BYTES) errs.push({ type: 'TooLong', field: 'data', detail: `may not be more than ${MAX_DATA_BYTES} bytes` });
-  const has = (k: string) => Object.prototype.hasOwnProperty.call(data, k);
+  const has = (k: string) => Object.hasOwn(data, k);
   switch (o.type) {
     case 'kubernetes.io/service-account-token':
       if (!o.metadata?.annotations?.['kubernetes.io/service-account.name']) errs.push({ type: 'Required', field: 'metadata.annotations[kubernetes.io/service-account.name]' });
@@ -563,7 +563,11 @@ function unknownIn(o: unknown, type: string, prefix: string, out: string[], top 
     if (f.value.kind !== 'object') continue;
     const inner = f.value.type;
     if (f.list) {
-      if (Array.isArray(v)) v.forEach((item, i) => unknownIn(item, inner, `${prefix}${k}[${i}].`, out));
+      if (Array.isArray(v)) {
+        v.forEach((item, i) => {
+          unknownIn(item, inner, `${prefix}${k}[${i}].`, out);
+        });
+      }
     } else if (f.map) {
       if (isPlainObject(v)) for (const [key, item] of Object.entries(v)) unknownIn(item, inner, `${prefix}${k}[${key}].`, out);
     } else unknownIn(v, inner, `${prefix}${k}.`, out);

@@ -354,7 +354,7 @@ describe('impersonation on fetch-based helpers (Watch)', () => {
     const f = writeKubeconfig(tempDir(), 'config', PROD);
     const conn = connect({ kubeconfig: f, as: 'jane', asGroups: ['dev', 'ops'] }, {});
     const init = await conn.kc.applyToFetchOptions({});
-    const headers = init.headers as unknown as { raw(): Record<string, string[]> };
+    const headers = init.headers as { raw(): Record<string, string[]> };
     expect(headers.raw()['Impersonate-User']).toEqual(['jane']);
     expect(headers.raw()['Impersonate-Group']).toEqual(['dev', 'ops']);
     expect(headers.raw().Authorization).toEqual(['Bearer alice-token']);

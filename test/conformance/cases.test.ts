@@ -26,7 +26,7 @@ interface Case {
 const here = fileURLToPath(new URL('.', import.meta.url));
 const dirs = [join(here, 'cases'), sharedOrVendored('contract/cases')];
 
-export function loadCases(dir: string): Case[] {
+function loadCases(dir: string): Case[] {
   let files: string[];
   try {
     files = readdirSync(dir).filter((f) => f.endsWith('.yaml')).sort();
@@ -36,7 +36,7 @@ export function loadCases(dir: string): Case[] {
   return files.map((file) => ({ ...parse(readFileSync(join(dir, file), 'utf8')), file, dir }));
 }
 
-export function toSnapshot(items: any[]): Snapshot {
+function toSnapshot(items: any[]): Snapshot {
   return {
     controllers: {
       ReplicaSet: items.filter((o) => o.kind === 'ReplicaSet') as ReplicaSet[],
@@ -51,7 +51,7 @@ const fmt = (v: unknown) => JSON.stringify(v);
 const sorted = (a: string[]) => [...a].sort();
 const sameSet = (a: string[], b: string[]) => fmt(sorted(a)) === fmt(sorted(b));
 
-export function compareController(exp: any, plan: Plan): string[] {
+function compareController(exp: any, plan: Plan): string[] {
   const id = `${exp.kind} ${exp.namespace}/${exp.name}`;
   const errs: string[] = [];
   const c: any = plan.controllers.find((x) => x && x.kind === exp.kind && x.namespace === exp.namespace && x.name === exp.name);

@@ -70,28 +70,28 @@ class World implements ControllerAPI {
   add(...objs: (ControllerObject | Pod)[]) {
     for (const o of objs) (o.kind === 'Pod' ? this.pods : this.controllers).set(`${namespaceOf(o)}/${o.metadata.name}`, o as never);
   }
-  async createPod(ns: string, p: Pod): Promise<Pod> {
+  async createPod(_ns: string, p: Pod): Promise<Pod> {
     this.actions.push(`create ${p.metadata.generateName}`);
     if (this.failCreates) throw new ApiError('boom', 500, 'InternalError');
     return { ...p, metadata: { ...p.metadata, name: `${p.metadata.generateName}${this.created++}`, uid: `new-${this.created}` } };
   }
-  async deletePod(ns: string, name: string): Promise<void> {
+  async deletePod(_ns: string, name: string): Promise<void> {
     this.actions.push(`delete ${name}`);
   }
-  async patchPod(ns: string, name: string, patch: object): Promise<void> {
+  async patchPod(_ns: string, name: string, patch: object): Promise<void> {
     this.actions.push(`patch ${name} ${JSON.stringify(patch)}`);
   }
-  async getController(kind: ControllerKind, ns: string, name: string): Promise<ControllerObject> {
+  async getController(_kind: ControllerKind, ns: string, name: string): Promise<ControllerObject> {
     this.actions.push(`get ${name}`);
     const c = this.controllers.get(`${ns}/${name}`);
     if (!c) throw new ApiError('not found', 404, 'NotFound');
     return c;
   }
-  async updateControllerStatus(kind: ControllerKind, obj: ControllerObject): Promise<ControllerObject> {
+  async updateControllerStatus(_kind: ControllerKind, obj: ControllerObject): Promise<ControllerObject> {
     this.actions.push(`status ${obj.metadata.name} replicas=${obj.status?.replicas}`);
     return obj;
   }
-  async recordEvent(c: Controller, type: string, reason: string): Promise<void> {
+  async recordEvent(_c: Controller, _type: string, reason: string): Promise<void> {
     this.actions.push(`event ${reason}`);
   }
 }

@@ -60,21 +60,21 @@ class Recorder implements ControllerAPI {
       },
     };
   }
-  async createPod(ns: string, p: Pod): Promise<Pod> {
+  async createPod(_ns: string, p: Pod): Promise<Pod> {
     this.of(this.current).create++;
     return { ...p, metadata: { ...p.metadata, name: `${p.metadata.generateName}x`, uid: 'new' } };
   }
-  async deletePod(ns: string, name: string): Promise<void> {
+  async deletePod(_ns: string, name: string): Promise<void> {
     this.of(this.current).delete.push(name);
   }
-  async patchPod(ns: string, name: string, patch: { metadata?: { ownerReferences?: { $patch?: string }[] } }): Promise<void> {
+  async patchPod(_ns: string, name: string, patch: { metadata?: { ownerReferences?: { $patch?: string }[] } }): Promise<void> {
     const release = patch.metadata?.ownerReferences?.[0]?.$patch === 'delete';
     this.of(this.current)[release ? 'release' : 'adopt'].push(name);
   }
   async getController(kind: ControllerKind, ns: string, name: string): Promise<ControllerObject> {
     return (kind === 'ReplicaSet' ? this.snapshot.controllers.ReplicaSet : this.snapshot.controllers.ReplicationController).find((c) => namespaceOf(c) === ns && c.metadata.name === name)!;
   }
-  async updateControllerStatus(kind: ControllerKind, obj: ControllerObject): Promise<ControllerObject> {
+  async updateControllerStatus(_kind: ControllerKind, obj: ControllerObject): Promise<ControllerObject> {
     this.of(this.current).status = obj.status as Record<string, unknown>;
     return obj;
   }

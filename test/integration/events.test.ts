@@ -49,7 +49,7 @@ async function setup(seed: object[], opts: { nodes?: number } = {}) {
 /** The controller's event requests (a create's name is in its body, not in the audit entry). */
 const eventWrites = (entries: AuditEntry[]) => entries.filter((a) => a.resource === 'events' && (a.verb === 'create' || a.verb === 'patch'));
 const writes = (entries: AuditEntry[]) => entries.filter((a) => WRITE_VERBS.has(a.verb) && a.resource !== 'leases');
-const asController = (o: ControllerObject) => ({ ...o, kind: 'ReplicaSet' }) as unknown as Controller;
+const asController = (o: ControllerObject) => ({ ...o, kind: 'ReplicaSet' }) as Controller;
 
 async function waitFor<T>(what: string, fn: () => T | false | undefined | null | Promise<T | false | undefined | null>, ms = 10_000): Promise<T> {
   const end = Date.now() + ms;
@@ -136,7 +136,7 @@ describe('KubeControllerAPI: event requests', () => {
     sb = null;
     const clock = new FakeClock(0);
     const tries: number[] = [];
-    const api = new KubeControllerAPI(kc, { clock, random: () => 0.25, onRequest: (verb, resource, code) => resource === 'events' && tries.push(code) });
+    const api = new KubeControllerAPI(kc, { clock, random: () => 0.25, onRequest: (_verb, resource, code) => resource === 'events' && tries.push(code) });
     const sent = api.recordEvent(c, 'Normal', 'SuccessfulCreate', 'Created pod: web-a');
     await waitFor('the first try', () => tries.length === 1);
     clock.advance(2499);

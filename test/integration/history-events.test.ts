@@ -99,6 +99,8 @@ beforeAll(async () => {
 
   // the deployment controller scales web-7d9c5 down (its Event as it writes it), and the controller deletes 11
   const now = new Date(Date.now() - 1000).toISOString().replace(/\.\d+Z$/, 'Z');
+  // biome-ignore lint/plugin/double-assertion: client-node types the field Date; the test sends the second-precision string the deployment controller writes
+  const stamp = now as unknown as Date;
   await core.createNamespacedEvent({
     namespace: NS,
     body: {
@@ -108,8 +110,8 @@ beforeAll(async () => {
       message: 'Scaled down replica set web-7d9c5 from 12 to 1',
       type: 'Normal',
       count: 1,
-      firstTimestamp: now as unknown as Date,
-      lastTimestamp: now as unknown as Date,
+      firstTimestamp: stamp,
+      lastTimestamp: stamp,
       source: { component: 'deployment-controller' },
       reportingComponent: 'deployment-controller',
       reportingInstance: '',

@@ -7,7 +7,7 @@ import { historyHtmlChunks } from '../../src/render/history-html/document.js';
 import { buildTimeline } from '../../src/render/history-html/layout.js';
 import { barSegments, deploymentsOf, verdictOf, WRITER_KINDS, WRITER_STYLE, writerKind } from '../../src/render/history-html/model.js';
 import { CSS } from '../../src/render/history-html/page/style.js';
-import { fit, pan, ticks, visibleRange, xOf, zoom } from '../../src/render/history-html/scale.js';
+import { fit as fitBounds, pan, ticks, visibleRange, xOf, zoom } from '../../src/render/history-html/scale.js';
 
 const RSC = 'system:serviceaccount:kube-system:replicaset-controller';
 const RCC = 'system:serviceaccount:kube-system:replication-controller';
@@ -150,9 +150,9 @@ describe('the time axis', () => {
   it('places times proportionally, and zooms around a time within the padded history', () => {
     const s = { from: 0, to: 10_000, x0: 100, x1: 1100 };
     expect(xOf(s, 2500)).toBe(350);
-    expect(fit(bounds)).toEqual({ from: -500, to: 10_500 });
+    expect(fitBounds(bounds)).toEqual({ from: -500, to: 10_500 });
     expect(zoom({ from: 0, to: 10_000 }, 0.5, 2000, bounds)).toEqual({ from: 1000, to: 6000 });
-    expect(zoom({ from: 0, to: 10_000 }, 10, 2000, bounds)).toEqual(fit(bounds));
+    expect(zoom({ from: 0, to: 10_000 }, 10, 2000, bounds)).toEqual(fitBounds(bounds));
     expect(zoom({ from: 0, to: 2 }, 0.01, 1, bounds).to - zoom({ from: 0, to: 2 }, 0.01, 1, bounds).from).toBe(1);
     expect(pan({ from: 1000, to: 2000 }, -5000, bounds)).toEqual({ from: -500, to: 500 });
   });

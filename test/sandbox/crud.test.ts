@@ -1,6 +1,6 @@
 // CRUD, optimistic concurrency, subresources, errors and dry-run, through the real client-node.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { V1Pod } from '@kubernetes/client-node';
+import type { V1Pod } from '@kubernetes/client-node';
 import { failure, mergePatch, openWatch, podBody, raw, rcBody, rsBody, smp, startEnv, waitFor, type Env } from './helpers.js';
 
 let env: Env;

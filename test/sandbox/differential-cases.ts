@@ -9,7 +9,35 @@
 // returns what came back, and the `want` it must match (toMatchObject: strings, numbers, nested
 // objects, expect.stringMatching).
 import { expect } from 'vitest';
-import type { Ctx } from './differential.test.js';
+
+/** How one kubectl run ended. */
+export interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** What a row's `act` can ask of the sandbox; differential.test.ts provides it. */
+export interface Ctx {
+  kubectl(...args: string[]): Promise<Run>;
+  /**
+   * Creates a namespace with `kubectl create -f`; where the sandbox serves ServiceAccounts, waits
+   * for its `default` one, as a client of a real cluster must before creating pods there.
+   */
+  namespace(name: string): Promise<Run>;
+  /** Writes a file in the test's directory (`{dir}` in the wanted answers); returns its path. */
+  file(name: string, text: string): Promise<string>;
+  http(method: string, path: string, o?: { body?: unknown; contentType?: string }): Promise<{ status: number; json: any }>;
+  watch(path: string): Promise<{ status: number; ended: boolean; events: unknown[] }>;
+  uid(resource: 'pods' | 'replicasets', name: string): Promise<string>;
+  /** The names of a pod's owners, in the stored order. */
+  owners(pod: string): Promise<string[]>;
+  /** The requests a `-v=6` run made to resources and OpenAPI (discovery left out): `METHOD path?query code`. */
+  requests(stderr: string): string[];
+  examples(): string[];
+  example(name: string): string;
+  namespacesOf(file: string): string[];
+}
 
 export interface Row {
   name: string;

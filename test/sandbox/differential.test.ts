@@ -9,37 +9,10 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
-import { ROWS } from './differential-cases.js';
+import { type Ctx, ROWS } from './differential-cases.js';
 import { openWatch, raw, startEnv, waitFor, type Env } from './helpers.js';
 
 const EXAMPLES = resolve(__dirname, '../../examples');
-
-export interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-export interface Ctx {
-  kubectl(...args: string[]): Promise<Run>;
-  /**
-   * Creates a namespace with `kubectl create -f`; where the sandbox serves ServiceAccounts, waits
-   * for its `default` one, as a client of a real cluster must before creating pods there.
-   */
-  namespace(name: string): Promise<Run>;
-  /** Writes a file in the test's directory (`{dir}` in the wanted answers); returns its path. */
-  file(name: string, text: string): Promise<string>;
-  http(method: string, path: string, o?: { body?: unknown; contentType?: string }): Promise<{ status: number; json: any }>;
-  watch(path: string): Promise<{ status: number; ended: boolean; events: unknown[] }>;
-  uid(resource: 'pods' | 'replicasets', name: string): Promise<string>;
-  /** The names of a pod's owners, in the stored order. */
-  owners(pod: string): Promise<string[]>;
-  /** The requests a `-v=6` run made to resources and OpenAPI (discovery left out): `METHOD path?query code`. */
-  requests(stderr: string): string[];
-  examples(): string[];
-  example(name: string): string;
-  namespacesOf(file: string): string[];
-}
 
 let env: Env;
 let dir: string;

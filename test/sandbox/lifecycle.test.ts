@@ -202,7 +202,8 @@ describe('simulated scheduler and kubelet', () => {
         const ps = await k.core.listNamespacedPod({ namespace: 'default' });
         return ps.items.every((p) => p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')) && ps;
       }, 'all ready');
-      const perNode = pods.items.reduce<Record<string, number>>((m, p) => ({ ...m, [p.spec!.nodeName!]: (m[p.spec!.nodeName!] ?? 0) + 1 }), {});
+      const perNode: Record<string, number> = {};
+      for (const p of pods.items) perNode[p.spec!.nodeName!] = (perNode[p.spec!.nodeName!] ?? 0) + 1;
       expect(perNode).toEqual({ 'node-1': 2, 'node-2': 2 });
       const p0 = pods.items[0];
       expect(p0.status?.podIP).toMatch(/^10\.244\.\d+\.\d+$/);

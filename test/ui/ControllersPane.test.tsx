@@ -77,7 +77,7 @@ describe('ControllersPane', () => {
 
   it('keeps the cursor row whole on screen when rows above it wrap', () => {
     const frame = frameOf(syntheticSnapshot(6, 2, 1));
-    frame.plan.controllers.forEach((c, i) => (frame.plan.controllers[i] = { ...c, name: `${c.name}-${'x'.repeat(70)}` }));
+    for (const [i, c] of frame.plan.controllers.entries()) frame.plan.controllers[i] = { ...c, name: `${c.name}-${'x'.repeat(70)}` };
     const order = frame.plan.controllers.map((_, i) => i);
     // at 80 columns the header and each row take two lines: 7 lines hold the header and two rows
     const out = lines(render(<ControllersPane frame={frame} order={order} top={0} cursor={3} rows={7} width={80} showNamespace={false} filter="" />).lastFrame());

@@ -1,7 +1,6 @@
 import { render } from 'ink-testing-library';
 import { describe, expect, it } from 'vitest';
 import { FilterBar } from '../../src/ui/FilterBar.js';
-import { width } from './fixtures.js';
 
 describe('FilterBar', () => {
   it('while typing, with a filter kept, and the keys of each view', () => {

@@ -158,7 +158,9 @@ function placeMarks(events: readonly HistoryEvent[], times: number[], placed: Pl
 function sortMarks(marks: Mark[]): Mark[] {
   const order = marks.map((_, i) => i).sort((a, b) => marks[a].time - marks[b].time || Number(marks[a].event < 0) - Number(marks[b].event < 0) || a - b);
   const at = new Array<number>(marks.length);
-  order.forEach((old, i) => (at[old] = i));
+  order.forEach((old, i) => {
+    at[old] = i;
+  });
   return order.map((old) => ({ ...marks[old], causes: marks[old].causes.map((c) => at[c]) }));
 }
 

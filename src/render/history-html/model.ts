@@ -10,7 +10,7 @@
 // - who wrote it: the writer kind gives the colour, from the controller flag and the user's name.
 
 import { isControllerKind } from '../../core/controller.js';
-import type { CauseStep, HistoryEvent, ReconcileHistory } from '../../history/types.js';
+import type { CauseStep, HistoryEvent } from '../../history/types.js';
 
 /** Who wrote, as the picture colours it. */
 export type WriterKind = 'replicaset-controller' | 'deployment-controller' | 'person' | 'node' | 'garbage-collector' | 'other-controller';

@@ -68,7 +68,7 @@ export function decodeProtobufBody(body: Buffer, expected: BodyKind): Record<str
   if (body.length === PREFIX.length) throw unrecognized('empty body');
   let unknown: Msg;
   try {
-    unknown = protobufType('runtime.Unknown').decode(body.subarray(PREFIX.length)) as unknown as Msg;
+    unknown = protobufType('runtime.Unknown').decode(body.subarray(PREFIX.length)) as Msg;
   } catch (e) {
     throw unrecognized(protoError(e));
   }
@@ -85,7 +85,7 @@ export function decodeProtobufBody(body: Buffer, expected: BodyKind): Record<str
   const raw = own(unknown, 'raw') ? (unknown.raw as Uint8Array) : new Uint8Array(0);
   try {
     countValues(type, raw, { left: MAX_VALUES });
-    const msg = protobufType(type).decode(raw) as unknown as Msg;
+    const msg = protobufType(type).decode(raw) as Msg;
     return { kind, apiVersion, ...objectJson(type, msg) };
   } catch (e) {
     if (e instanceof ApiError) throw e;
@@ -165,7 +165,7 @@ function countMapValue(type: string, entry: Uint8Array, budget: { left: number }
 }
 
 function own(m: unknown, k: string): boolean {
-  return m !== null && typeof m === 'object' && Object.prototype.hasOwnProperty.call(m, k);
+  return m !== null && typeof m === 'object' && Object.hasOwn(m, k);
 }
 
 /**

@@ -18,7 +18,7 @@ import { ago, bh, DAY, HOUR, MINUTE, NOW, SECOND } from './helpers.js';
 // The naive planner
 
 type Match = (l: Labels | null | undefined) => boolean;
-const has = (l: Labels | null | undefined, k: string) => !!l && Object.prototype.hasOwnProperty.call(l, k);
+const has = (l: Labels | null | undefined, k: string) => !!l && Object.hasOwn(l, k);
 
 /** §4, only as far as the generator goes: null → nothing; {} → everything; 4 operators. */
 function naiveSelector(ls: LabelSelector | null | undefined): Match | 'invalid' {
@@ -207,7 +207,7 @@ function rankKey(p: Pod, rank: number, now: number): Key {
   const cost = raw !== undefined && /^(-[0-9]+|0|[1-9][0-9]*)$/.test(raw) && Number(raw) >= -(2 ** 31) && Number(raw) < 2 ** 31 ? Number(raw) : 0;
   return [
     p.spec?.nodeName ? 1 : 0,
-    Object.prototype.hasOwnProperty.call(PHASE, p.status?.phase ?? '') ? PHASE[p.status!.phase!] : 0,
+    Object.hasOwn(PHASE, p.status?.phase ?? '') ? PHASE[p.status!.phase!] : 0,
     r ? 1 : 0,
     cost,
     -rank,

@@ -213,7 +213,7 @@ describe('§4 properties', () => {
     fc.assert(
       fc.property(labelsArb, labelsArb, (want, podLabels) => {
         const s = sel({ matchLabels: want });
-        const contains = Object.entries(want).every(([k, v]) => Object.prototype.hasOwnProperty.call(podLabels, k) && podLabels[k] === v);
+        const contains = Object.entries(want).every(([k, v]) => Object.hasOwn(podLabels, k) && podLabels[k] === v);
         expect(s.matches(podLabels)).toBe(contains);
       }),
     );
@@ -224,7 +224,7 @@ describe('§4 properties', () => {
       fc.property(keyArb, fc.uniqueArray(valArb, { minLength: 1, maxLength: 3 }), labelsArb, (k, vs, podLabels) => {
         const inSel = sel(expr(k, 'In', vs));
         const notInSel = sel(expr(k, 'NotIn', vs));
-        if (Object.prototype.hasOwnProperty.call(podLabels, k)) {
+        if (Object.hasOwn(podLabels, k)) {
           expect(notInSel.matches(podLabels)).toBe(!inSel.matches(podLabels));
         } else {
           expect(inSel.matches(podLabels)).toBe(false);

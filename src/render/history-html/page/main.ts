@@ -108,6 +108,7 @@ function start(): void {
   const view: ChartView = { model, window: fit(model), shown: model.rows.map((_, i) => i), selected: -1, title: (i) => titleOf(doc, model, i) };
   const page: Page = {
     view,
+    // biome-ignore lint/plugin/double-assertion: getElementById is typed HTMLElement, and #plot is the page's <svg>
     svg: document.getElementById('plot') as unknown as SVGSVGElement,
     container: document.getElementById('chart')!,
     spacer: document.getElementById('spacer')!,
