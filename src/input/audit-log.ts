@@ -363,7 +363,7 @@ export async function* readAuditLogs(inputs: string[], opts: AuditReadOptions = 
 }
 
 /** One line naming the file and why it cannot be read. */
-function cannotRead(kind: JsonLinesKind, file: string, e: unknown): UserError {
+function cannotRead(file: string, e: unknown): UserError {
   return fileReadError(file, e);
 }
 
@@ -374,7 +374,7 @@ async function* linesOf(file: string, kind: JsonLinesKind, opts: AuditReadOption
   try {
     head = await firstBytes(file);
   } catch (e) {
-    throw cannotRead(kind, file, e);
+    throw cannotRead(file, e);
   }
   const raw = createReadStream(file);
   const gzip = head[0] === 0x1f && head[1] === 0x8b;
@@ -445,7 +445,7 @@ export async function* readJsonLines(files: string[], kind: JsonLinesKind, opts:
     try {
       total.size += (await stat(f)).size;
     } catch (e) {
-      throw cannotRead(kind, f, e);
+      throw cannotRead(f, e);
     }
   }
   const its = files.map((f) => linesOf(f, kind, opts, total));

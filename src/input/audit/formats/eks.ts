@@ -10,7 +10,6 @@ import { EntryError, type EntryContext } from '../entry.js';
 import { escapedEventOutside, eventOfEventText, eventOutside, isObj, recoverCutEvent } from '../event.js';
 import type { AuditFilter } from '../filter.js';
 import { eventTimeOf, numberOf, valueOf } from '../keys.js';
-import { csvFields } from '../split.js';
 import { timeUs } from '../time.js';
 import { auditExport } from './format.js';
 import { METADATA_BODIES } from './kube-apiserver.js';
