@@ -13,7 +13,7 @@ import { timeUs } from '../input/audit/time.js';
 import { auditWrites as readAuditWrites, type ReadSummary } from './history-reader.js';
 import { fileParseError, UserError } from '../errors.js';
 import { EventSpool } from './event-spool.js';
-import { chooseBehaviour } from './plan-service.js';
+import { chooseBehaviour } from './behaviour.js';
 import type { Target } from './targets.js';
 
 export type HistoryTarget = Target | { kind: 'Pod'; name: string };

@@ -13,7 +13,8 @@ import type { WriteFence } from '../runtime/api.js';
 import type { ControllerKind } from '../core/types.js';
 import { UserError, oneLine } from '../errors.js';
 import { firstNames } from '../core/messages.js';
-import { chooseBehaviour, planInSync, preparePlan } from './plan-service.js';
+import { resolveBehaviour } from './behaviour.js';
+import { planInSync, preparePlan } from './plan-service.js';
 import { describeWork } from './reconcile-service.js';
 import type { Logger } from '../runtime/log.js';
 import { startControllers, type ControllersHandle } from './run-service.js';
@@ -58,9 +59,8 @@ export async function runForeground(o: ForegroundOptions): Promise<number> {
   const conn = connect({ ...o.connection, namespace: o.namespace });
   const namespace = o.allNamespaces ? null : conn.namespace;
 
-  const version = o.kubeVersion === undefined ? await getServerVersion(conn) : null;
   const notices: string[] = [];
-  const behaviour = chooseBehaviour({ kubeVersion: o.kubeVersion, featureGates: o.featureGates }, version?.minor ?? null, notices);
+  const { behaviour } = await resolveBehaviour(o, notices, async () => (await getServerVersion(conn)).minor);
   for (const n of notices) log.info(`warning: ${n}`);
 
   if (!o.force) await refuseBesideUpstreamController(conn, namespace, (w) => log.info(`warning: ${w}`));
