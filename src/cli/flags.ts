@@ -4,6 +4,7 @@ import { Flags } from '@oclif/core';
 import { DEFAULT_MAX_INPUT_BYTES, formatBytes } from '../input/read-input.js';
 import { colorLevel, makeChalk, type ChalkInstance } from '../render/color.js';
 import { OUTPUT_FORMATS, type OutputFormat } from '../render/formats.js';
+import type { BehaviourOptions } from '../services/behaviour.js';
 import type { ModelOptions, SourceOptions } from '../services/plan-service.js';
 
 export const connectionFlags = {
@@ -131,9 +132,14 @@ export interface ModelFlagValues {
   'burst-replicas'?: number;
 }
 
+/** The controller emulated (--kube-version, --feature-gates), as every command that plans or explains takes it. */
+export function behaviourOptions(flags: Pick<ModelFlagValues, 'kube-version' | 'feature-gates'>): BehaviourOptions {
+  return { kubeVersion: flags['kube-version'], featureGates: flags['feature-gates'] };
+}
+
 /** What is modelled (whatIfFlags and behaviourFlags): the time, the scale, the controller emulated. */
 export function modelOptions(flags: ModelFlagValues): ModelOptions {
-  return { now: flags.now, replicas: flags.replicas, kubeVersion: flags['kube-version'], featureGates: flags['feature-gates'], burstReplicas: flags['burst-replicas'] };
+  return { now: flags.now, replicas: flags.replicas, ...behaviourOptions(flags), burstReplicas: flags['burst-replicas'] };
 }
 
 /** How a command that writes paces its writes (writerFlags). */

@@ -1,6 +1,6 @@
 import { Args, Flags, type Interfaces } from '@oclif/core';
 import { BaseCommand } from '../cli/base.js';
-import { behaviourFlags, connection, connectionFlags, inHelpGroup, namespaceScopeFlags, noHeadersFlag, outputFlag, stdoutStyle, type OutputStyle } from '../cli/flags.js';
+import { behaviourFlags, behaviourOptions, connection, connectionFlags, inHelpGroup, namespaceScopeFlags, noHeadersFlag, outputFlag, stdoutStyle, type OutputStyle } from '../cli/flags.js';
 import { historyFlags, timeWindow, type TimeWindow } from '../cli/history-flags.js';
 import { parsePodTarget } from '../cli/pod-target.js';
 import { progressOn } from '../cli/progress.js';
@@ -172,7 +172,7 @@ function printedQuery(flags: HistoryFlags, cloud: NonNullable<HistoryFlags['prin
 /** The history of the Events (--events, --events-file), else of the audit logs or recordings, with progress on stderr. */
 async function readHistory(flags: HistoryFlags, events: boolean, target: HistoryTarget | undefined, window: TimeWindow): Promise<HistoryResult> {
   const progress = progressOn(process.stderr);
-  const common = { target, kubeVersion: flags['kube-version'], featureGates: flags['feature-gates'], ...window, controllerWritesOnly: flags['controller-writes-only'] };
+  const common = { target, ...behaviourOptions(flags), ...window, controllerWritesOnly: flags['controller-writes-only'] };
   try {
     if (events) {
       return await buildEventsHistory({

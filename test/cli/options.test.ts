@@ -2,7 +2,7 @@
 // written once. Parsed here with oclif's own parser and the very flag declarations the commands use.
 import { Parser } from '@oclif/core';
 import { describe, expect, it } from 'vitest';
-import { connectionFlags, modelFlags, modelOptions, oneTargetScopeFlags, scopeFlags, sourceOptions, stderrChalk, stdoutStyle, writerFlags, writerOptions } from '../../src/cli/flags.js';
+import { behaviourFlags, behaviourOptions, connectionFlags, modelFlags, modelOptions, oneTargetScopeFlags, scopeFlags, sourceOptions, stderrChalk, stdoutStyle, writerFlags, writerOptions } from '../../src/cli/flags.js';
 
 async function parse<F extends Record<string, any>>(argv: string[], flags: F) {
   return (await Parser.parse(argv, { flags, strict: true })).flags as any;
@@ -45,6 +45,13 @@ describe('modelOptions', () => {
   it("unset: upstream's burst of 500, and no what-if (--replicas 0 is a what-if, not unset)", async () => {
     expect(modelOptions(await parse([], modelFlags))).toEqual({ now: undefined, replicas: undefined, kubeVersion: undefined, featureGates: undefined, burstReplicas: 500 });
     expect(modelOptions(await parse(['--replicas', '0'], modelFlags)).replicas).toBe(0);
+  });
+});
+
+describe('behaviourOptions', () => {
+  it('--kube-version and --feature-gates alone (history, run, version take no what-if)', async () => {
+    expect(behaviourOptions(await parse(['--kube-version', '1.29', '--feature-gates', 'LogarithmicScaleDown=false'], behaviourFlags))).toEqual({ kubeVersion: '1.29', featureGates: 'LogarithmicScaleDown=false' });
+    expect(behaviourOptions(await parse([], behaviourFlags))).toEqual({ kubeVersion: undefined, featureGates: undefined });
   });
 });
 
