@@ -2,7 +2,10 @@
 
 import { Flags } from '@oclif/core';
 import { DEFAULT_MAX_INPUT_BYTES, formatBytes } from '../input/read-input.js';
+import { colorLevel, makeChalk, type ChalkInstance } from '../render/color.js';
 import { OUTPUT_FORMATS, type OutputFormat } from '../render/formats.js';
+import type { BehaviourOptions } from '../services/behaviour.js';
+import type { ModelOptions, SourceOptions } from '../services/plan-service.js';
 
 export const connectionFlags = {
   kubeconfig: Flags.string({ description: 'path to the kubeconfig file to use (default: KUBECONFIG, then ~/.kube/config)', helpGroup: 'CLUSTER' }),
@@ -83,7 +86,84 @@ export const noHeadersFlag = {
   'no-headers': Flags.boolean({ description: 'do not print table headers', default: false }),
 };
 
+// The parsed flags as the services take them: each mapping written once, here, next to the
+// flags it reads (a command passes what it parsed; the flags it does not declare read as unset).
+
+export interface ConnectionFlagValues {
+  kubeconfig?: string;
+  context?: string;
+  cluster?: string;
+  user?: string;
+  as?: string;
+  'as-group'?: string[];
+  'request-timeout'?: string;
+}
+
 /** The connection options of the connection flags (kubectl's names → the cluster adapter's). */
-export function connection(flags: { kubeconfig?: string; context?: string; cluster?: string; user?: string; as?: string; 'as-group'?: string[]; 'request-timeout'?: string }) {
+export function connection(flags: ConnectionFlagValues) {
   return { kubeconfig: flags.kubeconfig, context: flags.context, cluster: flags.cluster, user: flags.user, as: flags.as, asGroups: flags['as-group'], requestTimeout: flags['request-timeout'] };
+}
+
+export interface SourceFlagValues extends ConnectionFlagValues {
+  filename?: string[];
+  namespace?: string;
+  'all-namespaces'?: boolean;
+  selector?: string;
+  'max-input-size'?: string;
+}
+
+/** Where the objects come from (scopeFlags and the connection flags): what the planner reads. */
+export function sourceOptions(flags: SourceFlagValues): SourceOptions {
+  return {
+    filename: flags.filename,
+    namespace: flags.namespace,
+    allNamespaces: flags['all-namespaces'],
+    selector: flags.selector,
+    maxInputSize: flags['max-input-size'],
+    connection: connection(flags),
+  };
+}
+
+export interface ModelFlagValues {
+  now?: string;
+  replicas?: number;
+  'kube-version'?: string;
+  'feature-gates'?: string;
+  'burst-replicas'?: number;
+}
+
+/** The controller emulated (--kube-version, --feature-gates), as every command that plans or explains takes it. */
+export function behaviourOptions(flags: Pick<ModelFlagValues, 'kube-version' | 'feature-gates'>): BehaviourOptions {
+  return { kubeVersion: flags['kube-version'], featureGates: flags['feature-gates'] };
+}
+
+/** What is modelled (whatIfFlags and behaviourFlags): the time, the scale, the controller emulated. */
+export function modelOptions(flags: ModelFlagValues): ModelOptions {
+  return { now: flags.now, replicas: flags.replicas, ...behaviourOptions(flags), burstReplicas: flags['burst-replicas'] };
+}
+
+/** How a command that writes paces its writes (writerFlags). */
+export function writerOptions(flags: { workers: number; 'kube-api-qps': number; 'kube-api-burst': number }): { workers: number; qps: number; burst: number } {
+  return { workers: flags.workers, qps: flags['kube-api-qps'], burst: flags['kube-api-burst'] };
+}
+
+/** The colours and the width of a human view. */
+export interface OutputStyle {
+  chalk: ChalkInstance;
+  /** The terminal's columns; undefined when not a terminal (no width to fit). */
+  width: number | undefined;
+}
+
+/**
+ * How stdout draws: colours and the terminal's width on a terminal (NO_COLOR and FORCE_COLOR
+ * respected); with --output-file, a file: neither.
+ */
+export function stdoutStyle(flags: { 'output-file'?: string } = {}, out: { isTTY?: boolean; columns?: number } = process.stdout, env: NodeJS.ProcessEnv = process.env): OutputStyle {
+  const tty = flags['output-file'] === undefined && out.isTTY === true;
+  return { chalk: makeChalk(colorLevel({ isTTY: tty }, env)), width: tty ? out.columns : undefined };
+}
+
+/** The colours of warnings on stderr (the overlap warnings before a plan). */
+export function stderrChalk(err: { isTTY?: boolean } = process.stderr, env: NodeJS.ProcessEnv = process.env): ChalkInstance {
+  return makeChalk(colorLevel(err, env));
 }

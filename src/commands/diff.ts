@@ -1,9 +1,8 @@
 import { Args } from '@oclif/core';
 import { BaseCommand } from '../cli/base.js';
-import { connection, connectionFlags, modelFlags, noHeadersFlag, outputFlag, scopeFlags } from '../cli/flags.js';
+import { connectionFlags, modelFlags, modelOptions, noHeadersFlag, outputFlag, scopeFlags, sourceOptions, stderrChalk, stdoutStyle } from '../cli/flags.js';
 import { progressOn } from '../cli/progress.js';
 import { parseTarget } from '../cli/targets.js';
-import { colorLevel, makeChalk } from '../render/color.js';
 import { renderDiffTable, renderOverlapWarnings, renderSummary } from '../render/diff-table.js';
 import { renderOutput } from '../render/formats.js';
 import { renderNames } from '../render/plan-output.js';
@@ -40,15 +39,10 @@ so it is not in sync), greater than 1 on an error.`;
   async run(): Promise<void> {
     const { argv, flags } = await this.parse(Diff);
     const targets = (argv as string[]).map(parseTarget);
-    const ctx = await preparePlan(
-      { filename: flags.filename, namespace: flags.namespace, allNamespaces: flags['all-namespaces'], selector: flags.selector, maxInputSize: flags['max-input-size'], connection: connection(flags) },
-      { now: flags.now, replicas: flags.replicas, kubeVersion: flags['kube-version'], featureGates: flags['feature-gates'], burstReplicas: flags['burst-replicas'] },
-      targets,
-      { progress: progressOn(process.stderr) },
-    );
+    const ctx = await preparePlan(sourceOptions(flags), modelOptions(flags), targets, { progress: progressOn(process.stderr) });
     for (const n of ctx.notices) this.warning(n);
     const plan = ctx.plan;
-    process.stderr.write(renderOverlapWarnings(plan, makeChalk(colorLevel(process.stderr, process.env))));
+    process.stderr.write(renderOverlapWarnings(plan, stderrChalk()));
     await this.printChunks(
       renderOutput(flags.output, {
         document: () => plan,
@@ -58,13 +52,13 @@ so it is not in sync), greater than 1 on an error.`;
             process.stderr.write(`No ReplicaSets or ReplicationControllers found${scopeWords(flags.namespace, flags['all-namespaces'], !!flags.filename?.length)}.\n`);
             return [];
           }
-          const chalk = makeChalk(colorLevel(process.stdout, process.env));
+          const { chalk, width } = stdoutStyle();
           const before = new Map(ctx.selected.map((c) => [`${c.kind}/${c.metadata.namespace ?? 'default'}/${c.metadata.name}`, c.status?.observedGeneration ?? null]));
           const table = renderDiffTable(plan, {
             wide,
             noHeaders: flags['no-headers'],
             chalk,
-            width: process.stdout.columns,
+            width,
             // like kubectl get: the NAMESPACE column only when more than one namespace is shown
             namespaceColumn: flags['all-namespaces'] || new Set(plan.controllers.map((c) => c.namespace)).size > 1,
             observedGenerationBefore: (c) => before.get(`${c.kind}/${c.namespace}/${c.name}`),

@@ -1,18 +1,14 @@
-import { Args, Flags, type Interfaces } from '@oclif/core';
+import { Args, Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base.js';
-import { connection, connectionFlags, modelFlags, oneTargetScopeFlags, outputFlag } from '../cli/flags.js';
+import { connectionFlags, modelFlags, modelOptions, oneTargetScopeFlags, outputFlag, sourceOptions, stderrChalk, stdoutStyle } from '../cli/flags.js';
 import { progressOn } from '../cli/progress.js';
 import { parsePodTarget } from '../cli/pod-target.js';
 import { parseTarget } from '../cli/targets.js';
-import { buildPodExplanation, findPods, podExplanationActs } from '../core/pod-explain.js';
-import { summarize } from '../core/plan.js';
-import { UserError } from '../errors.js';
-import { colorLevel, makeChalk } from '../render/color.js';
 import { renderOverlapWarnings } from '../render/diff-table.js';
 import { renderDeploymentTree, renderExplain } from '../render/explain.js';
 import { renderOutput } from '../render/formats.js';
 import { renderPodExplanation } from '../render/pod-explain.js';
-import { explainModels, planInSync, preparePlan } from '../services/plan-service.js';
+import { explainController, explainPod } from '../services/explain-service.js';
 
 export default class Explain extends BaseCommand {
   static override summary = 'Tell the story of one ReplicaSet (which pods it keeps, adopts, releases, creates or deletes, and why) or of one pod';
@@ -64,68 +60,41 @@ Nothing is written.`;
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Explain);
     const podName = parsePodTarget(args.name);
-    if (podName !== undefined) return this.explainPod(podName, flags);
-    const target = parseTarget(args.name);
-    const ctx = await preparePlan(
-      { filename: flags.filename, namespace: flags.namespace, allNamespaces: flags['all-namespaces'], maxInputSize: flags['max-input-size'], connection: connection(flags) },
-      { now: flags.now, replicas: flags.replicas, kubeVersion: flags['kube-version'], featureGates: flags['feature-gates'], burstReplicas: flags['burst-replicas'] },
-      [target],
-      { progress: progressOn(process.stderr) },
-    );
-    // one controller, or the ReplicaSets of one Deployment: in one namespace either way
-    const namespaces = [...new Set(ctx.selected.map((c) => c.metadata.namespace ?? 'default'))].sort();
-    if (namespaces.length > 1 || (target.kind !== 'Deployment' && ctx.selected.length > 1)) {
-      throw new UserError(`"${target.name}" exists in several namespaces (${namespaces.join(', ')}): choose one with -n`);
+    const io = { progress: progressOn(process.stderr) };
+    if (podName !== undefined) {
+      const story = await explainPod(sourceOptions(flags), modelOptions(flags), podName, io);
+      for (const n of story.notices) this.warning(n);
+      await this.printChunks(
+        renderOutput(flags.output, {
+          document: () => story.explanation,
+          human: () => [renderPodExplanation(story.explanation, explainStyle())],
+        }),
+      );
+      process.exitCode = flags['exit-code'] && story.acts ? 1 : 0;
+      return;
     }
-    for (const n of ctx.notices) this.warning(n);
-    process.stderr.write(renderOverlapWarnings(ctx.plan, makeChalk(colorLevel(process.stderr, process.env))));
-    const entries = ctx.plan.controllers;
+    const target = parseTarget(args.name);
+    const story = await explainController(sourceOptions(flags), modelOptions(flags), target, io);
+    for (const n of story.notices) this.warning(n);
+    process.stderr.write(renderOverlapWarnings(story.plan, stderrChalk()));
     await this.printChunks(
       renderOutput(flags.output, {
-        document: () => ctx.plan, // exactly the selected controllers, as diff -o json prints them
+        document: () => story.plan,
         human: () => {
-          const opts = { chalk: makeChalk(colorLevel(process.stdout, process.env)), width: Math.max(80, process.stdout.columns || 100) };
+          const opts = explainStyle();
           // deploy/NAME: the Deployment as a tree first, then each ReplicaSet's story
-          const { models, trees } = explainModels(ctx, target);
+          const { models, trees } = story.stories();
           return [...trees.map((t) => renderDeploymentTree(t, opts)), ...models.map((m) => renderExplain(m, opts))].map((text, i) => (i ? '\n' : '') + text);
         },
       }),
     );
     // a describe: 0 once explained; diff's codes only when asked for (--exit-code)
-    process.exitCode = flags['exit-code'] && !planInSync({ controllers: entries }) ? 1 : 0;
+    process.exitCode = flags['exit-code'] && story.acts ? 1 : 0;
   }
+}
 
-  /** explain pod/NAME: every controller's view of one pod (the planner's decisions, nothing new). */
-  private async explainPod(name: string, flags: Interfaces.InferredFlags<typeof Explain.flags>): Promise<void> {
-    const ctx = await preparePlan(
-      { filename: flags.filename, namespace: flags.namespace, allNamespaces: flags['all-namespaces'], maxInputSize: flags['max-input-size'], connection: connection(flags) },
-      // --replicas is applied below, to the controller that counts the pod
-      { now: flags.now, kubeVersion: flags['kube-version'], featureGates: flags['feature-gates'], burstReplicas: flags['burst-replicas'] },
-      [],
-      { progress: progressOn(process.stderr) },
-      () => false, // plan no controller yet: which ones list the pod is the model's question
-    );
-    const namespace = ctx.source === 'file' ? (flags['all-namespaces'] ? null : (flags.namespace ?? null)) : ctx.namespace;
-    const pods = findPods(ctx.snapshot, name, namespace);
-    if (pods.length === 0) throw new UserError(`pods "${name}" not found${namespace === null ? (ctx.source === 'file' ? ' in the snapshot' : '') : ` in namespace "${namespace}"`}`);
-    if (pods.length > 1) {
-      const where = pods.map((p) => p.metadata.namespace ?? 'default').sort().join(', ');
-      throw new UserError(`pod "${name}" exists in several namespaces (${where}): choose one with -n`);
-    }
-    for (const n of ctx.notices) this.warning(n);
-    const explanation = buildPodExplanation({
-      snapshot: ctx.snapshot,
-      options: { now: ctx.nowMs, behaviour: ctx.behaviour, source: ctx.source, burstReplicas: ctx.planner.burstReplicas },
-      planner: ctx.planner,
-      pod: pods[0],
-      replicas: flags.replicas,
-    });
-    await this.printChunks(
-      renderOutput(flags.output, {
-        document: () => explanation,
-        human: () => [renderPodExplanation(explanation, { chalk: makeChalk(colorLevel(process.stdout, process.env)), width: Math.max(80, process.stdout.columns || 100) })],
-      }),
-    );
-    process.exitCode = flags['exit-code'] && podExplanationActs(explanation) ? 1 : 0;
-  }
+/** A story's page: stdout's colours, at least 80 columns wide (100 when not a terminal). */
+function explainStyle() {
+  const { chalk, width } = stdoutStyle();
+  return { chalk, width: Math.max(80, width || 100) };
 }

@@ -1,12 +1,11 @@
-import { Args, Flags } from '@oclif/core';
+import { Args, Flags, type Interfaces } from '@oclif/core';
 import { BaseCommand } from '../cli/base.js';
-import { behaviourFlags, connection, connectionFlags, inHelpGroup, namespaceScopeFlags, noHeadersFlag, outputFlag } from '../cli/flags.js';
-import { historyFlags, timeWindow } from '../cli/history-flags.js';
+import { behaviourFlags, behaviourOptions, connection, connectionFlags, inHelpGroup, namespaceScopeFlags, noHeadersFlag, outputFlag, stdoutStyle, type OutputStyle } from '../cli/flags.js';
+import { historyFlags, timeWindow, type TimeWindow } from '../cli/history-flags.js';
 import { parsePodTarget } from '../cli/pod-target.js';
 import { progressOn } from '../cli/progress.js';
 import { parseTarget } from '../cli/targets.js';
 import { UserError } from '../errors.js';
-import { colorLevel, makeChalk } from '../render/color.js';
 import { renderOutput } from '../render/formats.js';
 import { historyTableChunks, renderCoverageLine, renderHistoryNotes, renderPodStory } from '../render/history.js';
 import { buildEventsHistory } from '../services/events-history.js';
@@ -104,74 +103,25 @@ Exit status: 0, or 1 when a controller write was not predicted by the rules.`;
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(History);
-    let target: HistoryTarget | undefined;
-    if (args.name !== undefined) {
-      const pod = parsePodTarget(args.name);
-      target = pod !== undefined ? { kind: 'Pod', name: pod } : parseTarget(args.name);
-    }
+    const target = args.name === undefined ? undefined : historyTarget(args.name);
     if (flags.namespace !== undefined && flags['all-namespaces']) throw new UserError('-n and -A cannot be used together');
-    const inputs = [
-      flags['audit-log']?.length && '--audit-log',
-      flags.recording?.length && '--recording',
-      flags.events && '--events',
-      flags['events-file']?.length && '--events-file',
-    ].filter((x): x is string => typeof x === 'string');
-    if (flags['audit-log-format'] !== undefined && !flags['audit-log']?.length) {
-      throw new UserError(`--audit-log-format says how to read the --audit-log inputs: give them with --audit-log FILE${inputs.length ? ` (not ${inputs.join(', ')})` : ''}`);
-    }
+    const inputs = inputFlags(flags);
     // durations count back from now: the command's clock, read once
-    const { sinceMs, untilMs } = timeWindow(flags, Date.now());
-    const namespace = flags['all-namespaces'] ? undefined : flags.namespace;
+    const window = timeWindow(flags, Date.now());
     if (flags['print-query'] !== undefined) {
-      if (inputs.length > 0) throw new UserError(`--print-query prints the query that fetches the log, and reads nothing: leave out ${inputs.join(', ')}`);
-      if (flags.namespace === undefined && !flags['all-namespaces']) throw new UserError('--print-query needs a scope: -n NAMESPACE, or -A for every namespace (every write of the cluster)');
-      this.print(historyQuery({ cloud: flags['print-query'], namespace, target, sinceMs, untilMs }));
+      this.print(printedQuery(flags, flags['print-query'], inputs, target, window));
       return;
     }
     const events = flags.events || (flags['events-file']?.length ?? 0) > 0;
     if (events && inputs.length > 1) throw new UserError(`one history is read from one kind of input: give one of ${inputs.join(', ')}`);
     // Ctrl-C: exit 130 at once, through process.exit, so that the events kept on disk are removed ('exit')
     this.interruptible({ atOnce: true });
-    const progress = progressOn(process.stderr);
-    let result: HistoryResult;
-    try {
-      result = events
-        ? await buildEventsHistory({
-            files: flags['events-file'],
-            connection: flags.events ? connection(flags) : undefined,
-            namespace: flags.namespace,
-            allNamespaces: flags['all-namespaces'],
-            target,
-            kubeVersion: flags['kube-version'],
-            featureGates: flags['feature-gates'],
-            sinceMs,
-            untilMs,
-            controllerWritesOnly: flags['controller-writes-only'],
-            onProgress: (text) => progress.update(text),
-          })
-        : await buildHistory({
-            auditLogs: flags['audit-log'] ?? [],
-            recordings: flags.recording ?? [],
-            namespace,
-            target,
-            kubeVersion: flags['kube-version'],
-            featureGates: flags['feature-gates'],
-            controllerUsers: flags['controller-user'],
-            auditLogFormat: flags['audit-log-format'],
-            sinceMs,
-            untilMs,
-            controllerWritesOnly: flags['controller-writes-only'],
-            onBytes: (read, total) => progress.update(`reading ${flags.recording ? 'recordings' : 'audit logs'}: ${Math.round((100 * read) / Math.max(total, 1))}%`),
-          });
-    } finally {
-      progress.done();
-    }
+    const result = await readHistory(flags, events, target, window);
     const { history } = result;
     // what the input covers and lacks comes first, before any notice, whatever -o is (stdout
     // stays the document)
     process.stderr.write(renderCoverageLine(result.coverage, iso(result.span?.from) ?? history.from, iso(result.span?.to) ?? history.to) + '\n');
     for (const n of result.notices) this.warning(n);
-    const { refused, targetNamespace } = result;
     // -o html inlines the page's script: loaded only for it
     const script = flags.output === 'html' ? await historyPageScript() : undefined;
     try {
@@ -179,19 +129,7 @@ Exit status: 0, or 1 when a controller write was not predicted by the rules.`;
         renderOutput(flags.output, {
           document: () => history,
           pageScript: script === undefined ? undefined : () => script,
-          *human(wide) {
-            // a file gets no colour and no terminal width
-            const tty = flags['output-file'] === undefined && process.stdout.isTTY;
-            const chalk = makeChalk(colorLevel({ isTTY: tty }, process.env));
-            const o = { chalk, wide, noHeaders: flags['no-headers'], width: tty ? process.stdout.columns : undefined };
-            if (target?.kind === 'Pod') {
-              yield renderPodStory({ pod: target.name, namespace: targetNamespace, events: history.events, refused: refused.filter((w) => w.pod === target.name) }, o);
-              return;
-            }
-            // the table in parts, read from disk as it is written out
-            const layout = yield* historyTableChunks(history.events, o);
-            yield '\n' + renderHistoryNotes(result.counts, result.notPredicted, o, layout);
-          },
+          human: (wide) => humanHistory(result, target, { ...stdoutStyle(flags), wide, noHeaders: flags['no-headers'] }),
         }),
         flags['output-file'],
       );
@@ -200,6 +138,75 @@ Exit status: 0, or 1 when a controller write was not predicted by the rules.`;
     }
     process.exitCode = result.counts.notPredicted > 0 ? 1 : 0;
   }
+}
+
+type HistoryFlags = Interfaces.InferredFlags<typeof History.flags>;
+
+/** NAME as history reads it: a pod (pod/NAME) or a controller target. */
+function historyTarget(name: string): HistoryTarget {
+  const pod = parsePodTarget(name);
+  return pod !== undefined ? { kind: 'Pod', name: pod } : parseTarget(name);
+}
+
+/** The inputs given, by their flags; --audit-log-format without --audit-log is refused. */
+function inputFlags(flags: HistoryFlags): string[] {
+  const inputs = [
+    flags['audit-log']?.length && '--audit-log',
+    flags.recording?.length && '--recording',
+    flags.events && '--events',
+    flags['events-file']?.length && '--events-file',
+  ].filter((x): x is string => typeof x === 'string');
+  if (flags['audit-log-format'] !== undefined && !flags['audit-log']?.length) {
+    throw new UserError(`--audit-log-format says how to read the --audit-log inputs: give them with --audit-log FILE${inputs.length ? ` (not ${inputs.join(', ')})` : ''}`);
+  }
+  return inputs;
+}
+
+/** --print-query: the cloud's query for the scope, the target and the window; nothing is read. */
+function printedQuery(flags: HistoryFlags, cloud: NonNullable<HistoryFlags['print-query']>, inputs: string[], target: HistoryTarget | undefined, window: TimeWindow): string {
+  if (inputs.length > 0) throw new UserError(`--print-query prints the query that fetches the log, and reads nothing: leave out ${inputs.join(', ')}`);
+  if (flags.namespace === undefined && !flags['all-namespaces']) throw new UserError('--print-query needs a scope: -n NAMESPACE, or -A for every namespace (every write of the cluster)');
+  return historyQuery({ cloud, namespace: flags['all-namespaces'] ? undefined : flags.namespace, target, ...window });
+}
+
+/** The history of the Events (--events, --events-file), else of the audit logs or recordings, with progress on stderr. */
+async function readHistory(flags: HistoryFlags, events: boolean, target: HistoryTarget | undefined, window: TimeWindow): Promise<HistoryResult> {
+  const progress = progressOn(process.stderr);
+  const common = { target, ...behaviourOptions(flags), ...window, controllerWritesOnly: flags['controller-writes-only'] };
+  try {
+    if (events) {
+      return await buildEventsHistory({
+        ...common,
+        files: flags['events-file'],
+        connection: flags.events ? connection(flags) : undefined,
+        namespace: flags.namespace,
+        allNamespaces: flags['all-namespaces'],
+        onProgress: (text) => progress.update(text),
+      });
+    }
+    return await buildHistory({
+      ...common,
+      auditLogs: flags['audit-log'] ?? [],
+      recordings: flags.recording ?? [],
+      namespace: flags['all-namespaces'] ? undefined : flags.namespace,
+      controllerUsers: flags['controller-user'],
+      auditLogFormat: flags['audit-log-format'],
+      onBytes: (read, total) => progress.update(`reading ${flags.recording ? 'recordings' : 'audit logs'}: ${Math.round((100 * read) / Math.max(total, 1))}%`),
+    });
+  } finally {
+    progress.done();
+  }
+}
+
+/** The table (read from disk as it is written out) and its notes, or a pod's story. */
+function* humanHistory(result: HistoryResult, target: HistoryTarget | undefined, o: OutputStyle & { wide: boolean; noHeaders: boolean }): Generator<string, void, undefined> {
+  const { history, refused, targetNamespace } = result;
+  if (target?.kind === 'Pod') {
+    yield renderPodStory({ pod: target.name, namespace: targetNamespace, events: history.events, refused: refused.filter((w) => w.pod === target.name) }, o);
+    return;
+  }
+  const layout = yield* historyTableChunks(history.events, o);
+  yield '\n' + renderHistoryNotes(result.counts, result.notPredicted, o, layout);
 }
 
 /** A time read (ms) as the contract writes times, or null. */

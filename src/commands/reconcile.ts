@@ -1,11 +1,10 @@
 import { Args, Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base.js';
-import { ask } from '../cli/interrupt.js';
-import { behaviourFlags, connection, connectionFlags, noHeadersFlag, outputFlag, scopeFlags, syncedTimeoutFlag, writerFlags } from '../cli/flags.js';
+import { confirm } from '../cli/confirm.js';
+import { behaviourFlags, connectionFlags, modelOptions, noHeadersFlag, outputFlag, scopeFlags, sourceOptions, stdoutStyle, syncedTimeoutFlag, writerFlags, writerOptions } from '../cli/flags.js';
 import { progressOn } from '../cli/progress.js';
 import { parseTarget } from '../cli/targets.js';
 import { UserError } from '../errors.js';
-import { colorLevel, makeChalk } from '../render/color.js';
 import { renderDiffTable, renderSummary } from '../render/diff-table.js';
 import { renderOutput } from '../render/formats.js';
 import { renderNames } from '../render/plan-output.js';
@@ -73,10 +72,8 @@ interrupted.`;
     if (timeoutMs === null || timeoutMs <= 0) throw new UserError(`invalid --timeout ${JSON.stringify(flags.timeout)}: expected a duration such as 30s or 2m`);
     const progress = progressOn(process.stderr);
     const io = { stdin: process.stdin, progress };
-    const src = { filename: flags.filename, namespace: flags.namespace, allNamespaces: flags['all-namespaces'], selector: flags.selector, maxInputSize: flags['max-input-size'], connection: connection(flags) };
-    const model = { kubeVersion: flags['kube-version'], featureGates: flags['feature-gates'], burstReplicas: flags['burst-replicas'] };
     const savedPlan = flags.plan === undefined ? undefined : { path: flags.plan, maxInputBytes: parseByteQuantity(flags['max-input-size']) };
-    const start = await startReconcile(src, model, targets, io, savedPlan);
+    const start = await startReconcile(sourceOptions(flags), modelOptions(flags), targets, io, savedPlan);
     if (!start) {
       this.print('nothing to do: the plan holds no controller');
       return;
@@ -88,21 +85,20 @@ interrupted.`;
       process.exitCode = 3;
       return;
     }
-    const chalk = makeChalk(colorLevel(process.stdout, process.env));
+    const { chalk, width } = stdoutStyle();
     const human = flags.output === undefined || flags.output === 'wide';
     const work = ctx.plan.controllers.filter((c) => !c.inSync && c.skip?.reason !== 'InvalidSelector');
     if (human) {
       if (ctx.plan.controllers.length) {
-        this.print(renderDiffTable(ctx.plan, { wide: flags.output === 'wide', noHeaders: flags['no-headers'], chalk, width: process.stdout.columns, namespaceColumn: flags['all-namespaces'] || new Set(ctx.plan.controllers.map((c) => c.namespace)).size > 1 }));
+        this.print(renderDiffTable(ctx.plan, { wide: flags.output === 'wide', noHeaders: flags['no-headers'], chalk, width, namespaceColumn: flags['all-namespaces'] || new Set(ctx.plan.controllers.map((c) => c.namespace)).size > 1 }));
         this.print(renderSummary(ctx.plan, chalk));
       } else process.stderr.write('No ReplicaSets or ReplicationControllers found.\n');
     }
     const confirmedByPrompt = work.length > 0 && dryRun === 'none' && !flags.yes;
     if (confirmedByPrompt) {
-      if (!process.stdin.isTTY || flags.plan === '-') throw new UserError('refusing to write to the cluster without confirmation: stdin is not a terminal, pass --yes (or --dry-run=client|server)');
       const where = ctx.connection ? ` on ${ctx.connection.contextName || ctx.connection.server}` : '';
-      const answer = (await ask(confirmationText(work, where), interruption, { input: process.stdin, output: process.stderr }))?.trim().toLowerCase();
-      if (answer !== 'y' && answer !== 'yes') {
+      // a plan read from stdin (--plan -) leaves no terminal to answer on
+      if (!(await confirm(confirmationText(work, where), { input: process.stdin, output: process.stderr, interruption }, flags.plan === '-'))) {
         process.stderr.write('Nothing was written.\n');
         process.exitCode = 0;
         return;
@@ -115,9 +111,7 @@ interrupted.`;
     const signal = interruption.graceful();
     const report: ReconcileReport = await applyPlan(ctx, {
       dryRun,
-      qps: flags['kube-api-qps'],
-      burst: flags['kube-api-burst'],
-      workers: flags.workers,
+      ...writerOptions(flags),
       onAction: (a, c) => {
         done++;
         progress.update(`applying: ${done} actions (${c.namespace}/${c.name}: ${a.action}${a.pod ? ' ' + a.pod : ''})`);

@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base.js';
-import { behaviourFlags, connection, connectionFlags, forceFlag, namespaceFlags, syncedTimeoutFlag, writerFlags } from '../cli/flags.js';
+import { behaviourFlags, behaviourOptions, connection, connectionFlags, forceFlag, namespaceFlags, syncedTimeoutFlag, writerFlags, writerOptions } from '../cli/flags.js';
 import { parseDurationMs } from '../core/duration.js';
 import { CONTROLLER_KINDS } from '../core/controller.js';
 import type { ControllerKind } from '../core/types.js';
@@ -66,12 +66,9 @@ Stops on SIGINT/SIGTERM: takes no new work, finishes the syncs in flight, releas
       allNamespaces: flags['all-namespaces'],
       selector: flags.selector,
       kinds,
-      workers: flags.workers,
+      ...writerOptions(flags),
       burstReplicas: flags['burst-replicas'],
-      kubeVersion: flags['kube-version'],
-      featureGates: flags['feature-gates'],
-      qps: flags['kube-api-qps'],
-      burst: flags['kube-api-burst'],
+      ...behaviourOptions(flags),
       resyncMs: flags['resync-period'] === '0' ? 0 : duration('resync-period', flags['resync-period']),
       leaderElect: flags['leader-elect'],
       leaseName: flags['leader-elect-lease-name'],

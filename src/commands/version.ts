@@ -1,6 +1,6 @@
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base.js';
-import { behaviourFlags, connection, connectionFlags, outputFlag } from '../cli/flags.js';
+import { behaviourFlags, behaviourOptions, connection, connectionFlags, outputFlag } from '../cli/flags.js';
 import { renderOutput } from '../render/formats.js';
 import { versionReport, versionText } from '../services/version-service.js';
 
@@ -28,8 +28,7 @@ the newest; the exit status stays 0.`;
     const report = await versionReport(this.config.version, {
       client: flags.client,
       connection: connection(flags),
-      kubeVersion: flags['kube-version'],
-      featureGates: flags['feature-gates'],
+      ...behaviourOptions(flags),
     });
     await this.printChunks(renderOutput(flags.output, { document: () => report, human: () => [versionText(report)] }));
   }

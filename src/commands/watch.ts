@@ -1,6 +1,6 @@
 import { Args, Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base.js';
-import { behaviourFlags, connection, connectionFlags, forceFlag, inHelpGroup, scopeFlags, whatIfFlags, writerFlags } from '../cli/flags.js';
+import { behaviourFlags, connectionFlags, forceFlag, inHelpGroup, modelOptions, scopeFlags, sourceOptions, whatIfFlags, writerFlags, writerOptions } from '../cli/flags.js';
 import { progressOn } from '../cli/progress.js';
 import { parseTarget } from '../cli/targets.js';
 import { colorLevel } from '../render/color.js';
@@ -61,18 +61,10 @@ NO_COLOR is respected.`;
     const { argv, flags } = await this.parse(Watch);
     const feed = await prepareWatch(
       {
-        source: {
-          filename: flags.filename,
-          namespace: flags.namespace,
-          allNamespaces: flags['all-namespaces'],
-          selector: flags.selector,
-          maxInputSize: flags['max-input-size'],
-          connection: connection(flags),
-          targets: (argv as string[]).map(parseTarget),
-        },
-        model: { now: flags.now, kubeVersion: flags['kube-version'], featureGates: flags['feature-gates'], burstReplicas: flags['burst-replicas'] },
+        source: { ...sourceOptions(flags), targets: (argv as string[]).map(parseTarget) },
+        model: modelOptions(flags),
         record: flags.record,
-        reconcile: flags.reconcile ? { workers: flags.workers, qps: flags['kube-api-qps'], burst: flags['kube-api-burst'], force: flags.force } : undefined,
+        reconcile: flags.reconcile ? { ...writerOptions(flags), force: flags.force } : undefined,
       },
       { stdin: process.stdin, progress: progressOn(process.stderr) },
     );

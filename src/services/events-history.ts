@@ -20,7 +20,7 @@ import { BAIL } from '../input/yaml-fast.js';
 import { loadAllFast } from '../input/yaml-js.js';
 import { EventSpool } from './event-spool.js';
 import { describeTarget, type HistoryResult, type HistoryTarget } from './history-service.js';
-import { chooseBehaviour } from './plan-service.js';
+import { chooseBehaviour } from './behaviour.js';
 
 const gunzip = promisify(gunzipCallback);
 

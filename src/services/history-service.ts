@@ -13,7 +13,7 @@ import { timeUs } from '../input/audit/time.js';
 import { auditWrites as readAuditWrites, type ReadSummary } from './history-reader.js';
 import { fileParseError, UserError } from '../errors.js';
 import { EventSpool } from './event-spool.js';
-import { chooseBehaviour } from './plan-service.js';
+import { chooseBehaviour } from './behaviour.js';
 import type { Target } from './targets.js';
 
 export type HistoryTarget = Target | { kind: 'Pod'; name: string };
@@ -253,50 +253,137 @@ class BitSet {
 /** A pod the log shows for this long without one pods/status write means the log lacks them (a kubelet reports within seconds). */
 const KUBELET_REPORTS_MS = 60_000;
 
+/**
+ * The history of the audit logs (or recordings): every write replayed in one pass, the events of
+ * the scope and target put in time order and kept on disk, then, once the whole log is read, the
+ * verdicts it turns out it cannot support marked unknown.
+ */
 export async function buildHistory(opts: HistoryOptions): Promise<HistoryResult> {
-  const recordings = opts.recordings ?? [];
-  if (opts.auditLogs.length > 0 && recordings.length > 0) throw new UserError('give audit logs (--audit-log) or recordings (--recording), not both: one history is read from one kind of input');
-  if (opts.auditLogs.length === 0 && recordings.length === 0) throw new UserError('no audit log: give one or more with --audit-log FILE (or recordings of rs-reconcile record with --recording FILE)');
-  const source = recordings.length > 0 ? 'recording' : 'audit-log';
-  const input = source === 'recording' ? 'recording' : 'audit log';
-  const notices: string[] = [];
-  const behaviour = chooseBehaviour({ kubeVersion: opts.kubeVersion, featureGates: opts.featureGates }, null, notices);
-  // The rules of the controller that wrote each sync: kube-controller-manager names its version in
-  // its User-Agent, rs-reconcile the rules it ran; --kube-version overrides them all.
-  const rulesByVersion = new Map<string, Behaviour>();
-  const writers = new Map<string, number>();
-  const rulesFor = (userAgent: string): Behaviour | null => {
+  const build = new HistoryBuild(opts);
+  try {
+    await build.replayInput();
+    build.checkTarget();
+    build.takeReadSummary();
+    build.refilter(build.lacksPodStatus());
+  } catch (e) {
+    build.spool.close();
+    throw e;
+  }
+  return build.result();
+}
+
+/** One history being built: the replay, the rules of each writer, the spool and its counts. */
+class HistoryBuild {
+  private readonly source: 'recording' | 'audit-log';
+  /** The input in words, for messages: `audit log`, `recording`. */
+  private readonly input: string;
+  private readonly notices: string[] = [];
+  private readonly behaviour: Behaviour;
+  /** The rules of the controller that wrote each sync, by the version it names. */
+  private readonly rulesByVersion = new Map<string, Behaviour>();
+  /** The versions the log's controllers name, and how many writes each. */
+  private readonly writers = new Map<string, number>();
+  private readonly replay: HistoryReplay;
+  private readonly targetNamespaces = new Set<string>();
+  private readonly counts: HistoryCounts = { events: 0, controller: 0, predicted: 0, notPredicted: 0, unknown: 0 };
+  private readonly notPredicted: HistoryEvent[] = [];
+  private readonly refused: RefusedWrite[] = [];
+  spool: EventSpool<HistoryEvent>;
+  private audit: ReadSummary | null = null;
+  private readonly coverage: HistoryCoverage;
+  private from: string | null = null;
+  private to: string | null = null;
+  /** Verdicts on pods' phase and readiness, by their place in the spool: unknown if the log turns out to lack them. */
+  private readonly held = new BitSet();
+  private firstPodCreate: number | null = null;
+  private firstAt: number | null = null;
+  private lastAt: number | null = null;
+  /** The writes controllers' syncs name as their causes (--controller-writes-only keeps them). */
+  private readonly causeKeys = new Set<string>();
+  private readonly order = new TimeOrder();
+  private readonly overlaps = new Overlaps();
+  /** Writes read (state-only entries not counted). */
+  private writes = 0;
+
+  constructor(private readonly opts: HistoryOptions) {
+    const recordings = opts.recordings ?? [];
+    if (opts.auditLogs.length > 0 && recordings.length > 0) throw new UserError('give audit logs (--audit-log) or recordings (--recording), not both: one history is read from one kind of input');
+    if (opts.auditLogs.length === 0 && recordings.length === 0) throw new UserError('no audit log: give one or more with --audit-log FILE (or recordings of rs-reconcile record with --recording FILE)');
+    this.source = recordings.length > 0 ? 'recording' : 'audit-log';
+    this.input = this.source === 'recording' ? 'recording' : 'audit log';
+    this.behaviour = chooseBehaviour({ kubeVersion: opts.kubeVersion, featureGates: opts.featureGates }, null, this.notices);
+    // In a recording, rs-reconcile's writes carry its field manager, not its User-Agent.
+    const controllerUsers = this.source === 'recording' ? [...(opts.controllerUsers ?? []), RS_RECONCILE_USER] : opts.controllerUsers;
+    this.replay = new HistoryReplay({ behaviour: this.behaviour, controllerUsers, rulesFor: (userAgent) => this.rulesFor(userAgent) });
+    this.spool = new EventSpool<HistoryEvent>(opts.spoolDir);
+    this.coverage = { format: this.source === 'recording' ? 'recording' : 'kube-apiserver', truncated: 0, duplicates: 0, missing: [] };
+  }
+
+  /**
+   * The rules of the controller that wrote a sync: kube-controller-manager names its version in
+   * its User-Agent, rs-reconcile the rules it ran; --kube-version overrides them all (null).
+   */
+  private rulesFor(userAgent: string): Behaviour | null {
     const v = rulesVersionOf(userAgent);
     if (v === null) return null;
-    writers.set(v, (writers.get(v) ?? 0) + 1);
-    if (opts.kubeVersion !== undefined) return null;
-    let b = rulesByVersion.get(v);
-    if (!b) rulesByVersion.set(v, (b = chooseBehaviour({ featureGates: opts.featureGates }, v.split('.')[1], notices)));
+    this.writers.set(v, (this.writers.get(v) ?? 0) + 1);
+    if (this.opts.kubeVersion !== undefined) return null;
+    let b = this.rulesByVersion.get(v);
+    if (!b) this.rulesByVersion.set(v, (b = chooseBehaviour({ featureGates: this.opts.featureGates }, v.split('.')[1], this.notices)));
     return b;
-  };
-  // In a recording, rs-reconcile's writes carry its field manager, not its User-Agent.
-  const controllerUsers = source === 'recording' ? [...(opts.controllerUsers ?? []), RS_RECONCILE_USER] : opts.controllerUsers;
-  const replay = new HistoryReplay({ behaviour, controllerUsers, rulesFor });
-  const target = opts.target;
-  const targetNamespaces = new Set<string>();
-  const counts: HistoryCounts = { events: 0, controller: 0, predicted: 0, notPredicted: 0, unknown: 0 };
-  const notPredicted: HistoryEvent[] = [];
-  const refused: RefusedWrite[] = [];
-  let spool = new EventSpool<HistoryEvent>(opts.spoolDir);
-  let audit: ReadSummary | null = null;
-  const readCoverage = { format: (source === 'recording' ? 'recording' : 'kube-apiserver') as HistoryCoverage['format'], truncated: 0, duplicates: 0, missing: [] as string[] };
-  let from = null as string | null;
-  let to = null as string | null;
-  // verdicts on pods' phase and readiness, by their place in the spool: unknown if the log turns out to lack them
-  const held = new BitSet();
-  let firstPodCreate: number | null = null;
-  let firstAt: number | null = null;
-  let lastAt: number | null = null;
-  // the writes controllers' syncs name as their causes (--controller-writes keeps them)
-  const causeKeys = new Set<string>();
-  const count = (e: HistoryEvent): void => {
-    from ??= e.time;
-    to = e.time;
+  }
+
+  /** Every write of the input replayed; the events of the scope and target put in time order and kept. */
+  async replayInput(): Promise<void> {
+    const { opts } = this;
+    const writesIn = this.source === 'recording' ? recordedWrites(opts.recordings ?? [], opts, this.notices) : auditLogWrites(opts, (s) => (this.audit = s));
+    for await (const { write: w, stateOnly, at } of writesIn) {
+      if (opts.namespace !== undefined && w.namespace !== opts.namespace) continue;
+      this.replayWrite(w, stateOnly, at);
+      if (!Number.isNaN(at)) for (const e of this.order.release(at - REORDER_WINDOW_MS)) this.keep(e);
+    }
+    for (const e of this.order.release()) this.keep(e);
+  }
+
+  /** One write: the state it brings, the events it makes (of the target), the times it tells. */
+  private replayWrite(w: ApiWrite, stateOnly: boolean, at: number): void {
+    const target = this.opts.target;
+    if (!stateOnly) this.writes++;
+    if (!Number.isNaN(at)) {
+      this.firstAt ??= at;
+      this.lastAt = at;
+    }
+    if (this.firstPodCreate === null && w.resource === 'pods' && w.verb === 'create' && w.subresource === null && !Number.isNaN(at)) this.firstPodCreate = at;
+    // (a recording is in the watch's order, which is storage's: nothing to doubt there)
+    if (this.source === 'audit-log') this.overlaps.check(w, at);
+    const events = this.replay.push(w);
+    if (this.source === 'audit-log') this.overlaps.add(events, w, at);
+    const no = this.replay.refusedWrite();
+    if (no && target?.kind === 'Pod' && no.pod === target.name && this.refused.length < NOT_PREDICTED_SHOWN) this.refused.push(no);
+    // A list, or a removal after termination, brings state: it is not a write anyone made then.
+    if (stateOnly) return;
+    for (const e of events) {
+      if (target && !matches(this.replay, w.namespace, e, target)) continue;
+      if (target) this.targetNamespaces.add(w.namespace);
+      this.order.push(e);
+    }
+  }
+
+  /** An event in time order: kept when in the window (--since, --until), and counted. */
+  private keep(e: HistoryEvent): void {
+    const { opts } = this;
+    const t = Date.parse(e.time);
+    if ((opts.sinceMs !== undefined && t < opts.sinceMs) || (opts.untilMs !== undefined && t > opts.untilMs)) return;
+    if (e.actor.controller && e.predicted !== null && this.replay.dependsOnPodStatus(e)) this.held.add(this.spool.length);
+    if (opts.controllerWritesOnly && e.cause) for (const c of e.cause) this.causeKeys.add(causeKey(c.time, c.user, c.object.kind === 'Pod' ? c.object.name : null));
+    this.spool.push(e);
+    this.count(e);
+  }
+
+  private count(e: HistoryEvent): void {
+    const { counts } = this;
+    this.from ??= e.time;
+    this.to = e.time;
     counts.events++;
     if (!e.actor.controller) return;
     counts.controller++;
@@ -304,119 +391,104 @@ export async function buildHistory(opts: HistoryOptions): Promise<HistoryResult>
     else if (e.predicted === null) counts.unknown++;
     else {
       counts.notPredicted++;
-      if (notPredicted.length < NOT_PREDICTED_SHOWN) notPredicted.push(e);
+      if (this.notPredicted.length < NOT_PREDICTED_SHOWN) this.notPredicted.push(e);
     }
-  };
-  const keep = (e: HistoryEvent): void => {
-    const t = Date.parse(e.time);
-    if ((opts.sinceMs !== undefined && t < opts.sinceMs) || (opts.untilMs !== undefined && t > opts.untilMs)) return;
-    if (e.actor.controller && e.predicted !== null && replay.dependsOnPodStatus(e)) held.add(spool.length);
-    if (opts.controllerWritesOnly && e.cause) for (const c of e.cause) causeKeys.add(causeKey(c.time, c.user, c.object.kind === 'Pod' ? c.object.name : null));
-    spool.push(e);
-    count(e);
-  };
-  const order = new TimeOrder();
-  const overlaps = new Overlaps();
-  let writes = 0;
-  try {
-    const writesIn = source === 'recording' ? recordedWrites(recordings, opts, notices) : auditLogWrites(opts, (s) => (audit = s));
-    for await (const { write: w, stateOnly, at } of writesIn) {
-      if (opts.namespace !== undefined && w.namespace !== opts.namespace) continue;
-      if (!stateOnly) writes++;
-      if (!Number.isNaN(at)) {
-        firstAt ??= at;
-        lastAt = at;
-      }
-      if (firstPodCreate === null && w.resource === 'pods' && w.verb === 'create' && w.subresource === null && !Number.isNaN(at)) firstPodCreate = at;
-      // (a recording is in the watch's order, which is storage's: nothing to doubt there)
-      if (source === 'audit-log') overlaps.check(w, at);
-      const events = replay.push(w);
-      if (source === 'audit-log') overlaps.add(events, w, at);
-      const no = replay.refusedWrite();
-      if (no && target?.kind === 'Pod' && no.pod === target.name && refused.length < NOT_PREDICTED_SHOWN) refused.push(no);
-      // A list, or a removal after termination, brings state: it is not a write anyone made then.
-      if (!stateOnly) {
-        for (const e of events) {
-          if (target && !matches(replay, w.namespace, e, target)) continue;
-          if (target) targetNamespaces.add(w.namespace);
-          order.push(e);
-        }
-      }
-      if (!Number.isNaN(at)) for (const e of order.release(at - REORDER_WINDOW_MS)) keep(e);
-    }
-    for (const e of order.release()) keep(e);
-    if (target) {
-      if (counts.events === 0 && opts.sinceMs === undefined && opts.untilMs === undefined) throw new UserError(`${describeTarget(target)} has no write in the ${input}${opts.namespace !== undefined ? ` in namespace ${opts.namespace}` : ''}`);
-      if (targetNamespaces.size > 1) throw new UserError(`"${target.name}" is in several namespaces of the ${input} (${[...targetNamespaces].sort().join(', ')}): choose one with -n`);
-    }
-    const read = audit as ReadSummary | null;
-    if (read) {
-      readCoverage.format = (read.format ?? 'kube-apiserver') as HistoryCoverage['format'];
-      readCoverage.truncated = read.truncated;
-      readCoverage.duplicates = read.duplicates;
-      readCoverage.missing.push(...read.missing);
-      notices.push(...read.notices);
-    }
-    // A log that lacks pods/status writes cannot tell phase or readiness: the verdicts resting on
-    // them are unknown. Known when a pod's status changed with no such write logged, or when the
-    // log has none at all though pods lived in it past the time a kubelet takes to report.
+  }
+
+  /** A target with no write in the whole input, or in several namespaces of it, is refused. */
+  checkTarget(): void {
+    const { opts } = this;
+    const target = opts.target;
+    if (!target) return;
+    if (this.counts.events === 0 && opts.sinceMs === undefined && opts.untilMs === undefined) throw new UserError(`${describeTarget(target)} has no write in the ${this.input}${opts.namespace !== undefined ? ` in namespace ${opts.namespace}` : ''}`);
+    if (this.targetNamespaces.size > 1) throw new UserError(`"${target.name}" is in several namespaces of the ${this.input} (${[...this.targetNamespaces].sort().join(', ')}): choose one with -n`);
+  }
+
+  /** What the audit reader found about its input: its format, what it lacks, its notices. */
+  takeReadSummary(): void {
+    const read = this.audit;
+    if (!read) return;
+    this.coverage.format = (read.format ?? 'kube-apiserver') as HistoryCoverage['format'];
+    this.coverage.truncated = read.truncated;
+    this.coverage.duplicates = read.duplicates;
+    this.coverage.missing.push(...read.missing);
+    this.notices.push(...read.notices);
+  }
+
+  /**
+   * A log that lacks pods/status writes cannot tell phase or readiness: the verdicts resting on
+   * them are unknown. Known when a pod's status changed with no such write logged, or when the
+   * log has none at all though pods lived in it past the time a kubelet takes to report.
+   */
+  lacksPodStatus(): boolean {
+    const { replay, firstPodCreate, lastAt } = this;
     const quiet = replay.podStatusWrites === 0 && firstPodCreate !== null && lastAt !== null && lastAt - firstPodCreate >= KUBELET_REPORTS_MS;
-    const gke = read?.gkeWithoutDataAccess ?? false;
+    const gke = this.audit?.gkeWithoutDataAccess ?? false;
     const why = replay.podStatusEvidence ?? (quiet ? `no pods/status write in the log, though pods lived in it for ${Math.round((lastAt! - firstPodCreate!) / 1000)} s` : null);
-    const noPodStatus = (gke || why !== null) && counts.controller > 0 && source !== 'recording';
+    const noPodStatus = (gke || why !== null) && this.counts.controller > 0 && this.source !== 'recording';
     // (GKE's own fact already says it)
-    if (noPodStatus && !gke) readCoverage.missing.push(`pod status writes (pods/status, where the kubelet reports phase and readiness): ${why}; the verdicts that rest on them are unknown`);
-    if (noPodStatus || opts.controllerWritesOnly) {
-      const all = spool;
-      spool = new EventSpool<HistoryEvent>(opts.spoolDir);
-      Object.assign(counts, { events: 0, controller: 0, predicted: 0, notPredicted: 0, unknown: 0 });
-      notPredicted.length = 0;
-      from = to = null;
-      let i = 0;
-      try {
-        for (let e of all) {
-          if (noPodStatus && held.has(i)) e = { ...e, predicted: null, reason: null, message: unknownMessage(e) };
-          i++;
-          if (opts.controllerWritesOnly && !e.actor.controller && !causeKeys.has(causeKey(e.time, e.actor.user, e.pod))) continue;
-          spool.push(e);
-          count(e);
-        }
-      } finally {
-        all.close();
+    if (noPodStatus && !gke) this.coverage.missing.push(`pod status writes (pods/status, where the kubelet reports phase and readiness): ${why}; the verdicts that rest on them are unknown`);
+    return noPodStatus;
+  }
+
+  /**
+   * The kept events again, counted afresh: those resting on pod status marked unknown when the log
+   * lacks it, and with --controller-writes-only the controllers' writes and their causes alone.
+   */
+  refilter(noPodStatus: boolean): void {
+    const { opts } = this;
+    if (!noPodStatus && !opts.controllerWritesOnly) return;
+    const all = this.spool;
+    this.spool = new EventSpool<HistoryEvent>(opts.spoolDir);
+    Object.assign(this.counts, { events: 0, controller: 0, predicted: 0, notPredicted: 0, unknown: 0 });
+    this.notPredicted.length = 0;
+    this.from = this.to = null;
+    let i = 0;
+    try {
+      for (let e of all) {
+        if (noPodStatus && this.held.has(i)) e = { ...e, predicted: null, reason: null, message: unknownMessage(e) };
+        i++;
+        if (opts.controllerWritesOnly && !e.actor.controller && !this.causeKeys.has(causeKey(e.time, e.actor.user, e.pod))) continue;
+        this.spool.push(e);
+        this.count(e);
       }
+    } finally {
+      all.close();
     }
-  } catch (e) {
-    spool.close();
-    throw e;
   }
-  const versions = [...writers.keys()].sort();
-  if (opts.kubeVersion !== undefined && versions.some((v) => v !== behaviour.version)) {
-    notices.push(`the log's controllers ran the rules of ${versions.join(' and ')}, and --kube-version applied those of ${behaviour.version} instead`);
+
+  /** The contract's document and what the command says around it. */
+  result(): HistoryResult {
+    const { opts, behaviour, notices, writers, coverage } = this;
+    const versions = [...writers.keys()].sort();
+    if (opts.kubeVersion !== undefined && versions.some((v) => v !== behaviour.version)) {
+      notices.push(`the log's controllers ran the rules of ${versions.join(' and ')}, and --kube-version applied those of ${behaviour.version} instead`);
+    }
+    if (this.writes === 0) {
+      const hint = this.source === 'recording' ? 'nothing changed while it recorded' : 'was it written with a policy that logs them at RequestResponse?';
+      notices.push(`no write of pods, ReplicaSets or ReplicationControllers${opts.namespace !== undefined ? ` in namespace ${opts.namespace}` : ''} in the ${this.input}: ${hint}`);
+    }
+    const { events: _none, ...header } = this.replay.history(this.source, [], coverage);
+    // the rules applied: --kube-version, else those the log's controllers name (the most writes), else the newest
+    const named = [...writers.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
+    const kubernetesVersion = opts.kubeVersion === undefined && named !== undefined ? (this.rulesByVersion.get(named)?.version ?? header.kubernetesVersion) : header.kubernetesVersion;
+    const { coverage: _c, ...head } = header;
+    // in the contract's order: the events, then what the input could and could not tell
+    const spool = this.spool;
+    const history = { ...head, kubernetesVersion, from: this.from, to: this.to, events: spool, coverage };
+    const { firstAt, lastAt, targetNamespaces } = this;
+    return {
+      history,
+      counts: this.counts,
+      notPredicted: this.notPredicted,
+      refused: this.refused,
+      coverage,
+      span: firstAt !== null && lastAt !== null ? { from: firstAt, to: lastAt } : null,
+      notices,
+      targetNamespace: targetNamespaces.size === 1 ? [...targetNamespaces][0] : (opts.namespace ?? null),
+      close: () => spool.close(),
+    };
   }
-  if (writes === 0) {
-    const hint = source === 'recording' ? 'nothing changed while it recorded' : 'was it written with a policy that logs them at RequestResponse?';
-    notices.push(`no write of pods, ReplicaSets or ReplicationControllers${opts.namespace !== undefined ? ` in namespace ${opts.namespace}` : ''} in the ${input}: ${hint}`);
-  }
-  const coverage: HistoryCoverage = readCoverage;
-  const { events: _none, ...header } = replay.history(source, [], coverage);
-  // the rules applied: --kube-version, else those the log's controllers name (the most writes), else the newest
-  const named = [...writers.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
-  const kubernetesVersion = opts.kubeVersion === undefined && named !== undefined ? (rulesByVersion.get(named)?.version ?? header.kubernetesVersion) : header.kubernetesVersion;
-  const { coverage: _c, ...head } = header;
-  // in the contract's order: the events, then what the input could and could not tell
-  const history = { ...head, kubernetesVersion, from, to, events: spool, coverage };
-  const finalSpool = spool;
-  return {
-    history,
-    counts,
-    notPredicted,
-    refused,
-    coverage,
-    span: firstAt !== null && lastAt !== null ? { from: firstAt, to: lastAt } : null,
-    notices,
-    targetNamespace: targetNamespaces.size === 1 ? [...targetNamespaces][0] : (opts.namespace ?? null),
-    close: () => finalSpool.close(),
-  };
 }
 
 /** The key a cause step and the event of the same write share: when, who, and the pod (if a pod's). */

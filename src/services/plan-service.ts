@@ -13,9 +13,10 @@ import type { Plan, WhatIf } from '../core/plan-types.js';
 import { parseSelectorString } from '../core/selector.js';
 import { formatTime } from '../core/time.js';
 import type { Controller, ControllerKind, Snapshot } from '../core/types.js';
-import { behaviourFor, minorFromServer, NEWEST_MINOR, parseFeatureGates, parseKubeVersion, type Behaviour } from '../core/versions.js';
+import type { Behaviour } from '../core/versions.js';
 import { UserError } from '../errors.js';
 import { parseByteQuantity } from '../input/read-input.js';
+import { chooseBehaviour, type BehaviourOptions } from './behaviour.js';
 import type { Progress } from './progress.js';
 import { deploymentOwner, describeTarget, targetMatches, type Target } from './targets.js';
 
@@ -29,11 +30,9 @@ export interface SourceOptions {
   connection: ConnectionFlags;
 }
 
-export interface ModelOptions {
+export interface ModelOptions extends BehaviourOptions {
   now?: string;
   replicas?: number;
-  kubeVersion?: string;
-  featureGates?: string;
   burstReplicas?: number;
   /** Keep the decisions behind the plan, for a sync that carries them out (reconcile). */
   keepDecisions?: boolean;
@@ -113,25 +112,6 @@ export function podlessInput(snapshot: Snapshot): string | null {
   if (!controllerObjectsOf(snapshot).some(wanting)) return null;
   const held = countKinds((kind) => snapshot.controllers[kind].length);
   return `the input holds ${held} but no pods: every controller is planned as if its pods were gone (did you mean "kubectl get rs,rc,pods -o yaml"?)`;
-}
-
-export function chooseBehaviour(model: ModelOptions, serverMinor: string | null, notices: string[]): Behaviour {
-  let minor = NEWEST_MINOR;
-  if (model.kubeVersion !== undefined) {
-    const v = parseKubeVersion(model.kubeVersion);
-    if (!v.ok) throw new UserError(v.error);
-    minor = v.minor;
-  } else if (serverMinor !== null) {
-    const m = minorFromServer(serverMinor);
-    if (m.note) notices.push(m.note);
-    minor = m.minor;
-  }
-  const gates = parseFeatureGates(model.featureGates);
-  if (!gates.ok) throw new UserError(gates.error);
-  const b = behaviourFor(minor, gates.gates);
-  if (b.error) throw new UserError(b.error);
-  notices.push(...b.warnings);
-  return b.behaviour;
 }
 
 /**

@@ -2,7 +2,7 @@
 // fight a running upstream controller, serve metrics and health, lead (or not) through a Lease,
 // and stop cleanly on a signal, on --until-synced, or when leadership is lost.
 
-import { connect, type ConnectionFlags } from '../cluster/kubeconfig.js';
+import { connect, type Connection, type ConnectionFlags } from '../cluster/kubeconfig.js';
 import { getServerVersion } from '../cluster/read.js';
 import { runLeaderElection } from '../cluster/lease.js';
 import { refuseBesideUpstreamController } from '../cluster/upstream-detect.js';
@@ -11,9 +11,11 @@ import { controllerMetrics, Metrics, serveMetrics, workQueueMetricSink } from '.
 import { realClock } from '../runtime/clock.js';
 import type { WriteFence } from '../runtime/api.js';
 import type { ControllerKind } from '../core/types.js';
+import type { Behaviour } from '../core/versions.js';
 import { UserError, oneLine } from '../errors.js';
 import { firstNames } from '../core/messages.js';
-import { chooseBehaviour, planInSync, preparePlan } from './plan-service.js';
+import { resolveBehaviour } from './behaviour.js';
+import { planInSync, preparePlan } from './plan-service.js';
 import { describeWork } from './reconcile-service.js';
 import type { Logger } from '../runtime/log.js';
 import { startControllers, type ControllersHandle } from './run-service.js';
@@ -51,174 +53,213 @@ export interface ForegroundOptions {
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
-/** Runs until stopped; returns the exit status. */
+/**
+ * Runs until stopped; returns the exit status. As kube-controller-manager starts: the version
+ * emulated, no fight with an upstream controller, metrics and health served, then the
+ * controllers, led through a Lease or not, until a signal, --until-synced or a lost lease.
+ */
 export async function runForeground(o: ForegroundOptions): Promise<number> {
   const stream = o.stream ?? process.stderr;
   const log = createLogger({ format: o.logFormat, verbosity: o.verbosity, stream, clock: realClock, color: (stream as NodeJS.WriteStream).isTTY === true && !process.env.NO_COLOR });
   const conn = connect({ ...o.connection, namespace: o.namespace });
   const namespace = o.allNamespaces ? null : conn.namespace;
 
-  const version = o.kubeVersion === undefined ? await getServerVersion(conn) : null;
   const notices: string[] = [];
-  const behaviour = chooseBehaviour({ kubeVersion: o.kubeVersion, featureGates: o.featureGates }, version?.minor ?? null, notices);
+  const { behaviour } = await resolveBehaviour(o, notices, async () => (await getServerVersion(conn)).minor);
   for (const n of notices) log.info(`warning: ${n}`);
 
   if (!o.force) await refuseBesideUpstreamController(conn, namespace, (w) => log.info(`warning: ${w}`));
+  return new Foreground(o, { log, conn, namespace, behaviour }).run();
+}
 
-  const metrics = new Metrics();
-  const m = controllerMetrics(metrics);
-  const queueSink = workQueueMetricSink(m);
-  let handle: ControllersHandle | null = null;
-  let leading = !o.leaderElect;
-  const server =
-    o.metricsBindAddress !== '0'
-      ? await serveMetrics(metrics, o.metricsBindAddress, {
-          healthz: () => true,
-          readyz: () => !leading || (handle !== null && handle.informers.pods.hasSynced()),
-        })
-      : null;
-  if (server) log.info('Serving metrics', { address: `${server.address}:${server.port}` });
+/** What the controllers run with, settled before they start. */
+interface Setting {
+  log: Logger;
+  conn: Connection;
+  namespace: string | null;
+  behaviour: Behaviour;
+}
 
-  const stop = new AbortController();
-  const onSignal = () => {
-    log.info('Shutting down: no new work, finishing syncs in flight');
-    stop.abort();
-  };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
-  o.signal?.addEventListener('abort', () => stop.abort(), { once: true });
+/** One run of the controllers in the foreground: its metrics, its stop, its exit status. */
+class Foreground {
+  private readonly metrics = new Metrics();
+  private readonly m = controllerMetrics(this.metrics);
+  private readonly queueSink = workQueueMetricSink(this.m);
+  private readonly stop = new AbortController();
+  private handle: ControllersHandle | null = null;
+  private leading: boolean;
+  private exitCode = 0;
 
-  let exitCode = 0;
-  const expectationsTimer = setInterval(() => {
-    if (handle) m.expectationsPending.set(handle.controllers.reduce((n, c) => n + c.expectations.pending().length, 0));
-  }, 1000);
-  expectationsTimer.unref();
+  constructor(
+    private readonly o: ForegroundOptions,
+    private readonly set: Setting,
+  ) {
+    this.leading = !o.leaderElect;
+  }
+
+  async run(): Promise<number> {
+    const { o, set } = this;
+    const server = await this.serveMetrics();
+    const onSignal = () => {
+      set.log.info('Shutting down: no new work, finishing syncs in flight');
+      this.stop.abort();
+    };
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
+    o.signal?.addEventListener('abort', () => this.stop.abort(), { once: true });
+    const expectationsTimer = setInterval(() => {
+      if (this.handle) this.m.expectationsPending.set(this.handle.controllers.reduce((n, c) => n + c.expectations.pending().length, 0));
+    }, 1000);
+    expectationsTimer.unref();
+    try {
+      if (o.leaderElect) await this.leadWhileElected();
+      else await this.lead(this.stop.signal);
+      // bound the wait for syncs in flight
+      await Promise.race([this.handle ? this.handle.done : Promise.resolve(), grace()]);
+    } catch (err) {
+      if (err instanceof UserError) throw err;
+      set.log.error(`controller failed: ${oneLine(err)}`);
+      this.exitCode = 2;
+    } finally {
+      clearInterval(expectationsTimer);
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      await server?.close();
+    }
+    return this.exitCode;
+  }
+
+  /** /metrics, /healthz and /readyz (ready: a standby, or a leader whose pod cache has synced). */
+  private async serveMetrics(): Promise<{ close(): Promise<void> } | null> {
+    if (this.o.metricsBindAddress === '0') return null;
+    const server = await serveMetrics(this.metrics, this.o.metricsBindAddress, {
+      healthz: () => true,
+      readyz: () => !this.leading || (this.handle !== null && this.handle.informers.pods.hasSynced()),
+    });
+    this.set.log.info('Serving metrics', { address: `${server.address}:${server.port}` });
+    return server;
+  }
 
   /** Runs the controllers until `signal` aborts; resolves once they stopped. */
-  const lead = async (signal: AbortSignal, fence?: WriteFence): Promise<void> => {
-    handle = startControllers(
+  private async lead(signal: AbortSignal, fence?: WriteFence): Promise<void> {
+    const { o, set } = this;
+    const h = startControllers(
       {
         fence,
         identity: fence ? o.identity : undefined,
         trackWrittenPods: o.untilSynced,
-        conn,
-        namespace,
+        conn: set.conn,
+        namespace: set.namespace,
         selector: o.selector,
         kinds: o.kinds,
         workers: o.workers,
         burstReplicas: o.burstReplicas,
-        behaviour,
+        behaviour: set.behaviour,
         qps: o.qps,
         burst: o.burst,
         resyncMs: o.resyncMs,
-        log,
+        log: set.log,
         metrics: {
-          onQueueMetric: (_queue, e) => queueSink(e),
-          onRequest: (verb, resource, code) => m.apiRequests.inc({ verb, resource, code: String(code) }),
-          onSync: (_kind, ms) => m.syncDuration.observe(ms / 1000),
+          onQueueMetric: (_queue, e) => this.queueSink(e),
+          onRequest: (verb, resource, code) => this.m.apiRequests.inc({ verb, resource, code: String(code) }),
+          onSync: (_kind, ms) => this.m.syncDuration.observe(ms / 1000),
         },
       },
       signal,
     );
-    const h = handle;
-    if (o.untilSynced) {
-      const deadline = Date.now() + o.timeoutMs;
-      void (async () => {
-        try {
-          await h.synced;
-        } catch {
-          return;
-        }
-        while (!signal.aborted) {
-          const unsettled = h.unsettledPods();
-          // The caches say done; `diff` on the same scope, on a fresh read, must say so too.
-          if (h.allInSync() && !unsettled.notReady.length && !unsettled.notGone.length && (await diffDrift(o, log))?.length === 0) {
-            log.info('Every controller in scope is in sync and no expectation is pending');
-            stop.abort();
-            return;
-          }
-          if (Date.now() > deadline) {
-            const drift = await diffDrift(o, log);
-            log.error(`not in sync after ${Math.round(o.timeoutMs / 1000)}s${describeUnsettled(unsettled)}${drift?.length ? `; diff: ${firstNames(drift, 5)}` : ''}`);
-            exitCode = 1;
-            stop.abort();
-            return;
-          }
-          await new Promise((r) => setTimeout(r, 200));
-        }
-      })();
-    }
+    this.handle = h;
+    if (o.untilSynced) void this.stopOnceSynced(h, signal, Date.now() + o.timeoutMs);
     await h.done;
-  };
-
-  try {
-    if (!o.leaderElect) {
-      await lead(stop.signal);
-    } else {
-      const leaseNamespace = o.leaseNamespace ?? namespace ?? 'default';
-      let running: Promise<void> | null = null;
-      const grace = () => new Promise<void>((r) => setTimeout(r, SHUTDOWN_GRACE_MS).unref());
-      // On a stop (signal, --until-synced) the leader keeps its lease, and renews it, while the
-      // syncs in flight finish: their writes pass the fence. Only then is the election cancelled
-      // and the lease released. A lost lease ends leading at once instead, writes and all.
-      const election = new AbortController();
-      stop.signal.addEventListener(
-        'abort',
-        () =>
-          void (async () => {
-            if (running) await Promise.race([running, grace()]);
-            election.abort();
-          })(),
-        { once: true },
-      );
-      m.leader.set(0);
-      await runLeaderElection(
-        {
-          conn,
-          namespace: leaseNamespace,
-          name: o.leaseName,
-          identity: o.identity,
-          leaseDurationMs: o.leaseDurationMs,
-          renewDeadlineMs: o.renewDeadlineMs,
-          retryPeriodMs: o.retryPeriodMs,
-          onStartedLeading: (signal, fence) => {
-            leading = true;
-            m.leader.set(1);
-            log.info('Became the leader', { lease: `${leaseNamespace}/${o.leaseName}`, identity: o.identity });
-            running = lead(AbortSignal.any([signal, stop.signal]), fence);
-          },
-          onStoppedLeading: () => {
-            m.leader.set(0);
-            if (!election.signal.aborted) {
-              // As kube-controller-manager (klog.FlushAndExit(…, 1) on "leaderelection lost"):
-              // exit 1 at once, its restart stands by. The fence refuses every write from here.
-              log.error('Leader election lost: stopping at once');
-              exitCode = 1;
-              stop.abort();
-            }
-          },
-          onNewLeader: (id) => {
-            if (id !== o.identity) log.info('Another instance leads', { identity: id });
-          },
-          onError: (err, during) => log.v(2).info(`lease ${during} failed`, { err: err.message }),
-        },
-        election.signal,
-      );
-      if (running) await Promise.race([running, grace()]);
-    }
-    // bound the wait for syncs in flight
-    await Promise.race([handle ? (handle as ControllersHandle).done : Promise.resolve(), new Promise((r) => setTimeout(r, SHUTDOWN_GRACE_MS).unref())]);
-  } catch (err) {
-    if (err instanceof UserError) throw err;
-    log.error(`controller failed: ${oneLine(err)}`);
-    exitCode = 2;
-  } finally {
-    clearInterval(expectationsTimer);
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-    await server?.close();
   }
-  return exitCode;
+
+  /**
+   * --until-synced: stops with 0 once every controller is in sync, nothing it wrote is still
+   * settling and `diff` on a fresh read agrees; with 1 once the deadline passed first.
+   */
+  private async stopOnceSynced(h: ControllersHandle, signal: AbortSignal, deadline: number): Promise<void> {
+    const { o, set } = this;
+    try {
+      await h.synced;
+    } catch {
+      return;
+    }
+    while (!signal.aborted) {
+      const unsettled = h.unsettledPods();
+      // The caches say done; `diff` on the same scope, on a fresh read, must say so too.
+      if (h.allInSync() && !unsettled.notReady.length && !unsettled.notGone.length && (await diffDrift(o, set.log))?.length === 0) {
+        set.log.info('Every controller in scope is in sync and no expectation is pending');
+        this.stop.abort();
+        return;
+      }
+      if (Date.now() > deadline) {
+        const drift = await diffDrift(o, set.log);
+        set.log.error(`not in sync after ${Math.round(o.timeoutMs / 1000)}s${describeUnsettled(unsettled)}${drift?.length ? `; diff: ${firstNames(drift, 5)}` : ''}`);
+        this.exitCode = 1;
+        this.stop.abort();
+        return;
+      }
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+
+  /** --leader-elect: the controllers run while this instance holds the Lease. */
+  private async leadWhileElected(): Promise<void> {
+    const { o, set } = this;
+    const leaseNamespace = o.leaseNamespace ?? set.namespace ?? 'default';
+    let running: Promise<void> | null = null;
+    // On a stop (signal, --until-synced) the leader keeps its lease, and renews it, while the
+    // syncs in flight finish: their writes pass the fence. Only then is the election cancelled
+    // and the lease released. A lost lease ends leading at once instead, writes and all.
+    const election = new AbortController();
+    this.stop.signal.addEventListener(
+      'abort',
+      () =>
+        void (async () => {
+          if (running) await Promise.race([running, grace()]);
+          election.abort();
+        })(),
+      { once: true },
+    );
+    this.m.leader.set(0);
+    await runLeaderElection(
+      {
+        conn: set.conn,
+        namespace: leaseNamespace,
+        name: o.leaseName,
+        identity: o.identity,
+        leaseDurationMs: o.leaseDurationMs,
+        renewDeadlineMs: o.renewDeadlineMs,
+        retryPeriodMs: o.retryPeriodMs,
+        onStartedLeading: (signal, fence) => {
+          this.leading = true;
+          this.m.leader.set(1);
+          set.log.info('Became the leader', { lease: `${leaseNamespace}/${o.leaseName}`, identity: o.identity });
+          running = this.lead(AbortSignal.any([signal, this.stop.signal]), fence);
+        },
+        onStoppedLeading: () => {
+          this.m.leader.set(0);
+          if (!election.signal.aborted) {
+            // As kube-controller-manager (klog.FlushAndExit(…, 1) on "leaderelection lost"):
+            // exit 1 at once, its restart stands by. The fence refuses every write from here.
+            set.log.error('Leader election lost: stopping at once');
+            this.exitCode = 1;
+            this.stop.abort();
+          }
+        },
+        onNewLeader: (id) => {
+          if (id !== o.identity) set.log.info('Another instance leads', { identity: id });
+        },
+        onError: (err, during) => set.log.v(2).info(`lease ${during} failed`, { err: err.message }),
+      },
+      election.signal,
+    );
+    if (running) await Promise.race([running, grace()]);
+  }
+}
+
+/** How long a stop waits for the syncs in flight. */
+function grace(): Promise<void> {
+  return new Promise<void>((r) => setTimeout(r, SHUTDOWN_GRACE_MS).unref());
 }
 
 const quiet = { update() {}, done() {} };

@@ -99,12 +99,59 @@ export function actionReporter(opts: Pick<StartOptions, 'onAction' | 'log'>): No
  * once the caches have synced.
  */
 export function startControllers(opts: StartOptions, signal: AbortSignal): ControllersHandle {
-  let inScope: ((o: ControllerObject) => boolean) | undefined;
-  if (opts.selector !== undefined) {
-    const sel = parseSelectorString(opts.selector);
-    if (!sel.ok) throw new UserError(sel.error);
-    inScope = (o) => sel.selector.matches(o.metadata.labels);
-  }
+  const inScope = controllerScope(opts.selector);
+  const { pods, kinds, informersFor } = newInformers(opts);
+  const written = new WrittenPods(opts.behaviour);
+  const api = controllerAPI(opts);
+  const podLister: Listers['pods'] = podListersOf(pods.cache);
+  const report = actionReporter(opts);
+  const controllers = kinds.map(
+    (info, i) =>
+      new ReplicaSetController({
+        kind: info.kind,
+        info,
+        listers: { pods: podLister, controllers: controllerLister(informersFor[i]) },
+        api,
+        behaviour: opts.behaviour,
+        burstReplicas: opts.burstReplicas,
+        clock: realClock,
+        log: opts.log,
+        inScope,
+        queueMetrics: opts.metrics ? (e) => opts.metrics!.onQueueMetric(info.queueName, e) : undefined,
+        onSync: (key, outcome, ms) => {
+          opts.metrics?.onSync(info.kind, ms, outcome.error === null);
+          opts.log.v(2).info(`Finished syncing ${info.kind}`, { key, duration: `${ms}ms`, actions: outcome.actions.length, ...(outcome.error ? { err: outcome.error.message } : {}) });
+        },
+        onAction: (key, a) => {
+          report(info.kind, key, a);
+          if (opts.trackWrittenPods && a.ok && a.pod) written.note(info.kind, key, a);
+        },
+      }),
+  );
+  addEventHandlers(pods, informersFor, controllers, written);
+  const { synced, done } = runInformersThenWorkers(opts, api, pods, informersFor, controllers, signal);
+  const informers: ControllersHandle['informers'] = { pods };
+  kinds.forEach((k, i) => (informers[k.resource] = informersFor[i]));
+  return {
+    controllers,
+    informers,
+    synced,
+    done,
+    allInSync: () => controllers.every((c) => c.allInSync()),
+    unsettledPods: () => written.unsettled((ns, name) => pods.cache.get(`${ns}/${name}`)),
+  };
+}
+
+/** -l: the controllers a selector chooses (client-side: the others stay visible for ranking). */
+function controllerScope(selector: string | undefined): ((o: ControllerObject) => boolean) | undefined {
+  if (selector === undefined) return undefined;
+  const sel = parseSelectorString(selector);
+  if (!sel.ok) throw new UserError(sel.error);
+  return (o) => sel.selector.matches(o.metadata.labels);
+}
+
+/** The pod informer, and one informer per kind run, each kind on a resource of its own. */
+function newInformers(opts: StartOptions): { pods: Informer<Pod>; kinds: ControllerKindInfo[]; informersFor: Informer<ControllerObject>[] } {
   const common = { conn: opts.conn, namespace: opts.namespace, resyncMs: opts.resyncMs, onError: (e: Error) => opts.log.error('informer error', { err: e.message }) };
   const pods = new Informer<Pod>({
     ...common,
@@ -124,18 +171,21 @@ export function startControllers(opts: StartOptions, signal: AbortSignal): Contr
   if (new Set(['pods', ...kinds.map((k) => k.resource)]).size !== kinds.length + 1) {
     throw new Error(`controller kinds need resources of their own: ${kinds.map((k) => k.resource).join(', ')}`);
   }
-  const informersFor = kinds.map((k) => new Informer<ControllerObject>({ ...common, resource: k, indexers: nsIndex }));
+  return { pods, kinds, informersFor: kinds.map((k) => new Informer<ControllerObject>({ ...common, resource: k, indexers: nsIndex })) };
+}
 
-  const podLister: Listers['pods'] = podListersOf(pods.cache);
-
-  const listerOf = (inf: Informer<ControllerObject>): Listers['controllers'] => ({
+function controllerLister(inf: Informer<ControllerObject>): Listers['controllers'] {
+  return {
     get: (ns, name) => inf.cache.get(`${ns}/${name}`),
     inNamespace: (ns) => inf.cache.byIndex('namespace', ns),
     all: () => inf.cache.list(),
     ownedBy: (uid) => inf.cache.byIndex('owner', uid),
-  });
+  };
+}
 
-  const api = new KubeControllerAPI(opts.conn.kc, {
+/** The controllers' client: rate-limited, fenced by the lease, named in the User-Agent. */
+function controllerAPI(opts: StartOptions): KubeControllerAPI {
+  return new KubeControllerAPI(opts.conn.kc, {
     dryRun: opts.dryRun,
     limiter: new TokenBucket(realClock, opts.qps, opts.burst),
     hostname: hostname(),
@@ -145,35 +195,13 @@ export function startControllers(opts: StartOptions, signal: AbortSignal): Contr
     // (`history`), as kube-controller-manager's by its service account.
     userAgent: userAgentFor('replicaset-controller', opts.identity ?? hostname(), opts.behaviour.version),
   });
-  const report = actionReporter(opts);
-  const make = (info: ControllerKindInfo, inf: Informer<ControllerObject>) => {
-    const kind = info.kind;
-    return new ReplicaSetController({
-      kind,
-      info,
-      listers: { pods: podLister, controllers: listerOf(inf) },
-      api,
-      behaviour: opts.behaviour,
-      burstReplicas: opts.burstReplicas,
-      clock: realClock,
-      log: opts.log,
-      inScope,
-      queueMetrics: opts.metrics ? (e) => opts.metrics!.onQueueMetric(info.queueName, e) : undefined,
-      onSync: (key, outcome, ms) => {
-        opts.metrics?.onSync(kind, ms, outcome.error === null);
-        opts.log.v(2).info(`Finished syncing ${kind}`, { key, duration: `${ms}ms`, actions: outcome.actions.length, ...(outcome.error ? { err: outcome.error.message } : {}) });
-      },
-      onAction: (key, a) => {
-        report(kind, key, a);
-        if (opts.trackWrittenPods && a.ok && a.pod) written.note(kind, key, a);
-      },
-    });
-  };
-  const written = new WrittenPods(opts.behaviour);
-  const controllers = kinds.map((k, i) => make(k, informersFor[i]));
+}
 
-  // Event handlers: every controller sees every pod; each sees its own kind's objects. A dashboard
-  // tells the changes from handlers of its own (watch --reconcile: services/watch/sources.ts).
+/**
+ * Event handlers: every controller sees every pod; each sees its own kind's objects. A dashboard
+ * tells the changes from handlers of its own (watch --reconcile: services/watch/sources.ts).
+ */
+function addEventHandlers(pods: Informer<Pod>, informersFor: Informer<ControllerObject>[], controllers: ReplicaSetController[], written: WrittenPods): void {
   pods.addHandlers({
     add: (p) => {
       for (const c of controllers) c.addPod(p);
@@ -194,7 +222,17 @@ export function startControllers(opts: StartOptions, signal: AbortSignal): Contr
       delete: (o) => c.deleteController(o),
     });
   });
+}
 
+/** The informers run; once every cache has synced (WaitForCacheSync) the workers start, until `signal`. */
+function runInformersThenWorkers(
+  opts: StartOptions,
+  api: KubeControllerAPI,
+  pods: Informer<Pod>,
+  informersFor: Informer<ControllerObject>[],
+  controllers: ReplicaSetController[],
+  signal: AbortSignal,
+): { synced: Promise<void>; done: Promise<void> } {
   const running = [pods, ...informersFor].map((inf) => inf.run(signal));
   const synced = Promise.all([pods, ...informersFor].map((inf) => inf.waitForSync(signal))).then(() => undefined);
   const done = (async () => {
@@ -209,16 +247,7 @@ export function startControllers(opts: StartOptions, signal: AbortSignal): Contr
     await api.flush(); // events of the last syncs
     await Promise.allSettled(running);
   })();
-  const informers: ControllersHandle['informers'] = { pods };
-  kinds.forEach((k, i) => (informers[k.resource] = informersFor[i]));
-  return {
-    controllers,
-    informers,
-    synced,
-    done,
-    allInSync: () => controllers.every((c) => c.allInSync()),
-    unsettledPods: () => written.unsettled((ns, name) => pods.cache.get(`${ns}/${name}`)),
-  };
+  return { synced, done };
 }
 
 /**

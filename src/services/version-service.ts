@@ -6,7 +6,7 @@ import type { ConnectionFlags } from '../cluster/kubeconfig.js';
 import { behaviourFeatures, type BehaviourFeature } from '../core/messages.js';
 import { NEWEST_VERSION, OLDEST_MINOR } from '../core/versions.js';
 import { oneLine } from '../errors.js';
-import { chooseBehaviour } from './plan-service.js';
+import { resolveBehaviour, type BehaviourSource } from './behaviour.js';
 
 /** How long `version` waits for the server when --request-timeout is not given. */
 export const VERSION_TIMEOUT_MS = 5000;
@@ -27,7 +27,7 @@ export interface VersionReport {
     emulated: {
       version: string;
       /** Why this version: --kube-version, the server's own, or the newest (no server). */
-      from: 'kube-version' | 'server' | 'newest';
+      from: BehaviourSource;
       gates: Record<string, boolean>;
       features: BehaviourFeature[];
       notes: string[];
@@ -75,10 +75,9 @@ export async function serverInfo(connection: ConnectionFlags, env: NodeJS.Proces
 export async function versionReport(tool: string, opts: VersionOptions): Promise<VersionReport> {
   const server = opts.client ? null : await serverInfo(opts.connection, opts.env ?? process.env, opts.timeoutMs);
   const notes: string[] = [];
-  const serverMinor = server?.reachable ? server.minor : null;
-  // an invalid --kube-version or --feature-gates is the user's error, as in every other command
-  const behaviour = chooseBehaviour({ kubeVersion: opts.kubeVersion, featureGates: opts.featureGates }, serverMinor, notes);
-  const from = opts.kubeVersion !== undefined ? 'kube-version' : serverMinor !== null ? 'server' : 'newest';
+  // the server was asked above whatever --kube-version says: its version is shown either way.
+  // An invalid --kube-version or --feature-gates is the user's error, as in every other command.
+  const { behaviour, from } = await resolveBehaviour(opts, notes, async () => (server?.reachable ? server.minor : null));
   return {
     rsReconcile: tool,
     node: process.version,
