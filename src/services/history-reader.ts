@@ -8,7 +8,7 @@ import { fileParseError, UserError } from '../errors.js';
 import { AuditFormatError, writeOfAuditEvent } from '../history/audit-event.js';
 import { projectWrite } from '../history/project.js';
 import type { ApiWrite } from '../history/types.js';
-import { AUDIT_FORMATS, AuditCoverage, entryError, HISTORY_WRITES, isAuditFormat, readAuditLogs } from '../input/audit-log.js';
+import { AUDIT_FORMATS, AuditCoverage, entryError, HISTORY_WRITES, isAuditFormat, oneTimeAnEntry, readAuditLogs } from '../input/audit-log.js';
 import { FACTS } from '../input/audit/coverage.js';
 
 export interface ReaderRequest {
@@ -56,8 +56,8 @@ export async function* readWrites(req: ReaderRequest, onBytes?: (read: number, t
       throw e;
     }
     if (!w) continue;
-    // GKE logs one time an entry (its converted Event has it as both): when it was received is not known
-    if (line.format === 'gke-cloud-logging' || line.format === 'gke-bigquery') w.finished = undefined;
+    // a format that logs one time an entry (GKE's converted Event has it as both): when it was received is not known
+    if (oneTimeAnEntry(line.format)) w.finished = undefined;
     yield { write: projectWrite(w), at: line.atUs / 1000 };
   }
   // a format forced on a file of another shape reads nothing from it: that is a mistake, not an empty log

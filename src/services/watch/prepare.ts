@@ -8,7 +8,7 @@ import type { Behaviour } from '../../core/versions.js';
 import { UserError, oneLine } from '../../errors.js';
 import type { RecordedResource } from '../../history/recording.js';
 import { realClock, type Clock } from '../../runtime/clock.js';
-import { chooseBehaviour } from '../behaviour.js';
+import { chooseBehaviour, resolveBehaviour } from '../behaviour.js';
 import { parseNow, readSnapshot, selectControllers, type ModelOptions, type SourceOptions } from '../plan-service.js';
 import type { Progress } from '../progress.js';
 import type { RecordingSession } from '../record-service.js';
@@ -87,8 +87,7 @@ async function prepareCluster(o: WatchOptions, io: WatchIO, clock: Clock, fixedN
   const { getServerVersion } = await import('../../cluster/read.js');
   const conn = connect({ ...src.connection, namespace: src.namespace }, io.env ?? process.env);
   const namespace = src.allNamespaces ? null : conn.namespace;
-  const version = o.model.kubeVersion === undefined ? await getServerVersion(conn) : null;
-  const behaviour = chooseBehaviour(o.model, version?.minor ?? null, notices);
+  const { behaviour } = await resolveBehaviour(o.model, notices, async () => (await getServerVersion(conn)).minor);
   const scope: WatchScope = { namespace, selector: src.selector, targets: src.targets };
   const meta: WatchMeta = { context: conn.contextName || conn.server, scope: clusterScopeText(namespace), mode: o.reconcile ? 'reconcile' : 'read-only' };
   // Opened now: a file that cannot be written fails before the dashboard draws.
