@@ -6,7 +6,6 @@ import type { ExplainModel, ExplainPodRow } from '../core/explain-types.js';
 import { INDENT, asIfTitle, decisionStyle, para } from './explain-text.js';
 import { type Cell, type Column, humanDuration, naturalWidths, renderTable, sanitize, tableWidth, truncate, wrap } from './text.js';
 
-
 /**
  * The DELETION-COST cell: `-` when the annotation is absent, the raw value when it is valid
  * (`-007 (= -7)` when it reads differently), `<raw> (invalid → 0)` when upstream ignores it.

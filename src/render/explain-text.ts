@@ -27,7 +27,6 @@ export function title(model: { kind: string; namespace: string; name: string }):
   return `${model.kind} ${model.namespace}/${model.name}`;
 }
 
-
 /** Indented, wrapped paragraph; `style` colours every produced line. */
 export function para(text: string, width: number, style?: (s: string) => string, indent = INDENT): string[] {
   return wrap(text, width, indent, indent).map((l) => (style ? indent + style(l.slice(indent.length)) : l));
@@ -76,4 +75,3 @@ export function decisionStyle(chalk: ChalkInstance, decision: ExplainPodRow['out
       return undefined;
   }
 }
-
