@@ -128,6 +128,84 @@ type WatchOutcome =
   | { kind: 'ended'; healthy: boolean }
   | { kind: 'error'; healthy: boolean; error: Error };
 
+/**
+ * One watch request's lifetime: its connect and life timers, the caller's abort, the request's
+ * handles to end it, and the one outcome it settles with (the first; later ones are dropped).
+ */
+class WatchAttempt {
+  settled = false;
+  private isOpen = false;
+  private events = 0;
+  private readonly startedAt = Date.now();
+  private controller: AbortController | undefined;
+  private agent: { destroy(): void } | undefined;
+  private readonly connectTimer: ReturnType<typeof setTimeout>;
+  private readonly lifeTimer: ReturnType<typeof setTimeout>;
+  private readonly onAbort = () => this.finish({ kind: 'aborted' });
+
+  constructor(
+    private readonly signal: AbortSignal,
+    private readonly resolve: (outcome: WatchOutcome) => void,
+    timeouts: { connectTimeout: () => Error; lifeTimeout: () => Error; lifeMs: number },
+  ) {
+    this.connectTimer = setTimeout(() => this.finish({ kind: 'error', healthy: false, error: timeouts.connectTimeout() }), WATCH_CONNECT_TIMEOUT_MS);
+    this.lifeTimer = setTimeout(() => this.finish({ kind: 'error', healthy: this.healthy(), error: timeouts.lifeTimeout() }), timeouts.lifeMs);
+    if (signal.aborted) this.finish({ kind: 'aborted' });
+    else signal.addEventListener('abort', this.onAbort, { once: true });
+  }
+
+  healthy(): boolean {
+    return this.isOpen && (this.events > 0 || Date.now() - this.startedAt >= HEALTHY_WATCH_MS);
+  }
+
+  eventReceived(): void {
+    this.events++;
+  }
+
+  /** Watch handed out its AbortController: the request is answered. */
+  opened(controller: AbortController): void {
+    this.controller = controller;
+    if (this.settled) controller.abort();
+    else {
+      this.isOpen = true;
+      clearTimeout(this.connectTimer);
+    }
+  }
+
+  finish(outcome: WatchOutcome): void {
+    if (this.settled) return;
+    this.settled = true;
+    clearTimeout(this.connectTimer);
+    clearTimeout(this.lifeTimer);
+    this.signal.removeEventListener('abort', this.onAbort);
+    this.controller?.abort();
+    // Also ends a request still waiting for its answer (Watch gives no handle on it until then).
+    this.agent?.destroy();
+    this.resolve(outcome);
+  }
+
+  /**
+   * Watch reads only these two members of its KubeConfig; the request's agent is kept to be able
+   * to end the request before Watch hands out its AbortController.
+   */
+  kubeConfigView(kc: KubeConfig): KubeConfig {
+    const view: Pick<KubeConfig, 'getCurrentCluster' | 'applyToFetchOptions'> = {
+      getCurrentCluster: () => kc.getCurrentCluster(),
+      applyToFetchOptions: async (o) => {
+        const init = await kc.applyToFetchOptions(o);
+        const a: unknown = init.agent;
+        if (typeof a === 'object' && a !== null && typeof (a as { destroy?: unknown }).destroy === 'function') {
+          this.agent = a as { destroy(): void };
+          if (this.settled) this.agent.destroy();
+        }
+        (init.headers as unknown as { set(k: string, v: string): void } | undefined)?.set('User-Agent', USER_AGENT);
+        return init;
+      },
+    };
+    return view as KubeConfig;
+  }
+}
+
 export class Informer<T extends CachedObject = CachedObject> {
   readonly cache: IndexedCache<T>;
   private readonly def: ApiResource;
@@ -327,7 +405,6 @@ export class Informer<T extends CachedObject = CachedObject> {
   }
 
   private watchOnce(signal: AbortSignal): Promise<WatchOutcome> {
-    const kc = this.conn.kc;
     const timeoutSeconds = MIN_WATCH_TIMEOUT_S + Math.floor(Math.random() * MIN_WATCH_TIMEOUT_S);
     const query: Record<string, string | number | boolean | undefined> = {
       allowWatchBookmarks: true,
@@ -339,92 +416,44 @@ export class Informer<T extends CachedObject = CachedObject> {
     this.metric('watch', `resourceVersion=${this.rv}`);
 
     return new Promise<WatchOutcome>((resolve) => {
-      const startedAt = Date.now();
-      let settled = false;
-      let opened = false;
-      let events = 0;
-      let controller: AbortController | undefined;
-      let agent: { destroy(): void } | undefined;
-
-      const healthy = () => opened && (events > 0 || Date.now() - startedAt >= HEALTHY_WATCH_MS);
-      const stop = () => {
-        controller?.abort();
-        // Also ends a request still waiting for its answer (Watch gives no handle on it until then).
-        agent?.destroy();
-      };
-      const finish = (outcome: WatchOutcome) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(connectTimer);
-        clearTimeout(lifeTimer);
-        signal.removeEventListener('abort', onAbort);
-        stop();
-        resolve(outcome);
-      };
-      const onAbort = () => finish({ kind: 'aborted' });
-      const connectTimer = setTimeout(
-        () => finish({ kind: 'error', healthy: false, error: new ClusterError(`no answer to the watch of ${this.def.resource} from ${this.conn.server} in ${WATCH_CONNECT_TIMEOUT_MS / 1000}s`, 'timeout') }),
-        WATCH_CONNECT_TIMEOUT_MS,
-      );
-      const lifeTimer = setTimeout(
-        () => finish({ kind: 'error', healthy: healthy(), error: new ClusterError(`the watch of ${this.def.resource} outlived its ${timeoutSeconds}s timeout; watching again`, 'timeout') }),
-        timeoutSeconds * 1000 + WATCH_TIMEOUT_GRACE_MS,
-      );
-      if (signal.aborted) return finish({ kind: 'aborted' });
-      signal.addEventListener('abort', onAbort, { once: true });
-
-      // Watch reads only these two members of its KubeConfig; the request's agent is kept to be
-      // able to end the request before Watch hands out its AbortController.
-      const view: Pick<KubeConfig, 'getCurrentCluster' | 'applyToFetchOptions'> = {
-        getCurrentCluster: () => kc.getCurrentCluster(),
-        applyToFetchOptions: async (o) => {
-          const init = await kc.applyToFetchOptions(o);
-          const a: unknown = init.agent;
-          if (typeof a === 'object' && a !== null && typeof (a as { destroy?: unknown }).destroy === 'function') {
-            agent = a as { destroy(): void };
-            if (settled) agent.destroy();
-          }
-          (init.headers as unknown as { set(k: string, v: string): void } | undefined)?.set('User-Agent', USER_AGENT);
-          return init;
-        },
-      };
-
+      const attempt = new WatchAttempt(signal, resolve, {
+        connectTimeout: () => new ClusterError(`no answer to the watch of ${this.def.resource} from ${this.conn.server} in ${WATCH_CONNECT_TIMEOUT_MS / 1000}s`, 'timeout'),
+        lifeTimeout: () => new ClusterError(`the watch of ${this.def.resource} outlived its ${timeoutSeconds}s timeout; watching again`, 'timeout'),
+        lifeMs: timeoutSeconds * 1000 + WATCH_TIMEOUT_GRACE_MS,
+      });
+      if (attempt.settled) return;
       const onEvent = (type: string, object: unknown) => {
-        if (settled) return;
-        if (type !== 'ERROR') events++;
+        if (attempt.settled) return;
+        if (type !== 'ERROR') attempt.eventReceived();
         let end: EventEnd | null;
         try {
           end = this.handleEvent(type, object, op);
         } catch (e) {
           end = { kind: 'error', error: asError(e) };
         }
-        if (end) finish({ ...end, healthy: healthy() });
+        if (end) attempt.finish({ ...end, healthy: attempt.healthy() });
       };
       const onDone = (err: unknown) => {
-        if (settled) return;
-        if (err === null || err === undefined) return finish({ kind: 'ended', healthy: healthy() });
-        const status = (err as { statusCode?: unknown }).statusCode;
-        if (status === 410) return finish({ kind: 'expired', healthy: false, message: `watch answered 410 Gone` });
-        let error = typeof status === 'number' ? clusterError(this.conn, err, op, { status }) : clusterError(this.conn, err, op);
-        if (!(error instanceof ClusterError)) {
-          // e.g. node-fetch's "Premature close" when the connection drops mid-stream
-          error = new ClusterError(`the watch of ${this.def.resource} from ${this.conn.server} broke off: ${error.message}`, 'unreachable');
-        }
-        finish({ kind: 'error', healthy: healthy(), error });
+        if (!attempt.settled) attempt.finish(this.watchDone(err, op, attempt.healthy()));
       };
-
-      new Watch(view as KubeConfig).watch(collectionPath(this.def, this.opts.namespace), query, onEvent, onDone).then(
-        (c) => {
-          controller = c;
-          if (settled) c.abort();
-          else {
-            opened = true;
-            clearTimeout(connectTimer);
-          }
-        },
+      new Watch(attempt.kubeConfigView(this.conn.kc)).watch(collectionPath(this.def, this.opts.namespace), query, onEvent, onDone).then(
+        (c) => attempt.opened(c),
         (err: unknown) => onDone(err ?? new Error('the watch request failed')),
       );
     });
+  }
+
+  /** How the watch ends when Watch reports it done: cleanly (null), 410 Gone, or an error. */
+  private watchDone(err: unknown, op: Operation, healthy: boolean): WatchOutcome {
+    if (err === null || err === undefined) return { kind: 'ended', healthy };
+    const status = (err as { statusCode?: unknown }).statusCode;
+    if (status === 410) return { kind: 'expired', healthy: false, message: `watch answered 410 Gone` };
+    let error = typeof status === 'number' ? clusterError(this.conn, err, op, { status }) : clusterError(this.conn, err, op);
+    if (!(error instanceof ClusterError)) {
+      // e.g. node-fetch's "Premature close" when the connection drops mid-stream
+      error = new ClusterError(`the watch of ${this.def.resource} from ${this.conn.server} broke off: ${error.message}`, 'unreachable');
+    }
+    return { kind: 'error', healthy, error };
   }
 
   /** Applies one watch event; returns how the watch ends when the event ends it. */

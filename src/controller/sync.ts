@@ -69,21 +69,46 @@ class AggregateSyncError extends Error {
  * creates or the ranked deletions, then the status write. Nothing is decided again here; when
  * the API server's answers change what upstream would count (an adopted pod already gone), the
  * planner's rules are asked again for the claimed pods that resulted, at the decision's `now`.
+ * The steps before (get the controller from the cache, expectations satisfied?, list the
+ * candidate pods) are the caller's and the planner's: `decision.manages` carries rsNeedsSync.
  */
 export async function syncController(planner: ClusterPlanner, decision: SyncDecision, deps: SyncDeps): Promise<SyncOutcome> {
-  const c = decision.controller;
-  const key = controllerKey(c);
-  const ns = namespaceOf(c);
   const actions: ActionOutcome[] = [];
   const record = (a: ActionOutcome) => {
     actions.push(a);
     deps.onAction?.(a);
   };
+  const key = controllerKey(decision.controller);
   const outcome = (o: Partial<SyncOutcome>): SyncOutcome => ({ key, actions, error: null, status: null, statusWritten: false, requeueAfterMs: null, skipped: null, ...o });
 
+  // LabelSelectorAsSelector failed: nothing at all is done, not even a status write.
   if (decision.selectorError !== null) return outcome({ skipped: 'InvalidSelector' });
 
-  // Claim: adopt matching orphans, release owned pods that stopped matching (ClaimPods), one by one.
+  const { claimed, claimErrors } = await claimPods(decision, deps, record);
+  // A failed adopt or release ends the sync: no creates, no deletes, no status write (syncReplicaSet returns on a claim error).
+  if (claimErrors.length) return outcome({ error: new AggregateSyncError(claimErrors) });
+
+  const d = planner.afterClaims(decision, claimed);
+  const manageError = d.manages ? await manageReplicas(d, deps, record) : null;
+  if (isFenced(manageError)) throw manageError; // no status write either
+
+  const { status, write } = calculateStatus(d, manageError, deps.behaviour);
+  if (write) {
+    const statusError = await updateStatus(deps, decision.controller, status, record);
+    if (statusError) return outcome({ error: statusError, status }); // a status error wins over the manage error
+  }
+  if (manageError) return outcome({ error: manageError, status, statusWritten: write });
+  // Requeue for minReadySeconds: a pod becomes available without any event to say so.
+  const requeue = d.requeueAfterSeconds;
+  return outcome({ status, statusWritten: write, requeueAfterMs: requeue === null ? null : requeue * 1000 });
+}
+
+/**
+ * claimPods (ClaimPods): keeps the pods owned and matching, adopts matching orphans and releases
+ * owned pods that stopped matching, one by one; returns the claimed pods and the patch errors.
+ */
+async function claimPods(decision: SyncDecision, deps: SyncDeps, record: (a: ActionOutcome) => void): Promise<{ claimed: Pod[]; claimErrors: Error[] }> {
+  const c = decision.controller;
   let adoptCheck: Promise<Error | null> | null = null;
   const canAdopt = () => (adoptCheck ??= recheckController(deps.api, c));
   const claimed: Pod[] = [];
@@ -98,62 +123,74 @@ export async function syncController(planner: ClusterPlanner, decision: SyncDeci
         record({ action: 'adopt', pod: d.pod.metadata.name, ok: false, error: blocked.message });
         continue;
       }
-      try {
-        await deps.api.patchPod(ns, d.pod.metadata.name, adoptPatch(c, d.pod.metadata.uid));
-        claimed.push(d.pod);
-        record({ action: 'adopt', pod: d.pod.metadata.name, ok: true });
-      } catch (e) {
-        if (isFenced(e)) throw e;
-        const err = asApiError(e);
-        if (err.notFound) record({ action: 'adopt', pod: d.pod.metadata.name, ok: true, note: 'pod already gone: not claimed' });
-        else {
-          claimErrors.push(err);
-          record({ action: 'adopt', pod: d.pod.metadata.name, ok: false, code: err.code, error: err.message });
-        }
-      }
+      const adopted = await adoptPod(c, d.pod, deps, record);
+      if (adopted === true) claimed.push(d.pod);
+      else if (adopted) claimErrors.push(adopted);
     } else if (d.decision === 'release') {
-      try {
-        await deps.api.patchPod(ns, d.pod.metadata.name, releasePatch(c, d.pod.metadata.uid));
-        record({ action: 'release', pod: d.pod.metadata.name, ok: true });
-      } catch (e) {
-        if (isFenced(e)) throw e;
-        const err = asApiError(e);
-        // Gone, or no longer ours (Invalid: uid precondition or no such reference): released.
-        if (err.notFound || err.invalid) record({ action: 'release', pod: d.pod.metadata.name, ok: true, note: err.notFound ? 'pod already gone' : 'already released' });
-        else {
-          claimErrors.push(err);
-          record({ action: 'release', pod: d.pod.metadata.name, ok: false, code: err.code, error: err.message });
-        }
-      }
+      const error = await releasePod(c, d.pod, deps, record);
+      if (error) claimErrors.push(error);
     }
   }
-  // A failed adopt or release ends the sync: no creates, no deletes, no status write (syncReplicaSet returns on a claim error).
-  if (claimErrors.length) return outcome({ error: new AggregateSyncError(claimErrors) });
+  return { claimed, claimErrors };
+}
 
-  const d = planner.afterClaims(decision, claimed);
-  let manageError: Error | null = null;
-  if (d.manages) manageError = await manageReplicas(d, deps, record);
-  if (isFenced(manageError)) throw manageError; // no status write either
-
-  // The status of the decision: the claimed pods as they were before this sync's creates and
-  // deletes; after a manage error, the same status with the ReplicaFailure condition.
-  const { status, write } = manageError ? statusAfterManageError(d, manageError.message, deps.behaviour) : { status: d.status, write: d.statusChanged };
-  let statusWritten = false;
-  if (write) {
-    try {
-      await updateStatusWithRetry(deps.api, c, status);
-      statusWritten = true;
-      record({ action: 'status', ok: true, note: `replicas ${status.replicas}, ready ${status.readyReplicas}, available ${status.availableReplicas}` });
-    } catch (e) {
-      if (isFenced(e)) throw e;
-      const err = asApiError(e);
-      record({ action: 'status', ok: false, code: err.code, error: err.message });
-      return outcome({ error: err, status }); // a status error wins over the manage error
+/** The adopt patch: true once adopted, false for a pod already gone (not claimed, no error), else the error. */
+async function adoptPod(c: Controller, pod: Pod, deps: SyncDeps, record: (a: ActionOutcome) => void): Promise<boolean | ApiError> {
+  try {
+    await deps.api.patchPod(namespaceOf(c), pod.metadata.name, adoptPatch(c, pod.metadata.uid));
+    record({ action: 'adopt', pod: pod.metadata.name, ok: true });
+    return true;
+  } catch (e) {
+    if (isFenced(e)) throw e;
+    const err = asApiError(e);
+    if (err.notFound) {
+      record({ action: 'adopt', pod: pod.metadata.name, ok: true, note: 'pod already gone: not claimed' });
+      return false;
     }
+    record({ action: 'adopt', pod: pod.metadata.name, ok: false, code: err.code, error: err.message });
+    return err;
   }
-  if (manageError) return outcome({ error: manageError, status, statusWritten });
-  const requeue = d.requeueAfterSeconds;
-  return outcome({ status, statusWritten, requeueAfterMs: requeue === null ? null : requeue * 1000 });
+}
+
+/** The release patch; null once released (or found released already), else the error. */
+async function releasePod(c: Controller, pod: Pod, deps: SyncDeps, record: (a: ActionOutcome) => void): Promise<ApiError | null> {
+  try {
+    await deps.api.patchPod(namespaceOf(c), pod.metadata.name, releasePatch(c, pod.metadata.uid));
+    record({ action: 'release', pod: pod.metadata.name, ok: true });
+    return null;
+  } catch (e) {
+    if (isFenced(e)) throw e;
+    const err = asApiError(e);
+    // Gone, or no longer ours (Invalid: uid precondition or no such reference): released.
+    if (err.notFound || err.invalid) {
+      record({ action: 'release', pod: pod.metadata.name, ok: true, note: err.notFound ? 'pod already gone' : 'already released' });
+      return null;
+    }
+    record({ action: 'release', pod: pod.metadata.name, ok: false, code: err.code, error: err.message });
+    return err;
+  }
+}
+
+/**
+ * calculateStatus: the status of the decision, from the claimed pods as they were before this
+ * sync's creates and deletes; after a manage error, the same with the ReplicaFailure condition.
+ */
+function calculateStatus(d: SyncDecision, manageError: Error | null, behaviour: Behaviour): { status: ComputedStatus; write: boolean } {
+  return manageError ? statusAfterManageError(d, manageError.message, behaviour) : { status: d.status, write: d.statusChanged };
+}
+
+/** updateReplicaSetStatus, recorded; returns its error (null once written). */
+async function updateStatus(deps: SyncDeps, c: Controller, status: ComputedStatus, record: (a: ActionOutcome) => void): Promise<ApiError | null> {
+  try {
+    await updateStatusWithRetry(deps.api, c, status);
+    record({ action: 'status', ok: true, note: `replicas ${status.replicas}, ready ${status.readyReplicas}, available ${status.availableReplicas}` });
+    return null;
+  } catch (e) {
+    if (isFenced(e)) throw e;
+    const err = asApiError(e);
+    record({ action: 'status', ok: false, code: err.code, error: err.message });
+    return err;
+  }
 }
 
 /** RecheckDeletionTimestamp: an uncached GET before the first adoption of a sync. */

@@ -301,6 +301,11 @@ export function indexableTerms(sel: Selector): { key: string; values: readonly s
 
 type Token = 'error' | 'end' | ')' | ',' | '!' | '==' | '=' | '>' | 'id' | 'in' | '<' | '!=' | 'notin' | '(';
 
+interface ScannedItem {
+  tok: Token;
+  lit: string;
+}
+
 // A Map, not an object literal: an identifier named "toString" is no keyword.
 const LITERAL_TOKENS = new Map<string, Token>([
   [')', ')'], [',', ','], ['!', '!'], ['==', '=='], ['=', '='], ['>', '>'], ['in', 'in'], ['<', '<'], ['!=', '!='], ['notin', 'notin'], ['(', '('],
@@ -310,21 +315,21 @@ const isWhitespace = (ch: string) => ch === ' ' || ch === '\t' || ch === '\r' ||
 const isSpecialSymbol = (ch: string) => ch === '=' || ch === '!' || ch === '(' || ch === ')' || ch === ',' || ch === '>' || ch === '<';
 
 /** The Lexer: `read` gives '\0' at the end (and for a NUL, which Go's lexer takes for the end too). */
-function scan(text: string): { tok: Token; lit: string }[] {
+function scan(text: string): ScannedItem[] {
   let pos = 0;
   const read = () => (pos < text.length ? text[pos++] : '\0');
   const unread = () => void pos--;
-  const items: { tok: Token; lit: string }[] = [];
+  const items: ScannedItem[] = [];
   for (;;) {
     let ch = read();
     while (isWhitespace(ch)) ch = read();
-    let item: { tok: Token; lit: string };
+    let item: ScannedItem;
     if (ch === '\0') item = { tok: 'end', lit: '' };
     else if (isSpecialSymbol(ch)) {
       // the longest run of symbols that is still a token: "!=" but "=" then "!"
       unread();
       let buffer = '';
-      let last: { tok: Token; lit: string } | null = null;
+      let last: ScannedItem | null = null;
       for (;;) {
         const c = read();
         if (c === '\0') break;
@@ -362,121 +367,135 @@ function scan(text: string): { tok: Token; lit: string }[] {
 
 class ParseError extends Error {}
 
-/** The Parser. In the Values context the keywords in and notin are plain identifiers. */
-function parseRequirements(text: string): Requirement[] {
-  const items = scan(text);
-  let position = 0;
-  const asValue = (t: Token): Token => (t === 'in' || t === 'notin' ? 'id' : t);
-  const lookahead = (values: boolean) => ({ tok: values ? asValue(items[position].tok) : items[position].tok, lit: items[position].lit });
-  const consume = (values: boolean) => {
-    position++;
-    return { tok: values ? asValue(items[position - 1].tok) : items[position - 1].tok, lit: items[position - 1].lit };
-  };
-  const fail = (message: string): never => {
-    throw new ParseError(message);
-  };
+const failParse = (message: string): never => {
+  throw new ParseError(message);
+};
 
-  const parseKeyAndInferOperator = (): { key: string; operator: Operator | null } => {
+/** In the Values context the keywords in and notin are plain identifiers. */
+const asValue = (t: Token): Token => (t === 'in' || t === 'notin' ? 'id' : t);
+
+/** The Parser, its methods upstream's: a position in the scanned items, one requirement at a time. */
+class Parser {
+  private position = 0;
+
+  constructor(private readonly items: ScannedItem[]) {}
+
+  private lookahead(values: boolean): ScannedItem {
+    const { tok, lit } = this.items[this.position];
+    return { tok: values ? asValue(tok) : tok, lit };
+  }
+
+  private consume(values: boolean): ScannedItem {
+    const item = this.lookahead(values);
+    this.position++;
+    return item;
+  }
+
+  parse(): Requirement[] {
+    const requirements: Requirement[] = [];
+    for (;;) {
+      const { tok, lit } = this.lookahead(true);
+      if (tok === 'end') return requirements;
+      if (tok !== 'id' && tok !== '!') failParse(`found '${lit}', expected: !, identifier, or 'end of string'`);
+      try {
+        requirements.push(this.parseRequirement());
+      } catch (e) {
+        throw e instanceof ParseError ? new ParseError(`unable to parse requirement: ${e.message}`) : e;
+      }
+      const sep = this.consume(true);
+      if (sep.tok === 'end') return requirements;
+      if (sep.tok !== ',') failParse(`found '${sep.lit}', expected: ',' or 'end of string'`);
+      const next = this.lookahead(true);
+      if (next.tok !== 'id' && next.tok !== '!') failParse(`found '${next.lit}', expected: identifier after ','`);
+    }
+  }
+
+  private parseRequirement(): Requirement {
+    const { key, operator: inferred } = this.parseKeyAndInferOperator();
+    let operator = inferred;
+    let values: string[] = [];
+    if (operator !== 'exists' && operator !== '!') {
+      operator = this.parseOperator();
+      values = [...(operator === 'in' || operator === 'notin' ? this.parseValues() : this.parseExactValue())].sort();
+    }
+    const r = newRequirement(key, operator, values);
+    return typeof r === 'string' ? failParse(r) : r;
+  }
+
+  private parseKeyAndInferOperator(): { key: string; operator: Operator | null } {
     let operator: Operator | null = null;
-    let t = consume(true);
+    let t = this.consume(true);
     if (t.tok === '!') {
       operator = '!';
-      t = consume(true);
+      t = this.consume(true);
     }
-    if (t.tok !== 'id') fail(`found '${t.lit}', expected: identifier`);
+    if (t.tok !== 'id') failParse(`found '${t.lit}', expected: identifier`);
     const keyErrs = qualifiedNameErrors(t.lit);
     // validated with the parser's path, which labels.Parse leaves nil
-    if (keyErrs.length) fail(invalid('<nil>', goString(t.lit), keyErrs.join('; ')));
-    const next = lookahead(true).tok;
+    if (keyErrs.length) failParse(invalid('<nil>', goString(t.lit), keyErrs.join('; ')));
+    const next = this.lookahead(true).tok;
     if ((next === 'end' || next === ',') && operator !== '!') operator = 'exists';
     return { key: t.lit, operator };
-  };
+  }
 
-  const parseOperator = (): Operator => {
-    const { tok, lit } = consume(false);
+  private parseOperator(): Operator {
+    const { tok, lit } = this.consume(false);
     const ops: Partial<Record<Token, Operator>> = { in: 'in', '=': '=', '==': '=', '>': 'gt', '<': 'lt', notin: 'notin', '!=': '!=' };
-    return Object.hasOwn(ops, tok) ? ops[tok]! : fail(`found '${lit}', expected: in, notin, =, ==, !=, gt, lt`);
-  };
+    return Object.hasOwn(ops, tok) ? ops[tok]! : failParse(`found '${lit}', expected: in, notin, =, ==, !=, gt, lt`);
+  }
 
-  const parseIdentifiersList = (): Set<string> => {
+  private parseValues(): Set<string> {
+    const open = this.consume(true);
+    if (open.tok !== '(') failParse(`found '${open.lit}' expected: '('`);
+    const { tok, lit } = this.lookahead(true);
+    if (tok === 'id' || tok === ',') {
+      const set = this.parseIdentifiersList();
+      if (this.consume(true).tok !== ')') failParse(`found '${lit}', expected: ')'`);
+      return set;
+    }
+    if (tok === ')') {
+      this.consume(true);
+      return new Set(['']); // "()" is the empty value, not an empty set
+    }
+    return failParse(`found '${lit}', expected: ',', ')' or identifier`);
+  }
+
+  private parseIdentifiersList(): Set<string> {
     const set = new Set<string>();
     for (;;) {
-      const { tok, lit } = consume(true);
+      const { tok, lit } = this.consume(true);
       if (tok === 'id') {
         set.add(lit);
-        const next = lookahead(true);
+        const next = this.lookahead(true);
         if (next.tok === ',') continue;
         if (next.tok === ')') return set;
-        fail(`found '${next.lit}', expected: ',' or ')'`);
+        failParse(`found '${next.lit}', expected: ',' or ')'`);
       } else if (tok === ',') {
         // "(," and ",)" and ",," hold the empty value
         if (set.size === 0) set.add('');
-        const next = lookahead(true).tok;
+        const next = this.lookahead(true).tok;
         if (next === ')') {
           set.add('');
           return set;
         }
         if (next === ',') {
-          consume(true);
+          this.consume(true);
           set.add('');
         }
-      } else fail(`found '${lit}', expected: ',', or identifier`);
+      } else failParse(`found '${lit}', expected: ',', or identifier`);
     }
-  };
-
-  const parseValues = (): Set<string> => {
-    const open = consume(true);
-    if (open.tok !== '(') fail(`found '${open.lit}' expected: '('`);
-    const { tok, lit } = lookahead(true);
-    if (tok === 'id' || tok === ',') {
-      const set = parseIdentifiersList();
-      if (consume(true).tok !== ')') fail(`found '${lit}', expected: ')'`);
-      return set;
-    }
-    if (tok === ')') {
-      consume(true);
-      return new Set(['']); // "()" is the empty value, not an empty set
-    }
-    return fail(`found '${lit}', expected: ',', ')' or identifier`);
-  };
-
-  const parseExactValue = (): Set<string> => {
-    const next = lookahead(true).tok;
-    if (next === 'end' || next === ',') return new Set(['']);
-    const { tok, lit } = consume(true);
-    return tok === 'id' ? new Set([lit]) : fail(`found '${lit}', expected: identifier`);
-  };
-
-  const parseRequirement = (): Requirement => {
-    const { key, operator: inferred } = parseKeyAndInferOperator();
-    let operator = inferred;
-    let values: string[] = [];
-    if (operator !== 'exists' && operator !== '!') {
-      operator = parseOperator();
-      values = [...(operator === 'in' || operator === 'notin' ? parseValues() : parseExactValue())].sort();
-    }
-    const r = newRequirement(key, operator, values);
-    return typeof r === 'string' ? fail(r) : r;
-  };
-
-  const requirements: Requirement[] = [];
-  for (;;) {
-    const { tok, lit } = lookahead(true);
-    if (tok === 'id' || tok === '!') {
-      try {
-        requirements.push(parseRequirement());
-      } catch (e) {
-        throw e instanceof ParseError ? new ParseError(`unable to parse requirement: ${e.message}`) : e;
-      }
-      const sep = consume(true);
-      if (sep.tok === 'end') return requirements;
-      if (sep.tok === ',') {
-        const next = lookahead(true);
-        if (next.tok !== 'id' && next.tok !== '!') fail(`found '${next.lit}', expected: identifier after ','`);
-      } else fail(`found '${sep.lit}', expected: ',' or 'end of string'`);
-    } else if (tok === 'end') return requirements;
-    else fail(`found '${lit}', expected: !, identifier, or 'end of string'`);
   }
+
+  private parseExactValue(): Set<string> {
+    const next = this.lookahead(true).tok;
+    if (next === 'end' || next === ',') return new Set(['']);
+    const { tok, lit } = this.consume(true);
+    return tok === 'id' ? new Set([lit]) : failParse(`found '${lit}', expected: identifier`);
+  }
+}
+
+function parseRequirements(text: string): Requirement[] {
+  return new Parser(scan(text)).parse();
 }
 
 /**

@@ -122,6 +122,19 @@ function flattenSeed(items: unknown[]): Obj[] {
   return out.sort((a, b) => rank(a) - rank(b));
 }
 
+/** The namespaces every cluster starts with, then the seed (a seeded namespace already there is skipped, not replaced). */
+function seedState(registry: Registry, store: Store, seed: unknown[]): void {
+  for (const name of ['default', 'kube-system', 'kube-public', 'kube-node-lease']) {
+    registry.seed(resourceByName('namespaces')!, { metadata: { name } });
+  }
+  for (const o of flattenSeed(seed)) {
+    const res = resourceForKind(o.apiVersion, o.kind) ?? resourceForKind(undefined, o.kind);
+    if (!res) throw new Error(`seed: unsupported object ${String(o.apiVersion)}/${String(o.kind)}`);
+    if (res.namespaceLifecycle && store.get(res.name, undefined, o.metadata?.name)) continue;
+    registry.seed(res, o);
+  }
+}
+
 export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> {
   const token = opts.token ?? randomBytes(24).toString('hex');
   const store = new Store(opts.watchHistory ?? 1000);
@@ -129,15 +142,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const faults = new Faults(opts.faultSeed ?? 1);
   const hub = new WatchHub(store, opts.bookmarkIntervalMs ?? 30_000);
 
-  for (const name of ['default', 'kube-system', 'kube-public', 'kube-node-lease']) {
-    registry.seed(resourceByName('namespaces')!, { metadata: { name } });
-  }
-  for (const o of flattenSeed(opts.seed ?? [])) {
-    const res = resourceForKind(o.apiVersion, o.kind) ?? resourceForKind(undefined, o.kind);
-    if (!res) throw new Error(`seed: unsupported object ${String(o.apiVersion)}/${String(o.kind)}`);
-    if (res.namespaceLifecycle && store.get(res.name, undefined, o.metadata?.name)) continue;
-    registry.seed(res, o);
-  }
+  seedState(registry, store, opts.seed ?? []);
   const controllers = opts.controllers !== false;
   const saDelay = opts.serviceAccountDelayMs ?? DEFAULT_SERVICE_ACCOUNT_DELAY_MS;
   if (!Number.isFinite(saDelay) || saDelay < 0) throw new Error('serviceAccountDelayMs must be a non-negative number');

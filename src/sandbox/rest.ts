@@ -248,88 +248,107 @@ export class RestHandler {
   }
 
   private dispatch(verb: AuditVerb, info: RequestInfo, p: ResourcePath, dryRunValues: string[]): Reply {
-    const { res, namespace, name, sub } = p;
     const accept = info.req.headers.accept;
     const table = wantsTable(accept) ? includeObjectParam(info.url) : undefined;
-    const objReply = (code: number, o: Obj, ctx?: WriteCtx): Reply => ({
+    const objReply: ObjectReply = (code, o, ctx) => ({
       code,
-      body: table && !sub ? toTable(res, [o], { resourceVersion: o.metadata?.resourceVersion }, table) : o,
+      body: table && !p.sub ? toTable(p.res, [o], { resourceVersion: o.metadata?.resourceVersion }, table) : o,
       headers: warningHeaders(ctx),
     });
     switch (verb) {
       case 'get':
-        if (sub === 'scale') return { code: 200, body: this.registry.getScale(res, namespace, name!) };
-        if (sub && sub !== 'status') throw methodNotAllowed();
-        return objReply(200, withType(res, this.registry.get(res, namespace, name!)));
+        return this.get(p, objReply);
       case 'list':
         return this.list(info, p, table);
-      case 'create': {
-        if (name && sub === 'binding') {
-          const ctx = this.writeCtx(info, dryRunValues, 'CreateOptions');
-          this.registry.bind(namespace!, name, parseBody(info), ctx);
-          return { code: 201, body: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 } };
-        }
-        if (name) throw methodNotAllowed();
-        const ctx = this.writeCtx(info, dryRunValues, 'CreateOptions', {});
-        return objReply(201, this.registry.create(res, namespace, parseBody(info), ctx), ctx);
-      }
-      case 'update': {
-        if (!name) throw methodNotAllowed();
-        const ctx = this.writeCtx(info, dryRunValues, 'UpdateOptions', { sub });
-        if (sub === 'scale') return { code: 200, body: this.registry.updateScale(res, namespace, name, parseBody(info), ctx), headers: warningHeaders(ctx) };
-        if (sub === 'finalize') return objReply(200, this.registry.finalizeNamespace(name, parseBody(info), ctx), ctx);
-        if (sub && sub !== 'status') throw methodNotAllowed();
-        const r = this.registry.update(res, namespace, name, parseBody(info), ctx, sub as 'status' | undefined);
-        return objReply(r.created ? 201 : 200, r.object, ctx);
-      }
-      case 'patch': {
-        if (!name) throw methodNotAllowed();
-        const ctx = this.writeCtx(info, dryRunValues, 'PatchOptions', { sub });
-        const ct = (info.req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
-        if (ct === APPLY_PATCH || ![JSON_PATCH, MERGE_PATCH, STRATEGIC_MERGE_PATCH].includes(ct)) {
-          throw new ApiError({
-            kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 415, reason: 'UnsupportedMediaType',
-            message: `the body of the request was in an unknown format - accepted media types include: ${JSON_PATCH}, ${MERGE_PATCH}, ${STRATEGIC_MERGE_PATCH}`,
-          });
-        }
-        const patch = parseJson(info.body);
-        if (sub === 'scale') return { code: 200, body: this.registry.patchScale(res, namespace, name, ct, patch, ctx), headers: warningHeaders(ctx) };
-        if (sub && sub !== 'status') throw methodNotAllowed();
-        return objReply(200, this.registry.patch(res, namespace, name, ct, patch, ctx, sub as 'status' | undefined), ctx);
-      }
-      case 'delete': {
-        if (sub) throw methodNotAllowed();
-        const ctx = this.writeCtx(info, dryRunValues, 'DeleteOptions');
-        const opts = this.deleteOptions(info);
-        const r = this.registry.delete(res, namespace, name!, opts, ctx);
-        if (!r.deleted || res.gracefulDelete) return objReply(200, withType(res, r.object), ctx);
-        const details: Obj = { name: r.object.metadata.name };
-        if (res.group) details.group = res.group;
-        details.kind = res.name;
-        details.uid = r.object.metadata.uid;
-        return { code: 200, body: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details }, headers: warningHeaders(ctx) };
-      }
-      case 'deletecollection': {
-        const ctx = this.writeCtx(info, dryRunValues, 'DeleteOptions');
-        const opts = this.deleteOptions(info);
-        const sel = this.selector(info.url, res);
-        const victims = this.registry.store.list(res.name, namespace).filter((o) => matches(sel, res, o));
-        const items: Obj[] = [];
-        for (const v of victims) {
-          try {
-            items.push(this.registry.delete(res, v.metadata.namespace, v.metadata.name, opts, ctx).object);
-          } catch (e) {
-            if (!(e instanceof ApiError && e.code === 404)) throw e;
-          }
-        }
-        return {
-          code: 200,
-          body: { kind: res.listKind, apiVersion: apiVersionOf(res), metadata: { resourceVersion: String(this.registry.store.currentRV()) }, items: items.map(stripType) },
-        };
-      }
+      case 'create':
+        return this.create(info, p, dryRunValues, objReply);
+      case 'update':
+        return this.update(info, p, dryRunValues, objReply);
+      case 'patch':
+        return this.patch(info, p, dryRunValues, objReply);
+      case 'delete':
+        return this.delete(info, p, dryRunValues, objReply);
+      case 'deletecollection':
+        return this.deleteCollection(info, p, dryRunValues);
       default:
         throw methodNotAllowed();
     }
+  }
+
+  private get({ res, namespace, name, sub }: ResourcePath, objReply: ObjectReply): Reply {
+    if (sub === 'scale') return { code: 200, body: this.registry.getScale(res, namespace, name!) };
+    if (sub && sub !== 'status') throw methodNotAllowed();
+    return objReply(200, withType(res, this.registry.get(res, namespace, name!)));
+  }
+
+  private create(info: RequestInfo, { res, namespace, name, sub }: ResourcePath, dryRunValues: string[], objReply: ObjectReply): Reply {
+    if (name && sub === 'binding') {
+      const ctx = this.writeCtx(info, dryRunValues, 'CreateOptions');
+      this.registry.bind(namespace!, name, parseBody(info), ctx);
+      return { code: 201, body: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 } };
+    }
+    if (name) throw methodNotAllowed();
+    const ctx = this.writeCtx(info, dryRunValues, 'CreateOptions', {});
+    return objReply(201, this.registry.create(res, namespace, parseBody(info), ctx), ctx);
+  }
+
+  private update(info: RequestInfo, { res, namespace, name, sub }: ResourcePath, dryRunValues: string[], objReply: ObjectReply): Reply {
+    if (!name) throw methodNotAllowed();
+    const ctx = this.writeCtx(info, dryRunValues, 'UpdateOptions', { sub });
+    if (sub === 'scale') return { code: 200, body: this.registry.updateScale(res, namespace, name, parseBody(info), ctx), headers: warningHeaders(ctx) };
+    if (sub === 'finalize') return objReply(200, this.registry.finalizeNamespace(name, parseBody(info), ctx), ctx);
+    if (sub && sub !== 'status') throw methodNotAllowed();
+    const r = this.registry.update(res, namespace, name, parseBody(info), ctx, sub as 'status' | undefined);
+    return objReply(r.created ? 201 : 200, r.object, ctx);
+  }
+
+  private patch(info: RequestInfo, { res, namespace, name, sub }: ResourcePath, dryRunValues: string[], objReply: ObjectReply): Reply {
+    if (!name) throw methodNotAllowed();
+    const ctx = this.writeCtx(info, dryRunValues, 'PatchOptions', { sub });
+    const ct = (info.req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+    if (ct === APPLY_PATCH || ![JSON_PATCH, MERGE_PATCH, STRATEGIC_MERGE_PATCH].includes(ct)) {
+      throw new ApiError({
+        kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 415, reason: 'UnsupportedMediaType',
+        message: `the body of the request was in an unknown format - accepted media types include: ${JSON_PATCH}, ${MERGE_PATCH}, ${STRATEGIC_MERGE_PATCH}`,
+      });
+    }
+    const patch = parseJson(info.body);
+    if (sub === 'scale') return { code: 200, body: this.registry.patchScale(res, namespace, name, ct, patch, ctx), headers: warningHeaders(ctx) };
+    if (sub && sub !== 'status') throw methodNotAllowed();
+    return objReply(200, this.registry.patch(res, namespace, name, ct, patch, ctx, sub as 'status' | undefined), ctx);
+  }
+
+  private delete(info: RequestInfo, { res, namespace, name, sub }: ResourcePath, dryRunValues: string[], objReply: ObjectReply): Reply {
+    if (sub) throw methodNotAllowed();
+    const ctx = this.writeCtx(info, dryRunValues, 'DeleteOptions');
+    const opts = this.deleteOptions(info);
+    const r = this.registry.delete(res, namespace, name!, opts, ctx);
+    if (!r.deleted || res.gracefulDelete) return objReply(200, withType(res, r.object), ctx);
+    const details: Obj = { name: r.object.metadata.name };
+    if (res.group) details.group = res.group;
+    details.kind = res.name;
+    details.uid = r.object.metadata.uid;
+    return { code: 200, body: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details }, headers: warningHeaders(ctx) };
+  }
+
+  /** Deletes what the selector matches; an object already gone in between is skipped, as upstream does. */
+  private deleteCollection(info: RequestInfo, { res, namespace }: ResourcePath, dryRunValues: string[]): Reply {
+    const ctx = this.writeCtx(info, dryRunValues, 'DeleteOptions');
+    const opts = this.deleteOptions(info);
+    const sel = this.selector(info.url, res);
+    const victims = this.registry.store.list(res.name, namespace).filter((o) => matches(sel, res, o));
+    const items: Obj[] = [];
+    for (const v of victims) {
+      try {
+        items.push(this.registry.delete(res, v.metadata.namespace, v.metadata.name, opts, ctx).object);
+      } catch (e) {
+        if (!(e instanceof ApiError && e.code === 404)) throw e;
+      }
+    }
+    return {
+      code: 200,
+      body: { kind: res.listKind, apiVersion: apiVersionOf(res), metadata: { resourceVersion: String(this.registry.store.currentRV()) }, items: items.map(stripType) },
+    };
   }
 
   private deleteOptions(info: RequestInfo): DeleteOptions {
@@ -467,6 +486,9 @@ export class RestHandler {
     );
   }
 }
+
+/** A verb's answer for one object: a Table when kubectl asked for one, with the write's warnings. */
+type ObjectReply = (code: number, o: Obj, ctx?: WriteCtx) => Reply;
 
 interface Reply {
   code: number;

@@ -65,11 +65,6 @@ export class WatchHub {
 
   serve(p: WatchParams, response: ServerResponse): void {
     const rvNum = this.parseRV(p.resourceVersion);
-    const encode = (type: string, object: Obj): string => {
-      let obj = object;
-      if (p.table && type !== 'ERROR' && type !== 'BOOKMARK') obj = toTable(p.res, [object], { resourceVersion: object.metadata?.resourceVersion }, p.table);
-      return `${JSON.stringify({ type, object: obj })}\n`;
-    };
     response.writeHead(200, {
       'Content-Type': 'application/json',
       'Cache-Control': 'no-cache, private',
@@ -77,42 +72,30 @@ export class WatchHub {
     });
     response.flushHeaders();
 
-    const expired = (msg: string) => {
-      const st: Status = failure(410, 'Expired', msg);
-      response.end(encode('ERROR', st as unknown as Obj));
-    };
-    if (this.gone.delete(p.res.name)) {
-      expired(`too old resource version: ${rvNum ?? 0} (${this.store.currentRV()})`);
+    const start = this.gone.delete(p.res.name) ? { expired: `too old resource version: ${rvNum ?? 0} (${this.store.currentRV()})` } : this.startingPoint(p, rvNum);
+    if ('expired' in start) {
+      const st: Status = failure(410, 'Expired', start.expired);
+      response.end(encodeEvent(p, 'ERROR', st as unknown as Obj));
       return;
     }
+    this.stream(p, response, start);
+  }
 
-    const inScope = (o: Obj) => !p.namespace || o.metadata?.namespace === p.namespace;
-    const matchesSel = (o: Obj | undefined) => !!o && inScope(o) && matches(p.sel, p.res, o);
-    const translate = (ev: StoreEvent): [string, Obj] | null => {
-      const now = matchesSel(ev.object);
-      if (ev.type === 'ADDED') return now ? ['ADDED', ev.object] : null;
-      const before = matchesSel(ev.prev);
-      if (ev.type === 'DELETED') return before ? ['DELETED', ev.object] : null;
-      if (now && before) return ['MODIFIED', ev.object];
-      if (now) return ['ADDED', ev.object];
-      if (before) return ['DELETED', ev.object];
-      return null;
-    };
-
-    let initial: Obj[] = [];
-    let replay: StoreEvent[] = [];
-    const startFromState = rvNum === undefined || rvNum === 0 || p.sendInitialEvents === true;
-    if (startFromState) {
-      initial = this.store.list(p.res.name, p.namespace).filter((o) => matches(p.sel, p.res, o));
-    } else {
-      const since = this.store.eventsSince(p.res.name, rvNum!);
-      if (!since) {
-        expired(`too old resource version: ${rvNum} (${this.store.oldestServable(p.res.name)})`);
-        return;
-      }
-      replay = since;
+  /**
+   * Where the watch starts: from the current state (no resourceVersion, "0", or sendInitialEvents)
+   * as ADDED objects, else from the events after its resourceVersion, or 410 when those are gone.
+   */
+  private startingPoint(p: WatchParams, rvNum: number | undefined): { initial: Obj[]; replay: StoreEvent[] } | { expired: string } {
+    if (rvNum === undefined || rvNum === 0 || p.sendInitialEvents === true) {
+      return { initial: this.store.list(p.res.name, p.namespace).filter((o) => matches(p.sel, p.res, o)), replay: [] };
     }
+    const since = this.store.eventsSince(p.res.name, rvNum);
+    if (!since) return { expired: `too old resource version: ${rvNum} (${this.store.oldestServable(p.res.name)})` };
+    return { initial: [], replay: since };
+  }
 
+  /** Writes the starting events, then every store event the watcher sees, with bookmarks, until closed. */
+  private stream(p: WatchParams, response: ServerResponse, start: { initial: Obj[]; replay: StoreEvent[] }): void {
     let closed = false;
     const write = (s: string) => {
       if (!closed) response.write(s);
@@ -120,19 +103,18 @@ export class WatchHub {
     const bookmark = (annotations?: Record<string, string>) => {
       const metadata: Obj = { resourceVersion: String(this.store.currentRV()) };
       if (annotations) metadata.annotations = annotations;
-      write(encode('BOOKMARK', { kind: p.res.kind, apiVersion: apiVersionOf(p.res), metadata }));
+      write(encodeEvent(p, 'BOOKMARK', { kind: p.res.kind, apiVersion: apiVersionOf(p.res), metadata }));
+    };
+    const send = (ev: StoreEvent) => {
+      const t = translate(p, ev);
+      if (t) write(encodeEvent(p, t[0], t[1]));
     };
 
-    for (const o of initial) write(encode('ADDED', withType(p.res, o)));
+    for (const o of start.initial) write(encodeEvent(p, 'ADDED', withType(p.res, o)));
     if (p.sendInitialEvents && p.allowBookmarks) bookmark({ 'k8s.io/initial-events-end': 'true' });
-    for (const ev of replay) {
-      const t = translate(ev);
-      if (t) write(encode(t[0], t[1]));
-    }
+    for (const ev of start.replay) send(ev);
     const unsubscribe = this.store.subscribe((ev) => {
-      if (ev.resource !== p.res.name) return;
-      const t = translate(ev);
-      if (t) write(encode(t[0], t[1]));
+      if (ev.resource === p.res.name) send(ev);
     });
     const timers: NodeJS.Timeout[] = [];
     if (p.allowBookmarks && this.bookmarkIntervalMs > 0) timers.push(setInterval(() => bookmark(), this.bookmarkIntervalMs));
@@ -152,4 +134,27 @@ export class WatchHub {
     this.active.add(entry);
     response.on('close', entry.close);
   }
+}
+
+/** One JSON line; a Table watch (kubectl get -w) wraps each object, but not ERROR or BOOKMARK, in a Table. */
+function encodeEvent(p: WatchParams, type: string, object: Obj): string {
+  let obj = object;
+  if (p.table && type !== 'ERROR' && type !== 'BOOKMARK') obj = toTable(p.res, [object], { resourceVersion: object.metadata?.resourceVersion }, p.table);
+  return `${JSON.stringify({ type, object: obj })}\n`;
+}
+
+/**
+ * The event this watcher sees, by its namespace and selector: an object moving into its scope is
+ * ADDED, moving out of it DELETED, staying out of it nothing.
+ */
+function translate(p: WatchParams, ev: StoreEvent): [string, Obj] | null {
+  const inScope = (o: Obj | undefined) => !!o && (!p.namespace || o.metadata?.namespace === p.namespace) && matches(p.sel, p.res, o);
+  const now = inScope(ev.object);
+  if (ev.type === 'ADDED') return now ? ['ADDED', ev.object] : null;
+  const before = inScope(ev.prev);
+  if (ev.type === 'DELETED') return before ? ['DELETED', ev.object] : null;
+  if (now && before) return ['MODIFIED', ev.object];
+  if (now) return ['ADDED', ev.object];
+  if (before) return ['DELETED', ev.object];
+  return null;
 }

@@ -6,7 +6,7 @@
 import { Box } from 'ink';
 import type { ExplainModel, ExplainPodRow } from '../core/explain-types.js';
 import type { PlanController, PlanPod } from '../core/plan-types.js';
-import { formatDeletionCost } from '../render/explain.js';
+import { formatDeletionCost } from '../render/explain-pods.js';
 import { fitColumns, humanDuration, sanitize, shortSeconds, truncate, wrap, type Column } from '../render/text.js';
 import { detailLayout, wrappedWindow } from './layout.js';
 import { Line, fitSegs, titleSegs, wrapSegs, type Seg } from './line.js';

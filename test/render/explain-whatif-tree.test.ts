@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildExplainModel } from '../../src/core/explain.js';
 import { makeChalk } from '../../src/render/color.js';
-import { renderDeploymentTree, renderExplain } from '../../src/render/explain.js';
+import { renderDeploymentTree } from '../../src/render/deployment-tree.js';
+import { renderExplain } from '../../src/render/explain.js';
 import { explainModels, preparePlan } from '../../src/services/plan-service.js';
 
 const plain = makeChalk(0);

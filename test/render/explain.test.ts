@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ExplainModel, ExplainPodRow } from '../../src/core/explain-types.js';
 import { makeChalk } from '../../src/render/color.js';
-import { formatDeletionCost, renderExplain, renderWarnings } from '../../src/render/explain.js';
+import { formatDeletionCost } from '../../src/render/explain-pods.js';
+import { renderExplain, renderWarnings } from '../../src/render/explain.js';
 import {
   brokenModel,
   burstModel,

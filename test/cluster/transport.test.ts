@@ -9,9 +9,9 @@ import fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Connection } from '../../src/cluster/kubeconfig.js';
 import { ClusterError } from '../../src/cluster/errors.js';
-import { tlsFile } from '../cluster/recorded-server.js';
+import { tlsFile } from './recorded-server.js';
 import type { Pod } from '../../src/core/types.js';
-import { connectionTo, removeTempDirs, runInformer, sleep, waitFor, type Running } from './helpers.js';
+import { connectionTo, removeTempDirs, runInformer, sleep, waitFor, type Running } from './informer-helpers.js';
 
 interface Seen {
   path: string;

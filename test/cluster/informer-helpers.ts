@@ -7,7 +7,7 @@ import { connect, type Connection, type ConnectionFlags } from '../../src/cluste
 import { Informer, type InformerHandlers, type InformerMetric, type InformerOptions, type Tombstone } from '../../src/cluster/informer.js';
 import type { CachedObject } from '../../src/cluster/cache.js';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
-import { tlsFile } from '../cluster/recorded-server.js';
+import { tlsFile } from './recorded-server.js';
 
 const dirs: string[] = [];
 

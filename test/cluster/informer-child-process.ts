@@ -1,4 +1,4 @@
-// Bundles child.ts (esbuild, a dev dependency) into a temporary ES module whose package imports
+// Bundles informer-child.ts (esbuild, a dev dependency) into a temporary ES module whose package imports
 // point at this project's node_modules, and runs it with node: no TypeScript loader needed.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -39,7 +39,7 @@ export function childScript(): Promise<string> {
     bundleDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rs-informer-child-'));
     const outfile = path.join(bundleDir, 'informer-child.mjs');
     await build({
-      entryPoints: [path.join(HERE, 'child.ts')],
+      entryPoints: [path.join(HERE, 'informer-child.ts')],
       outfile,
       bundle: true,
       platform: 'node',

@@ -1,5 +1,6 @@
-// Shared helpers of the `run` parts tests: a sandbox API server and a Connection made the way the
-// CLI makes one (connect() on a kubeconfig file), so requests go through the real client-node.
+// Shared helpers of the lease, fence and upstream-detect tests: a sandbox API server and a
+// Connection made the way the CLI makes one (connect() on a kubeconfig file), so requests go
+// through the real client-node.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

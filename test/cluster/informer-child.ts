@@ -1,4 +1,4 @@
-// Run in a child process (bundled by process.test.ts): an informer per resource against the
+// Run in a child process (bundled by informer-process.test.ts): an informer per resource against the
 // cluster of the kubeconfig in argv[2], stopped by abort; the process must then exit by itself,
 // and it reports what it still holds open (leftOpen) after the abort.
 //   argv[3] = "synced": wait for the caches to sync and the watches to open, then abort, and

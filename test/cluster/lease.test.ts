@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { formatMicroTime, runLeaderElection, type LeaderElectionConfig } from '../../src/cluster/lease.js';
 import { FakeClock } from '../../src/runtime/clock.js';
 import type { ApiError } from '../../src/runtime/api.js';
-import { sleep, startRunEnv, waitFor, type RunEnv } from './helpers.js';
+import { sleep, startRunEnv, waitFor, type RunEnv } from './run-env.js';
 
 const NS = 'kube-system';
 const NAME = 'rs-reconcile';

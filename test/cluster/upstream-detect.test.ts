@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { connect } from '../../src/cluster/kubeconfig.js';
 import { detectUpstreamController } from '../../src/cluster/upstream-detect.js';
 import { ApiError } from '../../src/runtime/api.js';
-import { startRunEnv, type RunEnv } from './helpers.js';
+import { startRunEnv, type RunEnv } from './run-env.js';
 
 const NOW = Date.parse('2026-01-01T12:00:00Z');
 const ago = (ms: number) => new Date(NOW - ms).toISOString().replace('.000Z', 'Z');

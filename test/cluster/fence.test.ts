@@ -15,7 +15,7 @@ import { defaultBehaviour } from '../../src/core/versions.js';
 import { ApiError, FencedError, type ActionOutcome, type ControllerAPI, type ControllerObject, type WriteFence } from '../../src/runtime/api.js';
 import { ReplicaSetController, type Listers } from '../../src/controller/controller.js';
 import { WRITE_VERBS } from '../../src/sandbox/audit.js';
-import { startRunEnv, waitFor, type RunEnv } from './helpers.js';
+import { startRunEnv, waitFor, type RunEnv } from './run-env.js';
 
 /** A fake clock whose now() can jump ahead while no timer runs (a process frozen, then resumed). */
 class JumpClock extends FakeClock {

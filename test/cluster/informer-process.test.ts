@@ -1,8 +1,8 @@
 // In a child process of its own: after abort, nothing the informers opened (sockets, timers,
 // watches) keeps the process alive; and the heap that 100k cached pods take.
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { namespace, pod, removeTempDirs, startEnv, type Env } from './helpers.js';
-import { removeChildScript, runChild, type ChildResult } from './child-process.js';
+import { namespace, pod, removeTempDirs, startEnv, type Env } from './informer-helpers.js';
+import { removeChildScript, runChild, type ChildResult } from './informer-child-process.js';
 
 const envs: Env[] = [];
 afterEach(async () => {

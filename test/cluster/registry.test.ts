@@ -14,8 +14,8 @@ import { behaviourFor, NEWEST_MINOR } from '../../src/core/versions.js';
 import { startControllers, type StartOptions } from '../../src/services/run-service.js';
 import { informerSource } from '../../src/services/watch/sources.js';
 import { queueInfo } from '../../src/services/watch/reconcile.js';
-import { tlsFile } from '../cluster/recorded-server.js';
-import { connectionTo, removeTempDirs, waitFor } from './helpers.js';
+import { tlsFile } from './recorded-server.js';
+import { connectionTo, removeTempDirs, waitFor } from './informer-helpers.js';
 
 const FOO = 'FooSet' as ControllerKind;
 const FOO_SET: ControllerKindInfo = {

@@ -5,7 +5,7 @@ import { AppsV1Api, CoreV1Api, PatchStrategy, Watch, setHeaderOptions } from '@k
 import { controllerUidIndexer, namespaceIndexer, objectKey, type Tombstone } from '../../src/cluster/informer.js';
 import { ClusterError } from '../../src/cluster/errors.js';
 import type { Pod, ReplicaSet, ReplicationController } from '../../src/core/types.js';
-import { audited, nameOf, namespace, pod, removeTempDirs, runInformer, sleep, startEnv, waitFor, type Env, type Running } from './helpers.js';
+import { audited, nameOf, namespace, pod, removeTempDirs, runInformer, sleep, startEnv, waitFor, type Env, type Running } from './informer-helpers.js';
 
 const merge = () => setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
 
