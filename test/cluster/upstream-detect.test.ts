@@ -124,7 +124,7 @@ describe('detectUpstreamController', () => {
   });
 
   it('a 403 on events gives found: false with a warning', async () => {
-    const conn = await fakeServer((url, res) => {
+    const conn = await fakeServer((_url, res) => {
       res.writeHead(403, { 'Content-Type': 'application/json' });
       res.end(
         JSON.stringify({
