@@ -46,7 +46,7 @@ export interface InterruptOptions {
 }
 
 export function onInterrupt(o: InterruptOptions = {}): Interruption {
-  const proc = o.proc ?? (process as unknown as SignalTarget);
+  const proc = o.proc ?? (process as SignalTarget);
   const ac = new AbortController();
   let atOnce = o.atOnce === true;
   let received: StopSignal | undefined;

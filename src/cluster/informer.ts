@@ -198,7 +198,7 @@ class WatchAttempt {
           this.agent = a as { destroy(): void };
           if (this.settled) this.agent.destroy();
         }
-        (init.headers as unknown as { set(k: string, v: string): void } | undefined)?.set('User-Agent', USER_AGENT);
+        (init.headers as { set(k: string, v: string): void } | undefined)?.set('User-Agent', USER_AGENT);
         return init;
       },
     };
@@ -401,7 +401,7 @@ export class Informer<T extends CachedObject = CachedObject> {
     if (meta.managedFields !== undefined && !this.opts.keepManagedFields) item.metadata = withoutManagedFields(meta);
     if (item.kind !== this.def.kind) item.kind = this.def.kind;
     if (item.apiVersion !== this.apiVersion) item.apiVersion = this.apiVersion;
-    return item as unknown as T;
+    return item as T;
   }
 
   private watchOnce(signal: AbortSignal): Promise<WatchOutcome> {

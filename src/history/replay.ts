@@ -426,6 +426,7 @@ export class HistoryReplay {
   }
 
   private statusVerdict(d: SyncDecision, written: Record<string, unknown> | undefined, retry = false): Verdict {
+    // biome-ignore lint/plugin/double-assertion: PlanStatus has no index signature; its fields are read by the names in `fields`, as `written` is
     const s = d.entry.status as unknown as Record<string, unknown>;
     const w = written ?? {};
     const text = (o: Record<string, unknown>) =>

@@ -51,7 +51,7 @@ export function parseSavedPlan(text: string, label: string): Plan {
   } else {
     // `yaml` is loaded through require, as the snapshot reader does (the bundle keeps it CommonJS).
     const { parseAllDocuments } = createRequire(import.meta.url)('yaml') as typeof Yaml;
-    const docs = parseAllDocuments(text, { uniqueKeys: true }) as unknown as Array<{ errors: Array<{ message: string; linePos?: Array<{ line: number; col: number }> }>; toJS(): unknown }>;
+    const docs = parseAllDocuments(text, { uniqueKeys: true }) as Array<{ errors: Array<{ message: string; linePos?: Array<{ line: number; col: number }> }>; toJS(): unknown }>;
     if (!Array.isArray(docs)) throw fileParseError(label, 'invalid YAML');
     const bad = docs.find((d) => d.errors.length)?.errors[0];
     if (bad) throw yamlParseError(label, bad);

@@ -75,7 +75,7 @@ export class WatchHub {
     const start = this.gone.delete(p.res.name) ? { expired: `too old resource version: ${rvNum ?? 0} (${this.store.currentRV()})` } : this.startingPoint(p, rvNum);
     if ('expired' in start) {
       const st: Status = failure(410, 'Expired', start.expired);
-      response.end(encodeEvent(p, 'ERROR', st as unknown as Obj));
+      response.end(encodeEvent(p, 'ERROR', st as Obj));
       return;
     }
     this.stream(p, response, start);

@@ -360,7 +360,7 @@ function parseDocuments(text: string, label: string): unknown[] {
   const fast = loadAllFast(text);
   if (fast !== BAIL) return fast.filter((d) => d !== null && d !== undefined);
   const { parseAllDocuments } = createRequire(import.meta.url)('yaml') as typeof Yaml;
-  const docs = parseAllDocuments(text, { uniqueKeys: true }) as unknown as Array<{ errors: YamlSyntaxError[]; toJS(): unknown }>;
+  const docs = parseAllDocuments(text, { uniqueKeys: true }) as Array<{ errors: YamlSyntaxError[]; toJS(): unknown }>;
   if (!Array.isArray(docs)) throw fileParseError(label, 'invalid YAML');
   const bad = docs.find((d) => d.errors.length > 0);
   if (bad) throw yamlParseError(label, bad.errors[0]);

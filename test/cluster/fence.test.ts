@@ -10,7 +10,7 @@ import { LeaseFence, runLeaderElection } from '../../src/cluster/lease.js';
 import { FakeClock } from '../../src/runtime/clock.js';
 import { namespaceOf } from '../../src/core/controller.js';
 import { TokenBucket } from '../../src/runtime/rate-limiter.js';
-import type { ControllerKind, Pod, ReplicaSet } from '../../src/core/types.js';
+import type { ControllerKind, Labels, Pod, ReplicaSet } from '../../src/core/types.js';
 import { defaultBehaviour } from '../../src/core/versions.js';
 import { ApiError, FencedError, type ActionOutcome, type ControllerAPI, type ControllerObject, type WriteFence } from '../../src/runtime/api.js';
 import { ReplicaSetController, type Listers } from '../../src/controller/controller.js';
@@ -31,14 +31,14 @@ afterEach(async () => {
   env = null;
 });
 
-const labels = { app: 'web' };
+const labels: Labels = { app: 'web' };
 function rs(replicas: number): ReplicaSet {
   return {
     apiVersion: 'apps/v1',
     kind: 'ReplicaSet',
     metadata: { name: 'web', namespace: 'default', labels },
     spec: { replicas, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'app', image: 'registry.example/web:1' }] } } },
-  } as unknown as ReplicaSet;
+  } as ReplicaSet;
 }
 
 const quiet = () => {
@@ -173,7 +173,7 @@ describe('KubeControllerAPI behind a fence', () => {
     const fence = new LeaseFence(clock, 1000, 0);
     const api = new KubeControllerAPI(env.conn.kc, { fence, userAgent: 'rs-reconcile-test replicaset-controller/node-a' });
     const c = await api.getController('ReplicaSet', 'default', 'web');
-    const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { generateName: 'web-', namespace: 'default', labels }, spec: { containers: [{ name: 'app', image: 'x' }] } } as unknown as Pod;
+    const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { generateName: 'web-', namespace: 'default', labels }, spec: { containers: [{ name: 'app', image: 'x' }] } } as Pod;
     const created = await api.createPod('default', pod);
     await api.recordEvent({ ...(c as ReplicaSet), kind: 'ReplicaSet', metadata: c.metadata } as never, 'Normal', 'SuccessfulCreate', 'Created pod');
     const sent = writes(env);
@@ -302,7 +302,7 @@ describe('the controller and a refused write', () => {
     ({
       apiVersion: 'v1',
       kind: 'Pod',
-      metadata: { name, namespace: 'default', uid: `uid-${name}`, labels, creationTimestamp: '2025-12-01T00:00:00Z', ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web', uid: owner.metadata.uid!, controller: true }] },
+      metadata: { name, namespace: 'default', uid: `uid-${name}`, labels, creationTimestamp: '2025-12-01T00:00:00Z', ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web', uid: owner.metadata.uid, controller: true }] },
       spec: { nodeName: 'n1' },
       status: { phase: 'Running' },
     }) as Pod;

@@ -73,7 +73,7 @@ export class ByteReader {
     // a pipe's first two bytes are not read ahead: it is told gzip by the stream's own first chunk
     this.stream = this.gzip ? raw.pipe(createGunzip({ chunkSize: 256 * 1024 })) : raw;
     if (this.gzip) raw.on('error', (e) => (this.stream as NodeJS.ReadableStream & { destroy(e: Error): void }).destroy(e));
-    this.it = (this.stream as unknown as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
+    this.it = (this.stream as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
   }
 
   /**
@@ -163,7 +163,7 @@ export class ByteReader {
   close(): void {
     if (this.fd < 0) return;
     if (this.raw !== null) {
-      (this.stream as unknown as { destroy(): void }).destroy();
+      (this.stream as NodeJS.ReadableStream & { destroy(): void }).destroy();
       this.raw.destroy();
     } else closeSync(this.fd);
     this.fd = -1;

@@ -124,7 +124,7 @@ function readOnlyFeedSource(o: { conn: Connection; namespace: string | null; beh
         recorders.length ? { keepManagedFields: recording !== null, onMetric: fanOut(recorders, r as RecordedResource) } : {},
       );
       if (recorders.length) {
-        attachRecorders(recorders, informers as unknown as RecordableInformers);
+        attachRecorders(recorders, informers as RecordableInformers);
         await startHistoryFeed(conn, namespace, live ? [live] : [], signal, warn, recording?.recorder);
       }
       return { source: informerSource(informers, { run: true }) };

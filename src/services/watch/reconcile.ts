@@ -133,7 +133,7 @@ export function reconcileFeedSource(o: ReconcileFeedOptions): FeedSource {
       handle = h;
       if (sink.history) {
         const live = new LiveHistory(o.behaviour, o.clock, sink.history.bind(sink));
-        attachRecorders([live.recorder], h.informers as unknown as RecordableInformers);
+        attachRecorders([live.recorder], h.informers as RecordableInformers);
         await startHistoryFeed(o.conn, o.namespace, [live], signal, (text) => push('warn', text));
       }
       return {
