@@ -106,10 +106,8 @@ if (want('sandbox')) {
     if (all.items.length !== 10_000) throw new Error('expected 10k pods');
     t = performance.now();
     let cont;
-    let n = 0;
     do {
       const page = await core.listNamespacedPod({ namespace: 'default', limit: 500, _continue: cont });
-      n += page.items.length;
       cont = page.metadata._continue;
     } while (cont);
     paged.push(performance.now() - t);
@@ -194,7 +192,7 @@ if (want('reconcile')) {
   let writes = 0;
   for (let r = 0; r < (quick ? 1 : 3); r++) {
     let sb = await startSandbox({ seed: [rs(0, 500)], gc: false });
-    let { kubeconfig } = await client(sb);
+    const { kubeconfig } = await client(sb);
     const { ms, report } = await reconcileCli(kubeconfig);
     runs.push(ms);
     batches = report.controllers[0].create.batches;

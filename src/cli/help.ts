@@ -162,7 +162,7 @@ export function formatRootHelp(config: Pick<Interfaces.Config, 'pjson'>, command
     const list = visible.filter((c) => ids.includes(c.id));
     if (!list.length) continue;
     list.sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id));
-    list.forEach((c) => placed.add(c.id));
+    for (const c of list) placed.add(c.id);
     out.push(`${title}:\n${list.map(row).join('\n')}`);
   }
   const rest = visible.filter((c) => !placed.has(c.id));

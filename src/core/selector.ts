@@ -138,7 +138,7 @@ function newRequirement(key: string, operator: Operator, values: string[]): Requ
 }
 
 function has(labels: Labels | null | undefined, key: string): boolean {
-  return labels != null && Object.prototype.hasOwnProperty.call(labels, key) && typeof labels[key] === 'string';
+  return labels != null && Object.hasOwn(labels, key) && typeof labels[key] === 'string';
 }
 
 function requirementMatches(r: Requirement, labels: Labels | null | undefined): boolean {

@@ -506,7 +506,7 @@ export class HistoryReplay {
     }
     if (w.subresource !== null && w.subresource !== 'status' && w.response?.kind !== 'Pod') return;
     const o = w.response;
-    if (!o || o.kind !== 'Pod') {
+    if (o?.kind !== 'Pod') {
       if (w.verb === 'delete' && name) ns.removePod(name);
       return;
     }

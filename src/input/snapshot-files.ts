@@ -10,7 +10,7 @@
 // refused if it is not text (read-input.ts); a field given twice in one object is refused, as
 // the API server's strict decoding refuses it.
 
-import { createReadStream } from 'node:fs';
+import { createReadStream, type Stats } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { extname, join, resolve } from 'node:path';
 
@@ -127,7 +127,7 @@ async function expand(paths: string[], cwd: string): Promise<Source[]> {
       continue;
     }
     const abs = resolve(cwd, p);
-    let st;
+    let st: Stats;
     try {
       st = await stat(abs);
     } catch (e) {

@@ -96,7 +96,9 @@ function checkUniqueKeys(node: unknown, base: Path, file: string, lines: LineCou
         stack.push({ node: pair.value, path: [...path, key] });
       }
     } else if (isSeq(n)) {
-      n.items.forEach((item, k) => stack.push({ node: item, path: [...path, k] }));
+      n.items.forEach((item, k) => {
+        stack.push({ node: item, path: [...path, k] });
+      });
     }
   }
 }

@@ -45,7 +45,7 @@ export function parseResourcePath(segments: string[], group: string, version: st
   let namespace: string | undefined;
   if (rest[0] === 'namespaces' && rest.length >= 3) {
     const r = findResource(group, version, rest[2]);
-    if (r && r.namespaced) {
+    if (r?.namespaced) {
       namespace = rest[1];
       rest = rest.slice(2);
     }

@@ -48,7 +48,7 @@ export async function* readWrites(req: ReaderRequest, onBytes?: (read: number, t
   const coverage = new AuditCoverage();
   // the filter lets the reader leave unparsed what the history certainly does not read (reads, other resources)
   for await (const line of readAuditLogs(req.files, { onBytes, format, coverage, filter: HISTORY_WRITES, spoolDir: req.spoolDir })) {
-    let w;
+    let w: ApiWrite | null;
     try {
       w = writeOfAuditEvent(line.value);
     } catch (e) {

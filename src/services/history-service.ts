@@ -7,7 +7,7 @@ import { HistoryReplay } from '../history/replay.js';
 import { rulesVersionOf } from '../history/agents.js';
 import type { Behaviour } from '../core/versions.js';
 import type { ApiWrite, HistoryCounts, HistoryCoverage, HistoryEvent, ReconcileHistory, RefusedWrite } from '../history/types.js';
-import { RecordingConverter, RecordingFormatError, RECORDING_KIND, RS_RECONCILE_USER, parseRecordingLine, type ConvertedWrite } from '../history/recording.js';
+import { RecordingConverter, RecordingFormatError, RECORDING_KIND, RS_RECONCILE_USER, parseRecordingLine, type ConvertedWrite, type RecordingLine } from '../history/recording.js';
 import { readJsonLines, type JsonLinesKind } from '../input/audit-log.js';
 import { timeUs } from '../input/audit/time.js';
 import { auditWrites as readAuditWrites, type ReadSummary } from './history-reader.js';
@@ -126,7 +126,7 @@ async function* recordedWrites(files: string[], opts: HistoryOptions, notices: s
   const converter = new RecordingConverter();
   const started = new Set<string>();
   for await (const line of readJsonLines(files, RECORDING, { onBytes: opts.onBytes })) {
-    let parsed;
+    let parsed: RecordingLine;
     try {
       parsed = parseRecordingLine(line.value);
     } catch (e) {

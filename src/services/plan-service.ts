@@ -75,7 +75,7 @@ export async function readSnapshot(
 ): Promise<{ snapshot: Snapshot; source: 'file' | 'cluster'; notices: string[]; serverMinor: string | null; connection: Connection | null; namespace: string | null }> {
   const notices: string[] = [];
   const maxInputBytes = src.maxInputSize === undefined ? undefined : parseByteQuantity(src.maxInputSize);
-  if (src.filename && src.filename.length) {
+  if (src.filename?.length) {
     const { loadSnapshotFiles } = await import('../input/snapshot-files.js');
     const loaded = await loadSnapshotFiles(src.filename, {
       stdin: io.stdin,

@@ -134,7 +134,7 @@ class Foreground {
     if (this.o.metricsBindAddress === '0') return null;
     const server = await serveMetrics(this.metrics, this.o.metricsBindAddress, {
       healthz: () => true,
-      readyz: () => !this.leading || (this.handle !== null && this.handle.informers.pods.hasSynced()),
+      readyz: () => !this.leading || this.handle?.informers.pods.hasSynced() === true,
     });
     this.set.log.info('Serving metrics', { address: `${server.address}:${server.port}` });
     return server;

@@ -131,7 +131,9 @@ export function startControllers(opts: StartOptions, signal: AbortSignal): Contr
   addEventHandlers(pods, informersFor, controllers, written);
   const { synced, done } = runInformersThenWorkers(opts, api, pods, informersFor, controllers, signal);
   const informers: ControllersHandle['informers'] = { pods };
-  kinds.forEach((k, i) => (informers[k.resource] = informersFor[i]));
+  kinds.forEach((k, i) => {
+    informers[k.resource] = informersFor[i];
+  });
   return {
     controllers,
     informers,

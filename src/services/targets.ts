@@ -33,7 +33,7 @@ export function deploymentOwner(c: Controller): { name: string; uid: string } | 
 
 /** The Deployment a ReplicaSet's controller reference names, if it names one (see deploymentOwner). */
 export function deploymentOf(ref: OwnerReference | undefined): { name: string; uid: string } | undefined {
-  if (!ref || ref.kind !== 'Deployment') return undefined;
+  if (ref?.kind !== 'Deployment') return undefined;
   const group = ref.apiVersion?.includes('/') ? ref.apiVersion.slice(0, ref.apiVersion.indexOf('/')) : '';
   if (group !== 'apps' && group !== 'extensions') return undefined;
   return { name: ref.name, uid: ref.uid };

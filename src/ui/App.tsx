@@ -5,7 +5,7 @@
 
 import { kindShort } from '../render/text.js';
 import { Box, useApp, useInput, useStdout, type Key } from 'ink';
-import { useEffect, useLayoutEffect, useMemo, useSyncExternalStore } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useSyncExternalStore, type ReactElement } from 'react';
 import { ControllersPane } from './ControllersPane.js';
 import { DetailPane } from './DetailPane.js';
 import { FilterBar } from './FilterBar.js';
@@ -102,7 +102,7 @@ export function App({ store, color = true, onQuit, onInterrupt, onCommit }: AppP
   const model = useMemo(() => (s.view === 'detail' && s.frame && selected ? s.frame.explain(selected) : null), [s.view, s.frame, selected]);
   const showNamespace = s.frame ? frameCounts(s.frame).namespaces > 1 || s.meta.scope === 'all namespaces' : false;
 
-  let main;
+  let main: ReactElement;
   if (s.help) main = <HelpOverlay rows={layout.main} width={layout.width} />;
   else if (s.view === 'detail' && selected) main = <DetailPane controller={selected} model={model} awaited={awaitedBy(s.frame, selected)} podCursor={s.podCursor} podTop={s.podTop} rows={layout.main} width={layout.width} />;
   else

@@ -195,12 +195,16 @@ function deletionLines(c: PlanController, room: number, width: number): { key: s
     if (entry.length + reserve > left) {
       // not even the first fits whole: its first lines (the name and reason lead), the Why pane has the rest
       if (i === 0 && left > 0) {
-        entry.slice(0, left).forEach((segs, j) => out.push({ key: `d:0:${j}`, segs: j === left - 1 ? fitSegs([...segs, { text: ' …', dim: true }], width) : segs }));
+        entry.slice(0, left).forEach((segs, j) => {
+          out.push({ key: `d:0:${j}`, segs: j === left - 1 ? fitSegs([...segs, { text: ' …', dim: true }], width) : segs });
+        });
         left = 0;
       }
       break;
     }
-    entry.forEach((segs, j) => out.push({ key: `d:${i}:${j}`, segs }));
+    entry.forEach((segs, j) => {
+      out.push({ key: `d:${i}:${j}`, segs });
+    });
     left -= entry.length;
   }
   if (i < c.delete.length && left > 0) out.push({ key: 'd:more', segs: [{ text: `… ${c.delete.length - i} more: select a pod (#N in DEL) for its sentence`, dim: true }] });
@@ -257,7 +261,9 @@ export function DetailPane(p: DetailPaneProps) {
     const wrapped = wrap(whyText(c, r, p.awaited ?? null), p.width - 1, ' ', ' ');
     const shown = wrapped.slice(0, room);
     if (wrapped.length > room && room > 0) shown[room - 1] = truncate(shown[room - 1], p.width - 3).replace(/…$/, '') + '…';
-    shown.forEach((text, i) => lines.push({ key: `w:${i}`, segs: [{ text }] }));
+    shown.forEach((text, i) => {
+      lines.push({ key: `w:${i}`, segs: [{ text }] });
+    });
   }
   return (
     <Box flexDirection="column" height={p.rows}>

@@ -17,7 +17,9 @@ const UNREACHABLE = join(ROOT, 'test', 'packaging', 'fixtures', 'unreachable.kub
 beforeAll(() => ensureBuilt(), 300_000);
 
 const dirs: string[] = [];
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
 function tempKubeconfig(port: number): string {
   const dir = mkdtempSync(join(tmpdir(), 'rs-version-'));
   dirs.push(dir);

@@ -33,7 +33,9 @@ const untimed = (e: HistoryEvent) => ({ ...e, time: undefined, cause: e.cause?.m
 
 function sameTimes(got: HistoryEvent[], want: HistoryEvent[]) {
   expect(got.length).toBe(want.length);
-  got.forEach((e, i) => expect(Math.abs(Date.parse(e.time) - Date.parse(want[i].time)), row(e)).toBeLessThan(1000));
+  got.forEach((e, i) => {
+    expect(Math.abs(Date.parse(e.time) - Date.parse(want[i].time)), row(e)).toBeLessThan(1000);
+  });
 }
 
 /** Writes a few ms apart may be listed in another order by a shape that logs only completion times. */

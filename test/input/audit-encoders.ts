@@ -196,7 +196,9 @@ export function writeMustGather(dir: string, events: Ev[]): string {
   const logs = join(root, 'audit_logs', 'kube-apiserver');
   mkdirSync(logs, { recursive: true });
   const nodes = ['master-0', 'master-1'];
-  nodes.forEach((n, k) => writeFileSync(join(logs, `${n}-audit.log.gz`), gzipSync(events.filter((_, i) => i % 2 === k).map((e) => JSON.stringify(e)).join('\n') + '\n')));
+  nodes.forEach((n, k) => {
+    writeFileSync(join(logs, `${n}-audit.log.gz`), gzipSync(events.filter((_, i) => i % 2 === k).map((e) => JSON.stringify(e)).join('\n') + '\n'));
+  });
   writeFileSync(join(root, 'audit_logs', 'kube-apiserver.audit_logs_listing'), nodes.map((n) => `${n} audit.log`).join('\n') + '\n');
   writeFileSync(join(root, 'timestamp'), '2026-11-25 02:53:00.000000000 +0000 UTC m=+0.000000001\n');
   return join(dir, 'must-gather.local.5512');

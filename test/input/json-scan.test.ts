@@ -216,7 +216,7 @@ describe('findDuplicateKey', () => {
     ),
   })).node;
   /** Name as written: plain, or with its first character as a \u escape. */
-  const write = (name: string, escape: boolean) => (escape && name !== '' ? `"\\u${name.charCodeAt(0).toString(16).padStart(4, '0')}${JSON.stringify(name.slice(1)).slice(1)}` : JSON.stringify(name));
+  const write = (name: string, escaped: boolean) => (escaped && name !== '' ? `"\\u${name.charCodeAt(0).toString(16).padStart(4, '0')}${JSON.stringify(name.slice(1)).slice(1)}` : JSON.stringify(name));
   function text(n: Node, escapes: () => boolean, indent: string): string {
     if (n.kind === 'leaf') return JSON.stringify(n.value);
     if (n.kind === 'arr') return `[${n.items.map((x) => text(x, escapes, indent)).join(', ')}]`;

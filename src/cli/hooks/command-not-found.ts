@@ -10,7 +10,7 @@ import { flagsFirstMessage, reportUnknownCommand, visibleCommandNames } from '..
  * not a command into one id ("explian:shop-web" for `explian shop-web`): what was typed is read
  * from the command line itself, as a word may hold a colon.
  */
-const hook: Hook<'command_not_found'> = async function ({ config, id, argv }) {
+const hook: Hook<'command_not_found'> = async ({ config, id, argv }) => {
   const words = id.split(':');
   const typed = process.argv.slice(2);
   if (typed[0]?.startsWith('-') && typed[0] !== '-') {

@@ -7,7 +7,7 @@
 // entry as that format.
 
 import { isUtf8 } from 'node:buffer';
-import { fileParseError, type FilePosition, UserError } from '../../errors.js';
+import { fileParseError, type FilePosition, type UserError } from '../../errors.js';
 import type { AuditExport, CsvOps, Members } from './formats/format.js';
 import { memberString } from './formats/format.js';
 import { AUDIT_EXPORTS, exportOf, type AuditFormat } from './formats/index.js';

@@ -160,7 +160,7 @@ export function eventOutside(b: Uint8Array, s: number, e: number, f: AuditFilter
   return r !== null && !oneOf(b, r[0], r[1], fb.resources);
 }
 
-let scratch = Buffer.alloc(4096);
+const scratch = Buffer.alloc(4096);
 
 /**
  * eventOutside for an Event written inside a JSON string (CloudWatch's `message`, AKS's

@@ -19,7 +19,7 @@ const isWs = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09
  * The offset of the value of member `key` in b[s, e) (just past the colon and spaces), searching
  * forward for the first or backward for the last occurrence; -1 when there is none.
  */
-export function valueOf(b: Buffer, s: number, e: number, key: string, last = false): number {
+export function valueAt(b: Buffer, s: number, e: number, key: string, last = false): number {
   const p = pat(`"${key}"`);
   let at = last ? b.lastIndexOf(p, e - p.length) : b.indexOf(p, s);
   while (at >= s && at + p.length <= e) {
@@ -39,7 +39,7 @@ export function valueOf(b: Buffer, s: number, e: number, key: string, last = fal
 
 /** The content of the string value of `key` (no escapes in it) as latin1 text, or null. */
 export function stringOf(b: Buffer, s: number, e: number, key: string, last = false, max = 512): string | null {
-  const v = valueOf(b, s, e, key, last);
+  const v = valueAt(b, s, e, key, last);
   if (v < 0 || b[v] !== 0x22) return null;
   const lim = Math.min(e, v + 1 + max);
   for (let i = v + 1; i < lim; i++) {
@@ -51,13 +51,13 @@ export function stringOf(b: Buffer, s: number, e: number, key: string, last = fa
 
 /** The time of string member `key` (µs), or NaN. */
 export function timeOf(b: Buffer, s: number, e: number, key: string, last = false): number {
-  const v = valueOf(b, s, e, key, last);
+  const v = valueAt(b, s, e, key, last);
   return v >= 0 && b[v] === 0x22 ? timeUsAt(b, v + 1, e) : NaN;
 }
 
 /** The number value of member `key`, or NaN. */
 export function numberOf(b: Buffer, s: number, e: number, key: string): number {
-  const v = valueOf(b, s, e, key);
+  const v = valueAt(b, s, e, key);
   if (v < 0) return NaN;
   let i = v;
   while (i < e && ((b[i] >= 0x30 && b[i] <= 0x39) || b[i] === 0x2d || b[i] === 0x2e)) i++;

@@ -6,7 +6,7 @@
 // themselves are read back with positioned reads (RegionReader), from the file or, for gzip and
 // pipes, from a spool of the decompressed bytes.
 
-import { fileParseError, fileReadError, UserError } from '../../errors.js';
+import { fileParseError, fileReadError, type UserError } from '../../errors.js';
 import { JsonScanError } from '../json-scan.js';
 import { AuditCoverage, type AuditFileReport } from './coverage.js';
 import { formatBytes } from '../read-input.js';
@@ -406,7 +406,7 @@ export class SortedSource extends Source {
   private push(b: Buffer, s: number, e: number, abs: number, line: number, fallback: number): void {
     const ops = this.ops;
     const filter = this.rc.filter;
-    if (filter !== undefined && ops !== null && ops.outside(b, s, e, filter, this.probe!)) {
+    if (filter !== undefined && ops?.outside(b, s, e, filter, this.probe!)) {
       this.report.skipped++;
       return;
     }

@@ -4,7 +4,7 @@
 // holding an `audit_logs` directory) only `audit_logs/` is read; the files found there are
 // labelled openshift-must-gather (their content is plain kube-apiserver JSON lines).
 
-import { readdirSync, realpathSync, statSync } from 'node:fs';
+import { readdirSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { basename, join, sep } from 'node:path';
 import { fileReadError, UserError } from '../../errors.js';
 
@@ -50,7 +50,7 @@ export function expandInputs(inputs: string[], noun = 'audit log'): InputFile[] 
     for (const n of names) {
       if (notALog(n)) continue;
       const p = join(dir, n);
-      let st;
+      let st: Stats;
       try {
         st = statSync(p);
       } catch {
@@ -64,7 +64,7 @@ export function expandInputs(inputs: string[], noun = 'audit log'): InputFile[] 
     for (const d of dirs) walk(d, mustGather || basename(d) === 'audit_logs');
   };
   for (const input of inputs) {
-    let st;
+    let st: Stats;
     try {
       st = statSync(input);
     } catch (e) {

@@ -63,7 +63,9 @@ export function fakeCluster(snap: Snapshot) {
   for (const p of snap.pods) pods.items.set(pods.key(p), p);
   for (const r of snap.controllers.ReplicaSet as ReplicaSet[]) replicasets.items.set(replicasets.key(r), r);
   for (const r of snap.controllers.ReplicationController as ReplicationController[]) replicationcontrollers.items.set(replicationcontrollers.key(r), r);
-  const syncAll = () => [pods, replicasets, replicationcontrollers].forEach((i) => i.sync());
+  const syncAll = () => {
+    for (const i of [pods, replicasets, replicationcontrollers]) i.sync();
+  };
   return { pods, replicasets, replicationcontrollers, syncAll };
 }
 

@@ -10,7 +10,7 @@
 import { EntryError, type EntryContext } from '../entry.js';
 import { escapedEventOutside, eventOfEventText, hasTruncatedMark, isObj, markTruncated } from '../event.js';
 import type { AuditFilter } from '../filter.js';
-import { eventTimeOf, stringOf, timeOf, valueOf } from '../keys.js';
+import { eventTimeOf, stringOf, timeOf, valueAt } from '../keys.js';
 import { normalizeTime, timeUs } from '../time.js';
 import { auditExport, type EntryOps } from './format.js';
 import { METADATA_BODIES } from './kube-apiserver.js';
@@ -117,20 +117,20 @@ export function eventOfLogAnalyticsRow(text: string, ctx: EntryContext): Record<
 
 /** A raw record certainly outside `f`: its `properties.log` told by escapedEventOutside. */
 export function recordOutside(b: Buffer, s: number, e: number, f: AuditFilter): boolean {
-  const v = valueOf(b, s, e, 'log');
+  const v = valueAt(b, s, e, 'log');
   return v >= 0 && b[v] === 0x22 && escapedEventOutside(b, v + 1, e, f);
 }
 
 /** A raw Log Analytics row certainly outside `f`: its Stage or Verb column, or log_s. */
 export function rowOutside(b: Buffer, s: number, e: number, f: AuditFilter): boolean {
-  const log = valueOf(b, s, e, 'log_s');
+  const log = valueAt(b, s, e, 'log_s');
   if (log >= 0) return b[log] === 0x22 && escapedEventOutside(b, log + 1, e, f);
   const stage = stringOf(b, s, e, 'Stage');
   if (stage !== null && stage !== '' && !f.stages.has(stage)) return true;
   const verb = stringOf(b, s, e, 'Verb');
   if (verb !== null && verb !== '' && !f.verbs.has(verb)) return true;
   // ObjectRef's JSON text, whose first member is the resource (kube-apiserver's order)
-  const ref = valueOf(b, s, e, 'ObjectRef');
+  const ref = valueAt(b, s, e, 'ObjectRef');
   if (ref < 0 || b[ref] !== 0x22) return false;
   const m = /^"\{\\"resource\\": ?\\"([a-z0-9.-]+)\\"/.exec(b.toString('latin1', ref, Math.min(e, ref + 200)));
   return m !== null && !f.resources.has(m[1]);

@@ -9,7 +9,7 @@
 import { EntryError, type EntryContext } from '../entry.js';
 import { escapedEventOutside, eventOfEventText, eventOutside, isObj, recoverCutEvent } from '../event.js';
 import type { AuditFilter } from '../filter.js';
-import { eventTimeOf, numberOf, valueOf } from '../keys.js';
+import { eventTimeOf, numberOf, valueAt } from '../keys.js';
 import { timeUs } from '../time.js';
 import { auditExport } from './format.js';
 import { METADATA_BODIES } from './kube-apiserver.js';
@@ -82,13 +82,15 @@ export function eventOfInsightsRow(text: string, ctx: EntryContext): Record<stri
 /** A Logs Insights CSV record, given the header's columns. */
 export function eventOfInsightsCsv(fields: string[], header: string[], ctx: EntryContext): Record<string, any> | null {
   const m = new Map<string, unknown>();
-  header.forEach((h, i) => m.set(h, fields[i]));
+  header.forEach((h, i) => {
+    m.set(h, fields[i]);
+  });
   return fromFields(m, ctx);
 }
 
 /** A raw CloudWatch event certainly outside `f`: its `message` told by escapedEventOutside. */
 function messageOutside(b: Buffer, s: number, e: number, f: AuditFilter): boolean {
-  const v = valueOf(b, s, e, 'message');
+  const v = valueAt(b, s, e, 'message');
   return v >= 0 && b[v] === 0x22 && escapedEventOutside(b, v + 1, e, f);
 }
 
