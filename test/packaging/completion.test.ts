@@ -7,7 +7,11 @@ import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { analyze, complete as completeWords, controllerCandidates, formatCobra, type CommandSpec } from '../../src/commands/completion.js';
+import { spellings } from '../../src/commands/completion.js';
+import { formatCobra } from '../../src/completion/cobra.js';
+import { complete as completeWords } from '../../src/completion/engine.js';
+import { controllerCandidates } from '../../src/completion/names.js';
+import { analyze, type CommandSpec } from '../../src/completion/words.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { ROOT, RUN_JS, baseEnv, ensureBundle, node, tempDir } from './helpers.js';
 
@@ -44,9 +48,9 @@ describe('the completion engine', () => {
       { kind: 'ReplicaSet' as const, name: 'web', namespace: 'b' },
       { kind: 'ReplicationController' as const, name: 'db', namespace: 'a' },
     ];
-    expect(controllerCandidates(names, '', false)).toEqual([{ value: 'rc/db' }, { value: 'rs/web' }]);
-    expect(controllerCandidates(names, 'replicaset/', true)).toEqual([{ value: 'replicaset/web', description: 'a, b' }]);
-    expect(controllerCandidates(names, 'pods/', false)).toEqual([]);
+    expect(controllerCandidates(names, '', false, spellings)).toEqual([{ value: 'rc/db' }, { value: 'rs/web' }]);
+    expect(controllerCandidates(names, 'replicaset/', true, spellings)).toEqual([{ value: 'replicaset/web', description: 'a, b' }]);
+    expect(controllerCandidates(names, 'pods/', false, spellings)).toEqual([]);
   });
 
   it('prints cobra\'s format', () => {
@@ -115,7 +119,7 @@ describe('the completion engine', () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     try {
       // no per-request timeout to end it first: only the lookup's own limit
-      const pending = completeWords(['diff', '-n', ''], commands(), { env: { KUBECONFIG: kc }, requestTimeout: '1h', timeoutMs: 3000 });
+      const pending = completeWords(['diff', '-n', ''], commands(), { env: { KUBECONFIG: kc }, requestTimeout: '1h', timeoutMs: 3000, spellings });
       let settled = false;
       void pending.then(() => (settled = true));
       // the request is out (waiting on the real clock: the fake one stands still until advanced)
