@@ -3,7 +3,7 @@
 // the plugin runs where no Node.js is installed.
 //
 //   main script   dist/bundle/sea-start.cjs (boot.cjs with SEA true: only built-in requires)
-//   assets        main.cjs and heavy.cjs (the single file and its heavy half), read with
+//   assets        light.cjs, main.cjs and heavy.cjs (the light answers, the single file and its heavy half), read with
 //                 node:sea's getRawAsset and run with the same V8 code cache as the npm install,
 //                 kept beside the executable or in the user's cache folder
 //
@@ -86,7 +86,7 @@ export async function buildSea({ root, bundle, platform, outDir, work }) {
         disableExperimentalSEAWarning: true,
         useSnapshot: false,
         useCodeCache: false,
-        assets: { 'main.cjs': join(bundle, 'main.cjs'), 'heavy.cjs': join(bundle, 'heavy.cjs') },
+        assets: { 'light.cjs': join(bundle, 'light.cjs'), 'main.cjs': join(bundle, 'main.cjs'), 'heavy.cjs': join(bundle, 'heavy.cjs') },
       }),
     );
     const r = spawnSync(blobMaker(root, t.version), ['--experimental-sea-config', config], { encoding: 'utf8' });

@@ -4,6 +4,8 @@
 //                            dispatch from the embedded manifest, @oclif/core replaced by
 //                            src/main/oclif-lite.ts; only Node.js built-ins are required
 //   dist/bundle/heavy.cjs    the packages the hot commands never run (HEAVY), required from main.cjs
+//   dist/bundle/light.cjs    what the manifest alone answers (help, completion scripts, TAB on
+//                            commands and flags: src/main/light.ts), asked first by boot.cjs
 //   dist/bundle/boot.cjs    what bin/run.js requires: loads main.cjs (and heavy.cjs when it is
 //                            required) with a V8 code cache
 //   dist/bundle/sea-start.cjs boot.cjs as a Node single executable's main script (scripts/sea.mjs)
@@ -166,6 +168,7 @@ async function lazyBuiltinsPlugin() {
 function entryPlugin(root, manifest, pkg) {
   const data = `const manifest = JSON.parse(${JSON.stringify(JSON.stringify(manifest))});\nconst pkg = JSON.parse(${JSON.stringify(JSON.stringify(pkg))});\n`;
   const dispatch = JSON.stringify(join(root, 'src', 'main', 'dispatch.ts'));
+  const light = JSON.stringify(join(root, 'src', 'main', 'light.ts'));
   const sea = JSON.stringify(join(root, 'src', 'main', 'sea.ts'));
   // run: the dispatch (false: oclif's to answer); fallback: the single executable's answer then
   return {
@@ -177,8 +180,25 @@ function entryPlugin(root, manifest, pkg) {
         resolveDir: root,
         loader: 'js',
       }));
+      // answer: stdout's text for what the manifest alone answers, or null (main.cjs runs it)
+      b.onLoad({ filter: /^rs-single:light$/, namespace: 'rs-single' }, () => ({
+        contents: `${data}import { lightAnswer } from ${light};\nexport function answer(argv) { return lightAnswer(argv, manifest, pkg); }\n`,
+        resolveDir: root,
+        loader: 'js',
+      }));
     },
   };
+}
+
+/** light.cjs must carry none of HEAVY's packages (nor main.cjs's stubs of them): the build stops if it does. */
+function checkLight(metafile) {
+  const names = HEAVY.map((h) => h.replace(/\/\*$/, ''));
+  for (const [input, { bytesInOutput }] of Object.entries(Object.values(metafile.outputs)[0].inputs)) {
+    const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input)?.[1];
+    if (bytesInOutput > 0 && (input.startsWith('rs-heavy:') || (pkg && names.includes(pkg)))) {
+      throw new Error(`single-file: light.cjs carries ${input}: src/main/light.ts must stay off the commands' packages`);
+    }
+  }
 }
 
 /**
@@ -280,7 +300,10 @@ export async function buildSingleFile({ root, out, manifest, pkg, plugins, exter
   const heavy = [...found].sort();
   await build({ ...common, plugins: [heavyEntryPlugin(root, heavy), ...common.plugins], entryPoints: ['rs-single:heavy'], outfile: join(out, 'heavy.cjs') });
   ascii('heavy.cjs');
-  const hash = createHash('sha256').update(readFileSync(join(out, 'main.cjs'))).update(readFileSync(join(out, 'heavy.cjs'))).digest('hex').slice(0, 16);
+  const light = await build({ ...common, metafile: true, entryPoints: ['rs-single:light'], outfile: join(out, 'light.cjs') });
+  checkLight(light.metafile);
+  ascii('light.cjs');
+  const hash = createHash('sha256').update(readFileSync(join(out, 'main.cjs'))).update(readFileSync(join(out, 'heavy.cjs'))).update(readFileSync(join(out, 'light.cjs'))).digest('hex').slice(0, 16);
   const start = START_TEMPLATE.replace('__RS_BUNDLE_HASH__', hash);
   writeFileSync(join(out, 'boot.cjs'), start);
   // the single executable's main script (scripts/sea.mjs): the same loader, main.cjs and heavy.cjs as its assets

@@ -4,22 +4,10 @@
 // '@oclif/core' pointed at src/main/oclif-lite.ts, and the krew single executable runs the same
 // file. What it does not recognise is left to oclif (the caller runs oclif when this returns
 // false): other help forms, --version, unknown commands and their suggestions.
-import { displayName, formatCommandHelp, formatRootHelp, helpWidth } from '../cli/help.js';
+import { commandHelp, liteConfig, rootHelp, type Manifest, type PackageInfo } from './light.js';
 import type { LiteConfig } from './oclif-lite.js';
 
-/** The oclif manifest (oclif.manifest.json) as the build embeds it. */
-export interface Manifest {
-  version: string;
-  commands: Record<string, { id: string; hidden?: boolean } & Record<string, unknown>>;
-}
-
-/** The fields of package.json the CLI shows. */
-export interface PackageInfo {
-  name: string;
-  version: string;
-  description?: string;
-  oclif: Record<string, unknown> & { bin?: string };
-}
+export { liteConfig, type Manifest, type PackageInfo } from './light.js';
 
 type CommandModule = { default: { id: string; run(argv: string[], config: LiteConfig): Promise<unknown> } };
 
@@ -40,19 +28,6 @@ export const COMMANDS: Record<string, () => Promise<unknown>> = {
   watch: () => import('../commands/watch.js'),
 };
 
-/** oclif's Config, as far as the commands and the help read it. */
-export function liteConfig(manifest: Manifest, pkg: PackageInfo): LiteConfig {
-  const bin = pkg.oclif.bin ?? pkg.name;
-  return {
-    bin,
-    name: pkg.name,
-    version: pkg.version,
-    pjson: pkg,
-    commands: Object.values(manifest.commands),
-    userAgent: `${pkg.name}/${pkg.version} ${process.platform}-${process.arch} node-${process.version}`,
-  };
-}
-
 /** What the words ask for: a command's help, the root help, a command run, or oclif's to decide. */
 export function route(argv: string[], manifest: Manifest): { kind: 'root-help' } | { kind: 'help' | 'run'; id: string } | null {
   if (argv.length === 1 && argv[0] === '--help') return { kind: 'root-help' };
@@ -69,19 +44,20 @@ export function route(argv: string[], manifest: Manifest): { kind: 'root-help' }
 export async function dispatch(argv: string[], manifest: Manifest, pkg: PackageInfo): Promise<boolean> {
   const r = route(argv, manifest);
   if (r === null) return false;
-  const config = liteConfig(manifest, pkg);
-  if (r.kind === 'root-help') {
-    console.log(formatRootHelp(config, config.commands as never, displayName(), helpWidth()).trimEnd());
-    return true;
-  }
-  if (r.kind === 'help') {
-    console.log(formatCommandHelp(manifest.commands[r.id] as never, displayName(), helpWidth()).trimEnd());
-    return true;
-  }
   // as oclif's Command module does: a reader that goes away (`| head`) is not an error
   process.stdout.on('error', (err: NodeJS.ErrnoException) => {
     if (err.code !== 'EPIPE') throw err;
   });
+  // (the help is src/main/light.ts's, which answers these first when boot.cjs runs it)
+  if (r.kind === 'root-help') {
+    process.stdout.write(rootHelp(manifest, pkg));
+    return true;
+  }
+  if (r.kind === 'help') {
+    process.stdout.write(commandHelp(manifest, r.id));
+    return true;
+  }
+  const config = liteConfig(manifest, pkg);
   try {
     const Cmd = ((await COMMANDS[r.id]()) as CommandModule).default;
     Cmd.id = r.id; // oclif sets it from the manifest when it loads the class
