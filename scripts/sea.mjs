@@ -3,7 +3,7 @@
 // the plugin runs where no Node.js is installed.
 //
 //   main script   dist/bundle/sea-start.cjs (boot.cjs with SEA true: only built-in requires)
-//   assets        light.cjs, main.cjs and heavy.cjs (the light answers, the single file and its heavy half), read with
+//   assets        light.cjs, main.cjs, main-<command>.cjs and heavy.cjs (the light answers, the single file, the hot commands' own, its heavy half), read with
 //                 node:sea's getRawAsset and run with the same V8 code cache as the npm install,
 //                 kept beside the executable or in the user's cache folder
 //
@@ -21,6 +21,7 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { SPLIT } from './single-file.mjs';
 
 /**
  * The official binaries per krew platform. npm has no Node.js 20.19+ build for darwin/arm64
@@ -86,7 +87,7 @@ export async function buildSea({ root, bundle, platform, outDir, work }) {
         disableExperimentalSEAWarning: true,
         useSnapshot: false,
         useCodeCache: false,
-        assets: { 'light.cjs': join(bundle, 'light.cjs'), 'main.cjs': join(bundle, 'main.cjs'), 'heavy.cjs': join(bundle, 'heavy.cjs') },
+        assets: Object.fromEntries(['light.cjs', 'main.cjs', 'heavy.cjs', ...SPLIT.map((id) => `main-${id}.cjs`)].map((f) => [f, join(bundle, f)])),
       }),
     );
     const r = spawnSync(blobMaker(root, t.version), ['--experimental-sea-config', config], { encoding: 'utf8' });

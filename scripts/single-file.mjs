@@ -4,6 +4,7 @@
 //                            dispatch from the embedded manifest, @oclif/core replaced by
 //                            src/main/oclif-lite.ts; only Node.js built-ins are required
 //   dist/bundle/heavy.cjs    the packages the hot commands never run (HEAVY), required from main.cjs
+//   dist/bundle/main-<command>.cjs  the same with one hot command only (SPLIT: diff, explain, version)
 //   dist/bundle/light.cjs    what the manifest alone answers (help, completion scripts, TAB on
 //                            commands and flags: src/main/light.ts), asked first by boot.cjs
 //   dist/bundle/boot.cjs    what bin/run.js requires: loads main.cjs (and heavy.cjs when it is
@@ -169,6 +170,7 @@ function entryPlugin(root, manifest, pkg) {
   const data = `const manifest = JSON.parse(${JSON.stringify(JSON.stringify(manifest))});\nconst pkg = JSON.parse(${JSON.stringify(JSON.stringify(pkg))});\n`;
   const dispatch = JSON.stringify(join(root, 'src', 'main', 'dispatch.ts'));
   const light = JSON.stringify(join(root, 'src', 'main', 'light.ts'));
+  const commands = JSON.stringify(join(root, 'src', 'main', 'commands.ts'));
   const sea = JSON.stringify(join(root, 'src', 'main', 'sea.ts'));
   // run: the dispatch (false: oclif's to answer); fallback: the single executable's answer then
   return {
@@ -176,10 +178,20 @@ function entryPlugin(root, manifest, pkg) {
     setup(b) {
       b.onResolve({ filter: /^rs-single:/ }, (a) => ({ path: a.path, namespace: 'rs-single' }));
       b.onLoad({ filter: /^rs-single:main$/, namespace: 'rs-single' }, () => ({
-        contents: `${data}import { dispatch } from ${dispatch};\nimport { seaFallback } from ${sea};\nexport function run(argv) { return dispatch(argv, manifest, pkg); }\nexport function fallback(argv) { return seaFallback(argv, manifest, pkg); }\n`,
+        contents: `${data}import { dispatch } from ${dispatch};\nimport { COMMANDS } from ${commands};\nimport { seaFallback } from ${sea};\nexport function run(argv) { return dispatch(argv, manifest, pkg, COMMANDS); }\nexport function fallback(argv) { return seaFallback(argv, manifest, pkg); }\n`,
         resolveDir: root,
         loader: 'js',
       }));
+      // main-<command>.cjs: the same dispatch with that one command (boot.cjs runs it for that command's words)
+      b.onLoad({ filter: /^rs-single:main-[a-z-]+$/, namespace: 'rs-single' }, (a) => {
+        const id = a.path.slice('rs-single:main-'.length);
+        const module = JSON.stringify(join(root, 'src', 'commands', `${id}.ts`));
+        return {
+          contents: `${data}import { dispatch } from ${dispatch};\nimport { seaFallback } from ${sea};\nconst COMMANDS = { ${JSON.stringify(id)}: () => import(${module}) };\nexport function run(argv) { return dispatch(argv, manifest, pkg, COMMANDS); }\nexport function fallback(argv) { return seaFallback(argv, manifest, pkg); }\n`,
+          resolveDir: root,
+          loader: 'js',
+        };
+      });
       // answer: stdout's text for what the manifest alone answers, or null (main.cjs runs it)
       b.onLoad({ filter: /^rs-single:light$/, namespace: 'rs-single' }, () => ({
         contents: `${data}import { lightAnswer } from ${light};\nexport function answer(argv) { return lightAnswer(argv, manifest, pkg); }\n`,
@@ -189,6 +201,9 @@ function entryPlugin(root, manifest, pkg) {
     },
   };
 }
+
+/** The hot commands with a file of their own (main-<command>.cjs); the others run from main.cjs. */
+export const SPLIT = ['diff', 'explain', 'version'];
 
 /** light.cjs must carry none of HEAVY's packages (nor main.cjs's stubs of them): the build stops if it does. */
 function checkLight(metafile) {
@@ -297,14 +312,24 @@ export async function buildSingleFile({ root, out, manifest, pkg, plugins, exter
   const ascii = (f) => asciiOnly(join(out, f));
   await build({ ...common, banner: { js: `${BANNER}\n${HEAVY_BANNER}` }, plugins: [heavyStubPlugin(found), ...common.plugins], entryPoints: ['rs-single:main'], outfile: join(out, 'main.cjs') });
   ascii('main.cjs');
+  // the hot commands' own files: esbuild evaluates and V8 deserialises what a file holds, so
+  // `diff` from a file without the other commands starts with less of both
+  for (const id of SPLIT) {
+    await build({ ...common, banner: { js: `${BANNER}\n${HEAVY_BANNER}` }, plugins: [heavyStubPlugin(found), ...common.plugins], entryPoints: [`rs-single:main-${id}`], outfile: join(out, `main-${id}.cjs`) });
+    ascii(`main-${id}.cjs`);
+  }
   const heavy = [...found].sort();
   await build({ ...common, plugins: [heavyEntryPlugin(root, heavy), ...common.plugins], entryPoints: ['rs-single:heavy'], outfile: join(out, 'heavy.cjs') });
   ascii('heavy.cjs');
   const light = await build({ ...common, metafile: true, entryPoints: ['rs-single:light'], outfile: join(out, 'light.cjs') });
   checkLight(light.metafile);
   ascii('light.cjs');
-  const hash = createHash('sha256').update(readFileSync(join(out, 'main.cjs'))).update(readFileSync(join(out, 'heavy.cjs'))).update(readFileSync(join(out, 'light.cjs'))).digest('hex').slice(0, 16);
-  const start = START_TEMPLATE.replace('__RS_BUNDLE_HASH__', hash);
+  const files = ['main.cjs', 'heavy.cjs', 'light.cjs', ...SPLIT.map((id) => `main-${id}.cjs`)];
+  const sha = createHash('sha256');
+  for (const f of files) sha.update(readFileSync(join(out, f)));
+  const hash = sha.digest('hex').slice(0, 16);
+  const start = START_TEMPLATE.replace('__RS_BUNDLE_HASH__', hash).replace("const SPLIT = ['__RS_SPLIT__'];", `const SPLIT = ${JSON.stringify(SPLIT)};`);
+  if (!start.includes(`const SPLIT = ${JSON.stringify(SPLIT)};`)) throw new Error('single-file: start-template.cjs has no SPLIT line');
   writeFileSync(join(out, 'boot.cjs'), start);
   // the single executable's main script (scripts/sea.mjs): the same loader, main.cjs and heavy.cjs as its assets
   writeFileSync(join(out, 'sea-start.cjs'), start.replace('const SEA = false;', 'const SEA = true;'));

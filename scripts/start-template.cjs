@@ -17,6 +17,10 @@ const HASH = '__RS_BUNDLE_HASH__';
 const SEA = false;
 const base = SEA ? path.dirname(process.execPath) : __dirname;
 const file = path.join(base, 'main.cjs');
+// the hot commands with a file of their own, main-<command>.cjs (scripts/single-file.mjs SPLIT)
+const SPLIT = ['__RS_SPLIT__'];
+/** The file that runs `argv`: its command's own, else main.cjs. */
+const fileFor = (argv) => (SPLIT.includes(argv[0]) ? path.join(base, `main-${argv[0]}.cjs`) : file);
 // one cache per command: a cache holds the functions the run that made it compiled, and one made
 // by `version` lacks most of `diff`'s (diff -f: 1.67x → 1.54x of node -e 0 in CPU with its own)
 const COMMAND = /^[a-z][a-z-]{0,30}$/.test(process.argv[2] ?? '') ? process.argv[2] : '_';
@@ -122,19 +126,20 @@ function light(argv) {
 }
 
 let main;
-function load() {
+function load(argv) {
   if (main) return main;
-  if (!SEA && process.env.RS_RECONCILE_NO_CODE_CACHE === '1') return (main = require(file));
+  const f = fileFor(argv);
+  if (!SEA && process.env.RS_RECONCILE_NO_CODE_CACHE === '1') return (main = require(f));
   // main.cjs requires heavy.cjs (the packages the hot commands never run) through this, when it needs it
-  if (!usesNodeCache()) globalThis.__rsLoadHeavy = (heavy) => run(heavy, Module.createRequire(file));
-  return (main = loadFile(file));
+  if (!usesNodeCache()) globalThis.__rsLoadHeavy = (heavy) => run(heavy, Module.createRequire(f));
+  return (main = loadFile(f));
 }
 
 /** What bin/run.cjs calls: light.cjs's answer when it has one, else main.cjs's dispatch. */
 const api = {
   run(argv) {
     const text = light(argv);
-    if (text === null) return load().run(argv);
+    if (text === null) return load(argv).run(argv);
     // as the dispatch does: a reader that goes away (`| head`) is not an error
     process.stdout.on('error', (err) => {
       if (err.code !== 'EPIPE') throw err;
@@ -142,7 +147,7 @@ const api = {
     process.stdout.write(text);
     return Promise.resolve(true);
   },
-  fallback: (argv) => load().fallback(argv),
+  fallback: (argv) => load(argv).fallback(argv),
 };
 
 if (SEA) {

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { nameOrder } from '../../src/core/order.js';
-import { COMMANDS } from '../../src/main/dispatch.js';
+import { COMMANDS } from '../../src/main/commands.js';
 import { seaFallback } from '../../src/main/sea.js';
 import { BUNDLE, EXAMPLE, NOW, ROOT, RUN_JS, baseEnv, ensureBundle, loadedBy, node, run, tempDir } from './helpers.js';
 
