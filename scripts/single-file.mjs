@@ -15,7 +15,7 @@
 // when first used (esbuild wraps what is reached by import()), so a command costs what it runs.
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { build } from 'esbuild';
 
 /** The code cache loader; HASH is the bundle's (main.cjs) sha256, so a new build never reads an old cache. */
@@ -323,6 +323,9 @@ export async function buildSingleFile({ root, out, manifest, pkg, plugins, exter
   ascii('heavy.cjs');
   const light = await build({ ...common, metafile: true, entryPoints: ['rs-single:light'], outfile: join(out, 'light.cjs') });
   checkLight(light.metafile);
+  // what light.cjs carries, for test/packaging/startup.test.ts (outside the bundle, as bundle-meta.json)
+  const carried = Object.entries(Object.values(light.metafile.outputs)[0].inputs).filter(([, i]) => i.bytesInOutput > 0).map(([input]) => input);
+  writeFileSync(join(dirname(out), `${basename(out)}-light-meta.json`), JSON.stringify({ inputs: carried.sort() }, null, 1) + '\n');
   ascii('light.cjs');
   const files = ['main.cjs', 'heavy.cjs', 'light.cjs', ...SPLIT.map((id) => `main-${id}.cjs`)];
   const sha = createHash('sha256');
