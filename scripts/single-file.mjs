@@ -82,6 +82,33 @@ function topLevelAwaitPlugin() {
 }
 
 /**
+ * chalk decides its colour level when it is evaluated, from tty.isatty(1) and (2): node:tty
+ * requires node:net (and net perf_hooks, diagnostics_channel…), 2 ms of a start that writes to a
+ * file or a pipe. process.stdout.isTTY is the same answer for fd 1 (Node.js makes stdout a
+ * tty.WriteStream exactly when isatty(1)), and so for fd 2; a command writes to stdout anyway,
+ * so asking it costs nothing, and tty is loaded only when a terminal is there. The patch must apply.
+ */
+function chalkTtyPlugin() {
+  const FROM = ['stdout: createSupportsColor({isTTY: tty.isatty(1)}),', 'stderr: createSupportsColor({isTTY: tty.isatty(2)}),'];
+  const TO = ['stdout: createSupportsColor({isTTY: process.stdout.isTTY === true}),', 'stderr: createSupportsColor({isTTY: process.stderr.isTTY === true}),'];
+  return {
+    name: 'rs-chalk-no-tty',
+    setup(b) {
+      b.onLoad({ filter: /[\\/]node_modules[\\/]chalk[\\/]source[\\/]vendor[\\/]supports-color[\\/]index\.js$/ }, (a) => {
+        let text = readFileSync(a.path, 'utf8');
+        for (let i = 0; i < FROM.length; i++) {
+          if (!text.includes(FROM[i])) throw new Error(`single-file: ${a.path} no longer contains ${JSON.stringify(FROM[i])}: review chalkTtyPlugin in scripts/single-file.mjs`);
+          text = text.replace(FROM[i], TO[i]);
+        }
+        // tty was used for nothing else
+        if (/\btty\./.test(text)) throw new Error(`single-file: ${a.path} uses node:tty further: review chalkTtyPlugin in scripts/single-file.mjs`);
+        return { contents: text.replace("import tty from 'node:tty';\n", ''), loader: 'js' };
+      });
+    },
+  };
+}
+
+/**
  * Parts of @oclif/core that the lite Command reaches at load time but uses only on an error or a
  * debug flag (the logger and its `debug` package, the error handler with oclif's help, the help
  * class behind the --help flag builder): required on first use. Each patch must apply.
@@ -156,14 +183,31 @@ async function lazyBuiltinsPlugin() {
     "export const constants = require('node:fs').constants;",
     `export default { ${fns.join(', ')}, constants };`,
   ].join('\n');
+  // node:perf_hooks (src/runtime/clock.ts: 0.8 ms to load, with its histograms and observers) and
+  // node:os are read by property (esbuild's CommonJS interop reads `mod.name` where it is used,
+  // and __toESM copies getters): a CommonJS module of getters loads each on the first property read
+  const objects = {};
+  for (const id of LAZY_OBJECTS) {
+    const keys = Object.keys(await import(`node:${id}`)).filter((k) => k !== 'default');
+    objects[id] = [
+      `let m;\nconst load = () => (m ??= require('node:${id}'));`,
+      `for (const k of ${JSON.stringify(keys)}) Object.defineProperty(exports, k, { enumerable: true, get: () => load()[k] });`,
+    ].join('\n');
+  }
+  const objectFilter = new RegExp(`^(node:)?(${LAZY_OBJECTS.join('|')})$`);
   return {
     name: 'rs-lazy-builtins',
     setup(b) {
       b.onResolve({ filter: /^(node:)?fs\/promises$/ }, (a) => (a.namespace === 'rs-lazy-builtin' ? { path: a.path, external: true } : { path: 'fs/promises', namespace: 'rs-lazy-builtin' }));
       b.onLoad({ filter: /.*/, namespace: 'rs-lazy-builtin' }, () => ({ contents, loader: 'js' }));
+      b.onResolve({ filter: objectFilter }, (a) => (a.namespace === 'rs-lazy-object' ? { path: a.path, external: true } : { path: a.path.replace(/^node:/, ''), namespace: 'rs-lazy-object' }));
+      b.onLoad({ filter: /.*/, namespace: 'rs-lazy-object' }, (a) => ({ contents: objects[a.path], loader: 'js' }));
     },
   };
 }
+
+/** Built-ins loaded on the first read of one of their properties (lazyBuiltinsPlugin). */
+const LAZY_OBJECTS = ['perf_hooks', 'os'];
 
 /** The virtual entries: the manifest and package fields embedded as JSON text (JSON.parse is V8's fastest object literal). */
 function entryPlugin(root, manifest, pkg) {
@@ -306,7 +350,7 @@ export async function buildSingleFile({ root, out, manifest, pkg, plugins, exter
     jsx: 'automatic',
     external,
     logLevel: 'error',
-    plugins: [entryPlugin(root, manifest, slimPkg), litePlugin(root), await lazyBuiltinsPlugin(), topLevelAwaitPlugin(), liteOclifPatchPlugin(lazyHelpers), ...plugins],
+    plugins: [entryPlugin(root, manifest, slimPkg), litePlugin(root), await lazyBuiltinsPlugin(), chalkTtyPlugin(), topLevelAwaitPlugin(), liteOclifPatchPlugin(lazyHelpers), ...plugins],
   };
   const found = new Set();
   const ascii = (f) => asciiOnly(join(out, f));
