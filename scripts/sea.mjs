@@ -18,10 +18,9 @@
 // Authenticode signature is likewise broken (Windows still runs it). Blobs for a Node.js version
 // other than this machine's are made by that version's linux-x64 binary, fetched the same way.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { SPLIT } from './single-file.mjs';
 
 /**
  * The official binaries per krew platform. npm has no Node.js 20.19+ build for darwin/arm64
@@ -87,7 +86,7 @@ export async function buildSea({ root, bundle, platform, outDir, work }) {
         disableExperimentalSEAWarning: true,
         useSnapshot: false,
         useCodeCache: false,
-        assets: Object.fromEntries(['light.cjs', 'main.cjs', 'heavy.cjs', ...SPLIT.map((id) => `main-${id}.cjs`)].map((f) => [f, join(bundle, f)])),
+        assets: Object.fromEntries(readdirSync(bundle).filter((f) => /^(light|main(-[a-z-]+)?|heavy)\.cjs$/.test(f)).map((f) => [f, join(bundle, f)])),
       }),
     );
     const r = spawnSync(blobMaker(root, t.version), ['--experimental-sea-config', config], { encoding: 'utf8' });

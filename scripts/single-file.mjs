@@ -15,6 +15,7 @@
 // when first used (esbuild wraps what is reached by import()), so a command costs what it runs.
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { build } from 'esbuild';
 
@@ -188,7 +189,7 @@ async function lazyBuiltinsPlugin() {
   // and __toESM copies getters): a CommonJS module of getters loads each on the first property read
   const objects = {};
   for (const id of LAZY_OBJECTS) {
-    const keys = Object.keys(await import(`node:${id}`)).filter((k) => k !== 'default');
+    const keys = Object.keys(createRequire(import.meta.url)(`node:${id}`));
     objects[id] = [
       `let m;\nconst load = () => (m ??= require('node:${id}'));`,
       `for (const k of ${JSON.stringify(keys)}) Object.defineProperty(exports, k, { enumerable: true, get: () => load()[k] });`,

@@ -20,8 +20,8 @@ type Layer = 'main' | 'commands' | 'cli' | 'completion' | 'services' | 'ui' | 'r
 const ALLOWED: Record<Layer, Partial<Record<Layer, 'all' | 'types'>>> = {
   // the entry of the single file (direct dispatch, the single executable): runs the commands
   main: { commands: 'all', cli: 'all', completion: 'all', errors: 'all' },
-  // oclif commands: parse flags (cli), call a service, render. completion reads names from the
-  // cluster or the files directly (its own bounded, read-only lookups); sandbox starts the server.
+  // oclif commands: parse flags (cli), call a service, render. completion calls its engine
+  // (src/completion: bounded, read-only lookups); sandbox starts the server.
   commands: { cli: 'all', completion: 'all', services: 'all', render: 'all', ui: 'all', sandbox: 'all', cluster: 'all', input: 'all', core: 'all', errors: 'all' },
   // the commands' helpers (flags, targets, progress on the terminal): below commands; they fill
   // in the services' types but call none, and -o's options come from render's format table
