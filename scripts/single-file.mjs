@@ -248,7 +248,7 @@ function entryPlugin(root, manifest, pkg) {
 }
 
 /** The hot commands with a file of their own (main-<command>.cjs); the others run from main.cjs. */
-export const SPLIT = ['diff', 'explain', 'version'];
+export const SPLIT = ['completion', 'diff', 'explain', 'version'];
 
 /** light.cjs must carry none of HEAVY's packages (nor main.cjs's stubs of them): the build stops if it does. */
 function checkLight(metafile) {

@@ -20,11 +20,17 @@ export function kubeconfigFiles(env: NodeJS.ProcessEnv, home: string | undefined
 }
 
 /**
+ * A reader tried before `yaml` (which lives with the Kubernetes client in the single file's
+ * heavy.cjs, 7.6 MB to load for one TAB): the document, or undefined to leave the text to `yaml`.
+ */
+export type QuickYaml = (text: string) => { doc: unknown } | undefined;
+
+/**
  * The names of the contexts, clusters or users of the files `--kubeconfig` (when given) or the
  * loading rules name, sorted; a file that cannot be read or parsed adds none (completion is
  * silent). The home folder is the OS's when HOME is unset.
  */
-export function kubeconfigNames(section: 'contexts' | 'clusters' | 'users', explicit: string | undefined, env: NodeJS.ProcessEnv = process.env): string[] {
+export function kubeconfigNames(section: 'contexts' | 'clusters' | 'users', explicit: string | undefined, env: NodeJS.ProcessEnv = process.env, quick?: QuickYaml): string[] {
   const files = explicit ? [explicit] : kubeconfigFiles(env, env.HOME || homedir());
   const names = new Set<string>();
   for (const file of files) {
@@ -35,7 +41,8 @@ export function kubeconfigNames(section: 'contexts' | 'clusters' | 'users', expl
       continue;
     }
     // kubeconfig files are YAML (JSON is YAML too); only the names are needed
-    const doc = parseYamlLoose(text) as Record<string, unknown> | null;
+    const fast = quick?.(text);
+    const doc = (fast ? fast.doc : parseYamlLoose(text)) as Record<string, unknown> | null;
     const list = doc?.[section];
     if (!Array.isArray(list)) continue;
     for (const item of list) {

@@ -2,7 +2,8 @@
 // manifest when it can (words.ts), else looks names up (names.ts, the kubeconfig through
 // src/cluster) within a time limit. Every failure is silent: no candidates.
 
-import { kubeconfigNames } from '../cluster/kubeconfig-files.js';
+import { kubeconfigNames, type QuickYaml } from '../cluster/kubeconfig-files.js';
+import { BAIL, parseBlockYaml } from '../input/yaml-fast.js';
 import { controllerCandidates, controllerNames, liveNamespaces, type ControllerSpellings, type LookupIO } from './names.js';
 import { analyze, Directive, lastValue, staticCandidates, startsWith, type Candidate, type CommandSpec } from './words.js';
 
@@ -12,6 +13,19 @@ export interface CompleteIO extends LookupIO {
   /** How controller types are spelled (needed only for controller names). */
   spellings: ControllerSpellings;
 }
+
+/**
+ * The project's reader of the YAML kubectl writes (what it accepts it reads as `yaml` does), so a
+ * TAB on --context, --cluster or --user reads a kubectl-written kubeconfig without loading `yaml`.
+ */
+const quickYaml: QuickYaml = (text) => {
+  try {
+    const doc = parseBlockYaml(text);
+    return doc === BAIL ? undefined : { doc };
+  } catch {
+    return undefined;
+  }
+};
 
 /** Completes `words`; lookups that fail or take longer than `timeoutMs` give no candidates. */
 export async function complete(words: string[], commands: CommandSpec[], io: CompleteIO): Promise<{ candidates: Candidate[]; directive: number; timedOut: boolean }> {
@@ -28,7 +42,7 @@ export async function complete(words: string[], commands: CommandSpec[], io: Com
       const values =
         name === 'namespace' || name === 'leader-elect-namespace'
           ? await liveNamespaces(need.context, io)
-          : kubeconfigNames(name === 'context' ? 'contexts' : name === 'cluster' ? 'clusters' : 'users', lastValue(need.context, 'kubeconfig'), io.env);
+          : kubeconfigNames(name === 'context' ? 'contexts' : name === 'cluster' ? 'clusters' : 'users', lastValue(need.context, 'kubeconfig'), io.env, quickYaml);
       return values.map((v) => ({ value: need.insertPrefix + v })).filter(startsWith(need.insertPrefix + need.prefix));
     }
     if (need.kind === 'arg') {
