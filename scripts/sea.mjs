@@ -3,7 +3,7 @@
 // the plugin runs where no Node.js is installed.
 //
 //   main script   dist/bundle/sea-start.cjs (boot.cjs with SEA true: only built-in requires)
-//   assets        main.cjs and heavy.cjs (the single file and its heavy half), read with
+//   assets        light.cjs, main.cjs, main-<command>.cjs and heavy.cjs (the light answers, the single file, the hot commands' own, its heavy half), read with
 //                 node:sea's getRawAsset and run with the same V8 code cache as the npm install,
 //                 kept beside the executable or in the user's cache folder
 //
@@ -18,7 +18,7 @@
 // Authenticode signature is likewise broken (Windows still runs it). Blobs for a Node.js version
 // other than this machine's are made by that version's linux-x64 binary, fetched the same way.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
@@ -86,7 +86,7 @@ export async function buildSea({ root, bundle, platform, outDir, work }) {
         disableExperimentalSEAWarning: true,
         useSnapshot: false,
         useCodeCache: false,
-        assets: { 'main.cjs': join(bundle, 'main.cjs'), 'heavy.cjs': join(bundle, 'heavy.cjs') },
+        assets: Object.fromEntries(readdirSync(bundle).filter((f) => /^(light|main(-[a-z-]+)?|heavy)\.cjs$/.test(f)).map((f) => [f, join(bundle, f)])),
       }),
     );
     const r = spawnSync(blobMaker(root, t.version), ['--experimental-sea-config', config], { encoding: 'utf8' });

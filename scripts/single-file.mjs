@@ -4,6 +4,9 @@
 //                            dispatch from the embedded manifest, @oclif/core replaced by
 //                            src/main/oclif-lite.ts; only Node.js built-ins are required
 //   dist/bundle/heavy.cjs    the packages the hot commands never run (HEAVY), required from main.cjs
+//   dist/bundle/main-<command>.cjs  the same with one hot command only (SPLIT: diff, explain, version)
+//   dist/bundle/light.cjs    what the manifest alone answers (help, completion scripts, TAB on
+//                            commands and flags: src/main/light.ts), asked first by boot.cjs
 //   dist/bundle/boot.cjs    what bin/run.js requires: loads main.cjs (and heavy.cjs when it is
 //                            required) with a V8 code cache
 //   dist/bundle/sea-start.cjs boot.cjs as a Node single executable's main script (scripts/sea.mjs)
@@ -12,7 +15,8 @@
 // when first used (esbuild wraps what is reached by import()), so a command costs what it runs.
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { createRequire } from 'node:module';
+import { basename, dirname, join } from 'node:path';
 import { build } from 'esbuild';
 
 /** The code cache loader; HASH is the bundle's (main.cjs) sha256, so a new build never reads an old cache. */
@@ -73,6 +77,33 @@ function topLevelAwaitPlugin() {
         const from = '    ? await loadPackageJson()\n';
         if (!text.includes(from)) throw new Error('single-file: ink/build/reconciler.js changed: review topLevelAwaitPlugin in scripts/single-file.mjs');
         return { contents: text.replace(from, "    ? { name: 'ink', version: undefined }\n"), loader: 'js' };
+      });
+    },
+  };
+}
+
+/**
+ * chalk decides its colour level when it is evaluated, from tty.isatty(1) and (2): node:tty
+ * requires node:net (and net perf_hooks, diagnostics_channel…), 2 ms of a start that writes to a
+ * file or a pipe. process.stdout.isTTY is the same answer for fd 1 (Node.js makes stdout a
+ * tty.WriteStream exactly when isatty(1)), and so for fd 2; a command writes to stdout anyway,
+ * so asking it costs nothing, and tty is loaded only when a terminal is there. The patch must apply.
+ */
+function chalkTtyPlugin() {
+  const FROM = ['stdout: createSupportsColor({isTTY: tty.isatty(1)}),', 'stderr: createSupportsColor({isTTY: tty.isatty(2)}),'];
+  const TO = ['stdout: createSupportsColor({isTTY: process.stdout.isTTY === true}),', 'stderr: createSupportsColor({isTTY: process.stderr.isTTY === true}),'];
+  return {
+    name: 'rs-chalk-no-tty',
+    setup(b) {
+      b.onLoad({ filter: /[\\/]node_modules[\\/]chalk[\\/]source[\\/]vendor[\\/]supports-color[\\/]index\.js$/ }, (a) => {
+        let text = readFileSync(a.path, 'utf8');
+        for (let i = 0; i < FROM.length; i++) {
+          if (!text.includes(FROM[i])) throw new Error(`single-file: ${a.path} no longer contains ${JSON.stringify(FROM[i])}: review chalkTtyPlugin in scripts/single-file.mjs`);
+          text = text.replace(FROM[i], TO[i]);
+        }
+        // tty was used for nothing else
+        if (/\btty\./.test(text)) throw new Error(`single-file: ${a.path} uses node:tty further: review chalkTtyPlugin in scripts/single-file.mjs`);
+        return { contents: text.replace("import tty from 'node:tty';\n", ''), loader: 'js' };
       });
     },
   };
@@ -153,19 +184,38 @@ async function lazyBuiltinsPlugin() {
     "export const constants = require('node:fs').constants;",
     `export default { ${fns.join(', ')}, constants };`,
   ].join('\n');
+  // node:perf_hooks (src/runtime/clock.ts: 0.8 ms to load, with its histograms and observers) and
+  // node:os are read by property (esbuild's CommonJS interop reads `mod.name` where it is used,
+  // and __toESM copies getters): a CommonJS module of getters loads each on the first property read
+  const objects = {};
+  for (const id of LAZY_OBJECTS) {
+    const keys = Object.keys(createRequire(import.meta.url)(`node:${id}`));
+    objects[id] = [
+      `let m;\nconst load = () => (m ??= require('node:${id}'));`,
+      `for (const k of ${JSON.stringify(keys)}) Object.defineProperty(exports, k, { enumerable: true, get: () => load()[k] });`,
+    ].join('\n');
+  }
+  const objectFilter = new RegExp(`^(node:)?(${LAZY_OBJECTS.join('|')})$`);
   return {
     name: 'rs-lazy-builtins',
     setup(b) {
       b.onResolve({ filter: /^(node:)?fs\/promises$/ }, (a) => (a.namespace === 'rs-lazy-builtin' ? { path: a.path, external: true } : { path: 'fs/promises', namespace: 'rs-lazy-builtin' }));
       b.onLoad({ filter: /.*/, namespace: 'rs-lazy-builtin' }, () => ({ contents, loader: 'js' }));
+      b.onResolve({ filter: objectFilter }, (a) => (a.namespace === 'rs-lazy-object' ? { path: a.path, external: true } : { path: a.path.replace(/^node:/, ''), namespace: 'rs-lazy-object' }));
+      b.onLoad({ filter: /.*/, namespace: 'rs-lazy-object' }, (a) => ({ contents: objects[a.path], loader: 'js' }));
     },
   };
 }
+
+/** Built-ins loaded on the first read of one of their properties (lazyBuiltinsPlugin). */
+const LAZY_OBJECTS = ['perf_hooks', 'os'];
 
 /** The virtual entries: the manifest and package fields embedded as JSON text (JSON.parse is V8's fastest object literal). */
 function entryPlugin(root, manifest, pkg) {
   const data = `const manifest = JSON.parse(${JSON.stringify(JSON.stringify(manifest))});\nconst pkg = JSON.parse(${JSON.stringify(JSON.stringify(pkg))});\n`;
   const dispatch = JSON.stringify(join(root, 'src', 'main', 'dispatch.ts'));
+  const light = JSON.stringify(join(root, 'src', 'main', 'light.ts'));
+  const commands = JSON.stringify(join(root, 'src', 'main', 'commands.ts'));
   const sea = JSON.stringify(join(root, 'src', 'main', 'sea.ts'));
   // run: the dispatch (false: oclif's to answer); fallback: the single executable's answer then
   return {
@@ -173,12 +223,42 @@ function entryPlugin(root, manifest, pkg) {
     setup(b) {
       b.onResolve({ filter: /^rs-single:/ }, (a) => ({ path: a.path, namespace: 'rs-single' }));
       b.onLoad({ filter: /^rs-single:main$/, namespace: 'rs-single' }, () => ({
-        contents: `${data}import { dispatch } from ${dispatch};\nimport { seaFallback } from ${sea};\nexport function run(argv) { return dispatch(argv, manifest, pkg); }\nexport function fallback(argv) { return seaFallback(argv, manifest, pkg); }\n`,
+        contents: `${data}import { dispatch } from ${dispatch};\nimport { COMMANDS } from ${commands};\nimport { seaFallback } from ${sea};\nexport function run(argv) { return dispatch(argv, manifest, pkg, COMMANDS); }\nexport function fallback(argv) { return seaFallback(argv, manifest, pkg); }\n`,
+        resolveDir: root,
+        loader: 'js',
+      }));
+      // main-<command>.cjs: the same dispatch with that one command (boot.cjs runs it for that command's words)
+      b.onLoad({ filter: /^rs-single:main-[a-z-]+$/, namespace: 'rs-single' }, (a) => {
+        const id = a.path.slice('rs-single:main-'.length);
+        const module = JSON.stringify(join(root, 'src', 'commands', `${id}.ts`));
+        return {
+          contents: `${data}import { dispatch } from ${dispatch};\nimport { seaFallback } from ${sea};\nconst COMMANDS = { ${JSON.stringify(id)}: () => import(${module}) };\nexport function run(argv) { return dispatch(argv, manifest, pkg, COMMANDS); }\nexport function fallback(argv) { return seaFallback(argv, manifest, pkg); }\n`,
+          resolveDir: root,
+          loader: 'js',
+        };
+      });
+      // answer: stdout's text for what the manifest alone answers, or null (main.cjs runs it)
+      b.onLoad({ filter: /^rs-single:light$/, namespace: 'rs-single' }, () => ({
+        contents: `${data}import { lightAnswer } from ${light};\nexport function answer(argv) { return lightAnswer(argv, manifest, pkg); }\n`,
         resolveDir: root,
         loader: 'js',
       }));
     },
   };
+}
+
+/** The hot commands with a file of their own (main-<command>.cjs); the others run from main.cjs. */
+export const SPLIT = ['completion', 'diff', 'explain', 'version'];
+
+/** light.cjs must carry none of HEAVY's packages (nor main.cjs's stubs of them): the build stops if it does. */
+function checkLight(metafile) {
+  const names = HEAVY.map((h) => h.replace(/\/\*$/, ''));
+  for (const [input, { bytesInOutput }] of Object.entries(Object.values(metafile.outputs)[0].inputs)) {
+    const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input)?.[1];
+    if (bytesInOutput > 0 && (input.startsWith('rs-heavy:') || (pkg && names.includes(pkg)))) {
+      throw new Error(`single-file: light.cjs carries ${input}: src/main/light.ts must stay off the commands' packages`);
+    }
+  }
 }
 
 /**
@@ -271,17 +351,33 @@ export async function buildSingleFile({ root, out, manifest, pkg, plugins, exter
     jsx: 'automatic',
     external,
     logLevel: 'error',
-    plugins: [entryPlugin(root, manifest, slimPkg), litePlugin(root), await lazyBuiltinsPlugin(), topLevelAwaitPlugin(), liteOclifPatchPlugin(lazyHelpers), ...plugins],
+    plugins: [entryPlugin(root, manifest, slimPkg), litePlugin(root), await lazyBuiltinsPlugin(), chalkTtyPlugin(), topLevelAwaitPlugin(), liteOclifPatchPlugin(lazyHelpers), ...plugins],
   };
   const found = new Set();
   const ascii = (f) => asciiOnly(join(out, f));
   await build({ ...common, banner: { js: `${BANNER}\n${HEAVY_BANNER}` }, plugins: [heavyStubPlugin(found), ...common.plugins], entryPoints: ['rs-single:main'], outfile: join(out, 'main.cjs') });
   ascii('main.cjs');
+  // the hot commands' own files: esbuild evaluates and V8 deserialises what a file holds, so
+  // `diff` from a file without the other commands starts with less of both
+  for (const id of SPLIT) {
+    await build({ ...common, banner: { js: `${BANNER}\n${HEAVY_BANNER}` }, plugins: [heavyStubPlugin(found), ...common.plugins], entryPoints: [`rs-single:main-${id}`], outfile: join(out, `main-${id}.cjs`) });
+    ascii(`main-${id}.cjs`);
+  }
   const heavy = [...found].sort();
   await build({ ...common, plugins: [heavyEntryPlugin(root, heavy), ...common.plugins], entryPoints: ['rs-single:heavy'], outfile: join(out, 'heavy.cjs') });
   ascii('heavy.cjs');
-  const hash = createHash('sha256').update(readFileSync(join(out, 'main.cjs'))).update(readFileSync(join(out, 'heavy.cjs'))).digest('hex').slice(0, 16);
-  const start = START_TEMPLATE.replace('__RS_BUNDLE_HASH__', hash);
+  const light = await build({ ...common, metafile: true, entryPoints: ['rs-single:light'], outfile: join(out, 'light.cjs') });
+  checkLight(light.metafile);
+  // what light.cjs carries, for test/packaging/startup.test.ts (outside the bundle, as bundle-meta.json)
+  const carried = Object.entries(Object.values(light.metafile.outputs)[0].inputs).filter(([, i]) => i.bytesInOutput > 0).map(([input]) => input);
+  writeFileSync(join(dirname(out), `${basename(out)}-light-meta.json`), JSON.stringify({ inputs: carried.sort() }, null, 1) + '\n');
+  ascii('light.cjs');
+  const files = ['main.cjs', 'heavy.cjs', 'light.cjs', ...SPLIT.map((id) => `main-${id}.cjs`)];
+  const sha = createHash('sha256');
+  for (const f of files) sha.update(readFileSync(join(out, f)));
+  const hash = sha.digest('hex').slice(0, 16);
+  const start = START_TEMPLATE.replace('__RS_BUNDLE_HASH__', hash).replace("const SPLIT = ['__RS_SPLIT__'];", `const SPLIT = ${JSON.stringify(SPLIT)};`);
+  if (!start.includes(`const SPLIT = ${JSON.stringify(SPLIT)};`)) throw new Error('single-file: start-template.cjs has no SPLIT line');
   writeFileSync(join(out, 'boot.cjs'), start);
   // the single executable's main script (scripts/sea.mjs): the same loader, main.cjs and heavy.cjs as its assets
   writeFileSync(join(out, 'sea-start.cjs'), start.replace('const SEA = false;', 'const SEA = true;'));

@@ -17,6 +17,10 @@ const HASH = '__RS_BUNDLE_HASH__';
 const SEA = false;
 const base = SEA ? path.dirname(process.execPath) : __dirname;
 const file = path.join(base, 'main.cjs');
+// the hot commands with a file of their own, main-<command>.cjs (scripts/single-file.mjs SPLIT)
+const SPLIT = ['__RS_SPLIT__'];
+/** The file that runs `argv`: its command's own, else main.cjs. */
+const fileFor = (argv) => (SPLIT.includes(argv[0]) ? path.join(base, `main-${argv[0]}.cjs`) : file);
 // one cache per command: a cache holds the functions the run that made it compiled, and one made
 // by `version` lacks most of `diff`'s (diff -f: 1.67x → 1.54x of node -e 0 in CPU with its own)
 const COMMAND = /^[a-z][a-z-]{0,30}$/.test(process.argv[2] ?? '') ? process.argv[2] : '_';
@@ -91,30 +95,71 @@ function run(file, req) {
   return mod.exports;
 }
 
-function load() {
-  if (!SEA && process.env.RS_RECONCILE_NO_CODE_CACHE === '1') return require(file);
-  if (!SEA && typeof Module.enableCompileCache === 'function') {
-    // Node's own cache covers main.cjs and heavy.cjs alike (both are required as usual)
+/** Node.js >= 22.1 has its own code cache (module.enableCompileCache): enabled once, for every file. */
+let nodeCache;
+function usesNodeCache() {
+  if (SEA || typeof Module.enableCompileCache !== 'function') return false;
+  if (nodeCache === undefined) {
+    nodeCache = true;
+    // Node's own cache covers light.cjs, main.cjs and heavy.cjs alike (each required as usual)
     for (const dir of cacheDirs()) if (Module.enableCompileCache(dir).status !== Module.constants.compileCacheStatus.FAILED) break;
-    return require(file);
   }
-  const nodeRequire = Module.createRequire(file);
-  // main.cjs requires heavy.cjs (the packages the hot commands never run) through this, when it needs it
-  globalThis.__rsLoadHeavy = (heavy) => run(heavy, nodeRequire);
-  return run(file, nodeRequire);
+  return true;
 }
+
+/** A file of the bundle with the code cache (or without, under RS_RECONCILE_NO_CODE_CACHE=1). */
+function loadFile(f) {
+  if ((!SEA && process.env.RS_RECONCILE_NO_CODE_CACHE === '1') || usesNodeCache()) return require(f);
+  return run(f, Module.createRequire(f));
+}
+
+/**
+ * light.cjs's answer to `argv` (help, the completion scripts, TAB on commands and flags: what the
+ * manifest alone answers, src/main/light.ts), or null. It is a small part of main.cjs, so those
+ * starts read and evaluate that part only; RS_RECONCILE_NO_LIGHT=1 skips it (the tests compare).
+ */
+function light(argv) {
+  if (process.env.RS_RECONCILE_NO_LIGHT === '1') return null;
+  // the forms it may answer (lightAnswer's first tests): other words do not pay for reading it
+  if (!(argv[0] === '--help' || (argv.length === 2 && argv[1] === '--help') || argv[0] === 'completion')) return null;
+  return loadFile(path.join(base, 'light.cjs')).answer(argv);
+}
+
+let main;
+function load(argv) {
+  if (main) return main;
+  const f = fileFor(argv);
+  if (!SEA && process.env.RS_RECONCILE_NO_CODE_CACHE === '1') return (main = require(f));
+  // main.cjs requires heavy.cjs (the packages the hot commands never run) through this, when it needs it
+  if (!usesNodeCache()) globalThis.__rsLoadHeavy = (heavy) => run(heavy, Module.createRequire(f));
+  return (main = loadFile(f));
+}
+
+/** What bin/run.cjs calls: light.cjs's answer when it has one, else main.cjs's dispatch. */
+const api = {
+  run(argv) {
+    const text = light(argv);
+    if (text === null) return load(argv).run(argv);
+    // as the dispatch does: a reader that goes away (`| head`) is not an error
+    process.stdout.on('error', (err) => {
+      if (err.code !== 'EPIPE') throw err;
+    });
+    process.stdout.write(text);
+    return Promise.resolve(true);
+  },
+  fallback: (argv) => load(argv).fallback(argv),
+};
 
 if (SEA) {
   // what the dispatch leaves to oclif elsewhere, the executable answers itself (src/main/sea.ts)
-  const main = load();
   const argv = process.argv.slice(2);
-  main.run(argv).then((handled) => {
+  api.run(argv).then((handled) => {
     if (handled) return;
-    const r = main.fallback(argv);
+    const r = api.fallback(argv);
     if (r.stdout) process.stdout.write(r.stdout);
     if (r.stderr) process.stderr.write(r.stderr);
     process.exitCode = r.status;
   });
 } else {
-  module.exports = load();
+  module.exports = api;
 }

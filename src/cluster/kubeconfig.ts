@@ -29,6 +29,7 @@ import {
   type ExecIO,
 } from './exec-credential.js';
 import { parseDurationMs } from '../core/duration.js';
+import { kubeconfigFiles } from './kubeconfig-files.js';
 
 export interface ConnectionFlags {
   kubeconfig?: string;
@@ -212,9 +213,7 @@ function merge(into: RawConfig, from: RawConfig): void {
 function loadKubeconfig(flags: ConnectionFlags, env: NodeJS.ProcessEnv): RawConfig {
   if (flags.kubeconfig) return loadFile(flags.kubeconfig, true) as RawConfig;
   const merged = emptyConfig();
-  const list = env.KUBECONFIG;
-  const files = list ? list.split(path.delimiter).filter((f) => f !== '') : [];
-  if (files.length === 0 && env.HOME) files.push(path.join(env.HOME, '.kube', 'config'));
+  const files = kubeconfigFiles(env);
   const seen = new Set<string>();
   for (const file of files) {
     const abs = path.resolve(file);

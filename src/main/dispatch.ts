@@ -2,62 +2,23 @@
 // without oclif's start (Config.load: package.json, the manifest file, plugins, hooks; @oclif/core's
 // whole index). scripts/bundle.mjs builds this into one CommonJS file (dist/bundle/main.cjs) with
 // '@oclif/core' pointed at src/main/oclif-lite.ts, and the krew single executable runs the same
-// file. What it does not recognise is left to oclif (the caller runs oclif when this returns
+// file, and each hot command's own file (main-<command>.cjs) runs it with that command only. What it does not recognise is left to oclif (the caller runs oclif when this returns
 // false): other help forms, --version, unknown commands and their suggestions.
-import { displayName, formatCommandHelp, formatRootHelp, helpWidth } from '../cli/help.js';
+import { commandHelp, liteConfig, rootHelp, type Manifest, type PackageInfo } from './light.js';
 import type { LiteConfig } from './oclif-lite.js';
 
-/** The oclif manifest (oclif.manifest.json) as the build embeds it. */
-export interface Manifest {
-  version: string;
-  commands: Record<string, { id: string; hidden?: boolean } & Record<string, unknown>>;
-}
-
-/** The fields of package.json the CLI shows. */
-export interface PackageInfo {
-  name: string;
-  version: string;
-  description?: string;
-  oclif: Record<string, unknown> & { bin?: string };
-}
+export { liteConfig, type Manifest, type PackageInfo } from './light.js';
 
 type CommandModule = { default: { id: string; run(argv: string[], config: LiteConfig): Promise<unknown> } };
 
-/**
- * Each command's module, loaded on demand (in the single file, esbuild makes each a lazily
- * evaluated part). A command missing here is run by oclif; a test checks none is missing.
- */
-export const COMMANDS: Record<string, () => Promise<unknown>> = {
-  completion: () => import('../commands/completion.js'),
-  diff: () => import('../commands/diff.js'),
-  explain: () => import('../commands/explain.js'),
-  history: () => import('../commands/history.js'),
-  reconcile: () => import('../commands/reconcile.js'),
-  record: () => import('../commands/record.js'),
-  run: () => import('../commands/run.js'),
-  sandbox: () => import('../commands/sandbox.js'),
-  version: () => import('../commands/version.js'),
-  watch: () => import('../commands/watch.js'),
-};
-
-/** oclif's Config, as far as the commands and the help read it. */
-export function liteConfig(manifest: Manifest, pkg: PackageInfo): LiteConfig {
-  const bin = pkg.oclif.bin ?? pkg.name;
-  return {
-    bin,
-    name: pkg.name,
-    version: pkg.version,
-    pjson: pkg,
-    commands: Object.values(manifest.commands),
-    userAgent: `${pkg.name}/${pkg.version} ${process.platform}-${process.arch} node-${process.version}`,
-  };
-}
+/** Each command's module, loaded on demand: src/main/commands.ts's COMMANDS, or one command's. */
+export type CommandLoaders = Record<string, () => Promise<unknown>>;
 
 /** What the words ask for: a command's help, the root help, a command run, or oclif's to decide. */
-export function route(argv: string[], manifest: Manifest): { kind: 'root-help' } | { kind: 'help' | 'run'; id: string } | null {
+export function route(argv: string[], manifest: Manifest, commands: CommandLoaders): { kind: 'root-help' } | { kind: 'help' | 'run'; id: string } | null {
   if (argv.length === 1 && argv[0] === '--help') return { kind: 'root-help' };
   const id = argv[0];
-  if (id === undefined || !Object.hasOwn(manifest.commands, id) || !Object.hasOwn(COMMANDS, id)) return null;
+  if (id === undefined || !Object.hasOwn(manifest.commands, id) || !Object.hasOwn(commands, id)) return null;
   const end = argv.indexOf('--');
   const words = end < 0 ? argv.slice(1) : argv.slice(1, end);
   if (words.includes('--help')) return words.length === 1 ? { kind: 'help', id } : null; // oclif finds the subject of anything longer
@@ -66,24 +27,25 @@ export function route(argv: string[], manifest: Manifest): { kind: 'root-help' }
 }
 
 /** Runs what `argv` asks for; false when it is oclif's to handle. */
-export async function dispatch(argv: string[], manifest: Manifest, pkg: PackageInfo): Promise<boolean> {
-  const r = route(argv, manifest);
+export async function dispatch(argv: string[], manifest: Manifest, pkg: PackageInfo, commands: CommandLoaders): Promise<boolean> {
+  const r = route(argv, manifest, commands);
   if (r === null) return false;
-  const config = liteConfig(manifest, pkg);
-  if (r.kind === 'root-help') {
-    console.log(formatRootHelp(config, config.commands as never, displayName(), helpWidth()).trimEnd());
-    return true;
-  }
-  if (r.kind === 'help') {
-    console.log(formatCommandHelp(manifest.commands[r.id] as never, displayName(), helpWidth()).trimEnd());
-    return true;
-  }
   // as oclif's Command module does: a reader that goes away (`| head`) is not an error
   process.stdout.on('error', (err: NodeJS.ErrnoException) => {
     if (err.code !== 'EPIPE') throw err;
   });
+  // (the help is src/main/light.ts's, which answers these first when boot.cjs runs it)
+  if (r.kind === 'root-help') {
+    process.stdout.write(rootHelp(manifest, pkg));
+    return true;
+  }
+  if (r.kind === 'help') {
+    process.stdout.write(commandHelp(manifest, r.id));
+    return true;
+  }
+  const config = liteConfig(manifest, pkg);
   try {
-    const Cmd = ((await COMMANDS[r.id]()) as CommandModule).default;
+    const Cmd = ((await commands[r.id]()) as CommandModule).default;
     Cmd.id = r.id; // oclif sets it from the manifest when it loads the class
     await Cmd.run(argv.slice(1), config);
   } catch (err) {

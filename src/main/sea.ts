@@ -7,7 +7,7 @@
 // oclif's command_not_found hook gives it elsewhere (src/cli/unknown-command.ts).
 import { displayName, formatCommandHelp, formatRootHelp, helpWidth } from '../cli/help.js';
 import { flagsFirstMessage, unknownCommandMessage, visibleCommandNames } from '../cli/unknown-command.js';
-import { liteConfig, type Manifest, type PackageInfo } from './dispatch.js';
+import { liteConfig, type Manifest, type PackageInfo } from './light.js';
 
 /** What the executable does with words the dispatch does not run. */
 export function seaFallback(argv: string[], manifest: Manifest, pkg: PackageInfo): { stdout?: string; stderr?: string; status: number } {

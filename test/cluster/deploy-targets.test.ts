@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { connect } from '../../src/cluster/kubeconfig.js';
 import { listControllerNames } from '../../src/cluster/list-names.js';
-import { controllerCandidates } from '../../src/commands/completion.js';
+import { spellings } from '../../src/commands/completion.js';
+import { controllerCandidates } from '../../src/completion/names.js';
 import { preparePlan } from '../../src/services/plan-service.js';
 import { kubeconfigFileFor, recordedServers } from './helpers.js';
 
@@ -26,7 +27,7 @@ describe('deploy/NAME on a live cluster', () => {
     const server = await serve();
     const conn = connect({ kubeconfig: kubeconfigFileFor(server) }, {});
     const names = await listControllerNames(conn, null);
-    expect(controllerCandidates(names, 'deploy/', true)).toEqual([
+    expect(controllerCandidates(names, 'deploy/', true, spellings)).toEqual([
       { value: 'deploy/api', description: 'shop' },
       { value: 'deploy/checkout', description: 'payments' },
       { value: 'deploy/coredns', description: 'kube-system' },

@@ -7,7 +7,13 @@ import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { analyze, complete as completeWords, controllerCandidates, formatCobra, type CommandSpec } from '../../src/commands/completion.js';
+import { spellings } from '../../src/commands/completion.js';
+import { formatCobra } from '../../src/completion/cobra.js';
+import { complete as completeWords } from '../../src/completion/engine.js';
+import { controllerCandidates } from '../../src/completion/names.js';
+import { analyze, type CommandSpec } from '../../src/completion/words.js';
+import { kubeconfigNames } from '../../src/cluster/kubeconfig-files.js';
+import { BAIL, parseBlockYaml } from '../../src/input/yaml-fast.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { ROOT, RUN_JS, baseEnv, ensureBundle, node, tempDir } from './helpers.js';
 
@@ -44,9 +50,9 @@ describe('the completion engine', () => {
       { kind: 'ReplicaSet' as const, name: 'web', namespace: 'b' },
       { kind: 'ReplicationController' as const, name: 'db', namespace: 'a' },
     ];
-    expect(controllerCandidates(names, '', false)).toEqual([{ value: 'rc/db' }, { value: 'rs/web' }]);
-    expect(controllerCandidates(names, 'replicaset/', true)).toEqual([{ value: 'replicaset/web', description: 'a, b' }]);
-    expect(controllerCandidates(names, 'pods/', false)).toEqual([]);
+    expect(controllerCandidates(names, '', false, spellings)).toEqual([{ value: 'rc/db' }, { value: 'rs/web' }]);
+    expect(controllerCandidates(names, 'replicaset/', true, spellings)).toEqual([{ value: 'replicaset/web', description: 'a, b' }]);
+    expect(controllerCandidates(names, 'pods/', false, spellings)).toEqual([]);
   });
 
   it('prints cobra\'s format', () => {
@@ -97,6 +103,26 @@ describe('the completion engine', () => {
     expect(complete(['diff', '--user', ''], { KUBECONFIG: kc }).values).toEqual(['u1']);
   });
 
+  it('reads the names of a kubectl-written kubeconfig with the fast reader, and of any other with yaml, alike', () => {
+    const dir = tempDir('rs-kc-');
+    const block = join(dir, 'block');
+    // as `kubectl config view --raw` writes it: block YAML, which the fast reader takes
+    writeFileSync(block, 'apiVersion: v1\nclusters:\n- cluster:\n    server: https://127.0.0.1:1\n  name: c1\ncontexts:\n- context:\n    cluster: c1\n    user: u1\n  name: prod\n- context:\n    cluster: c1\n  name: dev\ncurrent-context: dev\nkind: Config\nusers:\n- name: u1\n  user:\n    token: t\n');
+    const flow = join(dir, 'flow'); // flow collections: left to yaml
+    writeFileSync(flow, 'contexts: [{name: staging, context: {cluster: c1}}]\n');
+    const env = { KUBECONFIG: `${block}:${flow}` };
+    const seen: string[] = [];
+    const quick = (text: string) => {
+      const doc = parseBlockYaml(text);
+      seen.push(doc === BAIL ? 'yaml' : 'fast');
+      return doc === BAIL ? undefined : { doc };
+    };
+    expect(kubeconfigNames('contexts', undefined, env, quick)).toEqual(['dev', 'prod', 'staging']);
+    expect(seen).toEqual(['fast', 'yaml']);
+    for (const section of ['contexts', 'clusters', 'users'] as const) expect(kubeconfigNames(section, undefined, env, quick), section).toEqual(kubeconfigNames(section, undefined, env));
+    expect(complete(['diff', '--context', ''], env).values).toEqual(['dev', 'prod', 'staging']);
+  });
+
   it('fails silently when there is no cluster', () => {
     const noConfig = complete(['diff', '-n', '']);
     expect(noConfig).toMatchObject({ status: 0, values: [], directive: ':4', stderr: '' });
@@ -115,7 +141,7 @@ describe('the completion engine', () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     try {
       // no per-request timeout to end it first: only the lookup's own limit
-      const pending = completeWords(['diff', '-n', ''], commands(), { env: { KUBECONFIG: kc }, requestTimeout: '1h', timeoutMs: 3000 });
+      const pending = completeWords(['diff', '-n', ''], commands(), { env: { KUBECONFIG: kc }, requestTimeout: '1h', timeoutMs: 3000, spellings });
       let settled = false;
       void pending.then(() => (settled = true));
       // the request is out (waiting on the real clock: the fake one stands still until advanced)

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 const ROOT = resolve(import.meta.dirname, '../..');
 const SRC = join(ROOT, 'src');
 
-type Layer = 'main' | 'commands' | 'cli' | 'services' | 'ui' | 'render' | 'cluster' | 'controller' | 'sandbox' | 'history' | 'input' | 'runtime' | 'core' | 'errors';
+type Layer = 'main' | 'commands' | 'cli' | 'completion' | 'services' | 'ui' | 'render' | 'cluster' | 'controller' | 'sandbox' | 'history' | 'input' | 'runtime' | 'core' | 'errors';
 
 /**
  * What each layer may import besides itself: 'all', or 'types' (type-only imports, erased at
@@ -19,13 +19,15 @@ type Layer = 'main' | 'commands' | 'cli' | 'services' | 'ui' | 'render' | 'clust
  */
 const ALLOWED: Record<Layer, Partial<Record<Layer, 'all' | 'types'>>> = {
   // the entry of the single file (direct dispatch, the single executable): runs the commands
-  main: { commands: 'all', cli: 'all', errors: 'all' },
-  // oclif commands: parse flags (cli), call a service, render. completion reads names from the
-  // cluster or the files directly (its own bounded, read-only lookups); sandbox starts the server.
-  commands: { cli: 'all', services: 'all', render: 'all', ui: 'all', sandbox: 'all', cluster: 'all', input: 'all', core: 'all', errors: 'all' },
+  main: { commands: 'all', cli: 'all', completion: 'all', errors: 'all' },
+  // oclif commands: parse flags (cli), call a service, render. completion calls its engine
+  // (src/completion: bounded, read-only lookups); sandbox starts the server.
+  commands: { cli: 'all', completion: 'all', services: 'all', render: 'all', ui: 'all', sandbox: 'all', cluster: 'all', input: 'all', core: 'all', errors: 'all' },
   // the commands' helpers (flags, targets, progress on the terminal): below commands; they fill
   // in the services' types but call none, and -o's options come from render's format table
   cli: { services: 'types', render: 'all', input: 'all', core: 'all', errors: 'all' },
+  // shell completion: candidates from the manifest, names from the cluster or the files, the scripts
+  completion: { cluster: 'all', input: 'all', core: 'all', errors: 'all' },
   services: { cluster: 'all', controller: 'all', history: 'all', input: 'all', runtime: 'all', core: 'all', errors: 'all' },
   // the dashboard draws what a watch session feeds it: the feed's contract is the services' types
   ui: { services: 'types', render: 'all', runtime: 'all', core: 'all', errors: 'all' },

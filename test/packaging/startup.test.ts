@@ -4,11 +4,12 @@
 // cache folder. Nothing here measures time: it checks what runs, what is written, and that the
 // output is the same byte for byte as oclif's path (RS_RECONCILE_NO_FAST=1).
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { nameOrder } from '../../src/core/order.js';
-import { COMMANDS } from '../../src/main/dispatch.js';
+import { COMMANDS } from '../../src/main/commands.js';
 import { seaFallback } from '../../src/main/sea.js';
 import { BUNDLE, EXAMPLE, NOW, ROOT, RUN_JS, baseEnv, ensureBundle, loadedBy, node, run, tempDir } from './helpers.js';
 
@@ -39,12 +40,12 @@ function tracedBundle(): string {
   const dir = join(tempDir('rs-startup-'), 'bundle');
   cpSync(BUNDLE, dir, { recursive: true, filter: (f) => !f.endsWith('.cache') });
   const TRACE = 'var __rsTrace=(o)=>{if(o)(globalThis.__rsModules??=[]).push(Object.getOwnPropertyNames(o)[0])};\n';
-  for (const f of ['main.cjs', 'heavy.cjs']) {
+  for (const f of readdirSync(dir).filter((n) => /^(main(-[a-z-]+)?|heavy)\.cjs$/.test(n))) {
     let text = readFileSync(join(dir, f), 'utf8');
     // (esbuild renames a helper's parameters when a name is taken: mod, mod2, …)
     const esm = /var __esm=\((\w+),\w+,\w+\)=>function\(\)\{/;
     const cjs = /var __commonJS=\(cb,(\w+)\)=>function\(\)\{/;
-    expect(cjs.test(text) && (f !== 'main.cjs' || esm.test(text)), `${f}: esbuild's module helpers changed: update tracedBundle()`).toBe(true);
+    expect(cjs.test(text) && (f === 'heavy.cjs' || esm.test(text)), `${f}: esbuild's module helpers changed: update tracedBundle()`).toBe(true);
     text = TRACE + text.replace(esm, (m, fn) => `${m}__rsTrace(${fn});`).replace(cjs, (m, mod) => `${m}__rsTrace(${mod}?0:cb);`);
     writeFileSync(join(dir, f), text, 'utf8');
   }
@@ -60,6 +61,11 @@ require(${JSON.stringify(join(dir, 'boot.cjs'))}).run(${JSON.stringify(argv)}).t
   const result = run(process.execPath, ['-e', script], { env: baseEnv({ RS_RECONCILE_NO_CODE_CACHE: '1', ...env }) });
   const modules: string[] = existsSync(log) ? JSON.parse(readFileSync(log, 'utf8')) : [];
   return { result, modules };
+}
+
+/** light.cjs's answer to the words (stdout's text), or null when main.cjs runs them. */
+function lightAnswer(argv: string[]): string | null {
+  return createRequire(import.meta.url)(join(BUNDLE, 'light.cjs')).answer(argv);
 }
 
 /** What the hot commands must not evaluate: oclif's start (Config, main, its index, its help), the logger, the heavy packages. */
@@ -92,13 +98,43 @@ describe('direct dispatch (dist/bundle/main.cjs)', () => {
       const argv = script === COMPLETE_JS ? ['completion', '__complete', '--', ...args] : args;
       const { result, modules } = traced(dir, argv);
       expect([0, 1], `${label}: ${result.stderr}`).toContain(result.status);
-      expect(modules.length, label).toBeGreaterThan(0); // the trace sees the modules
+      // light.cjs's answers evaluate nothing of main.cjs (what light.cjs carries is checked below)
+      if (lightAnswer(argv) !== null) expect(modules, label).toEqual([]);
+      else expect(modules.length, label).toBeGreaterThan(0); // the trace sees the modules
       expect(modules.filter((m) => NOT_HOT.some((re) => re.test(m))), label).toEqual([]);
     }
     // … and the check can see them: a live cluster read loads the Kubernetes client from heavy.cjs
     const live = traced(dir, ['diff', '--request-timeout', '1s'], { KUBECONFIG: join(ROOT, 'test', 'packaging', 'fixtures', 'unreachable.kubeconfig') });
     expect(live.result.status).toBe(2);
     expect(live.modules.some((m) => /@kubernetes\/client-node/.test(m))).toBe(true);
+  }, 120_000);
+
+  it('light.cjs carries none of them, and answers what it answers as main.cjs does, byte for byte (RS_RECONCILE_NO_LIGHT=1)', () => {
+    const carried: string[] = JSON.parse(readFileSync(join(BUNDLE, '..', 'bundle-light-meta.json'), 'utf8')).inputs;
+    expect(carried.some((i) => i.endsWith('src/main/light.ts'))).toBe(true);
+    expect(carried.filter((i) => NOT_HOT.some((re) => re.test(i)) || /src\/(commands|services)\//.test(i))).toEqual([]);
+    const manifest = JSON.parse(readFileSync(join(ROOT, 'oclif.manifest.json'), 'utf8'));
+    const tab = (...words: string[]) => ['completion', '__complete', '--', ...words];
+    const answered = [
+      ['--help'],
+      ...Object.keys(manifest.commands).map((id) => [id, '--help']),
+      ...['bash', 'zsh', 'fish', 'kubectl'].map((shell) => ['completion', shell]),
+      tab(''), tab('d'), tab('-'), tab('--v'), tab('diff', '--'), tab('diff', '-'), tab('diff', '-n', 'x', '--'), tab('diff', '-o', ''), tab('diff', '--output=ya'),
+      tab('diff', '-f', ''), tab('explain', 'web', ''), tab('nosuch', ''), tab('history', '-o', ''), tab('reconcile', '--dry-run='), ['completion', '__complete', 'diff', '--'],
+    ];
+    const dir = tracedBundle();
+    for (const argv of answered) {
+      expect(lightAnswer(argv), argv.join(' ')).not.toBeNull();
+      const light = traced(dir, argv);
+      expect(light.modules, argv.join(' ')).toEqual([]);
+      const main = traced(dir, argv, { RS_RECONCILE_NO_LIGHT: '1' });
+      expect(main.modules.length, argv.join(' ')).toBeGreaterThan(0); // main.cjs ran it
+      expect(light.result, argv.join(' ')).toEqual(main.result);
+    }
+    // what needs a lookup, a parse, or oclif: main.cjs's
+    for (const argv of [tab('diff', '-n', ''), tab('explain', ''), tab('diff', '--context', ''), ['completion', '__complete', '--help'], ['completion', 'tcsh'], ['completion', 'bash', 'x'], ['version', '--client'], ['diff', '-h'], ['diff', '--help', 'x'], []]) {
+      expect(lightAnswer(argv), argv.join(' ')).toBeNull();
+    }
   }, 120_000);
 
   it('prints what oclif prints, byte for byte, with the same exit status', () => {
@@ -146,7 +182,7 @@ describe('code cache (dist/bundle/boot.cjs)', () => {
     mkdirSync(join(bundle, '.cache'), { mode: 0o700 });
     writeFileSync(join(bundle, '.cache', 'main-0123456789abcdef-diff-v20.0.0-x64.cache'), 'old');
     expect(runCopy()).toEqual(expected);
-    expect(cacheFiles(join(bundle, '.cache'))).toEqual([expect.stringMatching(/^main-[0-9a-f]{16}-diff-v\d+\.\d+\.\d+-\w+\.cache$/)]);
+    expect(cacheFiles(join(bundle, '.cache'))).toEqual([expect.stringMatching(/^main-diff-[0-9a-f]{16}-diff-v\d+\.\d+\.\d+-\w+\.cache$/)]);
 
     // an install folder that cannot take it (tests run as root, which writes through a read-only
     // mode: the folder's place is taken by a file instead): the user's cache folder

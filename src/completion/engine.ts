@@ -1,0 +1,59 @@
+// The completion engine behind `completion __complete`: reads the words, answers from the
+// manifest when it can (words.ts), else looks names up (names.ts, the kubeconfig through
+// src/cluster) within a time limit. Every failure is silent: no candidates.
+
+import { kubeconfigNames, type QuickYaml } from '../cluster/kubeconfig-files.js';
+import { BAIL, parseBlockYaml } from '../input/yaml-fast.js';
+import { controllerCandidates, controllerNames, liveNamespaces, type ControllerSpellings, type LookupIO } from './names.js';
+import { analyze, Directive, lastValue, staticCandidates, startsWith, type Candidate, type CommandSpec } from './words.js';
+
+export interface CompleteIO extends LookupIO {
+  /** A lookup that takes longer gives no candidates (default 3000 ms). */
+  timeoutMs?: number;
+  /** How controller types are spelled (needed only for controller names). */
+  spellings: ControllerSpellings;
+}
+
+/**
+ * The project's reader of the YAML kubectl writes (what it accepts it reads as `yaml` does), so a
+ * TAB on --context, --cluster or --user reads a kubectl-written kubeconfig without loading `yaml`.
+ */
+const quickYaml: QuickYaml = (text) => {
+  try {
+    const doc = parseBlockYaml(text);
+    return doc === BAIL ? undefined : { doc };
+  } catch {
+    return undefined;
+  }
+};
+
+/** Completes `words`; lookups that fail or take longer than `timeoutMs` give no candidates. */
+export async function complete(words: string[], commands: CommandSpec[], io: CompleteIO): Promise<{ candidates: Candidate[]; directive: number; timedOut: boolean }> {
+  const need = analyze(words, commands);
+  const known = staticCandidates(need, commands);
+  if (known) return { ...known, timedOut: false };
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), io.timeoutMs ?? 3000);
+  });
+  const lookup = (async (): Promise<Candidate[]> => {
+    if (need.kind === 'flag-value') {
+      const name = need.flag.name;
+      const values =
+        name === 'namespace' || name === 'leader-elect-namespace'
+          ? await liveNamespaces(need.context, io)
+          : kubeconfigNames(name === 'context' ? 'contexts' : name === 'cluster' ? 'clusters' : 'users', lastValue(need.context, 'kubeconfig'), io.env, quickYaml);
+      return values.map((v) => ({ value: need.insertPrefix + v })).filter(startsWith(need.insertPrefix + need.prefix));
+    }
+    if (need.kind === 'arg') {
+      const names = await controllerNames(need.context, io);
+      const typed = new Set(need.context.positionals);
+      return controllerCandidates(names, need.prefix, lastValue(need.context, 'all-namespaces') === 'true', io.spellings).filter((c) => !typed.has(c.value));
+    }
+    return [];
+  })().catch(() => [] as Candidate[]);
+  const result = await Promise.race([lookup, timeout]);
+  clearTimeout(timer);
+  if (result === 'timeout') return { candidates: [], directive: Directive.NoFileComp, timedOut: true };
+  return { candidates: result, directive: Directive.NoFileComp, timedOut: false };
+}
