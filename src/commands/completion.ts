@@ -60,7 +60,7 @@ the npm package already include it).`;
   }
 
   private async completeWords(words: string[]): Promise<void> {
-    const commands = this.config.commands as unknown as CommandSpec[];
+    const commands = this.config.commands as CommandSpec[];
     const { candidates, directive, timedOut } = await complete(words.length ? words : [''], commands, { spellings });
     const text = formatCobra(candidates, directive);
     // A lookup still in flight (a slow cluster, a credential plugin) must not hold the shell.

@@ -75,6 +75,7 @@ export function lightAnswer(argv: readonly string[], manifest: Manifest, pkg: Pa
   const options = end < 0 ? argv.slice(1) : argv.slice(1, end);
   if (options.includes('--help') || options.includes('-h')) return null;
   const words = argv[2] === '--' ? argv.slice(3) : argv.slice(2);
+  // biome-ignore lint/plugin/double-assertion: the embedded manifest is oclif's, whose entries are CommandSpecs; its type here names only the fields the dispatch reads
   const commands = Object.values(manifest.commands) as unknown as CommandSpec[];
   const known = staticCandidates(analyze(words.length ? [...words] : [''], commands), commands);
   return known ? formatCobra(known.candidates, known.directive) : null;

@@ -75,7 +75,7 @@ export abstract class Command {
   }
 
   get ctor(): CommandClass {
-    return this.constructor as unknown as CommandClass;
+    return this.constructor as CommandClass;
   }
 
   abstract run(): Promise<unknown>;
@@ -110,6 +110,7 @@ export abstract class Command {
   protected async parse(options: CommandClass = this.ctor, argv: string[] = this.argv): Promise<any> {
     const opts = { context: this, ...options, flags: { ...options.baseFlags, ...options.flags } };
     this.argv = [...argv];
+    // biome-ignore lint/plugin/double-assertion: the flags map is oclif-lite's own shape; Parser.parse reads only the fields it holds
     const results = await Parser.parse(argv, opts as unknown as Parameters<typeof Parser.parse>[1]);
     this.warnIfFlagDeprecated((results.flags ?? {}) as Record<string, unknown>);
     this.parsed = true;

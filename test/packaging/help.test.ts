@@ -173,7 +173,7 @@ describe("kubectl's flags and conventions", () => {
         expect(node(RUN_JS, [id, '--help']).stdout).toContain("    -o, --output='json':\n        Output format: json, JSON lines");
         continue;
       }
-      if (!out || out.type !== 'option') continue;
+      if (out?.type !== 'option') continue;
       const text = node(RUN_JS, [id, '--help']).stdout;
       expect(text, id).toContain(`One of: ${(out.options ?? []).join('|')}.`);
       for (const bad of ['wide', 'name'].filter((f) => !out.options?.includes(f))) {

@@ -104,7 +104,9 @@ const made: string[] = [];
 /** A fresh directory under the system temp dir (or `base`), removed when the test process exits. */
 export function tempDir(prefix: string, base = tmpdir()): string {
   const dir = mkdtempSync(join(base, prefix));
-  if (!made.length) process.once('exit', () => made.forEach((d) => rmSync(d, { recursive: true, force: true })));
+  if (!made.length) process.once('exit', () => {
+    for (const d of made) rmSync(d, { recursive: true, force: true });
+  });
   made.push(dir);
   return dir;
 }

@@ -57,7 +57,7 @@ function layerOf(file: string): Layer | null {
   return Object.hasOwn(ALLOWED, name) ? (name as Layer) : null;
 }
 
-export interface ImportRef {
+interface ImportRef {
   specifier: string;
   typeOnly: boolean;
   line: number;
