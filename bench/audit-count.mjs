@@ -24,7 +24,8 @@ export function writeKind(e) {
     if (verb === 'delete') return 'podDeletes';
     if (verb === 'patch') return 'podPatches';
   }
-  if ((resource === 'replicasets' || resource === 'replicationcontrollers') && subresource === 'status' && (verb === 'update' || verb === 'patch')) return 'statusUpdates';
+  if ((resource === 'replicasets' || resource === 'replicationcontrollers') && subresource === 'status' && (verb === 'update' || verb === 'patch'))
+    return 'statusUpdates';
   if (resource === 'events' && !subresource) {
     if (verb === 'create') return 'eventCreates';
     if (verb === 'patch') return 'eventPatches';

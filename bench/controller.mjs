@@ -48,13 +48,22 @@ function pod(i, j, ns = 'default') {
   return {
     apiVersion: 'v1',
     kind: 'Pod',
-    metadata: { name: `app-${i}-${j}`, namespace: ns, uid: `pod-${i}-${j}`, labels: labels(i), creationTimestamp: '2025-12-01T00:00:00Z', ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: `app-${i}`, uid: `rs-uid-${i}`, controller: true, blockOwnerDeletion: true }] },
+    metadata: {
+      name: `app-${i}-${j}`,
+      namespace: ns,
+      uid: `pod-${i}-${j}`,
+      labels: labels(i),
+      creationTimestamp: '2025-12-01T00:00:00Z',
+      ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: `app-${i}`, uid: `rs-uid-${i}`, controller: true, blockOwnerDeletion: true }],
+    },
     spec: { nodeName: `node-${j % 10}`, containers: [{ name: 'c', image: 'x' }] },
     // container statuses as a kubelet reports them: a sandbox kubelet has nothing to add to these pods
     status: {
       phase: 'Running',
       conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: '2025-12-01T00:01:00Z' }],
-      containerStatuses: [{ name: 'c', image: 'x', imageID: '', ready: true, started: true, restartCount: 0, state: { running: { startedAt: '2025-12-01T00:00:30Z' } } }],
+      containerStatuses: [
+        { name: 'c', image: 'x', imageID: '', ready: true, started: true, restartCount: 0, state: { running: { startedAt: '2025-12-01T00:00:30Z' } } },
+      ],
     },
   };
 }
@@ -115,7 +124,11 @@ if (want('sandbox')) {
   const creates = [];
   for (let r = 0; r < 3; r++) {
     const t = performance.now();
-    for (let i = 0; i < 500; i++) await core.createNamespacedPod({ namespace: 'default', body: { metadata: { generateName: `seq-${r}-` }, spec: { containers: [{ name: 'c', image: 'x' }] } } });
+    for (let i = 0; i < 500; i++)
+      await core.createNamespacedPod({
+        namespace: 'default',
+        body: { metadata: { generateName: `seq-${r}-` }, spec: { containers: [{ name: 'c', image: 'x' }] } },
+      });
     creates.push(performance.now() - t);
   }
   // the same creates over one kept-alive connection: the server's own cost (client-node opens a
@@ -124,17 +137,22 @@ if (want('sandbox')) {
   const agent = new Agent({ keepAlive: true, maxSockets: 1, ca: sb.ca });
   const post = (body) =>
     new Promise((resolve, reject) => {
-      const req = request(`${sb.url}/api/v1/namespaces/default/pods`, { method: 'POST', agent, headers: { Authorization: `Bearer ${sb.token}`, 'Content-Type': 'application/json' } }, (res) => {
-        res.resume();
-        res.on('end', () => (res.statusCode === 201 ? resolve() : reject(new Error(`create: ${res.statusCode}`))));
-      });
+      const req = request(
+        `${sb.url}/api/v1/namespaces/default/pods`,
+        { method: 'POST', agent, headers: { Authorization: `Bearer ${sb.token}`, 'Content-Type': 'application/json' } },
+        (res) => {
+          res.resume();
+          res.on('end', () => (res.statusCode === 201 ? resolve() : reject(new Error(`create: ${res.statusCode}`))));
+        },
+      );
       req.on('error', reject);
       req.end(JSON.stringify(body));
     });
   const keptAlive = [];
   for (let r = 0; r < 3; r++) {
     const t = performance.now();
-    for (let i = 0; i < 500; i++) await post({ apiVersion: 'v1', kind: 'Pod', metadata: { generateName: `ka-${r}-` }, spec: { containers: [{ name: 'c', image: 'x' }] } });
+    for (let i = 0; i < 500; i++)
+      await post({ apiVersion: 'v1', kind: 'Pod', metadata: { generateName: `ka-${r}-` }, spec: { containers: [{ name: 'c', image: 'x' }] } });
     keptAlive.push(performance.now() - t);
   }
   agent.destroy();
@@ -157,7 +175,9 @@ if (want('sandbox')) {
  */
 async function reconcileCli(kubeconfig) {
   const t = performance.now();
-  const child = spawn(process.execPath, [runJs, 'reconcile', '-n', 'default', '--yes', '--once', '-o', 'json', '--kubeconfig', kubeconfig], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [runJs, 'reconcile', '-n', 'default', '--yes', '--once', '-o', 'json', '--kubeconfig', kubeconfig], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   child.stdout.on('data', (d) => (out += d));
@@ -175,7 +195,10 @@ async function reconcileCli(kubeconfig) {
  * (spread only by the client's limiter) follow each other closer than holdMs / 2.
  */
 function roundTripsInAudit(entries, holdMs) {
-  const times = entries.filter((a) => a.verb === 'create' && a.resource === 'pods' && a.code === 201).map((a) => Date.parse(a.time)).sort((a, b) => a - b);
+  const times = entries
+    .filter((a) => a.verb === 'create' && a.resource === 'pods' && a.code === 201)
+    .map((a) => Date.parse(a.time))
+    .sort((a, b) => a - b);
   let trips = times.length ? 1 : 0;
   for (let i = 1; i < times.length; i++) if (times[i] - times[i - 1] > holdMs / 2) trips++;
   return { trips, creates: times.length };
@@ -205,7 +228,15 @@ if (want('reconcile')) {
     sb = await startSandbox({ seed: [rs(0, 500)], gc: false });
     const { core } = await client(sb);
     const t = performance.now();
-    for (const w of batches) await Promise.all(Array.from({ length: w }, () => core.createNamespacedPod({ namespace: 'default', body: { metadata: { generateName: 'floor-', labels: { other: 'x' } }, spec: { containers: [{ name: 'c', image: 'x' }] } } })));
+    for (const w of batches)
+      await Promise.all(
+        Array.from({ length: w }, () =>
+          core.createNamespacedPod({
+            namespace: 'default',
+            body: { metadata: { generateName: 'floor-', labels: { other: 'x' } }, spec: { containers: [{ name: 'c', image: 'x' }] } },
+          }),
+        ),
+      );
     floorRuns.push(performance.now() - t);
     await sb.close();
   }
@@ -234,7 +265,11 @@ if (want('reconcile')) {
 // ---- run: 1000 ReplicaSets × 10 pods -----------------------------------------------------------
 async function runUntilSynced(kubeconfig, extraArgs = []) {
   const t = performance.now();
-  const child = spawn('/usr/bin/time', ['-f', '%M', process.execPath, runJs, 'run', '-n', 'default', '--until-synced', '--timeout', '10m', '--kubeconfig', kubeconfig, ...extraArgs], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(
+    '/usr/bin/time',
+    ['-f', '%M', process.execPath, runJs, 'run', '-n', 'default', '--until-synced', '--timeout', '10m', '--kubeconfig', kubeconfig, ...extraArgs],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
   let err = '';
   child.stderr.on('data', (d) => (err += d));
   const code = await new Promise((r) => child.on('exit', r));
@@ -249,12 +284,17 @@ if (want('run')) {
   // 10% drift: one pod missing in every tenth ReplicaSet
   const drifted = seed.filter((o) => !(o.kind === 'Pod' && o.metadata.name.endsWith('-9') && Number(o.metadata.name.split('-')[1]) % 10 === 0));
   const rows = [];
-  for (const [label, short, items] of [['all in sync', 'all in sync', seed], ['10% drifted (100 pods to create)', '10% drifted', drifted]]) {
+  for (const [label, short, items] of [
+    ['all in sync', 'all in sync', seed],
+    ['10% drifted (100 pods to create)', '10% drifted', drifted],
+  ]) {
     // a kubelet: --until-synced waits for the pods run creates to turn ready; its own writes are not counted
     const sb = await startSandbox({ seed: items, gc: false, nodes: 1 });
     const { kubeconfig } = await client(sb);
     const r = await runUntilSynced(kubeconfig);
-    const writes = sb.audit().filter((a) => !['get', 'list', 'watch'].includes(a.verb) && a.resource !== 'events' && a.resource !== 'leases' && !a.user?.startsWith('system:'));
+    const writes = sb
+      .audit()
+      .filter((a) => !['get', 'list', 'watch'].includes(a.verb) && a.resource !== 'events' && a.resource !== 'leases' && !a.user?.startsWith('system:'));
     rows.push(`| ${label} | ${fmt(r.ms)} | ${writes.length} | ${(r.rssKiB / 1024).toFixed(0)} MiB |`);
     (metrics.run ??= []).push({ label: short, ms: r.ms, writes: writes.length, rssKiB: r.rssKiB });
     await sb.close();
@@ -311,12 +351,18 @@ async function measureScale() {
   // not the CLI's User-Agent: the bench's own requests are not counted as `run`'s
   const call = (method, path, body, contentType = 'application/json') =>
     new Promise((resolve, reject) => {
-      const req = request(`${sb.url}${path}`, { method, agent, headers: { Authorization: `Bearer ${sb.token}`, 'User-Agent': 'rs-reconcile-bench', 'Content-Type': contentType } }, (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (d) => (text += d));
-        res.on('end', () => (res.statusCode < 300 ? resolve(JSON.parse(text)) : reject(new Error(`${method} ${path}: ${res.statusCode} ${text.slice(0, 300)}`))));
-      });
+      const req = request(
+        `${sb.url}${path}`,
+        { method, agent, headers: { Authorization: `Bearer ${sb.token}`, 'User-Agent': 'rs-reconcile-bench', 'Content-Type': contentType } },
+        (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (d) => (text += d));
+          res.on('end', () =>
+            res.statusCode < 300 ? resolve(JSON.parse(text)) : reject(new Error(`${method} ${path}: ${res.statusCode} ${text.slice(0, 300)}`)),
+          );
+        },
+      );
       req.on('error', reject);
       req.end(body === undefined ? undefined : JSON.stringify(body));
     });
@@ -421,7 +467,9 @@ if (want('scale')) {
   if (c.all.other) row('other writes', 'other');
   row('**all writes**', 'total');
   if (c.all.failed) {
-    const which = Object.entries(c.all.failures).map(([what, n]) => `${n} × ${what}`).join(', ');
+    const which = Object.entries(c.all.failures)
+      .map(([what, n]) => `${n} × ${what}`)
+      .join(', ');
     log(`| of which answered with an error (${which}) | ${c.before.failed} | ${c.up.failed} | ${c.down.failed} | ${c.all.failed} |`);
   }
   log('');

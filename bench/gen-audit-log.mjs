@@ -63,7 +63,14 @@ export async function generateAuditLog({ out, bytes = 1024 ** 3, namespaces = 50
     const received = (clock += 200 + Math.floor(random() * 3000));
     const done = received + 500 + Math.floor(random() * 4000);
     const group = resource === 'replicasets' ? 'apps' : undefined;
-    const ref = { resource, namespace: ns, ...(name ? { name } : {}), ...(group ? { apiGroup: group } : {}), apiVersion: group ? 'v1' : 'v1', ...(sub ? { subresource: sub } : {}) };
+    const ref = {
+      resource,
+      namespace: ns,
+      ...(name ? { name } : {}),
+      ...(group ? { apiGroup: group } : {}),
+      apiVersion: group ? 'v1' : 'v1',
+      ...(sub ? { subresource: sub } : {}),
+    };
     const e = {
       kind: 'Event',
       apiVersion: 'audit.k8s.io/v1',
@@ -72,7 +79,12 @@ export async function generateAuditLog({ out, bytes = 1024 ** 3, namespaces = 50
       stage: 'ResponseComplete',
       requestURI: uri ?? `/${group ? `apis/${group}/v1` : 'api/v1'}/namespaces/${ns}/${resource}${name ? `/${name}` : ''}${sub ? `/${sub}` : ''}`,
       verb,
-      user: { username: user, groups: user.startsWith('system:serviceaccount') ? ['system:serviceaccounts', 'system:serviceaccounts:kube-system', 'system:authenticated'] : ['system:masters', 'system:authenticated'] },
+      user: {
+        username: user,
+        groups: user.startsWith('system:serviceaccount')
+          ? ['system:serviceaccounts', 'system:serviceaccounts:kube-system', 'system:authenticated']
+          : ['system:masters', 'system:authenticated'],
+      },
       sourceIPs: ['10.0.0.10'],
       userAgent: agent,
       objectRef: ref,
@@ -81,7 +93,12 @@ export async function generateAuditLog({ out, bytes = 1024 ** 3, namespaces = 50
       ...(level === 'RequestResponse' && resp ? { responseObject: resp } : {}),
       requestReceivedTimestamp: ts(received),
       stageTimestamp: ts(done),
-      annotations: { 'authorization.k8s.io/decision': 'allow', 'authorization.k8s.io/reason': user.startsWith('system:serviceaccount') ? 'RBAC: allowed by ClusterRoleBinding "system:controller:replicaset-controller"' : '' },
+      annotations: {
+        'authorization.k8s.io/decision': 'allow',
+        'authorization.k8s.io/reason': user.startsWith('system:serviceaccount')
+          ? 'RBAC: allowed by ClusterRoleBinding "system:controller:replicaset-controller"'
+          : '',
+      },
     };
     return emit(e);
   }
@@ -89,7 +106,16 @@ export async function generateAuditLog({ out, bytes = 1024 ** 3, namespaces = 50
   const template = (app) => ({
     metadata: { creationTimestamp: null, labels: { app, 'pod-template-hash': 'abc123' } },
     spec: {
-      containers: [{ name: 'app', image: 'registry.k8s.io/pause:3.10', resources: { requests: { cpu: '10m', memory: '16Mi' } }, terminationMessagePath: '/dev/termination-log', terminationMessagePolicy: 'File', imagePullPolicy: 'IfNotPresent' }],
+      containers: [
+        {
+          name: 'app',
+          image: 'registry.k8s.io/pause:3.10',
+          resources: { requests: { cpu: '10m', memory: '16Mi' } },
+          terminationMessagePath: '/dev/termination-log',
+          terminationMessagePolicy: 'File',
+          imagePullPolicy: 'IfNotPresent',
+        },
+      ],
       restartPolicy: 'Always',
       terminationGracePeriodSeconds: 30,
       dnsPolicy: 'ClusterFirst',
@@ -109,7 +135,15 @@ export async function generateAuditLog({ out, bytes = 1024 ** 3, namespaces = 50
   const rsObject = (rs) => ({
     kind: 'ReplicaSet',
     apiVersion: 'apps/v1',
-    metadata: { name: rs.name, namespace: rs.ns, uid: rs.uid, resourceVersion: String(++rv), generation: rs.generation, creationTimestamp: '2026-11-19T00:00:00Z', labels: { app: rs.app } },
+    metadata: {
+      name: rs.name,
+      namespace: rs.ns,
+      uid: rs.uid,
+      resourceVersion: String(++rv),
+      generation: rs.generation,
+      creationTimestamp: '2026-11-19T00:00:00Z',
+      labels: { app: rs.app },
+    },
     spec: { replicas: rs.replicas, selector: { matchLabels: { app: rs.app, 'pod-template-hash': 'abc123' } }, template: template(rs.app) },
     status: { ...rs.status },
   });
@@ -129,25 +163,127 @@ export async function generateAuditLog({ out, bytes = 1024 ** 3, namespaces = 50
         labels: t.metadata.labels,
         ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: rs.name, uid: rs.uid, controller: true, blockOwnerDeletion: true }],
         managedFields: [
-          { manager: 'kube-controller-manager', operation: 'Update', apiVersion: 'v1', time: p.created, fieldsType: 'FieldsV1', fieldsV1: { 'f:metadata': { 'f:generateName': {}, 'f:labels': { '.': {}, 'f:app': {}, 'f:pod-template-hash': {} }, 'f:ownerReferences': { '.': {}, [`k:{"uid":"${rs.uid}"}`]: {} } }, 'f:spec': { 'f:containers': { 'k:{"name":"app"}': { '.': {}, 'f:image': {}, 'f:imagePullPolicy': {}, 'f:name': {}, 'f:resources': { '.': {}, 'f:requests': { '.': {}, 'f:cpu': {}, 'f:memory': {} } }, 'f:terminationMessagePath': {}, 'f:terminationMessagePolicy': {} } }, 'f:dnsPolicy': {}, 'f:enableServiceLinks': {}, 'f:restartPolicy': {}, 'f:schedulerName': {}, 'f:securityContext': {}, 'f:terminationGracePeriodSeconds': {} } } },
-          ...(p.running ? [{ manager: 'kubelet', operation: 'Update', apiVersion: 'v1', time: p.started, fieldsType: 'FieldsV1', fieldsV1: { 'f:status': { 'f:conditions': { 'k:{"type":"Ready"}': { '.': {}, 'f:lastProbeTime': {}, 'f:lastTransitionTime': {}, 'f:status': {}, 'f:type': {} } }, 'f:containerStatuses': {}, 'f:hostIP': {}, 'f:phase': {}, 'f:podIP': {}, 'f:startTime': {} } }, subresource: 'status' }] : []),
+          {
+            manager: 'kube-controller-manager',
+            operation: 'Update',
+            apiVersion: 'v1',
+            time: p.created,
+            fieldsType: 'FieldsV1',
+            fieldsV1: {
+              'f:metadata': {
+                'f:generateName': {},
+                'f:labels': { '.': {}, 'f:app': {}, 'f:pod-template-hash': {} },
+                'f:ownerReferences': { '.': {}, [`k:{"uid":"${rs.uid}"}`]: {} },
+              },
+              'f:spec': {
+                'f:containers': {
+                  'k:{"name":"app"}': {
+                    '.': {},
+                    'f:image': {},
+                    'f:imagePullPolicy': {},
+                    'f:name': {},
+                    'f:resources': { '.': {}, 'f:requests': { '.': {}, 'f:cpu': {}, 'f:memory': {} } },
+                    'f:terminationMessagePath': {},
+                    'f:terminationMessagePolicy': {},
+                  },
+                },
+                'f:dnsPolicy': {},
+                'f:enableServiceLinks': {},
+                'f:restartPolicy': {},
+                'f:schedulerName': {},
+                'f:securityContext': {},
+                'f:terminationGracePeriodSeconds': {},
+              },
+            },
+          },
+          ...(p.running
+            ? [
+                {
+                  manager: 'kubelet',
+                  operation: 'Update',
+                  apiVersion: 'v1',
+                  time: p.started,
+                  fieldsType: 'FieldsV1',
+                  fieldsV1: {
+                    'f:status': {
+                      'f:conditions': { 'k:{"type":"Ready"}': { '.': {}, 'f:lastProbeTime': {}, 'f:lastTransitionTime': {}, 'f:status': {}, 'f:type': {} } },
+                      'f:containerStatuses': {},
+                      'f:hostIP': {},
+                      'f:phase': {},
+                      'f:podIP': {},
+                      'f:startTime': {},
+                    },
+                  },
+                  subresource: 'status',
+                },
+              ]
+            : []),
         ],
       },
-      spec: { ...t.spec, ...(p.node ? { nodeName: p.node } : {}), serviceAccountName: 'default', serviceAccount: 'default', enableServiceLinks: true, preemptionPolicy: 'PreemptLowerPriority', priority: 0, tolerations: [{ key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 }] },
+      spec: {
+        ...t.spec,
+        ...(p.node ? { nodeName: p.node } : {}),
+        serviceAccountName: 'default',
+        serviceAccount: 'default',
+        enableServiceLinks: true,
+        preemptionPolicy: 'PreemptLowerPriority',
+        priority: 0,
+        tolerations: [{ key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 }],
+      },
       status: p.running
-        ? { phase: 'Running', conditions: [{ type: 'Ready', status: 'True', lastProbeTime: null, lastTransitionTime: p.started }, { type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: p.created }], hostIP: '10.0.1.7', podIP: '10.244.1.9', startTime: p.started, containerStatuses: [{ name: 'app', state: { running: { startedAt: p.started } }, lastState: {}, ready: true, restartCount: 0, image: 'registry.k8s.io/pause:3.10', imageID: 'registry.k8s.io/pause@sha256:ee6521f290b2168b6e0935a181d4cff9be1ac3f505666ef0e3c98fae8199917a', containerID: 'containerd://4f0d', started: true }], qosClass: 'Burstable' }
+        ? {
+            phase: 'Running',
+            conditions: [
+              { type: 'Ready', status: 'True', lastProbeTime: null, lastTransitionTime: p.started },
+              { type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: p.created },
+            ],
+            hostIP: '10.0.1.7',
+            podIP: '10.244.1.9',
+            startTime: p.started,
+            containerStatuses: [
+              {
+                name: 'app',
+                state: { running: { startedAt: p.started } },
+                lastState: {},
+                ready: true,
+                restartCount: 0,
+                image: 'registry.k8s.io/pause:3.10',
+                imageID: 'registry.k8s.io/pause@sha256:ee6521f290b2168b6e0935a181d4cff9be1ac3f505666ef0e3c98fae8199917a',
+                containerID: 'containerd://4f0d',
+                started: true,
+              },
+            ],
+            qosClass: 'Burstable',
+          }
         : { phase: 'Pending', qosClass: 'Burstable' },
     };
   };
 
   const ADMIN_AGENT = 'kubectl/v1.32.4 (linux/amd64) kubernetes/4cb5f07';
-  for (const rs of all) await event({ verb: 'create', user: 'admin', agent: ADMIN_AGENT, resource: 'replicasets', ns: rs.ns, name: rs.name, code: 201, req: rsObject(rs), resp: rsObject(rs) });
+  for (const rs of all)
+    await event({
+      verb: 'create',
+      user: 'admin',
+      agent: ADMIN_AGENT,
+      resource: 'replicasets',
+      ns: rs.ns,
+      name: rs.name,
+      code: 201,
+      req: rsObject(rs),
+      resp: rsObject(rs),
+    });
 
   // What the controller counts is the pods of the sync's start (upstream computes the status from
   // the pods it listed before creating or deleting): `counted` is that list.
   const statusWrite = (rs, counted = rs.pods.filter((p) => !p.deleting)) => {
     const active = counted;
-    rs.status = { replicas: active.length, fullyLabeledReplicas: active.length, readyReplicas: active.filter((p) => p.running).length, availableReplicas: active.filter((p) => p.running).length, observedGeneration: rs.generation };
+    rs.status = {
+      replicas: active.length,
+      fullyLabeledReplicas: active.length,
+      readyReplicas: active.filter((p) => p.running).length,
+      availableReplicas: active.filter((p) => p.running).length,
+      observedGeneration: rs.generation,
+    };
     const o = rsObject(rs);
     return event({ verb: 'update', user: RS_USER, agent: KCM_AGENT, resource: 'replicasets', ns: rs.ns, name: rs.name, sub: 'status', req: o, resp: o });
   };
@@ -157,8 +293,25 @@ export async function generateAuditLog({ out, bytes = 1024 ** 3, namespaces = 50
     const to = Math.floor(random() * 12);
     if (to === rs.replicas) continue;
     // a user scales
-    const scale = { kind: 'Scale', apiVersion: 'autoscaling/v1', metadata: { name: rs.name, namespace: rs.ns, uid: rs.uid, resourceVersion: String(++rv) }, spec: { replicas: to }, status: { replicas: rs.status.replicas, selector: `app=${rs.app},pod-template-hash=abc123` } };
-    await event({ verb: 'patch', user: 'admin', agent: ADMIN_AGENT, resource: 'replicasets', ns: rs.ns, name: rs.name, sub: 'scale', req: { spec: { replicas: to } }, resp: scale, uri: `/apis/apps/v1/namespaces/${rs.ns}/replicasets/${rs.name}/scale?fieldManager=kubectl-scale` });
+    const scale = {
+      kind: 'Scale',
+      apiVersion: 'autoscaling/v1',
+      metadata: { name: rs.name, namespace: rs.ns, uid: rs.uid, resourceVersion: String(++rv) },
+      spec: { replicas: to },
+      status: { replicas: rs.status.replicas, selector: `app=${rs.app},pod-template-hash=abc123` },
+    };
+    await event({
+      verb: 'patch',
+      user: 'admin',
+      agent: ADMIN_AGENT,
+      resource: 'replicasets',
+      ns: rs.ns,
+      name: rs.name,
+      sub: 'scale',
+      req: { spec: { replicas: to } },
+      resp: scale,
+      uri: `/apis/apps/v1/namespaces/${rs.ns}/replicasets/${rs.name}/scale?fieldManager=kubectl-scale`,
+    });
     rs.replicas = to;
     rs.generation++;
     const active = rs.pods.filter((p) => !p.deleting);
@@ -170,21 +323,60 @@ export async function generateAuditLog({ out, bytes = 1024 ** 3, namespaces = 50
         const p = { name: `${rs.name}-${suffix}`, uid: podUid(), created: sec(clock), node: null, running: false, deleting: null, started: null };
         rs.pods.push(p);
         const body = podObject(rs, p);
-        await event({ verb: 'create', user: RS_USER, agent: KCM_AGENT, resource: 'pods', ns: rs.ns, code: 201, req: { ...body, metadata: { ...body.metadata, name: undefined, uid: undefined, resourceVersion: undefined, managedFields: undefined } }, resp: body });
-        await event({ verb: 'create', user: RS_USER, agent: KCM_AGENT, resource: 'events', ns: rs.ns, name: `${rs.name}.${uid().slice(-16)}`, code: 201, level: 'Metadata' });
+        await event({
+          verb: 'create',
+          user: RS_USER,
+          agent: KCM_AGENT,
+          resource: 'pods',
+          ns: rs.ns,
+          code: 201,
+          req: { ...body, metadata: { ...body.metadata, name: undefined, uid: undefined, resourceVersion: undefined, managedFields: undefined } },
+          resp: body,
+        });
+        await event({
+          verb: 'create',
+          user: RS_USER,
+          agent: KCM_AGENT,
+          resource: 'events',
+          ns: rs.ns,
+          name: `${rs.name}.${uid().slice(-16)}`,
+          code: 201,
+          level: 'Metadata',
+        });
       }
       await statusWrite(rs, active);
       // the scheduler binds, the kubelets start them
       for (const p of rs.pods.filter((x) => !x.node && !x.deleting)) {
         p.node = `node-${Math.floor(random() * 20)}`;
-        await event({ verb: 'create', user: 'system:kube-scheduler', agent: 'kube-scheduler/v1.32.13', resource: 'pods', ns: rs.ns, name: p.name, sub: 'binding', code: 201, req: { kind: 'Binding', apiVersion: 'v1', metadata: { name: p.name, namespace: rs.ns, uid: p.uid }, target: { kind: 'Node', name: p.node } }, resp: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 } });
+        await event({
+          verb: 'create',
+          user: 'system:kube-scheduler',
+          agent: 'kube-scheduler/v1.32.13',
+          resource: 'pods',
+          ns: rs.ns,
+          name: p.name,
+          sub: 'binding',
+          code: 201,
+          req: { kind: 'Binding', apiVersion: 'v1', metadata: { name: p.name, namespace: rs.ns, uid: p.uid }, target: { kind: 'Node', name: p.node } },
+          resp: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 },
+        });
       }
       for (const p of rs.pods.filter((x) => !x.running && !x.deleting)) {
         clock += 1_100_000;
         p.running = true;
         p.started = sec(clock);
         const body = podObject(rs, p);
-        await event({ verb: 'patch', user: `system:node:${p.node}`, agent: 'kubelet/v1.32.13 (linux/amd64) kubernetes/4cb5f07', resource: 'pods', ns: rs.ns, name: p.name, sub: 'status', req: { status: body.status }, resp: body });
+        await event({
+          verb: 'patch',
+          user: `system:node:${p.node}`,
+          agent: 'kubelet/v1.32.13 (linux/amd64) kubernetes/4cb5f07',
+          resource: 'pods',
+          ns: rs.ns,
+          name: p.name,
+          sub: 'status',
+          req: { status: body.status },
+          resp: body,
+        });
       }
       await statusWrite(rs);
     } else {
@@ -193,15 +385,42 @@ export async function generateAuditLog({ out, bytes = 1024 ** 3, namespaces = 50
       for (const p of victims) {
         p.deleting = sec(clock);
         const body = podObject(rs, p);
-        await event({ verb: 'delete', user: RS_USER, agent: KCM_AGENT, resource: 'pods', ns: rs.ns, name: p.name, req: { kind: 'DeleteOptions', apiVersion: 'v1', preconditions: { uid: p.uid } }, resp: body });
-        await event({ verb: 'create', user: RS_USER, agent: KCM_AGENT, resource: 'events', ns: rs.ns, name: `${rs.name}.${uid().slice(-16)}`, code: 201, level: 'Metadata' });
+        await event({
+          verb: 'delete',
+          user: RS_USER,
+          agent: KCM_AGENT,
+          resource: 'pods',
+          ns: rs.ns,
+          name: p.name,
+          req: { kind: 'DeleteOptions', apiVersion: 'v1', preconditions: { uid: p.uid } },
+          resp: body,
+        });
+        await event({
+          verb: 'create',
+          user: RS_USER,
+          agent: KCM_AGENT,
+          resource: 'events',
+          ns: rs.ns,
+          name: `${rs.name}.${uid().slice(-16)}`,
+          code: 201,
+          level: 'Metadata',
+        });
       }
       await statusWrite(rs, active);
       // the kubelets remove them after their grace period
       for (const p of victims) {
         const body = { ...podObject(rs, p) };
         body.metadata.deletionGracePeriodSeconds = 0;
-        await event({ verb: 'delete', user: `system:node:${p.node}`, agent: 'kubelet/v1.32.13 (linux/amd64) kubernetes/4cb5f07', resource: 'pods', ns: rs.ns, name: p.name, req: { kind: 'DeleteOptions', apiVersion: 'v1', gracePeriodSeconds: 0, preconditions: { uid: p.uid } }, resp: body });
+        await event({
+          verb: 'delete',
+          user: `system:node:${p.node}`,
+          agent: 'kubelet/v1.32.13 (linux/amd64) kubernetes/4cb5f07',
+          resource: 'pods',
+          ns: rs.ns,
+          name: p.name,
+          req: { kind: 'DeleteOptions', apiVersion: 'v1', gracePeriodSeconds: 0, preconditions: { uid: p.uid } },
+          resp: body,
+        });
       }
       rs.pods = rs.pods.filter((p) => !p.deleting);
       await statusWrite(rs);
@@ -215,7 +434,12 @@ export async function generateAuditLog({ out, bytes = 1024 ** 3, namespaces = 50
 
 const GRPC_OF_HTTP = { 400: 3, 401: 16, 403: 7, 404: 5, 409: 10, 422: 3, 429: 8, 500: 13, 503: 14, 504: 4 };
 
-const sortKeys = (o) => Object.fromEntries(Object.keys(o).sort().map((k) => [k, o[k]]));
+const sortKeys = (o) =>
+  Object.fromEntries(
+    Object.keys(o)
+      .sort()
+      .map((k) => [k, o[k]]),
+  );
 
 /** An audit.k8s.io/v1 Event as GKE's Cloud Logging LogEntry (reference/cloud-audit-formats.md §1.2). */
 export function logEntryOfEvent(e) {
@@ -257,7 +481,13 @@ const STREAMS = ['kube-apiserver-audit-0c5e1d8f2a9b4e6f8a1d3c5b7e9f0a2c', 'kube-
 /** An Event as one CloudWatch event of `aws logs filter-log-events` (its stream: one of two API servers). */
 export function cloudWatchEventOf(e, line) {
   const ms = Date.parse(e.stageTimestamp);
-  return { logStreamName: STREAMS[line % 2], timestamp: ms, message: JSON.stringify(e), ingestionTime: ms + 1500, eventId: String(38471234567890n + BigInt(line)).padStart(56, '3') };
+  return {
+    logStreamName: STREAMS[line % 2],
+    timestamp: ms,
+    message: JSON.stringify(e),
+    ingestionTime: ms + 1500,
+    eventId: String(38471234567890n + BigInt(line)).padStart(56, '3'),
+  };
 }
 
 /** `JSON.stringify(v, null, indent)`, every line moved right by `by` spaces. */
@@ -328,6 +558,12 @@ if (import.meta.url === `file://${process.argv[1]}` && args.includes('--to')) {
     console.error('usage: node bench/gen-audit-log.mjs --out FILE [--bytes 1G] [--namespaces 50] [--rs 4] [--seed 7]');
     process.exit(2);
   }
-  const r = await generateAuditLog({ out, bytes: parseBytes(arg('--bytes', '1G')), namespaces: Number(arg('--namespaces', '50')), rsPerNamespace: Number(arg('--rs', '4')), seed: Number(arg('--seed', '7')) });
+  const r = await generateAuditLog({
+    out,
+    bytes: parseBytes(arg('--bytes', '1G')),
+    namespaces: Number(arg('--namespaces', '50')),
+    rsPerNamespace: Number(arg('--rs', '4')),
+    seed: Number(arg('--seed', '7')),
+  });
   console.error(`wrote ${out}: ${r.lines} lines, ${(r.bytes / 1024 ** 2).toFixed(0)} MiB`);
 }

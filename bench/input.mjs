@@ -88,7 +88,10 @@ const flowString = (s) => (/^[A-Za-z_/][A-Za-z0-9_./-]*$/.test(s) && !RESERVED.t
 function flow(v) {
   if (v === null) return 'null';
   if (Array.isArray(v)) return `[${v.map(flow).join(', ')}]`;
-  if (typeof v === 'object') return `{${Object.entries(v).map(([k, x]) => `${flowString(k)}: ${flow(x)}`).join(', ')}}`;
+  if (typeof v === 'object')
+    return `{${Object.entries(v)
+      .map(([k, x]) => `${flowString(k)}: ${flow(x)}`)
+      .join(', ')}}`;
   return typeof v === 'string' ? flowString(v) : JSON.stringify(v);
 }
 
@@ -102,7 +105,9 @@ async function inputs(rs, perRs) {
   const whole = (f) => existsSync(f) && statSync(f).size > 0;
   if (!whole(files.json)) {
     const fd = openSync(`${files.json}.tmp`, 'w');
-    const r = spawnSync(process.execPath, [gen, '--rs', String(rs), '--pods-per-rs', String(perRs), '--namespaces', '20', '--nodes', '200', '--seed', '7'], { stdio: ['ignore', fd, 'inherit'] });
+    const r = spawnSync(process.execPath, [gen, '--rs', String(rs), '--pods-per-rs', String(perRs), '--namespaces', '20', '--nodes', '200', '--seed', '7'], {
+      stdio: ['ignore', fd, 'inherit'],
+    });
     closeSync(fd);
     if (r.status !== 0) throw new Error('gen-snapshot failed');
     renameSync(`${files.json}.tmp`, files.json);
@@ -126,8 +131,20 @@ async function inputs(rs, perRs) {
 }
 
 function measure(reader, file) {
-  const r = spawnSync(process.execPath, ['--max-old-space-size=8192', fileURLToPath(import.meta.url), '--child', reader, file], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 1 << 20 });
-  if (r.status !== 0) return { error: (r.stderr.trim().split('\n').find((l) => /Error/.test(l)) ?? `exit ${r.status}`).slice(0, 80) };
+  const r = spawnSync(process.execPath, ['--max-old-space-size=8192', fileURLToPath(import.meta.url), '--child', reader, file], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    maxBuffer: 1 << 20,
+  });
+  if (r.status !== 0)
+    return {
+      error: (
+        r.stderr
+          .trim()
+          .split('\n')
+          .find((l) => /Error/.test(l)) ?? `exit ${r.status}`
+      ).slice(0, 80),
+    };
   return JSON.parse(r.stdout);
 }
 
@@ -142,7 +159,12 @@ const fmtMB = (bytes) => `${(bytes / 1e6).toFixed(0)} MB`;
  */
 export async function measureInput({ quick = false } = {}) {
   if (!existsSync(join(dist, 'input', 'snapshot-files.js'))) throw new Error('bench/input.mjs: build first (npm run build)');
-  const sizes = quick ? [[100, 10]] : [[1000, 10], [10000, 10]];
+  const sizes = quick
+    ? [[100, 10]]
+    : [
+        [1000, 10],
+        [10000, 10],
+      ];
   const columns = [];
   for (const [rs, perRs] of sizes) columns.push({ objects: rs * (perRs + 1), files: await inputs(rs, perRs) });
   const { statSync } = await import('node:fs');

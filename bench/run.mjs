@@ -29,7 +29,12 @@ const runJs = join(root, 'bin', 'run.js');
 const runCjs = join(root, 'bin', 'run.cjs');
 const completeJs = join(root, 'bin', 'complete.cjs');
 // the single executable `npm run release` builds for this machine's platform, when it is there
-const seaBin = join(root, 'release', `sea-${process.platform === 'win32' ? 'windows' : process.platform}-${process.arch === 'x64' ? 'amd64' : process.arch}`, process.platform === 'win32' ? 'kubectl-rs_reconcile.exe' : 'kubectl-rs_reconcile');
+const seaBin = join(
+  root,
+  'release',
+  `sea-${process.platform === 'win32' ? 'windows' : process.platform}-${process.arch === 'x64' ? 'amd64' : process.arch}`,
+  process.platform === 'win32' ? 'kubectl-rs_reconcile.exe' : 'kubectl-rs_reconcile',
+);
 const lines = [];
 const log = (s = '') => {
   console.log(s);
@@ -225,17 +230,25 @@ async function measureHistory() {
   const out = { bytes: size, lines };
   const row = (key, input, label, bytesIn, entries, r) => {
     out[key] = { ms: r.ms, rssKiB: r.rssKiB, bytes: bytesIn, entries };
-    log(`| ${input} | ${label} | ${fmtMs(r.ms)} | ${(bytesIn / 1024 ** 2 / (r.ms / 1000)).toFixed(0)} MiB/s, ${Math.round(entries / (r.ms / 1000)).toLocaleString('en-US')} entries/s | ${fmtMiB(r.rssKiB)} |`);
+    log(
+      `| ${input} | ${label} | ${fmtMs(r.ms)} | ${(bytesIn / 1024 ** 2 / (r.ms / 1000)).toFixed(0)} MiB/s, ${Math.round(entries / (r.ms / 1000)).toLocaleString('en-US')} entries/s | ${fmtMiB(r.rssKiB)} |`,
+    );
   };
   const bare = timed(process.execPath, ['-e', bareLineParse(file)]);
   if (bare.status !== 0) throw new Error(`bare parse failed: ${bare.stderr}`);
   row('bare', 'JSON lines', 'bare line-by-line `JSON.parse`', size, lines, bare);
-  for (const [key, label, extra] of [['json', '`history -A -o json`', ['-o', 'json']], ['table', '`history -A` (table)', []]]) {
+  for (const [key, label, extra] of [
+    ['json', '`history -A -o json`', ['-o', 'json']],
+    ['table', '`history -A` (table)', []],
+  ]) {
     const r = timed(process.execPath, [runJs, 'history', '--audit-log', file, '-A', ...extra]);
     if (r.status !== 0 && r.status !== 1) throw new Error(`history ${extra.join(' ')} failed: ${r.stderr}`);
     row(key, 'JSON lines', label, size, lines, r);
   }
-  for (const [key, input, doc] of [['gcloud', `gcloud array (newest first), ${gcloud.lines.toLocaleString('en-US')} entries`, gcloud], ['cloudwatch', `CloudWatch filter-log-events, ${cloudwatch.lines.toLocaleString('en-US')} entries`, cloudwatch]]) {
+  for (const [key, input, doc] of [
+    ['gcloud', `gcloud array (newest first), ${gcloud.lines.toLocaleString('en-US')} entries`, gcloud],
+    ['cloudwatch', `CloudWatch filter-log-events, ${cloudwatch.lines.toLocaleString('en-US')} entries`, cloudwatch],
+  ]) {
     const r = timed(process.execPath, [runJs, 'history', '--audit-log', doc.file, '-A', '-o', 'json']);
     if (r.status !== 0 && r.status !== 1) throw new Error(`history on ${key} failed: ${r.stderr}`);
     row(key, input, '`history -A -o json`', statSync(doc.file).size, doc.lines, r);
@@ -245,7 +258,9 @@ async function measureHistory() {
     const small = await auditLogFile(100 * 1024 ** 2);
     const r = timed(process.execPath, [runJs, 'history', '--audit-log', small.file, '-A', '-o', 'json']);
     out.smallRssKiB = r.rssKiB;
-    log(`| JSON lines, the first 100 MiB of such a log | \`history -A -o json\` | ${fmtMs(r.ms)} | ${(statSync(small.file).size / 1024 ** 2 / (r.ms / 1000)).toFixed(0)} MiB/s | ${fmtMiB(r.rssKiB)} |`);
+    log(
+      `| JSON lines, the first 100 MiB of such a log | \`history -A -o json\` | ${fmtMs(r.ms)} | ${(statSync(small.file).size / 1024 ** 2 / (r.ms / 1000)).toFixed(0)} MiB/s | ${fmtMiB(r.rssKiB)} |`,
+    );
   }
   // what it found: the summary line under the table
   const summary = spawnSync(process.execPath, [runJs, 'history', '--audit-log', file, '-A'], { encoding: 'utf8', maxBuffer: 1 << 30 });
@@ -264,7 +279,12 @@ async function measurePlanner() {
   const { defaultBehaviour } = await import(join(root, 'dist', 'core', 'versions.js'));
   log(`| pods | ReplicaSets | claim decisions | planner time (median of 3) | per pod |`);
   log(`|---|---|---|---|---|`);
-  const sizes = quick ? [[1000, 10]] : [[1000, 10], [15000, 10]];
+  const sizes = quick
+    ? [[1000, 10]]
+    : [
+        [1000, 10],
+        [15000, 10],
+      ];
   const perPod = {};
   for (const [rs, per] of sizes) {
     const { snapshot: snap } = await loadSnapshotFiles([snapshot(rs, per)]);
@@ -324,7 +344,12 @@ function measureStartup() {
   const cases = [['node', '`node -e 0` (reference)', ['-e', '0'], null], ...STARTUP_CASES(small)];
   if (existsSync(seaBin)) {
     cases.push(['seaVersion', 'single executable: `version --client`', [seaBin, 'version', '--client'], 1.5]);
-    cases.push(['seaDiff', 'single executable: `diff -f examples/drifted-replicaset.yaml`', [seaBin, 'diff', '-f', small, '--now', '2026-01-01T00:00:00Z'], 1.8]);
+    cases.push([
+      'seaDiff',
+      'single executable: `diff -f examples/drifted-replicaset.yaml`',
+      [seaBin, 'diff', '-f', small, '--now', '2026-01-01T00:00:00Z'],
+      1.8,
+    ]);
   }
   const cpu = Object.fromEntries(cases.map(([key]) => [key, 0]));
   const once = (argv, key) => {
@@ -361,13 +386,21 @@ function measureStartup() {
     const cpuRatio = cpu[key] / cpu.node;
     out.cases[key] = { label, ms: t, ratio, goal, cpuMs, cpuRatio };
     const cpuCols = hasCpu ? ` ${fmtMs(cpuMs)} | ${key === 'node' ? '' : fmtX(cpuRatio)} |` : '';
-    log(`| ${label} | ${fmtMs(t)} | ${key === 'node' ? '' : `**${fmtX(ratio)}**`} | ${goal ? `≤ ${goal}x` : ''} | ${goal ? (ratio <= goal ? 'met' : '**not met**') : ''} |${cpuCols}`);
+    log(
+      `| ${label} | ${fmtMs(t)} | ${key === 'node' ? '' : `**${fmtX(ratio)}**`} | ${goal ? `≤ ${goal}x` : ''} | ${goal ? (ratio <= goal ? 'met' : '**not met**') : ''} |${cpuCols}`,
+    );
   }
-  log(`Load while measured: ${loadavg().map((l) => l.toFixed(2)).join(', ')} (1, 5, 15 min) on ${cpus().length} cores.`);
+  log(
+    `Load while measured: ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(', ')} (1, 5, 15 min) on ${cpus().length} cores.`,
+  );
   return out;
 }
 
-log(`## Run of ${new Date().toISOString().slice(0, 10)} on ${cpus().length} × ${cpus()[0]?.model.trim() ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}${quick ? ' (--quick: fewer runs, no 150k snapshot, shorter steady-state window)' : ''}`);
+log(
+  `## Run of ${new Date().toISOString().slice(0, 10)} on ${cpus().length} × ${cpus()[0]?.model.trim() ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}${quick ? ' (--quick: fewer runs, no 150k snapshot, shorter steady-state window)' : ''}`,
+);
 if (want('startup')) m.startup = measureStartup();
 if (want('snapshot')) {
   m.snap10k = measureSnapshot('Whole-cluster diff', 1000, 10, quick ? 1 : 5, 2);
@@ -405,7 +438,11 @@ const controllerOnly = only?.filter((s) => CONTROLLER_SECTIONS.includes(s)) ?? [
 if (want('controller') || controllerOnly.length) {
   const metricsFile = join(tmpdir(), `rs-bench-controller-${process.pid}.json`);
   const select = want('controller') ? [] : ['--only', controllerOnly.join(',')];
-  const r = spawnSync(process.execPath, [join(root, 'bench', 'controller.mjs'), ...(quick ? ['--quick'] : []), ...select, '--metrics', metricsFile], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 26 });
+  const r = spawnSync(process.execPath, [join(root, 'bench', 'controller.mjs'), ...(quick ? ['--quick'] : []), ...select, '--metrics', metricsFile], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+    maxBuffer: 1 << 26,
+  });
   if (r.status !== 0) throw new Error(`bench/controller.mjs exited ${r.status}`);
   for (const line of r.stdout.replace(/\n$/, '').split('\n')) log(line);
   m.controller = JSON.parse(readFileSync(metricsFile, 'utf8'));
@@ -419,10 +456,17 @@ function goalRows() {
   const s = m.startup;
   if (s) {
     for (const c of Object.values(s.cases)) {
-      if (c.goal) row(`${c.label} ≤ ${c.goal}x \`node -e 0\``, `${fmtX(c.ratio)} (${fmtMs(c.ms)} vs ${fmtMs(s.node)}); CPU ${fmtX(c.cpuRatio)}`, c.ratio <= c.goal);
+      if (c.goal)
+        row(`${c.label} ≤ ${c.goal}x \`node -e 0\``, `${fmtX(c.ratio)} (${fmtMs(c.ms)} vs ${fmtMs(s.node)}); CPU ${fmtX(c.cpuRatio)}`, c.ratio <= c.goal);
     }
-    const times = Object.entries(s.cases).filter(([k]) => k !== 'node').map(([, c]) => c.ms);
-    row('start-up under 150 ms (issue 2)', `${fmtMs(Math.min(...times))}–${fmtMs(Math.max(...times))}; \`node -e 0\` alone ${fmtMs(s.node)}`, Math.max(...times) < 150);
+    const times = Object.entries(s.cases)
+      .filter(([k]) => k !== 'node')
+      .map(([, c]) => c.ms);
+    row(
+      'start-up under 150 ms (issue 2)',
+      `${fmtMs(Math.min(...times))}–${fmtMs(Math.max(...times))}; \`node -e 0\` alone ${fmtMs(s.node)}`,
+      Math.max(...times) < 150,
+    );
   }
   if (m.snap10k) row('10k pods: `diff -o json` ≤ 2x a bare `JSON.parse`', fmtX(m.snap10k.ratio), m.snap10k.ratio <= 2);
   if (m.snap150k) {
@@ -449,16 +493,23 @@ function goalRows() {
   if (m.history?.smallRssKiB) {
     const h = m.history;
     row(
-      '`history` on a 1 GiB audit log: one streaming pass, memory bounded by the live objects (peak RSS within 1.5x of a 100 MiB log\'s)',
+      "`history` on a 1 GiB audit log: one streaming pass, memory bounded by the live objects (peak RSS within 1.5x of a 100 MiB log's)",
       `${fmtMs(h.json.ms)}, ${fmtMiB(h.json.rssKiB)} (100 MiB log: ${fmtMiB(h.smallRssKiB)})`,
       h.json.rssKiB <= 1.5 * h.smallRssKiB,
     );
   }
   if (m.history?.bare) {
     const h = m.history;
-    row('JSON-lines path (`history -A -o json`) ≤ 1.5x a bare line-by-line JSON.parse', `${fmtX(h.json.ms / h.bare.ms)} (${fmtMs(h.json.ms)} vs ${fmtMs(h.bare.ms)})`, h.json.ms <= 1.5 * h.bare.ms);
+    row(
+      'JSON-lines path (`history -A -o json`) ≤ 1.5x a bare line-by-line JSON.parse',
+      `${fmtX(h.json.ms / h.bare.ms)} (${fmtMs(h.json.ms)} vs ${fmtMs(h.bare.ms)})`,
+      h.json.ms <= 1.5 * h.bare.ms,
+    );
     const mibs = (r) => r.bytes / 1024 ** 2 / (r.ms / 1000);
-    for (const [key, label] of [['gcloud', 'gcloud array'], ['cloudwatch', 'CloudWatch document']]) {
+    for (const [key, label] of [
+      ['gcloud', 'gcloud array'],
+      ['cloudwatch', 'CloudWatch document'],
+    ]) {
       const r = h[key];
       const ratio = mibs(r) / mibs(h.json);
       const perEntry = r.entries / r.ms / (h.json.entries / h.json.ms);
@@ -476,11 +527,19 @@ function goalRows() {
   const c = m.controller ?? {};
   if (c.sandbox) {
     row('sandbox: list 10k pods < 200 ms', fmtMs(c.sandbox.listMs), c.sandbox.listMs < 200);
-    row('sandbox: 500 sequential creates < 2 s', `${fmtMs(c.sandbox.createsMs)} through client-node (a TLS handshake each); ${fmtMs(c.sandbox.keptAliveMs)} over one kept-alive connection`, c.sandbox.createsMs < 2000);
+    row(
+      'sandbox: 500 sequential creates < 2 s',
+      `${fmtMs(c.sandbox.createsMs)} through client-node (a TLS handshake each); ${fmtMs(c.sandbox.keptAliveMs)} over one kept-alive connection`,
+      c.sandbox.createsMs < 2000,
+    );
   }
   if (c.reconcile) {
     const x = c.reconcile;
-    row('`reconcile` 0 → 500: round trips = slow-start batches', `${x.batches.length} batches, ${x.roundTrips} round trips of creates in the audit log`, x.roundTrips === x.batches.length);
+    row(
+      '`reconcile` 0 → 500: round trips = slow-start batches',
+      `${x.batches.length} batches, ${x.roundTrips} round trips of creates in the audit log`,
+      x.roundTrips === x.batches.length,
+    );
     row(
       '`reconcile` 0 → 500: ≤ 1.5x the sandbox floor',
       `${fmtX(x.ms / x.floorMs)} (${fmtMs(x.ms)} vs ${fmtMs(x.floorMs)}) with the CLI's default limiter (${x.qps} qps, burst ${x.burst}), whose own minimum for its ${x.requests} requests is ${fmtMs(x.limiterMinMs)}`,
@@ -499,7 +558,8 @@ function goalRows() {
       Math.abs(pods - 1000) <= 50 && events < 100 && w.statusUpdates <= 10,
     );
   }
-  if (c.memory) row('`run` with 100k pods cached: RSS < 1 GiB', `${fmtMiB(c.memory.rssKiB)} (in sync after ${fmtMs(c.memory.ms)})`, c.memory.rssKiB < 1024 * 1024);
+  if (c.memory)
+    row('`run` with 100k pods cached: RSS < 1 GiB', `${fmtMiB(c.memory.rssKiB)} (in sync after ${fmtMs(c.memory.ms)})`, c.memory.rssKiB < 1024 * 1024);
   if (m.watch) {
     const w = m.watch;
     const worst = Math.max(w.list.median, w.move.median, w.bigMove.median, w.bigReplanRender);
@@ -530,9 +590,9 @@ if (writeTo) {
     '--drift 0.1 --seed 7` (`../shared/tools/`, or its vendored copy in `tools/`): 10% of the',
     'ReplicaSets drift, so the plans have real work in them, and every object has its own uid. The',
     'controller benchmarks run against the embedded API server over real HTTPS, in the same process',
-    'as the measuring client (the sandbox and the measured command share the machine\'s cores), with',
+    "as the measuring client (the sandbox and the measured command share the machine's cores), with",
     "the CLI's default client-side limits (`--kube-api-qps`, `--kube-api-burst`). `reconcile`'s round",
-    'trips are counted in the sandbox\'s audit log. Start-up goals are ratios to a bare `node -e 0`',
+    "trips are counted in the sandbox's audit log. Start-up goals are ratios to a bare `node -e 0`",
     'on the same machine.',
     '',
     'The `scale` row starts `run` at its default flags against a sandbox with the `sandbox`',
@@ -540,7 +600,7 @@ if (writeTo) {
     '450 ms after it is created, and remove a deleted pod after 200 ms), scales one ReplicaSet',
     'through its scale subresource from 0 to 500, waits for `status.replicas` and',
     '`status.readyReplicas` to reach 500 and for `run` to go quiet, then scales it to 0 and waits for',
-    '`status.replicas` 0. Its writes are counted in the sandbox\'s audit file (every entry) by the',
+    "`status.replicas` 0. Its writes are counted in the sandbox's audit file (every entry) by the",
     "CLI's User-Agent, so the bench's scale requests and the simulated kubelet's writes are not",
     "among them; the phases are timed from the bench's scale request.",
     '',

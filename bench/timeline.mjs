@@ -20,7 +20,11 @@ async function drawInChromium(html) {
     const { page, errors } = await openTimeline(browser.context, html);
     const wallMs = performance.now() - t0;
     const timings = JSON.parse((await page.getAttribute('body', 'data-timings')) ?? '{}');
-    const drawn = await page.evaluate(() => ({ marks: document.querySelectorAll('#plot .mark').length, elements: document.querySelectorAll('#plot *').length, note: document.getElementById('sample-note')?.textContent ?? '' }));
+    const drawn = await page.evaluate(() => ({
+      marks: document.querySelectorAll('#plot .mark').length,
+      elements: document.querySelectorAll('#plot *').length,
+      note: document.getElementById('sample-note')?.textContent ?? '',
+    }));
     // a zoom in, a zoom out and a scroll, each timed in the page around its synchronous redraw
     const redraws = await page.evaluate(async () => {
       const clickMs = (id) => {

@@ -32,7 +32,12 @@ export async function measureWatchRender() {
       banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
       logLevel: 'error',
     });
-    const run = spawnSync(process.execPath, [outfile], { encoding: 'utf8', env: { ...process.env, NODE_ENV: 'production' }, timeout: 60_000, maxBuffer: 64 * 1024 * 1024 });
+    const run = spawnSync(process.execPath, [outfile], {
+      encoding: 'utf8',
+      env: { ...process.env, NODE_ENV: 'production' },
+      timeout: 60_000,
+      maxBuffer: 64 * 1024 * 1024,
+    });
     return { status: run.status, stderr: run.stderr, metrics: run.status === 0 ? JSON.parse(run.stdout) : null };
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -43,7 +43,12 @@ if (hasHelp) entryPoints.push({ in: join(root, 'src', 'cli', 'help.ts'), out: 'h
 // oclif's hooks (package.json oclif.hooks: the unknown-command answer), one entry each, by event
 const hooks = Object.fromEntries(
   Object.entries(pkg.oclif.hooks ?? {}).map(([event, target]) => {
-    const src = join(root, String(target).replace(/^\.\/dist\//, 'src/').replace(/\.js$/, '.ts'));
+    const src = join(
+      root,
+      String(target)
+        .replace(/^\.\/dist\//, 'src/')
+        .replace(/\.js$/, '.ts'),
+    );
     entryPoints.push({ in: src, out: `hooks/${event}` });
     return [event, `./hooks/${event}.js`];
   }),
@@ -128,7 +133,9 @@ const OCLIF_PATCHES = {
   'lib/util/read-pjson.js': [['const lilconfig_1 = require("lilconfig");', 'const lilconfig_1 = __rsLazy(() => require("lilconfig"));']],
   'lib/config/config.js': [['const ejs_1 = __importDefault(require("ejs"));', 'const ejs_1 = __rsLazyDefault(() => require("ejs"));']],
   'lib/help/util.js': [['const ejs_1 = __importDefault(require("ejs"));', 'const ejs_1 = __rsLazyDefault(() => require("ejs"));']],
-  'lib/ux/action/spinner.js': [['const cli_spinners_1 = __importDefault(require("cli-spinners"));', 'const cli_spinners_1 = __rsLazyDefault(() => require("cli-spinners"));']],
+  'lib/ux/action/spinner.js': [
+    ['const cli_spinners_1 = __importDefault(require("cli-spinners"));', 'const cli_spinners_1 = __rsLazyDefault(() => require("cli-spinners"));'],
+  ],
 };
 const LAZY_HELPERS = `
 function __rsLazy(load) { let m; return new Proxy({}, { get(_, k) { m ??= load(); return m[k]; }, has(_, k) { m ??= load(); return k in m; } }); }
@@ -144,7 +151,8 @@ const oclifPatchPlugin = {
       if (!patches) return undefined;
       let text = readFileSync(a.path, 'utf8');
       for (const [from, to] of patches) {
-        if (!text.includes(from)) throw new Error(`bundle: @oclif/core/${rel} no longer contains ${JSON.stringify(from)}: review OCLIF_PATCHES in scripts/bundle.mjs`);
+        if (!text.includes(from))
+          throw new Error(`bundle: @oclif/core/${rel} no longer contains ${JSON.stringify(from)}: review OCLIF_PATCHES in scripts/bundle.mjs`);
         text = text.replace(from, to);
       }
       if (text.includes('__rsLazy')) text += LAZY_HELPERS;
@@ -227,7 +235,8 @@ const cliTable3Plugin = {
       const version = JSON.parse(readFileSync(join(dirname(a.path), '..', 'package.json'), 'utf8')).version;
       let text = readFileSync(a.path, 'utf8');
       for (let i = 0; i < CLI_TABLE3_SET_OPTION.length; i += 2) {
-        if (!text.includes(CLI_TABLE3_SET_OPTION[i])) throw new Error(`bundle: cli-table3@${version}/src/cell.js changed: review CLI_TABLE3_SET_OPTION in scripts/bundle.mjs`);
+        if (!text.includes(CLI_TABLE3_SET_OPTION[i]))
+          throw new Error(`bundle: cli-table3@${version}/src/cell.js changed: review CLI_TABLE3_SET_OPTION in scripts/bundle.mjs`);
         text = text.replace(CLI_TABLE3_SET_OPTION[i], CLI_TABLE3_SET_OPTION[i + 1]);
       }
       cliTable3Patched++;
@@ -332,7 +341,9 @@ const notices = [];
 for (const dir of [...bundledDirs].sort()) {
   const pj = JSON.parse(readFileSync(join(root, dir, 'package.json'), 'utf8'));
   const licenseFile = readdirSync(join(root, dir)).find((f) => /^(licen[cs]e|copying)(\.|-|$)/i.test(f));
-  const text = licenseFile ? readFileSync(join(root, dir, licenseFile), 'utf8').trim() : `(no license file in the package; package.json says: ${pj.license ?? 'unknown'})`;
+  const text = licenseFile
+    ? readFileSync(join(root, dir, licenseFile), 'utf8').trim()
+    : `(no license file in the package; package.json says: ${pj.license ?? 'unknown'})`;
   notices.push(`${pj.name}@${pj.version} (${typeof pj.license === 'string' ? pj.license : (pj.license?.type ?? 'see below')})\n${'-'.repeat(72)}\n${text}\n`);
 }
 writeFileSync(

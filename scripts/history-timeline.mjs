@@ -16,13 +16,27 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 export const CHROMIUM = '/usr/bin/chromium';
 
 /** Flags for Chromium on a closed network: no background connections, no updates, no GPU. */
-export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 /** Debian's Chromium, headless, with a fresh profile (removed by `close`). */
 export async function launchChromium() {
   const { chromium } = await import('playwright-core');
   const profile = mkdtempSync(join(tmpdir(), 'rs-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, viewport: { width: 1400, height: 760 } });
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: CHROMIUM_ARGS,
+    viewport: { width: 1400, height: 760 },
+  });
   return {
     context,
     async close() {
@@ -45,7 +59,10 @@ export async function openTimeline(context, htmlFile, viewport = { width: 1400, 
 
 /** `history -o html` of `auditLog` by the built CLI (`scope`: its target and namespace; default -A), written to `htmlFile`. */
 export function writeTimelineHtml(auditLog, htmlFile, scope = ['-A']) {
-  const r = spawnSync(process.execPath, [join(root, 'bin', 'run.js'), 'history', ...scope, '--audit-log', auditLog, '-o', 'html', '--output-file', htmlFile], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  const r = spawnSync(process.execPath, [join(root, 'bin', 'run.js'), 'history', ...scope, '--audit-log', auditLog, '-o', 'html', '--output-file', htmlFile], {
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1' },
+  });
   if (r.status !== 0 && r.status !== 1) throw new Error(`history -o html failed (${r.status}): ${r.stderr}`);
   return r;
 }
@@ -55,7 +72,11 @@ export async function writeTimelinePng(htmlFile, pngFile) {
   const browser = await launchChromium();
   try {
     const { page, errors } = await openTimeline(browser.context, htmlFile);
-    await page.locator('.mark.write[data-verb="delete"]').filter({ has: page.locator('title', { hasText: 'api-cln6k' }) }).first().click();
+    await page
+      .locator('.mark.write[data-verb="delete"]')
+      .filter({ has: page.locator('title', { hasText: 'api-cln6k' }) })
+      .first()
+      .click();
     await page.waitForSelector('#detail .write.current');
     mkdirSync(dirname(pngFile), { recursive: true });
     await page.screenshot({ path: pngFile });

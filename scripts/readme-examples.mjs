@@ -82,7 +82,9 @@ function main() {
     if (same && (statusShown === null || statusShown === status)) continue;
     stale++;
     const excerpt = shown.includes('\n…\n');
-    console.error(`README.md:${ex.line + 1}: ${PROMPT}${ex.args}: ${same ? `exit status ${status}, README says ${statusShown}` : excerpt ? 'the excerpt is not in the output (rewrite it by hand)' : 'the output differs'}`);
+    console.error(
+      `README.md:${ex.line + 1}: ${PROMPT}${ex.args}: ${same ? `exit status ${status}, README says ${statusShown}` : excerpt ? 'the excerpt is not in the output (rewrite it by hand)' : 'the output differs'}`,
+    );
     if (write && !(excerpt && !same)) {
       if (ex.status !== null) lines[ex.status] = String(status);
       lines.splice(ex.start, ex.end - ex.start, ...output.split('\n'));

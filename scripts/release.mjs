@@ -43,16 +43,22 @@ const version = pkg.version;
 const outDir = resolve(opt('out', join(root, 'release')));
 const manifestPath = resolve(opt('manifest', join(root, 'plugins', 'rs-reconcile.yaml')));
 const homepage = pkg.homepage;
-const baseUrl = (opt('base-url', process.env.RS_RECONCILE_RELEASE_BASE_URL) ?? (homepage ? `${homepage.replace(/\/+$/, '')}/releases/download/v${version}` : undefined))?.replace(/\/+$/, '');
+const baseUrl = (
+  opt('base-url', process.env.RS_RECONCILE_RELEASE_BASE_URL) ?? (homepage ? `${homepage.replace(/\/+$/, '')}/releases/download/v${version}` : undefined)
+)?.replace(/\/+$/, '');
 const sea = !argv.includes('--no-sea');
-const platforms = opt('platforms', sea ? 'linux/amd64,linux/arm64,darwin/amd64,darwin/arm64,windows/amd64' : 'linux/amd64,linux/arm64,darwin/amd64,darwin/arm64')
+const platforms = opt(
+  'platforms',
+  sea ? 'linux/amd64,linux/arm64,darwin/amd64,darwin/arm64,windows/amd64' : 'linux/amd64,linux/arm64,darwin/amd64,darwin/arm64',
+)
   .split(',')
   .map((p) => p.trim().split('/'));
 const bundle = join(root, 'dist', 'bundle');
 
 if (!homepage) fail('package.json has no "homepage": krew needs one');
 if (!baseUrl) fail('no download location: pass --base-url or set "homepage" in package.json');
-if (!existsSync(join(bundle, 'run.js')) || !existsSync(join(bundle, 'oclif.manifest.json'))) fail('dist/bundle is missing: run `npm run build` first (or `npm run release`, which builds)');
+if (!existsSync(join(bundle, 'run.js')) || !existsSync(join(bundle, 'oclif.manifest.json')))
+  fail('dist/bundle is missing: run `npm run build` first (or `npm run release`, which builds)');
 for (const [os, arch] of platforms) if (!os || !arch) fail(`invalid --platforms entry ${os}/${arch}: expected OS/ARCH`);
 
 function fail(message) {
@@ -133,7 +139,8 @@ function entries() {
   ];
   if (existsSync(join(root, 'CHANGELOG.md'))) list.push(['CHANGELOG.md', readFileSync(join(root, 'CHANGELOG.md')), 0o644]);
   // (not the code cache a local run left in dist/bundle/.cache: each machine writes its own)
-  for (const f of walk(bundle).filter((f) => !f.split(/[\\/]/).includes('.cache'))) list.push([`lib/${f.split('\\').join('/')}`, readFileSync(join(bundle, f)), 0o644]);
+  for (const f of walk(bundle).filter((f) => !f.split(/[\\/]/).includes('.cache')))
+    list.push([`lib/${f.split('\\').join('/')}`, readFileSync(join(bundle, f)), 0o644]);
   for (const f of walk(join(root, 'examples'))) list.push([`examples/${f}`, readFileSync(join(root, 'examples', f)), 0o644]);
   return list.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
 }
@@ -254,15 +261,21 @@ const plugin = {
       '  kubectl rs-reconcile reconcile -n shop         # apply one sync, after confirming',
       '  kubectl rs-reconcile run -n shop               # run the controller in the foreground',
       '',
-      'It reads the live cluster read-only with kubectl\'s own flags, or a saved snapshot',
+      "It reads the live cluster read-only with kubectl's own flags, or a saved snapshot",
       '(kubectl get rs,rc,pods -A -o yaml), and follows the behaviour of the Kubernetes',
       'minor version it talks to.',
       '',
     ].join('\n'),
     caveats: [
       ...(sea
-        ? ['rs-reconcile is a single executable: it needs no Node.js on the machine.', 'On macOS, if the system refuses to run it, sign it ad hoc: codesign --sign - "$(command -v kubectl-rs_reconcile)"']
-        : [`This plugin is written in JavaScript: it needs Node.js ${nodeMajor}.${nodeMinor} or newer on PATH`, '(or RS_RECONCILE_NODE=/path/to/node). Without it, it prints one line saying so.']),
+        ? [
+            'rs-reconcile is a single executable: it needs no Node.js on the machine.',
+            'On macOS, if the system refuses to run it, sign it ad hoc: codesign --sign - "$(command -v kubectl-rs_reconcile)"',
+          ]
+        : [
+            `This plugin is written in JavaScript: it needs Node.js ${nodeMajor}.${nodeMinor} or newer on PATH`,
+            '(or RS_RECONCILE_NODE=/path/to/node). Without it, it prints one line saying so.',
+          ]),
       '',
       'Shell completion of "kubectl rs-reconcile <TAB>" (kubectl 1.26 and newer) needs the',
       'kubectl_complete-rs_reconcile helper on PATH, which krew does not link by itself:',
@@ -279,7 +292,10 @@ const plugin = {
   },
 };
 mkdirSync(dirname(manifestPath), { recursive: true });
-writeFileSync(manifestPath, `# krew plugin manifest, written by scripts/release.mjs (npm run release): do not edit the sha256 by hand.\n${stringify(plugin, { lineWidth: 0 })}`);
+writeFileSync(
+  manifestPath,
+  `# krew plugin manifest, written by scripts/release.mjs (npm run release): do not edit the sha256 by hand.\n${stringify(plugin, { lineWidth: 0 })}`,
+);
 
 if (!argv.includes('--quiet')) {
   for (const a of archives) console.log(`${relative(process.cwd(), join(outDir, a.name))}  ${(a.bytes / 1024).toFixed(0)} KiB  sha256 ${a.sha256}`);

@@ -49,12 +49,16 @@ function cacheDir() {
  */
 export function nodeBinary(root, pkg, version, bin) {
   const installed = join(root, 'node_modules', pkg);
-  if (existsSync(join(installed, 'package.json')) && JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')).version === version) return join(installed, bin);
+  if (existsSync(join(installed, 'package.json')) && JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')).version === version)
+    return join(installed, bin);
   const dir = join(cacheDir(), `${pkg}-${version}`);
   const file = join(dir, 'package', bin);
   if (existsSync(file)) return file;
   mkdirSync(dir, { recursive: true });
-  const packed = spawnSync('npm', ['pack', `${pkg}@${version}`, '--pack-destination', dir, '--silent'], { encoding: 'utf8', shell: process.platform === 'win32' });
+  const packed = spawnSync('npm', ['pack', `${pkg}@${version}`, '--pack-destination', dir, '--silent'], {
+    encoding: 'utf8',
+    shell: process.platform === 'win32',
+  });
   if (packed.status !== 0) throw new Error(`sea: npm pack ${pkg}@${version} failed: ${packed.stderr.trim()}`);
   const tgz = join(dir, packed.stdout.trim().split('\n').pop());
   const x = spawnSync('tar', ['-xzf', tgz, '-C', dir], { encoding: 'utf8' });
@@ -86,7 +90,11 @@ export async function buildSea({ root, bundle, platform, outDir, work }) {
         disableExperimentalSEAWarning: true,
         useSnapshot: false,
         useCodeCache: false,
-        assets: Object.fromEntries(readdirSync(bundle).filter((f) => /^(light|main(-[a-z-]+)?|heavy)\.cjs$/.test(f)).map((f) => [f, join(bundle, f)])),
+        assets: Object.fromEntries(
+          readdirSync(bundle)
+            .filter((f) => /^(light|main(-[a-z-]+)?|heavy)\.cjs$/.test(f))
+            .map((f) => [f, join(bundle, f)]),
+        ),
       }),
     );
     const r = spawnSync(blobMaker(root, t.version), ['--experimental-sea-config', config], { encoding: 'utf8' });

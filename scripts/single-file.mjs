@@ -58,7 +58,8 @@ function topLevelAwaitPlugin() {
   const INK = "        await import('./devtools.js');";
   const patch = (path, from, to) => {
     const text = readFileSync(path, 'utf8');
-    if (!text.includes(from)) throw new Error(`single-file: ${path} no longer contains ${JSON.stringify(from)}: review topLevelAwaitPlugin in scripts/single-file.mjs`);
+    if (!text.includes(from))
+      throw new Error(`single-file: ${path} no longer contains ${JSON.stringify(from)}: review topLevelAwaitPlugin in scripts/single-file.mjs`);
     return text.replace(from, to);
   };
   return {
@@ -98,7 +99,8 @@ function chalkTtyPlugin() {
       b.onLoad({ filter: /[\\/]node_modules[\\/]chalk[\\/]source[\\/]vendor[\\/]supports-color[\\/]index\.js$/ }, (a) => {
         let text = readFileSync(a.path, 'utf8');
         for (let i = 0; i < FROM.length; i++) {
-          if (!text.includes(FROM[i])) throw new Error(`single-file: ${a.path} no longer contains ${JSON.stringify(FROM[i])}: review chalkTtyPlugin in scripts/single-file.mjs`);
+          if (!text.includes(FROM[i]))
+            throw new Error(`single-file: ${a.path} no longer contains ${JSON.stringify(FROM[i])}: review chalkTtyPlugin in scripts/single-file.mjs`);
           text = text.replace(FROM[i], TO[i]);
         }
         // tty was used for nothing else
@@ -199,9 +201,13 @@ async function lazyBuiltinsPlugin() {
   return {
     name: 'rs-lazy-builtins',
     setup(b) {
-      b.onResolve({ filter: /^(node:)?fs\/promises$/ }, (a) => (a.namespace === 'rs-lazy-builtin' ? { path: a.path, external: true } : { path: 'fs/promises', namespace: 'rs-lazy-builtin' }));
+      b.onResolve({ filter: /^(node:)?fs\/promises$/ }, (a) =>
+        a.namespace === 'rs-lazy-builtin' ? { path: a.path, external: true } : { path: 'fs/promises', namespace: 'rs-lazy-builtin' },
+      );
       b.onLoad({ filter: /.*/, namespace: 'rs-lazy-builtin' }, () => ({ contents, loader: 'js' }));
-      b.onResolve({ filter: objectFilter }, (a) => (a.namespace === 'rs-lazy-object' ? { path: a.path, external: true } : { path: a.path.replace(/^node:/, ''), namespace: 'rs-lazy-object' }));
+      b.onResolve({ filter: objectFilter }, (a) =>
+        a.namespace === 'rs-lazy-object' ? { path: a.path, external: true } : { path: a.path.replace(/^node:/, ''), namespace: 'rs-lazy-object' },
+      );
       b.onLoad({ filter: /.*/, namespace: 'rs-lazy-object' }, (a) => ({ contents: objects[a.path], loader: 'js' }));
     },
   };
@@ -280,7 +286,8 @@ function asciiOnly(file) {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c < 0x80) continue;
-    if (text[i - 1] === '\\') throw new Error(`single-file: ${file}: a non-ASCII character after a backslash at ${i}: review asciiOnly in scripts/single-file.mjs`);
+    if (text[i - 1] === '\\')
+      throw new Error(`single-file: ${file}: a non-ASCII character after a backslash at ${i}: review asciiOnly in scripts/single-file.mjs`);
     out += text.slice(last, i) + `\\u${c.toString(16).padStart(4, '0')}`;
     last = i + 1;
   }
@@ -295,7 +302,21 @@ function asciiOnly(file) {
  * client alone is 1.9 MB; React's reconciler 0.8 MB). React and ink must be one copy for both
  * files, so every import of them from main.cjs goes to heavy.cjs.
  */
-export const HEAVY = ['@kubernetes/client-node', '@kubernetes/client-node/*', 'ink', 'react', 'react/*', 'protobufjs', 'protobufjs/*', 'prom-client', 'yaml', 'yaml/*', 'js-yaml', 'cli-spinners', 'ejs'];
+export const HEAVY = [
+  '@kubernetes/client-node',
+  '@kubernetes/client-node/*',
+  'ink',
+  'react',
+  'react/*',
+  'protobufjs',
+  'protobufjs/*',
+  'prom-client',
+  'yaml',
+  'yaml/*',
+  'js-yaml',
+  'cli-spinners',
+  'ejs',
+];
 
 /** main.cjs requires a HEAVY package through heavy.cjs, loaded with boot.cjs's code cache when it is there. */
 const HEAVY_BANNER = `var __rsHeavy; function __rsRequireHeavy(id) { __rsHeavy ??= (globalThis.__rsLoadHeavy || require)(require('node:path').join(__dirname, 'heavy.cjs')); return __rsHeavy(id); }`;
@@ -351,16 +372,36 @@ export async function buildSingleFile({ root, out, manifest, pkg, plugins, exter
     jsx: 'automatic',
     external,
     logLevel: 'error',
-    plugins: [entryPlugin(root, manifest, slimPkg), litePlugin(root), await lazyBuiltinsPlugin(), chalkTtyPlugin(), topLevelAwaitPlugin(), liteOclifPatchPlugin(lazyHelpers), ...plugins],
+    plugins: [
+      entryPlugin(root, manifest, slimPkg),
+      litePlugin(root),
+      await lazyBuiltinsPlugin(),
+      chalkTtyPlugin(),
+      topLevelAwaitPlugin(),
+      liteOclifPatchPlugin(lazyHelpers),
+      ...plugins,
+    ],
   };
   const found = new Set();
   const ascii = (f) => asciiOnly(join(out, f));
-  await build({ ...common, banner: { js: `${BANNER}\n${HEAVY_BANNER}` }, plugins: [heavyStubPlugin(found), ...common.plugins], entryPoints: ['rs-single:main'], outfile: join(out, 'main.cjs') });
+  await build({
+    ...common,
+    banner: { js: `${BANNER}\n${HEAVY_BANNER}` },
+    plugins: [heavyStubPlugin(found), ...common.plugins],
+    entryPoints: ['rs-single:main'],
+    outfile: join(out, 'main.cjs'),
+  });
   ascii('main.cjs');
   // the hot commands' own files: esbuild evaluates and V8 deserialises what a file holds, so
   // `diff` from a file without the other commands starts with less of both
   for (const id of SPLIT) {
-    await build({ ...common, banner: { js: `${BANNER}\n${HEAVY_BANNER}` }, plugins: [heavyStubPlugin(found), ...common.plugins], entryPoints: [`rs-single:main-${id}`], outfile: join(out, `main-${id}.cjs`) });
+    await build({
+      ...common,
+      banner: { js: `${BANNER}\n${HEAVY_BANNER}` },
+      plugins: [heavyStubPlugin(found), ...common.plugins],
+      entryPoints: [`rs-single:main-${id}`],
+      outfile: join(out, `main-${id}.cjs`),
+    });
     ascii(`main-${id}.cjs`);
   }
   const heavy = [...found].sort();
@@ -369,7 +410,9 @@ export async function buildSingleFile({ root, out, manifest, pkg, plugins, exter
   const light = await build({ ...common, metafile: true, entryPoints: ['rs-single:light'], outfile: join(out, 'light.cjs') });
   checkLight(light.metafile);
   // what light.cjs carries, for test/packaging/startup.test.ts (outside the bundle, as bundle-meta.json)
-  const carried = Object.entries(Object.values(light.metafile.outputs)[0].inputs).filter(([, i]) => i.bytesInOutput > 0).map(([input]) => input);
+  const carried = Object.entries(Object.values(light.metafile.outputs)[0].inputs)
+    .filter(([, i]) => i.bytesInOutput > 0)
+    .map(([input]) => input);
   writeFileSync(join(dirname(out), `${basename(out)}-light-meta.json`), JSON.stringify({ inputs: carried.sort() }, null, 1) + '\n');
   ascii('light.cjs');
   const files = ['main.cjs', 'heavy.cjs', 'light.cjs', ...SPLIT.map((id) => `main-${id}.cjs`)];
@@ -397,7 +440,9 @@ export async function buildWorkerSource({ root, plugins, external, minify }) {
     platform: 'node',
     target: 'node20',
     charset: 'ascii',
-    banner: { js: "import { createRequire as __rsCreateRequire } from 'node:module';\nconst require = __rsCreateRequire(process.cwd() + '/');\nvar __rsMeta = { url: 'file:///' };" },
+    banner: {
+      js: "import { createRequire as __rsCreateRequire } from 'node:module';\nconst require = __rsCreateRequire(process.cwd() + '/');\nvar __rsMeta = { url: 'file:///' };",
+    },
     define: { 'import.meta.url': '__rsMeta.url', __RS_HISTORY_WORKER__: 'undefined' },
     minifyWhitespace: minify,
     minifySyntax: minify,

@@ -70,7 +70,8 @@ function writeCache(name, data) {
       fs.renameSync(tmp, path.join(dir, name)); // whole or not at all: a reader never sees half a cache
       // caches of an older bundle or Node.js are never read again: remove them (a new build's first runs)
       const own = name.split('-').slice(0, 1).join('-') + '-';
-      for (const f of fs.readdirSync(dir)) if (f.startsWith(own) && f.endsWith('.cache') && !f.includes(`-${HASH}-`)) fs.rmSync(path.join(dir, f), { force: true });
+      for (const f of fs.readdirSync(dir))
+        if (f.startsWith(own) && f.endsWith('.cache') && !f.includes(`-${HASH}-`)) fs.rmSync(path.join(dir, f), { force: true });
       return;
     } catch {
       // read-only or full: the next folder
@@ -85,7 +86,11 @@ function run(file, req) {
   const cached = readCache(name);
   // the wrapper Node gives a CommonJS module
   const wrapped = `(function (exports, require, module, __filename, __dirname) {${source(file)}\n})`;
-  const script = new vm.Script(wrapped, { filename: file, cachedData: cached ? cached.data : undefined, importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER });
+  const script = new vm.Script(wrapped, {
+    filename: file,
+    cachedData: cached ? cached.data : undefined,
+    importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+  });
   if (!cached || script.cachedDataRejected) {
     // after the run: the cache then holds the functions the command compiled, not only the top level
     process.once('exit', () => writeCache(name, script.createCachedData()));

@@ -41,9 +41,21 @@ const readJson = (file) => {
 function vitest(name, args, env = process.env) {
   const report = join(dir, `${name}.json`);
   const errors = join(dir, `${name}.errors.json`);
-  const r = run('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, `--reporter=${join(root, 'scripts', 'vitest-errors.mjs')}`, ...args], {
-    env: { ...env, RS_TEST_ERRORS_FILE: errors },
-  });
+  const r = run(
+    'npx',
+    [
+      'vitest',
+      'run',
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=${report}`,
+      `--reporter=${join(root, 'scripts', 'vitest-errors.mjs')}`,
+      ...args,
+    ],
+    {
+      env: { ...env, RS_TEST_ERRORS_FILE: errors },
+    },
+  );
   if (r.error) return fail(`${name}: could not run vitest: ${r.error.message}`);
   const c = countVitestRun({ report: readJson(report), errors: readJson(errors), status: r.status });
   passed += c.passed;

@@ -198,7 +198,11 @@ function lookupFlag(token: string, flags: Record<string, FlagDef>): [string, Fla
  *   required flag(s) "output-file" not set
  * Anything else: oclif's own lines joined (parseErrorLine).
  */
-export function flagErrorLine(err: Error & { flags?: string[]; args?: ArgDef[]; value?: string }, flags: Record<string, FlagDef>, args: Record<string, ArgDef> = {}): string {
+export function flagErrorLine(
+  err: Error & { flags?: string[]; args?: ArgDef[]; value?: string },
+  flags: Record<string, FlagDef>,
+  args: Record<string, ArgDef> = {},
+): string {
   const message = err.message.replace(/\nSee more help with --help\s*$/, '');
   if (err.name === 'NonExistentFlagsError' || /^Nonexistent flags?:/.test(message)) {
     const list = err.flags ?? message.replace(/^Nonexistent flags?:\s*/, '').split(/,\s*/);
@@ -239,7 +243,11 @@ export function flagErrorLine(err: Error & { flags?: string[]; args?: ArgDef[]; 
   }
   // cobra: required flag(s) "output-file" not set
   m = /Missing required flags? ([^\n]+)/.exec(message);
-  if (m) return `required flag(s) ${m[1].split(/,\s*/).map((f) => JSON.stringify(f.replace(/^-+/, ''))).join(', ')} not set`;
+  if (m)
+    return `required flag(s) ${m[1]
+      .split(/,\s*/)
+      .map((f) => JSON.stringify(f.replace(/^-+/, '')))
+      .join(', ')} not set`;
   m = /^Unexpected arguments?: (.*)$/.exec(message);
   if (m) return `unexpected argument${m[1].includes(', ') ? 's' : ''}: ${m[1]}`;
   m = /^Expected ([\s\S]*) to be one of: (.*)$/.exec(message);

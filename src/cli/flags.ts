@@ -19,7 +19,10 @@ export const connectionFlags = {
 
 /** Which controllers: the namespace scope and the label selector (every command that reads them). */
 export const namespaceFlags = {
-  namespace: Flags.string({ char: 'n', description: 'the namespace scope (default: the context namespace; reading files (-f, --audit-log, --recording): every namespace in them)' }),
+  namespace: Flags.string({
+    char: 'n',
+    description: 'the namespace scope (default: the context namespace; reading files (-f, --audit-log, --recording): every namespace in them)',
+  }),
   'all-namespaces': Flags.boolean({ char: 'A', description: 'every namespace', default: false }),
   selector: Flags.string({ char: 'l', description: 'label selector choosing the controllers (e.g. app=web,tier in (a,b))' }),
 };
@@ -29,9 +32,16 @@ export const namespaceScopeFlags = (({ selector: _selector, ...rest }) => rest)(
 
 /** Where the objects come from: snapshot files (or the live cluster without -f), and the scope. */
 export const scopeFlags = {
-  filename: Flags.string({ char: 'f', description: 'snapshot file, directory or - for stdin (kubectl get rs,rc,pods -o yaml|json); repeatable. Without it, the live cluster is read', multiple: true }),
+  filename: Flags.string({
+    char: 'f',
+    description: 'snapshot file, directory or - for stdin (kubectl get rs,rc,pods -o yaml|json); repeatable. Without it, the live cluster is read',
+    multiple: true,
+  }),
   ...namespaceFlags,
-  'max-input-size': Flags.string({ description: 'with -f: the most bytes read from one file or stdin, as a quantity (e.g. 512Mi, 2Gi, 100M)', default: formatBytes(DEFAULT_MAX_INPUT_BYTES) }),
+  'max-input-size': Flags.string({
+    description: 'with -f: the most bytes read from one file or stdin, as a quantity (e.g. 512Mi, 2Gi, 100M)',
+    default: formatBytes(DEFAULT_MAX_INPUT_BYTES),
+  }),
 };
 
 /** The scope of a command about one named object (explain): no -l, the NAME chooses. */
@@ -62,7 +72,10 @@ export const writerFlags = {
 
 /** How long a command waits for every controller to be in sync: reconcile's follow-up syncs, run --until-synced. */
 export const syncedTimeoutFlag = {
-  timeout: Flags.string({ description: 'how long to wait for every controller to be in sync before giving up with exit status 1 (run: with --until-synced), e.g. 30s, 2m', default: '5m' }),
+  timeout: Flags.string({
+    description: 'how long to wait for every controller to be in sync before giving up with exit status 1 (run: with --until-synced), e.g. 30s, 2m',
+    default: '5m',
+  }),
 };
 
 export const forceFlag = {
@@ -101,7 +114,15 @@ export interface ConnectionFlagValues {
 
 /** The connection options of the connection flags (kubectl's names → the cluster adapter's). */
 export function connection(flags: ConnectionFlagValues) {
-  return { kubeconfig: flags.kubeconfig, context: flags.context, cluster: flags.cluster, user: flags.user, as: flags.as, asGroups: flags['as-group'], requestTimeout: flags['request-timeout'] };
+  return {
+    kubeconfig: flags.kubeconfig,
+    context: flags.context,
+    cluster: flags.cluster,
+    user: flags.user,
+    as: flags.as,
+    asGroups: flags['as-group'],
+    requestTimeout: flags['request-timeout'],
+  };
 }
 
 export interface SourceFlagValues extends ConnectionFlagValues {
@@ -158,7 +179,11 @@ export interface OutputStyle {
  * How stdout draws: colours and the terminal's width on a terminal (NO_COLOR and FORCE_COLOR
  * respected); with --output-file, a file: neither.
  */
-export function stdoutStyle(flags: { 'output-file'?: string } = {}, out: { isTTY?: boolean; columns?: number } = process.stdout, env: NodeJS.ProcessEnv = process.env): OutputStyle {
+export function stdoutStyle(
+  flags: { 'output-file'?: string } = {},
+  out: { isTTY?: boolean; columns?: number } = process.stdout,
+  env: NodeJS.ProcessEnv = process.env,
+): OutputStyle {
   const tty = flags['output-file'] === undefined && out.isTTY === true;
   return { chalk: makeChalk(colorLevel({ isTTY: tty }, env)), width: tty ? out.columns : undefined };
 }

@@ -111,7 +111,9 @@ export function formatFlags(flags: Record<string, CachedFlag>, width: number): s
 function examplesOf(cmd: Pick<Loadable, 'examples'>, name: string): string {
   const blocks = (cmd.examples ?? []).map((e) => {
     const { description, command } = typeof e === 'string' ? { description: '', command: e } : e;
-    const lines = substituteBin(command, name).split('\n').map((l) => `  ${l}`);
+    const lines = substituteBin(command, name)
+      .split('\n')
+      .map((l) => `  ${l}`);
     return (description ? [`  # ${description}`, ...lines] : lines).join('\n');
   });
   return blocks.join('\n\n');

@@ -36,7 +36,9 @@ export const historyFlags = {
     description:
       'only writes received at or after this time: a duration back from now (5s, 2m, 3h, 1h30m) or an RFC 3339 time (2026-11-25T02:52:00Z). The state is still rebuilt from the whole log',
   }),
-  until: Flags.string({ description: 'only writes received at or before this time: a duration back from now (5s, 2m, 3h, 1h30m) or an RFC 3339 time (2026-11-25T03:00:00Z)' }),
+  until: Flags.string({
+    description: 'only writes received at or before this time: a duration back from now (5s, 2m, 3h, 1h30m) or an RFC 3339 time (2026-11-25T03:00:00Z)',
+  }),
   'controller-writes-only': Flags.boolean({
     description:
       "only the controllers' writes and the writes that made them act (their cause chains): leaves out the rest, such as the kubelet's final deletes of terminated pods",
@@ -65,11 +67,20 @@ export function parseTimeBound(flag: string, text: string, nowMs: number): numbe
   const m = DATE_TIME.exec(v);
   if (m) {
     const [, y, mo, d, h, mi, s = '0', frac = '', z, sign, oh, om] = m;
-    if (z === undefined && sign === undefined) throw invalid(flag, text, 'the time has no zone: add Z for UTC (2026-11-25T02:52:00Z) or an offset (2026-11-25T03:52:00+01:00)');
+    if (z === undefined && sign === undefined)
+      throw invalid(flag, text, 'the time has no zone: add Z for UTC (2026-11-25T02:52:00Z) or an offset (2026-11-25T03:52:00+01:00)');
     const local = Date.UTC(+y, +mo - 1, +d, +h, +mi, +s);
     const back = new Date(local);
     // Date.UTC rolls 02-30 over to 03-02: a date that does not exist is refused
-    if (back.getUTCFullYear() !== +y || back.getUTCMonth() !== +mo - 1 || back.getUTCDate() !== +d || +h > 23 || +mi > 59 || +s > 59 || (oh !== undefined && (+oh > 23 || +om > 59))) {
+    if (
+      back.getUTCFullYear() !== +y ||
+      back.getUTCMonth() !== +mo - 1 ||
+      back.getUTCDate() !== +d ||
+      +h > 23 ||
+      +mi > 59 ||
+      +s > 59 ||
+      (oh !== undefined && (+oh > 23 || +om > 59))
+    ) {
       throw invalid(flag, text, 'no such date or time');
     }
     const ms = frac === '' ? 0 : Math.floor(Number(`0${frac}`) * 1000);
@@ -77,7 +88,8 @@ export function parseTimeBound(flag: string, text: string, nowMs: number): numbe
     return local + ms - offset;
   }
   if (/^\d{4}-\d{2}-\d{2}$/.test(v)) throw invalid(flag, text, `a date alone is not a time: give one with its zone, such as ${v}T00:00:00Z`);
-  if (/^\d+(\.\d+)?d$/.test(v)) throw invalid(flag, text, `durations have no days (as kubectl's): use hours, such as ${Math.round(Number(v.slice(0, -1)) * 24)}h`);
+  if (/^\d+(\.\d+)?d$/.test(v))
+    throw invalid(flag, text, `durations have no days (as kubectl's): use hours, such as ${Math.round(Number(v.slice(0, -1)) * 24)}h`);
   if (/^\d+$/.test(v) && v !== '0') throw invalid(flag, text, `a duration needs its unit, such as ${v}s or ${v}m`);
   const ms = parseDurationMs(v);
   if (ms === null) throw invalid(flag, text, EXPECTED);

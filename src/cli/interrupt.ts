@@ -85,7 +85,11 @@ export function onInterrupt(o: InterruptOptions = {}): Interruption {
  * it interrupts, as SIGINT would. Resolves to the answer, or null when interrupted or at the end
  * of the input (Ctrl-D: no answer, which a [y/N] question takes as no).
  */
-export async function ask(question: string, interruption: Interruption, io: { input: NodeJS.ReadableStream; output: NodeJS.WritableStream }): Promise<string | null> {
+export async function ask(
+  question: string,
+  interruption: Interruption,
+  io: { input: NodeJS.ReadableStream; output: NodeJS.WritableStream },
+): Promise<string | null> {
   // loaded here: every command imports this module (BaseCommand), few ask anything
   const { createInterface } = await import('node:readline/promises');
   const rl = createInterface({ input: io.input, output: io.output });

@@ -18,7 +18,11 @@ export function parentCommand(ppid: number = process.ppid): string | undefined {
 }
 
 /** How the user called us: "kubectl rs-reconcile" as a kubectl plugin, else "rs-reconcile". */
-export function displayName(argv1: string | undefined = process.argv[1], env: NodeJS.ProcessEnv = process.env, parent: () => string | undefined = parentCommand): string {
+export function displayName(
+  argv1: string | undefined = process.argv[1],
+  env: NodeJS.ProcessEnv = process.env,
+  parent: () => string | undefined = parentCommand,
+): string {
   const invoked = env.RS_RECONCILE_INVOKED_AS || (argv1 ? (argv1.split(/[\\/]/).pop() ?? '') : ''); // / or \ (Windows)
   const plugin = /^kubectl-(.+?)(\.m?js|\.cmd|\.exe|\.ps1)?$/i.exec(invoked);
   if (plugin) return `kubectl ${plugin[1].replace(/_/g, '-')}`;

@@ -52,7 +52,9 @@ export function visibleCommandNames(commands: ReadonlyArray<{ id: string; hidden
  */
 export function flagsFirstMessage(argv: readonly string[], names: readonly string[], program: string): string {
   const flag = argv[0];
-  const line = /^-[^-]/.test(flag) ? `unknown shorthand flag: '${flag.slice(1, 2)}' in ${flag.replace(/=.*$/, '')}` : `unknown flag: ${flag.replace(/=.*$/, '')}`;
+  const line = /^-[^-]/.test(flag)
+    ? `unknown shorthand flag: '${flag.slice(1, 2)}' in ${flag.replace(/=.*$/, '')}`
+    : `unknown flag: ${flag.replace(/=.*$/, '')}`;
   const at = argv.findIndex((a) => names.includes(a));
   const hint = at > 0 ? ` (the command goes first: ${program} ${[argv[at], ...argv.slice(0, at), ...argv.slice(at + 1)].join(' ')})` : '';
   return `error: ${line}${hint}\nRun '${program} --help' for usage.\n`;

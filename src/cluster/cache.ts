@@ -22,9 +22,7 @@ export function objectKey(obj: CachedObject): string {
 /** The usual indexers: by namespace, and by the UID of the controller owner reference. */
 export const namespaceIndexer: Indexer<CachedObject> = (obj) => (obj.metadata.namespace ? [obj.metadata.namespace] : []);
 
-export const controllerUidIndexer: Indexer<CachedObject & { metadata: { ownerReferences?: { uid: string; controller?: boolean }[] | null } }> = (
-  obj,
-) => {
+export const controllerUidIndexer: Indexer<CachedObject & { metadata: { ownerReferences?: { uid: string; controller?: boolean }[] | null } }> = (obj) => {
   const refs = obj.metadata.ownerReferences;
   if (!refs) return [];
   for (const ref of refs) if (ref.controller === true) return [ref.uid];

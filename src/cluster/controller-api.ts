@@ -13,7 +13,17 @@
 // a time in the order recorded, from a queue of their own. An event takes a limiter token only
 // when one is free, so it never queues ahead of a pod or status write nor holds one back.
 
-import { AppsV1Api, CoreV1Api, Observable, PatchStrategy, setHeaderOptions, type ConfigurationOptions, type CoreV1Event, type KubeConfig, type ObservableMiddleware } from '@kubernetes/client-node';
+import {
+  AppsV1Api,
+  CoreV1Api,
+  Observable,
+  PatchStrategy,
+  setHeaderOptions,
+  type ConfigurationOptions,
+  type CoreV1Event,
+  type KubeConfig,
+  type ObservableMiddleware,
+} from '@kubernetes/client-node';
 // Not re-exported by the package root; the models carry Date objects and need it both ways.
 import { ObjectSerializer } from '@kubernetes/client-node/dist/serializer.js';
 import { randomUUID } from 'node:crypto';
@@ -74,7 +84,11 @@ export function toApiError(err: unknown): ApiError {
         /* keep the text */
       }
     }
-    const status = (body && typeof body === 'object' ? body : {}) as { message?: string; reason?: string; details?: { causes?: { reason?: string; message?: string; field?: string }[] } };
+    const status = (body && typeof body === 'object' ? body : {}) as {
+      message?: string;
+      reason?: string;
+      details?: { causes?: { reason?: string; message?: string; field?: string }[] };
+    };
     const message = status.message ?? (typeof body === 'string' && body ? body : `HTTP ${e.code}`);
     return new ApiError(message, e.code, status.reason ?? '', status.details?.causes ?? []);
   }
@@ -184,7 +198,13 @@ export class KubeControllerAPI implements ControllerAPI {
   }
 
   /** `spare`: the request takes a limiter token only when one is free (events). */
-  private async call<T>(verb: string, resource: string, write: boolean, fn: (options: ConfigurationOptions | undefined) => Promise<T>, spare = false): Promise<T> {
+  private async call<T>(
+    verb: string,
+    resource: string,
+    write: boolean,
+    fn: (options: ConfigurationOptions | undefined) => Promise<T>,
+    spare = false,
+  ): Promise<T> {
     const fence = this.opts.fence;
     if (write) fence?.check(); // refused before it takes a token
     if (spare) await this.spareToken();
@@ -218,7 +238,10 @@ export class KubeControllerAPI implements ControllerAPI {
 
   async patchPod(namespace: string, name: string, patch: object): Promise<void> {
     await this.call('patch', 'pods', true, (o) =>
-      this.core.patchNamespacedPod({ namespace, name, body: patch, dryRun: this.dryRun }, setHeaderOptions('Content-Type', PatchStrategy.StrategicMergePatch, o)),
+      this.core.patchNamespacedPod(
+        { namespace, name, body: patch, dryRun: this.dryRun },
+        setHeaderOptions('Content-Type', PatchStrategy.StrategicMergePatch, o),
+      ),
     );
   }
 
@@ -236,7 +259,9 @@ export class KubeControllerAPI implements ControllerAPI {
     const name = obj.metadata.name;
     if (kind === 'ReplicaSet') {
       const body = fromWire({ apiVersion: 'apps/v1', kind: 'ReplicaSet', ...obj }, 'V1ReplicaSet');
-      const out = await this.call('update', 'replicasets/status', true, (o) => this.apps.replaceNamespacedReplicaSetStatus({ namespace, name, body: body as never, dryRun: this.dryRun }, o));
+      const out = await this.call('update', 'replicasets/status', true, (o) =>
+        this.apps.replaceNamespacedReplicaSetStatus({ namespace, name, body: body as never, dryRun: this.dryRun }, o),
+      );
       return toWire(out, 'V1ReplicaSet') as ControllerObject;
     }
     const body = fromWire({ apiVersion: 'v1', kind: 'ReplicationController', ...obj }, 'V1ReplicationController');

@@ -74,13 +74,27 @@ export function parseStatus(body: unknown): Status | null {
 }
 
 const NETWORK_CODES = new Set([
-  'ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'EHOSTDOWN',
-  'ENETUNREACH', 'ENETDOWN', 'ETIMEDOUT', 'EPIPE', 'EADDRNOTAVAIL', 'ERR_SOCKET_CONNECTION_TIMEOUT',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'EHOSTDOWN',
+  'ENETUNREACH',
+  'ENETDOWN',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EADDRNOTAVAIL',
+  'ERR_SOCKET_CONNECTION_TIMEOUT',
 ]);
 
 const UNKNOWN_AUTHORITY = new Set([
-  'SELF_SIGNED_CERT_IN_CHAIN', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
-  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'UNABLE_TO_GET_ISSUER_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'UNABLE_TO_GET_ISSUER_CERT',
 ]);
 
 function isTls(code: string, message: string): boolean {
@@ -120,7 +134,11 @@ function fromStatus(conn: Connection, op: Operation | undefined, status: number,
   switch (true) {
     case status === 401 && conn.server.startsWith('http:'):
       // connect() sends no credentials over plain http (as kubectl): none were rejected.
-      return new ClusterError(`unauthorized: ${conn.server} asks for credentials, and those of ${credentials(conn)} are sent over https only (as kubectl does)`, 'unauthorized', 401);
+      return new ClusterError(
+        `unauthorized: ${conn.server} asks for credentials, and those of ${credentials(conn)} are sent over https only (as kubectl does)`,
+        'unauthorized',
+        401,
+      );
     case status === 401:
       return new ClusterError(`unauthorized: the server rejected the credentials of ${credentials(conn)}`, 'unauthorized', 401);
     case status === 403: {
@@ -148,11 +166,7 @@ function fromStatus(conn: Connection, op: Operation | undefined, status: number,
       return new ClusterError(`too many requests: ${message || 'the server is throttling requests'}${doing}`, 'too-many-requests', 429);
     case status >= 500: {
       const reason = parsed?.reason ? ` ${parsed.reason}` : '';
-      return new ClusterError(
-        `server error (${status}${reason}) from ${conn.server}${doing}: ${message || 'no details'}`,
-        'server-error',
-        status,
-      );
+      return new ClusterError(`server error (${status}${reason}) from ${conn.server}${doing}: ${message || 'no details'}`, 'server-error', status);
     }
     default: {
       const reason = parsed?.reason ? ` ${parsed.reason}` : '';

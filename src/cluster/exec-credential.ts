@@ -127,7 +127,10 @@ const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:
 
 /** One line: control characters (ANSI escapes included) and line breaks become spaces. */
 function flat(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f]+/g, ' ').replace(/\s+/g, ' ').trim();
+  return text
+    .replace(/[\u0000-\u001f\u007f]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 /**
@@ -222,7 +225,8 @@ export class ExecCredentialPlugin {
       case 'IfAvailable':
         return this.io.stdinIsTTY;
       case 'Always':
-        if (!this.io.stdinIsTTY) throw new ExecPluginError(`exec plugin "${this.config.command}": standard input is not a terminal (interactiveMode is Always)`);
+        if (!this.io.stdinIsTTY)
+          throw new ExecPluginError(`exec plugin "${this.config.command}": standard input is not a terminal (interactiveMode is Always)`);
         return true;
     }
   }

@@ -93,7 +93,6 @@ const HEALTHY_WATCH_MS = 1_000;
 
 type Json = Record<string, unknown>;
 
-
 const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
@@ -383,7 +382,10 @@ export class Informer<T extends CachedObject = CachedObject> {
     if (signal.aborted) return;
     const diff = this.cache.replace(items);
     this.rv = resourceVersion;
-    this.metric('list', `${items.length} ${this.def.resource} in ${pages} page${pages === 1 ? '' : 's'} at resourceVersion ${resourceVersion}${relist ? ' (relist)' : ''}`);
+    this.metric(
+      'list',
+      `${items.length} ${this.def.resource} in ${pages} page${pages === 1 ? '' : 's'} at resourceVersion ${resourceVersion}${relist ? ' (relist)' : ''}`,
+    );
     for (const obj of diff.added) this.emitAdd(obj);
     for (const [oldObj, newObj] of diff.updated) this.emitUpdate(oldObj, newObj);
     for (const obj of diff.removed) this.emitDelete({ tombstone: true, key: objectKey(obj), obj });
@@ -417,7 +419,8 @@ export class Informer<T extends CachedObject = CachedObject> {
 
     return new Promise<WatchOutcome>((resolve) => {
       const attempt = new WatchAttempt(signal, resolve, {
-        connectTimeout: () => new ClusterError(`no answer to the watch of ${this.def.resource} from ${this.conn.server} in ${WATCH_CONNECT_TIMEOUT_MS / 1000}s`, 'timeout'),
+        connectTimeout: () =>
+          new ClusterError(`no answer to the watch of ${this.def.resource} from ${this.conn.server} in ${WATCH_CONNECT_TIMEOUT_MS / 1000}s`, 'timeout'),
         lifeTimeout: () => new ClusterError(`the watch of ${this.def.resource} outlived its ${timeoutSeconds}s timeout; watching again`, 'timeout'),
         lifeMs: timeoutSeconds * 1000 + WATCH_TIMEOUT_GRACE_MS,
       });

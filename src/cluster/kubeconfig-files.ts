@@ -30,7 +30,12 @@ export type QuickYaml = (text: string) => { doc: unknown } | undefined;
  * loading rules name, sorted; a file that cannot be read or parsed adds none (completion is
  * silent). The home folder is the OS's when HOME is unset.
  */
-export function kubeconfigNames(section: 'contexts' | 'clusters' | 'users', explicit: string | undefined, env: NodeJS.ProcessEnv = process.env, quick?: QuickYaml): string[] {
+export function kubeconfigNames(
+  section: 'contexts' | 'clusters' | 'users',
+  explicit: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+  quick?: QuickYaml,
+): string[] {
   const files = explicit ? [explicit] : kubeconfigFiles(env, env.HOME || homedir());
   const names = new Set<string>();
   for (const file of files) {

@@ -84,7 +84,6 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== 
 // ---------------------------------------------------------------------------------------------
 // --request-timeout
 
-
 /** kubectl's --request-timeout: milliseconds, or null for "no limit" ("0", "0s" or unset). */
 export function parseRequestTimeout(value: string | undefined): number | null {
   if (value === undefined || value.trim() === '') return null;
@@ -94,9 +93,7 @@ export function parseRequestTimeout(value: string | undefined): number | null {
 }
 
 function invalidTimeout(value: string): UserError {
-  return new UserError(
-    `invalid --request-timeout "${value}": use a whole number of seconds or a number with a unit (e.g. 500ms, 30s, 1m)`,
-  );
+  return new UserError(`invalid --request-timeout "${value}": use a whole number of seconds or a number with a unit (e.g. 500ms, 30s, 1m)`);
 }
 
 /** 200 → "200ms", 30000 → "30s", for messages. */
@@ -373,9 +370,7 @@ function select(config: RawConfig, flags: ConnectionFlags): Selected {
   const userName = flags.user || str(ctx?.user) || '';
   if (!clusterName) {
     if (!contextName) {
-      throw new UserError(
-        `no context is selected: ${config.files.join(', ')} sets no current-context; pass --context (or --cluster)`,
-      );
+      throw new UserError(`no context is selected: ${config.files.join(', ')} sets no current-context; pass --context (or --cluster)`);
     }
     throw new UserError(`context "${contextName}" names no cluster`);
   }
@@ -383,7 +378,14 @@ function select(config: RawConfig, flags: ConnectionFlags): Selected {
   if (!cluster) throw new UserError(`cluster "${clusterName}" does not exist in the kubeconfig`);
   const user = userName ? config.users.get(userName) : null;
   if (userName && !user) throw new UserError(`user "${userName}" does not exist in the kubeconfig`);
-  return { contextName: flags.context || config.currentContext, cluster: { ...cluster }, clusterName, user: user ? { ...user } : null, userName, namespace: str(ctx?.namespace) };
+  return {
+    contextName: flags.context || config.currentContext,
+    cluster: { ...cluster },
+    clusterName,
+    user: user ? { ...user } : null,
+    userName,
+    namespace: str(ctx?.namespace),
+  };
 }
 
 function inClusterPossible(env: NodeJS.ProcessEnv, dir: string): boolean {
@@ -426,7 +428,13 @@ function serverUrl(sel: Selected): string {
   if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(server)) {
     const c = sel.cluster;
     const u = sel.user ?? {};
-    const tls = c['certificate-authority'] || c['certificate-authority-data'] || c['insecure-skip-tls-verify'] === true || c['tls-server-name'] || u['client-certificate'] || u['client-certificate-data'];
+    const tls =
+      c['certificate-authority'] ||
+      c['certificate-authority-data'] ||
+      c['insecure-skip-tls-verify'] === true ||
+      c['tls-server-name'] ||
+      u['client-certificate'] ||
+      u['client-certificate-data'];
     server = `${tls ? 'https' : 'http'}://${server}`;
   }
   let url: URL;
@@ -450,10 +458,14 @@ function checkAuthProvider(provider: Obj, userName: string): void {
   const name = str(provider.name) ?? '';
   const fail = (why: string) => new UserError(`user "${userName}": ${why}`);
   if (name === 'gcp') {
-    throw fail('The gcp auth plugin has been removed. Please use the "gke-gcloud-auth-plugin" kubectl/client-go credential plugin instead. See https://cloud.google.com/blog/products/containers-kubernetes/kubectl-auth-changes-in-gke for further details');
+    throw fail(
+      'The gcp auth plugin has been removed. Please use the "gke-gcloud-auth-plugin" kubectl/client-go credential plugin instead. See https://cloud.google.com/blog/products/containers-kubernetes/kubectl-auth-changes-in-gke for further details',
+    );
   }
   if (name === 'azure') {
-    throw fail('The azure auth plugin has been removed. Please use the https://github.com/Azure/kubelogin kubectl/client-go credential plugin instead. See https://kubernetes.io/docs/reference/access-authn-authz/authentication/#client-go-credential-plugins for further details');
+    throw fail(
+      'The azure auth plugin has been removed. Please use the https://github.com/Azure/kubelogin kubectl/client-go credential plugin instead. See https://kubernetes.io/docs/reference/access-authn-authz/authentication/#client-go-credential-plugins for further details',
+    );
   }
   if (name !== 'oidc') throw fail(`no Auth Provider found for name "${name}"`);
 }
@@ -463,7 +475,14 @@ function checkAuthProvider(provider: Obj, userName: string): void {
  * token-file; a token or basic auth means the exec plugin is never run; a client certificate is
  * checked now. Returns the exec plugin to run, if any; client-node gets the rest.
  */
-function prepareCredentials(user: Obj, userName: string, cluster: Obj, server: string, env: NodeJS.ProcessEnv, options: ConnectOptions): ExecCredentialPlugin | null {
+function prepareCredentials(
+  user: Obj,
+  userName: string,
+  cluster: Obj,
+  server: string,
+  env: NodeJS.ProcessEnv,
+  options: ConnectOptions,
+): ExecCredentialPlugin | null {
   const fail = (why: string) => new UserError(`user "${userName}": ${why}`);
   const authProvider = user['auth-provider'];
   const hasExec = user.exec !== undefined && user.exec !== null;

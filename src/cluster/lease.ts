@@ -110,11 +110,15 @@ export function recordOf(lease: Wire): LeaderElectionRecord {
   };
 }
 
-const rawOf = (r: LeaderElectionRecord): string =>
-  JSON.stringify([r.holderIdentity, r.leaseDurationSeconds, r.acquireTime, r.renewTime, r.leaseTransitions]);
+const rawOf = (r: LeaderElectionRecord): string => JSON.stringify([r.holderIdentity, r.leaseDurationSeconds, r.acquireTime, r.renewTime, r.leaseTransitions]);
 
 function specOf(r: LeaderElectionRecord, previous: Wire | undefined): Wire {
-  const spec: Wire = { ...(previous ?? {}), holderIdentity: r.holderIdentity, leaseDurationSeconds: r.leaseDurationSeconds, leaseTransitions: r.leaseTransitions };
+  const spec: Wire = {
+    ...(previous ?? {}),
+    holderIdentity: r.holderIdentity,
+    leaseDurationSeconds: r.leaseDurationSeconds,
+    leaseTransitions: r.leaseTransitions,
+  };
   if (r.acquireTime) spec.acquireTime = r.acquireTime;
   else delete spec.acquireTime;
   if (r.renewTime) spec.renewTime = r.renewTime;
@@ -163,7 +167,9 @@ export class LeaseFence implements WriteFence {
   check(): void {
     if (this.ctl.signal.aborted) throw new FencedError(`write refused: not leading (${(this.ctl.signal.reason as Error).message})`);
     if (this.holds()) return;
-    const expired = new FencedError(`write refused: the lease was last renewed ${Math.round(this.clock.now() - this.renewedAt)}ms ago, past the ${this.renewDeadlineMs}ms renew deadline`);
+    const expired = new FencedError(
+      `write refused: the lease was last renewed ${Math.round(this.clock.now() - this.renewedAt)}ms ago, past the ${this.renewDeadlineMs}ms renew deadline`,
+    );
     this.end(expired);
     this.onExpired();
     throw expired;
@@ -231,7 +237,10 @@ class LeaseLock {
   async update(r: LeaderElectionRecord, signal: AbortSignal, guard?: () => void): Promise<LeaderElectionRecord> {
     if (!this.lease) throw new ApiError('lease not initialized, call get or create first', 0, 'Unknown');
     const body = { ...this.lease, apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', spec: specOf(r, this.lease.spec as Wire | undefined) };
-    const updated = await this.api.replaceNamespacedLease({ namespace: this.namespace, name: this.name, body: fromWire(body) }, requestOptions(signal, this.userAgent, guard));
+    const updated = await this.api.replaceNamespacedLease(
+      { namespace: this.namespace, name: this.name, body: fromWire(body) },
+      requestOptions(signal, this.userAgent, guard),
+    );
     this.lease = toWire(updated);
     return recordOf(this.lease);
   }
@@ -261,7 +270,8 @@ function settingsOf(cfg: LeaderElectionConfig): Settings {
     if (!Number.isFinite(v) || v <= 0) throw new RangeError(`leader election: ${k} must be greater than zero, got ${v}`);
   }
   if (leaseDurationMs <= renewDeadlineMs) throw new RangeError('leader election: leaseDurationMs must be greater than renewDeadlineMs');
-  if (renewDeadlineMs <= JITTER_FACTOR * retryPeriodMs) throw new RangeError(`leader election: renewDeadlineMs must be greater than retryPeriodMs*${JITTER_FACTOR}`);
+  if (renewDeadlineMs <= JITTER_FACTOR * retryPeriodMs)
+    throw new RangeError(`leader election: renewDeadlineMs must be greater than retryPeriodMs*${JITTER_FACTOR}`);
   if (!cfg.identity) throw new RangeError('leader election: identity must not be empty');
   if (!cfg.name || !cfg.namespace) throw new RangeError('leader election: the lease needs a namespace and a name');
   return {

@@ -20,7 +20,10 @@ const PAGE = 500;
 
 export async function listNamespaceNames(conn: Connection): Promise<string[]> {
   const list = await conn.kc.makeApiClient(CoreV1Api).listNamespace({ limit: PAGE });
-  return list.items.map((n) => n.metadata?.name ?? '').filter(Boolean).sort();
+  return list.items
+    .map((n) => n.metadata?.name ?? '')
+    .filter(Boolean)
+    .sort();
 }
 
 /** Every kind; one failing (e.g. RBAC on replicationcontrollers) still gives the others. */
@@ -35,7 +38,12 @@ export async function listControllerNames(conn: Connection, namespace: string | 
         maxPages: 1,
         accept: (o) => {
           const meta = (o as { metadata?: { name?: string; namespace?: string; ownerReferences?: OwnerReference[] } } | null)?.metadata;
-          return { kind: k.kind, name: meta?.name ?? '', namespace: meta?.namespace ?? namespace ?? 'default', controllerRef: meta ? controllerRef({ metadata: meta }) : undefined };
+          return {
+            kind: k.kind,
+            name: meta?.name ?? '',
+            namespace: meta?.namespace ?? namespace ?? 'default',
+            controllerRef: meta ? controllerRef({ metadata: meta }) : undefined,
+          };
         },
       });
       return items;

@@ -38,12 +38,17 @@ the npm package already include it).`;
     { description: 'fish, in the current shell', command: '<%= config.bin %> completion fish | source' },
     {
       description: 'kubectl rs-reconcile <TAB>: the helper next to the plugin',
-      command: '<%= config.bin %> completion kubectl > "$(dirname "$(command -v kubectl-rs_reconcile)")/kubectl_complete-rs_reconcile"\nchmod +x "$(dirname "$(command -v kubectl-rs_reconcile)")/kubectl_complete-rs_reconcile"',
+      command:
+        '<%= config.bin %> completion kubectl > "$(dirname "$(command -v kubectl-rs_reconcile)")/kubectl_complete-rs_reconcile"\nchmod +x "$(dirname "$(command -v kubectl-rs_reconcile)")/kubectl_complete-rs_reconcile"',
     },
   ];
 
   static override args = {
-    shell: Args.string({ description: 'the shell: bash, zsh, fish, or kubectl for the kubectl_complete-rs_reconcile helper', options: ['bash', 'zsh', 'fish', 'kubectl'], required: true }),
+    shell: Args.string({
+      description: 'the shell: bash, zsh, fish, or kubectl for the kubectl_complete-rs_reconcile helper',
+      options: ['bash', 'zsh', 'fish', 'kubectl'],
+      required: true,
+    }),
   };
 
   async run(): Promise<void> {

@@ -28,11 +28,19 @@ so it is not in sync), greater than 1 on an error.`;
     { description: 'The plan as JSON for a CI job (exit 1 on drift)', command: '<%= config.bin %> diff -n shop -o json' },
     { description: 'Which pods would go if web were scaled to 3', command: '<%= config.bin %> diff rs/web --replicas 3 -o wide' },
     { description: 'Every ReplicaSet of the Deployment checkout (found by owner references)', command: '<%= config.bin %> diff deploy/checkout -n shop' },
-    { description: 'As the controller of Kubernetes 1.32 would see it', command: '<%= config.bin %> diff -f snap.yaml --kube-version 1.32 --now 2026-01-01T00:00:00Z' },
+    {
+      description: 'As the controller of Kubernetes 1.32 would see it',
+      command: '<%= config.bin %> diff -f snap.yaml --kube-version 1.32 --now 2026-01-01T00:00:00Z',
+    },
   ];
 
   static override strict = false;
-  static override args = { name: Args.string({ description: 'controllers to plan: NAME, rs/NAME, rc/NAME, or deploy/NAME for the ReplicaSets of a Deployment (default: all in scope)', ignoreStdin: true }) };
+  static override args = {
+    name: Args.string({
+      description: 'controllers to plan: NAME, rs/NAME, rc/NAME, or deploy/NAME for the ReplicaSets of a Deployment (default: all in scope)',
+      ignoreStdin: true,
+    }),
+  };
 
   static override flags = { ...scopeFlags, ...outputFlag(['json', 'yaml', 'wide', 'name']), ...noHeadersFlag, ...modelFlags, ...connectionFlags };
 
@@ -49,11 +57,15 @@ so it is not in sync), greater than 1 on an error.`;
         names: () => renderNames(plan),
         human: (wide) => {
           if (plan.controllers.length === 0) {
-            process.stderr.write(`No ReplicaSets or ReplicationControllers found${scopeWords(flags.namespace, flags['all-namespaces'], !!flags.filename?.length)}.\n`);
+            process.stderr.write(
+              `No ReplicaSets or ReplicationControllers found${scopeWords(flags.namespace, flags['all-namespaces'], !!flags.filename?.length)}.\n`,
+            );
             return [];
           }
           const { chalk, width } = stdoutStyle();
-          const before = new Map(ctx.selected.map((c) => [`${c.kind}/${c.metadata.namespace ?? 'default'}/${c.metadata.name}`, c.status?.observedGeneration ?? null]));
+          const before = new Map(
+            ctx.selected.map((c) => [`${c.kind}/${c.metadata.namespace ?? 'default'}/${c.metadata.name}`, c.status?.observedGeneration ?? null]),
+          );
           const table = renderDiffTable(plan, {
             wide,
             noHeaders: flags['no-headers'],

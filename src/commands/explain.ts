@@ -44,16 +44,28 @@ Nothing is written.`;
     { description: 'From a snapshot, as of the time it was taken', command: '<%= config.bin %> explain rc/db -f snap.yaml --now 2026-01-01T00:00:00Z' },
     { description: 'Every ReplicaSet of a Deployment mid-rollout, old and new', command: '<%= config.bin %> explain deploy/checkout -n shop' },
     { description: 'A gate: exit 1 when the sync would act, as diff does', command: '<%= config.bin %> explain rs/web-7d4f8 -n shop --exit-code' },
-    { description: 'Why is this pod orphaned, and would a scale to 2 delete it?', command: '<%= config.bin %> explain pod/web-7d4f8-x2kq9 -n shop --replicas 2' },
+    {
+      description: 'Why is this pod orphaned, and would a scale to 2 delete it?',
+      command: '<%= config.bin %> explain pod/web-7d4f8-x2kq9 -n shop --replicas 2',
+    },
   ];
 
-  static override args = { name: Args.string({ description: "a controller (NAME, rs/NAME, replicaset/NAME or rc/NAME), a Deployment's ReplicaSets (deploy/NAME) or a pod (pod/NAME, po/NAME)", required: true, ignoreStdin: true }) };
+  static override args = {
+    name: Args.string({
+      description: "a controller (NAME, rs/NAME, replicaset/NAME or rc/NAME), a Deployment's ReplicaSets (deploy/NAME) or a pod (pod/NAME, po/NAME)",
+      required: true,
+      ignoreStdin: true,
+    }),
+  };
   // the story is one controller's (or one pod's): no table to widen, no list of names, no selector
   // to choose by (the NAME chooses; -A looks for it in every namespace)
   static override flags = {
     ...oneTargetScopeFlags,
     ...outputFlag(['json', 'yaml']),
-    'exit-code': Flags.boolean({ description: "exit as diff does: 1 when the sync would act, 0 when it would not (default: 0 once explained, as kubectl describe)", default: false }),
+    'exit-code': Flags.boolean({
+      description: 'exit as diff does: 1 when the sync would act, 0 when it would not (default: 0 once explained, as kubectl describe)',
+      default: false,
+    }),
     ...modelFlags,
     ...connectionFlags,
   };

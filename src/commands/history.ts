@@ -1,6 +1,17 @@
 import { Args, Flags, type Interfaces } from '@oclif/core';
 import { BaseCommand } from '../cli/base.js';
-import { behaviourFlags, behaviourOptions, connection, connectionFlags, inHelpGroup, namespaceScopeFlags, noHeadersFlag, outputFlag, stdoutStyle, type OutputStyle } from '../cli/flags.js';
+import {
+  behaviourFlags,
+  behaviourOptions,
+  connection,
+  connectionFlags,
+  inHelpGroup,
+  namespaceScopeFlags,
+  noHeadersFlag,
+  outputFlag,
+  stdoutStyle,
+  type OutputStyle,
+} from '../cli/flags.js';
 import { historyFlags, timeWindow, type TimeWindow } from '../cli/history-flags.js';
 import { parsePodTarget } from '../cli/pod-target.js';
 import { progressOn } from '../cli/progress.js';
@@ -61,14 +72,32 @@ writes that made the controller act.
 Exit status: 0, or 1 when a controller write was not predicted by the rules.`;
 
   static override examples = [
-    { description: 'Why did the ReplicaSet delete that pod last night?', command: '<%= config.bin %> history pod/web-7d4f8-x2kq9 -n shop --audit-log /var/log/kubernetes/audit.log' },
-    { description: 'Every write of one ReplicaSet, rotated logs included', command: '<%= config.bin %> history rs/web -n shop --audit-log audit.log --audit-log audit.log.1.gz' },
-    { description: 'The last two hours of a GKE export, the controllers\' writes and their causes only', command: '<%= config.bin %> history deploy/web -n shop --audit-log gcloud-logs.json --since 2h --controller-writes-only -o wide' },
-    { description: 'An OpenShift must-gather directory, one morning (UTC)', command: '<%= config.bin %> history -A --audit-log must-gather/audit_logs --since 2026-11-25T08:00:00Z --until 2026-11-25T12:00:00Z' },
-    { description: 'The query that exports one namespace of an EKS cluster\'s audit log, the last day', command: '<%= config.bin %> history --print-query eks -n shop --since 24h' },
-    { description: 'No audit log: what the cluster\'s Events still say about a Deployment', command: '<%= config.bin %> history deploy/web -n shop --events' },
+    {
+      description: 'Why did the ReplicaSet delete that pod last night?',
+      command: '<%= config.bin %> history pod/web-7d4f8-x2kq9 -n shop --audit-log /var/log/kubernetes/audit.log',
+    },
+    {
+      description: 'Every write of one ReplicaSet, rotated logs included',
+      command: '<%= config.bin %> history rs/web -n shop --audit-log audit.log --audit-log audit.log.1.gz',
+    },
+    {
+      description: "The last two hours of a GKE export, the controllers' writes and their causes only",
+      command: '<%= config.bin %> history deploy/web -n shop --audit-log gcloud-logs.json --since 2h --controller-writes-only -o wide',
+    },
+    {
+      description: 'An OpenShift must-gather directory, one morning (UTC)',
+      command: '<%= config.bin %> history -A --audit-log must-gather/audit_logs --since 2026-11-25T08:00:00Z --until 2026-11-25T12:00:00Z',
+    },
+    {
+      description: "The query that exports one namespace of an EKS cluster's audit log, the last day",
+      command: '<%= config.bin %> history --print-query eks -n shop --since 24h',
+    },
+    { description: "No audit log: what the cluster's Events still say about a Deployment", command: '<%= config.bin %> history deploy/web -n shop --events' },
     { description: 'The whole log as the history contract, for a script', command: '<%= config.bin %> history --audit-log audit.log -A -o json' },
-    { description: 'A cluster without audit logs: explain what "record -n shop --output-file shop.jsonl" saw', command: '<%= config.bin %> history rs/web -n shop --recording shop.jsonl' },
+    {
+      description: 'A cluster without audit logs: explain what "record -n shop --output-file shop.jsonl" saw',
+      command: '<%= config.bin %> history rs/web -n shop --recording shop.jsonl',
+    },
   ];
 
   static override args = {
@@ -77,25 +106,41 @@ Exit status: 0, or 1 when a controller write was not predicted by the rules.`;
 
   static override flags = {
     'audit-log': Flags.string({
-      description: 'audit log: a file, or a directory of them (plain or gzip; JSON lines of kube-apiserver, or an export of GKE, EKS, AKS or OpenShift, recognised from its content); repeatable',
+      description:
+        'audit log: a file, or a directory of them (plain or gzip; JSON lines of kube-apiserver, or an export of GKE, EKS, AKS or OpenShift, recognised from its content); repeatable',
       multiple: true,
     }),
     'audit-log-format': historyFlags['audit-log-format'],
     recording: Flags.string({ description: 'a recording of "record" or "watch --record" (plain or gzip), instead of audit logs; repeatable', multiple: true }),
-    events: Flags.boolean({ description: "read the live cluster's Events (read-only), instead of audit logs: the pods the controllers created and deleted in the last hour or so, without verdicts", default: false }),
-    'events-file': Flags.string({ description: 'a file of "kubectl get events -o json" (or -o yaml; plain or gzip; - for stdin), instead of audit logs; repeatable', multiple: true }),
+    events: Flags.boolean({
+      description:
+        "read the live cluster's Events (read-only), instead of audit logs: the pods the controllers created and deleted in the last hour or so, without verdicts",
+      default: false,
+    }),
+    'events-file': Flags.string({
+      description: 'a file of "kubectl get events -o json" (or -o yaml; plain or gzip; - for stdin), instead of audit logs; repeatable',
+      multiple: true,
+    }),
     'print-query': Flags.option({
-      description: "print the query that fetches what --audit-log reads from GKE's Cloud Logging, a BigQuery sink, EKS's CloudWatch or AKS's Log Analytics (for -n or -A, the target and --since/--until), and read nothing",
+      description:
+        "print the query that fetches what --audit-log reads from GKE's Cloud Logging, a BigQuery sink, EKS's CloudWatch or AKS's Log Analytics (for -n or -A, the target and --since/--until), and read nothing",
       options: QUERY_CLOUDS,
     })(),
     ...namespaceScopeFlags,
     since: historyFlags.since,
     until: historyFlags.until,
     'controller-writes-only': historyFlags['controller-writes-only'],
-    ...outputFlag(['json', 'yaml', 'wide', 'html'], 'output format: json and yaml print the history contract, wide adds the CAUSE and MESSAGE columns, html a self-contained timeline page'),
+    ...outputFlag(
+      ['json', 'yaml', 'wide', 'html'],
+      'output format: json and yaml print the history contract, wide adds the CAUSE and MESSAGE columns, html a self-contained timeline page',
+    ),
     'output-file': Flags.string({ description: 'write the output to FILE instead of stdout (-o html: the page to open in a browser)' }),
     ...noHeadersFlag,
-    'controller-user': Flags.string({ description: "a user whose writes are the controller's, besides kube-controller-manager's replicaset-controller and replication-controller service accounts; repeatable", multiple: true }),
+    'controller-user': Flags.string({
+      description:
+        "a user whose writes are the controller's, besides kube-controller-manager's replicaset-controller and replication-controller service accounts; repeatable",
+      multiple: true,
+    }),
     ...inHelpGroup('WHAT-IF', { 'kube-version': behaviourFlags['kube-version'], 'feature-gates': behaviourFlags['feature-gates'] }),
     // --events only: the cluster whose Events are read
     ...connectionFlags,
@@ -157,15 +202,24 @@ function inputFlags(flags: HistoryFlags): string[] {
     flags['events-file']?.length && '--events-file',
   ].filter((x): x is string => typeof x === 'string');
   if (flags['audit-log-format'] !== undefined && !flags['audit-log']?.length) {
-    throw new UserError(`--audit-log-format says how to read the --audit-log inputs: give them with --audit-log FILE${inputs.length ? ` (not ${inputs.join(', ')})` : ''}`);
+    throw new UserError(
+      `--audit-log-format says how to read the --audit-log inputs: give them with --audit-log FILE${inputs.length ? ` (not ${inputs.join(', ')})` : ''}`,
+    );
   }
   return inputs;
 }
 
 /** --print-query: the cloud's query for the scope, the target and the window; nothing is read. */
-function printedQuery(flags: HistoryFlags, cloud: NonNullable<HistoryFlags['print-query']>, inputs: string[], target: HistoryTarget | undefined, window: TimeWindow): string {
+function printedQuery(
+  flags: HistoryFlags,
+  cloud: NonNullable<HistoryFlags['print-query']>,
+  inputs: string[],
+  target: HistoryTarget | undefined,
+  window: TimeWindow,
+): string {
   if (inputs.length > 0) throw new UserError(`--print-query prints the query that fetches the log, and reads nothing: leave out ${inputs.join(', ')}`);
-  if (flags.namespace === undefined && !flags['all-namespaces']) throw new UserError('--print-query needs a scope: -n NAMESPACE, or -A for every namespace (every write of the cluster)');
+  if (flags.namespace === undefined && !flags['all-namespaces'])
+    throw new UserError('--print-query needs a scope: -n NAMESPACE, or -A for every namespace (every write of the cluster)');
   return historyQuery({ cloud, namespace: flags['all-namespaces'] ? undefined : flags.namespace, target, ...window });
 }
 
@@ -199,7 +253,11 @@ async function readHistory(flags: HistoryFlags, events: boolean, target: History
 }
 
 /** The table (read from disk as it is written out) and its notes, or a pod's story. */
-function* humanHistory(result: HistoryResult, target: HistoryTarget | undefined, o: OutputStyle & { wide: boolean; noHeaders: boolean }): Generator<string, void, undefined> {
+function* humanHistory(
+  result: HistoryResult,
+  target: HistoryTarget | undefined,
+  o: OutputStyle & { wide: boolean; noHeaders: boolean },
+): Generator<string, void, undefined> {
   const { history, refused, targetNamespace } = result;
   if (target?.kind === 'Pod') {
     yield renderPodStory({ pod: target.name, namespace: targetNamespace, events: history.events, refused: refused.filter((w) => w.pod === target.name) }, o);

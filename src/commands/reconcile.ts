@@ -1,7 +1,19 @@
 import { Args, Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base.js';
 import { confirm } from '../cli/confirm.js';
-import { behaviourFlags, connectionFlags, modelOptions, noHeadersFlag, outputFlag, scopeFlags, sourceOptions, stdoutStyle, syncedTimeoutFlag, writerFlags, writerOptions } from '../cli/flags.js';
+import {
+  behaviourFlags,
+  connectionFlags,
+  modelOptions,
+  noHeadersFlag,
+  outputFlag,
+  scopeFlags,
+  sourceOptions,
+  stdoutStyle,
+  syncedTimeoutFlag,
+  writerFlags,
+  writerOptions,
+} from '../cli/flags.js';
 import { progressOn } from '../cli/progress.js';
 import { parseTarget } from '../cli/targets.js';
 import { UserError } from '../errors.js';
@@ -40,19 +52,37 @@ interrupted.`;
 
   static override examples = [
     { description: 'Look first, then apply after confirming', command: '<%= config.bin %> reconcile -n shop' },
-    { description: 'Send every write with dryRun=All: the server validates, nothing changes', command: '<%= config.bin %> reconcile -n shop --dry-run=server -o json' },
+    {
+      description: 'Send every write with dryRun=All: the server validates, nothing changes',
+      command: '<%= config.bin %> reconcile -n shop --dry-run=server -o json',
+    },
     { description: 'In a script', command: '<%= config.bin %> reconcile rs/web --yes' },
-    { description: 'Review a plan, then apply exactly that plan', command: '<%= config.bin %> diff -n shop -o json > plan.json; <%= config.bin %> reconcile --plan plan.json --yes' },
+    {
+      description: 'Review a plan, then apply exactly that plan',
+      command: '<%= config.bin %> diff -n shop -o json > plan.json; <%= config.bin %> reconcile --plan plan.json --yes',
+    },
   ];
 
   static override strict = false;
-  static override args = { name: Args.string({ description: 'controllers to reconcile: NAME, rs/NAME, rc/NAME, or deploy/NAME for the ReplicaSets of a Deployment (default: all in scope)', ignoreStdin: true }) };
+  static override args = {
+    name: Args.string({
+      description: 'controllers to reconcile: NAME, rs/NAME, rc/NAME, or deploy/NAME for the ReplicaSets of a Deployment (default: all in scope)',
+      ignoreStdin: true,
+    }),
+  };
   static override flags = {
     ...scopeFlags,
-    ...outputFlag(['json', 'yaml', 'wide', 'name'], 'output format: json and yaml print the plan and the outcome of every action, wide adds columns to the table, name prints the controllers synced'),
+    ...outputFlag(
+      ['json', 'yaml', 'wide', 'name'],
+      'output format: json and yaml print the plan and the outcome of every action, wide adds columns to the table, name prints the controllers synced',
+    ),
     ...noHeadersFlag,
     plan: Flags.string({ description: 'apply exactly this plan, saved with "diff -o json|yaml" (- for stdin); refused with no write when stale' }),
-    'dry-run': Flags.string({ description: 'none: apply; client: send nothing; server: send every write with dryRun=All', options: ['none', 'client', 'server'], default: 'none' }),
+    'dry-run': Flags.string({
+      description: 'none: apply; client: send nothing; server: send every write with dryRun=All',
+      options: ['none', 'client', 'server'],
+      default: 'none',
+    }),
     yes: Flags.boolean({ char: 'y', description: 'do not ask for confirmation', default: false }),
     once: Flags.boolean({ description: 'one sync only: do not go on syncing until the controllers are in sync', default: false }),
     ...syncedTimeoutFlag,
@@ -66,7 +96,8 @@ interrupted.`;
     // Ctrl-C while reading and at the prompt: exit 130 there and then (nothing was written)
     const interruption = this.interruptible({ atOnce: true });
     const dryRun = flags['dry-run'] as DryRun;
-    if (flags.filename?.length && dryRun !== 'client') throw new UserError('reconcile writes to a cluster: -f (a snapshot) is only allowed with --dry-run=client');
+    if (flags.filename?.length && dryRun !== 'client')
+      throw new UserError('reconcile writes to a cluster: -f (a snapshot) is only allowed with --dry-run=client');
     const targets = (argv as string[]).map(parseTarget);
     const timeoutMs = parseDurationMs(flags.timeout, 's');
     if (timeoutMs === null || timeoutMs <= 0) throw new UserError(`invalid --timeout ${JSON.stringify(flags.timeout)}: expected a duration such as 30s or 2m`);
@@ -90,7 +121,15 @@ interrupted.`;
     const work = ctx.plan.controllers.filter((c) => !c.inSync && c.skip?.reason !== 'InvalidSelector');
     if (human) {
       if (ctx.plan.controllers.length) {
-        this.print(renderDiffTable(ctx.plan, { wide: flags.output === 'wide', noHeaders: flags['no-headers'], chalk, width, namespaceColumn: flags['all-namespaces'] || new Set(ctx.plan.controllers.map((c) => c.namespace)).size > 1 }));
+        this.print(
+          renderDiffTable(ctx.plan, {
+            wide: flags.output === 'wide',
+            noHeaders: flags['no-headers'],
+            chalk,
+            width,
+            namespaceColumn: flags['all-namespaces'] || new Set(ctx.plan.controllers.map((c) => c.namespace)).size > 1,
+          }),
+        );
         this.print(renderSummary(ctx.plan, chalk));
       } else process.stderr.write('No ReplicaSets or ReplicationControllers found.\n');
     }

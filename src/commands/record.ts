@@ -36,7 +36,10 @@ gzip-compressed; - writes to stdout. Then: history --recording FILE.`;
       default: 'json',
       parse: async (value) => {
         if (value === 'json') return value;
-        throw invalidFlagValue(value, `expected json (a recording is JSON lines); name the file to write with --output-file${/^(yaml|wide|name)$/.test(value) ? '' : ` ${value}`}`);
+        throw invalidFlagValue(
+          value,
+          `expected json (a recording is JSON lines); name the file to write with --output-file${/^(yaml|wide|name)$/.test(value) ? '' : ` ${value}`}`,
+        );
       },
     }),
     'output-file': Flags.string({ description: 'the file to write (.gz: compressed; -: stdout)', required: true }),

@@ -1,7 +1,17 @@
 import { hostname } from 'node:os';
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base.js';
-import { behaviourFlags, behaviourOptions, connection, connectionFlags, forceFlag, namespaceFlags, syncedTimeoutFlag, writerFlags, writerOptions } from '../cli/flags.js';
+import {
+  behaviourFlags,
+  behaviourOptions,
+  connection,
+  connectionFlags,
+  forceFlag,
+  namespaceFlags,
+  syncedTimeoutFlag,
+  writerFlags,
+  writerOptions,
+} from '../cli/flags.js';
 import { parseDurationMs } from '../core/duration.js';
 import { CONTROLLER_KINDS } from '../core/controller.js';
 import type { ControllerKind } from '../core/types.js';
@@ -29,12 +39,19 @@ Stops on SIGINT/SIGTERM: takes no new work, finishes the syncs in flight, releas
   static override examples = [
     { description: 'Reconcile one namespace until Ctrl-C', command: '<%= config.bin %> run -n shop' },
     { description: 'In CI: exit 0 once everything is in sync (1 on timeout)', command: '<%= config.bin %> run -A --until-synced --timeout 2m' },
-    { description: 'Two replicas with leader election and metrics', command: '<%= config.bin %> run -A --leader-elect --metrics-bind-address :8080 --log-format json' },
+    {
+      description: 'Two replicas with leader election and metrics',
+      command: '<%= config.bin %> run -A --leader-elect --metrics-bind-address :8080 --log-format json',
+    },
   ];
 
   static override flags = {
     ...namespaceFlags,
-    controllers: Flags.string({ description: 'which controllers to run', options: [...CONTROLLER_KINDS.map((k) => k.kind.toLowerCase()), 'all'], default: 'all' }),
+    controllers: Flags.string({
+      description: 'which controllers to run',
+      options: [...CONTROLLER_KINDS.map((k) => k.kind.toLowerCase()), 'all'],
+      default: 'all',
+    }),
     ...writerFlags,
     ...behaviourFlags,
     'resync-period': Flags.string({ description: 'periodic resync of the informers (0: off)', default: '0' }),
@@ -48,7 +65,11 @@ Stops on SIGINT/SIGTERM: takes no new work, finishes the syncs in flight, releas
     'log-format': Flags.string({ description: 'log format', options: ['text', 'json'], default: 'text' }),
     v: Flags.integer({ char: 'v', description: 'log verbosity (klog levels: 2 shows every sync, 4 every event)', default: 0, min: 0 }),
     'metrics-bind-address': Flags.string({ description: 'serve /metrics, /healthz and /readyz on this address (e.g. :8080); 0 disables', default: '0' }),
-    'until-synced': Flags.boolean({ description: 'exit 0 once "diff" on the same scope would exit 0 and stay there: no expectation or requeue pending, the pods it created ready, those it deleted gone', default: false }),
+    'until-synced': Flags.boolean({
+      description:
+        'exit 0 once "diff" on the same scope would exit 0 and stay there: no expectation or requeue pending, the pods it created ready, those it deleted gone',
+      default: false,
+    }),
     ...syncedTimeoutFlag,
     ...connectionFlags,
   };

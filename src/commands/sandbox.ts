@@ -24,19 +24,42 @@ so; the ReplicaSets a Deployment owns are rs-reconcile's to handle: rs-reconcile
 reconcile deploy/NAME) and no ReplicaSet or ReplicationController controller (that is
 rs-reconcile itself).`;
   static override examples = [
-    { description: 'A sandbox with 3 fake nodes, seeded with an example', command: '<%= config.bin %> sandbox --nodes 3 --seed examples/drifted-replicaset.yaml' },
-    { description: 'Then, in another shell', command: 'export KUBECONFIG=$PWD/sandbox.kubeconfig\nkubectl get rs,pods -A\n<%= config.bin %> reconcile -n shop --yes' },
-    { description: 'The kubeconfig elsewhere (it is removed again when the sandbox stops)', command: '<%= config.bin %> sandbox --write-kubeconfig /tmp/sandbox.kubeconfig' },
+    {
+      description: 'A sandbox with 3 fake nodes, seeded with an example',
+      command: '<%= config.bin %> sandbox --nodes 3 --seed examples/drifted-replicaset.yaml',
+    },
+    {
+      description: 'Then, in another shell',
+      command: 'export KUBECONFIG=$PWD/sandbox.kubeconfig\nkubectl get rs,pods -A\n<%= config.bin %> reconcile -n shop --yes',
+    },
+    {
+      description: 'The kubeconfig elsewhere (it is removed again when the sandbox stops)',
+      command: '<%= config.bin %> sandbox --write-kubeconfig /tmp/sandbox.kubeconfig',
+    },
   ];
   static override flags = {
     port: Flags.integer({ description: 'port on 127.0.0.1 (default: a free one)', min: 0, max: 65535 }),
     nodes: Flags.integer({ description: 'fake nodes for the simulated scheduler and kubelet (0: pods stay Pending)', min: 0, default: 3 }),
     seed: Flags.string({ description: 'objects to preload (YAML or JSON, as kubectl get -o yaml prints them); repeatable', multiple: true }),
     // Everywhere else --kubeconfig names a file to read; the old spelling still works, with a warning.
-    'write-kubeconfig': Flags.string({ description: 'where to write the kubeconfig (removed again when the sandbox stops)', default: 'sandbox.kubeconfig', aliases: ['kubeconfig'] }),
-    'audit-log': Flags.string({ description: 'write every request to this file as kube-apiserver does (audit.k8s.io/v1 Events, JSON lines; writes of pods, ReplicaSets, ReplicationControllers and Deployments with their bodies), for history --audit-log' }),
-    'audit-max-entries': Flags.integer({ description: 'newest audit entries kept in memory for GET /sandbox/audit (the --audit-log file gets all)', min: 0, default: 100_000 }),
-    'no-controllers': Flags.boolean({ description: 'a bare API server: without the serviceaccount, namespace and garbage collector controllers (pods need a ServiceAccount made by hand)', default: false }),
+    'write-kubeconfig': Flags.string({
+      description: 'where to write the kubeconfig (removed again when the sandbox stops)',
+      default: 'sandbox.kubeconfig',
+      aliases: ['kubeconfig'],
+    }),
+    'audit-log': Flags.string({
+      description:
+        'write every request to this file as kube-apiserver does (audit.k8s.io/v1 Events, JSON lines; writes of pods, ReplicaSets, ReplicationControllers and Deployments with their bodies), for history --audit-log',
+    }),
+    'audit-max-entries': Flags.integer({
+      description: 'newest audit entries kept in memory for GET /sandbox/audit (the --audit-log file gets all)',
+      min: 0,
+      default: 100_000,
+    }),
+    'no-controllers': Flags.boolean({
+      description: 'a bare API server: without the serviceaccount, namespace and garbage collector controllers (pods need a ServiceAccount made by hand)',
+      default: false,
+    }),
   };
 
   async run(): Promise<void> {
@@ -52,7 +75,17 @@ rs-reconcile itself).`;
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
     try {
-      await runSandboxCli({ port: flags.port, nodes: flags.nodes, seedFiles: flags.seed, kubeconfigPath: flags['write-kubeconfig'], auditLog: flags['audit-log'], auditMaxEntries: flags['audit-max-entries'], controllers: !flags['no-controllers'], out: process.stdout, signal: ac.signal });
+      await runSandboxCli({
+        port: flags.port,
+        nodes: flags.nodes,
+        seedFiles: flags.seed,
+        kubeconfigPath: flags['write-kubeconfig'],
+        auditLog: flags['audit-log'],
+        auditMaxEntries: flags['audit-max-entries'],
+        controllers: !flags['no-controllers'],
+        out: process.stdout,
+        signal: ac.signal,
+      });
     } finally {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);

@@ -5,7 +5,7 @@ import { renderOutput } from '../render/formats.js';
 import { versionReport, versionText } from '../services/version-service.js';
 
 export default class Version extends BaseCommand {
-  static override summary = "Print the version of rs-reconcile, Node.js, the server, and the upstream controller behaviour emulated";
+  static override summary = 'Print the version of rs-reconcile, Node.js, the server, and the upstream controller behaviour emulated';
   static override description = `With a cluster configured (kubeconfig, --context…) the server's version is read (at most
 --request-timeout, default 5s) and the controller behaviour shown is that version's, as diff
 and explain would emulate it: the feature gates and the changes between releases, each on or off.
@@ -13,7 +13,10 @@ An unreachable or missing cluster is reported on the Server Version line, and th
 the newest; the exit status stays 0.`;
   static override examples = [
     { description: 'The versions and the behaviour emulated against the current context', command: '<%= config.bin %> version' },
-    { description: 'What diff --kube-version 1.32 would emulate, as JSON, without asking a server', command: '<%= config.bin %> version --client --kube-version 1.32 -o json' },
+    {
+      description: 'What diff --kube-version 1.32 would emulate, as JSON, without asking a server',
+      command: '<%= config.bin %> version --client --kube-version 1.32 -o json',
+    },
   ];
   static override flags = {
     ...outputFlag(['json', 'yaml']),

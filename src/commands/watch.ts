@@ -1,6 +1,17 @@
 import { Args, Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base.js';
-import { behaviourFlags, connectionFlags, forceFlag, inHelpGroup, modelOptions, scopeFlags, sourceOptions, whatIfFlags, writerFlags, writerOptions } from '../cli/flags.js';
+import {
+  behaviourFlags,
+  connectionFlags,
+  forceFlag,
+  inHelpGroup,
+  modelOptions,
+  scopeFlags,
+  sourceOptions,
+  whatIfFlags,
+  writerFlags,
+  writerOptions,
+} from '../cli/flags.js';
 import { progressOn } from '../cli/progress.js';
 import { parseTarget } from '../cli/targets.js';
 import { colorLevel } from '../render/color.js';
@@ -42,7 +53,12 @@ NO_COLOR is respected.`;
   ];
 
   static override strict = false;
-  static override args = { name: Args.string({ description: 'controllers to show: NAME, rs/NAME, rc/NAME, or deploy/NAME for the ReplicaSets of a Deployment (default: all in scope)', ignoreStdin: true }) };
+  static override args = {
+    name: Args.string({
+      description: 'controllers to show: NAME, rs/NAME, rc/NAME, or deploy/NAME for the ReplicaSets of a Deployment (default: all in scope)',
+      ignoreStdin: true,
+    }),
+  };
 
   static override flags = {
     ...scopeFlags,
@@ -79,7 +95,14 @@ NO_COLOR is respected.`;
       // (it reads CI when loaded): this is a terminal, so draw live.
       for (const k of ['CI', 'CONTINUOUS_INTEGRATION']) if (process.env[k] !== undefined) process.env[k] = 'false';
       const { runDashboard } = await import('../ui/run.js');
-      await runDashboard(feed, { stdout: process.stdout, stdin: process.stdin, stderr: process.stderr, color: colorLevel(process.stdout, process.env) > 0, pageScript: historyPageScript, onInterrupt: () => interruption.interrupt() });
+      await runDashboard(feed, {
+        stdout: process.stdout,
+        stdin: process.stdin,
+        stderr: process.stderr,
+        color: colorLevel(process.stdout, process.env) > 0,
+        pageScript: historyPageScript,
+        onInterrupt: () => interruption.interrupt(),
+      });
       process.exitCode = 0;
       return;
     }

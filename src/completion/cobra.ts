@@ -5,5 +5,9 @@ import type { Candidate } from './words.js';
 
 export function formatCobra(candidates: Candidate[], directive: number): string {
   const clean = (s: string) => s.replace(/[\t\n]+/g, ' ');
-  return candidates.map((c) => (c.description ? `${clean(c.value)}\t${clean(c.description)}` : clean(c.value))).join('\n') + (candidates.length ? '\n' : '') + `:${directive}\n`;
+  return (
+    candidates.map((c) => (c.description ? `${clean(c.value)}\t${clean(c.description)}` : clean(c.value))).join('\n') +
+    (candidates.length ? '\n' : '') +
+    `:${directive}\n`
+  );
 }

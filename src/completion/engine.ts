@@ -28,7 +28,11 @@ const quickYaml: QuickYaml = (text) => {
 };
 
 /** Completes `words`; lookups that fail or take longer than `timeoutMs` give no candidates. */
-export async function complete(words: string[], commands: CommandSpec[], io: CompleteIO): Promise<{ candidates: Candidate[]; directive: number; timedOut: boolean }> {
+export async function complete(
+  words: string[],
+  commands: CommandSpec[],
+  io: CompleteIO,
+): Promise<{ candidates: Candidate[]; directive: number; timedOut: boolean }> {
   const need = analyze(words, commands);
   const known = staticCandidates(need, commands);
   if (known) return { ...known, timedOut: false };
@@ -42,7 +46,12 @@ export async function complete(words: string[], commands: CommandSpec[], io: Com
       const values =
         name === 'namespace' || name === 'leader-elect-namespace'
           ? await liveNamespaces(need.context, io)
-          : kubeconfigNames(name === 'context' ? 'contexts' : name === 'cluster' ? 'clusters' : 'users', lastValue(need.context, 'kubeconfig'), io.env, quickYaml);
+          : kubeconfigNames(
+              name === 'context' ? 'contexts' : name === 'cluster' ? 'clusters' : 'users',
+              lastValue(need.context, 'kubeconfig'),
+              io.env,
+              quickYaml,
+            );
       return values.map((v) => ({ value: need.insertPrefix + v })).filter(startsWith(need.insertPrefix + need.prefix));
     }
     if (need.kind === 'arg') {

@@ -60,7 +60,9 @@ export async function controllerNames(ctx: WordsContext, io: LookupIO = {}): Pro
       namespace: o.metadata?.namespace ?? 'default',
       controllerRef: o.metadata ? controllerRef({ metadata: o.metadata }) : undefined,
     });
-    return CONTROLLER_KINDS.flatMap((k) => snapshot.controllers[k.kind].map((o) => ({ kind: k.kind, ...meta(o) }))).filter((c) => c.name && (ns === undefined || c.namespace === ns));
+    return CONTROLLER_KINDS.flatMap((k) => snapshot.controllers[k.kind].map((o) => ({ kind: k.kind, ...meta(o) }))).filter(
+      (c) => c.name && (ns === undefined || c.namespace === ns),
+    );
   }
   const { connect } = await import('../cluster/kubeconfig.js');
   const { listControllerNames } = await import('../cluster/list-names.js');

@@ -102,7 +102,9 @@ export function analyze(words: string[], commands: CommandSpec[]): Need {
     return { kind: 'flag-value', command, flag: f, prefix: cur.slice(eq + 1), insertPrefix: cur.slice(0, eq + 1), context };
   }
   if (!rest && cur.startsWith('-')) {
-    const given = new Set([...context.values.keys()].filter((n) => !(command.flags[n]?.type === 'option' && (command.flags[n] as { multiple?: boolean }).multiple)));
+    const given = new Set(
+      [...context.values.keys()].filter((n) => !(command.flags[n]?.type === 'option' && (command.flags[n] as { multiple?: boolean }).multiple)),
+    );
     return { kind: 'flags', command, prefix: cur, given };
   }
   const args = Object.values(command.args).filter((a) => !a.hidden);
@@ -135,7 +137,13 @@ export function staticCandidates(need: Need, commands: CommandSpec[]): { candida
         directive: Directive.NoFileComp,
       };
     case 'root-flags':
-      return { candidates: [{ value: '--help', description: 'show help' }, { value: '--version', description: 'show the version' }].filter(startsWith(need.prefix)), directive: Directive.NoFileComp };
+      return {
+        candidates: [
+          { value: '--help', description: 'show help' },
+          { value: '--version', description: 'show the version' },
+        ].filter(startsWith(need.prefix)),
+        directive: Directive.NoFileComp,
+      };
     case 'flags': {
       const out: Candidate[] = [];
       for (const f of Object.values(need.command.flags).sort((a, b) => nameOrder(a.name, b.name))) {
@@ -149,14 +157,18 @@ export function staticCandidates(need: Need, commands: CommandSpec[]): { candida
     case 'flag-value': {
       const f = need.flag;
       if (f.type === 'option' && f.options?.length) {
-        return { candidates: f.options.map((o) => ({ value: need.insertPrefix + o })).filter(startsWith(need.insertPrefix + need.prefix)), directive: Directive.NoFileComp };
+        return {
+          candidates: f.options.map((o) => ({ value: need.insertPrefix + o })).filter(startsWith(need.insertPrefix + need.prefix)),
+          directive: Directive.NoFileComp,
+        };
       }
       if (FILE_FLAGS.has(f.name)) return { candidates: [], directive: Directive.Default };
       if (LOOKUP_FLAGS.has(f.name)) return null;
       return { candidates: [], directive: Directive.NoFileComp };
     }
     case 'arg': {
-      if (need.arg.options?.length) return { candidates: need.arg.options.map((o) => ({ value: o })).filter(startsWith(need.prefix)), directive: Directive.NoFileComp };
+      if (need.arg.options?.length)
+        return { candidates: need.arg.options.map((o) => ({ value: o })).filter(startsWith(need.prefix)), directive: Directive.NoFileComp };
       if (need.arg.name === CONTROLLER_ARG) return null;
       return { candidates: [], directive: Directive.NoFileComp };
     }

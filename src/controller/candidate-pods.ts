@@ -25,7 +25,10 @@ export class InformerCandidatePods implements CandidatePods {
   constructor(private readonly pods: PodListers) {}
 
   controlledBy(ns: string, uid: string, owner?: { kind: string; name: string }): Pod[] {
-    return this.pods.controlledBy(uid).filter((p) => namespaceOf(p) === ns && filedUnder(p, owner)).sort(byName);
+    return this.pods
+      .controlledBy(uid)
+      .filter((p) => namespaceOf(p) === ns && filedUnder(p, owner))
+      .sort(byName);
   }
 
   matching(ns: string, selector: Selector): Pod[] {

@@ -298,16 +298,20 @@ export class ReplicaSetController {
     controllers.push(obj);
     const snapshot = emptySnapshot([], [this.info]);
     snapshot.controllers[this.deps.kind] = controllers;
-    return new ClusterPlanner(snapshot, {
-      now: this.deps.clock.now(),
-      behaviour: this.deps.behaviour,
-      source: 'cluster',
-      burstReplicas: this.deps.burstReplicas,
-      include: (c) => c.metadata.uid === obj.metadata.uid,
-      expectationsSatisfied: (key) => this.expectations.satisfiedExpectations(key),
-      warnings: false,
-      registry: [this.info],
-    }, new InformerCandidatePods(l.pods));
+    return new ClusterPlanner(
+      snapshot,
+      {
+        now: this.deps.clock.now(),
+        behaviour: this.deps.behaviour,
+        source: 'cluster',
+        burstReplicas: this.deps.burstReplicas,
+        include: (c) => c.metadata.uid === obj.metadata.uid,
+        expectationsSatisfied: (key) => this.expectations.satisfiedExpectations(key),
+        warnings: false,
+        registry: [this.info],
+      },
+      new InformerCandidatePods(l.pods),
+    );
   }
 
   /**

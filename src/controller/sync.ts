@@ -79,7 +79,16 @@ export async function syncController(planner: ClusterPlanner, decision: SyncDeci
     deps.onAction?.(a);
   };
   const key = controllerKey(decision.controller);
-  const outcome = (o: Partial<SyncOutcome>): SyncOutcome => ({ key, actions, error: null, status: null, statusWritten: false, requeueAfterMs: null, skipped: null, ...o });
+  const outcome = (o: Partial<SyncOutcome>): SyncOutcome => ({
+    key,
+    actions,
+    error: null,
+    status: null,
+    statusWritten: false,
+    requeueAfterMs: null,
+    skipped: null,
+    ...o,
+  });
 
   // LabelSelectorAsSelector failed: nothing at all is done, not even a status write.
   if (decision.selectorError !== null) return outcome({ skipped: 'InvalidSelector' });
@@ -197,7 +206,8 @@ async function updateStatus(deps: SyncDeps, c: Controller, status: ComputedStatu
 async function recheckController(api: ControllerAPI, c: Controller): Promise<Error | null> {
   try {
     const fresh = await api.getController(c.kind, namespaceOf(c), c.metadata.name);
-    if (fresh.metadata.uid !== c.metadata.uid) return new Error(`original ${c.kind} ${namespaceOf(c)}/${c.metadata.name} is gone: got uid ${fresh.metadata.uid}, wanted ${c.metadata.uid}`);
+    if (fresh.metadata.uid !== c.metadata.uid)
+      return new Error(`original ${c.kind} ${namespaceOf(c)}/${c.metadata.name} is gone: got uid ${fresh.metadata.uid}, wanted ${c.metadata.uid}`);
     if (fresh.metadata.deletionTimestamp) return new Error(`${namespaceOf(c)}/${c.metadata.name} has just been deleted at ${fresh.metadata.deletionTimestamp}`);
     return null;
   } catch (e) {

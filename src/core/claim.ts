@@ -50,10 +50,21 @@ export function claimPod(c: Controller, selector: Selector, pod: Pod, sentences:
 
   if (isPodTerminal(pod)) {
     const phase = pod.status?.phase;
-    return ignore(pod, 'Inactive', sentences.say(`Inactive\0${phase}`, () => `its phase is ${phase}: terminal pods are never counted, adopted, released or deleted (pod garbage collection removes them)`));
+    return ignore(
+      pod,
+      'Inactive',
+      sentences.say(
+        `Inactive\0${phase}`,
+        () => `its phase is ${phase}: terminal pods are never counted, adopted, released or deleted (pod garbage collection removes them)`,
+      ),
+    );
   }
   if (pod.metadata.deletionTimestamp) {
-    return ignore(pod, 'Terminating', `it is being deleted (since ${pod.metadata.deletionTimestamp}): a terminating pod no longer counts, so its replacement is created right away`);
+    return ignore(
+      pod,
+      'Terminating',
+      `it is being deleted (since ${pod.metadata.deletionTimestamp}): a terminating pod no longer counts, so its replacement is created right away`,
+    );
   }
   if (ref && !ours) {
     const sameName = ref.kind === kind && ref.name === c.metadata.name;
@@ -70,23 +81,44 @@ export function claimPod(c: Controller, selector: Selector, pod: Pod, sentences:
   }
   if (ours) {
     if (matches) {
-      return { pod, decision: 'keep', reason: 'OwnedMatching', claimed: true, message: sentences.say(kind, () => `owned by this ${kind} and matches its selector`) };
+      return {
+        pod,
+        decision: 'keep',
+        reason: 'OwnedMatching',
+        claimed: true,
+        message: sentences.say(kind, () => `owned by this ${kind} and matches its selector`),
+      };
     }
     const why = selector.explainMismatch(pod.metadata.labels);
     if (isBeingDeleted(c)) {
-      return ignore(pod, 'ControllerDeleting', sentences.say(`ControllerDeleting\0${kind}\0${why}`, () => `owned by this ${kind} but no longer matches its selector (${why}); the ${kind} is being deleted, so it is not released`));
+      return ignore(
+        pod,
+        'ControllerDeleting',
+        sentences.say(
+          `ControllerDeleting\0${kind}\0${why}`,
+          () => `owned by this ${kind} but no longer matches its selector (${why}); the ${kind} is being deleted, so it is not released`,
+        ),
+      );
     }
     return {
       pod,
       decision: 'release',
       reason: 'OwnedNotMatching',
       claimed: false,
-      message: sentences.say(`OwnedNotMatching\0${kind}\0${why}`, () => `owned by this ${kind} but no longer matches its selector (${why}): the ${kind} removes its owner reference and the pod keeps running as an orphan, no longer counted`),
+      message: sentences.say(
+        `OwnedNotMatching\0${kind}\0${why}`,
+        () =>
+          `owned by this ${kind} but no longer matches its selector (${why}): the ${kind} removes its owner reference and the pod keeps running as an orphan, no longer counted`,
+      ),
     };
   }
   // An orphan that matches.
   if (isBeingDeleted(c)) {
-    return ignore(pod, 'ControllerDeleting', sentences.say(`ControllerDeletingOrphan\0${kind}`, () => `an orphan that matches the selector, but the ${kind} is being deleted, so it adopts nothing`));
+    return ignore(
+      pod,
+      'ControllerDeleting',
+      sentences.say(`ControllerDeletingOrphan\0${kind}`, () => `an orphan that matches the selector, but the ${kind} is being deleted, so it adopts nothing`),
+    );
   }
   const shown = selector.toString() || '(empty: matches every pod)';
   return {
@@ -94,7 +126,10 @@ export function claimPod(c: Controller, selector: Selector, pod: Pod, sentences:
     decision: 'adopt',
     reason: 'OrphanMatching',
     claimed: true,
-    message: sentences.say(`OrphanMatching\0${kind}\0${shown}`, () => `it has no controller and its labels match the selector ${shown}: the ${kind} adopts it (adds itself as controller owner) and counts it`),
+    message: sentences.say(
+      `OrphanMatching\0${kind}\0${shown}`,
+      () => `it has no controller and its labels match the selector ${shown}: the ${kind} adopts it (adds itself as controller owner) and counts it`,
+    ),
   };
 }
 

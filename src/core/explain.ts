@@ -17,7 +17,13 @@ export function podOutcome(decision: PodDecision, deleted: boolean): PodOutcome 
   return decision === 'adopt' ? 'adopt+delete' : 'delete';
 }
 
-export function buildExplainModel(planner: ClusterPlanner, original: Controller, nowMs: number, kubernetesVersion: string, whatIf: WhatIf | null = null): ExplainModel {
+export function buildExplainModel(
+  planner: ClusterPlanner,
+  original: Controller,
+  nowMs: number,
+  kubernetesVersion: string,
+  whatIf: WhatIf | null = null,
+): ExplainModel {
   const detail: SyncDecision = planner.planController(original);
   const c = detail.controller;
   const perNode = detail.perNode.size ? detail.perNode : planner.relatedPodsPerNode(c);
@@ -50,11 +56,7 @@ export function buildExplainModel(planner: ClusterPlanner, original: Controller,
 
   const ownerRef = controllerRef(c);
   const before = currentStatus(original);
-  const ownerFound = ownerRef
-    ? isControllerKind(ownerRef.kind)
-      ? planner.controllers.some((x) => x.metadata.uid === ownerRef.uid)
-      : null
-    : null;
+  const ownerFound = ownerRef ? (isControllerKind(ownerRef.kind) ? planner.controllers.some((x) => x.metadata.uid === ownerRef.uid) : null) : null;
   return {
     kind: c.kind,
     namespace: namespaceOf(c),
@@ -69,7 +71,10 @@ export function buildExplainModel(planner: ClusterPlanner, original: Controller,
     object: { replicas: desiredReplicas(original), generation: original.metadata.generation ?? 0 },
     whatIf,
     owner: ownerRef ? { kind: ownerRef.kind, name: ownerRef.name, uid: ownerRef.uid, found: ownerFound } : null,
-    siblings: planner.siblings(c).map((s) => s.metadata.name).sort(),
+    siblings: planner
+      .siblings(c)
+      .map((s) => s.metadata.name)
+      .sort(),
     pods: rows,
     statusBefore: {
       replicas: before.replicas,
@@ -83,4 +88,3 @@ export function buildExplainModel(planner: ClusterPlanner, original: Controller,
     plan: detail.entry,
   };
 }
-

@@ -29,13 +29,22 @@ function restartsWords(f: RankFacts): string {
 export type Colocation = 'owner' | 'standalone' | 'rc';
 
 function colocationWords(colocation: Colocation): string {
-  if (colocation === 'standalone') return 'colocation (a standalone ReplicaSet: colocation only counts pods of ReplicaSets sharing its controller owner, so here it ranks every pod alike)';
-  if (colocation === 'rc') return 'colocation (a ReplicationController: colocation only counts pods of ReplicaSets sharing a controller owner, so here it ranks every pod alike)';
+  if (colocation === 'standalone')
+    return 'colocation (a standalone ReplicaSet: colocation only counts pods of ReplicaSets sharing its controller owner, so here it ranks every pod alike)';
+  if (colocation === 'rc')
+    return 'colocation (a ReplicationController: colocation only counts pods of ReplicaSets sharing a controller owner, so here it ranks every pod alike)';
   return 'colocation';
 }
 
 /** One sentence comparing a victim with the first pod that is kept (plan `delete[].message`). */
-export function deleteMessage(v: RankFacts, reason: DeleteReason, kept: RankFacts | null, nowMs: number, uidStepIsReady: boolean, colocation: Colocation = 'owner'): string {
+export function deleteMessage(
+  v: RankFacts,
+  reason: DeleteReason,
+  kept: RankFacts | null,
+  nowMs: number,
+  uidStepIsReady: boolean,
+  colocation: Colocation = 'owner',
+): string {
   const a = v.pod.metadata.name;
   if (reason === 'ScaleToZero' || kept === null) {
     return `scaling to 0: every active pod is deleted, and upstream picks them in no particular order`;
@@ -54,7 +63,8 @@ export function deleteMessage(v: RankFacts, reason: DeleteReason, kept: RankFact
     case 'MoreOnSameNode':
       return `${a} shares node ${v.node || '(none)'} with ${v.rank} related active pods (itself included), while ${first} has ${kept.rank} on ${kept.node || '(none)'}: pods on crowded nodes go first, to spread the rest`;
     case 'ReadyShorter':
-      if (v.readyTime === null) return `${a} is ready but its Ready condition has no transition time, which counts as the most recently ready; ${first} has been ready for ${since(kept.readyTime, nowMs)}`;
+      if (v.readyTime === null)
+        return `${a} is ready but its Ready condition has no transition time, which counts as the most recently ready; ${first} has been ready for ${since(kept.readyTime, nowMs)}`;
       return `${a} has been ready for ${since(v.readyTime, nowMs)}, ${first} for ${since(kept.readyTime, nowMs)}: the more recently ready pod goes first`;
     case 'UidOrder':
       return uidStepIsReady
@@ -84,19 +94,55 @@ export interface BehaviourFeature {
 /** The behaviour of the emulated controller, feature by feature (the gates, then the releases' changes). */
 export function behaviourFeatures(b: Behaviour): BehaviourFeature[] {
   return [
-    { name: 'PodDeletionCost', on: b.gates.PodDeletionCost, source: 'feature gate', description: 'the controller.kubernetes.io/pod-deletion-cost annotation orders the deletion ranking' },
-    { name: 'LogarithmicScaleDown', on: b.gates.LogarithmicScaleDown, source: 'feature gate', description: 'ready and creation times are compared in logarithmic buckets, then by uid' },
-    { name: 'DeploymentReplicaSetTerminatingReplicas', on: b.gates.DeploymentReplicaSetTerminatingReplicas, source: 'feature gate', description: 'status.terminatingReplicas counts the pods being deleted' },
+    {
+      name: 'PodDeletionCost',
+      on: b.gates.PodDeletionCost,
+      source: 'feature gate',
+      description: 'the controller.kubernetes.io/pod-deletion-cost annotation orders the deletion ranking',
+    },
+    {
+      name: 'LogarithmicScaleDown',
+      on: b.gates.LogarithmicScaleDown,
+      source: 'feature gate',
+      description: 'ready and creation times are compared in logarithmic buckets, then by uid',
+    },
+    {
+      name: 'DeploymentReplicaSetTerminatingReplicas',
+      on: b.gates.DeploymentReplicaSetTerminatingReplicas,
+      source: 'feature gate',
+      description: 'status.terminatingReplicas counts the pods being deleted',
+    },
     {
       name: 'StaleControllerConsistencyReplicaSet',
       on: b.gates.StaleControllerConsistencyReplicaSet,
       source: 'feature gate',
-      description: "kube-controller-manager syncs a ReplicaSet only once its caches hold its own last writes (sync timing only: no plan changes, and rs-reconcile run does not wait)",
+      description:
+        'kube-controller-manager syncs a ReplicaSet only once its caches hold its own last writes (sync timing only: no plan changes, and rs-reconcile run does not wait)',
     },
-    { name: 'sidecarRestarts', on: b.sidecarRestarts, source: '1.32+', description: 'sidecar restarts in ranking: equal restarts are decided by restartable init containers' },
-    { name: 'availabilityInclusive', on: b.availabilityInclusive, source: '1.34+', description: 'a pod is available once ready for exactly minReadySeconds (<=, was <)' },
-    { name: 'nextAvailableRequeue', on: b.requeue === 'next-available', source: '1.34+', description: "the sync after a scale-up is queued at the next pod's availability time" },
-    { name: 'ownerIndex', on: b.controllerRefIndex === 'namespace-kind-name-uid', source: '1.34+', description: "owned pods are found by the owner reference's namespace, kind, name and uid (not the uid alone)" },
+    {
+      name: 'sidecarRestarts',
+      on: b.sidecarRestarts,
+      source: '1.32+',
+      description: 'sidecar restarts in ranking: equal restarts are decided by restartable init containers',
+    },
+    {
+      name: 'availabilityInclusive',
+      on: b.availabilityInclusive,
+      source: '1.34+',
+      description: 'a pod is available once ready for exactly minReadySeconds (<=, was <)',
+    },
+    {
+      name: 'nextAvailableRequeue',
+      on: b.requeue === 'next-available',
+      source: '1.34+',
+      description: "the sync after a scale-up is queued at the next pod's availability time",
+    },
+    {
+      name: 'ownerIndex',
+      on: b.controllerRefIndex === 'namespace-kind-name-uid',
+      source: '1.34+',
+      description: "owned pods are found by the owner reference's namespace, kind, name and uid (not the uid alone)",
+    },
   ];
 }
 

@@ -7,14 +7,7 @@ export const PLAN_API_VERSION = 'rs-reconcile/v1alpha1';
 
 export type PodDecision = 'keep' | 'adopt' | 'release' | 'ignore';
 
-export type PodReason =
-  | 'OwnedMatching'
-  | 'OrphanMatching'
-  | 'OwnedNotMatching'
-  | 'OwnedByOther'
-  | 'Inactive'
-  | 'Terminating'
-  | 'ControllerDeleting';
+export type PodReason = 'OwnedMatching' | 'OrphanMatching' | 'OwnedNotMatching' | 'OwnedByOther' | 'Inactive' | 'Terminating' | 'ControllerDeleting';
 
 export type DeleteReason =
   | 'Unscheduled'

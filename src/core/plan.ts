@@ -184,13 +184,20 @@ export class ClusterPlanner {
       if (d) claims.push(d);
     }
     const claimed = claims.filter((d) => d.claimed).map((d) => d.pod);
-    const terminating = bh.gates.DeploymentReplicaSetTerminatingReplicas && bh.statusTerminatingReplicas[c.kind] ? this.countTerminating(c, selector, candidates) : null;
+    const terminating =
+      bh.gates.DeploymentReplicaSetTerminatingReplicas && bh.statusTerminatingReplicas[c.kind] ? this.countTerminating(c, selector, candidates) : null;
 
     let skip: PlanController['skip'] = null;
     if (isBeingDeleted(c)) {
-      skip = { reason: 'ControllerDeleting', message: `the ${c.kind} is being deleted (deletionTimestamp ${c.metadata.deletionTimestamp}): upstream adopts, releases, creates and deletes nothing, but still writes the status` };
+      skip = {
+        reason: 'ControllerDeleting',
+        message: `the ${c.kind} is being deleted (deletionTimestamp ${c.metadata.deletionTimestamp}): upstream adopts, releases, creates and deletes nothing, but still writes the status`,
+      };
     } else if (!needsSync) {
-      skip = { reason: 'ExpectationsPending', message: `earlier creates or deletes of this ${c.kind} have not been observed yet: upstream waits for them (or 5 minutes) before managing replicas again` };
+      skip = {
+        reason: 'ExpectationsPending',
+        message: `earlier creates or deletes of this ${c.kind} have not been observed yet: upstream waits for them (or 5 minutes) before managing replicas again`,
+      };
     }
     const warnings: PlanWarning[] = this.opts.warnings === false ? [] : this.staticWarnings(c, selector, claims);
     return this.decide(c, selector, claims, claimed, terminating, skip, warnings);
@@ -202,11 +209,27 @@ export class ClusterPlanner {
    */
   afterClaims(d: SyncDecision, claimed: Pod[]): SyncDecision {
     if (claimed.length === d.claimed.length && claimed.every((p, i) => p === d.claimed[i])) return d;
-    return this.decide(d.controller, d.selector!, d.claims, claimed, d.terminating, d.entry.skip, d.entry.warnings.filter((w) => w.code !== 'BurstCapped' && w.code !== 'NoTemplateLabels'));
+    return this.decide(
+      d.controller,
+      d.selector!,
+      d.claims,
+      claimed,
+      d.terminating,
+      d.entry.skip,
+      d.entry.warnings.filter((w) => w.code !== 'BurstCapped' && w.code !== 'NoTemplateLabels'),
+    );
   }
 
   /** manageReplicas, calculateStatus and the skip rule of updateReplicaSetStatus, the requeue: one `now`. */
-  private decide(c: Controller, selector: Selector, claims: ClaimDecision[], claimed: Pod[], terminating: number | null, skip: PlanController['skip'], warnings: PlanWarning[]): SyncDecision {
+  private decide(
+    c: Controller,
+    selector: Selector,
+    claims: ClaimDecision[],
+    claimed: Pod[],
+    terminating: number | null,
+    skip: PlanController['skip'],
+    warnings: PlanWarning[],
+  ): SyncDecision {
     const bh = this.opts.behaviour;
     const now = this.opts.now;
     const desired = desiredReplicas(c);
@@ -220,16 +243,27 @@ export class ClusterPlanner {
       if (diff < 0) {
         createCount = Math.min(-diff, this.burstReplicas);
         batches = slowStartBatches(createCount);
-        if (createCount < -diff) warnings.push({ code: 'BurstCapped', message: `${-diff} pods are missing but one sync creates at most ${this.burstReplicas} (burst replicas); the rest follow in later syncs` });
+        if (createCount < -diff)
+          warnings.push({
+            code: 'BurstCapped',
+            message: `${-diff} pods are missing but one sync creates at most ${this.burstReplicas} (burst replicas); the rest follow in later syncs`,
+          });
         const labels = c.spec.template?.metadata?.labels;
         if (!labels || Object.keys(labels).length === 0) {
           // RealPodControl refuses locally: the first create fails and slow start stops (slowStartBatch).
           manageError = 'unable to create pods, no labels';
-          warnings.push({ code: 'NoTemplateLabels', message: `the pod template has no labels: upstream refuses to create pods ("unable to create pods, no labels") and records FailedCreate` });
+          warnings.push({
+            code: 'NoTemplateLabels',
+            message: `the pod template has no labels: upstream refuses to create pods ("unable to create pods, no labels") and records FailedCreate`,
+          });
         }
       } else if (diff > 0) {
         const n = Math.min(diff, this.burstReplicas);
-        if (n < diff) warnings.push({ code: 'BurstCapped', message: `${diff} pods are surplus but one sync deletes at most ${this.burstReplicas} (burst replicas); the rest follow in later syncs` });
+        if (n < diff)
+          warnings.push({
+            code: 'BurstCapped',
+            message: `${diff} pods are surplus but one sync deletes at most ${this.burstReplicas} (burst replicas); the rest follow in later syncs`,
+          });
         perNode = this.relatedPodsPerNode(c);
         deletion = choosePodsToDelete(claimed, n, perNode, now, bh);
       }
@@ -249,20 +283,30 @@ export class ClusterPlanner {
       inSync: false,
       skip,
       replicas: { desired, current: claimed.length },
-      pods: sortedByName(claims.map((d) => ({ name: d.pod.metadata.name, uid: d.pod.metadata.uid, decision: d.decision, reason: d.reason, message: d.message }))),
+      pods: sortedByName(
+        claims.map((d) => ({ name: d.pod.metadata.name, uid: d.pod.metadata.uid, decision: d.decision, reason: d.reason, message: d.message })),
+      ),
       create: { count: createCount, batches },
       delete: (deletion?.victims ?? []).map((v) => ({
         name: v.facts.pod.metadata.name,
         uid: v.facts.uid,
         reason: v.reason,
-        message: deleteMessage(v.facts, v.reason, deletion!.firstKept, now, uidStepIsReady(v), !this.hasSiblings(c) ? 'rc' : controllerRef(c) ? 'owner' : 'standalone'),
+        message: deleteMessage(
+          v.facts,
+          v.reason,
+          deletion!.firstKept,
+          now,
+          uidStepIsReady(v),
+          !this.hasSiblings(c) ? 'rc' : controllerRef(c) ? 'owner' : 'standalone',
+        ),
       })),
       status: toPlanStatus(status),
       statusChanged,
       requeueAfterSeconds: requeue,
       warnings,
     };
-    entry.inSync = !statusChanged && createCount === 0 && entry.delete.length === 0 && !entry.pods.some((p) => p.decision === 'adopt' || p.decision === 'release');
+    entry.inSync =
+      !statusChanged && createCount === 0 && entry.delete.length === 0 && !entry.pods.some((p) => p.decision === 'adopt' || p.decision === 'release');
     return {
       controller: c,
       now,

@@ -66,21 +66,37 @@ export function buildPodExplanation(input: PodExplainInput): PodExplanation {
       notes.push(`--replicas ${n} has nothing to scale: no controller counts this pod as its own (after this sync's adopt and release)`);
     } else {
       const scaled = new Set(counting.map((d) => d.controller.kind + '/' + d.controller.metadata.uid));
-      const planner = new ClusterPlanner(snapshot, { ...options, include: undefined, replicasOverride: (c) => (scaled.has(c.kind + '/' + c.metadata.uid) ? n : undefined) });
-      whatIf = counting.map((d) => planner.planController(planner.controllers.find((c) => c.kind === d.controller.kind && c.metadata.uid === d.controller.metadata.uid)!));
+      const planner = new ClusterPlanner(snapshot, {
+        ...options,
+        include: undefined,
+        replicasOverride: (c) => (scaled.has(c.kind + '/' + c.metadata.uid) ? n : undefined),
+      });
+      whatIf = counting.map((d) =>
+        planner.planController(planner.controllers.find((c) => c.kind === d.controller.kind && c.metadata.uid === d.controller.metadata.uid)!),
+      );
       shown = listing.map((d) => whatIf.find((w) => w.controller.kind === d.controller.kind && w.controller.metadata.uid === d.controller.metadata.uid) ?? d);
     }
   }
 
   const controllers = shown.map((d) => controllerEntry(d.entry, uid));
   const ref = controllerRef(pod);
-  const owner = ref ? { kind: ref.kind, name: ref.name, uid: ref.uid, found: base.controllers.some((c) => c.kind === ref.kind && c.metadata.uid === ref.uid && namespaceOf(c) === ns) } : null;
+  const owner = ref
+    ? {
+        kind: ref.kind,
+        name: ref.name,
+        uid: ref.uid,
+        found: base.controllers.some((c) => c.kind === ref.kind && c.metadata.uid === ref.uid && namespaceOf(c) === ns),
+      }
+    : null;
 
   let deletion: PodDeletion | null = null;
   if (counting.length > 0) {
     // More than one controller counting one pod is a fight upstream leaves undecided (each
     // adopts in its own sync): the order shown is the first one's.
-    if (counting.length > 1) notes.push(`${counting.length} controllers would each count this pod (overlapping selectors): the deletion order below is ${counting[0].controller.kind} ${counting[0].controller.metadata.name}'s`);
+    if (counting.length > 1)
+      notes.push(
+        `${counting.length} controllers would each count this pod (overlapping selectors): the deletion order below is ${counting[0].controller.kind} ${counting[0].controller.metadata.name}'s`,
+      );
     const d = counting[0];
     deletion = {
       kind: d.controller.kind,
@@ -161,7 +177,11 @@ function orphanOf(planner: ClusterPlanner, pod: Pod, source: 'file' | 'cluster')
       reason: 'OwnerNotFound',
       likely: true,
       message: `its owner ${ref.kind} ${ref.name} (uid ${ref.uid}) ${missing}: likely deleted with a background or foreground cascade, and garbage collection deletes this pod soon${source === 'file' ? '; or the snapshot was taken without it' : ''}`,
-      evidence: [`its controller reference names ${ref.kind} ${ref.name} with uid ${ref.uid}`, `no ${ref.kind} of that uid in namespace ${ns}`, `no ${ref.kind} named ${ref.name} in namespace ${ns}`],
+      evidence: [
+        `its controller reference names ${ref.kind} ${ref.name} with uid ${ref.uid}`,
+        `no ${ref.kind} of that uid in namespace ${ns}`,
+        `no ${ref.kind} named ${ref.name} in namespace ${ns}`,
+      ],
     };
   }
 
@@ -171,7 +191,8 @@ function orphanOf(planner: ClusterPlanner, pod: Pod, source: 'file' | 'cluster')
     return {
       reason: 'Unknown',
       likely: true,
-      message: 'it has no controller reference and no generateName to tell which controller made it: likely created by hand (or its owner references were removed by hand)',
+      message:
+        'it has no controller reference and no generateName to tell which controller made it: likely created by hand (or its owner references were removed by hand)',
       evidence: ['no controller reference', 'no generateName'],
     };
   }
@@ -181,7 +202,10 @@ function orphanOf(planner: ClusterPlanner, pod: Pod, source: 'file' | 'cluster')
       reason: 'OwnerDeletedOrphaned',
       likely: true,
       message: `its owner was likely deleted with --cascade=orphan: that removes the owner references of its pods and then the owner, leaving the pods running`,
-      evidence: ['no controller reference', `its generateName "${generateName}" points to ${prefix}, and no ReplicaSet or ReplicationController named ${prefix} ${source === 'cluster' ? 'exists' : 'is in the input'} in namespace ${ns}`],
+      evidence: [
+        'no controller reference',
+        `its generateName "${generateName}" points to ${prefix}, and no ReplicaSet or ReplicationController named ${prefix} ${source === 'cluster' ? 'exists' : 'is in the input'} in namespace ${ns}`,
+      ],
     };
   }
   const c = named[0];
@@ -204,7 +228,10 @@ function orphanOf(planner: ClusterPlanner, pod: Pod, source: 'file' | 'cluster')
     message: sel.ok
       ? `its generateName names ${c.kind} ${c.metadata.name}, whose selector matches it again: how it lost its owner reference is not recorded (an earlier ${c.metadata.name} deleted with --cascade=orphan, or a release whose labels were restored)`
       : `its generateName names ${c.kind} ${c.metadata.name}, whose selector is invalid: how it lost its owner reference is not recorded`,
-    evidence: ['no controller reference', `its generateName "${generateName}" names ${c.kind} ${c.metadata.name}, which exists${sel.ok ? ' and selects the pod' : ' with an invalid selector'}`],
+    evidence: [
+      'no controller reference',
+      `its generateName "${generateName}" names ${c.kind} ${c.metadata.name}, which exists${sel.ok ? ' and selects the pod' : ' with an invalid selector'}`,
+    ],
   };
 }
 
@@ -228,11 +255,24 @@ function deletionCase(planner: ClusterPlanner, d: SyncDecision, pod: Pod, option
 
   let keep: KeepCost;
   if (!picked) {
-    keep = { current, cost: null, blockedBy: 'NotPicked', message: deletes === 0 ? 'it is not picked: this sync deletes no pod' : `it is not picked: this sync deletes ${deletes === 1 ? '1 pod that ranks' : `${deletes} pods that rank`} before it` };
+    keep = {
+      current,
+      cost: null,
+      blockedBy: 'NotPicked',
+      message:
+        deletes === 0
+          ? 'it is not picked: this sync deletes no pod'
+          : `it is not picked: this sync deletes ${deletes === 1 ? '1 pod that ranks' : `${deletes} pods that rank`} before it`,
+    };
   } else if (deletes >= claimed.length) {
     keep = { current, cost: null, blockedBy: 'ScaleToZero', message: 'no cost helps: every pod it counts is deleted (a scale to 0)' };
   } else if (!bh.gates.PodDeletionCost) {
-    keep = { current, cost: null, blockedBy: 'GateOff', message: 'no cost helps: the PodDeletionCost feature gate is off, so upstream does not compare the annotation' };
+    keep = {
+      current,
+      cost: null,
+      blockedBy: 'GateOff',
+      message: 'no cost helps: the PodDeletionCost feature gate is off, so upstream does not compare the annotation',
+    };
   } else {
     keep = keepingCost(claimed, at, deletes, perNode, now, options);
   }

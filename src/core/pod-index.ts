@@ -10,7 +10,6 @@ import type { Pod } from './types.js';
 
 const SCAN_BELOW = 64; // below this many pods a namespace is scanned rather than indexed
 
-
 class LabelPostings {
   private readonly byPair = new Map<string, Pod[]>();
   private readonly byKey = new Map<string, Pod[]>();

@@ -64,10 +64,14 @@ export function qualifiedNameErrors(key: string): string[] {
     else {
       if (byteLength(prefix) > 253) errs.push('prefix part must be no more than 253 characters');
       if (!DNS1123_SUBDOMAIN_RE.test(prefix))
-        errs.push(`prefix part ${regexError("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character", DNS1123_SUBDOMAIN_FMT, 'example.com')}`);
+        errs.push(
+          `prefix part ${regexError("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character", DNS1123_SUBDOMAIN_FMT, 'example.com')}`,
+        );
     }
   } else {
-    return [`a qualified name ${regexError(QUALIFIED_NAME_MSG, QUALIFIED_NAME_FMT, 'MyName', 'my.name', '123-abc')} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`];
+    return [
+      `a qualified name ${regexError(QUALIFIED_NAME_MSG, QUALIFIED_NAME_FMT, 'MyName', 'my.name', '123-abc')} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`,
+    ];
   }
   if (name.length === 0) errs.push('name part must be non-empty');
   else if (byteLength(name) > 63) errs.push('name part must be no more than 63 characters');
@@ -80,7 +84,15 @@ export function labelValueErrors(value: string): string[] {
   const errs: string[] = [];
   if (byteLength(value) > 63) errs.push('must be no more than 63 characters');
   if (!LABEL_VALUE_RE.test(value))
-    errs.push(regexError("a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character", LABEL_VALUE_FMT, 'MyValue', 'my_value', '12345'));
+    errs.push(
+      regexError(
+        "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character",
+        LABEL_VALUE_FMT,
+        'MyValue',
+        'my_value',
+        '12345',
+      ),
+    );
   return errs;
 }
 
@@ -235,7 +247,10 @@ const NOTHING: Selector = {
 
 function sortRequirements(reqs: Requirement[]): Requirement[] {
   // upstream's internalSelector keeps requirements sorted by key (stable for equal keys)
-  return reqs.map((r, i) => [r, i] as const).sort((a, b) => (a[0].key < b[0].key ? -1 : a[0].key > b[0].key ? 1 : a[1] - b[1])).map(([r]) => r);
+  return reqs
+    .map((r, i) => [r, i] as const)
+    .sort((a, b) => (a[0].key < b[0].key ? -1 : a[0].key > b[0].key ? 1 : a[1] - b[1]))
+    .map(([r]) => r);
 }
 
 // A Map, not an object literal: "toString" or "__proto__" must not pass for an operator.
@@ -308,7 +323,17 @@ interface ScannedItem {
 
 // A Map, not an object literal: an identifier named "toString" is no keyword.
 const LITERAL_TOKENS = new Map<string, Token>([
-  [')', ')'], [',', ','], ['!', '!'], ['==', '=='], ['=', '='], ['>', '>'], ['in', 'in'], ['<', '<'], ['!=', '!='], ['notin', 'notin'], ['(', '('],
+  [')', ')'],
+  [',', ','],
+  ['!', '!'],
+  ['==', '=='],
+  ['=', '='],
+  ['>', '>'],
+  ['in', 'in'],
+  ['<', '<'],
+  ['!=', '!='],
+  ['notin', 'notin'],
+  ['(', '('],
 ]);
 
 const isWhitespace = (ch: string) => ch === ' ' || ch === '\t' || ch === '\r' || ch === '\n';

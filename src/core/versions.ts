@@ -81,9 +81,12 @@ export function parseKubeVersion(text: string): VersionResult {
 /** The minor a live server reports, clamped into the supported range (with a note when clamped). */
 export function minorFromServer(minorField: string): { minor: number; note: string | null } {
   const n = Number(/^\d+/.exec(minorField)?.[0] ?? NaN);
-  if (!Number.isFinite(n)) return { minor: NEWEST_MINOR, note: `the server reported minor version ${JSON.stringify(minorField)}; explaining as ${NEWEST_VERSION}` };
-  if (n > NEWEST_MINOR) return { minor: NEWEST_MINOR, note: `the server runs 1.${n}; rs-reconcile knows upstream behaviour up to ${NEWEST_VERSION} and explains as that` };
-  if (n < OLDEST_MINOR) return { minor: OLDEST_MINOR, note: `the server runs 1.${n}; rs-reconcile knows upstream behaviour from 1.${OLDEST_MINOR} and explains as that` };
+  if (!Number.isFinite(n))
+    return { minor: NEWEST_MINOR, note: `the server reported minor version ${JSON.stringify(minorField)}; explaining as ${NEWEST_VERSION}` };
+  if (n > NEWEST_MINOR)
+    return { minor: NEWEST_MINOR, note: `the server runs 1.${n}; rs-reconcile knows upstream behaviour up to ${NEWEST_VERSION} and explains as that` };
+  if (n < OLDEST_MINOR)
+    return { minor: OLDEST_MINOR, note: `the server runs 1.${n}; rs-reconcile knows upstream behaviour from 1.${OLDEST_MINOR} and explains as that` };
   return { minor: n, note: null };
 }
 
@@ -93,7 +96,10 @@ export type GatesResult = { ok: true; gates: Partial<Record<GateName, boolean>> 
 export function parseFeatureGates(text: string | undefined): GatesResult {
   const gates: Partial<Record<GateName, boolean>> = {};
   if (!text) return { ok: true, gates };
-  for (const part of text.split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const part of text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const m = /^([A-Za-z0-9]+)=(true|false)$/i.exec(part);
     if (!m) return { ok: false, error: `invalid --feature-gates entry ${JSON.stringify(part)}: expected Name=true|false` };
     const name = GATE_NAMES.find((g) => g.toLowerCase() === m[1].toLowerCase());
@@ -128,7 +134,9 @@ export function behaviourFor(minor: number, overrides: Partial<Record<GateName, 
         };
       }
       if (h.lockedSince !== undefined && minor >= h.lockedSince && wanted !== on) {
-        warnings.push(`feature gate ${name} is locked to ${on} since 1.${h.lockedSince} (kube-controller-manager would refuse to start); evaluating as if it were ${wanted}`);
+        warnings.push(
+          `feature gate ${name} is locked to ${on} since 1.${h.lockedSince} (kube-controller-manager would refuse to start); evaluating as if it were ${wanted}`,
+        );
       }
       on = wanted;
     }

@@ -23,7 +23,9 @@ const isObj = (v: unknown): v is Record<string, any> => typeof v === 'object' &&
  */
 export function writeOfAuditEvent(e: unknown): ApiWrite | null {
   if (!isObj(e) || e.kind !== 'Event' || typeof e.apiVersion !== 'string' || !e.apiVersion.startsWith('audit.k8s.io/')) {
-    throw new AuditFormatError(`not an audit event (kind ${describe(isObj(e) ? e.kind : e)}, apiVersion ${describe(isObj(e) ? e.apiVersion : undefined)}; expected kind Event, apiVersion audit.k8s.io/v1)`);
+    throw new AuditFormatError(
+      `not an audit event (kind ${describe(isObj(e) ? e.kind : e)}, apiVersion ${describe(isObj(e) ? e.apiVersion : undefined)}; expected kind Event, apiVersion audit.k8s.io/v1)`,
+    );
   }
   // Only the final answer carries the response status (RequestReceived/ResponseStarted do not).
   if (e.stage !== undefined && e.stage !== 'ResponseComplete') return null;
@@ -32,7 +34,8 @@ export function writeOfAuditEvent(e: unknown): ApiWrite | null {
   if (!isObj(ref) || !RESOURCES.has(ref.resource) || typeof ref.namespace !== 'string') return null;
   if (typeof e.requestURI === 'string' && /[?&]dryRun=/.test(e.requestURI)) return null;
   // kubectl delete --dry-run=server sends dryRun in the DeleteOptions body, not the query
-  if (isObj(e.requestObject) && e.requestObject.kind === 'DeleteOptions' && Array.isArray(e.requestObject.dryRun) && e.requestObject.dryRun.length > 0) return null;
+  if (isObj(e.requestObject) && e.requestObject.kind === 'DeleteOptions' && Array.isArray(e.requestObject.dryRun) && e.requestObject.dryRun.length > 0)
+    return null;
   const time = typeof e.requestReceivedTimestamp === 'string' ? e.requestReceivedTimestamp : typeof e.stageTimestamp === 'string' ? e.stageTimestamp : null;
   if (time === null) throw new AuditFormatError('audit event without requestReceivedTimestamp or stageTimestamp');
   // kube-apiserver's truncate backend, and the cloud exports' cuts read back (src/input/audit), mark the entry
@@ -45,7 +48,12 @@ export function writeOfAuditEvent(e: unknown): ApiWrite | null {
     // when it finished, where the log tells it apart from when it was received
     finished: typeof e.stageTimestamp === 'string' && typeof e.requestReceivedTimestamp === 'string' ? e.stageTimestamp : undefined,
     // the user the request acted as (kubectl --as) is the one who wrote it
-    user: isObj(e.impersonatedUser) && typeof e.impersonatedUser.username === 'string' ? e.impersonatedUser.username : isObj(e.user) && typeof e.user.username === 'string' ? e.user.username : '<unknown user>',
+    user:
+      isObj(e.impersonatedUser) && typeof e.impersonatedUser.username === 'string'
+        ? e.impersonatedUser.username
+        : isObj(e.user) && typeof e.user.username === 'string'
+          ? e.user.username
+          : '<unknown user>',
     userAgent: typeof e.userAgent === 'string' ? e.userAgent : '',
     verb: e.verb,
     resource: ref.resource,

@@ -58,8 +58,10 @@ export class CauseTracker {
       if (typeof r1 === 'number' && r0 !== r1) steps.push(step('spec.replicas', `${r0} → ${r1}`));
       if (after && w.subresource === null) {
         if (json(before.spec?.selector) !== json(after.spec?.selector)) steps.push(step('spec.selector', 'changed'));
-        if (json(before.spec?.template) !== json(after.spec?.template)) steps.push(step('spec.template', templateChange(before.spec?.template, after.spec?.template)));
-        if ((before.metadata?.deletionTimestamp ?? null) === null && after.metadata?.deletionTimestamp) steps.push(step('metadata.deletionTimestamp', 'deletion started'));
+        if (json(before.spec?.template) !== json(after.spec?.template))
+          steps.push(step('spec.template', templateChange(before.spec?.template, after.spec?.template)));
+        if ((before.metadata?.deletionTimestamp ?? null) === null && after.metadata?.deletionTimestamp)
+          steps.push(step('metadata.deletionTimestamp', 'deletion started'));
       }
     }
     if (steps.length === 0) return;
@@ -85,7 +87,8 @@ export class CauseTracker {
     else if (w.subresource === 'eviction') steps.push(step('metadata.deletionTimestamp', 'evicted'));
     else if (w.verb === 'delete' || w.verb === 'deletecollection') {
       // the kubelet's final delete of a pod already terminating changes nothing the controller counts
-      if (!before?.metadata.deletionTimestamp) steps.push(step(after?.metadata?.deletionTimestamp && !goneNow(after) ? 'metadata.deletionTimestamp' : 'the object itself', 'deleted'));
+      if (!before?.metadata.deletionTimestamp)
+        steps.push(step(after?.metadata?.deletionTimestamp && !goneNow(after) ? 'metadata.deletionTimestamp' : 'the object itself', 'deleted'));
     } else if (before && after) {
       const p0 = before.status?.phase ?? 'Pending';
       const p1 = after.status?.phase ?? p0;
@@ -98,7 +101,13 @@ export class CauseTracker {
       if (l0 !== l1) steps.push(step('metadata.labels', `${l0 || '(none)'} → ${l1 || '(none)'}`));
       const o0 = controllerRef(before)?.uid;
       const o1 = after.metadata ? controllerRef(after as Pod)?.uid : undefined;
-      if (o0 !== o1) steps.push(step('metadata.ownerReferences', o1 ? `controller ${controllerRef(after as Pod)!.kind} ${controllerRef(after as Pod)!.name}` : 'controller reference removed'));
+      if (o0 !== o1)
+        steps.push(
+          step(
+            'metadata.ownerReferences',
+            o1 ? `controller ${controllerRef(after as Pod)!.kind} ${controllerRef(after as Pod)!.name}` : 'controller reference removed',
+          ),
+        );
       if (!before.metadata.deletionTimestamp && after.metadata?.deletionTimestamp) steps.push(step('metadata.deletionTimestamp', 'deletion started'));
     }
     for (const s of steps) for (const key of affected) this.add(ns, key, [s]);
@@ -116,8 +125,12 @@ export class CauseTracker {
     const replicas = w.subresource === 'scale' ? (after?.spec?.replicas ?? w.request?.spec?.replicas) : after?.spec?.replicas;
     const seen: DeploymentSeen | undefined =
       w.subresource === 'scale'
-        ? before && typeof replicas === 'number' ? { ...before, replicas } : undefined
-        : after?.spec ? { replicas: typeof replicas === 'number' ? replicas : 1, images: imagesOf(after.spec.template), template: json(after.spec.template) } : undefined;
+        ? before && typeof replicas === 'number'
+          ? { ...before, replicas }
+          : undefined
+        : after?.spec
+          ? { replicas: typeof replicas === 'number' ? replicas : 1, images: imagesOf(after.spec.template), template: json(after.spec.template) }
+          : undefined;
     if (seen) ns.deployments.set(name, seen);
     else ns.deployments.delete(name);
     if (w.user === DEPLOYMENT_CONTROLLER) return;
@@ -125,9 +138,14 @@ export class CauseTracker {
     const step = (field: string, change: string): CauseStep => ({ time: w.time, user: w.user, verb: verbOf(w), object, field, change });
     let s: CauseStep | null = null;
     if (w.verb === 'create' && w.subresource === null) s = step('the object itself', `created (replicas ${seen?.replicas ?? 1})`);
-    else if (before && seen && before.template !== seen.template) s = step('spec.template', before.images !== seen.images ? `image ${before.images} → ${seen.images}` : 'changed');
+    else if (before && seen && before.template !== seen.template)
+      s = step('spec.template', before.images !== seen.images ? `image ${before.images} → ${seen.images}` : 'changed');
     else if (before && seen && before.replicas !== seen.replicas) s = step('spec.replicas', `${before.replicas} → ${seen.replicas}`);
-    else if (!before && (w.subresource === 'scale' || seen)) s = step(w.subresource === 'scale' ? 'spec.replicas' : 'spec', typeof replicas === 'number' ? `→ ${replicas} (before unknown: first seen here)` : 'changed (first seen here)');
+    else if (!before && (w.subresource === 'scale' || seen))
+      s = step(
+        w.subresource === 'scale' ? 'spec.replicas' : 'spec',
+        typeof replicas === 'number' ? `→ ${replicas} (before unknown: first seen here)` : 'changed (first seen here)',
+      );
     if (s) ns.deploymentCause.set(name, [s]);
   }
 
@@ -146,9 +164,18 @@ export class CauseTracker {
       const m = c[0].field === 'spec.replicas' ? /^(\d+) → (\d+)$/.exec(c[0].change) : null;
       return m !== null && Math.sign(Number(m[2]) - Number(m[1])) === dir;
     };
-    if (verb === 'delete') pick = newest((c) => replicas(c, -1)) ?? newest((c) => c[0].object.kind === 'Pod' && (c[0].change === 'created' || c[0].field === 'metadata.labels' || c[0].field === 'metadata.ownerReferences'));
-    else if (verb === 'create') pick = newest((c) => replicas(c, 1)) ?? newest((c) => (c[0].object.kind !== 'Pod' && c[0].change.startsWith('created')) || (c[0].object.kind === 'Pod' && c[0].change !== 'created'));
-    else if (verb === 'adopt' || verb === 'release') pick = newest((c) => c[0].field === 'metadata.labels' || c[0].field === 'spec.selector' || c[0].change.startsWith('created'));
+    if (verb === 'delete')
+      pick =
+        newest((c) => replicas(c, -1)) ??
+        newest(
+          (c) => c[0].object.kind === 'Pod' && (c[0].change === 'created' || c[0].field === 'metadata.labels' || c[0].field === 'metadata.ownerReferences'),
+        );
+    else if (verb === 'create')
+      pick =
+        newest((c) => replicas(c, 1)) ??
+        newest((c) => (c[0].object.kind !== 'Pod' && c[0].change.startsWith('created')) || (c[0].object.kind === 'Pod' && c[0].change !== 'created'));
+    else if (verb === 'adopt' || verb === 'release')
+      pick = newest((c) => c[0].field === 'metadata.labels' || c[0].field === 'spec.selector' || c[0].change.startsWith('created'));
     pick ??= pending.at(-1);
     const cause = pick ?? ns.last.get(key) ?? null;
     ns.last.set(key, cause);
@@ -169,7 +196,6 @@ export class CauseTracker {
     if (list.length > MAX_PENDING) list.splice(0, list.length - MAX_PENDING);
   }
 }
-
 
 function verbOf(w: ApiWrite): HistoryVerb {
   if (w.subresource === 'scale') return 'scale';

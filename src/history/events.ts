@@ -187,7 +187,8 @@ export function objectsOf(doc: unknown): unknown[] {
   const out: unknown[] = [];
   const walk = (v: unknown) => {
     if (Array.isArray(v)) for (const x of v) walk(x);
-    else if (isObj(v) && Array.isArray(v.items) && (v.kind === undefined || (typeof v.kind === 'string' && v.kind.endsWith('List')))) for (const x of v.items) walk(x);
+    else if (isObj(v) && Array.isArray(v.items) && (v.kind === undefined || (typeof v.kind === 'string' && v.kind.endsWith('List'))))
+      for (const x of v.items) walk(x);
     else if (v !== null && v !== undefined) out.push(v);
   };
   walk(doc);
@@ -352,7 +353,10 @@ function know(events: EventRecord[]): Knowledge {
       addTo(k.controllers, `${e.namespace}/${s.rs}`, 'ReplicaSet');
       if (e.involved.kind === 'Deployment') addTo(k.deploymentSets, `${e.namespace}/${e.involved.name}`, s.rs);
     }
-    if (e.involved.kind === 'Pod' && (e.reason === 'Evicted' || e.reason === 'Preempted' || (e.reason === 'TaintManagerEviction' && TAINT_EVICTION.test(e.message)))) {
+    if (
+      e.involved.kind === 'Pod' &&
+      (e.reason === 'Evicted' || e.reason === 'Preempted' || (e.reason === 'TaintManagerEviction' && TAINT_EVICTION.test(e.message)))
+    ) {
       k.accounted.add(`${e.namespace}/${e.involved.name}`);
     }
   }
@@ -481,12 +485,20 @@ function scaleEvent(e: EventRecord, scales: Map<string, ScaleSeen>, lastTo: Map<
   const from = s.from ?? lastTo.get(key) ?? null;
   lastTo.set(key, s.to);
   const change = from !== null ? `${from} → ${s.to}` : `? → ${s.to}`;
-  const step: CauseStep = { time: e.last, user: actor.user, verb: 'scale', object: { kind: 'ReplicaSet', namespace: e.namespace, name: s.rs }, field: 'spec.replicas', change };
+  const step: CauseStep = {
+    time: e.last,
+    user: actor.user,
+    verb: 'scale',
+    object: { kind: 'ReplicaSet', namespace: e.namespace, name: s.rs },
+    field: 'spec.replicas',
+    change,
+  };
   const words = `${s.dir} ${from !== null ? `from ${from} ` : ''}to ${s.to}`;
   scales.set(key, { step, words, dir: s.dir, to: s.to, left: from !== null ? Math.abs(s.to - from) : Number.POSITIVE_INFINITY });
   const owner = e.involved.kind ? ` (${e.involved.kind} ${e.involved.name})` : '';
   let what = `${shortUser(actor.user)} scaled ReplicaSet ${s.rs}${owner} ${words}`;
-  if (e.combined && e.count > 1) what += `, the last of ${e.count} scales between ${e.first} and ${e.last} combined into one Event by the event recorder (the others are not named)`;
+  if (e.combined && e.count > 1)
+    what += `, the last of ${e.count} scales between ${e.first} and ${e.last} combined into one Event by the event recorder (the others are not named)`;
   else if (e.count > 1) what += ` (${times(e)})`;
   if (s.from === null && from !== null) what += ` (from ${from} as the Event before said)`;
   const why = `; Events do not carry the change of the ${e.involved.kind || 'owner'} that made ${shortUser(actor.user)} scale it`;
@@ -517,15 +529,27 @@ function evictionEvent(e: EventRecord, k: Knowledge): HistoryEvent | null {
 function killedEvent(kill: Killed, k: Knowledge): HistoryEvent {
   let message =
     `pod ${kill.pod} was deleted: the kubelet stopped it at ${kill.time} (Killing: ${kill.message}), and no Event names who deleted it: ` +
-    'users, the garbage collector and evictions write none (nor does a controller past its event recorder\'s limits)';
+    "users, the garbage collector and evictions write none (nor does a controller past its event recorder's limits)";
   if (kill.owner) {
-    const combined = (k.combinedDeletes.get(`${kill.ns}/${kill.owner.kind}/${kill.owner.name}`) ?? []).filter((e) => e.firstMs <= kill.ms + 60_000 && kill.ms <= e.lastMs + 60_000);
+    const combined = (k.combinedDeletes.get(`${kill.ns}/${kill.owner.kind}/${kill.owner.name}`) ?? []).filter(
+      (e) => e.firstMs <= kill.ms + 60_000 && kill.ms <= e.lastMs + 60_000,
+    );
     if (combined.length > 0) {
       const c = combined[0];
       message += `; ${kill.owner.kind} ${kill.owner.name} deleted pods ${times(c)} in an Event naming only the last: it may be one of them`;
     }
   }
-  return { time: kill.time, actor: { user: UNKNOWN_USER, controller: false }, verb: 'delete', controller: kill.owner, pod: kill.pod, reason: null, message, predicted: null, cause: null };
+  return {
+    time: kill.time,
+    actor: { user: UNKNOWN_USER, controller: false },
+    verb: 'delete',
+    controller: kill.owner,
+    pod: kill.pod,
+    reason: null,
+    message,
+    predicted: null,
+    cause: null,
+  };
 }
 
 /** The ReplicaSets of a Deployment: named by its ScalingReplicaSet Events, or by name (NAME-<pod-template-hash>). */

@@ -178,19 +178,28 @@ export interface Sync {
 export type Controllerish = ReplicaSet | ReplicationController;
 
 const selectors = new WeakMap<Controllerish, Selector>();
-const NOTHING: Selector = { nothing: true, everything: false, requirements: [], matches: () => false, explainMismatch: () => 'nil selector', toString: () => '<none>' };
+const NOTHING: Selector = {
+  nothing: true,
+  everything: false,
+  requirements: [],
+  matches: () => false,
+  explainMismatch: () => 'nil selector',
+  toString: () => '<none>',
+};
 
 /** The controller's selector, compiled once per object (an invalid one selects nothing, as upstream's claim). */
 export function selectorOf(c: Controllerish): Selector {
   let sel = selectors.get(c);
   if (!sel) {
-    const r = c.kind === 'ReplicationController' ? { ok: true as const, selector: selectorFromSet((c.spec?.selector ?? null) as Record<string, string> | null) } : labelSelectorAsSelector((c as ReplicaSet).spec?.selector);
+    const r =
+      c.kind === 'ReplicationController'
+        ? { ok: true as const, selector: selectorFromSet((c.spec?.selector ?? null) as Record<string, string> | null) }
+        : labelSelectorAsSelector((c as ReplicaSet).spec?.selector);
     sel = r.ok ? r.selector : NOTHING;
     selectors.set(c, sel);
   }
   return sel;
 }
-
 
 function addTo(m: Map<string, Set<string>>, k: string, v: string): void {
   let s = m.get(k);

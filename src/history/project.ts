@@ -12,7 +12,8 @@ export function projectWrite(w: ApiWrite): ApiWrite {
   // What is sent is read only where the answer does not tell: a status written (the controller's
   // numbers), a binding's node, a scale's replicas, and writes the server refused or answered
   // without the object. A pod sent is read for its metadata alone (its owner).
-  const needRequest = w.code < 200 || w.code >= 300 || w.response === null || w.response.kind !== w.request?.kind || w.subresource !== null || w.resource === 'deployments';
+  const needRequest =
+    w.code < 200 || w.code >= 300 || w.response === null || w.response.kind !== w.request?.kind || w.subresource !== null || w.resource === 'deployments';
   const request = !needRequest ? null : w.request?.kind === 'Pod' ? slimPod(w.request) : projectBody(w.request);
   const response = projectBody(w.response);
   return request === w.request && response === w.response ? w : { ...w, request, response };

@@ -66,7 +66,11 @@ export function shellQuote(s: string): string {
 
 /** A double-quoted string with backslash escapes, as GoogleSQL, KQL and the Logging query language read it. */
 function backslashString(s: string): string {
-  return `"${s.replace(/[\\"]/g, (c) => `\\${c}`).replace(/\n/g, '\\n').replace(/\r/g, '\\r').replace(/\t/g, '\\t')}"`;
+  return `"${s
+    .replace(/[\\"]/g, (c) => `\\${c}`)
+    .replace(/\n/g, '\\n')
+    .replace(/\r/g, '\\r')
+    .replace(/\t/g, '\\t')}"`;
 }
 
 /** A GoogleSQL (BigQuery) string literal. */
@@ -194,7 +198,7 @@ function header(o: CloudQueryOptions, w: Window, title: string): string[] {
   lines.push(
     o.namespace !== undefined
       ? `# Namespace: ${o.namespace}.`
-      : '# Namespace: all (-A): every namespace\'s writes, a lot on a large cluster; -n NAMESPACE selects one.',
+      : "# Namespace: all (-A): every namespace's writes, a lot on a large cluster; -n NAMESPACE selects one.",
   );
   if (w.since !== undefined && w.until !== undefined) lines.push(`# Time: ${rfc3339(w.since)} to ${rfc3339(w.until)} (UTC, both included).`);
   else if (w.since !== undefined) lines.push(`# Time: from ${rfc3339(w.since)} (UTC) on.`);
@@ -252,7 +256,7 @@ function gke(o: CloudQueryOptions, w: Window): CloudQuery {
     '# Entries carry a gRPC status code (no HTTP code), one caller IP and no user groups; an entry too large',
     '#   for Cloud Logging keeps no bodies (label audit.k8s.io/truncated).',
     '# No --freshness: gcloud applies it (default 1d) only with --order=desc and a filter without "timestamp";',
-    '#   with --order=asc it reads everything in the filter\'s bounds, as far back as the logs are kept',
+    "#   with --order=asc it reads everything in the filter's bounds, as far back as the logs are kept",
     '#   (Admin Activity 400 days, Data Access 30 days by default).',
   ];
   return {
@@ -281,16 +285,22 @@ function bigquery(o: CloudQueryOptions, w: Window): CloudQuery {
     ...(w.since !== undefined ? [`AND timestamp >= TIMESTAMP(${sqlString(rfc3339(w.since))})`] : []),
     ...(w.until !== undefined ? [`AND timestamp <= TIMESTAMP(${sqlString(rfc3339(w.until))})`] : []),
   ];
-  const sql = ['SELECT *', 'FROM `PROJECT.DATASET.cloudaudit_googleapis_com_*`', `WHERE ${where[0]}`, ...where.slice(1).map((l) => `  ${l}`), 'ORDER BY timestamp'].join('\n');
+  const sql = [
+    'SELECT *',
+    'FROM `PROJECT.DATASET.cloudaudit_googleapis_com_*`',
+    `WHERE ${where[0]}`,
+    ...where.slice(1).map((l) => `  ${l}`),
+    'ORDER BY timestamp',
+  ].join('\n');
   const command = `bq query --use_legacy_sql=false --format=json --max_rows=1000000 ${shellQuote(sql)} > audit.json`;
   const head = [
     ...header(o, w, "history --print-query bigquery: GKE audit logs in a log sink's BigQuery dataset"),
     "# Replace PROJECT.DATASET (the sink's dataset) and CLUSTER (the cluster's name).",
-    '# Reads the sink\'s date-sharded tables cloudaudit_googleapis_com_activity_YYYYMMDD and',
-    '#   …_data_access_YYYYMMDD (named by the entry\'s UTC day); whole rows, bodies in requestJson/responseJson.',
+    "# Reads the sink's date-sharded tables cloudaudit_googleapis_com_activity_YYYYMMDD and",
+    "#   …_data_access_YYYYMMDD (named by the entry's UTC day); whole rows, bodies in requestJson/responseJson.",
     '#   A sink with partitioned tables (no date suffix): put _TABLE_SUFFIX IN ("activity", "data_access")',
     '#   in place of the two _TABLE_SUFFIX conditions.',
-    '#   If BigQuery says the matched tables\' schemas differ, run it once FROM …cloudaudit_googleapis_com_activity_*',
+    "#   If BigQuery says the matched tables' schemas differ, run it once FROM …cloudaudit_googleapis_com_activity_*",
     '#   and once FROM …_data_access_* (the suffix is then the day alone), into two files: history reads both.',
     '# data_access tables exist only while Data Access DATA_WRITE logs were on for the Kubernetes Engine API:',
     '#   without them there are no status writes (pods/status, replicasets/status), and history cannot tell',
@@ -340,11 +350,11 @@ function eks(o: CloudQueryOptions, w: Window): CloudQuery {
   const endS = w.until !== undefined ? String(w.until / 1000) : 'END_SECONDS';
   const head = [
     ...header(o, w, 'history --print-query eks: CloudWatch Logs (EKS control-plane audit log)'),
-    '# Replace CLUSTER (the EKS cluster\'s name); add --region REGION unless the AWS CLI\'s default region is the cluster\'s.',
+    "# Replace CLUSTER (the EKS cluster's name); add --region REGION unless the AWS CLI's default region is the cluster's.",
     '# Needs the cluster\'s control-plane logging of type "audit" on (off by default); delivery is best effort,',
     '#   within minutes.',
-    '# An event over CloudWatch\'s 256 KB is cut and ends with [Truncated...]: it is not JSON, so neither the',
-    '#   query\'s fields nor the JSON filter pattern match it, and it is left out rather than counted',
+    "# An event over CloudWatch's 256 KB is cut and ends with [Truncated...]: it is not JSON, so neither the",
+    "#   query's fields nor the JSON filter pattern match it, and it is left out rather than counted",
     '#   (without --filter-pattern it comes too, with everything else in the window).',
     '# filter-log-events below: every page (the CLI follows them), times in ms since the epoch; its pattern also',
     '#   matches the few writes of other subresources (pods/exec, deployments/status…), which history skips.',
@@ -402,7 +412,7 @@ function aks(o: CloudQueryOptions, w: Window): CloudQuery {
   const command = `az monitor log-analytics query -w WORKSPACE_ID --analytics-query ${shellQuote(kql)} -o json > audit.json`;
   const head = [
     ...header(o, w, 'history --print-query aks: Azure Monitor Log Analytics (AKS audit logs)'),
-    '# Replace WORKSPACE_ID (the Log Analytics workspace\'s ID, a GUID) and CLUSTER (the AKS cluster\'s name).',
+    "# Replace WORKSPACE_ID (the Log Analytics workspace's ID, a GUID) and CLUSTER (the AKS cluster's name).",
     '# Needs a diagnostic setting that sends kube-audit-admin (every write, no get or list) to the workspace;',
     '#   in resource-specific mode it lands in AKSAuditAdmin (this query), in Azure diagnostics mode in',
     '#   AzureDiagnostics (the variant at the end).',

@@ -119,7 +119,14 @@ function newest(entries: Record<string, any>[]): Record<string, any> {
 }
 
 /** One change as a recording line. `before` is the object the informer held before (MODIFIED). */
-export function changeLine(type: ChangeType, resource: RecordedResource, object: Record<string, any>, time: string, listed: boolean, before?: Record<string, any>): RecordedChange {
+export function changeLine(
+  type: ChangeType,
+  resource: RecordedResource,
+  object: Record<string, any>,
+  time: string,
+  listed: boolean,
+  before?: Record<string, any>,
+): RecordedChange {
   // Nothing touched the managedFields of a DELETED object: its writer is not in them.
   const writer = type === 'DELETED' ? { manager: null, operation: null, subresource: null } : writerOf(object, type === 'MODIFIED' ? before : undefined);
   const rv = object?.metadata?.resourceVersion;
@@ -152,24 +159,33 @@ export class RecordingFormatError extends Error {}
 export function parseRecordingLine(v: unknown): RecordingLine {
   if (!isObj(v)) throw new RecordingFormatError('not a recording line (expected a JSON object)');
   if (v.kind === RECORDING_KIND) {
-    if (v.apiVersion !== RECORDING_API_VERSION) throw new RecordingFormatError(`recording header with apiVersion ${JSON.stringify(v.apiVersion)} (expected ${RECORDING_API_VERSION})`);
-    if (typeof v.version !== 'number' || !Number.isInteger(v.version) || v.version < 1) throw new RecordingFormatError('recording header without a format version');
-    if (v.version > RECORDING_FORMAT_VERSION) throw new RecordingFormatError(`recording format version ${v.version} is newer than this rs-reconcile reads (${RECORDING_FORMAT_VERSION}): upgrade rs-reconcile`);
+    if (v.apiVersion !== RECORDING_API_VERSION)
+      throw new RecordingFormatError(`recording header with apiVersion ${JSON.stringify(v.apiVersion)} (expected ${RECORDING_API_VERSION})`);
+    if (typeof v.version !== 'number' || !Number.isInteger(v.version) || v.version < 1)
+      throw new RecordingFormatError('recording header without a format version');
+    if (v.version > RECORDING_FORMAT_VERSION)
+      throw new RecordingFormatError(
+        `recording format version ${v.version} is newer than this rs-reconcile reads (${RECORDING_FORMAT_VERSION}): upgrade rs-reconcile`,
+      );
     if (typeof v.time !== 'string') throw new RecordingFormatError('recording header without time');
     return v as RecordingHeader;
   }
   if (v.kind === 'Change') {
     if (typeof v.time !== 'string' || Number.isNaN(Date.parse(v.time))) throw new RecordingFormatError('change without a valid time');
-    if (v.type !== 'ADDED' && v.type !== 'MODIFIED' && v.type !== 'DELETED') throw new RecordingFormatError(`change of unknown type ${JSON.stringify(v.type)} (ADDED, MODIFIED or DELETED)`);
+    if (v.type !== 'ADDED' && v.type !== 'MODIFIED' && v.type !== 'DELETED')
+      throw new RecordingFormatError(`change of unknown type ${JSON.stringify(v.type)} (ADDED, MODIFIED or DELETED)`);
     if (!RECORDED_RESOURCES.includes(v.resource)) throw new RecordingFormatError(`change of unknown resource ${JSON.stringify(v.resource)}`);
-    if (!isObj(v.object) || !isObj(v.object.metadata) || typeof v.object.metadata.name !== 'string') throw new RecordingFormatError('change without an object with metadata.name');
+    if (!isObj(v.object) || !isObj(v.object.metadata) || typeof v.object.metadata.name !== 'string')
+      throw new RecordingFormatError('change without an object with metadata.name');
     return v as RecordedChange;
   }
   if (v.kind === 'Gap') {
     if (typeof v.time !== 'string' || !RECORDED_RESOURCES.includes(v.resource)) throw new RecordingFormatError('gap without time or resource');
     return v as RecordedGap;
   }
-  throw new RecordingFormatError(`not a recording line (kind ${typeof v.kind === 'string' ? JSON.stringify(v.kind.slice(0, 40)) : 'missing'}; expected Recording, Change or Gap)`);
+  throw new RecordingFormatError(
+    `not a recording line (kind ${typeof v.kind === 'string' ? JSON.stringify(v.kind.slice(0, 40)) : 'missing'}; expected Recording, Change or Gap)`,
+  );
 }
 
 /** One write for the replay; stateOnly: it brings state (a list, a removal after termination) and is no event. */
@@ -195,7 +211,6 @@ interface ControllerSeen {
   shape: number;
 }
 
-
 /**
  * Recorded changes in, the writes they stand for out, in order. A create or delete of a pod
  * whose writer managedFields cannot name is held (with everything after it, to keep the order)
@@ -220,10 +235,14 @@ export class RecordingConverter {
     if (line.kind === RECORDING_KIND) {
       this.headers++;
       if (this.headers > 1) {
-        this.notices.push(`the recording restarted at ${line.time}${this.lastTime ? ` (the one before ended at ${this.lastTime})` : ''}: what happened between is not in it; the state is read again from the new recording's lists`);
+        this.notices.push(
+          `the recording restarted at ${line.time}${this.lastTime ? ` (the one before ended at ${this.lastTime})` : ''}: what happened between is not in it; the state is read again from the new recording's lists`,
+        );
         this.stale = new Map([
           ['pods', new Set(this.pods.keys())],
-          ...CONTROLLER_KINDS.map((k) => [k.resource, new Set([...this.controllers.keys()].filter((key) => key.startsWith(`${k.kind}/`)))] as [string, Set<string>]),
+          ...CONTROLLER_KINDS.map(
+            (k) => [k.resource, new Set([...this.controllers.keys()].filter((key) => key.startsWith(`${k.kind}/`)))] as [string, Set<string>],
+          ),
         ]);
       }
       return this.release(Date.parse(line.time), out);
@@ -231,7 +250,9 @@ export class RecordingConverter {
     this.lastTime = line.time;
     const at = Date.parse(line.time);
     if (line.kind === 'Gap') {
-      this.notices.push(`the watch of ${line.resource} restarted at ${line.time} (${line.reason}): changes before its relist are missing from the recording; the state is read again from the relist`);
+      this.notices.push(
+        `the watch of ${line.resource} restarted at ${line.time} (${line.reason}): changes before its relist are missing from the recording; the state is read again from the relist`,
+      );
       return this.release(at, out);
     }
     if (line.resource === 'events') {
@@ -303,7 +324,8 @@ export class RecordingConverter {
     const terminating = typeof o.metadata.deletionTimestamp === 'string';
     const shape = podShape(o);
     this.pods.set(key, { ctl, terminating, shape });
-    if (line.listed) return { write: { ...this.write(line, seen ? 'update' : 'create', null, ns, name, o), user: LISTED_USER }, stateOnly: true, wait: null, deadline: at };
+    if (line.listed)
+      return { write: { ...this.write(line, seen ? 'update' : 'create', null, ns, name, o), user: LISTED_USER }, stateOnly: true, wait: null, deadline: at };
     if (!seen && line.type === 'MODIFIED') {
       // First seen changing (a recording without its lists): not a create; the replay marks what it cannot know.
       return ready({ ...this.write(line, 'update', line.subresource === 'status' ? 'status' : null, ns, name, o), user: line.manager ?? UNKNOWN_USER });
@@ -346,8 +368,20 @@ export class RecordingConverter {
     const terminating = typeof o.metadata.deletionTimestamp === 'string';
     const shape = controllerShape(o);
     this.controllers.set(key, { terminating, shape });
-    if (line.listed) return { write: { ...this.write(line, seen ? 'update' : 'create', null, ns, name, o), user: LISTED_USER }, stateOnly: true, wait: null, deadline: at };
-    if (!seen) return ready({ ...this.write(line, line.type === 'ADDED' ? 'create' : 'update', line.type === 'MODIFIED' && line.subresource === 'status' ? 'status' : null, ns, name, o), user });
+    if (line.listed)
+      return { write: { ...this.write(line, seen ? 'update' : 'create', null, ns, name, o), user: LISTED_USER }, stateOnly: true, wait: null, deadline: at };
+    if (!seen)
+      return ready({
+        ...this.write(
+          line,
+          line.type === 'ADDED' ? 'create' : 'update',
+          line.type === 'MODIFIED' && line.subresource === 'status' ? 'status' : null,
+          ns,
+          name,
+          o,
+        ),
+        user,
+      });
     if (terminating && !seen.terminating) return ready({ ...this.write(line, 'delete', null, ns, name, o), user: UNKNOWN_USER });
     if (line.subresource === 'scale') return ready({ ...this.write(line, 'update', 'scale', ns, name, o), user });
     if (line.subresource === 'status' || shape === seen.shape) {
@@ -374,7 +408,14 @@ export class RecordingConverter {
     return { write: { ...w, user: UNKNOWN_USER }, stateOnly: false, wait: key, deadline: at + EVIDENCE_WINDOW_MS };
   }
 
-  private write(line: RecordedChange, verb: ApiWrite['verb'], subresource: string | null, namespace: string, name: string, o: Record<string, any> | null): ApiWrite {
+  private write(
+    line: RecordedChange,
+    verb: ApiWrite['verb'],
+    subresource: string | null,
+    namespace: string,
+    name: string,
+    o: Record<string, any> | null,
+  ): ApiWrite {
     return {
       time: line.time,
       user: UNKNOWN_USER,
@@ -397,7 +438,10 @@ export class RecordingConverter {
     const set = this.stale!.get(line.resource);
     if (!set) return;
     const o = line.object;
-    const key = line.resource === 'pods' ? `${o.metadata.namespace ?? ''}/${o.metadata.name}` : `${kindOfResource(line.resource)}/${o.metadata.namespace ?? ''}/${o.metadata.name}`;
+    const key =
+      line.resource === 'pods'
+        ? `${o.metadata.namespace ?? ''}/${o.metadata.name}`
+        : `${kindOfResource(line.resource)}/${o.metadata.namespace ?? ''}/${o.metadata.name}`;
     if (line.listed) set.delete(key);
     else this.flushStale(line.resource, line.time);
   }
@@ -413,7 +457,20 @@ export class RecordingConverter {
       if (resource === 'pods') this.pods.delete(key);
       else this.controllers.delete(key);
       this.held.push({
-        write: { time, user: LISTED_USER, userAgent: '', verb: 'delete', resource: resource as ApiWrite['resource'], subresource: null, namespace: ns, name, code: 200, bodies: true, request: null, response: null },
+        write: {
+          time,
+          user: LISTED_USER,
+          userAgent: '',
+          verb: 'delete',
+          resource: resource as ApiWrite['resource'],
+          subresource: null,
+          namespace: ns,
+          name,
+          code: 200,
+          bodies: true,
+          request: null,
+          response: null,
+        },
         stateOnly: true,
         wait: null,
         deadline: 0,

@@ -18,7 +18,17 @@ import { CauseTracker } from './causes.js';
 import { UNKNOWN_OUTCOME } from './audit-event.js';
 import { JOURNAL_MS, NamespaceState, type Controllerish, type Sync } from './journal-state.js';
 import { conditionTypes, controllerChanges, describeWrite, desiredOf, gone, ownerOf, podChanges, selectorText } from './write-text.js';
-import { HISTORY_API_VERSION, type ApiWrite, type HistoryControllerRef, type HistoryCoverage, type HistoryEvent, type HistoryVerb, type ReconcileHistory, type RefusedWrite, type CauseStep } from './types.js';
+import {
+  HISTORY_API_VERSION,
+  type ApiWrite,
+  type HistoryControllerRef,
+  type HistoryCoverage,
+  type HistoryEvent,
+  type HistoryVerb,
+  type ReconcileHistory,
+  type RefusedWrite,
+  type CauseStep,
+} from './types.js';
 
 export { CONTROLLER_USERS } from './agents.js';
 
@@ -33,7 +43,6 @@ export interface ReplayOptions {
   wholeNamespace?: boolean;
 }
 
-
 /** What a write logged without its bodies leaves unknown, in words (a message's tail). */
 function lost(w: ApiWrite, what: string): string {
   if (!w.truncated) return `; logged without bodies: the state of ${what} is unknown from here`;
@@ -47,7 +56,18 @@ function readyStatus(p: { status?: { conditions?: unknown } | null }): string {
 }
 
 function statusText(code: number): string {
-  const names: Record<number, string> = { 400: 'Bad Request', 403: 'Forbidden', 404: 'Not Found', 409: 'Conflict', 410: 'Gone', 422: 'Unprocessable Entity', 429: 'Too Many Requests', 500: 'Internal Server Error', 503: 'Service Unavailable', 504: 'Gateway Timeout' };
+  const names: Record<number, string> = {
+    400: 'Bad Request',
+    403: 'Forbidden',
+    404: 'Not Found',
+    409: 'Conflict',
+    410: 'Gone',
+    422: 'Unprocessable Entity',
+    429: 'Too Many Requests',
+    500: 'Internal Server Error',
+    503: 'Service Unavailable',
+    504: 'Gateway Timeout',
+  };
   return `refused with ${code}${names[code] ? ` ${names[code]}` : ''}`;
 }
 
@@ -130,7 +150,16 @@ export class HistoryReplay {
 
   /** The document around `events` (kept by the caller: the replay holds state, not the log). */
   history(source: ReconcileHistory['source'], events: HistoryEvent[], coverage: HistoryCoverage): ReconcileHistory {
-    return { apiVersion: HISTORY_API_VERSION, kind: 'ReconcileHistory', source, kubernetesVersion: this.opts.behaviour.version, from: events[0]?.time ?? null, to: events.at(-1)?.time ?? null, events, coverage };
+    return {
+      apiVersion: HISTORY_API_VERSION,
+      kind: 'ReconcileHistory',
+      source,
+      kubernetesVersion: this.opts.behaviour.version,
+      from: events[0]?.time ?? null,
+      to: events.at(-1)?.time ?? null,
+      events,
+      coverage,
+    };
   }
 
   /** The ReplicaSets the log has shown owned by the Deployment `name` of `namespace`, at any time. */
@@ -159,7 +188,15 @@ export class HistoryReplay {
     const after = w.response?.kind === 'Pod' ? (w.response as Pod) : undefined;
     const name = w.name ?? after?.metadata?.name ?? null;
     const base = (verb: HistoryVerb, controller: HistoryControllerRef | null, message: string): HistoryEvent => ({
-      time: w.time, actor, verb, controller, pod: name, reason: null, message, predicted: null, cause: null,
+      time: w.time,
+      actor,
+      verb,
+      controller,
+      pod: name,
+      reason: null,
+      message,
+      predicted: null,
+      cause: null,
     });
     const noBodies = !w.bodies ? lost(w, name ? `pod ${name}` : `the pods of namespace ${w.namespace}`) : '';
     const who = w.user;
@@ -171,7 +208,8 @@ export class HistoryReplay {
     }
     if (w.verb === 'delete' || sub === 'eviction') {
       const owner = ownerOf(before ?? after, w.namespace);
-      if (actor.controller && owner && sub === null) return this.controllerWrite(ns, w, 'delete', owner, name, (d, s) => this.deleteVerdict(d, name!, s.behaviour));
+      if (actor.controller && owner && sub === null)
+        return this.controllerWrite(ns, w, 'delete', owner, name, (d, s) => this.deleteVerdict(d, name!, s.behaviour));
       const how = sub === 'eviction' ? 'evicted' : 'deleted';
       return base('delete', owner, `${who} ${how} pod ${name}${owner ? ` (owned by ${owner.kind} ${owner.name})` : ''}${noBodies}`);
     }
@@ -204,7 +242,17 @@ export class HistoryReplay {
     const before = name ? ns.controllers.get(ctlKey(kind, name)) : undefined;
     const who = w.user;
     const noBodies = !w.bodies ? lost(w, `${kind} ${name ?? '?'}`) : '';
-    const base = (verb: HistoryVerb, message: string): HistoryEvent => ({ time: w.time, actor, verb, controller: ref, pod: null, reason: null, message: message + noBodies, predicted: null, cause: null });
+    const base = (verb: HistoryVerb, message: string): HistoryEvent => ({
+      time: w.time,
+      actor,
+      verb,
+      controller: ref,
+      pod: null,
+      reason: null,
+      message: message + noBodies,
+      predicted: null,
+      cause: null,
+    });
     if (w.subresource === 'status') {
       if (actor.controller && ref && w.bodies) {
         const retry = ns.conflicted.delete(ctlKey(kind, ref.name));
@@ -224,7 +272,8 @@ export class HistoryReplay {
       return base('create', `${who} created ${kind} ${name} (replicas ${replicas}${o?.spec?.selector ? `, selector ${selectorText(o.spec.selector)}` : ''})`);
     }
     if (w.verb === 'delete') return base('delete', `${who} deleted ${kind} ${name}`);
-    if (w.verb === 'deletecollection') return { ...base('delete', `${who} deleted a collection of ${w.resource} in namespace ${w.namespace}`), controller: null };
+    if (w.verb === 'deletecollection')
+      return { ...base('delete', `${who} deleted a collection of ${w.resource} in namespace ${w.namespace}`), controller: null };
     const verb = w.verb === 'update' ? 'update' : 'patch';
     const after = w.response as Controllerish | null;
     const changes = before && after ? controllerChanges(before, after) : '';
@@ -290,7 +339,10 @@ export class HistoryReplay {
         if (v2.ok) {
           earlier.last = at;
           ns.syncs.set(key, (sync = earlier));
-          v = { ...v2, message: `${v2.message} (planned on the state before ${isoMs(t)}: the controller's view ${((at - t) / 1000).toFixed(3)} s before this write)` };
+          v = {
+            ...v2,
+            message: `${v2.message} (planned on the state before ${isoMs(t)}: the controller's view ${((at - t) / 1000).toFixed(3)} s before this write)`,
+          };
           break;
         }
       }
@@ -324,13 +376,17 @@ export class HistoryReplay {
     for (const [key, c] of controllers) snapshot.controllers[key.slice(0, key.indexOf('/')) as ControllerKind].push(c);
     // the state of the moment, or (asked for) every pod of the namespace, through a snapshot's
     // index; the latest state through the journal state's own indexes
-    const planner = new ClusterPlanner(snapshot, {
-      now,
-      behaviour,
-      source: 'file',
-      warnings: false,
-      controllersComplete: true,
-    }, past || this.opts.wholeNamespace ? undefined : ns);
+    const planner = new ClusterPlanner(
+      snapshot,
+      {
+        now,
+        behaviour,
+        source: 'file',
+        warnings: false,
+        controllersComplete: true,
+      },
+      past || this.opts.wholeNamespace ? undefined : ns,
+    );
     const c = planner.find(controller.kind, controller.namespace, controller.name)[0];
     if (!c) sync.unknown = `${controller.kind} ${controller.name} was not in the log before this write`;
     else sync.decision = planner.planController(c);
@@ -343,7 +399,17 @@ export class HistoryReplay {
     const owner = ownerOf(w.request as Pod | null, w.namespace);
     const refs = w.request?.metadata?.ownerReferences;
     const verb: HistoryVerb =
-      w.verb === 'create' ? 'create' : w.verb === 'delete' ? 'delete' : Array.isArray(refs) && refs.some((r: { controller?: boolean }) => r?.controller) ? 'adopt' : refs !== undefined || w.request?.metadata?.['$deleteFromPrimitiveList/finalizers'] ? 'release' : w.verb === 'update' ? 'update' : 'patch';
+      w.verb === 'create'
+        ? 'create'
+        : w.verb === 'delete'
+          ? 'delete'
+          : Array.isArray(refs) && refs.some((r: { controller?: boolean }) => r?.controller)
+            ? 'adopt'
+            : refs !== undefined || w.request?.metadata?.['$deleteFromPrimitiveList/finalizers']
+              ? 'release'
+              : w.verb === 'update'
+                ? 'update'
+                : 'patch';
     const why = typeof w.response?.message === 'string' ? `: ${w.response.message}` : '';
     return { time: w.time, user: w.user, verb, controller: owner, pod: name, code: w.code, message: `${statusText(w.code)}${why}` };
   }
@@ -363,7 +429,8 @@ export class HistoryReplay {
         if (ref && isControllerKind(ref.kind)) affected.add(ctlKey(ref.kind as ControllerKind, ref.name));
       }
       // an orphan counts for the controllers that select it (they may adopt it)
-      if (affected.size === 0 && (w.subresource === null || w.verb !== 'delete')) for (const k of ns.selecting(after?.metadata?.labels ?? before?.metadata.labels)) affected.add(k);
+      if (affected.size === 0 && (w.subresource === null || w.verb !== 'delete'))
+        for (const k of ns.selecting(after?.metadata?.labels ?? before?.metadata.labels)) affected.add(k);
       this.causes.podChanged(w, name, before, after, [...affected]);
       return;
     }
@@ -384,9 +451,14 @@ export class HistoryReplay {
     const wants = desiredReplicas(d.controller);
     const n = sync.creates + 1; // counted by controllerWrite once the write is explained
     const what = `created pod ${pod ?? '(name not logged)'}`;
-    if (!d.manages) return { ok: false, reason: null, message: `${what}, but the rules manage no replicas in this sync (${d.entry.skip?.message ?? 'skipped'})` };
+    if (!d.manages)
+      return { ok: false, reason: null, message: `${what}, but the rules manage no replicas in this sync (${d.entry.skip?.message ?? 'skipped'})` };
     if (n <= d.create.count) {
-      return { ok: true, reason: 'TooFewReplicas', message: `${what}: replicas ${wants}, had ${had} (create ${d.create.count}${d.create.batches.length > 1 ? ` in batches ${d.create.batches.join(',')}` : ''})` };
+      return {
+        ok: true,
+        reason: 'TooFewReplicas',
+        message: `${what}: replicas ${wants}, had ${had} (create ${d.create.count}${d.create.batches.length > 1 ? ` in batches ${d.create.batches.join(',')}` : ''})`,
+      };
     }
     return { ok: false, reason: null, message: `${what}: create number ${n} of a sync whose rules create ${d.create.count} (replicas ${wants}, had ${had})` };
   }
@@ -407,20 +479,34 @@ export class HistoryReplay {
         const name = x.facts.pod.metadata.name;
         if (c.criterion === null && x.reason === 'Tie') {
           const tied = victims.filter((y) => y.reason === 'Tie').map((y) => y.name);
-          return { ok: true, reason: 'Tie', message: `deleted pod ${pod}: equal on every criterion to ${tied.join(', ')}, which the rules would delete; upstream picks any of them` };
+          return {
+            ok: true,
+            reason: 'Tie',
+            message: `deleted pod ${pod}: equal on every criterion to ${tied.join(', ')}, which the rules would delete; upstream picks any of them`,
+          };
         }
         if (c.less && c.criterion !== null) {
-          return { ok: true, reason: c.criterion === 'ReadyUid' || c.criterion === 'CreatedUid' ? 'UidOrder' : c.criterion, message: `deleted pod ${pod}: it ranks before ${name} (${c.criterion}), which the rules delete; their sort keeps ${pod} only because upstream's order is not transitive here (times in one logarithmic bucket are ordered by uid), and Go's sort over the cache order may keep either` };
+          return {
+            ok: true,
+            reason: c.criterion === 'ReadyUid' || c.criterion === 'CreatedUid' ? 'UidOrder' : c.criterion,
+            message: `deleted pod ${pod}: it ranks before ${name} (${c.criterion}), which the rules delete; their sort keeps ${pod} only because upstream's order is not transitive here (times in one logarithmic bucket are ordered by uid), and Go's sort over the cache order may keep either`,
+          };
         }
       }
     }
-    const instead = victims.length === 0 ? 'the rules delete no pod in this sync' : `the rules delete ${victims.map((x) => `${x.name} (${x.reason})`).join(', ')}`;
-    return { ok: false, reason: null, message: `deleted pod ${pod}, which the rules keep: ${instead} (replicas ${desiredReplicas(d.controller)}, had ${d.entry.replicas.current})` };
+    const instead =
+      victims.length === 0 ? 'the rules delete no pod in this sync' : `the rules delete ${victims.map((x) => `${x.name} (${x.reason})`).join(', ')}`;
+    return {
+      ok: false,
+      reason: null,
+      message: `deleted pod ${pod}, which the rules keep: ${instead} (replicas ${desiredReplicas(d.controller)}, had ${d.entry.replicas.current})`,
+    };
   }
 
   private claimVerdict(d: SyncDecision, pod: string, want: 'adopt' | 'release'): Verdict {
     const claim = d.entry.pods.find((p) => p.name === pod);
-    if (claim?.decision === want) return { ok: true, reason: claim.reason, message: `${want === 'adopt' ? 'adopted' : 'released'} pod ${pod}: ${claim.message}` };
+    if (claim?.decision === want)
+      return { ok: true, reason: claim.reason, message: `${want === 'adopt' ? 'adopted' : 'released'} pod ${pod}: ${claim.message}` };
     const instead = claim ? `the rules ${claim.decision} it (${claim.reason}: ${claim.message})` : 'the rules do not consider it';
     return { ok: false, reason: null, message: `${want === 'adopt' ? 'adopted' : 'released'} pod ${pod}, but ${instead}` };
   }
@@ -438,14 +524,21 @@ export class HistoryReplay {
     for (const f of fields) {
       const want = f === 'terminatingReplicas' && s[f] === undefined ? null : (s[f] ?? 0);
       const got = f === 'terminatingReplicas' && w[f] === undefined ? null : (w[f] ?? 0);
-      if (want !== got) differ.push(`status.${f} ${got === null ? '(not set)' : String(got)} where the rules write ${want === null ? '(not set)' : String(want)}`);
+      if (want !== got)
+        differ.push(`status.${f} ${got === null ? '(not set)' : String(got)} where the rules write ${want === null ? '(not set)' : String(want)}`);
     }
     const c0 = conditionTypes(w.conditions);
     const c1 = conditionTypes(s.conditions);
     if (c0 !== c1) differ.push(`status.conditions [${c0 || 'none'}] where the rules write [${c1 || 'none'}]`);
     if (differ.length === 0 && d.statusChanged) return { ok: true, reason: null, message: `wrote status: ${text(w)}` };
-    if (differ.length === 0 && retry) return { ok: true, reason: null, message: `wrote status: ${text(w)} again, retrying after the server refused the previous write (409 Conflict): upstream writes it after a GET even when the object has it already` };
-    if (differ.length === 0) return { ok: false, reason: null, message: `wrote status ${text(w)}, which the object already had: the rules write no status in this sync` };
+    if (differ.length === 0 && retry)
+      return {
+        ok: true,
+        reason: null,
+        message: `wrote status: ${text(w)} again, retrying after the server refused the previous write (409 Conflict): upstream writes it after a GET even when the object has it already`,
+      };
+    if (differ.length === 0)
+      return { ok: false, reason: null, message: `wrote status ${text(w)}, which the object already had: the rules write no status in this sync` };
     return { ok: false, reason: null, message: `wrote status ${differ.join('; ')} (rules: ${text(s)})` };
   }
 
@@ -456,7 +549,10 @@ export class HistoryReplay {
     const kind = kindOfResource(w.resource);
     const key = w.name === null ? null : kind ? ctlKey(kind, w.name) : w.name;
     if (!w.bodies) {
-      ns.unknown.set(key ?? `*${w.resource}`, `${w.resource === 'pods' ? 'pod' : kind} ${w.name ?? '(name not logged)'} was written at ${w.time} without bodies in the log (${w.verb})`);
+      ns.unknown.set(
+        key ?? `*${w.resource}`,
+        `${w.resource === 'pods' ? 'pod' : kind} ${w.name ?? '(name not logged)'} was written at ${w.time} without bodies in the log (${w.verb})`,
+      );
       if (w.resource === 'pods' && w.name) ns.seenPods.add(w.name);
       return;
     }
@@ -472,7 +568,11 @@ export class HistoryReplay {
       const to = w.response?.spec?.replicas;
       if (c && typeof to === 'number') {
         const changed = desiredOf(c) !== to;
-        ns.setController(key!, { ...c, spec: { ...c.spec, replicas: to }, metadata: { ...c.metadata, resourceVersion: w.response?.metadata?.resourceVersion, generation: (c.metadata.generation ?? 0) + (changed ? 1 : 0) } } as Controllerish);
+        ns.setController(key!, {
+          ...c,
+          spec: { ...c.spec, replicas: to },
+          metadata: { ...c.metadata, resourceVersion: w.response?.metadata?.resourceVersion, generation: (c.metadata.generation ?? 0) + (changed ? 1 : 0) },
+        } as Controllerish);
       } else if (key) ns.unknown.set(key, `${kind} ${w.name} was scaled at ${w.time} before the log showed it`);
       return;
     }

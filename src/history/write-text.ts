@@ -30,7 +30,12 @@ export function desiredOf(c: Controllerish): number {
 }
 
 export function conditionTypes(v: unknown): string {
-  return Array.isArray(v) ? v.map((c: { type?: string }) => c?.type ?? '').sort().join(',') : '';
+  return Array.isArray(v)
+    ? v
+        .map((c: { type?: string }) => c?.type ?? '')
+        .sort()
+        .join(',')
+    : '';
 }
 
 export function describeWrite(verb: HistoryVerb, c: HistoryControllerRef, pod: string | null): string {
@@ -55,7 +60,8 @@ export function selectorText(sel: unknown): string {
     const s = sel as { matchLabels?: Record<string, string>; matchExpressions?: unknown[] };
     const labels = s.matchLabels ?? (!('matchExpressions' in s) ? (sel as Record<string, string>) : {});
     const parts = Object.entries(labels).map(([k, v]) => `${k}=${v}`);
-    if (Array.isArray(s.matchExpressions) && s.matchExpressions.length) parts.push(`${s.matchExpressions.length} expression${s.matchExpressions.length === 1 ? '' : 's'}`);
+    if (Array.isArray(s.matchExpressions) && s.matchExpressions.length)
+      parts.push(`${s.matchExpressions.length} expression${s.matchExpressions.length === 1 ? '' : 's'}`);
     return parts.join(',') || '(everything)';
   }
   return '(none)';
@@ -74,7 +80,10 @@ export function podChanges(before: Pod, after: Record<string, any>): string {
   const out = labelDiff(before.metadata.labels, after.metadata?.labels);
   const was = controllerRef(before);
   const now = controllerRef(after as Pod);
-  if (was?.uid !== now?.uid) out.push(now ? `controller owner ${now.kind} ${now.name}${was ? ` (was ${was.kind} ${was.name})` : ''}` : `controller owner ${was!.kind} ${was!.name} removed`);
+  if (was?.uid !== now?.uid)
+    out.push(
+      now ? `controller owner ${now.kind} ${now.name}${was ? ` (was ${was.kind} ${was.name})` : ''}` : `controller owner ${was!.kind} ${was!.name} removed`,
+    );
   const cost = 'controller.kubernetes.io/pod-deletion-cost';
   const c0 = before.metadata.annotations?.[cost];
   const c1 = after.metadata?.annotations?.[cost];
@@ -87,7 +96,8 @@ export function controllerChanges(before: Controllerish, after: Record<string, a
   const r0 = desiredOf(before);
   const r1 = after.spec?.replicas ?? 1;
   if (r0 !== r1) out.push(`replicas ${r0} → ${r1}`);
-  if (JSON.stringify(before.spec?.selector ?? null) !== JSON.stringify(after.spec?.selector ?? null)) out.push(`selector ${selectorText(after.spec?.selector)}`);
+  if (JSON.stringify(before.spec?.selector ?? null) !== JSON.stringify(after.spec?.selector ?? null))
+    out.push(`selector ${selectorText(after.spec?.selector)}`);
   out.push(...labelDiff(before.spec?.template?.metadata?.labels, after.spec?.template?.metadata?.labels).map((s) => `template ${s}`));
   return out.join(', ');
 }

@@ -32,7 +32,16 @@ import { OUT_OF_ORDER_US, SortedSource, StreamSource, type AuditLine, type JsonL
 import { expandInputs, type InputFile } from './audit/walk.js';
 import { formatBytes } from './read-input.js';
 
-export { AUDIT_FORMATS, FORMAT_DESCRIPTIONS, HISTORY_WRITES, isAuditFormat, oneTimeAnEntry, TRUNCATED_ANNOTATION, type AuditFilter, type AuditFormat } from './audit/formats.js';
+export {
+  AUDIT_FORMATS,
+  FORMAT_DESCRIPTIONS,
+  HISTORY_WRITES,
+  isAuditFormat,
+  oneTimeAnEntry,
+  TRUNCATED_ANNOTATION,
+  type AuditFilter,
+  type AuditFormat,
+} from './audit/formats.js';
 export { AuditCoverage, type AuditFileReport } from './audit/coverage.js';
 export { entryError, whereOf, type AuditLine, type JsonLine } from './audit/sources.js';
 
@@ -325,7 +334,10 @@ export async function* readAuditLogs(inputs: string[], opts: AuditReadOptions = 
       } else sources.push(new StreamSource(p.file, p.plan, p.report, rc, p.first));
     }
     // merge: a source is opened when the merge reaches the time its first entry may have
-    const pending = sources.map((s, i) => ({ s, i })).sort((a, b) => a.s.first - b.s.first || a.i - b.i).map((x) => x.s);
+    const pending = sources
+      .map((s, i) => ({ s, i }))
+      .sort((a, b) => a.s.first - b.s.first || a.i - b.i)
+      .map((x) => x.s);
     const active: Source[] = [];
     let p = 0;
     const dedup = new Dedup((opts.dedupWindowMs ?? DEDUP_WINDOW_MS) * 1000);
@@ -439,7 +451,11 @@ async function firstBytes(file: string): Promise<Buffer> {
 }
 
 /** Every line of every file of `kind`, merged by time as readAuditLogs does. */
-export async function* readJsonLines(files: string[], kind: JsonLinesKind, opts: Pick<AuditReadOptions, 'maxLineBytes' | 'onBytes'> = {}): AsyncGenerator<JsonLine> {
+export async function* readJsonLines(
+  files: string[],
+  kind: JsonLinesKind,
+  opts: Pick<AuditReadOptions, 'maxLineBytes' | 'onBytes'> = {},
+): AsyncGenerator<JsonLine> {
   const total = { read: 0, size: 0 };
   for (const f of files) {
     try {

@@ -5,18 +5,7 @@
 import { emptySnapshot, isControllerKind } from '../core/controller.js';
 import type { ControllerKind, Pod, ReplicaSet, ReplicationController, Snapshot } from '../core/types.js';
 import { fileParseError, type UserError } from '../errors.js';
-import {
-  describeValue,
-  FieldError,
-  formatPath,
-  isMapping,
-  printable,
-  slimController,
-  slimPod,
-  validateController,
-  validatePod,
-  type Path,
-} from './objects.js';
+import { describeValue, FieldError, formatPath, isMapping, printable, slimController, slimPod, validateController, validatePod, type Path } from './objects.js';
 
 export type KeptKind = 'Pod' | ControllerKind;
 export type KeptObject = Pod | ReplicaSet | ReplicationController;

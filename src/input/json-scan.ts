@@ -86,8 +86,17 @@ export function skipComposite(b: Uint8Array, i: number, n: number): number {
 
 function isDelimiter(c: number): boolean {
   return (
-    c === SP || c === LF || c === CR || c === TAB || c === COMMA || c === COLON ||
-    c === LBRACE || c === RBRACE || c === LBRACKET || c === RBRACKET || c === QUOTE
+    c === SP ||
+    c === LF ||
+    c === CR ||
+    c === TAB ||
+    c === COMMA ||
+    c === COLON ||
+    c === LBRACE ||
+    c === RBRACE ||
+    c === LBRACKET ||
+    c === RBRACKET ||
+    c === QUOTE
   );
 }
 
@@ -108,11 +117,7 @@ let closingPatternCache = Buffer.alloc(0);
 /** `\n` + the indentation at `b[indentStart, indentStart + indentLength)` + the closing bracket. */
 function closingPattern(b: Buffer, indentStart: number, indentLength: number, close: number): Buffer {
   const c = closingPatternCache;
-  if (
-    c.length === indentLength + 2 &&
-    c[indentLength + 1] === close &&
-    b.compare(c, 1, indentLength + 1, indentStart, indentStart + indentLength) === 0
-  ) {
+  if (c.length === indentLength + 2 && c[indentLength + 1] === close && b.compare(c, 1, indentLength + 1, indentStart, indentStart + indentLength) === 0) {
     return c;
   }
   const pattern = Buffer.alloc(indentLength + 2);
@@ -508,7 +513,7 @@ export function findDuplicateKey(b: Uint8Array, start: number, end: number): Dup
         if (d === BACKSLASH) return findDuplicateKeySlowly(b, start, end);
       }
       const len = i - 1 - s;
-      const fp = len === 0 ? 0 : (len | (b[s] << 8) | (b[s + (len >> 1)] << 16) | (b[i - 2] << 24)) | 0;
+      const fp = len === 0 ? 0 : len | (b[s] << 8) | (b[s + (len >> 1)] << 16) | (b[i - 2] << 24) | 0;
       for (let k = containerBase[depth - 1]; k < top; k++) {
         if (fps[k] === fp) return findDuplicateKeySlowly(b, start, end);
       }

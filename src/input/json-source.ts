@@ -150,7 +150,6 @@ class JsonOrigin implements Origin {
   }
 }
 
-
 interface Member {
   key: string;
   start: number;
@@ -173,12 +172,7 @@ interface ItemsRead {
  * `kind`/`apiVersion` members seen before `items` (null if none): elements lacking a kind are
  * decoded again at commit time when it is not known yet.
  */
-function* readItems(
-  input: JsonInput,
-  i: number,
-  known: ListContext | undefined | null,
-  progress: Progress | undefined,
-): Generator<void, ItemsRead, void> {
+function* readItems(input: JsonInput, i: number, known: ListContext | undefined | null, progress: Progress | undefined): Generator<void, ItemsRead, void> {
   const { b } = input;
   const n = b.length;
   const stage = new StagedSink();
@@ -266,9 +260,7 @@ function* readObjectDocument(input: JsonInput, start: number, sink: Sink, progre
       if (key === 'items' && b[i] === LBRACKET) {
         const kind = members.findLast((m) => m.key === 'kind');
         const apiVersion = members.findLast((m) => m.key === 'apiVersion');
-        const known = kind
-          ? contextOf(input.parse(kind.start, kind.end, false), apiVersion && input.parse(apiVersion.start, apiVersion.end, false))
-          : null;
+        const known = kind ? contextOf(input.parse(kind.start, kind.end, false), apiVersion && input.parse(apiVersion.start, apiVersion.end, false)) : null;
         items = yield* readItems(input, i, known, progress);
         i = items.end;
       } else {

@@ -111,14 +111,7 @@ const Z = 90;
  */
 export function isRfc3339(s: string): boolean {
   const n = s.length;
-  if (
-    n < 20 ||
-    s.charCodeAt(4) !== DASH ||
-    s.charCodeAt(7) !== DASH ||
-    s.charCodeAt(10) !== T ||
-    s.charCodeAt(13) !== COLON ||
-    s.charCodeAt(16) !== COLON
-  ) {
+  if (n < 20 || s.charCodeAt(4) !== DASH || s.charCodeAt(7) !== DASH || s.charCodeAt(10) !== T || s.charCodeAt(13) !== COLON || s.charCodeAt(16) !== COLON) {
     return false;
   }
   const year = digits(s, 0, 4);
@@ -301,9 +294,22 @@ function known(o: Obj, allowed: ReadonlySet<string>, path: Path): void {
 
 const OBJECT_FIELDS = new Set(['apiVersion', 'kind', 'metadata', 'spec', 'status']);
 const META_FIELDS = new Set([
-  'name', 'generateName', 'namespace', 'selfLink', 'uid', 'resourceVersion', 'generation',
-  'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'labels', 'annotations',
-  'ownerReferences', 'finalizers', 'managedFields', 'clusterName',
+  'name',
+  'generateName',
+  'namespace',
+  'selfLink',
+  'uid',
+  'resourceVersion',
+  'generation',
+  'creationTimestamp',
+  'deletionTimestamp',
+  'deletionGracePeriodSeconds',
+  'labels',
+  'annotations',
+  'ownerReferences',
+  'finalizers',
+  'managedFields',
+  'clusterName',
 ]);
 const CONTROLLER_SPEC_FIELDS = new Set(['replicas', 'minReadySeconds', 'selector', 'template']);
 const SELECTOR_FIELDS = new Set(['matchLabels', 'matchExpressions']);
@@ -326,8 +332,7 @@ const SELECTOR: Path = ['spec', 'selector'];
 const TEMPLATE: Path = ['spec', 'template'];
 const TEMPLATE_METADATA: Path = ['spec', 'template', 'metadata'];
 
-export const UID_MISSING_HINT =
-  'a snapshot must come from the API server (e.g. kubectl get rs,rc,pods -A -o yaml)';
+export const UID_MISSING_HINT = 'a snapshot must come from the API server (e.g. kubectl get rs,rc,pods -A -o yaml)';
 
 function checkOwnerReference(r: Obj, p: Path): void {
   requiredString(r.uid, p, 'uid');

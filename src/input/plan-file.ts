@@ -51,7 +51,10 @@ export function parseSavedPlan(text: string, label: string): Plan {
   } else {
     // `yaml` is loaded through require, as the snapshot reader does (the bundle keeps it CommonJS).
     const { parseAllDocuments } = createRequire(import.meta.url)('yaml') as typeof Yaml;
-    const docs = parseAllDocuments(text, { uniqueKeys: true }) as Array<{ errors: Array<{ message: string; linePos?: Array<{ line: number; col: number }> }>; toJS(): unknown }>;
+    const docs = parseAllDocuments(text, { uniqueKeys: true }) as Array<{
+      errors: Array<{ message: string; linePos?: Array<{ line: number; col: number }> }>;
+      toJS(): unknown;
+    }>;
     if (!Array.isArray(docs)) throw fileParseError(label, 'invalid YAML');
     const bad = docs.find((d) => d.errors.length)?.errors[0];
     if (bad) throw yamlParseError(label, bad);
@@ -91,7 +94,8 @@ function checkPlan(doc: unknown, label: string): asserts doc is Plan {
     (e.pods as unknown[]).forEach((p, j) => {
       if (!isObject(p) || typeof p.name !== 'string' || typeof p.uid !== 'string') fail(`${at}.pods[${j}]`, 'an object with name and uid');
       const decision = (p as Json).decision;
-      if (decision !== 'keep' && decision !== 'adopt' && decision !== 'release' && decision !== 'ignore') fail(`${at}.pods[${j}].decision`, 'keep, adopt, release or ignore');
+      if (decision !== 'keep' && decision !== 'adopt' && decision !== 'release' && decision !== 'ignore')
+        fail(`${at}.pods[${j}].decision`, 'keep, adopt, release or ignore');
     });
     if (!isObject(e.create) || !Number.isInteger(e.create.count) || (e.create.count as number) < 0) fail(`${at}.create.count`, 'a whole number ≥ 0');
     if (!Array.isArray(e.delete)) fail(`${at}.delete`, 'a list');
@@ -113,5 +117,7 @@ function checkPlan(doc: unknown, label: string): asserts doc is Plan {
  */
 function refuseWhatIf(whatIf: unknown, label: string): never {
   const flags = isObject(whatIf) ? whatIfFlags(whatIf as WhatIf) : '';
-  throw new UserError(`${label}: this plan is a what-if${flags ? ` (${flags})` : ''}: it cannot be applied; plan again without ${flags ? 'those flags' : 'what-if flags'} ("diff -o json") to get a plan to apply`);
+  throw new UserError(
+    `${label}: this plan is a what-if${flags ? ` (${flags})` : ''}: it cannot be applied; plan again without ${flags ? 'those flags' : 'what-if flags'} ("diff -o json") to get a plan to apply`,
+  );
 }

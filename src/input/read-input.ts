@@ -27,8 +27,18 @@ export const TEXT_CHECK_BYTES = 64 * 1024;
 
 const SUFFIXES: Record<string, number> = {
   '': 1,
-  k: 1e3, M: 1e6, G: 1e9, T: 1e12, P: 1e15, E: 1e18,
-  Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30, Ti: 2 ** 40, Pi: 2 ** 50, Ei: 2 ** 60,
+  k: 1e3,
+  M: 1e6,
+  G: 1e9,
+  T: 1e12,
+  P: 1e15,
+  E: 1e18,
+  Ki: 2 ** 10,
+  Mi: 2 ** 20,
+  Gi: 2 ** 30,
+  Ti: 2 ** 40,
+  Pi: 2 ** 50,
+  Ei: 2 ** 60,
 };
 
 /**
@@ -50,7 +60,11 @@ export function parseByteQuantity(text: string, flag = '--max-input-size'): numb
 
 /** `512Mi`, `1.5Gi`, `100000 bytes`: a size for messages, in the binary units kubectl prints. */
 export function formatBytes(n: number): string {
-  for (const [unit, size] of [['Gi', 2 ** 30], ['Mi', 2 ** 20], ['Ki', 2 ** 10]] as const) {
+  for (const [unit, size] of [
+    ['Gi', 2 ** 30],
+    ['Mi', 2 ** 20],
+    ['Ki', 2 ** 10],
+  ] as const) {
     if (n >= size) {
       const v = n / size;
       return Number.isInteger(v) ? `${v}${unit}` : `${v.toFixed(1)}${unit}`;
@@ -60,7 +74,8 @@ export function formatBytes(n: number): string {
 }
 
 function tooLarge(label: string, limit: number, size?: number): UserError {
-  const what = size === undefined ? `stopped reading at the input limit of ${formatBytes(limit)}` : `${formatBytes(size)}, over the input limit of ${formatBytes(limit)}`;
+  const what =
+    size === undefined ? `stopped reading at the input limit of ${formatBytes(limit)}` : `${formatBytes(size)}, over the input limit of ${formatBytes(limit)}`;
   return fileReadError(label, `too large: ${what} (raise it with --max-input-size)`);
 }
 

@@ -178,7 +178,10 @@ const nextTurn = () => new Promise<void>((done) => setImmediate(done));
 export async function loadSnapshotFiles(paths: string[], opts: LoadOptions = {}): Promise<LoadResult> {
   const sources = await expand(paths, opts.cwd ?? process.cwd());
   const progress = opts.onProgress
-    ? new Progress(opts.onProgress, sources.reduce((sum, s) => sum + s.size, 0))
+    ? new Progress(
+        opts.onProgress,
+        sources.reduce((sum, s) => sum + s.size, 0),
+      )
     : undefined;
   const sink = new SnapshotBuilder();
   const files: string[] = [];

@@ -162,8 +162,24 @@ function readPlain(l: Lines, p: number, parentIndent: number): unknown {
 }
 
 const ESCAPES: Record<string, string> = {
-  '0': '\0', a: '\x07', b: '\b', t: '\t', '\t': '\t', n: '\n', v: '\v', f: '\f', r: '\r', e: '\x1b',
-  ' ': ' ', '"': '"', '/': '/', '\\': '\\', N: '\x85', _: '\xa0', L: '\u2028', P: '\u2029',
+  '0': '\0',
+  a: '\x07',
+  b: '\b',
+  t: '\t',
+  '\t': '\t',
+  n: '\n',
+  v: '\v',
+  f: '\f',
+  r: '\r',
+  e: '\x1b',
+  ' ': ' ',
+  '"': '"',
+  '/': '/',
+  '\\': '\\',
+  N: '\x85',
+  _: '\xa0',
+  L: '\u2028',
+  P: '\u2029',
 };
 const HEX_LENGTH: Record<string, number> = { x: 2, u: 4, U: 8 };
 const HEX = /^[0-9a-fA-F]+$/;

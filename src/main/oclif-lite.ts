@@ -23,7 +23,10 @@ export interface LiteConfig {
 }
 
 type Deprecation = true | { message?: string; to?: string; version?: string };
-type FlagMap = Record<string, { name?: string; deprecated?: Deprecation | false; deprecateAliases?: boolean; char?: string; aliases?: string[]; charAliases?: string[] }>;
+type FlagMap = Record<
+  string,
+  { name?: string; deprecated?: Deprecation | false; deprecateAliases?: boolean; char?: string; aliases?: string[]; charAliases?: string[] }
+>;
 
 interface CommandClass {
   id: string;
@@ -124,7 +127,8 @@ export abstract class Command {
       if (def?.deprecated) this.warn(deprecationWarning(flag, def.deprecated));
       if (!def?.deprecateAliases) continue;
       const aliases = [...new Set([...(def.aliases ?? []), ...(def.charAliases ?? [])])].map((a) => (a.length === 1 ? `-${a}` : `--${a}`));
-      for (const alias of aliases.filter((a) => this.argv.includes(a))) this.warn(deprecationWarning(alias, { to: `--${def.name}${def.char ? ` | -${def.char}` : ''}` }));
+      for (const alias of aliases.filter((a) => this.argv.includes(a)))
+        this.warn(deprecationWarning(alias, { to: `--${def.name}${def.char ? ` | -${def.char}` : ''}` }));
     }
   }
 

@@ -143,7 +143,16 @@ export function renderDiffTable(plan: Plan, opts: TableOptions): string {
   // kubectl's three spaces between columns; to fit a terminal, first leave out ADOPT and RELEASE
   // when they say nothing (all zero), then two spaces; never a cut name: the terminal wraps.
   let gap = 3;
-  const fits = () => opts.width === undefined || tableWidth(naturalWidths(columns, rows.map((r) => r.map((x) => sanitize(x.text))), opts.noHeaders), { gap }) <= opts.width;
+  const fits = () =>
+    opts.width === undefined ||
+    tableWidth(
+      naturalWidths(
+        columns,
+        rows.map((r) => r.map((x) => sanitize(x.text))),
+        opts.noHeaders,
+      ),
+      { gap },
+    ) <= opts.width;
   for (const action of ['release', 'adopt'] as const) {
     if (fits()) break;
     if (plan.controllers.every((c) => actionCounts(c)[action] === 0)) dropColumn(columns, rows, action.toUpperCase());
@@ -165,7 +174,15 @@ function wideCells(c: PlanController, opts: TableOptions): Cell[] {
     { text: String(c.status.availableReplicas) },
     gen,
     c.create.batches.length > 0 ? { text: c.create.batches.join(','), style: chalk.green } : { text: '-', style: chalk.dim },
-    c.delete.length > 0 ? { text: listWithMore(c.delete.map((d) => d.name), 3), style: chalk.red } : { text: '-', style: chalk.dim },
+    c.delete.length > 0
+      ? {
+          text: listWithMore(
+            c.delete.map((d) => d.name),
+            3,
+          ),
+          style: chalk.red,
+        }
+      : { text: '-', style: chalk.dim },
   ];
 }
 
@@ -210,11 +227,10 @@ export function renderSummary(plan: Plan, chalk: ChalkInstance): string {
   const drifted = s.controllers - s.inSync - skippedOut;
   const num = (n: number, style: (x: string) => string): string => (n === 0 ? String(n) : style(String(n)));
   const asIf = plan.whatIf ? chalk.italic(`as if ${whatIfFlags(plan.whatIf)}: `) : '';
-  const head =
-    `${asIf}${plural(s.controllers, 'controller')}: ` +
-    `${num(s.inSync, chalk.green)} in sync, ${num(drifted, chalk.bold.yellow)} drifted`;
+  const head = `${asIf}${plural(s.controllers, 'controller')}: ` + `${num(s.inSync, chalk.green)} in sync, ${num(drifted, chalk.bold.yellow)} drifted`;
   const contested = contestedPods(plan);
-  const contestNote = contested === 0 ? '' : ` (${contested === 1 ? '1 of them is' : `${contested} of them are`} wanted by more than one controller: counted once)`;
+  const contestNote =
+    contested === 0 ? '' : ` (${contested === 1 ? '1 of them is' : `${contested} of them are`} wanted by more than one controller: counted once)`;
   const actions = [
     `adopt ${num(s.adopt, chalk.cyan)}${contestNote}`,
     `release ${num(s.release, chalk.yellow)}`,
@@ -243,11 +259,19 @@ export function renderOverlapWarnings(plan: Plan, chalk: ChalkInstance): string 
       if (seen.has(key)) continue;
       seen.add(key);
       const pods = w.pods ?? [];
-      const contest = c.warnings.find((x) => x.code === 'ContestedAdoption' && x.controller?.kind === w.controller!.kind && x.controller.name === w.controller!.name);
+      const contest = c.warnings.find(
+        (x) => x.code === 'ContestedAdoption' && x.controller?.kind === w.controller!.kind && x.controller.name === w.controller!.name,
+      );
       const fight = contest?.pods?.length
         ? `; both would adopt the orphan${contest.pods.length === 1 ? '' : 's'} ${contest.pods.join(', ')}: only the first to patch ${contest.pods.length === 1 ? 'it' : 'each'} adopts it, the other's sync fails and is retried`
         : '';
-      out += chalk.bold.yellow('Warning:') + ' ' + sanitize(`${self} and ${other} select the same ${plural(pods.length, 'pod')} (${pods.join(', ')}): overlapping selectors are a user error upstream, and the controllers may fight over them${fight}`) + '\n';
+      out +=
+        chalk.bold.yellow('Warning:') +
+        ' ' +
+        sanitize(
+          `${self} and ${other} select the same ${plural(pods.length, 'pod')} (${pods.join(', ')}): overlapping selectors are a user error upstream, and the controllers may fight over them${fight}`,
+        ) +
+        '\n';
     }
   }
   return out;

@@ -32,17 +32,7 @@ function restartsText(p: ExplainPodRow): string {
   return p.sidecarRestarts > 0 ? `${p.restarts} (+${p.sidecarRestarts})` : String(p.restarts);
 }
 
-type PodColumn =
-  | 'NAME'
-  | 'DECISION'
-  | 'REASON'
-  | 'NODE'
-  | 'PHASE'
-  | 'READY'
-  | 'RESTARTS'
-  | 'AGE'
-  | 'DELETION-COST'
-  | 'ORDER';
+type PodColumn = 'NAME' | 'DECISION' | 'REASON' | 'NODE' | 'PHASE' | 'READY' | 'RESTARTS' | 'AGE' | 'DELETION-COST' | 'ORDER';
 
 // Nothing in these tables is ever cut: names are what people copy, reasons what they read. A
 // table too wide for one terminal line is split in two, and then left for the terminal to wrap.
@@ -124,8 +114,7 @@ export function podsSection(model: ExplainModel, width: number, chalk: ChalkInst
     out.push(...table(POD_COLUMNS_DECISION), '', ...table(POD_COLUMNS_FACTS));
   }
   if (model.pods.some((p) => p.sidecarRestarts > 0)) {
-    const legend =
-      "RESTARTS (+n): n restarts of sidecar init containers, compared only when the containers' counts are equal";
+    const legend = "RESTARTS (+n): n restarts of sidecar init containers, compared only when the containers' counts are equal";
     out.push(...para(legend, width, chalk.dim));
   }
 
@@ -136,11 +125,7 @@ export function podsSection(model: ExplainModel, width: number, chalk: ChalkInst
       const head = `${INDENT}${p.name} ${p.decision}: `;
       const lines = wrap(p.message, width, head, INDENT + '    ');
       const style = decisionStyle(chalk, p.decision) ?? ((s: string) => s);
-      out.push(
-        ...lines.map((l, i) =>
-          i === 0 ? INDENT + chalk.bold(p.name) + ' ' + style(p.decision + ':') + l.slice(head.length - 1) : l,
-        ),
-      );
+      out.push(...lines.map((l, i) => (i === 0 ? INDENT + chalk.bold(p.name) + ' ' + style(p.decision + ':') + l.slice(head.length - 1) : l)));
     }
   }
   return out;

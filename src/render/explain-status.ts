@@ -16,11 +16,7 @@ function conditionsText(conditions: Condition[]): string {
 function sameConditions(a: Condition[], b: Condition[]): boolean {
   if (a.length !== b.length) return false;
   return a.every(
-    (c, i) =>
-      c.type === b[i].type &&
-      c.status === b[i].status &&
-      (c.reason ?? '') === (b[i].reason ?? '') &&
-      (c.message ?? '') === (b[i].message ?? ''),
+    (c, i) => c.type === b[i].type && c.status === b[i].status && (c.reason ?? '') === (b[i].reason ?? '') && (c.message ?? '') === (b[i].message ?? ''),
   );
 }
 
@@ -71,23 +67,14 @@ export function statusSection(model: ExplainModel, width: number, chalk: ChalkIn
     changed: condChanged,
   });
 
-  const columns: Column[] = [
-    { header: 'FIELD' },
-    { header: 'BEFORE' },
-    { header: 'AFTER' },
-    { header: '' },
-  ];
+  const columns: Column[] = [{ header: 'FIELD' }, { header: 'BEFORE' }, { header: 'AFTER' }, { header: '' }];
   const cells: Cell[][] = rows.map((r) => [
     { text: r.field },
     { text: r.before, style: r.changed ? chalk.dim : undefined },
     { text: r.after, style: r.changed ? chalk.bold.yellow : undefined },
     r.changed ? { text: 'changed', style: chalk.yellow } : { text: '' },
   ]);
-  out.push(
-    ...renderTable(columns, cells, { gap: 2, indent: INDENT.length })
-      .trimEnd()
-      .split('\n'),
-  );
+  out.push(...renderTable(columns, cells, { gap: 2, indent: INDENT.length }).trimEnd().split('\n'));
 
   if (condChanged) {
     for (const c of after.conditions) {

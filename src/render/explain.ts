@@ -46,17 +46,10 @@ function deletionSection(model: ExplainModel, width: number, chalk: ChalkInstanc
     victims.forEach((d, i) => {
       const prefix = `${INDENT}${i + 1}. `;
       const lines = numbered(prefix, `${d.name} — ${d.reason}: ${d.message}`, width);
-      out.push(
-        ...lines.map((l, j) =>
-          j === 0 ? prefix + chalk.red(d.name) + l.slice(prefix.length + visibleLength(d.name)) : l,
-        ),
-      );
+      out.push(...lines.map((l, j) => (j === 0 ? prefix + chalk.red(d.name) + l.slice(prefix.length + visibleLength(d.name)) : l)));
     });
-    const stays = model.pods.filter(
-      (p) => (p.decision === 'keep' || p.decision === 'adopt') && p.deleteIndex === null,
-    );
-    const staysText =
-      stays.length === 0 ? 'no pod' : `${stays.map((p) => p.name).join(', ')} (${plural(stays.length, 'pod')})`;
+    const stays = model.pods.filter((p) => (p.decision === 'keep' || p.decision === 'adopt') && p.deleteIndex === null);
+    const staysText = stays.length === 0 ? 'no pod' : `${stays.map((p) => p.name).join(', ')} (${plural(stays.length, 'pod')})`;
     const lines = wrap(staysText, width, `${INDENT}stays: `, INDENT + '       ');
     out.push(...lines.map((l, i) => (i === 0 ? INDENT + chalk.green('stays:') + l.slice(INDENT.length + 6) : l)));
   }
@@ -64,8 +57,7 @@ function deletionSection(model: ExplainModel, width: number, chalk: ChalkInstanc
   if (excess > victims.length) {
     out.push(
       ...para(
-        `capped by the burst limit: ${excess} pods are too many, ${victims.length} are deleted in this sync, ` +
-          'the rest in later syncs',
+        `capped by the burst limit: ${excess} pods are too many, ${victims.length} are deleted in this sync, ` + 'the rest in later syncs',
         width,
         chalk.yellow,
       ),
@@ -81,20 +73,12 @@ function creationSection(model: ExplainModel, width: number, chalk: ChalkInstanc
   const what = `create ${plural(count, 'pod')}`;
   let text: string;
   if (batches.length <= 1) text = `${what} in one batch`;
-  else
-    text =
-      `${what} in slow-start batches ${batches.join(', ')} ` +
-      '(a batch starts only when every create of the previous one succeeded)';
+  else text = `${what} in slow-start batches ${batches.join(', ')} ` + '(a batch starts only when every create of the previous one succeeded)';
   out.push(...para(text, width).map((l) => l.replace(what, chalk.green(what))));
   const missing = plan.replicas.desired - plan.replicas.current;
   if (count < missing) {
     out.push(
-      ...para(
-        `capped by the burst limit: ${missing} pods are missing, ${count} are created in this sync, ` +
-          'the rest in later syncs',
-        width,
-        chalk.yellow,
-      ),
+      ...para(`capped by the burst limit: ${missing} pods are missing, ${count} are created in this sync, ` + 'the rest in later syncs', width, chalk.yellow),
     );
   }
   return out;
@@ -162,27 +146,16 @@ function headerSection(model: ExplainModel, width: number, chalk: ChalkInstance)
   }
   out.push(...field('Owner', ownerText(model), width, chalk, model.owner?.found === false ? chalk.yellow : undefined));
   if (model.siblings.length > 0) {
-    out.push(
-      ...field(
-        'Siblings',
-        `${model.siblings.join(', ')} (same owner: their pods count when pods on one node are compared)`,
-        width,
-        chalk,
-      ),
-    );
+    out.push(...field('Siblings', `${model.siblings.join(', ')} (same owner: their pods count when pods on one node are compared)`, width, chalk));
   }
   const { desired, current } = model.plan.replicas;
   const scaled = model.whatIf?.replicas !== undefined;
-  const desiredText = !scaled ? `desired ${desired}` : desired === model.object.replicas ? `desired ${desired} (as if scaled to it: it already is)` : `desired ${desired} as if scaled from ${model.object.replicas}`;
-  out.push(
-    ...field(
-      'Replicas',
-      `${desiredText}, current ${current}`,
-      width,
-      chalk,
-      desired !== current ? chalk.bold : undefined,
-    ),
-  );
+  const desiredText = !scaled
+    ? `desired ${desired}`
+    : desired === model.object.replicas
+      ? `desired ${desired} (as if scaled to it: it already is)`
+      : `desired ${desired} as if scaled from ${model.object.replicas}`;
+  out.push(...field('Replicas', `${desiredText}, current ${current}`, width, chalk, desired !== current ? chalk.bold : undefined));
   out.push(...field('Selector', model.selector === '' ? '<empty: matches every pod>' : model.selector, width, chalk));
   if (model.selectorError !== null) {
     out.push(...field('Invalid selector', model.selectorError, width, chalk, chalk.bold.red));
@@ -192,7 +165,10 @@ function headerSection(model: ExplainModel, width: number, chalk: ChalkInstance)
   }
   out.push(...field('Template labels', labelsText(model.templateLabels), width, chalk));
   out.push(...field('Min ready seconds', String(model.minReadySeconds), width, chalk));
-  const generation = model.generation === model.object.generation ? String(model.generation) : `${model.generation} as if scaled (the object has ${model.object.generation}: a scale bumps it)`;
+  const generation =
+    model.generation === model.object.generation
+      ? String(model.generation)
+      : `${model.generation} as if scaled (the object has ${model.object.generation}: a scale bumps it)`;
   out.push(...field('Generation', generation, width, chalk));
   out.push(...field('Kubernetes', `${model.kubernetesVersion} (behaviour emulated)`, width, chalk));
   out.push(...field('Evaluated at', model.whatIf?.now !== undefined ? `${model.now} as if it were now (--now)` : model.now, width, chalk));

@@ -69,7 +69,15 @@ export function who(user: string): string {
 /** kubectl's short names of the kinds a cause chain goes through: rs, rc, deploy, pod, hpa… */
 function kindAbbrev(kind: string): string {
   if (isControllerKind(kind)) return kindShort(kind);
-  const short: Record<string, string> = { Deployment: 'deploy', Pod: 'pod', HorizontalPodAutoscaler: 'hpa', StatefulSet: 'sts', DaemonSet: 'ds', Node: 'node', Job: 'job' };
+  const short: Record<string, string> = {
+    Deployment: 'deploy',
+    Pod: 'pod',
+    HorizontalPodAutoscaler: 'hpa',
+    StatefulSet: 'sts',
+    DaemonSet: 'ds',
+    Node: 'node',
+    Job: 'job',
+  };
   return short[kind] ?? kind.toLowerCase();
 }
 
@@ -94,7 +102,8 @@ function lifecycle(step: CauseStep): { verb: 'created' | 'deleted' | 'evicted'; 
   const m = /^(created|deleted|evicted|deletion started)\b\s*(.*)$/i.exec(step.change.trim());
   if (m) return { verb: m[1].toLowerCase() === 'deletion started' ? 'deleted' : (m[1].toLowerCase() as 'created' | 'deleted' | 'evicted'), rest: m[2] };
   // a create or delete of the object itself whose change says more than that
-  if (!step.field.includes('.') && (step.verb === 'create' || step.verb === 'delete')) return { verb: step.verb === 'create' ? 'created' : 'deleted', rest: step.change === step.verb + 'd' ? '' : step.change };
+  if (!step.field.includes('.') && (step.verb === 'create' || step.verb === 'delete'))
+    return { verb: step.verb === 'create' ? 'created' : 'deleted', rest: step.change === step.verb + 'd' ? '' : step.change };
   return null;
 }
 
@@ -260,7 +269,15 @@ function predictedCell(e: HistoryEvent, chalk: ChalkInstance): Cell {
 
 // Names (who, controller, pod) are never cut, as kubectl never cuts them: a table wider than the
 // terminal drops the date of its times when they are all of one day, and the terminal wraps the rest.
-const COLUMNS: Column[] = [{ header: 'TIME (UTC)' }, { header: 'WHO' }, { header: 'VERB' }, { header: 'CONTROLLER' }, { header: 'POD' }, { header: 'REASON' }, { header: 'PREDICTED' }];
+const COLUMNS: Column[] = [
+  { header: 'TIME (UTC)' },
+  { header: 'WHO' },
+  { header: 'VERB' },
+  { header: 'CONTROLLER' },
+  { header: 'POD' },
+  { header: 'REASON' },
+  { header: 'PREDICTED' },
+];
 const WIDE_COLUMNS: Column[] = [...COLUMNS, { header: 'CAUSE' }, { header: 'MESSAGE' }];
 
 function cellsOf(e: HistoryEvent, o: HistoryRenderOptions, timeOfDay: boolean): Cell[] {
@@ -343,8 +360,10 @@ export function renderHistoryNotes(counts: HistoryCounts, notPredicted: HistoryE
   if (counts.notPredicted > 0) {
     out += `\n${chalk.bold.red('Not predicted by the rules:')}\n`;
     const width = Math.max(60, o.width ?? 100);
-    for (const e of notPredicted) out += wrap(`${utcTime(e.time)} ${e.verb} ${e.pod ?? e.controller?.name ?? ''}: ${e.message}`, width, '  ', '    ').join('\n') + '\n';
-    if (counts.notPredicted > notPredicted.length) out += `  … and ${counts.notPredicted - notPredicted.length} more (-o json lists every one, with "predicted": false)\n`;
+    for (const e of notPredicted)
+      out += wrap(`${utcTime(e.time)} ${e.verb} ${e.pod ?? e.controller?.name ?? ''}: ${e.message}`, width, '  ', '    ').join('\n') + '\n';
+    if (counts.notPredicted > notPredicted.length)
+      out += `  … and ${counts.notPredicted - notPredicted.length} more (-o json lists every one, with "predicted": false)\n`;
   }
   return out;
 }
@@ -422,7 +441,9 @@ export function renderPodStory(story: PodStory, o: HistoryRenderOptions): string
     const limit = until === undefined ? Infinity : Date.parse(until);
     while (r < refused.length && !(Date.parse(refused[r].time) > limit)) {
       const w = refused[r++];
-      lines.push(`${chalk.dim(utcTime(w.time))}  ${who(w.user)} (the controller) ${TRIED[w.verb] ?? `tried to ${w.verb} it`}: ${chalk.yellow(`refused with ${statusWords(w.code)}`)}`);
+      lines.push(
+        `${chalk.dim(utcTime(w.time))}  ${who(w.user)} (the controller) ${TRIED[w.verb] ?? `tried to ${w.verb} it`}: ${chalk.yellow(`refused with ${statusWords(w.code)}`)}`,
+      );
       if (w.message) lines.push(...wrap(w.message, width, '    ', '    '));
     }
   };

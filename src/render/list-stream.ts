@@ -9,5 +9,10 @@ export interface ListStream<T> extends Iterable<T> {
 }
 
 export function isListStream(v: unknown): v is ListStream<unknown> {
-  return typeof v === 'object' && v !== null && (v as { lazy?: unknown }).lazy === true && typeof (v as { [Symbol.iterator]?: unknown })[Symbol.iterator] === 'function';
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    (v as { lazy?: unknown }).lazy === true &&
+    typeof (v as { [Symbol.iterator]?: unknown })[Symbol.iterator] === 'function'
+  );
 }

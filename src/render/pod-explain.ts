@@ -43,7 +43,7 @@ function bullet(text: string, width: number, indent = INDENT): string[] {
 
 export function ordinal(n: number): string {
   const tens = n % 100;
-  const suffix = tens >= 11 && tens <= 13 ? 'th' : ['th', 'st', 'nd', 'rd'][n % 10] ?? 'th';
+  const suffix = tens >= 11 && tens <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th');
   return `${n}${suffix}`;
 }
 
@@ -57,7 +57,13 @@ function headerSection(e: PodExplanation, width: number, chalk: ChalkInstance): 
   } else {
     const o = e.owner;
     const ours = isControllerKind(o.kind);
-    const where = o.found ? 'exists' : !ours ? `not read here (rs-reconcile reads ReplicaSets and ReplicationControllers)` : e.source === 'cluster' ? 'does not exist' : 'not in the input';
+    const where = o.found
+      ? 'exists'
+      : !ours
+        ? `not read here (rs-reconcile reads ReplicaSets and ReplicationControllers)`
+        : e.source === 'cluster'
+          ? 'does not exist'
+          : 'not in the input';
     out.push(...field('Owner', `${o.kind} ${o.name} (uid ${o.uid}): ${where}`, width, chalk, o.found || !ours ? undefined : chalk.yellow));
   }
   out.push(...field('Kubernetes', `${e.kubernetesVersion} (behaviour emulated)`, width, chalk));
@@ -85,7 +91,10 @@ const DECISION_STYLE: Record<PodOutcome, (c: ChalkInstance) => (s: string) => st
 
 function controllersSection(e: PodExplanation, width: number, chalk: ChalkInstance): string[] {
   if (e.controllers.length === 0) {
-    return [chalk.bold('Controllers'), ...para('No ReplicaSet or ReplicationController in its namespace selects or owns this pod: none will adopt, release or delete it.', width)];
+    return [
+      chalk.bold('Controllers'),
+      ...para('No ReplicaSet or ReplicationController in its namespace selects or owns this pod: none will adopt, release or delete it.', width),
+    ];
   }
   const whatIf = e.deletion?.whatIf ? `, as if ${e.deletion.kind} ${e.deletion.name} were scaled to ${e.deletion.whatIf.replicas}` : '';
   const out = [chalk.bold(`Controllers (${e.controllers.length})${whatIf}`)];
@@ -94,7 +103,10 @@ function controllersSection(e: PodExplanation, width: number, chalk: ChalkInstan
     const outcome = podOutcome(c.decision, c.delete !== null);
     out.push(INDENT + `${c.kind} ${c.name}: ` + DECISION_STYLE[outcome](chalk)(outcome) + ` (${c.reason})`);
     out.push(...para(c.message, width, INDENT + INDENT));
-    if (c.delete) out.push(...para(`Deleted by this sync, ${ordinal(c.delete.order)} in its order (${c.delete.reason}): ${c.delete.message}`, width, INDENT + INDENT, chalk.red));
+    if (c.delete)
+      out.push(
+        ...para(`Deleted by this sync, ${ordinal(c.delete.order)} in its order (${c.delete.reason}): ${c.delete.message}`, width, INDENT + INDENT, chalk.red),
+      );
   }
   return out;
 }

@@ -72,7 +72,11 @@ export function reconcileSummary(report: ReconcileReportView, work: number): str
   const t = tally(report);
   const syncs = report.controllers.reduce((n, c) => n + c.outcome.syncs, 0);
   const tail = report.converged === true && syncs > work ? `; in sync after ${syncs} syncs` : '';
-  const verb = !report.stopped ? 'reconciled' : report.stopped.reason === 'interrupted' ? 'interrupted while reconciling' : 'stopped by an error while reconciling';
+  const verb = !report.stopped
+    ? 'reconciled'
+    : report.stopped.reason === 'interrupted'
+      ? 'interrupted while reconciling'
+      : 'stopped by an error while reconciling';
   return `${verb} ${plural(work, 'controller')}${mode}: adopted ${t.adopt}, released ${t.release}, created ${t.create}, deleted ${t.delete}, status written ${t.status}, failed ${t.failed}${tail}`;
 }
 

@@ -57,7 +57,9 @@ export function truncate(text: string, width: number): string {
  * ones with `rest` (usually spaces of the same length). Words longer than a line are cut.
  */
 export function wrap(text: string, width: number, first = '', rest = first): string[] {
-  const words = sanitize(text).split(' ').filter((w) => w !== '');
+  const words = sanitize(text)
+    .split(' ')
+    .filter((w) => w !== '');
   const lines: string[] = [];
   let prefix = first;
   let line = '';
@@ -220,8 +222,7 @@ export function truncateMiddle(text: string, width: number): string {
 export function renderTable(columns: Column[], rows: Cell[][], layout: TableLayout = {}): string {
   const plainRows = rows.map((row) => columns.map((_, i) => sanitize(row[i]?.text ?? '')));
   const widths = fitColumns(columns, plainRows, layout);
-  const cut = (text: string, i: number): string =>
-    columns[i].ellipsis === 'middle' ? truncateMiddle(text, widths[i]) : truncate(text, widths[i]);
+  const cut = (text: string, i: number): string => (columns[i].ellipsis === 'middle' ? truncateMiddle(text, widths[i]) : truncate(text, widths[i]));
   const shown = plainRows.map((plain, r) =>
     plain.map((text, i) => {
       const cell = cut(text, i);
@@ -232,7 +233,11 @@ export function renderTable(columns: Column[], rows: Cell[][], layout: TableLayo
   const head = layout.noHeaders ? undefined : columns.map((c, i) => truncate(c.header, widths[i]));
   if (!layout.noHeaders || rows.length > 0) {
     const pad = ' '.repeat(layout.indent ?? 0);
-    return drawTable(head, shown, layout.gap ?? 3, layout.minWidths ? widths : undefined).map((line) => pad + line.trimEnd()).join('\n') + '\n';
+    return (
+      drawTable(head, shown, layout.gap ?? 3, layout.minWidths ? widths : undefined)
+        .map((line) => pad + line.trimEnd())
+        .join('\n') + '\n'
+    );
   }
   return '';
 }

@@ -64,7 +64,12 @@ function controllerChanges(a: ReplicaSet, b: ReplicaSet, status: boolean): strin
   if (!a.metadata.deletionTimestamp && b.metadata.deletionTimestamp) parts.push('being deleted');
   const sa = a.status ?? {};
   const sb = b.status ?? {};
-  if (status && ((sa.replicas ?? 0) !== (sb.replicas ?? 0) || (sa.readyReplicas ?? 0) !== (sb.readyReplicas ?? 0) || (sa.availableReplicas ?? 0) !== (sb.availableReplicas ?? 0))) {
+  if (
+    status &&
+    ((sa.replicas ?? 0) !== (sb.replicas ?? 0) ||
+      (sa.readyReplicas ?? 0) !== (sb.readyReplicas ?? 0) ||
+      (sa.availableReplicas ?? 0) !== (sb.availableReplicas ?? 0))
+  ) {
     parts.push(`status replicas ${sb.replicas ?? 0} ready ${sb.readyReplicas ?? 0} available ${sb.availableReplicas ?? 0}`);
   }
   return parts;
@@ -76,7 +81,8 @@ function controllerChanges(a: ReplicaSet, b: ReplicaSet, status: boolean): strin
  * it, and its action line already says so).
  */
 export function describeUpdate(resource: WatchedResource, before: Obj, after: Obj, opts: { status?: boolean } = {}): string | null {
-  const parts = resource === 'pods' ? podChanges(before as Pod, after as Pod) : controllerChanges(before as ReplicaSet, after as ReplicaSet, opts.status !== false);
+  const parts =
+    resource === 'pods' ? podChanges(before as Pod, after as Pod) : controllerChanges(before as ReplicaSet, after as ReplicaSet, opts.status !== false);
   return parts.length ? `${ref(resource, after)} ${parts.join(', ')}` : null;
 }
 

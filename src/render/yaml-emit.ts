@@ -14,8 +14,7 @@ const PLAIN_BODY = /^[A-Za-z0-9_ .,/=()+;'@\-\u00A1-\u2027\u202A-\uD7FF\uE000-\u
 /** The first character of a plain scalar: no indicator, no digit or sign (numbers), no space. */
 const PLAIN_FIRST = /^[A-Za-z_/(\u00A1-\u2027\u202A-\uD7FF\uE000-\uFEFE\uFF00-\uFFFD]/;
 /** Words YAML 1.1 or 1.2 resolve to null or a boolean. */
-const RESERVED =
-  /^(?:~|null|Null|NULL|y|Y|yes|Yes|YES|n|N|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF)$/;
+const RESERVED = /^(?:~|null|Null|NULL|y|Y|yes|Yes|YES|n|N|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF)$/;
 
 /** Exponent-only floats (`e0`, `E5`): some YAML 1.1 readers take them for numbers. */
 const LOOSE_FLOAT = /^[eE][-+]?[0-9]+$/;
@@ -37,7 +36,9 @@ function plainSafe(s: string): boolean {
 export function yamlString(s: string): string {
   if (plainSafe(s)) return s;
   // JSON escapes are YAML escapes; U+2028/U+2029 are line breaks to YAML 1.1, so escape them too.
-  return JSON.stringify(s).replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return JSON.stringify(s)
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 }
 
 function scalar(value: unknown): string | undefined {
@@ -111,10 +112,7 @@ function block(v: unknown, indent: string, firstPrefix: string | null): string {
   }
   for (const [key, member] of entries(v as object)) {
     const one = inline(member);
-    out +=
-      one !== undefined
-        ? `${prefix}${yamlString(key)}: ${one}\n`
-        : `${prefix}${yamlString(key)}:\n${block(member, indent + '  ', null)}`;
+    out += one !== undefined ? `${prefix}${yamlString(key)}: ${one}\n` : `${prefix}${yamlString(key)}:\n${block(member, indent + '  ', null)}`;
     prefix = indent;
   }
   return out;

@@ -106,7 +106,10 @@ export function spamKey(e: CoreEvent): string {
 /** EventAggregatorByReasonFunc: [aggregateKey, localKey]; similar events differ only in the message. */
 export function aggregatorKeys(e: CoreEvent): [string, string] {
   const o = e.involvedObject;
-  return [join([e.source?.component, e.source?.host, o.kind, o.namespace, o.name, o.uid, o.apiVersion, e.type, e.reason, e.reportingComponent, e.reportingInstance]), e.message ?? ''];
+  return [
+    join([e.source?.component, e.source?.host, o.kind, o.namespace, o.name, o.uid, o.apiVersion, e.type, e.reason, e.reportingComponent, e.reportingInstance]),
+    e.message ?? '',
+  ];
 }
 
 /** metav1.Time on the wire: RFC 3339 in whole seconds. */
@@ -234,7 +237,12 @@ export class EventCorrelator {
       // CreateTwoWayMergePatch against the same event with count, lastTimestamp and message zeroed
       patch = { count: observed.count!, lastTimestamp: observed.lastTimestamp ?? rfc3339(0), ...(observed.message ? { message: observed.message } : {}) };
     }
-    this.logs.add(key, { count: observed.count ?? 0, firstTimestamp: observed.firstTimestamp, name: observed.metadata.name, resourceVersion: observed.metadata.resourceVersion });
+    this.logs.add(key, {
+      count: observed.count ?? 0,
+      firstTimestamp: observed.firstTimestamp,
+      name: observed.metadata.name,
+      resourceVersion: observed.metadata.resourceVersion,
+    });
     return { observed, patch };
   }
 

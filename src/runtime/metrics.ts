@@ -229,7 +229,9 @@ export class Metrics {
   private add<M extends Metric<PromMetric>>(make: () => M, name: string, type: MetricType): M {
     // the series names of a histogram are taken too (client_golang refuses these collisions)
     const clash = [name, `${name}_bucket`, `${name}_sum`, `${name}_count`].some((n) => this.metrics.has(n));
-    const reverse = [...this.metrics.values()].some((o) => (o.type === 'histogram' || type === 'histogram') && [`${o.name}_bucket`, `${o.name}_sum`, `${o.name}_count`].includes(name));
+    const reverse = [...this.metrics.values()].some(
+      (o) => (o.type === 'histogram' || type === 'histogram') && [`${o.name}_bucket`, `${o.name}_sum`, `${o.name}_count`].includes(name),
+    );
     if (clash || reverse) throw new Error(`metric ${name} is already registered`);
     const m = make();
     this.metrics.set(name, m);
@@ -399,7 +401,12 @@ export function controllerMetrics(m: Metrics): ControllerMetrics {
     adds: m.counter('workqueue_adds_total', 'Total number of adds handled by workqueue', q),
     retries: m.counter('workqueue_retries_total', 'Total number of retries handled by workqueue', q),
     workDuration: m.histogram('workqueue_work_duration_seconds', 'How long in seconds processing an item from workqueue takes.', WORKQUEUE_BUCKETS, q),
-    queueLatency: m.histogram('workqueue_queue_duration_seconds', 'How long in seconds an item stays in workqueue before being requested.', WORKQUEUE_BUCKETS, q),
+    queueLatency: m.histogram(
+      'workqueue_queue_duration_seconds',
+      'How long in seconds an item stays in workqueue before being requested.',
+      WORKQUEUE_BUCKETS,
+      q,
+    ),
     unfinishedWork: m.gauge(
       'workqueue_unfinished_work_seconds',
       "How many seconds of work has been done that is in progress and hasn't been observed by work_duration. Large values indicate stuck threads. One can deduce the number of stuck threads by observing the rate at which this increases.",
@@ -407,7 +414,11 @@ export function controllerMetrics(m: Metrics): ControllerMetrics {
     ),
     longestRunning: m.gauge('workqueue_longest_running_processor_seconds', 'How many seconds has the longest running processor for workqueue been running.', q),
     syncDuration: m.histogram('rs_reconcile_sync_duration_seconds', 'How long in seconds one sync of a ReplicaSet or ReplicationController takes.'),
-    apiRequests: m.counter('rs_reconcile_api_requests_total', 'API requests made by the controller, by verb, resource and HTTP status code (0: no answer).', ['verb', 'resource', 'code']),
+    apiRequests: m.counter('rs_reconcile_api_requests_total', 'API requests made by the controller, by verb, resource and HTTP status code (0: no answer).', [
+      'verb',
+      'resource',
+      'code',
+    ]),
     expectationsPending: m.gauge('rs_reconcile_expectations_pending', 'Controllers whose expectations of pod creations or deletions are not yet satisfied.'),
     leader: m.gauge('rs_reconcile_leader', 'Whether this instance is the leader (1) or a standby (0).'),
   };

@@ -46,7 +46,14 @@ export async function runSandboxCli(o: SandboxCliOptions): Promise<void> {
   if (o.signal.aborted) return;
   let sb: Sandbox;
   try {
-    sb = await startSandbox({ port: o.port ?? 0, nodes: o.nodes ?? 0, seed, auditLog: o.auditLog, auditMaxEntries: o.auditMaxEntries, controllers: o.controllers });
+    sb = await startSandbox({
+      port: o.port ?? 0,
+      nodes: o.nodes ?? 0,
+      seed,
+      auditLog: o.auditLog,
+      auditMaxEntries: o.auditMaxEntries,
+      controllers: o.controllers,
+    });
   } catch (e) {
     throw new UserError(`cannot start the sandbox: ${(e as Error).message}`);
   }
@@ -80,5 +87,6 @@ export async function runSandboxCli(o: SandboxCliOptions): Promise<void> {
 async function forgetKubeconfig(path: string, written: string, mine: { server: string; token: string }, err: NodeJS.WritableStream): Promise<void> {
   const done = await removeKubeconfigFile(path, written, mine);
   if (done === 'removed') err.write(`sandbox stopped: removed ${path}, whose server ${mine.server} no longer answers\n`);
-  else if (done === 'pruned') err.write(`sandbox stopped: removed its cluster, user and context from ${path} (changed since it was written; the rest is kept)\n`);
+  else if (done === 'pruned')
+    err.write(`sandbox stopped: removed its cluster, user and context from ${path} (changed since it was written; the rest is kept)\n`);
 }

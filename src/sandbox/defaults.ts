@@ -100,10 +100,15 @@ export function stringMap(res: ResourceDef, o: Obj, field: string): void {
   const m = o[field];
   if (m === undefined || m === null) return;
   const where = `${res.kind}.${field}`;
-  if (!isPlainObject(m)) throw badRequest(`${res.kind} in version "v1" cannot be handled as a ${res.kind}: json: cannot unmarshal ${Array.isArray(m) ? 'array' : typeof m} into Go struct field ${where} of type map[string]string`);
+  if (!isPlainObject(m))
+    throw badRequest(
+      `${res.kind} in version "v1" cannot be handled as a ${res.kind}: json: cannot unmarshal ${Array.isArray(m) ? 'array' : typeof m} into Go struct field ${where} of type map[string]string`,
+    );
   for (const v of Object.values(m)) {
     if (typeof v !== 'string' && v !== null) {
-      throw badRequest(`${res.kind} in version "v1" cannot be handled as a ${res.kind}: json: cannot unmarshal ${Array.isArray(v) ? 'array' : typeof v} into Go struct field ${where} of type string`);
+      throw badRequest(
+        `${res.kind} in version "v1" cannot be handled as a ${res.kind}: json: cannot unmarshal ${Array.isArray(v) ? 'array' : typeof v} into Go struct field ${where} of type string`,
+      );
     }
   }
 }

@@ -69,7 +69,10 @@ const QUERY = (name: string, description: string) => ({ name, in: 'query', descr
 const WRITE_PARAMS = [
   QUERY('dryRun', 'When present, indicates that modifications should not be persisted. Valid values are: - All: all dry run stages will be processed'),
   QUERY('fieldManager', 'fieldManager is a name associated with the actor or entity that is making these changes.'),
-  QUERY('fieldValidation', 'fieldValidation instructs the server on how to handle objects in the request (POST/PUT/PATCH) containing unknown or duplicate fields. Valid values are: - Ignore - Warn - Strict'),
+  QUERY(
+    'fieldValidation',
+    'fieldValidation instructs the server on how to handle objects in the request (POST/PUT/PATCH) containing unknown or duplicate fields. Valid values are: - Ignore - Warn - Strict',
+  ),
 ];
 
 function schemaName(r: ResourceDef): string {
@@ -150,7 +153,11 @@ export function openApiV3Root(): Obj {
   const paths: Obj = {};
   for (const gv of groupVersions()) {
     const p = gvPath(gv.group, gv.version);
-    const hash = createHash('sha512').update(JSON.stringify(openApiV3Doc(gv.group, gv.version))).digest('hex').toUpperCase().slice(0, 128);
+    const hash = createHash('sha512')
+      .update(JSON.stringify(openApiV3Doc(gv.group, gv.version)))
+      .digest('hex')
+      .toUpperCase()
+      .slice(0, 128);
     paths[p] = { serverRelativeURL: `/openapi/v3/${p}?hash=${hash}` };
   }
   rootCache = { paths };

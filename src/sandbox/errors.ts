@@ -74,15 +74,11 @@ export function alreadyExists(gr: GroupResource, name: string): ApiError {
 export const OBJECT_MODIFIED = 'the object has been modified; please apply your changes to the latest version and try again';
 
 export function conflict(gr: GroupResource, name: string, why: string = OBJECT_MODIFIED): ApiError {
-  return new ApiError(
-    failure(409, 'Conflict', `Operation cannot be fulfilled on ${qualified(gr)} "${name}": ${why}`, details(gr, name)),
-  );
+  return new ApiError(failure(409, 'Conflict', `Operation cannot be fulfilled on ${qualified(gr)} "${name}": ${why}`, details(gr, name)));
 }
 
 export function forbidden(gr: GroupResource, name: string, why: string, causes?: StatusCause[]): ApiError {
-  return new ApiError(
-    failure(403, 'Forbidden', `${qualified(gr)} "${name}" is forbidden: ${why}`, details(gr, name, causes ? { causes } : {})),
-  );
+  return new ApiError(failure(403, 'Forbidden', `${qualified(gr)} "${name}" is forbidden: ${why}`, details(gr, name, causes ? { causes } : {})));
 }
 
 export function badRequest(message: string): ApiError {
@@ -106,16 +102,13 @@ export function expired(message: string): ApiError {
 }
 
 export function internalError(message: string): ApiError {
-  return new ApiError(
-    failure(500, 'InternalError', `Internal error occurred: ${message}`, { causes: [{ message }] }),
-  );
+  return new ApiError(failure(500, 'InternalError', `Internal error occurred: ${message}`, { causes: [{ message }] }));
 }
 
 export function tooManyRequests(retryAfterSeconds: number): ApiError {
-  return new ApiError(
-    failure(429, 'TooManyRequests', 'Too many requests, please try again later.', { retryAfterSeconds }),
-    { 'Retry-After': String(retryAfterSeconds) },
-  );
+  return new ApiError(failure(429, 'TooManyRequests', 'Too many requests, please try again later.', { retryAfterSeconds }), {
+    'Retry-After': String(retryAfterSeconds),
+  });
 }
 
 export function tooLargeResourceVersion(requested: number, current: number): ApiError {

@@ -155,8 +155,18 @@ export class GarbageCollector {
 
   private deleteObject(res: ResourceDef, o: Obj, policy: 'Background' | 'Foreground'): void {
     const opts = { propagationPolicy: policy, preconditions: { uid: o.metadata.uid } };
-    act(this.audit, USERS.gc, { verb: 'delete', resource: res.name, namespace: o.metadata.namespace, name: o.metadata.name, request: { kind: 'DeleteOptions', apiVersion: 'meta.k8s.io/__internal', ...opts } }, () =>
-      this.registry.delete(res, o.metadata.namespace, o.metadata.name, opts, { dryRun: false, user: USERS.gc }));
+    act(
+      this.audit,
+      USERS.gc,
+      {
+        verb: 'delete',
+        resource: res.name,
+        namespace: o.metadata.namespace,
+        name: o.metadata.name,
+        request: { kind: 'DeleteOptions', apiVersion: 'meta.k8s.io/__internal', ...opts },
+      },
+      () => this.registry.delete(res, o.metadata.namespace, o.metadata.name, opts, { dryRun: false, user: USERS.gc }),
+    );
   }
 
   private removeOwnerRefs(res: ResourceDef, o: Obj, uids: Set<string>): void {
@@ -174,10 +184,15 @@ export class GarbageCollector {
 
   private removeFinalizer(res: ResourceDef, o: Obj, finalizer: string): void {
     const finalizers = ((o.metadata.finalizers ?? []) as string[]).filter((f) => f !== finalizer);
-    act(this.audit, USERS.gc, { verb: 'patch', resource: res.name, namespace: o.metadata.namespace, name: o.metadata.name, request: { metadata: { finalizers, uid: o.metadata.uid } } }, () => {
-      const next = clone(o);
-      next.metadata.finalizers = finalizers;
-      return this.registry.updateWith(res, o, next, { dryRun: false, user: USERS.gc, fieldManager: CONTROLLER_MANAGER });
-    });
+    act(
+      this.audit,
+      USERS.gc,
+      { verb: 'patch', resource: res.name, namespace: o.metadata.namespace, name: o.metadata.name, request: { metadata: { finalizers, uid: o.metadata.uid } } },
+      () => {
+        const next = clone(o);
+        next.metadata.finalizers = finalizers;
+        return this.registry.updateWith(res, o, next, { dryRun: false, user: USERS.gc, fieldManager: CONTROLLER_MANAGER });
+      },
+    );
   }
 }

@@ -41,7 +41,11 @@ function answerOf(a: Act, r: unknown, code: number): Obj {
   if (r === undefined || r === null || !res) return SUCCESS(code); // a binding
   const d = r as Partial<DeleteResult>;
   if (a.verb === 'delete' && d.object) {
-    if (d.deleted && !res.gracefulDelete) return { ...SUCCESS(code), details: { name: d.object.metadata.name, ...(res.group ? { group: res.group } : {}), kind: res.name, uid: d.object.metadata.uid } };
+    if (d.deleted && !res.gracefulDelete)
+      return {
+        ...SUCCESS(code),
+        details: { name: d.object.metadata.name, ...(res.group ? { group: res.group } : {}), kind: res.name, uid: d.object.metadata.uid },
+      };
     return withType(res, d.object);
   }
   return withType(res, r as Obj);

@@ -72,7 +72,8 @@ export async function writeKubeconfigFile(target: string, text: string, opts: Wr
 
 export type KubeconfigCleanup = 'removed' | 'pruned' | 'absent' | 'foreign';
 
-const named = (v: unknown): v is { name: string } & Record<string, any> => typeof v === 'object' && v !== null && typeof (v as { name?: unknown }).name === 'string';
+const named = (v: unknown): v is { name: string } & Record<string, any> =>
+  typeof v === 'object' && v !== null && typeof (v as { name?: unknown }).name === 'string';
 
 /**
  * When the sandbox stops, nothing may keep pointing at its dead port: the kubeconfig it wrote is
@@ -99,9 +100,21 @@ export async function removeKubeconfigFile(target: string, written: string, mine
     return 'foreign'; // not a kubeconfig any more: not ours to edit
   }
   const list = (k: string): any[] => (Array.isArray(doc[k]) ? doc[k] : []);
-  const clusters = new Set(list('clusters').filter((c) => named(c) && c.cluster?.server === mine.server).map((c) => c.name));
-  const users = new Set(list('users').filter((u) => named(u) && u.user?.token === mine.token).map((u) => u.name));
-  const contexts = new Set(list('contexts').filter((c) => named(c) && (clusters.has(c.context?.cluster) || users.has(c.context?.user))).map((c) => c.name));
+  const clusters = new Set(
+    list('clusters')
+      .filter((c) => named(c) && c.cluster?.server === mine.server)
+      .map((c) => c.name),
+  );
+  const users = new Set(
+    list('users')
+      .filter((u) => named(u) && u.user?.token === mine.token)
+      .map((u) => u.name),
+  );
+  const contexts = new Set(
+    list('contexts')
+      .filter((c) => named(c) && (clusters.has(c.context?.cluster) || users.has(c.context?.user)))
+      .map((c) => c.name),
+  );
   if (clusters.size + users.size + contexts.size === 0) return 'foreign';
   doc.clusters = list('clusters').filter((c) => !(named(c) && clusters.has(c.name)));
   doc.users = list('users').filter((u) => !(named(u) && users.has(u.name)));

@@ -77,8 +77,13 @@ export class Kubelet {
     }
     for (const [i, name] of this.nodeNames.entries()) {
       if (this.store.get('nodes', undefined, name)) continue;
-      act(this.audit, USERS.node(name), { verb: 'create', resource: 'nodes', name }, () =>
-        this.registry.create(NODES, undefined, nodeObject(name, i), { dryRun: false, user: USERS.node(name), fieldManager: KUBELET }), 201);
+      act(
+        this.audit,
+        USERS.node(name),
+        { verb: 'create', resource: 'nodes', name },
+        () => this.registry.create(NODES, undefined, nodeObject(name, i), { dryRun: false, user: USERS.node(name), fieldManager: KUBELET }),
+        201,
+      );
     }
     this.unsubscribe = this.store.subscribe((ev) => this.observe(ev));
     for (const p of this.store.list('pods')) this.track(p);
@@ -209,7 +214,12 @@ export class Kubelet {
       if (conds.some((c) => c.type === 'PodScheduled' && c.status === 'False')) return;
       const total = this.store.count('nodes');
       this.writeStatus(p, USERS.scheduler, (st) => {
-        setCondition(st, { type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message: `0/${total} nodes are available: ${total} node(s) didn't match Pod's node affinity/selector. preemption: 0/${total} nodes are available: ${total} Preemption is not helpful for scheduling.` });
+        setCondition(st, {
+          type: 'PodScheduled',
+          status: 'False',
+          reason: 'Unschedulable',
+          message: `0/${total} nodes are available: ${total} node(s) didn't match Pod's node affinity/selector. preemption: 0/${total} nodes are available: ${total} Preemption is not helpful for scheduling.`,
+        });
       });
       return;
     }
@@ -220,9 +230,19 @@ export class Kubelet {
     }
     nodes.sort((a, b) => (load.get(a.metadata.name) ?? 0) - (load.get(b.metadata.name) ?? 0) || (a.metadata.name < b.metadata.name ? -1 : 1));
     const target = nodes[0].metadata.name;
-    const binding = { kind: 'Binding', apiVersion: 'v1', metadata: { name: p.metadata.name, namespace: p.metadata.namespace, uid: p.metadata.uid }, target: { kind: 'Node', name: target } };
-    act(this.audit, USERS.scheduler, { verb: 'create', resource: 'pods', subresource: 'binding', namespace: p.metadata.namespace, name: p.metadata.name, request: binding }, () =>
-      this.registry.bind(p.metadata.namespace, p.metadata.name, binding, { dryRun: false, user: USERS.scheduler }), 201);
+    const binding = {
+      kind: 'Binding',
+      apiVersion: 'v1',
+      metadata: { name: p.metadata.name, namespace: p.metadata.namespace, uid: p.metadata.uid },
+      target: { kind: 'Node', name: target },
+    };
+    act(
+      this.audit,
+      USERS.scheduler,
+      { verb: 'create', resource: 'pods', subresource: 'binding', namespace: p.metadata.namespace, name: p.metadata.name, request: binding },
+      () => this.registry.bind(p.metadata.namespace, p.metadata.name, binding, { dryRun: false, user: USERS.scheduler }),
+      201,
+    );
   }
 
   private writeStatus(p: Obj, user: string, mutate: (status: Obj, pod: Obj) => void): void {
@@ -238,7 +258,8 @@ export class Kubelet {
     // The kubelet's status manager sends a strategic merge patch naming the pod's uid.
     const request = { metadata: { uid: p.metadata.uid }, status: next.status };
     act(this.audit, user, { verb: 'patch', resource: 'pods', subresource: 'status', namespace: p.metadata.namespace, name: p.metadata.name, request }, () =>
-      this.registry.updateWith(PODS, p, next, { dryRun: false, user, fieldManager: KUBELET_STATUS }, 'status'));
+      this.registry.updateWith(PODS, p, next, { dryRun: false, user, fieldManager: KUBELET_STATUS }, 'status'),
+    );
   }
 
   private run(p: Obj): void {
@@ -260,8 +281,16 @@ export class Kubelet {
         setCondition(st, { type: 'Ready', status: 'False', reason: 'PodFailed' });
         setCondition(st, { type: 'ContainersReady', status: 'False', reason: 'PodFailed' });
         st.containerStatuses = containers.map((c) => ({
-          name: c.name, image: c.image, imageID: '', containerID: containerID(), ready: false, started: false, restartCount: 0,
-          state: { terminated: { exitCode: 1, reason: 'Error', message: 'simulated start failure', startedAt: now, finishedAt: now, containerID: containerID() } },
+          name: c.name,
+          image: c.image,
+          imageID: '',
+          containerID: containerID(),
+          ready: false,
+          started: false,
+          restartCount: 0,
+          state: {
+            terminated: { exitCode: 1, reason: 'Error', message: 'simulated start failure', startedAt: now, finishedAt: now, containerID: containerID() },
+          },
           lastState: {},
         }));
         return;
@@ -273,8 +302,15 @@ export class Kubelet {
       setCondition(st, { type: 'Ready', status: 'False', reason: 'ContainersNotReady', message: `containers with unready status: [${names}]` });
       setCondition(st, { type: 'ContainersReady', status: 'False', reason: 'ContainersNotReady', message: `containers with unready status: [${names}]` });
       st.containerStatuses = containers.map((c) => ({
-        name: c.name, image: c.image, imageID: `docker.io/library/${c.image}@sha256:${randomBytes(32).toString('hex')}`, containerID: containerID(),
-        ready: false, started: true, restartCount: 0, state: { running: { startedAt: now } }, lastState: {},
+        name: c.name,
+        image: c.image,
+        imageID: `docker.io/library/${c.image}@sha256:${randomBytes(32).toString('hex')}`,
+        containerID: containerID(),
+        ready: false,
+        started: true,
+        restartCount: 0,
+        state: { running: { startedAt: now } },
+        lastState: {},
       }));
     });
   }
@@ -288,7 +324,17 @@ export class Kubelet {
       for (const c of (pod.spec.containers ?? []) as Obj[]) {
         if (statuses.some((x) => x.name === c.name)) continue;
         const startedAt = (st.startTime as string | undefined) ?? rfc3339();
-        statuses.push({ name: c.name, image: c.image, imageID: '', containerID: containerID(), ready: true, started: true, restartCount: 0, state: { running: { startedAt } }, lastState: {} });
+        statuses.push({
+          name: c.name,
+          image: c.image,
+          imageID: '',
+          containerID: containerID(),
+          ready: true,
+          started: true,
+          restartCount: 0,
+          state: { running: { startedAt } },
+          lastState: {},
+        });
       }
       for (const c of statuses) {
         c.ready = true;
@@ -300,8 +346,18 @@ export class Kubelet {
   private terminate(p: Obj): void {
     const node = p.spec.nodeName as string;
     const opts = { gracePeriodSeconds: 0, preconditions: { uid: p.metadata.uid } };
-    act(this.audit, USERS.node(node), { verb: 'delete', resource: 'pods', namespace: p.metadata.namespace, name: p.metadata.name, request: { kind: 'DeleteOptions', apiVersion: 'meta.k8s.io/__internal', ...opts } }, () =>
-      this.registry.delete(PODS, p.metadata.namespace, p.metadata.name, opts, { dryRun: false, user: USERS.node(node) }));
+    act(
+      this.audit,
+      USERS.node(node),
+      {
+        verb: 'delete',
+        resource: 'pods',
+        namespace: p.metadata.namespace,
+        name: p.metadata.name,
+        request: { kind: 'DeleteOptions', apiVersion: 'meta.k8s.io/__internal', ...opts },
+      },
+      () => this.registry.delete(PODS, p.metadata.namespace, p.metadata.name, opts, { dryRun: false, user: USERS.node(node) }),
+    );
   }
 
   /** Makes a container of a running pod restart: restartCount+1, not ready until readyDelayMs passed. */
@@ -315,12 +371,17 @@ export class Kubelet {
     const now = rfc3339();
     this.writeStatus(p, USERS.node(node), (st) => {
       const c = ((st.containerStatuses ?? []) as Obj[]).find((x) => x.name === target.name)!;
-      c.lastState = { terminated: { exitCode: 137, reason: 'Error', startedAt: c.state?.running?.startedAt ?? now, finishedAt: now, containerID: c.containerID } };
+      c.lastState = {
+        terminated: { exitCode: 137, reason: 'Error', startedAt: c.state?.running?.startedAt ?? now, finishedAt: now, containerID: c.containerID },
+      };
       c.restartCount = (c.restartCount ?? 0) + 1;
       c.containerID = containerID();
       c.state = { running: { startedAt: now } };
       c.ready = false;
-      const unready = ((st.containerStatuses ?? []) as Obj[]).filter((x) => !x.ready).map((x) => x.name).join(' ');
+      const unready = ((st.containerStatuses ?? []) as Obj[])
+        .filter((x) => !x.ready)
+        .map((x) => x.name)
+        .join(' ');
       setCondition(st, { type: 'ContainersReady', status: 'False', reason: 'ContainersNotReady', message: `containers with unready status: [${unready}]` });
       setCondition(st, { type: 'Ready', status: 'False', reason: 'ContainersNotReady', message: `containers with unready status: [${unready}]` });
     });
@@ -350,7 +411,14 @@ function setCondition(st: Obj, c: { type: string; status: string; reason?: strin
     else delete existing.message;
     existing.lastProbeTime = null;
   } else {
-    conds.push({ type: c.type, status: c.status, lastProbeTime: null, lastTransitionTime: now, ...(c.reason ? { reason: c.reason } : {}), ...(c.message ? { message: c.message } : {}) });
+    conds.push({
+      type: c.type,
+      status: c.status,
+      lastProbeTime: null,
+      lastTransitionTime: now,
+      ...(c.reason ? { reason: c.reason } : {}),
+      ...(c.message ? { message: c.message } : {}),
+    });
   }
 }
 
@@ -377,9 +445,30 @@ function nodeObject(name: string, i: number): Obj {
       capacity: resources,
       allocatable: resources,
       conditions: [
-        { type: 'MemoryPressure', status: 'False', lastHeartbeatTime: now, lastTransitionTime: now, reason: 'KubeletHasSufficientMemory', message: 'kubelet has sufficient memory available' },
-        { type: 'DiskPressure', status: 'False', lastHeartbeatTime: now, lastTransitionTime: now, reason: 'KubeletHasNoDiskPressure', message: 'kubelet has no disk pressure' },
-        { type: 'PIDPressure', status: 'False', lastHeartbeatTime: now, lastTransitionTime: now, reason: 'KubeletHasSufficientPID', message: 'kubelet has sufficient PID available' },
+        {
+          type: 'MemoryPressure',
+          status: 'False',
+          lastHeartbeatTime: now,
+          lastTransitionTime: now,
+          reason: 'KubeletHasSufficientMemory',
+          message: 'kubelet has sufficient memory available',
+        },
+        {
+          type: 'DiskPressure',
+          status: 'False',
+          lastHeartbeatTime: now,
+          lastTransitionTime: now,
+          reason: 'KubeletHasNoDiskPressure',
+          message: 'kubelet has no disk pressure',
+        },
+        {
+          type: 'PIDPressure',
+          status: 'False',
+          lastHeartbeatTime: now,
+          lastTransitionTime: now,
+          reason: 'KubeletHasSufficientPID',
+          message: 'kubelet has sufficient PID available',
+        },
         { type: 'Ready', status: 'True', lastHeartbeatTime: now, lastTransitionTime: now, reason: 'KubeletReady', message: 'kubelet is posting ready status' },
       ],
       addresses: [
@@ -388,8 +477,16 @@ function nodeObject(name: string, i: number): Obj {
       ],
       daemonEndpoints: { kubeletEndpoint: { Port: 10250 } },
       nodeInfo: {
-        machineID: '', systemUUID: '', bootID: '', kernelVersion: '6.1.0-sandbox', osImage: 'rs-reconcile sandbox',
-        containerRuntimeVersion: 'containerd://1.7.24', kubeletVersion: 'v1.32.0', kubeProxyVersion: '', operatingSystem: 'linux', architecture: 'amd64',
+        machineID: '',
+        systemUUID: '',
+        bootID: '',
+        kernelVersion: '6.1.0-sandbox',
+        osImage: 'rs-reconcile sandbox',
+        containerRuntimeVersion: 'containerd://1.7.24',
+        kubeletVersion: 'v1.32.0',
+        kubeProxyVersion: '',
+        operatingSystem: 'linux',
+        architecture: 'amd64',
       },
     },
   };

@@ -306,7 +306,14 @@ function isReset(list: unknown): boolean {
   if (list.length === 0) return true;
   if (list.length !== 1 || !isPlainObject(list[0])) return false;
   const e = list[0];
-  return !e.manager && !e.operation && !e.apiVersion && !e.time && !e.fieldsType && (e.fieldsV1 === undefined || (isPlainObject(e.fieldsV1) && Object.keys(e.fieldsV1).length === 0));
+  return (
+    !e.manager &&
+    !e.operation &&
+    !e.apiVersion &&
+    !e.time &&
+    !e.fieldsType &&
+    (e.fieldsV1 === undefined || (isPlainObject(e.fieldsV1) && Object.keys(e.fieldsV1).length === 0))
+  );
 }
 
 // ---- the field manager -----------------------------------------------------------------------

@@ -68,8 +68,18 @@ export class NamespaceController {
       for (const o of this.store.list(res.name, name)) {
         remaining++;
         if (o.metadata.deletionTimestamp) continue;
-        act(this.audit, USERS.namespaceController, { verb: 'delete', resource: res.name, namespace: name, name: o.metadata.name, request: { kind: 'DeleteOptions', apiVersion: 'meta.k8s.io/__internal', propagationPolicy: 'Background' } }, () =>
-          this.registry.delete(res, name, o.metadata.name, { propagationPolicy: 'Background' }, { dryRun: false, user: USERS.namespaceController }));
+        act(
+          this.audit,
+          USERS.namespaceController,
+          {
+            verb: 'delete',
+            resource: res.name,
+            namespace: name,
+            name: o.metadata.name,
+            request: { kind: 'DeleteOptions', apiVersion: 'meta.k8s.io/__internal', propagationPolicy: 'Background' },
+          },
+          () => this.registry.delete(res, name, o.metadata.name, { propagationPolicy: 'Background' }, { dryRun: false, user: USERS.namespaceController }),
+        );
       }
     }
     if (remaining > 0) {
@@ -79,6 +89,7 @@ export class NamespaceController {
     if (remaining > 0) return;
     if ((ns.spec?.finalizers ?? []).length === 0) return;
     act(this.audit, USERS.namespaceController, { verb: 'update', resource: 'namespaces', subresource: 'finalize', name }, () =>
-      this.registry.finalizeNamespace(name, { spec: { finalizers: [] } }, { dryRun: false, user: USERS.namespaceController }));
+      this.registry.finalizeNamespace(name, { spec: { finalizers: [] } }, { dryRun: false, user: USERS.namespaceController }),
+    );
   }
 }

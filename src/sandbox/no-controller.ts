@@ -4,7 +4,6 @@
 // first `kubectl create deployment` does not wait for pods that never come.
 import type { Admission } from './registry.js';
 
-
 export function noControllerWarning(name: string | undefined, kind: string): string {
   const what = name ? `${kind} ${name}` : `this ${kind}`;
   return (

@@ -86,7 +86,10 @@ function extension(field: number, name: string, value: unknown): Buffer {
 }
 
 function yamlOf(v: unknown): string {
-  if (isPlainObject(v)) return Object.entries(v).map(([k, x]) => `${k}: ${JSON.stringify(x)}\n`).join('');
+  if (isPlainObject(v))
+    return Object.entries(v)
+      .map(([k, x]) => `${k}: ${JSON.stringify(x)}\n`)
+      .join('');
   return `${JSON.stringify(v)}\n`;
 }
 

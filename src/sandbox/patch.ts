@@ -116,7 +116,10 @@ export function applyJsonPatch(target: Obj, patch: unknown): Obj {
         break;
       case 'replace': {
         const parts = pointer(path);
-        if (parts.length === 0) { doc = clone(raw.value); break; }
+        if (parts.length === 0) {
+          doc = clone(raw.value);
+          break;
+        }
         const { parent, key } = locate(doc, parts, 'replace', path);
         if (Array.isArray(parent)) {
           const idx = Number(key);

@@ -3,30 +3,14 @@
 // HTTP handlers and the simulated controllers both go through it.
 import { randomUUID } from 'node:crypto';
 import { applyDefaults, normalize, prepareForCreate, prepareForUpdate } from './defaults.js';
-import {
-  alreadyExists,
-  badRequest,
-  conflict,
-  forbidden,
-  invalid,
-  notFound,
-  type FieldError,
-  type GroupResource,
-} from './errors.js';
+import { alreadyExists, badRequest, conflict, forbidden, invalid, notFound, type FieldError, type GroupResource } from './errors.js';
 import { managedFieldsAfter, type FieldManager } from './managed-fields.js';
 import { applyPatch } from './patch.js';
 import { apiVersionOf, resourceByName, RESOURCES, type ResourceDef } from './resources.js';
 import { labelSelectorString } from './selectors.js';
 import type { Store } from './store.js';
 import { clone, deepEqual, generateName, isPlainObject, rfc3339, type Obj } from './util.js';
-import {
-  unknownFields,
-  validateObject,
-  validateObjectMeta,
-  validateObjectMetaUpdate,
-  validateStatus,
-  validateUpdate,
-} from './validation.js';
+import { unknownFields, validateObject, validateObjectMeta, validateObjectMetaUpdate, validateStatus, validateUpdate } from './validation.js';
 
 export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';
 
@@ -102,7 +86,9 @@ export class Registry {
       throw badRequest(`the API version in the data (${body.apiVersion}) does not match the expected API version (${apiVersionOf(res)})`);
     }
     if (body.kind !== undefined && body.kind !== res.kind) {
-      throw badRequest(`the object provided is unrecognized (must be of type ${res.kind}): ${body.kind} in version "${body.apiVersion ?? ''}" cannot be handled as a ${res.kind}`);
+      throw badRequest(
+        `the object provided is unrecognized (must be of type ${res.kind}): ${body.kind} in version "${body.apiVersion ?? ''}" cannot be handled as a ${res.kind}`,
+      );
     }
   }
 

@@ -3,17 +3,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseYaml } from 'yaml';
 import { auditTime, type AuditLog, type AuditRecord, type AuditVerb } from './audit.js';
-import {
-  ApiError,
-  badRequest,
-  type FieldError,
-  expired,
-  internalError,
-  invalid,
-  methodNotAllowed,
-  pathNotFound,
-  tooLargeResourceVersion,
-} from './errors.js';
+import { ApiError, badRequest, type FieldError, expired, internalError, invalid, methodNotAllowed, pathNotFound, tooLargeResourceVersion } from './errors.js';
 import type { Faults } from './faults.js';
 import { FIELD_MANAGER_MAX_LENGTH, managerOf, type FieldManager } from './managed-fields.js';
 import { decodeOtherBody, type BodyKind } from './protobuf/decode.js';
@@ -104,9 +94,7 @@ function decodeContinue(s: string): ContinueToken {
 }
 
 function optionsError(kind: string, field: string, value: string, supported: string[]): ApiError {
-  return invalid(kind, 'meta.k8s.io', '', [
-    { type: 'NotSupported', field, value, detail: `supported values: ${supported.map((s) => `"${s}"`).join(', ')}` },
-  ]);
+  return invalid(kind, 'meta.k8s.io', '', [{ type: 'NotSupported', field, value, detail: `supported values: ${supported.map((s) => `"${s}"`).join(', ')}` }]);
 }
 
 export class RestHandler {
@@ -199,7 +187,15 @@ export class RestHandler {
       sendError(response, err);
     } finally {
       const status = isPlainObject(answer) && answer.kind === 'Status' ? answer : undefined;
-      const rec: AuditRecord = { ...entry, code, fault, received, requestURI: info.req.url, sourceIP: info.req.socket.remoteAddress?.replace(/^::ffff:/, ''), status };
+      const rec: AuditRecord = {
+        ...entry,
+        code,
+        fault,
+        received,
+        requestURI: info.req.url,
+        sourceIP: info.req.socket.remoteAddress?.replace(/^::ffff:/, ''),
+        status,
+      };
       // The request as the server read it: not for an injected fault (the handler never decoded it).
       this.audit.record(rec, () => ({ request: fault ? undefined : this.requestObject(info, verb), response: answer }));
     }
@@ -239,7 +235,8 @@ export class RestHandler {
     let at = 0;
     for (const ch of asked ?? '') {
       const hex = ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
-      if (/\p{C}/u.test(ch)) unprintable.push({ type: 'Invalid', field: 'fieldManager', value: asked, detail: `invalid character U+${hex} (at position ${at})` });
+      if (/\p{C}/u.test(ch))
+        unprintable.push({ type: 'Invalid', field: 'fieldManager', value: asked, detail: `invalid character U+${hex} (at position ${at})` });
       at += Buffer.byteLength(ch);
     }
     if (unprintable.length) throw invalid(kind, 'meta.k8s.io', '', unprintable);
@@ -308,7 +305,12 @@ export class RestHandler {
     const ct = (info.req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
     if (ct === APPLY_PATCH || ![JSON_PATCH, MERGE_PATCH, STRATEGIC_MERGE_PATCH].includes(ct)) {
       throw new ApiError({
-        kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 415, reason: 'UnsupportedMediaType',
+        kind: 'Status',
+        apiVersion: 'v1',
+        metadata: {},
+        status: 'Failure',
+        code: 415,
+        reason: 'UnsupportedMediaType',
         message: `the body of the request was in an unknown format - accepted media types include: ${JSON_PATCH}, ${MERGE_PATCH}, ${STRATEGIC_MERGE_PATCH}`,
       });
     }
@@ -347,7 +349,12 @@ export class RestHandler {
     }
     return {
       code: 200,
-      body: { kind: res.listKind, apiVersion: apiVersionOf(res), metadata: { resourceVersion: String(this.registry.store.currentRV()) }, items: items.map(stripType) },
+      body: {
+        kind: res.listKind,
+        apiVersion: apiVersionOf(res),
+        metadata: { resourceVersion: String(this.registry.store.currentRV()) },
+        items: items.map(stripType),
+      },
     };
   }
 
@@ -396,8 +403,12 @@ export class RestHandler {
     const rvText = q.get('resourceVersion') || undefined;
     const match = q.get('resourceVersionMatch') || undefined;
     if (match && !['Exact', 'NotOlderThan'].includes(match)) throw optionsError('ListOptions', 'resourceVersionMatch', match, ['Exact', 'NotOlderThan']);
-    if (match && !rvText) throw invalid('ListOptions', 'meta.k8s.io', '', [{ type: 'Forbidden', field: 'resourceVersionMatch', detail: 'resourceVersionMatch is forbidden unless resourceVersion is provided' }]);
-    if (rvText !== undefined && !/^\d+$/.test(rvText)) throw badRequest(`resourceVersion: Invalid value: "${rvText}": strconv.ParseUint: parsing "${rvText}": invalid syntax`);
+    if (match && !rvText)
+      throw invalid('ListOptions', 'meta.k8s.io', '', [
+        { type: 'Forbidden', field: 'resourceVersionMatch', detail: 'resourceVersionMatch is forbidden unless resourceVersion is provided' },
+      ]);
+    if (rvText !== undefined && !/^\d+$/.test(rvText))
+      throw badRequest(`resourceVersion: Invalid value: "${rvText}": strconv.ParseUint: parsing "${rvText}": invalid syntax`);
     let items: Obj[] | undefined;
     let listRV = store.currentRV();
     let start = '';
@@ -451,7 +462,9 @@ export class RestHandler {
    * objects are never mutated, see Store.put): listing 10k unchanged pods serializes none again.
    */
   private listBody(res: ResourceDef, meta: Obj, items: Obj[]): EncodedJson {
-    const parts: Buffer[] = [Buffer.from(`{"kind":${JSON.stringify(res.listKind)},"apiVersion":${JSON.stringify(apiVersionOf(res))},"metadata":${JSON.stringify(meta)},"items":[`)];
+    const parts: Buffer[] = [
+      Buffer.from(`{"kind":${JSON.stringify(res.listKind)},"apiVersion":${JSON.stringify(apiVersionOf(res))},"metadata":${JSON.stringify(meta)},"items":[`),
+    ];
     for (const o of items) {
       let b = this.itemJson.get(o);
       if (b === undefined) {
@@ -581,5 +594,3 @@ export function sendError(response: ServerResponse, err: ApiError): void {
   }
   send(response, err.code, err.status, err.headers);
 }
-
-

@@ -48,8 +48,16 @@ export function parseFieldSelector(s: string | undefined | null, resource: Field
   const terms: string[] = [];
   let cur = '';
   for (let i = 0; i < s.length; i++) {
-    if (s[i] === '\\' && i + 1 < s.length) { cur += s[i] + s[i + 1]; i++; continue; }
-    if (s[i] === ',') { terms.push(cur); cur = ''; continue; }
+    if (s[i] === '\\' && i + 1 < s.length) {
+      cur += s[i] + s[i + 1];
+      i++;
+      continue;
+    }
+    if (s[i] === ',') {
+      terms.push(cur);
+      cur = '';
+      continue;
+    }
     cur += s[i];
   }
   terms.push(cur);

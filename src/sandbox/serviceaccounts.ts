@@ -99,8 +99,19 @@ export class ServiceAccountController {
     if (!active(this.store.get('namespaces', undefined, namespace))) return;
     if (this.store.get('serviceaccounts', namespace, DEFAULT_SERVICE_ACCOUNT)) return;
     const user = SERVICE_ACCOUNT_CONTROLLER_USER;
-    act(this.audit, user, { verb: 'create', resource: 'serviceaccounts', namespace, name: DEFAULT_SERVICE_ACCOUNT }, () =>
-      this.registry.create(SERVICE_ACCOUNTS, namespace, { metadata: { name: DEFAULT_SERVICE_ACCOUNT } }, { dryRun: false, user, fieldManager: CONTROLLER_MANAGER }), 201);
+    act(
+      this.audit,
+      user,
+      { verb: 'create', resource: 'serviceaccounts', namespace, name: DEFAULT_SERVICE_ACCOUNT },
+      () =>
+        this.registry.create(
+          SERVICE_ACCOUNTS,
+          namespace,
+          { metadata: { name: DEFAULT_SERVICE_ACCOUNT } },
+          { dryRun: false, user, fieldManager: CONTROLLER_MANAGER },
+        ),
+      201,
+    );
   }
 }
 

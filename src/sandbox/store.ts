@@ -61,7 +61,13 @@ export class Store {
    * order, at most `limit` of them that `accept`, found by binary search, so a page costs
    * O(log n + page) rather than O(n). `remaining` counts the keys left in range (unfiltered).
    */
-  pageFrom(resource: string, namespace: string | undefined, start: string, limit: number, accept: (o: Obj) => boolean): { items: Obj[]; more: boolean; remaining: number } {
+  pageFrom(
+    resource: string,
+    namespace: string | undefined,
+    start: string,
+    limit: number,
+    accept: (o: Obj) => boolean,
+  ): { items: Obj[]; more: boolean; remaining: number } {
     const b = this.data.get(resource);
     if (!b) return { items: [], more: false, remaining: 0 };
     this.list(resource, '\u0000'); // builds the sorted key cache
@@ -126,9 +132,7 @@ export class Store {
     obj.metadata.resourceVersion = String(this.rv);
     b.set(key, obj);
     if (!prev) this.sorted.set(resource, null);
-    const ev: StoreEvent = prev
-      ? { type: 'MODIFIED', resource, rv: this.rv, object: obj, prev }
-      : { type: 'ADDED', resource, rv: this.rv, object: obj };
+    const ev: StoreEvent = prev ? { type: 'MODIFIED', resource, rv: this.rv, object: obj, prev } : { type: 'ADDED', resource, rv: this.rv, object: obj };
     this.record(ev);
     return ev;
   }

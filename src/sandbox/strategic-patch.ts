@@ -40,7 +40,11 @@ const otherError = (message: string) => internalError(message);
 /** Go's fmt %v of a JSON value, as the error texts print maps: map[k:v …] with sorted keys. */
 function goValue(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(goValue).join(' ')}]`;
-  if (isPlainObject(v)) return `map[${Object.keys(v).sort().map((k) => `${k}:${goValue(v[k])}`).join(' ')}]`;
+  if (isPlainObject(v))
+    return `map[${Object.keys(v)
+      .sort()
+      .map((k) => `${k}:${goValue(v[k])}`)
+      .join(' ')}]`;
   if (v === null || v === undefined) return '<nil>';
   return String(v);
 }
@@ -90,7 +94,10 @@ function mergeMap(original: Obj | undefined, patch: Obj, schema: PatchSchema, pa
         out[k] = meta.strategy === 'replace' ? patchV : mergeMap(out[k] as Obj, patchV as Obj, schema, [...path, k]);
         break;
       case 'slice':
-        out[k] = meta.strategy === 'merge' || deleteList ? mergeSlice(out[k] as unknown[], patchV as unknown[], schema, [...path, k], meta.mergeKey, deleteList) : patchV;
+        out[k] =
+          meta.strategy === 'merge' || deleteList
+            ? mergeSlice(out[k] as unknown[], patchV as unknown[], schema, [...path, k], meta.mergeKey, deleteList)
+            : patchV;
         break;
       default:
         setWithoutDirectives(out, k, patchV);
@@ -153,7 +160,10 @@ function mergePatchIntoOriginal(original: Obj, patch: Obj, schema: PatchSchema, 
     if (field in original && !(field in patch)) merged = originalList as unknown[];
     else if (!(field in original) && field in patch) merged = removeDirectives(patchList)[0] as unknown[];
     else if (field in original && field in patch) {
-      merged = meta.strategy === 'merge' ? mergeSlice(originalList as unknown[], patchList as unknown[], schema, [...path, field], meta.mergeKey, false) : (patchList as unknown[]);
+      merged =
+        meta.strategy === 'merge'
+          ? mergeSlice(originalList as unknown[], patchList as unknown[], schema, [...path, field], meta.mergeKey, false)
+          : (patchList as unknown[]);
     } else continue;
     const kind = elementKind((originalList as unknown[] | undefined) ?? [], (patchList as unknown[] | undefined) ?? []);
     const [inOrder, serverOnly] = partition(merged, order, meta.mergeKey);
@@ -207,7 +217,14 @@ function removeDirectives(v: unknown): [unknown, boolean] {
     }
     return [out, true];
   }
-  if (Array.isArray(v)) return [v.flatMap((x) => { const [value, keep] = removeDirectives(x); return keep ? [value] : []; }), true];
+  if (Array.isArray(v))
+    return [
+      v.flatMap((x) => {
+        const [value, keep] = removeDirectives(x);
+        return keep ? [value] : [];
+      }),
+      true,
+    ];
   return [v, true];
 }
 
@@ -302,7 +319,8 @@ function partition(list: unknown[], by: unknown[], mergeKey: string | undefined)
   const inBy: unknown[] = [];
   const rest: unknown[] = [];
   for (const v of list) {
-    if (mergeKey && !(isPlainObject(v) && mergeKey in v)) throw isPlainObject(v) ? noMergeKey(v, mergeKey) : otherError(`expected a map[string]interface {}, but received a ${goType(v)}`);
+    if (mergeKey && !(isPlainObject(v) && mergeKey in v))
+      throw isPlainObject(v) ? noMergeKey(v, mergeKey) : otherError(`expected a map[string]interface {}, but received a ${goType(v)}`);
     (indexIn(by, v, mergeKey) >= 0 ? inBy : rest).push(v);
   }
   return [inBy, rest];
@@ -313,13 +331,26 @@ function partition(list: unknown[], by: unknown[], mergeKey: string | undefined)
  * order, interleaved (mergeSortedSlice) by taking a server-only item first only when both it and
  * the patch item stand in the live list and it stands before.
  */
-function normalizeElementOrder(patch: unknown[], serverOnly: unknown[], patchOrder: unknown[], serverOrder: unknown[], mergeKey: string | undefined, kind: Kind | undefined): unknown[] {
+function normalizeElementOrder(
+  patch: unknown[],
+  serverOnly: unknown[],
+  patchOrder: unknown[],
+  serverOrder: unknown[],
+  mergeKey: string | undefined,
+  kind: Kind | undefined,
+): unknown[] {
   const key = kind === 'map' ? mergeKey : undefined;
   const sortBy = (items: unknown[], order: unknown[]) => {
     const at = (x: unknown) => indexIn(order, x, key);
     const kept = kind === 'map' ? items.filter((x) => !(isPlainObject(x) && x[DIRECTIVE] === 'delete')) : items;
     const deleted = kind === 'map' ? items.filter((x) => isPlainObject(x) && x[DIRECTIVE] === 'delete') : [];
-    return [...kept.map((x, i) => ({ x, i, o: at(x) })).sort((a, b) => (a.o >= 0 && b.o >= 0 ? a.o - b.o : 0) || a.i - b.i).map((e) => e.x), ...deleted];
+    return [
+      ...kept
+        .map((x, i) => ({ x, i, o: at(x) }))
+        .sort((a, b) => (a.o >= 0 && b.o >= 0 ? a.o - b.o : 0) || a.i - b.i)
+        .map((e) => e.x),
+      ...deleted,
+    ];
   };
   const right = sortBy(patch, patchOrder);
   const left = sortBy(serverOnly, serverOrder);

@@ -4,8 +4,18 @@ import { labelSelectorString } from './labels.js';
 import { sinceAge, type Obj } from './util.js';
 
 export const col = (name: string, type: string, description: string, priority = 0, format = ''): Column => ({ name, type, format, description, priority });
-export const NAME = col('Name', 'string', 'Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names', 0, 'name');
-export const AGE = col('Age', 'string', 'CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata');
+export const NAME = col(
+  'Name',
+  'string',
+  'Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names',
+  0,
+  'name',
+);
+export const AGE = col(
+  'Age',
+  'string',
+  'CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata',
+);
 
 const none = (v: unknown): string => (v === undefined || v === null || v === '' ? '<none>' : String(v));
 
@@ -39,7 +49,17 @@ export function podRow(o: Obj, now: number): unknown[] {
   const gateText = gates.length
     ? `${gates.filter((g) => ((st.conditions ?? []) as Obj[]).some((c) => c.type === g.conditionType && c.status === 'True')).length}/${gates.length}`
     : '<none>';
-  return [o.metadata.name, `${ready}/${total}`, reason, restartText, sinceAge(o.metadata.creationTimestamp, now), none(st.podIP), none(spec.nodeName), none(st.nominatedNodeName), gateText];
+  return [
+    o.metadata.name,
+    `${ready}/${total}`,
+    reason,
+    restartText,
+    sinceAge(o.metadata.creationTimestamp, now),
+    none(st.podIP),
+    none(spec.nodeName),
+    none(st.nominatedNodeName),
+    gateText,
+  ];
 }
 
 function containersAndImages(tmpl: Obj | undefined): [string, string] {
@@ -50,9 +70,21 @@ function containersAndImages(tmpl: Obj | undefined): [string, string] {
 export function replicaRow(o: Obj, now: number, rc: boolean): unknown[] {
   const [names, images] = containersAndImages(o.spec?.template);
   const sel = rc
-    ? Object.entries((o.spec?.selector ?? {}) as Record<string, string>).sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => `${k}=${v}`).join(',')
+    ? Object.entries((o.spec?.selector ?? {}) as Record<string, string>)
+        .sort(([a], [b]) => (a < b ? -1 : 1))
+        .map(([k, v]) => `${k}=${v}`)
+        .join(',')
     : labelSelectorString(o.spec?.selector);
-  return [o.metadata.name, o.spec?.replicas ?? 0, o.status?.replicas ?? 0, o.status?.readyReplicas ?? 0, sinceAge(o.metadata.creationTimestamp, now), names, images, none(sel)];
+  return [
+    o.metadata.name,
+    o.spec?.replicas ?? 0,
+    o.status?.replicas ?? 0,
+    o.status?.readyReplicas ?? 0,
+    sinceAge(o.metadata.creationTimestamp, now),
+    names,
+    images,
+    none(sel),
+  ];
 }
 
 export function deploymentRow(o: Obj, now: number): unknown[] {
@@ -83,7 +115,18 @@ export function nodeRow(o: Obj, now: number): unknown[] {
     .sort();
   const addr = (t: string) => none(((o.status?.addresses ?? []) as Obj[]).find((a) => a.type === t)?.address);
   const info = o.status?.nodeInfo ?? {};
-  return [o.metadata.name, status, roles.length ? roles.join(',') : '<none>', sinceAge(o.metadata.creationTimestamp, now), info.kubeletVersion ?? '', addr('InternalIP'), addr('ExternalIP'), none(info.osImage), none(info.kernelVersion), none(info.containerRuntimeVersion)];
+  return [
+    o.metadata.name,
+    status,
+    roles.length ? roles.join(',') : '<none>',
+    sinceAge(o.metadata.creationTimestamp, now),
+    info.kubeletVersion ?? '',
+    addr('InternalIP'),
+    addr('ExternalIP'),
+    none(info.osImage),
+    none(info.kernelVersion),
+    none(info.containerRuntimeVersion),
+  ];
 }
 
 export function eventRow(o: Obj, now: number): unknown[] {
@@ -93,8 +136,19 @@ export function eventRow(o: Obj, now: number): unknown[] {
   if (o.series) lastSeen = `${sinceAge(o.series.lastObservedTime, now)} (x${o.series.count} over ${sinceAge(o.eventTime, now)})`;
   else if ((o.count ?? 1) > 1) lastSeen = `${sinceAge(last, now)} (x${o.count} over ${sinceAge(first, now)})`;
   const inv = o.involvedObject ?? {};
-  const source = o.source?.component ? (o.source.host ? `${o.source.component}, ${o.source.host}` : o.source.component) : o.reportingComponent ?? '';
-  return [lastSeen, o.type ?? '', o.reason ?? '', `${String(inv.kind ?? '').toLowerCase()}/${inv.name ?? ''}`, inv.fieldPath ?? '', source, String(o.message ?? '').trim(), sinceAge(first, now), o.count ?? 1, o.metadata.name];
+  const source = o.source?.component ? (o.source.host ? `${o.source.component}, ${o.source.host}` : o.source.component) : (o.reportingComponent ?? '');
+  return [
+    lastSeen,
+    o.type ?? '',
+    o.reason ?? '',
+    `${String(inv.kind ?? '').toLowerCase()}/${inv.name ?? ''}`,
+    inv.fieldPath ?? '',
+    source,
+    String(o.message ?? '').trim(),
+    sinceAge(first, now),
+    o.count ?? 1,
+    o.metadata.name,
+  ];
 }
 
 /** The columns of kube-apiserver's printers (pkg/printers/internalversion AddHandlers), by resource. */
@@ -106,8 +160,18 @@ export const COLUMNS: Record<string, Column[]> = {
     col('Restarts', 'string', 'The number of times the containers in this pod have been restarted and when the last container in this pod has restarted.'),
     AGE,
     col('IP', 'string', 'podIP address allocated to the pod. Routable at least within the cluster. Empty if not yet allocated.', 1),
-    col('Node', 'string', "NodeName indicates in which node this pod is scheduled. If empty, this pod is a candidate for scheduling by the scheduler defined in schedulerName.", 1),
-    col('Nominated Node', 'string', 'nominatedNodeName is set only when this pod preempts other pods on the node, but it cannot be scheduled right away as preemption victims receive their graceful termination periods.', 1),
+    col(
+      'Node',
+      'string',
+      'NodeName indicates in which node this pod is scheduled. If empty, this pod is a candidate for scheduling by the scheduler defined in schedulerName.',
+      1,
+    ),
+    col(
+      'Nominated Node',
+      'string',
+      'nominatedNodeName is set only when this pod preempts other pods on the node, but it cannot be scheduled right away as preemption victims receive their graceful termination periods.',
+      1,
+    ),
     col('Readiness Gates', 'string', 'If specified, all readiness gates will be evaluated for pod readiness.', 1),
   ],
   replicasets: [
@@ -129,14 +193,14 @@ export const COLUMNS: Record<string, Column[]> = {
     col('Internal-IP', 'string', 'List of addresses reachable to the node. Queried from cloud provider, if available.', 1),
     col('External-IP', 'string', 'List of addresses reachable to the node. Queried from cloud provider, if available.', 1),
     col('OS-Image', 'string', 'OS Image reported by the node from /etc/os-release (e.g. Debian GNU/Linux 7 (wheezy)).', 1),
-    col('Kernel-Version', 'string', 'Kernel Version reported by the node from \'uname -r\' (e.g. 3.16.0-0.bpo.4-amd64).', 1),
+    col('Kernel-Version', 'string', "Kernel Version reported by the node from 'uname -r' (e.g. 3.16.0-0.bpo.4-amd64).", 1),
     col('Container-Runtime', 'string', 'ContainerRuntime Version reported by the node through runtime remote API (e.g. containerd://1.4.2).', 1),
   ],
   namespaces: [NAME, col('Status', 'string', 'The status of the namespace'), AGE],
   events: [
     col('Last Seen', 'string', 'The last time an event was observed.'),
     col('Type', 'string', 'Type of this event (Normal, Warning), new types could be added in the future'),
-    col('Reason', 'string', 'This should be a short, machine understandable string that gives the reason for the transition into the object\'s current status.'),
+    col('Reason', 'string', "This should be a short, machine understandable string that gives the reason for the transition into the object's current status."),
     col('Object', 'string', 'The object that this event is about.'),
     col('Subobject', 'string', 'Subobject of the object that this event is about.', 1),
     col('Source', 'string', 'The component reporting this event. Should be a short machine understandable string.', 1),
@@ -154,22 +218,43 @@ export const COLUMNS: Record<string, Column[]> = {
     AGE,
     col('Containers', 'string', 'Names of each container in the template.', 1),
     col('Images', 'string', 'Images referenced by each container in the template.', 1),
-    col('Selector', 'string', "Label selector for pods. Existing ReplicaSets whose pods are selected by this will be the ones affected by this deployment. It must match the pod template's labels.", 1),
+    col(
+      'Selector',
+      'string',
+      "Label selector for pods. Existing ReplicaSets whose pods are selected by this will be the ones affected by this deployment. It must match the pod template's labels.",
+      1,
+    ),
   ],
   configmaps: [
     NAME,
-    col('Data', 'string', "Data contains the configuration data. Each key must consist of alphanumeric characters, '-', '_' or '.'. Values with non-UTF-8 byte sequences must use the BinaryData field. The keys stored in Data must not overlap with the keys in the BinaryData field, this is enforced during validation process."),
+    col(
+      'Data',
+      'string',
+      "Data contains the configuration data. Each key must consist of alphanumeric characters, '-', '_' or '.'. Values with non-UTF-8 byte sequences must use the BinaryData field. The keys stored in Data must not overlap with the keys in the BinaryData field, this is enforced during validation process.",
+    ),
     AGE,
   ],
   secrets: [
     NAME,
-    col('Type', 'string', 'Used to facilitate programmatic handling of secret data. More info: https://kubernetes.io/docs/concepts/configuration/secret/#secret-types'),
-    col('Data', 'string', "Data contains the secret data. Each key must consist of alphanumeric characters, '-', '_' or '.'. The serialized form of the secret data is a base64 encoded string, representing the arbitrary (possibly non-string) data value here. Described in https://tools.ietf.org/html/rfc4648#section-4"),
+    col(
+      'Type',
+      'string',
+      'Used to facilitate programmatic handling of secret data. More info: https://kubernetes.io/docs/concepts/configuration/secret/#secret-types',
+    ),
+    col(
+      'Data',
+      'string',
+      "Data contains the secret data. Each key must consist of alphanumeric characters, '-', '_' or '.'. The serialized form of the secret data is a base64 encoded string, representing the arbitrary (possibly non-string) data value here. Described in https://tools.ietf.org/html/rfc4648#section-4",
+    ),
     AGE,
   ],
   serviceaccounts: [
     NAME,
-    col('Secrets', 'string', 'Secrets is a list of the secrets in the same namespace that pods running using this ServiceAccount are allowed to use. More info: https://kubernetes.io/docs/concepts/configuration/secret'),
+    col(
+      'Secrets',
+      'string',
+      'Secrets is a list of the secrets in the same namespace that pods running using this ServiceAccount are allowed to use. More info: https://kubernetes.io/docs/concepts/configuration/secret',
+    ),
     AGE,
   ],
 };

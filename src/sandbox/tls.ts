@@ -96,7 +96,10 @@ export function selfSignedCert(commonName = 'rs-reconcile-sandbox'): ServingCert
   );
   const signature = sign('sha256', tbs, { key: privateKey, dsaEncoding: 'der' });
   const der = seq(tbs, ecdsaSha256, tlv(0x03, Buffer.concat([Buffer.from([0]), signature])));
-  const b64 = der.toString('base64').replace(/(.{64})/g, '$1\n').trim();
+  const b64 = der
+    .toString('base64')
+    .replace(/(.{64})/g, '$1\n')
+    .trim();
   const cert = `-----BEGIN CERTIFICATE-----\n${b64}\n-----END CERTIFICATE-----\n`;
   // Parse it back: a malformed encoding fails here rather than in a client.
   const x = new X509Certificate(cert);

@@ -59,7 +59,10 @@ function labelSelectorRepr(sel: Obj): GoRepr {
   const exprs = (sel.matchExpressions ?? []) as Obj[];
   const me = exprs.length
     ? `[]v1.LabelSelectorRequirement{${exprs
-        .map((e) => `v1.LabelSelectorRequirement{Key:${JSON.stringify(e.key ?? '')}, Operator:${JSON.stringify(e.operator ?? '')}, Values:${e.values ? `[]string{${(e.values as string[]).map((x) => JSON.stringify(x)).join(', ')}}` : '[]string(nil)'}}`)
+        .map(
+          (e) =>
+            `v1.LabelSelectorRequirement{Key:${JSON.stringify(e.key ?? '')}, Operator:${JSON.stringify(e.operator ?? '')}, Values:${e.values ? `[]string{${(e.values as string[]).map((x) => JSON.stringify(x)).join(', ')}}` : '[]string(nil)'}}`,
+        )
         .join(', ')}}`
     : '[]v1.LabelSelectorRequirement(nil)';
   return new GoRepr(`v1.LabelSelector{MatchLabels:${ml}, MatchExpressions:${me}}`);
@@ -164,7 +167,8 @@ export function validateObjectMetaUpdate(res: ResourceDef, meta: Obj, old: Obj, 
   validateObjectMeta(res, meta, errs);
   if (meta.uid !== old.uid) errs.push({ type: 'Invalid', field: 'metadata.uid', value: meta.uid ?? '', detail: 'field is immutable' });
   if ((meta.name ?? '') !== old.name) errs.push({ type: 'Invalid', field: 'metadata.name', value: meta.name ?? '', detail: 'field is immutable' });
-  if ((meta.namespace ?? '') !== (old.namespace ?? '')) errs.push({ type: 'Invalid', field: 'metadata.namespace', value: meta.namespace ?? '', detail: 'field is immutable' });
+  if ((meta.namespace ?? '') !== (old.namespace ?? ''))
+    errs.push({ type: 'Invalid', field: 'metadata.namespace', value: meta.namespace ?? '', detail: 'field is immutable' });
 }
 
 function nonNegative(v: unknown, field: string, errs: FieldError[]): void {
@@ -212,7 +216,8 @@ export function validatePodSpec(spec: unknown, field: string, errs: FieldError[]
     errs.push({ type: 'NotSupported', field: `${field}.restartPolicy`, value: spec.restartPolicy, detail: 'supported values: "Always", "OnFailure", "Never"' });
   }
   nonNegative(spec.terminationGracePeriodSeconds, `${field}.terminationGracePeriodSeconds`, errs);
-  if (spec.nodeName) for (const e of dnsSubdomainErrors(spec.nodeName)) errs.push({ type: 'Invalid', field: `${field}.nodeName`, value: spec.nodeName, detail: e });
+  if (spec.nodeName)
+    for (const e of dnsSubdomainErrors(spec.nodeName)) errs.push({ type: 'Invalid', field: `${field}.nodeName`, value: spec.nodeName, detail: e });
 }
 
 function selectorMatchesLabels(sel: Obj, labels: Record<string, string>): boolean {
@@ -235,15 +240,24 @@ function validateLabelSelector(sel: Obj, field: string, errs: FieldError[]): boo
     const f = `${field}.matchExpressions[${i}]`;
     const vals = (e.values ?? []) as string[];
     if (e.operator === 'In' || e.operator === 'NotIn') {
-      if (vals.length === 0) { errs.push({ type: 'Required', field: `${f}.values`, detail: 'must be specified when `operator` is \'In\' or \'NotIn\'' }); ok = false; }
+      if (vals.length === 0) {
+        errs.push({ type: 'Required', field: `${f}.values`, detail: "must be specified when `operator` is 'In' or 'NotIn'" });
+        ok = false;
+      }
     } else if (e.operator === 'Exists' || e.operator === 'DoesNotExist') {
-      if (vals.length > 0) { errs.push({ type: 'Forbidden', field: `${f}.values`, detail: 'may not be specified when `operator` is \'Exists\' or \'DoesNotExist\'' }); ok = false; }
+      if (vals.length > 0) {
+        errs.push({ type: 'Forbidden', field: `${f}.values`, detail: "may not be specified when `operator` is 'Exists' or 'DoesNotExist'" });
+        ok = false;
+      }
     } else {
       errs.push({ type: 'Invalid', field: `${f}.operator`, value: e.operator ?? '', detail: 'not a valid selector operator' });
       ok = false;
     }
     const ke = labelKeyError(String(e.key ?? ''));
-    if (ke) { errs.push({ type: 'Invalid', field: `${f}.key`, value: e.key ?? '', detail: ke }); ok = false; }
+    if (ke) {
+      errs.push({ type: 'Invalid', field: `${f}.key`, value: e.key ?? '', detail: ke });
+      ok = false;
+    }
   });
   return ok;
 }
@@ -258,9 +272,15 @@ export function validateReplicaSetSpec(o: Obj, errs: FieldError[]): void {
   } else {
     const ok = validateLabelSelector(spec.selector, 'spec.selector', errs);
     const n = Object.keys(spec.selector.matchLabels ?? {}).length + ((spec.selector.matchExpressions ?? []) as unknown[]).length;
-    if (n === 0) errs.push({ type: 'Invalid', field: 'spec.selector', value: labelSelectorRepr(spec.selector), detail: 'empty selector is invalid for deployment' });
+    if (n === 0)
+      errs.push({ type: 'Invalid', field: 'spec.selector', value: labelSelectorRepr(spec.selector), detail: 'empty selector is invalid for deployment' });
     if (ok && !selectorMatchesLabels(spec.selector, tmplLabels)) {
-      errs.push({ type: 'Invalid', field: 'spec.template.metadata.labels', value: new GoRepr(labelsRepr(spec.template?.metadata?.labels)), detail: '`selector` does not match template `labels`' });
+      errs.push({
+        type: 'Invalid',
+        field: 'spec.template.metadata.labels',
+        value: new GoRepr(labelsRepr(spec.template?.metadata?.labels)),
+        detail: '`selector` does not match template `labels`',
+      });
     }
   }
   validateTemplate(spec, errs);
@@ -289,7 +309,12 @@ export function validateRCSpec(o: Obj, errs: FieldError[]): void {
   if (isPlainObject(spec.template)) {
     const labels = (spec.template.metadata?.labels ?? {}) as Record<string, string>;
     if (Object.keys(sel).length > 0 && !Object.entries(sel).every(([k, v]) => labels[k] === v)) {
-      errs.push({ type: 'Invalid', field: 'spec.template.metadata.labels', value: new GoRepr(labelsRepr(spec.template.metadata?.labels)), detail: '`selector` does not match template `labels`' });
+      errs.push({
+        type: 'Invalid',
+        field: 'spec.template.metadata.labels',
+        value: new GoRepr(labelsRepr(spec.template.metadata?.labels)),
+        detail: '`selector` does not match template `labels`',
+      });
     }
   }
   validateTemplate(spec, errs);
@@ -301,10 +326,14 @@ export function validateReplicaStatus(o: Obj, errs: FieldError[]): void {
     nonNegative(st[f], `status.${f}`, errs);
   }
   const r = st.replicas ?? 0;
-  if ((st.fullyLabeledReplicas ?? 0) > r) errs.push({ type: 'Invalid', field: 'status.fullyLabeledReplicas', value: st.fullyLabeledReplicas, detail: 'cannot be greater than status.replicas' });
-  if ((st.readyReplicas ?? 0) > r) errs.push({ type: 'Invalid', field: 'status.readyReplicas', value: st.readyReplicas, detail: 'cannot be greater than status.replicas' });
-  if ((st.availableReplicas ?? 0) > r) errs.push({ type: 'Invalid', field: 'status.availableReplicas', value: st.availableReplicas, detail: 'cannot be greater than status.replicas' });
-  if ((st.availableReplicas ?? 0) > (st.readyReplicas ?? 0)) errs.push({ type: 'Invalid', field: 'status.availableReplicas', value: st.availableReplicas, detail: 'cannot be greater than readyReplicas' });
+  if ((st.fullyLabeledReplicas ?? 0) > r)
+    errs.push({ type: 'Invalid', field: 'status.fullyLabeledReplicas', value: st.fullyLabeledReplicas, detail: 'cannot be greater than status.replicas' });
+  if ((st.readyReplicas ?? 0) > r)
+    errs.push({ type: 'Invalid', field: 'status.readyReplicas', value: st.readyReplicas, detail: 'cannot be greater than status.replicas' });
+  if ((st.availableReplicas ?? 0) > r)
+    errs.push({ type: 'Invalid', field: 'status.availableReplicas', value: st.availableReplicas, detail: 'cannot be greater than status.replicas' });
+  if ((st.availableReplicas ?? 0) > (st.readyReplicas ?? 0))
+    errs.push({ type: 'Invalid', field: 'status.availableReplicas', value: st.availableReplicas, detail: 'cannot be greater than readyReplicas' });
 }
 
 const CONFIG_KEY = /^[-._a-zA-Z0-9]+$/;
@@ -354,7 +383,8 @@ export function validateSecret(o: Obj, errs: FieldError[]): void {
   const has = (k: string) => Object.hasOwn(data, k);
   switch (o.type) {
     case 'kubernetes.io/service-account-token':
-      if (!o.metadata?.annotations?.['kubernetes.io/service-account.name']) errs.push({ type: 'Required', field: 'metadata.annotations[kubernetes.io/service-account.name]' });
+      if (!o.metadata?.annotations?.['kubernetes.io/service-account.name'])
+        errs.push({ type: 'Required', field: 'metadata.annotations[kubernetes.io/service-account.name]' });
       break;
     case 'kubernetes.io/dockercfg':
       if (!data['.dockercfg']) errs.push({ type: 'Required', field: 'data[.dockercfg]' });
@@ -381,7 +411,8 @@ export function validateSecret(o: Obj, errs: FieldError[]): void {
 export function validateImmutableData(o: Obj, old: Obj, fields: string[], errs: FieldError[]): void {
   if (old.immutable !== true) return;
   if (o.immutable !== true) errs.push({ type: 'Forbidden', field: 'immutable', detail: 'field is immutable when `immutable` is set' });
-  for (const f of fields) if (!deepEqual(o[f] ?? null, old[f] ?? null)) errs.push({ type: 'Forbidden', field: f, detail: 'field is immutable when `immutable` is set' });
+  for (const f of fields)
+    if (!deepEqual(o[f] ?? null, old[f] ?? null)) errs.push({ type: 'Forbidden', field: f, detail: 'field is immutable when `immutable` is set' });
 }
 
 /** IsValidPercent / a non-negative int, for maxUnavailable and maxSurge. */
@@ -391,7 +422,12 @@ function intOrPercent(v: unknown, field: string, errs: FieldError[]): number | u
     return undefined;
   }
   if (typeof v !== 'string' || !/^[0-9]+%$/.test(v)) {
-    errs.push({ type: 'Invalid', field, value: v, detail: "a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')" });
+    errs.push({
+      type: 'Invalid',
+      field,
+      value: v,
+      detail: "a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')",
+    });
     return undefined;
   }
   return Number(v.slice(0, -1));
@@ -417,7 +453,12 @@ export function validateDeploymentSpec(o: Obj, errs: FieldError[]): void {
     const unavailable = intOrPercent(ru.maxUnavailable, 'spec.strategy.rollingUpdate.maxUnavailable', errs);
     intOrPercent(ru.maxSurge, 'spec.strategy.rollingUpdate.maxSurge', errs);
     if (isZero(ru.maxUnavailable) && isZero(ru.maxSurge)) {
-      errs.push({ type: 'Invalid', field: 'spec.strategy.rollingUpdate.maxUnavailable', value: ru.maxUnavailable, detail: 'may not be 0 when `maxSurge` is 0' });
+      errs.push({
+        type: 'Invalid',
+        field: 'spec.strategy.rollingUpdate.maxUnavailable',
+        value: ru.maxUnavailable,
+        detail: 'may not be 0 when `maxSurge` is 0',
+      });
     }
     if (unavailable !== undefined && unavailable > 100) {
       errs.push({ type: 'Invalid', field: 'spec.strategy.rollingUpdate.maxUnavailable', value: ru.maxUnavailable, detail: 'must not be greater than 100%' });
@@ -426,14 +467,28 @@ export function validateDeploymentSpec(o: Obj, errs: FieldError[]): void {
   if (spec.progressDeadlineSeconds !== undefined && spec.progressDeadlineSeconds !== null) {
     nonNegative(spec.progressDeadlineSeconds, 'spec.progressDeadlineSeconds', errs);
     if (typeof spec.progressDeadlineSeconds === 'number' && spec.progressDeadlineSeconds <= (spec.minReadySeconds ?? 0)) {
-      errs.push({ type: 'Invalid', field: 'spec.progressDeadlineSeconds', value: spec.progressDeadlineSeconds, detail: 'must be greater than minReadySeconds' });
+      errs.push({
+        type: 'Invalid',
+        field: 'spec.progressDeadlineSeconds',
+        value: spec.progressDeadlineSeconds,
+        detail: 'must be greater than minReadySeconds',
+      });
     }
   }
 }
 
 export function validateDeploymentStatus(o: Obj, errs: FieldError[]): void {
   const st = (o.status ?? {}) as Obj;
-  for (const f of ['observedGeneration', 'replicas', 'updatedReplicas', 'readyReplicas', 'availableReplicas', 'unavailableReplicas', 'terminatingReplicas', 'collisionCount']) {
+  for (const f of [
+    'observedGeneration',
+    'replicas',
+    'updatedReplicas',
+    'readyReplicas',
+    'availableReplicas',
+    'unavailableReplicas',
+    'terminatingReplicas',
+    'collisionCount',
+  ]) {
     nonNegative(st[f], `status.${f}`, errs);
   }
   const r = st.replicas ?? 0;
@@ -441,7 +496,8 @@ export function validateDeploymentStatus(o: Obj, errs: FieldError[]): void {
   if ((st.updatedReplicas ?? 0) > r) errs.push({ type: 'Invalid', field: 'status.updatedReplicas', value: st.updatedReplicas, detail: msg });
   if ((st.readyReplicas ?? 0) > r) errs.push({ type: 'Invalid', field: 'status.readyReplicas', value: st.readyReplicas, detail: msg });
   if ((st.availableReplicas ?? 0) > r) errs.push({ type: 'Invalid', field: 'status.availableReplicas', value: st.availableReplicas, detail: msg });
-  if ((st.availableReplicas ?? 0) > (st.readyReplicas ?? 0)) errs.push({ type: 'Invalid', field: 'status.availableReplicas', value: st.availableReplicas, detail: 'cannot be greater than readyReplicas' });
+  if ((st.availableReplicas ?? 0) > (st.readyReplicas ?? 0))
+    errs.push({ type: 'Invalid', field: 'status.availableReplicas', value: st.availableReplicas, detail: 'cannot be greater than readyReplicas' });
 }
 
 export function validateEvent(o: Obj, errs: FieldError[]): void {
@@ -449,12 +505,14 @@ export function validateEvent(o: Obj, errs: FieldError[]): void {
   const inv = (o.involvedObject ?? {}) as Obj;
   if (!o.eventTime) {
     if (!inv.namespace) {
-      if (ns !== '' && ns !== 'default') errs.push({ type: 'Invalid', field: 'involvedObject.namespace', value: inv.namespace ?? '', detail: 'does not match event.namespace' });
+      if (ns !== '' && ns !== 'default')
+        errs.push({ type: 'Invalid', field: 'involvedObject.namespace', value: inv.namespace ?? '', detail: 'does not match event.namespace' });
     } else if (ns !== inv.namespace) {
       errs.push({ type: 'Invalid', field: 'involvedObject.namespace', value: inv.namespace, detail: 'does not match event.namespace' });
     }
   } else {
-    if (!inv.namespace && ns !== 'default' && ns !== 'kube-system') errs.push({ type: 'Invalid', field: 'involvedObject.namespace', value: inv.namespace ?? '', detail: 'does not match event.namespace' });
+    if (!inv.namespace && ns !== 'default' && ns !== 'kube-system')
+      errs.push({ type: 'Invalid', field: 'involvedObject.namespace', value: inv.namespace ?? '', detail: 'does not match event.namespace' });
     if (!o.reportingComponent) errs.push({ type: 'Required', field: 'reportingController' });
     else {
       const e = labelKeyError(o.reportingComponent);
@@ -526,7 +584,12 @@ export function validateUpdate(res: ResourceDef, o: Obj, old: Obj, errs: FieldEr
 export function validatePodStatus(o: Obj, errs: FieldError[]): void {
   const phase = o.status?.phase;
   if (phase !== undefined && !['Pending', 'Running', 'Succeeded', 'Failed', 'Unknown'].includes(phase)) {
-    errs.push({ type: 'NotSupported', field: 'status.phase', value: phase, detail: 'supported values: "Failed", "Pending", "Running", "Succeeded", "Unknown"' });
+    errs.push({
+      type: 'NotSupported',
+      field: 'status.phase',
+      value: phase,
+      detail: 'supported values: "Failed", "Pending", "Running", "Succeeded", "Unknown"',
+    });
   }
 }
 

@@ -72,7 +72,9 @@ export class WatchHub {
     });
     response.flushHeaders();
 
-    const start = this.gone.delete(p.res.name) ? { expired: `too old resource version: ${rvNum ?? 0} (${this.store.currentRV()})` } : this.startingPoint(p, rvNum);
+    const start = this.gone.delete(p.res.name)
+      ? { expired: `too old resource version: ${rvNum ?? 0} (${this.store.currentRV()})` }
+      : this.startingPoint(p, rvNum);
     if ('expired' in start) {
       const st: Status = failure(410, 'Expired', start.expired);
       response.end(encodeEvent(p, 'ERROR', st as Obj));

@@ -81,8 +81,10 @@ interface Read {
 /** Reads the Events and tells the history they hold: the same result as buildHistory. */
 export async function buildEventsHistory(opts: EventsHistoryOptions): Promise<HistoryResult> {
   const files = opts.files ?? [];
-  if (files.length > 0 && opts.connection !== undefined) throw new UserError('read the Events from files (--events-file) or from the cluster (--events), not both');
-  if (files.length === 0 && opts.connection === undefined) throw new UserError('no Events to read: give --events to read the cluster\'s, or --events-file FILE (the output of "kubectl get events -o json")');
+  if (files.length > 0 && opts.connection !== undefined)
+    throw new UserError('read the Events from files (--events-file) or from the cluster (--events), not both');
+  if (files.length === 0 && opts.connection === undefined)
+    throw new UserError('no Events to read: give --events to read the cluster\'s, or --events-file FILE (the output of "kubectl get events -o json")');
   if (opts.namespace !== undefined && opts.allNamespaces) throw new UserError('-n and -A cannot be used together');
   const notices: string[] = [];
   const read = files.length > 0 ? await readFiles(files, opts, notices) : await readLive(opts);
@@ -99,11 +101,16 @@ export async function buildEventsHistory(opts: EventsHistoryOptions): Promise<Hi
   if (target) {
     const found = new Set([...h.namespaces, ...h.refused.map((r) => r.controller?.namespace ?? '')].filter((n) => n !== ''));
     if (h.events.length === 0 && h.refused.length === 0) {
-      throw new UserError(`${describeTarget(target)} has no write in ${read.where}${inNs}: Events are kept about an hour (kube-apiserver --event-ttl); "kubectl rs-reconcile record" keeps what happens from now on`);
+      throw new UserError(
+        `${describeTarget(target)} has no write in ${read.where}${inNs}: Events are kept about an hour (kube-apiserver --event-ttl); "kubectl rs-reconcile record" keeps what happens from now on`,
+      );
     }
     if (found.size > 1) throw new UserError(`"${target.name}" is in several namespaces of ${read.where} (${[...found].sort().join(', ')}): choose one with -n`);
   }
-  if (read.unreadable > 0) notices.push(`${read.unreadable} Event${read.unreadable === 1 ? '' : 's'} of ${read.where} name${read.unreadable === 1 ? 's' : ''} no object or carr${read.unreadable === 1 ? 'ies' : 'y'} no time: left out`);
+  if (read.unreadable > 0)
+    notices.push(
+      `${read.unreadable} Event${read.unreadable === 1 ? '' : 's'} of ${read.where} name${read.unreadable === 1 ? 's' : ''} no object or carr${read.unreadable === 1 ? 'ies' : 'y'} no time: left out`,
+    );
   if (h.read === 0) {
     notices.push(
       `no Event of the ReplicaSet, ReplicationController or Deployment controllers${inNs} in ${read.where}: Events are kept about an hour (kube-apiserver --event-ttl); "kubectl rs-reconcile record" keeps what happens from now on`,
@@ -111,7 +118,9 @@ export async function buildEventsHistory(opts: EventsHistoryOptions): Promise<Hi
   }
   if (h.refused.length > 0) {
     const last = h.refused[h.refused.length - 1];
-    notices.push(`${h.refused.length} Event${h.refused.length === 1 ? '' : 's'} of writes that failed (FailedCreate, FailedDelete); the last, at ${last.time}, of ${last.controller?.kind ?? ''} ${last.controller?.name ?? ''}: ${last.message}`);
+    notices.push(
+      `${h.refused.length} Event${h.refused.length === 1 ? '' : 's'} of writes that failed (FailedCreate, FailedDelete); the last, at ${last.time}, of ${last.controller?.kind ?? ''} ${last.controller?.name ?? ''}: ${last.message}`,
+    );
   }
 
   const spool = new EventSpool<HistoryEvent>(opts.spoolDir);
@@ -159,7 +168,6 @@ function spanOf(events: readonly HistoryEvent[]): { from: number; to: number } |
   const to = Date.parse(events.at(-1)?.time ?? '');
   return Number.isNaN(from) || Number.isNaN(to) ? null : { from, to };
 }
-
 
 // ---------------------------------------------------------------------------------------------
 // The live cluster
@@ -252,7 +260,8 @@ async function readFiles(files: string[], opts: EventsHistoryOptions, notices: s
     const others = new Map<string, number>();
     for (const o of objects) {
       if (!isEventObject(o)) {
-        const kind = typeof (o as { kind?: unknown })?.kind === 'string' ? (o as { kind: string }).kind : typeof o === 'object' ? 'object without kind' : typeof o;
+        const kind =
+          typeof (o as { kind?: unknown })?.kind === 'string' ? (o as { kind: string }).kind : typeof o === 'object' ? 'object without kind' : typeof o;
         others.set(kind, (others.get(kind) ?? 0) + 1);
         continue;
       }

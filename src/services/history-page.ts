@@ -27,7 +27,9 @@ async function bundleFromSources(): Promise<string> {
   // a name esbuild does not see, so the CLI's own bundle never tries to carry esbuild
   const tool = 'esbuild';
   const esbuild = (await import(tool)) as typeof import('esbuild');
-  const { pageBuildOptions } = (await import(new URL('../../scripts/page-build.mjs', import.meta.url).href)) as { pageBuildOptions(root: string): import('esbuild').BuildOptions };
+  const { pageBuildOptions } = (await import(new URL('../../scripts/page-build.mjs', import.meta.url).href)) as {
+    pageBuildOptions(root: string): import('esbuild').BuildOptions;
+  };
   const r = await esbuild.build({ ...pageBuildOptions(root), write: false });
   return r.outputFiles![0].text;
 }

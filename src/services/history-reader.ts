@@ -63,7 +63,11 @@ export async function* readWrites(req: ReaderRequest, onBytes?: (read: number, t
   // a format forced on a file of another shape reads nothing from it: that is a mistake, not an empty log
   if (format !== undefined) {
     for (const f of coverage.files) {
-      if (f.entries === 0 && f.ignored > 0) throw fileParseError(f.file, `no entry reads as ${format} (${f.ignored} of another shape): leave out --audit-log-format to recognise the format from the content`);
+      if (f.entries === 0 && f.ignored > 0)
+        throw fileParseError(
+          f.file,
+          `no entry reads as ${format} (${f.ignored} of another shape): leave out --audit-log-format to recognise the format from the content`,
+        );
     }
   }
   const missing = coverage.missing;

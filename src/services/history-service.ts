@@ -7,7 +7,15 @@ import { HistoryReplay } from '../history/replay.js';
 import { rulesVersionOf } from '../history/agents.js';
 import type { Behaviour } from '../core/versions.js';
 import type { ApiWrite, HistoryCounts, HistoryCoverage, HistoryEvent, ReconcileHistory, RefusedWrite } from '../history/types.js';
-import { RecordingConverter, RecordingFormatError, RECORDING_KIND, RS_RECONCILE_USER, parseRecordingLine, type ConvertedWrite, type RecordingLine } from '../history/recording.js';
+import {
+  RecordingConverter,
+  RecordingFormatError,
+  RECORDING_KIND,
+  RS_RECONCILE_USER,
+  parseRecordingLine,
+  type ConvertedWrite,
+  type RecordingLine,
+} from '../history/recording.js';
 import { readJsonLines, type JsonLinesKind } from '../input/audit-log.js';
 import { timeUs } from '../input/audit/time.js';
 import { auditWrites as readAuditWrites, type ReadSummary } from './history-reader.js';
@@ -130,11 +138,17 @@ async function* recordedWrites(files: string[], opts: HistoryOptions, notices: s
     try {
       parsed = parseRecordingLine(line.value);
     } catch (e) {
-      if (e instanceof RecordingFormatError) throw fileParseError(line.file, `${e.message}${started.has(line.file) ? '' : ': not a recording of rs-reconcile record (an audit log? use --audit-log)'}`, { line: line.line });
+      if (e instanceof RecordingFormatError)
+        throw fileParseError(
+          line.file,
+          `${e.message}${started.has(line.file) ? '' : ': not a recording of rs-reconcile record (an audit log? use --audit-log)'}`,
+          { line: line.line },
+        );
       throw e;
     }
     if (!started.has(line.file)) {
-      if (parsed.kind !== RECORDING_KIND) throw fileParseError(line.file, `not a recording of rs-reconcile record: its first line is not the {"kind":"Recording"} header`, { line: line.line });
+      if (parsed.kind !== RECORDING_KIND)
+        throw fileParseError(line.file, `not a recording of rs-reconcile record: its first line is not the {"kind":"Recording"} header`, { line: line.line });
       started.add(line.file);
     }
     for (const c of converter.push(parsed)) yield { ...c, at: Date.parse(c.write.time) };
@@ -205,10 +219,20 @@ class Overlaps {
       const received = timeUs(w.time) / 1000;
       // (a log with one time an entry cannot tell when one was received: any other's just before may be)
       const oneTime = w.finished === undefined;
-      const later = this.recent.find((r) => r.w !== w && r.w.namespace === w.namespace && r.w.user !== w.user && r.done <= at && (oneTime ? at - r.done <= OVERLAP_MS : r.received > received));
+      const later = this.recent.find(
+        (r) =>
+          r.w !== w && r.w.namespace === w.namespace && r.w.user !== w.user && r.done <= at && (oneTime ? at - r.done <= OVERLAP_MS : r.received > received),
+      );
       if (later) {
-        unknownBecause(e, `not what the rules do on the log's order of writes, but ${writeWords(later.w, oneTime)} is listed before it ${oneTime ? 'and may have been received after it' : 'though received after it'}: the controller may not have seen it yet, and the log cannot tell`);
-        if (c) this.unordered.set(`${c.namespace}/${c.kind}/${c.name}`, { until: at + UNORDERED_SYNC_MS, why: `${writeWords(later.w, oneTime)} was listed before a write it may have come after` });
+        unknownBecause(
+          e,
+          `not what the rules do on the log's order of writes, but ${writeWords(later.w, oneTime)} is listed before it ${oneTime ? 'and may have been received after it' : 'though received after it'}: the controller may not have seen it yet, and the log cannot tell`,
+        );
+        if (c)
+          this.unordered.set(`${c.namespace}/${c.kind}/${c.name}`, {
+            until: at + UNORDERED_SYNC_MS,
+            why: `${writeWords(later.w, oneTime)} was listed before a write it may have come after`,
+          });
         continue;
       }
       this.held.push({ e, ns: w.namespace, done: at });
@@ -307,8 +331,10 @@ class HistoryBuild {
 
   constructor(private readonly opts: HistoryOptions) {
     const recordings = opts.recordings ?? [];
-    if (opts.auditLogs.length > 0 && recordings.length > 0) throw new UserError('give audit logs (--audit-log) or recordings (--recording), not both: one history is read from one kind of input');
-    if (opts.auditLogs.length === 0 && recordings.length === 0) throw new UserError('no audit log: give one or more with --audit-log FILE (or recordings of rs-reconcile record with --recording FILE)');
+    if (opts.auditLogs.length > 0 && recordings.length > 0)
+      throw new UserError('give audit logs (--audit-log) or recordings (--recording), not both: one history is read from one kind of input');
+    if (opts.auditLogs.length === 0 && recordings.length === 0)
+      throw new UserError('no audit log: give one or more with --audit-log FILE (or recordings of rs-reconcile record with --recording FILE)');
     this.source = recordings.length > 0 ? 'recording' : 'audit-log';
     this.input = this.source === 'recording' ? 'recording' : 'audit log';
     this.behaviour = chooseBehaviour({ kubeVersion: opts.kubeVersion, featureGates: opts.featureGates }, null, this.notices);
@@ -375,7 +401,8 @@ class HistoryBuild {
     const t = Date.parse(e.time);
     if ((opts.sinceMs !== undefined && t < opts.sinceMs) || (opts.untilMs !== undefined && t > opts.untilMs)) return;
     if (e.actor.controller && e.predicted !== null && this.replay.dependsOnPodStatus(e)) this.held.add(this.spool.length);
-    if (opts.controllerWritesOnly && e.cause) for (const c of e.cause) this.causeKeys.add(causeKey(c.time, c.user, c.object.kind === 'Pod' ? c.object.name : null));
+    if (opts.controllerWritesOnly && e.cause)
+      for (const c of e.cause) this.causeKeys.add(causeKey(c.time, c.user, c.object.kind === 'Pod' ? c.object.name : null));
     this.spool.push(e);
     this.count(e);
   }
@@ -400,8 +427,14 @@ class HistoryBuild {
     const { opts } = this;
     const target = opts.target;
     if (!target) return;
-    if (this.counts.events === 0 && opts.sinceMs === undefined && opts.untilMs === undefined) throw new UserError(`${describeTarget(target)} has no write in the ${this.input}${opts.namespace !== undefined ? ` in namespace ${opts.namespace}` : ''}`);
-    if (this.targetNamespaces.size > 1) throw new UserError(`"${target.name}" is in several namespaces of the ${this.input} (${[...this.targetNamespaces].sort().join(', ')}): choose one with -n`);
+    if (this.counts.events === 0 && opts.sinceMs === undefined && opts.untilMs === undefined)
+      throw new UserError(
+        `${describeTarget(target)} has no write in the ${this.input}${opts.namespace !== undefined ? ` in namespace ${opts.namespace}` : ''}`,
+      );
+    if (this.targetNamespaces.size > 1)
+      throw new UserError(
+        `"${target.name}" is in several namespaces of the ${this.input} (${[...this.targetNamespaces].sort().join(', ')}): choose one with -n`,
+      );
   }
 
   /** What the audit reader found about its input: its format, what it lacks, its notices. */
@@ -424,10 +457,15 @@ class HistoryBuild {
     const { replay, firstPodCreate, lastAt } = this;
     const quiet = replay.podStatusWrites === 0 && firstPodCreate !== null && lastAt !== null && lastAt - firstPodCreate >= KUBELET_REPORTS_MS;
     const gke = this.audit?.gkeWithoutDataAccess ?? false;
-    const why = replay.podStatusEvidence ?? (quiet ? `no pods/status write in the log, though pods lived in it for ${Math.round((lastAt! - firstPodCreate!) / 1000)} s` : null);
+    const why =
+      replay.podStatusEvidence ??
+      (quiet ? `no pods/status write in the log, though pods lived in it for ${Math.round((lastAt! - firstPodCreate!) / 1000)} s` : null);
     const noPodStatus = (gke || why !== null) && this.counts.controller > 0 && this.source !== 'recording';
     // (GKE's own fact already says it)
-    if (noPodStatus && !gke) this.coverage.missing.push(`pod status writes (pods/status, where the kubelet reports phase and readiness): ${why}; the verdicts that rest on them are unknown`);
+    if (noPodStatus && !gke)
+      this.coverage.missing.push(
+        `pod status writes (pods/status, where the kubelet reports phase and readiness): ${why}; the verdicts that rest on them are unknown`,
+      );
     return noPodStatus;
   }
 
@@ -466,12 +504,15 @@ class HistoryBuild {
     }
     if (this.writes === 0) {
       const hint = this.source === 'recording' ? 'nothing changed while it recorded' : 'was it written with a policy that logs them at RequestResponse?';
-      notices.push(`no write of pods, ReplicaSets or ReplicationControllers${opts.namespace !== undefined ? ` in namespace ${opts.namespace}` : ''} in the ${this.input}: ${hint}`);
+      notices.push(
+        `no write of pods, ReplicaSets or ReplicationControllers${opts.namespace !== undefined ? ` in namespace ${opts.namespace}` : ''} in the ${this.input}: ${hint}`,
+      );
     }
     const { events: _none, ...header } = this.replay.history(this.source, [], coverage);
     // the rules applied: --kube-version, else those the log's controllers name (the most writes), else the newest
     const named = [...writers.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
-    const kubernetesVersion = opts.kubeVersion === undefined && named !== undefined ? (this.rulesByVersion.get(named)?.version ?? header.kubernetesVersion) : header.kubernetesVersion;
+    const kubernetesVersion =
+      opts.kubeVersion === undefined && named !== undefined ? (this.rulesByVersion.get(named)?.version ?? header.kubernetesVersion) : header.kubernetesVersion;
     const { coverage: _c, ...head } = header;
     // in the contract's order: the events, then what the input could and could not tell
     const spool = this.spool;
@@ -498,7 +539,10 @@ function causeKey(time: string, user: string, pod: string | null): string {
 
 /** The message of a verdict that rests on pods' phase and readiness, in a log that has none of them. */
 function unknownMessage(e: HistoryEvent): string {
-  const what = e.verb === 'status' ? `wrote the status of ${e.controller?.kind} ${e.controller?.name}` : `${e.verb === 'create' ? 'created' : e.verb === 'delete' ? 'deleted' : e.verb === 'adopt' ? 'adopted' : e.verb === 'release' ? 'released' : e.verb} pod ${e.pod ?? '(name not logged)'}`;
+  const what =
+    e.verb === 'status'
+      ? `wrote the status of ${e.controller?.kind} ${e.controller?.name}`
+      : `${e.verb === 'create' ? 'created' : e.verb === 'delete' ? 'deleted' : e.verb === 'adopt' ? 'adopted' : e.verb === 'release' ? 'released' : e.verb} pod ${e.pod ?? '(name not logged)'}`;
   return `${what}; state unknown: the log has no pod status writes (pods/status), so the pods' phase and readiness this rests on are unknown`;
 }
 

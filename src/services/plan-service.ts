@@ -72,7 +72,14 @@ export function parseNow(text: string | undefined, clock: () => number): number 
 export async function readSnapshot(
   src: SourceOptions,
   io: PlanIO,
-): Promise<{ snapshot: Snapshot; source: 'file' | 'cluster'; notices: string[]; serverMinor: string | null; connection: Connection | null; namespace: string | null }> {
+): Promise<{
+  snapshot: Snapshot;
+  source: 'file' | 'cluster';
+  notices: string[];
+  serverMinor: string | null;
+  connection: Connection | null;
+  namespace: string | null;
+}> {
   const notices: string[] = [];
   const maxInputBytes = src.maxInputSize === undefined ? undefined : parseByteQuantity(src.maxInputSize);
   if (src.filename?.length) {
@@ -96,7 +103,11 @@ export async function readSnapshot(
   const { readCluster } = await import('../cluster/read.js');
   const connection = connect({ ...src.connection, namespace: src.namespace }, io.env ?? process.env);
   const namespace = src.allNamespaces ? null : connection.namespace;
-  const read = await readCluster(connection, { namespace }, { onProgress: (p) => io.progress.update(`reading ${p.resource}: ${p.items.toLocaleString('en-US')} (page ${p.pages})`) });
+  const read = await readCluster(
+    connection,
+    { namespace },
+    { onProgress: (p) => io.progress.update(`reading ${p.resource}: ${p.items.toLocaleString('en-US')} (page ${p.pages})`) },
+  );
   io.progress.done();
   return { snapshot: read.snapshot, source: 'cluster', notices, serverMinor: read.serverVersion?.minor ?? null, connection, namespace };
 }
@@ -145,12 +156,14 @@ export function selectControllers(
   for (const t of targets) {
     const found = pool.filter((c) => targetMatches(t, c));
     if (found.length === 0) {
-      if (src.selector !== undefined && inNamespace.some((c) => targetMatches(t, c))) throw new UserError(`${describeTarget(t)}${where} does not match the selector ${src.selector}`);
+      if (src.selector !== undefined && inNamespace.some((c) => targetMatches(t, c)))
+        throw new UserError(`${describeTarget(t)}${where} does not match the selector ${src.selector}`);
       if (t.kind === 'Deployment') throw new UserError(deploymentNotFound(t, inNamespace, where));
       throw new UserError(`${describeTarget(t)} not found${where}`);
     }
     const kinds = new Set(found.map((c) => c.kind));
-    if (t.kind === null && kinds.size > 1) throw new UserError(`"${t.name}" names both a ReplicaSet and a ReplicationController: say rs/${t.name} or rc/${t.name}`);
+    if (t.kind === null && kinds.size > 1)
+      throw new UserError(`"${t.name}" names both a ReplicaSet and a ReplicationController: say rs/${t.name} or rc/${t.name}`);
     if (t.kind === 'Deployment') noteRecreatedDeployments(t, found, notices);
     for (const c of found) chosen.add(c);
   }
@@ -174,7 +187,9 @@ function countKinds(count: (kind: ControllerKind) => number): string {
 function deploymentNotFound(t: Target, inNamespace: Controller[], where: string): string {
   const owners = [...new Set(inNamespace.map((c) => deploymentOwner(c)?.name).filter((n): n is string => n !== undefined))].sort();
   const listed = firstNames(owners, 5);
-  const exists = owners.length ? `ReplicaSets here are controlled by deployment${owners.length === 1 ? '' : 's'} ${listed}` : 'no ReplicaSet here is controlled by a Deployment';
+  const exists = owners.length
+    ? `ReplicaSets here are controlled by deployment${owners.length === 1 ? '' : 's'} ${listed}`
+    : 'no ReplicaSet here is controlled by a Deployment';
   return `${describeTarget(t)} not found: no ReplicaSet${where} is controlled by a Deployment named ${t.name} (${exists})`;
 }
 
@@ -205,7 +220,11 @@ function noteRecreatedDeployments(t: Target, found: Controller[], notices: strin
  * says so (and why that can be) instead of "not found". Null when it does not exist, or cannot be
  * read (the "not found" error then stands, naming what the ReplicaSets say).
  */
-async function existingDeployment(planner: ClusterPlanner, targets: Target[], read: { source: 'file' | 'cluster'; connection: Connection | null; namespace: string | null }): Promise<UserError | null> {
+async function existingDeployment(
+  planner: ClusterPlanner,
+  targets: Target[],
+  read: { source: 'file' | 'cluster'; connection: Connection | null; namespace: string | null },
+): Promise<UserError | null> {
   if (read.source !== 'cluster' || !read.connection || read.namespace === null) return null;
   const ns = read.namespace;
   for (const t of targets) {
@@ -245,7 +264,13 @@ export function planInSync(plan: Pick<Plan, 'controllers'>): boolean {
  * Reads, chooses the behaviour, selects and plans. `restrict`, when given, narrows the selected
  * controllers further (a follow-up read of the controllers a sync wrote to, a saved plan's).
  */
-export async function preparePlan(src: SourceOptions, model: ModelOptions, targets: Target[], io: PlanIO, restrict?: (c: Controller) => boolean): Promise<PlanContext> {
+export async function preparePlan(
+  src: SourceOptions,
+  model: ModelOptions,
+  targets: Target[],
+  io: PlanIO,
+  restrict?: (c: Controller) => boolean,
+): Promise<PlanContext> {
   const deployment = targets.find((t) => t.kind === 'Deployment');
   if (model.replicas !== undefined && deployment)
     throw new UserError(
@@ -278,7 +303,19 @@ export async function preparePlan(src: SourceOptions, model: ModelOptions, targe
   for (const c of plan.controllers) {
     if (c.skip?.reason === 'InvalidSelector') notices.push(`${c.kind} ${c.namespace}/${c.name}: ${c.skip.message}`);
   }
-  return { planner, plan, decisions, behaviour, nowMs, source: read.source, selected, notices, connection: read.connection, snapshot: read.snapshot, namespace: read.namespace };
+  return {
+    planner,
+    plan,
+    decisions,
+    behaviour,
+    nowMs,
+    source: read.source,
+    selected,
+    notices,
+    connection: read.connection,
+    snapshot: read.snapshot,
+    namespace: read.namespace,
+  };
 }
 
 /**

@@ -83,7 +83,13 @@ export interface ConvergeOptions {
 const emptyPlanned = () => ({ adopt: 0, release: 0, create: 0, delete: 0, status: 0 });
 
 /** One sync of each controller that is not in sync, `workers` at a time: the decisions of `ctx`. */
-async function syncRound(ctx: PlanContext, pending: PlanController[], api: ControllerAPI, opts: ApplyOptions, outcomes: Map<string, ControllerOutcome>): Promise<void> {
+async function syncRound(
+  ctx: PlanContext,
+  pending: PlanController[],
+  api: ControllerAPI,
+  opts: ApplyOptions,
+  outcomes: Map<string, ControllerOutcome>,
+): Promise<void> {
   const decisions = new Map<string, SyncDecision>();
   for (const d of ctx.decisions) decisions.set(entryKey(d.entry), d);
   let next = 0;
@@ -140,7 +146,16 @@ export async function applyPlan(ctx: PlanContext, opts: ApplyOptions): Promise<R
   const clock = opts.clock ?? Date.now;
   const outcomes = new Map<string, ControllerOutcome>();
   for (const e of ctx.plan.controllers)
-    outcomes.set(entryKey(e), { actions: [], error: null, statusWritten: false, dryRun: opts.dryRun, syncs: 0, inSync: e.inSync, notice: null, planned: emptyPlanned() });
+    outcomes.set(entryKey(e), {
+      actions: [],
+      error: null,
+      statusWritten: false,
+      dryRun: opts.dryRun,
+      syncs: 0,
+      inSync: e.inSync,
+      notice: null,
+      planned: emptyPlanned(),
+    });
   const pending = ctx.plan.controllers.filter(needsSync);
   let converged: boolean | null = null;
   let stopped: ReconcileReport['stopped'] = null;
@@ -151,7 +166,15 @@ export async function applyPlan(ctx: PlanContext, opts: ApplyOptions): Promise<R
     if (!ctx.connection && !opts.api) throw new Error('reconcile needs a cluster connection');
     const limiter = new TokenBucket(realClock, opts.qps, opts.burst);
     // Named as run names the controller (userAgentFor), so that an audit log tells its writes as the controller's.
-    const base = opts.api ?? new KubeControllerAPI(ctx.connection!.kc, { dryRun: opts.dryRun === 'server', limiter, hostname: hostname(), now: clock, userAgent: userAgentFor('replicaset-controller', `reconcile@${hostname()}`, ctx.behaviour.version) });
+    const base =
+      opts.api ??
+      new KubeControllerAPI(ctx.connection!.kc, {
+        dryRun: opts.dryRun === 'server',
+        limiter,
+        hostname: hostname(),
+        now: clock,
+        userAgent: userAgentFor('replicaset-controller', `reconcile@${hostname()}`, ctx.behaviour.version),
+      });
     const api = opts.signal ? interruptible(base, opts.signal) : base;
     try {
       if (pending.length) await syncRound(ctx, pending, api, opts, outcomes);
@@ -222,7 +245,8 @@ function unsettledOf(ctx: PlanContext, pods: Map<string, Pod>, e: PlanController
 
 const isSettled = (u: Unsettled) => !u.notReady.length && !u.notAvailable.length && !u.notGone.length && u.requeueMs === null;
 /** Work that is a status write alone: deferred while the pods it counts are still changing. */
-const statusOnly = (e: PlanController) => e.statusChanged && !e.create.count && !e.delete.length && !e.pods.some((p) => p.decision === 'adopt' || p.decision === 'release');
+const statusOnly = (e: PlanController) =>
+  e.statusChanged && !e.create.count && !e.delete.length && !e.pods.some((p) => p.decision === 'adopt' || p.decision === 'release');
 
 /** Re-reads while waiting on pods start this often and slow down to POLL_MAX_MS, as a watch would wake it. */
 const POLL_MIN_MS = 100;
@@ -234,7 +258,14 @@ const POLL_MAX_MS = 1000;
  * plan's controllers afresh and plans them as `diff` does. It ends when `diff` on them would exit
  * 0 and nothing it wrote is still changing, or at the deadline. True when it ended in sync.
  */
-async function converge(first: PlanContext, api: ControllerAPI, opts: ApplyOptions, conv: ConvergeOptions, outcomes: Map<string, ControllerOutcome>, clock: () => number): Promise<boolean> {
+async function converge(
+  first: PlanContext,
+  api: ControllerAPI,
+  opts: ApplyOptions,
+  conv: ConvergeOptions,
+  outcomes: Map<string, ControllerOutcome>,
+  clock: () => number,
+): Promise<boolean> {
   const deadline = clock() + conv.timeoutMs;
   const sleep = conv.sleep ?? ((ms: number) => abortableSleep(ms, opts.signal));
   const scope = new Set(first.plan.controllers.map(entryKey));
@@ -249,7 +280,8 @@ async function converge(first: PlanContext, api: ControllerAPI, opts: ApplyOptio
       ctx = await conv.refresh(scope);
     } catch (e) {
       // The writes are done; what is missing is the proof that they converged.
-      for (const k of scope) if (!left.has(k)) outcomes.get(k)!.notice = `not known to be in sync: reading fresh state failed: ${(e as Error).message.split('\n')[0]}`;
+      for (const k of scope)
+        if (!left.has(k)) outcomes.get(k)!.notice = `not known to be in sync: reading fresh state failed: ${(e as Error).message.split('\n')[0]}`;
       return false;
     }
     const round = followUps(ctx, outcomes, left, conv);
@@ -374,7 +406,13 @@ export interface ReconcileStart {
  * scope (names, -n, -A, -l and -f are refused), it is planned again on fresh state and compared.
  * Returns null for a saved plan that holds no controller.
  */
-export async function startReconcile(src: SourceOptions, model: ModelOptions, targets: Target[], io: PlanIO, savedPlan?: { path: string; maxInputBytes: number }): Promise<ReconcileStart | null> {
+export async function startReconcile(
+  src: SourceOptions,
+  model: ModelOptions,
+  targets: Target[],
+  io: PlanIO,
+  savedPlan?: { path: string; maxInputBytes: number },
+): Promise<ReconcileStart | null> {
   let saved: Plan | null = null;
   let restrict: ((c: Controller) => boolean) | undefined;
   if (savedPlan) {
@@ -390,7 +428,8 @@ export async function startReconcile(src: SourceOptions, model: ModelOptions, ta
   }
   const ctx = await preparePlan(src, { ...model, keepDecisions: true }, targets, io, restrict);
   const stale = saved ? staleness(saved, ctx.plan) : [];
-  const refresh = (keys: Set<string>) => preparePlan(src, { ...model, keepDecisions: true }, [], io, (c) => keys.has(controllerEntryKey(c)) && (!restrict || restrict(c)));
+  const refresh = (keys: Set<string>) =>
+    preparePlan(src, { ...model, keepDecisions: true }, [], io, (c) => keys.has(controllerEntryKey(c)) && (!restrict || restrict(c)));
   return { ctx, saved, stale, refresh };
 }
 

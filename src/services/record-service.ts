@@ -87,7 +87,11 @@ export async function openLineFile(path: string, stdout: NodeJS.WritableStream =
   const file = createWriteStream(path, { flags: 'w' });
   await new Promise<void>((resolve, reject) => {
     file.once('open', () => resolve());
-    file.once('error', (e: NodeJS.ErrnoException) => reject(new UserError(`cannot write recording ${path}: ${e.code === 'ENOENT' ? 'no such directory' : e.code === 'EACCES' ? 'permission denied' : e.message}`)));
+    file.once('error', (e: NodeJS.ErrnoException) =>
+      reject(
+        new UserError(`cannot write recording ${path}: ${e.code === 'ENOENT' ? 'no such directory' : e.code === 'EACCES' ? 'permission denied' : e.message}`),
+      ),
+    );
   });
   let failed: Error | null = null;
   let closed = false;
@@ -132,7 +136,12 @@ export class RecordingSession {
     this.recorder.header(namespace, conn.contextName || conn.server);
   }
 
-  static async open(conn: Connection, namespace: string | null, output: string, o: { now?: () => number; stdout?: NodeJS.WritableStream } = {}): Promise<RecordingSession> {
+  static async open(
+    conn: Connection,
+    namespace: string | null,
+    output: string,
+    o: { now?: () => number; stdout?: NodeJS.WritableStream } = {},
+  ): Promise<RecordingSession> {
     return new RecordingSession(conn, namespace, await openLineFile(output, o.stdout), o.now ?? Date.now);
   }
 
@@ -142,16 +151,29 @@ export class RecordingSession {
   }
 
   /** Starts informers of its own: ReplicaSets, ReplicationControllers, pods and the controllers' Events. */
-  async start(signals: { core: AbortSignal; events: AbortSignal }, onError: RecordingErrorHandler): Promise<{ resource: RecordedResource; informer: InstanceType<typeof import('../cluster/informer.js').Informer>; running: Promise<void> }[]> {
+  async start(
+    signals: { core: AbortSignal; events: AbortSignal },
+    onError: RecordingErrorHandler,
+  ): Promise<{ resource: RecordedResource; informer: InstanceType<typeof import('../cluster/informer.js').Informer>; running: Promise<void> }[]> {
     const { Informer } = await import('../cluster/informer.js');
     const resources: RecordedResource[] = ['replicasets', 'replicationcontrollers', 'pods', 'events'];
     const started = resources.map((resource) => {
       const def = resource === 'events' ? EVENT_RESOURCE : resource === 'pods' ? 'pods' : CONTROLLER_KINDS.find((k) => k.resource === resource)!;
-      const informer: InstanceType<typeof Informer> = new Informer({ conn: this.conn, resource: def, namespace: this.namespace, ...this.informerOptions(resource), onError: (e) => onError(e, resource, informer.hasSynced()) });
+      const informer: InstanceType<typeof Informer> = new Informer({
+        conn: this.conn,
+        resource: def,
+        namespace: this.namespace,
+        ...this.informerOptions(resource),
+        onError: (e) => onError(e, resource, informer.hasSynced()),
+      });
       this.recorder.attach(resource, informer);
       return informer;
     });
-    return started.map((informer, i) => ({ resource: resources[i], informer, running: informer.run(resources[i] === 'events' ? signals.events : signals.core) }));
+    return started.map((informer, i) => ({
+      resource: resources[i],
+      informer,
+      running: informer.run(resources[i] === 'events' ? signals.events : signals.core),
+    }));
   }
 
   close(): Promise<void> {
@@ -226,7 +248,9 @@ export async function record(o: RecordOptions, io: RecordIO): Promise<RecordResu
   try {
     await Promise.all(core.map((s) => s.informer.waitForSync(stop.signal)));
     synced = true;
-    io.onSynced?.(`recording ${namespace === null ? 'all namespaces' : `namespace ${namespace}`} to ${o.output} (${core.map((s) => `${s.informer.cache.list().length} ${s.resource}`).join(', ')})`);
+    io.onSynced?.(
+      `recording ${namespace === null ? 'all namespaces' : `namespace ${namespace}`} to ${o.output} (${core.map((s) => `${s.informer.cache.list().length} ${s.resource}`).join(', ')})`,
+    );
   } catch {
     // stopped (or failed) before the lists: said below
   }

@@ -60,7 +60,13 @@ const SHUTDOWN_GRACE_MS = 10_000;
  */
 export async function runForeground(o: ForegroundOptions): Promise<number> {
   const stream = o.stream ?? process.stderr;
-  const log = createLogger({ format: o.logFormat, verbosity: o.verbosity, stream, clock: realClock, color: (stream as NodeJS.WriteStream).isTTY === true && !process.env.NO_COLOR });
+  const log = createLogger({
+    format: o.logFormat,
+    verbosity: o.verbosity,
+    stream,
+    clock: realClock,
+    color: (stream as NodeJS.WriteStream).isTTY === true && !process.env.NO_COLOR,
+  });
   const conn = connect({ ...o.connection, namespace: o.namespace });
   const namespace = o.allNamespaces ? null : conn.namespace;
 
@@ -193,7 +199,9 @@ class Foreground {
       }
       if (Date.now() > deadline) {
         const drift = await diffDrift(o, set.log);
-        set.log.error(`not in sync after ${Math.round(o.timeoutMs / 1000)}s${describeUnsettled(unsettled)}${drift?.length ? `; diff: ${firstNames(drift, 5)}` : ''}`);
+        set.log.error(
+          `not in sync after ${Math.round(o.timeoutMs / 1000)}s${describeUnsettled(unsettled)}${drift?.length ? `; diff: ${firstNames(drift, 5)}` : ''}`,
+        );
         this.exitCode = 1;
         this.stop.abort();
         return;

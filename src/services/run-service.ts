@@ -120,7 +120,12 @@ export function startControllers(opts: StartOptions, signal: AbortSignal): Contr
         queueMetrics: opts.metrics ? (e) => opts.metrics!.onQueueMetric(info.queueName, e) : undefined,
         onSync: (key, outcome, ms) => {
           opts.metrics?.onSync(info.kind, ms, outcome.error === null);
-          opts.log.v(2).info(`Finished syncing ${info.kind}`, { key, duration: `${ms}ms`, actions: outcome.actions.length, ...(outcome.error ? { err: outcome.error.message } : {}) });
+          opts.log.v(2).info(`Finished syncing ${info.kind}`, {
+            key,
+            duration: `${ms}ms`,
+            actions: outcome.actions.length,
+            ...(outcome.error ? { err: outcome.error.message } : {}),
+          });
         },
         onAction: (key, a) => {
           report(info.kind, key, a);
@@ -154,7 +159,12 @@ function controllerScope(selector: string | undefined): ((o: ControllerObject) =
 
 /** The pod informer, and one informer per kind run, each kind on a resource of its own. */
 function newInformers(opts: StartOptions): { pods: Informer<Pod>; kinds: ControllerKindInfo[]; informersFor: Informer<ControllerObject>[] } {
-  const common = { conn: opts.conn, namespace: opts.namespace, resyncMs: opts.resyncMs, onError: (e: Error) => opts.log.error('informer error', { err: e.message }) };
+  const common = {
+    conn: opts.conn,
+    namespace: opts.namespace,
+    resyncMs: opts.resyncMs,
+    onError: (e: Error) => opts.log.error('informer error', { err: e.message }),
+  };
   const pods = new Informer<Pod>({
     ...common,
     resource: 'pods',

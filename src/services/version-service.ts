@@ -98,7 +98,14 @@ export function versionText(r: VersionReport): string {
   if (s?.reachable) lines.push(`Server Version: ${s.gitVersion || `${s.major}.${s.minor}`}${s.context ? ` (context ${s.context})` : ''}`);
   else if (s) lines.push(`Server Version: unknown: ${s.reason}`);
   const e = r.controllerBehaviour.emulated;
-  const why = e.from === 'kube-version' ? 'as --kube-version asks' : e.from === 'server' ? "the server's version" : s ? 'the newest, as no server answered' : 'the newest (--client: no server asked)';
+  const why =
+    e.from === 'kube-version'
+      ? 'as --kube-version asks'
+      : e.from === 'server'
+        ? "the server's version"
+        : s
+          ? 'the newest, as no server answered'
+          : 'the newest (--client: no server asked)';
   lines.push(`Controller behaviour: upstream ${e.version}, ${why} (rs-reconcile emulates ${r.controllerBehaviour.oldest}–${r.controllerBehaviour.newest})`);
   for (const f of e.features) lines.push(`  ${f.on ? 'on ' : 'off'}  ${f.name} (${f.source}): ${f.description}`);
   for (const n of e.notes) lines.push(`  note: ${n}`);

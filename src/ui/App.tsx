@@ -56,7 +56,20 @@ export function toKeyInput(input: string, key: Key): KeyInput {
 export function splitKeys(input: string, key: Key): KeyInput[] {
   const k = toKeyInput(input, key);
   const chars = [...input];
-  const special = key.ctrl || key.meta || key.escape || key.return || key.tab || key.backspace || key.delete || key.upArrow || key.downArrow || key.leftArrow || key.rightArrow || key.pageUp || key.pageDown;
+  const special =
+    key.ctrl ||
+    key.meta ||
+    key.escape ||
+    key.return ||
+    key.tab ||
+    key.backspace ||
+    key.delete ||
+    key.upArrow ||
+    key.downArrow ||
+    key.leftArrow ||
+    key.rightArrow ||
+    key.pageUp ||
+    key.pageDown;
   if (chars.length <= 1 || special) return [k];
   return chars.map((c): KeyInput => {
     if (c === '\r' || c === '\n') return { input: '', return: true };
@@ -104,16 +117,46 @@ export function App({ store, color = true, onQuit, onInterrupt, onCommit }: AppP
 
   let main: ReactElement;
   if (s.help) main = <HelpOverlay rows={layout.main} width={layout.width} />;
-  else if (s.view === 'detail' && selected) main = <DetailPane controller={selected} model={model} awaited={awaitedBy(s.frame, selected)} podCursor={s.podCursor} podTop={s.podTop} rows={layout.main} width={layout.width} />;
+  else if (s.view === 'detail' && selected)
+    main = (
+      <DetailPane
+        controller={selected}
+        model={model}
+        awaited={awaitedBy(s.frame, selected)}
+        podCursor={s.podCursor}
+        podTop={s.podTop}
+        rows={layout.main}
+        width={layout.width}
+      />
+    );
   else
     main = (
-      <ControllersPane frame={s.frame} order={s.order} top={s.top} cursor={s.cursor} rows={layout.main} width={layout.width} showNamespace={showNamespace} filter={s.filter} />
+      <ControllersPane
+        frame={s.frame}
+        order={s.order}
+        top={s.top}
+        cursor={s.cursor}
+        rows={layout.main}
+        width={layout.width}
+        showNamespace={showNamespace}
+        filter={s.filter}
+      />
     );
 
   return (
     <ColorContext.Provider value={color}>
       <Box flexDirection="column" width={layout.width} height={layout.height}>
-        <Header meta={s.meta} frame={s.frame} now={s.now} paused={s.paused} waiting={s.waiting} sort={s.sort} filter={s.filter} shown={s.order.length} width={layout.width} />
+        <Header
+          meta={s.meta}
+          frame={s.frame}
+          now={s.now}
+          paused={s.paused}
+          waiting={s.waiting}
+          sort={s.sort}
+          filter={s.filter}
+          shown={s.order.length}
+          width={layout.width}
+        />
         {main}
         {layout.queue > 0 ? <QueuePane queue={s.queue} actions={s.actions.last(layout.queue)} rows={layout.queue} width={layout.width} /> : null}
         {layout.log > 0 && s.historyPane ? (
@@ -127,7 +170,9 @@ export function App({ store, color = true, onQuit, onInterrupt, onCommit }: AppP
             note={s.historyNote}
           />
         ) : null}
-        {layout.log > 0 && !s.historyPane ? <LogPane entries={s.log.last(layout.log)} total={s.logSeq} rows={layout.log} width={layout.width} paused={s.paused} /> : null}
+        {layout.log > 0 && !s.historyPane ? (
+          <LogPane entries={s.log.last(layout.log)} total={s.logSeq} rows={layout.log} width={layout.width} paused={s.paused} />
+        ) : null}
         <FilterBar filter={s.filter} filtering={s.filtering} view={s.view} help={s.help} width={layout.width} />
       </Box>
     </ColorContext.Provider>

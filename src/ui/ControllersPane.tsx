@@ -96,8 +96,13 @@ export function controllerRowSegs(c: PlanController, cols: ControllerColumns, se
   const drift = isDrifted(c);
   // ~: held back by its expectations (waiting for its own creates or deletes), not skipped for good
   const marker: Seg =
-    c.skip?.reason === 'ExpectationsPending' ? { text: '~', color: 'cyan', bold: true }
-    : c.skip !== null ? { text: '!', color: 'red', bold: true } : drift ? { text: '*', color: 'yellow', bold: true } : { text: ' ' };
+    c.skip?.reason === 'ExpectationsPending'
+      ? { text: '~', color: 'cyan', bold: true }
+      : c.skip !== null
+        ? { text: '!', color: 'red', bold: true }
+        : drift
+          ? { text: '*', color: 'yellow', bold: true }
+          : { text: ' ' };
   const { adopt, release } = claimCounts(c);
   const ready = c.status.readyReplicas;
   const desired = c.replicas.desired;

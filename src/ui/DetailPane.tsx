@@ -93,7 +93,12 @@ function fitPodTable(rows: PodRow[], width: number): PodTable {
   const gap = podGap(width);
   const cells = rows.map(podCells);
   let shown = POD_COLUMNS.map((_, i) => i);
-  const fit = () => fitColumns(shown.map((i) => POD_COLUMNS[i]), cells.map((r) => shown.map((i) => r[i])), { width: width - 2, gap });
+  const fit = () =>
+    fitColumns(
+      shown.map((i) => POD_COLUMNS[i]),
+      cells.map((r) => shown.map((i) => r[i])),
+      { width: width - 2, gap },
+    );
   let widths = fit();
   const total = () => widths.reduce((n, w) => n + w, 0) + gap * (widths.length - 1);
   for (const d of DROPPABLE) {
@@ -104,7 +109,12 @@ function fitPodTable(rows: PodRow[], width: number): PodTable {
     widths = fit();
   }
   // Cutting the small columns is only worth it when the row then fits: otherwise it wraps whole.
-  if (total() > width - 2) widths = fitColumns(shown.map((i) => POD_COLUMNS[i]), cells.map((r) => shown.map((i) => r[i])), { gap });
+  if (total() > width - 2)
+    widths = fitColumns(
+      shown.map((i) => POD_COLUMNS[i]),
+      cells.map((r) => shown.map((i) => r[i])),
+      { gap },
+    );
   return { shown, widths, gap, rows };
 }
 
@@ -147,13 +157,16 @@ export function detailTitle(c: PlanController, model: ExplainModel | null, await
     if (model.owner) first.push({ text: '  owner ', dim: true }, { text: `${model.owner.kind}/${model.owner.name}` });
   }
   const second: Seg[] = [];
-  const kv = (k: string, v: string, color?: string) => second.push({ text: second.length ? `  ${k} ` : `${k} `, dim: true }, { text: v, color, bold: color !== undefined });
+  const kv = (k: string, v: string, color?: string) =>
+    second.push({ text: second.length ? `  ${k} ` : `${k} `, dim: true }, { text: v, color, bold: color !== undefined });
   kv('desired', String(c.replicas.desired));
   kv('current', String(c.replicas.current));
   kv('ready', String(c.status.readyReplicas));
   kv('available', String(c.status.availableReplicas));
   if (c.skip) {
-    second.push(awaited ? { text: `  waiting for its ${awaited}`, color: 'cyan', bold: true } : { text: `  skipped: ${c.skip.reason}`, color: 'red', bold: true });
+    second.push(
+      awaited ? { text: `  waiting for its ${awaited}`, color: 'cyan', bold: true } : { text: `  skipped: ${c.skip.reason}`, color: 'red', bold: true },
+    );
     return [first, second];
   }
   const { adopt, release } = claimCounts(c);
@@ -183,13 +196,21 @@ export function whyText(c: PlanController, r: PodRow | undefined, awaited: Await
 /** The deletion order in `room` lines: its title, then whole entries (wrapped, never cut), then "… N more". */
 function deletionLines(c: PlanController, room: number, width: number): { key: string; segs: Seg[] }[] {
   const out: { key: string; segs: Seg[] }[] = [
-    { key: 'dt', segs: titleSegs(`Deletion order (${c.delete.length} of ${c.replicas.current} go)`, width, [{ text: ' why each goes before the first pod that stays', dim: true }]) },
+    {
+      key: 'dt',
+      segs: titleSegs(`Deletion order (${c.delete.length} of ${c.replicas.current} go)`, width, [
+        { text: ' why each goes before the first pod that stays', dim: true },
+      ]),
+    },
   ];
   let left = room - 1;
   let i = 0;
   for (; i < c.delete.length; i++) {
     const d = c.delete[i];
-    const entry = wrapSegs([{ text: `#${i + 1} `, color: 'red', bold: true }, { text: d.name }, { text: `  ${d.reason}: `, dim: true }, { text: d.message }], width);
+    const entry = wrapSegs(
+      [{ text: `#${i + 1} `, color: 'red', bold: true }, { text: d.name }, { text: `  ${d.reason}: `, dim: true }, { text: d.message }],
+      width,
+    );
     // the last entry may use the line "… N more" would take; the others leave it free
     const reserve = i === c.delete.length - 1 ? 0 : 1;
     if (entry.length + reserve > left) {
@@ -207,7 +228,8 @@ function deletionLines(c: PlanController, room: number, width: number): { key: s
     });
     left -= entry.length;
   }
-  if (i < c.delete.length && left > 0) out.push({ key: 'd:more', segs: [{ text: `… ${c.delete.length - i} more: select a pod (#N in DEL) for its sentence`, dim: true }] });
+  if (i < c.delete.length && left > 0)
+    out.push({ key: 'd:more', segs: [{ text: `… ${c.delete.length - i} more: select a pod (#N in DEL) for its sentence`, dim: true }] });
   return out;
 }
 
@@ -230,7 +252,21 @@ export function DetailPane(p: DetailPaneProps) {
   const [t1, t2] = detailTitle(c, p.model, p.awaited ?? null);
   if (dl.title >= 1) lines.push({ key: 't1', segs: t1 });
   if (dl.title >= 2) lines.push({ key: 't2', segs: t2 });
-  for (const [j, segs] of wrapSegs([{ text: '  ' + cellsText(POD_COLUMNS.map((x) => x.header), table), bold: true }], p.width).entries()) lines.push({ key: `ph${j}`, segs });
+  for (const [j, segs] of wrapSegs(
+    [
+      {
+        text:
+          '  ' +
+          cellsText(
+            POD_COLUMNS.map((x) => x.header),
+            table,
+          ),
+        bold: true,
+      },
+    ],
+    p.width,
+  ).entries())
+    lines.push({ key: `ph${j}`, segs });
   const headerExtra = lines.length - dl.title - 1;
   const rowLines = new Map<number, Seg[][]>();
   const linesOf = (i: number) => {

@@ -13,14 +13,20 @@ export interface FilterBarProps {
 
 export function footerSegs(p: Omit<FilterBarProps, 'width'>): Seg[] {
   if (p.filtering) {
-    return [{ text: '/', bold: true, color: 'cyan' }, { text: p.filter }, { text: '_', inverse: true }, { text: '  Enter keep · Esc clear · namespace/name substring', dim: true }];
+    return [
+      { text: '/', bold: true, color: 'cyan' },
+      { text: p.filter },
+      { text: '_', inverse: true },
+      { text: '  Enter keep · Esc clear · namespace/name substring', dim: true },
+    ];
   }
   const segs: Seg[] = [];
   if (p.filter !== '') segs.push({ text: 'filter ', dim: true }, { text: `"${p.filter}"`, color: 'cyan', bold: true }, { text: '  ' });
-  const keys =
-    p.help ? 'Esc close · q quit'
-    : p.view === 'detail' ? 'j/k pod · Esc back · s sort · h history · p pause · ? help · q quit'
-    : 'j/k move · Enter open · / filter · s sort · h history · p pause · ? help · q quit';
+  const keys = p.help
+    ? 'Esc close · q quit'
+    : p.view === 'detail'
+      ? 'j/k pod · Esc back · s sort · h history · p pause · ? help · q quit'
+      : 'j/k move · Enter open · / filter · s sort · h history · p pause · ? help · q quit';
   segs.push({ text: keys, dim: true });
   return segs;
 }

@@ -59,7 +59,11 @@ export function clockTime(ms: number): string {
 
 export function headerLines(p: HeaderProps): [Seg[], Seg[]] {
   const first: Seg[] = [];
-  if (p.paused) first.push({ text: p.waiting > 0 ? ` PAUSED (${p.waiting} update${p.waiting === 1 ? '' : 's'} waiting) ` : ' PAUSED ', color: 'yellow', inverse: true, bold: true }, { text: ' ' });
+  if (p.paused)
+    first.push(
+      { text: p.waiting > 0 ? ` PAUSED (${p.waiting} update${p.waiting === 1 ? '' : 's'} waiting) ` : ' PAUSED ', color: 'yellow', inverse: true, bold: true },
+      { text: ' ' },
+    );
   first.push(
     { text: 'rs-reconcile watch', bold: true },
     { text: '  context ', dim: true },

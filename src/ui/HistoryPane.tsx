@@ -21,7 +21,12 @@ export function predictedSegs(p: boolean | null): Seg {
 export function historyRowSegs(r: HistoryRow, whoWidth: number): Seg[] {
   return [
     { text: clockTime(r.at) + ' ', dim: true },
-    { text: shortWho(r.who).slice(0, whoWidth).padEnd(whoWidth + 1), bold: r.controller },
+    {
+      text: shortWho(r.who)
+        .slice(0, whoWidth)
+        .padEnd(whoWidth + 1),
+      bold: r.controller,
+    },
     { text: r.verb.padEnd(VERB_WIDTH) },
     { text: (r.pod ?? '-') + ' ' },
     { text: (r.reason ?? '-') + ' ', color: r.reason ? 'cyan' : undefined },
@@ -50,7 +55,11 @@ export function HistoryPane(p: HistoryPaneProps) {
   const whoWidth = Math.min(24, Math.max(4, ...rows.map((r) => shortWho(r.who).length)));
   // after a `w`, where the page went takes the place of the columns' names
   const extra: Seg[] = p.note
-    ? [{ text: ` ${p.title ?? 'no controller selected'} · `, dim: true }, { text: p.note, color: 'cyan' }, { text: ' · h: log', dim: true }]
+    ? [
+        { text: ` ${p.title ?? 'no controller selected'} · `, dim: true },
+        { text: p.note, color: 'cyan' },
+        { text: ' · h: log', dim: true },
+      ]
     : [{ text: ` ${p.title ?? 'no controller selected'} · who verb pod reason predicted · w: timeline page · h: log`, dim: true }];
   if (p.paused) extra.push({ text: ' (paused)', color: 'yellow' });
   return (

@@ -9,7 +9,10 @@ import type { LogEntry, LogLevel } from './state.js';
 const LEVEL_COLOR: Record<LogLevel, string | undefined> = { info: undefined, change: undefined, action: 'green', warn: 'yellow', error: 'red' };
 
 export function logLineSegs(e: LogEntry): Seg[] {
-  return [{ text: clockTime(e.at) + ' ', dim: true }, { text: e.text, color: LEVEL_COLOR[e.level] }];
+  return [
+    { text: clockTime(e.at) + ' ', dim: true },
+    { text: e.text, color: LEVEL_COLOR[e.level] },
+  ];
 }
 
 export interface LogPaneProps {

@@ -12,7 +12,10 @@ import type { HistoryRow, WatchFeed } from './state.js';
 export function historyPageName(key: string, nowMs: number): string {
   const [kind, namespace, name] = key.split('/');
   const short = isControllerKind(kind) ? controllerKindInfo(kind).shortName : kind.toLowerCase();
-  const stamp = new Date(nowMs).toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  const stamp = new Date(nowMs)
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
   return `history-${short}-${namespace}-${name}-${stamp}.html`.replace(/[^\w.-]/g, '_');
 }
 

@@ -11,7 +11,21 @@ import { RingBuffer } from './ring.js';
 
 export type { Size } from './layout.js';
 // The feed's side of the dashboard (what a watch session hands the UI) is the services' contract.
-export type { AwaitedWrites, HistoryRow, LogEntry, LogLevel, Mode, PendingExpectation, PlanFrame, QueueInfo, QueueStats, WatchFeed, WatchMeta, WatchNews, WatchSink } from '../services/watch/contract.js';
+export type {
+  AwaitedWrites,
+  HistoryRow,
+  LogEntry,
+  LogLevel,
+  Mode,
+  PendingExpectation,
+  PlanFrame,
+  QueueInfo,
+  QueueStats,
+  WatchFeed,
+  WatchMeta,
+  WatchNews,
+  WatchSink,
+} from '../services/watch/contract.js';
 
 export type SortKey = 'name' | 'drift' | 'desired';
 export const SORT_KEYS: readonly SortKey[] = ['name', 'drift', 'desired'];
@@ -372,24 +386,36 @@ function onMove(s: WatchState, k: KeyInput): WatchState {
     if (!c) return s;
     const page = podRowsFor(s, c);
     const to =
-      k.upArrow || k.input === 'k' ? s.podCursor - 1
-      : k.downArrow || k.input === 'j' ? s.podCursor + 1
-      : k.pageUp ? s.podCursor - page
-      : k.pageDown ? s.podCursor + page
-      : k.home || k.input === 'g' ? 0
-      : k.end || k.input === 'G' ? c.pods.length - 1
-      : s.podCursor;
+      k.upArrow || k.input === 'k'
+        ? s.podCursor - 1
+        : k.downArrow || k.input === 'j'
+          ? s.podCursor + 1
+          : k.pageUp
+            ? s.podCursor - page
+            : k.pageDown
+              ? s.podCursor + page
+              : k.home || k.input === 'g'
+                ? 0
+                : k.end || k.input === 'G'
+                  ? c.pods.length - 1
+                  : s.podCursor;
     return movePod(s, c, to);
   }
   const page = listRows(layout);
   const to =
-    k.upArrow || k.input === 'k' ? s.cursor - 1
-    : k.downArrow || k.input === 'j' ? s.cursor + 1
-    : k.pageUp ? s.cursor - page
-    : k.pageDown ? s.cursor + page
-    : k.home || k.input === 'g' ? 0
-    : k.end || k.input === 'G' ? s.order.length - 1
-    : s.cursor;
+    k.upArrow || k.input === 'k'
+      ? s.cursor - 1
+      : k.downArrow || k.input === 'j'
+        ? s.cursor + 1
+        : k.pageUp
+          ? s.cursor - page
+          : k.pageDown
+            ? s.cursor + page
+            : k.home || k.input === 'g'
+              ? 0
+              : k.end || k.input === 'G'
+                ? s.order.length - 1
+                : s.cursor;
   return moveCursor(s, to);
 }
 

@@ -43,7 +43,9 @@ describe('confirm', () => {
 
   it('refuses without a terminal, or when stdin already carried the plan: never a silent yes', async () => {
     const notTty = Object.assign(new PassThrough(), { isTTY: false });
-    await expect(confirm('go on? ', { input: notTty, output: new PassThrough(), interruption: onInterrupt({ proc }) })).rejects.toThrow(new UserError(NO_TERMINAL));
+    await expect(confirm('go on? ', { input: notTty, output: new PassThrough(), interruption: onInterrupt({ proc }) })).rejects.toThrow(
+      new UserError(NO_TERMINAL),
+    );
     await expect(confirm('go on? ', { input: terminal(), output: new PassThrough(), interruption: onInterrupt({ proc }) }, true)).rejects.toThrow(NO_TERMINAL);
   });
 });

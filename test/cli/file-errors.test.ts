@@ -21,15 +21,22 @@ describe('file errors', () => {
   });
 
   it("read 'error parsing FILE: reason (line N, column C)' on one line", () => {
-    expect(fileParseError('snap.yaml', 'Pod a: metadata.uid is missing', { line: 3 }).message).toBe('error parsing snap.yaml: Pod a: metadata.uid is missing (line 3)');
+    expect(fileParseError('snap.yaml', 'Pod a: metadata.uid is missing', { line: 3 }).message).toBe(
+      'error parsing snap.yaml: Pod a: metadata.uid is missing (line 3)',
+    );
     expect(fileParseError('snap.json', 'invalid JSON: x', { line: 1, column: 7 }).message).toBe('error parsing snap.json: invalid JSON: x (line 1, column 7)');
     expect(fileParseError('plan.yaml', 'empty').message).toBe('error parsing plan.yaml: empty');
     expect(fileParseError('x', 'first line:\n\n  excerpt\n  ^\n').message).toBe('error parsing x: first line');
   });
 
   it("make the yaml package's caret excerpt one line, the position in parentheses", () => {
-    const e = { message: 'Flow sequence in block collection must be sufficiently indented and end with a ] at line 3, column 1:\n\n b: c\n\n^\n', linePos: [{ line: 3, col: 1 }] };
-    expect(yamlParseError('bad.yaml', e).message).toBe('error parsing bad.yaml: invalid YAML: Flow sequence in block collection must be sufficiently indented and end with a ] (line 3, column 1)');
+    const e = {
+      message: 'Flow sequence in block collection must be sufficiently indented and end with a ] at line 3, column 1:\n\n b: c\n\n^\n',
+      linePos: [{ line: 3, col: 1 }],
+    };
+    expect(yamlParseError('bad.yaml', e).message).toBe(
+      'error parsing bad.yaml: invalid YAML: Flow sequence in block collection must be sufficiently indented and end with a ] (line 3, column 1)',
+    );
     expect(yamlParseError('bad.yaml', e, 10).message).toMatch(/\(line 12, column 1\)$/);
   });
 

@@ -29,7 +29,13 @@ async function commandFlags(): Promise<Map<string, Record<string, FlagDecl>>> {
  */
 // record's --output-file is the recording it writes (-o there, required, .gz compressed);
 // history's says where the output of its -o goes
-const NOT_SHARED: Record<string, readonly string[]> = { output: ['*'], kubeconfig: ['sandbox'], 'audit-log': ['sandbox'], timeout: ['record'], 'output-file': ['record'] };
+const NOT_SHARED: Record<string, readonly string[]> = {
+  output: ['*'],
+  kubeconfig: ['sandbox'],
+  'audit-log': ['sandbox'],
+  timeout: ['record'],
+  'output-file': ['record'],
+};
 
 /** Same declaration: every property but the help heading is the very same value (parse included). */
 function sameDeclaration(a: FlagDecl, b: FlagDecl): boolean {
@@ -49,8 +55,23 @@ describe('shared flags', () => {
     }
     const shared = [...byName].filter(([, uses]) => uses.length > 1);
     // the flags this rule is about are all there
-    expect(shared.map(([n]) => n)).toEqual(expect.arrayContaining(['kube-api-qps', 'kube-api-burst', 'workers', 'burst-replicas', 'kube-version', 'feature-gates', 'now', 'force', 'namespace', 'selector']));
-    const drifted = shared.filter(([, uses]) => uses.some((u) => !sameDeclaration(u.flag, uses[0].flag))).map(([n, uses]) => `${n}: ${uses.map((u) => u.command).join(', ')}`);
+    expect(shared.map(([n]) => n)).toEqual(
+      expect.arrayContaining([
+        'kube-api-qps',
+        'kube-api-burst',
+        'workers',
+        'burst-replicas',
+        'kube-version',
+        'feature-gates',
+        'now',
+        'force',
+        'namespace',
+        'selector',
+      ]),
+    );
+    const drifted = shared
+      .filter(([, uses]) => uses.some((u) => !sameDeclaration(u.flag, uses[0].flag)))
+      .map(([n, uses]) => `${n}: ${uses.map((u) => u.command).join(', ')}`);
     expect(drifted).toEqual([]);
   });
 
@@ -65,7 +86,10 @@ describe('shared flags', () => {
     expect(takers.map(([c]) => c).sort()).toEqual(['diff', 'explain', 'reconcile', 'run', 'watch']);
     for (const [command, flags] of takers) {
       const parse = (v: string) => Parser.parse(['--burst-replicas', v], { flags: { 'burst-replicas': flags['burst-replicas'] } as never, strict: true });
-      const err = await parse('0').then(() => null, (e: Error) => e);
+      const err = await parse('0').then(
+        () => null,
+        (e: Error) => e,
+      );
       expect(err, command).toBeInstanceOf(Error);
       // what the user reads: the reason on the same line as the flag
       expect(parseErrorLine(err!.message)).toBe('Parsing --burst-replicas: Expected an integer greater than or equal to 1 but received: 0');
@@ -87,7 +111,9 @@ describe('shared flags', () => {
 
 /** What the user reads for these words given to a command: the error line of its parse failure. */
 async function errorOf(command: string, argv: string[]): Promise<string> {
-  const cmd = ((await import(join(COMMANDS, `${command}.ts`))) as { default: { flags?: Record<string, FlagDef>; args?: Record<string, ArgDef>; strict?: boolean } }).default;
+  const cmd = (
+    (await import(join(COMMANDS, `${command}.ts`))) as { default: { flags?: Record<string, FlagDef>; args?: Record<string, ArgDef>; strict?: boolean } }
+  ).default;
   const err = await Parser.parse(argv, { flags: cmd.flags as never, args: (cmd.args ?? {}) as never, strict: cmd.strict !== false }).then(
     () => null,
     (e: Error) => e,
@@ -98,7 +124,8 @@ async function errorOf(command: string, argv: string[]): Promise<string> {
 
 describe("flag errors in kubectl's words", () => {
   it('a bad number names the flag, the value and the whole numbers accepted', async () => {
-    for (const v of ['abc', '-1', '2.5']) expect(await errorOf('diff', ['--replicas', v]), v).toBe(`invalid argument "${v}" for "--replicas" flag: expected a whole number ≥ 0`);
+    for (const v of ['abc', '-1', '2.5'])
+      expect(await errorOf('diff', ['--replicas', v]), v).toBe(`invalid argument "${v}" for "--replicas" flag: expected a whole number ≥ 0`);
     expect(await errorOf('diff', ['--replicas=x'])).toBe('invalid argument "x" for "--replicas" flag: expected a whole number ≥ 0');
     expect(await errorOf('diff', ['--burst-replicas', '0'])).toBe('invalid argument "0" for "--burst-replicas" flag: expected a whole number ≥ 1');
     expect(await errorOf('sandbox', ['--port', '70000'])).toBe('invalid argument "70000" for "--port" flag: expected a whole number from 0 to 65535');
@@ -119,7 +146,9 @@ describe("flag errors in kubectl's words", () => {
   });
 
   it('a missing or wrong argument is named, with what it takes', async () => {
-    expect(await errorOf('explain', [])).toBe("missing argument NAME (a controller (NAME, rs/NAME, replicaset/NAME or rc/NAME), a Deployment's ReplicaSets (deploy/NAME) or a pod (pod/NAME, po/NAME))");
+    expect(await errorOf('explain', [])).toBe(
+      "missing argument NAME (a controller (NAME, rs/NAME, replicaset/NAME or rc/NAME), a Deployment's ReplicaSets (deploy/NAME) or a pod (pod/NAME, po/NAME))",
+    );
     expect(await errorOf('completion', [])).toBe('missing argument SHELL (one of bash, zsh, fish, kubectl)');
     expect(await errorOf('completion', ['tcsh'])).toBe('invalid argument "tcsh" for SHELL: expected one of bash, zsh, fish, kubectl');
     expect(await errorOf('explain', ['a', 'b'])).toBe('unexpected argument: b');
@@ -136,6 +165,12 @@ describe("flag errors in kubectl's words", () => {
   it('explain takes no -l (its NAME chooses) but -A (it looks for the NAME in every namespace)', async () => {
     expect(await errorOf('explain', ['web', '-l', 'app=web'])).toBe("unknown shorthand flag: 'l' in -l");
     expect(await errorOf('explain', ['web', '--selector', 'app=web'])).toBe('unknown flag: --selector');
-    await expect(Parser.parse(['web', '-A'], { flags: (await import(join(COMMANDS, 'explain.ts'))).default.flags, args: (await import(join(COMMANDS, 'explain.ts'))).default.args, strict: true })).resolves.toMatchObject({ flags: { 'all-namespaces': true } });
+    await expect(
+      Parser.parse(['web', '-A'], {
+        flags: (await import(join(COMMANDS, 'explain.ts'))).default.flags,
+        args: (await import(join(COMMANDS, 'explain.ts'))).default.args,
+        strict: true,
+      }),
+    ).resolves.toMatchObject({ flags: { 'all-namespaces': true } });
   });
 });

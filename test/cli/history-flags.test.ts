@@ -50,13 +50,19 @@ describe('--since / --until values', () => {
   });
 
   it('refuses anything else in one line, naming the flag and the value', () => {
-    expect(refusal(() => parseTimeBound('--since', 'yesterday', NOW))).toBe('invalid argument "yesterday" for "--since" flag: expected a duration (5s, 2m, 3h, 1h30m) or an RFC 3339 time (2026-11-25T02:52:00Z)');
+    expect(refusal(() => parseTimeBound('--since', 'yesterday', NOW))).toBe(
+      'invalid argument "yesterday" for "--since" flag: expected a duration (5s, 2m, 3h, 1h30m) or an RFC 3339 time (2026-11-25T02:52:00Z)',
+    );
     expect(refusal(() => parseTimeBound('--until', '-5m', NOW))).toMatch(/^invalid argument "-5m" for "--until" flag: expected a duration/);
     expect(refusal(() => parseTimeBound('--since', '5', NOW))).toBe('invalid argument "5" for "--since" flag: a duration needs its unit, such as 5s or 5m');
-    expect(refusal(() => parseTimeBound('--since', '2d', NOW))).toBe('invalid argument "2d" for "--since" flag: durations have no days (as kubectl\'s): use hours, such as 48h');
+    expect(refusal(() => parseTimeBound('--since', '2d', NOW))).toBe(
+      'invalid argument "2d" for "--since" flag: durations have no days (as kubectl\'s): use hours, such as 48h',
+    );
     expect(refusal(() => parseTimeBound('--since', '0', NOW))).toMatch(/a duration of 0 is now/);
     expect(refusal(() => parseTimeBound('--since', '0s', NOW))).toMatch(/a duration of 0 is now/);
-    expect(refusal(() => parseTimeBound('--since', '2026-11-25', NOW))).toBe('invalid argument "2026-11-25" for "--since" flag: a date alone is not a time: give one with its zone, such as 2026-11-25T00:00:00Z');
+    expect(refusal(() => parseTimeBound('--since', '2026-11-25', NOW))).toBe(
+      'invalid argument "2026-11-25" for "--since" flag: a date alone is not a time: give one with its zone, such as 2026-11-25T00:00:00Z',
+    );
     expect(refusal(() => parseTimeBound('--since', '2026-02-30T00:00:00Z', NOW))).toMatch(/no such date or time$/);
     expect(refusal(() => parseTimeBound('--since', '2026-11-25T24:00:00Z', NOW))).toMatch(/no such date or time$/);
     expect(refusal(() => parseTimeBound('--since', '', NOW))).toMatch(/expected a duration/);
@@ -72,13 +78,17 @@ describe('timeWindow', () => {
   });
 
   it('refuses --until before --since, with both times in UTC', () => {
-    expect(refusal(() => timeWindow({ since: '30m', until: '1h' }, NOW))).toBe('--until 2026-11-25T11:00:00Z is before --since 2026-11-25T11:30:00Z: nothing is between them');
-    expect(refusal(() => timeWindow({ since: '2026-11-25T03:00:00Z', until: '2026-11-25T02:00:00Z' }, NOW))).toMatch(/^--until 2026-11-25T02:00:00Z is before --since 2026-11-25T03:00:00Z/);
+    expect(refusal(() => timeWindow({ since: '30m', until: '1h' }, NOW))).toBe(
+      '--until 2026-11-25T11:00:00Z is before --since 2026-11-25T11:30:00Z: nothing is between them',
+    );
+    expect(refusal(() => timeWindow({ since: '2026-11-25T03:00:00Z', until: '2026-11-25T02:00:00Z' }, NOW))).toMatch(
+      /^--until 2026-11-25T02:00:00Z is before --since 2026-11-25T03:00:00Z/,
+    );
   });
 });
 
 describe('--audit-log-format', () => {
-  it('offers the contract\'s audit-log formats (not events or recording, which have their own flags)', () => {
+  it("offers the contract's audit-log formats (not events or recording, which have their own flags)", () => {
     expect(AUDIT_LOG_FORMATS).toContain('gke-cloud-logging');
     expect(AUDIT_LOG_FORMATS).toContain('openshift-must-gather');
     expect(AUDIT_LOG_FORMATS).not.toContain('events');
@@ -88,9 +98,14 @@ describe('--audit-log-format', () => {
 
   it('a value not in the list is one line naming what is accepted', async () => {
     const flags = { 'audit-log-format': historyFlags['audit-log-format'] };
-    const err = await Parser.parse(['--audit-log-format', 'gke'], { flags, strict: true }).then(() => null, (e: Error) => e);
+    const err = await Parser.parse(['--audit-log-format', 'gke'], { flags, strict: true }).then(
+      () => null,
+      (e: Error) => e,
+    );
     expect(err).toBeInstanceOf(Error);
     expect(flagErrorLine(err!, flags as never)).toBe(`invalid argument "gke" for "--audit-log-format" flag: expected one of ${AUDIT_LOG_FORMATS.join(', ')}`);
-    await expect(Parser.parse(['--audit-log-format', 'eks-s3-export'], { flags, strict: true })).resolves.toMatchObject({ flags: { 'audit-log-format': 'eks-s3-export' } });
+    await expect(Parser.parse(['--audit-log-format', 'eks-s3-export'], { flags, strict: true })).resolves.toMatchObject({
+      flags: { 'audit-log-format': 'eks-s3-export' },
+    });
   });
 });

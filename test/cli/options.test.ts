@@ -2,16 +2,56 @@
 // written once. Parsed here with oclif's own parser and the very flag declarations the commands use.
 import { Parser } from '@oclif/core';
 import { describe, expect, it } from 'vitest';
-import { behaviourFlags, behaviourOptions, connectionFlags, modelFlags, modelOptions, oneTargetScopeFlags, scopeFlags, sourceOptions, stderrChalk, stdoutStyle, writerFlags, writerOptions } from '../../src/cli/flags.js';
+import {
+  behaviourFlags,
+  behaviourOptions,
+  connectionFlags,
+  modelFlags,
+  modelOptions,
+  oneTargetScopeFlags,
+  scopeFlags,
+  sourceOptions,
+  stderrChalk,
+  stdoutStyle,
+  writerFlags,
+  writerOptions,
+} from '../../src/cli/flags.js';
 
 async function parse<F extends Record<string, any>>(argv: string[], flags: F) {
   return (await Parser.parse(argv, { flags, strict: true })).flags as any;
 }
 
 describe('sourceOptions', () => {
-  it('-f, -n, -A, -l, --max-input-size and the connection flags, under the services\' names', async () => {
+  it("-f, -n, -A, -l, --max-input-size and the connection flags, under the services' names", async () => {
     const flags = await parse(
-      ['-f', 'a.yaml', '-f', 'b.yaml', '-n', 'shop', '-l', 'app=web', '--max-input-size', '1Gi', '--context', 'prod', '--as', 'alice', '--as-group', 'ops', '--as-group', 'dev', '--request-timeout', '3s', '--kubeconfig', '/k', '--cluster', 'c1', '--user', 'u1'],
+      [
+        '-f',
+        'a.yaml',
+        '-f',
+        'b.yaml',
+        '-n',
+        'shop',
+        '-l',
+        'app=web',
+        '--max-input-size',
+        '1Gi',
+        '--context',
+        'prod',
+        '--as',
+        'alice',
+        '--as-group',
+        'ops',
+        '--as-group',
+        'dev',
+        '--request-timeout',
+        '3s',
+        '--kubeconfig',
+        '/k',
+        '--cluster',
+        'c1',
+        '--user',
+        'u1',
+      ],
       { ...scopeFlags, ...connectionFlags },
     );
     expect(sourceOptions(flags)).toEqual({
@@ -38,19 +78,37 @@ describe('sourceOptions', () => {
 
 describe('modelOptions', () => {
   it('--now, --replicas, --kube-version, --feature-gates, --burst-replicas', async () => {
-    const flags = await parse(['--now', '2026-01-01T00:00:00Z', '--replicas', '3', '--kube-version', '1.30', '--feature-gates', 'PodDeletionCost=false', '--burst-replicas', '7'], modelFlags);
-    expect(modelOptions(flags)).toEqual({ now: '2026-01-01T00:00:00Z', replicas: 3, kubeVersion: '1.30', featureGates: 'PodDeletionCost=false', burstReplicas: 7 });
+    const flags = await parse(
+      ['--now', '2026-01-01T00:00:00Z', '--replicas', '3', '--kube-version', '1.30', '--feature-gates', 'PodDeletionCost=false', '--burst-replicas', '7'],
+      modelFlags,
+    );
+    expect(modelOptions(flags)).toEqual({
+      now: '2026-01-01T00:00:00Z',
+      replicas: 3,
+      kubeVersion: '1.30',
+      featureGates: 'PodDeletionCost=false',
+      burstReplicas: 7,
+    });
   });
 
   it("unset: upstream's burst of 500, and no what-if (--replicas 0 is a what-if, not unset)", async () => {
-    expect(modelOptions(await parse([], modelFlags))).toEqual({ now: undefined, replicas: undefined, kubeVersion: undefined, featureGates: undefined, burstReplicas: 500 });
+    expect(modelOptions(await parse([], modelFlags))).toEqual({
+      now: undefined,
+      replicas: undefined,
+      kubeVersion: undefined,
+      featureGates: undefined,
+      burstReplicas: 500,
+    });
     expect(modelOptions(await parse(['--replicas', '0'], modelFlags)).replicas).toBe(0);
   });
 });
 
 describe('behaviourOptions', () => {
   it('--kube-version and --feature-gates alone (history, run, version take no what-if)', async () => {
-    expect(behaviourOptions(await parse(['--kube-version', '1.29', '--feature-gates', 'LogarithmicScaleDown=false'], behaviourFlags))).toEqual({ kubeVersion: '1.29', featureGates: 'LogarithmicScaleDown=false' });
+    expect(behaviourOptions(await parse(['--kube-version', '1.29', '--feature-gates', 'LogarithmicScaleDown=false'], behaviourFlags))).toEqual({
+      kubeVersion: '1.29',
+      featureGates: 'LogarithmicScaleDown=false',
+    });
     expect(behaviourOptions(await parse([], behaviourFlags))).toEqual({ kubeVersion: undefined, featureGates: undefined });
   });
 });

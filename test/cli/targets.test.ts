@@ -6,8 +6,10 @@ import { UserError } from '../../src/errors.js';
 describe('controller names as kubectl takes them', () => {
   it('NAME names either kind; TYPE/NAME one kind, in any of kubectl spellings', () => {
     expect(parseTarget('web')).toEqual({ kind: null, name: 'web' });
-    for (const t of ['rs', 'replicaset', 'replicasets', 'replicaset.apps', 'ReplicaSets.apps', 'RS']) expect(parseTarget(`${t}/web`)).toEqual({ kind: 'ReplicaSet', name: 'web' });
-    for (const t of ['rc', 'replicationcontroller', 'replicationcontrollers']) expect(parseTarget(`${t}/db`)).toEqual({ kind: 'ReplicationController', name: 'db' });
+    for (const t of ['rs', 'replicaset', 'replicasets', 'replicaset.apps', 'ReplicaSets.apps', 'RS'])
+      expect(parseTarget(`${t}/web`)).toEqual({ kind: 'ReplicaSet', name: 'web' });
+    for (const t of ['rc', 'replicationcontroller', 'replicationcontrollers'])
+      expect(parseTarget(`${t}/db`)).toEqual({ kind: 'ReplicationController', name: 'db' });
   });
 
   it('deploy/NAME and kubectl spellings of Deployments name the ReplicaSets a Deployment controls', () => {

@@ -28,7 +28,9 @@ describe('the message', () => {
     expect(unknownCommandMessage('explian', NAMES, 'kubectl rs-reconcile')).toBe(
       'error: unknown command "explian" for "kubectl rs-reconcile"\n\nDid you mean this?\n\texplain\n\nRun \'kubectl rs-reconcile --help\' for usage.\n',
     );
-    expect(unknownCommandMessage('foo', NAMES, 'rs-reconcile')).toBe('error: unknown command "foo" for "rs-reconcile"\nRun \'rs-reconcile --help\' for usage.\n');
+    expect(unknownCommandMessage('foo', NAMES, 'rs-reconcile')).toBe(
+      'error: unknown command "foo" for "rs-reconcile"\nRun \'rs-reconcile --help\' for usage.\n',
+    );
   });
 
   it('flags before the command: the unknown-flag line, and where the command goes when one follows', () => {

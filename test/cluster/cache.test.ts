@@ -76,12 +76,22 @@ describe('IndexedCache', () => {
     cache.upsert(mk('a', 'ns1', { owner: 'rs1', labels: { app: 'web', tier: 'fe' } }));
     cache.upsert(mk('b', 'ns1', { owner: 'rs1', labels: { app: 'web' } }));
     cache.upsert(mk('c', 'ns2', { owner: 'rs2' }));
-    expect(cache.byIndex('controllerUid', 'rs1').map((p) => p.metadata.name).sort()).toEqual(['a', 'b']);
+    expect(
+      cache
+        .byIndex('controllerUid', 'rs1')
+        .map((p) => p.metadata.name)
+        .sort(),
+    ).toEqual(['a', 'b']);
 
     // adopted by another controller
     cache.upsert(mk('a', 'ns1', { owner: 'rs2', labels: { app: 'web', tier: 'be' } }));
     expect(cache.byIndex('controllerUid', 'rs1').map((p) => p.metadata.name)).toEqual(['b']);
-    expect(cache.byIndex('controllerUid', 'rs2').map((p) => p.metadata.name).sort()).toEqual(['a', 'c']);
+    expect(
+      cache
+        .byIndex('controllerUid', 'rs2')
+        .map((p) => p.metadata.name)
+        .sort(),
+    ).toEqual(['a', 'c']);
     expect(cache.byIndex('label', 'tier=fe')).toEqual([]);
     expect(cache.byIndex('label', 'tier=be').map((p) => p.metadata.name)).toEqual(['a']);
     expectIndexesConsistent(cache, INDEXERS);

@@ -60,7 +60,11 @@ describe('rs-reconcile diff and credentials', () => {
       `#!${process.execPath}\nprocess.stderr.write('refreshing login\\n');\nprocess.stdout.write('{"status": {"token": "${SECRET}"}, oops');\n`,
       { mode: 0o755 },
     );
-    const file = kubeconfig(server, { exec: { apiVersion: 'client.authentication.k8s.io/v1', command, interactiveMode: 'Never' } }, { 'certificate-authority-data': server.caData });
+    const file = kubeconfig(
+      server,
+      { exec: { apiVersion: 'client.authentication.k8s.io/v1', command, interactiveMode: 'Never' } },
+      { 'certificate-authority-data': server.caData },
+    );
     const r = await run(['diff', '--kubeconfig', file]);
     expect(r.status).toBe(2);
     expect(r.stdout).toBe('');

@@ -48,7 +48,10 @@ function printing(output: unknown, extra = ''): string {
 
 const credential = (status: object, apiVersion = V1) => ({ apiVersion, kind: 'ExecCredential', status });
 
-function execUser(command: string, o: { apiVersion?: string; args?: string[]; env?: object[]; interactiveMode?: string; provideClusterInfo?: boolean; installHint?: string } = {}): object {
+function execUser(
+  command: string,
+  o: { apiVersion?: string; args?: string[]; env?: object[]; interactiveMode?: string; provideClusterInfo?: boolean; installHint?: string } = {},
+): object {
   return { exec: { apiVersion: o.apiVersion ?? V1, command, interactiveMode: o.interactiveMode ?? 'Never', ...o } };
 }
 
@@ -109,7 +112,9 @@ describe('plain http: no credential is sent (clientcmd reads auth info only for 
     const plain = await serve({ tls: false, token: null });
     const dir = tempDir();
     const ran = path.join(dir, 'ran');
-    const execPlugin = plugin(`require('node:fs').writeFileSync(${JSON.stringify(ran)}, 'x'); process.stdout.write(${JSON.stringify(JSON.stringify(credential({ token: SECRET })))});`);
+    const execPlugin = plugin(
+      `require('node:fs').writeFileSync(${JSON.stringify(ran)}, 'x'); process.stdout.write(${JSON.stringify(JSON.stringify(credential({ token: SECRET })))});`,
+    );
     const tokenFile = writeFile(dir, 'token', SECRET);
     for (const user of [{ username: 'admin', password: SECRET }, { 'token-file': tokenFile }, execUser(execPlugin)]) {
       const conn = connect({ kubeconfig: kubeconfig(plain.url, user) }, {}, capture().options);
@@ -130,7 +135,7 @@ describe('plain http: no credential is sent (clientcmd reads auth info only for 
 });
 
 describe('insecure-skip-tls-verify with a CA', () => {
-  it('is refused with client-go\'s words, naming the cluster, before any request', async () => {
+  it("is refused with client-go's words, naming the cluster, before any request", async () => {
     const server = await serve();
     for (const ca of [{ 'certificate-authority': tlsFile('ca.crt') }, caData(server)]) {
       const file = kubeconfig(server.url, { token: TEST_TOKEN }, { ...ca, 'insecure-skip-tls-verify': true });
@@ -150,7 +155,7 @@ describe('insecure-skip-tls-verify with a CA', () => {
 });
 
 describe('exec credential plugins', () => {
-  it('a v1 plugin\'s token is sent; the plugin runs once for many requests, gets KUBERNETES_EXEC_INFO, args and env', async () => {
+  it("a v1 plugin's token is sent; the plugin runs once for many requests, gets KUBERNETES_EXEC_INFO, args and env", async () => {
     const server = await serve();
     const dir = tempDir();
     const log = path.join(dir, 'runs.log');
@@ -165,17 +170,29 @@ describe('exec credential plugins', () => {
       ].join('\n'),
     );
     const io = capture();
-    const file = kubeconfig(server.url, execUser(command, { args: ['get-token', '--cluster=c'], env: [{ name: 'EXTRA', value: 'on' }], provideClusterInfo: true }), caData(server));
+    const file = kubeconfig(
+      server.url,
+      execUser(command, { args: ['get-token', '--cluster=c'], env: [{ name: 'EXTRA', value: 'on' }], provideClusterInfo: true }),
+      caData(server),
+    );
     const conn = connect({ kubeconfig: file }, {}, io.options);
     const read = await readCluster(conn, { namespace: 'shop' });
     expect(read.snapshot.pods).toHaveLength(13);
     expect(server.requests.length).toBeGreaterThan(3);
     expect(server.requests.every((r) => r.headers.authorization === `Bearer ${TEST_TOKEN}`)).toBe(true);
 
-    const runs = fs.readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const runs = fs
+      .readFileSync(log, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(runs).toHaveLength(1);
     expect(runs[0]).toEqual({
-      info: { kind: 'ExecCredential', apiVersion: V1, spec: { interactive: false, cluster: { server: server.url, 'certificate-authority-data': server.caData } } },
+      info: {
+        kind: 'ExecCredential',
+        apiVersion: V1,
+        spec: { interactive: false, cluster: { server: server.url, 'certificate-authority-data': server.caData } },
+      },
       args: ['get-token', '--cluster=c'],
       extra: 'on',
     });
@@ -198,18 +215,58 @@ describe('exec credential plugins', () => {
   const broken: [string, string, string][] = [
     ['not JSON, a token in it', `oops ${SECRET} {"token":`, 'exec plugin "CMD": decoding stdout: the output is not a JSON object'],
     ['a JSON string', JSON.stringify(SECRET), 'exec plugin "CMD": decoding stdout: the output is not a JSON object'],
-    ['another kind', JSON.stringify({ apiVersion: V1, kind: 'Secret', status: { token: SECRET } }), 'exec plugin "CMD": decoding stdout: the object\'s kind is not ExecCredential'],
-    ['the kind is the secret', JSON.stringify({ apiVersion: V1, kind: SECRET, status: { token: SECRET } }), 'exec plugin "CMD": decoding stdout: the object\'s kind is not ExecCredential'],
-    ['another apiVersion', JSON.stringify(credential({ token: SECRET }, V1BETA1)), `exec plugin "CMD" is configured to use API version ${V1}, plugin returned version ${V1BETA1}`],
-    ['no apiVersion', JSON.stringify({ kind: 'ExecCredential', status: { token: SECRET } }), `exec plugin "CMD" is configured to use API version ${V1}, plugin returned version (none)`],
-    ['the apiVersion is the secret', JSON.stringify({ apiVersion: SECRET, kind: 'ExecCredential', status: { token: SECRET } }), `exec plugin "CMD" is configured to use API version ${V1}, plugin returned version (not an API version)`],
+    [
+      'another kind',
+      JSON.stringify({ apiVersion: V1, kind: 'Secret', status: { token: SECRET } }),
+      'exec plugin "CMD": decoding stdout: the object\'s kind is not ExecCredential',
+    ],
+    [
+      'the kind is the secret',
+      JSON.stringify({ apiVersion: V1, kind: SECRET, status: { token: SECRET } }),
+      'exec plugin "CMD": decoding stdout: the object\'s kind is not ExecCredential',
+    ],
+    [
+      'another apiVersion',
+      JSON.stringify(credential({ token: SECRET }, V1BETA1)),
+      `exec plugin "CMD" is configured to use API version ${V1}, plugin returned version ${V1BETA1}`,
+    ],
+    [
+      'no apiVersion',
+      JSON.stringify({ kind: 'ExecCredential', status: { token: SECRET } }),
+      `exec plugin "CMD" is configured to use API version ${V1}, plugin returned version (none)`,
+    ],
+    [
+      'the apiVersion is the secret',
+      JSON.stringify({ apiVersion: SECRET, kind: 'ExecCredential', status: { token: SECRET } }),
+      `exec plugin "CMD" is configured to use API version ${V1}, plugin returned version (not an API version)`,
+    ],
     ['no status', JSON.stringify({ apiVersion: V1, kind: 'ExecCredential', spec: { token: SECRET } }), 'exec plugin "CMD" didn\'t return a status field'],
     ['no token', JSON.stringify(credential({ tokn: SECRET })), 'exec plugin "CMD" didn\'t return a token or cert/key pair'],
-    ['a token that is not a string', JSON.stringify(credential({ token: { value: SECRET } })), 'exec plugin "CMD": decoding stdout: status.token is not a string'],
-    ['an expired token', JSON.stringify(credential({ token: SECRET, expirationTimestamp: '2020-01-02T03:04:05Z' })), 'exec plugin "CMD" returned a credential that expired at 2020-01-02T03:04:05.000Z'],
-    ['a malformed expiry', JSON.stringify(credential({ token: SECRET, expirationTimestamp: `soon ${SECRET}` })), 'exec plugin "CMD": decoding stdout: status.expirationTimestamp is not an RFC 3339 time'],
-    ['a certificate without key', JSON.stringify(credential({ clientCertificateData: SECRET })), 'exec plugin "CMD" returned only certificate or key, not both'],
-    ['a certificate and key that are not PEM', JSON.stringify(credential({ clientCertificateData: SECRET, clientKeyData: SECRET })), 'exec plugin "CMD": failed parsing client key/certificate: not a PEM certificate and private key'],
+    [
+      'a token that is not a string',
+      JSON.stringify(credential({ token: { value: SECRET } })),
+      'exec plugin "CMD": decoding stdout: status.token is not a string',
+    ],
+    [
+      'an expired token',
+      JSON.stringify(credential({ token: SECRET, expirationTimestamp: '2020-01-02T03:04:05Z' })),
+      'exec plugin "CMD" returned a credential that expired at 2020-01-02T03:04:05.000Z',
+    ],
+    [
+      'a malformed expiry',
+      JSON.stringify(credential({ token: SECRET, expirationTimestamp: `soon ${SECRET}` })),
+      'exec plugin "CMD": decoding stdout: status.expirationTimestamp is not an RFC 3339 time',
+    ],
+    [
+      'a certificate without key',
+      JSON.stringify(credential({ clientCertificateData: SECRET })),
+      'exec plugin "CMD" returned only certificate or key, not both',
+    ],
+    [
+      'a certificate and key that are not PEM',
+      JSON.stringify(credential({ clientCertificateData: SECRET, clientKeyData: SECRET })),
+      'exec plugin "CMD": failed parsing client key/certificate: not a PEM certificate and private key',
+    ],
   ];
 
   it.each(broken)('%s: one line naming the plugin, never its output', async (_name, output, message) => {
@@ -236,7 +293,7 @@ describe('exec credential plugins', () => {
     expect(server.requests).toHaveLength(0);
   });
 
-  it('a plugin that is not installed: client-go\'s words and the install hint, on one line', async () => {
+  it("a plugin that is not installed: client-go's words and the install hint, on one line", async () => {
     const server = await serve();
     const command = path.join(tempDir(), 'no-such-plugin');
     const user = execUser(command, { installHint: 'install it with:\n  brew install \u001b[1mthing\u001b[0m' });
@@ -248,14 +305,20 @@ describe('exec credential plugins', () => {
     const server = await serve();
     const command = path.join(tempDir(), 'not-executable');
     fs.writeFileSync(command, `#!${process.execPath}\n`, { mode: 0o644 });
-    const err = await clusterFailure(getServerVersion(connect({ kubeconfig: kubeconfig(server.url, execUser(command), caData(server)) }, {}, capture().options)));
+    const err = await clusterFailure(
+      getServerVersion(connect({ kubeconfig: kubeconfig(server.url, execUser(command), caData(server)) }, {}, capture().options)),
+    );
     expect(err.message).toBe(`cannot load the credentials of context "x": exec: executable ${command} cannot be run: permission denied`);
   });
 
   it('a plugin whose output has no end is cut off (bounded memory)', async () => {
     const server = await serve();
-    const command = plugin(`const chunk = Buffer.alloc(65536, 'a'); const more = () => { while (process.stdout.write(chunk)); process.stdout.once('drain', more); }; more();`);
-    const err = await clusterFailure(getServerVersion(connect({ kubeconfig: kubeconfig(server.url, execUser(command), caData(server)) }, {}, capture().options)));
+    const command = plugin(
+      `const chunk = Buffer.alloc(65536, 'a'); const more = () => { while (process.stdout.write(chunk)); process.stdout.once('drain', more); }; more();`,
+    );
+    const err = await clusterFailure(
+      getServerVersion(connect({ kubeconfig: kubeconfig(server.url, execUser(command), caData(server)) }, {}, capture().options)),
+    );
     expect(err.message).toBe(`cannot load the credentials of context "x": exec plugin "${command}": decoding stdout: the output exceeds 1048576 bytes`);
   });
 
@@ -296,7 +359,12 @@ describe('exec credential plugins', () => {
     expect(fs.readFileSync(count, 'utf8')).toBe('2');
     await getServerVersion(conn); // the 401 dropped the rejected credential
     expect(fs.readFileSync(count, 'utf8')).toBe('3');
-    expect(server.requests.map((r) => r.headers.authorization)).toEqual([`Bearer ${TEST_TOKEN}`, `Bearer ${TEST_TOKEN}`, 'Bearer revoked', `Bearer ${TEST_TOKEN}`]);
+    expect(server.requests.map((r) => r.headers.authorization)).toEqual([
+      `Bearer ${TEST_TOKEN}`,
+      `Bearer ${TEST_TOKEN}`,
+      'Bearer revoked',
+      `Bearer ${TEST_TOKEN}`,
+    ]);
   });
 
   it('concurrent requests share one run of the plugin', async () => {
@@ -315,15 +383,22 @@ describe('exec credential plugins', () => {
     const cases: [object, string][] = [
       [{ apiVersion: V1, interactiveMode: 'Never' }, 'user "u": command must be specified for u to use exec authentication plugin'],
       [{ command: 'x', interactiveMode: 'Never' }, 'user "u": apiVersion must be specified for u to use exec authentication plugin'],
-      [{ command: 'x', apiVersion: 'client.authentication.k8s.io/v1alpha1' }, 'user "u": exec plugin: invalid apiVersion "client.authentication.k8s.io/v1alpha1"'],
+      [
+        { command: 'x', apiVersion: 'client.authentication.k8s.io/v1alpha1' },
+        'user "u": exec plugin: invalid apiVersion "client.authentication.k8s.io/v1alpha1"',
+      ],
       [{ command: 'x', apiVersion: V1 }, 'user "u": interactiveMode must be specified for u to use exec authentication plugin'],
       [{ command: 'x', apiVersion: V1, interactiveMode: 'Sometimes' }, 'user "u": invalid interactiveMode for u: "Sometimes"'],
-      [{ command: 'x', apiVersion: V1, interactiveMode: 'Never', env: [{ value: 'v' }] }, 'user "u": env variable name must be specified for u to use exec authentication plugin'],
+      [
+        { command: 'x', apiVersion: V1, interactiveMode: 'Never', env: [{ value: 'v' }] },
+        'user "u": env variable name must be specified for u to use exec authentication plugin',
+      ],
     ];
     for (const [exec, message] of cases) expect(thrown(() => connect({ kubeconfig: file(exec) }, {})).message).toBe(message);
-    expect(thrown(() => connect({ kubeconfig: file({ command: 'x', apiVersion: V1, interactiveMode: 'Never' }, { 'auth-provider': { name: 'oidc' } }) }, {})).message).toBe(
-      'user "u": authProvider cannot be provided in combination with an exec plugin for u',
-    );
+    expect(
+      thrown(() => connect({ kubeconfig: file({ command: 'x', apiVersion: V1, interactiveMode: 'Never' }, { 'auth-provider': { name: 'oidc' } }) }, {}))
+        .message,
+    ).toBe('user "u": authProvider cannot be provided in combination with an exec plugin for u');
   });
 
   it('interactiveMode Always without a terminal is an error, and the plugin is not run', async () => {
@@ -332,7 +407,9 @@ describe('exec credential plugins', () => {
     const command = plugin(`require('node:fs').writeFileSync(${JSON.stringify(ran)}, 'x');`);
     const conn = connect({ kubeconfig: kubeconfig(server.url, execUser(command, { interactiveMode: 'Always' }), caData(server)) }, {}, capture().options);
     const err = await clusterFailure(getServerVersion(conn));
-    expect(err.message).toBe(`cannot load the credentials of context "x": exec plugin "${command}": standard input is not a terminal (interactiveMode is Always)`);
+    expect(err.message).toBe(
+      `cannot load the credentials of context "x": exec plugin "${command}": standard input is not a terminal (interactiveMode is Always)`,
+    );
     expect(fs.existsSync(ran)).toBe(false);
   });
 });
@@ -355,13 +432,41 @@ describe('client certificates: one line naming the field and the user', () => {
   });
 
   it.each([
-    ['an unreadable certificate file', () => ({ 'client-certificate': '/nonexistent/u.crt', 'client-key-data': b64(key()) }), 'user "u": cannot read client-certificate "/nonexistent/u.crt": no such file or directory'],
-    ['an unreadable key file', () => ({ 'client-certificate-data': b64(cert()), 'client-key': '/nonexistent/u.key' }), 'user "u": cannot read client-key "/nonexistent/u.key": no such file or directory'],
-    ['no key at all', () => ({ 'client-certificate-data': b64(cert()) }), 'user "u": client-key-data or client-key must be specified for u to use the clientCert authentication method'],
-    ['certificate data that is not PEM', () => ({ 'client-certificate-data': b64('hello'), 'client-key-data': b64(key()) }), 'user "u": client-certificate-data is not a PEM certificate'],
-    ['certificate data that is not base64', () => ({ 'client-certificate-data': 'not base64!', 'client-key-data': b64(key()) }), 'user "u": client-certificate-data is not valid base64'],
-    ['a key that is not PEM', () => ({ 'client-certificate-data': b64(cert()), 'client-key-data': b64(`${SECRET}\n`) }), 'user "u": client-key-data is not an unencrypted PEM private key'],
-    ['a key that is not the certificate\'s', () => ({ 'client-certificate-data': b64(cert()), 'client-key-data': b64(otherKey()) }), 'user "u": client-certificate-data and client-key-data do not match (the private key is not the certificate\'s)'],
+    [
+      'an unreadable certificate file',
+      () => ({ 'client-certificate': '/nonexistent/u.crt', 'client-key-data': b64(key()) }),
+      'user "u": cannot read client-certificate "/nonexistent/u.crt": no such file or directory',
+    ],
+    [
+      'an unreadable key file',
+      () => ({ 'client-certificate-data': b64(cert()), 'client-key': '/nonexistent/u.key' }),
+      'user "u": cannot read client-key "/nonexistent/u.key": no such file or directory',
+    ],
+    [
+      'no key at all',
+      () => ({ 'client-certificate-data': b64(cert()) }),
+      'user "u": client-key-data or client-key must be specified for u to use the clientCert authentication method',
+    ],
+    [
+      'certificate data that is not PEM',
+      () => ({ 'client-certificate-data': b64('hello'), 'client-key-data': b64(key()) }),
+      'user "u": client-certificate-data is not a PEM certificate',
+    ],
+    [
+      'certificate data that is not base64',
+      () => ({ 'client-certificate-data': 'not base64!', 'client-key-data': b64(key()) }),
+      'user "u": client-certificate-data is not valid base64',
+    ],
+    [
+      'a key that is not PEM',
+      () => ({ 'client-certificate-data': b64(cert()), 'client-key-data': b64(`${SECRET}\n`) }),
+      'user "u": client-key-data is not an unencrypted PEM private key',
+    ],
+    [
+      "a key that is not the certificate's",
+      () => ({ 'client-certificate-data': b64(cert()), 'client-key-data': b64(otherKey()) }),
+      'user "u": client-certificate-data and client-key-data do not match (the private key is not the certificate\'s)',
+    ],
   ])('%s', (_name, user, message) => {
     const err = thrown(attempt(user()));
     expect(err.message).toBe(message);
@@ -371,7 +476,9 @@ describe('client certificates: one line naming the field and the user', () => {
   it('a certificate file that holds no PEM is named by its path', () => {
     const dir = tempDir();
     const certFile = writeFile(dir, 'u.crt', 'garbage');
-    expect(thrown(attempt({ 'client-certificate': certFile, 'client-key-data': b64(key()) })).message).toBe(`user "u": client-certificate "${certFile}" is not a PEM certificate`);
+    expect(thrown(attempt({ 'client-certificate': certFile, 'client-key-data': b64(key()) })).message).toBe(
+      `user "u": client-certificate "${certFile}" is not a PEM certificate`,
+    );
   });
 });
 
@@ -390,7 +497,9 @@ describe('auth-provider', () => {
     expect(thrown(attempt({ name: 'gcp', config: { 'cmd-path': '/bin/echo', 'access-token': SECRET } })).message).toBe(
       'user "u": The gcp auth plugin has been removed. Please use the "gke-gcloud-auth-plugin" kubectl/client-go credential plugin instead. See https://cloud.google.com/blog/products/containers-kubernetes/kubectl-auth-changes-in-gke for further details',
     );
-    expect(thrown(attempt({ name: 'azure', config: {} })).message).toMatch(/^user "u": The azure auth plugin has been removed\. Please use the https:\/\/github\.com\/Azure\/kubelogin /);
+    expect(thrown(attempt({ name: 'azure', config: {} })).message).toMatch(
+      /^user "u": The azure auth plugin has been removed\. Please use the https:\/\/github\.com\/Azure\/kubelogin /,
+    );
   });
 
   it('an unknown provider is an error, not an anonymous request; oidc is kept', () => {

@@ -36,7 +36,7 @@ describe('HTTP status → one line', () => {
     expect(server.requests).toHaveLength(1); // /version already says it all: no list is tried
   });
 
-  it('403 with the server\'s Status: its words, naming verb and resource', async () => {
+  it("403 with the server's Status: its words, naming verb and resource", async () => {
     const server = await serve({ failures: [{ match: onPods, status: 403, fixture: 'status-403-pods-shop.json' }] });
     const conn = connect({ kubeconfig: kubeconfigFileFor(server), as: 'jane' }, {});
     const err = await failure(readCluster(conn, { namespace: 'shop' }));
@@ -50,9 +50,7 @@ describe('HTTP status → one line', () => {
     });
     const conn = connect({ kubeconfig: kubeconfigFileFor(server) }, {});
     const err = await failure(readCluster(conn, { namespace: null }));
-    expect(err.message).toBe(
-      'forbidden: User "system:serviceaccount:shop:viewer" cannot list resource "replicasets" in API group "apps" at the cluster scope',
-    );
+    expect(err.message).toBe('forbidden: User "system:serviceaccount:shop:viewer" cannot list resource "replicasets" in API group "apps" at the cluster scope');
   });
 
   it('403 without a body: the message is built the kubectl way', async () => {
@@ -152,7 +150,9 @@ describe('no answer → one line', () => {
       'current-context': 'x',
     });
     const err = await failure(readCluster(connect({ kubeconfig: file }, {}), { namespace: 'shop' }));
-    expect(err.message).toMatch(/^cannot reach the cluster at https:\/\/api\.does-not-exist\.invalid:6443: getaddrinfo (ENOTFOUND|EAI_AGAIN) api\.does-not-exist\.invalid$/);
+    expect(err.message).toMatch(
+      /^cannot reach the cluster at https:\/\/api\.does-not-exist\.invalid:6443: getaddrinfo (ENOTFOUND|EAI_AGAIN) api\.does-not-exist\.invalid$/,
+    );
   });
 
   it('TLS: a server certificate from an authority the kubeconfig does not trust', async () => {

@@ -37,7 +37,11 @@ function rs(replicas: number): ReplicaSet {
     apiVersion: 'apps/v1',
     kind: 'ReplicaSet',
     metadata: { name: 'web', namespace: 'default', labels },
-    spec: { replicas, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'app', image: 'registry.example/web:1' }] } } },
+    spec: {
+      replicas,
+      selector: { matchLabels: labels },
+      template: { metadata: { labels }, spec: { containers: [{ name: 'app', image: 'registry.example/web:1' }] } },
+    },
   } as ReplicaSet;
 }
 
@@ -64,7 +68,11 @@ function listers(controllers: ControllerObject[], pods: Pod[] = []): Listers {
   };
 }
 
-const writes = (e: RunEnv, from = 0) => e.sb.audit().slice(from).filter((x) => WRITE_VERBS.has(x.verb));
+const writes = (e: RunEnv, from = 0) =>
+  e.sb
+    .audit()
+    .slice(from)
+    .filter((x) => WRITE_VERBS.has(x.verb));
 
 describe('LeaseFence', () => {
   it('refuses once now - lastRenew reaches the renew deadline, with no timer involved', () => {
@@ -173,7 +181,12 @@ describe('KubeControllerAPI behind a fence', () => {
     const fence = new LeaseFence(clock, 1000, 0);
     const api = new KubeControllerAPI(env.conn.kc, { fence, userAgent: 'rs-reconcile-test replicaset-controller/node-a' });
     const c = await api.getController('ReplicaSet', 'default', 'web');
-    const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { generateName: 'web-', namespace: 'default', labels }, spec: { containers: [{ name: 'app', image: 'x' }] } } as Pod;
+    const pod = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { generateName: 'web-', namespace: 'default', labels },
+      spec: { containers: [{ name: 'app', image: 'x' }] },
+    } as Pod;
     const created = await api.createPod('default', pod);
     await api.recordEvent({ ...(c as ReplicaSet), kind: 'ReplicaSet', metadata: c.metadata } as never, 'Normal', 'SuccessfulCreate', 'Created pod');
     const sent = writes(env);
@@ -197,7 +210,12 @@ describe('KubeControllerAPI behind a fence', () => {
     const fence = new LeaseFence(clock, 1000, 0);
     const api = new KubeControllerAPI(env.conn.kc, { fence });
     env.sb.faults.set({ verb: 'create', resource: 'pods', errorRate: 0, code: 500, latencyMs: 120_000 });
-    const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { generateName: 'web-', namespace: 'default' }, spec: { containers: [{ name: 'app', image: 'x' }] } } as Pod;
+    const pod = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { generateName: 'web-', namespace: 'default' },
+      spec: { containers: [{ name: 'app', image: 'x' }] },
+    } as Pod;
     const pending = api.createPod('default', pod);
     let settled = false;
     void pending.catch(() => undefined).finally(() => (settled = true));
@@ -302,7 +320,14 @@ describe('the controller and a refused write', () => {
     ({
       apiVersion: 'v1',
       kind: 'Pod',
-      metadata: { name, namespace: 'default', uid: `uid-${name}`, labels, creationTimestamp: '2025-12-01T00:00:00Z', ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web', uid: owner.metadata.uid, controller: true }] },
+      metadata: {
+        name,
+        namespace: 'default',
+        uid: `uid-${name}`,
+        labels,
+        creationTimestamp: '2025-12-01T00:00:00Z',
+        ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web', uid: owner.metadata.uid, controller: true }],
+      },
       spec: { nodeName: 'n1' },
       status: { phase: 'Running' },
     }) as Pod;
@@ -323,7 +348,11 @@ describe('the controller and a refused write', () => {
     return { ctrl, errors, actions };
   }
 
-  const withUid = (r: ReplicaSet): ReplicaSet => ({ ...r, metadata: { ...r.metadata, uid: 'uid-web', generation: 1, resourceVersion: '1' }, status: { replicas: 0 } });
+  const withUid = (r: ReplicaSet): ReplicaSet => ({
+    ...r,
+    metadata: { ...r.metadata, uid: 'uid-web', generation: 1, resourceVersion: '1' },
+    status: { replicas: 0 },
+  });
 
   it('a refused create ends the sync: no more creates, no FailedCreate event, no status write', async () => {
     const api = new Fenced();

@@ -48,7 +48,14 @@ export function pod(
   }
   if (o.managedFields) {
     metadata.managedFields = [
-      { manager: 'kube-controller-manager', operation: 'Update', apiVersion: 'v1', time: '2026-01-01T00:00:00Z', fieldsType: 'FieldsV1', fieldsV1: { 'f:metadata': { 'f:labels': { '.': {}, 'f:app': {} } } } },
+      {
+        manager: 'kube-controller-manager',
+        operation: 'Update',
+        apiVersion: 'v1',
+        time: '2026-01-01T00:00:00Z',
+        fieldsType: 'FieldsV1',
+        fieldsV1: { 'f:metadata': { 'f:labels': { '.': {}, 'f:app': {} } } },
+      },
     ];
   }
   return { apiVersion: 'v1', kind: 'Pod', metadata, spec: { containers: [{ name: 'c', image: 'nginx:1.27' }] } };
@@ -58,10 +65,7 @@ export function namespace(name: string): Record<string, any> {
   return { apiVersion: 'v1', kind: 'Namespace', metadata: { name } };
 }
 
-export type Recorded<T> =
-  | { type: 'add'; obj: T }
-  | { type: 'update'; old: T; obj: T }
-  | { type: 'delete'; obj: T | Tombstone<T> };
+export type Recorded<T> = { type: 'add'; obj: T } | { type: 'update'; old: T; obj: T } | { type: 'delete'; obj: T | Tombstone<T> };
 
 /** Handlers that record every call. */
 export class Recorder<T extends CachedObject> implements InformerHandlers<T> {

@@ -35,7 +35,12 @@ describe('after abort the process exits by itself', () => {
       seed: [
         pod('a'),
         pod('b'),
-        { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'rs', namespace: 'default' }, spec: { replicas: 1, selector: { matchLabels: { app: 'x' } }, template } },
+        {
+          apiVersion: 'apps/v1',
+          kind: 'ReplicaSet',
+          metadata: { name: 'rs', namespace: 'default' },
+          spec: { replicas: 1, selector: { matchLabels: { app: 'x' } }, template },
+        },
       ],
     });
     const out = report(await runChild([e.kubeconfigPath, 'synced', '500'], 20_000));

@@ -62,7 +62,10 @@ describe('initial list', () => {
     expect(r.informer.hasSynced()).toBe(true);
     await waitFor(() => audited(e.sb, 'watch', 'pods').length === 1, 'the watch');
 
-    const requests = e.sb.audit().filter((a) => a.resource === 'pods').map((a) => a.verb);
+    const requests = e.sb
+      .audit()
+      .filter((a) => a.resource === 'pods')
+      .map((a) => a.verb);
     expect(requests).toEqual(['list', 'list', 'list', 'watch']);
     expect(r.rec.of('add')).toHaveLength(1200);
     expect(new Set(r.rec.names('add')).size).toBe(1200);
@@ -88,8 +91,18 @@ describe('initial list', () => {
     const template = { metadata: { labels: { app: 'x' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } };
     const e = await env({
       seed: [
-        { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'rs1', namespace: 'default' }, spec: { replicas: 1, selector: { matchLabels: { app: 'x' } }, template } },
-        { apiVersion: 'v1', kind: 'ReplicationController', metadata: { name: 'rc1', namespace: 'default' }, spec: { replicas: 1, selector: { app: 'x' }, template } },
+        {
+          apiVersion: 'apps/v1',
+          kind: 'ReplicaSet',
+          metadata: { name: 'rs1', namespace: 'default' },
+          spec: { replicas: 1, selector: { matchLabels: { app: 'x' } }, template },
+        },
+        {
+          apiVersion: 'v1',
+          kind: 'ReplicationController',
+          metadata: { name: 'rc1', namespace: 'default' },
+          spec: { replicas: 1, selector: { app: 'x' }, template },
+        },
       ],
     });
     const rs = start<ReplicaSet>(e, { resource: 'replicasets' });
@@ -383,7 +396,12 @@ describe('scope', () => {
     await r.informer.waitForSync();
     expect(r.informer.cache.keys()).toEqual(['shop/web-1']);
     await waitFor(() => audited(e.sb, 'watch', 'pods').length === 1, 'the watch');
-    expect(e.sb.audit().filter((a) => a.resource === 'pods').map((a) => [a.verb, a.namespace])).toEqual([
+    expect(
+      e.sb
+        .audit()
+        .filter((a) => a.resource === 'pods')
+        .map((a) => [a.verb, a.namespace]),
+    ).toEqual([
       ['list', 'shop'],
       ['watch', 'shop'],
     ]);
@@ -440,14 +458,20 @@ describe('indexes', () => {
     await r.informer.waitForSync();
     await waitFor(() => audited(e.sb, 'watch', 'pods').length === 1, 'the watch');
     const c = r.informer.cache;
-    const names = (index: string, value: string) => c.byIndex(index, value).map((p) => p.metadata.name).sort();
+    const names = (index: string, value: string) =>
+      c
+        .byIndex(index, value)
+        .map((p) => p.metadata.name)
+        .sort();
     expect(names('controllerUid', rsA.uid)).toEqual(['p1', 'p2']);
     expect(names('controllerUid', rsB.uid)).toEqual(['p3']);
     expect(names('namespace', 'x')).toEqual(['p1', 'p2']);
     expect(names('namespace', 'y')).toEqual(['p3', 'p4']);
 
     // p1 released by rs-a and adopted by rs-b (a merge patch replaces the whole list)
-    const ownedBy = (o: { name: string; uid: string }) => [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: o.name, uid: o.uid, controller: true, blockOwnerDeletion: true }];
+    const ownedBy = (o: { name: string; uid: string }) => [
+      { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: o.name, uid: o.uid, controller: true, blockOwnerDeletion: true },
+    ];
     await e.core.patchNamespacedPod({ name: 'p1', namespace: 'x', body: { metadata: { ownerReferences: ownedBy(rsB) } } }, merge());
     await waitFor(() => names('controllerUid', rsB.uid).includes('p1'), 'p1 under rs-b');
     expect(names('controllerUid', rsA.uid)).toEqual(['p2']);

@@ -9,12 +9,7 @@ import { tlsFile } from './recorded-server.js';
 
 afterEach(removeTempDirs);
 
-function config(o: {
-  clusters?: Record<string, object>;
-  users?: Record<string, object>;
-  contexts?: Record<string, object>;
-  current?: string;
-}): object {
+function config(o: { clusters?: Record<string, object>; users?: Record<string, object>; contexts?: Record<string, object>; current?: string }): object {
   return {
     apiVersion: 'v1',
     kind: 'Config',
@@ -64,8 +59,16 @@ describe('connect: where the configuration comes from', () => {
   it('--kubeconfig wins over KUBECONFIG and ~/.kube/config', () => {
     const dir = tempDir();
     const flagFile = writeKubeconfig(dir, 'flag.yaml', PROD);
-    const envFile = writeKubeconfig(dir, 'env.yaml', config({ clusters: { other: { server: 'https://env.example.com' } }, contexts: { other: { cluster: 'other' } }, current: 'other' }));
-    writeKubeconfig(dir, 'home/.kube/config', config({ clusters: { h: { server: 'https://home.example.com' } }, contexts: { h: { cluster: 'h' } }, current: 'h' }));
+    const envFile = writeKubeconfig(
+      dir,
+      'env.yaml',
+      config({ clusters: { other: { server: 'https://env.example.com' } }, contexts: { other: { cluster: 'other' } }, current: 'other' }),
+    );
+    writeKubeconfig(
+      dir,
+      'home/.kube/config',
+      config({ clusters: { h: { server: 'https://home.example.com' } }, contexts: { h: { cluster: 'h' } }, current: 'h' }),
+    );
     const conn = connect({ kubeconfig: flagFile }, { KUBECONFIG: envFile, HOME: path.join(dir, 'home') });
     expect(conn.server).toBe('https://prod.example.com:6443');
   });
@@ -158,9 +161,7 @@ describe('connect: choosing context, cluster, user and namespace', () => {
   });
 
   it('rejects an unknown --context in one line', () => {
-    expect(thrown(() => connect({ kubeconfig: file(), context: 'nope' }, {})).message).toBe(
-      'context "nope" does not exist in the kubeconfig',
-    );
+    expect(thrown(() => connect({ kubeconfig: file(), context: 'nope' }, {})).message).toBe('context "nope" does not exist in the kubeconfig');
     const dangling = writeKubeconfig(tempDir(), 'c', config({ clusters: { c: { server: 'https://c' } }, contexts: { a: { cluster: 'c' } }, current: 'gone' }));
     expect(thrown(() => connect({ kubeconfig: dangling }, {})).message).toBe('context "gone" does not exist in the kubeconfig');
     // --context with no configuration at all is the same error, not an in-cluster fallback
@@ -207,14 +208,22 @@ describe('connect: choosing context, cluster, user and namespace', () => {
   });
 
   it('lets a plain http server through (kubectl allows it; client-node alone refuses)', () => {
-    const f = writeKubeconfig(tempDir(), 'c', config({ clusters: { c: { server: 'http://127.0.0.1:8080/' } }, contexts: { x: { cluster: 'c' } }, current: 'x' }));
+    const f = writeKubeconfig(
+      tempDir(),
+      'c',
+      config({ clusters: { c: { server: 'http://127.0.0.1:8080/' } }, contexts: { x: { cluster: 'c' } }, current: 'x' }),
+    );
     const conn = connect({ kubeconfig: f }, {});
     expect(conn.server).toBe('http://127.0.0.1:8080');
     expect(conn.kc.getCurrentCluster()?.skipTLSVerify).toBe(true);
   });
 
   it('adds a scheme to a bare host as client-go does', () => {
-    const tls = writeKubeconfig(tempDir(), 'c', config({ clusters: { c: { server: 'k8s.example.com:6443', 'insecure-skip-tls-verify': true } }, contexts: { x: { cluster: 'c' } }, current: 'x' }));
+    const tls = writeKubeconfig(
+      tempDir(),
+      'c',
+      config({ clusters: { c: { server: 'k8s.example.com:6443', 'insecure-skip-tls-verify': true } }, contexts: { x: { cluster: 'c' } }, current: 'x' }),
+    );
     expect(connect({ kubeconfig: tls }, {}).server).toBe('https://k8s.example.com:6443');
     const plain = writeKubeconfig(tempDir(), 'c', config({ clusters: { c: { server: 'localhost:8080' } }, contexts: { x: { cluster: 'c' } }, current: 'x' }));
     expect(connect({ kubeconfig: plain }, {}).server).toBe('http://localhost:8080');
@@ -259,9 +268,7 @@ describe('connect: broken configuration is one line naming the file', () => {
     const dir = tempDir();
     const good = writeKubeconfig(dir, 'good', PROD);
     const bad = writeFile(dir, 'bad', 'clusters: [\n');
-    expect(thrown(() => connect({}, { KUBECONFIG: `${good}${path.delimiter}${bad}` })).message).toMatch(
-      new RegExp(`^error loading config file "${bad}"`),
-    );
+    expect(thrown(() => connect({}, { KUBECONFIG: `${good}${path.delimiter}${bad}` })).message).toMatch(new RegExp(`^error loading config file "${bad}"`));
   });
 
   it('a --kubeconfig that does not exist', () => {
@@ -273,7 +280,12 @@ describe('connect: broken configuration is one line naming the file', () => {
     const f = writeKubeconfig(
       tempDir(),
       'config',
-      config({ clusters: { c: { server: 'https://c' } }, users: { u: { 'token-file': 'missing-token' } }, contexts: { x: { cluster: 'c', user: 'u' } }, current: 'x' }),
+      config({
+        clusters: { c: { server: 'https://c' } },
+        users: { u: { 'token-file': 'missing-token' } },
+        contexts: { x: { cluster: 'c', user: 'u' } },
+        current: 'x',
+      }),
     );
     expect(thrown(() => connect({ kubeconfig: f }, {})).message).toBe(
       `user "u": cannot read token file "${path.join(path.dirname(f), 'missing-token')}": no such file or directory`,
@@ -344,7 +356,11 @@ describe('connect: YAML read as kubectl reads it (typed fields, not YAML 1.1 gue
   });
 
   it('a null namespace is no namespace', () => {
-    const f = writeFile(tempDir(), 'config', 'clusters: [{name: c, cluster: {server: "https://c"}}]\ncontexts: [{name: x, context: {cluster: c, namespace: null}}]\ncurrent-context: x\n');
+    const f = writeFile(
+      tempDir(),
+      'config',
+      'clusters: [{name: c, cluster: {server: "https://c"}}]\ncontexts: [{name: x, context: {cluster: c, namespace: null}}]\ncurrent-context: x\n',
+    );
     expect(connect({ kubeconfig: f }, {}).namespace).toBe('default');
   });
 });

@@ -54,7 +54,20 @@ interface Candidate {
 }
 
 function candidate(e: RunEnv, id: string, tracker: Tracker, extra: Partial<LeaderElectionConfig> = {}): Candidate {
-  const c: Candidate = { id, ac: new AbortController(), done: Promise.resolve(), resolved: false, startedAt: null, stoppedAt: null, startedOnClock: null, starts: 0, stops: 0, leadSignal: null, newLeaders: [], errors: [] };
+  const c: Candidate = {
+    id,
+    ac: new AbortController(),
+    done: Promise.resolve(),
+    resolved: false,
+    startedAt: null,
+    stoppedAt: null,
+    startedOnClock: null,
+    starts: 0,
+    stops: 0,
+    leadSignal: null,
+    newLeaders: [],
+    errors: [],
+  };
   const cfg: LeaderElectionConfig = {
     conn: e.conn,
     namespace: NS,
@@ -114,7 +127,8 @@ async function advanceUntil(clock: FakeClock, done: () => boolean, what: string,
 }
 
 /** A leader on a FakeClock between two renewals: its next timer is the retry, retryMs ahead. */
-const renewIdle = (clock: FakeClock, retryMs = 200) => waitFor(() => clock.nextDueAt() === clock.now() + retryMs, 'the leader to be waiting for its next renewal');
+const renewIdle = (clock: FakeClock, retryMs = 200) =>
+  waitFor(() => clock.nextDueAt() === clock.now() + retryMs, 'the leader to be waiting for its next renewal');
 
 describe('formatMicroTime', () => {
   it('prints RFC 3339 UTC with six fractional digits', () => {
@@ -317,7 +331,13 @@ describe('runLeaderElection', () => {
           apiVersion: 'coordination.k8s.io/v1',
           kind: 'Lease',
           metadata: { name: NAME, namespace: NS },
-          spec: { holderIdentity: 'gone', leaseDurationSeconds: 1, acquireTime: '2020-01-01T00:00:00.000000Z', renewTime: '2020-01-01T00:00:00.000000Z', leaseTransitions: 5 },
+          spec: {
+            holderIdentity: 'gone',
+            leaseDurationSeconds: 1,
+            acquireTime: '2020-01-01T00:00:00.000000Z',
+            renewTime: '2020-01-01T00:00:00.000000Z',
+            leaseTransitions: 5,
+          },
         },
       ],
     });
@@ -338,8 +358,12 @@ describe('runLeaderElection', () => {
     env = await startRunEnv();
     const base = { conn: env.conn, namespace: NS, name: NAME, identity: 'x', onStartedLeading() {}, onStoppedLeading() {} };
     const signal = new AbortController().signal;
-    await expect(runLeaderElection({ ...base, leaseDurationMs: 1000, renewDeadlineMs: 1000 }, signal)).rejects.toThrow(/leaseDurationMs must be greater than renewDeadlineMs/);
-    await expect(runLeaderElection({ ...base, renewDeadlineMs: 2000, retryPeriodMs: 2000 }, signal)).rejects.toThrow(/renewDeadlineMs must be greater than retryPeriodMs\*1.2/);
+    await expect(runLeaderElection({ ...base, leaseDurationMs: 1000, renewDeadlineMs: 1000 }, signal)).rejects.toThrow(
+      /leaseDurationMs must be greater than renewDeadlineMs/,
+    );
+    await expect(runLeaderElection({ ...base, renewDeadlineMs: 2000, retryPeriodMs: 2000 }, signal)).rejects.toThrow(
+      /renewDeadlineMs must be greater than retryPeriodMs\*1.2/,
+    );
     await expect(runLeaderElection({ ...base, identity: '' }, signal)).rejects.toThrow(/identity/);
     expect(env.sb.audit().filter((x) => x.resource === 'leases')).toEqual([]);
   });

@@ -12,7 +12,8 @@ const serve = recordedServers();
 const REPLICA_SETS: ApiResource = { group: 'apps', version: 'v1', resource: 'replicasets', kind: 'ReplicaSet' };
 const shopPods = fixture('pods.json').items.filter((p: any) => p.metadata.namespace === 'shop');
 const names = (items: any[]) => items.map((i) => i.metadata.name);
-const status = (code: number, reason: string, message: string) => JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code });
+const status = (code: number, reason: string, message: string) =>
+  JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code });
 const queryKeys = (reqs: RecordedRequest[]) => reqs.map((r) => Object.keys(r.query).sort().join(','));
 
 async function setup(opts: Parameters<typeof serve>[0] = {}) {
@@ -31,7 +32,7 @@ describe('collectionPath', () => {
   });
 });
 
-describe('ApiReader.list: client-go\'s pager', () => {
+describe("ApiReader.list: client-go's pager", () => {
   it('pages with limit and continue; keeps what accept returns; counts pages and requests', async () => {
     const { server, conn } = await setup();
     const reader = new ApiReader(conn);
@@ -56,7 +57,7 @@ describe('ApiReader.list: client-go\'s pager', () => {
     expect(reader.requests).toBe(3);
   });
 
-  it('a 410 Expired on a continue token: one list without pages, the earlier pages\' items let go', async () => {
+  it("a 410 Expired on a continue token: one list without pages, the earlier pages' items let go", async () => {
     const { server, conn } = await setup({ expireContinue: true });
     const accepted: string[] = [];
     const out = await new ApiReader(conn).list({
@@ -99,7 +100,7 @@ describe('ApiReader.list: client-go\'s pager', () => {
     expect(queryKeys(server.requests)).toEqual(['limit', 'continue,limit', '']);
   });
 
-  it('stops between pages when the signal aborts, with the signal\'s reason and no further request', async () => {
+  it("stops between pages when the signal aborts, with the signal's reason and no further request", async () => {
     const { server, conn } = await setup();
     const ac = new AbortController();
     const pending = new ApiReader(conn, { signal: ac.signal }).list({

@@ -74,7 +74,7 @@ describe('readCluster: pagination', () => {
     expect(lists(server, 'pods')).toHaveLength(7); // 19 items
   });
 
-  it('uses kubectl\'s page size by default, and none with pageSize 0', async () => {
+  it("uses kubectl's page size by default, and none with pageSize 0", async () => {
     const server = await serve();
     const conn = connect({ kubeconfig: kubeconfigFileFor(server) }, {});
     await readCluster(conn, { namespace: 'shop' });
@@ -85,7 +85,7 @@ describe('readCluster: pagination', () => {
     expect(read.snapshot.pods).toHaveLength(13);
   });
 
-  it('falls back to one full list when a continue token expires (410), as client-go\'s pager', async () => {
+  it("falls back to one full list when a continue token expires (410), as client-go's pager", async () => {
     const server = await serve({ expireContinue: true });
     const conn = connect({ kubeconfig: kubeconfigFileFor(server) }, {});
     const read = await readCluster(conn, { namespace: 'shop', kinds: ['ReplicaSet'] }, { pageSize: 2 });
@@ -96,9 +96,7 @@ describe('readCluster: pagination', () => {
 
   it('retries when the server says Retry-After (429), counting every request', async () => {
     const server = await serve({
-      failures: [
-        { match: (r) => r.path.endsWith('/pods'), status: 429, fixture: 'status-429.json', headers: { 'Retry-After': '1' }, times: 1 },
-      ],
+      failures: [{ match: (r) => r.path.endsWith('/pods'), status: 429, fixture: 'status-429.json', headers: { 'Retry-After': '1' }, times: 1 }],
     });
     const conn = connect({ kubeconfig: kubeconfigFileFor(server) }, {});
     const started = Date.now();
@@ -222,11 +220,7 @@ describe('readCluster: other ways to reach the server', () => {
     writeFile(sa, 'token', `${TEST_TOKEN}\n`);
     writeFile(sa, 'namespace', 'payments');
     writeFile(sa, 'ca.crt', fs.readFileSync(tlsFile('ca.crt'), 'utf8'));
-    const conn = connect(
-      {},
-      { KUBERNETES_SERVICE_HOST: '127.0.0.1', KUBERNETES_SERVICE_PORT: String(server.port) },
-      { serviceAccountDir: sa },
-    );
+    const conn = connect({}, { KUBERNETES_SERVICE_HOST: '127.0.0.1', KUBERNETES_SERVICE_PORT: String(server.port) }, { serviceAccountDir: sa });
     const read = await readCluster(conn, { namespace: conn.namespace });
     expect(read.snapshot.controllers.ReplicaSet.map((r) => r.metadata.name)).toEqual(['checkout-6b5d4c8f7e']);
     expect(server.requests.every((r) => r.headers.authorization === `Bearer ${TEST_TOKEN}`)).toBe(true);
@@ -269,7 +263,7 @@ describe('server version', () => {
 });
 
 describe('anonymous access', () => {
-  it('a context without a user still trusts the cluster\'s CA file', async () => {
+  it("a context without a user still trusts the cluster's CA file", async () => {
     const server = await serve({ token: null });
     const file = writeKubeconfig(tempDir(), 'config', {
       clusters: [{ name: 'c', cluster: { server: server.url, 'certificate-authority': tlsFile('ca.crt') } }],

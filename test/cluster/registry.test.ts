@@ -46,7 +46,16 @@ async function serveLists(lists: Record<string, { kind: string; items: object[] 
     const list = lists[url.pathname];
     if (!list) {
       res.writeHead(404, { 'Content-Type': 'application/json' });
-      res.end(JSON.stringify({ kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'NotFound', code: 404, message: 'the server could not find the requested resource' }));
+      res.end(
+        JSON.stringify({
+          kind: 'Status',
+          apiVersion: 'v1',
+          status: 'Failure',
+          reason: 'NotFound',
+          code: 404,
+          message: 'the server could not find the requested resource',
+        }),
+      );
       return;
     }
     if (watch) {
@@ -74,8 +83,14 @@ function connFor(server: Served): Connection {
 }
 
 const labels = { app: 'web' };
-const foo = { metadata: { name: 'foo', namespace: 'shop', uid: 'foo-uid', resourceVersion: '3', labels }, spec: { replicas: 2, selector: { matchLabels: labels }, template: { metadata: { labels } } } };
-const orphan = { metadata: { name: 'web-1', namespace: 'shop', uid: 'pod-uid', resourceVersion: '4', labels }, spec: { containers: [{ name: 'c', image: 'nginx' }] } };
+const foo = {
+  metadata: { name: 'foo', namespace: 'shop', uid: 'foo-uid', resourceVersion: '3', labels },
+  spec: { replicas: 2, selector: { matchLabels: labels }, template: { metadata: { labels } } },
+};
+const orphan = {
+  metadata: { name: 'web-1', namespace: 'shop', uid: 'pod-uid', resourceVersion: '4', labels },
+  spec: { containers: [{ name: 'c', image: 'nginx' }] },
+};
 
 const silent = { info() {}, error() {}, v: () => ({ info() {} }) };
 const servers: Served[] = [];
@@ -114,7 +129,10 @@ async function start(lists: Parameters<typeof serveLists>[0], o: Partial<StartOp
 describe('controller kinds come from a registry', () => {
   it('a registry of one test-only kind: its informer and controller only, at its group/version/plural', async () => {
     const { server, h, queues, stop } = await start(
-      { '/api/v1/namespaces/shop/pods': { kind: 'Pod', items: [orphan] }, '/apis/example.com/v1alpha1/namespaces/shop/foosets': { kind: 'FooSet', items: [foo] } },
+      {
+        '/api/v1/namespaces/shop/pods': { kind: 'Pod', items: [orphan] },
+        '/apis/example.com/v1alpha1/namespaces/shop/foosets': { kind: 'FooSet', items: [foo] },
+      },
       { kinds: [FOO], registry: [FOO_SET] },
     );
     await h.synced;
@@ -164,7 +182,10 @@ describe('controller kinds come from a registry', () => {
     );
     await h.synced;
     expect(Object.keys(h.informers).sort()).toEqual(['pods', 'replicationcontrollers']);
-    expect(server.seen.filter((s) => s.startsWith('list'))).toEqual(['list /api/v1/namespaces/shop/pods', 'list /api/v1/namespaces/shop/replicationcontrollers']);
+    expect(server.seen.filter((s) => s.startsWith('list'))).toEqual([
+      'list /api/v1/namespaces/shop/pods',
+      'list /api/v1/namespaces/shop/replicationcontrollers',
+    ]);
     expect(h.controllers.map((c) => [c.kind, c.queue.name])).toEqual([['ReplicationController', 'replicationmanager']]);
   });
 

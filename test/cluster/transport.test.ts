@@ -72,21 +72,27 @@ const podJson = (name: string, rv: string, uid: string | null = `uid-${name}`) =
   spec: { containers: [{ name: 'c', image: 'nginx' }] },
 });
 
-const list = (rv: string, items: unknown[], cont?: string): Responder => (res) => {
-  res.writeHead(200, { 'Content-Type': 'application/json' });
-  res.end(JSON.stringify({ kind: 'PodList', apiVersion: 'v1', metadata: { resourceVersion: rv, ...(cont ? { continue: cont } : {}) }, items }));
-};
-const fail = (code: number, reason: string, message: string): Responder => (res) => {
-  res.writeHead(code, { 'Content-Type': 'application/json' });
-  res.end(JSON.stringify(status(code, reason, message)));
-};
+const list =
+  (rv: string, items: unknown[], cont?: string): Responder =>
+  (res) => {
+    res.writeHead(200, { 'Content-Type': 'application/json' });
+    res.end(JSON.stringify({ kind: 'PodList', apiVersion: 'v1', metadata: { resourceVersion: rv, ...(cont ? { continue: cont } : {}) }, items }));
+  };
+const fail =
+  (code: number, reason: string, message: string): Responder =>
+  (res) => {
+    res.writeHead(code, { 'Content-Type': 'application/json' });
+    res.end(JSON.stringify(status(code, reason, message)));
+  };
 /** A watch stream: the events, then the end of the stream (or, with hold, nothing more). */
-const watch = (events: { type: string; object: unknown }[], hold = false): Responder => (res) => {
-  res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' });
-  res.flushHeaders();
-  for (const e of events) res.write(`${JSON.stringify(e)}\n`);
-  if (!hold) setTimeout(() => res.end(), 20);
-};
+const watch =
+  (events: { type: string; object: unknown }[], hold = false): Responder =>
+  (res) => {
+    res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' });
+    res.flushHeaders();
+    for (const e of events) res.write(`${JSON.stringify(e)}\n`);
+    if (!hold) setTimeout(() => res.end(), 20);
+  };
 const hang: Responder = () => {};
 
 const servers: Scripted[] = [];
@@ -118,13 +124,21 @@ describe('on the wire', () => {
       list('20', [podJson('b', '15')]),
       watch([
         { type: 'ADDED', object: { kind: 'Pod', apiVersion: 'v1', ...podJson('c', '21') } },
-        { type: 'MODIFIED', object: { kind: 'Pod', apiVersion: 'v1', ...podJson('a', '22'), metadata: { ...podJson('a', '22').metadata, labels: { app: 'web', v: '2' } } } },
+        {
+          type: 'MODIFIED',
+          object: { kind: 'Pod', apiVersion: 'v1', ...podJson('a', '22'), metadata: { ...podJson('a', '22').metadata, labels: { app: 'web', v: '2' } } },
+        },
       ]), // then a clean end: watch again from 22
       watch([{ type: 'ERROR', object: status(500, 'InternalError', 'etcd is sulking') }]),
       watch([{ type: 'BOOKMARK', object: { kind: 'Pod', apiVersion: 'v1', metadata: { resourceVersion: '30' } } }], true),
     ]);
     servers.push(server);
-    const r = runInformer<Pod>(envFor(server, { as: 'jane', asGroups: ['dev', 'ops'] }), { resource: 'pods', namespace: 'shop', pageSize: 1, labelSelector: 'app=web' });
+    const r = runInformer<Pod>(envFor(server, { as: 'jane', asGroups: ['dev', 'ops'] }), {
+      resource: 'pods',
+      namespace: 'shop',
+      pageSize: 1,
+      labelSelector: 'app=web',
+    });
     running.push(r);
     await waitFor(() => server.seen.length === 9 && r.informer.lastResourceVersion() === '30', 'the whole script');
 

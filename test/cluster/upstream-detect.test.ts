@@ -31,7 +31,10 @@ afterEach(async () => {
 
 const ns = (name: string) => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
 
-function event(name: string, o: { ns?: string; reason?: string; source?: string; reporting?: string; at: string; kind?: string; obj?: string; eventTime?: boolean }) {
+function event(
+  name: string,
+  o: { ns?: string; reason?: string; source?: string; reporting?: string; at: string; kind?: string; obj?: string; eventTime?: boolean },
+) {
   const namespace = o.ns ?? 'shop';
   return {
     apiVersion: 'v1',
@@ -92,7 +95,15 @@ describe('detectUpstreamController', () => {
       seed: [
         ns('shop'),
         ns('legacy'),
-        event('rc.1', { ns: 'legacy', reporting: 'replication-controller', eventTime: true, at: ago(45_000), kind: 'ReplicationController', obj: 'old', reason: 'FailedCreate' }),
+        event('rc.1', {
+          ns: 'legacy',
+          reporting: 'replication-controller',
+          eventTime: true,
+          at: ago(45_000),
+          kind: 'ReplicationController',
+          obj: 'old',
+          reason: 'FailedCreate',
+        }),
       ],
     });
     expect(await detectUpstreamController(env.conn, 'shop', { now: NOW })).toEqual({ found: false, evidence: null });
@@ -105,7 +116,12 @@ describe('detectUpstreamController', () => {
   it('pages through many events and reports the most recent', async () => {
     const old = Array.from({ length: 1100 }, (_, i) => event(`old.${i}`, { source: 'replicaset-controller', at: ago(90 * MIN) }));
     env = await startRunEnv({
-      seed: [ns('shop'), ...old, event('new.1', { source: 'replicaset-controller', at: ago(10 * MIN), obj: 'api' }), event('new.2', { source: 'replicaset-controller', at: ago(30 * MIN) })],
+      seed: [
+        ns('shop'),
+        ...old,
+        event('new.1', { source: 'replicaset-controller', at: ago(10 * MIN), obj: 'api' }),
+        event('new.2', { source: 'replicaset-controller', at: ago(30 * MIN) }),
+      ],
     });
     expect(await detectUpstreamController(env.conn, null, { now: NOW })).toEqual({
       found: true,
@@ -151,7 +167,16 @@ describe('detectUpstreamController', () => {
       seen.push(url.search);
       if (url.searchParams.has('fieldSelector')) {
         res.writeHead(400, { 'Content-Type': 'application/json' });
-        res.end(JSON.stringify({ kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'BadRequest', code: 400, message: 'field label not supported: source' }));
+        res.end(
+          JSON.stringify({
+            kind: 'Status',
+            apiVersion: 'v1',
+            status: 'Failure',
+            reason: 'BadRequest',
+            code: 400,
+            message: 'field label not supported: source',
+          }),
+        );
         return;
       }
       res.writeHead(200, { 'Content-Type': 'application/json' });

@@ -24,7 +24,9 @@ export function bundle({ withShared = false } = {}) {
   }
   const out = [];
   for (const dir of dirs) {
-    for (const file of readdirSync(dir).filter((f) => f.endsWith('.yaml')).sort()) {
+    for (const file of readdirSync(dir)
+      .filter((f) => f.endsWith('.yaml'))
+      .sort()) {
       const c = parse(readFileSync(join(dir, file), 'utf8'));
       for (const k of ['name', 'now', 'snapshot', 'expect']) {
         if (c?.[k] === undefined) throw new Error(`${file}: missing "${k}"`);

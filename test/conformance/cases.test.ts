@@ -29,7 +29,9 @@ const dirs = [join(here, 'cases'), sharedOrVendored('contract/cases')];
 function loadCases(dir: string): Case[] {
   let files: string[];
   try {
-    files = readdirSync(dir).filter((f) => f.endsWith('.yaml')).sort();
+    files = readdirSync(dir)
+      .filter((f) => f.endsWith('.yaml'))
+      .sort();
   } catch {
     return [];
   }
@@ -137,7 +139,23 @@ describe('conformance case files', () => {
       expect(c.snapshot.kind).toBe('List');
       expect(Array.isArray(c.snapshot.items)).toBe(true);
       expect(c.expect.controllers.length).toBeGreaterThan(0);
-      const known = new Set(['kind', 'namespace', 'name', 'adopt', 'release', 'keep', 'ignore', 'absent', 'skip', 'create', 'batches', 'delete', 'deleteAnyOf', 'deleteReasons', 'status']);
+      const known = new Set([
+        'kind',
+        'namespace',
+        'name',
+        'adopt',
+        'release',
+        'keep',
+        'ignore',
+        'absent',
+        'skip',
+        'create',
+        'batches',
+        'delete',
+        'deleteAnyOf',
+        'deleteReasons',
+        'status',
+      ]);
       for (const e of c.expect.controllers) for (const k of Object.keys(e)) expect(known.has(k), `unknown expect field ${k}`).toBe(true);
     });
   }
@@ -151,7 +169,15 @@ describe('cases.json bundle (build-bundle.mjs) is in sync with cases/*.yaml', ()
     } catch {
       return; // no bundle written: nothing to keep in sync
     }
-    const want = ours.map((c) => ({ name: c.name, source: c.source, description: c.description, now: c.now, snapshot: c.snapshot, expect: c.expect, file: c.file }));
+    const want = ours.map((c) => ({
+      name: c.name,
+      source: c.source,
+      description: c.description,
+      now: c.now,
+      snapshot: c.snapshot,
+      expect: c.expect,
+      file: c.file,
+    }));
     expect(bundled).toEqual(want);
   });
 });

@@ -23,7 +23,9 @@ describe('vendored copies of ../shared', () => {
   it('the vendored cases.json bundles the vendored cases/*.yaml (same cases, same content)', () => {
     const bundle = JSON.parse(readFileSync(vendoredPath('contract/cases.json'), 'utf8'));
     const dir = vendoredPath('contract/cases');
-    const files = readdirSync(dir).filter((f) => f.endsWith('.yaml')).sort();
+    const files = readdirSync(dir)
+      .filter((f) => f.endsWith('.yaml'))
+      .sort();
     expect(bundle.map((c: any) => c.file)).toEqual(files);
     for (const c of bundle) {
       const y = parse(readFileSync(`${dir}/${c.file}`, 'utf8'));
@@ -56,9 +58,15 @@ describe('vendored copies of ../shared', () => {
     });
     it('contract/cases/*.yaml', () => {
       const ours = readdirSync(vendoredPath('contract/cases')).sort();
-      expect(ours).toEqual(readdirSync(sharedPath('contract/cases')).filter((f) => f.endsWith('.yaml')).sort());
+      expect(ours).toEqual(
+        readdirSync(sharedPath('contract/cases'))
+          .filter((f) => f.endsWith('.yaml'))
+          .sort(),
+      );
       for (const f of ours) {
-        expect(withoutVendorNote(readFileSync(`${vendoredPath('contract/cases')}/${f}`, 'utf8')), f).toBe(readFileSync(`${sharedPath('contract/cases')}/${f}`, 'utf8'));
+        expect(withoutVendorNote(readFileSync(`${vendoredPath('contract/cases')}/${f}`, 'utf8')), f).toBe(
+          readFileSync(`${sharedPath('contract/cases')}/${f}`, 'utf8'),
+        );
       }
     });
   });

@@ -20,7 +20,12 @@ function rs(name: string, replicas: number, extra: Partial<ReplicaSet['metadata'
     apiVersion: 'apps/v1',
     kind: 'ReplicaSet',
     metadata: { name, namespace: 'default', uid: `uid-${name}`, generation: 1, resourceVersion: '1', ...extra },
-    spec: { replicas, minReadySeconds, selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'c' }] } } },
+    spec: {
+      replicas,
+      minReadySeconds,
+      selector: { matchLabels: { app: name } },
+      template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'c' }] } },
+    },
     status: { replicas: 0, observedGeneration: 1 },
   };
 }
@@ -288,22 +293,38 @@ describe('syncReplicaSet through the controller', () => {
 });
 
 describe('the reason of a delete', () => {
-  it('each delete carries the ranking reason of the sync\'s decision, and the run log says it', async () => {
+  it("each delete carries the ranking reason of the sync's decision, and the run log says it", async () => {
     const w = new World();
     const foo = rs('foo', 1);
     w.add(foo, pod('foo-a', foo, { app: 'foo' }), pod('foo-b', foo, { app: 'foo' }, false));
     const actions: ActionOutcome[] = [];
-    const ctrl = new ReplicaSetController({ kind: 'ReplicaSet', listers: w.listers(), api: w, behaviour: defaultBehaviour(), burstReplicas: 500, clock: new FakeClock(NOW), log: quiet, onAction: (_k, a) => actions.push(a) });
+    const ctrl = new ReplicaSetController({
+      kind: 'ReplicaSet',
+      listers: w.listers(),
+      api: w,
+      behaviour: defaultBehaviour(),
+      burstReplicas: 500,
+      clock: new FakeClock(NOW),
+      log: quiet,
+      onAction: (_k, a) => actions.push(a),
+    });
     await ctrl.syncKey('default/foo');
     const del = actions.find((a) => a.action === 'delete')!;
     expect(del.pod).toBe('foo-b');
-    expect(del.reason).toEqual({ code: 'NotReady', message: 'foo-b is not ready, while foo-a (the first pod that stays) is ready: pods that are not ready go first' });
+    expect(del.reason).toEqual({
+      code: 'NotReady',
+      message: 'foo-b is not ready, while foo-a (the first pod that stays) is ready: pods that are not ready go first',
+    });
     expect(actionLogLine('ReplicaSet', 'default/foo', del)).toBe(
       'ReplicaSet default/foo: delete pod foo-b (NotReady: foo-b is not ready, while foo-a (the first pod that stays) is ready: pods that are not ready go first)',
     );
     // other actions keep their short line
-    expect(actionLogLine('ReplicaSet', 'default/foo', actions.find((a) => a.action === 'status')!)).toMatch(/^ReplicaSet default\/foo: update status \(replicas 2, ready 1, available 1\)$/);
-    expect(actionLogLine('ReplicaSet', 'default/foo', { action: 'delete', pod: 'x', ok: false, code: 500, error: 'boom', reason: { code: 'Tie', message: 'm' } })).toBe('ReplicaSet default/foo: delete pod x failed (Tie: m)');
+    expect(actionLogLine('ReplicaSet', 'default/foo', actions.find((a) => a.action === 'status')!)).toMatch(
+      /^ReplicaSet default\/foo: update status \(replicas 2, ready 1, available 1\)$/,
+    );
+    expect(
+      actionLogLine('ReplicaSet', 'default/foo', { action: 'delete', pod: 'x', ok: false, code: 500, error: 'boom', reason: { code: 'Tie', message: 'm' } }),
+    ).toBe('ReplicaSet default/foo: delete pod x failed (Tie: m)');
   });
 });
 

@@ -34,7 +34,8 @@ class Recorder implements ControllerAPI {
   done = new Map<string, Done>();
   private readonly byUid = new Map<string, string>();
   constructor(readonly snapshot: Snapshot) {
-    for (const c of [...snapshot.controllers.ReplicaSet, ...snapshot.controllers.ReplicationController]) this.byUid.set(c.metadata.uid, `${namespaceOf(c)}/${c.metadata.name}`);
+    for (const c of [...snapshot.controllers.ReplicaSet, ...snapshot.controllers.ReplicationController])
+      this.byUid.set(c.metadata.uid, `${namespaceOf(c)}/${c.metadata.name}`);
   }
   of(key: string): Done {
     let d = this.done.get(key);
@@ -72,7 +73,9 @@ class Recorder implements ControllerAPI {
     this.of(this.current)[release ? 'release' : 'adopt'].push(name);
   }
   async getController(kind: ControllerKind, ns: string, name: string): Promise<ControllerObject> {
-    return (kind === 'ReplicaSet' ? this.snapshot.controllers.ReplicaSet : this.snapshot.controllers.ReplicationController).find((c) => namespaceOf(c) === ns && c.metadata.name === name)!;
+    return (kind === 'ReplicaSet' ? this.snapshot.controllers.ReplicaSet : this.snapshot.controllers.ReplicationController).find(
+      (c) => namespaceOf(c) === ns && c.metadata.name === name,
+    )!;
   }
   async updateControllerStatus(_kind: ControllerKind, obj: ControllerObject): Promise<ControllerObject> {
     this.of(this.current).status = obj.status as Record<string, unknown>;
@@ -100,7 +103,9 @@ const worldArb = fc
       }),
       { minLength: 1, maxLength: 4 },
     ),
-    rcs: fc.array(fc.record({ ns: fc.constantFrom('a', 'b'), replicas: fc.integer({ min: 0, max: 3 }), selector: labelArb, template: labelArb }), { maxLength: 2 }),
+    rcs: fc.array(fc.record({ ns: fc.constantFrom('a', 'b'), replicas: fc.integer({ min: 0, max: 3 }), selector: labelArb, template: labelArb }), {
+      maxLength: 2,
+    }),
     pods: fc.array(
       fc.record({
         ns: fc.constantFrom('a', 'b'),
@@ -133,7 +138,9 @@ const worldArb = fc
         status: {
           replicas: r.statusReplicas,
           observedGeneration: 1,
-          ...(r.failure ? { conditions: [{ type: 'ReplicaFailure', status: 'True', reason: 'FailedCreate', message: 'quota', lastTransitionTime: ago(60_000) }] } : {}),
+          ...(r.failure
+            ? { conditions: [{ type: 'ReplicaFailure', status: 'True', reason: 'FailedCreate', message: 'quota', lastTransitionTime: ago(60_000) }] }
+            : {}),
         },
       };
       if (r.owner) o.metadata.ownerReferences = [{ apiVersion: 'apps/v1', kind: 'Deployment', name: r.owner, uid: r.owner, controller: true }];
@@ -144,7 +151,11 @@ const worldArb = fc
       apiVersion: 'v1',
       kind: 'ReplicationController',
       metadata: { name: `rc${i}`, namespace: r.ns, uid: `rc-${i}`, generation: 1, resourceVersion: '1' },
-      spec: { replicas: r.replicas, selector: { ...r.selector, tier: r.selector.tier ?? '1' }, template: { metadata: { labels: { ...r.template, ...r.selector, tier: r.selector.tier ?? '1' } }, spec: { containers: [{ name: 'c' }] } } },
+      spec: {
+        replicas: r.replicas,
+        selector: { ...r.selector, tier: r.selector.tier ?? '1' },
+        template: { metadata: { labels: { ...r.template, ...r.selector, tier: r.selector.tier ?? '1' } }, spec: { containers: [{ name: 'c' }] } },
+      },
       status: { replicas: 0, observedGeneration: 1 },
     }));
     const owners = [...replicaSets, ...replicationControllers];
@@ -162,7 +173,9 @@ const worldArb = fc
           labels: p.labels,
           creationTimestamp: ago(TIMES[p.createdIdx]),
           resourceVersion: '1',
-          ...(o && namespaceOf(o) === p.ns ? { ownerReferences: [{ apiVersion: o.apiVersion!, kind: o.kind!, name: o.metadata.name, uid: o.metadata.uid, controller: true }] } : {}),
+          ...(o && namespaceOf(o) === p.ns
+            ? { ownerReferences: [{ apiVersion: o.apiVersion!, kind: o.kind!, name: o.metadata.name, uid: o.metadata.uid, controller: true }] }
+            : {}),
           ...(p.owner === -1 ? { ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'ghost', uid: 'ghost', controller: true }] } : {}),
           ...(p.deleting ? { deletionTimestamp: ago(1000) } : {}),
           ...(p.cost !== undefined ? { annotations: { 'controller.kubernetes.io/pod-deletion-cost': p.cost } } : {}),

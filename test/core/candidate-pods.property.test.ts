@@ -21,31 +21,42 @@ const LABELS = fc.dictionary(fc.constantFrom('app', 'tier', 'track'), fc.constan
 
 const ownerOf = (i: number) => ({ kind: KINDS[i % 2], name: `c${i}`, uid: `u${i}` });
 
-const refArb = fc.option(
-  fc.record({ owner: fc.nat(OWNERS - 1), otherKind: fc.boolean(), otherName: fc.boolean(), controller: fc.boolean() }),
-  { nil: null },
-);
+const refArb = fc.option(fc.record({ owner: fc.nat(OWNERS - 1), otherKind: fc.boolean(), otherName: fc.boolean(), controller: fc.boolean() }), { nil: null });
 
 const podArb = fc.record({ ns: fc.constantFrom(...NAMESPACES), labels: LABELS, ref: refArb, later: fc.option(LABELS, { nil: null }) });
 type GenPod = typeof podArb extends fc.Arbitrary<infer T> ? T : never;
 
-const requirementArb = fc.record({
-  key: fc.constantFrom('app', 'tier', 'track'),
-  operator: fc.constantFrom('In', 'NotIn', 'Exists', 'DoesNotExist'),
-  values: fc.uniqueArray(fc.constantFrom('x', 'y', 'z'), { minLength: 1, maxLength: 2 }),
-}).map((r) => (r.operator === 'Exists' || r.operator === 'DoesNotExist' ? { key: r.key, operator: r.operator } : r));
+const requirementArb = fc
+  .record({
+    key: fc.constantFrom('app', 'tier', 'track'),
+    operator: fc.constantFrom('In', 'NotIn', 'Exists', 'DoesNotExist'),
+    values: fc.uniqueArray(fc.constantFrom('x', 'y', 'z'), { minLength: 1, maxLength: 2 }),
+  })
+  .map((r) => (r.operator === 'Exists' || r.operator === 'DoesNotExist' ? { key: r.key, operator: r.operator } : r));
 
 const selectorArb: fc.Arbitrary<LabelSelector | null> = fc.option(
-  fc.record({ matchLabels: fc.option(LABELS, { nil: undefined }), matchExpressions: fc.option(fc.array(requirementArb, { maxLength: 2 }), { nil: undefined }) }, { requiredKeys: [] }),
+  fc.record(
+    { matchLabels: fc.option(LABELS, { nil: undefined }), matchExpressions: fc.option(fc.array(requirementArb, { maxLength: 2 }), { nil: undefined }) },
+    { requiredKeys: [] },
+  ),
   { nil: null },
 );
 
 function podOf(i: number, g: GenPod, labels: Record<string, string>): Pod {
   const r = g.ref;
   const owner = r ? ownerOf(r.owner) : null;
-  const ref = owner && r
-    ? [{ apiVersion: 'v1', kind: r.otherKind ? 'Deployment' : owner.kind, name: r.otherName ? 'other' : owner.name, uid: owner.uid, controller: r.controller }]
-    : undefined;
+  const ref =
+    owner && r
+      ? [
+          {
+            apiVersion: 'v1',
+            kind: r.otherKind ? 'Deployment' : owner.kind,
+            name: r.otherName ? 'other' : owner.name,
+            uid: owner.uid,
+            controller: r.controller,
+          },
+        ]
+      : undefined;
   // names sort as they are listed: the informers' order (by name) is the others' listing order
   const name = `p${String(i).padStart(3, '0')}`;
   return { metadata: { name, namespace: g.ns, uid: `pod-${i}`, labels, ...(ref ? { ownerReferences: ref } : {}) }, status: { phase: 'Running' } } as Pod;
@@ -83,23 +94,28 @@ const names = (pods: readonly Pod[]) => pods.map((p) => p.metadata.name);
 describe('CandidatePods: snapshot index, informer indexers and journal state agree', () => {
   it('list the same pods in the same order for every sync', () => {
     fc.assert(
-      fc.property(fc.array(podArb, { maxLength: 40 }), fc.array(selectorArb, { minLength: OWNERS, maxLength: OWNERS }), fc.boolean(), (gen, selectors, byKindAndName) => {
-        const all = caches(gen);
-        for (const ns of NAMESPACES) {
-          selectors.forEach((ls, i) => {
-            const r = labelSelectorAsSelector(ls);
-            if (!r.ok) return;
-            const owner = byKindAndName ? ownerOf(i) : undefined;
-            const answers = Object.entries(all).map(([cache, pods]) => ({
-              cache,
-              matching: names(pods.matching(ns, r.selector)),
-              controlledBy: names(pods.controlledBy(ns, ownerOf(i).uid, owner)),
-              candidates: names(candidatesOf(pods, ns, ownerOf(i).uid, r.selector, owner)),
-            }));
-            for (const a of answers.slice(1)) expect({ ...a, cache: answers[0].cache }, `${a.cache} vs ${answers[0].cache}`).toEqual(answers[0]);
-          });
-        }
-      }),
+      fc.property(
+        fc.array(podArb, { maxLength: 40 }),
+        fc.array(selectorArb, { minLength: OWNERS, maxLength: OWNERS }),
+        fc.boolean(),
+        (gen, selectors, byKindAndName) => {
+          const all = caches(gen);
+          for (const ns of NAMESPACES) {
+            selectors.forEach((ls, i) => {
+              const r = labelSelectorAsSelector(ls);
+              if (!r.ok) return;
+              const owner = byKindAndName ? ownerOf(i) : undefined;
+              const answers = Object.entries(all).map(([cache, pods]) => ({
+                cache,
+                matching: names(pods.matching(ns, r.selector)),
+                controlledBy: names(pods.controlledBy(ns, ownerOf(i).uid, owner)),
+                candidates: names(candidatesOf(pods, ns, ownerOf(i).uid, r.selector, owner)),
+              }));
+              for (const a of answers.slice(1)) expect({ ...a, cache: answers[0].cache }, `${a.cache} vs ${answers[0].cache}`).toEqual(answers[0]);
+            });
+          }
+        },
+      ),
       { numRuns: 300 },
     );
   });

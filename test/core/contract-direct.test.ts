@@ -8,7 +8,12 @@ import { defaultBehaviour } from '../../src/core/versions.js';
 import type { Snapshot } from '../../src/core/types.js';
 import { sharedOrVendored } from '../contract/shared.js';
 
-interface Case { name: string; now: string; snapshot: { items: any[] }; expect: { controllers: any[] } }
+interface Case {
+  name: string;
+  now: string;
+  snapshot: { items: any[] };
+  expect: { controllers: any[] };
+}
 const cases: Case[] = JSON.parse(readFileSync(sharedOrVendored('contract/cases.json'), 'utf8'));
 
 function toSnapshot(items: any[]): Snapshot {
@@ -29,7 +34,11 @@ describe('contract cases through the planner', () => {
       for (const exp of c.expect.controllers) {
         const got = plan.controllers.find((x) => x.kind === exp.kind && x.namespace === exp.namespace && x.name === exp.name)!;
         expect(got, `${exp.name} in plan`).toBeDefined();
-        const names = (d: string) => got.pods.filter((p) => p.decision === d).map((p) => p.name).sort();
+        const names = (d: string) =>
+          got.pods
+            .filter((p) => p.decision === d)
+            .map((p) => p.name)
+            .sort();
         for (const d of ['adopt', 'release', 'keep']) if (exp[d]) expect(names(d)).toEqual([...exp[d]].sort());
         if (exp.ignore) expect(names('ignore')).toEqual(Object.keys(exp.ignore).sort());
         if ('skip' in exp) expect(got.skip?.reason ?? null).toBe(exp.skip ?? null);
@@ -42,7 +51,8 @@ describe('contract cases through the planner', () => {
         }
         for (const [n, r] of Object.entries(exp.deleteReasons ?? {})) expect(got.delete.find((d) => d.name === n)?.reason).toBe(r);
         for (const [f, v] of Object.entries(exp.status ?? {})) {
-          if (f === 'conditions') expect(got.status.conditions.map((x: any) => ({ type: x.type, status: x.status, reason: x.reason }))).toMatchObject(v as any[]);
+          if (f === 'conditions')
+            expect(got.status.conditions.map((x: any) => ({ type: x.type, status: x.status, reason: x.reason }))).toMatchObject(v as any[]);
           else expect((got.status as any)[f], `status.${f}`).toBe(v);
         }
       }

@@ -55,7 +55,11 @@ describe('explain pod: owner and controllers', () => {
 
   it('lists every controller that selects the pod (overlap) and none that does not', () => {
     const s = snap({
-      replicaSets: [rs({ name: 'web' }), rs({ name: 'web-canary', selector: { matchLabels: { app: 'web' } } }), rs({ name: 'other', selector: { matchLabels: { app: 'other' } } })],
+      replicaSets: [
+        rs({ name: 'web' }),
+        rs({ name: 'web-canary', selector: { matchLabels: { app: 'web' } } }),
+        rs({ name: 'other', selector: { matchLabels: { app: 'other' } } }),
+      ],
       pods: [pod({ name: 'stray', ready: true })],
     });
     const e = explain(s, 'stray');
@@ -75,7 +79,10 @@ describe('explain pod: owner and controllers', () => {
 
 describe('explain pod: why it is orphaned', () => {
   it('owner deleted with --cascade=orphan: no reference, and no controller has its generateName', () => {
-    const s = snap({ replicaSets: [rs({ name: 'api', selector: { matchLabels: { app: 'api' } } })], pods: [withGenerateName(pod({ name: 'worker-7c9d2-k4x8p', labels: { app: 'worker' } }), 'worker-7c9d2-')] });
+    const s = snap({
+      replicaSets: [rs({ name: 'api', selector: { matchLabels: { app: 'api' } } })],
+      pods: [withGenerateName(pod({ name: 'worker-7c9d2-k4x8p', labels: { app: 'worker' } }), 'worker-7c9d2-')],
+    });
     const e = explain(s, 'worker-7c9d2-k4x8p');
     expect(e.owner).toBeNull();
     expect(e.orphan).toMatchObject({ reason: 'OwnerDeletedOrphaned', likely: true });
@@ -192,7 +199,11 @@ describe('explain pod: the pod-deletion-cost that keeps it', () => {
   it('a not-ready pod among other not-ready pods can still be kept by a cost', () => {
     const s = snap({
       replicaSets: [rs({ replicas: 2 })],
-      pods: [pod({ name: 'web-1', owner: 'rs-uid-web', ready: false, cost: '3' }), pod({ name: 'web-2', owner: 'rs-uid-web', ready: false }), pod({ name: 'web-3', owner: 'rs-uid-web', ready: true })],
+      pods: [
+        pod({ name: 'web-1', owner: 'rs-uid-web', ready: false, cost: '3' }),
+        pod({ name: 'web-2', owner: 'rs-uid-web', ready: false }),
+        pod({ name: 'web-3', owner: 'rs-uid-web', ready: true }),
+      ],
     });
     // at 3 it ties web-1 on every criterion, and the tie goes by cache order: web-1 first
     expect(explain(s, 'web-2').deletion!.now.keep).toMatchObject({ cost: 3, blockedBy: null });
@@ -209,14 +220,27 @@ describe('explain pod: the pod-deletion-cost that keeps it', () => {
   });
 
   it('for any pods, the cost given keeps it and one less does not (planned with the annotation)', () => {
-    const podArb = fc.record({ ready: fc.boolean(), cost: fc.integer({ min: -3, max: 3 }), ageH: fc.integer({ min: 1, max: 200 }), node: fc.constantFrom('n1', 'n2', 'n3') });
+    const podArb = fc.record({
+      ready: fc.boolean(),
+      cost: fc.integer({ min: -3, max: 3 }),
+      ageH: fc.integer({ min: 1, max: 200 }),
+      node: fc.constantFrom('n1', 'n2', 'n3'),
+    });
     fc.assert(
       fc.property(fc.array(podArb, { minLength: 2, maxLength: 6 }), fc.nat(), fc.nat(), (specs, pick, r) => {
         const build = (override?: { i: number; cost: number }) =>
           snap({
             replicaSets: [rs({ replicas: 5 })],
             pods: specs.map((p, i) =>
-              pod({ name: `web-${i}`, owner: 'rs-uid-web', ready: p.ready, readyAgo: p.ageH * HOUR, createdAgo: p.ageH * HOUR, node: p.node, cost: String(override?.i === i ? override.cost : p.cost) }),
+              pod({
+                name: `web-${i}`,
+                owner: 'rs-uid-web',
+                ready: p.ready,
+                readyAgo: p.ageH * HOUR,
+                createdAgo: p.ageH * HOUR,
+                node: p.node,
+                cost: String(override?.i === i ? override.cost : p.cost),
+              }),
             ),
           });
         const replicas = r % specs.length; // at least one pod stays... unless 0

@@ -6,7 +6,9 @@ describe("rs-reconcile's User-Agent: written once, read back by history", () => 
 
   it('names the platform, then the client and its identity, then the rules it runs', () => {
     expect(base).toBe('rs-reconcile (linux/x64) node/v20.19.0');
-    expect(clientUserAgent(base, 'replicaset-controller', 'host 1\u00e9', '1.32')).toBe('rs-reconcile (linux/x64) node/v20.19.0 replicaset-controller/host_1_ rules/v1.32');
+    expect(clientUserAgent(base, 'replicaset-controller', 'host 1\u00e9', '1.32')).toBe(
+      'rs-reconcile (linux/x64) node/v20.19.0 replicaset-controller/host_1_ rules/v1.32',
+    );
   });
 
   it('reads back what it writes: the controller client, and its rules', () => {

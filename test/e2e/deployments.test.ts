@@ -32,8 +32,11 @@ describe('deploy/NAME', () => {
   });
 
   it('kubectl spellings: deployment/, deployments.apps/, next to other names', () => {
-    for (const t of ['deployment/checkout', 'deployments.apps/checkout', 'deploy/checkout']) expect(names(JSON.parse(cli(['diff', t, ...FILES, '-o', 'json']).stdout))).toEqual(['checkout-6b8d', 'checkout-9c2f']);
-    expect(cli(['diff', 'deploy/checkout', 'rs/shop-web', ...FILES, '-o', 'name']).stdout).toBe('replicaset.apps/checkout-6b8d\nreplicaset.apps/checkout-9c2f\nreplicaset.apps/shop-web\n');
+    for (const t of ['deployment/checkout', 'deployments.apps/checkout', 'deploy/checkout'])
+      expect(names(JSON.parse(cli(['diff', t, ...FILES, '-o', 'json']).stdout))).toEqual(['checkout-6b8d', 'checkout-9c2f']);
+    expect(cli(['diff', 'deploy/checkout', 'rs/shop-web', ...FILES, '-o', 'name']).stdout).toBe(
+      'replicaset.apps/checkout-6b8d\nreplicaset.apps/checkout-9c2f\nreplicaset.apps/shop-web\n',
+    );
   });
 
   it('explain -o json prints the plan document of exactly those ReplicaSets; -o yaml the same', () => {
@@ -90,7 +93,9 @@ describe('warnings', () => {
     const r = cli(['diff', '-f', '-', '--now', NOW, '-o', 'name'], { input: JSON.stringify(list) });
     expect(r.status).toBe(1);
     expect(r.stdout).toBe('replicaset.apps/checkout-6b8d\nreplicaset.apps/checkout-9c2f\n');
-    expect(r.stderr).toBe('warning: the input holds 2 ReplicaSets but no pods: every controller is planned as if its pods were gone (did you mean "kubectl get rs,rc,pods -o yaml"?)\n');
+    expect(r.stderr).toBe(
+      'warning: the input holds 2 ReplicaSets but no pods: every controller is planned as if its pods were gone (did you mean "kubectl get rs,rc,pods -o yaml"?)\n',
+    );
     // with its pods: no warning
     expect(cli(['diff', '-f', example('deployment-rollout'), '--now', NOW, '-o', 'name']).stderr).toBe('');
   });
@@ -113,7 +118,11 @@ describe('deploy/NAME on a live cluster where the Deployment has no ReplicaSet',
       apiVersion: 'apps/v1',
       kind: 'Deployment',
       metadata: { name: 'web', namespace: 'shop' },
-      spec: { replicas: 2, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'web', image: 'nginx' }] } } },
+      spec: {
+        replicas: 2,
+        selector: { matchLabels: { app: 'web' } },
+        template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'web', image: 'nginx' }] } },
+      },
     };
     sb = await startSandbox({ seed: [{ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'shop' } }, ...items, web] });
     kubeconfig = join(mkdtempSync(join(tmpdir(), 'rs-deploy-')), 'kubeconfig');
@@ -124,7 +133,10 @@ describe('deploy/NAME on a live cluster where the Deployment has no ReplicaSet',
   // the API server runs in this process: the CLI must run without blocking it
   const run = async (args: string[]) => {
     try {
-      const { stdout, stderr } = await promisify(execFile)(process.execPath, [RUN_JS, ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1', KUBECONFIG: kubeconfig } });
+      const { stdout, stderr } = await promisify(execFile)(process.execPath, [RUN_JS, ...args], {
+        cwd: ROOT,
+        env: { ...process.env, NO_COLOR: '1', KUBECONFIG: kubeconfig },
+      });
       return { status: 0, stdout, stderr };
     } catch (e: any) {
       return { status: e.code as number, stdout: e.stdout as string, stderr: e.stderr as string };
@@ -136,7 +148,9 @@ describe('deploy/NAME on a live cluster where the Deployment has no ReplicaSet',
       const r = await run([cmd, 'deploy/web', '--now', NOW]);
       expect(r.status, cmd).toBe(2);
       expect(r.stdout).toBe('');
-      expect(r.stderr.trim()).toMatch(/^error: deployment shop\/web exists \(uid [^)]+\) but controls no ReplicaSet yet, so the ReplicaSet controller has nothing to do for it: a Deployment's ReplicaSets are created by the Deployment controller/);
+      expect(r.stderr.trim()).toMatch(
+        /^error: deployment shop\/web exists \(uid [^)]+\) but controls no ReplicaSet yet, so the ReplicaSet controller has nothing to do for it: a Deployment's ReplicaSets are created by the Deployment controller/,
+      );
       expect(r.stderr).not.toContain('not found');
     }
     // one that does not exist is still not found

@@ -9,7 +9,11 @@ const planOf = (name: string, extra: string[] = []) => {
   expect(r.stderr.split('\n').filter((l) => l.startsWith('error'))).toEqual([]);
   return { r, plan: JSON.parse(r.stdout) };
 };
-const decisions = (c: any, d: string) => c.pods.filter((p: any) => p.decision === d).map((p: any) => p.name).sort();
+const decisions = (c: any, d: string) =>
+  c.pods
+    .filter((p: any) => p.decision === d)
+    .map((p: any) => p.name)
+    .sort();
 
 describe('drifted ReplicaSet', () => {
   it('adopts the orphan, releases the relabelled pod, creates one, rewrites the status; exit 1', () => {
@@ -25,7 +29,14 @@ describe('drifted ReplicaSet', () => {
     expect(decisions(c, 'keep')).toEqual(['shop-web-7xk2p', 'shop-web-9mfqz', 'shop-web-c4r8t']);
     expect(c.replicas).toEqual({ desired: 5, current: 4 });
     expect(c.create).toEqual({ count: 1, batches: [1] });
-    expect(c.status).toMatchObject({ replicas: 4, fullyLabeledReplicas: 4, readyReplicas: 4, availableReplicas: 4, observedGeneration: 4, terminatingReplicas: 0 });
+    expect(c.status).toMatchObject({
+      replicas: 4,
+      fullyLabeledReplicas: 4,
+      readyReplicas: 4,
+      availableReplicas: 4,
+      observedGeneration: 4,
+      terminatingReplicas: 0,
+    });
     expect(c.statusChanged).toBe(true);
     expect(plan.summary).toEqual({ controllers: 1, inSync: 0, adopt: 1, release: 1, create: 1, delete: 0, statusUpdates: 1 });
   });
@@ -77,7 +88,12 @@ describe('scale-down where ranking matters', () => {
       ['search-5f7c9-cheap', 'LowerDeletionCost'],
     ]);
     expect(dels.slice(4).map((d: any) => d[1])).toEqual(['MoreOnSameNode', 'MoreOnSameNode']);
-    expect(dels.slice(4).map((d: any) => d[0]).sort()).toEqual(['search-5f7c9-crowd1', 'search-5f7c9-crowd2']);
+    expect(
+      dels
+        .slice(4)
+        .map((d: any) => d[0])
+        .sort(),
+    ).toEqual(['search-5f7c9-crowd1', 'search-5f7c9-crowd2']);
     expect(c.delete[0].message).toContain('search-5f7c9-fresh (the first pod that stays)');
   });
 
@@ -119,7 +135,10 @@ describe('overlapping selectors', () => {
     expect(api.warnings.map((w: any) => w.code)).toContain('OverlappingSelectors');
     // one pod, wanted by two: counted once
     expect(plan.summary.adopt).toBe(1);
-    expect(api.warnings.find((w: any) => w.code === 'ContestedAdoption')).toMatchObject({ pods: ['payments-stray'], controller: { kind: 'ReplicaSet', name: 'api-canary' } });
+    expect(api.warnings.find((w: any) => w.code === 'ContestedAdoption')).toMatchObject({
+      pods: ['payments-stray'],
+      controller: { kind: 'ReplicaSet', name: 'api-canary' },
+    });
   });
 
   it('says so on stderr, one Warning: line per overlapping pair, and marks the rows', () => {
@@ -127,7 +146,9 @@ describe('overlapping selectors', () => {
     expect(r.status).toBe(1);
     const warnings = r.stderr.split('\n').filter((l) => l !== '');
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toMatch(/^Warning: ReplicaSet payments\/api and ReplicaSet payments\/api-canary select the same \d+ pods? \(.*payments-stray.*\): overlapping selectors/);
+    expect(warnings[0]).toMatch(
+      /^Warning: ReplicaSet payments\/api and ReplicaSet payments\/api-canary select the same \d+ pods? \(.*payments-stray.*\): overlapping selectors/,
+    );
     expect(warnings[0]).toContain('both would adopt the orphan payments-stray: only the first to patch it adopts it');
     const [header, ...rows] = r.stdout.split('\n');
     expect(header).toMatch(/ OVERLAPS +SYNC$/);
@@ -180,7 +201,9 @@ describe('invalid selector', () => {
     expect(plan.controllers.find((c: any) => c.name === 'frontend').inSync).toBe(true);
     const table = cli(['diff', '-f', example('invalid-selector'), '--now', NOW]);
     expect(table.status).toBe(1);
-    expect(table.stdout).toContain('2 controllers: 1 in sync, 0 drifted — adopt 0, release 0, create 0, delete 0, status updates 0; 1 skipped (InvalidSelector)');
+    expect(table.stdout).toContain(
+      '2 controllers: 1 in sync, 0 drifted — adopt 0, release 0, create 0, delete 0, status updates 0; 1 skipped (InvalidSelector)',
+    );
     expect(cli(['diff', 'frontend', '-f', example('invalid-selector'), '--now', NOW]).status).toBe(0);
   });
 });
@@ -285,7 +308,10 @@ describe('a big plan', () => {
     const { sharedOrVendored } = await import('../contract/shared.js');
     const dir = mkdtempSync(join(tmpdir(), 'rs-big-'));
     try {
-      const gen = spawnSync(process.execPath, [sharedOrVendored('tools/gen-snapshot.mjs'), '--rs', String(RS), '--pods-per-rs', '10', '--seed', '3'], { encoding: 'utf8', maxBuffer: 1 << 28 });
+      const gen = spawnSync(process.execPath, [sharedOrVendored('tools/gen-snapshot.mjs'), '--rs', String(RS), '--pods-per-rs', '10', '--seed', '3'], {
+        encoding: 'utf8',
+        maxBuffer: 1 << 28,
+      });
       expect(gen.status).toBe(0);
       const items: any[] = JSON.parse(gen.stdout).items;
       const uids = items.map((o) => o.metadata.uid);
@@ -306,7 +332,11 @@ describe('a big plan', () => {
       const { parse } = await import('yaml');
       expect(parse(yaml.stdout)).toEqual(plan);
 
-      const child = spawn(process.execPath, [RUN_JS, 'diff', '-f', file, '-A', '-o', 'json', '--now', NOW], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+      const child = spawn(process.execPath, [RUN_JS, 'diff', '-f', file, '-A', '-o', 'json', '--now', NOW], {
+        cwd: ROOT,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, NO_COLOR: '1' },
+      });
       let stderr = '';
       child.stderr.on('data', (d) => (stderr += d));
       child.stdout.once('data', () => child.stdout.destroy()); // like `| head -1`

@@ -49,17 +49,37 @@ async function drawnMarks(page: Page): Promise<DrawnMark[]> {
   return page.$$eval('.mark.write', (els) =>
     els.map((el) => {
       const r = el.getBoundingClientRect();
-      return { event: Number(el.getAttribute('data-event')), verb: el.getAttribute('data-verb')!, verdict: el.getAttribute('data-verdict'), fill: getComputedStyle(el).fill, x: r.x + r.width / 2, y: r.y + r.height / 2 };
+      return {
+        event: Number(el.getAttribute('data-event')),
+        verb: el.getAttribute('data-verb')!,
+        verdict: el.getAttribute('data-verdict'),
+        fill: getComputedStyle(el).fill,
+        x: r.x + r.width / 2,
+        y: r.y + r.height / 2,
+      };
     }),
   );
 }
 
 async function drawnBars(page: Page) {
-  return page.$$eval('.bar', (els) => els.map((el) => ({ pod: el.getAttribute('data-pod')!, start: Number(el.getAttribute('data-start')), end: Number(el.getAttribute('data-end')), box: el.getBoundingClientRect().toJSON() as DOMRect })));
+  return page.$$eval('.bar', (els) =>
+    els.map((el) => ({
+      pod: el.getAttribute('data-pod')!,
+      start: Number(el.getAttribute('data-start')),
+      end: Number(el.getAttribute('data-end')),
+      box: el.getBoundingClientRect().toJSON() as DOMRect,
+    })),
+  );
 }
 
 async function plotScale(page: Page) {
-  return page.$eval('#plot', (el) => ({ from: Number(el.getAttribute('data-from')), to: Number(el.getAttribute('data-to')), x0: Number(el.getAttribute('data-x0')), x1: Number(el.getAttribute('data-x1')), left: el.getBoundingClientRect().left }));
+  return page.$eval('#plot', (el) => ({
+    from: Number(el.getAttribute('data-from')),
+    to: Number(el.getAttribute('data-to')),
+    x0: Number(el.getAttribute('data-x0')),
+    x1: Number(el.getAttribute('data-x1')),
+    left: el.getBoundingClientRect().left,
+  }));
 }
 
 /** The one check of the two pages: bars, marks, colours and verdicts against the document. */
@@ -160,7 +180,9 @@ describe.skipIf(!existsSync(DEMO))('the page of the shared demo log', () => {
     const del = doc.events.findIndex((e) => e.verb === 'delete' && e.pod === 'api-cln6k');
     await page.locator(`.mark.write[data-event="${del}"]`).click();
     const current = page.locator('#detail .write.current');
-    await expect.poll(() => current.textContent(), { timeout: 30_000 }).toContain('api-cln6k has 7 restarts, api-lgl28 (the first pod that stays) has 0 restarts: the pod that restarted more goes first');
+    await expect
+      .poll(() => current.textContent(), { timeout: 30_000 })
+      .toContain('api-cln6k has 7 restarts, api-lgl28 (the first pod that stays) has 0 restarts: the pod that restarted more goes first');
     expect(await current.textContent()).toContain('because admin scaled ReplicationController api 4 → 1 at 02:52:55Z');
     expect(await page.locator('#detail').textContent()).toContain('coverage: kube-apiserver');
     // the cause step is admin's scale, a write of the document: its link selects that mark
@@ -172,7 +194,10 @@ describe.skipIf(!existsSync(DEMO))('the page of the shared demo log', () => {
     await page.keyboard.press('ArrowRight');
     await expect.poll(() => page.locator('.mark.selected').getAttribute('data-event'), { timeout: 30_000 }).toBe(String(scale + 1));
     // a cause step that is no write of the document: the kubelet's (here admin's) Ready change of api-cln6k
-    await page.locator('.mark.cause-step').filter({ has: page.locator('title', { hasText: 'api-cln6k' }) }).click();
+    await page
+      .locator('.mark.cause-step')
+      .filter({ has: page.locator('title', { hasText: 'api-cln6k' }) })
+      .click();
     await expect.poll(() => page.locator('#detail').textContent(), { timeout: 30_000 }).toContain('api-cln6k became ready');
     expect(await page.locator('#detail').textContent()).toContain('In the cause chain of:');
     // a pod's bar opens its story at its first write, its create
@@ -188,7 +213,9 @@ describe.skipIf(!existsSync(DEMO))('the page of the shared demo log', () => {
     needChromium(ctx);
     const { page } = await openTimeline(browser!.context, html());
     await page.fill('#f-pod', 'cln6k');
-    await expect.poll(() => page.$$eval('.row-label', (els: Element[]) => els.map((el) => el.textContent)), { timeout: 30_000 }).toEqual(['rc/api  (demo)', 'api-cln6k']);
+    await expect
+      .poll(() => page.$$eval('.row-label', (els: Element[]) => els.map((el) => el.textContent)), { timeout: 30_000 })
+      .toEqual(['rc/api  (demo)', 'api-cln6k']);
     await page.fill('#f-pod', '');
     await page.fill('#f-controller', 'nothing-like-it');
     await expect.poll(() => page.locator('.row-label').count(), { timeout: 30_000 }).toBe(0);
@@ -201,7 +228,9 @@ describe.skipIf(!existsSync(DEMO))('the page of the shared demo log', () => {
     expect(after.to - after.from).toBeCloseTo((before.to - before.from) / 2, 0);
     // every write drawn now is in the window, at its time
     const x = (t: number) => after.left + after.x0 + ((t - after.from) / (after.to - after.from)) * (after.x1 - after.x0);
-    const drawn = await page.$$eval('.mark.write', (els: Element[]) => els.map((el) => ({ t: Number(el.getAttribute('data-time')), x: el.getBoundingClientRect().x + el.getBoundingClientRect().width / 2 })));
+    const drawn = await page.$$eval('.mark.write', (els: Element[]) =>
+      els.map((el) => ({ t: Number(el.getAttribute('data-time')), x: el.getBoundingClientRect().x + el.getBoundingClientRect().width / 2 })),
+    );
     expect(drawn.length).toBeGreaterThan(0);
     expect(drawn.length).toBeLessThan(doc.events.length);
     for (const d of drawn) {
@@ -218,7 +247,9 @@ describe.skipIf(!existsSync(DEMO))('the page of the shared demo log', () => {
     writeFileSync(file, [...historyHtmlChunks(doc, { script: await historyPageScript(), maxEvents: 10 })].join(''));
     const { page, errors } = await openTimeline(browser!.context, file);
     const note = await page.locator('#sample-note').textContent();
-    expect(note).toContain("Sampled: this page holds the first 10 of the history's 19 writes, up to 2026-11-25 02:52:55.440Z (the history goes on to 2026-11-25 02:52:58.513Z).");
+    expect(note).toContain(
+      "Sampled: this page holds the first 10 of the history's 19 writes, up to 2026-11-25 02:52:55.440Z (the history goes on to 2026-11-25 02:52:58.513Z).",
+    );
     expect(await page.locator('.mark.write').count()).toBe(10);
     const s = await plotScale(page);
     expect(s.to).toBeLessThan(Date.parse(doc.to!));
@@ -232,7 +263,12 @@ describe.skipIf(!existsSync(DEMO))('the page of the shared demo log', () => {
     const png = await page.screenshot();
     const bars = await drawnBars(page);
     const marks = await drawnMarks(page);
-    const readyMid = await page.$$eval('.seg[data-state="ready"]', (els: Element[]) => els.map((el) => { const r = el.getBoundingClientRect(); return { x: r.x + r.width / 2, y: r.y + r.height / 2 }; }));
+    const readyMid = await page.$$eval('.seg[data-state="ready"]', (els: Element[]) =>
+      els.map((el) => {
+        const r = el.getBoundingClientRect();
+        return { x: r.x + r.width / 2, y: r.y + r.height / 2 };
+      }),
+    );
     expect(readyMid.length).toBe(2); // api-cln6k and api-lgl28 became ready; the others' state is not in the log
     const controllerMarks = marks.filter((m) => doc.events[m.event].actor.controller);
     const points = [...readyMid, ...controllerMarks.map((m) => ({ x: m.x, y: m.y })), { x: bars[0].box.x - 20, y: bars[0].box.y + bars[0].box.height / 2 }];
@@ -270,11 +306,17 @@ describe('the page of a rollout on the sandbox', () => {
       e.actor.controller ? COLOUR.controller : e.actor.user === dc ? COLOUR.deployment : e.actor.user.startsWith('system:node:') ? COLOUR.node : COLOUR.person;
     await checkAgainstDocument(page, doc, colourOf);
     const labels = await page.$$eval('.row-label', (els: Element[]) => els.map((el) => `${el.getAttribute('class')}: ${el.textContent}`));
-    expect(labels.slice(0, 3)).toEqual(['row-label deployment: deploy/web  (shop)', 'row-label controller: rs/web-old', expect.stringMatching(/^row-label pod: web-old-/)]);
+    expect(labels.slice(0, 3)).toEqual([
+      'row-label deployment: deploy/web  (shop)',
+      'row-label controller: rs/web-old',
+      expect.stringMatching(/^row-label pod: web-old-/),
+    ]);
     expect(labels).toContain('row-label controller: rs/web-new');
     expect(await page.locator('.mark.write[data-writer="deployment-controller"]').count()).toBeGreaterThan(2);
     expect(await page.locator('.mark.write[data-writer="node"]').count()).toBeGreaterThan(0);
-    expect(await page.locator('.mark.write[data-verdict="predicted"]').count()).toBe(doc.events.filter((e) => e.actor.controller && e.predicted === true).length);
+    expect(await page.locator('.mark.write[data-verdict="predicted"]').count()).toBe(
+      doc.events.filter((e) => e.actor.controller && e.predicted === true).length,
+    );
     // ↓ from a write of web-old goes to the nearest write of web-new, → along web-new's writes
     const laneOf = (i: number) => doc.events[i].controller?.name;
     const firstOld = doc.events.findIndex((e) => e.controller?.name === 'web-old');
@@ -308,7 +350,16 @@ describe('a lane with more writes than pixels', () => {
       predicted: true,
       cause: null,
     }));
-    const doc: ReconcileHistory = { apiVersion: 'rs-reconcile/v1alpha1', kind: 'ReconcileHistory', source: 'audit-log', kubernetesVersion: '1.32', from: events[0].time, to: events.at(-1)!.time, events, coverage: { format: 'kube-apiserver', truncated: 0, duplicates: 0, missing: [] } };
+    const doc: ReconcileHistory = {
+      apiVersion: 'rs-reconcile/v1alpha1',
+      kind: 'ReconcileHistory',
+      source: 'audit-log',
+      kubernetesVersion: '1.32',
+      from: events[0].time,
+      to: events.at(-1)!.time,
+      events,
+      coverage: { format: 'kube-apiserver', truncated: 0, duplicates: 0, missing: [] },
+    };
     const file = join(dir, 'busy.html');
     writeFileSync(file, [...historyHtmlChunks(doc, { script: await historyPageScript() })].join(''));
     const { page, errors } = await openTimeline(browser!.context, file);
@@ -317,9 +368,20 @@ describe('a lane with more writes than pixels', () => {
     expect(counts.length).toBeLessThan(1000); // about one a pixel of the plot, not one a write
     expect(counts.reduce((a: number, b: number) => a + b, 0)).toBe(3000);
     const before = await plotScale(page);
-    const box = (await page.locator('.mark.cluster').nth(Math.floor(counts.length / 2)).boundingBox())!;
+    const box = (await page
+      .locator('.mark.cluster')
+      .nth(Math.floor(counts.length / 2))
+      .boundingBox())!;
     await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
-    await expect.poll(async () => { const s = await plotScale(page); return s.to - s.from; }, { timeout: 30_000 }).toBeLessThan((before.to - before.from) / 5);
+    await expect
+      .poll(
+        async () => {
+          const s = await plotScale(page);
+          return s.to - s.from;
+        },
+        { timeout: 30_000 },
+      )
+      .toBeLessThan((before.to - before.from) / 5);
     // zoomed in, the writes in the window are told apart again: one mark each
     await expect.poll(() => page.locator('.mark.write').count(), { timeout: 30_000 }).toBeGreaterThan(0);
     expect(await page.locator('.mark.cluster').count()).toBe(0);

@@ -16,16 +16,28 @@ const COVERAGE = 'coverage: kube-apiserver, 2026-11-25 02:52:48Z → 02:52:58Z (
 
 /** The demo log with a kubelet's final delete of api-x887b (a pod the controller deleted): a write no controller acts on. */
 function withKubeletDelete(): string {
-  const events = readFileSync(DEMO, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  const events = readFileSync(DEMO, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
   const deleted = events.find((e) => e.verb === 'delete' && e.objectRef.name === 'api-x887b');
   const final = structuredClone(deleted);
   final.auditID = '00000000-0000-4000-8000-0000000000f1';
   final.user = { username: 'system:node:node-1', groups: ['system:nodes', 'system:authenticated'] };
   final.userAgent = 'kubelet/v1.32.4 (linux/amd64) kubernetes/4cb5f07';
-  final.requestObject = { kind: 'DeleteOptions', apiVersion: 'meta.k8s.io/__internal', gracePeriodSeconds: 0, preconditions: { uid: deleted.responseObject.metadata.uid } };
+  final.requestObject = {
+    kind: 'DeleteOptions',
+    apiVersion: 'meta.k8s.io/__internal',
+    gracePeriodSeconds: 0,
+    preconditions: { uid: deleted.responseObject.metadata.uid },
+  };
   final.requestReceivedTimestamp = '2026-11-25T02:52:57.000000Z';
   final.stageTimestamp = '2026-11-25T02:52:57.004000Z';
-  events.splice(events.findIndex((e) => e.requestReceivedTimestamp > final.requestReceivedTimestamp), 0, final);
+  events.splice(
+    events.findIndex((e) => e.requestReceivedTimestamp > final.requestReceivedTimestamp),
+    0,
+    final,
+  );
   const log = join(mkdtempSync(join(tmpdir(), 'rs-hist-')), 'kubelet.jsonl');
   writeFileSync(log, events.map((e) => JSON.stringify(e)).join('\n') + '\n');
   return log;
@@ -54,9 +66,13 @@ describe('history (built CLI)', () => {
     expect(r.stdout).toMatch(/create by replication-controller \(the controller\), TooFewReplicas/);
     expect(r.stdout).toMatch(/^2026-11-25 02:52:48\.871Z {2}create by/m);
     const text = r.stdout.replace(/\n {4}/g, ' ');
-    expect(text).toMatch(/delete by replication-controller \(the controller\), NotReady deleted pod api-x887b: api-x887b is not ready, while api-lgl28 \(the first pod that stays\) is ready/);
+    expect(text).toMatch(
+      /delete by replication-controller \(the controller\), NotReady deleted pod api-x887b: api-x887b is not ready, while api-lgl28 \(the first pod that stays\) is ready/,
+    );
     // why the controller acted: the admin's scale, in words
-    expect(text).toContain('created pod api-x887b: replicas 4, had 0 (create 4 in batches 1,2,1) because admin created ReplicationController api (replicas 4) at 02:52:48Z');
+    expect(text).toContain(
+      'created pod api-x887b: replicas 4, had 0 (create 4 in batches 1,2,1) because admin created ReplicationController api (replicas 4) at 02:52:48Z',
+    );
     expect(text).toContain('pods that are not ready go first because admin scaled ReplicationController api 4 → 1 at 02:52:55Z');
     // what the log covers, whatever is shown of it
     expect(r.stderr.split('\n')[0] + '\n').toBe(COVERAGE);
@@ -92,7 +108,10 @@ describe('history (built CLI)', () => {
   });
 
   it('flags a controller write the rules do not predict, says what they would do, exits 1', () => {
-    const events = readFileSync(DEMO, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const events = readFileSync(DEMO, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     // One foreign write at the end: the controller creates a second pod although api-tjd76 already
     // runs for its one replica (as after expectations expired with slow informers, #129795).
     const create = events.findLast((e) => e.verb === 'create' && e.objectRef.resource === 'pods' && e.user.username === RC_USER);
@@ -106,7 +125,9 @@ describe('history (built CLI)', () => {
     writeFileSync(log, [...events, extra].map((e) => JSON.stringify(e)).join('\n') + '\n');
     const r = cli(['history', '--audit-log', log, '-o', 'wide']);
     expect(r.status).toBe(1);
-    expect(r.stdout).toMatch(/replication-controller\s+create\s+rc\/api\s+api-extra\s+-\s+NO\s+.+?\s+created pod api-extra: create number 1 of a sync whose rules create 0 \(replicas 1, had 1\)/);
+    expect(r.stdout).toMatch(
+      /replication-controller\s+create\s+rc\/api\s+api-extra\s+-\s+NO\s+.+?\s+created pod api-extra: create number 1 of a sync whose rules create 0 \(replicas 1, had 1\)/,
+    );
     expect(r.stdout).toContain('17 controller writes (16 predicted, 1 not predicted)');
     expect(r.stdout).toContain('Not predicted by the rules:');
     const json = JSON.parse(cli(['history', '--audit-log', log, '-o', 'json']).stdout);
@@ -131,9 +152,18 @@ describe('history (built CLI)', () => {
 
   it('--since / --until refuse what is not a duration or a zoned time, and an --until before --since: one line, exit 2', () => {
     for (const [args, message] of [
-      [['--since', 'yesterday'], 'error: invalid argument "yesterday" for "--since" flag: expected a duration (5s, 2m, 3h, 1h30m) or an RFC 3339 time (2026-11-25T02:52:00Z)'],
-      [['--until', '2026-11-25T02:52:00'], 'error: invalid argument "2026-11-25T02:52:00" for "--until" flag: the time has no zone: add Z for UTC (2026-11-25T02:52:00Z) or an offset (2026-11-25T03:52:00+01:00)'],
-      [['--since', '2026-11-25T02:53:00Z', '--until', '2026-11-25T02:52:00Z'], 'error: --until 2026-11-25T02:52:00Z is before --since 2026-11-25T02:53:00Z: nothing is between them'],
+      [
+        ['--since', 'yesterday'],
+        'error: invalid argument "yesterday" for "--since" flag: expected a duration (5s, 2m, 3h, 1h30m) or an RFC 3339 time (2026-11-25T02:52:00Z)',
+      ],
+      [
+        ['--until', '2026-11-25T02:52:00'],
+        'error: invalid argument "2026-11-25T02:52:00" for "--until" flag: the time has no zone: add Z for UTC (2026-11-25T02:52:00Z) or an offset (2026-11-25T03:52:00+01:00)',
+      ],
+      [
+        ['--since', '2026-11-25T02:53:00Z', '--until', '2026-11-25T02:52:00Z'],
+        'error: --until 2026-11-25T02:52:00Z is before --since 2026-11-25T02:53:00Z: nothing is between them',
+      ],
     ] as const) {
       const r = cli(['history', '--audit-log', DEMO, ...args]);
       expect(r.status, args.join(' ')).toBe(2);
@@ -157,7 +187,9 @@ describe('history (built CLI)', () => {
   it('--audit-log-format is one of the formats, and is for --audit-log inputs', () => {
     const bad = cli(['history', '--audit-log', DEMO, '--audit-log-format', 'gke']);
     expect(bad.status).toBe(2);
-    expect(bad.stderr.split('\n')[0]).toBe('error: invalid argument "gke" for "--audit-log-format" flag: expected one of kube-apiserver, gke-cloud-logging, gke-bigquery, eks-cloudwatch, eks-s3-export, eks-logs-insights, aks-storage, aks-event-hub, aks-log-analytics, openshift-node-logs, openshift-must-gather');
+    expect(bad.stderr.split('\n')[0]).toBe(
+      'error: invalid argument "gke" for "--audit-log-format" flag: expected one of kube-apiserver, gke-cloud-logging, gke-bigquery, eks-cloudwatch, eks-s3-export, eks-logs-insights, aks-storage, aks-event-hub, aks-log-analytics, openshift-node-logs, openshift-must-gather',
+    );
     const alone = cli(['history', '--audit-log-format', 'kube-apiserver']);
     expect(alone.status).toBe(2);
     expect(alone.stderr).toBe('error: --audit-log-format says how to read the --audit-log inputs: give them with --audit-log FILE\n');
@@ -208,7 +240,15 @@ describe('history (built CLI)', () => {
         apiVersion: 'v1',
         kind: 'List',
         items: [
-          event('web.1', 'Deployment', 'web', 'ScalingReplicaSet', 'Scaled down replica set web-7d9c5 from 4 to 3', 'deployment-controller', '2026-11-25T10:15:01Z'),
+          event(
+            'web.1',
+            'Deployment',
+            'web',
+            'ScalingReplicaSet',
+            'Scaled down replica set web-7d9c5 from 4 to 3',
+            'deployment-controller',
+            '2026-11-25T10:15:01Z',
+          ),
           event('web-7d9c5.2', 'ReplicaSet', 'web-7d9c5', 'SuccessfulDelete', 'Deleted pod: web-7d9c5-x2kq9', 'replicaset-controller', '2026-11-25T10:15:02Z'),
         ],
       }),
@@ -225,7 +265,7 @@ describe('history (built CLI)', () => {
     expect(both.stderr).toBe('error: one history is read from one kind of input: give one of --audit-log, --events-file\n');
   });
 
-  it.skipIf(!existsSync(SHARED_DEMO))("reads the shared demo as it reads the fixture copy", () => {
+  it.skipIf(!existsSync(SHARED_DEMO))('reads the shared demo as it reads the fixture copy', () => {
     const shared = cli(['history', '--audit-log', SHARED_DEMO, '-o', 'json']);
     expect(shared.status).toBe(0);
     expect(shared.stderr.split('\n')[0]).toBe(COVERAGE.trim());
@@ -250,7 +290,9 @@ describe('history (built CLI)', () => {
     // a format forced on a log of another shape reads nothing from it: an error, not an empty history
     const forced = cli(['history', '--audit-log', DEMO, '--audit-log-format', 'gke-cloud-logging']);
     expect(forced.status).toBe(2);
-    expect(forced.stderr.trim().split('\n')).toEqual([`error: error parsing ${DEMO}: no entry reads as gke-cloud-logging (36 of another shape): leave out --audit-log-format to recognise the format from the content`]);
+    expect(forced.stderr.trim().split('\n')).toEqual([
+      `error: error parsing ${DEMO}: no entry reads as gke-cloud-logging (36 of another shape): leave out --audit-log-format to recognise the format from the content`,
+    ]);
   });
 });
 
@@ -289,7 +331,14 @@ describe('a big log, read on a thread of its own', () => {
   const lines = readFileSync(DEMO, 'utf8').trim().split('\n');
   const copies: string[] = [];
   // the demo again in namespace demo-N, N times, to pass the thread's threshold
-  for (let n = 0; copies.join('\n').length < 17 * 1024 * 1024; n++) for (const l of lines) copies.push(l.replaceAll('"demo"', `"demo-${n}"`).replaceAll('/namespaces/demo/', `/namespaces/demo-${n}/`).replace(/"auditID":"([^"]+)"/, `"auditID":"$1-${n}"`));
+  for (let n = 0; copies.join('\n').length < 17 * 1024 * 1024; n++)
+    for (const l of lines)
+      copies.push(
+        l
+          .replaceAll('"demo"', `"demo-${n}"`)
+          .replaceAll('/namespaces/demo/', `/namespaces/demo-${n}/`)
+          .replace(/"auditID":"([^"]+)"/, `"auditID":"$1-${n}"`),
+      );
   writeFileSync(big, copies.join('\n') + '\n');
 
   beforeAll(() => ensureBuilt(), 600_000);
@@ -312,6 +361,10 @@ describe('a big log, read on a thread of its own', () => {
     writeFileSync(bad, readFileSync(big, 'utf8') + '{"kind":"Event", not json\n');
     const r = cli(['history', '--audit-log', bad, '-A']);
     expect(r.status).toBe(2);
-    expect(r.stderr.trim().split('\n')).toEqual([expect.stringMatching(new RegExp(`^error: error parsing ${bad.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: not a JSON audit event.* \\(line ${copies.length + 1}\\)$`))]);
+    expect(r.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(
+        new RegExp(`^error: error parsing ${bad.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: not a JSON audit event.* \\(line ${copies.length + 1}\\)$`),
+      ),
+    ]);
   }, 120_000);
 });

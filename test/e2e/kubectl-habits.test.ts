@@ -29,7 +29,10 @@ describe.each(ENTRIES)('help and unknown commands, through %s', (_label, entry) 
     for (const args of [['-h'], ['help']]) expect(cli(args, { env: entry })).toEqual(root);
     // -h is one setting for every command (package.json oclif.additionalHelpFlags): every command
     // through the bundle, two through the plain build, whose start is slower
-    const commands = 'RS_RECONCILE_NO_BUNDLE' in entry ? ['diff', 'record'] : ['diff', 'explain', 'reconcile', 'run', 'watch', 'history', 'record', 'sandbox', 'completion', 'version'];
+    const commands =
+      'RS_RECONCILE_NO_BUNDLE' in entry
+        ? ['diff', 'record']
+        : ['diff', 'explain', 'reconcile', 'run', 'watch', 'history', 'record', 'sandbox', 'completion', 'version'];
     for (const cmd of commands) {
       const help = cli([cmd, '--help'], { env: entry });
       expect(help.status, cmd).toBe(0);
@@ -43,19 +46,29 @@ describe.each(ENTRIES)('help and unknown commands, through %s', (_label, entry) 
     const r = cli(['explian', 'shop-web'], { env: { ...entry, ...PLUGIN } });
     expect(r.status).toBe(1);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toBe('error: unknown command "explian" for "kubectl rs-reconcile"\n\nDid you mean this?\n\texplain\n\nRun \'kubectl rs-reconcile --help\' for usage.\n');
+    expect(r.stderr).toBe(
+      'error: unknown command "explian" for "kubectl rs-reconcile"\n\nDid you mean this?\n\texplain\n\nRun \'kubectl rs-reconcile --help\' for usage.\n',
+    );
     const plain = cli(['frobnicate'], { env: entry });
     expect(plain.status).toBe(1);
     expect(plain.stderr).toBe('error: unknown command "frobnicate" for "rs-reconcile"\nRun \'rs-reconcile --help\' for usage.\n');
     // flags before the command: kubectl's unknown-flag line, and where the command goes
     const first = cli(['-n', 'shop', 'diff'], { env: entry });
     expect(first.status).toBe(1);
-    expect(first.stderr).toBe("error: unknown shorthand flag: 'n' in -n (the command goes first: rs-reconcile diff -n shop)\nRun 'rs-reconcile --help' for usage.\n");
+    expect(first.stderr).toBe(
+      "error: unknown shorthand flag: 'n' in -n (the command goes first: rs-reconcile diff -n shop)\nRun 'rs-reconcile --help' for usage.\n",
+    );
     // help about an unknown command is the same answer
-    for (const args of [['help', 'explian'], ['explian', '-h'], ['explian', '--help']]) {
+    for (const args of [
+      ['help', 'explian'],
+      ['explian', '-h'],
+      ['explian', '--help'],
+    ]) {
       const h = cli(args, { env: entry });
       expect(h.status, args.join(' ')).toBe(1);
-      expect(h.stderr, args.join(' ')).toBe('error: unknown command "explian" for "rs-reconcile"\n\nDid you mean this?\n\texplain\n\nRun \'rs-reconcile --help\' for usage.\n');
+      expect(h.stderr, args.join(' ')).toBe(
+        'error: unknown command "explian" for "rs-reconcile"\n\nDid you mean this?\n\texplain\n\nRun \'rs-reconcile --help\' for usage.\n',
+      );
     }
   }, 60_000);
 });
@@ -121,19 +134,23 @@ describe('empty input fails the gate', () => {
     mkdirSync(emptyDir, { recursive: true });
   });
 
-  it.each(ENTRIES)('diff -f of an empty file, an empty directory or empty stdin: exit 2, one line, as kubectl apply (%s)', (_label, entry) => {
-    for (const [args, input] of [
-      [['diff', '-f', empty], ''],
-      [['diff', '-f', emptyDir], ''],
-      [['diff', '-f', '-'], ''],
-      [['diff', '-f', '-'], '# a failed kubectl get > snap.yaml leaves nothing, or this\n'],
-    ] as const) {
-      const r = cli([...args], { input, env: entry });
-      expect(r.status, args.join(' ')).toBe(2);
-      expect(r.stdout, args.join(' ')).toBe('');
-      expect(r.stderr, args.join(' ')).toBe('error: no objects passed to diff\n');
-    }
-  }, 60_000);
+  it.each(ENTRIES)(
+    'diff -f of an empty file, an empty directory or empty stdin: exit 2, one line, as kubectl apply (%s)',
+    (_label, entry) => {
+      for (const [args, input] of [
+        [['diff', '-f', empty], ''],
+        [['diff', '-f', emptyDir], ''],
+        [['diff', '-f', '-'], ''],
+        [['diff', '-f', '-'], '# a failed kubectl get > snap.yaml leaves nothing, or this\n'],
+      ] as const) {
+        const r = cli([...args], { input, env: entry });
+        expect(r.status, args.join(' ')).toBe(2);
+        expect(r.stdout, args.join(' ')).toBe('');
+        expect(r.stderr, args.join(' ')).toBe('error: no objects passed to diff\n');
+      }
+    },
+    60_000,
+  );
 
   it('every command that reads -f names itself', () => {
     for (const [cmd, ...rest] of [['explain', 'rs/web'], ['explain', 'pod/web-1'], ['watch'], ['reconcile', '--dry-run=client']]) {
@@ -163,7 +180,12 @@ describe('Ctrl-C exits 130, as a shell expects', () => {
     sb = await startSandbox({
       seed: [
         { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'shop' } },
-        { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'web', namespace: 'shop', uid: 'rs-1' }, spec: { replicas: 2, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'c', image: 'x' }] } } } },
+        {
+          apiVersion: 'apps/v1',
+          kind: 'ReplicaSet',
+          metadata: { name: 'web', namespace: 'shop', uid: 'rs-1' },
+          spec: { replicas: 2, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'c', image: 'x' }] } } },
+        },
       ],
     });
     await sb.writeKubeconfig(kubeconfig);
@@ -180,16 +202,31 @@ describe('Ctrl-C exits 130, as a shell expects', () => {
     const core = kc.makeApiClient(CoreV1Api);
     await core.createNamespace({ body: { metadata: { name } } });
     for (const deadline = Date.now() + 30_000; ; ) {
-      if (await core.readNamespacedServiceAccount({ namespace: name, name: 'default' }).then(() => true, () => false)) break;
+      if (
+        await core.readNamespacedServiceAccount({ namespace: name, name: 'default' }).then(
+          () => true,
+          () => false,
+        )
+      )
+        break;
       if (Date.now() > deadline) throw new Error('no default ServiceAccount in time');
       await new Promise((r) => setTimeout(r, 50));
     }
     const labels = { app: name };
-    await kc.makeApiClient(AppsV1Api).createNamespacedReplicaSet({ namespace: name, body: { metadata: { name }, spec: { replicas, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'c', image: 'x' }] } } } } });
+    await kc.makeApiClient(AppsV1Api).createNamespacedReplicaSet({
+      namespace: name,
+      body: {
+        metadata: { name },
+        spec: { replicas, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'c', image: 'x' }] } } },
+      },
+    });
   }
 
   it('run: after the caches synced, SIGINT stops it gracefully with exit 130', async () => {
-    const child = spawn(process.execPath, [RUN_JS, 'run', '-n', 'shop', '--force', '--kubeconfig', kubeconfig], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1', HOME: '/nonexistent-home' } });
+    const child = spawn(process.execPath, [RUN_JS, 'run', '-n', 'shop', '--force', '--kubeconfig', kubeconfig], {
+      cwd: ROOT,
+      env: { ...process.env, NO_COLOR: '1', HOME: '/nonexistent-home' },
+    });
     let stderr = '';
     const synced = new Promise<void>((resolve) =>
       child.stderr.on('data', (b) => {
@@ -208,7 +245,10 @@ describe('Ctrl-C exits 130, as a shell expects', () => {
     // many pods, written at the default 50 writes a second: the apply takes seconds
     await namespaceWithReplicaSet('bulk', 1000);
     const audit = () => sb!.audit().filter((e) => e.verb === 'create' && e.resource === 'pods' && e.namespace === 'bulk').length;
-    const child = spawn(process.execPath, [RUN_JS, 'reconcile', '-n', 'bulk', '--yes', '--kubeconfig', kubeconfig], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1', HOME: '/nonexistent-home' } });
+    const child = spawn(process.execPath, [RUN_JS, 'reconcile', '-n', 'bulk', '--yes', '--kubeconfig', kubeconfig], {
+      cwd: ROOT,
+      env: { ...process.env, NO_COLOR: '1', HOME: '/nonexistent-home' },
+    });
     const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
     for (const deadline = Date.now() + 30_000; audit() === 0; ) {
       if (Date.now() > deadline) throw new Error('no pod created in time');
@@ -228,31 +268,43 @@ describe('Ctrl-C exits 130, as a shell expects', () => {
     }
   })();
 
-  it.skipIf(!tmux)('reconcile: Ctrl-C at the confirmation prompt (a key on a terminal) exits 130 and writes nothing', async () => {
-    const socket = `rs-habits-${process.pid}`;
-    const t = (...args: string[]) => execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8', timeout: 10_000, env: { PATH: process.env.PATH, HOME: dir, HISTFILE: '/dev/null', TERM: 'xterm-256color', LANG: 'C.UTF-8' } });
-    const screen = () => t('capture-pane', '-p', '-t', 'w');
-    const waitFor = async (re: RegExp, what: string) => {
-      for (const deadline = Date.now() + 30_000; ; ) {
-        const s = screen();
-        if (re.test(s)) return s;
-        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; the screen:\n${s}`);
-        await new Promise((r) => setTimeout(r, 50));
+  it.skipIf(!tmux)(
+    'reconcile: Ctrl-C at the confirmation prompt (a key on a terminal) exits 130 and writes nothing',
+    async () => {
+      const socket = `rs-habits-${process.pid}`;
+      const t = (...args: string[]) =>
+        execFileSync('tmux', ['-L', socket, ...args], {
+          encoding: 'utf8',
+          timeout: 10_000,
+          env: { PATH: process.env.PATH, HOME: dir, HISTFILE: '/dev/null', TERM: 'xterm-256color', LANG: 'C.UTF-8' },
+        });
+      const screen = () => t('capture-pane', '-p', '-t', 'w');
+      const waitFor = async (re: RegExp, what: string) => {
+        for (const deadline = Date.now() + 30_000; ; ) {
+          const s = screen();
+          if (re.test(s)) return s;
+          if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; the screen:\n${s}`);
+          await new Promise((r) => setTimeout(r, 50));
+        }
+      };
+      t('-f', '/dev/null', 'new-session', '-d', '-s', 'w', '-x', '120', '-y', '40', 'bash --norc --noprofile');
+      try {
+        await namespaceWithReplicaSet('prompt', 2);
+        const before = sb!.audit().length;
+        t('send-keys', '-t', 'w', '-l', `cd ${ROOT} && NO_COLOR=1 node bin/run.js reconcile -n prompt --kubeconfig ${kubeconfig}; echo EXIT=$?`);
+        t('send-keys', '-t', 'w', 'Enter');
+        await waitFor(/\[y\/N\] *$/m, 'the confirmation prompt');
+        t('send-keys', '-t', 'w', 'C-c');
+        await waitFor(/EXIT=130/, 'the exit');
+        const writes = sb!
+          .audit()
+          .slice(before)
+          .filter((e) => !['get', 'list', 'watch'].includes(e.verb) && !e.user?.startsWith('system:'));
+        expect(writes).toEqual([]);
+      } finally {
+        t('kill-server');
       }
-    };
-    t('-f', '/dev/null', 'new-session', '-d', '-s', 'w', '-x', '120', '-y', '40', 'bash --norc --noprofile');
-    try {
-      await namespaceWithReplicaSet('prompt', 2);
-      const before = sb!.audit().length;
-      t('send-keys', '-t', 'w', '-l', `cd ${ROOT} && NO_COLOR=1 node bin/run.js reconcile -n prompt --kubeconfig ${kubeconfig}; echo EXIT=$?`);
-      t('send-keys', '-t', 'w', 'Enter');
-      await waitFor(/\[y\/N\] *$/m, 'the confirmation prompt');
-      t('send-keys', '-t', 'w', 'C-c');
-      await waitFor(/EXIT=130/, 'the exit');
-      const writes = sb!.audit().slice(before).filter((e) => !['get', 'list', 'watch'].includes(e.verb) && !e.user?.startsWith('system:'));
-      expect(writes).toEqual([]);
-    } finally {
-      t('kill-server');
-    }
-  }, 60_000);
+    },
+    60_000,
+  );
 });

@@ -40,7 +40,9 @@ describe('explain pod/NAME on a snapshot', () => {
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/^Pod orders\/orders-worker-7c9d2-k4x8p\n/);
     expect(flat(r.stdout)).toContain('Its owner was likely deleted with --cascade=orphan');
-    expect(flat(r.stdout)).toContain('its generateName "orders-worker-7c9d2-" points to orders-worker-7c9d2, and no ReplicaSet or ReplicationController named orders-worker-7c9d2 is in the input');
+    expect(flat(r.stdout)).toContain(
+      'its generateName "orders-worker-7c9d2-" points to orders-worker-7c9d2, and no ReplicaSet or ReplicationController named orders-worker-7c9d2 is in the input',
+    );
   });
 
   it('released and re-created owners are told apart', () => {
@@ -85,7 +87,9 @@ describe('explain pod/NAME on a snapshot', () => {
     }
     const doc = JSON.parse(explainPod('pod/orders-api-z8m3p', ['-o', 'json']).stdout);
     expect(doc.owner).toMatchObject({ kind: 'ReplicaSet', name: 'orders-api', found: true });
-    expect(doc.controllers).toEqual([expect.objectContaining({ name: 'orders-api', decision: 'keep', delete: expect.objectContaining({ order: 1, reason: 'NotReady' }) })]);
+    expect(doc.controllers).toEqual([
+      expect.objectContaining({ name: 'orders-api', decision: 'keep', delete: expect.objectContaining({ order: 1, reason: 'NotReady' }) }),
+    ]);
     expect(JSON.parse(explainPod('pod/orders-cron-m2n4b', ['-o', 'json']).stdout).owner).toMatchObject({ name: 'orders-cron', found: false });
   });
 
@@ -119,7 +123,10 @@ describe('explain pod/NAME on a live cluster', () => {
   // the API server runs in this process: the CLI must run without blocking it
   const run = async (args: string[]) => {
     try {
-      const { stdout, stderr } = await promisify(execFile)(process.execPath, [RUN_JS, ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1', KUBECONFIG: kubeconfig } });
+      const { stdout, stderr } = await promisify(execFile)(process.execPath, [RUN_JS, ...args], {
+        cwd: ROOT,
+        env: { ...process.env, NO_COLOR: '1', KUBECONFIG: kubeconfig },
+      });
       return { status: 0, stdout, stderr };
     } catch (e: any) {
       return { status: e.code as number, stdout: e.stdout as string, stderr: e.stderr as string };

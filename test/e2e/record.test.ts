@@ -38,8 +38,29 @@ async function shopSandbox(): Promise<string> {
   sb = await startSandbox({
     seed: [
       { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'shop' } },
-      { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'web', namespace: 'shop', uid: 'rs-1' }, spec: { replicas: 1, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'c', image: 'x' }] } } }, status: { replicas: 1 } },
-      { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web-a', namespace: 'shop', uid: 'p-1', labels, managedFields: [{ manager: 'kube-controller-manager', operation: 'Update', apiVersion: 'v1', time: '2026-11-25T10:00:00Z', fieldsType: 'FieldsV1', fieldsV1: {} }], ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web', uid: 'rs-1', controller: true }] }, spec: { containers: [{ name: 'c', image: 'x' }] }, status: { phase: 'Running' } },
+      {
+        apiVersion: 'apps/v1',
+        kind: 'ReplicaSet',
+        metadata: { name: 'web', namespace: 'shop', uid: 'rs-1' },
+        spec: { replicas: 1, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'c', image: 'x' }] } } },
+        status: { replicas: 1 },
+      },
+      {
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: {
+          name: 'web-a',
+          namespace: 'shop',
+          uid: 'p-1',
+          labels,
+          managedFields: [
+            { manager: 'kube-controller-manager', operation: 'Update', apiVersion: 'v1', time: '2026-11-25T10:00:00Z', fieldsType: 'FieldsV1', fieldsV1: {} },
+          ],
+          ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web', uid: 'rs-1', controller: true }],
+        },
+        spec: { containers: [{ name: 'c', image: 'x' }] },
+        status: { phase: 'Running' },
+      },
     ],
   });
   await sb.writeKubeconfig(kubeconfig);
@@ -68,7 +89,10 @@ describe('record (built CLI)', () => {
       [['record', '--output-file', out], /kubeconfig|no configuration/i],
       // -o is a format, never a file name: `record -o json` writes no file named json
       [['record', '-o', 'json'], /^error: required flag\(s\) "output-file" not set\n/],
-      [['record', '-o', out], /^error: invalid argument ".*never\.jsonl" for "-o, --output" flag: expected json \(a recording is JSON lines\); name the file to write with --output-file .*never\.jsonl\nSee 'rs-reconcile record --help' for usage\.$/],
+      [
+        ['record', '-o', out],
+        /^error: invalid argument ".*never\.jsonl" for "-o, --output" flag: expected json \(a recording is JSON lines\); name the file to write with --output-file .*never\.jsonl\nSee 'rs-reconcile record --help' for usage\.$/,
+      ],
     ];
     for (const [args, want] of cases) {
       const r = cli(args);
@@ -83,13 +107,16 @@ describe('record (built CLI)', () => {
 
   it('an unreachable API server ends it with one line; the file holds only its header', () => {
     const kubeconfig = join(dir, 'unreachable');
-    writeFileSync(kubeconfig, `apiVersion: v1
+    writeFileSync(
+      kubeconfig,
+      `apiVersion: v1
 kind: Config
 clusters: [{name: c, cluster: {server: "https://127.0.0.1:1"}}]
 users: [{name: u, user: {token: t}}]
 contexts: [{name: x, context: {cluster: c, user: u, namespace: shop}}]
 current-context: x
-`);
+`,
+    );
     const out = join(dir, 'unreachable.jsonl');
     const r = cli(['record', '--output-file', out, '--kubeconfig', kubeconfig], { timeout: 30_000 });
     expect(r.status).toBe(2);
@@ -106,14 +133,27 @@ current-context: x
     const r = await cliAsync(['record', '-n', 'shop', '--output-file', out, '--timeout', '1s', '--kubeconfig', kubeconfig]);
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
-    const lines = gunzipSync(readFileSync(out)).toString('utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const lines = gunzipSync(readFileSync(out))
+      .toString('utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines[0]).toMatchObject({ apiVersion: 'rs-reconcile/v1alpha1', kind: 'Recording', version: 1, namespace: 'shop' });
-    expect(lines.slice(1).map((l) => [l.kind, l.type, l.resource, l.listed, l.object.metadata.name]).sort()).toEqual([
+    expect(
+      lines
+        .slice(1)
+        .map((l) => [l.kind, l.type, l.resource, l.listed, l.object.metadata.name])
+        .sort(),
+    ).toEqual([
       ['Change', 'ADDED', 'pods', true, 'web-a'],
       ['Change', 'ADDED', 'replicasets', true, 'web'],
     ]);
     // the informers keep managedFields for the recording: who wrote the pod is in its line
-    expect(lines.find((l) => l.resource === 'pods')).toMatchObject({ manager: 'kube-controller-manager', operation: 'Update', object: { metadata: { managedFields: [{ manager: 'kube-controller-manager' }] } } });
+    expect(lines.find((l) => l.resource === 'pods')).toMatchObject({
+      manager: 'kube-controller-manager',
+      operation: 'Update',
+      object: { metadata: { managedFields: [{ manager: 'kube-controller-manager' }] } },
+    });
     const h = await cliAsync(['history', '--recording', out, '-o', 'json']);
     expect(h.status).toBe(0);
     expect(JSON.parse(h.stdout)).toMatchObject({ kind: 'ReconcileHistory', source: 'recording', events: [] });
@@ -126,7 +166,10 @@ current-context: x
   it('Ctrl-C (SIGINT) ends it with exit 130, as a shell expects, and every line written whole', async () => {
     const kubeconfig = await shopSandbox();
     const out = join(dir, 'sigint.jsonl');
-    const child = spawn(process.execPath, [RUN_JS, 'record', '-n', 'shop', '--output-file', out, '--kubeconfig', kubeconfig], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1', HOME: '/nonexistent-home' } });
+    const child = spawn(process.execPath, [RUN_JS, 'record', '-n', 'shop', '--output-file', out, '--kubeconfig', kubeconfig], {
+      cwd: ROOT,
+      env: { ...process.env, NO_COLOR: '1', HOME: '/nonexistent-home' },
+    });
     let stderr = '';
     child.stderr.on('data', (b) => (stderr += b));
     const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
@@ -140,6 +183,11 @@ current-context: x
     expect(stderr).toBe('');
     const text = readFileSync(out, 'utf8');
     expect(text.endsWith('\n')).toBe(true);
-    expect(text.trim().split('\n').map((l) => JSON.parse(l).kind)).toEqual(['Recording', 'Change', 'Change']);
+    expect(
+      text
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).kind),
+    ).toEqual(['Recording', 'Change', 'Change']);
   }, 30_000);
 });

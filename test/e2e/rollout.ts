@@ -15,7 +15,10 @@ const DC = 'system:serviceaccount:kube-system:deployment-controller';
 const asDeploymentController = setHeaderOptions('Impersonate-User', DC);
 const mergePatch = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
 
-type Pod = { metadata?: { deletionTimestamp?: Date; ownerReferences?: { controller?: boolean; name: string }[] }; status?: { conditions?: { type: string; status: string }[] } };
+type Pod = {
+  metadata?: { deletionTimestamp?: Date; ownerReferences?: { controller?: boolean; name: string }[] };
+  status?: { conditions?: { type: string; status: string }[] };
+};
 const ready = (p: Pod) => p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
 
 function replicaSet(d: V1Deployment, hash: string, image: string, replicas: number) {
@@ -23,7 +26,11 @@ function replicaSet(d: V1Deployment, hash: string, image: string, replicas: numb
   return {
     apiVersion: 'apps/v1',
     kind: 'ReplicaSet',
-    metadata: { name: `web-${hash}`, labels, ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', uid: d.metadata!.uid!, controller: true, blockOwnerDeletion: true }] },
+    metadata: {
+      name: `web-${hash}`,
+      labels,
+      ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', uid: d.metadata!.uid!, controller: true, blockOwnerDeletion: true }],
+    },
     spec: { replicas, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'web', image }] } } },
   };
 }
@@ -40,21 +47,39 @@ export async function rollOutOnSandbox(dir: string): Promise<string> {
     kc.loadFromString(sb.kubeconfig());
     const core = kc.makeApiClient(CoreV1Api);
     const apps = kc.makeApiClient(AppsV1Api);
-    running = runForeground({ ...foregroundOptions(kubeconfig, { namespace: NS, qps: 1000, burst: 1000 }), signal: stop.signal, stream: new Writable({ write: (_c, _e, cb) => cb() }) });
-    const live = async (rs: string) => (await core.listNamespacedPod({ namespace: NS })).items.filter((p: Pod) => !p.metadata!.deletionTimestamp && p.metadata!.ownerReferences?.some((r) => r.controller && r.name === rs));
-    const settled = (name: string, replicas: number) => waitFor(async () => {
-      const pods = await live(name);
-      return pods.length === replicas && pods.every(ready);
-    }, `${name} at ${replicas} ready pods`, 60_000);
+    running = runForeground({
+      ...foregroundOptions(kubeconfig, { namespace: NS, qps: 1000, burst: 1000 }),
+      signal: stop.signal,
+      stream: new Writable({ write: (_c, _e, cb) => cb() }),
+    });
+    const live = async (rs: string) =>
+      (await core.listNamespacedPod({ namespace: NS })).items.filter(
+        (p: Pod) => !p.metadata!.deletionTimestamp && p.metadata!.ownerReferences?.some((r) => r.controller && r.name === rs),
+      );
+    const settled = (name: string, replicas: number) =>
+      waitFor(
+        async () => {
+          const pods = await live(name);
+          return pods.length === replicas && pods.every(ready);
+        },
+        `${name} at ${replicas} ready pods`,
+        60_000,
+      );
     const scale = async (name: string, replicas: number) => {
       await apps.patchNamespacedReplicaSetScale({ namespace: NS, name, body: { spec: { replicas } } }, setHeaderOptions('Impersonate-User', DC, mergePatch));
       await settled(name, replicas);
     };
     const template = { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'web', image: 'nginx:1.25' }] } };
-    const d = await apps.createNamespacedDeployment({ namespace: NS, body: { metadata: { name: 'web' }, spec: { replicas: 2, selector: { matchLabels: { app: 'web' } }, template } } });
+    const d = await apps.createNamespacedDeployment({
+      namespace: NS,
+      body: { metadata: { name: 'web' }, spec: { replicas: 2, selector: { matchLabels: { app: 'web' } }, template } },
+    });
     await apps.createNamespacedReplicaSet({ namespace: NS, body: replicaSet(d, 'old', 'nginx:1.25', 2) }, asDeploymentController);
     await settled('web-old', 2);
-    await apps.patchNamespacedDeployment({ namespace: NS, name: 'web', body: { spec: { template: { spec: { containers: [{ name: 'web', image: 'nginx:1.26' }] } } } } }, mergePatch);
+    await apps.patchNamespacedDeployment(
+      { namespace: NS, name: 'web', body: { spec: { template: { spec: { containers: [{ name: 'web', image: 'nginx:1.26' }] } } } } },
+      mergePatch,
+    );
     await apps.createNamespacedReplicaSet({ namespace: NS, body: replicaSet(d, 'new', 'nginx:1.26', 1) }, asDeploymentController);
     await settled('web-new', 1);
     await scale('web-old', 1);

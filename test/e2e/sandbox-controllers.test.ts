@@ -18,7 +18,10 @@ afterAll(() => rm(dir, { recursive: true, force: true }));
 /** Starts the sandbox command, waits for its hint line, hands a client to `fn`, then stops it with SIGINT. */
 async function withSandbox(flags: string[], fn: (core: CoreV1Api, hint: string) => Promise<void>): Promise<void> {
   const kubeconfig = join(dir, `${flags.join('') || 'default'}.kubeconfig`);
-  const child = spawn(process.execPath, [RUN_JS, 'sandbox', '--nodes', '0', '--write-kubeconfig', kubeconfig, ...flags], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' } });
+  const child = spawn(process.execPath, [RUN_JS, 'sandbox', '--nodes', '0', '--write-kubeconfig', kubeconfig, ...flags], {
+    cwd: ROOT,
+    env: { ...process.env, NO_COLOR: '1' },
+  });
   const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
   try {
     let stderr = '';

@@ -26,7 +26,10 @@ afterEach(async () => {
 async function startSandbox(seed: string): Promise<{ apps: AppsV1Api; core: CoreV1Api }> {
   const dir = await mkdtemp(join(tmpdir(), 'sbx-reconcile-'));
   const kubeconfig = join(dir, 'sandbox.kubeconfig');
-  const child = spawn(process.execPath, [RUN_JS, 'sandbox', '--nodes', '3', '--seed', seed, '--kubeconfig', kubeconfig], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' } });
+  const child = spawn(process.execPath, [RUN_JS, 'sandbox', '--nodes', '3', '--seed', seed, '--kubeconfig', kubeconfig], {
+    cwd: ROOT,
+    env: { ...process.env, NO_COLOR: '1' },
+  });
   const exited = new Promise((r) => child.on('exit', r));
   sandbox = { child, exited, kubeconfig, dir };
   let stderr = '';
@@ -48,7 +51,12 @@ function cli(args: string[], onSpawn?: (child: ChildProcess) => void): Promise<{
     const child = execFile(
       process.execPath,
       [RUN_JS, ...args, '--kubeconfig', sandbox!.kubeconfig],
-      { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: undefined, HOME: '/nonexistent-home', KUBECONFIG: undefined }, maxBuffer: 1 << 26 },
+      {
+        cwd: ROOT,
+        encoding: 'utf8',
+        env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: undefined, HOME: '/nonexistent-home', KUBECONFIG: undefined },
+        maxBuffer: 1 << 26,
+      },
       (err, stdout, stderr) => resolve({ status: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
     child.stdin!.end();
@@ -80,13 +88,20 @@ describe('the README examples on the sandbox', () => {
     expect(readmeOutput('diff -n shop >/dev/null; echo $?')).toEqual(['0']);
     const diff = await cli(['diff', '-n', 'shop']);
     expect(diff.status).toBe(0);
-    expect((await apps.readNamespacedReplicaSet({ namespace: 'shop', name: 'shop-web' })).status).toMatchObject({ replicas: 5, readyReplicas: 5, availableReplicas: 5 });
+    expect((await apps.readNamespacedReplicaSet({ namespace: 'shop', name: 'shop-web' })).status).toMatchObject({
+      replicas: 5,
+      readyReplicas: 5,
+      availableReplicas: 5,
+    });
   }, 120_000);
 
   it('after a scale to 8, run -n shop --until-synced exits 0 with the status counting 8 ready pods, and diff -n shop exits 0', async () => {
     const { apps } = await startSandbox(example('drifted-replicaset'));
     // the README's `kubectl scale rs shop-web -n shop --replicas 8`
-    await apps.patchNamespacedReplicaSetScale({ namespace: 'shop', name: 'shop-web', body: { spec: { replicas: 8 } } }, setHeaderOptions('Content-Type', PatchStrategy.MergePatch));
+    await apps.patchNamespacedReplicaSetScale(
+      { namespace: 'shop', name: 'shop-web', body: { spec: { replicas: 8 } } },
+      setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+    );
     const r = await cli(['run', '-n', 'shop', '--until-synced', '--timeout', '1m']);
     expect(r.status).toBe(0);
     const statusLines = r.stderr.split('\n').filter((l) => l.includes('update status'));
@@ -99,7 +114,10 @@ describe('the README examples on the sandbox', () => {
 describe('an interrupted reconcile', () => {
   it('Ctrl-C mid-apply: exit 130, and stderr says per controller what was already written', async () => {
     const { apps, core } = await startSandbox(example('drifted-replicaset'));
-    await apps.patchNamespacedReplicaSetScale({ namespace: 'shop', name: 'shop-web', body: { spec: { replicas: 400 } } }, setHeaderOptions('Content-Type', PatchStrategy.MergePatch));
+    await apps.patchNamespacedReplicaSetScale(
+      { namespace: 'shop', name: 'shop-web', body: { spec: { replicas: 400 } } },
+      setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+    );
     const seeded = new Set((await core.listNamespacedPod({ namespace: 'shop' })).items.map((p) => p.metadata!.name));
     const before = seeded.size;
     const r = await cli(['reconcile', '-n', 'shop', '--yes'], (child) => {
@@ -111,7 +129,10 @@ describe('an interrupted reconcile', () => {
       void look();
     });
     expect(r.status).toBe(130);
-    const m = /^interrupted: ReplicaSet shop\/shop-web: created (\d+) of 396 pods, deleted 0 of 0, adopted 1 of 1, released 1 of 1, status (not )?written$/m.exec(r.stderr);
+    const m =
+      /^interrupted: ReplicaSet shop\/shop-web: created (\d+) of 396 pods, deleted 0 of 0, adopted 1 of 1, released 1 of 1, status (not )?written$/m.exec(
+        r.stderr,
+      );
     expect(m, r.stderr).not.toBeNull();
     // exactly what it says it created exists: nothing was sent after the interrupt
     const created = (await core.listNamespacedPod({ namespace: 'shop' })).items.filter((p) => !seeded.has(p.metadata!.name));

@@ -24,14 +24,21 @@ function tempKubeconfig(port: number): string {
   const dir = mkdtempSync(join(tmpdir(), 'rs-version-'));
   dirs.push(dir);
   const kc = join(dir, 'config');
-  writeFileSync(kc, `apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: "https://127.0.0.1:${port}", insecure-skip-tls-verify: true}}]\nusers: [{name: u, user: {token: t}}]\ncontexts: [{name: silent, context: {cluster: c, user: u}}]\ncurrent-context: silent\n`);
+  writeFileSync(
+    kc,
+    `apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: "https://127.0.0.1:${port}", insecure-skip-tls-verify: true}}]\nusers: [{name: u, user: {token: t}}]\ncontexts: [{name: silent, context: {cluster: c, user: u}}]\ncurrent-context: silent\n`,
+  );
   return kc;
 }
 
 /** The CLI without blocking this process (the sandbox answers from it). */
 async function cliAsync(args: string[], env: Record<string, string> = {}) {
   try {
-    const r = await execFileP(process.execPath, [RUN_JS, ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', HOME: '/nonexistent-home', ...env } });
+    const r = await execFileP(process.execPath, [RUN_JS, ...args], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      env: { ...process.env, NO_COLOR: '1', HOME: '/nonexistent-home', ...env },
+    });
     return { status: 0, stdout: r.stdout, stderr: r.stderr };
   } catch (e) {
     const err = e as { code: number; stdout: string; stderr: string };
@@ -60,7 +67,9 @@ describe('version offline', () => {
   });
 
   it('--client asks no server; --kube-version and --feature-gates choose the behaviour shown', () => {
-    const r = cli(['version', '--client', '--kube-version', '1.31', '--feature-gates', 'PodDeletionCost=false', '-o', 'yaml'], { env: { KUBECONFIG: UNREACHABLE } });
+    const r = cli(['version', '--client', '--kube-version', '1.31', '--feature-gates', 'PodDeletionCost=false', '-o', 'yaml'], {
+      env: { KUBECONFIG: UNREACHABLE },
+    });
     expect(r.status).toBe(0);
     expect(r.stdout).toContain('server: null');
     expect(r.stdout).toMatch(/version: "?1\.31"?\n\s+from: kube-version/);
@@ -77,7 +86,11 @@ describe('the newest minor, 1.36', () => {
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     const e = JSON.parse(r.stdout).controllerBehaviour.emulated;
-    expect(e).toMatchObject({ version: '1.36', from: 'kube-version', gates: { StaleControllerConsistencyReplicaSet: false, DeploymentReplicaSetTerminatingReplicas: true } });
+    expect(e).toMatchObject({
+      version: '1.36',
+      from: 'kube-version',
+      gates: { StaleControllerConsistencyReplicaSet: false, DeploymentReplicaSetTerminatingReplicas: true },
+    });
     const older = cli(['version', '--client', '--kube-version', '1.35', '--feature-gates', 'StaleControllerConsistencyReplicaSet=true']);
     expect(older.status).toBe(2);
     expect(older.stderr).toBe('error: feature gate StaleControllerConsistencyReplicaSet does not exist in Kubernetes 1.35 (it appeared in 1.36)\n');
@@ -107,8 +120,16 @@ describe('version against a live server (the embedded API server, v1.32.0)', () 
     expect(r.stdout).toMatch(/^ {2}off {2}availabilityInclusive/m);
     const json = JSON.parse((await cliAsync(['version', '-o', 'json'], { KUBECONFIG: kubeconfig })).stdout);
     expect(json.server).toMatchObject({ reachable: true, gitVersion: 'v1.32.0', major: '1', minor: '32' });
-    expect(json.controllerBehaviour.emulated).toMatchObject({ version: '1.32', from: 'server', gates: { PodDeletionCost: true, DeploymentReplicaSetTerminatingReplicas: false } });
-    expect(Object.fromEntries(json.controllerBehaviour.emulated.features.map((f: { name: string; on: boolean }) => [f.name, f.on]))).toMatchObject({ sidecarRestarts: true, availabilityInclusive: false, ownerIndex: false });
+    expect(json.controllerBehaviour.emulated).toMatchObject({
+      version: '1.32',
+      from: 'server',
+      gates: { PodDeletionCost: true, DeploymentReplicaSetTerminatingReplicas: false },
+    });
+    expect(Object.fromEntries(json.controllerBehaviour.emulated.features.map((f: { name: string; on: boolean }) => [f.name, f.on]))).toMatchObject({
+      sidecarRestarts: true,
+      availabilityInclusive: false,
+      ownerIndex: false,
+    });
     // text and document say the same
     expect(versionText(json)).toBe(r.stdout.trimEnd());
   });
@@ -130,7 +151,11 @@ describe('a server that never answers', () => {
       await vi.advanceTimersByTimeAsync(VERSION_TIMEOUT_MS - 1);
       expect(settled).toBe(false);
       await vi.advanceTimersByTimeAsync(1);
-      expect(await pending).toMatchObject({ reachable: false, context: 'silent', reason: `no answer from https://127.0.0.1:${(server.address() as AddressInfo).port} within 5s` });
+      expect(await pending).toMatchObject({
+        reachable: false,
+        context: 'silent',
+        reason: `no answer from https://127.0.0.1:${(server.address() as AddressInfo).port} within 5s`,
+      });
     } finally {
       vi.useRealTimers();
       for (const s of sockets) s.destroy();

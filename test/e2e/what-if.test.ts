@@ -43,7 +43,9 @@ describe('--replicas is a what-if', () => {
     const r = cli(['reconcile', '--plan', file, '--yes']);
     expect(r.status).toBe(2);
     expect(r.stdout).toBe('');
-    expect(r.stderr.trim()).toBe(`error: ${file}: this plan is a what-if (--replicas 1): it cannot be applied; plan again without those flags ("diff -o json") to get a plan to apply`);
+    expect(r.stderr.trim()).toBe(
+      `error: ${file}: this plan is a what-if (--replicas 1): it cannot be applied; plan again without those flags ("diff -o json") to get a plan to apply`,
+    );
     expect(r.stderr).not.toMatch(/stale/);
   });
 });

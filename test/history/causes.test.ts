@@ -18,7 +18,11 @@ function deployment(replicas: number, image: string) {
     apiVersion: 'apps/v1',
     kind: 'Deployment',
     metadata: { name: 'web', namespace: NS, uid: 'dep-uid', generation: 1 },
-    spec: { replicas, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image }] } } },
+    spec: {
+      replicas,
+      selector: { matchLabels: { app: 'web' } },
+      template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image }] } },
+    },
   };
 }
 
@@ -56,12 +60,37 @@ function pod(name: string, owner: { name: string; uid: string; hash: string }, r
       ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: owner.name, uid: owner.uid, controller: true, blockOwnerDeletion: true }],
     },
     spec: { nodeName: 'node-1', containers: [{ name: 'c', image: 'x' }] },
-    status: { phase: 'Running', conditions: [{ type: 'Ready', status: ready ? 'True' : 'False', lastTransitionTime: '2026-11-25T09:31:00Z' }], containerStatuses: [{ name: 'c', ready, restartCount: 0 }] },
+    status: {
+      phase: 'Running',
+      conditions: [{ type: 'Ready', status: ready ? 'True' : 'False', lastTransitionTime: '2026-11-25T09:31:00Z' }],
+      containerStatuses: [{ name: 'c', ready, restartCount: 0 }],
+    },
   };
 }
 
-function write(user: string, verb: ApiWrite['verb'], resource: ApiWrite['resource'], name: string | null, body: Record<string, any> | null, extra: Partial<ApiWrite> = {}): ApiWrite {
-  return { time: tick(), user, userAgent: 'test', verb, resource, subresource: null, namespace: NS, name, code: verb === 'create' ? 201 : 200, bodies: true, request: body, response: body, ...extra };
+function write(
+  user: string,
+  verb: ApiWrite['verb'],
+  resource: ApiWrite['resource'],
+  name: string | null,
+  body: Record<string, any> | null,
+  extra: Partial<ApiWrite> = {},
+): ApiWrite {
+  return {
+    time: tick(),
+    user,
+    userAgent: 'test',
+    verb,
+    resource,
+    subresource: null,
+    namespace: NS,
+    name,
+    code: verb === 'create' ? 201 : 200,
+    bodies: true,
+    request: body,
+    response: body,
+    ...extra,
+  };
 }
 
 const replay = () => new HistoryReplay({ behaviour: behaviourFor(32).behaviour });
@@ -94,13 +123,31 @@ describe('cause chains', () => {
     const create = events.find((e) => e.verb === 'create' && e.pod === 'new-a')!;
     expect(create.actor.controller).toBe(true);
     expect(create.cause).toEqual([
-      expect.objectContaining({ user: DC_USER, verb: 'create', object: { kind: 'ReplicaSet', namespace: NS, name: 'web-new' }, field: 'the object itself', change: 'created (replicas 1)' }),
-      expect.objectContaining({ user: 'admin', verb: 'update', object: { kind: 'Deployment', namespace: NS, name: 'web' }, field: 'spec.template', change: 'image nginx:1.25 → nginx:1.26' }),
+      expect.objectContaining({
+        user: DC_USER,
+        verb: 'create',
+        object: { kind: 'ReplicaSet', namespace: NS, name: 'web-new' },
+        field: 'the object itself',
+        change: 'created (replicas 1)',
+      }),
+      expect.objectContaining({
+        user: 'admin',
+        verb: 'update',
+        object: { kind: 'Deployment', namespace: NS, name: 'web' },
+        field: 'spec.template',
+        change: 'image nginx:1.25 → nginx:1.26',
+      }),
     ]);
     const del = events.find((e) => e.verb === 'delete' && e.pod === 'old-b')!;
     expect(del.predicted).toBe(true);
     expect(del.cause).toEqual([
-      expect.objectContaining({ user: DC_USER, verb: 'update', object: { kind: 'ReplicaSet', namespace: NS, name: 'web-old' }, field: 'spec.replicas', change: '2 → 1' }),
+      expect.objectContaining({
+        user: DC_USER,
+        verb: 'update',
+        object: { kind: 'ReplicaSet', namespace: NS, name: 'web-old' },
+        field: 'spec.replicas',
+        change: '2 → 1',
+      }),
       expect.objectContaining({ user: 'admin', object: { kind: 'Deployment', namespace: NS, name: 'web' }, field: 'spec.template' }),
     ]);
   });
@@ -109,7 +156,14 @@ describe('cause chains', () => {
     const r = replay();
     run(r, before());
     const events = run(r, [
-      write('system:serviceaccount:kube-system:horizontal-pod-autoscaler', 'update', 'deployments', 'web', { kind: 'Scale', apiVersion: 'autoscaling/v1', spec: { replicas: 3 } }, { subresource: 'scale' }),
+      write(
+        'system:serviceaccount:kube-system:horizontal-pod-autoscaler',
+        'update',
+        'deployments',
+        'web',
+        { kind: 'Scale', apiVersion: 'autoscaling/v1', spec: { replicas: 3 } },
+        { subresource: 'scale' },
+      ),
       write(DC_USER, 'update', 'replicasets', 'web-old', rs('web-old', 'old-uid', 3, 'nginx:1.25', 'old')),
       write(RS_USER, 'create', 'pods', 'old-c', pod('old-c', OLD)),
     ]);
@@ -128,8 +182,25 @@ describe('cause chains', () => {
       write(RS_USER, 'create', 'pods', 'old-c', pod('old-c', OLD)),
     ]);
     const create = events.find((e) => e.pod === 'old-c')!;
-    expect(create.cause).toEqual([expect.objectContaining({ user: 'admin', verb: 'delete', object: { kind: 'Pod', namespace: NS, name: 'old-a' }, field: 'the object itself', change: 'deleted' })]);
-    const status = run(r, [write(RS_USER, 'update', 'replicasets', 'web-old', { ...rs('web-old', 'old-uid', 2, 'nginx:1.25', 'old'), status: { replicas: 2 } }, { subresource: 'status', request: { status: { replicas: 2, fullyLabeledReplicas: 2, readyReplicas: 1, availableReplicas: 1, observedGeneration: 1 } } })]);
+    expect(create.cause).toEqual([
+      expect.objectContaining({
+        user: 'admin',
+        verb: 'delete',
+        object: { kind: 'Pod', namespace: NS, name: 'old-a' },
+        field: 'the object itself',
+        change: 'deleted',
+      }),
+    ]);
+    const status = run(r, [
+      write(
+        RS_USER,
+        'update',
+        'replicasets',
+        'web-old',
+        { ...rs('web-old', 'old-uid', 2, 'nginx:1.25', 'old'), status: { replicas: 2 } },
+        { subresource: 'status', request: { status: { replicas: 2, fullyLabeledReplicas: 2, readyReplicas: 1, availableReplicas: 1, observedGeneration: 1 } } },
+      ),
+    ]);
     expect(status[0].cause).toEqual(create.cause);
   });
 
@@ -152,7 +223,14 @@ describe('cause chains through the scale subresource', () => {
     run(r, before());
     const events = run(r, [
       write('admin', 'patch', 'deployments', 'web', deployment(2, 'nginx:1.27')),
-      write(DC_USER, 'update', 'replicasets', 'web-old', { kind: 'Scale', apiVersion: 'autoscaling/v1', metadata: { name: 'web-old', namespace: NS }, spec: { replicas: 1 } }, { subresource: 'scale' }),
+      write(
+        DC_USER,
+        'update',
+        'replicasets',
+        'web-old',
+        { kind: 'Scale', apiVersion: 'autoscaling/v1', metadata: { name: 'web-old', namespace: NS }, spec: { replicas: 1 } },
+        { subresource: 'scale' },
+      ),
       write(RS_USER, 'delete', 'pods', 'old-b', pod('old-b', OLD)),
     ]);
     const del = events.find((e) => e.verb === 'delete' && e.actor.controller)!;

@@ -129,7 +129,9 @@ describe.runIf(existsSync(CLOUD))('the demo in every shape of ../shared/history/
     const a = await collect({ auditLogs: [join(CLOUD, 'gke-gcloud.json')], target });
     const b = await collect({ auditLogs: [join(SHARED, 'audit.jsonl')], target });
     sameEvents(a.events, b.events);
-    expect(a.events.find((e) => e.verb === 'delete')?.cause).toEqual([expect.objectContaining({ user: 'admin', verb: 'scale', field: 'spec.replicas', change: '4 → 1' })]);
+    expect(a.events.find((e) => e.verb === 'delete')?.cause).toEqual([
+      expect.objectContaining({ user: 'admin', verb: 'scale', field: 'spec.replicas', change: '4 → 1' }),
+    ]);
   });
 });
 

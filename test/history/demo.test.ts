@@ -97,14 +97,17 @@ describe('the demo audit log (real v1.32 servers)', async () => {
     expect(history.from).toBe(times[0]);
     expect(history.to).toBe(times.at(-1));
     // the log holds one status write answered 409: it is no event
-    const statusWrites = readFileSync(LOG, 'utf8').split('\n').filter((l) => l.includes('"subresource":"status"') && l.includes('replicationcontrollers'));
+    const statusWrites = readFileSync(LOG, 'utf8')
+      .split('\n')
+      .filter((l) => l.includes('"subresource":"status"') && l.includes('replicationcontrollers'));
     const refused = statusWrites.filter((l) => JSON.parse(l).responseStatus.code >= 300).length;
     expect(refused).toBe(1);
     expect(mine.filter((e) => e.verb === 'status').length).toBe(statusWrites.length - refused);
-    for (const e of history.events) expect(Object.keys(e).sort()).toEqual(['actor', 'cause', 'controller', 'message', 'pod', 'predicted', 'reason', 'time', 'verb']);
+    for (const e of history.events)
+      expect(Object.keys(e).sort()).toEqual(['actor', 'cause', 'controller', 'message', 'pod', 'predicted', 'reason', 'time', 'verb']);
   });
 
-  it("applies the rules of the kube-controller-manager version that wrote the log, unless --kube-version says otherwise", async () => {
+  it('applies the rules of the kube-controller-manager version that wrote the log, unless --kube-version says otherwise', async () => {
     const named = await collect({ auditLogs: [LOG] });
     expect(named.notices).toEqual([]);
     expect(named.history.kubernetesVersion).toBe('1.32');
@@ -117,7 +120,10 @@ describe('the demo audit log (real v1.32 servers)', async () => {
 
   it('pod/NAME keeps the writes of that pod only; rc/NAME those of the controller', async () => {
     const pod = await collect({ auditLogs: [LOG], target: { kind: 'Pod', name: expected.pods.c } });
-    expect(pod.history.events.map((e) => `${e.verb} ${e.actor.user}`)).toEqual(['create system:serviceaccount:kube-system:replication-controller', 'delete admin']);
+    expect(pod.history.events.map((e) => `${e.verb} ${e.actor.user}`)).toEqual([
+      'create system:serviceaccount:kube-system:replication-controller',
+      'delete admin',
+    ]);
     expect(pod.targetNamespace).toBe('demo');
     const rc = await collect({ auditLogs: [LOG], target: { kind: 'ReplicationController', name: 'api' }, namespace: 'demo' });
     expect(rc.history.events.length).toBe(history.events.length);
@@ -135,7 +141,9 @@ describe('the demo audit log without status writes', async () => {
   const { tmpdir } = await import('node:os');
   const dir = mkdtempSync(join(tmpdir(), 'rs-demo-nostatus-'));
   const file = join(dir, 'audit.jsonl');
-  const lines = readFileSync(LOG, 'utf8').split('\n').filter((l) => l !== '' && JSON.parse(l).objectRef?.subresource !== 'status');
+  const lines = readFileSync(LOG, 'utf8')
+    .split('\n')
+    .filter((l) => l !== '' && JSON.parse(l).objectRef?.subresource !== 'status');
   writeFileSync(file, lines.join('\n') + '\n');
   const r = await collect({ auditLogs: [file] });
   rmSync(dir, { recursive: true, force: true });
@@ -152,8 +160,12 @@ describe('the demo audit log without status writes', async () => {
     }
   });
 
-  it("says in the coverage what is missing, and why it knows", () => {
-    expect(r.coverage.missing).toEqual([expect.stringMatching(/^pod status writes \(pods\/status, where the kubelet reports phase and readiness\): pod api-\w+ was Running in the answer to a delete at .*, which no pods\/status write in the log had set; the verdicts that rest on them are unknown$/)]);
+  it('says in the coverage what is missing, and why it knows', () => {
+    expect(r.coverage.missing).toEqual([
+      expect.stringMatching(
+        /^pod status writes \(pods\/status, where the kubelet reports phase and readiness\): pod api-\w+ was Running in the answer to a delete at .*, which no pods\/status write in the log had set; the verdicts that rest on them are unknown$/,
+      ),
+    ]);
     expect(r.counts).toMatchObject({ notPredicted: 0, predicted: 5, unknown: 3 });
   });
 });

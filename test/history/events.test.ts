@@ -40,12 +40,32 @@ let seq = 0;
 function ev(o: EvOpts): Record<string, any> {
   const ns = o.ns ?? NS;
   const obj = o.obj ?? 'web';
-  const component = o.component ?? (o.kind === 'Deployment' ? 'deployment-controller' : o.kind === 'Pod' ? 'kubelet' : o.kind === 'ReplicationController' ? 'replication-controller' : 'replicaset-controller');
+  const component =
+    o.component ??
+    (o.kind === 'Deployment'
+      ? 'deployment-controller'
+      : o.kind === 'Pod'
+        ? 'kubelet'
+        : o.kind === 'ReplicationController'
+          ? 'replication-controller'
+          : 'replicaset-controller');
   return {
     apiVersion: 'v1',
     kind: 'Event',
-    metadata: { name: o.name ?? `${obj}.${(++seq).toString(16).padStart(16, '0')}`, namespace: ns, uid: `uid-${o.name ?? seq}`, resourceVersion: String(seq), creationTimestamp: T(o.first) },
-    involvedObject: { apiVersion: o.kind === 'Deployment' || (o.kind ?? 'ReplicaSet') === 'ReplicaSet' ? 'apps/v1' : 'v1', kind: o.kind ?? 'ReplicaSet', name: obj, namespace: ns, uid: `${obj}-uid` },
+    metadata: {
+      name: o.name ?? `${obj}.${(++seq).toString(16).padStart(16, '0')}`,
+      namespace: ns,
+      uid: `uid-${o.name ?? seq}`,
+      resourceVersion: String(seq),
+      creationTimestamp: T(o.first),
+    },
+    involvedObject: {
+      apiVersion: o.kind === 'Deployment' || (o.kind ?? 'ReplicaSet') === 'ReplicaSet' ? 'apps/v1' : 'v1',
+      kind: o.kind ?? 'ReplicaSet',
+      name: obj,
+      namespace: ns,
+      uid: `${obj}-uid`,
+    },
     reason: o.reason,
     message: o.message,
     source: { component },
@@ -82,11 +102,22 @@ function evNew(o: EvOpts): Record<string, any> {
 const created = (pod: string, s: number, o: Partial<EvOpts> = {}) => ev({ reason: 'SuccessfulCreate', message: `Created pod: ${pod}`, first: s, ...o });
 const deleted = (pod: string, s: number, o: Partial<EvOpts> = {}) => ev({ reason: 'SuccessfulDelete', message: `Deleted pod: ${pod}`, first: s, ...o });
 const scaled = (rs: string, from: number, to: number, s: number, o: Partial<EvOpts> = {}) =>
-  ev({ reason: 'ScalingReplicaSet', kind: 'Deployment', obj: 'web', message: `Scaled ${to > from ? 'up' : 'down'} replica set ${rs} from ${from} to ${to}`, first: s, ...o });
-const killing = (pod: string, s: number, o: Partial<EvOpts> = {}) => ev({ reason: 'Killing', kind: 'Pod', obj: pod, message: 'Stopping container app', first: s, ...o });
+  ev({
+    reason: 'ScalingReplicaSet',
+    kind: 'Deployment',
+    obj: 'web',
+    message: `Scaled ${to > from ? 'up' : 'down'} replica set ${rs} from ${from} to ${to}`,
+    first: s,
+    ...o,
+  });
+const killing = (pod: string, s: number, o: Partial<EvOpts> = {}) =>
+  ev({ reason: 'Killing', kind: 'Pod', obj: pod, message: 'Stopping container app', first: s, ...o });
 
 function history(objects: unknown[], scope: EventsScope = {}) {
-  return historyFromEvents(objects.map(readEvent).filter((r): r is EventRecord => r !== null), scope);
+  return historyFromEvents(
+    objects.map(readEvent).filter((r): r is EventRecord => r !== null),
+    scope,
+  );
 }
 
 describe('the controllers’ Events as writes', () => {
@@ -134,8 +165,16 @@ describe('the controllers’ Events as writes', () => {
   });
 
   it('times are written alike whatever the Event held (…Z, ….000Z, a MicroTime), and N writes within one time are "N times at T"', () => {
-    const micro = { ...evNew({ reason: 'SuccessfulCreate', message: 'Created pod: web-m', first: 1, count: 2 }), eventTime: '2026-11-25T10:00:01.123456Z', series: { count: 2, lastObservedTime: '2026-11-25T10:00:01.123456Z' } };
-    const h = history([micro, created('web-n', 2, { count: 3 }), { ...created('web-o', 3), firstTimestamp: '2026-11-25T10:00:03.000Z', lastTimestamp: '2026-11-25T10:00:03.000Z' }]);
+    const micro = {
+      ...evNew({ reason: 'SuccessfulCreate', message: 'Created pod: web-m', first: 1, count: 2 }),
+      eventTime: '2026-11-25T10:00:01.123456Z',
+      series: { count: 2, lastObservedTime: '2026-11-25T10:00:01.123456Z' },
+    };
+    const h = history([
+      micro,
+      created('web-n', 2, { count: 3 }),
+      { ...created('web-o', 3), firstTimestamp: '2026-11-25T10:00:03.000Z', lastTimestamp: '2026-11-25T10:00:03.000Z' },
+    ]);
     expect(h.events.map((e) => e.time)).toEqual(['2026-11-25T10:00:01.123Z', T(2), T(3)]);
     expect(h.events[0].message).toContain('web-m 2 times at 2026-11-25T10:00:01.123Z');
     expect(h.events[1].message).toContain(`web-n 3 times at ${T(2)}`);
@@ -153,24 +192,67 @@ describe('the controllers’ Events as writes', () => {
 
   it('FailedCreate and FailedDelete are refused writes, not events', () => {
     const h = history([
-      ev({ reason: 'FailedCreate', type: 'Warning', message: 'Error creating: pods "web-" is forbidden: exceeded quota: q, requested: cpu=1', count: 7, first: 1, last: 50 }),
+      ev({
+        reason: 'FailedCreate',
+        type: 'Warning',
+        message: 'Error creating: pods "web-" is forbidden: exceeded quota: q, requested: cpu=1',
+        count: 7,
+        first: 1,
+        last: 50,
+      }),
       ev({ reason: 'FailedDelete', type: 'Warning', message: 'Error deleting: pods "web-a" is forbidden: User cannot delete', first: 60 }),
     ]);
     expect(h.events).toEqual([]);
     expect(h.refused).toEqual([
-      { time: T(50), user: RS_USER, verb: 'create', controller: { kind: 'ReplicaSet', namespace: NS, name: 'web' }, pod: null, code: 403, message: `FailedCreate: Error creating: pods "web-" is forbidden: exceeded quota: q, requested: cpu=1 (7 times between ${T(1)} and ${T(50)})` },
-      { time: T(60), user: RS_USER, verb: 'delete', controller: { kind: 'ReplicaSet', namespace: NS, name: 'web' }, pod: 'web-a', code: 403, message: 'FailedDelete: Error deleting: pods "web-a" is forbidden: User cannot delete' },
+      {
+        time: T(50),
+        user: RS_USER,
+        verb: 'create',
+        controller: { kind: 'ReplicaSet', namespace: NS, name: 'web' },
+        pod: null,
+        code: 403,
+        message: `FailedCreate: Error creating: pods "web-" is forbidden: exceeded quota: q, requested: cpu=1 (7 times between ${T(1)} and ${T(50)})`,
+      },
+      {
+        time: T(60),
+        user: RS_USER,
+        verb: 'delete',
+        controller: { kind: 'ReplicaSet', namespace: NS, name: 'web' },
+        pod: 'web-a',
+        code: 403,
+        message: 'FailedDelete: Error deleting: pods "web-a" is forbidden: User cannot delete',
+      },
     ]);
   });
 });
 
 describe('the deployment controller’s scales', () => {
   it('ScalingReplicaSet is a scale of the ReplicaSet, and the cause of as many creates as it asked for', () => {
-    const h = history([scaled('web-7d9c5', 1, 3, 10), created('web-7d9c5-aaaaa', 11, { obj: 'web-7d9c5' }), created('web-7d9c5-bbbbb', 11, { obj: 'web-7d9c5' }), created('web-7d9c5-ccccc', 40, { obj: 'web-7d9c5' })]);
+    const h = history([
+      scaled('web-7d9c5', 1, 3, 10),
+      created('web-7d9c5-aaaaa', 11, { obj: 'web-7d9c5' }),
+      created('web-7d9c5-bbbbb', 11, { obj: 'web-7d9c5' }),
+      created('web-7d9c5-ccccc', 40, { obj: 'web-7d9c5' }),
+    ]);
     const [scale, c1, c2, c3] = h.events;
-    expect(scale).toMatchObject({ time: T(10), verb: 'scale', actor: { user: DEPLOY_USER, controller: false }, controller: { kind: 'ReplicaSet', namespace: NS, name: 'web-7d9c5' }, pod: null, predicted: null, cause: null });
+    expect(scale).toMatchObject({
+      time: T(10),
+      verb: 'scale',
+      actor: { user: DEPLOY_USER, controller: false },
+      controller: { kind: 'ReplicaSet', namespace: NS, name: 'web-7d9c5' },
+      pod: null,
+      predicted: null,
+      cause: null,
+    });
     expect(scale.message).toMatch(/^deployment-controller scaled ReplicaSet web-7d9c5 \(Deployment web\) up from 1 to 3; /);
-    const step = { time: T(10), user: DEPLOY_USER, verb: 'scale', object: { kind: 'ReplicaSet', namespace: NS, name: 'web-7d9c5' }, field: 'spec.replicas', change: '1 → 3' };
+    const step = {
+      time: T(10),
+      user: DEPLOY_USER,
+      verb: 'scale',
+      object: { kind: 'ReplicaSet', namespace: NS, name: 'web-7d9c5' },
+      field: 'spec.replicas',
+      change: '1 → 3',
+    };
     expect(c1.cause).toEqual([step]);
     expect(c2.cause).toEqual([step]);
     expect(c1.message).toContain(`after deployment-controller scaled ReplicaSet web-7d9c5 up from 1 to 3 at ${T(10)}`);
@@ -223,11 +305,19 @@ describe('pods nobody’s Event says were deleted', () => {
       killing('web-ddddd', 9, { message: 'Container app failed liveness probe, will be restarted' }),
       killing('db-0', 10),
     ]);
-    expect(h.events.map((e) => `${e.verb} ${e.pod} ${e.actor.user}`)).toEqual([`create web-aaaaa ${RS_USER}`, `delete web-aaaaa ${RS_USER}`, 'delete web-bbbbb <unknown user>']);
+    expect(h.events.map((e) => `${e.verb} ${e.pod} ${e.actor.user}`)).toEqual([
+      `create web-aaaaa ${RS_USER}`,
+      `delete web-aaaaa ${RS_USER}`,
+      'delete web-bbbbb <unknown user>',
+    ]);
   });
 
   it('a pod the scheduler preempted was deleted by the scheduler', () => {
-    const h = history([created('web-aaaaa', 1), ev({ reason: 'Preempted', kind: 'Pod', obj: 'web-aaaaa', component: 'default-scheduler', message: 'Preempted by pod 1234 on node n1', first: 5 }), killing('web-aaaaa', 6)]);
+    const h = history([
+      created('web-aaaaa', 1),
+      ev({ reason: 'Preempted', kind: 'Pod', obj: 'web-aaaaa', component: 'default-scheduler', message: 'Preempted by pod 1234 on node n1', first: 5 }),
+      killing('web-aaaaa', 6),
+    ]);
     expect(h.events.map((e) => `${e.verb} ${e.pod} ${e.actor.user}`)).toEqual([`create web-aaaaa ${RS_USER}`, 'delete web-aaaaa system:kube-scheduler']);
   });
 });
@@ -248,7 +338,11 @@ describe('scope and targets', () => {
 
   it('deploy/NAME: its ReplicaSets, from ScalingReplicaSet and from their names', () => {
     const h = history(all, { target: { kind: 'Deployment', name: 'web' } });
-    expect(h.events.map((e) => `${e.verb} ${e.controller?.name} ${e.pod ?? ''}`)).toEqual(['scale web-7d9c5b6f4 ', 'create web-7d9c5b6f4 web-7d9c5b6f4-aaaaa', 'create web-6c8f7d9b5 web-6c8f7d9b5-bbbbb']);
+    expect(h.events.map((e) => `${e.verb} ${e.controller?.name} ${e.pod ?? ''}`)).toEqual([
+      'scale web-7d9c5b6f4 ',
+      'create web-7d9c5b6f4 web-7d9c5b6f4-aaaaa',
+      'create web-6c8f7d9b5 web-6c8f7d9b5-bbbbb',
+    ]);
   });
 
   it('rs/NAME, rc/NAME, a name of either kind, pod/NAME', () => {
@@ -309,18 +403,54 @@ describe('property: any order and any repetition of the same Events give the sam
     const pod = x.combined ? pods[(pods.indexOf(x.pod) + count) % pods.length] : x.pod;
     switch (x.reason) {
       case 'ScalingReplicaSet':
-        return ev({ name, ns: x.ns, reason: x.reason, kind: 'Deployment', obj: 'web', message: `${prefix}Scaled ${x.to >= x.from ? 'up' : 'down'} replica set ${x.obj} from ${x.from} to ${x.to}`, count, first: x.first, last });
+        return ev({
+          name,
+          ns: x.ns,
+          reason: x.reason,
+          kind: 'Deployment',
+          obj: 'web',
+          message: `${prefix}Scaled ${x.to >= x.from ? 'up' : 'down'} replica set ${x.obj} from ${x.from} to ${x.to}`,
+          count,
+          first: x.first,
+          last,
+        });
       case 'Killing':
       case 'Evicted':
-        return ev({ name, ns: x.ns, reason: x.reason, kind: 'Pod', obj: x.pod, message: x.reason === 'Killing' ? 'Stopping container app' : 'The node was low on resource', count, first: x.first, last });
+        return ev({
+          name,
+          ns: x.ns,
+          reason: x.reason,
+          kind: 'Pod',
+          obj: x.pod,
+          message: x.reason === 'Killing' ? 'Stopping container app' : 'The node was low on resource',
+          count,
+          first: x.first,
+          last,
+        });
       case 'FailedCreate':
         return ev({ name, ns: x.ns, reason: x.reason, obj: x.obj, message: `Error creating: pods "${x.obj}-" is forbidden`, count, first: x.first, last });
       default:
-        return ev({ name, ns: x.ns, reason: x.reason, obj: x.obj, kind: x.obj === 'api' ? 'ReplicationController' : 'ReplicaSet', message: `${prefix}${x.reason === 'SuccessfulCreate' ? 'Created' : 'Deleted'} pod: ${pod}`, count, first: x.first, last });
+        return ev({
+          name,
+          ns: x.ns,
+          reason: x.reason,
+          obj: x.obj,
+          kind: x.obj === 'api' ? 'ReplicationController' : 'ReplicaSet',
+          message: `${prefix}${x.reason === 'SuccessfulCreate' ? 'Created' : 'Deleted'} pod: ${pod}`,
+          count,
+          first: x.first,
+          last,
+        });
     }
   }
 
-  const scopes: EventsScope[] = [{}, { namespace: 'shop' }, { target: { kind: 'Deployment', name: 'web' } }, { target: { kind: 'Pod', name: 'web-aaaaa' } }, { target: { kind: null, name: 'web-1' } }];
+  const scopes: EventsScope[] = [
+    {},
+    { namespace: 'shop' },
+    { target: { kind: 'Deployment', name: 'web' } },
+    { target: { kind: 'Pod', name: 'web-aaaaa' } },
+    { target: { kind: null, name: 'web-1' } },
+  ];
 
   it('holds for every scope', () => {
     fc.assert(
@@ -364,7 +494,11 @@ const file = (name: string, content: string | Buffer) => {
   return p;
 };
 const list = (items: object[], apiVersion = 'v1') => ({ apiVersion, kind: 'List', items, metadata: { resourceVersion: '' } });
-const sample = [scaled('web-7d9c5', 1, 2, 1, { name: 'a' }), created('web-7d9c5-aaaaa', 2, { obj: 'web-7d9c5', name: 'b' }), deleted('web-zzzzz', 3, { name: 'c' })];
+const sample = [
+  scaled('web-7d9c5', 1, 2, 1, { name: 'a' }),
+  created('web-7d9c5-aaaaa', 2, { obj: 'web-7d9c5', name: 'b' }),
+  deleted('web-zzzzz', 3, { name: 'c' }),
+];
 
 async function events(r: HistoryResult) {
   try {
@@ -378,7 +512,14 @@ describe('buildEventsHistory: files', () => {
   it('kubectl get events -o json, -o yaml, gzip, events.k8s.io/v1, and -w output all tell the same history', async () => {
     const json = await events(await buildEventsHistory({ files: [file('e.json', JSON.stringify(list(sample), null, 4))] }));
     expect(json.events.map((e) => `${e.verb} ${e.pod ?? e.controller?.name}`)).toEqual(['scale web-7d9c5', 'create web-7d9c5-aaaaa', 'delete web-zzzzz']);
-    expect(json.document).toMatchObject({ apiVersion: 'rs-reconcile/v1alpha1', kind: 'ReconcileHistory', source: 'recording', from: T(1), to: T(3), coverage: { format: 'events' } });
+    expect(json.document).toMatchObject({
+      apiVersion: 'rs-reconcile/v1alpha1',
+      kind: 'ReconcileHistory',
+      source: 'recording',
+      from: T(1),
+      to: T(3),
+      coverage: { format: 'events' },
+    });
     expect(json.counts).toEqual({ events: 3, controller: 2, predicted: 0, notPredicted: 0, unknown: 2 });
     for (const f of [
       file('e.yaml', stringify(list(sample))),
@@ -387,12 +528,21 @@ describe('buildEventsHistory: files', () => {
       file('w.json', sample.map((e) => JSON.stringify(e, null, 4)).join('\n')),
       file('w.yaml', sample.map((e) => stringify(e)).join('---\n')),
       file('lines.json', sample.map((e) => JSON.stringify(e)).join('\n')),
-      file('eventlist.json', JSON.stringify({ apiVersion: 'v1', kind: 'EventList', metadata: {}, items: sample.map(({ apiVersion: _a, kind: _k, ...rest }) => rest) })),
+      file(
+        'eventlist.json',
+        JSON.stringify({ apiVersion: 'v1', kind: 'EventList', metadata: {}, items: sample.map(({ apiVersion: _a, kind: _k, ...rest }) => rest) }),
+      ),
     ]) {
       expect((await events(await buildEventsHistory({ files: [f] }))).events, f).toEqual(json.events);
     }
     const asNewer = sample.map((e) => ({
-      ...evNew({ reason: e.reason, message: e.message, kind: e.involvedObject.kind, obj: e.involvedObject.name, first: (Date.parse(e.firstTimestamp) - Date.parse(T(0))) / 1000 }),
+      ...evNew({
+        reason: e.reason,
+        message: e.message,
+        kind: e.involvedObject.kind,
+        obj: e.involvedObject.name,
+        first: (Date.parse(e.firstTimestamp) - Date.parse(T(0))) / 1000,
+      }),
       metadata: e.metadata,
     }));
     const newer = await events(await buildEventsHistory({ files: [file('new.json', JSON.stringify(list(asNewer, 'events.k8s.io/v1')))] }));
@@ -413,22 +563,36 @@ describe('buildEventsHistory: files', () => {
     const story = await buildEventsHistory({ files: [f], namespace: NS, target: { kind: 'Pod', name: 'web-7d9c5-aaaaa' } });
     expect(story.targetNamespace).toBe(NS);
     expect((await events(story)).events.map((e) => e.verb)).toEqual(['create']);
-    await expect(buildEventsHistory({ files: [f], target: { kind: 'Pod', name: 'web-7d9c5-aaaaa' } })).rejects.toThrow('"web-7d9c5-aaaaa" is in several namespaces of the Events of');
-    await expect(buildEventsHistory({ files: [f], target: { kind: 'ReplicaSet', name: 'nope' } })).rejects.toThrow(/^ReplicaSet nope has no write in the Events of .*two\.json: Events are kept about an hour/);
+    await expect(buildEventsHistory({ files: [f], target: { kind: 'Pod', name: 'web-7d9c5-aaaaa' } })).rejects.toThrow(
+      '"web-7d9c5-aaaaa" is in several namespaces of the Events of',
+    );
+    await expect(buildEventsHistory({ files: [f], target: { kind: 'ReplicaSet', name: 'nope' } })).rejects.toThrow(
+      /^ReplicaSet nope has no write in the Events of .*two\.json: Events are kept about an hour/,
+    );
   });
 
   it('refuses what is not a file of Events, in one line', async () => {
-    await expect(buildEventsHistory({ files: [file('pods.json', JSON.stringify(list([{ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' } }])))] })).rejects.toThrow(/pods\.json: no Event in it \(found 1 Pod\): expected the output of "kubectl get events -o json"/);
+    await expect(
+      buildEventsHistory({ files: [file('pods.json', JSON.stringify(list([{ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' } }])))] }),
+    ).rejects.toThrow(/pods\.json: no Event in it \(found 1 Pod\): expected the output of "kubectl get events -o json"/);
     await expect(buildEventsHistory({ files: [file('bad.json', '{"items": [')] })).rejects.toThrow(/^error parsing .*bad\.json: invalid JSON: /);
-    await expect(buildEventsHistory({ files: [file('bad.yaml', 'items: [\n  - a: 1\n  b')] })).rejects.toThrow(/^error parsing .*bad\.yaml: invalid YAML: .* \(line \d+, column \d+\)$/);
-    await expect(buildEventsHistory({ files: [file('bin', Buffer.from([0x7b, 0, 1, 2]))] })).rejects.toThrow(/^error parsing .*bin: not a text file \(binary data at byte 1\)/);
+    await expect(buildEventsHistory({ files: [file('bad.yaml', 'items: [\n  - a: 1\n  b')] })).rejects.toThrow(
+      /^error parsing .*bad\.yaml: invalid YAML: .* \(line \d+, column \d+\)$/,
+    );
+    await expect(buildEventsHistory({ files: [file('bin', Buffer.from([0x7b, 0, 1, 2]))] })).rejects.toThrow(
+      /^error parsing .*bin: not a text file \(binary data at byte 1\)/,
+    );
     await expect(buildEventsHistory({ files: [join(dir, 'missing.json')] })).rejects.toThrow(/^the path ".*missing\.json" does not exist$/);
     await expect(buildEventsHistory({ files: [dir] })).rejects.toThrow(/is a directory$/);
     const big = JSON.stringify(list(sample));
-    await expect(buildEventsHistory({ files: [file('big.json', big)], maxInputBytes: 100 })).rejects.toThrow(/^error reading .*big\.json: too large: .* over the input limit of 100 bytes \(raise it with --max-input-size\)/);
+    await expect(buildEventsHistory({ files: [file('big.json', big)], maxInputBytes: 100 })).rejects.toThrow(
+      /^error reading .*big\.json: too large: .* over the input limit of 100 bytes \(raise it with --max-input-size\)/,
+    );
     const many = gzipSync(JSON.stringify(list(Array.from({ length: 50 }, (_, i) => created(`web-${i}`, i)))));
     expect(many.length).toBeLessThan(2000);
-    await expect(buildEventsHistory({ files: [file('big.json.gz', many)], maxInputBytes: 2000 })).rejects.toThrow(/^error reading .*big\.json\.gz: too large once decompressed: stopped reading at the input limit of 2\.0Ki \(raise it with --max-input-size\)/);
+    await expect(buildEventsHistory({ files: [file('big.json.gz', many)], maxInputBytes: 2000 })).rejects.toThrow(
+      /^error reading .*big\.json\.gz: too large once decompressed: stopped reading at the input limit of 2\.0Ki \(raise it with --max-input-size\)/,
+    );
     await expect(buildEventsHistory({ files: [] })).rejects.toThrow(/no Events to read: give --events/);
   });
 

@@ -13,7 +13,10 @@ const RC_USER = 'system:serviceaccount:kube-system:replication-controller';
 
 /** The demo plus an extra create by the controller (not predicted: its one replica runs), and `more`. */
 async function historyWith(more: (extra: any, last: any) => any[]) {
-  const events = readFileSync(DEMO, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  const events = readFileSync(DEMO, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
   const create = events.findLast((e) => e.verb === 'create' && e.objectRef.resource === 'pods' && e.user.username === RC_USER);
   const extra = structuredClone(create);
   extra.auditID = '00000000-0000-4000-8000-000000000001';
@@ -38,10 +41,21 @@ async function historyWith(more: (extra: any, last: any) => any[]) {
 function patch(last: any, received: string, finished: string) {
   const pod = structuredClone(last.responseObject?.kind === 'Pod' ? last.responseObject : null);
   return {
-    kind: 'Event', apiVersion: 'audit.k8s.io/v1', level: 'RequestResponse', auditID: '00000000-0000-4000-8000-000000000002', stage: 'ResponseComplete',
-    requestURI: '/api/v1/namespaces/demo/pods/api-tjd76', verb: 'patch', user: { username: 'admin' }, userAgent: 'kubectl/v1.32.4',
-    objectRef: { resource: 'pods', namespace: 'demo', name: 'api-tjd76', apiVersion: 'v1' }, responseStatus: { code: 200 },
-    requestObject: { metadata: { labels: { team: 'x' } } }, responseObject: pod, requestReceivedTimestamp: received, stageTimestamp: finished,
+    kind: 'Event',
+    apiVersion: 'audit.k8s.io/v1',
+    level: 'RequestResponse',
+    auditID: '00000000-0000-4000-8000-000000000002',
+    stage: 'ResponseComplete',
+    requestURI: '/api/v1/namespaces/demo/pods/api-tjd76',
+    verb: 'patch',
+    user: { username: 'admin' },
+    userAgent: 'kubectl/v1.32.4',
+    objectRef: { resource: 'pods', namespace: 'demo', name: 'api-tjd76', apiVersion: 'v1' },
+    responseStatus: { code: 200 },
+    requestObject: { metadata: { labels: { team: 'x' } } },
+    responseObject: pod,
+    requestReceivedTimestamp: received,
+    stageTimestamp: finished,
   };
 }
 
@@ -55,7 +69,9 @@ describe('writes the log cannot order', () => {
     const e = await historyWith((_x, last) => [patch(last, '2026-11-25T02:52:59.099000Z', '2026-11-25T02:52:59.105000Z')]);
     expect(e.predicted).toBeNull();
     expect(e.reason).toBeNull();
-    expect(e.message).toMatch(/^created pod api-extra; unknown: not what the rules do on the log's order of writes, but admin's patch of pod api-tjd76, received at 2026-11-25T02:52:59.099000Z, may have reached storage before it/);
+    expect(e.message).toMatch(
+      /^created pod api-extra; unknown: not what the rules do on the log's order of writes, but admin's patch of pod api-tjd76, received at 2026-11-25T02:52:59.099000Z, may have reached storage before it/,
+    );
   });
 
   it('stays false when the other write was received after it finished', async () => {

@@ -126,7 +126,8 @@ const everyCase = QUERY_CLOUDS.flatMap((cloud) => variants.map(([what, o]) => [c
 // ---------------------------------------------------------------------------------------------
 
 describe('history --print-query: golden outputs', () => {
-  const shop = (cloud: QueryCloud) => cloudAuditQuery({ cloud, namespace: 'shop', target: { kind: 'ReplicaSet', name: 'web' }, sinceMs: SINCE, untilMs: UNTIL });
+  const shop = (cloud: QueryCloud) =>
+    cloudAuditQuery({ cloud, namespace: 'shop', target: { kind: 'ReplicaSet', name: 'web' }, sinceMs: SINCE, untilMs: UNTIL });
   const all = (cloud: QueryCloud) => cloudAuditQuery({ cloud });
 
   it('gke, one namespace and a window', () => {
@@ -521,7 +522,8 @@ describe('history --print-query: what each query selects', () => {
     for (const [cloud, what, o] of everyCase) {
       const { query, command } = buildCloudQuery(o);
       for (const text of cloud === 'eks' ? [query, command] : [query]) {
-        for (const r of ['pods', 'replicasets', 'replicationcontrollers', 'deployments']) expect(text, `${cloud} ${what}: ${r}`).toMatch(new RegExp(`\\b${r}\\b`));
+        for (const r of ['pods', 'replicasets', 'replicationcontrollers', 'deployments'])
+          expect(text, `${cloud} ${what}: ${r}`).toMatch(new RegExp(`\\b${r}\\b`));
         for (const v of WRITE_VERBS) expect(text, `${cloud} ${what}: ${v}`).toMatch(new RegExp(`\\b${v}\\b`));
         for (const v of ['get', 'list', 'watch', 'horizontalpodautoscalers']) expect(text, `${cloud} ${what}: ${v}`).not.toMatch(new RegExp(`\\b${v}\\b`));
       }
@@ -529,7 +531,7 @@ describe('history --print-query: what each query selects', () => {
     expect(QUERY_RESOURCES.map((r) => r.resource).sort()).toEqual(['deployments', 'pods', 'replicasets', 'replicationcontrollers']);
   });
 
-  it("the namespace is in the query only with -n; the target only in the comments, with the reason", () => {
+  it('the namespace is in the query only with -n; the target only in the comments, with the reason', () => {
     for (const cloud of QUERY_CLOUDS) {
       const one = buildCloudQuery({ cloud, namespace: 'payments-eu', target: { kind: 'Pod', name: 'web-7d9c5b6f4-x2k8q' } });
       expect(one.query, cloud).toContain('payments-eu');
@@ -541,8 +543,12 @@ describe('history --print-query: what each query selects', () => {
       expect(every.text, cloud).toContain('# Namespace: all (-A)');
       expect(every.text, cloud).toContain('kubectl rs-reconcile history -A --audit-log audit.json');
     }
-    expect(cloudAuditQuery({ cloud: 'gke', namespace: 'a', target: { kind: 'Deployment', name: 'web' } })).toContain('# Target deploy/web: not filtered here (its ReplicaSets and their pods have generated names):');
-    expect(cloudAuditQuery({ cloud: 'gke', namespace: 'a', target: { kind: 'ReplicationController', name: 'api' } })).toContain('# Target rc/api: not filtered here');
+    expect(cloudAuditQuery({ cloud: 'gke', namespace: 'a', target: { kind: 'Deployment', name: 'web' } })).toContain(
+      '# Target deploy/web: not filtered here (its ReplicaSets and their pods have generated names):',
+    );
+    expect(cloudAuditQuery({ cloud: 'gke', namespace: 'a', target: { kind: 'ReplicationController', name: 'api' } })).toContain(
+      '# Target rc/api: not filtered here',
+    );
     expect(cloudAuditQuery({ cloud: 'gke', namespace: 'a', target: { kind: null, name: 'api' } })).toContain('# Target api: not filtered here');
   });
 
@@ -598,9 +604,15 @@ describe('history --print-query: what each query selects', () => {
     const bq = /resourceName, r"(.*)"\)$/m.exec(buildCloudQuery({ cloud: 'bigquery', namespace: 'shop' }).query)![1];
     for (const source of [gke, bq]) {
       const re = new RegExp(source);
-      for (const r of ['core/v1/namespaces/shop/pods/web-x', 'core/v1/namespaces/shop/pods', 'core/v1/namespaces/shop/pods/web-x/binding', 'apps/v1/namespaces/shop/replicasets/web/scale'])
+      for (const r of [
+        'core/v1/namespaces/shop/pods/web-x',
+        'core/v1/namespaces/shop/pods',
+        'core/v1/namespaces/shop/pods/web-x/binding',
+        'apps/v1/namespaces/shop/replicasets/web/scale',
+      ])
         expect(re.test(r), r).toBe(true);
-      for (const r of ['core/v1/namespaces/shop-v2/pods/web-x', 'core/v1/namespaces/myshop/pods/x', 'core/v1/nodes/shop', 'batch/v1/namespaces/shop/jobs/x']) expect(re.test(r), r).toBe(false);
+      for (const r of ['core/v1/namespaces/shop-v2/pods/web-x', 'core/v1/namespaces/myshop/pods/x', 'core/v1/nodes/shop', 'batch/v1/namespaces/shop/jobs/x'])
+        expect(re.test(r), r).toBe(false);
     }
   });
 
@@ -706,7 +718,11 @@ describe('history --print-query: the commands are shell-safe', () => {
       }
       expect(depth).toBe(0);
       // only string equalities joined by || and &&, no regex (%…%), no IN
-      const conditions = pattern.slice(2, -2).replace(/[()]/g, ' ').split(/\|\||&&/).map((s) => s.trim());
+      const conditions = pattern
+        .slice(2, -2)
+        .replace(/[()]/g, ' ')
+        .split(/\|\||&&/)
+        .map((s) => s.trim());
       for (const c of conditions) expect(c).toMatch(/^\$\.[A-Za-z.]+ = "[a-z0-9-]+"$/);
       expect(conditions.length).toBe(namespace === undefined ? 9 : 10);
       if (namespace) expect(pattern).toContain(`&& ($.objectRef.namespace = "${namespace}") }`);
@@ -789,26 +805,39 @@ describe('history --print-query: the values a user gives are checked', () => {
   });
 
   it('refuses an unknown cloud, a time that is not one, and a window that ends before it starts', () => {
-    expect(message(() => buildCloudQuery({ cloud: 'azure' as QueryCloud }))).toBe('unknown cloud "azure" for --print-query: expected one of gke, bigquery, eks, aks');
+    expect(message(() => buildCloudQuery({ cloud: 'azure' as QueryCloud }))).toBe(
+      'unknown cloud "azure" for --print-query: expected one of gke, bigquery, eks, aks',
+    );
     for (const t of [Number.NaN, Number.POSITIVE_INFINITY, -1, Date.UTC(10000, 0, 1)]) {
       expect(message(one({ sinceMs: t }))).toMatch(/^invalid --since for a query: /);
       expect(message(one({ untilMs: t }))).toMatch(/^invalid --until for a query: /);
     }
-    expect(message(one({ sinceMs: UNTIL, untilMs: SINCE }))).toBe('--until 2026-05-04T08:00:00Z is before --since 2026-05-04T10:00:00Z: nothing is between them');
+    expect(message(one({ sinceMs: UNTIL, untilMs: SINCE }))).toBe(
+      '--until 2026-05-04T08:00:00Z is before --since 2026-05-04T10:00:00Z: nothing is between them',
+    );
     expect(() => buildCloudQuery({ cloud: 'gke', sinceMs: SINCE, untilMs: SINCE })).not.toThrow();
   });
 
   it('any valid namespace and name give a query that parses back, with the namespace in it (property)', () => {
     const label = fc.stringMatching(/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/);
-    const subdomain = fc.array(label, { minLength: 1, maxLength: 4 }).map((xs) => xs.join('.')).filter((s) => s.length <= 253);
+    const subdomain = fc
+      .array(label, { minLength: 1, maxLength: 4 })
+      .map((xs) => xs.join('.'))
+      .filter((s) => s.length <= 253);
     fc.assert(
-      fc.property(fc.constantFrom(...QUERY_CLOUDS), label, subdomain, fc.constantFrom('ReplicaSet', 'Pod', 'Deployment', null), (cloud, namespace, name, kind) => {
-        const q = buildCloudQuery({ cloud, namespace, target: { kind: kind as 'Pod', name }, sinceMs: SINCE });
-        const { words } = commandLine(q.command);
-        if (cloud !== 'eks') expect(words).toContain(q.query);
-        else expect(flag(words, '--filter-pattern')).toContain(`"${namespace}"`);
-        expect(q.query).toContain(namespace);
-      }),
+      fc.property(
+        fc.constantFrom(...QUERY_CLOUDS),
+        label,
+        subdomain,
+        fc.constantFrom('ReplicaSet', 'Pod', 'Deployment', null),
+        (cloud, namespace, name, kind) => {
+          const q = buildCloudQuery({ cloud, namespace, target: { kind: kind as 'Pod', name }, sinceMs: SINCE });
+          const { words } = commandLine(q.command);
+          if (cloud !== 'eks') expect(words).toContain(q.query);
+          else expect(flag(words, '--filter-pattern')).toContain(`"${namespace}"`);
+          expect(q.query).toContain(namespace);
+        },
+      ),
       { numRuns: 200 },
     );
   });

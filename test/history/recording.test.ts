@@ -30,14 +30,34 @@ const T0 = Date.parse('2026-11-25T10:00:00Z');
 let clock = T0;
 const at = (ms = 1000) => new Date((clock += ms)).toISOString();
 
-const mf = (manager: string, time: string, subresource?: string, operation = 'Update') => ({ manager, operation, apiVersion: 'v1', time, fieldsType: 'FieldsV1', fieldsV1: { f: manager }, ...(subresource ? { subresource } : {}) });
+const mf = (manager: string, time: string, subresource?: string, operation = 'Update') => ({
+  manager,
+  operation,
+  apiVersion: 'v1',
+  time,
+  fieldsType: 'FieldsV1',
+  fieldsV1: { f: manager },
+  ...(subresource ? { subresource } : {}),
+});
 
 function rs(replicas: number, o: { status?: Record<string, unknown>; managedFields?: unknown[]; generation?: number } = {}) {
   return {
     apiVersion: 'apps/v1',
     kind: 'ReplicaSet',
-    metadata: { name: 'web', namespace: NS, uid: RS_UID, generation: o.generation ?? 1, resourceVersion: '1', creationTimestamp: '2026-11-25T09:00:00Z', ...(o.managedFields ? { managedFields: o.managedFields } : {}) },
-    spec: { replicas, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'x' }] } } },
+    metadata: {
+      name: 'web',
+      namespace: NS,
+      uid: RS_UID,
+      generation: o.generation ?? 1,
+      resourceVersion: '1',
+      creationTimestamp: '2026-11-25T09:00:00Z',
+      ...(o.managedFields ? { managedFields: o.managedFields } : {}),
+    },
+    spec: {
+      replicas,
+      selector: { matchLabels: { app: 'web' } },
+      template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'x' }] } },
+    },
     status: { replicas: 0, ...o.status },
   };
 }
@@ -53,12 +73,18 @@ function pod(name: string, o: { phase?: string; owned?: boolean; managedFields?:
       uid: `uid-${name}`,
       creationTimestamp: '2026-11-25T09:30:00Z',
       labels: { app: 'web' },
-      ...(o.owned === false ? {} : { ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web', uid: RS_UID, controller: true, blockOwnerDeletion: true }] }),
+      ...(o.owned === false
+        ? {}
+        : { ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web', uid: RS_UID, controller: true, blockOwnerDeletion: true }] }),
       ...(o.deleting ? { deletionTimestamp: o.deleting, deletionGracePeriodSeconds: 30 } : {}),
       ...(o.managedFields ? { managedFields: o.managedFields } : {}),
     },
     spec: { nodeName: o.node ?? 'node-1', containers: [{ name: 'c', image: 'x' }] },
-    status: { phase: o.phase ?? 'Running', conditions: [{ type: 'Ready', status: ready ? 'True' : 'False' }], containerStatuses: [{ name: 'c', ready, restartCount: 0 }] },
+    status: {
+      phase: o.phase ?? 'Running',
+      conditions: [{ type: 'Ready', status: ready ? 'True' : 'False' }],
+      containerStatuses: [{ name: 'c', ready, restartCount: 0 }],
+    },
   };
 }
 
@@ -76,7 +102,8 @@ function event(reason: string, message: string, component = 'replicaset-controll
   };
 }
 
-const change = (type: ChangeType, resource: RecordedResource, o: Record<string, any>, before?: Record<string, any>, listed = false) => changeLine(type, resource, o, at(), listed, before);
+const change = (type: ChangeType, resource: RecordedResource, o: Record<string, any>, before?: Record<string, any>, listed = false) =>
+  changeLine(type, resource, o, at(), listed, before);
 const header = () => headerLine(at(0), NS, 'test');
 
 function convert(lines: RecordingLine[]): ConvertedWrite[] {
@@ -98,14 +125,23 @@ function listed(): RecordingLine[] {
 describe('writerOf: the managedFields entry a change touched', () => {
   it('names the entry that is new or changed, not the newest one of another manager', () => {
     const before = pod('a', { managedFields: [mf('kube-controller-manager', '2026-11-25T10:00:00Z'), mf('kubelet', '2026-11-25T10:00:05Z', 'status')] });
-    const after = pod('a', { managedFields: [mf('kube-controller-manager', '2026-11-25T10:00:00Z'), mf('kubelet', '2026-11-25T10:00:05Z', 'status'), mf('kubectl-label', '2026-11-25T10:00:05Z')] });
+    const after = pod('a', {
+      managedFields: [
+        mf('kube-controller-manager', '2026-11-25T10:00:00Z'),
+        mf('kubelet', '2026-11-25T10:00:05Z', 'status'),
+        mf('kubectl-label', '2026-11-25T10:00:05Z'),
+      ],
+    });
     expect(writerOf(after, before)).toEqual({ manager: 'kubectl-label', operation: 'Update', subresource: null });
     const status = pod('a', { managedFields: [mf('kube-controller-manager', '2026-11-25T10:00:00Z'), mf('kubelet', '2026-11-25T10:00:09Z', 'status')] });
     expect(writerOf(status, before)).toEqual({ manager: 'kubelet', operation: 'Update', subresource: 'status' });
   });
 
   it('a new object: the newest entry; no managedFields (or none touched): nobody', () => {
-    expect(writerOf(pod('a', { managedFields: [mf('kubectl-client-side-apply', '2026-11-25T10:00:00Z'), mf('kube-controller-manager', '2026-11-25T10:00:01Z')] })).manager).toBe('kube-controller-manager');
+    expect(
+      writerOf(pod('a', { managedFields: [mf('kubectl-client-side-apply', '2026-11-25T10:00:00Z'), mf('kube-controller-manager', '2026-11-25T10:00:01Z')] }))
+        .manager,
+    ).toBe('kube-controller-manager');
     expect(writerOf(pod('a'))).toEqual({ manager: null, operation: null, subresource: null });
     const same = pod('a', { managedFields: [mf('kubelet', '2026-11-25T10:00:00Z', 'status')] });
     expect(writerOf(same, same).manager).toBeNull();
@@ -118,7 +154,7 @@ describe('writerOf: the managedFields entry a change touched', () => {
 });
 
 describe('RecordingConverter', () => {
-  it('lists bring state only; a pod created by kube-controller-manager is the ReplicaSet controller\'s create', () => {
+  it("lists bring state only; a pod created by kube-controller-manager is the ReplicaSet controller's create", () => {
     const created = pod('d', { managedFields: [mf('kube-controller-manager', '2026-11-25T10:00:10Z')] });
     const out = convert([...listed(), change('ADDED', 'pods', created)]);
     expect(out.slice(0, 4).every((c) => c.stateOnly)).toBe(true);
@@ -127,7 +163,12 @@ describe('RecordingConverter', () => {
   });
 
   it('a pod created with no managedFields waits for the controller\'s "Created pod" Event, keeping the order', () => {
-    const out = convert([...listed(), change('ADDED', 'pods', pod('d')), change('MODIFIED', 'pods', pod('a', { phase: 'Failed' }), pod('a')), change('ADDED', 'events', event('SuccessfulCreate', 'Created pod: d'))]);
+    const out = convert([
+      ...listed(),
+      change('ADDED', 'pods', pod('d')),
+      change('MODIFIED', 'pods', pod('a', { phase: 'Failed' }), pod('a')),
+      change('ADDED', 'events', event('SuccessfulCreate', 'Created pod: d')),
+    ]);
     const writes = out.filter((c) => !c.stateOnly).map((c) => [c.write.verb, c.write.name, c.write.user, c.write.subresource]);
     expect(writes).toEqual([
       ['create', 'd', RS_USER, null],
@@ -164,7 +205,12 @@ describe('RecordingConverter', () => {
       ['c', UNKNOWN_USER],
     ]);
     // An Event of another reason or component is no evidence.
-    const out = convert([...listed(), change('DELETED', 'pods', pod('b')), change('ADDED', 'events', event('SuccessfulDelete', 'Deleted pod: b', 'kubelet')), change('ADDED', 'events', event('FailedCreate', 'Deleted pod: b'))]);
+    const out = convert([
+      ...listed(),
+      change('DELETED', 'pods', pod('b')),
+      change('ADDED', 'events', event('SuccessfulDelete', 'Deleted pod: b', 'kubelet')),
+      change('ADDED', 'events', event('FailedCreate', 'Deleted pod: b')),
+    ]);
     expect(out.at(-1)!.write).toMatchObject({ verb: 'delete', name: 'b', user: UNKNOWN_USER });
   });
 
@@ -182,21 +228,42 @@ describe('RecordingConverter', () => {
     expect(out[4].write.response).toMatchObject({ metadata: { deletionTimestamp: '2026-11-25T10:00:30Z' } });
   });
 
-  it('ownerReferences changed by kube-controller-manager are the controller\'s adopt or release; other managers keep their name', () => {
+  it("ownerReferences changed by kube-controller-manager are the controller's adopt or release; other managers keep their name", () => {
     const orphan = pod('a', { owned: false, managedFields: [mf('kube-controller-manager', '2026-11-25T10:00:09Z')] });
-    const out = convert([...listed(), change('MODIFIED', 'pods', orphan, pod('a')), change('MODIFIED', 'pods', pod('a', { managedFields: [mf('kubectl-edit', '2026-11-25T10:00:11Z')] }), orphan)]);
+    const out = convert([
+      ...listed(),
+      change('MODIFIED', 'pods', orphan, pod('a')),
+      change('MODIFIED', 'pods', pod('a', { managedFields: [mf('kubectl-edit', '2026-11-25T10:00:11Z')] }), orphan),
+    ]);
     expect(out.slice(4).map((c) => [c.write.verb, c.write.user, c.write.subresource])).toEqual([
       ['patch', RS_USER, null],
       ['patch', 'kubectl-edit', null],
     ]);
   });
 
-  it('ReplicaSets: a status write is the controller\'s status subresource, a spec change keeps its manager, scale is scale', () => {
+  it("ReplicaSets: a status write is the controller's status subresource, a spec change keeps its manager, scale is scale", () => {
     const status = rs(3, { status: { replicas: 3, readyReplicas: 2 }, managedFields: [mf('kube-controller-manager', '2026-11-25T10:00:09Z', 'status')] });
-    const scaled = rs(5, { generation: 2, status: { replicas: 3, readyReplicas: 2 }, managedFields: [mf('kube-controller-manager', '2026-11-25T10:00:09Z', 'status'), mf('kubectl', '2026-11-25T10:00:10Z', 'scale')] });
-    const edited = rs(5, { generation: 3, managedFields: [mf('kube-controller-manager', '2026-11-25T10:00:09Z', 'status'), mf('kubectl', '2026-11-25T10:00:10Z', 'scale'), mf('kubectl-edit', '2026-11-25T10:00:12Z')] });
+    const scaled = rs(5, {
+      generation: 2,
+      status: { replicas: 3, readyReplicas: 2 },
+      managedFields: [mf('kube-controller-manager', '2026-11-25T10:00:09Z', 'status'), mf('kubectl', '2026-11-25T10:00:10Z', 'scale')],
+    });
+    const edited = rs(5, {
+      generation: 3,
+      managedFields: [
+        mf('kube-controller-manager', '2026-11-25T10:00:09Z', 'status'),
+        mf('kubectl', '2026-11-25T10:00:10Z', 'scale'),
+        mf('kubectl-edit', '2026-11-25T10:00:12Z'),
+      ],
+    });
     edited.spec.template.spec.containers[0].image = 'y';
-    const out = convert([...listed(), change('MODIFIED', 'replicasets', status, rs(3, { status: { replicas: 3 } })), change('MODIFIED', 'replicasets', scaled, status), change('MODIFIED', 'replicasets', edited, scaled), change('DELETED', 'replicasets', edited)]);
+    const out = convert([
+      ...listed(),
+      change('MODIFIED', 'replicasets', status, rs(3, { status: { replicas: 3 } })),
+      change('MODIFIED', 'replicasets', scaled, status),
+      change('MODIFIED', 'replicasets', edited, scaled),
+      change('DELETED', 'replicasets', edited),
+    ]);
     expect(out.slice(4).map((c) => [c.write.verb, c.write.subresource, c.write.user])).toEqual([
       ['update', 'status', RS_USER],
       ['update', 'scale', 'kubectl'],
@@ -208,7 +275,12 @@ describe('RecordingConverter', () => {
 
   it('a relist (410 Gone) is a gap with a notice; its changes are state only', () => {
     const c = new RecordingConverter();
-    const out = [...listed(), { kind: 'Gap', time: at(), resource: 'pods', reason: 'watch answered 410 Gone' } as RecordingLine, change('ADDED', 'pods', pod('z'), undefined, true), change('DELETED', 'pods', pod('a'), undefined, true)].flatMap((l) => c.push(l));
+    const out = [
+      ...listed(),
+      { kind: 'Gap', time: at(), resource: 'pods', reason: 'watch answered 410 Gone' } as RecordingLine,
+      change('ADDED', 'pods', pod('z'), undefined, true),
+      change('DELETED', 'pods', pod('a'), undefined, true),
+    ].flatMap((l) => c.push(l));
     expect(out.slice(4).map((x) => [x.write.verb, x.write.name, x.stateOnly])).toEqual([
       ['create', 'z', true],
       ['delete', 'a', true],
@@ -218,7 +290,13 @@ describe('RecordingConverter', () => {
 
   it('a second recording: what its lists do not show again is removed, with a notice', () => {
     const c = new RecordingConverter();
-    const out = [...listed(), header(), change('ADDED', 'replicasets', rs(3), undefined, true), change('ADDED', 'pods', pod('a'), undefined, true), change('ADDED', 'pods', pod('d', { managedFields: [mf('kube-controller-manager', '2026-11-25T11:00:00Z')] }))].flatMap((l) => c.push(l));
+    const out = [
+      ...listed(),
+      header(),
+      change('ADDED', 'replicasets', rs(3), undefined, true),
+      change('ADDED', 'pods', pod('a'), undefined, true),
+      change('ADDED', 'pods', pod('d', { managedFields: [mf('kube-controller-manager', '2026-11-25T11:00:00Z')] })),
+    ].flatMap((l) => c.push(l));
     const removed = out.filter((x) => x.write.verb === 'delete').map((x) => [x.write.name, x.stateOnly]);
     expect(removed.sort()).toEqual([
       ['b', true],
@@ -250,7 +328,11 @@ describe('the replay on a recording', () => {
   function scaleDown(): RecordingLine[] {
     const ssa = [mf('kube-controller-manager', '2026-11-25T09:00:00Z', 'status')];
     const scaled = rs(2, { generation: 2, status: { replicas: 3 }, managedFields: [...ssa, mf('kubectl', '2026-11-25T10:00:05Z', 'scale')] });
-    const status = rs(2, { generation: 2, status: { replicas: 2, fullyLabeledReplicas: 2, readyReplicas: 2, availableReplicas: 2, observedGeneration: 2 }, managedFields: [mf('kube-controller-manager', '2026-11-25T10:00:07Z', 'status'), mf('kubectl', '2026-11-25T10:00:05Z', 'scale')] });
+    const status = rs(2, {
+      generation: 2,
+      status: { replicas: 2, fullyLabeledReplicas: 2, readyReplicas: 2, availableReplicas: 2, observedGeneration: 2 },
+      managedFields: [mf('kube-controller-manager', '2026-11-25T10:00:07Z', 'status'), mf('kubectl', '2026-11-25T10:00:05Z', 'scale')],
+    });
     return [
       header(),
       change('ADDED', 'replicasets', rs(3, { status: { replicas: 3 }, managedFields: ssa }), undefined, true),
@@ -276,7 +358,10 @@ describe('the replay on a recording', () => {
 
   it('history --recording: gzip and plain files, source "recording", list events left out; one kind of input', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'rs-rec-'));
-    const text = scaleDown().map((l) => JSON.stringify(l)).join('\n') + '\n';
+    const text =
+      scaleDown()
+        .map((l) => JSON.stringify(l))
+        .join('\n') + '\n';
     writeFileSync(join(dir, 'r.jsonl'), text);
     writeFileSync(join(dir, 'r.jsonl.gz'), gzipSync(text));
     for (const f of ['r.jsonl', 'r.jsonl.gz']) {
@@ -286,11 +371,17 @@ describe('the replay on a recording', () => {
       expect(notices).toEqual([]);
       close();
     }
-    await expect(buildHistory({ auditLogs: [join(dir, 'r.jsonl')], recordings: [join(dir, 'r.jsonl')] })).rejects.toThrow(/give audit logs \(--audit-log\) or recordings \(--recording\), not both/);
+    await expect(buildHistory({ auditLogs: [join(dir, 'r.jsonl')], recordings: [join(dir, 'r.jsonl')] })).rejects.toThrow(
+      /give audit logs \(--audit-log\) or recordings \(--recording\), not both/,
+    );
     writeFileSync(join(dir, 'audit.jsonl'), JSON.stringify({ kind: 'Event', apiVersion: 'audit.k8s.io/v1', stage: 'ResponseComplete' }) + '\n');
-    await expect(buildHistory({ auditLogs: [], recordings: [join(dir, 'audit.jsonl')] })).rejects.toThrow(/^error parsing .*audit\.jsonl: not a recording line .*an audit log\? use --audit-log\) \(line 1\)$/);
+    await expect(buildHistory({ auditLogs: [], recordings: [join(dir, 'audit.jsonl')] })).rejects.toThrow(
+      /^error parsing .*audit\.jsonl: not a recording line .*an audit log\? use --audit-log\) \(line 1\)$/,
+    );
     writeFileSync(join(dir, 'headless.jsonl'), text.split('\n').slice(1).join('\n'));
-    await expect(buildHistory({ auditLogs: [], recordings: [join(dir, 'headless.jsonl')] })).rejects.toThrow(/^error parsing .*headless\.jsonl: not a recording of rs-reconcile record: its first line is not the \{"kind":"Recording"\} header \(line 1\)$/);
+    await expect(buildHistory({ auditLogs: [], recordings: [join(dir, 'headless.jsonl')] })).rejects.toThrow(
+      /^error parsing .*headless\.jsonl: not a recording of rs-reconcile record: its first line is not the \{"kind":"Recording"\} header \(line 1\)$/,
+    );
     await expect(buildHistory({ auditLogs: [], recordings: [join(dir, 'missing.jsonl')] })).rejects.toThrow(/^the path ".*missing\.jsonl" does not exist$/);
   });
 });

@@ -22,23 +22,27 @@ interface Ctl {
 }
 
 const ctlArb = (i: number) =>
-  fc.record({
-    kind: fc.constantFrom('ReplicaSet' as const, 'ReplicationController' as const),
-    selector: fc.constantFrom(...LABELS),
-    replicas: fc.nat(4),
-    deployment: fc.constantFrom(null, 'd1', 'd2'),
-  }).map((c): Ctl => ({ ...c, name: `c${i}`, uid: `uid-c${i}`, deployment: c.kind === 'ReplicaSet' ? c.deployment : null }));
+  fc
+    .record({
+      kind: fc.constantFrom('ReplicaSet' as const, 'ReplicationController' as const),
+      selector: fc.constantFrom(...LABELS),
+      replicas: fc.nat(4),
+      deployment: fc.constantFrom(null, 'd1', 'd2'),
+    })
+    .map((c): Ctl => ({ ...c, name: `c${i}`, uid: `uid-c${i}`, deployment: c.kind === 'ReplicaSet' ? c.deployment : null }));
 
 const podArb = (i: number, ctls: number) =>
-  fc.record({
-    labels: fc.constantFrom(...LABELS),
-    owner: fc.option(fc.nat(ctls - 1), { nil: null }),
-    phase: fc.constantFrom('Pending', 'Running', 'Running'),
-    ready: fc.boolean(),
-    restarts: fc.nat(3),
-    node: fc.constantFrom('n1', 'n2', null),
-    created: fc.integer({ min: 0, max: 5 }),
-  }).map((p) => ({ ...p, name: `p${i}` }));
+  fc
+    .record({
+      labels: fc.constantFrom(...LABELS),
+      owner: fc.option(fc.nat(ctls - 1), { nil: null }),
+      phase: fc.constantFrom('Pending', 'Running', 'Running'),
+      ready: fc.boolean(),
+      restarts: fc.nat(3),
+      node: fc.constantFrom('n1', 'n2', null),
+      created: fc.integer({ min: 0, max: 5 }),
+    })
+    .map((p) => ({ ...p, name: `p${i}` }));
 
 function controllerObject(c: Ctl) {
   const meta = {
@@ -46,19 +50,38 @@ function controllerObject(c: Ctl) {
     namespace: NS,
     uid: c.uid,
     generation: 1,
-    ...(c.deployment ? { ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: c.deployment, uid: `uid-${c.deployment}`, controller: true }] } : {}),
+    ...(c.deployment
+      ? { ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: c.deployment, uid: `uid-${c.deployment}`, controller: true }] }
+      : {}),
   };
   const template = { metadata: { labels: c.selector }, spec: { containers: [{ name: 'c', image: 'i' }] } };
   return c.kind === 'ReplicaSet'
-    ? { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: meta, spec: { replicas: c.replicas, selector: { matchLabels: c.selector }, template }, status: { replicas: 0 } }
-    : { apiVersion: 'v1', kind: 'ReplicationController', metadata: meta, spec: { replicas: c.replicas, selector: c.selector, template }, status: { replicas: 0 } };
+    ? {
+        apiVersion: 'apps/v1',
+        kind: 'ReplicaSet',
+        metadata: meta,
+        spec: { replicas: c.replicas, selector: { matchLabels: c.selector }, template },
+        status: { replicas: 0 },
+      }
+    : {
+        apiVersion: 'v1',
+        kind: 'ReplicationController',
+        metadata: meta,
+        spec: { replicas: c.replicas, selector: c.selector, template },
+        status: { replicas: 0 },
+      };
 }
 
 describe('planning on the indexed pods equals planning on the namespace', () => {
   it('gives the same events on random logs', () => {
     fc.assert(
       fc.property(
-        fc.integer({ min: 1, max: 4 }).chain((n) => fc.tuple(fc.tuple(...Array.from({ length: n }, (_, i) => ctlArb(i))), fc.array(fc.nat(), { maxLength: 0 }).map(() => n))),
+        fc.integer({ min: 1, max: 4 }).chain((n) =>
+          fc.tuple(
+            fc.tuple(...Array.from({ length: n }, (_, i) => ctlArb(i))),
+            fc.array(fc.nat(), { maxLength: 0 }).map(() => n),
+          ),
+        ),
         fc.array(fc.nat(1000), { minLength: 4, maxLength: 14 }),
         fc.array(fc.nat(1000), { minLength: 1, maxLength: 10 }),
         ([ctls, n], podSeeds, actions) => {
@@ -66,7 +89,20 @@ describe('planning on the indexed pods equals planning on the namespace', () => 
           const writes: ApiWrite[] = [];
           let t = Date.parse('2026-01-01T00:00:00Z');
           const w = (user: string, verb: ApiWrite['verb'], resource: ApiWrite['resource'], name: string | null, body: any, sub: string | null = null): void => {
-            writes.push({ time: new Date((t += 1000)).toISOString(), user, userAgent: '', verb, resource, subresource: sub, namespace: NS, name, code: 200, bodies: true, request: body, response: body });
+            writes.push({
+              time: new Date((t += 1000)).toISOString(),
+              user,
+              userAgent: '',
+              verb,
+              resource,
+              subresource: sub,
+              namespace: NS,
+              name,
+              code: 200,
+              bodies: true,
+              request: body,
+              response: body,
+            });
           };
           for (const c of ctls) w('admin', 'create', c.kind === 'ReplicaSet' ? 'replicasets' : 'replicationcontrollers', c.name, controllerObject(c));
           for (const p of pods) {
@@ -80,10 +116,20 @@ describe('planning on the indexed pods equals planning on the namespace', () => 
                 uid: `uid-${p.name}`,
                 creationTimestamp: new Date(Date.parse('2025-12-31T00:00:00Z') + p.created * 60_000).toISOString().replace('.000', ''),
                 labels: p.labels,
-                ...(owner ? { ownerReferences: [{ apiVersion: owner.kind === 'ReplicaSet' ? 'apps/v1' : 'v1', kind: owner.kind, name: owner.name, uid: owner.uid, controller: true }] } : {}),
+                ...(owner
+                  ? {
+                      ownerReferences: [
+                        { apiVersion: owner.kind === 'ReplicaSet' ? 'apps/v1' : 'v1', kind: owner.kind, name: owner.name, uid: owner.uid, controller: true },
+                      ],
+                    }
+                  : {}),
               },
               spec: { ...(p.node ? { nodeName: p.node } : {}), containers: [{ name: 'c', image: 'i' }] },
-              status: { phase: p.phase, conditions: [{ type: 'Ready', status: p.ready ? 'True' : 'False', lastTransitionTime: '2025-12-31T12:00:00Z' }], containerStatuses: [{ name: 'c', ready: p.ready, restartCount: p.restarts }] },
+              status: {
+                phase: p.phase,
+                conditions: [{ type: 'Ready', status: p.ready ? 'True' : 'False', lastTransitionTime: '2025-12-31T12:00:00Z' }],
+                containerStatuses: [{ name: 'c', ready: p.ready, restartCount: p.restarts }],
+              },
             };
             w('admin', 'create', 'pods', p.name, body);
           }
@@ -92,9 +138,27 @@ describe('planning on the indexed pods equals planning on the namespace', () => 
             const c = ctls[a % ctls.length];
             const user = c.kind === 'ReplicaSet' ? RS_USER : RC_USER;
             const p = pods[a % pods.length];
-            if (a % 3 === 0) w(user, 'delete', 'pods', p.name, { kind: 'Pod', apiVersion: 'v1', metadata: { name: p.name, namespace: NS, uid: `uid-${p.name}` } });
-            else if (a % 3 === 1) w(user, 'update', c.kind === 'ReplicaSet' ? 'replicasets' : 'replicationcontrollers', c.name, { ...controllerObject(c), status: { replicas: a % 5, observedGeneration: 1 } }, 'status');
-            else w(user, 'create', 'pods', null, { ...writes.find((x) => x.name === p.name)!.response, metadata: { ...writes.find((x) => x.name === p.name)!.response!.metadata, name: `new-${a}`, uid: `uid-new-${a}`, ownerReferences: [{ apiVersion: 'apps/v1', kind: c.kind, name: c.name, uid: c.uid, controller: true }] } });
+            if (a % 3 === 0)
+              w(user, 'delete', 'pods', p.name, { kind: 'Pod', apiVersion: 'v1', metadata: { name: p.name, namespace: NS, uid: `uid-${p.name}` } });
+            else if (a % 3 === 1)
+              w(
+                user,
+                'update',
+                c.kind === 'ReplicaSet' ? 'replicasets' : 'replicationcontrollers',
+                c.name,
+                { ...controllerObject(c), status: { replicas: a % 5, observedGeneration: 1 } },
+                'status',
+              );
+            else
+              w(user, 'create', 'pods', null, {
+                ...writes.find((x) => x.name === p.name)!.response,
+                metadata: {
+                  ...writes.find((x) => x.name === p.name)!.response!.metadata,
+                  name: `new-${a}`,
+                  uid: `uid-new-${a}`,
+                  ownerReferences: [{ apiVersion: 'apps/v1', kind: c.kind, name: c.name, uid: c.uid, controller: true }],
+                },
+              });
           }
           const behaviour = behaviourFor(32).behaviour;
           const indexed = new HistoryReplay({ behaviour });

@@ -9,14 +9,22 @@ const RS_USER = 'system:serviceaccount:kube-system:replicaset-controller';
 const NS = 'shop';
 const RS_UID = 'rs-uid-1';
 let clock = Date.parse('2026-11-25T10:00:00Z');
-const tick = () => new Date((clock += 1000)).toISOString().replace('Z', '000Z').replace(/\.(\d{3})000Z$/, '.$1000Z');
+const tick = () =>
+  new Date((clock += 1000))
+    .toISOString()
+    .replace('Z', '000Z')
+    .replace(/\.(\d{3})000Z$/, '.$1000Z');
 
 function rs(replicas: number, generation = 1, status: Record<string, unknown> = {}) {
   return {
     apiVersion: 'apps/v1',
     kind: 'ReplicaSet',
     metadata: { name: 'web', namespace: NS, uid: RS_UID, generation, resourceVersion: '1', creationTimestamp: '2026-11-25T09:00:00Z' },
-    spec: { replicas, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'x' }] } } },
+    spec: {
+      replicas,
+      selector: { matchLabels: { app: 'web' } },
+      template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'x' }] } },
+    },
     status: { replicas: 0, ...status },
   };
 }
@@ -42,7 +50,9 @@ function pod(name: string, o: PodOpts = {}) {
       uid: `uid-${name}`,
       creationTimestamp: o.created ?? '2026-11-25T09:30:00Z',
       labels: o.labels ?? { app: 'web' },
-      ...(o.owned === false ? {} : { ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web', uid: RS_UID, controller: true, blockOwnerDeletion: true }] }),
+      ...(o.owned === false
+        ? {}
+        : { ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web', uid: RS_UID, controller: true, blockOwnerDeletion: true }] }),
     },
     spec: { nodeName: o.node ?? (o.phase === 'Pending' ? undefined : 'node-1'), containers: [{ name: 'c', image: 'x' }] },
     status: {
@@ -53,8 +63,29 @@ function pod(name: string, o: PodOpts = {}) {
   };
 }
 
-function write(user: string, verb: ApiWrite['verb'], resource: ApiWrite['resource'], name: string | null, body: Record<string, any> | null, extra: Partial<ApiWrite> = {}): ApiWrite {
-  return { time: tick(), user, userAgent: 'test', verb, resource, subresource: null, namespace: NS, name, code: verb === 'create' ? 201 : 200, bodies: true, request: body, response: body, ...extra };
+function write(
+  user: string,
+  verb: ApiWrite['verb'],
+  resource: ApiWrite['resource'],
+  name: string | null,
+  body: Record<string, any> | null,
+  extra: Partial<ApiWrite> = {},
+): ApiWrite {
+  return {
+    time: tick(),
+    user,
+    userAgent: 'test',
+    verb,
+    resource,
+    subresource: null,
+    namespace: NS,
+    name,
+    code: verb === 'create' ? 201 : 200,
+    bodies: true,
+    request: body,
+    response: body,
+    ...extra,
+  };
 }
 
 const replay = () => new HistoryReplay({ behaviour: behaviourFor(32).behaviour });
@@ -73,9 +104,23 @@ function threePods(): ApiWrite[] {
 describe('deletes', () => {
   it('a delete of the pod the rules rank first is predicted, with its criterion and sentence', () => {
     const r = replay();
-    const events = run(r, [...threePods(), write('admin', 'patch', 'replicasets', 'web', { spec: { replicas: 2 } }, { subresource: 'scale', response: { kind: 'Scale', spec: { replicas: 2 } } }), write(RS_USER, 'delete', 'pods', 'b', { ...pod('b', { phase: 'Pending' }), metadata: { ...pod('b').metadata, deletionTimestamp: '2026-11-25T10:00:09Z', deletionGracePeriodSeconds: 0 } })]);
+    const events = run(r, [
+      ...threePods(),
+      write('admin', 'patch', 'replicasets', 'web', { spec: { replicas: 2 } }, { subresource: 'scale', response: { kind: 'Scale', spec: { replicas: 2 } } }),
+      write(RS_USER, 'delete', 'pods', 'b', {
+        ...pod('b', { phase: 'Pending' }),
+        metadata: { ...pod('b').metadata, deletionTimestamp: '2026-11-25T10:00:09Z', deletionGracePeriodSeconds: 0 },
+      }),
+    ]);
     const del = events.at(-1)!;
-    expect(del).toMatchObject({ verb: 'delete', pod: 'b', reason: 'Phase', predicted: true, actor: { controller: true }, controller: { kind: 'ReplicaSet', namespace: NS, name: 'web' } });
+    expect(del).toMatchObject({
+      verb: 'delete',
+      pod: 'b',
+      reason: 'Phase',
+      predicted: true,
+      actor: { controller: true },
+      controller: { kind: 'ReplicaSet', namespace: NS, name: 'web' },
+    });
     expect(del.message).toContain('b is Pending');
     expect(events.find((e) => e.verb === 'scale')).toMatchObject({ predicted: null, reason: null, message: 'admin scaled ReplicaSet web from 3 to 2' });
   });
@@ -107,7 +152,13 @@ describe('creates', () => {
     const r = replay();
     const made = (n: string) => write(RS_USER, 'create', 'pods', null, pod(n, { phase: 'Pending' }));
     const status = (s: Record<string, unknown>) => write(RS_USER, 'update', 'replicasets', 'web', { ...rs(2), status: s }, { subresource: 'status' });
-    const events = run(r, [write('admin', 'create', 'replicasets', 'web', rs(2)), made('x1'), made('x2'), status({ replicas: 0, observedGeneration: 1 }), status({ replicas: 2, fullyLabeledReplicas: 2, observedGeneration: 1 })]);
+    const events = run(r, [
+      write('admin', 'create', 'replicasets', 'web', rs(2)),
+      made('x1'),
+      made('x2'),
+      status({ replicas: 0, observedGeneration: 1 }),
+      status({ replicas: 2, fullyLabeledReplicas: 2, observedGeneration: 1 }),
+    ]);
     expect(events.slice(3).map((e) => [e.verb, e.predicted])).toEqual([
       ['status', true],
       ['status', true],
@@ -149,7 +200,11 @@ describe('gaps', () => {
     expect(events.at(-1)).toMatchObject({ verb: 'delete', predicted: null });
     expect(events.at(-1)!.message).toContain('state unknown from here: pod c was written at');
     // pod c seen whole again: explanations resume
-    const more = run(r, [write('admin', 'update', 'pods', 'c', pod('c', { restarts: 3 })), write('admin', 'update', 'replicasets', 'web', rs(1, 3)), write(RS_USER, 'delete', 'pods', 'c', pod('c'))]);
+    const more = run(r, [
+      write('admin', 'update', 'pods', 'c', pod('c', { restarts: 3 })),
+      write('admin', 'update', 'replicasets', 'web', rs(1, 3)),
+      write(RS_USER, 'delete', 'pods', 'c', pod('c')),
+    ]);
     expect(more.at(-1)).toMatchObject({ verb: 'delete', pod: 'c', predicted: true, reason: 'MoreRestarts' });
   });
 
@@ -179,7 +234,11 @@ describe('gaps', () => {
     const r = replay();
     const events = run(r, [...threePods(), write('admin', 'delete', 'pods', 'a', pod('a'), { code: 409 })]);
     expect(events.length).toBe(4);
-    expect(r.history('audit-log', events, { format: 'kube-apiserver', truncated: 0, duplicates: 0, missing: [] })).toMatchObject({ kind: 'ReconcileHistory', from: events[0].time, to: events[3].time });
+    expect(r.history('audit-log', events, { format: 'kube-apiserver', truncated: 0, duplicates: 0, missing: [] })).toMatchObject({
+      kind: 'ReconcileHistory',
+      from: events[0].time,
+      to: events[3].time,
+    });
   });
 });
 
@@ -188,12 +247,28 @@ describe('gaps', () => {
 // conflict, and pods equal on every criterion are deleted in any order.
 describe('concurrent writes, retries and ties', () => {
   const made = (n: string) => write(RS_USER, 'create', 'pods', null, pod(n, { phase: 'Pending' }));
-  const status = (s: Record<string, unknown>, extra: Partial<ApiWrite> = {}) => write(RS_USER, 'update', 'replicasets', 'web', { ...rs(2), status: s }, { subresource: 'status', ...extra });
-  const bind = (n: string) => write('system:kube-scheduler', 'create', 'pods', n, { target: { name: 'node-1' } }, { subresource: 'binding', response: { kind: 'Status', status: 'Success', code: 201 } });
+  const status = (s: Record<string, unknown>, extra: Partial<ApiWrite> = {}) =>
+    write(RS_USER, 'update', 'replicasets', 'web', { ...rs(2), status: s }, { subresource: 'status', ...extra });
+  const bind = (n: string) =>
+    write(
+      'system:kube-scheduler',
+      'create',
+      'pods',
+      n,
+      { target: { name: 'node-1' } },
+      { subresource: 'binding', response: { kind: 'Status', status: 'Success', code: 201 } },
+    );
 
   it('a sync that the scheduler cut into goes on: its next create and the status it computed at its start are predicted', () => {
     const r = replay();
-    const events = run(r, [write('admin', 'create', 'replicasets', 'web', rs(2)), made('x1'), bind('x1'), made('x2'), bind('x2'), status({ replicas: 0, observedGeneration: 1 })]);
+    const events = run(r, [
+      write('admin', 'create', 'replicasets', 'web', rs(2)),
+      made('x1'),
+      bind('x1'),
+      made('x2'),
+      bind('x2'),
+      status({ replicas: 0, observedGeneration: 1 }),
+    ]);
     const mine = events.filter((e) => e.actor.controller);
     expect(mine.map((e) => [e.verb, e.predicted])).toEqual([
       ['create', true],
@@ -208,8 +283,19 @@ describe('concurrent writes, retries and ties', () => {
 
   it('a status write retried after a 409 Conflict is predicted when it is the status the rules compute, even unchanged', () => {
     const r = replay();
-    const base = [write('admin', 'create', 'replicasets', 'web', rs(2)), made('x1'), made('x2'), status({ replicas: 2, fullyLabeledReplicas: 2, observedGeneration: 1 }), bind('x1')];
-    const retried = run(r, [...base, status({ replicas: 2, fullyLabeledReplicas: 2, observedGeneration: 1 }, { code: 409 }), bind('x2'), status({ replicas: 2, fullyLabeledReplicas: 2, observedGeneration: 1 })]);
+    const base = [
+      write('admin', 'create', 'replicasets', 'web', rs(2)),
+      made('x1'),
+      made('x2'),
+      status({ replicas: 2, fullyLabeledReplicas: 2, observedGeneration: 1 }),
+      bind('x1'),
+    ];
+    const retried = run(r, [
+      ...base,
+      status({ replicas: 2, fullyLabeledReplicas: 2, observedGeneration: 1 }, { code: 409 }),
+      bind('x2'),
+      status({ replicas: 2, fullyLabeledReplicas: 2, observedGeneration: 1 }),
+    ]);
     expect(retried.at(-1)).toMatchObject({ verb: 'status', predicted: true });
     expect(retried.at(-1)!.message).toContain('again, retrying after the server refused the previous write (409 Conflict)');
     // without the refused write before it, an unchanged status write is not explained
@@ -219,8 +305,14 @@ describe('concurrent writes, retries and ties', () => {
   });
 
   it('a delete of a pod equal on every criterion to the Tie victim is predicted as Tie; a pod that ranks later is not', () => {
-    const scaleTo = (n: number) => write('admin', 'patch', 'replicasets', 'web', { spec: { replicas: n } }, { subresource: 'scale', response: { kind: 'Scale', spec: { replicas: n } } });
-    const pods = [write('admin', 'create', 'replicasets', 'web', rs(3)), write('admin', 'create', 'pods', 'a', pod('a')), write('admin', 'create', 'pods', 'b', pod('b')), write('admin', 'create', 'pods', 'c', pod('c', { restarts: 0, created: '2026-11-25T09:00:00Z' }))];
+    const scaleTo = (n: number) =>
+      write('admin', 'patch', 'replicasets', 'web', { spec: { replicas: n } }, { subresource: 'scale', response: { kind: 'Scale', spec: { replicas: n } } });
+    const pods = [
+      write('admin', 'create', 'replicasets', 'web', rs(3)),
+      write('admin', 'create', 'pods', 'a', pod('a')),
+      write('admin', 'create', 'pods', 'b', pod('b')),
+      write('admin', 'create', 'pods', 'c', pod('c', { restarts: 0, created: '2026-11-25T09:00:00Z' })),
+    ];
     // a and b tie (the rules pick a by cache order); c is older: it stays
     const tie = run(replay(), [...pods, scaleTo(2), write(RS_USER, 'delete', 'pods', 'b', pod('b'))]).at(-1)!;
     expect(tie).toMatchObject({ verb: 'delete', pod: 'b', predicted: true, reason: 'Tie' });

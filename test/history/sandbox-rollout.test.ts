@@ -31,26 +31,37 @@ const stop = new AbortController();
 let running: Promise<number>;
 
 const live = async (rs: string) =>
-  (await core.listNamespacedPod({ namespace: NS })).items.filter((p) => !p.metadata!.deletionTimestamp && p.metadata!.ownerReferences?.some((r) => r.controller && r.name === rs));
+  (await core.listNamespacedPod({ namespace: NS })).items.filter(
+    (p) => !p.metadata!.deletionTimestamp && p.metadata!.ownerReferences?.some((r) => r.controller && r.name === rs),
+  );
 
 function replicaSet(d: V1Deployment, hash: string, image: string, replicas: number) {
   const labels = { app: 'web', 'pod-template-hash': hash };
   return {
     apiVersion: 'apps/v1',
     kind: 'ReplicaSet',
-    metadata: { name: `web-${hash}`, labels, ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', uid: d.metadata!.uid!, controller: true, blockOwnerDeletion: true }] },
+    metadata: {
+      name: `web-${hash}`,
+      labels,
+      ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', uid: d.metadata!.uid!, controller: true, blockOwnerDeletion: true }],
+    },
     spec: { replicas, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'web', image }] } } },
   };
 }
 
-const ready = (p: { status?: { conditions?: { type: string; status: string }[] } }) => p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
+const ready = (p: { status?: { conditions?: { type: string; status: string }[] } }) =>
+  p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
 
 /** `run` has brought the ReplicaSet to `replicas` pods, all ready (as a rollout waits for them). */
 const settled = (name: string, replicas: number) =>
-  waitFor(async () => {
-    const pods = await live(name);
-    return pods.length === replicas && pods.every(ready);
-  }, `${name} at ${replicas} ready pods`, 20_000);
+  waitFor(
+    async () => {
+      const pods = await live(name);
+      return pods.length === replicas && pods.every(ready);
+    },
+    `${name} at ${replicas} ready pods`,
+    20_000,
+  );
 
 /** The deployment controller scales a ReplicaSet, and `run` brings its pods there. */
 async function scale(name: string, replicas: number) {
@@ -68,7 +79,11 @@ beforeAll(async () => {
   kc.loadFromString(sb.kubeconfig());
   core = kc.makeApiClient(CoreV1Api);
   apps = kc.makeApiClient(AppsV1Api);
-  running = runForeground({ ...foregroundOptions(kubeconfig, { namespace: NS, qps: 1000, burst: 1000 }), signal: stop.signal, stream: new Writable({ write: (_c, _e, cb) => cb() }) });
+  running = runForeground({
+    ...foregroundOptions(kubeconfig, { namespace: NS, qps: 1000, burst: 1000 }),
+    signal: stop.signal,
+    stream: new Writable({ write: (_c, _e, cb) => cb() }),
+  });
 }, 30_000);
 
 afterAll(async () => {
@@ -83,11 +98,17 @@ describe('history of a rollout on the sandbox, with run as the controller', () =
 
   it('rolls Deployment web from nginx:1.25 to nginx:1.26, two ReplicaSets scaled in turn', async () => {
     const template = { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'web', image: 'nginx:1.25' }] } };
-    const d = await apps.createNamespacedDeployment({ namespace: NS, body: { metadata: { name: 'web' }, spec: { replicas: 3, selector: { matchLabels: { app: 'web' } }, template } } });
+    const d = await apps.createNamespacedDeployment({
+      namespace: NS,
+      body: { metadata: { name: 'web' }, spec: { replicas: 3, selector: { matchLabels: { app: 'web' } }, template } },
+    });
     await apps.createNamespacedReplicaSet({ namespace: NS, body: replicaSet(d, 'old', 'nginx:1.25', 3) }, asDeploymentController);
     await settled('web-old', 3);
     // the person's change
-    await apps.patchNamespacedDeployment({ namespace: NS, name: 'web', body: { spec: { template: { spec: { containers: [{ name: 'web', image: 'nginx:1.26' }] } } } } }, mergePatch);
+    await apps.patchNamespacedDeployment(
+      { namespace: NS, name: 'web', body: { spec: { template: { spec: { containers: [{ name: 'web', image: 'nginx:1.26' }] } } } } },
+      mergePatch,
+    );
     // the deployment controller's rollout of it
     await apps.createNamespacedReplicaSet({ namespace: NS, body: replicaSet(d, 'new', 'nginx:1.26', 1) }, asDeploymentController);
     await settled('web-new', 1);
@@ -116,11 +137,18 @@ describe('history of a rollout on the sandbox, with run as the controller', () =
   });
 
   it("traces the new ReplicaSet's creates and the old one's deletes to the image change, through the deployment controller", () => {
-    const rolled = events.filter((e) => e.actor.controller && ((e.verb === 'create' && e.controller?.name === 'web-new') || (e.verb === 'delete' && e.controller?.name === 'web-old')));
+    const rolled = events.filter(
+      (e) => e.actor.controller && ((e.verb === 'create' && e.controller?.name === 'web-new') || (e.verb === 'delete' && e.controller?.name === 'web-old')),
+    );
     expect(rolled.length).toBe(6); // 3 creates of web-new, 3 deletes of web-old
     for (const e of rolled) {
       expect(e.cause?.[0]).toMatchObject({ user: DC, object: { kind: 'ReplicaSet', name: e.controller!.name } });
-      expect(e.cause?.at(-1)).toMatchObject({ user: 'sandbox-admin', object: { kind: 'Deployment', name: 'web' }, field: 'spec.template', change: 'image nginx:1.25 → nginx:1.26' });
+      expect(e.cause?.at(-1)).toMatchObject({
+        user: 'sandbox-admin',
+        object: { kind: 'Deployment', name: 'web' },
+        field: 'spec.template',
+        change: 'image nginx:1.25 → nginx:1.26',
+      });
     }
     const lastDelete = rolled.filter((e) => e.verb === 'delete').at(-1)!;
     expect(lastDelete.cause?.[0]).toMatchObject({ field: 'spec.replicas', change: '1 → 0' });

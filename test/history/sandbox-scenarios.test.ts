@@ -39,7 +39,9 @@ const until = <T>(what: string, fn: () => Promise<T>, ms = 20_000) => waitFor(fn
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const live = async (ns: string) =>
-  (await core.listNamespacedPod({ namespace: ns })).items.filter((p) => !p.metadata!.deletionTimestamp && !['Succeeded', 'Failed'].includes(p.status?.phase ?? ''));
+  (await core.listNamespacedPod({ namespace: ns })).items.filter(
+    (p) => !p.metadata!.deletionTimestamp && !['Succeeded', 'Failed'].includes(p.status?.phase ?? ''),
+  );
 const owned = (p: V1Pod, name: string) => p.metadata!.ownerReferences?.some((r) => r.controller && r.name === name) ?? false;
 const container = [{ name: 'c', image: 'registry.example/app:1' }];
 
@@ -60,7 +62,10 @@ async function orphan(ns: string, name: string, labels: Record<string, string>, 
 /** Ready since `since`, through the status subresource (the kubelet's readiness is held back: readyDelayMs). */
 async function makeReady(ns: string, name: string, since: string) {
   await until(`${ns}/${name} running`, async () => (await core.readNamespacedPod({ namespace: ns, name })).status?.phase === 'Running');
-  await core.patchNamespacedPodStatus({ namespace: ns, name, body: { status: { conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: since }] } } }, smp);
+  await core.patchNamespacedPodStatus(
+    { namespace: ns, name, body: { status: { conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: since }] } } },
+    smp,
+  );
 }
 
 async function scaleRs(ns: string, name: string, replicas: number) {
@@ -162,9 +167,16 @@ describe('history of the sandbox audit log of `run`', () => {
     // a ReplicationController: up to 3, down to 1
     await core.createNamespacedReplicationController({
       namespace: 'rc',
-      body: { metadata: { name: 'rc' }, spec: { replicas: 3, selector: { app: 'rc' }, template: { metadata: { labels: { app: 'rc' } }, spec: { containers: container } } } },
+      body: {
+        metadata: { name: 'rc' },
+        spec: { replicas: 3, selector: { app: 'rc' }, template: { metadata: { labels: { app: 'rc' } }, spec: { containers: container } } },
+      },
     });
-    const rcPods = async (n: number) => until(`rc at ${n}`, async () => (await live('rc')).length === n && (await core.readNamespacedReplicationController({ namespace: 'rc', name: 'rc' })).status?.replicas === n);
+    const rcPods = async (n: number) =>
+      until(
+        `rc at ${n}`,
+        async () => (await live('rc')).length === n && (await core.readNamespacedReplicationController({ namespace: 'rc', name: 'rc' })).status?.replicas === n,
+      );
     await rcPods(3);
     await core.patchNamespacedReplicationControllerScale({ namespace: 'rc', name: 'rc', body: { spec: { replicas: 1 } } }, merge);
     await rcPods(1);
@@ -172,7 +184,12 @@ describe('history of the sandbox audit log of `run`', () => {
     // A ranked scale-down per criterion: two pods, adopted, that tie on every criterion before
     // it; scaled 2 → 1, the controller deletes the one that loses on it.
     const t0 = ago(120);
-    const pair = async (ns: string, victim: { spec?: Record<string, unknown>; annotations?: Record<string, string> }, kept: { spec?: Record<string, unknown>; annotations?: Record<string, string> }, ready: { victim?: string | null; kept?: string | null } = {}) => {
+    const pair = async (
+      ns: string,
+      victim: { spec?: Record<string, unknown>; annotations?: Record<string, string> },
+      kept: { spec?: Record<string, unknown>; annotations?: Record<string, string> },
+      ready: { victim?: string | null; kept?: string | null } = {},
+    ) => {
       const labels = { app: ns };
       await orphan(ns, `${ns}-kept`, labels, kept.spec, kept.annotations);
       if (ns === 'newer') await sleep(1100); // a later creationTimestamp (seconds)
@@ -195,7 +212,14 @@ describe('history of the sandbox audit log of `run`', () => {
         const labels = await pair('morerestarts', onNode1, onNode1);
         // the kubelet restarts a container (restartCount 1, not ready), then it is ready again since t0
         sb.kubelet!.restartContainer('morerestarts', 'morerestarts-victim');
-        await core.patchNamespacedPodStatus({ namespace: 'morerestarts', name: 'morerestarts-victim', body: { status: { conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: t0 }] } } }, smp);
+        await core.patchNamespacedPodStatus(
+          {
+            namespace: 'morerestarts',
+            name: 'morerestarts-victim',
+            body: { status: { conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: t0 }] } },
+          },
+          smp,
+        );
         return labels;
       },
       Newer: () => pair('newer', onNode1, onNode1),
@@ -217,7 +241,15 @@ describe('history of the sandbox audit log of `run`', () => {
     const ns = 'moreonsamenode';
     const dep = await apps.createNamespacedDeployment({
       namespace: ns,
-      body: { metadata: { name: 'd' }, spec: { replicas: 3, selector: { matchLabels: { app: 'd' } }, template: { metadata: { labels: { app: 'd' } }, spec: { containers: container } }, paused: true } },
+      body: {
+        metadata: { name: 'd' },
+        spec: {
+          replicas: 3,
+          selector: { matchLabels: { app: 'd' } },
+          template: { metadata: { labels: { app: 'd' } }, spec: { containers: container } },
+          paused: true,
+        },
+      },
     });
     const ownerReferences = [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'd', uid: dep.metadata!.uid!, controller: true, blockOwnerDeletion: true }];
     const oldLabels = { app: 'd', 'pod-template-hash': 'old' };
@@ -241,7 +273,10 @@ describe('history of the sandbox audit log of `run`', () => {
     expect(await running).toBe(0);
     await sb.close();
     if (process.env.KEEP_AUDIT) writeFileSync(process.env.KEEP_AUDIT, readFileSync(auditFile));
-    lines = readFileSync(auditFile, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    lines = readFileSync(auditFile, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
     const h = await buildHistory({ auditLogs: [auditFile], kubeVersion: KUBE_VERSION, featureGates: FEATURE_GATES });
     events = [...h.history.events];
     h.close();
@@ -259,16 +294,26 @@ describe('history of the sandbox audit log of `run`', () => {
   it("writes are the controller's exactly when `run` sent them (its User-Agent; the test's client is the same user)", () => {
     // run's pod creates and deletes in the file, told by its User-Agent
     const runAgent = /^rs-reconcile \(.*\) node\/\S+ replicaset-controller\//;
-    const sent = lines.filter((e) => runAgent.test(e.userAgent ?? '') && e.objectRef.resource === 'pods' && !e.objectRef.subresource && ['create', 'delete'].includes(e.verb) && e.responseStatus.code < 300);
+    const sent = lines.filter(
+      (e) =>
+        runAgent.test(e.userAgent ?? '') &&
+        e.objectRef.resource === 'pods' &&
+        !e.objectRef.subresource &&
+        ['create', 'delete'].includes(e.verb) &&
+        e.responseStatus.code < 300,
+    );
     expect(mine().filter((e) => e.verb === 'create' || e.verb === 'delete')).toHaveLength(sent.length);
     for (const e of mine()) expect(e.actor.user).toBe('sandbox-admin');
     // the users' (and the simulated kubelet's) writes are users'
     const users = events.filter((e) => !e.actor.controller);
     expect(users.every((e) => e.predicted === null && e.reason === null)).toBe(true);
     expect(new Set(users.map((e) => e.actor.user))).toEqual(new Set(['sandbox-admin', 'system:node:node-1', 'system:node:node-2']));
-    expect(users.filter((e) => e.actor.user === 'sandbox-admin').map((e) => e.verb).sort()).toEqual(
-      expect.arrayContaining(['create', 'delete', 'patch', 'scale']),
-    );
+    expect(
+      users
+        .filter((e) => e.actor.user === 'sandbox-admin')
+        .map((e) => e.verb)
+        .sort(),
+    ).toEqual(expect.arrayContaining(['create', 'delete', 'patch', 'scale']));
   });
 
   it('scale up from 0: three creates for TooFewReplicas, and status writes', () => {
@@ -281,7 +326,10 @@ describe('history of the sandbox audit log of `run`', () => {
   it('each ranked scale-down deletes the pod that loses on its criterion, for that reason', () => {
     for (const c of CRITERIA) {
       const deletes = mine().filter((e) => e.verb === 'delete' && e.controller?.namespace === c.toLowerCase());
-      expect(deletes.map((e) => [e.pod, e.reason]), c).toEqual([[victims[c], c]]);
+      expect(
+        deletes.map((e) => [e.pod, e.reason]),
+        c,
+      ).toEqual([[victims[c], c]]);
     }
   });
 

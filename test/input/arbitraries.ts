@@ -9,7 +9,10 @@ import type { LoadResult } from '../../src/input/snapshot-files.js';
 // Strings full of what a scanner can trip on.
 export const nasty = fc.oneof(
   fc.string({ maxLength: 12 }),
-  fc.string({ unit: fc.constantFrom('"', '\\', '{', '}', '[', ']', ',', ':', '\n', '\t', '\r', '\u0000', '\u2028', 'ü', '日', '🚀', 'a', ' ', '/', 'u'), maxLength: 12 }),
+  fc.string({
+    unit: fc.constantFrom('"', '\\', '{', '}', '[', ']', ',', ':', '\n', '\t', '\r', '\u0000', '\u2028', 'ü', '日', '🚀', 'a', ' ', '/', 'u'),
+    maxLength: 12,
+  }),
   fc.string({ unit: 'binary', maxLength: 8 }),
 );
 export const name = fc.stringMatching(/^[a-z][a-z0-9-]{0,6}$/);
@@ -33,7 +36,12 @@ export const metadata = fc
     creationTimestamp: optional(fc.option(time, { nil: null })),
     deletionTimestamp: optional(time),
     resourceVersion: optional(fc.nat().map(String)),
-    ownerReferences: optional(fc.array(fc.record({ apiVersion: fc.constant('apps/v1'), kind: fc.constantFrom('ReplicaSet', 'Deployment'), name, uid: fc.uuid(), controller: fc.boolean() }), { maxLength: 2 })),
+    ownerReferences: optional(
+      fc.array(
+        fc.record({ apiVersion: fc.constant('apps/v1'), kind: fc.constantFrom('ReplicaSet', 'Deployment'), name, uid: fc.uuid(), controller: fc.boolean() }),
+        { maxLength: 2 },
+      ),
+    ),
     managedFields: optional(fc.array(noise, { maxLength: 2 })),
   })
   .map(defined);
@@ -58,7 +66,19 @@ export const podArb = fc
         .record({
           phase: optional(fc.constantFrom('Pending', 'Running', 'Succeeded')),
           message: optional(nasty),
-          conditions: optional(fc.array(fc.record({ type: fc.constantFrom('Ready', 'PodScheduled'), status: fc.constantFrom('True', 'False'), lastTransitionTime: optional(time), message: optional(nasty) }).map(defined), { maxLength: 3 })),
+          conditions: optional(
+            fc.array(
+              fc
+                .record({
+                  type: fc.constantFrom('Ready', 'PodScheduled'),
+                  status: fc.constantFrom('True', 'False'),
+                  lastTransitionTime: optional(time),
+                  message: optional(nasty),
+                })
+                .map(defined),
+              { maxLength: 3 },
+            ),
+          ),
           containerStatuses: optional(fc.array(fc.record({ name, ready: fc.boolean(), restartCount: fc.nat(50), state: noise }), { maxLength: 2 })),
         })
         .map(defined),
@@ -97,7 +117,12 @@ export const otherArb = fc.record({
   data: noise,
 });
 
-export const objectArb = fc.oneof({ weight: 5, arbitrary: podArb }, { weight: 2, arbitrary: replicaSetArb }, { weight: 1, arbitrary: replicationControllerArb }, { weight: 1, arbitrary: otherArb });
+export const objectArb = fc.oneof(
+  { weight: 5, arbitrary: podArb },
+  { weight: 2, arbitrary: replicaSetArb },
+  { weight: 1, arbitrary: replicationControllerArb },
+  { weight: 1, arbitrary: otherArb },
+);
 
 /** Rebuilds every object of `v` with its keys in a random order. */
 export function shuffleKeys(v: unknown, rand: () => number): unknown {
@@ -128,7 +153,14 @@ export function expected(items: unknown[]): Pick<LoadResult, 'snapshot' | 'skipp
   const seen = new Map<string, number>();
   for (const item of items as Array<Record<string, unknown>>) {
     const kind = item.kind as string;
-    const list = kind === 'Pod' ? snapshot.pods : kind === 'ReplicaSet' ? snapshot.controllers.ReplicaSet : kind === 'ReplicationController' ? snapshot.controllers.ReplicationController : undefined;
+    const list =
+      kind === 'Pod'
+        ? snapshot.pods
+        : kind === 'ReplicaSet'
+          ? snapshot.controllers.ReplicaSet
+          : kind === 'ReplicationController'
+            ? snapshot.controllers.ReplicationController
+            : undefined;
     if (!list) {
       skippedKinds[kind] = (skippedKinds[kind] ?? 0) + 1;
       continue;
@@ -145,4 +177,3 @@ export function expected(items: unknown[]): Pick<LoadResult, 'snapshot' | 'skipp
   }
   return { snapshot, skippedKinds };
 }
-

@@ -9,7 +9,12 @@ export type Ev = Record<string, any>;
 
 const GRPC_OF_HTTP: Record<number, number> = { 400: 3, 401: 16, 403: 7, 404: 5, 409: 10, 422: 3, 429: 8, 500: 13, 503: 14, 504: 4 };
 
-const sortKeys = (o: Ev): Ev => Object.fromEntries(Object.keys(o).sort().map((k) => [k, o[k]]));
+const sortKeys = (o: Ev): Ev =>
+  Object.fromEntries(
+    Object.keys(o)
+      .sort()
+      .map((k) => [k, o[k]]),
+  );
 const group = (e: Ev) => (e.objectRef?.apiGroup ? e.objectRef.apiGroup : 'core');
 
 /** GKE's methodName and resourceName of an Event (a create names the object the server made). */
@@ -103,14 +108,29 @@ export const encoders = {
   /** `aws logs filter-log-events`: one pretty document, events grouped by stream (two API servers) */
   cloudwatch: (events: Ev[]) => {
     const streams = ['kube-apiserver-audit-0c5e1d8f2a9b4e6f8a1d3c5b7e9f0a2c', 'kube-apiserver-audit-71976ca11bea5d3083393f7d32dab75b'];
-    const ev = (e: Ev, i: number) => ({ logStreamName: streams[i % 2], timestamp: Date.parse(e.stageTimestamp), message: JSON.stringify(e), ingestionTime: Date.parse(e.stageTimestamp) + 1500, eventId: String(3847123456789 + i) });
+    const ev = (e: Ev, i: number) => ({
+      logStreamName: streams[i % 2],
+      timestamp: Date.parse(e.stageTimestamp),
+      message: JSON.stringify(e),
+      ingestionTime: Date.parse(e.stageTimestamp) + 1500,
+      eventId: String(3847123456789 + i),
+    });
     const all = events.map(ev);
-    return JSON.stringify({ events: [...all.filter((_, i) => i % 2 === 0), ...all.filter((_, i) => i % 2 === 1)], searchedLogStreams: [], nextToken: 'Bxkq6kVGFtq2y' }, null, 4) + '\n';
+    return (
+      JSON.stringify(
+        { events: [...all.filter((_, i) => i % 2 === 0), ...all.filter((_, i) => i % 2 === 1)], searchedLogStreams: [], nextToken: 'Bxkq6kVGFtq2y' },
+        null,
+        4,
+      ) + '\n'
+    );
   },
   /** a CloudWatch export task to S3: gzip of "<ISO ms> <event>" lines, in no particular order */
   s3: (events: Ev[]) => {
     const lines = events.map((e) => `${new Date(Date.parse(e.stageTimestamp)).toISOString()} ${JSON.stringify(e)}`);
-    const shuffled = lines.map((l, i) => [((i * 7919) % 101) + i / 1e6, l] as const).sort((a, b) => a[0] - b[0]).map((x) => x[1]);
+    const shuffled = lines
+      .map((l, i) => [((i * 7919) % 101) + i / 1e6, l] as const)
+      .sort((a, b) => a[0] - b[0])
+      .map((x) => x[1]);
     return gzipSync(shuffled.join('\n') + '\n');
   },
   /** Logs Insights get-query-results */
@@ -131,22 +151,46 @@ export const encoders = {
       4,
     ),
   /** the Logs Insights console's JSON download */
-  insightsConsole: (events: Ev[]) => JSON.stringify(events.map((e) => ({ '@timestamp': new Date(Date.parse(e.stageTimestamp)).toISOString().replace('T', ' ').replace('Z', ''), '@message': JSON.stringify(e) })), null, 2),
+  insightsConsole: (events: Ev[]) =>
+    JSON.stringify(
+      events.map((e) => ({
+        '@timestamp': new Date(Date.parse(e.stageTimestamp)).toISOString().replace('T', ' ').replace('Z', ''),
+        '@message': JSON.stringify(e),
+      })),
+      null,
+      2,
+    ),
   /** the Logs Insights console's CSV */
   insightsCsv: (events: Ev[]) =>
     '@logStream,@timestamp,@message\n' +
-    events.map((e) => `kube-apiserver-audit-71976ca11bea5d3083393f7d32dab75b,${new Date(Date.parse(e.stageTimestamp)).toISOString().replace('T', ' ').replace('Z', '')},"${JSON.stringify(e).replace(/"/g, '""')}"`).join('\n') +
+    events
+      .map(
+        (e) =>
+          `kube-apiserver-audit-71976ca11bea5d3083393f7d32dab75b,${new Date(Date.parse(e.stageTimestamp)).toISOString().replace('T', ' ').replace('Z', '')},"${JSON.stringify(e).replace(/"/g, '""')}"`,
+      )
+      .join('\n') +
     '\n',
   /** AKS diagnostic setting to a storage account (PT1H.json): `{ ` lines, `/` escaped, both categories (every event twice) */
   aksStorage: (events: Ev[], both = true) =>
     events
       .flatMap((e) => (both ? ['kube-audit', 'kube-audit-admin'] : ['kube-audit-admin']).map((category) => ({ category, e })))
       .map(({ category, e }) =>
-        `{ "category": "${category}", "operationName": "Microsoft.ContainerService/managedClusters/diagnosticLogs/Read", "properties": ${JSON.stringify({ pod: 'kube-apiserver-6797f4455b-jdgtt', containerID: 'c2120cb7d9e94024', log: JSON.stringify(e) + '\n', stream: 'stdout' })}, "resourceId": "/SUBSCRIPTIONS/0B62A232/RESOURCEGROUPS/RG-PROD/PROVIDERS/MICROSOFT.CONTAINERSERVICE/MANAGEDCLUSTERS/AKS-PROD", "time": "${e.stageTimestamp}"}`.replace(/\//g, '\\/'),
+        `{ "category": "${category}", "operationName": "Microsoft.ContainerService/managedClusters/diagnosticLogs/Read", "properties": ${JSON.stringify({ pod: 'kube-apiserver-6797f4455b-jdgtt', containerID: 'c2120cb7d9e94024', log: JSON.stringify(e) + '\n', stream: 'stdout' })}, "resourceId": "/SUBSCRIPTIONS/0B62A232/RESOURCEGROUPS/RG-PROD/PROVIDERS/MICROSOFT.CONTAINERSERVICE/MANAGEDCLUSTERS/AKS-PROD", "time": "${e.stageTimestamp}"}`.replace(
+          /\//g,
+          '\\/',
+        ),
       )
       .join('\n') + '\n',
   /** AKS diagnostic setting to Event Hub */
-  eventHub: (events: Ev[]) => pyJson({ records: events.map((e) => ({ category: 'kube-audit-admin', operationName: 'Microsoft.ContainerService/managedClusters/diagnosticLogs/Read', properties: { pod: 'kube-apiserver-6797f4455b-jdgtt', log: JSON.stringify(e) + '\n', stream: 'stdout' }, time: e.stageTimestamp })) }) + '\n',
+  eventHub: (events: Ev[]) =>
+    pyJson({
+      records: events.map((e) => ({
+        category: 'kube-audit-admin',
+        operationName: 'Microsoft.ContainerService/managedClusters/diagnosticLogs/Read',
+        properties: { pod: 'kube-apiserver-6797f4455b-jdgtt', log: JSON.stringify(e) + '\n', stream: 'stdout' },
+        time: e.stageTimestamp,
+      })),
+    }) + '\n',
   /** `az monitor log-analytics query` on AKSAuditAdmin: flat rows, every value a string */
   logAnalytics: (events: Ev[]) =>
     JSON.stringify(
@@ -180,7 +224,18 @@ export const encoders = {
       2,
     ),
   /** the same in Azure diagnostics mode: AzureDiagnostics rows with the Event in log_s */
-  azureDiagnostics: (events: Ev[]) => JSON.stringify(events.map((e) => ({ TimeGenerated: e.stageTimestamp, Category: 'kube-audit', log_s: JSON.stringify(e), pod_s: 'kube-apiserver-1', TableName: 'PrimaryResult' })), null, 2),
+  azureDiagnostics: (events: Ev[]) =>
+    JSON.stringify(
+      events.map((e) => ({
+        TimeGenerated: e.stageTimestamp,
+        Category: 'kube-audit',
+        log_s: JSON.stringify(e),
+        pod_s: 'kube-apiserver-1',
+        TableName: 'PrimaryResult',
+      })),
+      null,
+      2,
+    ),
   /** `oc adm node-logs --role=master --path=kube-apiserver/audit.log`: "<node> <event>", one node after the other */
   nodeLogs: (events: Ev[]) => {
     const nodes = ['ci-ln-m0wpfjb-f76d1-vnb5x-master-0', 'ci-ln-m0wpfjb-f76d1-vnb5x-master-1'];
@@ -197,7 +252,15 @@ export function writeMustGather(dir: string, events: Ev[]): string {
   mkdirSync(logs, { recursive: true });
   const nodes = ['master-0', 'master-1'];
   nodes.forEach((n, k) => {
-    writeFileSync(join(logs, `${n}-audit.log.gz`), gzipSync(events.filter((_, i) => i % 2 === k).map((e) => JSON.stringify(e)).join('\n') + '\n'));
+    writeFileSync(
+      join(logs, `${n}-audit.log.gz`),
+      gzipSync(
+        events
+          .filter((_, i) => i % 2 === k)
+          .map((e) => JSON.stringify(e))
+          .join('\n') + '\n',
+      ),
+    );
   });
   writeFileSync(join(root, 'audit_logs', 'kube-apiserver.audit_logs_listing'), nodes.map((n) => `${n} audit.log`).join('\n') + '\n');
   writeFileSync(join(root, 'timestamp'), '2026-11-25 02:53:00.000000000 +0000 UTC m=+0.000000001\n');
@@ -215,7 +278,14 @@ export function essentials(e: Ev, gke = false): Ev {
   return {
     auditID: e.auditID,
     verb: e.verb,
-    objectRef: { resource: ref.resource, namespace: ref.namespace, name, subresource: ref.subresource, apiGroup: ref.apiGroup || undefined, apiVersion: ref.apiVersion },
+    objectRef: {
+      resource: ref.resource,
+      namespace: ref.namespace,
+      name,
+      subresource: ref.subresource,
+      apiGroup: ref.apiGroup || undefined,
+      apiVersion: ref.apiVersion,
+    },
     user: e.user?.username,
     userAgent: e.userAgent,
     code: e.responseStatus?.code,

@@ -126,6 +126,8 @@ describe('an audit export added through its module and the AUDIT_EXPORTS list on
 
   it('reads a file of another shape with its own reader when forced', async () => {
     const format = 'example-vault' as AuditReadOptions['format'];
-    await expect(read([join(FIX, 'kube-apiserver.jsonl')], { format })).rejects.toThrow(/kube-apiserver\.jsonl: not a vault record \(a JSON object with an event\) \(line 1\)/);
+    await expect(read([join(FIX, 'kube-apiserver.jsonl')], { format })).rejects.toThrow(
+      /kube-apiserver\.jsonl: not a vault record \(a JSON object with an event\) \(line 1\)/,
+    );
   });
 });

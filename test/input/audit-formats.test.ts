@@ -38,7 +38,7 @@ describe('AUDIT_FORMATS', () => {
     expect(contractFormats(join(import.meta.dirname, '../../docs/history-format.md'))).toEqual(names);
     expect(new Set(AUDIT_FORMATS).size).toBe(AUDIT_FORMATS.length);
   });
-  it.runIf(existsSync(join(DEMO, '../../history-format.md')))('are the shared contract\'s names', () => {
+  it.runIf(existsSync(join(DEMO, '../../history-format.md')))("are the shared contract's names", () => {
     expect(contractFormats(join(DEMO, '../../history-format.md'))).toEqual(names);
   });
 });

@@ -99,12 +99,30 @@ describe('readAuditLogs: kube-apiserver JSON lines', () => {
   it('a line the filter certainly does not want is skipped unparsed; one it is unsure of is read', async () => {
     const get = line(t(1), 'get', { verb: 'get' });
     const started = line(t(2), 'started', { stage: 'ResponseStarted' });
-    const lease = JSON.stringify(ev(t(3), 'lease', { requestURI: '/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/n1', objectRef: { resource: 'leases', namespace: 'kube-node-lease', name: 'lease', apiGroup: 'coordination.k8s.io', apiVersion: 'v1' } }));
+    const lease = JSON.stringify(
+      ev(t(3), 'lease', {
+        requestURI: '/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/n1',
+        objectRef: { resource: 'leases', namespace: 'kube-node-lease', name: 'lease', apiGroup: 'coordination.k8s.io', apiVersion: 'v1' },
+      }),
+    );
     const write = line(t(4), 'write');
-    const rs = JSON.stringify(ev(t(5), 'rs', { requestURI: '/apis/apps/v1/namespaces/ns/replicasets/rs/status', objectRef: { resource: 'replicasets', namespace: 'ns', name: 'rs', subresource: 'status' } }));
+    const rs = JSON.stringify(
+      ev(t(5), 'rs', {
+        requestURI: '/apis/apps/v1/namespaces/ns/replicasets/rs/status',
+        objectRef: { resource: 'replicasets', namespace: 'ns', name: 'rs', subresource: 'status' },
+      }),
+    );
     // another member order: not skipped (the parse decides)
-    const reordered = JSON.stringify({ apiVersion: 'audit.k8s.io/v1', kind: 'Event', verb: 'get', auditID: 'x', stageTimestamp: t(6), objectRef: { name: 'reordered' } });
-    const garbage = '{"kind":"Event","apiVersion":"audit.k8s.io/v1","level":"Metadata","auditID":"q","stage":"ResponseComplete","requestURI":"/api/v1/namespaces/ns/events","verb":"create", oops}';
+    const reordered = JSON.stringify({
+      apiVersion: 'audit.k8s.io/v1',
+      kind: 'Event',
+      verb: 'get',
+      auditID: 'x',
+      stageTimestamp: t(6),
+      objectRef: { name: 'reordered' },
+    });
+    const garbage =
+      '{"kind":"Event","apiVersion":"audit.k8s.io/v1","level":"Metadata","auditID":"q","stage":"ResponseComplete","requestURI":"/api/v1/namespaces/ns/events","verb":"create", oops}';
     const f = file('filtered.log', [get, started, lease, write, rs, reordered].join('\n') + '\n');
     const { names: got, coverage } = await read([f], { filter: HISTORY_WRITES });
     expect(got).toEqual(['write', 'rs', 'reordered']);
@@ -126,15 +144,27 @@ describe('readAuditLogs: kube-apiserver JSON lines', () => {
 
 describe('readAuditLogs: what is not an audit log', () => {
   it.each([
-    ['garbage.txt', 'hello world\nthis is not json\n', /^error parsing .*garbage\.txt: not a JSON audit event, nor any other audit export: it starts with "hello world" \(expected kube-apiserver JSON lines, gcloud.* \(line 1\)$/],
-    ['binary.bin', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d]), /binary\.bin: a binary file, not an audit log \(a NUL byte at byte 8\)/],
+    [
+      'garbage.txt',
+      'hello world\nthis is not json\n',
+      /^error parsing .*garbage\.txt: not a JSON audit event, nor any other audit export: it starts with "hello world" \(expected kube-apiserver JSON lines, gcloud.* \(line 1\)$/,
+    ],
+    [
+      'binary.bin',
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d]),
+      /binary\.bin: a binary file, not an audit log \(a NUL byte at byte 8\)/,
+    ],
     ['archive.zip', Buffer.from([0x50, 0x4b, 0x03, 0x04, 1, 2, 3]), /archive\.zip: a zip archive: unpack it first/],
     ['list.json', JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [] }, null, 2), /list\.json: not an audit log: a JSON document of kind List/],
     ['object.jsonl', '{"hello":"world"}\n', /object\.jsonl: not an audit log: a JSON object with members hello.* \(line 1\)$/],
     ['numbers.json', '[1, 2, 3]', /numbers\.json: not an audit log: a JSON array of values/],
     ['empty.log', '', /empty\.log: an empty file: no audit events in it/],
     ['blank.log', '\n\n  \n', /blank\.log: an empty file/],
-    ['recording.jsonl', '{"kind":"Recording","apiVersion":"rs-reconcile/v1","time":"2026-01-01T00:00:00Z"}\n', /recording\.jsonl: a recording of rs-reconcile record, not an audit log: give it with --recording \(line 1\)$/],
+    [
+      'recording.jsonl',
+      '{"kind":"Recording","apiVersion":"rs-reconcile/v1","time":"2026-01-01T00:00:00Z"}\n',
+      /recording\.jsonl: a recording of rs-reconcile record, not an audit log: give it with --recording \(line 1\)$/,
+    ],
     ['latin1.log', Buffer.from('caf\xe9 au lait \xff\xfe', 'latin1'), /latin1\.log: a binary file, not an audit log \(not UTF-8 text\)/],
   ])('%s', async (name, content, message) => {
     await expect(names([file(name, content)])).rejects.toThrow(message);
@@ -147,12 +177,16 @@ describe('readAuditLogs: what is not an audit log', () => {
 
   it('Logs Insights results without @message: says which query to run', async () => {
     const doc = JSON.stringify({ results: [[{ field: '@timestamp', value: '2026-01-01 00:00:00.000' }]], status: 'Complete', statistics: {} });
-    await expect(names([file('insights.json', doc)])).rejects.toThrow(/insights\.json: byte \d+: Logs Insights results without @message: run the query with `fields @timestamp, @message`/);
+    await expect(names([file('insights.json', doc)])).rejects.toThrow(
+      /insights\.json: byte \d+: Logs Insights results without @message: run the query with `fields @timestamp, @message`/,
+    );
   });
 });
 
 describe('readAuditLogs: documents', () => {
-  const events = [1, 2, 3, 4, 5].map((s) => ev(t(s), `p${s}`, { verb: 'create', objectRef: { resource: 'pods', namespace: 'ns', apiVersion: 'v1' }, responseStatus: { metadata: {}, code: 201 } }));
+  const events = [1, 2, 3, 4, 5].map((s) =>
+    ev(t(s), `p${s}`, { verb: 'create', objectRef: { resource: 'pods', namespace: 'ns', apiVersion: 'v1' }, responseStatus: { metadata: {}, code: 201 } }),
+  );
 
   it('a gcloud array on one line, newest first, comes out in time order', async () => {
     const { lines, coverage } = await read([file('one-line.json', encoders.gcloudOneLine(events))]);
@@ -213,11 +247,30 @@ describe('readAuditLogs: documents', () => {
   });
 
   it('get-log-events, and CloudWatch subscription payloads concatenated as Firehose writes them', async () => {
-    const getLogEvents = JSON.stringify({ events: events.map((e) => ({ timestamp: Date.parse(e.stageTimestamp), message: JSON.stringify(e), ingestionTime: 1 })), nextForwardToken: 'f/1', nextBackwardToken: 'b/1' }, null, 4);
+    const getLogEvents = JSON.stringify(
+      {
+        events: events.map((e) => ({ timestamp: Date.parse(e.stageTimestamp), message: JSON.stringify(e), ingestionTime: 1 })),
+        nextForwardToken: 'f/1',
+        nextBackwardToken: 'b/1',
+      },
+      null,
+      4,
+    );
     const ids = (r: { lines: AuditLine[] }) => r.lines.map((l) => (l.value as Ev).auditID);
     expect(ids(await read([file('get-log-events.json', getLogEvents)]))).toEqual(['id-p1', 'id-p2', 'id-p3', 'id-p4', 'id-p5']);
-    const payload = (es: Ev[]) => JSON.stringify({ messageType: 'DATA_MESSAGE', owner: '1', logGroup: '/aws/eks/c/cluster', logStream: 'kube-apiserver-audit-1', subscriptionFilters: ['f'], logEvents: es.map((e, i) => ({ id: String(i), timestamp: Date.parse(e.stageTimestamp), message: JSON.stringify(e) })) });
-    const control = JSON.stringify({ messageType: 'CONTROL_MESSAGE', logEvents: [{ id: '', timestamp: 1, message: 'CWL CONTROL MESSAGE: Checking health of destination Firehose.' }] });
+    const payload = (es: Ev[]) =>
+      JSON.stringify({
+        messageType: 'DATA_MESSAGE',
+        owner: '1',
+        logGroup: '/aws/eks/c/cluster',
+        logStream: 'kube-apiserver-audit-1',
+        subscriptionFilters: ['f'],
+        logEvents: es.map((e, i) => ({ id: String(i), timestamp: Date.parse(e.stageTimestamp), message: JSON.stringify(e) })),
+      });
+    const control = JSON.stringify({
+      messageType: 'CONTROL_MESSAGE',
+      logEvents: [{ id: '', timestamp: 1, message: 'CWL CONTROL MESSAGE: Checking health of destination Firehose.' }],
+    });
     const r = await read([file('firehose', payload(events.slice(3)) + control + payload(events.slice(0, 3)))]);
     const coverage = r.coverage;
     expect(ids(r)).toEqual(['id-p1', 'id-p2', 'id-p3', 'id-p4', 'id-p5']);
@@ -280,7 +333,13 @@ describe('readAuditLogs: duplicates', () => {
 });
 
 describe('readAuditLogs: truncated entries', () => {
-  const pod = ev(t(3), 'web-1', { verb: 'patch', requestURI: '/api/v1/namespaces/shop/pods/web-1/status?fieldManager=kubelet', objectRef: { resource: 'pods', namespace: 'shop', name: 'web-1', apiVersion: 'v1', subresource: 'status' }, requestObject: { status: { phase: 'Running' } }, responseObject: { kind: 'Pod', metadata: { name: 'web-1', labels: { big: 'x'.repeat(40_000) } } } });
+  const pod = ev(t(3), 'web-1', {
+    verb: 'patch',
+    requestURI: '/api/v1/namespaces/shop/pods/web-1/status?fieldManager=kubelet',
+    objectRef: { resource: 'pods', namespace: 'shop', name: 'web-1', apiVersion: 'v1', subresource: 'status' },
+    requestObject: { status: { phase: 'Running' } },
+    responseObject: { kind: 'Pod', metadata: { name: 'web-1', labels: { big: 'x'.repeat(40_000) } } },
+  });
   const text = JSON.stringify(pod);
   const check = (l: AuditLine, recovered = true) => {
     const e = l.value as Ev;
@@ -297,7 +356,12 @@ describe('readAuditLogs: truncated entries', () => {
 
   it("CloudWatch's [Truncated...]: read as far as it goes, the times from CloudWatch's own", async () => {
     const cut = text.slice(0, text.indexOf('"requestObject"') + 200) + '[Truncated...]';
-    const doc = { events: [{ logStreamName: 'kube-apiserver-audit-1', timestamp: Date.parse(t(3)), message: cut }, { logStreamName: 'kube-apiserver-audit-1', timestamp: Date.parse(t(4)), message: line(t(4), 'next') }] };
+    const doc = {
+      events: [
+        { logStreamName: 'kube-apiserver-audit-1', timestamp: Date.parse(t(3)), message: cut },
+        { logStreamName: 'kube-apiserver-audit-1', timestamp: Date.parse(t(4)), message: line(t(4), 'next') },
+      ],
+    };
     const { lines, coverage } = await read([file('cw-cut.json', JSON.stringify(doc, null, 4))]);
     check(lines[0]);
     expect((lines[0].value as Ev).stageTimestamp).toBe('2026-01-01T00:00:03.000000Z');
@@ -362,7 +426,12 @@ describe('readAuditLogs: files and directories', () => {
     const extra = file('three.log', line(t(3), 'three') + '\n');
     const { names: got, coverage } = await read([extra, d]);
     expect(got).toEqual(['one', 'two', 'three']);
-    expect(coverage.files.map((f) => f.file.slice(dir.length + 1))).toEqual([extra.slice(dir.length + 1), 'tree/a/empty.log', 'tree/a/one.log', 'tree/a/b/two.log.gz']);
+    expect(coverage.files.map((f) => f.file.slice(dir.length + 1))).toEqual([
+      extra.slice(dir.length + 1),
+      'tree/a/empty.log',
+      'tree/a/one.log',
+      'tree/a/b/two.log.gz',
+    ]);
     expect(coverage.files.find((f) => f.file.endsWith('empty.log'))!.format).toBeNull();
     await expect(names([join(d, 'a', 'empty.log')])).rejects.toThrow(/an empty file/);
     const none = join(dir, 'nothing');
@@ -400,7 +469,9 @@ describe('readAuditLogs: a forced format', () => {
     const f = file('not-gke.log', line(t(1), 'a') + '\n');
     const { lines } = await read([f], { format: 'gke-cloud-logging' });
     expect(lines).toEqual([]); // no protoPayload: not a GKE audit entry, left out
-    await expect(names([f], { format: 'aks-log-analytics' })).rejects.toThrow(/^error parsing .*not-gke\.log: not an AKSAudit, AKSAuditAdmin or AzureDiagnostics row.* \(line 1\)$/);
+    await expect(names([f], { format: 'aks-log-analytics' })).rejects.toThrow(
+      /^error parsing .*not-gke\.log: not an AKSAudit, AKSAuditAdmin or AzureDiagnostics row.* \(line 1\)$/,
+    );
   });
 });
 
@@ -408,7 +479,12 @@ describe('readAuditLogs: the demo log (test/history/fixtures)', () => {
   it('reads the real kube-apiserver v1.32 log as it is', async () => {
     const f = join(import.meta.dirname, '../history/fixtures/demo-audit.jsonl');
     const { lines, coverage } = await read([f]);
-    expect(lines.map((l) => l.value)).toEqual(readFileSync(f, 'utf8').trim().split('\n').map((l) => JSON.parse(l)));
+    expect(lines.map((l) => l.value)).toEqual(
+      readFileSync(f, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l)),
+    );
     expect(coverage.summary()).toBe('kube-apiserver: 36 entries from 1 file');
     expect(existsSync(f)).toBe(true);
   });

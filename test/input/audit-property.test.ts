@@ -22,7 +22,11 @@ const RESOURCES: [resource: string, group: string, subresources: string[]][] = [
 ];
 const dnsName = fc.stringMatching(/^[a-z][a-z0-9-]{0,10}[a-z0-9](\.[a-z0-9]{1,8})?$/);
 const text = fc.string({ unit: fc.constantFrom('a', 'Z', ' ', '"', '\\', '/', ',', ':', '{', '}', '\n', 'é', '日', '🚀', '&', '<'), maxLength: 12 });
-const body = fc.dictionary(fc.stringMatching(/^[a-z][a-zA-Z]{0,6}$/), fc.oneof(text, fc.integer(), fc.boolean(), fc.constant(null), fc.array(text, { maxLength: 3 })), { maxKeys: 4 });
+const body = fc.dictionary(
+  fc.stringMatching(/^[a-z][a-zA-Z]{0,6}$/),
+  fc.oneof(text, fc.integer(), fc.boolean(), fc.constant(null), fc.array(text, { maxLength: 3 })),
+  { maxKeys: 4 },
+);
 
 const eventArb = fc
   .record({
@@ -36,18 +40,31 @@ const eventArb = fc
     name: dnsName,
     user: fc.oneof(fc.constantFrom('admin', 'system:serviceaccount:kube-system:replicaset-controller', 'system:node:n1'), text),
     // an empty User-Agent and none are one empty column in Log Analytics
-    agent: fc.option(text.filter((s) => s !== ''), { nil: undefined }),
+    agent: fc.option(
+      text.filter((s) => s !== ''),
+      { nil: undefined },
+    ),
     fail: fc.constantFrom(0, 0, 0, 403, 404, 409),
     request: fc.option(body, { nil: undefined }),
     response: fc.option(body, { nil: undefined }),
-    annotations: fc.option(fc.dictionary(fc.constantFrom('authorization.k8s.io/decision', 'authorization.k8s.io/reason', 'x/y'), text, { maxKeys: 2 }), { nil: undefined }),
+    annotations: fc.option(fc.dictionary(fc.constantFrom('authorization.k8s.io/decision', 'authorization.k8s.io/reason', 'x/y'), text, { maxKeys: 2 }), {
+      nil: undefined,
+    }),
   })
   .map((r): Ev => {
     const [resource, group, subs] = r.res;
     const subresource = r.sub < subs.length && r.verb !== 'create' ? subs[r.sub] : undefined;
     const base = Date.parse('2026-11-25T00:00:00Z') * 1000;
-    const iso = (us: number) => new Date(Math.floor(us / 1000)).toISOString().replace(/\.(\d{3})Z$/, (_m, ms) => `.${ms}${String(us % 1000).padStart(3, '0')}Z`);
-    const objectRef: Ev = { resource, namespace: r.namespace, name: r.name, ...(group ? { apiGroup: group } : {}), apiVersion: 'v1', ...(subresource ? { subresource } : {}) };
+    const iso = (us: number) =>
+      new Date(Math.floor(us / 1000)).toISOString().replace(/\.(\d{3})Z$/, (_m, ms) => `.${ms}${String(us % 1000).padStart(3, '0')}Z`);
+    const objectRef: Ev = {
+      resource,
+      namespace: r.namespace,
+      name: r.name,
+      ...(group ? { apiGroup: group } : {}),
+      apiVersion: 'v1',
+      ...(subresource ? { subresource } : {}),
+    };
     const path = `${group ? `/apis/${group}/v1` : '/api/v1'}/namespaces/${r.namespace}/${resource}${r.verb === 'create' ? '' : `/${r.name}`}${subresource ? `/${subresource}` : ''}`;
     const e: Ev = {
       kind: 'Event',
@@ -138,13 +155,26 @@ describe('the filter reads the resource of a request URI as kube-apiserver does'
     const { HISTORY_WRITES } = await import('../../src/input/audit-log.js');
     const seg = fc.constantFrom('api', 'apis', 'v1', 'apps', 'namespaces', 'watch', 'status', 'finalize', 'pods', 'replicasets', 'events', 'x', '');
     fc.assert(
-      fc.property(fc.constantFrom('/api/v1', '/apis/apps/v1', '/api', ''), fc.array(seg, { maxLength: 6 }), fc.option(fc.constantFrom('?a=b', '?watch=1&x=/api/v1/pods'), { nil: '' }), (prefix, segs, query) => {
-        const path = `${prefix}/${segs.join('/')}`;
-        const text = JSON.stringify({ kind: 'Event', apiVersion: 'audit.k8s.io/v1', level: 'Metadata', auditID: 'a', stage: 'ResponseComplete', requestURI: path + query, verb: 'create' });
-        const b = Buffer.from(text);
-        const r = resourceOfPath(path);
-        expect(eventOutside(b, 0, b.length, HISTORY_WRITES)).toBe(r !== null && !HISTORY_WRITES.resources.has(r));
-      }),
+      fc.property(
+        fc.constantFrom('/api/v1', '/apis/apps/v1', '/api', ''),
+        fc.array(seg, { maxLength: 6 }),
+        fc.option(fc.constantFrom('?a=b', '?watch=1&x=/api/v1/pods'), { nil: '' }),
+        (prefix, segs, query) => {
+          const path = `${prefix}/${segs.join('/')}`;
+          const text = JSON.stringify({
+            kind: 'Event',
+            apiVersion: 'audit.k8s.io/v1',
+            level: 'Metadata',
+            auditID: 'a',
+            stage: 'ResponseComplete',
+            requestURI: path + query,
+            verb: 'create',
+          });
+          const b = Buffer.from(text);
+          const r = resourceOfPath(path);
+          expect(eventOutside(b, 0, b.length, HISTORY_WRITES)).toBe(r !== null && !HISTORY_WRITES.resources.has(r));
+        },
+      ),
       { numRuns: 2000 },
     );
   });

@@ -65,15 +65,23 @@ describe('reading -f safely (built CLI)', () => {
     ensureBuilt();
   }, 120_000);
 
-  it.runIf(existsSync('/dev/zero'))('refuses /dev/zero as binary at its first bytes', async () => {
-    const r = await run(['diff', '-f', '/dev/zero']);
-    expectOneLineError(r, /^error: error parsing \/dev\/zero: not a text file \(binary data at byte 0\): expected YAML or JSON$/);
-  }, 90_000);
+  it.runIf(existsSync('/dev/zero'))(
+    'refuses /dev/zero as binary at its first bytes',
+    async () => {
+      const r = await run(['diff', '-f', '/dev/zero']);
+      expectOneLineError(r, /^error: error parsing \/dev\/zero: not a text file \(binary data at byte 0\): expected YAML or JSON$/);
+    },
+    90_000,
+  );
 
-  it.runIf(existsSync('/dev/urandom'))('refuses /dev/urandom as binary at its first bytes', async () => {
-    const r = await run(['diff', '-f', '/dev/urandom']);
-    expectOneLineError(r, /^error: error parsing \/dev\/urandom: not a text file \(binary data at byte \d+\): expected YAML or JSON$/);
-  }, 90_000);
+  it.runIf(existsSync('/dev/urandom'))(
+    'refuses /dev/urandom as binary at its first bytes',
+    async () => {
+      const r = await run(['diff', '-f', '/dev/urandom']);
+      expectOneLineError(r, /^error: error parsing \/dev\/urandom: not a text file \(binary data at byte \d+\): expected YAML or JSON$/);
+    },
+    90_000,
+  );
 
   it('stops reading an endless stdin of text at the default limit', async () => {
     const r = await run(['diff', '-f', '-'], Buffer.alloc(64 * 1024, 'a: b\n'));

@@ -47,9 +47,41 @@ describe('flow-style YAML', () => {
     );
   });
 
-  it('resolves plain scalars as yaml does (YAML 1.2 core schema), not as js-yaml\'s own schemas', () => {
+  it("resolves plain scalars as yaml does (YAML 1.2 core schema), not as js-yaml's own schemas", () => {
     const plain = fc.oneof(
-      fc.constantFrom('1_000', '+.5', '.5', '-.5', '0o17', '017', '0x1F', '0b101', '1e3', '1E3', '1.', '+1', '-0', '.inf', '-.Inf', '.NaN', 'true', 'True', 'TRUE', 'tRue', 'yes', 'on', 'null', 'Null', '~', '2026-01-01', '2026-01-01T00:00:00Z', '12:30', '<<', '=', '0.1e1'),
+      fc.constantFrom(
+        '1_000',
+        '+.5',
+        '.5',
+        '-.5',
+        '0o17',
+        '017',
+        '0x1F',
+        '0b101',
+        '1e3',
+        '1E3',
+        '1.',
+        '+1',
+        '-0',
+        '.inf',
+        '-.Inf',
+        '.NaN',
+        'true',
+        'True',
+        'TRUE',
+        'tRue',
+        'yes',
+        'on',
+        'null',
+        'Null',
+        '~',
+        '2026-01-01',
+        '2026-01-01T00:00:00Z',
+        '12:30',
+        '<<',
+        '=',
+        '0.1e1',
+      ),
       fc.stringMatching(/^[-+.0-9eExob_a-f]{1,6}$/).filter((s) => !/^[-?:]/.test(s) || /^[-+.0-9]/.test(s.slice(1))),
     );
     fc.assert(
@@ -75,42 +107,100 @@ describe('flow-style YAML', () => {
     const good = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'q', namespace: 'shop', uid: 'v' } };
     const message = 'Pod shop/p: spec.nodeName must be a string, got a list';
     expect(() => parseSnapshotText(`${header}- ${flowYaml(good)}\n- ${flowYaml(bad)}\n`, 'f.yaml')).toThrow(`error parsing f.yaml: ${message} (line 6)`);
-    expect(() => parseSnapshotText(`---\n${flowYaml(good)}\n---\n# the bad one\n${flowYaml(bad)}\n`, 'f.yaml')).toThrow(`error parsing f.yaml: ${message} (line 5)`);
+    expect(() => parseSnapshotText(`---\n${flowYaml(good)}\n---\n# the bad one\n${flowYaml(bad)}\n`, 'f.yaml')).toThrow(
+      `error parsing f.yaml: ${message} (line 5)`,
+    );
     const multiLine = `--- {apiVersion: v1, kind: List,\n  items: [\n    ${flowYaml(good)},\n    ${flowYaml(bad).replace('spec:', '\n    spec:')}\n  ]}\n`;
     expect(() => parseSnapshotText(multiLine, 'f.yaml')).toThrow(`error parsing f.yaml: ${message} (line 5)`);
   });
 
   it('reports YAML errors in a flow item with the line', () => {
-    expect(() => parseSnapshotText(`${header}- {apiVersion: v1, kind: Pod, metadata: {name: p, uid: u}}\n- {apiVersion: v1, kind: [Pod}\n`, 'e.yaml')).toThrow(/^error parsing e\.yaml: invalid YAML: .* \(line 6, column \d+\)$/);
+    expect(() => parseSnapshotText(`${header}- {apiVersion: v1, kind: Pod, metadata: {name: p, uid: u}}\n- {apiVersion: v1, kind: [Pod}\n`, 'e.yaml')).toThrow(
+      /^error parsing e\.yaml: invalid YAML: .* \(line 6, column \d+\)$/,
+    );
   });
 });
 
 describe('duplicate fields (strict decoding)', () => {
-  const rs = (spec: string) => `{"apiVersion": "apps/v1", "kind": "ReplicaSet", "metadata": {"name": "web", "namespace": "shop", "uid": "u1"}, "spec": {${spec}}}`;
+  const rs = (spec: string) =>
+    `{"apiVersion": "apps/v1", "kind": "ReplicaSet", "metadata": {"name": "web", "namespace": "shop", "uid": "u1"}, "spec": {${spec}}}`;
   const twice = '"replicas": 1, "selector": {"matchLabels": {"app": "web"}}, "replicas": 100000';
 
   it.each([
-    ['JSON, in a list (streamed item)', `{"apiVersion": "v1", "kind": "List", "items": [\n  ${rs('"replicas": 2')},\n  ${rs(twice)}\n]}`, 'error parsing d.json: strict decoding error: duplicate field "items[1].spec.replicas" (line 3)'],
-    ['JSON, a list on one line (read whole)', `{"apiVersion": "v1", "kind": "List", "items": [${rs('"replicas": 2')}, ${rs(twice)}]}`, 'error parsing d.json: strict decoding error: duplicate field "items[1].spec.replicas" (line 1)'],
-    ['JSON, top level of a list document', '{"apiVersion": "v1", "kind": "List",\n"items": [],\n"items": []}', 'error parsing d.json: strict decoding error: duplicate field "items" (line 3)'],
-    ['JSON, one object, nested deep', `{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p", "uid": "u",\n "labels": {"a": "1", "b": "2", "a": "3"}}}`, 'error parsing d.json: strict decoding error: duplicate field "metadata.labels.a" (line 2)'],
-    ['JSON, one object, top level', '{"apiVersion": "v1", "kind": "Pod",\n"metadata": {"name": "p", "uid": "u"}, "kind": "Pod"}', 'error parsing d.json: strict decoding error: duplicate field "kind" (line 2)'],
-    ['JSON, a name spelled with an escape', '{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p", "uid": "u", "na\\u006de": "q"}}', 'error parsing d.json: strict decoding error: duplicate field "metadata.name" (line 1)'],
-    ['JSON, in a list element', `{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p", "uid": "u",\n"ownerReferences": [{"kind": "ReplicaSet", "name": "a", "uid": "x", "controller": true, "controller": false}]}}`, 'error parsing d.json: strict decoding error: duplicate field "metadata.ownerReferences[0].controller" (line 2)'],
+    [
+      'JSON, in a list (streamed item)',
+      `{"apiVersion": "v1", "kind": "List", "items": [\n  ${rs('"replicas": 2')},\n  ${rs(twice)}\n]}`,
+      'error parsing d.json: strict decoding error: duplicate field "items[1].spec.replicas" (line 3)',
+    ],
+    [
+      'JSON, a list on one line (read whole)',
+      `{"apiVersion": "v1", "kind": "List", "items": [${rs('"replicas": 2')}, ${rs(twice)}]}`,
+      'error parsing d.json: strict decoding error: duplicate field "items[1].spec.replicas" (line 1)',
+    ],
+    [
+      'JSON, top level of a list document',
+      '{"apiVersion": "v1", "kind": "List",\n"items": [],\n"items": []}',
+      'error parsing d.json: strict decoding error: duplicate field "items" (line 3)',
+    ],
+    [
+      'JSON, one object, nested deep',
+      `{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p", "uid": "u",\n "labels": {"a": "1", "b": "2", "a": "3"}}}`,
+      'error parsing d.json: strict decoding error: duplicate field "metadata.labels.a" (line 2)',
+    ],
+    [
+      'JSON, one object, top level',
+      '{"apiVersion": "v1", "kind": "Pod",\n"metadata": {"name": "p", "uid": "u"}, "kind": "Pod"}',
+      'error parsing d.json: strict decoding error: duplicate field "kind" (line 2)',
+    ],
+    [
+      'JSON, a name spelled with an escape',
+      '{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p", "uid": "u", "na\\u006de": "q"}}',
+      'error parsing d.json: strict decoding error: duplicate field "metadata.name" (line 1)',
+    ],
+    [
+      'JSON, in a list element',
+      `{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p", "uid": "u",\n"ownerReferences": [{"kind": "ReplicaSet", "name": "a", "uid": "x", "controller": true, "controller": false}]}}`,
+      'error parsing d.json: strict decoding error: duplicate field "metadata.ownerReferences[0].controller" (line 2)',
+    ],
     ['NDJSON', `${rs('"replicas": 2')}\n${rs(twice)}\n`, 'error parsing d.json: strict decoding error: duplicate field "spec.replicas" (line 2)'],
   ])('%s', (_label, text, message) => {
     expect(() => parseSnapshotText(text, 'd.json')).toThrow(message);
     expect(() => parseSnapshotText(text, 'd.json')).toThrow(UserError);
   });
 
-  const blockItem = (replicas: string) => `- apiVersion: apps/v1\n  kind: ReplicaSet\n  metadata:\n    name: web\n    namespace: shop\n    uid: u1\n  spec:\n${replicas}    selector:\n      matchLabels:\n        app: web\n`;
+  const blockItem = (replicas: string) =>
+    `- apiVersion: apps/v1\n  kind: ReplicaSet\n  metadata:\n    name: web\n    namespace: shop\n    uid: u1\n  spec:\n${replicas}    selector:\n      matchLabels:\n        app: web\n`;
   it.each([
-    ['block YAML, in a kubectl list', `apiVersion: v1\nkind: List\nitems:\n${blockItem('    replicas: 1\n')}${blockItem('    replicas: 1\n    replicas: 100000\n')}`, 'error parsing d.yaml: strict decoding error: duplicate field "items[1].spec.replicas" (line 23)'],
-    ['block YAML, top level', 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  uid: u\nkind: Pod\n', 'error parsing d.yaml: strict decoding error: duplicate field "kind" (line 6)'],
-    ['block YAML, a later document, nested', 'kind: Service\n---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  uid: u\n  labels:\n    a: "1"\n    a: "2"\n', 'error parsing d.yaml: strict decoding error: duplicate field "metadata.labels.a" (line 10)'],
-    ['flow YAML, in a list', `${header}- {apiVersion: v1, kind: Pod, metadata: {name: p, uid: u}}\n- {apiVersion: apps/v1, kind: ReplicaSet, metadata: {name: web, uid: u1}, spec: {replicas: 1, replicas: 2}}\n`, 'error parsing d.yaml: strict decoding error: duplicate field "items[1].spec.replicas" (line 6)'],
-    ['flow YAML, a flow document, top level', '--- {apiVersion: v1, kind: Pod, metadata: {name: p, uid: u}, apiVersion: v1}\n', 'error parsing d.yaml: strict decoding error: duplicate field "apiVersion" (line 1)'],
-    ['flow YAML, keys that are one key to JSON', '---\n{apiVersion: v1, kind: Pod, metadata: {name: p, uid: u, labels: {1: a, "1": b}}}\n', 'error parsing d.yaml: strict decoding error: duplicate field "metadata.labels[\\"1\\"]" (line 2)'],
+    [
+      'block YAML, in a kubectl list',
+      `apiVersion: v1\nkind: List\nitems:\n${blockItem('    replicas: 1\n')}${blockItem('    replicas: 1\n    replicas: 100000\n')}`,
+      'error parsing d.yaml: strict decoding error: duplicate field "items[1].spec.replicas" (line 23)',
+    ],
+    [
+      'block YAML, top level',
+      'apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  uid: u\nkind: Pod\n',
+      'error parsing d.yaml: strict decoding error: duplicate field "kind" (line 6)',
+    ],
+    [
+      'block YAML, a later document, nested',
+      'kind: Service\n---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  uid: u\n  labels:\n    a: "1"\n    a: "2"\n',
+      'error parsing d.yaml: strict decoding error: duplicate field "metadata.labels.a" (line 10)',
+    ],
+    [
+      'flow YAML, in a list',
+      `${header}- {apiVersion: v1, kind: Pod, metadata: {name: p, uid: u}}\n- {apiVersion: apps/v1, kind: ReplicaSet, metadata: {name: web, uid: u1}, spec: {replicas: 1, replicas: 2}}\n`,
+      'error parsing d.yaml: strict decoding error: duplicate field "items[1].spec.replicas" (line 6)',
+    ],
+    [
+      'flow YAML, a flow document, top level',
+      '--- {apiVersion: v1, kind: Pod, metadata: {name: p, uid: u}, apiVersion: v1}\n',
+      'error parsing d.yaml: strict decoding error: duplicate field "apiVersion" (line 1)',
+    ],
+    [
+      'flow YAML, keys that are one key to JSON',
+      '---\n{apiVersion: v1, kind: Pod, metadata: {name: p, uid: u, labels: {1: a, "1": b}}}\n',
+      'error parsing d.yaml: strict decoding error: duplicate field "metadata.labels[\\"1\\"]" (line 2)',
+    ],
   ])('%s', (_label, text, message) => {
     expect(() => parseSnapshotText(text, 'd.yaml')).toThrow(message);
   });

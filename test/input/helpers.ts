@@ -38,7 +38,10 @@ function flowString(s: string): string {
 export function flowYaml(v: unknown): string {
   if (v === null) return 'null';
   if (Array.isArray(v)) return `[${v.map(flowYaml).join(', ')}]`;
-  if (typeof v === 'object') return `{${Object.entries(v as Record<string, unknown>).map(([k, x]) => `${flowString(k)}: ${flowYaml(x)}`).join(', ')}}`;
+  if (typeof v === 'object')
+    return `{${Object.entries(v as Record<string, unknown>)
+      .map(([k, x]) => `${flowString(k)}: ${flowYaml(x)}`)
+      .join(', ')}}`;
   if (typeof v === 'string') return flowString(v);
   return JSON.stringify(v);
 }

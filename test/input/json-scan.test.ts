@@ -145,7 +145,36 @@ describe('validateJsonValue', () => {
   });
 
   it('agrees with JSON.parse on garbled input', () => {
-    const alphabet = ['{', '}', '[', ']', '"', '\\', ',', ':', ' ', '\n', '0', '1', '-', '.', 'e', 'E', '+', 't', 'r', 'u', 'n', 'l', 'f', 'a', 's', 'x', 'u', 'ü'];
+    const alphabet = [
+      '{',
+      '}',
+      '[',
+      ']',
+      '"',
+      '\\',
+      ',',
+      ':',
+      ' ',
+      '\n',
+      '0',
+      '1',
+      '-',
+      '.',
+      'e',
+      'E',
+      '+',
+      't',
+      'r',
+      'u',
+      'n',
+      'l',
+      'f',
+      'a',
+      's',
+      'x',
+      'u',
+      'ü',
+    ];
     const garbled = fc.oneof(
       fc.string({ unit: fc.constantFrom(...alphabet), maxLength: 30 }),
       fc.tuple(fc.jsonValue({ maxDepth: 2 }), fc.nat(), fc.constantFrom(...alphabet, '')).map(([v, at, ch]) => {
@@ -216,7 +245,8 @@ describe('findDuplicateKey', () => {
     ),
   })).node;
   /** Name as written: plain, or with its first character as a \u escape. */
-  const write = (name: string, escaped: boolean) => (escaped && name !== '' ? `"\\u${name.charCodeAt(0).toString(16).padStart(4, '0')}${JSON.stringify(name.slice(1)).slice(1)}` : JSON.stringify(name));
+  const write = (name: string, escaped: boolean) =>
+    escaped && name !== '' ? `"\\u${name.charCodeAt(0).toString(16).padStart(4, '0')}${JSON.stringify(name.slice(1)).slice(1)}` : JSON.stringify(name);
   function text(n: Node, escapes: () => boolean, indent: string): string {
     if (n.kind === 'leaf') return JSON.stringify(n.value);
     if (n.kind === 'arr') return `[${n.items.map((x) => text(x, escapes, indent)).join(', ')}]`;

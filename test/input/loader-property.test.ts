@@ -43,10 +43,16 @@ describe('the JSON reader equals JSON.parse + projection', () => {
     fc.assert(
       fc.property(fc.array(objectArb, { maxLength: 8 }), layoutArb, whitespaceArb(), fc.integer(), fc.boolean(), (objects, layout, ws, seed, withMeta) => {
         const rand = prng(seed);
-        const doc = shuffleKeys({ apiVersion: 'v1', kind: 'List', ...(withMeta ? { metadata: { resourceVersion: '' } } : {}), items: objects }, rand) as Record<string, unknown>;
+        const doc = shuffleKeys({ apiVersion: 'v1', kind: 'List', ...(withMeta ? { metadata: { resourceVersion: '' } } : {}), items: objects }, rand) as Record<
+          string,
+          unknown
+        >;
         const text = render(doc, layout, ws);
         // The expectation comes from JSON.parse of what was written (the items as the text has them).
-        const parsedItems = layout === 'ndjson' || layout === 'concatenated' ? objects.map((o) => JSON.parse(JSON.stringify(o))) : (JSON.parse(text) as { items: unknown[] }).items;
+        const parsedItems =
+          layout === 'ndjson' || layout === 'concatenated'
+            ? objects.map((o) => JSON.parse(JSON.stringify(o)))
+            : (JSON.parse(text) as { items: unknown[] }).items;
         const got = parseSnapshotText(text, 'prop.json');
         const want = expected(parsedItems);
         expect(got.snapshot).toStrictEqual(want.snapshot);
@@ -58,13 +64,22 @@ describe('the JSON reader equals JSON.parse + projection', () => {
 
   it('for typed lists whose items carry no kind, the kind coming before or after the items', () => {
     fc.assert(
-      fc.property(fc.array(podArb, { maxLength: 6 }), fc.constantFrom<Layout>('compact', 'indent2', 'random-whitespace', 'item-per-line'), whitespaceArb(), fc.integer(), (pods, layout, ws, seed) => {
-        const bare = pods.map(({ apiVersion: _a, kind: _k, ...rest }) => rest);
-        const doc = shuffleKeys({ apiVersion: 'v1', kind: 'PodList', metadata: {}, items: bare }, prng(seed)) as Record<string, unknown>;
-        const text = layout === 'item-per-line' ? `{"items":[\n${bare.map((p) => JSON.stringify(p)).join(',\n')}\n],"kind":"PodList","apiVersion":"v1"}` : render(doc, layout, ws);
-        const got = parseSnapshotText(text, 'typed.json');
-        expect(got.snapshot).toStrictEqual(expected(pods.map((p) => JSON.parse(JSON.stringify(p)))).snapshot);
-      }),
+      fc.property(
+        fc.array(podArb, { maxLength: 6 }),
+        fc.constantFrom<Layout>('compact', 'indent2', 'random-whitespace', 'item-per-line'),
+        whitespaceArb(),
+        fc.integer(),
+        (pods, layout, ws, seed) => {
+          const bare = pods.map(({ apiVersion: _a, kind: _k, ...rest }) => rest);
+          const doc = shuffleKeys({ apiVersion: 'v1', kind: 'PodList', metadata: {}, items: bare }, prng(seed)) as Record<string, unknown>;
+          const text =
+            layout === 'item-per-line'
+              ? `{"items":[\n${bare.map((p) => JSON.stringify(p)).join(',\n')}\n],"kind":"PodList","apiVersion":"v1"}`
+              : render(doc, layout, ws);
+          const got = parseSnapshotText(text, 'typed.json');
+          expect(got.snapshot).toStrictEqual(expected(pods.map((p) => JSON.parse(JSON.stringify(p)))).snapshot);
+        },
+      ),
       { numRuns: 200 },
     );
   });
@@ -103,30 +118,38 @@ describe('damaged JSON', () => {
   it('is reported as one-line errors, and wherever JSON.parse accepts it, read as its canonical form is', () => {
     const damage = fc.constantFrom('', '{', '}', '[', ']', ',', ':', '"', '\\', ' ', '\n', 'x', '0', 'null', '"kind"');
     fc.assert(
-      fc.property(fc.array(objectArb, { minLength: 1, maxLength: 4 }), fc.constantFrom<Layout>('compact', 'indent2', 'item-per-line', 'random-whitespace'), whitespaceArb(), fc.nat(), damage, fc.boolean(), (objects, layout, ws, at, insert, replace) => {
-        // Damage whole characters: a file cannot hold half a surrogate pair.
-        const chars = Array.from(render({ apiVersion: 'v1', items: objects, kind: 'List' }, layout, ws));
-        const k = at % (chars.length + 1);
-        const damaged = chars.slice(0, k).join('') + insert + chars.slice(replace ? k + 1 : k).join('');
-        const result = outcome(damaged);
-        let parsed: unknown;
-        try {
-          parsed = JSON.parse(damaged);
-        } catch {
-          return; // not JSON: an error was reported (or, for a stream of documents, read as such)
-        }
-        // Damage can make two names of an object equal: JSON.parse keeps the last value, strict
-        // decoding refuses the object (one the loader keeps).
-        if (typeof result === 'string' && result.startsWith('strict decoding error: duplicate field "')) {
-          const bytes = Buffer.from(damaged);
-          expect(findDuplicateKey(bytes, 0, bytes.length)).toBeDefined();
-          return;
-        }
-        // (Unless the canonical form says something else: 1e999 is Infinity, written as null.)
-        if (!isDeepStrictEqual(JSON.parse(JSON.stringify(parsed)), parsed)) return;
-        expect(result).toEqual(outcome(JSON.stringify(parsed)));
-        expect(result).toEqual(outcome(JSON.stringify(parsed, null, 2)));
-      }),
+      fc.property(
+        fc.array(objectArb, { minLength: 1, maxLength: 4 }),
+        fc.constantFrom<Layout>('compact', 'indent2', 'item-per-line', 'random-whitespace'),
+        whitespaceArb(),
+        fc.nat(),
+        damage,
+        fc.boolean(),
+        (objects, layout, ws, at, insert, replace) => {
+          // Damage whole characters: a file cannot hold half a surrogate pair.
+          const chars = Array.from(render({ apiVersion: 'v1', items: objects, kind: 'List' }, layout, ws));
+          const k = at % (chars.length + 1);
+          const damaged = chars.slice(0, k).join('') + insert + chars.slice(replace ? k + 1 : k).join('');
+          const result = outcome(damaged);
+          let parsed: unknown;
+          try {
+            parsed = JSON.parse(damaged);
+          } catch {
+            return; // not JSON: an error was reported (or, for a stream of documents, read as such)
+          }
+          // Damage can make two names of an object equal: JSON.parse keeps the last value, strict
+          // decoding refuses the object (one the loader keeps).
+          if (typeof result === 'string' && result.startsWith('strict decoding error: duplicate field "')) {
+            const bytes = Buffer.from(damaged);
+            expect(findDuplicateKey(bytes, 0, bytes.length)).toBeDefined();
+            return;
+          }
+          // (Unless the canonical form says something else: 1e999 is Infinity, written as null.)
+          if (!isDeepStrictEqual(JSON.parse(JSON.stringify(parsed)), parsed)) return;
+          expect(result).toEqual(outcome(JSON.stringify(parsed)));
+          expect(result).toEqual(outcome(JSON.stringify(parsed, null, 2)));
+        },
+      ),
       { numRuns: 500 },
     );
   });

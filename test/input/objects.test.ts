@@ -116,7 +116,10 @@ const rawPod = {
   spec: {
     nodeName: 'node-1',
     containers: [{ name: 'web', image: 'web:1' }],
-    initContainers: [{ name: 'sidecar', image: 'proxy', restartPolicy: 'Always' }, { name: 'setup', image: 'setup' }],
+    initContainers: [
+      { name: 'sidecar', image: 'proxy', restartPolicy: 'Always' },
+      { name: 'setup', image: 'setup' },
+    ],
     volumes: [{ name: 'v' }],
   },
   status: {
@@ -195,7 +198,11 @@ describe('slimPod', () => {
   });
 
   it('drops the spec and status when absent, and defaults kind, apiVersion and namespace', () => {
-    expect(slimPod({ metadata: { name: 'a', uid: 'b' } })).toStrictEqual({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'a', namespace: 'default', uid: 'b' } });
+    expect(slimPod({ metadata: { name: 'a', uid: 'b' } })).toStrictEqual({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'a', namespace: 'default', uid: 'b' },
+    });
   });
 
   it('turns the Dates of a @kubernetes/client-node object into API timestamps', () => {
@@ -235,7 +242,10 @@ describe('slimController', () => {
   });
 
   it('drops null counts but keeps a null terminatingReplicas', () => {
-    const out = slimController({ metadata: { name: 'x', uid: 'y' }, spec: { replicas: null }, status: { replicas: null, terminatingReplicas: null } }, 'ReplicaSet');
+    const out = slimController(
+      { metadata: { name: 'x', uid: 'y' }, spec: { replicas: null }, status: { replicas: null, terminatingReplicas: null } },
+      'ReplicaSet',
+    );
     expect(out.spec).toStrictEqual({});
     expect(out.status).toStrictEqual({ terminatingReplicas: null });
   });

@@ -192,7 +192,10 @@ describe('formats, detected by content', () => {
     const le = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
     const be = Buffer.from(le);
     be.swap16();
-    for (const [name, content] of [['le.json', le], ['be.json', be]] as const) {
+    for (const [name, content] of [
+      ['le.json', le],
+      ['be.json', be],
+    ] as const) {
       const r = await loadSnapshotFiles([await write(`utf16/${name}`, content)]);
       expect(names(r).pods).toEqual(['default/héllo-ünïcode']);
     }
@@ -206,7 +209,17 @@ describe('formats, detected by content', () => {
 
   it('treats empty files, blank files, comment-only YAML and empty lists as empty snapshots', async () => {
     const empty = { controllers: { ReplicaSet: [], ReplicationController: [] }, pods: [] };
-    for (const text of ['', '  \n\t\n', '# nothing here\n', '---\n---\n', '~\n', JSON.stringify(list([])), 'kind: List\napiVersion: v1\nitems: []\n', '{"kind":"List","items":null}', 'kind: PodList\nitems:\n']) {
+    for (const text of [
+      '',
+      '  \n\t\n',
+      '# nothing here\n',
+      '---\n---\n',
+      '~\n',
+      JSON.stringify(list([])),
+      'kind: List\napiVersion: v1\nitems: []\n',
+      '{"kind":"List","items":null}',
+      'kind: PodList\nitems:\n',
+    ]) {
       const r = parseSnapshotText(text, 'e');
       expect(r.snapshot).toEqual(empty);
       expect(r.skippedKinds).toEqual({});
@@ -281,7 +294,10 @@ describe('containers', () => {
 
   it('infers the kind of typed-list items even when the list kind comes last', () => {
     const items = [{ metadata: { name: 'a', uid: '1' } }, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'b', uid: '2' } }];
-    for (const doc of [{ items, kind: 'PodList', apiVersion: 'v1' }, { apiVersion: 'v1', kind: 'PodList', items }]) {
+    for (const doc of [
+      { items, kind: 'PodList', apiVersion: 'v1' },
+      { apiVersion: 'v1', kind: 'PodList', items },
+    ]) {
       for (const indent of [0, 2]) {
         const r = parseSnapshotText(JSON.stringify(doc, null, indent), 't.json');
         expect(names(r).pods).toEqual(['default/a', 'default/b']);
@@ -395,7 +411,14 @@ describe('files, directories and stdin', () => {
     writeFileSync(join(dir, 'comments.yaml'), '# nothing here\n---\n');
     writeFileSync(join(dir, 'list.yaml'), 'apiVersion: v1\nkind: List\nitems: []\n');
     mkdirSync(join(dir, 'emptydir'));
-    for (const [paths, stdin] of [[[]], [[join(dir, 'empty.yaml')]], [[join(dir, 'comments.yaml')]], [[join(dir, 'list.yaml')]], [[join(dir, 'emptydir')]], [['-'], '']] as const) {
+    for (const [paths, stdin] of [
+      [[]],
+      [[join(dir, 'empty.yaml')]],
+      [[join(dir, 'comments.yaml')]],
+      [[join(dir, 'list.yaml')]],
+      [[join(dir, 'emptydir')]],
+      [['-'], ''],
+    ] as const) {
       const e = await loadSnapshotFiles([...paths], { stdin: Readable.from(stdin === undefined ? [] : [stdin]) }).catch((x: unknown) => x);
       expect(e, String(paths)).toBeInstanceOf(NoObjectsError);
       expect((e as NoObjectsError).forCommand('diff')).toBe('no objects passed to diff');
@@ -434,7 +457,9 @@ describe('duplicates', () => {
 
 describe('progress', () => {
   it('reports bytes read at most ~10 times a second, ending with the total', async () => {
-    const items = Array.from({ length: 6000 }, (_, i) => pod(`p-${i}`, { spec: { nodeName: `node-${i % 7}`, containers: [{ name: 'c', image: 'x'.repeat(200) }] } }));
+    const items = Array.from({ length: 6000 }, (_, i) =>
+      pod(`p-${i}`, { spec: { nodeName: `node-${i % 7}`, containers: [{ name: 'c', image: 'x'.repeat(200) }] } }),
+    );
     const big = await write('progress/big.json', JSON.stringify(list(items), null, 2));
     const small = await write('progress/small.yaml', 'apiVersion: v1\nkind: Pod\nmetadata: {name: s, uid: u}\n');
     const calls: Array<[number, number]> = [];
@@ -487,7 +512,9 @@ describe('parseSnapshotText', () => {
     const r = parseSnapshotText('apiVersion: v1\nkind: Pod\nmetadata: {name: a, uid: b}\n', 'cluster');
     expect(r.files).toEqual(['cluster']);
     expect(names(r).pods).toEqual(['default/a']);
-    expect(() => parseSnapshotText('apiVersion: v1\nkind: Pod\nmetadata: {name: a}\n', 'cluster')).toThrow(/^error parsing cluster: Pod default\/a: metadata\.uid is missing.* \(line 3\)$/);
+    expect(() => parseSnapshotText('apiVersion: v1\nkind: Pod\nmetadata: {name: a}\n', 'cluster')).toThrow(
+      /^error parsing cluster: Pod default\/a: metadata\.uid is missing.* \(line 3\)$/,
+    );
   });
 });
 
@@ -507,12 +534,31 @@ describe("kubectl's YAML through the fast reader", () => {
   });
 
   it('names the line of a problem in an item it read fast, and of text only yaml reads', () => {
-    const items = ['- apiVersion: v1', '  kind: Pod', '  metadata: {name: a, uid: u1}', '- apiVersion: v1', '  kind: Pod', '  metadata:', '    name: b', '    uid: u2', '  spec:', '    nodeName: 7'];
+    const items = [
+      '- apiVersion: v1',
+      '  kind: Pod',
+      '  metadata: {name: a, uid: u1}',
+      '- apiVersion: v1',
+      '  kind: Pod',
+      '  metadata:',
+      '    name: b',
+      '    uid: u2',
+      '  spec:',
+      '    nodeName: 7',
+    ];
     const text = ['apiVersion: v1', 'items:', ...items, 'kind: List', 'metadata:', '  resourceVersion: ""', ''].join('\n');
-    expect(() => parseSnapshotText(text, 'snap.yaml')).toThrow('error parsing snap.yaml: Pod default/b: spec.nodeName must be a string, got number 7 (line 12)');
-    expect(() => parseSnapshotText(`# notes\n  # more\n${text}`, 'snap.yaml')).toThrow('error parsing snap.yaml: Pod default/b: spec.nodeName must be a string, got number 7 (line 14)');
+    expect(() => parseSnapshotText(text, 'snap.yaml')).toThrow(
+      'error parsing snap.yaml: Pod default/b: spec.nodeName must be a string, got number 7 (line 12)',
+    );
+    expect(() => parseSnapshotText(`# notes\n  # more\n${text}`, 'snap.yaml')).toThrow(
+      'error parsing snap.yaml: Pod default/b: spec.nodeName must be a string, got number 7 (line 14)',
+    );
     // a tab after a colon is beyond the fast reader: yaml reads that item, lines stay right
-    expect(() => parseSnapshotText(text.replace('name: b', 'name:\tb'), 'snap.yaml')).toThrow('error parsing snap.yaml: Pod default/b: spec.nodeName must be a string, got number 7 (line 12)');
-    expect(() => parseSnapshotText(text.replace('    uid: u2', '    uid: [u2'), 'snap.yaml')).toThrow(/^error parsing snap\.yaml: invalid YAML: Flow sequence.* \(line 11, column 3\)$/); // where yaml reads the whole text
+    expect(() => parseSnapshotText(text.replace('name: b', 'name:\tb'), 'snap.yaml')).toThrow(
+      'error parsing snap.yaml: Pod default/b: spec.nodeName must be a string, got number 7 (line 12)',
+    );
+    expect(() => parseSnapshotText(text.replace('    uid: u2', '    uid: [u2'), 'snap.yaml')).toThrow(
+      /^error parsing snap\.yaml: invalid YAML: Flow sequence.* \(line 11, column 3\)$/,
+    ); // where yaml reads the whole text
   });
 });

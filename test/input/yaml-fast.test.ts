@@ -30,15 +30,35 @@ describe('kubectl-style YAML', () => {
   });
 
   it.each([
-    ['scalars of every type', 'a: 1\nb: -2\nc: 0x1F\nd: 0o17\ne: 1.5\nf: .5\ng: 1e3\nh: .inf\ni: -.Inf\nj: .nan\nk: true\nl: False\nm: null\nn: ~\no:\np: "007"\nq: 007\nr: +12\ns: 1_000\nt: 0b1\nu: yes\nv: 2025-01-01T00:00:00Z\n'],
-    ['quoted strings with escapes', 'a: "tab\\there \\"q\\" \\\\ \\u00fc \\x41 \\U0001F680 \\/ \\N\\_\\L\\P \\0\\a\\b\\e\\f\\r\\v"\nb: \'it\'\'s\'\nc: ""\nd: \'\'\n'],
-    ['go-yaml folded plain scalar', 'status:\n  message: 0/3 nodes are available: 3 Insufficient cpu. preemption: 0/3 nodes are\n    available.\n'.replace('available: 3', 'available 3').replace('preemption: 0', 'preemption 0')],
-    ['go-yaml folded single-quoted scalar', "message: '0/3 nodes are available: 3 Insufficient cpu. preemption: 0/3 nodes are\n  available: 3 No preemption victims found for incoming pod.'\n"],
-    ['double-quoted scalar folded over lines, with an empty line and escaped breaks', 'a: "first line\n  second line\n\n  after a blank   \n  end\\\n  joined \\\n  kept"\n'],
+    [
+      'scalars of every type',
+      'a: 1\nb: -2\nc: 0x1F\nd: 0o17\ne: 1.5\nf: .5\ng: 1e3\nh: .inf\ni: -.Inf\nj: .nan\nk: true\nl: False\nm: null\nn: ~\no:\np: "007"\nq: 007\nr: +12\ns: 1_000\nt: 0b1\nu: yes\nv: 2025-01-01T00:00:00Z\n',
+    ],
+    [
+      'quoted strings with escapes',
+      'a: "tab\\there \\"q\\" \\\\ \\u00fc \\x41 \\U0001F680 \\/ \\N\\_\\L\\P \\0\\a\\b\\e\\f\\r\\v"\nb: \'it\'\'s\'\nc: ""\nd: \'\'\n',
+    ],
+    [
+      'go-yaml folded plain scalar',
+      'status:\n  message: 0/3 nodes are available: 3 Insufficient cpu. preemption: 0/3 nodes are\n    available.\n'
+        .replace('available: 3', 'available 3')
+        .replace('preemption: 0', 'preemption 0'),
+    ],
+    [
+      'go-yaml folded single-quoted scalar',
+      "message: '0/3 nodes are available: 3 Insufficient cpu. preemption: 0/3 nodes are\n  available: 3 No preemption victims found for incoming pod.'\n",
+    ],
+    [
+      'double-quoted scalar folded over lines, with an empty line and escaped breaks',
+      'a: "first line\n  second line\n\n  after a blank   \n  end\\\n  joined \\\n  kept"\n',
+    ],
     ['literal blocks', 'a: |\n  line 1\n    indented\n\n  line 3\nb: |-\n  stripped\n\nc: |+\n  kept\n\n\nd: x\n'],
     ['literal block in a sequence and in a compact mapping', 'args:\n- |\n  #!/bin/sh\n  echo hi\n- name: x\n  script: |-\n    a: b\n    - c\n'],
     ['empty collections and nulls', 'a: {}\nb: []\nc: null\nd:\ne:\n  f: {}\n'],
-    ['indentless and indented sequences', 'a:\n- 1\n- x: 2\n  y: [ ]\n'.replace('[ ]', '[]') + 'b:\n  - 3\n  -   z: 4\n      w: 5\nc:\n-\n  nested: value\n- \n'],
+    [
+      'indentless and indented sequences',
+      'a:\n- 1\n- x: 2\n  y: [ ]\n'.replace('[ ]', '[]') + 'b:\n  - 3\n  -   z: 4\n      w: 5\nc:\n-\n  nested: value\n- \n',
+    ],
     ['keys that need quotes', '"a: b": 1\n\'#c\': 2\n"": 3\nd e: 4\n"null": 5\n'],
     ['CRLF line endings', 'a: 1\r\nb:\r\n- x\r\n- "y"\r\n'],
     ['plain scalars with inner punctuation', 'a: http://x/y?z=1#frag\nb: a:b\nc: -x\nd: x-\ne: "[]"\nf: a [b] {c}, d\ng: 50%\n'],
@@ -69,7 +89,42 @@ describe('kubectl-style YAML', () => {
 
 const nasty = fc.oneof(
   fc.string({ maxLength: 20 }),
-  fc.string({ unit: fc.constantFrom(' ', ':', '#', '-', '"', "'", '\\', '\n', '\t', '|', '>', '[', ']', '{', '}', ',', '&', '*', '!', '%', '@', '`', '?', 'a', 'b', '1', '.', 'e', 'ü', '🚀', '~'), maxLength: 20 }),
+  fc.string({
+    unit: fc.constantFrom(
+      ' ',
+      ':',
+      '#',
+      '-',
+      '"',
+      "'",
+      '\\',
+      '\n',
+      '\t',
+      '|',
+      '>',
+      '[',
+      ']',
+      '{',
+      '}',
+      ',',
+      '&',
+      '*',
+      '!',
+      '%',
+      '@',
+      '`',
+      '?',
+      'a',
+      'b',
+      '1',
+      '.',
+      'e',
+      'ü',
+      '🚀',
+      '~',
+    ),
+    maxLength: 20,
+  }),
   fc.constantFrom('true', 'False', 'null', '~', '', '0x1f', '0o17', '1e3', '.inf', '-.5', '007', '+1', 'yes', '2025-01-01', '1:2', 'a: b', '- x', '#x', 'x #y'),
 );
 const valueArb = fc.letrec((tie) => ({
@@ -79,7 +134,11 @@ const valueArb = fc.letrec((tie) => ({
     { weight: 2, arbitrary: tie('map') },
     { weight: 1, arbitrary: tie('seq') },
   ),
-  map: fc.dictionary(nasty.filter((k) => k !== '__proto__'), tie('value'), { maxKeys: 4 }),
+  map: fc.dictionary(
+    nasty.filter((k) => k !== '__proto__'),
+    tie('value'),
+    { maxKeys: 4 },
+  ),
   seq: fc.array(tie('value'), { maxLength: 4 }),
 }));
 

@@ -119,7 +119,9 @@ async function retried<T>(fn: () => Promise<T>, ok404 = false): Promise<T | unde
 
 /** The controller's writes, even attempts, to pods controlled by something else. */
 const foreignWrites = (audit: AuditEntry[]) =>
-  audit.filter((a) => byController(a) && a.resource === 'pods' && ['patch', 'update', 'delete'].includes(a.verb) && foreignKeys.has(`${a.namespace}/${a.name}`));
+  audit.filter(
+    (a) => byController(a) && a.resource === 'pods' && ['patch', 'update', 'delete'].includes(a.verb) && foreignKeys.has(`${a.namespace}/${a.name}`),
+  );
 
 const controllerRef = (p: V1Pod) => p.metadata!.ownerReferences?.filter((r) => r.controller) ?? [];
 const isActive = (p: V1Pod) => !p.metadata!.deletionTimestamp && !['Succeeded', 'Failed'].includes(p.status?.phase ?? '');
@@ -144,7 +146,10 @@ function unsettled({ rss, pods }: World): string {
     const fullyLabeled = owned.filter((p) => template.every(([k, v]) => p.metadata!.labels?.[k] === v)).length;
     const got = [owned.length, s.replicas, s.fullyLabeledReplicas ?? 0, ready, s.readyReplicas ?? 0, s.availableReplicas ?? 0, s.observedGeneration ?? 0];
     const expected = [want, want, fullyLabeled, want, want, want, r.metadata!.generation];
-    if (got.join() !== expected.join()) why.push(`${rsKey(r)}: [active, status.replicas, fullyLabeled, ready pods, readyReplicas, available, observedGeneration] ${got.join()} != ${expected.join()}`);
+    if (got.join() !== expected.join())
+      why.push(
+        `${rsKey(r)}: [active, status.replicas, fullyLabeled, ready pods, readyReplicas, available, observedGeneration] ${got.join()} != ${expected.join()}`,
+      );
   }
   return why.join('; ');
 }
@@ -157,7 +162,12 @@ describe('chaos soak', () => {
       // No garbage collector: it would delete the pods whose owners do not exist here, and they are the bait.
       gc: false,
       faultSeed: SEED,
-      seed: [{ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } }, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: OTHER } }, ...REPLICA_SETS, ...FOREIGN],
+      seed: [
+        { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } },
+        { apiVersion: 'v1', kind: 'Namespace', metadata: { name: OTHER } },
+        ...REPLICA_SETS,
+        ...FOREIGN,
+      ],
     });
     const s = sb;
     dir = mkdtempSync(join(tmpdir(), 'rs-chaos-'));
@@ -220,7 +230,8 @@ describe('chaos soak', () => {
     );
     // Chaos starts once the controller runs: its start (version, upstream check) is not under test here.
     for (let deadline = Date.now() + START_MS; !logs.join('').includes('Caches are synced'); await sleep(20)) {
-      if (exited || Date.now() > deadline) throw new Error(`the controller did not start: ${exited ?? `no "Caches are synced" in ${START_MS} ms`}\n${logs.join('')}`);
+      if (exited || Date.now() > deadline)
+        throw new Error(`the controller did not start: ${exited ?? `no "Caches are synced" in ${START_MS} ms`}\n${logs.join('')}`);
     }
 
     // ~10% of requests fail: 500 (4%) and 429 (3%) on anything, 409 (3%) on writes.
@@ -258,7 +269,11 @@ describe('chaos soak', () => {
       for (const end = Math.min(Date.now() + withinMs, chaosEnd); Date.now() < end; await sleep(50)) {
         const w = await world();
         const orphan = (p: V1Pod) =>
-          controllerRef(p).length === 0 && w.rss.some((r) => r.metadata!.namespace === p.metadata!.namespace && Object.entries(r.spec!.selector.matchLabels!).every(([k, v]) => p.metadata!.labels?.[k] === v));
+          controllerRef(p).length === 0 &&
+          w.rss.some(
+            (r) =>
+              r.metadata!.namespace === p.metadata!.namespace && Object.entries(r.spec!.selector.matchLabels!).every(([k, v]) => p.metadata!.labels?.[k] === v),
+          );
         if (unsettled(w) === '' && !w.pods.some((p) => p.metadata!.deletionTimestamp || (isActive(p) && orphan(p)))) return true;
       }
       return false;
@@ -271,7 +286,9 @@ describe('chaos soak', () => {
           const key = `${r.metadata.namespace}/${r.metadata.name}`;
           const replicas = Math.min(maxReplicas[key], Math.floor(y * (maxReplicas[key] + 1)));
           actions.push(`scale ${key} ${replicas}`);
-          await retried(() => apps.patchNamespacedReplicaSetScale({ namespace: r.metadata.namespace, name: r.metadata.name, body: { spec: { replicas } } }, mergePatch));
+          await retried(() =>
+            apps.patchNamespacedReplicaSetScale({ namespace: r.metadata.namespace, name: r.metadata.name, body: { spec: { replicas } } }, mergePatch),
+          );
           return;
         }
         case 'delete': {
@@ -360,7 +377,9 @@ describe('chaos soak', () => {
       const w = await world();
       observe(w.pods);
       for (const r of w.rss) {
-        const active = w.pods.filter((p) => p.metadata!.namespace === r.metadata!.namespace && controllerRef(p)[0]?.uid === r.metadata!.uid && isActive(p)).length;
+        const active = w.pods.filter(
+          (p) => p.metadata!.namespace === r.metadata!.namespace && controllerRef(p)[0]?.uid === r.metadata!.uid && isActive(p),
+        ).length;
         expect(active, `${rsKey(r)} overshoots after settling`).toBeLessThanOrEqual(r.spec!.replicas!);
       }
       expect(unsettled(w)).toBe('');
@@ -370,7 +389,9 @@ describe('chaos soak', () => {
     await observer;
     expect(s.auditDropped()).toBe(0); // the checks below read the whole log
     const audit = s.audit();
-    const podWritesInWindow = audit.slice(mark - s.auditDropped()).filter((a) => byController(a) && a.resource === 'pods' && !a.subresource && (a.verb === 'create' || a.verb === 'delete'));
+    const podWritesInWindow = audit
+      .slice(mark - s.auditDropped())
+      .filter((a) => byController(a) && a.resource === 'pods' && !a.subresource && (a.verb === 'create' || a.verb === 'delete'));
     expect(podWritesInWindow).toEqual([]);
 
     // The controller really worked, and the chaos really reached it.
@@ -382,7 +403,13 @@ describe('chaos soak', () => {
         const k = `${a.verb} ${a.resource}${a.subresource ? `/${a.subresource}` : ''} ${a.code}${a.fault ? ' (injected)' : ''}`;
         counts.set(k, (counts.get(k) ?? 0) + 1);
       }
-      console.log([...counts].sort().map(([k, n]) => `${k}: ${n}`).join('\n'), `\nchaos: ${actions.join(', ')}`);
+      console.log(
+        [...counts]
+          .sort()
+          .map(([k, n]) => `${k}: ${n}`)
+          .join('\n'),
+        `\nchaos: ${actions.join(', ')}`,
+      );
     }
     expect(ours.filter((a) => a.resource === 'pods' && a.verb === 'create' && a.code === 201).length).toBeGreaterThan(5);
     expect(ours.filter((a) => a.resource === 'pods' && a.verb === 'patch' && a.code === 200).length).toBeGreaterThan(0); // adoptions

@@ -68,7 +68,11 @@ describe('deploy/ manifests', () => {
     const granted = grants(clusterRules);
     const missing = [...grants(UPSTREAM_POLICY)].filter((g) => !granted.has(g));
     expect(missing).toEqual([]);
-    for (const res of ['replicasets/finalizers', 'replicationcontrollers/finalizers']) expect([...granted].some((g) => g.endsWith(`|${res}|update`)), res).toBe(true);
+    for (const res of ['replicasets/finalizers', 'replicationcontrollers/finalizers'])
+      expect(
+        [...granted].some((g) => g.endsWith(`|${res}|update`)),
+        res,
+      ).toBe(true);
   });
 
   it('the Deployment runs `run` with leader election, metrics and probes on real flags', async () => {
@@ -97,12 +101,54 @@ describe('deploy/ manifests', () => {
       seed: [
         { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'rs-reconcile' } },
         // 2 replicas, 3 pods: one orphan to adopt, one relabelled pod to release → creates and deletes
-        { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'web', namespace: 'default', uid: 'rs-web' }, spec: { replicas: 2, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'c', image: 'x' }] } } } },
+        {
+          apiVersion: 'apps/v1',
+          kind: 'ReplicaSet',
+          metadata: { name: 'web', namespace: 'default', uid: 'rs-web' },
+          spec: { replicas: 2, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'c', image: 'x' }] } } },
+        },
         { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'orphan', namespace: 'default', labels }, spec: { containers: [{ name: 'c', image: 'x' }] } },
-        { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'a', namespace: 'default', labels, creationTimestamp: old, ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web', uid: 'rs-web', controller: true }] }, spec: { containers: [{ name: 'c', image: 'x' }] } },
-        { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'b', namespace: 'default', labels, creationTimestamp: old, ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web', uid: 'rs-web', controller: true }] }, spec: { containers: [{ name: 'c', image: 'x' }] } },
-        { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'relabelled', namespace: 'default', labels: { app: 'other' }, ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web', uid: 'rs-web', controller: true }] }, spec: { containers: [{ name: 'c', image: 'x' }] } },
-        { apiVersion: 'v1', kind: 'ReplicationController', metadata: { name: 'db', namespace: 'default' }, spec: { replicas: 1, selector: { app: 'db' }, template: { metadata: { labels: { app: 'db' } }, spec: { containers: [{ name: 'c', image: 'x' }] } } } },
+        {
+          apiVersion: 'v1',
+          kind: 'Pod',
+          metadata: {
+            name: 'a',
+            namespace: 'default',
+            labels,
+            creationTimestamp: old,
+            ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web', uid: 'rs-web', controller: true }],
+          },
+          spec: { containers: [{ name: 'c', image: 'x' }] },
+        },
+        {
+          apiVersion: 'v1',
+          kind: 'Pod',
+          metadata: {
+            name: 'b',
+            namespace: 'default',
+            labels,
+            creationTimestamp: old,
+            ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web', uid: 'rs-web', controller: true }],
+          },
+          spec: { containers: [{ name: 'c', image: 'x' }] },
+        },
+        {
+          apiVersion: 'v1',
+          kind: 'Pod',
+          metadata: {
+            name: 'relabelled',
+            namespace: 'default',
+            labels: { app: 'other' },
+            ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web', uid: 'rs-web', controller: true }],
+          },
+          spec: { containers: [{ name: 'c', image: 'x' }] },
+        },
+        {
+          apiVersion: 'v1',
+          kind: 'ReplicationController',
+          metadata: { name: 'db', namespace: 'default' },
+          spec: { replicas: 1, selector: { app: 'db' }, template: { metadata: { labels: { app: 'db' } }, spec: { containers: [{ name: 'c', image: 'x' }] } } },
+        },
       ],
     });
     const dir = mkdtempSync(join(tmpdir(), 'rs-rbac-'));
@@ -141,7 +187,7 @@ describe('deploy/ manifests', () => {
     const pods = (await core.listNamespacedPod({ namespace: 'default' })).items;
     expect(pods.find((p) => p.metadata!.name === 'relabelled')!.metadata!.ownerReferences ?? []).toEqual([]);
 
-    const ours = sb.audit().filter((a) => a.user === "sandbox-admin" && a.code < 500);
+    const ours = sb.audit().filter((a) => a.user === 'sandbox-admin' && a.code < 500);
     const used = new Set<Rule>();
     for (const a of ours) {
       const rules = a.resource === 'leases' ? nsRules : clusterRules;

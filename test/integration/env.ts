@@ -65,14 +65,26 @@ export async function ensureDefaultServiceAccount(core: CoreV1Api, namespace: st
 export async function testEnv(items: any[], opts: { nodes?: number } = {}): Promise<TestEnv> {
   const dir = mkdtempSync(join(tmpdir(), 'rs-env-'));
   if (!REAL) {
-    const namespaces = [...new Set(items.map((o) => o.metadata.namespace ?? 'default'))].map((n) => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: n } }));
+    const namespaces = [...new Set(items.map((o) => o.metadata.namespace ?? 'default'))].map((n) => ({
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name: n },
+    }));
     const sandbox = await startSandbox({ seed: [...namespaces, ...items], gc: false, nodes: opts.nodes ?? 0 });
     const kubeconfig = join(dir, 'config');
     await sandbox.writeKubeconfig(kubeconfig);
     const kc = new KubeConfig();
     kc.loadFromString(sandbox.kubeconfig());
     const ns = items[0]?.metadata?.namespace ?? 'default';
-    return { real: false, kubeconfig, namespace: ns, core: kc.makeApiClient(CoreV1Api), apps: kc.makeApiClient(AppsV1Api), sandbox, close: () => sandbox.close() };
+    return {
+      real: false,
+      kubeconfig,
+      namespace: ns,
+      core: kc.makeApiClient(CoreV1Api),
+      apps: kc.makeApiClient(AppsV1Api),
+      sandbox,
+      close: () => sandbox.close(),
+    };
   }
   const kc = new KubeConfig();
   kc.loadFromFile(REAL);
@@ -96,7 +108,9 @@ export async function testEnv(items: any[], opts: { nodes?: number } = {}): Prom
     const body = clean(o);
     delete body.metadata.ownerReferences; // a Deployment owner does not exist here
     const created: any =
-      o.kind === 'ReplicaSet' ? await apps.createNamespacedReplicaSet({ namespace, body }) : await core.createNamespacedReplicationController({ namespace, body });
+      o.kind === 'ReplicaSet'
+        ? await apps.createNamespacedReplicaSet({ namespace, body })
+        : await core.createNamespacedReplicationController({ namespace, body });
     uids.set(`${o.kind}/${o.metadata.name}`, created.metadata.uid);
     if (o.status) {
       const status = { ...o.status, observedGeneration: created.metadata.generation };

@@ -32,7 +32,11 @@ function rs(replicas: number): object {
     apiVersion: 'apps/v1',
     kind: 'ReplicaSet',
     metadata: { name: 'web', namespace: 'default', labels },
-    spec: { replicas, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'app', image: 'registry.example/web:1' }] } } },
+    spec: {
+      replicas,
+      selector: { matchLabels: labels },
+      template: { metadata: { labels }, spec: { containers: [{ name: 'app', image: 'registry.example/web:1' }] } },
+    },
   };
 }
 
@@ -115,7 +119,12 @@ describe('KubeControllerAPI: event requests', () => {
     await api.recordEvent(c, 'Warning', 'FailedCreate', 'Error creating: quota exceeded');
     [e] = (await core.listNamespacedEvent({ namespace: 'default' })).items;
     expect(e).toMatchObject({ metadata: { name }, count: 3, message: 'Error creating: quota exceeded' });
-    expect(eventWrites(sb!.audit()).map((a) => `${a.verb} ${a.name ?? ''} ${a.code}`)).toEqual(['create  201', `patch ${name} 200`, `patch ${name} 404`, 'create  201']);
+    expect(eventWrites(sb!.audit()).map((a) => `${a.verb} ${a.name ?? ''} ${a.code}`)).toEqual([
+      'create  201',
+      `patch ${name} 200`,
+      `patch ${name} 404`,
+      'create  201',
+    ]);
   });
 
   it('an event the server refuses is not tried again; the next one is sent', async () => {

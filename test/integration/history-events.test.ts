@@ -30,7 +30,11 @@ function replicaSet(name: string, app: string, replicas: number, hash?: string):
     apiVersion: 'apps/v1',
     kind: 'ReplicaSet',
     metadata: { name, namespace: NS, labels },
-    spec: { replicas, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'app', image: `registry.example/${app}:1` }] } } },
+    spec: {
+      replicas,
+      selector: { matchLabels: labels },
+      template: { metadata: { labels }, spec: { containers: [{ name: 'app', image: `registry.example/${app}:1` }] } },
+    },
   };
 }
 
@@ -46,8 +50,11 @@ async function waitFor<T>(what: string, fn: () => Promise<T | false | null | und
 
 function kubectl(kubeconfig: string, dir: string, ...args: string[]): Promise<string> {
   return new Promise((resolve, reject) =>
-    execFile('kubectl', ['--kubeconfig', kubeconfig, '--cache-dir', join(dir, 'cache'), ...args], { env: { PATH: process.env.PATH ?? '', HOME: dir }, timeout: 60_000, maxBuffer: 64 << 20 }, (err, stdout, stderr) =>
-      err ? reject(new Error(`kubectl ${args.join(' ')}: ${stderr || err.message}`)) : resolve(stdout),
+    execFile(
+      'kubectl',
+      ['--kubeconfig', kubeconfig, '--cache-dir', join(dir, 'cache'), ...args],
+      { env: { PATH: process.env.PATH ?? '', HOME: dir }, timeout: 60_000, maxBuffer: 64 << 20 },
+      (err, stdout, stderr) => (err ? reject(new Error(`kubectl ${args.join(' ')}: ${stderr || err.message}`)) : resolve(stdout)),
     ),
   );
 }
@@ -71,13 +78,27 @@ let deleted: string[] = [];
 
 /** The controller (`run`) in the foreground until it has synced every controller of the namespace. */
 async function runController(): Promise<void> {
-  const code = await runForeground(foregroundOptions(kubeconfig, { namespace: NS, kinds: ['ReplicaSet'], identity: 'history-events', force: true, untilSynced: true, timeoutMs: 60_000, stream: sink }));
+  const code = await runForeground(
+    foregroundOptions(kubeconfig, {
+      namespace: NS,
+      kinds: ['ReplicaSet'],
+      identity: 'history-events',
+      force: true,
+      untilSynced: true,
+      timeoutMs: 60_000,
+      stream: sink,
+    }),
+  );
   expect(code).toBe(0);
 }
 
 beforeAll(async () => {
   // a kubelet: `run --until-synced` waits for the pods it creates to turn ready, and deleted pods to go
-  sb = await startSandbox({ gc: false, nodes: 1, seed: [{ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } }, replicaSet('web-7d9c5', 'web', 12, '7d9c5'), replicaSet('api', 'api', 1)] });
+  sb = await startSandbox({
+    gc: false,
+    nodes: 1,
+    seed: [{ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } }, replicaSet('web-7d9c5', 'web', 12, '7d9c5'), replicaSet('api', 'api', 1)],
+  });
   dir = mkdtempSync(join(tmpdir(), 'rs-history-events-'));
   kubeconfig = join(dir, 'config');
   await sb.writeKubeconfig(kubeconfig);
@@ -138,7 +159,13 @@ describe('history --events on a live cluster', () => {
     expect(audit.filter((a) => WRITE_VERBS.has(a.verb))).toEqual([]);
     expect(audit.filter((a) => a.resource === 'events' && a.verb === 'list').length).toBeGreaterThanOrEqual(4);
 
-    expect(live.document).toMatchObject({ apiVersion: 'rs-reconcile/v1alpha1', kind: 'ReconcileHistory', source: 'recording', kubernetesVersion: '1.32', coverage: { format: 'events', truncated: 0, duplicates: 0 } });
+    expect(live.document).toMatchObject({
+      apiVersion: 'rs-reconcile/v1alpha1',
+      kind: 'ReconcileHistory',
+      source: 'recording',
+      kubernetesVersion: '1.32',
+      coverage: { format: 'events', truncated: 0, duplicates: 0 },
+    });
     const e = live.events;
     const creates = e.filter((x) => x.verb === 'create');
     const deletes = e.filter((x) => x.verb === 'delete');
@@ -159,7 +186,16 @@ describe('history --events on a live cluster', () => {
     const at = (x: HistoryEvent) => e.indexOf(x);
     for (const d of deletes) {
       expect(at(d)).toBeGreaterThan(at(scale));
-      expect(d.cause).toEqual([{ time: scale.time, user: DEPLOY_USER, verb: 'scale', object: { kind: 'ReplicaSet', namespace: NS, name: 'web-7d9c5' }, field: 'spec.replicas', change: '12 → 1' }]);
+      expect(d.cause).toEqual([
+        {
+          time: scale.time,
+          user: DEPLOY_USER,
+          verb: 'scale',
+          object: { kind: 'ReplicaSet', namespace: NS, name: 'web-7d9c5' },
+          field: 'spec.replicas',
+          change: '12 → 1',
+        },
+      ]);
     }
     const ms = e.map((x) => Date.parse(x.time));
     expect(ms).toEqual([...ms].sort((a, b) => a - b));
@@ -208,7 +244,9 @@ describe('history --events on a live cluster', () => {
   it('a namespace without Events is no error: the notice says why', async () => {
     const r = await take(buildEventsHistory({ connection: { kubeconfig }, namespace: 'default' }));
     expect(r.events).toEqual([]);
-    expect(r.notices.join('\n')).toContain("no Event of the ReplicaSet, ReplicationController or Deployment controllers in namespace default in the cluster's Events");
+    expect(r.notices.join('\n')).toContain(
+      "no Event of the ReplicaSet, ReplicationController or Deployment controllers in namespace default in the cluster's Events",
+    );
   });
 });
 
@@ -221,13 +259,31 @@ describe('history --events: one-line errors', () => {
     const config = join(dir, 'gone');
     await gone.writeKubeconfig(config);
     await gone.close();
-    await expect(buildEventsHistory({ connection: { kubeconfig: config }, namespace: NS })).rejects.toThrow(/^cannot reach the cluster at https:\/\/127\.0\.0\.1:\d+: /);
+    await expect(buildEventsHistory({ connection: { kubeconfig: config }, namespace: NS })).rejects.toThrow(
+      /^cannot reach the cluster at https:\/\/127\.0\.0\.1:\d+: /,
+    );
   });
 
   it('403 from RBAC names the verb, the resource and the namespace', async () => {
     const message = 'events is forbidden: User "jane" cannot list resource "events" in API group "" in the namespace "shop"';
     server = await startRecordedServer({
-      failures: [{ match: (r) => r.path === '/api/v1/namespaces/shop/events', status: 403, body: JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: 'Forbidden', details: { kind: 'events' }, code: 403 }), headers: { 'Content-Type': 'application/json' } }],
+      failures: [
+        {
+          match: (r) => r.path === '/api/v1/namespaces/shop/events',
+          status: 403,
+          body: JSON.stringify({
+            kind: 'Status',
+            apiVersion: 'v1',
+            metadata: {},
+            status: 'Failure',
+            message,
+            reason: 'Forbidden',
+            details: { kind: 'events' },
+            code: 403,
+          }),
+          headers: { 'Content-Type': 'application/json' },
+        },
+      ],
     });
     const config = kubeconfigFileFor(server, { namespace: NS });
     const err = await buildEventsHistory({ connection: { kubeconfig: config } }).catch((e: Error) => e);
@@ -239,7 +295,9 @@ describe('history --events: one-line errors', () => {
     const hung = await startRecordedServer({ hang: true });
     try {
       const config = kubeconfigFileFor(hung, { namespace: NS });
-      await expect(buildEventsHistory({ connection: { kubeconfig: config }, timeoutMs: 300 })).rejects.toThrow(/^timed out after 300ms reading the Events of the cluster at https:\/\/127\.0\.0\.1:\d+$/);
+      await expect(buildEventsHistory({ connection: { kubeconfig: config }, timeoutMs: 300 })).rejects.toThrow(
+        /^timed out after 300ms reading the Events of the cluster at https:\/\/127\.0\.0\.1:\d+$/,
+      );
     } finally {
       await hung.close();
     }

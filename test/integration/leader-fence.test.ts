@@ -115,7 +115,11 @@ describe('a leader frozen past its lease', () => {
           apiVersion: 'apps/v1',
           kind: 'ReplicaSet',
           metadata: { name: 'web', namespace: 'default', labels },
-          spec: { replicas: 30, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'app', image: 'registry.example/web:1' }] } } },
+          spec: {
+            replicas: 30,
+            selector: { matchLabels: labels },
+            template: { metadata: { labels }, spec: { containers: [{ name: 'app', image: 'registry.example/web:1' }] } },
+          },
         },
       ],
     });
@@ -144,7 +148,11 @@ describe('a leader frozen past its lease', () => {
     );
     const idB = await until('the standby to take the lease over', () => identityOf(b), 60_000);
     expect(idB).not.toBe(idA);
-    await until('the new leader to scale down to 2', async () => (await apps.readNamespacedReplicaSet({ namespace: 'default', name: 'web' })).status?.replicas === 2, 60_000);
+    await until(
+      'the new leader to scale down to 2',
+      async () => (await apps.readNamespacedReplicaSet({ namespace: 'default', name: 'web' })).status?.replicas === 2,
+      60_000,
+    );
 
     const mark = sb.audit().length;
     a.child.kill('SIGCONT');

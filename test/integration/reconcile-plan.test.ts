@@ -40,7 +40,12 @@ function cli(args: string[], input = ''): Promise<{ status: number | null; stdou
     const child = execFile(
       process.execPath,
       [RUN_JS, ...args, '--kubeconfig', env!.kubeconfig],
-      { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: undefined, HOME: '/nonexistent-home', KUBECONFIG: undefined }, maxBuffer: 1 << 26 },
+      {
+        cwd: ROOT,
+        encoding: 'utf8',
+        env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: undefined, HOME: '/nonexistent-home', KUBECONFIG: undefined },
+        maxBuffer: 1 << 26,
+      },
       (err, stdout, stderr) => resolve({ status: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
     child.stdin!.end(input);
@@ -49,7 +54,8 @@ function cli(args: string[], input = ''): Promise<{ status: number | null; stdou
 
 // the CLI's writes (the simulated scheduler and kubelet write as system:node:…)
 const writes = () => sb!.audit().filter((a) => !['get', 'list', 'watch'].includes(a.verb) && a.resource !== 'events' && !a.user?.startsWith('system:'));
-const describeWrite = (a: { verb: string; resource: string; subresource?: string; name?: string }) => `${a.verb} ${a.resource}${a.subresource ? '/' + a.subresource : ''}${a.name ? ' ' + a.name : ''}`;
+const describeWrite = (a: { verb: string; resource: string; subresource?: string; name?: string }) =>
+  `${a.verb} ${a.resource}${a.subresource ? '/' + a.subresource : ''}${a.name ? ' ' + a.name : ''}`;
 
 describe('reconcile converges', () => {
   sandboxOnly('after reconcile --yes on a drifted ReplicaSet, diff exits 0', async () => {
@@ -61,11 +67,21 @@ describe('reconcile converges', () => {
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/in sync after 2 syncs/);
     // the follow-up sync wrote only the status, once the pod it created was ready
-    expect(writes().map(describeWrite)).toEqual(['patch pods shop-web-debug', 'patch pods shop-web-manual', 'create pods', 'update replicasets/status shop-web', 'update replicasets/status shop-web']);
+    expect(writes().map(describeWrite)).toEqual([
+      'patch pods shop-web-debug',
+      'patch pods shop-web-manual',
+      'create pods',
+      'update replicasets/status shop-web',
+      'update replicasets/status shop-web',
+    ]);
     const after = await cli(['diff', '-n', 'shop']);
     expect(after.stdout).toMatch(/in sync/i);
     expect(after.status).toBe(0);
-    expect((await env!.apps.readNamespacedReplicaSet({ namespace: 'shop', name: 'shop-web' })).status).toMatchObject({ replicas: 5, readyReplicas: 5, availableReplicas: 5 });
+    expect((await env!.apps.readNamespacedReplicaSet({ namespace: 'shop', name: 'shop-web' })).status).toMatchObject({
+      replicas: 5,
+      readyReplicas: 5,
+      availableReplicas: 5,
+    });
   });
 
   sandboxOnly('--once keeps exactly one sync: the status written predates the creates', async () => {
@@ -110,7 +126,10 @@ describe('reconcile --plan FILE', () => {
     const r = await cli(['reconcile', '--plan', file, '--yes', '--once']);
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
-    const deleted = writes().filter((a) => a.verb === 'delete').map((a) => a.name).sort();
+    const deleted = writes()
+      .filter((a) => a.verb === 'delete')
+      .map((a) => a.name)
+      .sort();
     expect(deleted).toEqual(plan.controllers[0].delete.map((d: { name: string }) => d.name).sort());
     expect(deleted).toHaveLength(6);
     expect(writes().filter((a) => a.subresource === 'status')).toHaveLength(plan.controllers[0].statusChanged ? 1 : 0);
@@ -123,7 +142,11 @@ describe('reconcile --plan FILE', () => {
     const r = await cli(['reconcile', '--plan', '-', '--yes'], saved.stdout);
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
-    expect(writes().filter((a) => a.verb === 'patch').map((a) => a.name)).toEqual(['shop-web-debug', 'shop-web-manual']);
+    expect(
+      writes()
+        .filter((a) => a.verb === 'patch')
+        .map((a) => a.name),
+    ).toEqual(['shop-web-debug', 'shop-web-manual']);
   });
 
   sandboxOnly('a stale plan is refused with no write, naming every difference', async () => {
@@ -162,7 +185,16 @@ describe('reconcile --plan FILE', () => {
     const cases: [string, RegExp][] = [
       ['{"kind":"ReconcilePlan"', /^error: error parsing .*: invalid JSON: /],
       ['kind: List\nitems: []\n', /not a saved ReconcilePlan: kind must be "ReconcilePlan"/],
-      [JSON.stringify({ apiVersion: 'rs-reconcile/v1alpha1', kind: 'ReconcilePlan', now: 'x', kubernetesVersion: '1.35', controllers: [{ kind: 'ReplicaSet', namespace: 'shop', name: 'shop-web' }] }), /controllers\[0\]\.uid must be a non-empty string/],
+      [
+        JSON.stringify({
+          apiVersion: 'rs-reconcile/v1alpha1',
+          kind: 'ReconcilePlan',
+          now: 'x',
+          kubernetesVersion: '1.35',
+          controllers: [{ kind: 'ReplicaSet', namespace: 'shop', name: 'shop-web' }],
+        }),
+        /controllers\[0\]\.uid must be a non-empty string/,
+      ],
       ['', /empty/],
     ];
     for (const [text, message] of cases) {

@@ -24,12 +24,10 @@ async function start(items: any[]) {
 }
 
 async function reconcile(kubeconfig: string, namespace: string, opts: { dryRun?: DryRun; burst?: number; beforeApply?: () => Promise<void> } = {}) {
-  const ctx = await preparePlan(
-    { namespace, connection: { kubeconfig } },
-    { burstReplicas: opts.burst, now: undefined, keepDecisions: true },
-    [],
-    { progress: progressOn(process.stderr), clock: () => NOW },
-  );
+  const ctx = await preparePlan({ namespace, connection: { kubeconfig } }, { burstReplicas: opts.burst, now: undefined, keepDecisions: true }, [], {
+    progress: progressOn(process.stderr),
+    clock: () => NOW,
+  });
   await opts.beforeApply?.();
   return applyPlan(ctx, { dryRun: opts.dryRun ?? 'none', qps: 1000, burst: 1000, workers: 5, clock: () => NOW });
 }
@@ -45,21 +43,23 @@ describe('reconcile on the sandbox', () => {
     const report = await reconcile(kubeconfig, shop);
     expect(report.failed).toBe(0);
     if (sb) {
-    const w = writes(sb!).filter((a) => a.resource !== 'events');
-    // claims run one by one in cache order (the server lists by name), then creates, then status
-    expect(w.map((a) => `${a.verb} ${a.resource}${a.subresource ? '/' + a.subresource : ''} ${a.name ?? ''}`.trim())).toEqual([
-      'patch pods shop-web-debug',
-      'patch pods shop-web-manual',
-      'create pods',
-      'update replicasets/status shop-web',
-    ]);
-    // the uncached GET of the ReplicaSet before the first adoption
-    expect(sb!.audit().some((a) => a.verb === 'get' && a.resource === 'replicasets' && a.name === 'shop-web')).toBe(true);
+      const w = writes(sb!).filter((a) => a.resource !== 'events');
+      // claims run one by one in cache order (the server lists by name), then creates, then status
+      expect(w.map((a) => `${a.verb} ${a.resource}${a.subresource ? '/' + a.subresource : ''} ${a.name ?? ''}`.trim())).toEqual([
+        'patch pods shop-web-debug',
+        'patch pods shop-web-manual',
+        'create pods',
+        'update replicasets/status shop-web',
+      ]);
+      // the uncached GET of the ReplicaSet before the first adoption
+      expect(sb!.audit().some((a) => a.verb === 'get' && a.resource === 'replicasets' && a.name === 'shop-web')).toBe(true);
     }
     const pods = (await core.listNamespacedPod({ namespace: shop })).items;
     const rsUid = (await apps.readNamespacedReplicaSet({ namespace: shop, name: 'shop-web' })).metadata!.uid;
     const owner = (n: string) => pods.find((p) => p.metadata!.name === n)!.metadata!.ownerReferences ?? [];
-    expect(owner('shop-web-manual')).toEqual([expect.objectContaining({ uid: rsUid, controller: true, blockOwnerDeletion: true, kind: 'ReplicaSet', apiVersion: 'apps/v1' })]);
+    expect(owner('shop-web-manual')).toEqual([
+      expect.objectContaining({ uid: rsUid, controller: true, blockOwnerDeletion: true, kind: 'ReplicaSet', apiVersion: 'apps/v1' }),
+    ]);
     expect(owner('shop-web-debug')).toEqual([]);
     const seeded = new Set(exampleItems('drifted-replicaset').map((o) => (o as { metadata: { name: string } }).metadata.name));
     const created = pods.filter((p) => !seeded.has(p.metadata!.name!) && owner(p.metadata!.name!).length);
@@ -117,8 +117,18 @@ describe('reconcile on the sandbox', () => {
     const { kubeconfig } = await start(exampleItems('scale-down-ranking'));
     const report = await reconcile(kubeconfig, 'search');
     expect(report.failed).toBe(0);
-    const deleted = writes(sb!).filter((a) => a.verb === 'delete').map((a) => a.name).sort();
-    expect(deleted).toEqual(['search-5f7c9-cheap', 'search-5f7c9-crowd1', 'search-5f7c9-crowd2', 'search-5f7c9-notready', 'search-5f7c9-pending', 'search-5f7c9-unsched']);
+    const deleted = writes(sb!)
+      .filter((a) => a.verb === 'delete')
+      .map((a) => a.name)
+      .sort();
+    expect(deleted).toEqual([
+      'search-5f7c9-cheap',
+      'search-5f7c9-crowd1',
+      'search-5f7c9-crowd2',
+      'search-5f7c9-notready',
+      'search-5f7c9-pending',
+      'search-5f7c9-unsched',
+    ]);
   });
 
   sandboxOnly('a pod deleted between plan and action counts as deleted (NotFound is success)', async () => {
@@ -175,7 +185,10 @@ describe('reconcile on the sandbox', () => {
       beforeApply: async () => {
         const rs = await apps.readNamespacedReplicaSet({ namespace: shop, name: 'shop-web' });
         await apps.deleteNamespacedReplicaSet({ namespace: shop, name: 'shop-web' });
-        await apps.createNamespacedReplicaSet({ namespace: shop, body: { ...rs, metadata: { name: 'shop-web', namespace: shop, labels: rs.metadata!.labels }, status: undefined } });
+        await apps.createNamespacedReplicaSet({
+          namespace: shop,
+          body: { ...rs, metadata: { name: 'shop-web', namespace: shop, labels: rs.metadata!.labels }, status: undefined },
+        });
       },
     });
     const c = report.controllers[0];

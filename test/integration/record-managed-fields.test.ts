@@ -32,7 +32,17 @@ async function until<T>(what: string, fn: () => T | false | undefined | null, ms
 
 describe('record, then history --recording, of a kubectl scale', () => {
   it('names kubectl as the writer of the scale, from the entry of the scale subresource', async () => {
-    sb = await startSandbox({ seed: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'web', namespace: 'default', labels }, spec: { replicas: 1, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'c', image: 'x' }] } } }, status: { replicas: 0 } }] });
+    sb = await startSandbox({
+      seed: [
+        {
+          apiVersion: 'apps/v1',
+          kind: 'ReplicaSet',
+          metadata: { name: 'web', namespace: 'default', labels },
+          spec: { replicas: 1, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'c', image: 'x' }] } } },
+          status: { replicas: 0 },
+        },
+      ],
+    });
     kubectl = await kubectlFor(sb);
     const dir = mkdtempSync(join(tmpdir(), 'rs-rec-mf-'));
     const kubeconfig = join(dir, 'config');
@@ -41,12 +51,19 @@ describe('record, then history --recording, of a kubectl scale', () => {
     const stop = new AbortController();
     let synced!: () => void;
     const ready = new Promise<void>((r) => (synced = r));
-    const recording = record({ connection: { kubeconfig }, namespace: 'default', allNamespaces: false, output: file }, { signal: stop.signal, onNotice: () => undefined, onSynced: () => synced() });
+    const recording = record(
+      { connection: { kubeconfig }, namespace: 'default', allNamespaces: false, output: file },
+      { signal: stop.signal, onNotice: () => undefined, onSynced: () => synced() },
+    );
     await ready;
 
     expect((await kubectl.run('scale', 'rs', 'web', '--replicas', '4')).code).toBe(0);
     expect((await kubectl.run('label', 'rs', 'web', 'tier=front')).code).toBe(0);
-    const lines = () => readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const lines = () =>
+      readFileSync(file, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
     await until('the label in the recording', () => lines().some((l) => l.object?.metadata?.labels?.tier === 'front'));
     stop.abort();
     await recording;

@@ -40,7 +40,11 @@ const rs = (replicas: number) => ({
   apiVersion: 'apps/v1',
   kind: 'ReplicaSet',
   metadata: { name: 'web', namespace: 'default', labels },
-  spec: { replicas, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'app', image: 'registry.example/web:1' }] } } },
+  spec: {
+    replicas,
+    selector: { matchLabels: labels },
+    template: { metadata: { labels }, spec: { containers: [{ name: 'app', image: 'registry.example/web:1' }] } },
+  },
 });
 
 async function until<T>(what: string, fn: () => Promise<T | false | undefined | null>, ms = 15_000): Promise<T> {
@@ -71,7 +75,7 @@ async function sandbox(seed: object[]) {
 }
 
 describe('record on the sandbox, then history --recording', () => {
-  it('explains the creates, the scale-down deletes and a replacement, each predicted; a user delete stays the user\'s', async () => {
+  it("explains the creates, the scale-down deletes and a replacement, each predicted; a user delete stays the user's", async () => {
     const { dir, kubeconfig, core, apps } = await sandbox([]);
     const livePods = async () => (await core.listNamespacedPod({ namespace: 'default' })).items.filter((p) => !p.metadata!.deletionTimestamp);
 
@@ -80,7 +84,10 @@ describe('record on the sandbox, then history --recording', () => {
     let synced!: () => void;
     const ready = new Promise<void>((r) => (synced = r));
     const notices: string[] = [];
-    const recording = record({ connection: { kubeconfig }, namespace: 'default', allNamespaces: false, output: file }, { signal: recStop.signal, onNotice: (n) => notices.push(n), onSynced: () => synced() });
+    const recording = record(
+      { connection: { kubeconfig }, namespace: 'default', allNamespaces: false, output: file },
+      { signal: recStop.signal, onNotice: (n) => notices.push(n), onSynced: () => synced() },
+    );
     await ready;
 
     const runStop = stopper();
@@ -92,9 +99,15 @@ describe('record on the sandbox, then history --recording', () => {
     // Deletion costs make the scale-down's choice one the rules can predict (equal pods tie: upstream picks any).
     const pods = await livePods();
     for (const [i, p] of pods.entries()) {
-      await core.patchNamespacedPod({ namespace: 'default', name: p.metadata!.name!, body: { metadata: { annotations: { 'controller.kubernetes.io/pod-deletion-cost': String(i) } } } }, setHeaderOptions('Content-Type', PatchStrategy.MergePatch));
+      await core.patchNamespacedPod(
+        { namespace: 'default', name: p.metadata!.name!, body: { metadata: { annotations: { 'controller.kubernetes.io/pod-deletion-cost': String(i) } } } },
+        setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+      );
     }
-    await apps.patchNamespacedReplicaSetScale({ namespace: 'default', name: 'web', body: { spec: { replicas: 1 } } }, setHeaderOptions('Content-Type', PatchStrategy.MergePatch));
+    await apps.patchNamespacedReplicaSetScale(
+      { namespace: 'default', name: 'web', body: { spec: { replicas: 1 } } },
+      setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+    );
     await until('scaled to 1', async () => (await livePods()).length === 1);
     const victim = (await livePods())[0].metadata!.name!;
     await core.deleteNamespacedPod({ namespace: 'default', name: victim });
@@ -103,7 +116,7 @@ describe('record on the sandbox, then history --recording', () => {
       return pods.length === 1 && pods[0].metadata!.name !== victim;
     });
     // The controller's Events are sent after its writes: wait until the recording has the last one.
-    await until('the replacement\'s Event recorded', async () => (readFileSync(file, 'utf8').match(/SuccessfulCreate/g) ?? []).length >= 4);
+    await until("the replacement's Event recorded", async () => (readFileSync(file, 'utf8').match(/SuccessfulCreate/g) ?? []).length >= 4);
     runStop.abort();
     expect(await running).toBe(0);
     recStop.abort();
@@ -112,7 +125,10 @@ describe('record on the sandbox, then history --recording', () => {
     expect(notices).toEqual([]);
 
     // Every line is one JSON object; the first is the header; nothing but our scope is in it.
-    const lines = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const lines = readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines[0]).toMatchObject({ apiVersion: 'rs-reconcile/v1alpha1', kind: 'Recording', version: 1, namespace: 'default' });
     expect(lines.slice(1).every((l) => l.kind === 'Change' && (l.object.metadata.namespace ?? 'default') === 'default')).toBe(true);
     expect(lines.filter((l) => l.resource === 'events').every((l) => l.object.reportingComponent === 'rs-reconcile')).toBe(true);
@@ -134,7 +150,7 @@ describe('record on the sandbox, then history --recording', () => {
     expect(history.events.indexOf(creates.at(-1)!)).toBeGreaterThan(history.events.indexOf(userDelete));
   }, 60_000);
 
-  it('watch --record writes the same lines from the session\'s own informers, flushed when it stops', async () => {
+  it("watch --record writes the same lines from the session's own informers, flushed when it stops", async () => {
     const { dir, kubeconfig, apps } = await sandbox([{ ...rs(1), status: { replicas: 0 } }]);
     const file = join(dir, 'watch.jsonl');
     const feed = await prepareWatch(
@@ -154,27 +170,45 @@ describe('record on the sandbox, then history --recording', () => {
       },
       stop.signal,
     );
-    await apps.patchNamespacedReplicaSetScale({ namespace: 'default', name: 'web', body: { spec: { replicas: 4 } } }, setHeaderOptions('Content-Type', PatchStrategy.MergePatch));
+    await apps.patchNamespacedReplicaSetScale(
+      { namespace: 'default', name: 'web', body: { spec: { replicas: 4 } } },
+      setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+    );
     await until('the scale in the log pane', async () => logs.some((l) => /scaled 1→4/.test(l)));
     stop.abort();
     await feed.stopped();
-    const lines = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const lines = readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines[0]).toMatchObject({ kind: 'Recording', version: 1, namespace: 'default' });
     expect(lines[1]).toMatchObject({ kind: 'Change', type: 'ADDED', resource: 'replicasets', listed: true, object: { metadata: { name: 'web' } } });
     expect(lines.find((l) => l.type === 'MODIFIED' && l.resource === 'replicasets')).toMatchObject({ listed: false, object: { spec: { replicas: 4 } } });
     const history = await collected({ auditLogs: [], recordings: [file] });
     // client-node sends node-fetch's User-Agent: the API server names the scale's writer by its first segment
     expect(history.events.map((e) => e.message)).toEqual(['node-fetch scaled ReplicaSet web from 1 to 4']);
-    await expect(prepareWatch({ source: { namespace: 'default', allNamespaces: false, targets: [], connection: { kubeconfig } }, model: { kubeVersion: '1.32' }, record: join(dir, 'no/such/dir/x.jsonl') }, { progress: { update() {}, done() {} } })).rejects.toThrow(
-      /^cannot write recording .*x\.jsonl: no such directory$/,
-    );
+    await expect(
+      prepareWatch(
+        {
+          source: { namespace: 'default', allNamespaces: false, targets: [], connection: { kubeconfig } },
+          model: { kubeVersion: '1.32' },
+          record: join(dir, 'no/such/dir/x.jsonl'),
+        },
+        { progress: { update() {}, done() {} } },
+      ),
+    ).rejects.toThrow(/^cannot write recording .*x\.jsonl: no such directory$/);
   }, 30_000);
 
-  it('watch --reconcile --record: the recording lists and watches on its own; history predicts the controller\'s creates', async () => {
+  it("watch --reconcile --record: the recording lists and watches on its own; history predicts the controller's creates", async () => {
     const { dir, kubeconfig, core } = await sandbox([{ ...rs(2), status: { replicas: 0 } }]);
     const file = join(dir, 'reconcile.jsonl.gz');
     const feed = await prepareWatch(
-      { source: { namespace: 'default', allNamespaces: false, targets: [], connection: { kubeconfig } }, model: { kubeVersion: '1.32' }, record: file, reconcile: { workers: 2, qps: 1000, burst: 1000, force: false } },
+      {
+        source: { namespace: 'default', allNamespaces: false, targets: [], connection: { kubeconfig } },
+        model: { kubeVersion: '1.32' },
+        record: file,
+        reconcile: { workers: 2, qps: 1000, burst: 1000, force: false },
+      },
       { progress: { update() {}, done() {} } },
     );
     const stop = stopper();

@@ -27,7 +27,11 @@ function rs(name: string, replicas: number, extra: object = {}) {
     apiVersion: 'apps/v1',
     kind: 'ReplicaSet',
     metadata: { name, namespace: 'default', labels },
-    spec: { replicas, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'app', image: 'registry.example/web:1' }] } } },
+    spec: {
+      replicas,
+      selector: { matchLabels: labels },
+      template: { metadata: { labels }, spec: { containers: [{ name: 'app', image: 'registry.example/web:1' }] } },
+    },
     ...extra,
   };
 }
@@ -56,7 +60,15 @@ function options(kubeconfig: string, extra: Partial<ForegroundOptions> = {}): { 
     logs,
     stop,
     opts: {
-      ...foregroundOptions(kubeconfig, { namespace: 'default', qps: 1000, burst: 1000, leaseDurationMs: 1500, renewDeadlineMs: 1000, retryPeriodMs: 200, verbosity: 2 }),
+      ...foregroundOptions(kubeconfig, {
+        namespace: 'default',
+        qps: 1000,
+        burst: 1000,
+        leaseDurationMs: 1500,
+        renewDeadlineMs: 1000,
+        retryPeriodMs: 200,
+        verbosity: 2,
+      }),
       signal: stop.signal,
       stream,
       ...extra,
@@ -74,7 +86,10 @@ async function until<T>(what: string, fn: () => Promise<T | false | undefined | 
   }
 }
 
-const livePods = async (core: CoreV1Api) => (await core.listNamespacedPod({ namespace: 'default' })).items.filter((p) => !p.metadata!.deletionTimestamp && !['Succeeded', 'Failed'].includes(p.status?.phase ?? ''));
+const livePods = async (core: CoreV1Api) =>
+  (await core.listNamespacedPod({ namespace: 'default' })).items.filter(
+    (p) => !p.metadata!.deletionTimestamp && !['Succeeded', 'Failed'].includes(p.status?.phase ?? ''),
+  );
 
 describe('run on the sandbox', () => {
   it('--until-synced: creates with slow start, writes status, exits 0 once in sync', async () => {
@@ -90,7 +105,7 @@ describe('run on the sandbox', () => {
     expect(status).toMatchObject({ replicas: 7, readyReplicas: 7, availableReplicas: 7, observedGeneration: 1 });
   });
 
-  it('--until-synced ends only when diff would exit 0: with the sandbox\'s own kubelet delays, the pods it created are ready and counted', async () => {
+  it("--until-synced ends only when diff would exit 0: with the sandbox's own kubelet delays, the pods it created are ready and counted", async () => {
     // the `sandbox` command's delays: pods turn ready some hundred ms after their creation
     const { kubeconfig, apps } = await setup([rs('web', 8)], { scheduleDelayMs: 50, runDelayMs: 200, readyDelayMs: 200 });
     const { opts } = options(kubeconfig, { untilSynced: true });
@@ -130,27 +145,43 @@ describe('run on the sandbox', () => {
     const done = runForeground(opts);
     await until('3 pods', async () => (await livePods(core)).length === 3);
     // an orphan that matches: adopted, and then one pod too many is deleted
-    await core.createNamespacedPod({ namespace: 'default', body: { metadata: { name: 'stray', labels }, spec: { containers: [{ name: 'app', image: 'x' }] } } });
+    await core.createNamespacedPod({
+      namespace: 'default',
+      body: { metadata: { name: 'stray', labels }, spec: { containers: [{ name: 'app', image: 'x' }] } },
+    });
     await until('back to 3 owned pods', async () => {
       const pods = await livePods(core);
       return pods.length === 3 && pods.every((p) => p.metadata!.ownerReferences?.[0]?.name === 'web');
     });
     // relabel an owned pod: released (owner reference removed) and replaced
     const victim = (await livePods(core))[0].metadata!.name!;
-    await core.patchNamespacedPod({ namespace: 'default', name: victim, body: { metadata: { labels: { app: 'debug' } } } }, setHeaderOptions('Content-Type', PatchStrategy.MergePatch));
+    await core.patchNamespacedPod(
+      { namespace: 'default', name: victim, body: { metadata: { labels: { app: 'debug' } } } },
+      setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+    );
     await until('released and replaced', async () => {
       const pods = await livePods(core);
       const released = pods.find((p) => p.metadata!.name === victim);
       return released && (released.metadata!.ownerReferences ?? []).length === 0 && pods.filter((p) => p.metadata!.labels?.app === 'web').length === 3;
     });
     // scale down
-    await apps.patchNamespacedReplicaSetScale({ namespace: 'default', name: 'web', body: { spec: { replicas: 1 } } }, setHeaderOptions('Content-Type', PatchStrategy.MergePatch));
+    await apps.patchNamespacedReplicaSetScale(
+      { namespace: 'default', name: 'web', body: { spec: { replicas: 1 } } },
+      setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+    );
     await until('scaled to 1', async () => (await livePods(core)).filter((p) => p.metadata!.labels?.app === 'web').length === 1);
     // each delete of the scale-down is logged with the ranking reason of its sync's decision
-    const messages = logs.join('').split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { msg: string }).msg);
+    const messages = logs
+      .join('')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => (JSON.parse(l) as { msg: string }).msg);
     const deletes = messages.filter((m) => m.startsWith('ReplicaSet default/web: delete pod '));
     expect(deletes.length).toBeGreaterThanOrEqual(2);
-    for (const l of deletes) expect(l).toMatch(/delete pod \S+ \((Unscheduled|Phase|NotReady|LowerDeletionCost|MoreOnSameNode|ReadyShorter|MoreRestarts|Newer|UidOrder|Tie|ScaleToZero): .+\)$/);
+    for (const l of deletes)
+      expect(l).toMatch(
+        /delete pod \S+ \((Unscheduled|Phase|NotReady|LowerDeletionCost|MoreOnSameNode|ReadyShorter|MoreRestarts|Newer|UidOrder|Tie|ScaleToZero): .+\)$/,
+      );
     // no write ever touched the released pod after its release, nor any pod not ours
     stop.abort();
     expect(await done).toBe(0);
@@ -206,7 +237,10 @@ describe('run on the sandbox', () => {
     a.stop.abort();
     expect(await runA).toBe(0);
     await until('b leads', async () => (await coord.readNamespacedLease({ namespace: 'default', name: 'rs-reconcile' })).spec!.holderIdentity === 'instance-b');
-    await apps.patchNamespacedReplicaSetScale({ namespace: 'default', name: 'web', body: { spec: { replicas: 4 } } }, setHeaderOptions('Content-Type', PatchStrategy.MergePatch));
+    await apps.patchNamespacedReplicaSetScale(
+      { namespace: 'default', name: 'web', body: { spec: { replicas: 4 } } },
+      setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+    );
     await until('b scales up', async () => (await livePods(core)).length === 4);
     b.stop.abort();
     expect(await runB).toBe(0);
@@ -224,7 +258,12 @@ describe('run on the sandbox', () => {
     ];
     const sizes = [2, 9, 4, 7, 3];
     for (let round = 0; round < sizes.length; round++) {
-      await apps.patchNamespacedReplicaSetScale({ namespace: 'default', name: 'web', body: { spec: { replicas: sizes[round] } } }, setHeaderOptions('Content-Type', PatchStrategy.MergePatch)).catch(() => undefined);
+      await apps
+        .patchNamespacedReplicaSetScale(
+          { namespace: 'default', name: 'web', body: { spec: { replicas: sizes[round] } } },
+          setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+        )
+        .catch(() => undefined);
       if (round % 2 === 0) sb!.faults.dropWatches();
       else sb!.faults.forceGone('pods');
       await new Promise((r) => setTimeout(r, 300));

@@ -52,7 +52,10 @@ describe('bundle layout', () => {
   it('keeps @kubernetes/client-node and ink/React out of the static graph of --help, diff, explain and version', () => {
     const meta = bundleMeta();
     for (const entry of ['run.js', 'help.js', 'commands/diff.js', 'commands/explain.js', 'commands/version.js', 'commands/completion.js']) {
-      const pkgs = packagesIn(staticClosure(entry, meta).map((f) => join(BUNDLE, f)), meta);
+      const pkgs = packagesIn(
+        staticClosure(entry, meta).map((f) => join(BUNDLE, f)),
+        meta,
+      );
       for (const heavy of HEAVY) expect(pkgs.has(heavy), `${entry} statically reaches ${heavy}`).toBe(false);
     }
     // … while they are in the bundle (for the commands that need them)
@@ -65,7 +68,10 @@ describe('bundle layout', () => {
     const meta = bundleMeta();
     const entries = ['run.js', 'help.js', ...Object.keys(manifest().commands).map((id) => `commands/${id}.js`)];
     for (const entry of entries) {
-      const pkgs = packagesIn(staticClosure(entry, meta).map((f) => join(BUNDLE, f)), meta);
+      const pkgs = packagesIn(
+        staticClosure(entry, meta).map((f) => join(BUNDLE, f)),
+        meta,
+      );
       expect(pkgs.has('prom-client'), `${entry} statically reaches prom-client`).toBe(false);
     }
     const all = new Set(Object.values(meta.outputs).flatMap((o) => o.packages));
@@ -169,7 +175,10 @@ describe('lazy loading (a loader hook records every module loaded)', () => {
   });
 
   it('reading a live cluster does load the Kubernetes client (the check can see it)', () => {
-    const { result, esm } = loadedBy(['diff', '--request-timeout', '1s'], { RS_RECONCILE_NO_FAST: '1', KUBECONFIG: join(ROOT, 'test', 'packaging', 'fixtures', 'unreachable.kubeconfig') });
+    const { result, esm } = loadedBy(['diff', '--request-timeout', '1s'], {
+      RS_RECONCILE_NO_FAST: '1',
+      KUBECONFIG: join(ROOT, 'test', 'packaging', 'fixtures', 'unreachable.kubeconfig'),
+    });
     expect(result.status).toBe(2);
     expect(packagesIn(esm).has('@kubernetes/client-node')).toBe(true);
   });

@@ -18,7 +18,14 @@ describe('deploy/NAME completion', () => {
   ];
 
   it('offers deploy/NAME once per Deployment, and in the type being typed', () => {
-    expect(controllerCandidates(names, '', false, spellings).map((c) => c.value)).toEqual(['deploy/web', 'rc/db', 'rs/crd-1', 'rs/solo', 'rs/web-1', 'rs/web-2']);
+    expect(controllerCandidates(names, '', false, spellings).map((c) => c.value)).toEqual([
+      'deploy/web',
+      'rc/db',
+      'rs/crd-1',
+      'rs/solo',
+      'rs/web-1',
+      'rs/web-2',
+    ]);
     expect(controllerCandidates(names, 'deployment/', true, spellings)).toEqual([{ value: 'deployment/web', description: 'a, b' }]);
     expect(controllerCandidates(names, 'deployments.apps/w', false, spellings)).toEqual([{ value: 'deployments.apps/web' }]);
     expect(controllerCandidates(names, 'rs/', false, spellings).map((c) => c.value)).toEqual(['rs/crd-1', 'rs/solo', 'rs/web-1', 'rs/web-2']);

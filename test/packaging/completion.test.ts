@@ -36,7 +36,15 @@ describe('the completion engine', () => {
     const cmds = commands();
     expect(analyze([''], cmds)).toMatchObject({ kind: 'commands', prefix: '' });
     expect(analyze(['diff', '-o', ''], cmds)).toMatchObject({ kind: 'flag-value', flag: { name: 'output' } });
-    expect(analyze(['diff', '-nshop', '-A', ''], cmds)).toMatchObject({ kind: 'arg', context: { values: new Map([['namespace', ['shop']], ['all-namespaces', ['true']]]) } });
+    expect(analyze(['diff', '-nshop', '-A', ''], cmds)).toMatchObject({
+      kind: 'arg',
+      context: {
+        values: new Map([
+          ['namespace', ['shop']],
+          ['all-namespaces', ['true']],
+        ]),
+      },
+    });
     expect(analyze(['diff', '--output=ya'], cmds)).toMatchObject({ kind: 'flag-value', prefix: 'ya', insertPrefix: '--output=' });
     expect(analyze(['explain', 'web', ''], cmds)).toEqual({ kind: 'none' }); // explain takes one NAME
     expect(analyze(['diff', 'rs/a', ''], cmds)).toMatchObject({ kind: 'arg' }); // diff takes many
@@ -55,7 +63,7 @@ describe('the completion engine', () => {
     expect(controllerCandidates(names, 'pods/', false, spellings)).toEqual([]);
   });
 
-  it('prints cobra\'s format', () => {
+  it("prints cobra's format", () => {
     expect(formatCobra([{ value: 'a', description: 'x\ty' }, { value: 'b' }], 4)).toBe('a\tx y\nb\n:4\n');
     expect(formatCobra([], 0)).toBe(':0\n');
   });
@@ -64,7 +72,12 @@ describe('the completion engine', () => {
     const top = complete(['']);
     expect(top.status).toBe(0);
     expect(top.directive).toBe(':4');
-    expect(top.values).toEqual(commands().filter((c) => !c.hidden).map((c) => c.id).sort());
+    expect(top.values).toEqual(
+      commands()
+        .filter((c) => !c.hidden)
+        .map((c) => c.id)
+        .sort(),
+    );
     expect(top.lines).toContain('diff\tShow what the ReplicaSet controller would change: adopt, release, create, delete, status');
     expect(complete(['di']).values).toEqual(['diff']);
     expect(complete(['diff', '-o', '']).values).toEqual(['json', 'yaml', 'wide', 'name']);
@@ -72,7 +85,21 @@ describe('the completion engine', () => {
     expect(complete(['diff', '--no']).values).toEqual(['--no-headers', '--now']);
     expect(complete(['diff', '-o', 'json', '--ou']).values).toEqual([]); // given already
     const flags = complete(['reconcile', '-']).values;
-    for (const f of ['-n', '--namespace', '-A', '--all-namespaces', '-l', '--kubeconfig', '--context', '--as', '--as-group', '--request-timeout', '--dry-run', '-y']) expect(flags).toContain(f);
+    for (const f of [
+      '-n',
+      '--namespace',
+      '-A',
+      '--all-namespaces',
+      '-l',
+      '--kubeconfig',
+      '--context',
+      '--as',
+      '--as-group',
+      '--request-timeout',
+      '--dry-run',
+      '-y',
+    ])
+      expect(flags).toContain(f);
     expect(flags).toContain('--debug'); // a global option, in every command's help
     expect(complete(['reconcile', '--dry-run', '']).values).toEqual(['none', 'client', 'server']);
     expect(complete(['completion', '']).values).toEqual(['bash', 'zsh', 'fish', 'kubectl']);
@@ -97,7 +124,10 @@ describe('the completion engine', () => {
   it('completes contexts, clusters and users from the kubeconfig', () => {
     const dir = tempDir('rs-kc-');
     const kc = join(dir, 'config');
-    writeFileSync(kc, 'apiVersion: v1\nkind: Config\nclusters: [{name: c1, cluster: {server: "https://127.0.0.1:1"}}]\nusers: [{name: u1, user: {}}]\ncontexts: [{name: prod, context: {cluster: c1, user: u1}}, {name: dev, context: {cluster: c1, user: u1}}]\ncurrent-context: dev\n');
+    writeFileSync(
+      kc,
+      'apiVersion: v1\nkind: Config\nclusters: [{name: c1, cluster: {server: "https://127.0.0.1:1"}}]\nusers: [{name: u1, user: {}}]\ncontexts: [{name: prod, context: {cluster: c1, user: u1}}, {name: dev, context: {cluster: c1, user: u1}}]\ncurrent-context: dev\n',
+    );
     expect(complete(['diff', '--context', ''], { KUBECONFIG: kc }).values).toEqual(['dev', 'prod']);
     expect(complete(['diff', '--kubeconfig', kc, '--cluster', '']).values).toEqual(['c1']);
     expect(complete(['diff', '--user', ''], { KUBECONFIG: kc }).values).toEqual(['u1']);
@@ -107,7 +137,10 @@ describe('the completion engine', () => {
     const dir = tempDir('rs-kc-');
     const block = join(dir, 'block');
     // as `kubectl config view --raw` writes it: block YAML, which the fast reader takes
-    writeFileSync(block, 'apiVersion: v1\nclusters:\n- cluster:\n    server: https://127.0.0.1:1\n  name: c1\ncontexts:\n- context:\n    cluster: c1\n    user: u1\n  name: prod\n- context:\n    cluster: c1\n  name: dev\ncurrent-context: dev\nkind: Config\nusers:\n- name: u1\n  user:\n    token: t\n');
+    writeFileSync(
+      block,
+      'apiVersion: v1\nclusters:\n- cluster:\n    server: https://127.0.0.1:1\n  name: c1\ncontexts:\n- context:\n    cluster: c1\n    user: u1\n  name: prod\n- context:\n    cluster: c1\n  name: dev\ncurrent-context: dev\nkind: Config\nusers:\n- name: u1\n  user:\n    token: t\n',
+    );
     const flow = join(dir, 'flow'); // flow collections: left to yaml
     writeFileSync(flow, 'contexts: [{name: staging, context: {cluster: c1}}]\n');
     const env = { KUBECONFIG: `${block}:${flow}` };
@@ -119,7 +152,8 @@ describe('the completion engine', () => {
     };
     expect(kubeconfigNames('contexts', undefined, env, quick)).toEqual(['dev', 'prod', 'staging']);
     expect(seen).toEqual(['fast', 'yaml']);
-    for (const section of ['contexts', 'clusters', 'users'] as const) expect(kubeconfigNames(section, undefined, env, quick), section).toEqual(kubeconfigNames(section, undefined, env));
+    for (const section of ['contexts', 'clusters', 'users'] as const)
+      expect(kubeconfigNames(section, undefined, env, quick), section).toEqual(kubeconfigNames(section, undefined, env));
     expect(complete(['diff', '--context', ''], env).values).toEqual(['dev', 'prod', 'staging']);
   });
 
@@ -136,7 +170,10 @@ describe('the completion engine', () => {
     const server = createServer((s) => sockets.add(s));
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const kc = join(tempDir('rs-kc-'), 'config');
-    writeFileSync(kc, `apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: "https://127.0.0.1:${(server.address() as AddressInfo).port}", insecure-skip-tls-verify: true}}]\nusers: [{name: u, user: {token: t}}]\ncontexts: [{name: c, context: {cluster: c, user: u}}]\ncurrent-context: c\n`);
+    writeFileSync(
+      kc,
+      `apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: "https://127.0.0.1:${(server.address() as AddressInfo).port}", insecure-skip-tls-verify: true}}]\nusers: [{name: u, user: {token: t}}]\ncontexts: [{name: c, context: {cluster: c, user: u}}]\ncurrent-context: c\n`,
+    );
     const realTimeout = globalThis.setTimeout;
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     try {
@@ -160,7 +197,11 @@ describe('the completion engine', () => {
 
 /** The same, without blocking this process (the sandbox answers from it). */
 async function completeLive(words: string[], env: Record<string, string | undefined> = {}) {
-  const { stdout } = await execFileP(process.execPath, [RUN_JS, 'completion', '__complete', '--', ...words], { cwd: ROOT, env: baseEnv(env), encoding: 'utf8' });
+  const { stdout } = await execFileP(process.execPath, [RUN_JS, 'completion', '__complete', '--', ...words], {
+    cwd: ROOT,
+    env: baseEnv(env),
+    encoding: 'utf8',
+  });
   const lines = stdout.split('\n').filter(Boolean);
   const directive = lines.pop();
   return { values: lines.map((l) => l.split('\t')[0]), lines, directive };
@@ -172,7 +213,12 @@ describe('names from a live cluster (the embedded API server)', () => {
   beforeAll(async () => {
     const load = (f: string) => parseAllDocuments(readFileSync(join(EXAMPLES, f), 'utf8')).map((d) => d.toJS());
     sb = await startSandbox({
-      seed: [{ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'shop' } }, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'legacy' } }, ...load('drifted-replicaset.yaml'), ...load('replication-controller.yaml')],
+      seed: [
+        { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'shop' } },
+        { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'legacy' } },
+        ...load('drifted-replicaset.yaml'),
+        ...load('replication-controller.yaml'),
+      ],
     });
     kubeconfig = join(tempDir('rs-sb-'), 'kubeconfig');
     await sb.writeKubeconfig(kubeconfig, 'shop');
@@ -279,13 +325,19 @@ t "kubectl-rs_reconcile explain --all-n"
         'rs-reconcile diff --now ',
       ].flatMap((line) => [`complete -C '${line}'`, 'echo ---']),
     ].join('\n');
-    const r = spawnSync('fish', ['--no-config', '-c', probe], { encoding: 'utf8', env: baseEnv({ PATH: `${join(dir, 'bin')}:${process.env.PATH}`, HOME: dir }) });
+    const r = spawnSync('fish', ['--no-config', '-c', probe], {
+      encoding: 'utf8',
+      env: baseEnv({ PATH: `${join(dir, 'bin')}:${process.env.PATH}`, HOME: dir }),
+    });
     if (r.error) {
       ctx.skip(true, 'fish is not installed: only the script text was checked');
       return;
     }
     expect(r.stderr).toBe('');
-    const answers = r.stdout.split('---\n').slice(0, 6).map((a) => a.split('\n').filter(Boolean));
+    const answers = r.stdout
+      .split('---\n')
+      .slice(0, 6)
+      .map((a) => a.split('\n').filter(Boolean));
     expect(answers[0]).toEqual(['diff\tShow what the ReplicaSet controller would change: adopt, release, create, delete, status']);
     expect(answers[1]).toEqual(['json', 'yaml', 'wide', 'name']);
     expect(answers[2]).toEqual(['--output=yaml']);

@@ -7,7 +7,14 @@ import { ROOT, ensureBundle, node } from './helpers.js';
 beforeAll(() => ensureBundle(), 300_000);
 
 const read = (f: string) => readFileSync(join(ROOT, f), 'utf8');
-const commands = () => Object.values(JSON.parse(read('oclif.manifest.json')).commands) as Array<{ id: string; hidden?: boolean; summary?: string; flags: Record<string, { name: string; hidden?: boolean; char?: string; default?: unknown; type: string; helpGroup?: string }>; examples?: unknown[] }>;
+const commands = () =>
+  Object.values(JSON.parse(read('oclif.manifest.json')).commands) as Array<{
+    id: string;
+    hidden?: boolean;
+    summary?: string;
+    flags: Record<string, { name: string; hidden?: boolean; char?: string; default?: unknown; type: string; helpGroup?: string }>;
+    examples?: unknown[];
+  }>;
 
 describe('docs/commands.md', () => {
   it('is what `npm run docs` generates from the current commands', () => {

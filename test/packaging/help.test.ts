@@ -39,14 +39,18 @@ describe('parse errors', () => {
   it('are one line naming the flag, the value and what is accepted, then the hint under the name the user ran', () => {
     const plugin = runAs('kubectl-rs_reconcile', ['diff', '-f', join(ROOT, 'examples'), '--replicas', 'abc']);
     expect(plugin.status).toBe(2);
-    expect(plugin.stderr).toBe('error: invalid argument "abc" for "--replicas" flag: expected a whole number ≥ 0\nSee \'kubectl rs-reconcile diff --help\' for usage.\n');
+    expect(plugin.stderr).toBe(
+      'error: invalid argument "abc" for "--replicas" flag: expected a whole number ≥ 0\nSee \'kubectl rs-reconcile diff --help\' for usage.\n',
+    );
     expect(plugin.stdout).toBe('');
     const direct = runAs('rs-reconcile', ['diff', '--foo']);
     expect(direct.status).toBe(2);
     expect(direct.stderr).toBe("error: unknown flag: --foo\nSee 'rs-reconcile diff --help' for usage.\n");
     const krew = node(RUN_JS, ['explain'], { RS_RECONCILE_INVOKED_AS: 'kubectl-rs_reconcile' });
     expect(krew.status).toBe(2);
-    expect(krew.stderr).toBe(`error: missing argument NAME (a controller (NAME, rs/NAME, replicaset/NAME or rc/NAME), a Deployment's ReplicaSets (deploy/NAME) or a pod (pod/NAME, po/NAME))\nSee 'kubectl rs-reconcile explain --help' for usage.\n`);
+    expect(krew.stderr).toBe(
+      `error: missing argument NAME (a controller (NAME, rs/NAME, replicaset/NAME or rc/NAME), a Deployment's ReplicaSets (deploy/NAME) or a pod (pod/NAME, po/NAME))\nSee 'kubectl rs-reconcile explain --help' for usage.\n`,
+    );
   });
 });
 
@@ -55,7 +59,9 @@ describe('kubectl-style help', () => {
     const r = runAs('kubectl-rs_reconcile', ['diff', '--help']);
     expect(r.status).toBe(0);
     expect(r.stdout).toContain('Usage:\n  kubectl rs-reconcile diff [NAME...] [flags]');
-    expect(r.stdout).toContain('Examples:\n  # Audit a saved snapshot\n  kubectl get rs,rc,pods -A -o yaml > snap.yaml\n  kubectl rs-reconcile diff -f snap.yaml -A');
+    expect(r.stdout).toContain(
+      'Examples:\n  # Audit a saved snapshot\n  kubectl get rs,rc,pods -A -o yaml > snap.yaml\n  kubectl rs-reconcile diff -f snap.yaml -A',
+    );
     expect(r.stdout).toMatch(/Options:\n {4}-A, --all-namespaces=false:\n {8}Every namespace\./);
     expect(r.stdout).toContain("    -o, --output='':\n        Output format. One of: json|yaml|wide|name.");
     expect(r.stdout).toContain('    --burst-replicas=500:');
@@ -110,7 +116,8 @@ describe("kubectl's flags and conventions", () => {
     const m = manifest().commands;
     for (const id of CLUSTER_COMMANDS) {
       const flags = m[id].flags;
-      for (const name of ['kubeconfig', 'context', 'cluster', 'user', 'as', 'as-group', 'request-timeout']) expect(flags[name], `${id} --${name}`).toBeDefined();
+      for (const name of ['kubeconfig', 'context', 'cluster', 'user', 'as', 'as-group', 'request-timeout'])
+        expect(flags[name], `${id} --${name}`).toBeDefined();
       expect(flags.namespace?.char, `${id} -n`).toBe('n');
       expect(flags['all-namespaces']?.char, `${id} -A`).toBe('A');
       // explain is about one NAME: no selector chooses for it

@@ -37,7 +37,15 @@ export function baseEnv(extra: Record<string, string | undefined> = {}): NodeJS.
 }
 
 export function run(cmd: string, args: string[], opts: SpawnSyncOptions & { env?: NodeJS.ProcessEnv } = {}): Result {
-  const r = spawnSync(cmd, args, { cwd: ROOT, encoding: 'utf8', input: '', timeout: 120_000, maxBuffer: 64 * 1024 * 1024, ...opts, env: opts.env ?? baseEnv() });
+  const r = spawnSync(cmd, args, {
+    cwd: ROOT,
+    encoding: 'utf8',
+    input: '',
+    timeout: 120_000,
+    maxBuffer: 64 * 1024 * 1024,
+    ...opts,
+    env: opts.env ?? baseEnv(),
+  });
   return { status: r.status, stdout: String(r.stdout ?? ''), stderr: String(r.stderr ?? '') };
 }
 
@@ -104,9 +112,10 @@ const made: string[] = [];
 /** A fresh directory under the system temp dir (or `base`), removed when the test process exits. */
 export function tempDir(prefix: string, base = tmpdir()): string {
   const dir = mkdtempSync(join(base, prefix));
-  if (!made.length) process.once('exit', () => {
-    for (const d of made) rmSync(d, { recursive: true, force: true });
-  });
+  if (!made.length)
+    process.once('exit', () => {
+      for (const d of made) rmSync(d, { recursive: true, force: true });
+    });
   made.push(dir);
   return dir;
 }

@@ -10,7 +10,22 @@ import { describe, expect, it } from 'vitest';
 const ROOT = resolve(import.meta.dirname, '../..');
 const SRC = join(ROOT, 'src');
 
-type Layer = 'main' | 'commands' | 'cli' | 'completion' | 'services' | 'ui' | 'render' | 'cluster' | 'controller' | 'sandbox' | 'history' | 'input' | 'runtime' | 'core' | 'errors';
+type Layer =
+  | 'main'
+  | 'commands'
+  | 'cli'
+  | 'completion'
+  | 'services'
+  | 'ui'
+  | 'render'
+  | 'cluster'
+  | 'controller'
+  | 'sandbox'
+  | 'history'
+  | 'input'
+  | 'runtime'
+  | 'core'
+  | 'errors';
 
 /**
  * What each layer may import besides itself: 'all', or 'types' (type-only imports, erased at
@@ -22,7 +37,18 @@ const ALLOWED: Record<Layer, Partial<Record<Layer, 'all' | 'types'>>> = {
   main: { commands: 'all', cli: 'all', completion: 'all', errors: 'all' },
   // oclif commands: parse flags (cli), call a service, render. completion calls its engine
   // (src/completion: bounded, read-only lookups); sandbox starts the server.
-  commands: { cli: 'all', completion: 'all', services: 'all', render: 'all', ui: 'all', sandbox: 'all', cluster: 'all', input: 'all', core: 'all', errors: 'all' },
+  commands: {
+    cli: 'all',
+    completion: 'all',
+    services: 'all',
+    render: 'all',
+    ui: 'all',
+    sandbox: 'all',
+    cluster: 'all',
+    input: 'all',
+    core: 'all',
+    errors: 'all',
+  },
   // the commands' helpers (flags, targets, progress on the terminal): below commands; they fill
   // in the services' types but call none, and -o's options come from render's format table
   cli: { services: 'types', render: 'all', input: 'all', core: 'all', errors: 'all' },
@@ -191,9 +217,9 @@ describe('layers', () => {
 
   it('reads every form of import, and which of them are erased (type-only)', () => {
     const text = [
-      "import {",
-      "  a,",
-      "  b,",
+      'import {',
+      '  a,',
+      '  b,',
       "} from './multi.js';",
       "import type { T } from './type-only.js';",
       "import { type U, type V } from './all-types.js';",
@@ -204,7 +230,7 @@ describe('layers', () => {
       "export * from './star.js';",
       "const m = await import('./dynamic.js');",
       "let t: import('./import-type.js').T;",
-      "const s = 'import x from \"./in-a-string.js\"';",
+      'const s = \'import x from "./in-a-string.js"\';',
       "// import z from './in-a-comment.js';",
     ].join('\n');
     expect(importsOf('x.ts', text).map((r) => [r.specifier, r.typeOnly, r.line])).toEqual([

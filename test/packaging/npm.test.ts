@@ -30,10 +30,31 @@ describe('npm pack', () => {
   }, 120_000);
 
   it('ships the launchers, the bundle, examples and docs', () => {
-    for (const f of ['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'bin/run.js', 'bin/complete.js', 'bin/run.cjs', 'bin/complete.cjs', 'dist/bundle/run.js', 'dist/bundle/main.cjs', 'dist/bundle/boot.cjs', 'dist/bundle/package.json', 'dist/bundle/oclif.manifest.json', 'dist/bundle/help.js', 'dist/bundle/commands/diff.js', 'dist/bundle/THIRD-PARTY-NOTICES.txt', 'dist/bundle/history-page.js', 'examples/drifted-replicaset.yaml', 'docs/commands.md']) {
+    for (const f of [
+      'package.json',
+      'README.md',
+      'LICENSE',
+      'CHANGELOG.md',
+      'bin/run.js',
+      'bin/complete.js',
+      'bin/run.cjs',
+      'bin/complete.cjs',
+      'dist/bundle/run.js',
+      'dist/bundle/main.cjs',
+      'dist/bundle/boot.cjs',
+      'dist/bundle/package.json',
+      'dist/bundle/oclif.manifest.json',
+      'dist/bundle/help.js',
+      'dist/bundle/commands/diff.js',
+      'dist/bundle/THIRD-PARTY-NOTICES.txt',
+      'dist/bundle/history-page.js',
+      'examples/drifted-replicaset.yaml',
+      'docs/commands.md',
+    ]) {
       expect(files, f).toContain(f);
     }
-    for (const id of Object.keys(JSON.parse(readFileSync(join(ROOT, 'oclif.manifest.json'), 'utf8')).commands)) expect(files).toContain(`dist/bundle/commands/${id}.js`);
+    for (const id of Object.keys(JSON.parse(readFileSync(join(ROOT, 'oclif.manifest.json'), 'utf8')).commands))
+      expect(files).toContain(`dist/bundle/commands/${id}.js`);
   });
 
   it('ships no tests, no TypeScript sources, no unbundled build, no bench cache and no release archives', () => {
@@ -95,7 +116,11 @@ describe('npm install -g of the packed tarball', () => {
     const complete = spawnSync(join(bin, 'kubectl_complete-rs_reconcile'), ['diff', '-o', ''], { cwd: dir, encoding: 'utf8', env });
     expect(complete.stdout).toBe('json\nyaml\nwide\nname\n:4\n');
     // history -o html inlines the page script the package carries (dist/bundle/history-page.js)
-    const page = spawnSync(join(bin, 'rs-reconcile'), ['history', '--audit-log', join(ROOT, 'test', 'history', 'fixtures', 'demo-audit.jsonl'), '-A', '-o', 'html'], { cwd: dir, encoding: 'utf8', env });
+    const page = spawnSync(
+      join(bin, 'rs-reconcile'),
+      ['history', '--audit-log', join(ROOT, 'test', 'history', 'fixtures', 'demo-audit.jsonl'), '-A', '-o', 'html'],
+      { cwd: dir, encoding: 'utf8', env },
+    );
     expect(page.status, page.stderr).toBe(0);
     expect(page.stdout).toContain('<script type="application/json" id="history-document">');
     expect(page.stdout).toContain(readFileSync(join(ROOT, 'dist', 'bundle', 'history-page.js'), 'utf8').slice(0, 200));

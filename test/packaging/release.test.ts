@@ -53,7 +53,11 @@ beforeAll(() => {
 
 describe('release archives', () => {
   it('writes one archive per platform', () => {
-    expect(readdirSync(out).filter((f) => f.endsWith('.tar.gz')).sort()).toEqual(PLATFORMS.map(archiveName).sort());
+    expect(
+      readdirSync(out)
+        .filter((f) => f.endsWith('.tar.gz'))
+        .sort(),
+    ).toEqual(PLATFORMS.map(archiveName).sort());
   });
 
   it('holds the launcher, the completion helper, the bundle, examples and LICENSE/README', () => {
@@ -63,7 +67,18 @@ describe('release archives', () => {
     const mode = (name: string) => entries.find((l) => l.endsWith(` ${name}`))?.split(/\s+/)[0];
     expect(mode('kubectl-rs_reconcile')).toBe('-rwxr-xr-x');
     expect(mode('kubectl_complete-rs_reconcile')).toBe('-rwxr-xr-x');
-    for (const f of ['LICENSE', 'README.md', 'lib/start.cjs', 'lib/run.js', 'lib/package.json', 'lib/oclif.manifest.json', 'lib/help.js', 'lib/commands/diff.js', 'lib/THIRD-PARTY-NOTICES.txt', 'examples/drifted-replicaset.yaml']) {
+    for (const f of [
+      'LICENSE',
+      'README.md',
+      'lib/start.cjs',
+      'lib/run.js',
+      'lib/package.json',
+      'lib/oclif.manifest.json',
+      'lib/help.js',
+      'lib/commands/diff.js',
+      'lib/THIRD-PARTY-NOTICES.txt',
+      'examples/drifted-replicaset.yaml',
+    ]) {
       expect(mode(f), f).toBe('-rw-r--r--');
     }
     expect(entries.some((l) => /node_modules|\.ts$|\/src\//.test(l))).toBe(false);
@@ -71,7 +86,16 @@ describe('release archives', () => {
 
   it('is reproducible: the same bundle gives the same bytes', () => {
     const again = tempDir('rs-release2-');
-    const r = node(join(ROOT, 'scripts', 'release.mjs'), ['--out', again, '--manifest', join(again, 'm.yaml'), '--quiet', '--no-sea', '--platforms', 'linux/amd64']);
+    const r = node(join(ROOT, 'scripts', 'release.mjs'), [
+      '--out',
+      again,
+      '--manifest',
+      join(again, 'm.yaml'),
+      '--quiet',
+      '--no-sea',
+      '--platforms',
+      'linux/amd64',
+    ]);
     expect(r.status).toBe(0);
     expect(sha256(join(again, archiveName('linux/amd64')))).toBe(sha256(join(out, archiveName('linux/amd64'))));
   });
@@ -109,7 +133,8 @@ describe.skipIf(base === null)(alone, () => {
   });
   // only node and the base system on PATH: nothing of the repository
   const env = (extra: Record<string, string | undefined> = {}) => baseEnv({ PATH: `${nodeDir}:/usr/bin:/bin`, NODE_PATH: undefined, ...extra });
-  const launch = (args: string[], extra: Record<string, string | undefined> = {}) => spawnSync(join(dir, 'kubectl-rs_reconcile'), args, { cwd: dir, encoding: 'utf8', env: env(extra) });
+  const launch = (args: string[], extra: Record<string, string | undefined> = {}) =>
+    spawnSync(join(dir, 'kubectl-rs_reconcile'), args, { cwd: dir, encoding: 'utf8', env: env(extra) });
 
   it('runs diff on a snapshot exactly as the repository does', () => {
     const args = ['diff', '-f', 'snap.yaml', '-o', 'json', '--now', NOW];
@@ -134,9 +159,17 @@ describe.skipIf(base === null)(alone, () => {
     const bin = tempDir('rs-krewbin-', dirname(dir));
     spawnSync('ln', ['-s', join(dir, 'kubectl-rs_reconcile'), join(bin, 'kubectl-rs_reconcile')]);
     spawnSync('ln', ['-s', join(dir, 'kubectl_complete-rs_reconcile'), join(bin, 'kubectl_complete-rs_reconcile')]);
-    const r = spawnSync('kubectl-rs_reconcile', ['version', '-o', 'json'], { cwd: bin, encoding: 'utf8', env: env({ PATH: `${bin}:${nodeDir}:/usr/bin:/bin` }) });
+    const r = spawnSync('kubectl-rs_reconcile', ['version', '-o', 'json'], {
+      cwd: bin,
+      encoding: 'utf8',
+      env: env({ PATH: `${bin}:${nodeDir}:/usr/bin:/bin` }),
+    });
     expect(JSON.parse(r.stdout).rsReconcile).toBe(VERSION);
-    const c = spawnSync('kubectl_complete-rs_reconcile', ['diff', '-o', ''], { cwd: bin, encoding: 'utf8', env: env({ PATH: `${bin}:${nodeDir}:/usr/bin:/bin` }) });
+    const c = spawnSync('kubectl_complete-rs_reconcile', ['diff', '-o', ''], {
+      cwd: bin,
+      encoding: 'utf8',
+      env: env({ PATH: `${bin}:${nodeDir}:/usr/bin:/bin` }),
+    });
     expect(c.stdout).toBe('json\nyaml\nwide\nname\n:4\n');
   });
 
@@ -148,7 +181,10 @@ describe.skipIf(base === null)(alone, () => {
     // a node that reports 18.20.0
     const fake = join(dir, 'old-node');
     const preload = join(dir, 'old.cjs');
-    writeFileSync(preload, "Object.defineProperty(process, 'versions', { value: { ...process.versions, node: '18.20.0' } });\nObject.defineProperty(process, 'version', { value: 'v18.20.0' });\n");
+    writeFileSync(
+      preload,
+      "Object.defineProperty(process, 'versions', { value: { ...process.versions, node: '18.20.0' } });\nObject.defineProperty(process, 'version', { value: 'v18.20.0' });\n",
+    );
     writeFileSync(fake, `#!/bin/sh\nexec "${process.execPath}" -r "${preload}" "$@"\n`);
     chmodSync(fake, 0o755);
     const old = launch(['version'], { RS_RECONCILE_NODE: fake });

@@ -57,14 +57,29 @@ describe.skipIf(why !== null)(title, () => {
   }, 600_000);
 
   it('is an archive with the executable, the completion helper, the notices and examples, and no JavaScript beside them', () => {
-    const list = spawnSync('tar', ['-tzf', join(out, `rs-reconcile-${pkg.version}-linux-amd64.tar.gz`)], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean);
-    expect(list).toEqual(expect.arrayContaining(['kubectl-rs_reconcile', 'kubectl_complete-rs_reconcile', 'THIRD-PARTY-NOTICES.txt', 'LICENSE', 'README.md', 'examples/drifted-replicaset.yaml']));
+    const list = spawnSync('tar', ['-tzf', join(out, `rs-reconcile-${pkg.version}-linux-amd64.tar.gz`)], { encoding: 'utf8' })
+      .stdout.split('\n')
+      .filter(Boolean);
+    expect(list).toEqual(
+      expect.arrayContaining([
+        'kubectl-rs_reconcile',
+        'kubectl_complete-rs_reconcile',
+        'THIRD-PARTY-NOTICES.txt',
+        'LICENSE',
+        'README.md',
+        'examples/drifted-replicaset.yaml',
+      ]),
+    );
     expect(list.filter((f) => /\.(c?js|mjs)$/.test(f))).toEqual([]);
     const plugin = parse(readFileSync(join(out, 'm.yaml'), 'utf8'));
     const [p] = plugin.spec.platforms;
     expect(p.selector.matchLabels).toEqual({ os: 'linux', arch: 'amd64' });
     expect(p.bin).toBe('kubectl-rs_reconcile');
-    expect(p.sha256).toBe(createHash('sha256').update(readFileSync(join(out, `rs-reconcile-${pkg.version}-linux-amd64.tar.gz`))).digest('hex'));
+    expect(p.sha256).toBe(
+      createHash('sha256')
+        .update(readFileSync(join(out, `rs-reconcile-${pkg.version}-linux-amd64.tar.gz`)))
+        .digest('hex'),
+    );
     expect(plugin.spec.caveats).toMatch(/needs no Node\.js/);
   });
 
@@ -82,7 +97,11 @@ describe.skipIf(why !== null)(title, () => {
   });
 
   it('completes through the kubectl_complete-rs_reconcile helper beside it', () => {
-    const r = spawnSync(join(dir, 'kubectl_complete-rs_reconcile'), ['diff', '-o', ''], { cwd: dir, encoding: 'utf8', env: env({ PATH: `${empty()}:/usr/bin:/bin` }) });
+    const r = spawnSync(join(dir, 'kubectl_complete-rs_reconcile'), ['diff', '-o', ''], {
+      cwd: dir,
+      encoding: 'utf8',
+      env: env({ PATH: `${empty()}:/usr/bin:/bin` }),
+    });
     expect(r.status).toBe(0);
     expect(r.stdout).toBe(node(join(ROOT, 'bin', 'complete.js'), ['diff', '-o', '']).stdout);
     expect(r.stdout).toContain('json');

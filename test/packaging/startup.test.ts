@@ -87,12 +87,18 @@ describe('direct dispatch (dist/bundle/main.cjs)', () => {
       const { result, esm, cjs } = loadedBy(args, {}, script ?? RUN_JS);
       expect([0, 1], label).toContain(result.status);
       expect(cjs, label).toContain(join(BUNDLE, 'boot.cjs'));
-      expect(esm.filter((f) => f.startsWith(BUNDLE)), label).toEqual([]); // no ESM chunk: oclif's run.js, its commands
-      expect([...esm, ...cjs].filter((f) => f.includes('/node_modules/')), label).toEqual([]);
+      expect(
+        esm.filter((f) => f.startsWith(BUNDLE)),
+        label,
+      ).toEqual([]); // no ESM chunk: oclif's run.js, its commands
+      expect(
+        [...esm, ...cjs].filter((f) => f.includes('/node_modules/')),
+        label,
+      ).toEqual([]);
     }
   });
 
-  it('the hot commands evaluate neither oclif\'s Config, index, help nor logger, nor the heavy packages', () => {
+  it("the hot commands evaluate neither oclif's Config, index, help nor logger, nor the heavy packages", () => {
     const dir = tracedBundle();
     for (const [label, args, script] of HOT) {
       const argv = script === COMPLETE_JS ? ['completion', '__complete', '--', ...args] : args;
@@ -101,7 +107,10 @@ describe('direct dispatch (dist/bundle/main.cjs)', () => {
       // light.cjs's answers evaluate nothing of main.cjs (what light.cjs carries is checked below)
       if (lightAnswer(argv) !== null) expect(modules, label).toEqual([]);
       else expect(modules.length, label).toBeGreaterThan(0); // the trace sees the modules
-      expect(modules.filter((m) => NOT_HOT.some((re) => re.test(m))), label).toEqual([]);
+      expect(
+        modules.filter((m) => NOT_HOT.some((re) => re.test(m))),
+        label,
+      ).toEqual([]);
     }
     // … and the check can see them: a live cluster read loads the Kubernetes client from heavy.cjs
     const live = traced(dir, ['diff', '--request-timeout', '1s'], { KUBECONFIG: join(ROOT, 'test', 'packaging', 'fixtures', 'unreachable.kubeconfig') });
@@ -119,8 +128,21 @@ describe('direct dispatch (dist/bundle/main.cjs)', () => {
       ['--help'],
       ...Object.keys(manifest.commands).map((id) => [id, '--help']),
       ...['bash', 'zsh', 'fish', 'kubectl'].map((shell) => ['completion', shell]),
-      tab(''), tab('d'), tab('-'), tab('--v'), tab('diff', '--'), tab('diff', '-'), tab('diff', '-n', 'x', '--'), tab('diff', '-o', ''), tab('diff', '--output=ya'),
-      tab('diff', '-f', ''), tab('explain', 'web', ''), tab('nosuch', ''), tab('history', '-o', ''), tab('reconcile', '--dry-run='), ['completion', '__complete', 'diff', '--'],
+      tab(''),
+      tab('d'),
+      tab('-'),
+      tab('--v'),
+      tab('diff', '--'),
+      tab('diff', '-'),
+      tab('diff', '-n', 'x', '--'),
+      tab('diff', '-o', ''),
+      tab('diff', '--output=ya'),
+      tab('diff', '-f', ''),
+      tab('explain', 'web', ''),
+      tab('nosuch', ''),
+      tab('history', '-o', ''),
+      tab('reconcile', '--dry-run='),
+      ['completion', '__complete', 'diff', '--'],
     ];
     const dir = tracedBundle();
     for (const argv of answered) {
@@ -132,7 +154,18 @@ describe('direct dispatch (dist/bundle/main.cjs)', () => {
       expect(light.result, argv.join(' ')).toEqual(main.result);
     }
     // what needs a lookup, a parse, or oclif: main.cjs's
-    for (const argv of [tab('diff', '-n', ''), tab('explain', ''), tab('diff', '--context', ''), ['completion', '__complete', '--help'], ['completion', 'tcsh'], ['completion', 'bash', 'x'], ['version', '--client'], ['diff', '-h'], ['diff', '--help', 'x'], []]) {
+    for (const argv of [
+      tab('diff', '-n', ''),
+      tab('explain', ''),
+      tab('diff', '--context', ''),
+      ['completion', '__complete', '--help'],
+      ['completion', 'tcsh'],
+      ['completion', 'bash', 'x'],
+      ['version', '--client'],
+      ['diff', '-h'],
+      ['diff', '--help', 'x'],
+      [],
+    ]) {
       expect(lightAnswer(argv), argv.join(' ')).toBeNull();
     }
   }, 120_000);
@@ -167,7 +200,7 @@ describe('direct dispatch (dist/bundle/main.cjs)', () => {
 describe('code cache (dist/bundle/boot.cjs)', () => {
   const cacheFiles = (dir: string) => (existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.cache')) : []);
 
-  it('is written beside the bundle, or in the user\'s cache folder when the bundle\'s folder cannot take it; a corrupt one is ignored', () => {
+  it("is written beside the bundle, or in the user's cache folder when the bundle's folder cannot take it; a corrupt one is ignored", () => {
     const base = tempDir('rs-cache-');
     const bundle = join(base, 'bundle');
     cpSync(BUNDLE, bundle, { recursive: true, filter: (f) => !f.endsWith('.cache') });
@@ -209,20 +242,30 @@ describe('nameOrder (help and completion sort without starting ICU for plain nam
     const plain = fc.stringMatching(/^[a-z0-9 -]{0,8}$/);
     const any = fc.string({ maxLength: 8 });
     for (const arb of [plain, any, fc.oneof(plain, fc.constantFrom('rs/web', 'deploy/api', 'A', 'Z', 'ä', 'a:b', 'a0'))]) {
-      fc.assert(fc.property(arb, arb, (a, b) => Math.sign(nameOrder(a, b)) === Math.sign(a.localeCompare(b))), { numRuns: 3000 });
+      fc.assert(
+        fc.property(arb, arb, (a, b) => Math.sign(nameOrder(a, b)) === Math.sign(a.localeCompare(b))),
+        { numRuns: 3000 },
+      );
     }
   });
 });
 
-describe('the single executable\'s answers where there is no oclif (src/main/sea.ts)', () => {
+describe("the single executable's answers where there is no oclif (src/main/sea.ts)", () => {
   const manifest = JSON.parse(readFileSync(join(ROOT, 'oclif.manifest.json'), 'utf8'));
   const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
   it('--version, the help forms, and an unknown command', () => {
-    expect(seaFallback(['--version'], manifest, pkg)).toEqual({ stdout: `${pkg.name}/${pkg.version} ${process.platform}-${process.arch} node-${process.version}\n`, status: 0 });
+    expect(seaFallback(['--version'], manifest, pkg)).toEqual({
+      stdout: `${pkg.name}/${pkg.version} ${process.platform}-${process.arch} node-${process.version}\n`,
+      status: 0,
+    });
     const root = seaFallback([], manifest, pkg);
     expect(root.status).toBe(0);
     for (const id of Object.keys(manifest.commands)) expect(root.stdout).toContain(`  ${id} `);
-    for (const args of [['diff', '-h'], ['help', 'diff'], ['diff', '-f', 'x.yaml', '--help']]) {
+    for (const args of [
+      ['diff', '-h'],
+      ['help', 'diff'],
+      ['diff', '-f', 'x.yaml', '--help'],
+    ]) {
       const r = seaFallback(args, manifest, pkg);
       expect(r.status, args.join(' ')).toBe(0);
       expect(r.stdout, args.join(' ')).toMatch(/^Show what the ReplicaSet controller would change/);
@@ -233,6 +276,9 @@ describe('the single executable\'s answers where there is no oclif (src/main/sea
     expect(unknown.status).toBe(1);
     expect(unknown.stderr).toMatch(/^error: unknown command "explian" for "[^"]+"\n\nDid you mean this\?\n\texplain\n/);
     expect(seaFallback(['help', 'explian'], manifest, pkg).stderr).toMatch(/^error: unknown command "explian"/);
-    expect(seaFallback(['-n', 'shop', 'diff'], manifest, pkg)).toMatchObject({ status: 1, stderr: expect.stringMatching(/^error: unknown shorthand flag: 'n' in -n \(the command goes first: .* diff -n shop\)/) });
+    expect(seaFallback(['-n', 'shop', 'diff'], manifest, pkg)).toMatchObject({
+      status: 1,
+      stderr: expect.stringMatching(/^error: unknown shorthand flag: 'n' in -n \(the command goes first: .* diff -n shop\)/),
+    });
   });
 });

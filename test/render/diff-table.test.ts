@@ -48,8 +48,22 @@ describe('renderDiffTable', () => {
     const out = renderDiffTable(fullPlan, { wide: true, noHeaders: false, chalk: plain });
     const [header, ...rows] = out.trimEnd().split('\n');
     expect(cells(header)).toEqual([
-      'NAMESPACE', 'KIND', 'NAME', 'DESIRED', 'CURRENT', 'ADOPT', 'RELEASE', 'CREATE', 'DELETE', 'STATUS',
-      'READY', 'AVAILABLE', 'OBSERVED-GEN', 'BATCHES', 'FIRST-DELETE', 'SYNC',
+      'NAMESPACE',
+      'KIND',
+      'NAME',
+      'DESIRED',
+      'CURRENT',
+      'ADOPT',
+      'RELEASE',
+      'CREATE',
+      'DELETE',
+      'STATUS',
+      'READY',
+      'AVAILABLE',
+      'OBSERVED-GEN',
+      'BATCHES',
+      'FIRST-DELETE',
+      'SYNC',
     ]);
     const api = rows.find((r) => r.includes(' api '))!;
     expect(cells(api).slice(10)).toEqual(['0', '0', '2', '1,2,1', '-', 'drift']);
@@ -99,9 +113,7 @@ describe('renderDiffTable', () => {
     expect(on).toContain(color.bold.magenta('skipped: InvalidSelector'));
     // same layout once the escapes are removed
     // eslint-disable-next-line no-control-regex
-    expect(on.replace(/\x1b\[[0-9;]*m/g, '')).toBe(
-      renderDiffTable(planOf([webRs, apiRs, brokenRs]), { wide: false, noHeaders: false, chalk: plain }),
-    );
+    expect(on.replace(/\x1b\[[0-9;]*m/g, '')).toBe(renderDiffTable(planOf([webRs, apiRs, brokenRs]), { wide: false, noHeaders: false, chalk: plain }));
   });
 
   it('never cuts a name: to fit, drops all-zero ADOPT and RELEASE, then narrows the gap, then lets the terminal wrap', () => {
@@ -154,9 +166,7 @@ describe('renderSummary', () => {
   });
 
   it('uses the singular where it must', () => {
-    expect(renderSummary(planOf([webRs]), plain)).toBe(
-      '1 controller: 0 in sync, 1 drifted — adopt 1, release 1, create 0, delete 1, status update 1\n',
-    );
+    expect(renderSummary(planOf([webRs]), plain)).toBe('1 controller: 0 in sync, 1 drifted — adopt 1, release 1, create 0, delete 1, status update 1\n');
     expect(renderSummary(planOf([]), plain)).toBe('no controllers: nothing to reconcile\n');
   });
 
@@ -169,7 +179,12 @@ describe('renderSummary', () => {
 
   it('counts an orphan two controllers want once, and says so', () => {
     const orphan = { name: 'api-x', uid: 'u-x', decision: 'adopt' as const, reason: 'OrphanMatching' as const, message: '' };
-    const contest = (name: string) => ({ code: 'ContestedAdoption' as const, message: 'm', pods: ['api-x'], controller: { kind: 'ReplicaSet' as const, name } });
+    const contest = (name: string) => ({
+      code: 'ContestedAdoption' as const,
+      message: 'm',
+      pods: ['api-x'],
+      controller: { kind: 'ReplicaSet' as const, name },
+    });
     const a: PlanController = { ...cacheRs, name: 'api', inSync: false, pods: [orphan], warnings: [contest('api-canary')] };
     const b: PlanController = { ...cacheRs, name: 'api-canary', inSync: false, pods: [orphan], warnings: [contest('api')] };
     expect(renderSummary(planOf([a, b]), plain)).toBe(
@@ -190,7 +205,12 @@ describe('renderSummary', () => {
 });
 
 describe('renderOverlapWarnings', () => {
-  const overlap = (name: string, pods: string[]) => ({ code: 'OverlappingSelectors' as const, message: 'm', pods, controller: { kind: 'ReplicaSet' as const, name } });
+  const overlap = (name: string, pods: string[]) => ({
+    code: 'OverlappingSelectors' as const,
+    message: 'm',
+    pods,
+    controller: { kind: 'ReplicaSet' as const, name },
+  });
   const contest = (name: string) => ({ code: 'ContestedAdoption' as const, message: 'm', pods: ['api-x'], controller: { kind: 'ReplicaSet' as const, name } });
   it('prints one kubectl-style Warning: line per overlapping pair, with the orphans both would adopt', () => {
     const a: PlanController = { ...cacheRs, name: 'api', warnings: [overlap('api-canary', ['api-x', 'api-y']), contest('api-canary')] };

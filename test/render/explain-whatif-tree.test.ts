@@ -14,7 +14,12 @@ const examples = join(import.meta.dirname, '..', '..', 'examples');
 const noProgress = { update: () => {}, done: () => {} };
 
 async function explainOf(file: string, target: { kind: 'ReplicaSet' | 'Deployment' | null; name: string }, replicas?: number) {
-  const ctx = await preparePlan({ filename: [join(examples, file)], allNamespaces: true, connection: {} }, { now: '2026-01-01T00:00:00Z', replicas }, [target], { progress: noProgress });
+  const ctx = await preparePlan(
+    { filename: [join(examples, file)], allNamespaces: true, connection: {} },
+    { now: '2026-01-01T00:00:00Z', replicas },
+    [target],
+    { progress: noProgress },
+  );
   const models = ctx.selected.map((c) => buildExplainModel(ctx.planner, c, ctx.nowMs, ctx.behaviour.version, ctx.plan.whatIf ?? null));
   return { ctx, models };
 }

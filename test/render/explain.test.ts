@@ -3,17 +3,7 @@ import type { ExplainModel, ExplainPodRow } from '../../src/core/explain-types.j
 import { makeChalk } from '../../src/render/color.js';
 import { formatDeletionCost } from '../../src/render/explain-pods.js';
 import { renderExplain, renderWarnings } from '../../src/render/explain.js';
-import {
-  brokenModel,
-  burstModel,
-  dbModel,
-  fullPlan,
-  leavingModel,
-  planOf,
-  webModel,
-  webRs,
-  workerModel,
-} from './fixtures.js';
+import { brokenModel, burstModel, dbModel, fullPlan, leavingModel, planOf, webModel, webRs, workerModel } from './fixtures.js';
 
 const plain = makeChalk(0);
 const color = makeChalk(1);
@@ -92,11 +82,31 @@ describe('renderExplain: a drifted ReplicaSet', () => {
   it('lists every pod with decision, reason, node, phase, readiness, restarts, age, cost and order', () => {
     const pods = section(out, 'Pods (6)');
     expect(pods.split('\n')[1].trim().split(/ {2,}/)).toEqual([
-      'NAME', 'DECISION', 'REASON', 'NODE', 'PHASE', 'READY', 'RESTARTS', 'AGE', 'DELETION-COST', 'ORDER',
+      'NAME',
+      'DECISION',
+      'REASON',
+      'NODE',
+      'PHASE',
+      'READY',
+      'RESTARTS',
+      'AGE',
+      'DELETION-COST',
+      'ORDER',
     ]);
     expect(rowOf(pods, 'old-job-1')).toEqual(['old-job-1', 'ignore', 'Inactive', 'node-1', 'Succeeded', 'no', '0', '120d', '-', '-']);
     expect(rowOf(pods, 'web-7d4f8-a')).toEqual(['web-7d4f8-a', 'keep', 'OwnedMatching', 'node-1', 'Running', 'yes 3h', '0', '3h4m', '-007 (= -7)', '-']);
-    expect(rowOf(pods, 'web-7d4f8-b')).toEqual(['web-7d4f8-b', 'keep', 'OwnedMatching', 'node-2', 'Running', 'yes 0s', '2 (+1)', '45s', '+5 (invalid → 0)', '-']);
+    expect(rowOf(pods, 'web-7d4f8-b')).toEqual([
+      'web-7d4f8-b',
+      'keep',
+      'OwnedMatching',
+      'node-2',
+      'Running',
+      'yes 0s',
+      '2 (+1)',
+      '45s',
+      '+5 (invalid → 0)',
+      '-',
+    ]);
     expect(rowOf(pods, 'web-7d4f8-q')).toEqual(['web-7d4f8-q', 'release', 'OwnedNotMatching', 'node-3', 'Running', 'yes 11m', '0', '12m', '-', '-']);
     expect(rowOf(pods, 'web-7d4f8-x')).toEqual(['web-7d4f8-x', 'adopt', 'OrphanMatching', 'node-1', 'Running', 'yes 2d', '0', '2d5h', '-', '-']);
     // deleted by this sync: its DECISION says so beside its ORDER, not "keep"
@@ -112,7 +122,7 @@ describe('renderExplain: a drifted ReplicaSet', () => {
     expect(pods).not.toContain('web-7d4f8-a keep:');
   });
 
-  it('gives the deletion order with the planner\'s sentence and the pods that stay', () => {
+  it("gives the deletion order with the planner's sentence and the pods that stay", () => {
     expect(section(out, 'Deletion order')).toBe(
       [
         'Deletion order (delete 1 of 4 active pods)',
@@ -137,12 +147,9 @@ describe('renderExplain: a drifted ReplicaSet', () => {
 
   it('lists the warnings', () => {
     expect(section(out, 'Warnings (1)')).toBe(
-      [
-        'Warnings (1)',
-        '  ! selector app=web overlaps with ReplicaSet shop/web-legacy: both try to adopt the same orphans',
-        '    pods: web-7d4f8-x',
-        '',
-      ].join('\n'),
+      ['Warnings (1)', '  ! selector app=web overlaps with ReplicaSet shop/web-legacy: both try to adopt the same orphans', '    pods: web-7d4f8-x', ''].join(
+        '\n',
+      ),
     );
   });
 
@@ -198,7 +205,11 @@ describe('renderExplain: other situations', () => {
   });
 
   it('explains pending expectations', () => {
-    const plan = { ...dbModel.plan, create: { count: 0, batches: [] }, skip: { reason: 'ExpectationsPending' as const, message: 'waiting for 1 create to be observed' } };
+    const plan = {
+      ...dbModel.plan,
+      create: { count: 0, batches: [] },
+      skip: { reason: 'ExpectationsPending' as const, message: 'waiting for 1 create to be observed' },
+    };
     const out = explain({ ...dbModel, plan }).replace(/\n +/g, ' ');
     expect(out).toContain('Skipped: ExpectationsPending waiting for 1 create to be observed');
     expect(out).toContain('pods are claimed and the status is written, but nothing is created or deleted in this sync');

@@ -49,18 +49,32 @@ export const webRs = controller({
     { name: 'old-job-1', uid: 'p-0', decision: 'ignore', reason: 'Inactive', message: 'phase Succeeded: inactive pods are never counted, adopted or deleted' },
     { name: 'web-7d4f8-a', uid: 'p-1', decision: 'keep', reason: 'OwnedMatching', message: 'owned by this ReplicaSet and matches its selector' },
     { name: 'web-7d4f8-b', uid: 'p-2', decision: 'keep', reason: 'OwnedMatching', message: 'owned by this ReplicaSet and matches its selector' },
-    { name: 'web-7d4f8-q', uid: 'p-3', decision: 'release', reason: 'OwnedNotMatching', message: 'owned by this ReplicaSet but its labels (app=web-debug) no longer match app=web: its owner reference is removed' },
-    { name: 'web-7d4f8-x', uid: 'p-4', decision: 'adopt', reason: 'OrphanMatching', message: 'has no controller owner and matches app=web: an owner reference to this ReplicaSet is added' },
+    {
+      name: 'web-7d4f8-q',
+      uid: 'p-3',
+      decision: 'release',
+      reason: 'OwnedNotMatching',
+      message: 'owned by this ReplicaSet but its labels (app=web-debug) no longer match app=web: its owner reference is removed',
+    },
+    {
+      name: 'web-7d4f8-x',
+      uid: 'p-4',
+      decision: 'adopt',
+      reason: 'OrphanMatching',
+      message: 'has no controller owner and matches app=web: an owner reference to this ReplicaSet is added',
+    },
     { name: 'web-7d4f8-z', uid: 'p-5', decision: 'keep', reason: 'OwnedMatching', message: 'owned by this ReplicaSet and matches its selector' },
   ],
-  delete: [
-    { name: 'web-7d4f8-z', uid: 'p-5', reason: 'Unscheduled', message: 'it has no node, while web-7d4f8-a (the first pod that stays) runs on node-1' },
-  ],
+  delete: [{ name: 'web-7d4f8-z', uid: 'p-5', reason: 'Unscheduled', message: 'it has no node, while web-7d4f8-a (the first pod that stays) runs on node-1' }],
   status: status({ replicas: 4, fullyLabeledReplicas: 4, readyReplicas: 3, availableReplicas: 2, observedGeneration: 5 }),
   statusChanged: true,
   requeueAfterSeconds: 10,
   warnings: [
-    { code: 'OverlappingSelectors', message: 'selector app=web overlaps with ReplicaSet shop/web-legacy: both try to adopt the same orphans', pods: ['web-7d4f8-x'] },
+    {
+      code: 'OverlappingSelectors',
+      message: 'selector app=web overlaps with ReplicaSet shop/web-legacy: both try to adopt the same orphans',
+      pods: ['web-7d4f8-x'],
+    },
   ],
 });
 
@@ -120,7 +134,13 @@ export const leavingRs = controller({
   replicas: { desired: 3, current: 1 },
   pods: [
     { name: 'leaving-1', uid: 'l-1', decision: 'keep', reason: 'OwnedMatching', message: 'owned and matching' },
-    { name: 'stray', uid: 'l-2', decision: 'ignore', reason: 'ControllerDeleting', message: 'an orphan that matches, but a controller being deleted adopts nothing' },
+    {
+      name: 'stray',
+      uid: 'l-2',
+      decision: 'ignore',
+      reason: 'ControllerDeleting',
+      message: 'an orphan that matches, but a controller being deleted adopts nothing',
+    },
   ],
   status: status({ replicas: 1, fullyLabeledReplicas: 1, readyReplicas: 1, availableReplicas: 1, observedGeneration: 2 }),
   statusChanged: true,
@@ -152,9 +172,11 @@ export function planOf(controllers: PlanController[]): Plan {
 }
 
 /** Every controller above, sorted by namespace, kind, name like the planner does. */
-export const fullPlan = planOf([workerRs, leavingRs, dbRc, apiRs, brokenRs, cacheRs, webRs].sort((a, b) =>
-  a.namespace.localeCompare(b.namespace) || a.kind.localeCompare(b.kind) || a.name.localeCompare(b.name),
-));
+export const fullPlan = planOf(
+  [workerRs, leavingRs, dbRc, apiRs, brokenRs, cacheRs, webRs].sort(
+    (a, b) => a.namespace.localeCompare(b.namespace) || a.kind.localeCompare(b.kind) || a.name.localeCompare(b.name),
+  ),
+);
 
 function pod(partial: Partial<ExplainPodRow> & Pick<ExplainPodRow, 'name'>, plan: PlanController): ExplainPodRow {
   const p = plan.pods.find((x) => x.name === partial.name);
@@ -200,10 +222,16 @@ export const webModel: ExplainModel = {
   pods: [
     pod({ name: 'old-job-1', phase: 'Succeeded', ready: false, readySeconds: null, ageSeconds: 120 * 86400 }, webRs),
     pod({ name: 'web-7d4f8-a', deletionCostAnnotation: '-007', deletionCost: -7, colocated: 2 }, webRs),
-    pod({ name: 'web-7d4f8-b', node: 'node-2', readySeconds: 0, ageSeconds: 45, restarts: 2, sidecarRestarts: 1, deletionCostAnnotation: '+5', deletionCost: 0 }, webRs),
+    pod(
+      { name: 'web-7d4f8-b', node: 'node-2', readySeconds: 0, ageSeconds: 45, restarts: 2, sidecarRestarts: 1, deletionCostAnnotation: '+5', deletionCost: 0 },
+      webRs,
+    ),
     pod({ name: 'web-7d4f8-q', node: 'node-3', ageSeconds: 12 * 60, readySeconds: 11 * 60 }, webRs),
     pod({ name: 'web-7d4f8-x', node: 'node-1', ageSeconds: 2 * 86400 + 5 * 3600, readySeconds: 2 * 86400 }, webRs),
-    pod({ name: 'web-7d4f8-z', node: null, phase: 'Pending', ready: false, readySeconds: null, ageSeconds: 30, creationTimestamp: '2025-12-31T23:59:30Z' }, webRs),
+    pod(
+      { name: 'web-7d4f8-z', node: null, phase: 'Pending', ready: false, readySeconds: null, ageSeconds: 30, creationTimestamp: '2025-12-31T23:59:30Z' },
+      webRs,
+    ),
   ],
   statusBefore: {
     replicas: 3,
@@ -301,7 +329,15 @@ export const dbModel: ExplainModel = {
   owner: null,
   siblings: [],
   pods: [pod({ name: 'db-abc' }, dbRc)],
-  statusBefore: { replicas: 1, fullyLabeledReplicas: 1, readyReplicas: 1, availableReplicas: 1, observedGeneration: 1, terminatingReplicas: null, conditions: [] },
+  statusBefore: {
+    replicas: 1,
+    fullyLabeledReplicas: 1,
+    readyReplicas: 1,
+    availableReplicas: 1,
+    observedGeneration: 1,
+    terminatingReplicas: null,
+    conditions: [],
+  },
   plan: dbRc,
 };
 
@@ -314,6 +350,15 @@ export function burstModel(): ExplainModel {
     status: status({ replicas: 0, observedGeneration: 1 }),
     warnings: [{ code: 'BurstCapped', message: '1200 pods are missing; at most 500 are created per sync' }],
   });
-  return { ...dbModel, kind: 'ReplicaSet', name: 'big', namespace: 'shop', selector: 'app=big', templateLabels: { app: 'big' }, pods: [], plan,
-    statusBefore: { ...dbModel.statusBefore, replicas: 0, fullyLabeledReplicas: 0, readyReplicas: 0, availableReplicas: 0, terminatingReplicas: 0 } };
+  return {
+    ...dbModel,
+    kind: 'ReplicaSet',
+    name: 'big',
+    namespace: 'shop',
+    selector: 'app=big',
+    templateLabels: { app: 'big' },
+    pods: [],
+    plan,
+    statusBefore: { ...dbModel.statusBefore, replicas: 0, fullyLabeledReplicas: 0, readyReplicas: 0, availableReplicas: 0, terminatingReplicas: 0 },
+  };
 }

@@ -18,11 +18,36 @@ const ms = (s: string) => Date.parse(T(s));
 const webA = { kind: 'ReplicaSet' as const, namespace: 'shop', name: 'web-a' };
 const db = { kind: 'ReplicationController' as const, namespace: 'shop', name: 'db' };
 
-function ev(time: string, user: string, verb: HistoryEvent['verb'], controller: HistoryEvent['controller'], pod: string | null, extra: Partial<HistoryEvent> = {}): HistoryEvent {
+function ev(
+  time: string,
+  user: string,
+  verb: HistoryEvent['verb'],
+  controller: HistoryEvent['controller'],
+  pod: string | null,
+  extra: Partial<HistoryEvent> = {},
+): HistoryEvent {
   const mine = user === RSC || user === RCC;
-  return { time: T(time), actor: { user, controller: mine }, verb, controller, pod, reason: null, message: `${verb} ${pod ?? controller?.name}`, predicted: mine ? true : null, cause: null, ...extra };
+  return {
+    time: T(time),
+    actor: { user, controller: mine },
+    verb,
+    controller,
+    pod,
+    reason: null,
+    message: `${verb} ${pod ?? controller?.name}`,
+    predicted: mine ? true : null,
+    cause: null,
+    ...extra,
+  };
 }
-const step = (time: string, user: string, verb: CauseStep['verb'], kind: string, name: string, field: string, change: string): CauseStep => ({ time: T(time), user, verb, object: { kind, namespace: 'shop', name }, field, change });
+const step = (time: string, user: string, verb: CauseStep['verb'], kind: string, name: string, field: string, change: string): CauseStep => ({
+  time: T(time),
+  user,
+  verb,
+  object: { kind, namespace: 'shop', name },
+  field,
+  change,
+});
 
 const dcScale = step('05.000', DC, 'scale', 'ReplicaSet', 'web-a', 'spec.replicas', '1 → 0');
 const imageChange = step('04.000', 'admin', 'patch', 'Deployment', 'web', 'spec.template', 'image nginx:1.25 → nginx:1.26');
@@ -76,10 +101,16 @@ describe('who wrote, and the verdict, as the page colours them', () => {
 describe('the timeline of a document', () => {
   const m = buildTimeline(DOC);
 
-  it("groups a ReplicaSet under the Deployment its cause chains show the deployment controller rolling", () => {
+  it('groups a ReplicaSet under the Deployment its cause chains show the deployment controller rolling', () => {
     expect(deploymentsOf(EVENTS)).toEqual(new Map([['ReplicaSet/shop/web-a', 'web']]));
     expect(m.rows.map((r) => `${r.kind} ${r.name}`)).toEqual(['controller db', 'pod db-1', 'deployment web', 'controller web-a', 'pod web-a-1']);
-    expect(m.rows.map((r) => [r.lane, r.group])).toEqual([[0, -1], [0, -1], [-1, 2], [3, 2], [3, 2]]);
+    expect(m.rows.map((r) => [r.lane, r.group])).toEqual([
+      [0, -1],
+      [0, -1],
+      [-1, 2],
+      [3, 2],
+      [3, 2],
+    ]);
     expect(m.namespaces).toEqual(['shop']);
   });
 
@@ -93,7 +124,12 @@ describe('the timeline of a document', () => {
       { from: ms('05.010'), to: ms('06.000'), state: 'terminating' },
     ]);
     // a pod the log never saw go runs to the end, its state unknown throughout
-    expect(m.bars.find((b) => b.name === 'db-1')).toMatchObject({ start: ms('00.200'), end: ms('06.000'), deletedInLog: false, segments: [{ from: ms('00.200'), to: ms('06.000'), state: 'unknown' }] });
+    expect(m.bars.find((b) => b.name === 'db-1')).toMatchObject({
+      start: ms('00.200'),
+      end: ms('06.000'),
+      deletedInLog: false,
+      segments: [{ from: ms('00.200'), to: ms('06.000'), state: 'unknown' }],
+    });
   });
 
   it('a bar whose create is before the log starts at the log, and says so', () => {
@@ -122,7 +158,7 @@ describe('the timeline of a document', () => {
     expect(m.marks.map((x) => x.time)).toEqual([...m.marks.map((x) => x.time)].sort((a, b) => a - b));
   });
 
-  it("links each cause step of a write to its mark, nearest first", () => {
+  it('links each cause step of a write to its mark, nearest first', () => {
     const del = m.marks.find((x) => x.event === 6)!;
     expect(del).toMatchObject({ verdict: 'not-predicted', writer: 'replicaset-controller', verb: 'delete' });
     expect(del.causes.map((c) => m.marks[c].event)).toEqual([5, -1]);

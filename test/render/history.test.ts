@@ -3,7 +3,18 @@
 import { Chalk } from 'chalk';
 import { describe, expect, it } from 'vitest';
 import type { CauseStep, HistoryCoverage, HistoryEvent, RefusedWrite } from '../../src/history/types.js';
-import { causeCell, causeSentence, eventTime, historyTableChunks, renderCoverageLine, renderHistoryNotes, renderPodStory, statusWords, utcTime, who } from '../../src/render/history.js';
+import {
+  causeCell,
+  causeSentence,
+  eventTime,
+  historyTableChunks,
+  renderCoverageLine,
+  renderHistoryNotes,
+  renderPodStory,
+  statusWords,
+  utcTime,
+  who,
+} from '../../src/render/history.js';
 
 const chalk = new Chalk({ level: 0 });
 const o = { chalk, wide: false };
@@ -98,20 +109,28 @@ describe('renderCoverageLine', () => {
     expect(renderCoverageLine(coverage({ format: 'gke-cloud-logging', missing }), from, to)).toBe(
       'coverage: gke-cloud-logging, 2026-11-25 02:52:48Z → 02:52:58Z (10s); lacks status writes (Data Access logs are off)',
     );
-    expect(renderCoverageLine(coverage({ format: 'eks-cloudwatch', truncated: 3 }), from, to)).toBe('coverage: eks-cloudwatch, 2026-11-25 02:52:48Z → 02:52:58Z (10s); 3 entries truncated');
+    expect(renderCoverageLine(coverage({ format: 'eks-cloudwatch', truncated: 3 }), from, to)).toBe(
+      'coverage: eks-cloudwatch, 2026-11-25 02:52:48Z → 02:52:58Z (10s); 3 entries truncated',
+    );
     expect(renderCoverageLine(coverage({ format: 'eks-cloudwatch', truncated: 1 }), from, to)).toMatch(/; 1 entry truncated$/);
     expect(renderCoverageLine(coverage({ format: 'gke-cloud-logging', duplicates: 12 }), from, to)).toMatch(/\(10s\); 12 duplicates dropped$/);
     expect(renderCoverageLine(coverage({ format: 'aks-storage', duplicates: 1 }), from, to)).toMatch(/; 1 duplicate dropped$/);
     expect(renderCoverageLine(coverage({ format: 'gke-cloud-logging', missing, truncated: 3, duplicates: 12 }), from, to)).toBe(
       'coverage: gke-cloud-logging, 2026-11-25 02:52:48Z → 02:52:58Z (10s); lacks status writes (Data Access logs are off); 3 entries truncated; 12 duplicates dropped',
     );
-    expect(renderCoverageLine(coverage({ missing: ['status writes', 'request bodies', 'pods'] }), from, to)).toMatch(/; lacks status writes, request bodies and pods$/);
+    expect(renderCoverageLine(coverage({ missing: ['status writes', 'request bodies', 'pods'] }), from, to)).toMatch(
+      /; lacks status writes, request bodies and pods$/,
+    );
   });
 
   it('a span over days names both dates; one instant is said once; no write says so', () => {
-    expect(renderCoverageLine(coverage(), '2026-11-24T23:59:00Z', '2026-11-25T00:01:30Z')).toBe('coverage: kube-apiserver, 2026-11-24 23:59:00Z → 2026-11-25 00:01:30Z (2m30s)');
+    expect(renderCoverageLine(coverage(), '2026-11-24T23:59:00Z', '2026-11-25T00:01:30Z')).toBe(
+      'coverage: kube-apiserver, 2026-11-24 23:59:00Z → 2026-11-25 00:01:30Z (2m30s)',
+    );
     expect(renderCoverageLine(coverage({ format: 'recording' }), from, '2026-11-25T02:52:48.999Z')).toBe('coverage: recording, 2026-11-25 02:52:48Z');
-    expect(renderCoverageLine(coverage({ format: 'events', missing: ['who wrote what'] }), null, null)).toBe('coverage: events, no write shown; lacks who wrote what');
+    expect(renderCoverageLine(coverage({ format: 'events', missing: ['who wrote what'] }), null, null)).toBe(
+      'coverage: events, no write shown; lacks who wrote what',
+    );
   });
 
   it('says a long missing kind by its head, so that the line stays short (-o json has it whole)', () => {
@@ -133,7 +152,13 @@ describe('renderCoverageLine', () => {
 
 describe('causeSentence: the chain in words, nearest first', () => {
   it('one step: a person scaled the controller', () => {
-    const step: CauseStep = { ...scaleRs, user: 'admin', verb: 'scale', object: { kind: 'ReplicationController', namespace: 'demo', name: 'api' }, change: '4 → 1' };
+    const step: CauseStep = {
+      ...scaleRs,
+      user: 'admin',
+      verb: 'scale',
+      object: { kind: 'ReplicationController', namespace: 'demo', name: 'api' },
+      change: '4 → 1',
+    };
     expect(causeSentence([step], '2026-11-25T10:15:01Z')).toBe('because admin scaled ReplicationController api 4 → 1 at 10:15:01Z');
   });
 
@@ -153,37 +178,84 @@ describe('causeSentence: the chain in words, nearest first', () => {
   it("says a pod's readiness and phase, deletes and creates, and what a template change changed", () => {
     const pod = { kind: 'Pod', namespace: 'shop', name: 'web-abc' };
     const at = '2026-11-25T10:15:01Z';
-    expect(causeSentence([{ ...scaleRs, user: 'system:node:node-1', verb: 'status', object: pod, field: 'status.conditions[Ready]', change: 'True → False' }], at)).toBe('because pod web-abc became not ready at 10:15:01Z');
-    expect(causeSentence([{ ...scaleRs, user: 'system:node:node-1', verb: 'status', object: pod, field: 'Ready', change: 'False → True' }], at)).toBe('because pod web-abc became ready at 10:15:01Z');
-    expect(causeSentence([{ ...scaleRs, user: 'system:node:node-1', verb: 'status', object: pod, field: 'status.phase', change: 'Running → Failed' }], at)).toBe('because pod web-abc became Failed at 10:15:01Z');
-    expect(causeSentence([{ ...scaleRs, user: 'admin', verb: 'delete', object: pod, field: 'metadata.deletionTimestamp', change: 'deleted' }], at)).toBe('because admin deleted pod web-abc at 10:15:01Z');
-    expect(causeSentence([{ ...scaleRs, user: 'admin', verb: 'create', object: { kind: 'ReplicaSet', namespace: 'shop', name: 'web' }, field: 'object', change: 'created' }], at)).toBe('because admin created ReplicaSet web at 10:15:01Z');
-    expect(causeSentence([{ ...imageChange, change: 'image nginx:1.25 → nginx:1.26' }], at)).toBe("because admin changed Deployment web's image nginx:1.25 → nginx:1.26 at 10:15:00Z");
+    expect(
+      causeSentence([{ ...scaleRs, user: 'system:node:node-1', verb: 'status', object: pod, field: 'status.conditions[Ready]', change: 'True → False' }], at),
+    ).toBe('because pod web-abc became not ready at 10:15:01Z');
+    expect(causeSentence([{ ...scaleRs, user: 'system:node:node-1', verb: 'status', object: pod, field: 'Ready', change: 'False → True' }], at)).toBe(
+      'because pod web-abc became ready at 10:15:01Z',
+    );
+    expect(
+      causeSentence([{ ...scaleRs, user: 'system:node:node-1', verb: 'status', object: pod, field: 'status.phase', change: 'Running → Failed' }], at),
+    ).toBe('because pod web-abc became Failed at 10:15:01Z');
+    expect(causeSentence([{ ...scaleRs, user: 'admin', verb: 'delete', object: pod, field: 'metadata.deletionTimestamp', change: 'deleted' }], at)).toBe(
+      'because admin deleted pod web-abc at 10:15:01Z',
+    );
+    expect(
+      causeSentence(
+        [{ ...scaleRs, user: 'admin', verb: 'create', object: { kind: 'ReplicaSet', namespace: 'shop', name: 'web' }, field: 'object', change: 'created' }],
+        at,
+      ),
+    ).toBe('because admin created ReplicaSet web at 10:15:01Z');
+    expect(causeSentence([{ ...imageChange, change: 'image nginx:1.25 → nginx:1.26' }], at)).toBe(
+      "because admin changed Deployment web's image nginx:1.25 → nginx:1.26 at 10:15:00Z",
+    );
     expect(causeSentence([{ ...imageChange, change: 'env FOO=1 → FOO=2' }], at)).toBe("because admin changed Deployment web's env FOO=1 → FOO=2 at 10:15:00Z");
-    expect(causeSentence([{ ...imageChange, change: 'terminationGracePeriodSeconds 30 → 60' }], at)).toBe("because admin changed Deployment web's pod template (terminationGracePeriodSeconds 30 → 60) at 10:15:00Z");
-    expect(causeSentence([{ ...scaleRs, user: 'admin', verb: 'patch', field: 'metadata.labels', change: 'app=web → app=web2' }], at)).toBe("because admin changed ReplicaSet web-7d9c5's labels app=web → app=web2 at 10:15:01Z");
+    expect(causeSentence([{ ...imageChange, change: 'terminationGracePeriodSeconds 30 → 60' }], at)).toBe(
+      "because admin changed Deployment web's pod template (terminationGracePeriodSeconds 30 → 60) at 10:15:00Z",
+    );
+    expect(causeSentence([{ ...scaleRs, user: 'admin', verb: 'patch', field: 'metadata.labels', change: 'app=web → app=web2' }], at)).toBe(
+      "because admin changed ReplicaSet web-7d9c5's labels app=web → app=web2 at 10:15:01Z",
+    );
   });
   it("in the replay's words: the object itself, a Ready condition, deletion started, a first sighting", () => {
     const at = '2026-11-25T02:52:58Z';
     const rc = { kind: 'ReplicationController', namespace: 'demo', name: 'api' };
     const pod = { kind: 'Pod', namespace: 'demo', name: 'api-lgl28' };
-    const step = (extra: Partial<CauseStep>): CauseStep => ({ time: at, user: 'admin', verb: 'update', object: rc, field: 'spec.replicas', change: '4 → 1', ...extra });
+    const step = (extra: Partial<CauseStep>): CauseStep => ({
+      time: at,
+      user: 'admin',
+      verb: 'update',
+      object: rc,
+      field: 'spec.replicas',
+      change: '4 → 1',
+      ...extra,
+    });
     const say = (extra: Partial<CauseStep>) => causeSentence([step(extra)], at);
-    expect(say({ verb: 'create', field: 'the object itself', change: 'created (replicas 4)' })).toBe('because admin created ReplicationController api (replicas 4) at 02:52:58Z');
+    expect(say({ verb: 'create', field: 'the object itself', change: 'created (replicas 4)' })).toBe(
+      'because admin created ReplicationController api (replicas 4) at 02:52:58Z',
+    );
     expect(say({ verb: 'delete', object: pod, field: 'the object itself', change: 'deleted' })).toBe('because admin deleted pod api-lgl28 at 02:52:58Z');
-    expect(say({ verb: 'delete', object: pod, field: 'metadata.deletionTimestamp', change: 'deletion started' })).toBe('because admin deleted pod api-lgl28 at 02:52:58Z');
-    expect(say({ user: 'system:serviceaccount:kube-system:node-controller', verb: 'create', object: pod, field: 'metadata.deletionTimestamp', change: 'evicted' })).toBe('because node-controller evicted pod api-lgl28 at 02:52:58Z');
+    expect(say({ verb: 'delete', object: pod, field: 'metadata.deletionTimestamp', change: 'deletion started' })).toBe(
+      'because admin deleted pod api-lgl28 at 02:52:58Z',
+    );
+    expect(
+      say({ user: 'system:serviceaccount:kube-system:node-controller', verb: 'create', object: pod, field: 'metadata.deletionTimestamp', change: 'evicted' }),
+    ).toBe('because node-controller evicted pod api-lgl28 at 02:52:58Z');
     expect(say({ verb: 'status', object: pod, field: 'a Ready condition', change: 'unknown → True' })).toBe('because pod api-lgl28 became ready at 02:52:58Z');
-    expect(say({ verb: 'scale', change: '→ 3 (before unknown: first seen here)' })).toBe('because admin scaled ReplicationController api to 3 (before unknown: first seen here) at 02:52:58Z');
+    expect(say({ verb: 'scale', change: '→ 3 (before unknown: first seen here)' })).toBe(
+      'because admin scaled ReplicationController api to 3 (before unknown: first seen here) at 02:52:58Z',
+    );
     expect(say({ field: 'spec.selector', change: 'changed' })).toBe("because admin changed ReplicationController api's selector at 02:52:58Z");
     expect(say({ field: 'spec.template', change: 'changed' })).toBe("because admin changed ReplicationController api's pod template at 02:52:58Z");
-    expect(say({ field: 'spec.template', change: 'labels app=api → app=api,v=2' })).toBe("because admin changed ReplicationController api's pod template's labels app=api → app=api,v=2 at 02:52:58Z");
-    expect(say({ object: pod, field: 'metadata.labels', change: 'app=api → (none)' })).toBe("because admin changed pod api-lgl28's labels app=api → (none) at 02:52:58Z");
-    expect(say({ object: pod, field: 'metadata.ownerReferences', change: 'controller ReplicaSet web' })).toBe("because admin made ReplicaSet web pod api-lgl28's controller at 02:52:58Z");
-    expect(say({ object: pod, field: 'metadata.ownerReferences', change: 'controller reference removed' })).toBe("because admin removed pod api-lgl28's controller reference at 02:52:58Z");
-    expect(say({ field: 'spec', change: 'changed (first seen here)' })).toBe('because admin updated ReplicationController api: spec changed (first seen here) at 02:52:58Z');
+    expect(say({ field: 'spec.template', change: 'labels app=api → app=api,v=2' })).toBe(
+      "because admin changed ReplicationController api's pod template's labels app=api → app=api,v=2 at 02:52:58Z",
+    );
+    expect(say({ object: pod, field: 'metadata.labels', change: 'app=api → (none)' })).toBe(
+      "because admin changed pod api-lgl28's labels app=api → (none) at 02:52:58Z",
+    );
+    expect(say({ object: pod, field: 'metadata.ownerReferences', change: 'controller ReplicaSet web' })).toBe(
+      "because admin made ReplicaSet web pod api-lgl28's controller at 02:52:58Z",
+    );
+    expect(say({ object: pod, field: 'metadata.ownerReferences', change: 'controller reference removed' })).toBe(
+      "because admin removed pod api-lgl28's controller reference at 02:52:58Z",
+    );
+    expect(say({ field: 'spec', change: 'changed (first seen here)' })).toBe(
+      'because admin updated ReplicationController api: spec changed (first seen here) at 02:52:58Z',
+    );
     expect(causeCell([step({ verb: 'create', field: 'the object itself', change: 'created (replicas 4)' })])).toBe('admin create rc/api');
-    expect(causeCell([step({ verb: 'status', object: pod, field: 'a Ready condition', change: 'unknown → True' })])).toBe('admin status pod/api-lgl28 Ready unknown→True');
+    expect(causeCell([step({ verb: 'status', object: pod, field: 'a Ready condition', change: 'unknown → True' })])).toBe(
+      'admin status pod/api-lgl28 Ready unknown→True',
+    );
     expect(causeCell([step({ field: 'spec.selector', change: 'changed' })])).toBe('admin update rc/api selector');
   });
 });
@@ -192,10 +264,30 @@ describe('causeCell: the nearest cause, short', () => {
   it('names who, what and the object as kubectl abbreviates it', () => {
     expect(causeCell([scaleRs, imageChange])).toBe('deployment-controller scale rs/web-7d9c5 4→3');
     expect(causeCell([imageChange])).toBe('admin patch deploy/web template nginx:1.25→nginx:1.26');
-    expect(causeCell([{ ...scaleRs, user: 'admin', verb: 'delete', object: { kind: 'Pod', namespace: 'shop', name: 'web-abc' }, field: 'metadata.deletionTimestamp', change: 'deleted' }])).toBe('admin delete pod/web-abc');
-    expect(causeCell([{ ...scaleRs, user: 'system:node:n1', verb: 'status', object: { kind: 'Pod', namespace: 'shop', name: 'web-abc' }, field: 'status.conditions[Ready]', change: 'True → False' }])).toBe(
-      'system:node:n1 status pod/web-abc Ready True→False',
-    );
+    expect(
+      causeCell([
+        {
+          ...scaleRs,
+          user: 'admin',
+          verb: 'delete',
+          object: { kind: 'Pod', namespace: 'shop', name: 'web-abc' },
+          field: 'metadata.deletionTimestamp',
+          change: 'deleted',
+        },
+      ]),
+    ).toBe('admin delete pod/web-abc');
+    expect(
+      causeCell([
+        {
+          ...scaleRs,
+          user: 'system:node:n1',
+          verb: 'status',
+          object: { kind: 'Pod', namespace: 'shop', name: 'web-abc' },
+          field: 'status.conditions[Ready]',
+          change: 'True → False',
+        },
+      ]),
+    ).toBe('system:node:n1 status pod/web-abc Ready True→False');
     expect(causeCell(null)).toBe('-');
     expect(causeCell([])).toBe('-');
   });
@@ -250,13 +342,21 @@ describe('names are never cut', () => {
 });
 
 describe('renderPodStory', () => {
-  const created = event({ time: '2026-11-25T10:00:00Z', verb: 'create', reason: 'TooFewReplicas', message: 'created pod web-7d9c5-x2kq9: replicas 4, had 3 (create 1)', cause: [{ ...scaleRs, time: '2026-11-25T09:59:59Z', change: '3 → 4' }] });
+  const created = event({
+    time: '2026-11-25T10:00:00Z',
+    verb: 'create',
+    reason: 'TooFewReplicas',
+    message: 'created pod web-7d9c5-x2kq9: replicas 4, had 3 (create 1)',
+    cause: [{ ...scaleRs, time: '2026-11-25T09:59:59Z', change: '3 → 4' }],
+  });
   const deleted = event({ cause: [scaleRs, imageChange] });
 
   it('tells each controller write with the chain that made it act', () => {
     const text = unwrapped(renderPodStory({ pod: 'web-7d9c5-x2kq9', namespace: 'shop', events: [created, deleted] }, o));
     expect(text).toContain('pod web-7d9c5-x2kq9 (namespace shop)');
-    expect(text).toContain('created pod web-7d9c5-x2kq9: replicas 4, had 3 (create 1) because deployment-controller scaled ReplicaSet web-7d9c5 3 → 4 at 09:59:59Z');
+    expect(text).toContain(
+      'created pod web-7d9c5-x2kq9: replicas 4, had 3 (create 1) because deployment-controller scaled ReplicaSet web-7d9c5 3 → 4 at 09:59:59Z',
+    );
     expect(text).toContain(
       'is ready because deployment-controller scaled ReplicaSet web-7d9c5 4 → 3 at 10:15:01Z, rolling out Deployment web after admin changed its image nginx:1.25 → nginx:1.26 at 10:15:00Z',
     );
@@ -271,12 +371,22 @@ describe('renderPodStory', () => {
     expect(text).toContain('not predicted by the rules: deleted pod web-7d9c5-x2kq9: the rules delete web-7d9c5-abcde (Unscheduled) instead');
     // a user's write has no verdict to tell
     const user = event({ actor: { user: 'admin', controller: false }, predicted: null, reason: null, message: 'admin deleted pod web-7d9c5-x2kq9' });
-    expect(renderPodStory({ pod: 'web-7d9c5-x2kq9', namespace: null, events: [user] }, o)).toBe('pod web-7d9c5-x2kq9\n2026-11-25 10:15:01.250Z  delete by admin\n    admin deleted pod web-7d9c5-x2kq9\n');
+    expect(renderPodStory({ pod: 'web-7d9c5-x2kq9', namespace: null, events: [user] }, o)).toBe(
+      'pod web-7d9c5-x2kq9\n2026-11-25 10:15:01.250Z  delete by admin\n    admin deleted pod web-7d9c5-x2kq9\n',
+    );
   });
 
   it("tells the controllers' refused writes among the others, in time order", () => {
     const refused: RefusedWrite[] = [
-      { time: '2026-11-25T10:15:02Z', user: RS_CONTROLLER, verb: 'adopt', controller: { kind: 'ReplicaSet', namespace: 'shop', name: 'web-7d9c5' }, pod: 'web-7d9c5-x2kq9', code: 409, message: 'the object has been modified; please apply your changes to the latest version and try again' },
+      {
+        time: '2026-11-25T10:15:02Z',
+        user: RS_CONTROLLER,
+        verb: 'adopt',
+        controller: { kind: 'ReplicaSet', namespace: 'shop', name: 'web-7d9c5' },
+        pod: 'web-7d9c5-x2kq9',
+        code: 409,
+        message: 'the object has been modified; please apply your changes to the latest version and try again',
+      },
       { time: '2026-11-25T10:05:00Z', user: RS_CONTROLLER, verb: 'adopt', controller: null, pod: 'web-7d9c5-x2kq9', code: 422, message: '' },
     ];
     const text = renderPodStory({ pod: 'web-7d9c5-x2kq9', namespace: 'shop', events: [created, deleted], refused }, o);

@@ -18,7 +18,16 @@ function explanation(partial: Partial<PodExplanation> = {}): PodExplanation {
     pod: { namespace: 'shop', name: 'web-7d4f8-b', uid: 'p-2', phase: 'Running', ready: true, node: 'node-2' },
     owner: { kind: 'ReplicaSet', name: 'web-7d4f8', uid: 'rs-1', found: true },
     controllers: [
-      { kind: 'ReplicaSet', namespace: 'shop', name: 'web-7d4f8', uid: 'rs-1', decision: 'keep', reason: 'OwnedMatching', message: 'owned by this ReplicaSet and matches its selector', delete: null },
+      {
+        kind: 'ReplicaSet',
+        namespace: 'shop',
+        name: 'web-7d4f8',
+        uid: 'rs-1',
+        decision: 'keep',
+        reason: 'OwnedMatching',
+        message: 'owned by this ReplicaSet and matches its selector',
+        delete: null,
+      },
     ],
     orphan: null,
     deletion: null,
@@ -27,7 +36,15 @@ function explanation(partial: Partial<PodExplanation> = {}): PodExplanation {
   };
 }
 
-const notPicked: DeletionCase = { replicas: 3, pods: 3, deletes: 0, rank: 2, picked: false, pickedAtOrBelow: 1, keep: { current: 0, cost: null, blockedBy: 'NotPicked', message: 'it is not picked: this sync deletes no pod' } };
+const notPicked: DeletionCase = {
+  replicas: 3,
+  pods: 3,
+  deletes: 0,
+  rank: 2,
+  picked: false,
+  pickedAtOrBelow: 1,
+  keep: { current: 0, cost: null, blockedBy: 'NotPicked', message: 'it is not picked: this sync deletes no pod' },
+};
 const picked: DeletionCase = {
   replicas: 1,
   pods: 3,
@@ -53,7 +70,12 @@ describe('renderPodExplanation', () => {
       explanation({
         owner: null,
         controllers: [],
-        orphan: { reason: 'OwnerDeletedOrphaned', likely: true, message: 'its owner was likely deleted with --cascade=orphan', evidence: ['no controller reference', 'no ReplicaSet named web-7d4f8'] },
+        orphan: {
+          reason: 'OwnerDeletedOrphaned',
+          likely: true,
+          message: 'its owner was likely deleted with --cascade=orphan',
+          evidence: ['no controller reference', 'no ReplicaSet named web-7d4f8'],
+        },
       }),
     );
     expect(out).toMatch(/Owner:\s+none \(no controller reference\)/);
@@ -89,19 +111,28 @@ describe('renderPodExplanation', () => {
     expect(render(explanation())).not.toContain(': delete (');
     expect(flat(out)).toContain('Deleted by this sync, 2nd in its order (ReadyShorter): web-7d4f8-b has been ready for 47h');
     const section = out.slice(out.indexOf('Deletion order in ReplicaSet web-7d4f8'));
-    expect(flat(section)).toContain('Now: 3 desired, 3 pods counted: it ranks 2nd of 3 to go (a scale to 1 or fewer picks it); this sync deletes no pod: it stays.');
-    expect(flat(section)).toContain('With --replicas 1: 1 desired, 3 pods counted: it ranks 2nd of 3 to go (a scale to 1 or fewer picks it); this sync deletes 2 pods: it is picked.');
+    expect(flat(section)).toContain(
+      'Now: 3 desired, 3 pods counted: it ranks 2nd of 3 to go (a scale to 1 or fewer picks it); this sync deletes no pod: it stays.',
+    );
+    expect(flat(section)).toContain(
+      'With --replicas 1: 1 desired, 3 pods counted: it ranks 2nd of 3 to go (a scale to 1 or fewer picks it); this sync deletes 2 pods: it is picked.',
+    );
     expect(section.match(/To keep it:/g)).toHaveLength(1);
     expect(flat(section)).toContain('To keep it: a controller.kubernetes.io/pod-deletion-cost of 6 or more (now 0) keeps it');
   });
 
   it('the last pod to go is picked only by a scale to 0', () => {
-    const out = render(explanation({ deletion: { kind: 'ReplicaSet', namespace: 'shop', name: 'web-7d4f8', now: { ...notPicked, rank: 3, pickedAtOrBelow: 0 }, whatIf: null } }));
+    const out = render(
+      explanation({ deletion: { kind: 'ReplicaSet', namespace: 'shop', name: 'web-7d4f8', now: { ...notPicked, rank: 3, pickedAtOrBelow: 0 }, whatIf: null } }),
+    );
     expect(flat(out)).toContain('it ranks 3rd of 3 to go (only a scale to 0 picks it)');
   });
 
   it('notes, width and escapes', () => {
-    const long = explanation({ notes: ['--replicas 2 has nothing to scale: no controller counts this pod as its own'], pod: { ...explanation().pod, name: 'evil\x1b[31m-pod' } });
+    const long = explanation({
+      notes: ['--replicas 2 has nothing to scale: no controller counts this pod as its own'],
+      pod: { ...explanation().pod, name: 'evil\x1b[31m-pod' },
+    });
     const out = render(long, 80);
     expect(out).toContain('Notes\n  - --replicas 2 has nothing to scale');
     expect(out).not.toContain('\x1b');
@@ -111,6 +142,18 @@ describe('renderPodExplanation', () => {
   });
 
   it('ordinals', () => {
-    expect([1, 2, 3, 4, 11, 12, 13, 21, 22, 101, 111].map(ordinal)).toEqual(['1st', '2nd', '3rd', '4th', '11th', '12th', '13th', '21st', '22nd', '101st', '111th']);
+    expect([1, 2, 3, 4, 11, 12, 13, 21, 22, 101, 111].map(ordinal)).toEqual([
+      '1st',
+      '2nd',
+      '3rd',
+      '4th',
+      '11th',
+      '12th',
+      '13th',
+      '21st',
+      '22nd',
+      '101st',
+      '111th',
+    ]);
   });
 });

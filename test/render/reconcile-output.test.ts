@@ -4,7 +4,11 @@ import type { PlanController } from '../../src/core/plan-types.js';
 import { confirmationText, namedList, reconcileProblems, reconcileSummary, renderStaleness, stoppedSummary } from '../../src/render/reconcile-output.js';
 
 function entry(ns: string, name: string, o: { adopt?: string[]; release?: string[]; del?: string[]; create?: number; status?: boolean }): PlanController {
-  const pods = [...(o.adopt ?? []).map((n) => ({ name: n, decision: 'adopt' })), ...(o.release ?? []).map((n) => ({ name: n, decision: 'release' })), { name: `${name}-kept`, decision: 'keep' }];
+  const pods = [
+    ...(o.adopt ?? []).map((n) => ({ name: n, decision: 'adopt' })),
+    ...(o.release ?? []).map((n) => ({ name: n, decision: 'release' })),
+    { name: `${name}-kept`, decision: 'keep' },
+  ];
   return {
     kind: 'ReplicaSet',
     namespace: ns,
@@ -68,7 +72,15 @@ describe('the closing line and stderr', () => {
         kind: 'ReplicaSet',
         namespace: 'shop',
         name: 'web',
-        outcome: { actions: [{ action: 'create' as const, pod: 'web-x', ok: o.ok ?? true, error: o.ok === false ? 'quota' : undefined }, { action: 'status' as const, ok: true }], syncs: o.syncs ?? 1, error: null, notice: o.notice ?? null },
+        outcome: {
+          actions: [
+            { action: 'create' as const, pod: 'web-x', ok: o.ok ?? true, error: o.ok === false ? 'quota' : undefined },
+            { action: 'status' as const, ok: true },
+          ],
+          syncs: o.syncs ?? 1,
+          error: null,
+          notice: o.notice ?? null,
+        },
       },
     ],
   });
@@ -86,12 +98,18 @@ describe('the closing line and stderr', () => {
       'error: ReplicaSet shop/web: create web-x failed: quota\nwarning: ReplicaSet shop/web: not in sync after 5m (--timeout): write its status\n',
     );
     expect(reconcileProblems(report({}))).toBe('');
-    expect(renderStaleness(['a', 'b'])).toBe('error: the saved plan is stale, nothing was written: planning again on fresh state gives another plan:\n  a\n  b\n');
+    expect(renderStaleness(['a', 'b'])).toBe(
+      'error: the saved plan is stale, nothing was written: planning again on fresh state gives another plan:\n  a\n  b\n',
+    );
   });
 });
 
 describe('what an interrupted apply had written', () => {
-  const ctl = (name: string, planned: { adopt: number; release: number; create: number; delete: number; status: number }, actions: { action: 'adopt' | 'release' | 'create' | 'delete' | 'status'; ok: boolean }[]) => ({
+  const ctl = (
+    name: string,
+    planned: { adopt: number; release: number; create: number; delete: number; status: number },
+    actions: { action: 'adopt' | 'release' | 'create' | 'delete' | 'status'; ok: boolean }[],
+  ) => ({
     kind: 'ReplicaSet',
     namespace: 'shop',
     name,
@@ -102,7 +120,11 @@ describe('what an interrupted apply had written', () => {
   it('one line a controller it started on, with done of planned; nothing when it ran to its end', () => {
     const controllers = [
       ctl('web', { adopt: 0, release: 0, create: 254, delete: 0, status: 1 }, [...creates(148), { action: 'create', ok: false }]),
-      ctl('api', { adopt: 1, release: 0, create: 0, delete: 2, status: 1 }, [{ action: 'adopt', ok: true }, { action: 'delete', ok: true }, { action: 'status', ok: true }]),
+      ctl('api', { adopt: 1, release: 0, create: 0, delete: 2, status: 1 }, [
+        { action: 'adopt', ok: true },
+        { action: 'delete', ok: true },
+        { action: 'status', ok: true },
+      ]),
       ctl('idle', { adopt: 0, release: 0, create: 0, delete: 0, status: 0 }, []),
     ];
     const interrupted = { dryRun: 'none' as const, converged: false, stopped: { reason: 'interrupted' as const }, controllers };
@@ -110,10 +132,16 @@ describe('what an interrupted apply had written', () => {
       'interrupted: ReplicaSet shop/web: created 148 of 254 pods, deleted 0 of 0, status not written\n' +
         'interrupted: ReplicaSet shop/api: created 0 of 0 pods, deleted 1 of 2, adopted 1 of 1, status written\n',
     );
-    expect(stoppedSummary({ ...interrupted, stopped: { reason: 'error', message: 'connection reset' } })).toMatch(/^error: connection reset\nstopped by an error: ReplicaSet shop\/web: created 148 of 254 pods/);
+    expect(stoppedSummary({ ...interrupted, stopped: { reason: 'error', message: 'connection reset' } })).toMatch(
+      /^error: connection reset\nstopped by an error: ReplicaSet shop\/web: created 148 of 254 pods/,
+    );
     // not interrupted: the controllers whose sync failed midway (web's create failed), only
-    expect(reconcileSummary(interrupted, 3)).toBe('interrupted while reconciling 3 controllers: adopted 1, released 0, created 148, deleted 1, status written 1, failed 1');
-    expect(stoppedSummary({ ...interrupted, stopped: null })).toBe('failed: ReplicaSet shop/web: created 148 of 254 pods, deleted 0 of 0, status not written\n');
+    expect(reconcileSummary(interrupted, 3)).toBe(
+      'interrupted while reconciling 3 controllers: adopted 1, released 0, created 148, deleted 1, status written 1, failed 1',
+    );
+    expect(stoppedSummary({ ...interrupted, stopped: null })).toBe(
+      'failed: ReplicaSet shop/web: created 148 of 254 pods, deleted 0 of 0, status not written\n',
+    );
     expect(stoppedSummary({ ...interrupted, stopped: null, controllers: controllers.slice(1) })).toBe('');
   });
 });

@@ -24,12 +24,7 @@ const color = makeChalk(1);
 const noProgress: Progress = { update: () => {}, done: () => {} };
 
 async function plan(file: string, replicas?: number) {
-  return preparePlan(
-    { filename: [file], allNamespaces: true, connection: {} },
-    { now: NOW, replicas },
-    [],
-    { progress: noProgress },
-  );
+  return preparePlan({ filename: [file], allNamespaces: true, connection: {} }, { now: NOW, replicas }, [], { progress: noProgress });
 }
 
 /** The diff table in its variants: plain, colour, wide, no headers, cut to a terminal width. */
@@ -70,12 +65,7 @@ async function explainCases(name: string, file: string, out: Record<string, stri
 
 /** Tables built by hand: colours, wide (East Asian) characters, indent, middle cuts, empty cells. */
 function handCases(out: Record<string, string>): void {
-  const columns: Column[] = [
-    { header: 'NAME', shrink: [12, 6], ellipsis: 'middle' },
-    { header: 'NOTE', shrink: [10, 4] },
-    { header: '' },
-    { header: 'N' },
-  ];
+  const columns: Column[] = [{ header: 'NAME', shrink: [12, 6], ellipsis: 'middle' }, { header: 'NOTE', shrink: [10, 4] }, { header: '' }, { header: 'N' }];
   const rows: Cell[][] = [
     [{ text: 'web-7d4f8-x2k9p', style: color.red }, { text: '日本語のメッセージ' }, { text: '' }, { text: '1', style: color.bold }],
     [{ text: 'a' }, { text: 'emoji 🚀 ok', style: color.green }, { text: 'changed', style: color.yellow }, { text: '' }],
@@ -117,7 +107,9 @@ function generatedSnapshot(dir: string): string {
 export async function tableGoldenCases(): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
   const examples = join(root, 'examples');
-  for (const f of readdirSync(examples).filter((n) => n.endsWith('.yaml')).sort()) {
+  for (const f of readdirSync(examples)
+    .filter((n) => n.endsWith('.yaml'))
+    .sort()) {
     await diffCases(f, join(examples, f), out);
     await explainCases(f, join(examples, f), out);
   }

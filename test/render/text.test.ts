@@ -1,13 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  fitColumns,
-  humanDuration,
-  renderTable,
-  sanitize,
-  truncate,
-  truncateMiddle,
-  wrap,
-} from '../../src/render/text.js';
+import { fitColumns, humanDuration, renderTable, sanitize, truncate, truncateMiddle, wrap } from '../../src/render/text.js';
 
 describe('humanDuration (kubectl ages)', () => {
   const cases: [number | null, string][] = [
@@ -81,7 +73,10 @@ describe('text helpers', () => {
   it('renders a borderless table without trailing spaces', () => {
     const out = renderTable(
       [{ header: 'NAME' }, { header: 'AGE' }],
-      [[{ text: 'web-a' }, { text: '3h' }], [{ text: 'b' }, { text: '45s' }]],
+      [
+        [{ text: 'web-a' }, { text: '3h' }],
+        [{ text: 'b' }, { text: '45s' }],
+      ],
     );
     expect(out).toBe('NAME    AGE\nweb-a   3h\nb       45s\n');
     expect(renderTable([{ header: 'NAME' }], [], { noHeaders: true })).toBe('');

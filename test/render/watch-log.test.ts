@@ -31,7 +31,9 @@ describe('change lines for the log pane', () => {
     expect(describeAdd('replicasets', rs(3))).toBe('rs shop/web added (replicas 3)');
     expect(describeDelete('replicationcontrollers', { ...rs(1), kind: 'ReplicationController' } as ReplicationController)).toBe('rc shop/web deleted');
     expect(describeUpdate('replicasets', rs(3), rs(5))).toBe('rs shop/web scaled 3→5');
-    expect(describeUpdate('replicasets', rs(3), { ...rs(3), status: { replicas: 4, readyReplicas: 3, availableReplicas: 3 } })).toBe('rs shop/web status replicas 4 ready 3 available 3');
+    expect(describeUpdate('replicasets', rs(3), { ...rs(3), status: { replicas: 4, readyReplicas: 3, availableReplicas: 3 } })).toBe(
+      'rs shop/web status replicas 4 ready 3 available 3',
+    );
     expect(describeUpdate('replicasets', rs(3), rs(3))).toBeNull();
   });
 
@@ -47,24 +49,45 @@ describe('change lines for the log pane', () => {
 
 describe('actions', () => {
   it('one line each; a failure is an error line', () => {
-    expect(actionText('ReplicaSet', 'shop/web', { action: 'create', pod: 'web-x2k9p', ok: true })).toEqual({ level: 'action', text: 'rs shop/web: create pod web-x2k9p' });
-    expect(actionText('ReplicationController', 'legacy/db', { action: 'delete', pod: 'db-1', ok: true, note: 'already gone' }).text).toBe('rc legacy/db: delete pod db-1 (already gone)');
-    expect(actionText('ReplicaSet', 'shop/web', { action: 'status', ok: false, code: 409, error: 'conflict' })).toEqual({ level: 'error', text: 'rs shop/web: update status failed (409): conflict' });
+    expect(actionText('ReplicaSet', 'shop/web', { action: 'create', pod: 'web-x2k9p', ok: true })).toEqual({
+      level: 'action',
+      text: 'rs shop/web: create pod web-x2k9p',
+    });
+    expect(actionText('ReplicationController', 'legacy/db', { action: 'delete', pod: 'db-1', ok: true, note: 'already gone' }).text).toBe(
+      'rc legacy/db: delete pod db-1 (already gone)',
+    );
+    expect(actionText('ReplicaSet', 'shop/web', { action: 'status', ok: false, code: 409, error: 'conflict' })).toEqual({
+      level: 'error',
+      text: 'rs shop/web: update status failed (409): conflict',
+    });
   });
 });
 
 describe('news into log entries', () => {
-  const rs = (replicas: number, status = { replicas: 3 }): ReplicaSet => ({ kind: 'ReplicaSet', metadata: { name: 'web', namespace: 'shop', uid: 'u', resourceVersion: String(replicas) }, spec: { replicas }, status });
+  const rs = (replicas: number, status = { replicas: 3 }): ReplicaSet => ({
+    kind: 'ReplicaSet',
+    metadata: { name: 'web', namespace: 'shop', uid: 'u', resourceVersion: String(replicas) },
+    spec: { replicas },
+    status,
+  });
 
   it('changes are change lines, actions keep their level, and an update that says nothing is no line', () => {
     expect(newsEntry(5, { type: 'added', resource: 'replicasets', object: rs(3) })).toEqual({ at: 5, level: 'change', text: 'rs shop/web added (replicas 3)' });
     expect(newsEntry(6, { type: 'deleted', resource: 'replicasets', object: rs(3) })).toEqual({ at: 6, level: 'change', text: 'rs shop/web deleted' });
-    expect(newsEntry(7, { type: 'updated', resource: 'replicasets', before: rs(3), after: rs(5), status: true })).toEqual({ at: 7, level: 'change', text: 'rs shop/web scaled 3→5' });
+    expect(newsEntry(7, { type: 'updated', resource: 'replicasets', before: rs(3), after: rs(5), status: true })).toEqual({
+      at: 7,
+      level: 'change',
+      text: 'rs shop/web scaled 3→5',
+    });
     expect(newsEntry(8, { type: 'updated', resource: 'replicasets', before: rs(3), after: rs(3), status: true })).toBeNull();
     // the controller's own status write (reconcile mode): told by its action, not again by the informer
     expect(newsEntry(9, { type: 'updated', resource: 'replicasets', before: rs(3), after: rs(3, { replicas: 4 }), status: false })).toBeNull();
-    expect(newsEntry(9, { type: 'updated', resource: 'replicasets', before: rs(3), after: rs(3, { replicas: 4 }), status: true })?.text).toBe('rs shop/web status replicas 4 ready 0 available 0');
-    expect(newsEntry(10, { type: 'action', kind: 'ReplicaSet', key: 'shop/web', outcome: { action: 'delete', pod: 'web-1', ok: false, code: 500, error: 'boom' } })).toEqual({
+    expect(newsEntry(9, { type: 'updated', resource: 'replicasets', before: rs(3), after: rs(3, { replicas: 4 }), status: true })?.text).toBe(
+      'rs shop/web status replicas 4 ready 0 available 0',
+    );
+    expect(
+      newsEntry(10, { type: 'action', kind: 'ReplicaSet', key: 'shop/web', outcome: { action: 'delete', pod: 'web-1', ok: false, code: 500, error: 'boom' } }),
+    ).toEqual({
       at: 10,
       level: 'error',
       text: 'rs shop/web: delete pod web-1 failed (500): boom',

@@ -93,7 +93,11 @@ describe('EventCorrelator: aggregation of similar events', () => {
       patch: { count: 2, lastTimestamp: rfc3339(T0 + 1000), message: `${AGGREGATE_MESSAGE_PREFIX}Created pod: web-11` },
       event: expect.objectContaining({ count: 2, firstTimestamp: rfc3339(T0 + 900) }),
     });
-    expect(out[11]).toMatchObject({ kind: 'patch', name: combined.event.metadata.name, patch: { count: 3, message: `${AGGREGATE_MESSAGE_PREFIX}Created pod: web-12` } });
+    expect(out[11]).toMatchObject({
+      kind: 'patch',
+      name: combined.event.metadata.name,
+      patch: { count: 3, message: `${AGGREGATE_MESSAGE_PREFIX}Created pod: web-12` },
+    });
   });
 
   it('120 SuccessfulCreate on one ReplicaSet in a burst: 9 creates, 1 combined create, 15 patches, then dropped (25 requests)', () => {
@@ -160,7 +164,12 @@ describe('EventCorrelator: identical events', () => {
       patch: { count: 2, lastTimestamp: rfc3339(T0 + 2000), message: 'Error creating: quota exceeded' },
       event: expect.objectContaining({ metadata: { name, namespace: 'shop', resourceVersion: '100' }, firstTimestamp: rfc3339(T0), count: 2 }),
     });
-    for (let i = 3; i <= 12; i++) expect(record(T0 + i * 1000, { type: 'Warning', reason: 'FailedCreate', message: 'Error creating: quota exceeded' })).toMatchObject({ kind: 'patch', name, patch: { count: i } });
+    for (let i = 3; i <= 12; i++)
+      expect(record(T0 + i * 1000, { type: 'Warning', reason: 'FailedCreate', message: 'Error creating: quota exceeded' })).toMatchObject({
+        kind: 'patch',
+        name,
+        patch: { count: i },
+      });
     // one message is one local key: identical repeats never aggregate
     expect(stored.size).toBe(1);
     expect(stored.get(name)).toMatchObject({ count: 12, firstTimestamp: rfc3339(T0), lastTimestamp: rfc3339(T0 + 12_000) });
@@ -172,7 +181,11 @@ describe('EventCorrelator: identical events', () => {
     const first = c.correlate(e, T0);
     if (first.kind !== 'create') throw new Error('expected a create');
     c.updateState({ ...first.event, count: 40, metadata: { ...first.event.metadata, resourceVersion: '9' } });
-    expect(c.correlate(makeEvent(c, T0 + 1, created(1)), T0 + 1)).toMatchObject({ kind: 'patch', patch: { count: 41 }, event: { metadata: { resourceVersion: '9' } } });
+    expect(c.correlate(makeEvent(c, T0 + 1, created(1)), T0 + 1)).toMatchObject({
+      kind: 'patch',
+      patch: { count: 41 },
+      event: { metadata: { resourceVersion: '9' } },
+    });
   });
 });
 

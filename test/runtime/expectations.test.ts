@@ -1,10 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FakeClock } from '../../src/runtime/clock.js';
-import {
-  ControllerExpectations,
-  EXPECTATIONS_TIMEOUT_MS,
-  UIDTrackingControllerExpectations,
-} from '../../src/runtime/expectations.js';
+import { ControllerExpectations, EXPECTATIONS_TIMEOUT_MS, UIDTrackingControllerExpectations } from '../../src/runtime/expectations.js';
 
 const RS = 'default/frontend';
 

@@ -83,7 +83,14 @@ describe('json format', () => {
     log.warn('upstream controller detected');
     expect(lines.every((l) => l.endsWith('\n') && !l.slice(0, -1).includes('\n'))).toBe(true);
     expect(lines[0]).toBe(`{"ts":${T / 1000},"level":"info","v":2,"msg":"replicaset sync","key":"shop/web","duration":"12ms","adds":3}\n`);
-    expect(JSON.parse(lines[1])).toEqual({ ts: T / 1000, level: 'error', msg: 'sync failed', key: 'shop/web', err: 'conflict', when: '2026-11-22T21:04:05.123Z' });
+    expect(JSON.parse(lines[1])).toEqual({
+      ts: T / 1000,
+      level: 'error',
+      msg: 'sync failed',
+      key: 'shop/web',
+      err: 'conflict',
+      when: '2026-11-22T21:04:05.123Z',
+    });
     expect(JSON.parse(lines[2])).toEqual({ ts: T / 1000, level: 'warning', v: 0, msg: 'upstream controller detected' });
   });
 

@@ -72,12 +72,7 @@ describe('Metrics.render', () => {
     const g = m.gauge('weird', 'Help with \\ backslash\nand newline "quotes" kept.', ['path']);
     g.set({ path: 'C:\\dir\n"x"' }, -2.5);
     expect(await m.render()).toBe(
-      [
-        '# HELP weird Help with \\\\ backslash\\nand newline "quotes" kept.',
-        '# TYPE weird gauge',
-        'weird{path="C:\\\\dir\\n\\"x\\""} -2.5',
-        '',
-      ].join('\n'),
+      ['# HELP weird Help with \\\\ backslash\\nand newline "quotes" kept.', '# TYPE weird gauge', 'weird{path="C:\\\\dir\\n\\"x\\""} -2.5', ''].join('\n'),
     );
   });
 
@@ -194,7 +189,15 @@ describe('controllerMetrics', () => {
     // exact decimal bounds print as Go prints them, where JavaScript would write 1e-8 and 1e-7
     const h = m.histogram('tiny_seconds', 'Tiny.', [1e-8, 1e-7, 0.00001, 5e-5, 0.5, 2e6], ['op']);
     h.observe({ op: 'x' }, 1);
-    expect([...(await m.render()).matchAll(/^tiny_seconds_bucket\{op="x",le="([^"]+)"\}/gm)].map((x) => x[1])).toEqual(['1e-08', '1e-07', '1e-05', '5e-05', '0.5', '2e+06', '+Inf']);
+    expect([...(await m.render()).matchAll(/^tiny_seconds_bucket\{op="x",le="([^"]+)"\}/gm)].map((x) => x[1])).toEqual([
+      '1e-08',
+      '1e-07',
+      '1e-05',
+      '5e-05',
+      '0.5',
+      '2e+06',
+      '+Inf',
+    ]);
   });
 
   it('workQueueMetricSink feeds the workqueue_* metrics from a real WorkQueue', async () => {

@@ -97,9 +97,7 @@ function modelAddAfter(m: Model, k: Key, d: number): void {
 function modelAdvance(m: Model, ms: number): void {
   const target = m.now + ms;
   for (;;) {
-    const due = [...m.delayed.entries()]
-      .filter(([, e]) => e.readyAt <= target)
-      .sort(([, x], [, y]) => x.readyAt - y.readyAt || x.seq - y.seq);
+    const due = [...m.delayed.entries()].filter(([, e]) => e.readyAt <= target).sort(([, x], [, y]) => x.readyAt - y.readyAt || x.seq - y.seq);
     if (due.length === 0) break;
     const [k, e] = due[0];
     m.now = e.readyAt;
@@ -185,8 +183,20 @@ const key = fc.constantFrom<Key>(...KEYS);
 const delay = fc.oneof(fc.constant(0), fc.integer({ min: -5, max: 0 }), fc.integer({ min: 1, max: 60 }));
 
 const commandArbs = [
-  key.map((k) => command(`add(${k})`, () => true, (m, r) => (modelAdd(m, k), r.q.add(k)))),
-  fc.constant(command('get()', () => true, (m, r) => (modelGet(m), realGet(r)))),
+  key.map((k) =>
+    command(
+      `add(${k})`,
+      () => true,
+      (m, r) => (modelAdd(m, k), r.q.add(k)),
+    ),
+  ),
+  fc.constant(
+    command(
+      'get()',
+      () => true,
+      (m, r) => (modelGet(m), realGet(r)),
+    ),
+  ),
   fc.nat(7).map((i) =>
     command(
       `done(#${i})`,
@@ -199,8 +209,20 @@ const commandArbs = [
       },
     ),
   ),
-  key.map((k) => command(`strayDone(${k})`, (m) => !m.processing.has(k), (m, r) => (modelDone(m, k), r.q.done(k)))),
-  fc.tuple(key, delay).map(([k, d]) => command(`addAfter(${k}, ${d})`, () => true, (m, r) => (modelAddAfter(m, k, d), r.q.addAfter(k, d)))),
+  key.map((k) =>
+    command(
+      `strayDone(${k})`,
+      (m) => !m.processing.has(k),
+      (m, r) => (modelDone(m, k), r.q.done(k)),
+    ),
+  ),
+  fc.tuple(key, delay).map(([k, d]) =>
+    command(
+      `addAfter(${k}, ${d})`,
+      () => true,
+      (m, r) => (modelAddAfter(m, k, d), r.q.addAfter(k, d)),
+    ),
+  ),
   key.map((k) =>
     command(
       `addRateLimited(${k})`,
@@ -211,11 +233,27 @@ const commandArbs = [
       },
     ),
   ),
-  key.map((k) => command(`forget(${k})`, () => true, (m, r) => (m.failures.delete(k), r.q.forget(k)))),
-  fc.integer({ min: 0, max: 50 }).map((ms) => command(`advance(${ms})`, () => true, (m, r) => (modelAdvance(m, ms), r.clock.advance(ms)))),
+  key.map((k) =>
+    command(
+      `forget(${k})`,
+      () => true,
+      (m, r) => (m.failures.delete(k), r.q.forget(k)),
+    ),
+  ),
+  fc.integer({ min: 0, max: 50 }).map((ms) =>
+    command(
+      `advance(${ms})`,
+      () => true,
+      (m, r) => (modelAdvance(m, ms), r.clock.advance(ms)),
+    ),
+  ),
 ];
 
-const shutDownCmd = command('shutDown()', () => true, (m, r) => (modelShutDown(m), r.q.shutDown()));
+const shutDownCmd = command(
+  'shutDown()',
+  () => true,
+  (m, r) => (modelShutDown(m), r.q.shutDown()),
+);
 
 function setup(): { model: Model; real: Real } {
   const clock = new FakeClock(0);
@@ -256,13 +294,9 @@ describe('WorkQueue model-based', () => {
 
   it('agrees with the model across a shutdown', async () => {
     await fc.assert(
-      fc.asyncProperty(
-        fc.commands(commandArbs, { maxCommands: 25 }),
-        fc.commands(commandArbs, { maxCommands: 25 }),
-        async (before, after) => {
-          await fc.asyncModelRun(setup, [...before, shutDownCmd, ...after]);
-        },
-      ),
+      fc.asyncProperty(fc.commands(commandArbs, { maxCommands: 25 }), fc.commands(commandArbs, { maxCommands: 25 }), async (before, after) => {
+        await fc.asyncModelRun(setup, [...before, shutDownCmd, ...after]);
+      }),
       { numRuns: 150 },
     );
   });

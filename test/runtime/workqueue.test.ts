@@ -567,8 +567,7 @@ describe('WorkQueue: rate limiting', () => {
 });
 
 describe('WorkQueue: metrics', () => {
-  const of = <K extends MetricEvent['type']>(events: MetricEvent[], type: K) =>
-    events.filter((e): e is Extract<MetricEvent, { type: K }> => e.type === type);
+  const of = <K extends MetricEvent['type']>(events: MetricEvent[], type: K) => events.filter((e): e is Extract<MetricEvent, { type: K }> => e.type === type);
 
   it('follows upstream TestMetrics: adds, depth, latency, work duration, unfinished work', async () => {
     const { q, clock, events } = newQueue();
@@ -631,9 +630,7 @@ describe('WorkQueue: metrics', () => {
     await getItem(q);
     clock.advance(50);
     q.reportUnfinishedWork();
-    expect(of(events, 'unfinished_work')).toEqual([
-      { type: 'unfinished_work', name: 'test', unfinishedWorkMs: 200, longestRunningProcessorMs: 150 },
-    ]);
+    expect(of(events, 'unfinished_work')).toEqual([{ type: 'unfinished_work', name: 'test', unfinishedWorkMs: 200, longestRunningProcessorMs: 150 }]);
     q.done('a');
     q.done('b');
     expect(q.metrics()).toMatchObject({ unfinishedWorkMs: 0, longestRunningProcessorMs: 0, inFlight: 0 });

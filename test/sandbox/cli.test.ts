@@ -99,7 +99,7 @@ describe('runSandboxCli', () => {
     return stderr;
   }
 
-  it('a kubeconfig changed since it was written loses only the sandbox\'s cluster, user and context', async () => {
+  it("a kubeconfig changed since it was written loses only the sandbox's cluster, user and context", async () => {
     const path = join(dir, 'merged.kubeconfig');
     const stderr = await runWhile(path, async (written) => {
       const doc = parseYaml(written);
@@ -118,7 +118,9 @@ describe('runSandboxCli', () => {
       'current-context': '',
       preferences: {},
     });
-    expect(stderr.split('\n').at(-2)).toBe(`sandbox stopped: removed its cluster, user and context from ${path} (changed since it was written; the rest is kept)`);
+    expect(stderr.split('\n').at(-2)).toBe(
+      `sandbox stopped: removed its cluster, user and context from ${path} (changed since it was written; the rest is kept)`,
+    );
   });
 
   it('a kubeconfig replaced by another one without the sandbox in it is left alone', async () => {
@@ -131,7 +133,9 @@ describe('runSandboxCli', () => {
 
   it('reports an unreadable seed file as a UserError', async () => {
     const ac = new AbortController();
-    await expect(runSandboxCli({ seedFiles: [join(dir, 'missing.yaml')], out: new PassThrough(), err: new PassThrough(), signal: ac.signal })).rejects.toBeInstanceOf(UserError);
+    await expect(
+      runSandboxCli({ seedFiles: [join(dir, 'missing.yaml')], out: new PassThrough(), err: new PassThrough(), signal: ac.signal }),
+    ).rejects.toBeInstanceOf(UserError);
   });
 });
 
@@ -143,7 +147,13 @@ describe('startSandbox seeding and kubeconfig', () => {
           apiVersion: 'v1',
           kind: 'List',
           items: [
-            { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'a', namespace: 'n1' }, spec: { containers: [{ name: 'c', image: 'i' }] }, status: { phase: 'Succeeded' } },
+            {
+              apiVersion: 'v1',
+              kind: 'Pod',
+              metadata: { name: 'a', namespace: 'n1' },
+              spec: { containers: [{ name: 'c', image: 'i' }] },
+              status: { phase: 'Succeeded' },
+            },
             { apiVersion: 'v1', kind: 'Node', metadata: { name: 'seed-node' } },
           ],
         },

@@ -117,7 +117,13 @@ describe('create, read, update, delete on every resource', () => {
     const f = await failure(
       env.core.createNamespacedEvent({
         namespace: 'default',
-        body: { metadata: { name: 'ev-new.1' }, involvedObject: { kind: 'Pod', name: 'x', namespace: 'default' }, reason: 'R', eventTime: new Date() as any, reportingComponent: 'rs-reconcile' },
+        body: {
+          metadata: { name: 'ev-new.1' },
+          involvedObject: { kind: 'Pod', name: 'x', namespace: 'default' },
+          reason: 'R',
+          eventTime: new Date() as any,
+          reportingComponent: 'rs-reconcile',
+        },
       }),
     );
     expect(f.code).toBe(422);
@@ -150,7 +156,11 @@ describe('create, read, update, delete on every resource', () => {
     );
     expect(f.status.details).toMatchObject({ name: 'crud-bad', group: 'apps', kind: 'ReplicaSet' });
     expect(f.status.details?.causes).toEqual([
-      { reason: 'FieldValueInvalid', message: 'Invalid value: map[string]string{"app":"other"}: `selector` does not match template `labels`', field: 'spec.template.metadata.labels' },
+      {
+        reason: 'FieldValueInvalid',
+        message: 'Invalid value: map[string]string{"app":"other"}: `selector` does not match template `labels`',
+        field: 'spec.template.metadata.labels',
+      },
     ]);
   });
 
@@ -165,12 +175,16 @@ describe('create, read, update, delete on every resource', () => {
       body: { ...lease, spec: { ...lease.spec, holderIdentity: 'b' } },
     });
     expect(renewed.spec?.holderIdentity).toBe('b');
-    const stale = await failure(env.coord.replaceNamespacedLease({ name: 'crud-lease', namespace: 'default', body: { ...lease, spec: { ...lease.spec, holderIdentity: 'c' } } }));
+    const stale = await failure(
+      env.coord.replaceNamespacedLease({ name: 'crud-lease', namespace: 'default', body: { ...lease, spec: { ...lease.spec, holderIdentity: 'c' } } }),
+    );
     expect(stale.code).toBe(409);
     expect(stale.status.message).toBe(
       'Operation cannot be fulfilled on leases.coordination.k8s.io "crud-lease": the object has been modified; please apply your changes to the latest version and try again',
     );
-    const bad = await failure(env.coord.createNamespacedLease({ namespace: 'default', body: { metadata: { name: 'bad-lease' }, spec: { leaseDurationSeconds: 0 } } }));
+    const bad = await failure(
+      env.coord.createNamespacedLease({ namespace: 'default', body: { metadata: { name: 'bad-lease' }, spec: { leaseDurationSeconds: 0 } } }),
+    );
     expect(bad.code).toBe(422);
     expect(bad.status.details?.causes?.[0]).toMatchObject({ field: 'spec.leaseDurationSeconds', message: 'Invalid value: 0: must be greater than 0' });
   });
@@ -182,7 +196,9 @@ describe('metadata semantics', () => {
     for (let i = 0; i < 4; i++) {
       seen.push(rvNum(await env.core.createNamespacedPod({ namespace: 'default', body: podBody(`rv-${i}`) })));
       seen.push(rvNum(await env.apps.createNamespacedReplicaSet({ namespace: 'default', body: rsBody(`rv-rs-${i}`) })));
-      seen.push(rvNum(await env.core.patchNamespacedPod({ name: `rv-${i}`, namespace: 'default', body: { metadata: { labels: { i: String(i) } } } }, mergePatch())));
+      seen.push(
+        rvNum(await env.core.patchNamespacedPod({ name: `rv-${i}`, namespace: 'default', body: { metadata: { labels: { i: String(i) } } } }, mergePatch())),
+      );
     }
     for (let i = 1; i < seen.length; i++) expect(seen[i]).toBeGreaterThan(seen[i - 1]);
     const list = await env.core.listNamespacedPod({ namespace: 'default' });
@@ -217,7 +233,9 @@ describe('metadata semantics', () => {
     const noname = await failure(env.core.createNamespacedPod({ namespace: 'default', body: { spec: { containers: [{ name: 'c', image: 'i' }] } } }));
     expect(noname.code).toBe(422);
     expect(noname.status.message).toBe('Pod "" is invalid: metadata.name: Required value: name or generateName is required');
-    const withRV = await failure(env.core.createNamespacedPod({ namespace: 'default', body: { ...podBody('withrv'), metadata: { name: 'withrv', resourceVersion: '5' } } }));
+    const withRV = await failure(
+      env.core.createNamespacedPod({ namespace: 'default', body: { ...podBody('withrv'), metadata: { name: 'withrv', resourceVersion: '5' } } }),
+    );
     expect(withRV.code).toBe(400);
     expect(withRV.status.message).toBe('resourceVersion should not be set on objects to be created');
   });
@@ -225,7 +243,10 @@ describe('metadata semantics', () => {
   it('generateName appends 5 characters of the upstream alphabet', async () => {
     const names = new Set<string>();
     for (let i = 0; i < 5; i++) {
-      const p = await env.core.createNamespacedPod({ namespace: 'default', body: { metadata: { generateName: 'web-abc-' }, spec: { containers: [{ name: 'c', image: 'i' }] } } });
+      const p = await env.core.createNamespacedPod({
+        namespace: 'default',
+        body: { metadata: { generateName: 'web-abc-' }, spec: { containers: [{ name: 'c', image: 'i' }] } },
+      });
       expect(p.metadata?.name).toMatch(/^web-abc-[bcdfghjklmnpqrstvwxz2456789]{5}$/);
       names.add(p.metadata!.name!);
     }
@@ -242,22 +263,37 @@ describe('status and scale subresources', () => {
     const st = await env.apps.replaceNamespacedReplicaSetStatus({
       name: 'sub-rs',
       namespace: 'default',
-      body: { ...rs, spec: { ...rs.spec!, replicas: 9 }, status: { replicas: 2, readyReplicas: 1, availableReplicas: 1, fullyLabeledReplicas: 2, observedGeneration: 1 } },
+      body: {
+        ...rs,
+        spec: { ...rs.spec!, replicas: 9 },
+        status: { replicas: 2, readyReplicas: 1, availableReplicas: 1, fullyLabeledReplicas: 2, observedGeneration: 1 },
+      },
     });
     expect(st.status).toMatchObject({ replicas: 2, readyReplicas: 1, observedGeneration: 1 });
     expect(st.spec?.replicas).toBe(2);
     expect(st.metadata?.generation).toBe(1);
 
-    const main = await env.apps.replaceNamespacedReplicaSet({ name: 'sub-rs', namespace: 'default', body: { ...st, spec: { ...st.spec!, replicas: 4 }, status: { replicas: 0 } } });
+    const main = await env.apps.replaceNamespacedReplicaSet({
+      name: 'sub-rs',
+      namespace: 'default',
+      body: { ...st, spec: { ...st.spec!, replicas: 4 }, status: { replicas: 0 } },
+    });
     expect(main.spec?.replicas).toBe(4);
     expect(main.status?.replicas).toBe(2);
     expect(main.metadata?.generation).toBe(2);
 
-    const labelOnly = await env.apps.patchNamespacedReplicaSet({ name: 'sub-rs', namespace: 'default', body: { metadata: { labels: { x: 'y' } } } }, mergePatch());
+    const labelOnly = await env.apps.patchNamespacedReplicaSet(
+      { name: 'sub-rs', namespace: 'default', body: { metadata: { labels: { x: 'y' } } } },
+      mergePatch(),
+    );
     expect(labelOnly.metadata?.generation).toBe(2);
 
     const patchedStatus = await env.apps.patchNamespacedReplicaSetStatus(
-      { name: 'sub-rs', namespace: 'default', body: { status: { conditions: [{ type: 'ReplicaFailure', status: 'True', reason: 'FailedCreate', message: 'boom' }] } } },
+      {
+        name: 'sub-rs',
+        namespace: 'default',
+        body: { status: { conditions: [{ type: 'ReplicaFailure', status: 'True', reason: 'FailedCreate', message: 'boom' }] } },
+      },
       mergePatch(),
     );
     expect(patchedStatus.status?.conditions?.[0]).toMatchObject({ type: 'ReplicaFailure', reason: 'FailedCreate' });
@@ -267,7 +303,10 @@ describe('status and scale subresources', () => {
       env.apps.patchNamespacedReplicaSetStatus({ name: 'sub-rs', namespace: 'default', body: { status: { readyReplicas: 5 } } }, mergePatch()),
     );
     expect(badStatus.code).toBe(422);
-    expect(badStatus.status.details?.causes?.[0]).toMatchObject({ field: 'status.readyReplicas', message: 'Invalid value: 5: cannot be greater than status.replicas' });
+    expect(badStatus.status.details?.causes?.[0]).toMatchObject({
+      field: 'status.readyReplicas',
+      message: 'Invalid value: 5: cannot be greater than status.replicas',
+    });
   });
 
   it('pods/status: phase and conditions written apart from spec', async () => {
@@ -277,10 +316,15 @@ describe('status and scale subresources', () => {
     expect(st.status?.phase).toBe('Running');
     expect(st.spec?.nodeName).toBeUndefined();
     expect(st.metadata?.generation).toBe(1);
-    const forbidden = await failure(env.core.patchNamespacedPod({ name: 'sub-pod', namespace: 'default', body: { spec: { restartPolicy: 'Never' } } }, mergePatch()));
+    const forbidden = await failure(
+      env.core.patchNamespacedPod({ name: 'sub-pod', namespace: 'default', body: { spec: { restartPolicy: 'Never' } } }, mergePatch()),
+    );
     expect(forbidden.code).toBe(422);
     expect(forbidden.status.details?.causes?.[0]?.field).toBe('spec');
-    const image = await env.core.patchNamespacedPod({ name: 'sub-pod', namespace: 'default', body: { spec: { containers: [{ name: 'c', image: 'nginx:1.28' }] } } }, smp());
+    const image = await env.core.patchNamespacedPod(
+      { name: 'sub-pod', namespace: 'default', body: { spec: { containers: [{ name: 'c', image: 'nginx:1.28' }] } } },
+      smp(),
+    );
     expect(image.spec?.containers[0].image).toBe('nginx:1.28');
     expect(image.metadata?.generation).toBe(2);
     expect(image.status?.phase).toBe('Running');
@@ -300,7 +344,9 @@ describe('status and scale subresources', () => {
     expect(stale.status.message).toContain('Operation cannot be fulfilled on replicasets.apps "scale-rs"');
     const patched = await env.apps.patchNamespacedReplicaSetScale({ name: 'scale-rs', namespace: 'default', body: { spec: { replicas: 0 } } }, mergePatch());
     expect(patched.spec?.replicas).toBe(0);
-    const neg = await failure(env.apps.patchNamespacedReplicaSetScale({ name: 'scale-rs', namespace: 'default', body: { spec: { replicas: -1 } } }, mergePatch()));
+    const neg = await failure(
+      env.apps.patchNamespacedReplicaSetScale({ name: 'scale-rs', namespace: 'default', body: { spec: { replicas: -1 } } }, mergePatch()),
+    );
     expect(neg.code).toBe(422);
     expect(neg.status.message).toBe('Scale.autoscaling "scale-rs" is invalid: spec.replicas: Invalid value: -1: must be greater than or equal to 0');
   });
@@ -316,12 +362,26 @@ describe('dryRun=All', () => {
     const created = await env.core.createNamespacedPod({ namespace: 'default', body: podBody('dry-new'), dryRun: 'All' });
     expect(created.metadata?.name).toBe('dry-new');
     expect(created.metadata?.uid).toBeTruthy();
-    const invalidDry = await failure(env.core.createNamespacedPod({ namespace: 'default', body: { metadata: { name: 'Bad_Name' }, spec: { containers: [{ name: 'c', image: 'i' }] } }, dryRun: 'All' }));
+    const invalidDry = await failure(
+      env.core.createNamespacedPod({
+        namespace: 'default',
+        body: { metadata: { name: 'Bad_Name' }, spec: { containers: [{ name: 'c', image: 'i' }] } },
+        dryRun: 'All',
+      }),
+    );
     expect(invalidDry.code).toBe(422);
-    const patched = await env.core.patchNamespacedPod({ name: 'dry-base', namespace: 'default', body: { metadata: { labels: { dry: 'yes' } } }, dryRun: 'All' }, mergePatch());
+    const patched = await env.core.patchNamespacedPod(
+      { name: 'dry-base', namespace: 'default', body: { metadata: { labels: { dry: 'yes' } } }, dryRun: 'All' },
+      mergePatch(),
+    );
     expect(patched.metadata?.labels?.dry).toBe('yes');
     expect(patched.metadata?.resourceVersion).toBe(base.metadata?.resourceVersion);
-    const replaced = await env.core.replaceNamespacedPod({ name: 'dry-base', namespace: 'default', body: { ...base, metadata: { ...base.metadata, labels: { r: '1' } } }, dryRun: 'All' });
+    const replaced = await env.core.replaceNamespacedPod({
+      name: 'dry-base',
+      namespace: 'default',
+      body: { ...base, metadata: { ...base.metadata, labels: { r: '1' } } },
+      dryRun: 'All',
+    });
     expect(replaced.metadata?.labels).toEqual({ r: '1' });
     await env.core.deleteNamespacedPod({ name: 'dry-base', namespace: 'default', dryRun: 'All' });
     await env.apps.createNamespacedReplicaSet({ namespace: 'default', body: rsBody('dry-rs'), dryRun: 'All' });

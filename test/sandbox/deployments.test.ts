@@ -41,47 +41,90 @@ describe('Deployments', () => {
       revisionHistoryLimit: 10,
       progressDeadlineSeconds: 600,
     });
-    expect(d.spec?.template.spec).toMatchObject({ restartPolicy: 'Always', terminationGracePeriodSeconds: 30, dnsPolicy: 'ClusterFirst', schedulerName: 'default-scheduler' });
+    expect(d.spec?.template.spec).toMatchObject({
+      restartPolicy: 'Always',
+      terminationGracePeriodSeconds: 30,
+      dnsPolicy: 'ClusterFirst',
+      schedulerName: 'default-scheduler',
+    });
     expect(d.spec?.template.spec?.serviceAccountName).toBeUndefined();
     expect(d.metadata?.generation).toBe(1);
     const stored = await raw(env.sb, 'GET', `${DEPLOYMENTS}/web`);
     expect(stored.json.status).toEqual({});
-    const recreate = await env.apps.createNamespacedDeployment({ namespace: 'default', body: deployBody('batch', { strategy: { type: 'Recreate' }, replicas: 0 }) });
+    const recreate = await env.apps.createNamespacedDeployment({
+      namespace: 'default',
+      body: deployBody('batch', { strategy: { type: 'Recreate' }, replicas: 0 }),
+    });
     expect(recreate.spec?.strategy).toEqual({ type: 'Recreate' });
     expect(recreate.spec?.replicas).toBe(0);
   });
 
   it('validation: selector required and matching the template labels, strategy, rolling-update bounds, progress deadline', async () => {
-    const noSel = await failure(env.apps.createNamespacedDeployment({ namespace: 'default', body: { ...deployBody('a'), spec: { template: deployBody('a').spec.template } } as never }));
+    const noSel = await failure(
+      env.apps.createNamespacedDeployment({ namespace: 'default', body: { ...deployBody('a'), spec: { template: deployBody('a').spec.template } } as never }),
+    );
     expect(noSel.code).toBe(422);
     expect(noSel.status.message).toContain('spec.selector: Required value');
-    const mismatch = await failure(env.apps.createNamespacedDeployment({ namespace: 'default', body: deployBody('b', { selector: { matchLabels: { app: 'other' } } }) }));
+    const mismatch = await failure(
+      env.apps.createNamespacedDeployment({ namespace: 'default', body: deployBody('b', { selector: { matchLabels: { app: 'other' } } }) }),
+    );
     expect(mismatch.status.message).toBe(
       'Deployment.apps "b" is invalid: spec.template.metadata.labels: Invalid value: map[string]string{"app":"b"}: `selector` does not match template `labels`',
     );
-    const both0 = await failure(env.apps.createNamespacedDeployment({ namespace: 'default', body: deployBody('c', { strategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 0, maxSurge: 0 } } }) }));
-    expect(both0.status.message).toBe('Deployment.apps "c" is invalid: spec.strategy.rollingUpdate.maxUnavailable: Invalid value: 0: may not be 0 when `maxSurge` is 0');
-    const recreateRU = await failure(env.apps.createNamespacedDeployment({ namespace: 'default', body: deployBody('d', { strategy: { type: 'Recreate', rollingUpdate: { maxSurge: 1 } } }) }));
-    expect(recreateRU.status.message).toBe("Deployment.apps \"d\" is invalid: spec.strategy.rollingUpdate: Forbidden: may not be specified when strategy `type` is 'Recreate'");
+    const both0 = await failure(
+      env.apps.createNamespacedDeployment({
+        namespace: 'default',
+        body: deployBody('c', { strategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 0, maxSurge: 0 } } }),
+      }),
+    );
+    expect(both0.status.message).toBe(
+      'Deployment.apps "c" is invalid: spec.strategy.rollingUpdate.maxUnavailable: Invalid value: 0: may not be 0 when `maxSurge` is 0',
+    );
+    const recreateRU = await failure(
+      env.apps.createNamespacedDeployment({ namespace: 'default', body: deployBody('d', { strategy: { type: 'Recreate', rollingUpdate: { maxSurge: 1 } } }) }),
+    );
+    expect(recreateRU.status.message).toBe(
+      'Deployment.apps "d" is invalid: spec.strategy.rollingUpdate: Forbidden: may not be specified when strategy `type` is \'Recreate\'',
+    );
     const badType = await failure(env.apps.createNamespacedDeployment({ namespace: 'default', body: deployBody('e', { strategy: { type: 'BlueGreen' } }) }));
-    expect(badType.status.message).toBe('Deployment.apps "e" is invalid: spec.strategy.type: Unsupported value: "BlueGreen": supported values: "Recreate", "RollingUpdate"');
-    const deadline = await failure(env.apps.createNamespacedDeployment({ namespace: 'default', body: deployBody('f', { minReadySeconds: 600, progressDeadlineSeconds: 600 }) }));
-    expect(deadline.status.message).toBe('Deployment.apps "f" is invalid: spec.progressDeadlineSeconds: Invalid value: 600: must be greater than minReadySeconds');
-    const strict = await raw(env.sb, 'POST', `${DEPLOYMENTS}?fieldValidation=Strict`, { body: deployBody('g', { strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxSurplus: 2 } } }) });
+    expect(badType.status.message).toBe(
+      'Deployment.apps "e" is invalid: spec.strategy.type: Unsupported value: "BlueGreen": supported values: "Recreate", "RollingUpdate"',
+    );
+    const deadline = await failure(
+      env.apps.createNamespacedDeployment({ namespace: 'default', body: deployBody('f', { minReadySeconds: 600, progressDeadlineSeconds: 600 }) }),
+    );
+    expect(deadline.status.message).toBe(
+      'Deployment.apps "f" is invalid: spec.progressDeadlineSeconds: Invalid value: 600: must be greater than minReadySeconds',
+    );
+    const strict = await raw(env.sb, 'POST', `${DEPLOYMENTS}?fieldValidation=Strict`, {
+      body: deployBody('g', { strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxSurplus: 2 } } }),
+    });
     expect(strict.status).toBe(400);
-    expect(strict.json.message).toBe('Deployment in version "v1" cannot be handled as a Deployment: strict decoding error: unknown field "spec.strategy.rollingUpdate.maxSurplus"');
+    expect(strict.json.message).toBe(
+      'Deployment in version "v1" cannot be handled as a Deployment: strict decoding error: unknown field "spec.strategy.rollingUpdate.maxSurplus"',
+    );
   });
 
   it('generation follows spec and annotation changes, not labels or status; observedGeneration is left as written', async () => {
     await env.apps.createNamespacedDeployment({ namespace: 'default', body: deployBody('gen') });
-    const labelled = await env.apps.patchNamespacedDeployment({ name: 'gen', namespace: 'default', body: { metadata: { labels: { tier: 'x' } } } }, mergePatch());
+    const labelled = await env.apps.patchNamespacedDeployment(
+      { name: 'gen', namespace: 'default', body: { metadata: { labels: { tier: 'x' } } } },
+      mergePatch(),
+    );
     expect(labelled.metadata?.generation).toBe(1);
-    const annotated = await env.apps.patchNamespacedDeployment({ name: 'gen', namespace: 'default', body: { metadata: { annotations: { note: 'y' } } } }, mergePatch());
+    const annotated = await env.apps.patchNamespacedDeployment(
+      { name: 'gen', namespace: 'default', body: { metadata: { annotations: { note: 'y' } } } },
+      mergePatch(),
+    );
     expect(annotated.metadata?.generation).toBe(2);
     const resized = await env.apps.patchNamespacedDeployment({ name: 'gen', namespace: 'default', body: { spec: { replicas: 3 } } }, mergePatch());
     expect(resized.metadata?.generation).toBe(3);
     const st = await env.apps.patchNamespacedDeploymentStatus(
-      { name: 'gen', namespace: 'default', body: { status: { observedGeneration: 1, replicas: 3, updatedReplicas: 2, readyReplicas: 2, availableReplicas: 1 } } },
+      {
+        name: 'gen',
+        namespace: 'default',
+        body: { status: { observedGeneration: 1, replicas: 3, updatedReplicas: 2, readyReplicas: 2, availableReplicas: 1 } },
+      },
       mergePatch(),
     );
     expect(st.metadata?.generation).toBe(3);
@@ -91,7 +134,9 @@ describe('Deployments', () => {
     expect(spec.status?.replicas).toBe(3);
     const viaStatus = await env.apps.patchNamespacedDeploymentStatus({ name: 'gen', namespace: 'default', body: { spec: { replicas: 7 } } }, mergePatch());
     expect(viaStatus.spec?.replicas).toBe(3);
-    const badStatus = await failure(env.apps.patchNamespacedDeploymentStatus({ name: 'gen', namespace: 'default', body: { status: { availableReplicas: 3 } } }, mergePatch()));
+    const badStatus = await failure(
+      env.apps.patchNamespacedDeploymentStatus({ name: 'gen', namespace: 'default', body: { status: { availableReplicas: 3 } } }, mergePatch()),
+    );
     expect(badStatus.status.message).toBe('Deployment.apps "gen" is invalid: status.availableReplicas: Invalid value: 3: cannot be greater than readyReplicas');
   });
 
@@ -107,9 +152,20 @@ describe('Deployments', () => {
   });
 
   it('the selector is immutable; a strategic merge patch merges template containers by name', async () => {
-    const f = await failure(env.apps.patchNamespacedDeployment({ name: 'sc', namespace: 'default', body: { spec: { selector: { matchLabels: { app: 'sc', v: '2' } }, template: { metadata: { labels: { app: 'sc', v: '2' } } } } } }, smp()));
+    const f = await failure(
+      env.apps.patchNamespacedDeployment(
+        {
+          name: 'sc',
+          namespace: 'default',
+          body: { spec: { selector: { matchLabels: { app: 'sc', v: '2' } }, template: { metadata: { labels: { app: 'sc', v: '2' } } } } },
+        },
+        smp(),
+      ),
+    );
     expect(f.code).toBe(422);
-    expect(f.status.message).toContain('spec.selector: Invalid value: v1.LabelSelector{MatchLabels:map[string]string{"app":"sc", "v":"2"}, MatchExpressions:[]v1.LabelSelectorRequirement(nil)}: field is immutable');
+    expect(f.status.message).toContain(
+      'spec.selector: Invalid value: v1.LabelSelector{MatchLabels:map[string]string{"app":"sc", "v":"2"}, MatchExpressions:[]v1.LabelSelectorRequirement(nil)}: field is immutable',
+    );
     const d = await env.apps.patchNamespacedDeployment(
       { name: 'sc', namespace: 'default', body: { spec: { template: { spec: { containers: [{ name: 'sidecar', image: 'busybox:1.36' }] } } } } },
       smp(),
@@ -125,10 +181,16 @@ describe('Deployments', () => {
     const rs = rsBody('owner-1', 0, { app: 'owner' });
     await env.apps.createNamespacedReplicaSet({
       namespace: 'default',
-      body: { ...rs, metadata: { name: 'owner-1', ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'owner', uid: d.metadata!.uid!, controller: true }] } },
+      body: {
+        ...rs,
+        metadata: { name: 'owner-1', ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'owner', uid: d.metadata!.uid!, controller: true }] },
+      },
     });
     await env.apps.deleteNamespacedDeployment({ name: 'owner', namespace: 'default' });
-    await waitFor(async () => (await env.apps.listNamespacedReplicaSet({ namespace: 'default', labelSelector: 'app=owner' })).items.length === 0, 'the owned ReplicaSet collected');
+    await waitFor(
+      async () => (await env.apps.listNamespacedReplicaSet({ namespace: 'default', labelSelector: 'app=owner' })).items.length === 0,
+      'the owned ReplicaSet collected',
+    );
   });
 
   it('kubectl get deploy prints NAME READY UP-TO-DATE AVAILABLE AGE (-o wide: CONTAINERS IMAGES SELECTOR)', async () => {

@@ -71,14 +71,17 @@ spec:
       containers: [{name: c, image: nginx:1.27}]
 `;
 const ownerRef = (name: string, uid: string, controller: boolean) =>
-  controller ? { apiVersion: 'apps/v1', kind: 'ReplicaSet', name, uid, controller: true, blockOwnerDeletion: true } : { apiVersion: 'apps/v1', kind: 'ReplicaSet', name, uid };
+  controller
+    ? { apiVersion: 'apps/v1', kind: 'ReplicaSet', name, uid, controller: true, blockOwnerDeletion: true }
+    : { apiVersion: 'apps/v1', kind: 'ReplicaSet', name, uid };
 const STALE = 'the object has been modified; please apply your changes to the latest version and try again';
 const ALPHABET = '[bcdfghjklmnpqrstvwxz2456789]';
 
 export const ROWS: Row[] = [
   {
     name: 'create -f reads /openapi/v3 and its group-version document, then POSTs with fieldValidation=Strict',
-    facts: 'What kubectl v1.32 sends: `create -f` → it first reads `/openapi/v3` (and the group-version document it points to) for field validation, then `POST …?fieldManager=kubectl-create&fieldValidation=Strict`.',
+    facts:
+      'What kubectl v1.32 sends: `create -f` → it first reads `/openapi/v3` (and the group-version document it points to) for field validation, then `POST …?fieldManager=kubectl-create&fieldValidation=Strict`.',
     act: async (c) => {
       await c.namespace(NS);
       const r = await c.kubectl('create', '-v=6', '-f', await c.file('p1.yaml', POD('p1')));
@@ -87,12 +90,16 @@ export const ROWS: Row[] = [
     want: {
       code: 0,
       stdout: 'pod/p1 created\n',
-      requests: ['GET /openapi/v3 200', 'GET /openapi/v3/api/v1 200', `POST /api/v1/namespaces/${NS}/pods?fieldManager=kubectl-create&fieldValidation=Strict 201`],
+      requests: [
+        'GET /openapi/v3 200',
+        'GET /openapi/v3/api/v1 200',
+        `POST /api/v1/namespaces/${NS}/pods?fieldManager=kubectl-create&fieldValidation=Strict 201`,
+      ],
     },
   },
   {
     name: 'an unknown field is refused by the server under fieldValidation=Strict',
-    facts: 'handlers/create.go: a strict decoding error under fieldValidation=Strict is a 400 BadRequest carrying the decoder\'s message',
+    facts: "handlers/create.go: a strict decoding error under fieldValidation=Strict is a 400 BadRequest carrying the decoder's message",
     act: async (c) => {
       const r = await c.kubectl('create', '-f', await c.file('bogus.yaml', POD('bogus', '  foo: 1\n')));
       return { code: r.code, stderr: r.stderr, stored: (await c.http('GET', `/api/v1/namespaces/${NS}/pods/bogus`)).status };
@@ -116,25 +123,51 @@ export const ROWS: Row[] = [
     name: 'adoption: SMP with the right metadata.uid adds the controller reference',
     facts: 'same patch with the right `metadata.uid`, adding a controller ownerReference → 200; the list gains the entry (SMP merge key `uid`)',
     act: async (c) => {
-      await c.kubectl('create', '-f', await c.file('owners.yaml', `${RS('web', 0, 'web')}---\n${RS('cm', 0, 'cm')}---\n${RS('other', 0, 'other')}---\n${POD('orphan')}`));
+      await c.kubectl(
+        'create',
+        '-f',
+        await c.file('owners.yaml', `${RS('web', 0, 'web')}---\n${RS('cm', 0, 'cm')}---\n${RS('other', 0, 'other')}---\n${POD('orphan')}`),
+      );
       const pod = await c.uid('pods', 'orphan');
-      const r = await c.kubectl('patch', 'pod', 'orphan', '-n', NS, '--type', 'strategic', '-p', JSON.stringify({ metadata: { ownerReferences: [ownerRef('web', await c.uid('replicasets', 'web'), true)], uid: pod } }));
+      const r = await c.kubectl(
+        'patch',
+        'pod',
+        'orphan',
+        '-n',
+        NS,
+        '--type',
+        'strategic',
+        '-p',
+        JSON.stringify({ metadata: { ownerReferences: [ownerRef('web', await c.uid('replicasets', 'web'), true)], uid: pod } }),
+      );
       return { code: r.code, stdout: r.stdout, owners: await c.owners('orphan') };
     },
     want: { code: 0, stdout: 'pod/orphan patched\n', owners: ['web'] },
   },
   {
     name: 'a new ownerReference goes first in the merged list (strategicpatch normalizeElementOrder)',
-    facts: 'apimachinery strategicpatch mergeSlice: patch items before the server-only items they are not ordered after; adding `cm` to a pod owned by `web` gives `cm,web`',
+    facts:
+      'apimachinery strategicpatch mergeSlice: patch items before the server-only items they are not ordered after; adding `cm` to a pod owned by `web` gives `cm,web`',
     act: async (c) => {
-      const r = await c.kubectl('patch', 'pod', 'orphan', '-n', NS, '--type', 'strategic', '-p', JSON.stringify({ metadata: { ownerReferences: [ownerRef('cm', await c.uid('replicasets', 'cm'), false)] } }));
+      const r = await c.kubectl(
+        'patch',
+        'pod',
+        'orphan',
+        '-n',
+        NS,
+        '--type',
+        'strategic',
+        '-p',
+        JSON.stringify({ metadata: { ownerReferences: [ownerRef('cm', await c.uid('replicasets', 'cm'), false)] } }),
+      );
       return { code: r.code, owners: await c.owners('orphan') };
     },
     want: { code: 0, owners: ['cm', 'web'] },
   },
   {
     name: 'adoption with a different metadata.uid: 422 field is immutable (not 409)',
-    facts: 'strategic merge patch on a pod whose body carries `metadata.uid` different from the pod\'s → 422 Invalid, `metadata.uid: Invalid value: "…": field is immutable` (not 409)',
+    facts:
+      'strategic merge patch on a pod whose body carries `metadata.uid` different from the pod\'s → 422 Invalid, `metadata.uid: Invalid value: "…": field is immutable` (not 409)',
     act: async (c) => {
       const body = { metadata: { ownerReferences: [ownerRef('web', await c.uid('replicasets', 'web'), true)], uid: 'uid-of-the-old-pod' } };
       const r = await c.kubectl('patch', 'pod', 'orphan', '-n', NS, '--type', 'strategic', '-p', JSON.stringify(body));
@@ -150,7 +183,8 @@ export const ROWS: Row[] = [
   },
   {
     name: 'a second controller reference: 422 naming both',
-    facts: 'adding a second ownerReference with `controller: true` → 422 Invalid: `metadata.ownerReferences: Invalid value: …: Only one reference can have Controller set to true. Found "true" in references for ReplicaSet/y and ReplicaSet/x`',
+    facts:
+      'adding a second ownerReference with `controller: true` → 422 Invalid: `metadata.ownerReferences: Invalid value: …: Only one reference can have Controller set to true. Found "true" in references for ReplicaSet/y and ReplicaSet/x`',
     act: async (c) => {
       const body = { metadata: { ownerReferences: [ownerRef('other', await c.uid('replicasets', 'other'), true)], uid: await c.uid('pods', 'orphan') } };
       const r = await c.kubectl('patch', 'pod', 'orphan', '-n', NS, '--type', 'strategic', '-p', JSON.stringify(body));
@@ -158,15 +192,20 @@ export const ROWS: Row[] = [
     },
     want: {
       code: 1,
-      stderr: expect.stringMatching(/^The Pod "orphan" is invalid: metadata\.ownerReferences: Invalid value: .*: Only one reference can have Controller set to true\. Found "true" in references for ReplicaSet\/other and ReplicaSet\/web\n$/),
+      stderr: expect.stringMatching(
+        /^The Pod "orphan" is invalid: metadata\.ownerReferences: Invalid value: .*: Only one reference can have Controller set to true\. Found "true" in references for ReplicaSet\/other and ReplicaSet\/web\n$/,
+      ),
       owners: ['cm', 'web'],
     },
   },
   {
     name: 'release: $patch delete by uid; sent again when nothing matches: 200, no change',
-    facts: 'release: SMP `{"metadata":{"ownerReferences":[{"$patch":"delete","uid":U}],"uid":POD_UID}}` → 200, the entry is gone; sent again when nothing matches: 200, no change',
+    facts:
+      'release: SMP `{"metadata":{"ownerReferences":[{"$patch":"delete","uid":U}],"uid":POD_UID}}` → 200, the entry is gone; sent again when nothing matches: 200, no change',
     act: async (c) => {
-      const body = JSON.stringify({ metadata: { ownerReferences: [{ $patch: 'delete', uid: await c.uid('replicasets', 'web') }], uid: await c.uid('pods', 'orphan') } });
+      const body = JSON.stringify({
+        metadata: { ownerReferences: [{ $patch: 'delete', uid: await c.uid('replicasets', 'web') }], uid: await c.uid('pods', 'orphan') },
+      });
       const first = await c.kubectl('patch', 'pod', 'orphan', '-n', NS, '--type', 'strategic', '-p', body);
       const owners = await c.owners('orphan');
       const again = await c.kubectl('patch', 'pod', 'orphan', '-n', NS, '--type', 'strategic', '-p', body);
@@ -176,7 +215,8 @@ export const ROWS: Row[] = [
   },
   {
     name: 'replace with a stale resourceVersion: 409 Conflict',
-    facts: 'PUT with a stale `metadata.resourceVersion` → 409 Conflict, reason `Conflict`: `Operation cannot be fulfilled on pods "p1": the object has been modified; please apply your changes to the latest version and try again`',
+    facts:
+      'PUT with a stale `metadata.resourceVersion` → 409 Conflict, reason `Conflict`: `Operation cannot be fulfilled on pods "p1": the object has been modified; please apply your changes to the latest version and try again`',
     act: async (c) => {
       const stale = await c.kubectl('get', 'pod', 'p1', '-n', NS, '-o', 'yaml');
       const file = await c.file('stale.yaml', stale.stdout);
@@ -187,7 +227,7 @@ export const ROWS: Row[] = [
     want: { code: 1, stderr: `Error from server (Conflict): error when replacing "{dir}/stale.yaml": Operation cannot be fulfilled on pods "p1": ${STALE}\n` },
   },
   {
-    name: 'label and annotate: GET the object, then a merge patch with kubectl\'s field manager',
+    name: "label and annotate: GET the object, then a merge patch with kubectl's field manager",
     facts: 'What kubectl v1.32 sends: `label` / `annotate` → `GET` the object, then `PATCH …?fieldManager=kubectl-label` (a merge patch)',
     act: async (c) => {
       const l = await c.kubectl('label', 'pod', 'p1', '-n', NS, 'lab=1', '-v=6');
@@ -209,7 +249,11 @@ export const ROWS: Row[] = [
     facts: 'discovery of apps/v1 → resources `replicasets`, `replicasets/scale`, `replicasets/status` (each with its verbs)',
     act: async (c) => {
       const r = JSON.parse((await c.kubectl('get', '--raw', '/apis/apps/v1')).stdout);
-      return { resources: Object.fromEntries(r.resources.filter((x: { name: string }) => x.name.startsWith('replicasets')).map((x: { name: string; verbs: string[] }) => [x.name, x.verbs])) };
+      return {
+        resources: Object.fromEntries(
+          r.resources.filter((x: { name: string }) => x.name.startsWith('replicasets')).map((x: { name: string; verbs: string[] }) => [x.name, x.verbs]),
+        ),
+      };
     },
     want: {
       resources: {
@@ -232,19 +276,46 @@ export const ROWS: Row[] = [
     name: 'the three patch types; a failed JSON patch test is the generic 422',
     facts: 'handlers/patch.go: jsonPatcher wraps json-patch Apply errors in errors.NewGenericServerResponse(422, …, isUnexpectedResponse=false)',
     act: async (c) => {
-      const json = await c.kubectl('patch', 'pod', 'p1', '-n', NS, '--type', 'json', '-p', '[{"op":"test","path":"/metadata/labels/app","value":"web"},{"op":"add","path":"/metadata/labels/j","value":"1"}]');
+      const json = await c.kubectl(
+        'patch',
+        'pod',
+        'p1',
+        '-n',
+        NS,
+        '--type',
+        'json',
+        '-p',
+        '[{"op":"test","path":"/metadata/labels/app","value":"web"},{"op":"add","path":"/metadata/labels/j","value":"1"}]',
+      );
       const merge = await c.kubectl('patch', 'pod', 'p1', '-n', NS, '--type', 'merge', '-p', '{"metadata":{"labels":{"m":"1"}}}');
       const smp = await c.kubectl('patch', 'pod', 'p1', '-n', NS, '--type', 'strategic', '-p', '{"spec":{"containers":[{"name":"c","image":"nginx:1.28"}]}}');
       const failed = await c.kubectl('patch', 'pod', 'p1', '-n', NS, '--type', 'json', '-p', '[{"op":"test","path":"/metadata/labels/app","value":"db"}]');
-      const h = await c.http('PATCH', `/api/v1/namespaces/${NS}/pods/p1`, { body: [{ op: 'remove', path: '/metadata/labels/missing' }], contentType: 'application/json-patch+json' });
+      const h = await c.http('PATCH', `/api/v1/namespaces/${NS}/pods/p1`, {
+        body: [{ op: 'remove', path: '/metadata/labels/missing' }],
+        contentType: 'application/json-patch+json',
+      });
       const p = (await c.http('GET', `/api/v1/namespaces/${NS}/pods/p1`)).json;
-      return { out: [json.stdout, merge.stdout, smp.stdout], failed: [failed.code, failed.stderr], status: h.status, body: h.json, labels: p.metadata.labels, image: p.spec.containers[0].image };
+      return {
+        out: [json.stdout, merge.stdout, smp.stdout],
+        failed: [failed.code, failed.stderr],
+        status: h.status,
+        body: h.json,
+        labels: p.metadata.labels,
+        image: p.spec.containers[0].image,
+      };
     },
     want: {
       out: ['pod/p1 patched\n', 'pod/p1 patched\n', 'pod/p1 patched\n'],
       failed: [1, 'The request is invalid: the server rejected our request due to an error in our request\n'],
       status: 422,
-      body: { kind: 'Status', status: 'Failure', reason: 'Invalid', code: 422, details: {}, message: 'the server rejected our request due to an error in our request' },
+      body: {
+        kind: 'Status',
+        status: 'Failure',
+        reason: 'Invalid',
+        code: 422,
+        details: {},
+        message: 'the server rejected our request due to an error in our request',
+      },
       labels: { app: 'web', tier: 'fe', touched: 'yes', lab: '1', j: '1', m: '1' },
       image: 'nginx:1.28',
     },
@@ -303,7 +374,8 @@ export const ROWS: Row[] = [
   },
   {
     name: 'server dry run on every verb leaves the state unchanged',
-    facts: '`kubectl delete pod X --dry-run=server` (`DELETE …?dryRun=All`) → 200, prints `pod "X" deleted (server dry run)`, and the pod is still there. `dryRun=All` leaves storage untouched on every write verb',
+    facts:
+      '`kubectl delete pod X --dry-run=server` (`DELETE …?dryRun=All`) → 200, prints `pod "X" deleted (server dry run)`, and the pod is still there. `dryRun=All` leaves storage untouched on every write verb',
     act: async (c) => {
       const rv = async () => (await c.http('GET', `/api/v1/namespaces/${NS}/pods`)).json.metadata.resourceVersion;
       const before = await rv();
@@ -333,16 +405,26 @@ export const ROWS: Row[] = [
   },
   {
     name: 'watch from a resourceVersion older than the server keeps: 200, one ERROR 410 Expired, end',
-    facts: 'watch from a resourceVersion older than the server keeps → HTTP 200, then one event `{"type":"ERROR","object":{"kind":"Status","status":"Failure","message":"too old resource version: 1 (497)","reason":"Expired","code":410}}`, then the stream ends',
+    facts:
+      'watch from a resourceVersion older than the server keeps → HTTP 200, then one event `{"type":"ERROR","object":{"kind":"Status","status":"Failure","message":"too old resource version: 1 (497)","reason":"Expired","code":410}}`, then the stream ends',
     act: async (c) => {
       // more writes than the sandbox's watch history (50 here) keeps
-      for (let i = 0; i < 60; i++) await c.http('PATCH', `/api/v1/namespaces/${NS}/pods/p1`, { body: { metadata: { annotations: { n: String(i) } } }, contentType: 'application/merge-patch+json' });
+      for (let i = 0; i < 60; i++)
+        await c.http('PATCH', `/api/v1/namespaces/${NS}/pods/p1`, {
+          body: { metadata: { annotations: { n: String(i) } } },
+          contentType: 'application/merge-patch+json',
+        });
       return c.watch(`/api/v1/namespaces/${NS}/pods?watch=true&resourceVersion=1`);
     },
     want: {
       status: 200,
       ended: true,
-      events: [{ type: 'ERROR', object: { kind: 'Status', status: 'Failure', message: expect.stringMatching(/^too old resource version: 1 \(\d+\)$/), reason: 'Expired', code: 410 } }],
+      events: [
+        {
+          type: 'ERROR',
+          object: { kind: 'Status', status: 'Failure', message: expect.stringMatching(/^too old resource version: 1 \(\d+\)$/), reason: 'Expired', code: 410 },
+        },
+      ],
     },
   },
   {
@@ -353,13 +435,19 @@ export const ROWS: Row[] = [
       const del = await c.kubectl('delete', 'pod', 'held', '-n', NS, '--wait=false');
       const held = (await c.http('GET', `/api/v1/namespaces/${NS}/pods/held`)).json;
       await c.kubectl('patch', 'pod', 'held', '-n', NS, '--type', 'merge', '-p', '{"metadata":{"finalizers":null}}');
-      return { del: del.stdout, terminating: !!held.metadata.deletionTimestamp, grace: held.metadata.deletionGracePeriodSeconds, after: (await c.http('GET', `/api/v1/namespaces/${NS}/pods/held`)).status };
+      return {
+        del: del.stdout,
+        terminating: !!held.metadata.deletionTimestamp,
+        grace: held.metadata.deletionGracePeriodSeconds,
+        after: (await c.http('GET', `/api/v1/namespaces/${NS}/pods/held`)).status,
+      };
     },
     want: { del: 'pod "held" deleted\n', terminating: true, grace: 0, after: 404 },
   },
   {
     name: 'delete of a pod on a node: it stays with deletionTimestamp and grace 30; without a node it goes at once',
-    facts: 'delete a pod that has `spec.nodeName` (no kubelet running) → 200; the pod stays, with `deletionTimestamp` and `deletionGracePeriodSeconds: 30`, until the kubelet (or a force delete with grace 0) removes it. A pod with no node is removed at once.',
+    facts:
+      'delete a pod that has `spec.nodeName` (no kubelet running) → 200; the pod stays, with `deletionTimestamp` and `deletionGracePeriodSeconds: 30`, until the kubelet (or a force delete with grace 0) removes it. A pod with no node is removed at once.',
     act: async (c) => {
       await c.kubectl('create', '-f', await c.file('bound.yaml', `${POD('bound', '  nodeName: node-1\n')}---\n${POD('loose')}`));
       const del = await c.kubectl('delete', 'pod', 'bound', 'loose', '-n', NS, '--wait=false');
@@ -377,23 +465,38 @@ export const ROWS: Row[] = [
   },
   {
     name: 'create in a terminating namespace: 403 NamespaceTerminating with its cause',
-    facts: 'create in a namespace that is being deleted → 403 Forbidden, message `pods "t" is forbidden: unable to create new content in namespace shop-old because it is being terminated`, `details.causes[0]` = `{"reason":"NamespaceTerminating","message":"namespace shop-old is being terminated","field":"metadata.namespace"}`',
+    facts:
+      'create in a namespace that is being deleted → 403 Forbidden, message `pods "t" is forbidden: unable to create new content in namespace shop-old because it is being terminated`, `details.causes[0]` = `{"reason":"NamespaceTerminating","message":"namespace shop-old is being terminated","field":"metadata.namespace"}`',
     act: async (c) => {
       await c.namespace('shop-old');
-      await c.kubectl('create', '-f', await c.file('old.yaml', POD('keep').replace(`namespace: ${NS}`, 'namespace: shop-old').replace('labels:', 'finalizers: [example.com/hold]\n  labels:')));
+      await c.kubectl(
+        'create',
+        '-f',
+        await c.file(
+          'old.yaml',
+          POD('keep').replace(`namespace: ${NS}`, 'namespace: shop-old').replace('labels:', 'finalizers: [example.com/hold]\n  labels:'),
+        ),
+      );
       await c.kubectl('delete', 'namespace', 'shop-old', '--wait=false');
       const r = await c.kubectl('create', '-f', await c.file('t.yaml', POD('t').replace(`namespace: ${NS}`, 'namespace: shop-old')));
-      const h = await c.http('POST', '/api/v1/namespaces/shop-old/pods', { body: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 't' }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } });
+      const h = await c.http('POST', '/api/v1/namespaces/shop-old/pods', {
+        body: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 't' }, spec: { containers: [{ name: 'c', image: 'nginx' }] } },
+      });
       return { code: r.code, stderr: r.stderr, status: h.status, body: h.json };
     },
     want: {
       code: 1,
-      stderr: 'Error from server (Forbidden): error when creating "{dir}/t.yaml": pods "t" is forbidden: unable to create new content in namespace shop-old because it is being terminated\n',
+      stderr:
+        'Error from server (Forbidden): error when creating "{dir}/t.yaml": pods "t" is forbidden: unable to create new content in namespace shop-old because it is being terminated\n',
       status: 403,
       body: {
         reason: 'Forbidden',
         message: 'pods "t" is forbidden: unable to create new content in namespace shop-old because it is being terminated',
-        details: { name: 't', kind: 'pods', causes: [{ reason: 'NamespaceTerminating', message: 'namespace shop-old is being terminated', field: 'metadata.namespace' }] },
+        details: {
+          name: 't',
+          kind: 'pods',
+          causes: [{ reason: 'NamespaceTerminating', message: 'namespace shop-old is being terminated', field: 'metadata.namespace' }],
+        },
       },
     },
   },
@@ -401,7 +504,10 @@ export const ROWS: Row[] = [
     name: 'apply -f: create, then a changed file is a three-way merge patch, then unchanged',
     facts: 'kubectl apply (client-side): GET, then POST when missing, else a strategic merge patch computed from last-applied, live and the file',
     act: async (c) => {
-      const v1 = RS('applied', 1, 'applied').replace('containers: [{name: c, image: nginx:1.27}]', 'containers: [{name: c, image: nginx:1.27, env: [{name: A, value: "1"}]}]');
+      const v1 = RS('applied', 1, 'applied').replace(
+        'containers: [{name: c, image: nginx:1.27}]',
+        'containers: [{name: c, image: nginx:1.27, env: [{name: A, value: "1"}]}]',
+      );
       const v2 = v1.replace('replicas: 1', 'replicas: 2').replace('env: [{name: A, value: "1"}]', 'env: [{name: A, value: "1"}, {name: B, value: "2"}]');
       const outs = [
         await c.kubectl('apply', '-f', await c.file('a1.yaml', v1)),
@@ -409,7 +515,12 @@ export const ROWS: Row[] = [
         await c.kubectl('apply', '-f', await c.file('a2.yaml', v2)),
       ];
       const rs = (await c.http('GET', `/apis/apps/v1/namespaces/${NS}/replicasets/applied`)).json;
-      return { outs: outs.map((r) => r.stdout), stderr: outs.map((r) => r.stderr).join(''), replicas: rs.spec.replicas, env: rs.spec.template.spec.containers[0].env.map((e: { name: string }) => e.name) };
+      return {
+        outs: outs.map((r) => r.stdout),
+        stderr: outs.map((r) => r.stderr).join(''),
+        replicas: rs.spec.replicas,
+        env: rs.spec.template.spec.containers[0].env.map((e: { name: string }) => e.name),
+      };
     },
     want: {
       outs: ['replicaset.apps/applied created\n', 'replicaset.apps/applied configured\n', 'replicaset.apps/applied unchanged\n'],
@@ -419,8 +530,9 @@ export const ROWS: Row[] = [
     },
   },
   {
-    name: 'create -f --dry-run=server and apply -f of every bundled example (kind: List) pass kubectl\'s validation',
-    facts: 'kubectl pkg/validation: a v1 List always gets client-side schema validation, from /openapi/v2 as protobuf (client-go discovery OpenAPISchema, no JSON fallback)',
+    name: "create -f --dry-run=server and apply -f of every bundled example (kind: List) pass kubectl's validation",
+    facts:
+      'kubectl pkg/validation: a v1 List always gets client-side schema validation, from /openapi/v2 as protobuf (client-go discovery OpenAPISchema, no JSON fallback)',
     act: async (c) => {
       const out: Record<string, unknown> = {};
       for (const name of c.examples()) {
@@ -434,7 +546,15 @@ export const ROWS: Row[] = [
     },
     want: {
       ...Object.fromEntries(
-        ['deployment-rollout', 'drifted-replicaset', 'orphaned-pods', 'orphans-and-released', 'overlapping-selectors', 'replication-controller', 'scale-down-ranking'].map((n) => [`${n}.yaml`, [0, '', 0, '']]),
+        [
+          'deployment-rollout',
+          'drifted-replicaset',
+          'orphaned-pods',
+          'orphans-and-released',
+          'overlapping-selectors',
+          'replication-controller',
+          'scale-down-ranking',
+        ].map((n) => [`${n}.yaml`, [0, '', 0, '']]),
       ),
       // the example's ReplicaSet "broken" is invalid on purpose (an input for explain): a real server refuses it
       // (apimachinery ValidateLabelSelectorRequirement) and takes the rest of the List
@@ -448,7 +568,8 @@ export const ROWS: Row[] = [
   },
   {
     name: "kubectl's typed generators send protobuf bodies, and they work",
-    facts: 'Observed 2026-11-25: `kubectl create namespace`, `create deployment`, `create configmap` send protobuf (`k8s\\0` + runtime.Unknown); kubectl has no fallback: a 415 or 400 fails the command.',
+    facts:
+      'Observed 2026-11-25: `kubectl create namespace`, `create deployment`, `create configmap` send protobuf (`k8s\\0` + runtime.Unknown); kubectl has no fallback: a 415 or 400 fails the command.',
     act: async (c) => {
       const runs = [
         await c.kubectl('create', '-v=8', 'namespace', 'gen'),
@@ -484,17 +605,27 @@ export const ROWS: Row[] = [
   },
   {
     name: 'ServiceAccount admission: a pod naming a service account that does not exist is forbidden',
-    facts: 'Observed 2026-11-25: create a pod in a namespace that has no `default` ServiceAccount → 403 Forbidden: `pods "x" is forbidden: error looking up service account NS/default: serviceaccount "default" not found` (upstream plugin/pkg/admission/serviceaccount: the same lookup for a named account)',
+    facts:
+      'Observed 2026-11-25: create a pod in a namespace that has no `default` ServiceAccount → 403 Forbidden: `pods "x" is forbidden: error looking up service account NS/default: serviceaccount "default" not found` (upstream plugin/pkg/admission/serviceaccount: the same lookup for a named account)',
     act: async (c) => {
       const r = await c.kubectl('run', 'x', '--image=nginx:1.27', '-n', NS, '--overrides', JSON.stringify({ spec: { serviceAccountName: 'nobody' } }));
-      const h = await c.http('POST', `/api/v1/namespaces/${NS}/pods`, { body: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'y' }, spec: { serviceAccountName: 'nobody', containers: [{ name: 'c', image: 'nginx' }] } } });
+      const h = await c.http('POST', `/api/v1/namespaces/${NS}/pods`, {
+        body: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'y' }, spec: { serviceAccountName: 'nobody', containers: [{ name: 'c', image: 'nginx' }] } },
+      });
       return { code: r.code, stderr: r.stderr, status: h.status, body: h.json };
     },
     want: {
       code: 1,
       stderr: `Error from server (Forbidden): pods "x" is forbidden: error looking up service account ${NS}/nobody: serviceaccount "nobody" not found\n`,
       status: 403,
-      body: { kind: 'Status', status: 'Failure', reason: 'Forbidden', code: 403, message: `pods "y" is forbidden: error looking up service account ${NS}/nobody: serviceaccount "nobody" not found`, details: { name: 'y', kind: 'pods' } },
+      body: {
+        kind: 'Status',
+        status: 'Failure',
+        reason: 'Forbidden',
+        code: 403,
+        message: `pods "y" is forbidden: error looking up service account ${NS}/nobody: serviceaccount "nobody" not found`,
+        details: { name: 'y', kind: 'pods' },
+      },
     },
   },
 ];

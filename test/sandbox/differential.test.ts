@@ -41,7 +41,10 @@ beforeAll(async () => {
       const r = await ctx.kubectl('create', '-f', await ctx.file(`ns-${name}.yaml`, `apiVersion: v1\nkind: Namespace\nmetadata: {name: ${name}}\n`));
       const core = (await raw(env.sb, 'GET', '/api/v1')).json;
       if (core.resources.some((x: { name: string }) => x.name === 'serviceaccounts')) {
-        await waitFor(async () => (await raw(env.sb, 'GET', `/api/v1/namespaces/${name}/serviceaccounts/default`)).status === 200, `serviceaccount ${name}/default`);
+        await waitFor(
+          async () => (await raw(env.sb, 'GET', `/api/v1/namespaces/${name}/serviceaccounts/default`)).status === 200,
+          `serviceaccount ${name}/default`,
+        );
       }
       return r;
     },
@@ -64,7 +67,8 @@ beforeAll(async () => {
       const base = resource === 'pods' ? '/api/v1' : '/apis/apps/v1';
       return (await raw(env.sb, 'GET', `${base}/namespaces/diff/${resource}/${name}`)).json.metadata.uid;
     },
-    owners: async (pod) => ((await raw(env.sb, 'GET', `/api/v1/namespaces/diff/pods/${pod}`)).json.metadata.ownerReferences ?? []).map((r: { name: string }) => r.name),
+    owners: async (pod) =>
+      ((await raw(env.sb, 'GET', `/api/v1/namespaces/diff/pods/${pod}`)).json.metadata.ownerReferences ?? []).map((r: { name: string }) => r.name),
     requests: (stderr) =>
       stderr
         .split('\n')
@@ -77,7 +81,10 @@ beforeAll(async () => {
           return `${method} ${url.pathname}${url.search} ${code}`;
         })
         .filter((l) => !/^GET \/(api|apis)(\/[^/]+){0,2} /.test(l) || /\/namespaces\//.test(l)),
-    examples: () => readdirSync(EXAMPLES).filter((f) => f.endsWith('.yaml')).sort(),
+    examples: () =>
+      readdirSync(EXAMPLES)
+        .filter((f) => f.endsWith('.yaml'))
+        .sort(),
     example: (name) => join(EXAMPLES, name),
     namespacesOf: (file) => {
       const names = new Set<string>();

@@ -64,7 +64,9 @@ describe('dryRun=All leaves storage untouched on every write verb', () => {
     const nsDelete = await raw(env.sb, 'DELETE', '/api/v1/namespaces/dry', { body: dryBody });
     expect(nsDelete.status).toBe(200);
     expect(nsDelete.json.status.phase).toBe('Terminating');
-    const finalize = await raw(env.sb, 'PUT', '/api/v1/namespaces/dry/finalize?dryRun=All', { body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'dry' }, spec: { finalizers: [] } } });
+    const finalize = await raw(env.sb, 'PUT', '/api/v1/namespaces/dry/finalize?dryRun=All', {
+      body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'dry' }, spec: { finalizers: [] } },
+    });
     expect(finalize.status).toBe(200);
 
     // the query form too, on create, update, patch, status, scale and binding
@@ -77,15 +79,28 @@ describe('dryRun=All leaves storage untouched on every write verb', () => {
     const put = await raw(env.sb, 'PUT', `${PODS}/plain?dryRun=All`, { body: { ...current, metadata: { ...current.metadata, labels: { put: 'yes' } } } });
     expect(put.json.metadata.labels).toEqual({ put: 'yes' });
     expect(put.json.metadata.resourceVersion).toBe(current.metadata.resourceVersion);
-    const unhold = await raw(env.sb, 'PATCH', `${PODS}/held?dryRun=All`, { body: { metadata: { finalizers: null } }, contentType: 'application/merge-patch+json' });
+    const unhold = await raw(env.sb, 'PATCH', `${PODS}/held?dryRun=All`, {
+      body: { metadata: { finalizers: null } },
+      contentType: 'application/merge-patch+json',
+    });
     expect(unhold.status).toBe(200);
-    const status = await raw(env.sb, 'PATCH', `${PODS}/plain/status?dryRun=All`, { body: { status: { phase: 'Running' } }, contentType: 'application/merge-patch+json' });
+    const status = await raw(env.sb, 'PATCH', `${PODS}/plain/status?dryRun=All`, {
+      body: { status: { phase: 'Running' } },
+      contentType: 'application/merge-patch+json',
+    });
     expect(status.json.status.phase).toBe('Running');
-    const scale = await raw(env.sb, 'PATCH', '/apis/apps/v1/namespaces/dry/replicasets/rs/scale?dryRun=All', { body: { spec: { replicas: 7 } }, contentType: 'application/merge-patch+json' });
+    const scale = await raw(env.sb, 'PATCH', '/apis/apps/v1/namespaces/dry/replicasets/rs/scale?dryRun=All', {
+      body: { spec: { replicas: 7 } },
+      contentType: 'application/merge-patch+json',
+    });
     expect(scale.json.spec.replicas).toBe(7);
-    const scalePut = await raw(env.sb, 'PUT', '/apis/apps/v1/namespaces/dry/replicasets/rs/scale?dryRun=All', { body: { apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: { name: 'rs', namespace: 'dry' }, spec: { replicas: 9 } } });
+    const scalePut = await raw(env.sb, 'PUT', '/apis/apps/v1/namespaces/dry/replicasets/rs/scale?dryRun=All', {
+      body: { apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: { name: 'rs', namespace: 'dry' }, spec: { replicas: 9 } },
+    });
     expect(scalePut.json.spec.replicas).toBe(9);
-    const bind = await raw(env.sb, 'POST', `${PODS}/plain/binding?dryRun=All`, { body: { apiVersion: 'v1', kind: 'Binding', metadata: { name: 'plain' }, target: { apiVersion: 'v1', kind: 'Node', name: 'node-2' } } });
+    const bind = await raw(env.sb, 'POST', `${PODS}/plain/binding?dryRun=All`, {
+      body: { apiVersion: 'v1', kind: 'Binding', metadata: { name: 'plain' }, target: { apiVersion: 'v1', kind: 'Node', name: 'node-2' } },
+    });
     expect(bind.status).toBe(201);
 
     const after = await state();

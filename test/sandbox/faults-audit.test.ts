@@ -15,7 +15,11 @@ import { failure, mergePatch, podBody, raw, startEnv, waitFor, type Env } from '
 const realSetTimeout = globalThis.setTimeout;
 const realSleep = (ms: number) => new Promise<void>((r) => realSetTimeout(r, ms));
 
-const jsonLines = async (file: string) => (await readFile(file, 'utf8')).split('\n').filter(Boolean).map((l) => JSON.parse(l));
+const jsonLines = async (file: string) =>
+  (await readFile(file, 'utf8'))
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
 
 let env: Env;
 let dir: string;
@@ -83,7 +87,9 @@ describe('fault injection', () => {
     for (let i = 0; i < 2; i++) {
       const f = await failure(patch('faulty'));
       expect(f.code).toBe(409);
-      expect(f.status.message).toBe('Operation cannot be fulfilled on pods "c1": the object has been modified; please apply your changes to the latest version and try again');
+      expect(f.status.message).toBe(
+        'Operation cannot be fulfilled on pods "c1": the object has been modified; please apply your changes to the latest version and try again',
+      );
     }
     expect((await patch('faulty')).metadata?.labels?.x).toBe('1');
   });
@@ -94,7 +100,13 @@ describe('fault injection', () => {
       try {
         e.sb.faults.set({ errorRate: 0.5, code: 500, verb: 'list' });
         const out: number[] = [];
-        for (let i = 0; i < 12; i++) out.push(await e.core.listNamespacedPod({ namespace: 'default' }).then(() => 200, (err) => err.code));
+        for (let i = 0; i < 12; i++)
+          out.push(
+            await e.core.listNamespacedPod({ namespace: 'default' }).then(
+              () => 200,
+              (err) => err.code,
+            ),
+          );
         return out;
       } finally {
         await e.sb.close();
@@ -194,27 +206,50 @@ describe('audit log', () => {
     await a.sb.close();
     // close() flushed the file: it holds the same requests, in order, as audit.k8s.io/v1 Events.
     const events = await jsonLines(file);
-    expect(events.map((e) => [e.verb, e.objectRef.resource, e.objectRef.subresource ?? '', e.objectRef.namespace ?? '', e.responseStatus.code, e.stageTimestamp, e.user.username, e.userAgent])).toEqual(
-      entries.map((e) => [e.verb, e.resource, e.subresource ?? '', e.namespace ?? '', e.code, e.time, e.user, e.userAgent]),
-    );
+    expect(
+      events.map((e) => [
+        e.verb,
+        e.objectRef.resource,
+        e.objectRef.subresource ?? '',
+        e.objectRef.namespace ?? '',
+        e.responseStatus.code,
+        e.stageTimestamp,
+        e.user.username,
+        e.userAgent,
+      ]),
+    ).toEqual(entries.map((e) => [e.verb, e.resource, e.subresource ?? '', e.namespace ?? '', e.code, e.time, e.user, e.userAgent]));
   });
 
-  it('the file is kube-apiserver\'s audit.k8s.io/v1 format: levels, objectRef, bodies, refusals, dry runs, the simulated components\' users', async () => {
+  it("the file is kube-apiserver's audit.k8s.io/v1 format: levels, objectRef, bodies, refusals, dry runs, the simulated components' users", async () => {
     const file = join(dir, 'v1.jsonl');
     const a = await ownEnv({ auditLog: file, nodes: 1 });
     const labels = { app: 'v1' };
-    const rs = await a.apps.createNamespacedReplicaSet({ namespace: 'default', body: { metadata: { name: 'v1' }, spec: { replicas: 0, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'c', image: 'x' }] } } } } });
-    const gen = await a.core.createNamespacedPod({ namespace: 'default', body: { metadata: { generateName: 'v1-', labels }, spec: { containers: [{ name: 'c', image: 'x' }] } } });
+    const rs = await a.apps.createNamespacedReplicaSet({
+      namespace: 'default',
+      body: {
+        metadata: { name: 'v1' },
+        spec: { replicas: 0, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'c', image: 'x' }] } } },
+      },
+    });
+    const gen = await a.core.createNamespacedPod({
+      namespace: 'default',
+      body: { metadata: { generateName: 'v1-', labels }, spec: { containers: [{ name: 'c', image: 'x' }] } },
+    });
     await a.core.patchNamespacedPod({ name: gen.metadata!.name!, namespace: 'default', body: { metadata: { labels: { extra: 'y' } } } }, mergePatch());
     // a stale resourceVersion: refused with 409, the Status in responseStatus and responseObject
     await a.apps.replaceNamespacedReplicaSetStatus({ name: 'v1', namespace: 'default', body: { ...rs, status: { replicas: 0, observedGeneration: 1 } } });
-    expect((await failure(a.apps.replaceNamespacedReplicaSetStatus({ name: 'v1', namespace: 'default', body: { ...rs, status: { replicas: 3 } } }))).code).toBe(409);
+    expect((await failure(a.apps.replaceNamespacedReplicaSetStatus({ name: 'v1', namespace: 'default', body: { ...rs, status: { replicas: 3 } } }))).code).toBe(
+      409,
+    );
     await a.core.createNamespacedPod({ namespace: 'default', body: podBody('dry'), dryRun: 'All' });
-    await a.core.createNamespacedEvent({ namespace: 'default', body: { metadata: { name: 'ev1' }, involvedObject: { kind: 'Pod', name: 'x', namespace: 'default' }, reason: 'R', message: 'm' } as never });
-    await waitFor(() => a.sb.audit().some((e) => e.user === 'system:node:node-1' && e.subresource === 'status'), 'the kubelet\'s status');
+    await a.core.createNamespacedEvent({
+      namespace: 'default',
+      body: { metadata: { name: 'ev1' }, involvedObject: { kind: 'Pod', name: 'x', namespace: 'default' }, reason: 'R', message: 'm' } as never,
+    });
+    await waitFor(() => a.sb.audit().some((e) => e.user === 'system:node:node-1' && e.subresource === 'status'), "the kubelet's status");
     await a.core.deleteNamespacedPod({ name: gen.metadata!.name!, namespace: 'default' });
     // the simulated scheduler binds the pod and its kubelet reports it; it deletes it after its grace period
-    await waitFor(() => a.sb.audit().some((e) => e.user === 'system:node:node-1' && e.verb === 'delete'), 'the kubelet\'s final delete');
+    await waitFor(() => a.sb.audit().some((e) => e.user === 'system:node:node-1' && e.verb === 'delete'), "the kubelet's final delete");
     await a.sb.close();
     const events = await jsonLines(file);
     const micro = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/;
@@ -254,11 +289,20 @@ describe('audit log', () => {
     // a patch's requestObject is the patch as sent
     const patch = find((e) => e.verb === 'patch' && e.objectRef.resource === 'pods' && !e.objectRef.subresource);
     expect([patch.requestURI, patch.objectRef.name, patch.requestObject, patch.responseObject.metadata.labels]).toEqual([
-      `/api/v1/namespaces/default/pods/${gen.metadata!.name}`, gen.metadata!.name, { metadata: { labels: { extra: 'y' } } }, { ...labels, extra: 'y' },
+      `/api/v1/namespaces/default/pods/${gen.metadata!.name}`,
+      gen.metadata!.name,
+      { metadata: { labels: { extra: 'y' } } },
+      { ...labels, extra: 'y' },
     ]);
     const refused = find((e) => e.verb === 'update' && e.objectRef.subresource === 'status' && e.responseStatus.code === 409);
     expect(refused.objectRef).toMatchObject({ name: 'v1', uid: rs.metadata!.uid, resourceVersion: rs.metadata!.resourceVersion, subresource: 'status' });
-    expect(refused.responseStatus).toMatchObject({ metadata: {}, status: 'Failure', reason: 'Conflict', code: 409, message: expect.stringContaining('the object has been modified') });
+    expect(refused.responseStatus).toMatchObject({
+      metadata: {},
+      status: 'Failure',
+      reason: 'Conflict',
+      code: 409,
+      message: expect.stringContaining('the object has been modified'),
+    });
     expect(refused.responseObject).toMatchObject({ kind: 'Status', status: 'Failure', reason: 'Conflict', code: 409 });
     const dry = find((e) => e.requestURI.includes('dryRun=All'));
     expect([dry.verb, dry.objectRef.name, dry.responseStatus.code]).toEqual(['create', 'dry', 201]);
@@ -285,7 +329,12 @@ describe('audit log', () => {
       expect([k.responseObject.status.phase, conds(k.responseObject.status)]).toEqual([k.requestObject.status.phase, conds(k.requestObject.status)]);
     }
     const last = find((e) => e.verb === 'delete' && e.user.username === 'system:node:node-1');
-    expect(last.requestObject).toEqual({ kind: 'DeleteOptions', apiVersion: 'meta.k8s.io/__internal', gracePeriodSeconds: 0, preconditions: { uid: gen.metadata!.uid } });
+    expect(last.requestObject).toEqual({
+      kind: 'DeleteOptions',
+      apiVersion: 'meta.k8s.io/__internal',
+      gracePeriodSeconds: 0,
+      preconditions: { uid: gen.metadata!.uid },
+    });
     const sa = events.filter((e) => e.objectRef.resource === 'serviceaccounts' && e.verb === 'create');
     for (const e of sa) expect(e.user.groups).toEqual(['system:serviceaccounts', 'system:serviceaccounts:kube-system', 'system:authenticated']);
   });
@@ -362,11 +411,15 @@ describe('audit log bound', () => {
     for (const namespace of ['a', 'b', 'c']) await core.listNamespacedPod({ namespace });
     const cluster = kc.getCurrentCluster()!;
     const body = await new Promise<any>((resolve, reject) => {
-      const req = httpsRequest(`${cluster.server}/sandbox/audit`, { headers: { Authorization: `Bearer ${kc.getCurrentUser()!.token}` }, ca: Buffer.from(cluster.caData!, 'base64') }, (res) => {
-        let text = '';
-        res.on('data', (c) => (text += c));
-        res.on('end', () => resolve(JSON.parse(text)));
-      });
+      const req = httpsRequest(
+        `${cluster.server}/sandbox/audit`,
+        { headers: { Authorization: `Bearer ${kc.getCurrentUser()!.token}` }, ca: Buffer.from(cluster.caData!, 'base64') },
+        (res) => {
+          let text = '';
+          res.on('data', (c) => (text += c));
+          res.on('end', () => resolve(JSON.parse(text)));
+        },
+      );
       req.on('error', reject);
       req.end();
     });
@@ -377,6 +430,7 @@ describe('audit log bound', () => {
   });
 
   it('rejects a bad auditMaxEntries', async () => {
-    for (const n of [-1, 1.5, Number.NaN]) await expect(startSandbox({ auditMaxEntries: n })).rejects.toThrow(/^auditMaxEntries must be a non-negative integer/);
+    for (const n of [-1, 1.5, Number.NaN])
+      await expect(startSandbox({ auditMaxEntries: n })).rejects.toThrow(/^auditMaxEntries must be a non-negative integer/);
   });
 });

@@ -1,14 +1,6 @@
 // Shared helpers for the sandbox tests: every test talks to a real sandbox over HTTPS.
 import { request } from 'node:https';
-import {
-  ApiException,
-  AppsV1Api,
-  CoordinationV1Api,
-  CoreV1Api,
-  KubeConfig,
-  PatchStrategy,
-  setHeaderOptions,
-} from '@kubernetes/client-node';
+import { ApiException, AppsV1Api, CoordinationV1Api, CoreV1Api, KubeConfig, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
 
 export interface Env {
@@ -35,7 +27,14 @@ export interface StatusBody {
   message: string;
   reason: string;
   code: number;
-  details?: { name?: string; group?: string; kind?: string; uid?: string; causes?: { reason?: string; message?: string; field?: string }[]; retryAfterSeconds?: number };
+  details?: {
+    name?: string;
+    group?: string;
+    kind?: string;
+    uid?: string;
+    causes?: { reason?: string; message?: string; field?: string }[];
+    retryAfterSeconds?: number;
+  };
 }
 
 /** Runs a client call that must fail; returns the HTTP code and the decoded Status. */

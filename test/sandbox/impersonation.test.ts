@@ -30,12 +30,18 @@ afterAll(async () => {
 
 describe('impersonation (kubectl --as)', () => {
   it('writes as the impersonated user, audited with both users; history names the one it acted as', async () => {
-    const rs = await kubectl.file('rs.yaml', 'apiVersion: apps/v1\nkind: ReplicaSet\nmetadata: {name: web, namespace: default}\nspec:\n  replicas: 1\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec: {containers: [{name: c, image: nginx}]}\n');
+    const rs = await kubectl.file(
+      'rs.yaml',
+      'apiVersion: apps/v1\nkind: ReplicaSet\nmetadata: {name: web, namespace: default}\nspec:\n  replicas: 1\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec: {containers: [{name: c, image: nginx}]}\n',
+    );
     expect((await kubectl.run('create', '-f', rs)).code).toBe(0);
     const scaled = await kubectl.run('scale', 'rs', 'web', '-n', 'default', '--replicas=3', `--as=${DC}`);
     expect(scaled.code, scaled.stderr).toBe(0);
     await sb.close();
-    const events = (await readFile(file, 'utf8')).split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    const events = (await readFile(file, 'utf8'))
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
     const scale = events.find((e) => e.objectRef?.subresource === 'scale' && e.verb !== 'get');
     expect(scale.user.username).toBe('sandbox-admin');
     expect(scale.impersonatedUser).toEqual({ username: DC, groups: ['system:serviceaccounts', 'system:serviceaccounts:kube-system', 'system:authenticated'] });

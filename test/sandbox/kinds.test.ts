@@ -15,9 +15,20 @@ import { raw, startEnv, type Env } from './helpers.js';
 import { headerOf, kubectlFor, rowOf } from './kubectl-runner.js';
 
 const widgets: Kind = {
-  name: 'widgets', singularName: 'widget', kind: 'Widget', listKind: 'WidgetList', group: 'example.rs-reconcile.dev',
-  version: 'v1alpha1', namespaced: true, verbs: ALL_VERBS, shortNames: ['wd'], subresources: { status: STATUS },
-  generation: true, allowCreateOnUpdate: false, defaultPropagation: 'Background', storageVersionHash: 'd2lkZ2V0cw==',
+  name: 'widgets',
+  singularName: 'widget',
+  kind: 'Widget',
+  listKind: 'WidgetList',
+  group: 'example.rs-reconcile.dev',
+  version: 'v1alpha1',
+  namespaced: true,
+  verbs: ALL_VERBS,
+  shortNames: ['wd'],
+  subresources: { status: STATUS },
+  generation: true,
+  allowCreateOnUpdate: false,
+  defaultPropagation: 'Background',
+  storageVersionHash: 'd2lkZ2V0cw==',
   defaults(o: Obj) {
     o.spec ??= {};
     o.spec.size ??= 1;
@@ -58,7 +69,18 @@ describe('a kind added through its kind file and the RESOURCES list only', () =>
   });
 
   it('is created with its defaults and create status, and read back', async () => {
-    const created = await raw(env.sb, 'POST', BASE, { body: { ...widget('w1', { color: 'red', parts: [{ name: 'a', n: 1 }, { name: 'b', n: 2 }] }), status: { built: 9 } } });
+    const created = await raw(env.sb, 'POST', BASE, {
+      body: {
+        ...widget('w1', {
+          color: 'red',
+          parts: [
+            { name: 'a', n: 1 },
+            { name: 'b', n: 2 },
+          ],
+        }),
+        status: { built: 9 },
+      },
+    });
     expect(created.status).toBe(201);
     expect(created.json).toMatchObject({ kind: 'Widget', spec: { size: 1, color: 'red' }, status: { built: 0 }, metadata: { generation: 1 } });
     const got = await raw(env.sb, 'GET', `${BASE}/w1`);
@@ -66,10 +88,13 @@ describe('a kind added through its kind file and the RESOURCES list only', () =>
     expect(got.json.metadata.uid).toBe(created.json.metadata.uid);
   });
 
-  it("is validated by its own Validate and ValidateUpdate", async () => {
+  it('is validated by its own Validate and ValidateUpdate', async () => {
     const bad = await raw(env.sb, 'POST', BASE, { body: widget('w0', { size: 0 }) });
     expect(bad.status).toBe(422);
-    expect(bad.json).toMatchObject({ reason: 'Invalid', details: { kind: 'Widget', causes: [{ field: 'spec.size', message: 'Invalid value: 0: must be greater than 0' }] } });
+    expect(bad.json).toMatchObject({
+      reason: 'Invalid',
+      details: { kind: 'Widget', causes: [{ field: 'spec.size', message: 'Invalid value: 0: must be greater than 0' }] },
+    });
     const immutable = await raw(env.sb, 'PATCH', `${BASE}/w1`, { body: { spec: { color: 'blue' } }, contentType: 'application/merge-patch+json' });
     expect(immutable.status).toBe(422);
     expect(immutable.json.details.causes[0]).toMatchObject({ field: 'spec.color' });
@@ -77,13 +102,24 @@ describe('a kind added through its kind file and the RESOURCES list only', () =>
 
   it('merges its lists by the merge key it declares in a strategic merge patch, and bumps generation', async () => {
     const patched = await raw(env.sb, 'PATCH', `${BASE}/w1`, {
-      body: { spec: { parts: [{ name: 'b', n: 20 }, { name: 'c', n: 3 }] } },
+      body: {
+        spec: {
+          parts: [
+            { name: 'b', n: 20 },
+            { name: 'c', n: 3 },
+          ],
+        },
+      },
       contentType: 'application/strategic-merge-patch+json',
     });
     expect(patched.status).toBe(200);
     // mergeSlice: the stored elements keep their places (b updated by its key), new ones follow;
     // a list without a merge key would have been replaced by the patch's two elements.
-    expect(patched.json.spec.parts).toEqual([{ name: 'a', n: 1 }, { name: 'b', n: 20 }, { name: 'c', n: 3 }]);
+    expect(patched.json.spec.parts).toEqual([
+      { name: 'a', n: 1 },
+      { name: 'b', n: 20 },
+      { name: 'c', n: 3 },
+    ]);
     expect(patched.json.metadata.generation).toBe(2);
   });
 
@@ -92,7 +128,10 @@ describe('a kind added through its kind file and the RESOURCES list only', () =>
     const table = await raw(env.sb, 'GET', BASE, { accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' });
     expect(table.json.kind).toBe('Table');
     expect(table.json.columnDefinitions.map((c: Obj) => c.name)).toEqual(['Name', 'Size', 'Age']);
-    expect(table.json.rows.map((r: Obj) => r.cells.slice(0, 2))).toEqual([['w1', 1], ['w2', 3]]);
+    expect(table.json.rows.map((r: Obj) => r.cells.slice(0, 2))).toEqual([
+      ['w1', 1],
+      ['w2', 3],
+    ]);
     const green = await raw(env.sb, 'GET', `${BASE}?fieldSelector=spec.color%3Dgreen`);
     expect(green.json.items.map((o: Obj) => o.metadata.name)).toEqual(['w2']);
     const unknown = await raw(env.sb, 'GET', `${BASE}?fieldSelector=spec.size%3D3`);
@@ -105,7 +144,10 @@ describe('the throw-away kind through kubectl', () => {
   it('create -f, get by its short name as its own table, patch by its merge key, and the validation errors', async () => {
     const k = await kubectlFor(env.sb);
     try {
-      const file = await k.file('w3.yaml', 'apiVersion: example.rs-reconcile.dev/v1alpha1\nkind: Widget\nmetadata:\n  name: w3\nspec:\n  size: 7\n  parts:\n  - name: a\n');
+      const file = await k.file(
+        'w3.yaml',
+        'apiVersion: example.rs-reconcile.dev/v1alpha1\nkind: Widget\nmetadata:\n  name: w3\nspec:\n  size: 7\n  parts:\n  - name: a\n',
+      );
       const created = await k.run('create', '-f', file);
       expect(created.stderr).toBe('');
       expect(created.stdout).toBe('widget.example.rs-reconcile.dev/w3 created\n');

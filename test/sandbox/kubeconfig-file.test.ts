@@ -59,7 +59,7 @@ describe('sandbox kubeconfig file', () => {
     expect(fs.readFileSync(link, 'utf8')).toBe(sb.kubeconfig());
   });
 
-  it('a file or symlink already at the temporary name (someone else\'s) is not written: another name is used', async () => {
+  it("a file or symlink already at the temporary name (someone else's) is not written: another name is used", async () => {
     const dir = tempDir();
     const target = path.join(dir, 'config');
     const taken = path.join(dir, 'taken');

@@ -42,7 +42,11 @@ export async function kubectlFor(sb: Sandbox): Promise<Kubectl> {
 }
 
 /** The header cells of a kubectl table. */
-export const headerOf = (stdout: string): string[] => stdout.split('\n')[0].trim().split(/\s{2,}/);
+export const headerOf = (stdout: string): string[] =>
+  stdout
+    .split('\n')[0]
+    .trim()
+    .split(/\s{2,}/);
 /** The cells of the row whose first cell is `name`. */
 export const rowOf = (stdout: string, name: string): string[] | undefined =>
   stdout

@@ -106,7 +106,12 @@ describe('kubectl against the sandbox', () => {
     const sel = await kubectl('get', 'pods', '-l', 'app in (web),tier!=be', '-o', 'name');
     expect(sel.stdout).toBe('pod/p1\n');
     const all = await kubectl('get', 'pods', '-A', '--no-headers');
-    expect(all.stdout.trim().split('\n').map((l) => l.split(/\s+/).slice(0, 2).join(' '))).toEqual(['default other', 'default p1']);
+    expect(
+      all.stdout
+        .trim()
+        .split('\n')
+        .map((l) => l.split(/\s+/).slice(0, 2).join(' ')),
+    ).toEqual(['default other', 'default p1']);
 
     const rs = await kubectl('get', 'rs', 'web');
     expect(rs.stdout).toMatch(/^NAME\s+DESIRED\s+CURRENT\s+READY\s+AGE\nweb\s+2\s+0\s+0\s+\d+s\n$/);
@@ -115,7 +120,11 @@ describe('kubectl against the sandbox', () => {
     expect(y.code).toBe(0);
     const doc = parseYaml(y.stdout);
     const stored = await env.core.readNamespacedPod({ name: 'p1', namespace: 'default' });
-    expect(doc).toMatchObject({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p1', uid: stored.metadata?.uid, resourceVersion: stored.metadata?.resourceVersion } });
+    expect(doc).toMatchObject({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'p1', uid: stored.metadata?.uid, resourceVersion: stored.metadata?.resourceVersion },
+    });
     expect(doc.spec.containers[0].image).toBe('busybox:1.36');
 
     const nf = await kubectl('get', 'pod', 'nope');
@@ -149,7 +158,12 @@ describe('kubectl against the sandbox', () => {
     const rs = await env.apps.readNamespacedReplicaSet({ name: 'web', namespace: 'default' });
     expect(rs.spec?.replicas).toBe(5);
     expect(rs.metadata?.generation).toBe(2);
-    expect(env.sb.audit().filter((e) => e.verb === 'patch').map((e) => `${e.resource}/${e.subresource}`)).toEqual(['replicasets/scale']);
+    expect(
+      env.sb
+        .audit()
+        .filter((e) => e.verb === 'patch')
+        .map((e) => `${e.resource}/${e.subresource}`),
+    ).toEqual(['replicasets/scale']);
   });
 
   it('patch --type json, merge and strategic', async () => {
@@ -158,7 +172,15 @@ describe('kubectl against the sandbox', () => {
     expect(j.stdout).toBe('pod/p1 patched\n');
     const m = await kubectl('patch', 'pod', 'p1', '--type', 'merge', '-p', '{"metadata":{"labels":{"m":"2"}}}');
     expect(m.stdout).toBe('pod/p1 patched\n');
-    const s = await kubectl('patch', 'rs', 'web', '--type', 'strategic', '-p', '{"spec":{"template":{"spec":{"containers":[{"name":"nginx","image":"nginx:1.28"}]}}}}');
+    const s = await kubectl(
+      'patch',
+      'rs',
+      'web',
+      '--type',
+      'strategic',
+      '-p',
+      '{"spec":{"template":{"spec":{"containers":[{"name":"nginx","image":"nginx:1.28"}]}}}}',
+    );
     expect(s.code).toBe(0);
     expect(s.stdout).toBe('replicaset.apps/web patched\n');
     const p = await env.core.readNamespacedPod({ name: 'p1', namespace: 'default' });
@@ -225,12 +247,19 @@ describe('kubectl against the sandbox', () => {
     const rs = await env.apps.readNamespacedReplicaSet({ name: 'web', namespace: 'default' });
     await env.core.createNamespacedPod({
       namespace: 'default',
-      body: podBody('web-owned', { app: 'web' }, { ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web', uid: rs.metadata!.uid!, controller: true, blockOwnerDeletion: true }] }),
+      body: podBody(
+        'web-owned',
+        { app: 'web' },
+        { ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web', uid: rs.metadata!.uid!, controller: true, blockOwnerDeletion: true }] },
+      ),
     });
     const d = await kubectl('delete', 'rs', 'web');
     expect(d.code).toBe(0);
     expect(d.stdout).toBe('replicaset.apps "web" deleted\n');
-    await waitFor(async () => (await env.core.listNamespacedPod({ namespace: 'default', fieldSelector: 'metadata.name=web-owned' })).items.length === 0, 'the dependent to go');
+    await waitFor(
+      async () => (await env.core.listNamespacedPod({ namespace: 'default', fieldSelector: 'metadata.name=web-owned' })).items.length === 0,
+      'the dependent to go',
+    );
     const nf = await kubectl('delete', 'pod', 'nope');
     expect(nf.code).toBe(1);
     expect(nf.stderr.trim()).toBe('Error from server (NotFound): pods "nope" not found');

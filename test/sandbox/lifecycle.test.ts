@@ -25,7 +25,10 @@ const gone = async (p: Promise<unknown>) => {
 
 describe('graceful deletion and finalizers (no kubelet)', () => {
   it('a pod with spec.nodeName stays with deletionTimestamp and grace 30 until a delete with grace 0', async () => {
-    await env.core.createNamespacedPod({ namespace: 'default', body: { ...podBody('on-node'), spec: { nodeName: 'node-x', containers: [{ name: 'c', image: 'i' }] } } });
+    await env.core.createNamespacedPod({
+      namespace: 'default',
+      body: { ...podBody('on-node'), spec: { nodeName: 'node-x', containers: [{ name: 'c', image: 'i' }] } },
+    });
     const del = await env.core.deleteNamespacedPod({ name: 'on-node', namespace: 'default' });
     expect(del.metadata?.deletionTimestamp).toBeInstanceOf(Date);
     expect(del.metadata?.deletionGracePeriodSeconds).toBe(30);
@@ -71,7 +74,9 @@ describe('graceful deletion and finalizers (no kubelet)', () => {
     const p = await env.core.createNamespacedPod({ namespace: 'default', body: podBody('pre') });
     const f = await failure(env.core.deleteNamespacedPod({ name: 'pre', namespace: 'default', body: { preconditions: { uid: 'not-the-uid' } } }));
     expect(f.code).toBe(409);
-    expect(f.status.message).toBe(`Operation cannot be fulfilled on pods "pre": Precondition failed: UID in precondition: not-the-uid, UID in object meta: ${p.metadata!.uid}`);
+    expect(f.status.message).toBe(
+      `Operation cannot be fulfilled on pods "pre": Precondition failed: UID in precondition: not-the-uid, UID in object meta: ${p.metadata!.uid}`,
+    );
     await env.core.deleteNamespacedPod({ name: 'pre', namespace: 'default', body: { preconditions: { uid: p.metadata!.uid } } });
     expect(await gone(env.core.readNamespacedPod({ name: 'pre', namespace: 'default' }))).toBe(true);
   });
@@ -82,7 +87,10 @@ describe('namespace termination', () => {
     await env.core.createNamespace({ body: { metadata: { name: 'shop-old' } } });
     await env.apps.createNamespacedReplicaSet({ namespace: 'shop-old', body: rsBody('web', 0) });
     await env.core.createNamespacedPod({ namespace: 'shop-old', body: podBody('loose') });
-    await env.core.createNamespacedPod({ namespace: 'shop-old', body: { ...podBody('stuck'), spec: { nodeName: 'node-x', containers: [{ name: 'c', image: 'i' }] } } });
+    await env.core.createNamespacedPod({
+      namespace: 'shop-old',
+      body: { ...podBody('stuck'), spec: { nodeName: 'node-x', containers: [{ name: 'c', image: 'i' }] } },
+    });
     await env.core.deleteNamespace({ name: 'shop-old' });
     const ns = await env.core.readNamespace({ name: 'shop-old' });
     expect(ns.status?.phase).toBe('Terminating');
@@ -92,7 +100,11 @@ describe('namespace termination', () => {
       reason: 'Forbidden',
       message: 'pods "t" is forbidden: unable to create new content in namespace shop-old because it is being terminated',
     });
-    expect(f.status.details?.causes?.[0]).toEqual({ reason: 'NamespaceTerminating', message: 'namespace shop-old is being terminated', field: 'metadata.namespace' });
+    expect(f.status.details?.causes?.[0]).toEqual({
+      reason: 'NamespaceTerminating',
+      message: 'namespace shop-old is being terminated',
+      field: 'metadata.namespace',
+    });
     await waitFor(async () => gone(env.apps.readNamespacedReplicaSet({ name: 'web', namespace: 'shop-old' })), 'the replicaset to go');
     await waitFor(async () => gone(env.core.readNamespacedPod({ name: 'loose', namespace: 'shop-old' })), 'the loose pod to go');
     // The pod on a node with no kubelet keeps the namespace terminating.
@@ -114,7 +126,8 @@ describe('garbage collection by ownerReferences', () => {
   async function ownedPods(rsName: string, n: number, ns = 'default') {
     const rs = await env.apps.createNamespacedReplicaSet({ namespace: ns, body: rsBody(rsName, n) });
     const ref = { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: rsName, uid: rs.metadata!.uid!, controller: true, blockOwnerDeletion: true };
-    for (let i = 0; i < n; i++) await env.core.createNamespacedPod({ namespace: ns, body: podBody(`${rsName}-${i}`, { app: rsName }, { ownerReferences: [ref] }) });
+    for (let i = 0; i < n; i++)
+      await env.core.createNamespacedPod({ namespace: ns, body: podBody(`${rsName}-${i}`, { app: rsName }, { ownerReferences: [ref] }) });
     return rs;
   }
 
@@ -122,7 +135,9 @@ describe('garbage collection by ownerReferences', () => {
     await ownedPods('gc-bg', 3);
     await env.apps.deleteNamespacedReplicaSet({ name: 'gc-bg', namespace: 'default' });
     await waitFor(async () => (await env.core.listNamespacedPod({ namespace: 'default', labelSelector: 'app=gc-bg' })).items.length === 0, 'dependents gone');
-    const gcDeletes = env.sb.audit().filter((e) => e.verb === 'delete' && e.user === 'system:serviceaccount:kube-system:generic-garbage-collector' && e.name?.startsWith('gc-bg-'));
+    const gcDeletes = env.sb
+      .audit()
+      .filter((e) => e.verb === 'delete' && e.user === 'system:serviceaccount:kube-system:generic-garbage-collector' && e.name?.startsWith('gc-bg-'));
     expect(gcDeletes).toHaveLength(3);
   });
 
@@ -160,20 +175,30 @@ describe('garbage collection by ownerReferences', () => {
     const b = await env.apps.createNamespacedReplicaSet({ namespace: 'default', body: rsBody('own-b', 0) });
     await env.core.createNamespacedPod({
       namespace: 'default',
-      body: podBody('two-owners', { app: 'two-owners' }, {
-        ownerReferences: [
-          { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'own-a', uid: a.metadata!.uid! },
-          { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'own-b', uid: b.metadata!.uid! },
-        ],
-      }),
+      body: podBody(
+        'two-owners',
+        { app: 'two-owners' },
+        {
+          ownerReferences: [
+            { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'own-a', uid: a.metadata!.uid! },
+            { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'own-b', uid: b.metadata!.uid! },
+          ],
+        },
+      ),
     });
     await env.apps.createNamespacedReplicaSet({
       namespace: 'default',
       // StatefulSets are not served: the collector cannot tell whether the owner exists.
-      body: { ...rsBody('sts-owned', 0), metadata: { name: 'sts-owned', ownerReferences: [{ apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'd', uid: 'statefulset-uid', controller: true }] } },
+      body: {
+        ...rsBody('sts-owned', 0),
+        metadata: { name: 'sts-owned', ownerReferences: [{ apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'd', uid: 'statefulset-uid', controller: true }] },
+      },
     });
     await env.apps.deleteNamespacedReplicaSet({ name: 'own-a', namespace: 'default' });
-    await waitFor(async () => (await env.core.readNamespacedPod({ name: 'two-owners', namespace: 'default' })).metadata?.ownerReferences?.length === 1, 'dangling ref removed');
+    await waitFor(
+      async () => (await env.core.readNamespacedPod({ name: 'two-owners', namespace: 'default' })).metadata?.ownerReferences?.length === 1,
+      'dangling ref removed',
+    );
     const p = await env.core.readNamespacedPod({ name: 'two-owners', namespace: 'default' });
     expect(p.metadata?.ownerReferences?.map((r) => r.name)).toEqual(['own-b']);
     await new Promise((r) => setTimeout(r, 50));
@@ -213,7 +238,11 @@ describe('simulated scheduler and kubelet', () => {
       expect(p0.status?.conditions?.find((c) => c.type === 'PodScheduled')?.status).toBe('True');
       // The watch saw the phases in order.
       const w = await raw(k.sb, 'GET', `/api/v1/namespaces/default/pods?resourceVersion=${l.metadata!.resourceVersion}&watch=true&timeoutSeconds=1`);
-      const kp0 = w.text.trim().split('\n').map((x) => JSON.parse(x)).filter((e) => e.object.metadata.name === 'kp-0');
+      const kp0 = w.text
+        .trim()
+        .split('\n')
+        .map((x) => JSON.parse(x))
+        .filter((e) => e.object.metadata.name === 'kp-0');
       expect(kp0.map((e) => e.object.status.phase)).toEqual(['Pending', 'Pending', 'Running', 'Running']);
       // Deletion: Terminating, then removed by the kubelet.
       const del = await k.core.deleteNamespacedPod({ name: 'kp-1', namespace: 'default' });
@@ -226,10 +255,21 @@ describe('simulated scheduler and kubelet', () => {
       expect(r.status).toBe(200);
       expect(r.json.status.containerStatuses[0].restartCount).toBe(1);
       expect(r.json.status.conditions.find((c: any) => c.type === 'Ready').status).toBe('False');
-      await waitFor(async () => (await k.core.readNamespacedPod({ name: 'kp-2', namespace: 'default' })).status?.conditions?.find((c) => c.type === 'Ready')?.status === 'True', 'ready again');
+      await waitFor(
+        async () =>
+          (await k.core.readNamespacedPod({ name: 'kp-2', namespace: 'default' })).status?.conditions?.find((c) => c.type === 'Ready')?.status === 'True',
+        'ready again',
+      );
       // Garbage collection with a kubelet: dependents are deleted gracefully and then removed.
       const rs = await k.apps.createNamespacedReplicaSet({ namespace: 'default', body: rsBody('kgc', 0) });
-      await k.core.patchNamespacedPod({ name: 'kp-3', namespace: 'default', body: { metadata: { ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'kgc', uid: rs.metadata!.uid!, controller: true }] } } }, mergePatch());
+      await k.core.patchNamespacedPod(
+        {
+          name: 'kp-3',
+          namespace: 'default',
+          body: { metadata: { ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'kgc', uid: rs.metadata!.uid!, controller: true }] } },
+        },
+        mergePatch(),
+      );
       await k.apps.deleteNamespacedReplicaSet({ name: 'kgc', namespace: 'default' });
       await waitFor(async () => gone(k.core.readNamespacedPod({ name: 'kp-3', namespace: 'default' })), 'dependent removed');
     } finally {
@@ -244,7 +284,11 @@ describe('simulated scheduler and kubelet', () => {
       metadata: { name: 'seeded', namespace: 'default' },
       // on a node beyond --nodes 1: the seed brings its node along, so the kubelet runs the pod
       spec: { nodeName: 'node-3', containers: [{ name: 'app', image: 'x' }] },
-      status: { phase: 'Running', startTime: '2025-12-01T00:00:00Z', conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: '2025-12-01T00:01:00Z' }] },
+      status: {
+        phase: 'Running',
+        startTime: '2025-12-01T00:00:00Z',
+        conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: '2025-12-01T00:01:00Z' }],
+      },
     };
     const k = await startEnv({ nodes: 1, seed: [seeded], kubelet: { scheduleDelayMs: 10, runDelayMs: 10, readyDelayMs: 10 } });
     try {
@@ -261,7 +305,7 @@ describe('simulated scheduler and kubelet', () => {
     }
   });
 
-  it('sandbox --nodes 3 --seed examples/drifted-replicaset.yaml: the example\'s pods sit on the sandbox\'s nodes, and a deleted one goes', async () => {
+  it("sandbox --nodes 3 --seed examples/drifted-replicaset.yaml: the example's pods sit on the sandbox's nodes, and a deleted one goes", async () => {
     const seed = parseYaml(readFileSync(resolve(__dirname, '../../examples/drifted-replicaset.yaml'), 'utf8'));
     const k = await startEnv({ nodes: 3, gc: false, seed: [seed], kubelet: { scheduleDelayMs: 10, runDelayMs: 10, readyDelayMs: 10, terminationGraceMs: 10 } });
     try {
@@ -313,7 +357,10 @@ describe('simulated scheduler and kubelet', () => {
   it('a pod whose nodeSelector matches no node stays Pending with PodScheduled False', async () => {
     const k = await startEnv({ nodes: 1, kubelet: { scheduleDelayMs: 5 } });
     try {
-      await k.core.createNamespacedPod({ namespace: 'default', body: { ...podBody('nowhere'), spec: { nodeSelector: { disk: 'ssd' }, containers: [{ name: 'c', image: 'i' }] } } });
+      await k.core.createNamespacedPod({
+        namespace: 'default',
+        body: { ...podBody('nowhere'), spec: { nodeSelector: { disk: 'ssd' }, containers: [{ name: 'c', image: 'i' }] } },
+      });
       const p = await waitFor(async () => {
         const x = await k.core.readNamespacedPod({ name: 'nowhere', namespace: 'default' });
         return x.status?.conditions?.find((c) => c.type === 'PodScheduled' && c.status === 'False') && x;
@@ -329,7 +376,8 @@ describe('simulated scheduler and kubelet', () => {
 describe('list responses', () => {
   it('always show the current objects (each stored object caches its JSON; writes store new ones)', async () => {
     await env.core.createNamespacedPod({ namespace: 'default', body: podBody('cached-a') });
-    const names = async () => (await raw(env.sb, 'GET', '/api/v1/namespaces/default/pods?labelSelector=cache%3Dyes')).json.items.map((p: any) => p.metadata.name);
+    const names = async () =>
+      (await raw(env.sb, 'GET', '/api/v1/namespaces/default/pods?labelSelector=cache%3Dyes')).json.items.map((p: any) => p.metadata.name);
     const first = await raw(env.sb, 'GET', '/api/v1/namespaces/default/pods');
     expect(first.json.kind).toBe('PodList');
     expect(first.json.items.find((p: any) => p.metadata.name === 'cached-a')).not.toHaveProperty('kind');
@@ -339,7 +387,9 @@ describe('list responses', () => {
     const again = await raw(env.sb, 'GET', '/api/v1/namespaces/default/pods');
     const a = again.json.items.find((p: any) => p.metadata.name === 'cached-a');
     expect(a.metadata.labels.cache).toBe('yes');
-    expect(Number(a.metadata.resourceVersion)).toBeGreaterThan(Number(first.json.items.find((p: any) => p.metadata.name === 'cached-a').metadata.resourceVersion));
+    expect(Number(a.metadata.resourceVersion)).toBeGreaterThan(
+      Number(first.json.items.find((p: any) => p.metadata.name === 'cached-a').metadata.resourceVersion),
+    );
     await env.core.deleteNamespacedPod({ name: 'cached-a', namespace: 'default', gracePeriodSeconds: 0 });
     await waitFor(async () => (await names()).length === 0, 'deleted pod gone from the list');
   });

@@ -117,7 +117,12 @@ interface Seen {
 function watchWith(path: string, params: Record<string, string | number | boolean | undefined>) {
   const seen: Seen[] = [];
   let done: unknown = 'open';
-  const ctrl = new Watch(env.kc).watch(path, params, (type, obj) => seen.push({ type, obj }), (err) => (done = err));
+  const ctrl = new Watch(env.kc).watch(
+    path,
+    params,
+    (type, obj) => seen.push({ type, obj }),
+    (err) => (done = err),
+  );
   return { seen, ctrl, done: () => done };
 }
 
@@ -159,7 +164,10 @@ describe('watch', () => {
   });
 
   it('sendInitialEvents: the current state, then a bookmark marking the end of the initial events', async () => {
-    const r = openWatch(env.sb, '/api/v1/namespaces/sel/pods?watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&labelSelector=tier');
+    const r = openWatch(
+      env.sb,
+      '/api/v1/namespaces/sel/pods?watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&labelSelector=tier',
+    );
     await waitFor(() => r.events.length >= 3, 'initial events and bookmark');
     expect(r.events.slice(0, 3).map((e) => [e.type, e.object.metadata.name ?? null])).toEqual([
       ['ADDED', 'a1'],
@@ -233,7 +241,12 @@ describe('watch history', () => {
       for (let i = 0; i < 8; i++) await small.core.createNamespacedPod({ namespace: 'default', body: podBody(`h${i}`) });
       const seen: { type: string; obj: any }[] = [];
       let done: unknown = 'open';
-      await new Watch(small.kc).watch('/api/v1/namespaces/default/pods', { resourceVersion: l.metadata!.resourceVersion }, (type, obj) => seen.push({ type, obj }), (err) => (done = err));
+      await new Watch(small.kc).watch(
+        '/api/v1/namespaces/default/pods',
+        { resourceVersion: l.metadata!.resourceVersion },
+        (type, obj) => seen.push({ type, obj }),
+        (err) => (done = err),
+      );
       await waitFor(() => done !== 'open', 'stream end');
       expect(done).toBeNull();
       expect(seen).toHaveLength(1);
@@ -250,7 +263,8 @@ describe('watch history', () => {
       });
       // A continue token whose snapshot left the history expires the same way.
       const page = await small.core.listNamespacedPod({ namespace: 'default', limit: 2 });
-      for (let i = 0; i < 6; i++) await small.core.patchNamespacedPod({ name: `h${i}`, namespace: 'default', body: { metadata: { labels: { n: String(i) } } } }, mergePatch());
+      for (let i = 0; i < 6; i++)
+        await small.core.patchNamespacedPod({ name: `h${i}`, namespace: 'default', body: { metadata: { labels: { n: String(i) } } } }, mergePatch());
       const f = await failure(small.core.listNamespacedPod({ namespace: 'default', limit: 2, _continue: page.metadata!._continue }));
       expect(f.code).toBe(410);
       expect(f.status.reason).toBe('Expired');

@@ -111,7 +111,14 @@ describe('a ReplicaSet created, scaled and labeled with kubectl', () => {
     expect((await kubectl.run('scale', 'rs', 'web', '--replicas', '3')).code).toBe(0);
     const after = await managedFieldsOf('rs', 'web');
     // sortEncodedManagedFields: no time sorts first; ScaleHandler.ToParent leaves scale entries without one
-    expect(after[0]).toEqual({ manager: 'kubectl', operation: 'Update', apiVersion: 'apps/v1', fieldsType: 'FieldsV1', fieldsV1: { 'f:spec': { 'f:replicas': {} } }, subresource: 'scale' });
+    expect(after[0]).toEqual({
+      manager: 'kubectl',
+      operation: 'Update',
+      apiVersion: 'apps/v1',
+      fieldsType: 'FieldsV1',
+      fieldsV1: { 'f:spec': { 'f:replicas': {} } },
+      subresource: 'scale',
+    });
     expect(after[1]).toMatchObject({ manager: 'kubectl-create', operation: 'Update', apiVersion: 'apps/v1', time: before[0].time });
     expect(after[1].fieldsV1['f:spec']).toEqual({
       'f:selector': {},
@@ -140,7 +147,14 @@ describe('a ReplicaSet created, scaled and labeled with kubectl', () => {
     expect((await kubectl.run('label', 'rs', 'web', 'tier=front')).code).toBe(0);
     const after = await managedFieldsOf('rs', 'web');
     expect(after.slice(0, 2)).toEqual(before);
-    expect(after[2]).toEqual({ manager: 'kubectl-label', operation: 'Update', apiVersion: 'apps/v1', time: after[2].time, fieldsType: 'FieldsV1', fieldsV1: { 'f:metadata': { 'f:labels': { 'f:tier': {} } } } });
+    expect(after[2]).toEqual({
+      manager: 'kubectl-label',
+      operation: 'Update',
+      apiVersion: 'apps/v1',
+      time: after[2].time,
+      fieldsType: 'FieldsV1',
+      fieldsV1: { 'f:metadata': { 'f:labels': { 'f:tier': {} } } },
+    });
     // removing the label removes it from its owner, whose entry, now empty, goes
     expect((await kubectl.run('label', 'rs', 'web', 'tier-')).code).toBe(0);
     expect(await managedFieldsOf('rs', 'web')).toEqual(before);
@@ -152,7 +166,11 @@ describe('over HTTP', () => {
     apiVersion: 'apps/v1',
     kind: 'ReplicaSet',
     metadata: { name, labels: { app: name } },
-    spec: { replicas: 1, selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'c', image: 'x' }] } } },
+    spec: {
+      replicas: 1,
+      selector: { matchLabels: { app: name } },
+      template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'c', image: 'x' }] } },
+    },
   });
   const path = '/apis/apps/v1/namespaces/default/replicasets';
 
@@ -164,7 +182,15 @@ describe('over HTTP', () => {
     const written = await raw(env.sb, 'PUT', `${path}/by-agent/status`, { body: status, userAgent: 'my-tool/1.2' });
     expect(written.status).toBe(200);
     const entries = written.json.metadata.managedFields;
-    expect(entries[1]).toEqual({ manager: 'my-tool', operation: 'Update', apiVersion: 'apps/v1', time: entries[1].time, fieldsType: 'FieldsV1', fieldsV1: { 'f:status': { 'f:observedGeneration': {} } }, subresource: 'status' });
+    expect(entries[1]).toEqual({
+      manager: 'my-tool',
+      operation: 'Update',
+      apiVersion: 'apps/v1',
+      time: entries[1].time,
+      fieldsType: 'FieldsV1',
+      fieldsV1: { 'f:status': { 'f:observedGeneration': {} } },
+      subresource: 'status',
+    });
     expect(entries[0].fieldsV1['f:status']).toBeUndefined(); // status is not the main resource's
   });
 
@@ -180,14 +206,19 @@ describe('over HTTP', () => {
     const created = await raw(env.sb, 'POST', `${path}?fieldManager=first`, { body: RS('reset') });
     const next = { ...created.json, metadata: { ...created.json.metadata, labels: { app: 'reset', x: 'y' }, managedFields: [] } };
     const r = await raw(env.sb, 'PUT', `${path}/reset?fieldManager=second`, { body: next });
-    expect(r.json.metadata.managedFields.map((e: { manager: string; fieldsV1: unknown }) => [e.manager, e.fieldsV1])).toEqual([['second', { 'f:metadata': { 'f:labels': { 'f:x': {} } } }]]);
+    expect(r.json.metadata.managedFields.map((e: { manager: string; fieldsV1: unknown }) => [e.manager, e.fieldsV1])).toEqual([
+      ['second', { 'f:metadata': { 'f:labels': { 'f:x': {} } } }],
+    ]);
   });
 
   it('past 10 Update owners the oldest are merged into ancient-changes; no owned field is lost', async () => {
     const created = await raw(env.sb, 'POST', `${path}?fieldManager=first`, { body: RS('many') });
     expect(created.status).toBe(201);
     for (let i = 1; i <= 11; i++) {
-      const r = await raw(env.sb, 'PATCH', `${path}/many?fieldManager=m${i}`, { body: { metadata: { labels: { [`l${i}`]: 'x' } } }, contentType: 'application/merge-patch+json' });
+      const r = await raw(env.sb, 'PATCH', `${path}/many?fieldManager=m${i}`, {
+        body: { metadata: { labels: { [`l${i}`]: 'x' } } },
+        contentType: 'application/merge-patch+json',
+      });
       expect(r.status).toBe(200);
     }
     const entries: { manager: string; fieldsV1: any }[] = (await raw(env.sb, 'GET', `${path}/many`)).json.metadata.managedFields;
@@ -205,12 +236,17 @@ describe('over HTTP', () => {
     const uid: string = owner.metadata.uid; // a real owner: the garbage collector leaves the pod alone
     const ref = { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'owner', uid, controller: true, blockOwnerDeletion: true };
     const smp = 'application/strategic-merge-patch+json';
-    const adopted = await raw(env.sb, 'PATCH', `${pods}/adoptee?fieldManager=adopter`, { body: { metadata: { ownerReferences: [ref], finalizers: ['example.com/keep'] } }, contentType: smp });
+    const adopted = await raw(env.sb, 'PATCH', `${pods}/adoptee?fieldManager=adopter`, {
+      body: { metadata: { ownerReferences: [ref], finalizers: ['example.com/keep'] } },
+      contentType: smp,
+    });
     expect(adopted.json.metadata.managedFields.find((e: { manager: string }) => e.manager === 'adopter')).toMatchObject({
       fieldsV1: { 'f:metadata': { 'f:finalizers': { '.': {}, 'v:"example.com/keep"': {} }, 'f:ownerReferences': { '.': {}, [`k:{"uid":"${uid}"}`]: {} } } },
     });
     const released = await raw(env.sb, 'PATCH', `${pods}/adoptee?fieldManager=releaser`, {
-      body: { metadata: { ownerReferences: [{ $patch: 'delete', uid }], '$deleteFromPrimitiveList/finalizers': ['example.com/keep'], uid: adopted.json.metadata.uid } },
+      body: {
+        metadata: { ownerReferences: [{ $patch: 'delete', uid }], '$deleteFromPrimitiveList/finalizers': ['example.com/keep'], uid: adopted.json.metadata.uid },
+      },
       contentType: smp,
     });
     expect(released.status).toBe(200);

@@ -43,7 +43,9 @@ describe('adopt and release as upstream sends them (strategic merge patch)', () 
   it('rejects the adopt patch when metadata.uid differs: 422 Invalid, field is immutable (not 409)', async () => {
     const x = await env.apps.readNamespacedReplicaSet({ name: 'x', namespace: 'default' });
     await env.core.createNamespacedPod({ namespace: 'default', body: podBody('recreated', { app: 'shop' }) });
-    const f = await failure(env.core.patchNamespacedPod({ name: 'recreated', namespace: 'default', body: adoptBody('x', x.metadata!.uid!, 'uid-of-the-old-pod') }, smp()));
+    const f = await failure(
+      env.core.patchNamespacedPod({ name: 'recreated', namespace: 'default', body: adoptBody('x', x.metadata!.uid!, 'uid-of-the-old-pod') }, smp()),
+    );
     expect(f.code).toBe(422);
     expect(f.status.reason).toBe('Invalid');
     expect(f.status.message).toBe('Pod "recreated" is invalid: metadata.uid: Invalid value: "uid-of-the-old-pod": field is immutable');
@@ -61,10 +63,14 @@ describe('adopt and release as upstream sends them (strategic merge patch)', () 
     const x2 = await env.apps.createNamespacedReplicaSet({ namespace: 'default', body: rsBody('x2', 0, { app: 'two2' }) });
     const pod = await env.core.createNamespacedPod({ namespace: 'default', body: podBody('contested', { app: 'two' }) });
     await env.core.patchNamespacedPod({ name: 'contested', namespace: 'default', body: adoptBody('y', y.metadata!.uid!, pod.metadata!.uid!) }, smp());
-    const f = await failure(env.core.patchNamespacedPod({ name: 'contested', namespace: 'default', body: adoptBody('x2', x2.metadata!.uid!, pod.metadata!.uid!) }, smp()));
+    const f = await failure(
+      env.core.patchNamespacedPod({ name: 'contested', namespace: 'default', body: adoptBody('x2', x2.metadata!.uid!, pod.metadata!.uid!) }, smp()),
+    );
     expect(f.code).toBe(422);
     expect(f.status.reason).toBe('Invalid');
-    expect(f.status.message).toMatch(/^Pod "contested" is invalid: metadata\.ownerReferences: Invalid value: \[\]v1\.OwnerReference\{v1\.OwnerReference\{APIVersion:"apps\/v1", Kind:"ReplicaSet", Name:"x2", /);
+    expect(f.status.message).toMatch(
+      /^Pod "contested" is invalid: metadata\.ownerReferences: Invalid value: \[\]v1\.OwnerReference\{v1\.OwnerReference\{APIVersion:"apps\/v1", Kind:"ReplicaSet", Name:"x2", /,
+    );
     // the new reference comes first in the merged list, so it is named first (facts page: "for ReplicaSet/y and ReplicaSet/x")
     expect(f.status.message).toMatch(/: Only one reference can have Controller set to true\. Found "true" in references for ReplicaSet\/x2 and ReplicaSet\/y$/);
     expect(f.status.details?.causes?.[0]?.field).toBe('metadata.ownerReferences');
@@ -73,19 +79,27 @@ describe('adopt and release as upstream sends them (strategic merge patch)', () 
   it('releases: the entry is gone; sent again when nothing matches: 200 and no change', async () => {
     const x = await env.apps.readNamespacedReplicaSet({ name: 'x', namespace: 'default' });
     const pod = await env.core.readNamespacedPod({ name: 'orphan-1', namespace: 'default' });
-    const released = await env.core.patchNamespacedPod({ name: 'orphan-1', namespace: 'default', body: releaseBody(x.metadata!.uid!, pod.metadata!.uid!) }, smp());
+    const released = await env.core.patchNamespacedPod(
+      { name: 'orphan-1', namespace: 'default', body: releaseBody(x.metadata!.uid!, pod.metadata!.uid!) },
+      smp(),
+    );
     expect(released.metadata?.ownerReferences).toEqual([{ apiVersion: 'v1', kind: 'Node', name: 'keeper', uid: 'other-owner-uid' }]);
     const again = await env.core.patchNamespacedPod({ name: 'orphan-1', namespace: 'default', body: releaseBody(x.metadata!.uid!, pod.metadata!.uid!) }, smp());
     expect(again.metadata?.resourceVersion).toBe(released.metadata?.resourceVersion);
     expect(again.metadata?.ownerReferences).toEqual(released.metadata?.ownerReferences);
-    const stale = await failure(env.core.patchNamespacedPod({ name: 'orphan-1', namespace: 'default', body: releaseBody(x.metadata!.uid!, 'some-other-uid') }, smp()));
+    const stale = await failure(
+      env.core.patchNamespacedPod({ name: 'orphan-1', namespace: 'default', body: releaseBody(x.metadata!.uid!, 'some-other-uid') }, smp()),
+    );
     expect(stale.code).toBe(422);
   });
 });
 
 describe('strategic merge patch on lists and maps', () => {
   it('labels and annotations merge, null deletes; finalizers merge as a set; $deleteFromPrimitiveList removes', async () => {
-    await env.core.createNamespacedPod({ namespace: 'default', body: podBody('smp-meta', { a: '1', b: '2' }, { annotations: { k: 'v' }, finalizers: ['example.com/one'] }) });
+    await env.core.createNamespacedPod({
+      namespace: 'default',
+      body: podBody('smp-meta', { a: '1', b: '2' }, { annotations: { k: 'v' }, finalizers: ['example.com/one'] }),
+    });
     const p = await env.core.patchNamespacedPod(
       { name: 'smp-meta', namespace: 'default', body: { metadata: { labels: { b: null, c: '3' }, annotations: { n: 'm' }, finalizers: ['example.com/two'] } } },
       smp(),
@@ -106,7 +120,10 @@ describe('strategic merge patch on lists and maps', () => {
       { name: 'a', image: 'a:1', env: [{ name: 'X', value: '1' }] },
       { name: 'b', image: 'b:1' },
     ];
-    rs.spec.template.spec.tolerations = [{ key: 'k1', operator: 'Exists' }, { key: 'k2', operator: 'Exists' }];
+    rs.spec.template.spec.tolerations = [
+      { key: 'k1', operator: 'Exists' },
+      { key: 'k2', operator: 'Exists' },
+    ];
     await env.apps.createNamespacedReplicaSet({ namespace: 'default', body: rs });
     const out = await env.apps.patchNamespacedReplicaSet(
       {
@@ -116,7 +133,10 @@ describe('strategic merge patch on lists and maps', () => {
           spec: {
             template: {
               spec: {
-                containers: [{ name: 'a', env: [{ name: 'Y', value: '2' }] }, { name: 'b', $patch: 'delete' }],
+                containers: [
+                  { name: 'a', env: [{ name: 'Y', value: '2' }] },
+                  { name: 'b', $patch: 'delete' },
+                ],
                 tolerations: [{ key: 'k3', operator: 'Exists' }],
               },
             },
@@ -128,7 +148,10 @@ describe('strategic merge patch on lists and maps', () => {
     const spec = out.spec!.template!.spec!;
     expect(spec.containers.map((c) => c.name)).toEqual(['a']);
     expect(spec.containers[0].image).toBe('a:1');
-    expect(spec.containers[0].env).toEqual([{ name: 'Y', value: '2' }, { name: 'X', value: '1' }]);
+    expect(spec.containers[0].env).toEqual([
+      { name: 'Y', value: '2' },
+      { name: 'X', value: '1' },
+    ]);
     expect(spec.tolerations).toEqual([{ key: 'k3', operator: 'Exists' }]);
     expect(out.metadata?.generation).toBe(2);
   });
@@ -136,7 +159,16 @@ describe('strategic merge patch on lists and maps', () => {
   it('JSON merge patch replaces the whole ownerReferences array', async () => {
     await env.core.createNamespacedPod({
       namespace: 'default',
-      body: podBody('mp', { app: 'mp' }, { ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name: 'n1', uid: 'u1' }, { apiVersion: 'v1', kind: 'Node', name: 'n2', uid: 'u2' }] }),
+      body: podBody(
+        'mp',
+        { app: 'mp' },
+        {
+          ownerReferences: [
+            { apiVersion: 'v1', kind: 'Node', name: 'n1', uid: 'u1' },
+            { apiVersion: 'v1', kind: 'Node', name: 'n2', uid: 'u2' },
+          ],
+        },
+      ),
     });
     const p = await env.core.patchNamespacedPod(
       { name: 'mp', namespace: 'default', body: { metadata: { ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name: 'n3', uid: 'u3' }] } } },
@@ -161,11 +193,19 @@ describe('strategic merge patch on lists and maps', () => {
     expect(p.metadata?.annotations).toEqual({ 'a/b': 'c' });
     const q = await env.core.patchNamespacedPod({ name: 'jp', namespace: 'default', body: [{ op: 'remove', path: '/metadata/annotations/a~1b' }] });
     expect(q.metadata?.annotations).toBeUndefined();
-    const f = await failure(env.core.patchNamespacedPod({ name: 'jp', namespace: 'default', body: [{ op: 'test', path: '/metadata/labels/app', value: 'nope' }] }));
+    const f = await failure(
+      env.core.patchNamespacedPod({ name: 'jp', namespace: 'default', body: [{ op: 'test', path: '/metadata/labels/app', value: 'nope' }] }),
+    );
     // the apiserver answers errors.NewGenericServerResponse(422, …, isUnexpectedResponse=false):
     // the generic text, empty details, the json-patch error itself is not sent
     const generic422 = {
-      kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'Invalid', code: 422, details: {},
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      reason: 'Invalid',
+      code: 422,
+      details: {},
       message: 'the server rejected our request due to an error in our request',
     };
     expect(f.code).toBe(422);
@@ -180,35 +220,58 @@ describe('strategic merge patch on lists and maps', () => {
     const p = await env.core.createNamespacedPod({ namespace: 'default', body: podBody('rvp', { app: 'rvp' }) });
     await env.core.patchNamespacedPod({ name: 'rvp', namespace: 'default', body: { metadata: { labels: { x: '1' } } } }, mergePatch());
     const f = await failure(
-      env.core.patchNamespacedPod({ name: 'rvp', namespace: 'default', body: { metadata: { resourceVersion: p.metadata!.resourceVersion, labels: { y: '1' } } } }, mergePatch()),
+      env.core.patchNamespacedPod(
+        { name: 'rvp', namespace: 'default', body: { metadata: { resourceVersion: p.metadata!.resourceVersion, labels: { y: '1' } } } },
+        mergePatch(),
+      ),
     );
     expect(f.code).toBe(409);
     expect(f.status.reason).toBe('Conflict');
   });
 
   it('server-side apply is not served: 415', async () => {
-    const r = await failure(env.core.patchNamespacedPod({ name: 'rvp', namespace: 'default', body: {} }, (await import('@kubernetes/client-node')).setHeaderOptions('Content-Type', 'application/apply-patch+yaml')));
+    const r = await failure(
+      env.core.patchNamespacedPod(
+        { name: 'rvp', namespace: 'default', body: {} },
+        (await import('@kubernetes/client-node')).setHeaderOptions('Content-Type', 'application/apply-patch+yaml'),
+      ),
+    );
     expect(r.code).toBe(415);
   });
 });
 
 describe('the patch engine', () => {
   it('strategic merge: $patch replace on a map, $retainKeys, $setElementOrder', () => {
-    const target = { kind: 'Pod', spec: { containers: [{ name: 'a', image: '1' }, { name: 'b', image: '2' }], nodeSelector: { x: '1', y: '2' } } };
+    const target = {
+      kind: 'Pod',
+      spec: {
+        containers: [
+          { name: 'a', image: '1' },
+          { name: 'b', image: '2' },
+        ],
+        nodeSelector: { x: '1', y: '2' },
+      },
+    };
     expect(applyStrategicMergePatch('Pod', target, { spec: { nodeSelector: { $patch: 'replace', z: '3' } } }).spec.nodeSelector).toEqual({ z: '3' });
     expect(applyStrategicMergePatch('Pod', target, { spec: { nodeSelector: { $retainKeys: ['y'], y: '9' } } }).spec.nodeSelector).toEqual({ y: '9' });
     const ordered = applyStrategicMergePatch('Pod', target, {
       spec: { '$setElementOrder/containers': [{ name: 'b' }, { name: 'c' }, { name: 'a' }], containers: [{ name: 'c', image: '3' }] },
     });
     expect(ordered.spec.containers.map((c: any) => c.name)).toEqual(['b', 'c', 'a']);
-    expect(() => applyStrategicMergePatch('Pod', { metadata: { ownerReferences: [] } }, { metadata: { ownerReferences: [{ name: 'no-uid' }] } })).toThrow(ApiError);
+    expect(() => applyStrategicMergePatch('Pod', { metadata: { ownerReferences: [] } }, { metadata: { ownerReferences: [{ name: 'no-uid' }] } })).toThrow(
+      ApiError,
+    );
   });
 
   it('strategic merge orders a merged list as strategicpatch does: patch items in patch order, new ones ahead of the server-only items', () => {
     const names = (l: any[]) => l.map((c: any) => c.name);
     const pod = (...cs: string[]) => ({ kind: 'Pod', spec: { containers: cs.map((name) => ({ name, image: name })) } });
     const smpOf = (target: any, containers: any[]) => applyStrategicMergePatch('Pod', target, { spec: { containers } }).spec.containers;
-    const refs = applyStrategicMergePatch('Pod', { metadata: { ownerReferences: [{ uid: 'web', name: 'web', controller: true }] } }, { metadata: { ownerReferences: [{ uid: 'cm', name: 'cm' }] } });
+    const refs = applyStrategicMergePatch(
+      'Pod',
+      { metadata: { ownerReferences: [{ uid: 'web', name: 'web', controller: true }] } },
+      { metadata: { ownerReferences: [{ uid: 'cm', name: 'cm' }] } },
+    );
     expect(refs.metadata.ownerReferences.map((r: any) => r.uid)).toEqual(['cm', 'web']);
     expect(names(smpOf(pod('a', 'b', 'c'), [{ name: 'b', image: 'x' }]))).toEqual(['a', 'b', 'c']);
     expect(names(smpOf(pod('a', 'b', 'c'), [{ name: 'c' }, { name: 'new' }]))).toEqual(['a', 'b', 'c', 'new']);

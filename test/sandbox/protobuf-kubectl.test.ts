@@ -34,7 +34,12 @@ function pb(apiVersion: string, kind: string, type: string, obj: Record<string, 
 /** A request with a binary body, sent the way client-go sends protobuf. */
 function send(sb: Sandbox, method: string, path: string, body: Buffer, contentType = PROTOBUF): Promise<{ status: number; json: any; contentType?: string }> {
   return new Promise((resolve, reject) => {
-    const headers = { Authorization: `Bearer ${sb.token}`, 'Content-Type': contentType, Accept: `${PROTOBUF},application/json`, 'Content-Length': String(body.length) };
+    const headers = {
+      Authorization: `Bearer ${sb.token}`,
+      'Content-Type': contentType,
+      Accept: `${PROTOBUF},application/json`,
+      'Content-Length': String(body.length),
+    };
     const req = request(`${sb.url}${path}`, { method, headers, ca: sb.ca }, (res) => {
       let text = '';
       res.setEncoding('utf8');
@@ -69,7 +74,14 @@ describe('protobuf request bodies', () => {
       pb('v1', 'Pod', 'core.v1.Pod', {
         metadata: { name: 'pb-pod', labels: { app: 'pb' } },
         spec: {
-          containers: [{ name: 'c', image: 'nginx:1.27', readinessProbe: { handler: { httpGet: { path: '/', port: { type: 0, intVal: 80 } } } }, resources: { limits: { cpu: { string: '500m' } } } }],
+          containers: [
+            {
+              name: 'c',
+              image: 'nginx:1.27',
+              readinessProbe: { handler: { httpGet: { path: '/', port: { type: 0, intVal: 80 } } } },
+              resources: { limits: { cpu: { string: '500m' } } },
+            },
+          ],
           volumes: [{ name: 'v', volumeSource: { emptyDir: { sizeLimit: { string: '1Gi' } } } }],
         },
       }),
@@ -78,30 +90,57 @@ describe('protobuf request bodies', () => {
     expect(r.contentType).toBe('application/json');
     const got = await raw(env.sb, 'GET', '/api/v1/namespaces/default/pods/pb-pod');
     expect(got.json.metadata.labels).toEqual({ app: 'pb' });
-    expect(got.json.spec.containers[0]).toMatchObject({ name: 'c', image: 'nginx:1.27', readinessProbe: { httpGet: { path: '/', port: 80 } }, resources: { limits: { cpu: '500m' } } });
+    expect(got.json.spec.containers[0]).toMatchObject({
+      name: 'c',
+      image: 'nginx:1.27',
+      readinessProbe: { httpGet: { path: '/', port: 80 } },
+      resources: { limits: { cpu: '500m' } },
+    });
     expect(got.json.spec.volumes).toEqual([{ name: 'v', emptyDir: { sizeLimit: '1Gi' } }]);
   });
 
   it('subresources in protobuf: PUT scale (autoscaling/v1 Scale), POST binding (v1 Binding); DELETE with DeleteOptions', async () => {
     await env.apps.createNamespacedReplicaSet({ namespace: 'default', body: rsBody('pb-rs', 1) });
-    const scaled = await send(env.sb, 'PUT', '/apis/apps/v1/namespaces/default/replicasets/pb-rs/scale', pb('autoscaling/v1', 'Scale', 'autoscaling.v1.Scale', { metadata: { name: 'pb-rs' }, spec: { replicas: 4 } }));
+    const scaled = await send(
+      env.sb,
+      'PUT',
+      '/apis/apps/v1/namespaces/default/replicasets/pb-rs/scale',
+      pb('autoscaling/v1', 'Scale', 'autoscaling.v1.Scale', { metadata: { name: 'pb-rs' }, spec: { replicas: 4 } }),
+    );
     expect(scaled.status).toBe(200);
     expect(scaled.json).toMatchObject({ kind: 'Scale', spec: { replicas: 4 } });
     expect((await env.apps.readNamespacedReplicaSet({ namespace: 'default', name: 'pb-rs' })).spec?.replicas).toBe(4);
 
-    await raw(env.sb, 'POST', '/api/v1/namespaces/default/pods', { body: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'pb-bind' }, spec: { containers: [{ name: 'c', image: 'i' }] } } });
-    const bound = await send(env.sb, 'POST', '/api/v1/namespaces/default/pods/pb-bind/binding', pb('v1', 'Binding', 'core.v1.Binding', { metadata: { name: 'pb-bind' }, target: { kind: 'Node', name: 'node-9' } }));
+    await raw(env.sb, 'POST', '/api/v1/namespaces/default/pods', {
+      body: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'pb-bind' }, spec: { containers: [{ name: 'c', image: 'i' }] } },
+    });
+    const bound = await send(
+      env.sb,
+      'POST',
+      '/api/v1/namespaces/default/pods/pb-bind/binding',
+      pb('v1', 'Binding', 'core.v1.Binding', { metadata: { name: 'pb-bind' }, target: { kind: 'Node', name: 'node-9' } }),
+    );
     expect(bound.status).toBe(201);
     expect((await env.core.readNamespacedPod({ namespace: 'default', name: 'pb-bind' })).spec?.nodeName).toBe('node-9');
 
     // dryRun in protobuf DeleteOptions: answered, nothing changed
-    const dry = await send(env.sb, 'DELETE', '/api/v1/namespaces/default/pods/pb-bind', pb('meta.k8s.io/v1', 'DeleteOptions', 'meta.v1.DeleteOptions', { gracePeriodSeconds: 0, dryRun: ['All'] }));
+    const dry = await send(
+      env.sb,
+      'DELETE',
+      '/api/v1/namespaces/default/pods/pb-bind',
+      pb('meta.k8s.io/v1', 'DeleteOptions', 'meta.v1.DeleteOptions', { gracePeriodSeconds: 0, dryRun: ['All'] }),
+    );
     expect(dry.status).toBe(200);
     const still = await raw(env.sb, 'GET', '/api/v1/namespaces/default/pods/pb-bind');
     expect(still.status).toBe(200);
     expect((still.json as { metadata: { deletionTimestamp?: string } }).metadata.deletionTimestamp).toBeUndefined();
     // a pod on a node stays until its kubelet confirms, unless DeleteOptions say gracePeriodSeconds: 0
-    const deleted = await send(env.sb, 'DELETE', '/api/v1/namespaces/default/pods/pb-bind', pb('meta.k8s.io/v1', 'DeleteOptions', 'meta.v1.DeleteOptions', { gracePeriodSeconds: 0 }));
+    const deleted = await send(
+      env.sb,
+      'DELETE',
+      '/api/v1/namespaces/default/pods/pb-bind',
+      pb('meta.k8s.io/v1', 'DeleteOptions', 'meta.v1.DeleteOptions', { gracePeriodSeconds: 0 }),
+    );
     expect(deleted.status).toBe(200);
     expect((await raw(env.sb, 'GET', '/api/v1/namespaces/default/pods/pb-bind')).status).toBe(404);
   });
@@ -114,7 +153,8 @@ describe('protobuf request bodies', () => {
       apiVersion: 'v1',
       metadata: {},
       status: 'Failure',
-      message: 'the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf',
+      message:
+        'the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf',
       reason: 'UnsupportedMediaType',
       code: 415,
     });
@@ -126,7 +166,13 @@ describe('protobuf request bodies', () => {
     const cut = good.subarray(0, good.length - 3);
     const r = await send(env.sb, 'POST', '/api/v1/namespaces', cut);
     expect(r.status).toBe(400);
-    expect(r.json).toMatchObject({ kind: 'Status', status: 'Failure', reason: 'BadRequest', code: 400, message: `the object provided is unrecognized (must be of type Namespace): unexpected EOF (${cut.toString('hex')})` });
+    expect(r.json).toMatchObject({
+      kind: 'Status',
+      status: 'Failure',
+      reason: 'BadRequest',
+      code: 400,
+      message: `the object provided is unrecognized (must be of type Namespace): unexpected EOF (${cut.toString('hex')})`,
+    });
     expect((await raw(env.sb, 'GET', '/api/v1/namespaces/cut')).status).toBe(404);
   });
 });

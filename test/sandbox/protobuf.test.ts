@@ -79,13 +79,23 @@ describe('every kind the sandbox serves, encoded from the schema', () => {
         ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web', uid: 'rs-1', controller: true, blockOwnerDeletion: true }],
         finalizers: ['x/y'],
         managedFields: [
-          { manager: 'kubectl', operation: 'Update', apiVersion: 'v1', time: { seconds: 1767225600 }, fieldsType: 'FieldsV1', fieldsV1: { Raw: Buffer.from('{"f:metadata":{"f:labels":{}}}') } },
+          {
+            manager: 'kubectl',
+            operation: 'Update',
+            apiVersion: 'v1',
+            time: { seconds: 1767225600 },
+            fieldsType: 'FieldsV1',
+            fieldsV1: { Raw: Buffer.from('{"f:metadata":{"f:labels":{}}}') },
+          },
         ],
       },
       spec: {
         volumes: [
           { name: 'cache', volumeSource: { emptyDir: { medium: 'Memory', sizeLimit: { string: '1Gi' } } } },
-          { name: 'cfg', volumeSource: { configMap: { localObjectReference: { name: 'app-config' }, items: [{ key: 'a', path: 'a.txt', mode: 420 }], defaultMode: 420 } } },
+          {
+            name: 'cfg',
+            volumeSource: { configMap: { localObjectReference: { name: 'app-config' }, items: [{ key: 'a', path: 'a.txt', mode: 420 }], defaultMode: 420 } },
+          },
         ],
         containers: [
           {
@@ -112,7 +122,11 @@ describe('every kind the sandbox serves, encoded from the schema', () => {
         },
         tolerations: [{ key: 'k', operator: 'Exists', effect: 'NoSchedule', tolerationSeconds: 60 }],
       },
-      status: { phase: 'Running', startTime: { seconds: 1767225601 }, conditions: [{ type: 'Ready', status: 'True', lastProbeTime: {}, lastTransitionTime: { seconds: 1767225602 } }] },
+      status: {
+        phase: 'Running',
+        startTime: { seconds: 1767225601 },
+        conditions: [{ type: 'Ready', status: 'True', lastProbeTime: {}, lastTransitionTime: { seconds: 1767225602 } }],
+      },
     });
     expect(decodeProtobufBody(bytes, asPod)).toEqual({
       kind: 'Pod',
@@ -129,7 +143,16 @@ describe('every kind the sandbox serves, encoded from the schema', () => {
         labels: { a: '1', b: '2' },
         ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web', uid: 'rs-1', controller: true, blockOwnerDeletion: true }],
         finalizers: ['x/y'],
-        managedFields: [{ manager: 'kubectl', operation: 'Update', apiVersion: 'v1', time: '2026-01-01T00:00:00Z', fieldsType: 'FieldsV1', fieldsV1: { 'f:metadata': { 'f:labels': {} } } }],
+        managedFields: [
+          {
+            manager: 'kubectl',
+            operation: 'Update',
+            apiVersion: 'v1',
+            time: '2026-01-01T00:00:00Z',
+            fieldsType: 'FieldsV1',
+            fieldsV1: { 'f:metadata': { 'f:labels': {} } },
+          },
+        ],
       },
       spec: {
         volumes: [
@@ -161,7 +184,11 @@ describe('every kind the sandbox serves, encoded from the schema', () => {
         },
         tolerations: [{ key: 'k', operator: 'Exists', effect: 'NoSchedule', tolerationSeconds: 60 }],
       },
-      status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True', lastProbeTime: null, lastTransitionTime: '2026-01-01T00:00:02Z' }], startTime: '2026-01-01T00:00:01Z' },
+      status: {
+        phase: 'Running',
+        conditions: [{ type: 'Ready', status: 'True', lastProbeTime: null, lastTransitionTime: '2026-01-01T00:00:02Z' }],
+        startTime: '2026-01-01T00:00:01Z',
+      },
     });
   });
 
@@ -173,14 +200,31 @@ describe('every kind the sandbox serves, encoded from the schema', () => {
 
   it('a Secret: bytes as base64, stringData, immutable', () => {
     const obj = decodeProtobufBody(
-      body('v1', 'Secret', 'core.v1.Secret', { metadata: { name: 's' }, immutable: true, data: { k: Buffer.from('v'), bin: Buffer.from([0, 255, 1]) }, stringData: { x: 'y' }, type: 'Opaque' }),
+      body('v1', 'Secret', 'core.v1.Secret', {
+        metadata: { name: 's' },
+        immutable: true,
+        data: { k: Buffer.from('v'), bin: Buffer.from([0, 255, 1]) },
+        stringData: { x: 'y' },
+        type: 'Opaque',
+      }),
       { apiVersion: 'v1', kind: 'Secret' },
     );
-    expect(obj).toEqual({ kind: 'Secret', apiVersion: 'v1', metadata: { name: 's', creationTimestamp: null }, immutable: true, data: { bin: 'AP8B', k: 'dg==' }, stringData: { x: 'y' }, type: 'Opaque' });
+    expect(obj).toEqual({
+      kind: 'Secret',
+      apiVersion: 'v1',
+      metadata: { name: 's', creationTimestamp: null },
+      immutable: true,
+      data: { bin: 'AP8B', k: 'dg==' },
+      stringData: { x: 'y' },
+      type: 'Opaque',
+    });
   });
 
   it('a ConfigMap with binaryData', () => {
-    const obj = decodeProtobufBody(body('v1', 'ConfigMap', 'core.v1.ConfigMap', { metadata: { name: 'c' }, data: { a: 'b' }, binaryData: { z: Buffer.from('hi') } }), { apiVersion: 'v1', kind: 'ConfigMap' });
+    const obj = decodeProtobufBody(
+      body('v1', 'ConfigMap', 'core.v1.ConfigMap', { metadata: { name: 'c' }, data: { a: 'b' }, binaryData: { z: Buffer.from('hi') } }),
+      { apiVersion: 'v1', kind: 'ConfigMap' },
+    );
     expect(obj).toEqual({ kind: 'ConfigMap', apiVersion: 'v1', metadata: { name: 'c', creationTimestamp: null }, data: { a: 'b' }, binaryData: { z: 'aGk=' } });
   });
 
@@ -223,7 +267,10 @@ describe('every kind the sandbox serves, encoded from the schema', () => {
   });
 
   it('an Event without eventTime says eventTime: null (a zero MicroTime); reportingComponent has no omitempty', () => {
-    const obj = decodeProtobufBody(body('v1', 'Event', 'core.v1.Event', { metadata: { name: 'e' }, involvedObject: { kind: 'Pod', name: 'p' } }), { apiVersion: 'v1', kind: 'Event' });
+    const obj = decodeProtobufBody(body('v1', 'Event', 'core.v1.Event', { metadata: { name: 'e' }, involvedObject: { kind: 'Pod', name: 'p' } }), {
+      apiVersion: 'v1',
+      kind: 'Event',
+    });
     expect(obj).toMatchObject({ firstTimestamp: null, lastTimestamp: null, eventTime: null, source: {}, involvedObject: { kind: 'Pod', name: 'p' } });
     expect(obj.reportingComponent).toBe('');
     expect(obj).not.toHaveProperty('action');
@@ -233,7 +280,13 @@ describe('every kind the sandbox serves, encoded from the schema', () => {
     const obj = decodeProtobufBody(
       body('coordination.k8s.io/v1', 'Lease', 'coordination.v1.Lease', {
         metadata: { name: 'rs-reconcile', namespace: 'kube-system' },
-        spec: { holderIdentity: 'me_1', leaseDurationSeconds: 15, acquireTime: { seconds: 1767225600, nanos: 1000 }, renewTime: { seconds: 1767225605 }, leaseTransitions: 0 },
+        spec: {
+          holderIdentity: 'me_1',
+          leaseDurationSeconds: 15,
+          acquireTime: { seconds: 1767225600, nanos: 1000 },
+          renewTime: { seconds: 1767225605 },
+          leaseTransitions: 0,
+        },
       }),
       { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease' },
     );
@@ -241,21 +294,43 @@ describe('every kind the sandbox serves, encoded from the schema', () => {
       kind: 'Lease',
       apiVersion: 'coordination.k8s.io/v1',
       metadata: { name: 'rs-reconcile', namespace: 'kube-system', creationTimestamp: null },
-      spec: { holderIdentity: 'me_1', leaseDurationSeconds: 15, acquireTime: '2026-01-01T00:00:00.000001Z', renewTime: '2026-01-01T00:00:05.000000Z', leaseTransitions: 0 },
+      spec: {
+        holderIdentity: 'me_1',
+        leaseDurationSeconds: 15,
+        acquireTime: '2026-01-01T00:00:00.000001Z',
+        renewTime: '2026-01-01T00:00:05.000000Z',
+        leaseTransitions: 0,
+      },
     });
   });
 
   it('a ReplicaSet, a ReplicationController and a Deployment (strategy with IntOrString percentages)', () => {
     const template = { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } };
     const tjson = { metadata: { labels: { app: 'web' }, creationTimestamp: null }, spec: { containers: [{ name: 'c', image: 'nginx', resources: {} }] } };
-    expect(decodeProtobufBody(body('apps/v1', 'ReplicaSet', 'apps.v1.ReplicaSet', { metadata: { name: 'web' }, spec: { replicas: 0, minReadySeconds: 0, selector: { matchLabels: { app: 'web' } }, template } }), { apiVersion: 'apps/v1', kind: 'ReplicaSet' })).toEqual({
+    expect(
+      decodeProtobufBody(
+        body('apps/v1', 'ReplicaSet', 'apps.v1.ReplicaSet', {
+          metadata: { name: 'web' },
+          spec: { replicas: 0, minReadySeconds: 0, selector: { matchLabels: { app: 'web' } }, template },
+        }),
+        { apiVersion: 'apps/v1', kind: 'ReplicaSet' },
+      ),
+    ).toEqual({
       kind: 'ReplicaSet',
       apiVersion: 'apps/v1',
       metadata: { name: 'web', creationTimestamp: null },
       spec: { replicas: 0, selector: { matchLabels: { app: 'web' } }, template: tjson },
       status: { replicas: 0 },
     });
-    expect(decodeProtobufBody(body('v1', 'ReplicationController', 'core.v1.ReplicationController', { metadata: { name: 'rc' }, spec: { replicas: 2, selector: { app: 'web' }, template } }), { apiVersion: 'v1', kind: 'ReplicationController' })).toEqual({
+    expect(
+      decodeProtobufBody(
+        body('v1', 'ReplicationController', 'core.v1.ReplicationController', {
+          metadata: { name: 'rc' },
+          spec: { replicas: 2, selector: { app: 'web' }, template },
+        }),
+        { apiVersion: 'v1', kind: 'ReplicationController' },
+      ),
+    ).toEqual({
       kind: 'ReplicationController',
       apiVersion: 'v1',
       metadata: { name: 'rc', creationTimestamp: null },
@@ -265,11 +340,21 @@ describe('every kind the sandbox serves, encoded from the schema', () => {
     const dep = decodeProtobufBody(
       body('apps/v1', 'Deployment', 'apps.v1.Deployment', {
         metadata: { name: 'web' },
-        spec: { selector: { matchLabels: { app: 'web' } }, template, strategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: { type: 1, strVal: '25%' }, maxSurge: { type: 0, intVal: 1 } } }, revisionHistoryLimit: 10 },
+        spec: {
+          selector: { matchLabels: { app: 'web' } },
+          template,
+          strategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: { type: 1, strVal: '25%' }, maxSurge: { type: 0, intVal: 1 } } },
+          revisionHistoryLimit: 10,
+        },
       }),
       { apiVersion: 'apps/v1', kind: 'Deployment' },
     );
-    expect(dep.spec).toEqual({ selector: { matchLabels: { app: 'web' } }, template: tjson, strategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: '25%', maxSurge: 1 } }, revisionHistoryLimit: 10 });
+    expect(dep.spec).toEqual({
+      selector: { matchLabels: { app: 'web' } },
+      template: tjson,
+      strategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: '25%', maxSurge: 1 } },
+      revisionHistoryLimit: 10,
+    });
   });
 
   it('a Node (capacity quantities, taints with a Time), a Binding, a Scale, a ServiceAccount, DeleteOptions', () => {
@@ -277,36 +362,70 @@ describe('every kind the sandbox serves, encoded from the schema', () => {
       body('v1', 'Node', 'core.v1.Node', {
         metadata: { name: 'n1' },
         spec: { podCIDR: '10.0.0.0/24', taints: [{ key: 'k', effect: 'NoExecute', timeAdded: { seconds: 1767225600 } }], unschedulable: true },
-        status: { capacity: { pods: { string: '110' } }, conditions: [{ type: 'Ready', status: 'True', lastHeartbeatTime: { seconds: 1767225600 } }], nodeInfo: { kubeletVersion: 'v1.32.13' } },
+        status: {
+          capacity: { pods: { string: '110' } },
+          conditions: [{ type: 'Ready', status: 'True', lastHeartbeatTime: { seconds: 1767225600 } }],
+          nodeInfo: { kubeletVersion: 'v1.32.13' },
+        },
       }),
       { apiVersion: 'v1', kind: 'Node' },
     );
     expect(node.spec).toEqual({ podCIDR: '10.0.0.0/24', unschedulable: true, taints: [{ key: 'k', effect: 'NoExecute', timeAdded: '2026-01-01T00:00:00Z' }] });
     expect((node.status as Record<string, unknown>).capacity).toEqual({ pods: '110' });
-    expect((node.status as Record<string, unknown>).conditions).toEqual([{ type: 'Ready', status: 'True', lastHeartbeatTime: '2026-01-01T00:00:00Z', lastTransitionTime: null }]);
+    expect((node.status as Record<string, unknown>).conditions).toEqual([
+      { type: 'Ready', status: 'True', lastHeartbeatTime: '2026-01-01T00:00:00Z', lastTransitionTime: null },
+    ]);
     expect((node.status as Record<string, any>).nodeInfo).toMatchObject({ kubeletVersion: 'v1.32.13', machineID: '', kernelVersion: '' });
 
-    expect(decodeProtobufBody(body('v1', 'Binding', 'core.v1.Binding', { metadata: { name: 'p1' }, target: { kind: 'Node', name: 'n1' } }), { apiVersion: 'v1', kind: 'Binding' })).toEqual({
+    expect(
+      decodeProtobufBody(body('v1', 'Binding', 'core.v1.Binding', { metadata: { name: 'p1' }, target: { kind: 'Node', name: 'n1' } }), {
+        apiVersion: 'v1',
+        kind: 'Binding',
+      }),
+    ).toEqual({
       kind: 'Binding',
       apiVersion: 'v1',
       metadata: { name: 'p1', creationTimestamp: null },
       target: { kind: 'Node', name: 'n1' },
     });
-    expect(decodeProtobufBody(body('autoscaling/v1', 'Scale', 'autoscaling.v1.Scale', { metadata: { name: 'web', resourceVersion: '5' }, spec: { replicas: 3 } }), { apiVersion: 'autoscaling/v1', kind: 'Scale' })).toEqual({
+    expect(
+      decodeProtobufBody(body('autoscaling/v1', 'Scale', 'autoscaling.v1.Scale', { metadata: { name: 'web', resourceVersion: '5' }, spec: { replicas: 3 } }), {
+        apiVersion: 'autoscaling/v1',
+        kind: 'Scale',
+      }),
+    ).toEqual({
       kind: 'Scale',
       apiVersion: 'autoscaling/v1',
       metadata: { name: 'web', resourceVersion: '5', creationTimestamp: null },
       spec: { replicas: 3 },
       status: { replicas: 0 },
     });
-    expect(decodeProtobufBody(body('v1', 'ServiceAccount', 'core.v1.ServiceAccount', { metadata: { name: 'sa' }, automountServiceAccountToken: false, imagePullSecrets: [{ name: 'reg' }] }), { apiVersion: 'v1', kind: 'ServiceAccount' })).toEqual({
+    expect(
+      decodeProtobufBody(
+        body('v1', 'ServiceAccount', 'core.v1.ServiceAccount', {
+          metadata: { name: 'sa' },
+          automountServiceAccountToken: false,
+          imagePullSecrets: [{ name: 'reg' }],
+        }),
+        { apiVersion: 'v1', kind: 'ServiceAccount' },
+      ),
+    ).toEqual({
       kind: 'ServiceAccount',
       apiVersion: 'v1',
       metadata: { name: 'sa', creationTimestamp: null },
       imagePullSecrets: [{ name: 'reg' }],
       automountServiceAccountToken: false,
     });
-    expect(decodeProtobufBody(body('meta.k8s.io/v1', 'DeleteOptions', 'meta.v1.DeleteOptions', { gracePeriodSeconds: 0, propagationPolicy: 'Foreground', preconditions: { uid: 'u' } }), { apiVersion: 'meta.k8s.io/v1', kind: 'DeleteOptions' })).toEqual({
+    expect(
+      decodeProtobufBody(
+        body('meta.k8s.io/v1', 'DeleteOptions', 'meta.v1.DeleteOptions', {
+          gracePeriodSeconds: 0,
+          propagationPolicy: 'Foreground',
+          preconditions: { uid: 'u' },
+        }),
+        { apiVersion: 'meta.k8s.io/v1', kind: 'DeleteOptions' },
+      ),
+    ).toEqual({
       kind: 'DeleteOptions',
       apiVersion: 'meta.k8s.io/v1',
       gracePeriodSeconds: 0,
@@ -319,7 +438,11 @@ describe('every kind the sandbox serves, encoded from the schema', () => {
     const T = protobufType('autoscaling.v1.Scale');
     const U = protobufType('runtime.Unknown');
     const bytes = Buffer.concat([PREFIX, U.encode({ raw: T.encode(T.fromObject({ spec: { replicas: 2 } })).finish() }).finish()]);
-    expect(decodeProtobufBody(bytes, { apiVersion: 'autoscaling/v1', kind: 'Scale' })).toMatchObject({ kind: 'Scale', apiVersion: 'autoscaling/v1', spec: { replicas: 2 } });
+    expect(decodeProtobufBody(bytes, { apiVersion: 'autoscaling/v1', kind: 'Scale' })).toMatchObject({
+      kind: 'Scale',
+      apiVersion: 'autoscaling/v1',
+      spec: { replicas: 2 },
+    });
   });
 });
 
@@ -331,7 +454,8 @@ describe('what the server answers for other bodies', () => {
       expect(decodeError(() => decodeOtherBody(Buffer.from('{}'), ct, ns))).toEqual({
         code: 415,
         reason: 'UnsupportedMediaType',
-        message: 'the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf',
+        message:
+          'the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf',
       });
     }
   });
@@ -350,10 +474,15 @@ describe('what the server answers for other bodies', () => {
     expect(decodeError(() => decodeProtobufBody(Buffer.from('{"kind":"Namespace"}'), ns))).toEqual({
       code: 400,
       reason: 'BadRequest',
-      message: 'the object provided is unrecognized (must be of type Namespace): provided data does not appear to be a protobuf message, expected prefix [107 56 115 0] ({"kind":"Namespace"})',
+      message:
+        'the object provided is unrecognized (must be of type Namespace): provided data does not appear to be a protobuf message, expected prefix [107 56 115 0] ({"kind":"Namespace"})',
     });
-    expect(decodeError(() => decodeProtobufBody(Buffer.alloc(0), ns)).message).toBe('the object provided is unrecognized (must be of type Namespace): empty data (<empty>)');
-    expect(decodeError(() => decodeProtobufBody(PREFIX, ns)).message).toBe('the object provided is unrecognized (must be of type Namespace): empty body (6b387300)');
+    expect(decodeError(() => decodeProtobufBody(Buffer.alloc(0), ns)).message).toBe(
+      'the object provided is unrecognized (must be of type Namespace): empty data (<empty>)',
+    );
+    expect(decodeError(() => decodeProtobufBody(PREFIX, ns)).message).toBe(
+      'the object provided is unrecognized (must be of type Namespace): empty body (6b387300)',
+    );
   });
 
   it('400 for a truncated envelope and for a truncated object', () => {
@@ -366,7 +495,11 @@ describe('what the server answers for other bodies', () => {
     const raw = T.encode(T.fromObject({ metadata: { name: 'team' } })).finish();
     const U = protobufType('runtime.Unknown');
     const bytes = Buffer.concat([PREFIX, U.encode({ typeMeta: { apiVersion: 'v1', kind: 'Namespace' }, raw: raw.subarray(0, raw.length - 2) }).finish()]);
-    expect(decodeError(() => decodeProtobufBody(bytes, ns))).toEqual({ code: 400, reason: 'BadRequest', message: 'Namespace in version "v1" cannot be handled as a Namespace: unexpected EOF' });
+    expect(decodeError(() => decodeProtobufBody(bytes, ns))).toEqual({
+      code: 400,
+      reason: 'BadRequest',
+      message: 'Namespace in version "v1" cannot be handled as a Namespace: unexpected EOF',
+    });
   });
 
   it('400 for a kind the server has no type for', () => {
@@ -379,7 +512,9 @@ describe('what the server answers for other bodies', () => {
 
   it('400 for FieldsV1 that is not JSON', () => {
     const bytes = body(...POD, 'core.v1.Pod', { metadata: { name: 'p', managedFields: [{ manager: 'm', fieldsV1: { Raw: Buffer.from('{nope') } }] } });
-    expect(decodeError(() => decodeProtobufBody(bytes, asPod)).message).toMatch(/^Pod in version "v1" cannot be handled as a Pod: json: error calling MarshalJSON: /);
+    expect(decodeError(() => decodeProtobufBody(bytes, asPod)).message).toMatch(
+      /^Pod in version "v1" cannot be handled as a Pod: json: error calling MarshalJSON: /,
+    );
   });
 
   it('any bytes after the prefix: an object or a 400, never another error', () => {
@@ -420,7 +555,8 @@ describe('the schema', () => {
     for (const m of names) {
       const fields = messageFields(m)!;
       expect(new Set(fields.map((f) => f.number)).size, m).toBe(fields.length);
-      for (const f of fields) if (!['string', 'bool', 'int32', 'int64', 'bytes'].includes(f.type)) expect(names.has(f.type), `${m}.${f.json} → ${f.type}`).toBe(true);
+      for (const f of fields)
+        if (!['string', 'bool', 'int32', 'int64', 'bytes'].includes(f.type)) expect(names.has(f.type), `${m}.${f.json} → ${f.type}`).toBe(true);
     }
     for (const t of Object.values(ROOT_KINDS)) expect(names.has(t), t).toBe(true);
   });
@@ -442,7 +578,14 @@ describe('the schema', () => {
     expect([...vol.keys()]).toContain('name');
     expect(vol.has('volumeSource')).toBe(false);
     const c = jsonFields('core.v1.Container')!;
-    expect(c.get('ports')).toEqual({ name: 'ports', value: { kind: 'object', type: 'core.v1.ContainerPort' }, list: true, map: false, nullable: true, omitEmpty: true });
+    expect(c.get('ports')).toEqual({
+      name: 'ports',
+      value: { kind: 'object', type: 'core.v1.ContainerPort' },
+      list: true,
+      map: false,
+      nullable: true,
+      omitEmpty: true,
+    });
     expect(c.get('name')).toEqual({ name: 'name', value: { kind: 'string' }, list: false, map: false, nullable: false, omitEmpty: false });
     expect(jsonFields('core.v1.ResourceRequirements')!.get('limits')!.value).toEqual({ kind: 'special', special: 'Quantity' });
     expect(jsonFields('core.v1.HTTPGetAction')!.get('port')!.value).toEqual({ kind: 'special', special: 'IntOrString' });

@@ -89,7 +89,7 @@ describe('label selectors', () => {
     ['app=-x', `unable to parse requirement: values[0][app]: Invalid value: "-x": ${LABEL_VALUE}`],
     ['n>abc', `unable to parse requirement: values[0]: Invalid value: "abc": for 'Gt', 'Lt' operators, the value must be an integer`],
     ['n>-1', `unable to parse requirement: values[0][n]: Invalid value: "-1": ${LABEL_VALUE}`],
-  ])('rejects %j with 400 and the API server\'s message', (s, message) => {
+  ])("rejects %j with 400 and the API server's message", (s, message) => {
     expect(rejection(s)).toBe(message);
   });
 
@@ -100,7 +100,13 @@ describe('label selectors', () => {
 
   it('prints a LabelSelector as the Scale subresource does', () => {
     expect(
-      labelSelectorString({ matchLabels: { tier: 'fe', app: 'web' }, matchExpressions: [{ key: 'env', operator: 'In', values: ['b', 'a'] }, { key: 'x', operator: 'DoesNotExist' }] }),
+      labelSelectorString({
+        matchLabels: { tier: 'fe', app: 'web' },
+        matchExpressions: [
+          { key: 'env', operator: 'In', values: ['b', 'a'] },
+          { key: 'x', operator: 'DoesNotExist' },
+        ],
+      }),
     ).toBe('app=web,env in (a,b),tier=fe,!x');
   });
 });

@@ -9,8 +9,7 @@ import { headerOf, kubectlFor, rowOf } from './kubectl-runner.js';
 const CONTROLLER = 'system:serviceaccount:kube-system:service-account-controller';
 const DELAY = 60_000;
 
-const saNames = async (env: Env, namespace: string) =>
-  (await env.core.listNamespacedServiceAccount({ namespace })).items.map((s) => s.metadata?.name);
+const saNames = async (env: Env, namespace: string) => (await env.core.listNamespacedServiceAccount({ namespace })).items.map((s) => s.metadata?.name);
 
 describe('the serviceaccount controller', () => {
   let env: Env;
@@ -55,7 +54,10 @@ describe('the serviceaccount controller', () => {
     await env.core.createNamespace({ body: { metadata: { name: 'leaving' } } });
     // A pod bound to a node keeps the namespace Terminating (no kubelet removes it).
     await env.core.createNamespacedServiceAccount({ namespace: 'leaving', body: { metadata: { name: 'default' } } });
-    await env.core.createNamespacedPod({ namespace: 'leaving', body: { ...podBody('stuck'), spec: { nodeName: 'node-x', containers: [{ name: 'c', image: 'nginx:1.27' }] } } });
+    await env.core.createNamespacedPod({
+      namespace: 'leaving',
+      body: { ...podBody('stuck'), spec: { nodeName: 'node-x', containers: [{ name: 'c', image: 'nginx:1.27' }] } },
+    });
     await env.core.deleteNamespace({ name: 'leaving' });
     await waitFor(async () => (await saNames(env, 'leaving')).length === 0, 'the namespace controller deletes the ServiceAccount');
     env.sb.serviceAccounts!.advance(DELAY);
@@ -101,7 +103,12 @@ describe('ServiceAccount admission', () => {
     const gen = await failure(bare.core.createNamespacedPod({ namespace: 'default', body: { ...podBody(''), metadata: { generateName: 'web-abc-' } } }));
     expect(gen.status.message).toBe('pods "web-abc-" is forbidden: error looking up service account default/default: serviceaccount "default" not found');
     expect(gen.status.details).toEqual({ name: 'web-abc-', kind: 'pods' });
-    const named = await failure(bare.core.createNamespacedPod({ namespace: 'default', body: { ...podBody('y'), spec: { serviceAccountName: 'robot', containers: [{ name: 'c', image: 'nginx:1.27' }] } } }));
+    const named = await failure(
+      bare.core.createNamespacedPod({
+        namespace: 'default',
+        body: { ...podBody('y'), spec: { serviceAccountName: 'robot', containers: [{ name: 'c', image: 'nginx:1.27' }] } },
+      }),
+    );
     expect(named.status.message).toBe('pods "y" is forbidden: error looking up service account default/robot: serviceaccount "robot" not found');
   });
 
@@ -115,10 +122,16 @@ describe('ServiceAccount admission', () => {
   it('admits the pod once the service account exists, and writes serviceAccount equal to serviceAccountName', async () => {
     await ensureDefaultServiceAccount(bare.core, 'plain', 0);
     await ensureDefaultServiceAccount(bare.core, 'plain', 0); // AlreadyExists is fine
-    const p = await bare.core.createNamespacedPod({ namespace: 'plain', body: { ...podBody('ok'), spec: { serviceAccount: 'default', containers: [{ name: 'c', image: 'nginx:1.27' }] } } });
+    const p = await bare.core.createNamespacedPod({
+      namespace: 'plain',
+      body: { ...podBody('ok'), spec: { serviceAccount: 'default', containers: [{ name: 'c', image: 'nginx:1.27' }] } },
+    });
     expect([p.spec?.serviceAccountName, p.spec?.serviceAccount]).toEqual(['default', 'default']);
     await bare.core.createNamespacedServiceAccount({ namespace: 'plain', body: { metadata: { name: 'robot' } } });
-    const q = await bare.core.createNamespacedPod({ namespace: 'plain', body: { ...podBody('ok2'), spec: { serviceAccountName: 'robot', serviceAccount: 'other', containers: [{ name: 'c', image: 'nginx:1.27' }] } } });
+    const q = await bare.core.createNamespacedPod({
+      namespace: 'plain',
+      body: { ...podBody('ok2'), spec: { serviceAccountName: 'robot', serviceAccount: 'other', containers: [{ name: 'c', image: 'nginx:1.27' }] } },
+    });
     expect([q.spec?.serviceAccountName, q.spec?.serviceAccount]).toEqual(['robot', 'robot']);
   });
 
@@ -134,7 +147,10 @@ describe('ServiceAccount admission', () => {
       const p = await e.core.createNamespacedPod({ namespace: 'quick', body: podBody('first') });
       expect(p.spec?.serviceAccountName).toBe('default');
       expect(await saNames(e, 'quick')).toEqual(['default']);
-      const order = e.sb.audit().filter((a) => a.namespace === 'quick' && a.verb === 'create').map((a) => `${a.user === CONTROLLER ? 'controller' : 'client'} ${a.verb} ${a.resource} ${a.code}`);
+      const order = e.sb
+        .audit()
+        .filter((a) => a.namespace === 'quick' && a.verb === 'create')
+        .map((a) => `${a.user === CONTROLLER ? 'controller' : 'client'} ${a.verb} ${a.resource} ${a.code}`);
       expect(order).toEqual(['controller create serviceaccounts 201', 'client create pods 201']);
     } finally {
       await e.sb.close();
@@ -158,7 +174,11 @@ describe('ServiceAccount admission', () => {
 describe('seeding', () => {
   const seed = [
     { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'shop' } },
-    { ...podBody('ghostly'), metadata: { name: 'ghostly', namespace: 'shop' }, spec: { serviceAccountName: 'ghost', containers: [{ name: 'c', image: 'nginx:1.27' }] } },
+    {
+      ...podBody('ghostly'),
+      metadata: { name: 'ghostly', namespace: 'shop' },
+      spec: { serviceAccountName: 'ghost', containers: [{ name: 'c', image: 'nginx:1.27' }] },
+    },
     { ...podBody('implied'), metadata: { name: 'implied', namespace: 'implied-ns' } },
   ];
 

@@ -31,50 +31,164 @@ interface Case {
 const CASES: Case[] = [
   // scalars
   { name: 'unique scalars when merging lists', original: { mergingIntList: [1, 2] }, patch: { mergingIntList: [2, 3] }, result: { mergingIntList: [1, 2, 3] } },
-  { name: 'a list of scalars keeps the patch order for its items, the live order for the rest', original: { mergingIntList: [1, 2, 3] }, patch: { mergingIntList: [3, 1] }, result: { mergingIntList: [2, 3, 1] } },
-  { name: 'a list of scalars without merge strategy is replaced', original: { nonMergingIntList: [1, 2] }, patch: { nonMergingIntList: [3] }, result: { nonMergingIntList: [3] } },
+  {
+    name: 'a list of scalars keeps the patch order for its items, the live order for the rest',
+    original: { mergingIntList: [1, 2, 3] },
+    patch: { mergingIntList: [3, 1] },
+    result: { mergingIntList: [2, 3, 1] },
+  },
+  {
+    name: 'a list of scalars without merge strategy is replaced',
+    original: { nonMergingIntList: [1, 2] },
+    patch: { nonMergingIntList: [3] },
+    result: { nonMergingIntList: [3] },
+  },
   // $patch on maps
-  { name: '$patch: delete on a nested map leaves an empty map', original: { simpleMap: { key1: 1, key2: 1 } }, patch: { simpleMap: { $patch: 'delete' } }, result: { simpleMap: {} } },
+  {
+    name: '$patch: delete on a nested map leaves an empty map',
+    original: { simpleMap: { key1: 1, key2: 1 } },
+    patch: { simpleMap: { $patch: 'delete' } },
+    result: { simpleMap: {} },
+  },
   { name: '$patch: replace on the whole object deletes every key', original: { name: 1, value: 1 }, patch: { $patch: 'replace' }, result: {} },
-  { name: '$patch: replace with a key keeps only the patch', original: { name: 1, value: 1 }, patch: { other: 'a', $patch: 'replace' }, result: { other: 'a' } },
-  { name: 'an unknown $patch on a map is an error', original: { simpleMap: { a: 'b' } }, patch: { simpleMap: { $patch: 'shred' } }, error: [500, 'unknown patch type: shred in map: map[$patch:shred]'] },
-  { name: 'a field with the replace strategy is replaced, not merged', original: { replacingItem: { a: 1, b: 2 } }, patch: { replacingItem: { c: 3 } }, result: { replacingItem: { c: 3 } } },
-  { name: 'a null deletes the key; a null inside a new value is dropped', original: { name: 'a', value: 'b' }, patch: { value: null, simpleMap: { x: '1', y: null } }, result: { name: 'a', simpleMap: { x: '1' } } },
+  {
+    name: '$patch: replace with a key keeps only the patch',
+    original: { name: 1, value: 1 },
+    patch: { other: 'a', $patch: 'replace' },
+    result: { other: 'a' },
+  },
+  {
+    name: 'an unknown $patch on a map is an error',
+    original: { simpleMap: { a: 'b' } },
+    patch: { simpleMap: { $patch: 'shred' } },
+    error: [500, 'unknown patch type: shred in map: map[$patch:shred]'],
+  },
+  {
+    name: 'a field with the replace strategy is replaced, not merged',
+    original: { replacingItem: { a: 1, b: 2 } },
+    patch: { replacingItem: { c: 3 } },
+    result: { replacingItem: { c: 3 } },
+  },
+  {
+    name: 'a null deletes the key; a null inside a new value is dropped',
+    original: { name: 'a', value: 'b' },
+    patch: { value: null, simpleMap: { x: '1', y: null } },
+    result: { name: 'a', simpleMap: { x: '1' } },
+  },
   // $patch in lists with a merge key
-  { name: '$patch: replace as a list element empties the list', original: { mergingList: [{ name: 1 }, { name: 2 }] }, patch: { mergingList: [{ $patch: 'replace' }] }, result: { mergingList: [] } },
-  { name: '$patch: replace takes the other elements of the patch, in their order', original: { mergingList: [{ name: 1, value: 'a' }, { name: 2 }] }, patch: { mergingList: [{ name: 3 }, { $patch: 'replace' }, { name: 1 }] }, result: { mergingList: [{ name: 3 }, { name: 1 }] } },
+  {
+    name: '$patch: replace as a list element empties the list',
+    original: { mergingList: [{ name: 1 }, { name: 2 }] },
+    patch: { mergingList: [{ $patch: 'replace' }] },
+    result: { mergingList: [] },
+  },
+  {
+    name: '$patch: replace takes the other elements of the patch, in their order',
+    original: { mergingList: [{ name: 1, value: 'a' }, { name: 2 }] },
+    patch: { mergingList: [{ name: 3 }, { $patch: 'replace' }, { name: 1 }] },
+    result: { mergingList: [{ name: 3 }, { name: 1 }] },
+  },
   {
     name: '$patch: delete deletes every element with that key, and touches no other',
     original: { mergingList: [{ name: 1 }, { name: 1 }, { name: 2, value: 'a' }, { name: 3 }, { name: 3 }] },
-    patch: { mergingList: [{ name: 1, $patch: 'delete' }, { name: 3, $patch: 'delete' }] },
+    patch: {
+      mergingList: [
+        { name: 1, $patch: 'delete' },
+        { name: 3, $patch: 'delete' },
+      ],
+    },
     result: { mergingList: [{ name: 2, value: 'a' }] },
   },
-  { name: 'deleting an element the list lacks changes nothing', original: { mergingList: [{ name: 1 }, { name: 2 }] }, patch: { mergingList: [{ name: 9, $patch: 'delete' }] }, result: { mergingList: [{ name: 1 }, { name: 2 }] } },
-  { name: '$patch: delete without the merge key is an error', original: { mergingList: [{ name: 1 }] }, patch: { mergingList: [{ value: 1, $patch: 'delete' }] }, error: [500, 'does not contain declared merge key: name'] },
-  { name: '$patch: merge in a list is refused', original: { mergingList: [{ name: 1 }] }, patch: { mergingList: [{ $patch: 'merge' }] }, error: [500, 'merging lists cannot yet be specified in the patch'] },
-  { name: 'an element without the merge key is an error', original: { mergingList: [{ name: 1, value: 'a' }] }, patch: { mergingList: [{ value: 'b' }] }, error: [500, 'does not contain declared merge key'] },
+  {
+    name: 'deleting an element the list lacks changes nothing',
+    original: { mergingList: [{ name: 1 }, { name: 2 }] },
+    patch: { mergingList: [{ name: 9, $patch: 'delete' }] },
+    result: { mergingList: [{ name: 1 }, { name: 2 }] },
+  },
+  {
+    name: '$patch: delete without the merge key is an error',
+    original: { mergingList: [{ name: 1 }] },
+    patch: { mergingList: [{ value: 1, $patch: 'delete' }] },
+    error: [500, 'does not contain declared merge key: name'],
+  },
+  {
+    name: '$patch: merge in a list is refused',
+    original: { mergingList: [{ name: 1 }] },
+    patch: { mergingList: [{ $patch: 'merge' }] },
+    error: [500, 'merging lists cannot yet be specified in the patch'],
+  },
+  {
+    name: 'an element without the merge key is an error',
+    original: { mergingList: [{ name: 1, value: 'a' }] },
+    patch: { mergingList: [{ value: 'b' }] },
+    error: [500, 'does not contain declared merge key'],
+  },
   // order of merged lists
   {
     name: 'the patch order wins for the elements it names',
     original: { mergingList: [{ name: 1 }, { name: 2, value: 'b' }, { name: 3 }] },
-    patch: { mergingList: [{ name: 3, value: 'c' }, { name: 1, value: 'a' }, { name: 2, other: 'x' }] },
-    result: { mergingList: [{ name: 3, value: 'c' }, { name: 1, value: 'a' }, { name: 2, value: 'b', other: 'x' }] },
+    patch: {
+      mergingList: [
+        { name: 3, value: 'c' },
+        { name: 1, value: 'a' },
+        { name: 2, other: 'x' },
+      ],
+    },
+    result: {
+      mergingList: [
+        { name: 3, value: 'c' },
+        { name: 1, value: 'a' },
+        { name: 2, value: 'b', other: 'x' },
+      ],
+    },
   },
   {
     name: 'server-only elements keep their place before the patched ones that follow them',
     original: { mergingList: [{ name: 1 }, { name: 2, value: 'b' }, { name: 3 }] },
-    patch: { mergingList: [{ name: 3, value: 'c' }, { name: 1, value: 'a' }] },
-    result: { mergingList: [{ name: 2, value: 'b' }, { name: 3, value: 'c' }, { name: 1, value: 'a' }] },
+    patch: {
+      mergingList: [
+        { name: 3, value: 'c' },
+        { name: 1, value: 'a' },
+      ],
+    },
+    result: {
+      mergingList: [
+        { name: 2, value: 'b' },
+        { name: 3, value: 'c' },
+        { name: 1, value: 'a' },
+      ],
+    },
   },
-  { name: 'a list without merge strategy is replaced whole', original: { nonMergingList: [{ name: 1 }, { name: 2 }] }, patch: { nonMergingList: [{ name: 3 }] }, result: { nonMergingList: [{ name: 3 }] } },
+  {
+    name: 'a list without merge strategy is replaced whole',
+    original: { nonMergingList: [{ name: 1 }, { name: 2 }] },
+    patch: { nonMergingList: [{ name: 3 }] },
+    result: { nonMergingList: [{ name: 3 }] },
+  },
   // $setElementOrder
   {
     name: '$setElementOrder may name an element the list lacks',
     original: { mergingList: [{ name: 1 }, { name: 3 }] },
-    patch: { '$setElementOrder/mergingList': [{ name: 3 }, { name: 2 }, { name: 1 }], mergingList: [{ name: 3, value: 3 }, { name: 1, value: 1 }] },
-    result: { mergingList: [{ name: 3, value: 3 }, { name: 1, value: 1 }] },
+    patch: {
+      '$setElementOrder/mergingList': [{ name: 3 }, { name: 2 }, { name: 1 }],
+      mergingList: [
+        { name: 3, value: 3 },
+        { name: 1, value: 1 },
+      ],
+    },
+    result: {
+      mergingList: [
+        { name: 3, value: 3 },
+        { name: 1, value: 1 },
+      ],
+    },
   },
-  { name: '$setElementOrder alone reorders a list of scalars', original: { mergingIntList: [1, 3] }, patch: { '$setElementOrder/mergingIntList': [3, 2, 1] }, result: { mergingIntList: [3, 1] } },
+  {
+    name: '$setElementOrder alone reorders a list of scalars',
+    original: { mergingIntList: [1, 3] },
+    patch: { '$setElementOrder/mergingIntList': [3, 2, 1] },
+    result: { mergingIntList: [3, 1] },
+  },
   {
     name: '$setElementOrder with server-only elements',
     original: { mergingList: [{ name: 1 }, { name: 2, value: 2 }, { name: 3, value: 3 }, { name: 4, value: 4 }] },
@@ -84,7 +198,13 @@ const CASES: Case[] = [
   {
     name: 'add and delete in one patch, in the $setElementOrder order',
     original: { mergingList: [{ name: 1 }, { name: 3, value: 3 }, { name: 2, value: 2 }] },
-    patch: { '$setElementOrder/mergingList': [{ name: 4 }, { name: 2 }, { name: 1 }], mergingList: [{ name: 4, value: 4 }, { name: 3, $patch: 'delete' }] },
+    patch: {
+      '$setElementOrder/mergingList': [{ name: 4 }, { name: 2 }, { name: 1 }],
+      mergingList: [
+        { name: 4, value: 4 },
+        { name: 3, $patch: 'delete' },
+      ],
+    },
     result: { mergingList: [{ name: 4, value: 4 }, { name: 2, value: 2 }, { name: 1 }] },
   },
   {
@@ -96,15 +216,46 @@ const CASES: Case[] = [
   {
     name: '$setElementOrder whose order contradicts the patch list is an error',
     original: { mergingList: [{ name: 1 }, { name: 3 }, { name: 2 }] },
-    patch: { '$setElementOrder/mergingList': [{ name: 1 }, { name: 2 }, { name: 3 }], mergingList: [{ name: 3, value: 3 }, { name: 1, value: 1 }] },
+    patch: {
+      '$setElementOrder/mergingList': [{ name: 1 }, { name: 2 }, { name: 3 }],
+      mergingList: [
+        { name: 3, value: 3 },
+        { name: 1, value: 1 },
+      ],
+    },
     error: [500, "doesn't match $setElementOrder list"],
   },
-  { name: '$setElementOrder/ with no list name is a bad request', original: { mergingIntList: [1] }, patch: { $setElementOrder: [1] }, error: [400, 'invalid patch format of setElementOrder list'] },
+  {
+    name: '$setElementOrder/ with no list name is a bad request',
+    original: { mergingIntList: [1] },
+    patch: { $setElementOrder: [1] },
+    error: [400, 'invalid patch format of setElementOrder list'],
+  },
   // $deleteFromPrimitiveList
-  { name: '$deleteFromPrimitiveList removes from a merging list', original: { mergingIntList: [1, 2, 3] }, patch: { '$deleteFromPrimitiveList/mergingIntList': [2] }, result: { mergingIntList: [1, 3] } },
-  { name: '$deleteFromPrimitiveList removes from a list without merge strategy too', original: { nonMergingIntList: [1, 2, 3] }, patch: { '$deleteFromPrimitiveList/nonMergingIntList': [2] }, result: { nonMergingIntList: [1, 3] } },
-  { name: '$deleteFromPrimitiveList of a missing item adds nothing', original: { mergingIntList: [1, 2] }, patch: { '$deleteFromPrimitiveList/mergingIntList': [3] }, result: { mergingIntList: [1, 2] } },
-  { name: '$deleteFromPrimitiveList of a missing list adds no list', original: { foo: ['bar'] }, patch: { '$deleteFromPrimitiveList/mergingIntList': [3] }, result: { foo: ['bar'] } },
+  {
+    name: '$deleteFromPrimitiveList removes from a merging list',
+    original: { mergingIntList: [1, 2, 3] },
+    patch: { '$deleteFromPrimitiveList/mergingIntList': [2] },
+    result: { mergingIntList: [1, 3] },
+  },
+  {
+    name: '$deleteFromPrimitiveList removes from a list without merge strategy too',
+    original: { nonMergingIntList: [1, 2, 3] },
+    patch: { '$deleteFromPrimitiveList/nonMergingIntList': [2] },
+    result: { nonMergingIntList: [1, 3] },
+  },
+  {
+    name: '$deleteFromPrimitiveList of a missing item adds nothing',
+    original: { mergingIntList: [1, 2] },
+    patch: { '$deleteFromPrimitiveList/mergingIntList': [3] },
+    result: { mergingIntList: [1, 2] },
+  },
+  {
+    name: '$deleteFromPrimitiveList of a missing list adds no list',
+    original: { foo: ['bar'] },
+    patch: { '$deleteFromPrimitiveList/mergingIntList': [3] },
+    result: { foo: ['bar'] },
+  },
   {
     name: '$deleteFromPrimitiveList with $setElementOrder removes every copy',
     original: { mergingIntList: [1, 2, 3, 3] },
@@ -112,32 +263,79 @@ const CASES: Case[] = [
     result: { mergingIntList: [1, 2] },
   },
   // $retainKeys
-  { name: '$retainKeys clears the keys it does not name', original: { retainKeysMap: { name: 'foo', value: 'bar' } }, patch: { retainKeysMap: { $retainKeys: ['name'], value: null } }, result: { retainKeysMap: { name: 'foo' } } },
-  { name: '$retainKeys with a new key', original: { retainKeysMap: { name: 'foo', other: 'x' } }, patch: { retainKeysMap: { $retainKeys: ['name', 'value'], value: 'bar' } }, result: { retainKeysMap: { name: 'foo', value: 'bar' } } },
-  { name: '$retainKeys that leaves out a key the patch sets is a bad request', original: { retainKeysMap: { name: 'foo' } }, patch: { retainKeysMap: { $retainKeys: ['name'], value: 'bar' } }, error: [400, 'invalid patch format of retainKeys'] },
-  { name: '$retainKeys must be a list', original: { retainKeysMap: { name: 'foo' } }, patch: { retainKeysMap: { $retainKeys: 'name' } }, error: [400, 'invalid patch format of retainKeys'] },
+  {
+    name: '$retainKeys clears the keys it does not name',
+    original: { retainKeysMap: { name: 'foo', value: 'bar' } },
+    patch: { retainKeysMap: { $retainKeys: ['name'], value: null } },
+    result: { retainKeysMap: { name: 'foo' } },
+  },
+  {
+    name: '$retainKeys with a new key',
+    original: { retainKeysMap: { name: 'foo', other: 'x' } },
+    patch: { retainKeysMap: { $retainKeys: ['name', 'value'], value: 'bar' } },
+    result: { retainKeysMap: { name: 'foo', value: 'bar' } },
+  },
+  {
+    name: '$retainKeys that leaves out a key the patch sets is a bad request',
+    original: { retainKeysMap: { name: 'foo' } },
+    patch: { retainKeysMap: { $retainKeys: ['name'], value: 'bar' } },
+    error: [400, 'invalid patch format of retainKeys'],
+  },
+  {
+    name: '$retainKeys must be a list',
+    original: { retainKeysMap: { name: 'foo' } },
+    patch: { retainKeysMap: { $retainKeys: 'name' } },
+    error: [400, 'invalid patch format of retainKeys'],
+  },
   {
     name: '$retainKeys with a nested list of scalars: add, delete and order',
     original: { retainKeysMap: { name: 'foo', mergingIntList: [1, 2, 3] } },
-    patch: { retainKeysMap: { $retainKeys: ['mergingIntList', 'name'], mergingIntList: [5], '$deleteFromPrimitiveList/mergingIntList': [2], '$setElementOrder/mergingIntList': [1, 3, 5] } },
+    patch: {
+      retainKeysMap: {
+        $retainKeys: ['mergingIntList', 'name'],
+        mergingIntList: [5],
+        '$deleteFromPrimitiveList/mergingIntList': [2],
+        '$setElementOrder/mergingIntList': [1, 3, 5],
+      },
+    },
     result: { retainKeysMap: { name: 'foo', mergingIntList: [1, 3, 5] } },
   },
   {
     name: '$retainKeys with a nested merging list: delete an element',
     original: { retainKeysMap: { name: 'foo', mergingList: [{ name: 'a' }, { name: 'b' }] } },
-    patch: { retainKeysMap: { $retainKeys: ['mergingList', 'name'], '$setElementOrder/mergingList': [{ name: 'a' }], mergingList: [{ name: 'b', $patch: 'delete' }] } },
+    patch: {
+      retainKeysMap: { $retainKeys: ['mergingList', 'name'], '$setElementOrder/mergingList': [{ name: 'a' }], mergingList: [{ name: 'b', $patch: 'delete' }] },
+    },
     result: { retainKeysMap: { name: 'foo', mergingList: [{ name: 'a' }] } },
   },
   {
     name: '$retainKeys inside an element of a merging list',
     original: { retainKeysMergingList: [{ name: 'bar' }, { name: 'foo', value: 'a' }] },
-    patch: { '$setElementOrder/retainKeysMergingList': [{ name: 'bar' }, { name: 'foo' }], retainKeysMergingList: [{ $retainKeys: ['name'], name: 'foo', value: null }] },
+    patch: {
+      '$setElementOrder/retainKeysMergingList': [{ name: 'bar' }, { name: 'foo' }],
+      retainKeysMergingList: [{ $retainKeys: ['name'], name: 'foo', value: null }],
+    },
     result: { retainKeysMergingList: [{ name: 'bar' }, { name: 'foo' }] },
   },
   // shapes strategicpatch refuses
-  { name: 'lists of lists are not supported', original: { mergingIntList: [[1]] }, patch: { mergingIntList: [[2]] }, error: [422, 'lists of lists are not supported'] },
-  { name: 'elements of different types are refused', original: { mergingIntList: [1] }, patch: { mergingIntList: ['a'] }, error: [500, 'list element types are not identical'] },
-  { name: 'a value of another type replaces the live one', original: { mergingList: [{ name: 1 }] }, patch: { mergingList: 'x' }, result: { mergingList: 'x' } },
+  {
+    name: 'lists of lists are not supported',
+    original: { mergingIntList: [[1]] },
+    patch: { mergingIntList: [[2]] },
+    error: [422, 'lists of lists are not supported'],
+  },
+  {
+    name: 'elements of different types are refused',
+    original: { mergingIntList: [1] },
+    patch: { mergingIntList: ['a'] },
+    error: [500, 'list element types are not identical'],
+  },
+  {
+    name: 'a value of another type replaces the live one',
+    original: { mergingList: [{ name: 1 }] },
+    patch: { mergingList: 'x' },
+    result: { mergingList: 'x' },
+  },
 ];
 
 describe('strategic merge patch, as strategicpatch applies it', () => {

@@ -16,15 +16,41 @@ const deployment = JSON.parse(readFileSync(join(import.meta.dirname, 'fixtures',
 const richPod = {
   apiVersion: 'v1',
   kind: 'Pod',
-  metadata: { name: 'p', labels: { a: 'b' }, ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'r', uid: 'u', controller: true }], managedFields: [{ manager: 'm', operation: 'Update', fieldsType: 'FieldsV1', fieldsV1: { 'f:metadata': { 'f:anything': {} } } }] },
+  metadata: {
+    name: 'p',
+    labels: { a: 'b' },
+    ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'r', uid: 'u', controller: true }],
+    managedFields: [{ manager: 'm', operation: 'Update', fieldsType: 'FieldsV1', fieldsV1: { 'f:metadata': { 'f:anything': {} } } }],
+  },
   spec: {
-    containers: [{ name: 'c', image: 'i', readinessProbe: { httpGet: { path: '/', port: 'http' }, periodSeconds: 5 }, resources: { limits: { cpu: '1' } }, env: [{ name: 'X', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } }] }],
-    volumes: [{ name: 'v', configMap: { name: 'cm', items: [{ key: 'k', path: 'p' }] } }, { name: 'e', emptyDir: { sizeLimit: '1Gi' } }],
-    affinity: { podAntiAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 1, podAffinityTerm: { topologyKey: 'kubernetes.io/hostname', labelSelector: { matchLabels: { a: 'b' } } } }] } },
+    containers: [
+      {
+        name: 'c',
+        image: 'i',
+        readinessProbe: { httpGet: { path: '/', port: 'http' }, periodSeconds: 5 },
+        resources: { limits: { cpu: '1' } },
+        env: [{ name: 'X', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } }],
+      },
+    ],
+    volumes: [
+      { name: 'v', configMap: { name: 'cm', items: [{ key: 'k', path: 'p' }] } },
+      { name: 'e', emptyDir: { sizeLimit: '1Gi' } },
+    ],
+    affinity: {
+      podAntiAffinity: {
+        preferredDuringSchedulingIgnoredDuringExecution: [
+          { weight: 1, podAffinityTerm: { topologyKey: 'kubernetes.io/hostname', labelSelector: { matchLabels: { a: 'b' } } } },
+        ],
+      },
+    },
     tolerations: [{ key: 'k', operator: 'Exists', effect: 'NoSchedule' }],
     overhead: { cpu: '10m' },
   },
-  status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }], containerStatuses: [{ name: 'c', ready: true, restartCount: 0, state: { running: { startedAt: '2026-01-01T00:00:00Z' } } }] },
+  status: {
+    phase: 'Running',
+    conditions: [{ type: 'Ready', status: 'True' }],
+    containerStatuses: [{ name: 'c', ready: true, restartCount: 0, state: { running: { startedAt: '2026-01-01T00:00:00Z' } } }],
+  },
 };
 
 describe('unknown fields at every depth', () => {
@@ -49,7 +75,15 @@ describe('unknown fields at every depth', () => {
       'spec.volumes[1].emptyDir.size',
       'spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].podAffinityTerm.topologykey',
     ]);
-    const rs = { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'r' }, spec: { selector: { matchLabels: { a: 'b' }, matchExpresions: [] }, template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'i', ports: [{ containerPort: 80, protocoll: 'TCP' }] }] } } } };
+    const rs = {
+      apiVersion: 'apps/v1',
+      kind: 'ReplicaSet',
+      metadata: { name: 'r' },
+      spec: {
+        selector: { matchLabels: { a: 'b' }, matchExpresions: [] },
+        template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'i', ports: [{ containerPort: 80, protocoll: 'TCP' }] }] } },
+      },
+    };
     expect(unknownFields(res('replicasets'), rs)).toEqual(['spec.selector.matchExpresions', 'spec.template.spec.containers[0].ports[0].protocoll']);
   });
 });

@@ -20,17 +20,26 @@ afterEach(async () => {
 /** One request with the given User-Agent; resolves with the status code. */
 function send(sb: Sandbox, method: string, path: string, userAgent: string, body?: unknown, contentType = 'application/json'): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = request(`${sb.url}${path}`, { method, ca: sb.ca, headers: { Authorization: `Bearer ${sb.token}`, 'User-Agent': userAgent, 'Content-Type': contentType } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
+    const req = request(
+      `${sb.url}${path}`,
+      { method, ca: sb.ca, headers: { Authorization: `Bearer ${sb.token}`, 'User-Agent': userAgent, 'Content-Type': contentType } },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
     req.on('error', reject);
     req.end(body === undefined ? undefined : JSON.stringify(body));
   });
 }
 
 const labels = { app: 'web' };
-const podBody = (name: string) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default', labels }, spec: { containers: [{ name: 'c', image: 'x' }] } });
+const podBody = (name: string) => ({
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { name, namespace: 'default', labels },
+  spec: { containers: [{ name: 'c', image: 'x' }] },
+});
 
 describe('countWrites on a sandbox audit log', () => {
   it("counts the CLI's writes by kind, and none of the kubelet's, the bench's or another client's", async () => {
@@ -45,9 +54,25 @@ describe('countWrites on a sandbox audit log', () => {
     const api = new KubeControllerAPI(kc, { userAgent: controllerUA });
 
     // the bench's own writes: a ReplicaSet, a pod, a scale (not the CLI's User-Agent)
-    expect(await send(sb, 'POST', '/apis/apps/v1/namespaces/default/replicasets', 'rs-reconcile-bench', { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'web' }, spec: { replicas: 0, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'c', image: 'x' }] } } } })).toBe(201);
+    expect(
+      await send(sb, 'POST', '/apis/apps/v1/namespaces/default/replicasets', 'rs-reconcile-bench', {
+        apiVersion: 'apps/v1',
+        kind: 'ReplicaSet',
+        metadata: { name: 'web' },
+        spec: { replicas: 0, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'c', image: 'x' }] } } },
+      }),
+    ).toBe(201);
     expect(await send(sb, 'POST', '/api/v1/namespaces/default/pods', 'rs-reconcile-bench', podBody('bench-pod'))).toBe(201);
-    expect(await send(sb, 'PATCH', '/apis/apps/v1/namespaces/default/replicasets/web/scale', 'rs-reconcile-bench', { spec: { replicas: 2 } }, 'application/merge-patch+json')).toBe(200);
+    expect(
+      await send(
+        sb,
+        'PATCH',
+        '/apis/apps/v1/namespaces/default/replicasets/web/scale',
+        'rs-reconcile-bench',
+        { spec: { replicas: 2 } },
+        'application/merge-patch+json',
+      ),
+    ).toBe(200);
 
     // the controller's, through the same client `run` uses
     await api.createPod('default', podBody('web-a') as never);
@@ -70,8 +95,17 @@ describe('countWrites on a sandbox audit log', () => {
       req.end();
     });
     // an event correlator's patch, and a lease write of the same instance's leader election
-    expect(await send(sb, 'PATCH', `/api/v1/namespaces/default/events/${events}`, controllerUA, { count: 2 }, 'application/strategic-merge-patch+json')).toBe(200);
-    expect(await send(sb, 'POST', '/apis/coordination.k8s.io/v1/namespaces/default/leases', userAgentFor('leader-election', 'host_42'), { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'rs-reconcile' }, spec: { holderIdentity: 'host_42' } })).toBe(201);
+    expect(await send(sb, 'PATCH', `/api/v1/namespaces/default/events/${events}`, controllerUA, { count: 2 }, 'application/strategic-merge-patch+json')).toBe(
+      200,
+    );
+    expect(
+      await send(sb, 'POST', '/apis/coordination.k8s.io/v1/namespaces/default/leases', userAgentFor('leader-election', 'host_42'), {
+        apiVersion: 'coordination.k8s.io/v1',
+        kind: 'Lease',
+        metadata: { name: 'rs-reconcile' },
+        spec: { holderIdentity: 'host_42' },
+      }),
+    ).toBe(201);
     // a dry-run write is sent, and counted as such
     await new KubeControllerAPI(kc, { userAgent: controllerUA, dryRun: true }).createPod('default', podBody('web-c') as never);
 
@@ -104,7 +138,14 @@ describe('countWrites on a sandbox audit log', () => {
 });
 
 describe('writeKind and parseAuditLines', () => {
-  const e = (verb: string, resource: string, subresource?: string) => ({ verb, resource, subresource, code: 200, dryRun: false, userAgent: 'rs-reconcile (linux/x64) node/v20' });
+  const e = (verb: string, resource: string, subresource?: string) => ({
+    verb,
+    resource,
+    subresource,
+    code: 200,
+    dryRun: false,
+    userAgent: 'rs-reconcile (linux/x64) node/v20',
+  });
 
   it('leaves reads out and puts writes a controller does not make under other', () => {
     expect(['get', 'list', 'watch'].map((v) => writeKind(e(v, 'pods')))).toEqual([undefined, undefined, undefined]);

@@ -69,8 +69,13 @@ describe('the lint phase of npm test', () => {
   });
 
   it('reads the counts of the default reporter as well as the summary one', () => {
-    expect(countBiomeCheck({ output: 'Checked 3 files in 9ms. No fixes applied.\nFound 1 error.\nFound 2 warnings.\nFound 1 info.\n', status: 1 })).toMatchObject({ findings: 4 });
-    expect(countBiomeCheck({ output: 'Checked 0 files in 1ms. No fixes applied.\n', status: 0 })).toMatchObject({ failed: 1, problem: 'lint and format: biome check checked no file' });
+    expect(
+      countBiomeCheck({ output: 'Checked 3 files in 9ms. No fixes applied.\nFound 1 error.\nFound 2 warnings.\nFound 1 info.\n', status: 1 }),
+    ).toMatchObject({ findings: 4 });
+    expect(countBiomeCheck({ output: 'Checked 0 files in 1ms. No fixes applied.\n', status: 0 })).toMatchObject({
+      failed: 1,
+      problem: 'lint and format: biome check checked no file',
+    });
     expect(countBiomeCheck({ output: '', status: null })).toMatchObject({ failed: 1 });
   });
 });

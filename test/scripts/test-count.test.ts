@@ -38,7 +38,13 @@ function vitestOn(files: Record<string, string>): Run {
   const errors = join(dir, 'errors.json');
   const r = spawnSync(
     process.execPath,
-    [join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--reporter=json', `--outputFile.json=${report}`, `--reporter=${join(ROOT, 'scripts', 'vitest-errors.mjs')}`],
+    [
+      join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'),
+      'run',
+      '--reporter=json',
+      `--outputFile.json=${report}`,
+      `--reporter=${join(ROOT, 'scripts', 'vitest-errors.mjs')}`,
+    ],
     { cwd: dir, encoding: 'utf8', env: { ...env, RS_TEST_ERRORS_FILE: errors }, timeout: 60_000 },
   );
   const read = (f: string) => {
@@ -56,7 +62,8 @@ const FAIL = "import { it, expect } from 'vitest';\nit('passes', () => expect(1)
 const THROWS = "import { it } from 'vitest';\nthrow new Error('cannot load');\nit('never', () => {});\n";
 const MISSING = "import { it } from 'vitest';\nimport { nope } from './no-such-module.mjs';\nit('never', () => nope());\n";
 const HOOK = "import { it, beforeAll } from 'vitest';\nbeforeAll(() => { throw new Error('hook'); });\nit('a', () => {});\n";
-const LATE = "import { it, expect } from 'vitest';\nit('passes, leaving an error behind', () => { setTimeout(() => { throw new Error('late'); }, 0); expect(1).toBe(1); });\nit('waits', async () => { await new Promise((r) => setTimeout(r, 50)); });\n";
+const LATE =
+  "import { it, expect } from 'vitest';\nit('passes, leaving an error behind', () => { setTimeout(() => { throw new Error('late'); }, 0); expect(1).toBe(1); });\nit('waits', async () => { await new Promise((r) => setTimeout(r, 50)); });\n";
 const CRASH = "import { it } from 'vitest';\nit('kills its worker', () => { process.kill(process.pid, 'SIGKILL'); });\n";
 
 describe('countVitestRun over real vitest runs', () => {

@@ -34,7 +34,7 @@ describe('resolveBehaviour', () => {
     expect(r.behaviour.version).toBe(NEWEST_VERSION);
   });
 
-  it("a server newer than the rules known: the newest, and a notice says so", async () => {
+  it('a server newer than the rules known: the newest, and a notice says so', async () => {
     const notices: string[] = [];
     const r = await resolveBehaviour({}, notices, async () => String(NEWEST_MINOR + 5));
     expect(r.from).toBe('server');
@@ -50,7 +50,7 @@ describe('resolveBehaviour', () => {
     ).rejects.toThrow('connection refused');
   });
 
-  it('an invalid --kube-version or --feature-gates is the user\'s error', async () => {
+  it("an invalid --kube-version or --feature-gates is the user's error", async () => {
     await expect(resolveBehaviour({ kubeVersion: 'banana' }, [], never)).rejects.toBeInstanceOf(UserError);
     await expect(resolveBehaviour({ featureGates: 'NoSuchGate=maybe' }, [], async () => null)).rejects.toBeInstanceOf(UserError);
   });

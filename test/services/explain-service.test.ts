@@ -12,7 +12,7 @@ const io = { progress: { update() {}, done() {} } };
 const file = (name: string, more: Partial<SourceOptions> = {}): SourceOptions => ({ filename: [join(EXAMPLES, `${name}.yaml`)], connection: {}, ...more });
 
 describe('explainController', () => {
-  it("a drifted ReplicaSet: its plan alone, its story, and it acts", async () => {
+  it('a drifted ReplicaSet: its plan alone, its story, and it acts', async () => {
     const s = await explainController(file('drifted-replicaset'), { now: NOW }, { kind: 'ReplicaSet', name: 'shop-web' }, io);
     expect(s.plan.controllers.map((c) => `${c.kind}/${c.namespace}/${c.name}`)).toEqual(['ReplicaSet/shop/shop-web']);
     expect(s.acts).toBe(true);
@@ -34,7 +34,7 @@ describe('explainController', () => {
     expect(new Set(inTree)).toEqual(new Set(['checkout-6b8d', 'checkout-9c2f']));
   });
 
-  it('a name not in the input is the user\'s error', async () => {
+  it("a name not in the input is the user's error", async () => {
     await expect(explainController(file('drifted-replicaset'), { now: NOW }, { kind: 'ReplicaSet', name: 'nope' }, io)).rejects.toBeInstanceOf(UserError);
   });
 });
@@ -58,7 +58,9 @@ describe('explainPod', () => {
   });
 
   it('a pod not in the namespace asked for is not found', async () => {
-    await expect(explainPod(file('orphaned-pods', { namespace: 'elsewhere' }), { now: NOW }, 'orders-api-z8m3p', io)).rejects.toThrow('pods "orders-api-z8m3p" not found in namespace "elsewhere"');
+    await expect(explainPod(file('orphaned-pods', { namespace: 'elsewhere' }), { now: NOW }, 'orders-api-z8m3p', io)).rejects.toThrow(
+      'pods "orders-api-z8m3p" not found in namespace "elsewhere"',
+    );
     await expect(explainPod(file('orphaned-pods'), { now: NOW }, 'no-such-pod', io)).rejects.toThrow('pods "no-such-pod" not found in the snapshot');
   });
 });

@@ -100,7 +100,12 @@ describe('buildHistory puts events in received-time order and keeps nothing in m
         objectRef: { resource: 'replicasets', namespace: 'ns', name, apiGroup: 'apps', apiVersion: 'v1' },
         responseStatus: { code: 201 },
         requestObject: {},
-        responseObject: { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name, namespace: 'ns', uid: `u-${name}` }, spec: { replicas: 1, selector: { matchLabels: { a: name } }, template: { metadata: { labels: { a: name } } } } },
+        responseObject: {
+          apiVersion: 'apps/v1',
+          kind: 'ReplicaSet',
+          metadata: { name, namespace: 'ns', uid: `u-${name}` },
+          spec: { replicas: 1, selector: { matchLabels: { a: name } }, template: { metadata: { labels: { a: name } } } },
+        },
         requestReceivedTimestamp: at(received),
         stageTimestamp: at(answered),
       });

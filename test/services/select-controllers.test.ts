@@ -60,7 +60,9 @@ describe('deploy/NAME', () => {
       throw new Error('no error');
     })();
     expect(err).toBeInstanceOf(UserError);
-    expect(err.message).toBe('deployments.apps "shop" not found: no ReplicaSet in namespace "default" is controlled by a Deployment named shop (ReplicaSets here are controlled by deployments api, web)');
+    expect(err.message).toBe(
+      'deployments.apps "shop" not found: no ReplicaSet in namespace "default" is controlled by a Deployment named shop (ReplicaSets here are controlled by deployments api, web)',
+    );
     expect(() => select(snap({ replicaSets: [rs({ name: 'solo' })] }), [deploy('web')], { namespace: 'default' })).toThrow(
       'deployments.apps "web" not found: no ReplicaSet in namespace "default" is controlled by a Deployment named web (no ReplicaSet here is controlled by a Deployment)',
     );
@@ -68,7 +70,9 @@ describe('deploy/NAME', () => {
 
   it('with -l: a Deployment whose ReplicaSets the selector leaves out says so', () => {
     expect(names(select(cluster, [deploy('web')], { namespace: 'default', selector: 'app=web' }))).toEqual(['default/web-1', 'default/web-2']);
-    expect(() => select(cluster, [deploy('web')], { namespace: 'default', selector: 'app=api' })).toThrow('deployments.apps "web" in namespace "default" does not match the selector app=api');
+    expect(() => select(cluster, [deploy('web')], { namespace: 'default', selector: 'app=api' })).toThrow(
+      'deployments.apps "web" in namespace "default" does not match the selector app=api',
+    );
   });
 
   it('a re-created Deployment: the ReplicaSets of both uids, with a warning that they rank apart', () => {
@@ -116,7 +120,9 @@ describe('warnings', () => {
   it('a selector that matches no controller of the namespace', () => {
     const notices: string[] = [];
     expect(select(cluster, [], { namespace: 'default', selector: 'app=nope' }, notices)).toEqual([]);
-    expect(notices).toEqual(['no ReplicaSet or ReplicationController matches the selector app=nope in namespace "default" (2 ReplicaSets and 1 ReplicationController there)']);
+    expect(notices).toEqual([
+      'no ReplicaSet or ReplicationController matches the selector app=nope in namespace "default" (2 ReplicaSets and 1 ReplicationController there)',
+    ]);
     // nothing there at all, or something matches: no warning
     const quiet: string[] = [];
     select(cluster, [], { namespace: 'empty', selector: 'app=nope' }, quiet);

@@ -101,7 +101,17 @@ describe('App', () => {
 
   it('sort: s cycles name → drift first → desired, shown in the header', async () => {
     const app = mount(frameOf(await loadExamples('invalid-selector', 'drifted-replicaset', 'scale-down-ranking')));
-    const rowsOf = () => app.screen().split('\n').filter((l) => / r[sc] /.test(l)).map((l) => l.trim().split(/\s+/).find((w) => w.includes('/')));
+    const rowsOf = () =>
+      app
+        .screen()
+        .split('\n')
+        .filter((l) => / r[sc] /.test(l))
+        .map((l) =>
+          l
+            .trim()
+            .split(/\s+/)
+            .find((w) => w.includes('/')),
+        );
     expect(rowsOf()).toEqual(['search/search-5f7c9', 'shop/shop-web', 'web/broken', 'web/frontend']);
     await app.press('s');
     expect(app.screen()).toContain('sort drift first');
@@ -171,7 +181,13 @@ describe('App', () => {
   it('reconcile mode: the queue pane fits too', async () => {
     const meta: WatchMeta = { context: 'dev', scope: 'namespace shop', mode: 'reconcile' };
     const app = mount(frameOf(await loadExamples('drifted-replicaset')), { columns: 80, rows: 24 }, meta);
-    app.store.dispatch({ type: 'queue', queue: { queues: [{ name: 'replicaset', depth: 1, inFlight: 1, retries: 0, adds: 3 }], expectations: [{ kind: 'ReplicaSet', key: 'shop/shop-web', add: 1, del: 0, ageMs: 1000 }] } });
+    app.store.dispatch({
+      type: 'queue',
+      queue: {
+        queues: [{ name: 'replicaset', depth: 1, inFlight: 1, retries: 0, adds: 3 }],
+        expectations: [{ kind: 'ReplicaSet', key: 'shop/shop-web', add: 1, del: 0, ageMs: 1000 }],
+      },
+    });
     app.store.dispatch({ type: 'log', entry: { at: NOW_MS, level: 'action', text: 'rs shop/shop-web: create pod shop-web-abcde' } });
     await tick();
     const s = app.screen();

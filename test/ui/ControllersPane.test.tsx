@@ -80,7 +80,9 @@ describe('ControllersPane', () => {
     for (const [i, c] of frame.plan.controllers.entries()) frame.plan.controllers[i] = { ...c, name: `${c.name}-${'x'.repeat(70)}` };
     const order = frame.plan.controllers.map((_, i) => i);
     // at 80 columns the header and each row take two lines: 7 lines hold the header and two rows
-    const out = lines(render(<ControllersPane frame={frame} order={order} top={0} cursor={3} rows={7} width={80} showNamespace={false} filter="" />).lastFrame());
+    const out = lines(
+      render(<ControllersPane frame={frame} order={order} top={0} cursor={3} rows={7} width={80} showNamespace={false} filter="" />).lastFrame(),
+    );
     expect(out).toHaveLength(7);
     expect(out[1]).toMatch(/DES\s+CUR\s+RDY\s+AVL\s+CRT\s+DEL/);
     expect(out[2]).toContain('app-0002');
@@ -93,9 +95,12 @@ describe('ControllersPane', () => {
     const none = render(<ControllersPane frame={null} order={[]} top={0} cursor={0} rows={5} width={80} showNamespace={false} filter="" />);
     expect(none.lastFrame()).toContain('waiting for the first snapshot');
     const empty = frameOf({ controllers: { ReplicaSet: [], ReplicationController: [] }, pods: [] });
-    expect(render(<ControllersPane frame={empty} order={[]} top={0} cursor={0} rows={5} width={80} showNamespace={false} filter="" />).lastFrame()).toContain('No ReplicaSets or ReplicationControllers in scope');
+    expect(render(<ControllersPane frame={empty} order={[]} top={0} cursor={0} rows={5} width={80} showNamespace={false} filter="" />).lastFrame()).toContain(
+      'No ReplicaSets or ReplicationControllers in scope',
+    );
     const frame = frameOf(await loadExamples('drifted-replicaset'));
-    expect(render(<ControllersPane frame={frame} order={[]} top={0} cursor={0} rows={5} width={80} showNamespace={false} filter="zzz" />).lastFrame()).toContain('No controller matches "zzz"');
+    expect(
+      render(<ControllersPane frame={frame} order={[]} top={0} cursor={0} rows={5} width={80} showNamespace={false} filter="zzz" />).lastFrame(),
+    ).toContain('No controller matches "zzz"');
   });
 });
-

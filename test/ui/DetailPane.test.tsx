@@ -101,7 +101,9 @@ describe('DetailPane', () => {
     const { lastFrame, stdout } = render(<DetailPane controller={api} model={model} podCursor={kept} podTop={0} rows={20} width={120} />);
     resize(stdout, 120, 40);
     expect(lastFrame()).toMatch(/^ReplicaSet payments\/api {2}warnings: OverlappingSelectors, ContestedAdoption {2}selector app=payments/);
-    expect(whyText(api, model.pods[kept])).toMatch(/^keep \(OwnedMatching\): .* Warning OverlappingSelectors: 4 pods are also selected by ReplicaSet api-canary/);
+    expect(whyText(api, model.pods[kept])).toMatch(
+      /^keep \(OwnedMatching\): .* Warning OverlappingSelectors: 4 pods are also selected by ReplicaSet api-canary/,
+    );
     expect(lastFrame()).toContain('Warning OverlappingSelectors');
   });
 });

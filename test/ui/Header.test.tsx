@@ -25,7 +25,9 @@ describe('Header', () => {
   it('live: the last update time and how long ago; PAUSED with the updates waiting; the filtered count', async () => {
     const frame = frameOf(await loadExamples('drifted-replicaset'), { at: NOW_MS + 5_000 });
     const meta = { context: 'prod', scope: 'namespace shop', mode: 'read-only' as const };
-    const { lastFrame, stdout } = render(<Header meta={meta} frame={frame} now={NOW_MS + 12_000} paused waiting={3} sort="drift" filter="web" shown={1} width={120} />);
+    const { lastFrame, stdout } = render(
+      <Header meta={meta} frame={frame} now={NOW_MS + 12_000} paused waiting={3} sort="drift" filter="web" shown={1} width={120} />,
+    );
     resize(stdout, 120, 40);
     const [a, b] = lines(lastFrame());
     expect(a).toMatch(/^ PAUSED \(3 updates waiting\)/);
@@ -38,8 +40,9 @@ describe('Header', () => {
   it('before the first plan, and within 80 columns', () => {
     const [, b] = headerLines({ meta: META, frame: null, now: NOW_MS, paused: false, waiting: 0, sort: 'name', filter: '', shown: 0, width: 80 });
     expect(plainText(b)).toContain('waiting for the first snapshot');
-    const { lastFrame } = render(<Header meta={{ ...META, context: 'x'.repeat(200) }} frame={null} now={NOW_MS} paused={false} waiting={0} sort="name" filter="" shown={0} width={80} />);
+    const { lastFrame } = render(
+      <Header meta={{ ...META, context: 'x'.repeat(200) }} frame={null} now={NOW_MS} paused={false} waiting={0} sort="name" filter="" shown={0} width={80} />,
+    );
     for (const l of lines(lastFrame())) expect(width(l)).toBeLessThanOrEqual(80);
   });
 });
-

@@ -16,4 +16,3 @@ describe('HelpOverlay', () => {
     for (const l of out) expect(width(l)).toBeLessThanOrEqual(60);
   });
 });
-

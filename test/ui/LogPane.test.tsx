@@ -8,7 +8,8 @@ import { NOW_MS, width } from './fixtures.js';
 const lines = (frame: string | undefined) => (frame ?? '').split('\n');
 
 describe('LogPane', () => {
-  const entries = (n: number): LogEntry[] => Array.from({ length: n }, (_, i) => ({ at: NOW_MS + i * 1000, level: 'change' as const, text: `pod shop/web-${i} added` }));
+  const entries = (n: number): LogEntry[] =>
+    Array.from({ length: n }, (_, i) => ({ at: NOW_MS + i * 1000, level: 'change' as const, text: `pod shop/web-${i} added` }));
 
   it('the newest lines of the ring buffer, newest at the bottom', () => {
     const ring = new RingBuffer<LogEntry>(50);
@@ -25,4 +26,3 @@ describe('LogPane', () => {
     for (const l of lines(lastFrame())) expect(width(l)).toBeLessThanOrEqual(80);
   });
 });
-

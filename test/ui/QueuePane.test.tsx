@@ -26,7 +26,13 @@ describe('QueuePane', () => {
   });
 
   it('below 100 columns: short queue names, no adds', () => {
-    const queue = { queues: [{ name: 'replicaset', depth: 12, inFlight: 5, retries: 3, adds: 9999 }, { name: 'replicationmanager', depth: 0, inFlight: 0, retries: 0, adds: 0 }], expectations: [] };
+    const queue = {
+      queues: [
+        { name: 'replicaset', depth: 12, inFlight: 5, retries: 3, adds: 9999 },
+        { name: 'replicationmanager', depth: 0, inFlight: 0, retries: 0, adds: 0 },
+      ],
+      expectations: [],
+    };
     const { lastFrame } = render(<QueuePane queue={queue} actions={[]} rows={3} width={80} />);
     expect(lastFrame()!.split('\n')[1]).toBe('rs depth 12 in flight 5 retries 3   rc depth 0 in flight 0 retries 0');
   });
@@ -38,4 +44,3 @@ describe('QueuePane', () => {
     expect(lastFrame()).toContain('no actions yet');
   });
 });
-

@@ -122,7 +122,10 @@ describe.skipIf(!TMUX)(`in a terminal (tmux)${noTmux}`, () => {
     let s = await t.waitFor(/controllers 3 /, 'the dashboard');
     expect(s).toMatch(/RDY\/DES|READY\/DESIRED/);
     t.resize(80, 24);
-    s = await t.waitFor((x) => x.split('\n').some((l) => /^> \* rs search\/search-5f7c9/.test(l)) && x.split('\n').every((l) => [...l].length <= 80) && /j\/k move/.test(x), 'the 80x24 layout');
+    s = await t.waitFor(
+      (x) => x.split('\n').some((l) => /^> \* rs search\/search-5f7c9/.test(l)) && x.split('\n').every((l) => [...l].length <= 80) && /j\/k move/.test(x),
+      'the 80x24 layout',
+    );
     const lines = s.replace(/\n+$/, '').split('\n');
     expect(lines.length).toBeLessThanOrEqual(24);
     expect(s).toContain('── Log');
@@ -139,7 +142,11 @@ const RS = (name: string, replicas: number) => ({
   apiVersion: 'apps/v1',
   kind: 'ReplicaSet',
   metadata: { name, labels: { app: name } },
-  spec: { replicas, selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'c', image: 'nginx:1.27' }] } } },
+  spec: {
+    replicas,
+    selector: { matchLabels: { app: name } },
+    template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'c', image: 'nginx:1.27' }] } },
+  },
 });
 
 describe('live, against the embedded API server', () => {
@@ -192,7 +199,12 @@ describe('live, against the embedded API server', () => {
     await w.waitFor(/Z ro\/web rs desired=2 current=0 adopt=0 release=0 create=2 delete=0 drift\n/, 'the first plan');
     await apps.patchNamespacedReplicaSetScale({ namespace: 'ro', name: 'web', body: [{ op: 'replace', path: '/spec/replicas', value: 4 }] });
     await w.waitFor(/Z ro\/web rs desired=4 current=0 adopt=0 release=0 create=4 delete=0 drift\n/, 'the scale');
-    expect(w.out().split('\n').filter((l) => l.includes('ro/web')).length).toBe(2); // only changes are printed
+    expect(
+      w
+        .out()
+        .split('\n')
+        .filter((l) => l.includes('ro/web')).length,
+    ).toBe(2); // only changes are printed
     w.child.kill('SIGINT');
     expect(await w.exited).toBe(130);
     expect(w.err()).toBe('');
@@ -208,8 +220,11 @@ describe('live, against the embedded API server', () => {
       expect(s).toMatch(/context \S+ {2}namespace tui {2}mode read-only/);
       expect(s).toMatch(/synced: 0 pods, 1 replicasets, 0 replicationcontrollers/);
       const scaled = await new Promise<string>((resolve, reject) =>
-        execFile('kubectl', ['--kubeconfig', kubeconfig, '--cache-dir', join(dir, 'cache'), '-n', 'tui', 'scale', 'rs/shop', '--replicas=5'], { env: { PATH: process.env.PATH ?? '', HOME: dir } }, (e, out, errOut) =>
-          e ? reject(new Error(errOut || String(e))) : resolve(out),
+        execFile(
+          'kubectl',
+          ['--kubeconfig', kubeconfig, '--cache-dir', join(dir, 'cache'), '-n', 'tui', 'scale', 'rs/shop', '--replicas=5'],
+          { env: { PATH: process.env.PATH ?? '', HOME: dir } },
+          (e, out, errOut) => (e ? reject(new Error(errOut || String(e))) : resolve(out)),
         ),
       );
       expect(scaled).toContain('scaled');

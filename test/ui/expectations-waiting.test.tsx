@@ -84,7 +84,9 @@ describe('waiting for its creates (or deletes), not skipped', () => {
     expect(rows.find((l) => l.includes('web/broken'))).toMatch(/^ {2}! /);
 
     const web = frame.plan.controllers.find((c) => c.name === 'shop-web')!;
-    const detail = render(<DetailPane controller={web} model={frame.explain(web)} awaited={awaitedBy(frame, web)} podCursor={0} podTop={0} rows={14} width={100} />);
+    const detail = render(
+      <DetailPane controller={web} model={frame.explain(web)} awaited={awaitedBy(frame, web)} podCursor={0} podTop={0} rows={14} width={100} />,
+    );
     resize(detail.stdout, 100, 40);
     expect(detail.lastFrame()).toContain('waiting for its creates');
     expect(detail.lastFrame()).not.toContain('skipped');

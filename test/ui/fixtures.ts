@@ -40,7 +40,10 @@ export function apply(s: WatchState, ...actions: Action[]): WatchState {
   return actions.reduce(reduce, s);
 }
 
-export const key = (input: string, flags: Partial<Omit<import('../../src/ui/state.js').KeyInput, 'input'>> = {}): Action => ({ type: 'key', key: { input, ...flags } });
+export const key = (input: string, flags: Partial<Omit<import('../../src/ui/state.js').KeyInput, 'input'>> = {}): Action => ({
+  type: 'key',
+  key: { input, ...flags },
+});
 
 const iso = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
 
@@ -63,8 +66,19 @@ export function syntheticSnapshot(controllers: number, podsPer: number, namespac
       apiVersion: 'apps/v1',
       kind: 'ReplicaSet',
       metadata: { name, namespace: ns, uid, generation: 1, creationTimestamp: iso(created), labels },
-      spec: { replicas: desired, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'app', image: 'app:1' }] } } },
-      status: { replicas: podsPer, fullyLabeledReplicas: podsPer, readyReplicas: podsPer, availableReplicas: podsPer, terminatingReplicas: 0, observedGeneration: 1 },
+      spec: {
+        replicas: desired,
+        selector: { matchLabels: labels },
+        template: { metadata: { labels }, spec: { containers: [{ name: 'app', image: 'app:1' }] } },
+      },
+      status: {
+        replicas: podsPer,
+        fullyLabeledReplicas: podsPer,
+        readyReplicas: podsPer,
+        availableReplicas: podsPer,
+        terminatingReplicas: 0,
+        observedGeneration: 1,
+      },
     });
     for (let j = 0; j < podsPer; j++) {
       const t = iso(created + j * 1000);

@@ -19,7 +19,7 @@ const dir = mkdtempSync(join(tmpdir(), 'rs-history-page-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('w in the history pane', () => {
-  it('asks for the selected controller\'s page only where the pane shows it, once per press', async () => {
+  it("asks for the selected controller's page only where the pane shows it, once per press", async () => {
     const s0 = stateWith(frameOf(await loadExamples('drifted-replicaset')));
     expect(apply(s0, key('w'))).toBe(s0); // the log is shown: w is nothing there
     const pane = apply(s0, key('h'));
@@ -33,8 +33,11 @@ describe('w in the history pane', () => {
   });
 
   it('the pane says the key, and where the page went', () => {
-    expect(render(<HistoryPane title="rs shop/web" rows={[]} total={0} height={3} width={100} paused={false} />).lastFrame()).toContain('w: timeline page · h: log');
-    const after = render(<HistoryPane title="rs shop/web" rows={[]} total={0} height={3} width={100} paused={false} note="page written: /tmp/x.html" />).lastFrame() ?? '';
+    expect(render(<HistoryPane title="rs shop/web" rows={[]} total={0} height={3} width={100} paused={false} />).lastFrame()).toContain(
+      'w: timeline page · h: log',
+    );
+    const after =
+      render(<HistoryPane title="rs shop/web" rows={[]} total={0} height={3} width={100} paused={false} note="page written: /tmp/x.html" />).lastFrame() ?? '';
     expect(after.split('\n')[0]).toMatch(/^── History rs shop\/web · page written: \/tmp\/x\.html · h: log ─+$/);
   });
 
@@ -43,7 +46,7 @@ describe('w in the history pane', () => {
     expect(historyPageName('ReplicationController/a b/c', 0)).toBe('history-rc-a_b-c-19700101T000000Z.html');
   });
 
-  it("writes the page of the writes LiveHistory explained, with what the session did not keep", async () => {
+  it('writes the page of the writes LiveHistory explained, with what the session did not keep', async () => {
     const clock = new FakeClock(NOW_MS);
     const rows: [string, HistoryRow][] = [];
     const live = new LiveHistory(behaviour, clock, (k, r) => rows.push([k, r]));
@@ -51,7 +54,14 @@ describe('w in the history pane', () => {
     const rs = (replicas: number) => ({
       apiVersion: 'apps/v1',
       kind: 'ReplicaSet',
-      metadata: { name: 'web', namespace: 'shop', uid: 'rs-1', generation: replicas, resourceVersion: String(replicas), creationTimestamp: '2026-01-01T00:00:00Z' },
+      metadata: {
+        name: 'web',
+        namespace: 'shop',
+        uid: 'rs-1',
+        generation: replicas,
+        resourceVersion: String(replicas),
+        creationTimestamp: '2026-01-01T00:00:00Z',
+      },
       spec: { replicas, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'c', image: 'x' }] } } },
       status: { replicas: 1 },
     });
@@ -72,7 +82,12 @@ describe('w in the history pane', () => {
     const html = readFileSync(file, 'utf8');
     const doc = JSON.parse(/<script type="application\/json" id="history-document">([\s\S]*?)<\/script>/.exec(html)![1]) as ReconcileHistory;
     expect(doc.events).toEqual(rows.map(([, r]) => JSON.parse(JSON.stringify(r.event))));
-    expect(doc).toMatchObject({ kind: 'ReconcileHistory', source: 'recording', kubernetesVersion: behaviour.version, coverage: { format: 'recording', missing: [expect.stringContaining('before the watch started'), expect.stringContaining(`last ${HISTORY_CAPACITY}`)] } });
+    expect(doc).toMatchObject({
+      kind: 'ReconcileHistory',
+      source: 'recording',
+      kubernetesVersion: behaviour.version,
+      coverage: { format: 'recording', missing: [expect.stringContaining('before the watch started'), expect.stringContaining(`last ${HISTORY_CAPACITY}`)] },
+    });
     // the page's own script is inlined: the same page history -o html writes
     expect(html).toContain((await historyPageScript()).slice(0, 200));
     expect(historyRows(apply(stateWith(null), { type: 'history', key: k, row: rows[0][1] }), 5)).toHaveLength(0); // no controller selected: nothing shown

@@ -80,7 +80,11 @@ describe('the history pane model', () => {
 
 describe('HistoryPane', () => {
   it('time, who (service accounts shortened), verb, pod, reason, predicted; the newest at the bottom', () => {
-    const rows = [row(1), row(2, { who: 'kubectl', controller: false, verb: 'scale', pod: null, reason: null, predicted: null }), row(3, { predicted: false, reason: null })];
+    const rows = [
+      row(1),
+      row(2, { who: 'kubectl', controller: false, verb: 'scale', pod: null, reason: null, predicted: null }),
+      row(3, { predicted: false, reason: null }),
+    ];
     const { lastFrame } = render(<HistoryPane title="rs shop/web" rows={rows} total={3} height={4} width={100} paused={false} />);
     const lines = (lastFrame() ?? '').split('\n');
     expect(lines[0]).toMatch(/^── History rs shop\/web · who verb pod reason predicted · w: timeline page · h: log ─+$/);
@@ -93,14 +97,17 @@ describe('HistoryPane', () => {
   });
 
   it('empty, no controller, paused, and cut to the width', () => {
-    expect(render(<HistoryPane title="rs shop/web" rows={[]} total={0} height={3} width={100} paused />).lastFrame()).toMatch(/History[\s\S]*\(paused\)[\s\S]*no write seen since the watch started/);
-    const narrow = render(<HistoryPane title="rs shop/web" rows={[row(1, { pod: 'p'.repeat(200) })]} total={1} height={2} width={60} paused={false} />).lastFrame() ?? '';
+    expect(render(<HistoryPane title="rs shop/web" rows={[]} total={0} height={3} width={100} paused />).lastFrame()).toMatch(
+      /History[\s\S]*\(paused\)[\s\S]*no write seen since the watch started/,
+    );
+    const narrow =
+      render(<HistoryPane title="rs shop/web" rows={[row(1, { pod: 'p'.repeat(200) })]} total={1} height={2} width={60} paused={false} />).lastFrame() ?? '';
     for (const l of narrow.split('\n')) expect(width(l)).toBeLessThanOrEqual(60);
   });
 });
 
 describe('App with the history pane', () => {
-  it('h shows the selected controller\'s history in place of the log, and back', async () => {
+  it("h shows the selected controller's history in place of the log, and back", async () => {
     const frame = frameOf(await loadExamples('drifted-replicaset'));
     const clock = new FakeClock(NOW_MS);
     const store = new WatchStore(initialState(META, { columns: 100, rows: 30 }, NOW_MS), clock, 0);
@@ -127,19 +134,35 @@ describe('App with the history pane', () => {
   });
 });
 
-describe('LiveHistory: the informers\' changes explained as they come', () => {
+describe("LiveHistory: the informers' changes explained as they come", () => {
   const labels = { app: 'web' };
   const rs = (replicas: number, managedFields?: unknown[]) => ({
     apiVersion: 'apps/v1',
     kind: 'ReplicaSet',
-    metadata: { name: 'web', namespace: 'shop', uid: 'rs-1', generation: replicas, resourceVersion: String(replicas), creationTimestamp: '2026-01-01T00:00:00Z', ...(managedFields ? { managedFields } : {}) },
+    metadata: {
+      name: 'web',
+      namespace: 'shop',
+      uid: 'rs-1',
+      generation: replicas,
+      resourceVersion: String(replicas),
+      creationTimestamp: '2026-01-01T00:00:00Z',
+      ...(managedFields ? { managedFields } : {}),
+    },
     spec: { replicas, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'c', image: 'x' }] } } },
     status: { replicas: 1 },
   });
   const pod = (name: string, managedFields?: unknown[]) => ({
     apiVersion: 'v1',
     kind: 'Pod',
-    metadata: { name, namespace: 'shop', uid: `u-${name}`, labels, creationTimestamp: '2026-01-01T00:00:00Z', ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web', uid: 'rs-1', controller: true }], ...(managedFields ? { managedFields } : {}) },
+    metadata: {
+      name,
+      namespace: 'shop',
+      uid: `u-${name}`,
+      labels,
+      creationTimestamp: '2026-01-01T00:00:00Z',
+      ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web', uid: 'rs-1', controller: true }],
+      ...(managedFields ? { managedFields } : {}),
+    },
     spec: { nodeName: 'n1', containers: [{ name: 'c', image: 'x' }] },
     status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] },
   });

@@ -13,7 +13,10 @@ describe('line fitting', () => {
 
   it('pads to the width, merges neighbours of one style, draws section titles across', () => {
     expect(plainText(padSegs([{ text: 'ab' }], 5))).toBe('ab   ');
-    expect(mergeSegs([{ text: 'a' }, { text: 'b' }, { text: 'c', bold: true }, { text: '' }, { text: 'd', bold: true }])).toEqual([{ text: 'ab' }, { text: 'cd', bold: true }]);
+    expect(mergeSegs([{ text: 'a' }, { text: 'b' }, { text: 'c', bold: true }, { text: '' }, { text: 'd', bold: true }])).toEqual([
+      { text: 'ab' },
+      { text: 'cd', bold: true },
+    ]);
     expect(width(plainText(titleSegs('Log', 40)))).toBe(40);
   });
 

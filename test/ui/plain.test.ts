@@ -12,9 +12,20 @@ describe('plain-text update stream', () => {
       '2026-01-01T00:00:00Z shop/shop-web rs desired=5 current=4 adopt=1 release=1 create=1 delete=0 drift',
     ]);
     expect(stream.update(frameOf(a).plan, '2026-01-01T00:00:01Z')).toEqual([]);
-    const scaled = { ...a, controllers: { ...a.controllers, ReplicaSet: a.controllers.ReplicaSet.map((r) => (r.metadata.name === 'shop-web' ? { ...r, spec: { ...r.spec, replicas: 4 } } : r)) } };
-    expect(stream.update(frameOf(scaled).plan, '2026-01-01T00:00:05Z')).toEqual(['2026-01-01T00:00:05Z shop/shop-web rs desired=4 current=4 adopt=1 release=1 create=0 delete=0 drift']);
-    const without = { ...scaled, controllers: { ...scaled.controllers, ReplicaSet: scaled.controllers.ReplicaSet.filter((r) => r.metadata.name !== 'search-5f7c9') } };
+    const scaled = {
+      ...a,
+      controllers: {
+        ...a.controllers,
+        ReplicaSet: a.controllers.ReplicaSet.map((r) => (r.metadata.name === 'shop-web' ? { ...r, spec: { ...r.spec, replicas: 4 } } : r)),
+      },
+    };
+    expect(stream.update(frameOf(scaled).plan, '2026-01-01T00:00:05Z')).toEqual([
+      '2026-01-01T00:00:05Z shop/shop-web rs desired=4 current=4 adopt=1 release=1 create=0 delete=0 drift',
+    ]);
+    const without = {
+      ...scaled,
+      controllers: { ...scaled.controllers, ReplicaSet: scaled.controllers.ReplicaSet.filter((r) => r.metadata.name !== 'search-5f7c9') },
+    };
     expect(stream.update(frameOf(without).plan, '2026-01-01T00:00:09Z')).toEqual(['2026-01-01T00:00:09Z search/search-5f7c9 rs gone']);
   });
 

@@ -128,7 +128,13 @@ describe('watch state: the reducer', () => {
     const big = syntheticSnapshot(50, 2, 1);
     let s = apply(stateWith(frameOf(big)), key('j'), key('j'), key('j'));
     expect(s.selectedKey).toBe('ReplicaSet/ns-0/app-0003');
-    const fewer = { ...big, controllers: { ...big.controllers, ReplicaSet: big.controllers.ReplicaSet.filter((r) => r.metadata.name !== 'app-0000' && r.metadata.name !== 'app-0001') } };
+    const fewer = {
+      ...big,
+      controllers: {
+        ...big.controllers,
+        ReplicaSet: big.controllers.ReplicaSet.filter((r) => r.metadata.name !== 'app-0000' && r.metadata.name !== 'app-0001'),
+      },
+    };
     s = reduce(s, { type: 'snapshotChanged', frame: frameOf(fewer) });
     expect(selectedController(s)?.name).toBe('app-0003');
     expect(s.cursor).toBe(1);
@@ -223,6 +229,15 @@ describe('the clock: the state changes only when the age on screen does', () => 
   });
 
   it('agoText: seconds for a minute, then minutes, hours, days', () => {
-    expect([0, 999, 59_999, 60_000, 3_599_999, 3_600_000, 86_400_000 * 2, -5].map(agoText)).toEqual(['0s ago', '0s ago', '59s ago', '1m ago', '59m ago', '1h ago', '2d ago', '0s ago']);
+    expect([0, 999, 59_999, 60_000, 3_599_999, 3_600_000, 86_400_000 * 2, -5].map(agoText)).toEqual([
+      '0s ago',
+      '0s ago',
+      '59s ago',
+      '1m ago',
+      '59m ago',
+      '1h ago',
+      '2d ago',
+      '0s ago',
+    ]);
   });
 });

@@ -95,7 +95,8 @@ export class AuditCoverage {
       for (const fact of x.missing(seen)) out.add(fact);
     }
     const sharing = new Map<string, AuditFormat[]>();
-    for (const x of AUDIT_EXPORTS) if (x.bodiesMissing !== undefined) sharing.set(x.bodiesMissing, [...(sharing.get(x.bodiesMissing) ?? []), x.name as AuditFormat]);
+    for (const x of AUDIT_EXPORTS)
+      if (x.bodiesMissing !== undefined) sharing.set(x.bodiesMissing, [...(sharing.get(x.bodiesMissing) ?? []), x.name as AuditFormat]);
     for (const [fact, formats] of [...sharing].sort((a, b) => a[1].length - b[1].length)) {
       if (formats.some((f) => (s.writesWithout.get(f) ?? 0) > 0) && formats.every((f) => (s.writesWith.get(f) ?? 0) === 0)) {
         out.add(fact);
@@ -109,8 +110,11 @@ export class AuditCoverage {
   summary(): string {
     const formats = this.formats;
     const entries = this.files.reduce((n, f) => n + f.entries - f.duplicates, 0);
-    const parts = [`${formats.length > 0 ? formats.join(', ') : 'no audit entries'}: ${entries} entr${entries === 1 ? 'y' : 'ies'} from ${this.files.length} file${this.files.length === 1 ? '' : 's'}`];
-    if (this.truncated > 0) parts.push(`${this.truncated} truncated (read without bodies${this.unrecovered > 0 ? `, ${this.unrecovered} without their object` : ''})`);
+    const parts = [
+      `${formats.length > 0 ? formats.join(', ') : 'no audit entries'}: ${entries} entr${entries === 1 ? 'y' : 'ies'} from ${this.files.length} file${this.files.length === 1 ? '' : 's'}`,
+    ];
+    if (this.truncated > 0)
+      parts.push(`${this.truncated} truncated (read without bodies${this.unrecovered > 0 ? `, ${this.unrecovered} without their object` : ''})`);
     if (this.duplicates > 0) parts.push(`${this.duplicates} duplicate${this.duplicates === 1 ? '' : 's'} left out`);
     if (this.cutOff.length > 0) parts.push(`${this.cutOff.length} cut off`);
     const missing = this.missing;

@@ -93,7 +93,8 @@ function valueEnd(b: Buffer, i: number): number {
 /** The export of one entry, from its members; null when none fits. */
 function exportOfEntry(ordered: readonly AuditExport[], m: Members, file: string, where: FilePosition): AuditExport | null {
   for (const x of ordered) if (x.recognise.entry?.(m)) return x;
-  if (memberString(m, 'kind') === 'Recording') throw fileParseError(file, 'a recording of rs-reconcile record, not an audit log: give it with --recording', where);
+  if (memberString(m, 'kind') === 'Recording')
+    throw fileParseError(file, 'a recording of rs-reconcile record, not an audit log: give it with --recording', where);
   return null;
 }
 
@@ -123,7 +124,8 @@ function binaryKind(b: Buffer): string | null {
   if (nul >= 0) return `a binary file, not an audit log (a NUL byte at byte ${nul})`;
   for (let i = 0; i < probe.length; i++) {
     const c = probe[i];
-    if (c < 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d && c !== 0x0c) return `a binary file, not an audit log (a control character, 0x${c.toString(16).padStart(2, '0')}, at byte ${i})`;
+    if (c < 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d && c !== 0x0c)
+      return `a binary file, not an audit log (a control character, 0x${c.toString(16).padStart(2, '0')}, at byte ${i})`;
   }
   // a multi-byte character may be cut at the end of the probe
   let end = probe.length;
@@ -216,7 +218,9 @@ class Recognizer {
     const forced = this.forced;
     if (forced) return this.plan(forced, forced.csv ? 'csv' : 'lines', { prefix: forced.prefix ?? 'node' });
     const shown = firstLine.length > 60 ? `${firstLine.slice(0, 60)}…` : firstLine;
-    throw fileParseError(this.file, `not a JSON audit event, nor any other audit export: it starts with ${JSON.stringify(shown)} (expected ${EXPECTED})`, { line: 1 });
+    throw fileParseError(this.file, `not a JSON audit event, nor any other audit export: it starts with ${JSON.stringify(shown)} (expected ${EXPECTED})`, {
+      line: 1,
+    });
   }
 }
 

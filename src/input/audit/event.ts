@@ -272,7 +272,12 @@ export function hasTruncatedMark(ev: Record<string, any>): boolean {
 /** Whether the object of an Event is known: its resource, and its name (or it is a create, named by its response). */
 export function objectKnown(ev: Record<string, any>): boolean {
   const r = ev.objectRef;
-  return isObj(r) && typeof r.resource === 'string' && typeof ev.verb === 'string' && (typeof r.name === 'string' || ev.verb === 'create' || ev.verb === 'deletecollection');
+  return (
+    isObj(r) &&
+    typeof r.resource === 'string' &&
+    typeof ev.verb === 'string' &&
+    (typeof r.name === 'string' || ev.verb === 'create' || ev.verb === 'deletecollection')
+  );
 }
 
 const ws = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;

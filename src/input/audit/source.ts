@@ -95,7 +95,8 @@ export class ByteReader {
         r = await this.it!.next();
       } catch (e) {
         this.ended = true;
-        if ((e as NodeJS.ErrnoException).code === 'Z_BUF_ERROR' || /unexpected end of file/.test((e as Error).message)) throw new CutShort((e as Error).message);
+        if ((e as NodeJS.ErrnoException).code === 'Z_BUF_ERROR' || /unexpected end of file/.test((e as Error).message))
+          throw new CutShort((e as Error).message);
         throw e;
       }
       if (r.done) {

@@ -67,7 +67,17 @@ const WRITE_VERBS = HISTORY_WRITES.verbs;
 const WRITE_RESOURCES = HISTORY_WRITES.resources;
 
 /** The AuditLine of an Event read from a file; notes what coverage needs. */
-function lineOf(ev: Record<string, any>, file: string, line: number, offset: number, format: AuditFormat, truncated: boolean, report: AuditFileReport, coverage: AuditCoverage, key: number): AuditLine {
+function lineOf(
+  ev: Record<string, any>,
+  file: string,
+  line: number,
+  offset: number,
+  format: AuditFormat,
+  truncated: boolean,
+  report: AuditFileReport,
+  coverage: AuditCoverage,
+  key: number,
+): AuditLine {
   const at = typeof ev.stageTimestamp === 'string' ? ev.stageTimestamp : typeof ev.requestReceivedTimestamp === 'string' ? ev.requestReceivedTimestamp : '';
   report.entries++;
   if (!truncated && WRITE_VERBS.has(ev.verb)) {
@@ -145,7 +155,9 @@ export class StreamSource extends Source {
     super(file, plan, report, rc);
     this.first = first;
     this.win = new Window(rc.chunkBytes + 64 * 1024);
-    this.splitter = new LineSplitter(rc.maxLineBytes, (line) => fileParseError(file, `a line longer than ${formatBytes(rc.maxLineBytes)}: not an audit log written with --audit-log-format=json?`, { line }));
+    this.splitter = new LineSplitter(rc.maxLineBytes, (line) =>
+      fileParseError(file, `a line longer than ${formatBytes(rc.maxLineBytes)}: not an audit log written with --audit-log-format=json?`, { line }),
+    );
     const filter = rc.filter;
     this.onLine = (b, s, e, _abs, line) => {
       while (s < e && (b[s] === 0x20 || b[s] === 0x09)) s++;
@@ -200,7 +212,13 @@ export class StreamSource extends Source {
         markTruncated(v);
         truncated = true;
       }
-      const t = !obj ? '' : typeof v.stageTimestamp === 'string' ? v.stageTimestamp : typeof v.requestReceivedTimestamp === 'string' ? v.requestReceivedTimestamp : '';
+      const t = !obj
+        ? ''
+        : typeof v.stageTimestamp === 'string'
+          ? v.stageTimestamp
+          : typeof v.requestReceivedTimestamp === 'string'
+            ? v.requestReceivedTimestamp
+            : '';
       let key = t === '' ? NaN : timeUs(t);
       if (Number.isNaN(key)) key = this.lastKey;
       else {
@@ -263,7 +281,9 @@ export class StreamSource extends Source {
       this.rc.coverage.cutOff.push(cutNotice(this.file, report.cutOff, report.entries));
     }
     if (report.outOfOrder > 0) {
-      this.rc.coverage.notices.push(`${this.file}: ${report.outOfOrder} entr${report.outOfOrder === 1 ? 'y is' : 'ies are'} more than a minute earlier than one before (first at ${this.firstLate}): read in the order of the file`);
+      this.rc.coverage.notices.push(
+        `${this.file}: ${report.outOfOrder} entr${report.outOfOrder === 1 ? 'y is' : 'ies are'} more than a minute earlier than one before (first at ${this.firstLate}): read in the order of the file`,
+      );
     }
     this.eof = false;
     this.reader = null;
@@ -305,7 +325,9 @@ export class SortedSource extends Source {
     const reader = ByteReader.open(file);
     this.fileSize = reader.size;
     this.spool = reader.seekable ? null : new Spool(rc.spoolDir);
-    const split = splittersOf(plan, rc, (line) => fileParseError(file, `a line longer than ${formatBytes(rc.maxLineBytes)}: not ${plan.format} lines?`, { line }));
+    const split = splittersOf(plan, rc, (line) =>
+      fileParseError(file, `a line longer than ${formatBytes(rc.maxLineBytes)}: not ${plan.format} lines?`, { line }),
+    );
     let cut: boolean;
     try {
       cut = await this.indexAll(reader, split);
@@ -444,7 +466,13 @@ export class SortedSource extends Source {
     }
     try {
       const coverage = new AuditCoverage();
-      const scratch: EntryContext = { coverage, report: coverage.add(this.file, this.plan.format), format: this.plan.format, fallbackUs: NaN, truncated: false };
+      const scratch: EntryContext = {
+        coverage,
+        report: coverage.add(this.file, this.plan.format),
+        format: this.plan.format,
+        fallbackUs: NaN,
+        truncated: false,
+      };
       const ev = this.plan.of.entries.read(text, scratch);
       const t = ev?.stageTimestamp ?? ev?.requestReceivedTimestamp;
       return typeof t === 'string' ? timeUs(t) : Number.isFinite(scratch.fallbackUs) ? scratch.fallbackUs : NaN;

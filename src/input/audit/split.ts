@@ -366,7 +366,8 @@ export class DocumentSplitter {
           top.expect = 'key';
           return i + 1;
         }
-        if (c === RBRACE) top.expect = 'key'; // closed by the 'key' case
+        if (c === RBRACE)
+          top.expect = 'key'; // closed by the 'key' case
         else throw new JsonScanError(base + i, "expected ',' or '}'");
         return i;
     }

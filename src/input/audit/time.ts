@@ -28,7 +28,24 @@ export function timeUs(s: string): number {
   const mi = digit(s.charCodeAt(14)) * 10 + digit(s.charCodeAt(15));
   const se = digit(s.charCodeAt(17)) * 10 + digit(s.charCodeAt(18));
   const sep = s.charCodeAt(10);
-  if (y < 0 || mo < 1 || mo > 12 || d < 1 || d > 31 || h < 0 || h > 23 || mi < 0 || mi > 59 || se < 0 || se > 60 || s.charCodeAt(4) !== 0x2d || s.charCodeAt(7) !== 0x2d || (sep !== 0x54 && sep !== 0x20 && sep !== 0x74) || s.charCodeAt(13) !== 0x3a || s.charCodeAt(16) !== 0x3a) {
+  if (
+    y < 0 ||
+    mo < 1 ||
+    mo > 12 ||
+    d < 1 ||
+    d > 31 ||
+    h < 0 ||
+    h > 23 ||
+    mi < 0 ||
+    mi > 59 ||
+    se < 0 ||
+    se > 60 ||
+    s.charCodeAt(4) !== 0x2d ||
+    s.charCodeAt(7) !== 0x2d ||
+    (sep !== 0x54 && sep !== 0x20 && sep !== 0x74) ||
+    s.charCodeAt(13) !== 0x3a ||
+    s.charCodeAt(16) !== 0x3a
+  ) {
     return fallback(s);
   }
   let i = 19;

@@ -63,7 +63,9 @@ function topLevel(lanes: LaneInfo[]): Top[] {
     t.lanes.push(l);
   }
   for (const t of tops.values()) t.lanes.sort((a, b) => a.first - b.first || a.name.localeCompare(b.name));
-  return [...tops.values()].sort((a, b) => a.namespace.localeCompare(b.namespace) || a.name.localeCompare(b.name) || Number(a.deployment) - Number(b.deployment));
+  return [...tops.values()].sort(
+    (a, b) => a.namespace.localeCompare(b.namespace) || a.name.localeCompare(b.name) || Number(a.deployment) - Number(b.deployment),
+  );
 }
 
 interface Placed {
@@ -101,7 +103,16 @@ function placeRows(tops: Top[], pods: Map<string, PodLife>, from: number, to: nu
         const end = Math.max(start, p.deletes.length > 0 ? p.deletes[p.deletes.length - 1] : to);
         out.podRow.set(key('Pod', p.namespace, p.name), row);
         out.rows.push({ kind: 'pod', namespace: p.namespace, name: p.name, lane, group, bar: out.bars.length });
-        out.bars.push({ namespace: p.namespace, name: p.name, row, start, end, createdInLog: p.created !== null, deletedInLog: p.deletes.length > 0, segments: barSegments(p, start, end) });
+        out.bars.push({
+          namespace: p.namespace,
+          name: p.name,
+          row,
+          start,
+          end,
+          createdInLog: p.created !== null,
+          deletedInLog: p.deletes.length > 0,
+          segments: barSegments(p, start, end),
+        });
       }
     }
   }
@@ -132,7 +143,15 @@ function placeMarks(events: readonly HistoryEvent[], times: number[], placed: Pl
   events.forEach((e, i) => {
     const lane = placed.laneRow.get(laneKey(e))!;
     const podRow = e.pod === null ? undefined : placed.podRow.get(key('Pod', placed.rows[lane].namespace, e.pod));
-    marks.push({ time: times[i], row: podRow ?? lane, writer: writerKind(e.actor.user, e.actor.controller), event: i, verb: e.verb, verdict: verdictOf(e), causes: [] });
+    marks.push({
+      time: times[i],
+      row: podRow ?? lane,
+      writer: writerKind(e.actor.user, e.actor.controller),
+      event: i,
+      verb: e.verb,
+      verdict: verdictOf(e),
+      causes: [],
+    });
     const o = eventObject(e, placed.rows[lane].namespace);
     if (o) byWrite.set(writeKey(e.time, e.actor.user, o), i);
   });
@@ -146,7 +165,16 @@ function placeMarks(events: readonly HistoryEvent[], times: number[], placed: Pl
       let m = bySteps.get(k);
       if (m === undefined) {
         bySteps.set(k, (m = marks.length));
-        marks.push({ time: Date.parse(s.time), row: rowOfObject(s.object, placed) ?? lane, writer: writerKind(s.user, false), event: -1, step: s, verb: s.verb, verdict: null, causes: [] });
+        marks.push({
+          time: Date.parse(s.time),
+          row: rowOfObject(s.object, placed) ?? lane,
+          writer: writerKind(s.user, false),
+          event: -1,
+          step: s,
+          verb: s.verb,
+          verdict: null,
+          causes: [],
+        });
       }
       return m;
     });

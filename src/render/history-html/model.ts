@@ -15,7 +15,14 @@ import type { CauseStep, HistoryEvent } from '../../history/types.js';
 /** Who wrote, as the picture colours it. */
 export type WriterKind = 'replicaset-controller' | 'deployment-controller' | 'person' | 'node' | 'garbage-collector' | 'other-controller';
 
-export const WRITER_KINDS: readonly WriterKind[] = ['replicaset-controller', 'deployment-controller', 'person', 'node', 'garbage-collector', 'other-controller'];
+export const WRITER_KINDS: readonly WriterKind[] = [
+  'replicaset-controller',
+  'deployment-controller',
+  'person',
+  'node',
+  'garbage-collector',
+  'other-controller',
+];
 
 /** The colour and the legend's words of each writer kind (colour-blind safe: Okabe–Ito). */
 export const WRITER_STYLE: Readonly<Record<WriterKind, { color: string; label: string }>> = {
@@ -158,7 +165,11 @@ interface PodLife {
 }
 
 /** After the arrow of "Pending → Running" / "not set → True". */
-const after = (change: string): string => change.split(/\s*(?:→|->)\s*/).pop()!.trim();
+const after = (change: string): string =>
+  change
+    .split(/\s*(?:→|->)\s*/)
+    .pop()!
+    .trim();
 
 function collectPods(events: readonly HistoryEvent[], times: number[]): Map<string, PodLife> {
   const pods = new Map<string, PodLife>();

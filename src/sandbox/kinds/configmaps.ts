@@ -7,9 +7,20 @@ import { validateConfigMap, validateImmutableData } from '../validation.js';
 import { ALL_VERBS, type Kind } from './kind.js';
 
 export const configmaps: Kind = {
-  name: 'configmaps', singularName: 'configmap', kind: 'ConfigMap', listKind: 'ConfigMapList', group: '', version: 'v1',
-  namespaced: true, verbs: ALL_VERBS, shortNames: ['cm'], subresources: {}, generation: false, allowCreateOnUpdate: false,
-  defaultPropagation: 'Background', storageVersionHash: 'qFsyl6wFWjQ=',
+  name: 'configmaps',
+  singularName: 'configmap',
+  kind: 'ConfigMap',
+  listKind: 'ConfigMapList',
+  group: '',
+  version: 'v1',
+  namespaced: true,
+  verbs: ALL_VERBS,
+  shortNames: ['cm'],
+  subresources: {},
+  generation: false,
+  allowCreateOnUpdate: false,
+  defaultPropagation: 'Background',
+  storageVersionHash: 'qFsyl6wFWjQ=',
   protobuf: 'core.v1.ConfigMap',
   defaults(o) {
     stringMap(configmaps, o, 'data');

@@ -9,17 +9,27 @@ import { ALL_VERBS, SCALE, STATUS, type Kind } from './kind.js';
 import { templateListStrategy, zeroTemplate } from './pod-template.js';
 
 export const deployments: Kind = {
-  name: 'deployments', singularName: 'deployment', kind: 'Deployment', listKind: 'DeploymentList', group: 'apps',
-  version: 'v1', namespaced: true, verbs: ALL_VERBS, shortNames: ['deploy'], categories: ['all'],
-  subresources: { status: STATUS, scale: SCALE }, generation: true, allowCreateOnUpdate: false,
-  defaultPropagation: 'Background', storageVersionHash: '8aSe+NMegvE=',
+  name: 'deployments',
+  singularName: 'deployment',
+  kind: 'Deployment',
+  listKind: 'DeploymentList',
+  group: 'apps',
+  version: 'v1',
+  namespaced: true,
+  verbs: ALL_VERBS,
+  shortNames: ['deploy'],
+  categories: ['all'],
+  subresources: { status: STATUS, scale: SCALE },
+  generation: true,
+  allowCreateOnUpdate: false,
+  defaultPropagation: 'Background',
+  storageVersionHash: '8aSe+NMegvE=',
   protobuf: 'apps.v1.Deployment',
   noController: true,
   defaults: defaultDeployment,
   // Every DeploymentStatus field is omitempty.
   createStatus: () => ({}),
-  generationChanged: (next, old) =>
-    !deepEqual(next.spec, old.spec) || !deepEqual(next.metadata.annotations ?? {}, old.metadata.annotations ?? {}),
+  generationChanged: (next, old) => !deepEqual(next.spec, old.spec) || !deepEqual(next.metadata.annotations ?? {}, old.metadata.annotations ?? {}),
   validate(o, errs) {
     validateDeploymentSpec(o, errs);
     validateDeploymentStatus(o, errs);

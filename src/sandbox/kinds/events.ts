@@ -5,9 +5,20 @@ import { pathSegmentNameErrors, validateEvent } from '../validation.js';
 import { ALL_VERBS, fieldString, type Kind } from './kind.js';
 
 export const events: Kind = {
-  name: 'events', singularName: 'event', kind: 'Event', listKind: 'EventList', group: '', version: 'v1', namespaced: true,
-  verbs: ALL_VERBS, shortNames: ['ev'], subresources: {}, generation: false, allowCreateOnUpdate: true,
-  defaultPropagation: 'Background', storageVersionHash: 'r2yiGXH7wu8=',
+  name: 'events',
+  singularName: 'event',
+  kind: 'Event',
+  listKind: 'EventList',
+  group: '',
+  version: 'v1',
+  namespaced: true,
+  verbs: ALL_VERBS,
+  shortNames: ['ev'],
+  subresources: {},
+  generation: false,
+  allowCreateOnUpdate: true,
+  defaultPropagation: 'Background',
+  storageVersionHash: 'r2yiGXH7wu8=',
   protobuf: 'core.v1.Event',
   nameErrors: pathSegmentNameErrors,
   // event.ToSelectableFields (source is source.component)

@@ -5,9 +5,19 @@ import { validateLease } from '../validation.js';
 import { ALL_VERBS, type Kind } from './kind.js';
 
 export const leases: Kind = {
-  name: 'leases', singularName: 'lease', kind: 'Lease', listKind: 'LeaseList', group: 'coordination.k8s.io',
-  version: 'v1', namespaced: true, verbs: ALL_VERBS, subresources: {}, generation: false, allowCreateOnUpdate: false,
-  defaultPropagation: 'Background', storageVersionHash: 'gqkMMb/YqFM=',
+  name: 'leases',
+  singularName: 'lease',
+  kind: 'Lease',
+  listKind: 'LeaseList',
+  group: 'coordination.k8s.io',
+  version: 'v1',
+  namespaced: true,
+  verbs: ALL_VERBS,
+  subresources: {},
+  generation: false,
+  allowCreateOnUpdate: false,
+  defaultPropagation: 'Background',
+  storageVersionHash: 'gqkMMb/YqFM=',
   protobuf: 'coordination.v1.Lease',
   validate: validateLease,
   columns: COLUMNS.leases,

@@ -8,10 +8,21 @@ import { ALL_VERBS, fieldBool, fieldString, STATUS, type Kind } from './kind.js'
 import { podSpecListStrategy } from './pod-template.js';
 
 export const pods: Kind = {
-  name: 'pods', singularName: 'pod', kind: 'Pod', listKind: 'PodList', group: '', version: 'v1', namespaced: true,
-  verbs: ALL_VERBS, shortNames: ['po'], categories: ['all'],
-  subresources: { status: STATUS, binding: { verbs: ['create'], kind: 'Binding' } }, generation: true,
-  allowCreateOnUpdate: false, defaultPropagation: 'Background', storageVersionHash: 'xPOwRZ+Yhw8=',
+  name: 'pods',
+  singularName: 'pod',
+  kind: 'Pod',
+  listKind: 'PodList',
+  group: '',
+  version: 'v1',
+  namespaced: true,
+  verbs: ALL_VERBS,
+  shortNames: ['po'],
+  categories: ['all'],
+  subresources: { status: STATUS, binding: { verbs: ['create'], kind: 'Binding' } },
+  generation: true,
+  allowCreateOnUpdate: false,
+  defaultPropagation: 'Background',
+  storageVersionHash: 'xPOwRZ+Yhw8=',
   protobuf: 'core.v1.Pod',
   gracefulDelete: true,
   // pod.ToSelectableFields

@@ -8,10 +8,21 @@ import { ALL_VERBS, SCALE, STATUS, type Kind } from './kind.js';
 import { templateListStrategy, zeroTemplate } from './pod-template.js';
 
 export const replicasets: Kind = {
-  name: 'replicasets', singularName: 'replicaset', kind: 'ReplicaSet', listKind: 'ReplicaSetList', group: 'apps',
-  version: 'v1', namespaced: true, verbs: ALL_VERBS, shortNames: ['rs'], categories: ['all'],
-  subresources: { status: STATUS, scale: SCALE }, generation: true, allowCreateOnUpdate: false,
-  defaultPropagation: 'Background', storageVersionHash: 'P1RzHs8/mWQ=',
+  name: 'replicasets',
+  singularName: 'replicaset',
+  kind: 'ReplicaSet',
+  listKind: 'ReplicaSetList',
+  group: 'apps',
+  version: 'v1',
+  namespaced: true,
+  verbs: ALL_VERBS,
+  shortNames: ['rs'],
+  categories: ['all'],
+  subresources: { status: STATUS, scale: SCALE },
+  generation: true,
+  allowCreateOnUpdate: false,
+  defaultPropagation: 'Background',
+  storageVersionHash: 'P1RzHs8/mWQ=',
   protobuf: 'apps.v1.ReplicaSet',
   // SetDefaults_ReplicaSet (apps/v1): one replica; the template's pod spec as a pod's, without admission.
   defaults(o) {

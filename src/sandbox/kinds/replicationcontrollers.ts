@@ -8,10 +8,21 @@ import { ALL_VERBS, SCALE, STATUS, type Kind } from './kind.js';
 import { templateListStrategy } from './pod-template.js';
 
 export const replicationcontrollers: Kind = {
-  name: 'replicationcontrollers', singularName: 'replicationcontroller', kind: 'ReplicationController',
-  listKind: 'ReplicationControllerList', group: '', version: 'v1', namespaced: true, verbs: ALL_VERBS,
-  shortNames: ['rc'], categories: ['all'], subresources: { status: STATUS, scale: SCALE }, generation: true,
-  allowCreateOnUpdate: false, defaultPropagation: 'Orphan', storageVersionHash: 'Jond2If31h0=',
+  name: 'replicationcontrollers',
+  singularName: 'replicationcontroller',
+  kind: 'ReplicationController',
+  listKind: 'ReplicationControllerList',
+  group: '',
+  version: 'v1',
+  namespaced: true,
+  verbs: ALL_VERBS,
+  shortNames: ['rc'],
+  categories: ['all'],
+  subresources: { status: STATUS, scale: SCALE },
+  generation: true,
+  allowCreateOnUpdate: false,
+  defaultPropagation: 'Orphan',
+  storageVersionHash: 'Jond2If31h0=',
   protobuf: 'core.v1.ReplicationController',
   // SetDefaults_ReplicationController: selector and labels default to the template's labels.
   defaults(o) {

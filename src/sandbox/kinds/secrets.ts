@@ -7,8 +7,18 @@ import { validateSecret, validateSecretUpdate } from '../validation.js';
 import { ALL_VERBS, type Kind } from './kind.js';
 
 export const secrets: Kind = {
-  name: 'secrets', singularName: 'secret', kind: 'Secret', listKind: 'SecretList', group: '', version: 'v1', namespaced: true,
-  verbs: ALL_VERBS, subresources: {}, generation: false, allowCreateOnUpdate: false, defaultPropagation: 'Background',
+  name: 'secrets',
+  singularName: 'secret',
+  kind: 'Secret',
+  listKind: 'SecretList',
+  group: '',
+  version: 'v1',
+  namespaced: true,
+  verbs: ALL_VERBS,
+  subresources: {},
+  generation: false,
+  allowCreateOnUpdate: false,
+  defaultPropagation: 'Background',
   storageVersionHash: 'S6u1pOWzb84=',
   protobuf: 'core.v1.Secret',
   defaults(o) {

@@ -59,8 +59,7 @@ function protoError(e: unknown): string {
  * Throws a 400 ApiError for anything that is not a decodable object.
  */
 export function decodeProtobufBody(body: Buffer, expected: BodyKind): Record<string, Json> {
-  const unrecognized = (why: string) =>
-    badRequest(`the object provided is unrecognized (must be of type ${expected.kind}): ${why} (${summarize(body)})`);
+  const unrecognized = (why: string) => badRequest(`the object provided is unrecognized (must be of type ${expected.kind}): ${why} (${summarize(body)})`);
   if (body.length === 0) throw unrecognized('empty data');
   if (body.length < PREFIX.length || !body.subarray(0, PREFIX.length).equals(PREFIX)) {
     throw unrecognized('provided data does not appear to be a protobuf message, expected prefix [107 56 115 0]');
@@ -136,7 +135,7 @@ function countValues(type: string, buf: Uint8Array, budget: { left: number }): v
       continue;
     }
     if (--budget.left < 0) throw new ObjectError(`proto: more than ${MAX_VALUES} nested messages and list or map entries`);
-    if (wireType !== 2 || isScalar(f.type) && !f.map) {
+    if (wireType !== 2 || (isScalar(f.type) && !f.map)) {
       r.skipType(wireType);
       continue;
     }

@@ -145,7 +145,7 @@ export function jsonFields(type: string): ReadonlyMap<string, JsonField> | undef
       value: v,
       list: f.repeated,
       map: f.map,
-      nullable: f.pointer || f.repeated || f.map || (f.type === 'bytes') || (v.kind === 'special' && (v.special === 'Time' || v.special === 'MicroTime')),
+      nullable: f.pointer || f.repeated || f.map || f.type === 'bytes' || (v.kind === 'special' && (v.special === 'Time' || v.special === 'MicroTime')),
       omitEmpty: f.omitEmpty,
     });
   }

@@ -49,7 +49,17 @@ export class LiveHistory {
       if (stateOnly) continue;
       for (const e of events) {
         if (!e.controller) continue;
-        const row: HistoryRow = { at: Date.parse(e.time), who: e.actor.user, controller: e.actor.controller, verb: e.verb, pod: e.pod, reason: e.reason, predicted: e.predicted, message: e.message, event: e };
+        const row: HistoryRow = {
+          at: Date.parse(e.time),
+          who: e.actor.user,
+          controller: e.actor.controller,
+          verb: e.verb,
+          pod: e.pod,
+          reason: e.reason,
+          predicted: e.predicted,
+          message: e.message,
+          event: e,
+        };
         this.emit(`${e.controller.kind}/${e.controller.namespace}/${e.controller.name}`, row);
       }
     }
@@ -87,7 +97,14 @@ const HISTORY_TICK_MS = 5000;
  * The controllers' Events (the evidence of who created or deleted a pod) for the live histories
  * and the --record file, and the live histories' tick; a refusal of Events only warns.
  */
-export async function startHistoryFeed(conn: Connection, namespace: string | null, lives: LiveHistory[], signal: AbortSignal, warn: (text: string) => void, file?: Recorder): Promise<void> {
+export async function startHistoryFeed(
+  conn: Connection,
+  namespace: string | null,
+  lives: LiveHistory[],
+  signal: AbortSignal,
+  warn: (text: string) => void,
+  file?: Recorder,
+): Promise<void> {
   const { Informer } = await import('../../cluster/informer.js');
   const recorders = [...lives.map((l) => l.recorder), ...(file ? [file] : [])];
   const stop = new AbortController();

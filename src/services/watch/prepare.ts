@@ -99,7 +99,19 @@ async function prepareCluster(o: WatchOptions, io: WatchIO, clock: Clock, fixedN
     const { refuseBesideUpstreamController } = await import('../../cluster/upstream-detect.js');
     await refuseBesideUpstreamController(conn, namespace, (w) => notices.push(w));
   }
-  const source = reconcileFeedSource({ conn, namespace, selector: src.selector, burstReplicas: o.model.burstReplicas, behaviour, workers: r.workers, qps: r.qps, burst: r.burst, recording, clock, meta });
+  const source = reconcileFeedSource({
+    conn,
+    namespace,
+    selector: src.selector,
+    burstReplicas: o.model.burstReplicas,
+    behaviour,
+    workers: r.workers,
+    qps: r.qps,
+    burst: r.burst,
+    recording,
+    clock,
+    meta,
+  });
   return { notices, ...feedOf(source, plan) };
 }
 
@@ -107,7 +119,14 @@ async function prepareCluster(o: WatchOptions, io: WatchIO, clock: Clock, fixedN
  * Informers of its own, run by the feed. The history pane and --record read them (managedFields
  * kept for --record), and one informer of the controllers' Events.
  */
-function readOnlyFeedSource(o: { conn: Connection; namespace: string | null; behaviour: Behaviour; recording: RecordingSession | null; clock: Clock; meta: WatchMeta }): FeedSource {
+function readOnlyFeedSource(o: {
+  conn: Connection;
+  namespace: string | null;
+  behaviour: Behaviour;
+  recording: RecordingSession | null;
+  clock: Clock;
+  meta: WatchMeta;
+}): FeedSource {
   const { conn, namespace, behaviour, recording, clock, meta } = o;
   return {
     meta,
@@ -120,8 +139,12 @@ function readOnlyFeedSource(o: { conn: Connection; namespace: string | null; beh
       const warn = (text: string) => sink.log({ at: clock.now(), level: 'warn', text });
       const live = sink.history ? new LiveHistory(behaviour, clock, sink.history.bind(sink)) : null;
       const recorders = [...(live ? [live.recorder] : []), ...(recording ? [recording.recorder] : [])];
-      const informers = await createInformers(conn, namespace, (e) => warn(`watch: ${oneLine(e)}`), undefined, (r) =>
-        recorders.length ? { keepManagedFields: recording !== null, onMetric: fanOut(recorders, r as RecordedResource) } : {},
+      const informers = await createInformers(
+        conn,
+        namespace,
+        (e) => warn(`watch: ${oneLine(e)}`),
+        undefined,
+        (r) => (recorders.length ? { keepManagedFields: recording !== null, onMetric: fanOut(recorders, r as RecordedResource) } : {}),
       );
       if (recorders.length) {
         attachRecorders(recorders, informers as RecordableInformers);

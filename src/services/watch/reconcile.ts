@@ -31,14 +31,17 @@ export function queueInfo(controllers: readonly ControllerLike[]): QueueInfo {
     return { name: (c.info ?? controllerKindInfo(c.kind)).queueName, depth: m.depth, inFlight: m.inFlight, retries: m.retries, adds: m.adds };
   });
   const expectations: PendingExpectation[] = [];
-  for (const c of controllers) for (const e of c.expectations.pending()) expectations.push({ kind: c.kind, key: e.key, add: e.add, del: e.del, ageMs: e.ageMs });
+  for (const c of controllers)
+    for (const e of c.expectations.pending()) expectations.push({ kind: c.kind, key: e.key, add: e.add, del: e.del, ageMs: e.ageMs });
   expectations.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   return { queues, expectations };
 }
 
 /** The creates and deletes still expected for a key, over the controllers whose expectations hold it back. */
 export function expectationsPendingBy(
-  controllers: readonly { expectations: { satisfiedExpectations(key: string): boolean; getExpectations(key: string): { add: number; del: number } | undefined } }[],
+  controllers: readonly {
+    expectations: { satisfiedExpectations(key: string): boolean; getExpectations(key: string): { add: number; del: number } | undefined };
+  }[],
 ): (key: string) => { add: number; del: number } {
   return (key) => {
     let add = 0;
@@ -94,7 +97,11 @@ export interface ReconcileFeedOptions {
 /** A recording's read errors, as warnings in the log pane. */
 function recordErrors(sink: { log(e: LogEntry): void }, clock: Clock) {
   return (e: Error, resource: string, listed: boolean) =>
-    sink.log({ at: clock.now(), level: 'warn', text: resource === 'events' && !listed ? `record: ${oneLine(e)} (who deleted a pod will show as <unknown user>)` : `record: ${oneLine(e)}` });
+    sink.log({
+      at: clock.now(),
+      level: 'warn',
+      text: resource === 'events' && !listed ? `record: ${oneLine(e)} (who deleted a pod will show as <unknown user>)` : `record: ${oneLine(e)}`,
+    });
 }
 
 /** The controller running, its informers the snapshot; its actions come in through onAction only. */

@@ -59,10 +59,15 @@ export class WatchSession {
     this.started = true;
     if (!this.o.source.live) {
       const n = first.plan.controllers.length;
-      this.o.onLog({ at: this.o.clock.now(), level: 'info', text: `snapshot: ${n} controller${n === 1 ? '' : 's'} in scope, ${first.pods} pod${first.pods === 1 ? '' : 's'} (static: no updates)` });
+      this.o.onLog({
+        at: this.o.clock.now(),
+        level: 'info',
+        text: `snapshot: ${n} controller${n === 1 ? '' : 's'} in scope, ${first.pods} pod${first.pods === 1 ? '' : 's'} (static: no updates)`,
+      });
     }
     for (const c of first.plan.controllers) {
-      if (c.skip?.reason === 'InvalidSelector') this.o.onLog({ at: this.o.clock.now(), level: 'warn', text: `${c.kind} ${c.namespace}/${c.name}: ${c.skip.message}` });
+      if (c.skip?.reason === 'InvalidSelector')
+        this.o.onLog({ at: this.o.clock.now(), level: 'warn', text: `${c.kind} ${c.namespace}/${c.name}: ${c.skip.message}` });
     }
     this.o.onFrame(first);
     return first;

@@ -88,7 +88,10 @@ describe('§5 decision table, RS being deleted (rows 2, 3, 5)', () => {
 });
 
 describe('§2 step 6 / §3: the active filter comes first', () => {
-  for (const [label, c] of [['live', live], ['deleting', deleting]] as const) {
+  for (const [label, c] of [
+    ['live', live],
+    ['deleting', deleting],
+  ] as const) {
     it(`${label}: terminal pods → ignore Inactive whatever their ownership (never adopted, released or claimed)`, () => {
       for (const phase of ['Succeeded', 'Failed']) {
         expect(decide(c, pod({ name: 'p', phase, labels: match }))).toEqual({ decision: 'ignore', reason: 'Inactive', claimed: false });
@@ -99,8 +102,16 @@ describe('§2 step 6 / §3: the active filter comes first', () => {
     });
     it(`${label}: pods with a deletionTimestamp → ignore Terminating (never adopted, released or claimed)`, () => {
       expect(decide(c, pod({ name: 'p', deleting: true, labels: match }))).toEqual({ decision: 'ignore', reason: 'Terminating', claimed: false });
-      expect(decide(c, pod({ name: 'p', deleting: true, labels: match, owner: RS_UID }))).toEqual({ decision: 'ignore', reason: 'Terminating', claimed: false });
-      expect(decide(c, pod({ name: 'p', deleting: true, labels: noMatch, owner: RS_UID }))).toEqual({ decision: 'ignore', reason: 'Terminating', claimed: false });
+      expect(decide(c, pod({ name: 'p', deleting: true, labels: match, owner: RS_UID }))).toEqual({
+        decision: 'ignore',
+        reason: 'Terminating',
+        claimed: false,
+      });
+      expect(decide(c, pod({ name: 'p', deleting: true, labels: noMatch, owner: RS_UID }))).toEqual({
+        decision: 'ignore',
+        reason: 'Terminating',
+        claimed: false,
+      });
     });
   }
   it('inactive pods that neither match nor are ours are not listed', () => {

@@ -3,7 +3,17 @@
 // (cited as §n); the builders only save typing.
 
 import { fromReplicaSet, fromReplicationController } from '../../../src/core/controller.js';
-import type { Controller, LabelSelector, Labels, OwnerReference, Pod, ReplicaSet, ReplicaSetStatus, ReplicationController, Snapshot } from '../../../src/core/types.js';
+import type {
+  Controller,
+  LabelSelector,
+  Labels,
+  OwnerReference,
+  Pod,
+  ReplicaSet,
+  ReplicaSetStatus,
+  ReplicationController,
+  Snapshot,
+} from '../../../src/core/types.js';
 import { behaviourFor, type Behaviour, type GateName } from '../../../src/core/versions.js';
 
 export const NOW = Date.parse('2026-01-01T00:00:00Z');

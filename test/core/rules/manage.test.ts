@@ -56,7 +56,12 @@ describe('§6.1 burst cap on creates', () => {
   });
   it('counts missing pods against claimed pods (adopted orphans count, terminating pods do not)', () => {
     const r = rs({ replicas: 5 });
-    const pods = [pod({ name: 'own', owner: r.metadata.uid }), pod({ name: 'orphan' }), pod({ name: 'term', owner: r.metadata.uid, deleting: true }), pod({ name: 'done', owner: r.metadata.uid, phase: 'Succeeded' })];
+    const pods = [
+      pod({ name: 'own', owner: r.metadata.uid }),
+      pod({ name: 'orphan' }),
+      pod({ name: 'term', owner: r.metadata.uid, deleting: true }),
+      pod({ name: 'done', owner: r.metadata.uid, phase: 'Succeeded' }),
+    ];
     const c = planOf(snap({ replicaSets: [r], pods }), 'web');
     expect(c.create).toEqual({ count: 3, batches: [1, 2] });
   });
@@ -194,7 +199,13 @@ describe('§6.2 step 2–3 colocation ranks', () => {
   it('a sibling being deleted still counts; a sibling with an invalid selector is skipped', () => {
     const a = rs({ name: 'a', replicas: 1, owner: DEP, selector: { matchLabels: { h: 'a' } }, templateLabels: { h: 'a' } });
     const b = rs({ name: 'b', replicas: 0, owner: DEP, deleting: true, selector: { matchLabels: { h: 'b' } }, templateLabels: { h: 'b' } });
-    const bad = rs({ name: 'bad', replicas: 0, owner: DEP, selector: { matchExpressions: [{ key: 'h', operator: 'Equals', values: ['c'] }] }, templateLabels: { h: 'c' } });
+    const bad = rs({
+      name: 'bad',
+      replicas: 0,
+      owner: DEP,
+      selector: { matchExpressions: [{ key: 'h', operator: 'Equals', values: ['c'] }] },
+      templateLabels: { h: 'c' },
+    });
     const pods = [
       same({ name: 'a1', node: 'n1', labels: { h: 'a' }, owner: a.metadata.uid, readyAgo: MINUTE }),
       same({ name: 'a2', node: 'n2', labels: { h: 'a' }, owner: a.metadata.uid, readyAgo: 30 * DAY }),

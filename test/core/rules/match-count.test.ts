@@ -17,20 +17,40 @@ function world(nRS: number, podsPerRS: number, nNS: number, withDeployments: boo
     // a quarter of them drift: one pod too many, so the deletion ranking (and related pods) runs
     const drift = r % 4 === 0;
     replicaSets.push({
-      metadata: { name: `app-${r}-h${r}`, namespace: ns, uid, generation: 1, ...(withDeployments ? { ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: `app-${r}`, uid: `dep-${r >> 1}`, controller: true }] } : {}) },
+      metadata: {
+        name: `app-${r}-h${r}`,
+        namespace: ns,
+        uid,
+        generation: 1,
+        ...(withDeployments
+          ? { ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: `app-${r}`, uid: `dep-${r >> 1}`, controller: true }] }
+          : {}),
+      },
       spec: {
         replicas: drift ? podsPerRS - 1 : podsPerRS,
         selector:
           style === 'matchLabels'
             ? { matchLabels: labels }
-            : { matchExpressions: [{ key: 'app', operator: 'In', values: [`app-${r}`, `app-${r}-canary`] }, { key: 'pod-template-hash', operator: 'Exists' }] },
+            : {
+                matchExpressions: [
+                  { key: 'app', operator: 'In', values: [`app-${r}`, `app-${r}-canary`] },
+                  { key: 'pod-template-hash', operator: 'Exists' },
+                ],
+              },
         template: { metadata: { labels } },
       },
       status: { replicas: podsPerRS, fullyLabeledReplicas: podsPerRS, readyReplicas: podsPerRS, availableReplicas: podsPerRS, observedGeneration: 1 },
     });
     for (let i = 0; i < podsPerRS; i++) {
       pods.push({
-        metadata: { name: `app-${r}-h${r}-${i}`, namespace: ns, uid: `pod-${r}-${i}`, labels, creationTimestamp: ago(DAY + i * 1000), ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: `app-${r}-h${r}`, uid, controller: true }] },
+        metadata: {
+          name: `app-${r}-h${r}-${i}`,
+          namespace: ns,
+          uid: `pod-${r}-${i}`,
+          labels,
+          creationTimestamp: ago(DAY + i * 1000),
+          ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: `app-${r}-h${r}`, uid, controller: true }],
+        },
         spec: { nodeName: `node-${(r + i) % 50}` },
         status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: ago(DAY) }] },
       });
@@ -44,7 +64,11 @@ const proto = Object.getPrototypeOf((labelSelectorAsSelector({ matchLabels: { a:
 describe('selector matching is O(pods)', () => {
   afterEach(() => vi.restoreAllMocks());
 
-  for (const [withDeployments, style] of [[false, 'matchLabels'], [true, 'matchLabels'], [true, 'expressions']] as const) {
+  for (const [withDeployments, style] of [
+    [false, 'matchLabels'],
+    [true, 'matchLabels'],
+    [true, 'expressions'],
+  ] as const) {
     it(`20k pods, 2k ReplicaSets, 20 namespaces${withDeployments ? ', Deployment siblings' : ''}, ${style} selectors: at most a few matches per pod`, () => {
       const s = world(2000, 10, 20, withDeployments, style);
       const spy = vi.spyOn(proto, 'matches');

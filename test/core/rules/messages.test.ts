@@ -19,19 +19,39 @@ function tieMessage(s: Parameters<typeof planSnapshot>[0], kind: string): string
 
 describe('the tie sentence', () => {
   it('says that colocation only counts pods of ReplicaSets sharing an owner, for a standalone ReplicaSet', () => {
-    const m = tieMessage(snap({ replicaSets: [rs({ replicas: 1 })], pods: [twin({ name: 'a', uid: 'a', owner: 'rs-uid-web' }), twin({ name: 'b', uid: 'b', owner: 'rs-uid-web' })] }), 'ReplicaSet');
+    const m = tieMessage(
+      snap({
+        replicaSets: [rs({ replicas: 1 })],
+        pods: [twin({ name: 'a', uid: 'a', owner: 'rs-uid-web' }), twin({ name: 'b', uid: 'b', owner: 'rs-uid-web' })],
+      }),
+      'ReplicaSet',
+    );
     expect(m).toContain('equal on every ranking criterion');
-    expect(m).toContain('colocation (a standalone ReplicaSet: colocation only counts pods of ReplicaSets sharing its controller owner, so here it ranks every pod alike)');
+    expect(m).toContain(
+      'colocation (a standalone ReplicaSet: colocation only counts pods of ReplicaSets sharing its controller owner, so here it ranks every pod alike)',
+    );
   });
 
   it('names colocation plainly when the ReplicaSet has an owner (its siblings count)', () => {
-    const m = tieMessage(snap({ replicaSets: [rs({ replicas: 1, owner: 'dep-uid' })], pods: [twin({ name: 'a', uid: 'a', owner: 'rs-uid-web' }), twin({ name: 'b', uid: 'b', owner: 'rs-uid-web' })] }), 'ReplicaSet');
+    const m = tieMessage(
+      snap({
+        replicaSets: [rs({ replicas: 1, owner: 'dep-uid' })],
+        pods: [twin({ name: 'a', uid: 'a', owner: 'rs-uid-web' }), twin({ name: 'b', uid: 'b', owner: 'rs-uid-web' })],
+      }),
+      'ReplicaSet',
+    );
     expect(m).toContain('(node, phase, readiness, cost, colocation, ready time, restarts, age)');
     expect(m).not.toContain('standalone');
   });
 
   it('says so for a ReplicationController too', () => {
-    const m = tieMessage(snap({ rcs: [rc({ replicas: 1 })], pods: [twin({ name: 'a', uid: 'a', owner: 'rc-uid-web-rc' }), twin({ name: 'b', uid: 'b', owner: 'rc-uid-web-rc' })] }), 'ReplicationController');
+    const m = tieMessage(
+      snap({
+        rcs: [rc({ replicas: 1 })],
+        pods: [twin({ name: 'a', uid: 'a', owner: 'rc-uid-web-rc' }), twin({ name: 'b', uid: 'b', owner: 'rc-uid-web-rc' })],
+      }),
+      'ReplicationController',
+    );
     expect(m).toContain('colocation (a ReplicationController: colocation only counts pods of ReplicaSets sharing a controller owner');
   });
 });
@@ -42,7 +62,13 @@ describe('the behaviour features of version', () => {
   it('follow the release: sidecar restarts from 1.32, inclusive availability and the owner index from 1.34', () => {
     expect(on(31)).toMatchObject({ sidecarRestarts: false, availabilityInclusive: false, ownerIndex: false, DeploymentReplicaSetTerminatingReplicas: false });
     expect(on(32)).toMatchObject({ sidecarRestarts: true, availabilityInclusive: false, ownerIndex: false });
-    expect(on(34)).toMatchObject({ sidecarRestarts: true, availabilityInclusive: true, nextAvailableRequeue: true, ownerIndex: true, DeploymentReplicaSetTerminatingReplicas: false });
+    expect(on(34)).toMatchObject({
+      sidecarRestarts: true,
+      availabilityInclusive: true,
+      nextAvailableRequeue: true,
+      ownerIndex: true,
+      DeploymentReplicaSetTerminatingReplicas: false,
+    });
     expect(on(35)).toMatchObject({ DeploymentReplicaSetTerminatingReplicas: true, PodDeletionCost: true });
   });
 

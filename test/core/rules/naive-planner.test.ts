@@ -73,7 +73,14 @@ interface Expected {
   deleteKeys: string[]; // keys of the victims, in deletion order
   deleteReasons: string[]; // in the same order
   deleteSet: string[] | null; // exact names when the choice is forced (scale to zero, or no ties)
-  status: { replicas: number; fullyLabeledReplicas: number; readyReplicas: number; availableReplicas: number; terminatingReplicas?: number; observedGeneration: number };
+  status: {
+    replicas: number;
+    fullyLabeledReplicas: number;
+    readyReplicas: number;
+    availableReplicas: number;
+    terminatingReplicas?: number;
+    observedGeneration: number;
+  };
   statusChanged: boolean;
 }
 
@@ -86,15 +93,54 @@ interface Expected {
  */
 function naivePlan(s: Snapshot, now: number, burst = 500, minor: 33 | 35 = 35): Map<string, Expected> {
   const ctls: Ctl[] = [
-    ...(s.controllers.ReplicaSet as ReplicaSet[]).map((r): Ctl => ({ kind: 'ReplicaSet', ns: r.metadata.namespace!, name: r.metadata.name, uid: r.metadata.uid, owner: ctrlOf(r.metadata.ownerReferences), replicas: r.spec.replicas ?? 1, minReady: r.spec.minReadySeconds ?? 0, selector: r.spec.selector, template: r.spec.template?.metadata?.labels ?? {}, deleting: !!r.metadata.deletionTimestamp, generation: r.metadata.generation ?? 0, status: r.status ?? {} })),
-    ...(s.controllers.ReplicationController as ReplicationController[]).map((r): Ctl => ({ kind: 'ReplicationController', ns: r.metadata.namespace!, name: r.metadata.name, uid: r.metadata.uid, owner: ctrlOf(r.metadata.ownerReferences), replicas: r.spec.replicas ?? 1, minReady: r.spec.minReadySeconds ?? 0, selector: r.spec.selector == null ? null : { matchLabels: r.spec.selector }, template: r.spec.template?.metadata?.labels ?? {}, deleting: !!r.metadata.deletionTimestamp, generation: r.metadata.generation ?? 0, status: r.status ?? {} })),
+    ...(s.controllers.ReplicaSet as ReplicaSet[]).map(
+      (r): Ctl => ({
+        kind: 'ReplicaSet',
+        ns: r.metadata.namespace!,
+        name: r.metadata.name,
+        uid: r.metadata.uid,
+        owner: ctrlOf(r.metadata.ownerReferences),
+        replicas: r.spec.replicas ?? 1,
+        minReady: r.spec.minReadySeconds ?? 0,
+        selector: r.spec.selector,
+        template: r.spec.template?.metadata?.labels ?? {},
+        deleting: !!r.metadata.deletionTimestamp,
+        generation: r.metadata.generation ?? 0,
+        status: r.status ?? {},
+      }),
+    ),
+    ...(s.controllers.ReplicationController as ReplicationController[]).map(
+      (r): Ctl => ({
+        kind: 'ReplicationController',
+        ns: r.metadata.namespace!,
+        name: r.metadata.name,
+        uid: r.metadata.uid,
+        owner: ctrlOf(r.metadata.ownerReferences),
+        replicas: r.spec.replicas ?? 1,
+        minReady: r.spec.minReadySeconds ?? 0,
+        selector: r.spec.selector == null ? null : { matchLabels: r.spec.selector },
+        template: r.spec.template?.metadata?.labels ?? {},
+        deleting: !!r.metadata.deletionTimestamp,
+        generation: r.metadata.generation ?? 0,
+        status: r.status ?? {},
+      }),
+    ),
   ];
   const out = new Map<string, Expected>();
   for (const c of ctls) {
     const key = `${c.kind}/${c.ns}/${c.name}`;
     const sel = naiveSelector(c.selector);
     if (sel === 'invalid') {
-      out.set(key, { skip: 'InvalidSelector', pods: {}, create: 0, deleteKeys: [], deleteReasons: [], deleteSet: [], status: null as any, statusChanged: false });
+      out.set(key, {
+        skip: 'InvalidSelector',
+        pods: {},
+        create: 0,
+        deleteKeys: [],
+        deleteReasons: [],
+        deleteSet: [],
+        status: null as any,
+        statusChanged: false,
+      });
       continue;
     }
     const pods: Record<string, string> = {};
@@ -175,7 +221,13 @@ function naivePlan(s: Snapshot, now: number, burst = 500, minor: 33 | 35 = 35): 
         if (c.minReady === 0 || (t !== null && (minor >= 34 ? t + c.minReady * 1000 <= now : t + c.minReady * 1000 < now))) available++;
       }
     }
-    const status: Expected['status'] = { replicas: claimed.length, fullyLabeledReplicas: full, readyReplicas: ready, availableReplicas: available, observedGeneration: c.status.observedGeneration ?? 0 };
+    const status: Expected['status'] = {
+      replicas: claimed.length,
+      fullyLabeledReplicas: full,
+      readyReplicas: ready,
+      availableReplicas: available,
+      observedGeneration: c.status.observedGeneration ?? 0,
+    };
     if (c.kind === 'ReplicaSet' || minor < 34) status.terminatingReplicas = terminating;
     const cur = c.status;
     const hadFailure = (cur.conditions ?? []).some((x) => x.type === 'ReplicaFailure');
@@ -234,7 +286,23 @@ const TIMES = [null, 10 * SECOND, MINUTE, HOUR, DAY, 30 * DAY]; // distinct log 
 const labelArb: fc.Arbitrary<Labels> = fc.record({ app: fc.constantFrom('x', 'y'), tier: fc.constantFrom('1', '2') }, { requiredKeys: [] });
 const selectorArb: fc.Arbitrary<LabelSelector | null> = fc.oneof(
   { weight: 6, arbitrary: fc.record({ matchLabels: labelArb }) },
-  { weight: 2, arbitrary: fc.record({ matchLabels: labelArb, matchExpressions: fc.array(fc.oneof(fc.record({ key: fc.constantFrom('app', 'tier'), operator: fc.constantFrom('In', 'NotIn'), values: fc.uniqueArray(fc.constantFrom('x', 'y', '1', '2'), { minLength: 1, maxLength: 2 }) }), fc.record({ key: fc.constantFrom('app', 'tier'), operator: fc.constantFrom('Exists', 'DoesNotExist') })), { maxLength: 2 }) }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      matchLabels: labelArb,
+      matchExpressions: fc.array(
+        fc.oneof(
+          fc.record({
+            key: fc.constantFrom('app', 'tier'),
+            operator: fc.constantFrom('In', 'NotIn'),
+            values: fc.uniqueArray(fc.constantFrom('x', 'y', '1', '2'), { minLength: 1, maxLength: 2 }),
+          }),
+          fc.record({ key: fc.constantFrom('app', 'tier'), operator: fc.constantFrom('Exists', 'DoesNotExist') }),
+        ),
+        { maxLength: 2 },
+      ),
+    }),
+  },
   { weight: 1, arbitrary: fc.constant<LabelSelector>({ matchExpressions: [{ key: 'app', operator: 'Equals', values: ['x'] }] }) },
   { weight: 1, arbitrary: fc.constant<LabelSelector | null>(null) },
   { weight: 1, arbitrary: fc.constant<LabelSelector>({}) },
@@ -242,8 +310,26 @@ const selectorArb: fc.Arbitrary<LabelSelector | null> = fc.oneof(
 
 const worldArb = fc
   .record({
-    rss: fc.array(fc.record({ ns: fc.constantFrom('a', 'b'), owner: fc.constantFrom(undefined, 'd1', 'd2'), replicas: fc.integer({ min: 0, max: 4 }), selector: selectorArb, template: labelArb, deleting: fc.integer({ min: 0, max: 9 }).map((n) => n < 2), minReady: fc.constantFrom(0, 30), generation: fc.integer({ min: 1, max: 2 }), observed: fc.integer({ min: 0, max: 2 }), statusReplicas: fc.integer({ min: 0, max: 3 }), term: fc.constantFrom(undefined, 0, 1) }), { minLength: 1, maxLength: 4 }),
-    rcs: fc.array(fc.record({ ns: fc.constantFrom('a', 'b'), replicas: fc.integer({ min: 0, max: 3 }), selector: fc.option(labelArb, { nil: null }), template: labelArb }), { maxLength: 2 }),
+    rss: fc.array(
+      fc.record({
+        ns: fc.constantFrom('a', 'b'),
+        owner: fc.constantFrom(undefined, 'd1', 'd2'),
+        replicas: fc.integer({ min: 0, max: 4 }),
+        selector: selectorArb,
+        template: labelArb,
+        deleting: fc.integer({ min: 0, max: 9 }).map((n) => n < 2),
+        minReady: fc.constantFrom(0, 30),
+        generation: fc.integer({ min: 1, max: 2 }),
+        observed: fc.integer({ min: 0, max: 2 }),
+        statusReplicas: fc.integer({ min: 0, max: 3 }),
+        term: fc.constantFrom(undefined, 0, 1),
+      }),
+      { minLength: 1, maxLength: 4 },
+    ),
+    rcs: fc.array(
+      fc.record({ ns: fc.constantFrom('a', 'b'), replicas: fc.integer({ min: 0, max: 3 }), selector: fc.option(labelArb, { nil: null }), template: labelArb }),
+      { maxLength: 2 },
+    ),
     pods: fc.array(
       fc.record({
         ns: fc.constantFrom('a', 'b'),
@@ -266,8 +352,20 @@ const worldArb = fc
     const replicaSets: ReplicaSet[] = rss.map((r, i) => {
       const o: ReplicaSet = {
         metadata: { name: `rs${i}`, namespace: r.ns, uid: `rs-${i}`, generation: r.generation },
-        spec: { replicas: r.replicas, minReadySeconds: r.minReady, selector: r.selector, template: { metadata: { labels: { ...r.template, app: r.template.app ?? 'x' } } } },
-        status: { replicas: r.statusReplicas, fullyLabeledReplicas: 0, readyReplicas: 0, availableReplicas: 0, observedGeneration: r.observed, ...(r.term === undefined ? {} : { terminatingReplicas: r.term }) },
+        spec: {
+          replicas: r.replicas,
+          minReadySeconds: r.minReady,
+          selector: r.selector,
+          template: { metadata: { labels: { ...r.template, app: r.template.app ?? 'x' } } },
+        },
+        status: {
+          replicas: r.statusReplicas,
+          fullyLabeledReplicas: 0,
+          readyReplicas: 0,
+          availableReplicas: 0,
+          observedGeneration: r.observed,
+          ...(r.term === undefined ? {} : { terminatingReplicas: r.term }),
+        },
       };
       if (r.owner) o.metadata.ownerReferences = [{ apiVersion: 'apps/v1', kind: 'Deployment', name: r.owner, uid: r.owner, controller: true }];
       if (r.deleting) o.metadata.deletionTimestamp = ago(MINUTE);
@@ -279,12 +377,22 @@ const worldArb = fc
       status: { observedGeneration: 1 },
     }));
     const uids = [...replicaSets.map((r) => r.metadata.uid), ...replicationControllers.map((r) => r.metadata.uid)];
-    const refs = [...replicaSets.map((r) => ({ kind: 'ReplicaSet', name: r.metadata.name })), ...replicationControllers.map((r) => ({ kind: 'ReplicationController', name: r.metadata.name }))];
+    const refs = [
+      ...replicaSets.map((r) => ({ kind: 'ReplicaSet', name: r.metadata.name })),
+      ...replicationControllers.map((r) => ({ kind: 'ReplicationController', name: r.metadata.name })),
+    ];
     const ps: Pod[] = pods.map((p, i) => {
       const conditions: any[] = [];
-      if (p.ready !== undefined) conditions.push({ type: 'Ready', status: p.ready ? 'True' : 'False', lastTransitionTime: TIMES[p.readyIdx] === null ? null : ago(TIMES[p.readyIdx]!) });
+      if (p.ready !== undefined)
+        conditions.push({ type: 'Ready', status: p.ready ? 'True' : 'False', lastTransitionTime: TIMES[p.readyIdx] === null ? null : ago(TIMES[p.readyIdx]!) });
       const pod: Pod = {
-        metadata: { name: `pod${i}`, namespace: p.ns, uid: `pod-${String(i).padStart(2, '0')}`, labels: p.labels, creationTimestamp: TIMES[p.createdIdx] === null ? null : ago(TIMES[p.createdIdx]!) },
+        metadata: {
+          name: `pod${i}`,
+          namespace: p.ns,
+          uid: `pod-${String(i).padStart(2, '0')}`,
+          labels: p.labels,
+          creationTimestamp: TIMES[p.createdIdx] === null ? null : ago(TIMES[p.createdIdx]!),
+        },
         spec: { nodeName: p.node || undefined, containers: [{ name: 'c' }] },
         status: { phase: p.phase || undefined, conditions, containerStatuses: [{ name: 'c', restartCount: p.restarts }] },
       };
@@ -293,9 +401,12 @@ const worldArb = fc
         pod.status!.initContainerStatuses = [{ name: 'side', restartCount: p.sidecar }];
       }
       if (p.owner === -1) pod.metadata.ownerReferences = [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'ghost', uid: 'ghost', controller: true }];
-      if (p.owner === -2 && uids.length) pod.metadata.ownerReferences = [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'x', uid: uids[0], controller: false }];
-      if (p.owner === -4 && uids.length) pod.metadata.ownerReferences = [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'x', uid: uids[0], controller: true }];
-      if (p.owner >= 0 && p.owner < uids.length) pod.metadata.ownerReferences = [{ apiVersion: 'apps/v1', ...refs[p.owner], uid: uids[p.owner], controller: true }];
+      if (p.owner === -2 && uids.length)
+        pod.metadata.ownerReferences = [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'x', uid: uids[0], controller: false }];
+      if (p.owner === -4 && uids.length)
+        pod.metadata.ownerReferences = [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'x', uid: uids[0], controller: true }];
+      if (p.owner >= 0 && p.owner < uids.length)
+        pod.metadata.ownerReferences = [{ apiVersion: 'apps/v1', ...refs[p.owner], uid: uids[p.owner], controller: true }];
       if (p.deleting) pod.metadata.deletionTimestamp = ago(SECOND);
       if (p.cost !== undefined) pod.metadata.annotations = { 'controller.kubernetes.io/pod-deletion-cost': p.cost };
       return pod;
@@ -332,7 +443,10 @@ function check(s: Snapshot, burst?: number, minor: 33 | 35 = 35) {
       continue;
     }
     expect(c.create.count, id).toBe(w.create);
-    expect(c.delete.map((d) => d.reason), `${id} delete reasons`).toEqual(w.deleteReasons);
+    expect(
+      c.delete.map((d) => d.reason),
+      `${id} delete reasons`,
+    ).toEqual(w.deleteReasons);
     if (w.deleteSet) expect(c.delete.map((d) => d.name).sort(), `${id} victims`).toEqual(w.deleteSet);
     if (w.deleteKeys.length) {
       const byName = new Map(s.pods.map((p) => [p.metadata.name, p]));
@@ -341,7 +455,13 @@ function check(s: Snapshot, burst?: number, minor: 33 | 35 = 35) {
       const gotKeys = c.delete.map((d) => JSON.stringify(rankKeyForPlan(byName.get(d.name)!, s, c)));
       expect(gotKeys, `${id} victim keys`).toEqual(perNodeKeys);
     }
-    const st: Record<string, unknown> = { replicas: c.status.replicas, fullyLabeledReplicas: c.status.fullyLabeledReplicas, readyReplicas: c.status.readyReplicas, availableReplicas: c.status.availableReplicas, observedGeneration: c.status.observedGeneration };
+    const st: Record<string, unknown> = {
+      replicas: c.status.replicas,
+      fullyLabeledReplicas: c.status.fullyLabeledReplicas,
+      readyReplicas: c.status.readyReplicas,
+      availableReplicas: c.status.availableReplicas,
+      observedGeneration: c.status.observedGeneration,
+    };
     if (c.status.terminatingReplicas !== undefined) st.terminatingReplicas = c.status.terminatingReplicas;
     expect(st, `${id} status`).toEqual(w.status);
     expect(c.statusChanged, `${id} statusChanged`).toBe(w.statusChanged);
@@ -350,7 +470,9 @@ function check(s: Snapshot, burst?: number, minor: 33 | 35 = 35) {
 
 /** The naive key of a pod as seen by controller c (recomputing its related pods per node). */
 function rankKeyForPlan(p: Pod, s: Snapshot, c: PlanController): Key {
-  const rsObj = (s.controllers.ReplicaSet as ReplicaSet[]).find((r) => r.metadata.namespace === c.namespace && r.metadata.name === c.name && c.kind === 'ReplicaSet');
+  const rsObj = (s.controllers.ReplicaSet as ReplicaSet[]).find(
+    (r) => r.metadata.namespace === c.namespace && r.metadata.name === c.name && c.kind === 'ReplicaSet',
+  );
   const owner = rsObj ? ctrlOf(rsObj.metadata.ownerReferences) : undefined;
   let rank = 0;
   if (owner) {
@@ -371,14 +493,26 @@ function rankKeyForPlan(p: Pod, s: Snapshot, c: PlanController): Key {
 
 describe('indexed planner ≡ naive per-controller planner (random snapshots)', () => {
   it('same decisions, creates, victims (up to exact ties), reasons and status', () => {
-    fc.assert(fc.property(worldArb, (s) => check(s)), { numRuns: 400, seed: 20260101 });
-    fc.assert(fc.property(worldArb, (s) => check(s)), { numRuns: 200, seed: 20260102 });
+    fc.assert(
+      fc.property(worldArb, (s) => check(s)),
+      { numRuns: 400, seed: 20260101 },
+    );
+    fc.assert(
+      fc.property(worldArb, (s) => check(s)),
+      { numRuns: 200, seed: 20260102 },
+    );
   });
   it('same with a small burst cap', () => {
-    fc.assert(fc.property(worldArb, (s) => check(s, 1)), { numRuns: 150, seed: 20260103 });
+    fc.assert(
+      fc.property(worldArb, (s) => check(s, 1)),
+      { numRuns: 150, seed: 20260103 },
+    );
   });
   it('same on 1.33 with DeploymentReplicaSetTerminatingReplicas forced on (pods owned by uid alone, RCs count terminating pods)', () => {
-    fc.assert(fc.property(worldArb, (s) => check(s, undefined, 33)), { numRuns: 300, seed: 20260105 });
+    fc.assert(
+      fc.property(worldArb, (s) => check(s, undefined, 33)),
+      { numRuns: 300, seed: 20260105 },
+    );
   });
   it('a larger snapshot (many pods per namespace, so the label index is used)', () => {
     // Above the planner's scan threshold the label postings are used; the answers must not change.
@@ -388,7 +522,18 @@ describe('indexed planner ≡ naive per-controller planner (random snapshots)', 
         worlds.forEach((w, i) => {
           const ren = <T extends { metadata: { name: string; uid: string; ownerReferences?: OwnerReference[] | null } }>(o: T): T => ({
             ...o,
-            metadata: { ...o.metadata, name: `w${i}-${o.metadata.name}`, uid: `w${i}-${o.metadata.uid}`, ownerReferences: o.metadata.ownerReferences?.map((r) => (r.kind === 'Deployment' ? { ...r, uid: `w${i}-${r.uid}` } : r.uid === 'ghost' ? r : { ...r, name: r.name === 'x' ? 'x' : `w${i}-${r.name}`, uid: `w${i}-${r.uid}` })) },
+            metadata: {
+              ...o.metadata,
+              name: `w${i}-${o.metadata.name}`,
+              uid: `w${i}-${o.metadata.uid}`,
+              ownerReferences: o.metadata.ownerReferences?.map((r) =>
+                r.kind === 'Deployment'
+                  ? { ...r, uid: `w${i}-${r.uid}` }
+                  : r.uid === 'ghost'
+                    ? r
+                    : { ...r, name: r.name === 'x' ? 'x' : `w${i}-${r.name}`, uid: `w${i}-${r.uid}` },
+              ),
+            },
           });
           merged.controllers.ReplicaSet.push(...w.controllers.ReplicaSet.map(ren));
           merged.controllers.ReplicationController.push(...w.controllers.ReplicationController.map(ren));
@@ -402,10 +547,28 @@ describe('indexed planner ≡ naive per-controller planner (random snapshots)', 
   it('the random snapshots exercised every rule compared above', () => {
     // guards against a vacuous property: each outcome must have occurred in the runs above
     for (const what of [
-      'InvalidSelector', 'ControllerDeleting', 'keep/OwnedMatching', 'adopt/OrphanMatching', 'release/OwnedNotMatching',
-      'ignore/OwnedByOther', 'ignore/Inactive', 'ignore/Terminating', 'ignore/ControllerDeleting', 'create',
-      'delete:ScaleToZero', 'delete:Unscheduled', 'delete:Phase', 'delete:NotReady', 'delete:LowerDeletionCost',
-      'delete:MoreOnSameNode', 'delete:ReadyShorter', 'delete:MoreRestarts', 'delete:Newer', 'delete:Tie', 'delete:tied', 'notAvailable',
+      'InvalidSelector',
+      'ControllerDeleting',
+      'keep/OwnedMatching',
+      'adopt/OrphanMatching',
+      'release/OwnedNotMatching',
+      'ignore/OwnedByOther',
+      'ignore/Inactive',
+      'ignore/Terminating',
+      'ignore/ControllerDeleting',
+      'create',
+      'delete:ScaleToZero',
+      'delete:Unscheduled',
+      'delete:Phase',
+      'delete:NotReady',
+      'delete:LowerDeletionCost',
+      'delete:MoreOnSameNode',
+      'delete:ReadyShorter',
+      'delete:MoreRestarts',
+      'delete:Newer',
+      'delete:Tie',
+      'delete:tied',
+      'notAvailable',
       'unlisted:OtherKindOrName',
     ])
       expect(seen.get(what) ?? 0, what).toBeGreaterThan(0);

@@ -12,7 +12,9 @@ function world(replicas: number, podNames = ['a', 'b', 'c', 'd']): Snapshot {
   const web = rs({ name: 'web', replicas });
   return {
     controllers: { ReplicaSet: [web], ReplicationController: [] },
-    pods: podNames.map((n, i) => pod({ name: n, labels: { app: 'web' }, owner: [controllerRefTo(web.metadata.uid, 'web')], ready: true, readyAgo: (i + 1) * 10 * MINUTE, node: 'n1' })),
+    pods: podNames.map((n, i) =>
+      pod({ name: n, labels: { app: 'web' }, owner: [controllerRefTo(web.metadata.uid, 'web')], ready: true, readyAgo: (i + 1) * 10 * MINUTE, node: 'n1' }),
+    ),
   };
 }
 const plan = (s: Snapshot, minor = 35, now = NOW): Plan => planSnapshot(s, { now, behaviour: bh(minor), source: 'cluster' });
@@ -50,11 +52,15 @@ describe('staleness of a saved plan', () => {
     const s = world(2);
     s.controllers.ReplicaSet[0].metadata.uid = 'new-uid';
     expect(staleness(saved, plan(s))[0]).toMatch(/re-created \(uid .* in the plan, new-uid now\)/);
-    expect(staleness(saved, plan({ controllers: { ReplicaSet: [], ReplicationController: [] }, pods: [] }))).toEqual(['ReplicaSet default/web: not found any more']);
+    expect(staleness(saved, plan({ controllers: { ReplicaSet: [], ReplicationController: [] }, pods: [] }))).toEqual([
+      'ReplicaSet default/web: not found any more',
+    ]);
   });
 
   it('another Kubernetes version refuses the whole plan', () => {
-    expect(staleness(plan(world(2), 30), plan(world(2), 35))).toEqual(['the plan was made for Kubernetes 1.30; the controller of this cluster behaves as 1.35']);
+    expect(staleness(plan(world(2), 30), plan(world(2), 35))).toEqual([
+      'the plan was made for Kubernetes 1.30; the controller of this cluster behaves as 1.35',
+    ]);
   });
 
   it('a controller in sync in the plan that would act now makes it stale', () => {

@@ -14,7 +14,14 @@ function find(p: Plan, name: string, kind = 'ReplicaSet', ns = 'default'): PlanC
   return c;
 }
 const byDecision = (c: PlanController) => Object.fromEntries(c.pods.map((p) => [p.name, `${p.decision}/${p.reason}`]));
-const full = (n: number, gen = 1) => ({ replicas: n, fullyLabeledReplicas: n, readyReplicas: n, availableReplicas: n, observedGeneration: gen, terminatingReplicas: 0 });
+const full = (n: number, gen = 1) => ({
+  replicas: n,
+  fullyLabeledReplicas: n,
+  readyReplicas: n,
+  availableReplicas: n,
+  observedGeneration: gen,
+  terminatingReplicas: 0,
+});
 
 describe('plan envelope', () => {
   it('apiVersion, kind, now, kubernetesVersion, source', () => {
@@ -30,7 +37,14 @@ describe('plan envelope', () => {
 
 describe('§2 step 4 InvalidSelector', () => {
   it('skip InvalidSelector: no pods, no actions, no status write, no requeue; other controllers planned', () => {
-    const bad = rs({ name: 'bad', replicas: 3, generation: 2, minReadySeconds: 5, selector: { matchExpressions: [{ key: 'app', operator: 'Equals', values: ['web'] }] }, status: full(9, 1) });
+    const bad = rs({
+      name: 'bad',
+      replicas: 3,
+      generation: 2,
+      minReadySeconds: 5,
+      selector: { matchExpressions: [{ key: 'app', operator: 'Equals', values: ['web'] }] },
+      status: full(9, 1),
+    });
     const good = rs({ name: 'good', replicas: 2 });
     const pods = [pod({ name: 'own', owner: bad.metadata.uid }), pod({ name: 'orphan' }), pod({ name: 'orphan2' })];
     const p = run(snap({ replicaSets: [bad, good], pods }));
@@ -216,7 +230,13 @@ describe('summary, ordering, inSync, include', () => {
   });
   it('inSync: true only without adopt/release/create/delete and without status change', () => {
     const p = run(world());
-    expect(Object.fromEntries(p.controllers.map((c) => [c.name, c.inSync]))).toEqual({ shrink: false, 'zz-bad': false, grow: false, steady: true, alpha: false });
+    expect(Object.fromEntries(p.controllers.map((c) => [c.name, c.inSync]))).toEqual({
+      shrink: false,
+      'zz-bad': false,
+      grow: false,
+      steady: true,
+      alpha: false,
+    });
     // status change alone breaks inSync
     const r = rs({ replicas: 1, status: { ...full(1), readyReplicas: 0, availableReplicas: 0 } });
     const c = find(run(snap({ replicaSets: [r], pods: [pod({ name: 'a', owner: r.metadata.uid, ready: true })] })), 'web');
@@ -247,7 +267,12 @@ describe('summary, ordering, inSync, include', () => {
 
 describe('one orphan wanted by two controllers (overlapping selectors)', () => {
   const a = rs({ name: 'api', replicas: 2, selector: { matchLabels: { app: 'api' } }, templateLabels: { app: 'api' } });
-  const b = rs({ name: 'api-canary', replicas: 1, selector: { matchLabels: { app: 'api', track: 'canary' } }, templateLabels: { app: 'api', track: 'canary' } });
+  const b = rs({
+    name: 'api-canary',
+    replicas: 1,
+    selector: { matchLabels: { app: 'api', track: 'canary' } },
+    templateLabels: { app: 'api', track: 'canary' },
+  });
   const pods = [
     pod({ name: 'a1', labels: { app: 'api' }, owner: a.metadata.uid, ready: true }),
     pod({ name: 'orphan', labels: { app: 'api', track: 'canary' }, ready: true }),
@@ -260,7 +285,10 @@ describe('one orphan wanted by two controllers (overlapping selectors)', () => {
   });
   it('says on both that only the first to patch adopts it, naming the other controller', () => {
     const p = run(snap({ replicaSets: [a, b], pods }));
-    for (const [self, other] of [['api', 'api-canary'], ['api-canary', 'api']]) {
+    for (const [self, other] of [
+      ['api', 'api-canary'],
+      ['api-canary', 'api'],
+    ]) {
       const w = find(p, self).warnings.find((x) => x.code === 'ContestedAdoption');
       expect(w?.pods).toEqual(['orphan']);
       expect(w?.controller).toEqual({ kind: 'ReplicaSet', name: other });

@@ -48,10 +48,25 @@ describe('§3 readiness: the FIRST Ready condition decides; phase not consulted'
     return p;
   };
   it('first Ready True → ready, even if a later Ready is False', () => {
-    expect(isPodReady(withConds([{ type: 'Ready', status: 'True' }, { type: 'Ready', status: 'False' }]))).toBe(true);
+    expect(
+      isPodReady(
+        withConds([
+          { type: 'Ready', status: 'True' },
+          { type: 'Ready', status: 'False' },
+        ]),
+      ),
+    ).toBe(true);
   });
   it('first Ready False → not ready, even if a later Ready is True', () => {
-    expect(isPodReady(withConds([{ type: 'PodScheduled', status: 'True' }, { type: 'Ready', status: 'False' }, { type: 'Ready', status: 'True' }]))).toBe(false);
+    expect(
+      isPodReady(
+        withConds([
+          { type: 'PodScheduled', status: 'True' },
+          { type: 'Ready', status: 'False' },
+          { type: 'Ready', status: 'True' },
+        ]),
+      ),
+    ).toBe(false);
   });
   it('no Ready condition, Unknown status, lower-case "true" → not ready', () => {
     expect(isPodReady(withConds([]))).toBe(false);

@@ -105,7 +105,11 @@ describe('§7 criteria in isolation', () => {
     expectFirst(base({ name: 'crowded', readyAgo: 30 * DAY }), base({ name: 'alone', readyAgo: MINUTE }), 'MoreOnSameNode', { ra: 3, rb: 1 });
   });
   it('6. both ready: ready for a shorter time first (different buckets)', () => {
-    expectFirst(base({ name: 'new', readyAgo: HOUR, restarts: [0], createdAgo: 60 * DAY }), base({ name: 'old', readyAgo: 30 * DAY, restarts: [9], createdAgo: MINUTE }), 'ReadyShorter');
+    expectFirst(
+      base({ name: 'new', readyAgo: HOUR, restarts: [0], createdAgo: 60 * DAY }),
+      base({ name: 'old', readyAgo: 30 * DAY, restarts: [9], createdAgo: MINUTE }),
+      'ReadyShorter',
+    );
   });
   it('6. a ready pod with no Ready transition time counts as the newest', () => {
     expectFirst(base({ name: 'zero', readyAgo: null }), base({ name: 'recent', readyAgo: SECOND }), 'ReadyShorter');
@@ -121,13 +125,25 @@ describe('§7 criteria in isolation', () => {
     expectFirst(small2, big2, 'ReadyUid');
   });
   it('6. exactly equal ready times skip to restarts', () => {
-    expectFirst(base({ name: 'r', uid: 'zzzz', readyAgo: 5 * HOUR, restarts: [2] }), base({ name: 's', uid: 'aaaa', readyAgo: 5 * HOUR, restarts: [1] }), 'MoreRestarts');
+    expectFirst(
+      base({ name: 'r', uid: 'zzzz', readyAgo: 5 * HOUR, restarts: [2] }),
+      base({ name: 's', uid: 'aaaa', readyAgo: 5 * HOUR, restarts: [1] }),
+      'MoreRestarts',
+    );
   });
   it('6. not applied when both pods are not ready (their ready times are ignored)', () => {
-    expectFirst(base({ name: 'r', ready: false, readyAgo: 30 * DAY, restarts: [1] }), base({ name: 's', ready: false, readyAgo: MINUTE, restarts: [0] }), 'MoreRestarts');
+    expectFirst(
+      base({ name: 'r', ready: false, readyAgo: 30 * DAY, restarts: [1] }),
+      base({ name: 's', ready: false, readyAgo: MINUTE, restarts: [0] }),
+      'MoreRestarts',
+    );
   });
   it('7. more restarts first (max over containers)', () => {
-    expectFirst(base({ name: 'r', ready: false, restarts: [0, 4], createdAgo: 60 * DAY }), base({ name: 's', ready: false, restarts: [3, 3], createdAgo: MINUTE }), 'MoreRestarts');
+    expectFirst(
+      base({ name: 'r', ready: false, restarts: [0, 4], createdAgo: 60 * DAY }),
+      base({ name: 's', ready: false, restarts: [3, 3], createdAgo: MINUTE }),
+      'MoreRestarts',
+    );
   });
   it('7. equal regular restarts: sidecar restarts decide (1.32+); ordinary init containers ignored', () => {
     const side = base({ name: 'side', ready: false, restarts: [1], sidecarRestarts: [2], createdAgo: 60 * DAY });
@@ -157,7 +173,11 @@ describe('§7 criteria in isolation', () => {
     expectFirst(base({ name: 'zero', ready: false, createdAgo: null }), base({ name: 'recent', ready: false, createdAgo: SECOND }), 'Newer');
   });
   it('8. same creation bucket: smaller uid first', () => {
-    expectFirst(base({ name: 'x', uid: 'aaaa', ready: false, createdAgo: 6 * HOUR }), base({ name: 'y', uid: 'bbbb', ready: false, createdAgo: 5 * HOUR }), 'CreatedUid');
+    expectFirst(
+      base({ name: 'x', uid: 'aaaa', ready: false, createdAgo: 6 * HOUR }),
+      base({ name: 'y', uid: 'bbbb', ready: false, createdAgo: 5 * HOUR }),
+      'CreatedUid',
+    );
   });
   it('9. all equal: neither is less (tie)', () => {
     const a = base({ name: 'a', uid: 'aaaa' });
@@ -176,13 +196,24 @@ describe('§7 precedence', () => {
   });
   it('cost before colocation before ready time', () => {
     // lower cost wins although it is less crowded and ready longer
-    expectFirst(base({ name: 'cheap', cost: '0', readyAgo: 30 * DAY }), base({ name: 'dear', cost: '1', readyAgo: MINUTE }), 'LowerDeletionCost', { ra: 1, rb: 5 });
+    expectFirst(base({ name: 'cheap', cost: '0', readyAgo: 30 * DAY }), base({ name: 'dear', cost: '1', readyAgo: MINUTE }), 'LowerDeletionCost', {
+      ra: 1,
+      rb: 5,
+    });
     // equal cost: more colocated wins although ready longer
     expectFirst(base({ name: 'crowded', readyAgo: 30 * DAY }), base({ name: 'alone', readyAgo: MINUTE }), 'MoreOnSameNode', { ra: 5, rb: 1 });
   });
   it('ready time before restarts before creation', () => {
-    expectFirst(base({ name: 'a', readyAgo: MINUTE, restarts: [0], createdAgo: 60 * DAY }), base({ name: 'b', readyAgo: 30 * DAY, restarts: [9], createdAgo: MINUTE }), 'ReadyShorter');
-    expectFirst(base({ name: 'a', ready: false, restarts: [1], createdAgo: 60 * DAY }), base({ name: 'b', ready: false, restarts: [0], createdAgo: MINUTE }), 'MoreRestarts');
+    expectFirst(
+      base({ name: 'a', readyAgo: MINUTE, restarts: [0], createdAgo: 60 * DAY }),
+      base({ name: 'b', readyAgo: 30 * DAY, restarts: [9], createdAgo: MINUTE }),
+      'ReadyShorter',
+    );
+    expectFirst(
+      base({ name: 'a', ready: false, restarts: [1], createdAgo: 60 * DAY }),
+      base({ name: 'b', ready: false, restarts: [0], createdAgo: MINUTE }),
+      'MoreRestarts',
+    );
   });
 });
 
@@ -274,7 +305,10 @@ describe('§7 order properties', () => {
   it('sorting puts every unscheduled pod before every scheduled one', () => {
     fc.assert(
       fc.property(fc.array(podArb, { minLength: 1, maxLength: 12 }), behaviourArb, (pods, b) => {
-        const sorted = sortForDeletion(pods.map(({ p, rank }, i) => rankFacts(p, i, rank, NOW)), b);
+        const sorted = sortForDeletion(
+          pods.map(({ p, rank }, i) => rankFacts(p, i, rank, NOW)),
+          b,
+        );
         const firstScheduled = sorted.findIndex((f) => f.node !== '');
         if (firstScheduled >= 0) expect(sorted.slice(firstScheduled).every((f) => f.node !== '')).toBe(true);
       }),
@@ -306,7 +340,22 @@ describe('§7 order properties', () => {
     fc.assert(
       fc.property(fc.array(arb, { minLength: 2, maxLength: 10 }), (rows) => {
         const fs = rows.map((r, i) =>
-          rankFacts(pod({ name: `p${i}`, uid: `u${i}`, node: r.node, phase: r.phase, ready: r.ready, readyAgo: times[r.readyIdx], createdAgo: times[r.createdIdx], cost: r.cost, restarts: [r.restarts] }), i, r.rank, NOW),
+          rankFacts(
+            pod({
+              name: `p${i}`,
+              uid: `u${i}`,
+              node: r.node,
+              phase: r.phase,
+              ready: r.ready,
+              readyAgo: times[r.readyIdx],
+              createdAgo: times[r.createdIdx],
+              cost: r.cost,
+              restarts: [r.restarts],
+            }),
+            i,
+            r.rank,
+            NOW,
+          ),
         );
         const sorted = sortForDeletion(fs, B35);
         for (let i = 0; i < sorted.length; i++)
@@ -318,7 +367,18 @@ describe('§7 order properties', () => {
     // Independent comparator: Less(i, j) and the deciding step, straight from §7 (no shared code).
     const bucket = (t: number, now: number) => (now - t <= 0 ? -1 : (BigInt(now - t) * 1_000_000n).toString(2).length - 1);
     const phaseOrd = (p: string) => (p === 'Unknown' ? 1 : p === 'Running' ? 2 : 0);
-    type F = { uid: string; node: string; phase: string; ready: boolean; rt: number | null; ct: number | null; cost: number; rank: number; rs: number; side: number };
+    type F = {
+      uid: string;
+      node: string;
+      phase: string;
+      ready: boolean;
+      rt: number | null;
+      ct: number | null;
+      cost: number;
+      rank: number;
+      rs: number;
+      side: number;
+    };
     function naiveLess(a: F, b: F, log: boolean, costOn: boolean, sidecars: boolean): [boolean, string | null] {
       if ((a.node === '') !== (b.node === '')) return [a.node === '', 'Unscheduled'];
       if (phaseOrd(a.phase) !== phaseOrd(b.phase)) return [phaseOrd(a.phase) < phaseOrd(b.phase), 'Phase'];
@@ -339,7 +399,10 @@ describe('§7 order properties', () => {
       }
       return [false, null];
     }
-    const time = fc.option(fc.integer({ min: -2 * HOUR, max: 40 * DAY }).map((d) => Math.round(d / SECOND) * SECOND), { nil: null, freq: 6 });
+    const time = fc.option(
+      fc.integer({ min: -2 * HOUR, max: 40 * DAY }).map((d) => Math.round(d / SECOND) * SECOND),
+      { nil: null, freq: 6 },
+    );
     const fArb = fc.record({
       uid: fc.constantFrom('a', 'b', 'c', 'aa'),
       node: fc.constantFrom('', 'n1'),
@@ -353,7 +416,18 @@ describe('§7 order properties', () => {
       side: fc.integer({ min: 0, max: 2 }),
     });
     const toPod = (f: F) =>
-      pod({ name: f.uid, uid: f.uid, node: f.node, phase: f.phase, ready: f.ready, readyAgo: f.rt, createdAgo: f.ct, cost: String(f.cost), restarts: [f.rs], sidecarRestarts: [f.side] });
+      pod({
+        name: f.uid,
+        uid: f.uid,
+        node: f.node,
+        phase: f.phase,
+        ready: f.ready,
+        readyAgo: f.rt,
+        createdAgo: f.ct,
+        cost: String(f.cost),
+        restarts: [f.rs],
+        sidecarRestarts: [f.side],
+      });
     fc.assert(
       fc.property(fArb, fArb, fc.constantFrom(35, 32, 31), fc.boolean(), fc.boolean(), (a, b, minor, log, costOn) => {
         const behaviour = bh(minor, { LogarithmicScaleDown: log, PodDeletionCost: costOn });

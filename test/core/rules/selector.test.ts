@@ -23,7 +23,13 @@ describe('§4 LabelSelectorAsSelector: nil and empty', () => {
     }
   });
   it('{} (no matchLabels, no matchExpressions) matches everything, including pods without labels', () => {
-    for (const ls of [{}, { matchLabels: {} }, { matchExpressions: [] }, { matchLabels: {}, matchExpressions: [] }, { matchLabels: null, matchExpressions: null }] as LabelSelector[]) {
+    for (const ls of [
+      {},
+      { matchLabels: {} },
+      { matchExpressions: [] },
+      { matchLabels: {}, matchExpressions: [] },
+      { matchLabels: null, matchExpressions: null },
+    ] as LabelSelector[]) {
       const s = sel(ls);
       expect(s.matches({})).toBe(true);
       expect(s.matches(null)).toBe(true);
@@ -93,7 +99,7 @@ describe('§4 matchExpressions operators', () => {
     expect(invalid(expr('app', op, ['web']))).toBe(true);
     expect(invalid(expr('app', op, []))).toBe(true);
   });
-  it('an invalid requirement is reported as NewRequirement does: every failure, aggregated, in the API server\'s words', () => {
+  it("an invalid requirement is reported as NewRequirement does: every failure, aggregated, in the API server's words", () => {
     const r = labelSelectorAsSelector({ matchExpressions: [{ key: 'bad key!', operator: 'In', values: [] }] });
     expect(r).toEqual({
       ok: false,
@@ -189,7 +195,14 @@ describe('§13 RC map selectors', () => {
 
 describe('selector string form', () => {
   it('names every requirement (equality, set, existence)', () => {
-    const s = sel({ matchLabels: { app: 'web' }, matchExpressions: [{ key: 'env', operator: 'In', values: ['b', 'a'] }, { key: 'gone', operator: 'DoesNotExist' }, { key: 'tier', operator: 'Exists' }] });
+    const s = sel({
+      matchLabels: { app: 'web' },
+      matchExpressions: [
+        { key: 'env', operator: 'In', values: ['b', 'a'] },
+        { key: 'gone', operator: 'DoesNotExist' },
+        { key: 'tier', operator: 'Exists' },
+      ],
+    });
     const text = s.toString();
     expect(text).toContain('app=web');
     expect(text).toMatch(/env in \((a,b|b,a)\)/);

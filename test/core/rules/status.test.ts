@@ -14,7 +14,14 @@ function planOf(s: Snapshot, name: string, b: Behaviour = B35, kind = 'ReplicaSe
   if (!c) throw new Error(`${name} not planned`);
   return c;
 }
-const full = (n: number, gen = 1, extra: Record<string, unknown> = {}) => ({ replicas: n, fullyLabeledReplicas: n, readyReplicas: n, availableReplicas: n, observedGeneration: gen, ...extra });
+const full = (n: number, gen = 1, extra: Record<string, unknown> = {}) => ({
+  replicas: n,
+  fullyLabeledReplicas: n,
+  readyReplicas: n,
+  availableReplicas: n,
+  observedGeneration: gen,
+  ...extra,
+});
 const owned = (uid: string, n: number, o: Partial<Parameters<typeof pod>[0]> = {}): Pod[] =>
   Array.from({ length: n }, (_, i) => pod({ name: `p${i}`, owner: uid, ready: true, readyAgo: DAY, ...o }));
 
@@ -86,7 +93,13 @@ describe('§8.1 ready and available', () => {
 });
 
 describe('§8.1 ReplicaFailure condition', () => {
-  const failure: ReplicaSetCondition = { type: 'ReplicaFailure', status: 'True', reason: 'FailedCreate', message: 'boom', lastTransitionTime: '2025-12-31T00:00:00Z' };
+  const failure: ReplicaSetCondition = {
+    type: 'ReplicaFailure',
+    status: 'True',
+    reason: 'FailedCreate',
+    message: 'boom',
+    lastTransitionTime: '2025-12-31T00:00:00Z',
+  };
   const other: ReplicaSetCondition = { type: 'Custom', status: 'True', reason: 'X', message: 'kept', lastTransitionTime: '2025-12-30T00:00:00Z' };
 
   it('a clean sync removes an existing ReplicaFailure; other conditions keep their order', () => {
@@ -108,7 +121,9 @@ describe('§8.1 ReplicaFailure condition', () => {
     const three = [pod({ name: 'a' }), pod({ name: 'b' }), pod({ name: 'c' })];
     const two = [pod({ name: 'a' }), pod({ name: 'b' })];
     const add = (pods: Pod[]) => calculateStatus(c, pods, null, 'the error text', NOW, B35).conditions;
-    expect(add(one)).toEqual([{ type: 'ReplicaFailure', status: 'True', reason: 'FailedCreate', message: 'the error text', lastTransitionTime: '2026-01-01T00:00:00Z' }]);
+    expect(add(one)).toEqual([
+      { type: 'ReplicaFailure', status: 'True', reason: 'FailedCreate', message: 'the error text', lastTransitionTime: '2026-01-01T00:00:00Z' },
+    ]);
     expect(add(three)[0]).toMatchObject({ reason: 'FailedDelete', message: 'the error text' });
     expect(add(two)[0].reason).toBe('');
   });
@@ -121,7 +136,12 @@ describe('§8.1 ReplicaFailure condition', () => {
     const r = rs({ replicas: 2, selector: {}, templateLabels: {}, minReadySeconds: 10 });
     const c = planOf(snap({ replicaSets: [r] }), 'web');
     expect(c.status.conditions).toHaveLength(1);
-    expect(c.status.conditions[0]).toMatchObject({ type: 'ReplicaFailure', status: 'True', reason: 'FailedCreate', message: 'unable to create pods, no labels' });
+    expect(c.status.conditions[0]).toMatchObject({
+      type: 'ReplicaFailure',
+      status: 'True',
+      reason: 'FailedCreate',
+      message: 'unable to create pods, no labels',
+    });
   });
 });
 
@@ -240,9 +260,14 @@ describe('§8.4 availability requeue (1.34+)', () => {
   it('null when ready == available, or minReadySeconds is 0', () => {
     const r = rs({ replicas: 2, minReadySeconds: 30 });
     const u = r.metadata.uid;
-    expect(planOf(snap({ replicaSets: [r], pods: [pod({ name: 'a', owner: u, ready: true, readyAgo: DAY }), pod({ name: 'b', owner: u, ready: false })] }), 'web').requeueAfterSeconds).toBeNull();
+    expect(
+      planOf(snap({ replicaSets: [r], pods: [pod({ name: 'a', owner: u, ready: true, readyAgo: DAY }), pod({ name: 'b', owner: u, ready: false })] }), 'web')
+        .requeueAfterSeconds,
+    ).toBeNull();
     const z = rs({ replicas: 1 });
-    expect(planOf(snap({ replicaSets: [z], pods: [pod({ name: 'a', owner: z.metadata.uid, ready: true, readyAgo: null })] }), 'web').requeueAfterSeconds).toBeNull();
+    expect(
+      planOf(snap({ replicaSets: [z], pods: [pod({ name: 'a', owner: z.metadata.uid, ready: true, readyAgo: null })] }), 'web').requeueAfterSeconds,
+    ).toBeNull();
   });
   it('applies whatever spec.replicas is (ready 3 of desired 4, not all available)', () => {
     const r = rs({ replicas: 4, minReadySeconds: 30 });
@@ -269,7 +294,9 @@ describe('§8.3 legacy requeue (≤ 1.33)', () => {
   });
   it('all available → no requeue on ≤ 1.33', () => {
     const r = rs({ replicas: 1, minReadySeconds: 30 });
-    expect(planOf(snap({ replicaSets: [r], pods: [pod({ name: 'a', owner: r.metadata.uid, ready: true, readyAgo: DAY })] }), 'web', bh(33)).requeueAfterSeconds).toBeNull();
+    expect(
+      planOf(snap({ replicaSets: [r], pods: [pod({ name: 'a', owner: r.metadata.uid, ready: true, readyAgo: DAY })] }), 'web', bh(33)).requeueAfterSeconds,
+    ).toBeNull();
   });
   it('availabilityRequeueSeconds with minReadySeconds 0 is null on every version', () => {
     const c = ctl(rs({ replicas: 1 }));

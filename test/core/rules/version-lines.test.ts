@@ -10,7 +10,9 @@ import type { Behaviour } from '../../../src/core/versions.js';
 import { bh, controllerRefTo, DAY, MINUTE, pod, rc, rs, snap } from './helpers.js';
 
 function planOf(s: Snapshot, b: Behaviour, name = 'web', kind = 'ReplicaSet'): PlanController {
-  const c = planSnapshot(s, { now: Date.parse('2026-01-01T00:00:00Z'), behaviour: b, source: 'file' }).controllers.find((x) => x.name === name && x.kind === kind);
+  const c = planSnapshot(s, { now: Date.parse('2026-01-01T00:00:00Z'), behaviour: b, source: 'file' }).controllers.find(
+    (x) => x.name === name && x.kind === kind,
+  );
   if (!c) throw new Error(`${kind} ${name} not planned`);
   return c;
 }
@@ -35,13 +37,19 @@ describe('sidecar restarts break restart ties from 1.32', () => {
 
   it('1.32 and later: the pod whose sidecar restarted more is deleted', () => {
     for (const minor of [32, 33, 35, 36]) {
-      expect(planOf(s, bh(minor)).delete.map((d) => [d.name, d.reason]), `1.${minor}`).toEqual([['restarting-sidecar', 'MoreRestarts']]);
+      expect(
+        planOf(s, bh(minor)).delete.map((d) => [d.name, d.reason]),
+        `1.${minor}`,
+      ).toEqual([['restarting-sidecar', 'MoreRestarts']]);
     }
   });
 
   it('1.31 and earlier: sidecar restarts are not compared, the younger pod is deleted', () => {
     for (const minor of [24, 31]) {
-      expect(planOf(s, bh(minor)).delete.map((d) => [d.name, d.reason]), `1.${minor}`).toEqual([['younger', 'Newer']]);
+      expect(
+        planOf(s, bh(minor)).delete.map((d) => [d.name, d.reason]),
+        `1.${minor}`,
+      ).toEqual([['younger', 'Newer']]);
     }
   });
 });

@@ -81,7 +81,10 @@ describe('parseFeatureGates (--feature-gates, as kube-controller-manager takes i
   it('reads Name=true|false pairs, names and values in any case', () => {
     expect(parseFeatureGates(undefined)).toEqual({ ok: true, gates: {} });
     expect(parseFeatureGates('')).toEqual({ ok: true, gates: {} });
-    expect(parseFeatureGates('PodDeletionCost=false, logarithmicscaledown=TRUE,')).toEqual({ ok: true, gates: { PodDeletionCost: false, LogarithmicScaleDown: true } });
+    expect(parseFeatureGates('PodDeletionCost=false, logarithmicscaledown=TRUE,')).toEqual({
+      ok: true,
+      gates: { PodDeletionCost: false, LogarithmicScaleDown: true },
+    });
   });
 
   it('refuses a gate that does not affect this controller, listing the ones that do', () => {
@@ -102,7 +105,12 @@ describe('behaviourFor', () => {
   const gates = (minor: number) => behaviourFor(minor).behaviour.gates;
 
   it('turns each gate on by default from the minor upstream did, and off where the gate does not exist yet', () => {
-    expect(gates(24)).toEqual({ PodDeletionCost: true, LogarithmicScaleDown: true, DeploymentReplicaSetTerminatingReplicas: false, StaleControllerConsistencyReplicaSet: false });
+    expect(gates(24)).toEqual({
+      PodDeletionCost: true,
+      LogarithmicScaleDown: true,
+      DeploymentReplicaSetTerminatingReplicas: false,
+      StaleControllerConsistencyReplicaSet: false,
+    });
     expect(gates(33).DeploymentReplicaSetTerminatingReplicas).toBe(false); // alpha in 1.33
     expect(gates(34).DeploymentReplicaSetTerminatingReplicas).toBe(false);
     expect(gates(35).DeploymentReplicaSetTerminatingReplicas).toBe(true); // beta, on by default
@@ -130,10 +138,20 @@ describe('behaviourFor', () => {
     expect([at(33).availabilityInclusive, at(34).availabilityInclusive]).toEqual([false, true]);
     expect([at(33).requeue, at(34).requeue]).toEqual(['legacy', 'next-available']);
     // replica_set.go updatePod: "+ time.Second" up to release-1.33
-    expect([at(24).readyRequeueExtraSecond, at(33).readyRequeueExtraSecond, at(34).readyRequeueExtraSecond, at(35).readyRequeueExtraSecond]).toEqual([true, true, false, false]);
+    expect([at(24).readyRequeueExtraSecond, at(33).readyRequeueExtraSecond, at(34).readyRequeueExtraSecond, at(35).readyRequeueExtraSecond]).toEqual([
+      true,
+      true,
+      false,
+      false,
+    ]);
     // replica_set.go syncReplicaSet: namespace list + ClaimPods by uid up to release-1.33,
     // FilterPodsByOwner on PodControllerIndexKey (namespace/kind/name/uid) from release-1.34
-    expect([at(24).controllerRefIndex, at(33).controllerRefIndex, at(34).controllerRefIndex, at(35).controllerRefIndex]).toEqual(['uid', 'uid', 'namespace-kind-name-uid', 'namespace-kind-name-uid']);
+    expect([at(24).controllerRefIndex, at(33).controllerRefIndex, at(34).controllerRefIndex, at(35).controllerRefIndex]).toEqual([
+      'uid',
+      'uid',
+      'namespace-kind-name-uid',
+      'namespace-kind-name-uid',
+    ]);
     // replication_controller.go NewReplicationManager: EnableStatusTerminatingReplicas false from release-1.34 (PR #131822)
     expect([at(33).statusTerminatingReplicas, at(34).statusTerminatingReplicas]).toEqual([
       { ReplicaSet: true, ReplicationController: true },
@@ -145,7 +163,12 @@ describe('behaviourFor', () => {
     const r = behaviourFor(33, { DeploymentReplicaSetTerminatingReplicas: true, PodDeletionCost: false });
     expect(r.error).toBeUndefined();
     expect(r.warnings).toEqual([]);
-    expect(r.behaviour.gates).toEqual({ PodDeletionCost: false, LogarithmicScaleDown: true, DeploymentReplicaSetTerminatingReplicas: true, StaleControllerConsistencyReplicaSet: false });
+    expect(r.behaviour.gates).toEqual({
+      PodDeletionCost: false,
+      LogarithmicScaleDown: true,
+      DeploymentReplicaSetTerminatingReplicas: true,
+      StaleControllerConsistencyReplicaSet: false,
+    });
     expect(behaviourFor(36, { StaleControllerConsistencyReplicaSet: false }).behaviour.gates.StaleControllerConsistencyReplicaSet).toBe(false);
   });
 

@@ -28,8 +28,15 @@ describe('scope and plans', () => {
     expect(model?.pods.filter((p) => p.deleteIndex !== null)).toHaveLength(6);
     expect(frame.explain(c)).toBe(model);
     expect(frame.explain({ ...c, name: 'nope' })).toBeNull();
-    expect(() => planFrame(snap, { behaviour, nowMs: NOW_MS, at: 0, source: 'file', scope: { namespace: null, targets: [{ kind: null, name: 'nope' }] }, strictTargets: true })).toThrow(
-      /replicasets.apps "nope" not found in the snapshot/,
-    );
+    expect(() =>
+      planFrame(snap, {
+        behaviour,
+        nowMs: NOW_MS,
+        at: 0,
+        source: 'file',
+        scope: { namespace: null, targets: [{ kind: null, name: 'nope' }] },
+        strictTargets: true,
+      }),
+    ).toThrow(/replicasets.apps "nope" not found in the snapshot/);
   });
 });

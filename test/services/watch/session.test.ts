@@ -19,7 +19,8 @@ describe('the session: source → plan → sink', () => {
     const session = new WatchSession({
       source: informerSource(cl, { run: true }),
       clock,
-      plan: (s, first) => planFrame(s, { behaviour, nowMs: clock.now(), at: clock.now(), source: 'cluster', scope: { namespace: null, targets: [] }, strictTargets: first }),
+      plan: (s, first) =>
+        planFrame(s, { behaviour, nowMs: clock.now(), at: clock.now(), source: 'cluster', scope: { namespace: null, targets: [] }, strictTargets: first }),
       onFrame: (f) => frames.push(f),
       onLog: (e) => logs.push(e),
       onNews: intoLog(logs),
@@ -123,7 +124,8 @@ describe('an hour of changes (fake clock)', () => {
     const session = new WatchSession({
       source: informerSource(cl, { run: true }),
       clock,
-      plan: (s, first) => planFrame(s, { behaviour, nowMs: clock.now(), at: clock.now(), source: 'cluster', scope: { namespace: null, targets: [] }, strictTargets: first }),
+      plan: (s, first) =>
+        planFrame(s, { behaviour, nowMs: clock.now(), at: clock.now(), source: 'cluster', scope: { namespace: null, targets: [] }, strictTargets: first }),
       onFrame: (frame) => store.dispatch({ type: 'snapshotChanged', frame }),
       onLog: (entry) => store.dispatch({ type: 'log', entry }),
       onNews: (at, news) => {
@@ -144,7 +146,11 @@ describe('an hour of changes (fake clock)', () => {
         serial++;
         const pods = [...cl.pods.items.values()];
         const p = pods[serial % pods.length];
-        cl.pods.update({ ...p, metadata: { ...p.metadata, resourceVersion: `r${serial}` }, status: { ...p.status, containerStatuses: [{ name: 'app', ready: serial % 2 === 0, restartCount: serial }] } });
+        cl.pods.update({
+          ...p,
+          metadata: { ...p.metadata, resourceVersion: `r${serial}` },
+          status: { ...p.status, containerStatuses: [{ name: 'app', ready: serial % 2 === 0, restartCount: serial }] },
+        });
         if (serial % 20 === 0) {
           const old = pods[(serial / 20) % pods.length];
           cl.pods.remove(old);

@@ -29,7 +29,6 @@ describe('the live source over informers', () => {
     expect(src.snapshot().pods).toHaveLength(3);
     expect(src.snapshot().controllers.ReplicaSet.find((r) => r.metadata.name === 'app-0000')?.spec.replicas).toBe(5);
   });
-
 });
 
 describe('a status write is logged once', () => {
@@ -53,7 +52,12 @@ describe('a status write is logged once', () => {
     lines.length = 0;
     hear({ type: 'action', kind: 'ReplicaSet', key: 'ns-0/app-0000', outcome: { action: 'status', ok: false, code: 409, error: 'conflict' } });
     const rs2 = cl.replicasets.items.get('ns-0/app-0000')!;
-    cl.replicasets.update({ ...rs2, metadata: { ...rs2.metadata, resourceVersion: '100' }, spec: { ...rs2.spec, replicas: 4 }, status: { replicas: 4, readyReplicas: 2, availableReplicas: 2 } });
+    cl.replicasets.update({
+      ...rs2,
+      metadata: { ...rs2.metadata, resourceVersion: '100' },
+      spec: { ...rs2.spec, replicas: 4 },
+      status: { replicas: 4, readyReplicas: 2, availableReplicas: 2 },
+    });
     expect(lines).toEqual(['error rs ns-0/app-0000: update status failed (409): conflict', 'change rs ns-0/app-0000 scaled 0→4']);
   });
 

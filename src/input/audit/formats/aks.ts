@@ -106,7 +106,8 @@ export function eventOfLogAnalyticsRow(text: string, ctx: EntryContext): Record<
   set('requestReceivedTimestamp', normalizeTime(r.RequestReceivedTime));
   set('stageTimestamp', normalizeTime(r.StageReceivedTime ?? r.StageTimestamp));
   set('annotations', column(r.Annotations, ctx));
-  if (ev.stageTimestamp === undefined && ev.requestReceivedTimestamp === undefined && typeof r.TimeGenerated === 'string') ev.stageTimestamp = normalizeTime(r.TimeGenerated);
+  if (ev.stageTimestamp === undefined && ev.requestReceivedTimestamp === undefined && typeof r.TimeGenerated === 'string')
+    ev.stageTimestamp = normalizeTime(r.TimeGenerated);
   if (isObj(ev.responseStatus) && typeof ev.responseStatus.code === 'string') ev.responseStatus.code = Number(ev.responseStatus.code);
   if (ctx.truncated || hasTruncatedMark(ev)) {
     ctx.truncated = true;

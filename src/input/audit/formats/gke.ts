@@ -121,7 +121,11 @@ function eventOf(p: AuditLogParts, ctx: EntryContext): Record<string, any> {
   if (typeof meta.callerIp === 'string') ev.sourceIPs = [meta.callerIp];
   if (typeof meta.callerSuppliedUserAgent === 'string') ev.userAgent = meta.callerSuppliedUserAgent;
   if (ref) ev.objectRef = ref;
-  ev.responseStatus = { metadata: {}, code: grpcToHttp(p.code, verb), ...(p.code !== 0 && typeof p.statusMessage === 'string' ? { status: 'Failure', message: p.statusMessage } : {}) };
+  ev.responseStatus = {
+    metadata: {},
+    code: grpcToHttp(p.code, verb),
+    ...(p.code !== 0 && typeof p.statusMessage === 'string' ? { status: 'Failure', message: p.statusMessage } : {}),
+  };
   if (request !== undefined) ev.requestObject = request;
   if (response !== undefined) ev.responseObject = response;
   ev.requestReceivedTimestamp = time;
@@ -146,11 +150,25 @@ export function eventOfLogEntry(text: string, ctx: EntryContext): Record<string,
   }
   if (!isObj(e)) throw new EntryError('not a log entry (a JSON object)');
   const pl = e.protoPayload;
-  if (!isObj(pl) || (pl.serviceName !== undefined && pl.serviceName !== 'k8s.io') || (isObj(e.resource) && e.resource.type !== undefined && e.resource.type !== 'k8s_cluster')) return null;
+  if (
+    !isObj(pl) ||
+    (pl.serviceName !== undefined && pl.serviceName !== 'k8s.io') ||
+    (isObj(e.resource) && e.resource.type !== undefined && e.resource.type !== 'k8s_cluster')
+  )
+    return null;
   if (isDataAccess(e.logName)) ctx.coverage.note(DATA_ACCESS);
   const status = isObj(pl.status) ? pl.status : {};
   return eventOf(
-    { insertId: e.insertId ?? e.operation?.id, timestamp: e.timestamp ?? e.receiveTimestamp, labels: e.labels, payload: pl, request: pl.request, response: pl.response, code: Number(status.code ?? 0) || 0, statusMessage: status.message },
+    {
+      insertId: e.insertId ?? e.operation?.id,
+      timestamp: e.timestamp ?? e.receiveTimestamp,
+      labels: e.labels,
+      payload: pl,
+      request: pl.request,
+      response: pl.response,
+      code: Number(status.code ?? 0) || 0,
+      statusMessage: status.message,
+    },
     ctx,
   );
 }
@@ -168,7 +186,12 @@ function jsonColumn(v: unknown, ctx: EntryContext): unknown {
 /** BigQuery labels: a RECORD of strings, or the repeated {key, value} of some exports. */
 function labelsOf(v: unknown): Record<string, string> | undefined {
   if (Array.isArray(v)) return Object.fromEntries(v.filter((x) => isObj(x) && typeof x.key === 'string').map((x) => [x.key, String(x.value)]));
-  if (isObj(v)) return Object.fromEntries(Object.entries(v).filter(([, x]) => x !== null && x !== undefined).map(([k, x]) => [k, String(x)]));
+  if (isObj(v))
+    return Object.fromEntries(
+      Object.entries(v)
+        .filter(([, x]) => x !== null && x !== undefined)
+        .map(([k, x]) => [k, String(x)]),
+    );
   return undefined;
 }
 
@@ -221,7 +244,8 @@ export function logEntryOutside(b: Buffer, s: number, e: number, f: AuditFilter,
 }
 
 export const GKE_DATA_ACCESS = 'status writes (pods/status, replicasets/status): GKE logs them in Data Access audit logs, which are off by default';
-const GKE_CODES = 'HTTP status codes: GKE logs gRPC codes, read as HTTP codes (0 as 200, or 201 for a create; 5 as 404; 6 and 10 as 409; 7 as 403; 3, 9 and 11 as 400)';
+const GKE_CODES =
+  'HTTP status codes: GKE logs gRPC codes, read as HTTP codes (0 as 200, or 201 for a create; 5 as 404; 6 and 10 as 409; 7 as 403; 3, 9 and 11 as 400)';
 
 const missing = (seen: FormatSeen): string[] => (seen.noted(DATA_ACCESS) ? [GKE_CODES] : [GKE_DATA_ACCESS, GKE_CODES]);
 const rawTime = (b: Buffer, s: number, e: number) => timeOf(b, s, e, 'timestamp', true);

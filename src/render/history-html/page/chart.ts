@@ -32,7 +32,10 @@ const KIND_SHORT: Record<string, string> = { ReplicaSet: 'rs', ReplicationContro
 
 function labelOf(r: Row): string {
   if (r.kind === 'deployment') return `deploy/${r.name}  (${r.namespace})`;
-  if (r.kind === 'controller') return r.name === '' ? `no controller (${r.namespace || 'namespace unknown'})` : `${KIND_SHORT[r.controllerKind ?? ''] ?? r.controllerKind}/${r.name}${r.group < 0 ? `  (${r.namespace})` : ''}`;
+  if (r.kind === 'controller')
+    return r.name === ''
+      ? `no controller (${r.namespace || 'namespace unknown'})`
+      : `${KIND_SHORT[r.controllerKind ?? ''] ?? r.controllerKind}/${r.name}${r.group < 0 ? `  (${r.namespace})` : ''}`;
   return r.name;
 }
 
@@ -87,7 +90,7 @@ function marksSvg(v: ChartView, s: Scale, row: number, y: number): string {
     const px = Math.round(xOf(s, marks[idx[k]].time));
     let n = 0;
     const first = idx[k];
-    while (k < b && Math.round(xOf(s, marks[idx[k]].time)) === px) (k++, n++);
+    while (k < b && Math.round(xOf(s, marks[idx[k]].time)) === px) k++, n++;
     const m = marks[first];
     out += `<rect class="mark cluster" data-mark="${first}" data-count="${n}" data-writer="${m.writer}" x="${px - 1}" y="${y + 3}" width="3" height="${ROW_H - 6}"><title>${n} writes: zoom in to tell them apart</title></rect>`;
   }

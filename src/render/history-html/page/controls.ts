@@ -35,9 +35,12 @@ function applyFilters(page: Page): void {
   const ctl = (document.getElementById('f-controller') as HTMLInputElement).value.trim().toLowerCase();
   const pod = (document.getElementById('f-pod') as HTMLInputElement).value.trim().toLowerCase();
   const { rows } = page.view.model;
-  const laneOk = (lane: number, group: number): boolean => ctl === '' || rows[lane].name.toLowerCase().includes(ctl) || (group >= 0 && rows[group].name.toLowerCase().includes(ctl));
+  const laneOk = (lane: number, group: number): boolean =>
+    ctl === '' || rows[lane].name.toLowerCase().includes(ctl) || (group >= 0 && rows[group].name.toLowerCase().includes(ctl));
   // a lane or Deployment stays when one of its pods does, so a pod is always seen under its controller
-  const podOk = rows.map((r) => r.kind === 'pod' && (ns === '*' || r.namespace === ns) && laneOk(r.lane, r.group) && (pod === '' || r.name.toLowerCase().includes(pod)));
+  const podOk = rows.map(
+    (r) => r.kind === 'pod' && (ns === '*' || r.namespace === ns) && laneOk(r.lane, r.group) && (pod === '' || r.name.toLowerCase().includes(pod)),
+  );
   const keepLane = new Set<number>();
   const keepGroup = new Set<number>();
   rows.forEach((r, i) => {
@@ -86,9 +89,9 @@ function laneOf(page: Page, mark: number): number {
 function step(page: Page, key: string): boolean {
   const { view } = page;
   const { model } = view;
-  if (key === '+' || key === '=') return zoomBy(page, 0.5), true;
-  if (key === '-' || key === '_') return zoomBy(page, 2), true;
-  if (key === '0') return (view.window = fit(model)), page.draw(), true;
+  if (key === '+' || key === '=') return (zoomBy(page, 0.5), true);
+  if (key === '-' || key === '_') return (zoomBy(page, 2), true);
+  if (key === '0') return ((view.window = fit(model)), page.draw(), true);
   const sel = view.selected >= 0 && model.marks[view.selected].event >= 0 ? view.selected : -1;
   const shown = new Set(view.shown);
   const lanes = model.lanes.filter((l) => shown.has(l.row) && l.marks.length > 0);
@@ -109,7 +112,11 @@ function step(page: Page, key: string): boolean {
     const li = lanes.indexOf(lane) + (key === 'ArrowDown' ? 1 : -1);
     const other = lanes[li];
     // the other controller's write nearest in time
-    if (other) select(page, nearest(other.marks, model.marks[sel].time, (i) => model.marks[i].time));
+    if (other)
+      select(
+        page,
+        nearest(other.marks, model.marks[sel].time, (i) => model.marks[i].time),
+      );
     return true;
   }
   return false;
@@ -156,18 +163,22 @@ function attachPointer(page: Page, redraw: () => void): void {
     if (target.classList.contains('cluster') && page.scale) return zoomBy(page, 0.1, tOf(page.scale, ev.clientX - page.svg.getBoundingClientRect().left));
     select(page, Number(target.getAttribute('data-mark')));
   });
-  page.svg.addEventListener('wheel', (ev) => {
-    if (!page.scale) return;
-    if (ev.ctrlKey || ev.metaKey) {
-      ev.preventDefault();
-      zoomBy(page, Math.exp(ev.deltaY / 300), tOf(page.scale, ev.clientX - page.svg.getBoundingClientRect().left));
-    } else if (ev.shiftKey || Math.abs(ev.deltaX) > Math.abs(ev.deltaY)) {
-      ev.preventDefault();
-      const d = ev.shiftKey && ev.deltaX === 0 ? ev.deltaY : ev.deltaX;
-      page.view.window = pan(page.view.window, (d * (page.view.window.to - page.view.window.from)) / (page.scale.x1 - page.scale.x0), page.view.model);
-      redraw();
-    }
-  }, { passive: false });
+  page.svg.addEventListener(
+    'wheel',
+    (ev) => {
+      if (!page.scale) return;
+      if (ev.ctrlKey || ev.metaKey) {
+        ev.preventDefault();
+        zoomBy(page, Math.exp(ev.deltaY / 300), tOf(page.scale, ev.clientX - page.svg.getBoundingClientRect().left));
+      } else if (ev.shiftKey || Math.abs(ev.deltaX) > Math.abs(ev.deltaY)) {
+        ev.preventDefault();
+        const d = ev.shiftKey && ev.deltaX === 0 ? ev.deltaY : ev.deltaX;
+        page.view.window = pan(page.view.window, (d * (page.view.window.to - page.view.window.from)) / (page.scale.x1 - page.scale.x0), page.view.model);
+        redraw();
+      }
+    },
+    { passive: false },
+  );
 }
 
 export function attachControls(page: Page): void {

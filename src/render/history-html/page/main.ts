@@ -70,7 +70,8 @@ function pageHtml(doc: ReconcileHistory, model: TimelineModel, sample: PageSampl
 /** What hovering a mark says: its time, writer, verb and object, reason and verdict. */
 function titleOf(doc: ReconcileHistory, model: TimelineModel, i: number): string {
   const m = model.marks[i];
-  if (m.event < 0) return `${utcTime(m.step!.time)} ${who(m.step!.user)} ${m.step!.verb} ${m.step!.object.kind} ${m.step!.object.name}: ${m.step!.field} ${m.step!.change}`;
+  if (m.event < 0)
+    return `${utcTime(m.step!.time)} ${who(m.step!.user)} ${m.step!.verb} ${m.step!.object.kind} ${m.step!.object.name}: ${m.step!.field} ${m.step!.change}`;
   const e = doc.events[m.event];
   const verdict = m.verdict ? ` [${m.verdict === 'not-predicted' ? 'not predicted' : m.verdict}]` : '';
   return `${utcTime(e.time)} ${who(e.actor.user)} ${e.verb} ${e.pod ?? e.controller?.name ?? ''}${e.reason ? ` (${e.reason})` : ''}${verdict}`;
@@ -125,7 +126,12 @@ function start(): void {
   page.draw();
   // what the first drawing took, for the bench (bench/run.mjs) and anyone curious
   const t3 = performance.now();
-  document.body.dataset.timings = JSON.stringify({ parseMs: Math.round(t1 - t0), modelMs: Math.round(t2 - t1), drawMs: Math.round(t3 - t2), sinceNavigationMs: Math.round(t3) });
+  document.body.dataset.timings = JSON.stringify({
+    parseMs: Math.round(t1 - t0),
+    modelMs: Math.round(t2 - t1),
+    drawMs: Math.round(t3 - t2),
+    sinceNavigationMs: Math.round(t3),
+  });
   document.body.dataset.ready = 'true';
 }
 
