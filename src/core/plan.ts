@@ -232,49 +232,13 @@ export class ClusterPlanner {
   ): SyncDecision {
     const bh = this.opts.behaviour;
     const now = this.opts.now;
-    const desired = desiredReplicas(c);
-    let createCount = 0;
-    let batches: number[] = [];
-    let deletion: DeletionChoice | null = null;
-    let perNode = new Map<string, number>();
-    let manageError: string | null = null;
-    if (skip === null) {
-      const diff = claimed.length - desired;
-      if (diff < 0) {
-        createCount = Math.min(-diff, this.burstReplicas);
-        batches = slowStartBatches(createCount);
-        if (createCount < -diff)
-          warnings.push({
-            code: 'BurstCapped',
-            message: `${-diff} pods are missing but one sync creates at most ${this.burstReplicas} (burst replicas); the rest follow in later syncs`,
-          });
-        const labels = c.spec.template?.metadata?.labels;
-        if (!labels || Object.keys(labels).length === 0) {
-          // RealPodControl refuses locally: the first create fails and slow start stops (slowStartBatch).
-          manageError = 'unable to create pods, no labels';
-          warnings.push({
-            code: 'NoTemplateLabels',
-            message: `the pod template has no labels: upstream refuses to create pods ("unable to create pods, no labels") and records FailedCreate`,
-          });
-        }
-      } else if (diff > 0) {
-        const n = Math.min(diff, this.burstReplicas);
-        if (n < diff)
-          warnings.push({
-            code: 'BurstCapped',
-            message: `${diff} pods are surplus but one sync deletes at most ${this.burstReplicas} (burst replicas); the rest follow in later syncs`,
-          });
-        perNode = this.relatedPodsPerNode(c);
-        deletion = choosePodsToDelete(claimed, n, perNode, now, bh);
-      }
-    }
+    const { create, deletion, perNode, manageError } = skip === null ? this.manageReplicas(c, claimed, warnings) : NOT_MANAGED();
 
     const status = calculateStatus(c, claimed, terminating, manageError, now, bh);
     const statusChanged = statusNeedsWrite(c, status);
     if (statusChanged) status.observedGeneration = c.metadata.generation ?? 0;
     const requeue = manageError === null ? availabilityRequeueSeconds(c, status, claimed, now, bh) : null;
 
-    const uidStepIsReady = (v: { comparison: { criterion: string | null } | null }) => v.comparison?.criterion === 'ReadyUid';
     const entry: PlanController = {
       kind: c.kind,
       namespace: namespaceOf(c),
@@ -282,31 +246,19 @@ export class ClusterPlanner {
       uid: c.metadata.uid,
       inSync: false,
       skip,
-      replicas: { desired, current: claimed.length },
+      replicas: { desired: desiredReplicas(c), current: claimed.length },
       pods: sortedByName(
         claims.map((d) => ({ name: d.pod.metadata.name, uid: d.pod.metadata.uid, decision: d.decision, reason: d.reason, message: d.message })),
       ),
-      create: { count: createCount, batches },
-      delete: (deletion?.victims ?? []).map((v) => ({
-        name: v.facts.pod.metadata.name,
-        uid: v.facts.uid,
-        reason: v.reason,
-        message: deleteMessage(
-          v.facts,
-          v.reason,
-          deletion!.firstKept,
-          now,
-          uidStepIsReady(v),
-          !this.hasSiblings(c) ? 'rc' : controllerRef(c) ? 'owner' : 'standalone',
-        ),
-      })),
+      create,
+      delete: this.plannedDeletes(c, deletion),
       status: toPlanStatus(status),
       statusChanged,
       requeueAfterSeconds: requeue,
       warnings,
     };
     entry.inSync =
-      !statusChanged && createCount === 0 && entry.delete.length === 0 && !entry.pods.some((p) => p.decision === 'adopt' || p.decision === 'release');
+      !statusChanged && create.count === 0 && entry.delete.length === 0 && !entry.pods.some((p) => p.decision === 'adopt' || p.decision === 'release');
     return {
       controller: c,
       now,
@@ -325,6 +277,57 @@ export class ClusterPlanner {
       requeueAfterSeconds: requeue,
       entry,
     };
+  }
+
+  /** manageReplicas: too few pods, create them in slow-start batches; too many, delete the ranked surplus; burstReplicas at most. */
+  private manageReplicas(c: Controller, claimed: Pod[], warnings: PlanWarning[]): ManageReplicas {
+    const managed = NOT_MANAGED();
+    const diff = claimed.length - desiredReplicas(c);
+    if (diff < 0) {
+      const count = Math.min(-diff, this.burstReplicas);
+      managed.create = { count, batches: slowStartBatches(count) };
+      if (count < -diff)
+        warnings.push({
+          code: 'BurstCapped',
+          message: `${-diff} pods are missing but one sync creates at most ${this.burstReplicas} (burst replicas); the rest follow in later syncs`,
+        });
+      const labels = c.spec.template?.metadata?.labels;
+      if (!labels || Object.keys(labels).length === 0) {
+        // RealPodControl refuses locally: the first create fails and slow start stops (slowStartBatch).
+        managed.manageError = 'unable to create pods, no labels';
+        warnings.push({
+          code: 'NoTemplateLabels',
+          message: `the pod template has no labels: upstream refuses to create pods ("unable to create pods, no labels") and records FailedCreate`,
+        });
+      }
+    } else if (diff > 0) {
+      const n = Math.min(diff, this.burstReplicas);
+      if (n < diff)
+        warnings.push({
+          code: 'BurstCapped',
+          message: `${diff} pods are surplus but one sync deletes at most ${this.burstReplicas} (burst replicas); the rest follow in later syncs`,
+        });
+      managed.perNode = this.relatedPodsPerNode(c);
+      managed.deletion = choosePodsToDelete(claimed, n, managed.perNode, this.opts.now, this.opts.behaviour);
+    }
+    return managed;
+  }
+
+  /** The plan's `delete` list: the victims in deletion order, each with the sentence of its reason. */
+  private plannedDeletes(c: Controller, deletion: DeletionChoice | null): PlanController['delete'] {
+    return (deletion?.victims ?? []).map((v) => ({
+      name: v.facts.pod.metadata.name,
+      uid: v.facts.uid,
+      reason: v.reason,
+      message: deleteMessage(
+        v.facts,
+        v.reason,
+        deletion!.firstKept,
+        this.opts.now,
+        v.comparison?.criterion === 'ReadyUid',
+        !this.hasSiblings(c) ? 'rc' : controllerRef(c) ? 'owner' : 'standalone',
+      ),
+    }));
   }
 
   /** Related pods (getPodsRankedByRelatedPodsOnSameNode) counted per node: pods matching any sibling's selector. */
@@ -493,6 +496,16 @@ export class ClusterPlanner {
     return { withOthers: found ?? new Map(), byPod: table.byPod };
   }
 }
+
+/** What manageReplicas does in one sync; nothing when the sync does not manage replicas (see `skip`). */
+interface ManageReplicas {
+  create: { count: number; batches: number[] };
+  deletion: DeletionChoice | null; // victims in deletion order
+  perNode: Map<string, number>; // colocation counts used by the ranking
+  manageError: string | null;
+}
+
+const NOT_MANAGED = (): ManageReplicas => ({ create: { count: 0, batches: [] }, deletion: null, perNode: new Map(), manageError: null });
 
 /** Per namespace: each controller's overlapping controllers with the pods they share, and each shared pod's controllers. */
 interface Overlaps {
