@@ -1,17 +1,18 @@
 // `explain pod/NAME`: one pod seen from every controller that lists it. Nothing is decided here:
 // the decisions are the planner's (`planController`), the ranking is rank.ts/manage.ts run again
-// on the same facts; this file gathers them, reads the orphan evidence, and searches the
-// pod-deletion-cost that would keep the pod by re-ranking with candidate costs.
+// on the same facts; this file gathers them, adds the orphan evidence (pod-explain-orphan.ts),
+// and searches the pod-deletion-cost that would keep the pod by re-ranking with candidate costs.
 
-import { desiredReplicas, namespaceOf, isControllerKind } from './controller.js';
+import { desiredReplicas, namespaceOf } from './controller.js';
 import { choosePodsToDelete } from './manage.js';
 import { deleteMessage } from './messages.js';
 import { ClusterPlanner, type PlanOptions, type SyncDecision } from './plan.js';
 import { PLAN_API_VERSION, type PlanController } from './plan-types.js';
-import type { DeletionCase, KeepCost, PodDeletion, PodExplanation, PodExplanationController, PodOrphan } from './pod-explain-types.js';
+import { orphanOf } from './pod-explain-orphan.js';
+import type { DeletionCase, KeepCost, PodDeletion, PodExplanation, PodExplanationController, PodExplanationOwner } from './pod-explain-types.js';
 import { controllerRef, deletionCost, isPodReady, POD_DELETION_COST_ANNOTATION } from './pod.js';
 import { rankFacts, sortForDeletion } from './rank.js';
-import { formatTime, parseTime } from './time.js';
+import { formatTime } from './time.js';
 import type { Pod, Snapshot } from './types.js';
 
 const INT32_MAX = 2147483647;
@@ -44,68 +45,12 @@ export function buildPodExplanation(input: PodExplainInput): PodExplanation {
   const uid = pod.metadata.uid;
   const notes: string[] = [];
 
-  // Controllers that select or own the pod, planned as the sync would.
-  const listing: SyncDecision[] = [];
-  for (const c of base.controllers) {
-    if (namespaceOf(c) !== ns) continue;
-    const sel = base.selectorOf(c);
-    const selects = sel.ok && sel.selector.matches(pod.metadata.labels);
-    if (!selects && controllerRef(pod)?.uid !== c.metadata.uid) continue;
-    const d = base.planController(c);
-    if (d.entry.pods.some((p) => p.uid === uid)) listing.push(d);
-  }
-  const counts = (d: SyncDecision) => d.claimed.some((p) => p.metadata.uid === uid);
-  const counting = listing.filter(counts);
-
-  // With --replicas the controllers that count the pod are planned scaled (a what-if of theirs).
-  let shown = listing;
-  let whatIf: SyncDecision[] = [];
-  if (input.replicas !== undefined) {
-    const n = input.replicas;
-    if (counting.length === 0) {
-      notes.push(`--replicas ${n} has nothing to scale: no controller counts this pod as its own (after this sync's adopt and release)`);
-    } else {
-      const scaled = new Set(counting.map((d) => d.controller.kind + '/' + d.controller.metadata.uid));
-      const planner = new ClusterPlanner(snapshot, {
-        ...options,
-        include: undefined,
-        replicasOverride: (c) => (scaled.has(c.kind + '/' + c.metadata.uid) ? n : undefined),
-      });
-      whatIf = counting.map((d) =>
-        planner.planController(planner.controllers.find((c) => c.kind === d.controller.kind && c.metadata.uid === d.controller.metadata.uid)!),
-      );
-      shown = listing.map((d) => whatIf.find((w) => w.controller.kind === d.controller.kind && w.controller.metadata.uid === d.controller.metadata.uid) ?? d);
-    }
-  }
-
+  const listing = listingControllers(base, pod);
+  const counting = listing.filter((d) => d.claimed.some((p) => p.metadata.uid === uid));
+  const { shown, whatIf } = scaledWhatIf(input, listing, counting, notes);
   const controllers = shown.map((d) => controllerEntry(d.entry, uid));
-  const ref = controllerRef(pod);
-  const owner = ref
-    ? {
-        kind: ref.kind,
-        name: ref.name,
-        uid: ref.uid,
-        found: base.controllers.some((c) => c.kind === ref.kind && c.metadata.uid === ref.uid && namespaceOf(c) === ns),
-      }
-    : null;
-
-  let deletion: PodDeletion | null = null;
-  if (counting.length > 0) {
-    // More than one controller counting one pod is a fight upstream leaves undecided (each
-    // adopts in its own sync): the order shown is the first one's.
-    if (counting.length > 1)
-      notes.push(
-        `${counting.length} controllers would each count this pod (overlapping selectors): the deletion order below is ${counting[0].controller.kind} ${counting[0].controller.metadata.name}'s`,
-      );
-    const d = counting[0];
-    deletion = {
-      kind: d.controller.kind,
-      namespace: namespaceOf(d.controller),
-      name: d.controller.metadata.name,
-      now: deletionCase(base, d, pod, options),
-      whatIf: whatIf.length > 0 ? deletionCase(base, whatIf[0], pod, options) : null,
-    };
-  }
+  const owner = ownerOf(base, pod);
+  const deletion = podDeletion(base, counting, whatIf, pod, options, notes);
 
   return {
     apiVersion: PLAN_API_VERSION,
@@ -129,6 +74,91 @@ export function buildPodExplanation(input: PodExplainInput): PodExplanation {
   };
 }
 
+/** Controllers that select or own the pod and list it, planned as the sync would. */
+function listingControllers(base: ClusterPlanner, pod: Pod): SyncDecision[] {
+  const ns = namespaceOf(pod);
+  const uid = pod.metadata.uid;
+  const listing: SyncDecision[] = [];
+  for (const c of base.controllers) {
+    if (namespaceOf(c) !== ns) continue;
+    const sel = base.selectorOf(c);
+    const selects = sel.ok && sel.selector.matches(pod.metadata.labels);
+    if (!selects && controllerRef(pod)?.uid !== c.metadata.uid) continue;
+    const d = base.planController(c);
+    if (d.entry.pods.some((p) => p.uid === uid)) listing.push(d);
+  }
+  return listing;
+}
+
+/**
+ * With --replicas the controllers that count the pod are planned scaled (a what-if of theirs):
+ * `whatIf` holds their scaled decisions, `shown` the listing with those in place.
+ */
+function scaledWhatIf(
+  input: PodExplainInput,
+  listing: SyncDecision[],
+  counting: SyncDecision[],
+  notes: string[],
+): { shown: SyncDecision[]; whatIf: SyncDecision[] } {
+  if (input.replicas === undefined) return { shown: listing, whatIf: [] };
+  const n = input.replicas;
+  if (counting.length === 0) {
+    notes.push(`--replicas ${n} has nothing to scale: no controller counts this pod as its own (after this sync's adopt and release)`);
+    return { shown: listing, whatIf: [] };
+  }
+  const scaled = new Set(counting.map((d) => d.controller.kind + '/' + d.controller.metadata.uid));
+  const planner = new ClusterPlanner(input.snapshot, {
+    ...input.options,
+    include: undefined,
+    replicasOverride: (c) => (scaled.has(c.kind + '/' + c.metadata.uid) ? n : undefined),
+  });
+  const whatIf = counting.map((d) =>
+    planner.planController(planner.controllers.find((c) => c.kind === d.controller.kind && c.metadata.uid === d.controller.metadata.uid)!),
+  );
+  const shown = listing.map((d) => whatIf.find((w) => w.controller.kind === d.controller.kind && w.controller.metadata.uid === d.controller.metadata.uid) ?? d);
+  return { shown, whatIf };
+}
+
+/** The pod's controller reference, and whether that controller is in the input. */
+function ownerOf(base: ClusterPlanner, pod: Pod): PodExplanationOwner | null {
+  const ns = namespaceOf(pod);
+  const ref = controllerRef(pod);
+  return ref
+    ? {
+        kind: ref.kind,
+        name: ref.name,
+        uid: ref.uid,
+        found: base.controllers.some((c) => c.kind === ref.kind && c.metadata.uid === ref.uid && namespaceOf(c) === ns),
+      }
+    : null;
+}
+
+/** The pod's place in the deletion order of the first controller that counts it: now, and with --replicas. */
+function podDeletion(
+  base: ClusterPlanner,
+  counting: SyncDecision[],
+  whatIf: SyncDecision[],
+  pod: Pod,
+  options: PlanOptions,
+  notes: string[],
+): PodDeletion | null {
+  if (counting.length === 0) return null;
+  // More than one controller counting one pod is a fight upstream leaves undecided (each
+  // adopts in its own sync): the order shown is the first one's.
+  if (counting.length > 1)
+    notes.push(
+      `${counting.length} controllers would each count this pod (overlapping selectors): the deletion order below is ${counting[0].controller.kind} ${counting[0].controller.metadata.name}'s`,
+    );
+  const d = counting[0];
+  return {
+    kind: d.controller.kind,
+    namespace: namespaceOf(d.controller),
+    name: d.controller.metadata.name,
+    now: deletionCase(base, d, pod, options),
+    whatIf: whatIf.length > 0 ? deletionCase(base, whatIf[0], pod, options) : null,
+  };
+}
+
 function controllerEntry(e: PlanController, podUid: string): PodExplanationController {
   const p = e.pods.find((x) => x.uid === podUid)!;
   const i = e.delete.findIndex((x) => x.uid === podUid);
@@ -141,97 +171,6 @@ function controllerEntry(e: PlanController, podUid: string): PodExplanationContr
     reason: p.reason,
     message: p.message,
     delete: i < 0 ? null : { order: i + 1, reason: e.delete[i].reason, message: e.delete[i].message },
-  };
-}
-
-// ---------------------------------------------------------------------------------------------
-// Orphans
-
-function orphanOf(planner: ClusterPlanner, pod: Pod, source: 'file' | 'cluster'): PodOrphan | null {
-  const ns = namespaceOf(pod);
-  const inNs = planner.controllers.filter((c) => namespaceOf(c) === ns);
-  const missing = source === 'cluster' ? 'does not exist' : 'is not in the input';
-  const ref = controllerRef(pod);
-  if (ref) {
-    if (!isControllerKind(ref.kind)) return null; // another controller's pod
-    if (inNs.some((c) => c.kind === ref.kind && c.metadata.uid === ref.uid)) return null;
-    const sameName = inNs.find((c) => c.kind === ref.kind && c.metadata.name === ref.name);
-    if (sameName) {
-      const evidence = [
-        `its controller reference names ${ref.kind} ${ref.name} with uid ${ref.uid}`,
-        `${ref.kind} ${ref.name} exists with uid ${sameName.metadata.uid}`,
-      ];
-      const podCreated = parseTime(pod.metadata.creationTimestamp);
-      const ownerCreated = parseTime(sameName.metadata.creationTimestamp);
-      if (podCreated !== null && ownerCreated !== null && ownerCreated > podCreated) {
-        evidence.push(`${ref.kind} ${ref.name} was created (${sameName.metadata.creationTimestamp}) after the pod (${pod.metadata.creationTimestamp})`);
-      }
-      return {
-        reason: 'OwnerRecreated',
-        likely: false,
-        message: `its owner ${ref.kind} ${ref.name} was re-created under a new uid: ownership is by uid, so the new ${ref.name} neither keeps nor adopts it, and garbage collection deletes the pod once it sees that the uid it names is gone`,
-        evidence,
-      };
-    }
-    return {
-      reason: 'OwnerNotFound',
-      likely: true,
-      message: `its owner ${ref.kind} ${ref.name} (uid ${ref.uid}) ${missing}: likely deleted with a background or foreground cascade, and garbage collection deletes this pod soon${source === 'file' ? '; or the snapshot was taken without it' : ''}`,
-      evidence: [
-        `its controller reference names ${ref.kind} ${ref.name} with uid ${ref.uid}`,
-        `no ${ref.kind} of that uid in namespace ${ns}`,
-        `no ${ref.kind} named ${ref.name} in namespace ${ns}`,
-      ],
-    };
-  }
-
-  const generateName = pod.metadata.generateName;
-  const prefix = generateName?.endsWith('-') ? generateName.slice(0, -1) : generateName;
-  if (!prefix) {
-    return {
-      reason: 'Unknown',
-      likely: true,
-      message:
-        'it has no controller reference and no generateName to tell which controller made it: likely created by hand (or its owner references were removed by hand)',
-      evidence: ['no controller reference', 'no generateName'],
-    };
-  }
-  const named = inNs.filter((c) => c.metadata.name === prefix);
-  if (named.length === 0) {
-    return {
-      reason: 'OwnerDeletedOrphaned',
-      likely: true,
-      message: `its owner was likely deleted with --cascade=orphan: that removes the owner references of its pods and then the owner, leaving the pods running`,
-      evidence: [
-        'no controller reference',
-        `its generateName "${generateName}" points to ${prefix}, and no ReplicaSet or ReplicationController named ${prefix} ${source === 'cluster' ? 'exists' : 'is in the input'} in namespace ${ns}`,
-      ],
-    };
-  }
-  const c = named[0];
-  const sel = planner.selectorOf(c);
-  if (sel.ok && !sel.selector.matches(pod.metadata.labels)) {
-    return {
-      reason: 'Released',
-      likely: true,
-      message: `its labels likely stopped matching ${c.kind} ${c.metadata.name}, which released it: a release removes the pod's owner reference and leaves the pod running`,
-      evidence: [
-        'no controller reference',
-        `its generateName "${generateName}" names ${c.kind} ${c.metadata.name}, which exists`,
-        `the selector ${sel.selector.toString()} of ${c.metadata.name} does not match the pod: ${sel.selector.explainMismatch(pod.metadata.labels)}`,
-      ],
-    };
-  }
-  return {
-    reason: 'Unknown',
-    likely: true,
-    message: sel.ok
-      ? `its generateName names ${c.kind} ${c.metadata.name}, whose selector matches it again: how it lost its owner reference is not recorded (an earlier ${c.metadata.name} deleted with --cascade=orphan, or a release whose labels were restored)`
-      : `its generateName names ${c.kind} ${c.metadata.name}, whose selector is invalid: how it lost its owner reference is not recorded`,
-    evidence: [
-      'no controller reference',
-      `its generateName "${generateName}" names ${c.kind} ${c.metadata.name}, which exists${sel.ok ? ' and selects the pod' : ' with an invalid selector'}`,
-    ],
   };
 }
 
