@@ -3,7 +3,7 @@
 import { Flags } from '@oclif/core';
 import { DEFAULT_MAX_INPUT_BYTES, formatBytes } from '../input/read-input.js';
 import { colorLevel, makeChalk, type ChalkInstance } from '../render/color.js';
-import { OUTPUT_FORMATS, type OutputFormat } from '../render/formats.js';
+import { formatsFor, type ViewName } from '../render/formats.js';
 import type { BehaviourOptions } from '../services/behaviour.js';
 import type { ModelOptions, SourceOptions } from '../services/plan-service.js';
 
@@ -90,9 +90,9 @@ export function inHelpGroup<T extends Record<string, object>>(helpGroup: string,
 /** What diff and explain model: a time, a scale, the controller emulated. */
 export const modelFlags = inHelpGroup('WHAT-IF', { ...whatIfFlags, ...behaviourFlags });
 
-/** -o with the formats a command can render (src/render/formats.ts), in the table's order. */
-export function outputFlag(formats: readonly OutputFormat[], description = 'output format') {
-  return { output: Flags.string({ char: 'o', description, options: OUTPUT_FORMATS.filter((f) => formats.includes(f)) }) };
+/** -o with every format the command's views can draw (src/render/formats.ts), in the table's order. */
+export function outputFlag(views: readonly ViewName[], description = 'output format') {
+  return { output: Flags.string({ char: 'o', description, options: formatsFor(views) }) };
 }
 
 export const noHeadersFlag = {

@@ -42,7 +42,7 @@ so it is not in sync), greater than 1 on an error.`;
     }),
   };
 
-  static override flags = { ...scopeFlags, ...outputFlag(['json', 'yaml', 'wide', 'name']), ...noHeadersFlag, ...modelFlags, ...connectionFlags };
+  static override flags = { ...scopeFlags, ...outputFlag(['document', 'human', 'wide', 'names']), ...noHeadersFlag, ...modelFlags, ...connectionFlags };
 
   async run(): Promise<void> {
     const { argv, flags } = await this.parse(Diff);

@@ -61,7 +61,7 @@ Nothing is written.`;
   // to choose by (the NAME chooses; -A looks for it in every namespace)
   static override flags = {
     ...oneTargetScopeFlags,
-    ...outputFlag(['json', 'yaml']),
+    ...outputFlag(['document', 'human']),
     'exit-code': Flags.boolean({
       description: 'exit as diff does: 1 when the sync would act, 0 when it would not (default: 0 once explained, as kubectl describe)',
       default: false,

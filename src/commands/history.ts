@@ -131,7 +131,7 @@ Exit status: 0, or 1 when a controller write was not predicted by the rules.`;
     until: historyFlags.until,
     'controller-writes-only': historyFlags['controller-writes-only'],
     ...outputFlag(
-      ['json', 'yaml', 'wide', 'html'],
+      ['document', 'human', 'wide', 'page'],
       'output format: json and yaml print the history contract, wide adds the CAUSE and MESSAGE columns, html a self-contained timeline page',
     ),
     'output-file': Flags.string({ description: 'write the output to FILE instead of stdout (-o html: the page to open in a browser)' }),

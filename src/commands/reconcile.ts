@@ -73,7 +73,7 @@ interrupted.`;
   static override flags = {
     ...scopeFlags,
     ...outputFlag(
-      ['json', 'yaml', 'wide', 'name'],
+      ['document', 'human', 'wide', 'names'],
       'output format: json and yaml print the plan and the outcome of every action, wide adds columns to the table, name prints the controllers synced',
     ),
     ...noHeadersFlag,

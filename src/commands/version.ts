@@ -19,7 +19,7 @@ the newest; the exit status stays 0.`;
     },
   ];
   static override flags = {
-    ...outputFlag(['json', 'yaml']),
+    ...outputFlag(['document', 'human']),
     client: Flags.boolean({ description: 'only the client: do not ask the server for its version', default: false }),
     'kube-version': behaviourFlags['kube-version'],
     'feature-gates': behaviourFlags['feature-gates'],

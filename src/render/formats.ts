@@ -5,10 +5,6 @@
 import { historyHtmlChunks } from './history-html/document.js';
 import { planJsonChunks, planYamlChunks } from './plan-output.js';
 
-/** The formats of -o, in the order help and completion list them. No -o: the human view. */
-export const OUTPUT_FORMATS = ['json', 'yaml', 'wide', 'name', 'html'] as const;
-export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
-
 /** What a command can show. Each is called only for the format that needs it. */
 export interface Views {
   /** -o json and -o yaml: the document (the plan of ../shared/plan-format.md, a report…). */
@@ -29,25 +25,46 @@ export interface Views {
 
 type Renderer = (views: Views) => Iterable<string> | undefined;
 
+/** A view by name, as a command declares what it can show (`wide`: its human view has a wide form; `page`: a page script). */
+export type ViewName = 'document' | 'names' | 'human' | 'wide' | 'page';
+
+/** One format of -o: its name, the views it draws from, and how. */
+export interface OutputFormat {
+  name: string;
+  /** A command offers the format when it has every one of these views. */
+  needs: readonly ViewName[];
+  render: Renderer;
+}
+
 // lazily: a view may give its text in parts too long to hold together (history's table)
 function* blocks(texts: Iterable<string>): Iterable<string> {
   for (const t of texts) yield t === '' || t.endsWith('\n') ? t : t + '\n';
 }
 
-// json and yaml are written in pieces: a plan of 150k pods is beyond one string.
-const RENDERERS: Readonly<Record<OutputFormat | 'human', Renderer>> = {
-  json: (v) => v.document && planJsonChunks(v.document()),
-  yaml: (v) => v.document && planYamlChunks(v.document()),
-  name: (v) => v.names && blocks([v.names()]),
-  html: (v) => v.document && v.pageScript && historyHtmlChunks(v.document(), { script: v.pageScript() }),
-  wide: (v) => v.human && blocks(v.human(true)),
-  human: (v) => v.human && blocks(v.human(false)),
-};
+/**
+ * The formats of -o, in the order help and completion list them. Adding one is one entry here and
+ * its renderer's module: every command whose views it needs offers it (test/render/formats.test.ts
+ * adds a throw-away one). json and yaml are written in pieces: a plan of 150k pods is beyond one string.
+ */
+export const OUTPUT_FORMATS: OutputFormat[] = [
+  { name: 'json', needs: ['document'], render: (v) => v.document && planJsonChunks(v.document()) },
+  { name: 'yaml', needs: ['document'], render: (v) => v.document && planYamlChunks(v.document()) },
+  { name: 'wide', needs: ['wide'], render: (v) => v.human && blocks(v.human(true)) },
+  { name: 'name', needs: ['names'], render: (v) => v.names && blocks([v.names()]) },
+  { name: 'html', needs: ['document', 'page'], render: (v) => v.document && v.pageScript && historyHtmlChunks(v.document(), { script: v.pageScript() }) },
+];
+
+/** No -o: the human view. */
+const HUMAN: Renderer = (v) => v.human && blocks(v.human(false));
+
+/** The names of the formats a command with these views offers, in the table's order. */
+export function formatsFor(views: readonly ViewName[]): string[] {
+  return OUTPUT_FORMATS.filter((f) => f.needs.every((n) => views.includes(n))).map((f) => f.name);
+}
 
 /** The text of `format` (undefined: no -o), in pieces to write one after the other. */
 export function renderOutput(format: string | undefined, views: Views): Iterable<string> {
-  const key = format ?? 'human';
-  const renderer = Object.hasOwn(RENDERERS, key) ? RENDERERS[key as OutputFormat | 'human'] : undefined;
+  const renderer = format === undefined ? HUMAN : OUTPUT_FORMATS.find((f) => f.name === format)?.render;
   const out = renderer?.(views);
   // the flag's options come from the command's formats, so this is a command declaring a format
   // it has no view for: a bug, not bad input

@@ -103,9 +103,12 @@ describe('shared flags', () => {
     expect(parseErrorLine('Error: Expected --output=xml to be one of: json, yaml')).toBe('Expected --output=xml to be one of: json, yaml');
   });
 
-  it('-o offers the formats a command renders, in the table order', () => {
-    expect(outputFlag(['name', 'json', 'yaml', 'wide']).output.options).toEqual(['json', 'yaml', 'wide', 'name']);
-    expect(outputFlag(['yaml', 'json']).output.options).toEqual(['json', 'yaml']);
+  it('-o offers the formats that the views of the command draw, in the table order', () => {
+    expect(outputFlag(['names', 'document', 'human', 'wide']).output.options).toEqual(['json', 'yaml', 'wide', 'name']);
+    expect(outputFlag(['human', 'document']).output.options).toEqual(['json', 'yaml']);
+    expect(outputFlag(['document', 'human', 'wide', 'page']).output.options).toEqual(['json', 'yaml', 'wide', 'html']);
+    // a page script without a document draws nothing: html needs both
+    expect(outputFlag(['human', 'page']).output.options).toEqual([]);
   });
 });
 
