@@ -6,10 +6,9 @@
 // Pure: no I/O and no clock; the writes come in, the events go out. Memory holds the objects
 // that exist (and a bounded note per gap), never the log.
 
-import { desiredReplicas, emptySnapshot, isControllerKind, kindOfResource } from '../core/controller.js';
+import { emptySnapshot, isControllerKind, kindOfResource } from '../core/controller.js';
 import { ClusterPlanner, type SyncDecision } from '../core/plan.js';
 import { controllerRef, isPodActive } from '../core/pod.js';
-import { compareForDeletion } from '../core/rank.js';
 import type { ControllerKind, Pod } from '../core/types.js';
 import type { Behaviour } from '../core/versions.js';
 import { slimController, slimPod, validateController, validatePod } from '../input/objects.js';
@@ -17,7 +16,7 @@ import { CONTROLLER_USERS, isRsReconcileController } from './agents.js';
 import { CauseTracker } from './causes.js';
 import { UNKNOWN_OUTCOME } from './audit-event.js';
 import { JOURNAL_MS, NamespaceState, type Controllerish, type Sync } from './journal-state.js';
-import { conditionTypes, controllerChanges, describeWrite, desiredOf, gone, ownerOf, podChanges, selectorText } from './write-text.js';
+import { controllerChanges, describeWrite, desiredOf, gone, ownerOf, podChanges, selectorText } from './write-text.js';
 import {
   HISTORY_API_VERSION,
   type ApiWrite,
@@ -29,6 +28,7 @@ import {
   type RefusedWrite,
   type CauseStep,
 } from './types.js';
+import { claimVerdict, createVerdict, deleteVerdict, statusVerdict, type Verdict } from './verdicts.js';
 
 export { CONTROLLER_USERS } from './agents.js';
 
@@ -203,13 +203,12 @@ export class HistoryReplay {
 
     if (w.verb === 'create' && sub === null) {
       const owner = ownerOf(after ?? (w.request as Pod | null), w.namespace);
-      if (actor.controller && owner) return this.controllerWrite(ns, w, 'create', owner, name, (d, s) => this.createVerdict(s, d, name));
+      if (actor.controller && owner) return this.controllerWrite(ns, w, 'create', owner, name, (d, s) => createVerdict(s, d, name));
       return base('create', owner, `${who} created pod ${name ?? '(name not logged)'}${owner ? ` (owned by ${owner.kind} ${owner.name})` : ''}${noBodies}`);
     }
     if (w.verb === 'delete' || sub === 'eviction') {
       const owner = ownerOf(before ?? after, w.namespace);
-      if (actor.controller && owner && sub === null)
-        return this.controllerWrite(ns, w, 'delete', owner, name, (d, s) => this.deleteVerdict(d, name!, s.behaviour));
+      if (actor.controller && owner && sub === null) return this.controllerWrite(ns, w, 'delete', owner, name, (d, s) => deleteVerdict(d, name!, s.behaviour));
       const how = sub === 'eviction' ? 'evicted' : 'deleted';
       return base('delete', owner, `${who} ${how} pod ${name}${owner ? ` (owned by ${owner.kind} ${owner.name})` : ''}${noBodies}`);
     }
@@ -223,11 +222,11 @@ export class HistoryReplay {
     if (actor.controller && w.bodies && before && after) {
       if (!was && now && isControllerKind(now.kind)) {
         const owner = { kind: now.kind as ControllerKind, namespace: w.namespace, name: now.name };
-        return this.controllerWrite(ns, w, 'adopt', owner, name, (d) => this.claimVerdict(d, name!, 'adopt'));
+        return this.controllerWrite(ns, w, 'adopt', owner, name, (d) => claimVerdict(d, name!, 'adopt'));
       }
       if (was && (!now || now.uid !== was.uid) && isControllerKind(was.kind)) {
         const owner = { kind: was.kind as ControllerKind, namespace: w.namespace, name: was.name };
-        return this.controllerWrite(ns, w, 'release', owner, name, (d) => this.claimVerdict(d, name!, 'release'));
+        return this.controllerWrite(ns, w, 'release', owner, name, (d) => claimVerdict(d, name!, 'release'));
       }
     }
     const owner = ownerOf(after ?? before, w.namespace);
@@ -256,7 +255,7 @@ export class HistoryReplay {
     if (w.subresource === 'status') {
       if (actor.controller && ref && w.bodies) {
         const retry = ns.conflicted.delete(ctlKey(kind, ref.name));
-        return this.controllerWrite(ns, w, 'status', ref, null, (d) => this.statusVerdict(d, w.request?.status, retry));
+        return this.controllerWrite(ns, w, 'status', ref, null, (d) => statusVerdict(d, w.request?.status, retry));
       }
       return base('status', `${who} wrote the status of ${kind} ${name}`);
     }
@@ -444,105 +443,6 @@ export class HistoryReplay {
   }
 
   // ------------------------------------------------------------------------------------------
-  // Verdicts: the write against the decision
-
-  private createVerdict(sync: Sync, d: SyncDecision, pod: string | null): Verdict {
-    const had = d.entry.replicas.current;
-    const wants = desiredReplicas(d.controller);
-    const n = sync.creates + 1; // counted by controllerWrite once the write is explained
-    const what = `created pod ${pod ?? '(name not logged)'}`;
-    if (!d.manages)
-      return { ok: false, reason: null, message: `${what}, but the rules manage no replicas in this sync (${d.entry.skip?.message ?? 'skipped'})` };
-    if (n <= d.create.count) {
-      return {
-        ok: true,
-        reason: 'TooFewReplicas',
-        message: `${what}: replicas ${wants}, had ${had} (create ${d.create.count}${d.create.batches.length > 1 ? ` in batches ${d.create.batches.join(',')}` : ''})`,
-      };
-    }
-    return { ok: false, reason: null, message: `${what}: create number ${n} of a sync whose rules create ${d.create.count} (replicas ${wants}, had ${had})` };
-  }
-
-  private deleteVerdict(d: SyncDecision, pod: string, behaviour: Behaviour): Verdict {
-    const victims = d.entry.delete;
-    const v = victims.find((x) => x.name === pod);
-    if (v) return { ok: true, reason: v.reason, message: `deleted pod ${pod}: ${v.message}` };
-    // A kept pod that does not rank after some victim is as good a victim. Equal on every
-    // criterion (a Tie): upstream's sort is not stable. Ranking before it: upstream's comparator is
-    // not transitive once times fall in logarithmic buckets ordered by uid inside a bucket, and
-    // Go's sort.Sort over the informer's (random) cache order may then keep either.
-    const ch = d.deletion;
-    const facts = ch?.sorted ? ch.ordered.find((f) => f.pod.metadata.name === pod) : undefined;
-    if (facts && ch) {
-      for (const x of ch.victims) {
-        const c = compareForDeletion(facts, x.facts, behaviour);
-        const name = x.facts.pod.metadata.name;
-        if (c.criterion === null && x.reason === 'Tie') {
-          const tied = victims.filter((y) => y.reason === 'Tie').map((y) => y.name);
-          return {
-            ok: true,
-            reason: 'Tie',
-            message: `deleted pod ${pod}: equal on every criterion to ${tied.join(', ')}, which the rules would delete; upstream picks any of them`,
-          };
-        }
-        if (c.less && c.criterion !== null) {
-          return {
-            ok: true,
-            reason: c.criterion === 'ReadyUid' || c.criterion === 'CreatedUid' ? 'UidOrder' : c.criterion,
-            message: `deleted pod ${pod}: it ranks before ${name} (${c.criterion}), which the rules delete; their sort keeps ${pod} only because upstream's order is not transitive here (times in one logarithmic bucket are ordered by uid), and Go's sort over the cache order may keep either`,
-          };
-        }
-      }
-    }
-    const instead =
-      victims.length === 0 ? 'the rules delete no pod in this sync' : `the rules delete ${victims.map((x) => `${x.name} (${x.reason})`).join(', ')}`;
-    return {
-      ok: false,
-      reason: null,
-      message: `deleted pod ${pod}, which the rules keep: ${instead} (replicas ${desiredReplicas(d.controller)}, had ${d.entry.replicas.current})`,
-    };
-  }
-
-  private claimVerdict(d: SyncDecision, pod: string, want: 'adopt' | 'release'): Verdict {
-    const claim = d.entry.pods.find((p) => p.name === pod);
-    if (claim?.decision === want)
-      return { ok: true, reason: claim.reason, message: `${want === 'adopt' ? 'adopted' : 'released'} pod ${pod}: ${claim.message}` };
-    const instead = claim ? `the rules ${claim.decision} it (${claim.reason}: ${claim.message})` : 'the rules do not consider it';
-    return { ok: false, reason: null, message: `${want === 'adopt' ? 'adopted' : 'released'} pod ${pod}, but ${instead}` };
-  }
-
-  private statusVerdict(d: SyncDecision, written: Record<string, unknown> | undefined, retry = false): Verdict {
-    // biome-ignore lint/plugin/double-assertion: PlanStatus has no index signature; its fields are read by the names in `fields`, as `written` is
-    const s = d.entry.status as unknown as Record<string, unknown>;
-    const w = written ?? {};
-    const text = (o: Record<string, unknown>) =>
-      `replicas ${o.replicas ?? 0}, ready ${o.readyReplicas ?? 0}, available ${o.availableReplicas ?? 0}, observedGeneration ${o.observedGeneration ?? 0}`;
-    // every field upstream writes, named as the API names it: a difference says which and both values
-    const fields = ['replicas', 'fullyLabeledReplicas', 'readyReplicas', 'availableReplicas', 'observedGeneration'];
-    if (s.terminatingReplicas !== undefined || w.terminatingReplicas !== undefined) fields.push('terminatingReplicas');
-    const differ: string[] = [];
-    for (const f of fields) {
-      const want = f === 'terminatingReplicas' && s[f] === undefined ? null : (s[f] ?? 0);
-      const got = f === 'terminatingReplicas' && w[f] === undefined ? null : (w[f] ?? 0);
-      if (want !== got)
-        differ.push(`status.${f} ${got === null ? '(not set)' : String(got)} where the rules write ${want === null ? '(not set)' : String(want)}`);
-    }
-    const c0 = conditionTypes(w.conditions);
-    const c1 = conditionTypes(s.conditions);
-    if (c0 !== c1) differ.push(`status.conditions [${c0 || 'none'}] where the rules write [${c1 || 'none'}]`);
-    if (differ.length === 0 && d.statusChanged) return { ok: true, reason: null, message: `wrote status: ${text(w)}` };
-    if (differ.length === 0 && retry)
-      return {
-        ok: true,
-        reason: null,
-        message: `wrote status: ${text(w)} again, retrying after the server refused the previous write (409 Conflict): upstream writes it after a GET even when the object has it already`,
-      };
-    if (differ.length === 0)
-      return { ok: false, reason: null, message: `wrote status ${text(w)}, which the object already had: the rules write no status in this sync` };
-    return { ok: false, reason: null, message: `wrote status ${differ.join('; ')} (rules: ${text(s)})` };
-  }
-
-  // ------------------------------------------------------------------------------------------
   // State
 
   private apply(ns: NamespaceState, w: ApiWrite): void {
@@ -669,10 +569,4 @@ export class HistoryReplay {
     ns.unknown.delete(`first:${key}`);
     ns.unknown.delete('*pods');
   }
-}
-
-interface Verdict {
-  ok: boolean;
-  reason: string | null;
-  message: string;
 }

@@ -12,7 +12,7 @@ import { gunzip as gunzipCallback } from 'node:zlib';
 import type * as Yaml from 'yaml';
 import type { ConnectionFlags } from '../cluster/kubeconfig.js';
 import { fileParseError, fileReadError, UserError, yamlParseError, type YamlSyntaxError } from '../errors.js';
-import { historyFromEvents, isEventObject, objectsOf, readEvent, EVENT_REASONS, type EventRecord } from '../history/events.js';
+import { historyFromEvents, isEventObject, objectsOf, readEvent, EVENT_REASONS, type EventRecord, type EventsHistory } from '../history/events.js';
 import { HISTORY_API_VERSION, type HistoryCounts, type HistoryEvent } from '../history/types.js';
 import { skipValue, skipWhitespace } from '../input/json-scan.js';
 import { DEFAULT_MAX_INPUT_BYTES, TEXT_CHECK_BYTES, firstBinaryByte, formatBytes } from '../input/read-input.js';
@@ -98,46 +98,9 @@ export async function buildEventsHistory(opts: EventsHistoryOptions): Promise<Hi
   });
   const target = opts.target;
   const inNs = read.namespace !== null ? ` in namespace ${read.namespace}` : '';
-  if (target) {
-    const found = new Set([...h.namespaces, ...h.refused.map((r) => r.controller?.namespace ?? '')].filter((n) => n !== ''));
-    if (h.events.length === 0 && h.refused.length === 0) {
-      throw new UserError(
-        `${describeTarget(target)} has no write in ${read.where}${inNs}: Events are kept about an hour (kube-apiserver --event-ttl); "kubectl rs-reconcile record" keeps what happens from now on`,
-      );
-    }
-    if (found.size > 1) throw new UserError(`"${target.name}" is in several namespaces of ${read.where} (${[...found].sort().join(', ')}): choose one with -n`);
-  }
-  if (read.unreadable > 0)
-    notices.push(
-      `${read.unreadable} Event${read.unreadable === 1 ? '' : 's'} of ${read.where} name${read.unreadable === 1 ? 's' : ''} no object or carr${read.unreadable === 1 ? 'ies' : 'y'} no time: left out`,
-    );
-  if (h.read === 0) {
-    notices.push(
-      `no Event of the ReplicaSet, ReplicationController or Deployment controllers${inNs} in ${read.where}: Events are kept about an hour (kube-apiserver --event-ttl); "kubectl rs-reconcile record" keeps what happens from now on`,
-    );
-  }
-  if (h.refused.length > 0) {
-    const last = h.refused[h.refused.length - 1];
-    notices.push(
-      `${h.refused.length} Event${h.refused.length === 1 ? '' : 's'} of writes that failed (FailedCreate, FailedDelete); the last, at ${last.time}, of ${last.controller?.kind ?? ''} ${last.controller?.name ?? ''}: ${last.message}`,
-    );
-  }
-
-  const spool = new EventSpool<HistoryEvent>(opts.spoolDir);
-  const counts: HistoryCounts = { events: 0, controller: 0, predicted: 0, notPredicted: 0, unknown: 0 };
-  try {
-    for (const e of h.events) {
-      spool.push(e);
-      counts.events++;
-      if (e.actor.controller) {
-        counts.controller++;
-        counts.unknown++; // Events carry no state: no verdict
-      }
-    }
-  } catch (e) {
-    spool.close();
-    throw e;
-  }
+  if (target) checkTargetFound(target, h, read.where, inNs);
+  notices.push(...readNotices(h, read, inNs));
+  const { spool, counts } = spoolEvents(h.events, opts.spoolDir);
   const namespaces = new Set(h.namespaces);
   return {
     history: {
@@ -160,6 +123,58 @@ export async function buildEventsHistory(opts: EventsHistoryOptions): Promise<Hi
     targetNamespace: target && namespaces.size === 1 ? [...namespaces][0] : read.namespace,
     close: () => spool.close(),
   };
+}
+
+/** A controller asked for must have written something, and in one namespace only (else -n chooses). */
+function checkTargetFound(target: HistoryTarget, h: EventsHistory, where: string, inNs: string): void {
+  const found = new Set([...h.namespaces, ...h.refused.map((r) => r.controller?.namespace ?? '')].filter((n) => n !== ''));
+  if (h.events.length === 0 && h.refused.length === 0) {
+    throw new UserError(
+      `${describeTarget(target)} has no write in ${where}${inNs}: Events are kept about an hour (kube-apiserver --event-ttl); "kubectl rs-reconcile record" keeps what happens from now on`,
+    );
+  }
+  if (found.size > 1) throw new UserError(`"${target.name}" is in several namespaces of ${where} (${[...found].sort().join(', ')}): choose one with -n`);
+}
+
+/** What the reader should know of the read: Events left out, none found, writes that failed. */
+function readNotices(h: EventsHistory, read: Read, inNs: string): string[] {
+  const notices: string[] = [];
+  if (read.unreadable > 0)
+    notices.push(
+      `${read.unreadable} Event${read.unreadable === 1 ? '' : 's'} of ${read.where} name${read.unreadable === 1 ? 's' : ''} no object or carr${read.unreadable === 1 ? 'ies' : 'y'} no time: left out`,
+    );
+  if (h.read === 0) {
+    notices.push(
+      `no Event of the ReplicaSet, ReplicationController or Deployment controllers${inNs} in ${read.where}: Events are kept about an hour (kube-apiserver --event-ttl); "kubectl rs-reconcile record" keeps what happens from now on`,
+    );
+  }
+  if (h.refused.length > 0) {
+    const last = h.refused[h.refused.length - 1];
+    notices.push(
+      `${h.refused.length} Event${h.refused.length === 1 ? '' : 's'} of writes that failed (FailedCreate, FailedDelete); the last, at ${last.time}, of ${last.controller?.kind ?? ''} ${last.controller?.name ?? ''}: ${last.message}`,
+    );
+  }
+  return notices;
+}
+
+/** The events kept in a spool while they are written out, and their counts (Events carry no state: no verdict). */
+function spoolEvents(events: readonly HistoryEvent[], spoolDir: string | undefined): { spool: EventSpool<HistoryEvent>; counts: HistoryCounts } {
+  const spool = new EventSpool<HistoryEvent>(spoolDir);
+  const counts: HistoryCounts = { events: 0, controller: 0, predicted: 0, notPredicted: 0, unknown: 0 };
+  try {
+    for (const e of events) {
+      spool.push(e);
+      counts.events++;
+      if (e.actor.controller) {
+        counts.controller++;
+        counts.unknown++;
+      }
+    }
+  } catch (e) {
+    spool.close();
+    throw e;
+  }
+  return { spool, counts };
 }
 
 /** The times of the first and last Event shown (ms): what Events cover is what they say. */

@@ -3,6 +3,8 @@
 // published at most ~10 times a second); this component only reads the published state and
 // turns keys and terminal resizes into actions.
 
+import type { ExplainModel } from '../core/explain-types.js';
+import type { PlanController } from '../core/plan-types.js';
 import { kindShort } from '../render/text.js';
 import { Box, useApp, useInput, useStdout, type Key } from 'ink';
 import { useEffect, useLayoutEffect, useMemo, useSyncExternalStore, type ReactElement } from 'react';
@@ -12,11 +14,11 @@ import { FilterBar } from './FilterBar.js';
 import { frameCounts, Header } from './Header.js';
 import { HelpOverlay } from './HelpOverlay.js';
 import { HistoryPane } from './HistoryPane.js';
-import { computeLayout, sizeOf } from './layout.js';
+import { computeLayout, sizeOf, type Layout } from './layout.js';
 import { ColorContext } from './line.js';
 import { LogPane } from './LogPane.js';
 import { QueuePane } from './QueuePane.js';
-import { awaitedBy, historyRows, selectedController, type KeyInput } from './state.js';
+import { awaitedBy, historyRows, selectedController, type KeyInput, type WatchState } from './state.js';
 import type { WatchStore } from './store.js';
 
 export interface AppProps {
@@ -80,18 +82,19 @@ export function splitKeys(input: string, key: Key): KeyInput[] {
   });
 }
 
-export function App({ store, color = true, onQuit, onInterrupt, onCommit }: AppProps) {
-  const s = useSyncExternalStore(store.subscribe, store.getSnapshot, store.getSnapshot);
-  const { stdout } = useStdout();
-  const { exit } = useApp();
-
+/** Each key read goes to the store one by one; Ctrl-C tells the caller first (a shell expects exit status 130). */
+function useDashboardKeys(store: WatchStore, onInterrupt?: () => void): void {
   useInput((input, key) => {
     for (const k of splitKeys(input, key)) {
       if (k.ctrl && k.input === 'c') onInterrupt?.();
       store.dispatch({ type: 'key', key: k });
     }
   });
+}
 
+/** A terminal resize is an action like a key: the layout is recomputed from the state. */
+function useResizeActions(store: WatchStore): void {
+  const { stdout } = useStdout();
   useEffect(() => {
     const onResize = () => store.dispatch({ type: 'resize', size: sizeOf(stdout, store.getState().size) });
     stdout.on('resize', onResize);
@@ -99,26 +102,23 @@ export function App({ store, color = true, onQuit, onInterrupt, onCommit }: AppP
       stdout.off('resize', onResize);
     };
   }, [stdout, store]);
+}
 
+/** Quitting is state the store reduces (q, Ctrl-C); leaving ink follows it once. */
+function useQuitOnState(quit: boolean, onQuit?: () => void): void {
+  const { exit } = useApp();
   useEffect(() => {
-    if (!s.quit) return;
+    if (!quit) return;
     onQuit?.();
     exit();
-  }, [s.quit, onQuit, exit]);
+  }, [quit, onQuit, exit]);
+}
 
-  useLayoutEffect(() => {
-    onCommit?.(); // after ink has laid out and written the frame
-  });
-
-  const layout = computeLayout(s.size, s.meta.mode);
-  const selected = selectedController(s);
-  const model = useMemo(() => (s.view === 'detail' && s.frame && selected ? s.frame.explain(selected) : null), [s.view, s.frame, selected]);
-  const showNamespace = s.frame ? frameCounts(s.frame).namespaces > 1 || s.meta.scope === 'all namespaces' : false;
-
-  let main: ReactElement;
-  if (s.help) main = <HelpOverlay rows={layout.main} width={layout.width} />;
-  else if (s.view === 'detail' && selected)
-    main = (
+/** The main pane: the help over everything, else the selected controller's detail, else the list. */
+function mainPane(s: WatchState, layout: Layout, selected: PlanController | null, model: ExplainModel | null): ReactElement {
+  if (s.help) return <HelpOverlay rows={layout.main} width={layout.width} />;
+  if (s.view === 'detail' && selected)
+    return (
       <DetailPane
         controller={selected}
         model={model}
@@ -129,19 +129,34 @@ export function App({ store, color = true, onQuit, onInterrupt, onCommit }: AppP
         width={layout.width}
       />
     );
-  else
-    main = (
-      <ControllersPane
-        frame={s.frame}
-        order={s.order}
-        top={s.top}
-        cursor={s.cursor}
-        rows={layout.main}
-        width={layout.width}
-        showNamespace={showNamespace}
-        filter={s.filter}
-      />
-    );
+  const showNamespace = s.frame ? frameCounts(s.frame).namespaces > 1 || s.meta.scope === 'all namespaces' : false;
+  return (
+    <ControllersPane
+      frame={s.frame}
+      order={s.order}
+      top={s.top}
+      cursor={s.cursor}
+      rows={layout.main}
+      width={layout.width}
+      showNamespace={showNamespace}
+      filter={s.filter}
+    />
+  );
+}
+
+export function App({ store, color = true, onQuit, onInterrupt, onCommit }: AppProps) {
+  const s = useSyncExternalStore(store.subscribe, store.getSnapshot, store.getSnapshot);
+  useDashboardKeys(store, onInterrupt);
+  useResizeActions(store);
+  useQuitOnState(s.quit, onQuit);
+
+  useLayoutEffect(() => {
+    onCommit?.(); // after ink has laid out and written the frame
+  });
+
+  const layout = computeLayout(s.size, s.meta.mode);
+  const selected = selectedController(s);
+  const model = useMemo(() => (s.view === 'detail' && s.frame && selected ? s.frame.explain(selected) : null), [s.view, s.frame, selected]);
 
   return (
     <ColorContext.Provider value={color}>
@@ -157,7 +172,7 @@ export function App({ store, color = true, onQuit, onInterrupt, onCommit }: AppP
           shown={s.order.length}
           width={layout.width}
         />
-        {main}
+        {mainPane(s, layout, selected, model)}
         {layout.queue > 0 ? <QueuePane queue={s.queue} actions={s.actions.last(layout.queue)} rows={layout.queue} width={layout.width} /> : null}
         {layout.log > 0 && s.historyPane ? (
           <HistoryPane

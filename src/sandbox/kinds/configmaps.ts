@@ -3,7 +3,7 @@
 import { stringMap } from '../defaults.js';
 import { count, COLUMNS } from '../table.js';
 import { sinceAge } from '../util.js';
-import { validateConfigMap, validateImmutableData } from '../validation.js';
+import { validateConfigMap, validateImmutableData } from '../validation-core.js';
 import { ALL_VERBS, type Kind } from './kind.js';
 
 export const configmaps: Kind = {

@@ -4,7 +4,7 @@
 import { defaultDeployment } from '../defaults.js';
 import { COLUMNS, deploymentRow } from '../table.js';
 import { deepEqual } from '../util.js';
-import { validateDeploymentSpec, validateDeploymentStatus, validateSelectorImmutable } from '../validation.js';
+import { validateDeploymentSpec, validateDeploymentStatus, validateSelectorImmutable } from '../validation-apps.js';
 import { ALL_VERBS, SCALE, STATUS, type Kind } from './kind.js';
 import { templateListStrategy, zeroTemplate } from './pod-template.js';
 

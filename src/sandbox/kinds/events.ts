@@ -1,7 +1,8 @@
 // Events (pkg/registry/core/event): names are path segments, a PUT may create one
 // (AllowCreateOnUpdate), and `source` is always there.
 import { COLUMNS, eventRow } from '../table.js';
-import { pathSegmentNameErrors, validateEvent } from '../validation.js';
+import { validateEvent } from '../validation-core.js';
+import { pathSegmentNameErrors } from '../validation.js';
 import { ALL_VERBS, fieldString, type Kind } from './kind.js';
 
 export const events: Kind = {

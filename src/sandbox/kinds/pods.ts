@@ -3,7 +3,7 @@
 import { defaultPodSpec, podQOS } from '../defaults.js';
 import { COLUMNS, podRow } from '../table.js';
 import { clone, isPlainObject } from '../util.js';
-import { validatePodSpec, validatePodStatus, validatePodUpdate } from '../validation.js';
+import { validatePodSpec, validatePodStatus, validatePodUpdate } from '../validation-core.js';
 import { ALL_VERBS, fieldBool, fieldString, STATUS, type Kind } from './kind.js';
 import { podSpecListStrategy } from './pod-template.js';
 

@@ -3,7 +3,8 @@
 import { defaultPodSpec } from '../defaults.js';
 import { COLUMNS, replicaRow } from '../table.js';
 import { isPlainObject } from '../util.js';
-import { validateReplicaSetSpec, validateReplicaStatus, validateSelectorImmutable } from '../validation.js';
+import { validateReplicaSetSpec, validateSelectorImmutable } from '../validation-apps.js';
+import { validateReplicaStatus } from '../validation-core.js';
 import { ALL_VERBS, SCALE, STATUS, type Kind } from './kind.js';
 import { templateListStrategy, zeroTemplate } from './pod-template.js';
 

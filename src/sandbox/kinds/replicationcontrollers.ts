@@ -3,7 +3,7 @@
 import { defaultPodSpec } from '../defaults.js';
 import { COLUMNS, replicaRow } from '../table.js';
 import { isPlainObject } from '../util.js';
-import { validateRCSpec, validateReplicaStatus } from '../validation.js';
+import { validateRCSpec, validateReplicaStatus } from '../validation-core.js';
 import { ALL_VERBS, SCALE, STATUS, type Kind } from './kind.js';
 import { templateListStrategy } from './pod-template.js';
 

@@ -3,7 +3,7 @@
 import { convertSecret } from '../defaults.js';
 import { count, COLUMNS } from '../table.js';
 import { sinceAge } from '../util.js';
-import { validateSecret, validateSecretUpdate } from '../validation.js';
+import { validateSecret, validateSecretUpdate } from '../validation-core.js';
 import { ALL_VERBS, type Kind } from './kind.js';
 
 export const secrets: Kind = {
