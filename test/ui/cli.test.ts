@@ -106,6 +106,9 @@ describe.skipIf(!TMUX)(`in a terminal (tmux)${noTmux}`, () => {
     t.keys(['?']);
     await t.waitFor(/── Help/, 'the help');
     t.keys(['Escape']);
+    // Esc and a key read in one go are Alt+key to a terminal program (as readline and ink read
+    // them): wait for the help to close, as a person would, before the next key
+    await t.waitFor((x) => !x.includes('── Help'), 'the help closed');
     t.keys(['p']);
     await t.waitFor(/^ PAUSED /m, 'PAUSED');
     t.keys(['q']);
