@@ -10,7 +10,9 @@ export function progressOn(stream: NodeJS.WriteStream, intervalMs = 100): Progre
   let shown = false;
   return {
     update(text: string) {
-      const t = performance.now();
+      // process.hrtime needs no module; performance.now() loads node:perf_hooks on Node.js 20
+      const [sec, ns] = process.hrtime();
+      const t = sec * 1e3 + ns / 1e6;
       if (t - last < intervalMs) return;
       last = t;
       shown = true;
