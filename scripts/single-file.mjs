@@ -242,8 +242,14 @@ function entryPlugin(root, manifest, pkg) {
       b.onLoad({ filter: /^rs-single:main-[a-z-]+$/, namespace: 'rs-single' }, (a) => {
         const id = a.path.slice('rs-single:main-'.length);
         const module = JSON.stringify(join(root, 'src', 'commands', `${id}.ts`));
+        // the file runs `id`'s words only (boot.cjs): its dispatch, help and the executable's
+        // fallback read that command's entry, so the others are left out (59 KB of JSON to read,
+        // hold in the code cache and parse at every start), but for a command that lists them all
+        const own = WHOLE_MANIFEST.has(id) ? manifest : { ...manifest, commands: { [id]: manifest.commands[id] } };
+        if (!own.commands[id]) throw new Error(`single-file: the manifest has no command ${id}`);
+        const ownData = `const manifest = JSON.parse(${JSON.stringify(JSON.stringify(own))});\nconst pkg = JSON.parse(${JSON.stringify(JSON.stringify(pkg))});\n`;
         return {
-          contents: `${data}import { dispatch } from ${dispatch};\nimport { seaFallback } from ${sea};\nconst COMMANDS = { ${JSON.stringify(id)}: () => import(${module}) };\nexport function run(argv) { return dispatch(argv, manifest, pkg, COMMANDS); }\nexport function fallback(argv) { return seaFallback(argv, manifest, pkg); }\n`,
+          contents: `${ownData}import { dispatch } from ${dispatch};\nimport { seaFallback } from ${sea};\nconst COMMANDS = { ${JSON.stringify(id)}: () => import(${module}) };\nexport function run(argv) { return dispatch(argv, manifest, pkg, COMMANDS); }\nexport function fallback(argv) { return seaFallback(argv, manifest, pkg); }\n`,
           resolveDir: root,
           loader: 'js',
         };
@@ -260,6 +266,9 @@ function entryPlugin(root, manifest, pkg) {
 
 /** The hot commands with a file of their own (main-<command>.cjs); the others run from main.cjs. */
 export const SPLIT = ['completion', 'diff', 'explain', 'version'];
+
+/** Split commands that read every command of the manifest (completion's scripts and TAB list them). */
+const WHOLE_MANIFEST = new Set(['completion']);
 
 /** light.cjs must carry none of HEAVY's packages (nor main.cjs's stubs of them): the build stops if it does. */
 function checkLight(metafile) {
