@@ -29,8 +29,11 @@ export function isPlainFd(fd: Fd): boolean {
     if (process.platform !== 'win32') {
       try {
         const st = fstatSync(fd);
-        devNull ??= st.isCharacterDevice() ? statSync('/dev/null').rdev : -1;
-        known = !st.isCharacterDevice() || st.rdev === devNull;
+        if (!st.isCharacterDevice()) known = true;
+        else {
+          devNull ??= statSync('/dev/null').rdev;
+          known = st.rdev === devNull;
+        }
       } catch {
         known = false; // the stream decides, as before
       }
