@@ -117,33 +117,6 @@ function chalkTtyPlugin(root) {
 }
 
 /**
- * src/render/color.ts answers colour level 0 without chalk (makeChalk); chalk itself is required
- * when the first coloured instance is made, so a start that prints no colour does not evaluate
- * it (about 1 ms: its styles, their getters, its two instances). The patch must apply.
- */
-function lazyChalkPlugin(root) {
-  const file = join(root, 'src', 'render', 'color.ts');
-  const FROM = "import { Chalk, type ChalkInstance } from 'chalk';";
-  const TO = [
-    "import type { ChalkInstance } from 'chalk';",
-    'let __rsChalk: { Chalk: new (o: { level: number }) => ChalkInstance } | undefined;',
-    "const Chalk = function (o: { level: number }) { return new (__rsChalk ??= require('chalk')).Chalk(o); } as unknown as new (o: { level: number }) => ChalkInstance;",
-  ].join('\n');
-  return {
-    name: 'rs-lazy-chalk',
-    setup(b) {
-      b.onLoad({ filter: /[\\/]src[\\/]render[\\/]color\.ts$/ }, (a) => {
-        if (a.path !== file) return undefined;
-        const text = readFileSync(a.path, 'utf8');
-        if (!text.includes(FROM))
-          throw new Error(`single-file: ${a.path} no longer contains ${JSON.stringify(FROM)}: review lazyChalkPlugin in scripts/single-file.mjs`);
-        return { contents: text.replace(FROM, TO), loader: 'ts' };
-      });
-    },
-  };
-}
-
-/**
  * Parts of @oclif/core that the lite Command reaches at load time but uses only on an error or a
  * debug flag (the logger and its `debug` package, the error handler with oclif's help, the help
  * class behind the --help flag builder): required on first use. Each patch must apply.
@@ -418,7 +391,6 @@ export async function buildSingleFile({ root, out, manifest, pkg, plugins, exter
       litePlugin(root),
       await lazyBuiltinsPlugin(),
       chalkTtyPlugin(root),
-      lazyChalkPlugin(root),
       topLevelAwaitPlugin(),
       liteOclifPatchPlugin(lazyHelpers),
       ...plugins,

@@ -82,6 +82,23 @@ describe('diff and explain on a file, a pipe, /dev/null', () => {
     }
   });
 
+  it('tell /dev/null, a file and a pipe from a terminal, whichever is asked first', () => {
+    const stdio = join(ROOT, 'dist', 'cli', 'stdio.js');
+    const file = join(tempDir('rs-stdio-'), 'out.txt');
+    for (const order of [
+      [2, 1],
+      [1, 2],
+    ]) {
+      const fd = openSync(file, 'w');
+      const script = `import(${JSON.stringify(stdio)}).then((m) => { const r = ${JSON.stringify(order)}.map((fd) => m.isPlainFd(fd)); require('fs').writeSync(3, JSON.stringify(r)); })`;
+      for (const out of ['ignore', 'pipe', fd] as const) {
+        const r = spawnSync(process.execPath, ['-e', script], { stdio: ['ignore', out, 'pipe', 'pipe'], encoding: 'utf8' });
+        expect(r.output[3], `stdout ${out}, asked ${order}: ${r.stderr}`).toBe('[true,true]');
+      }
+      closeSync(fd);
+    }
+  });
+
   it('print what the streams print, byte for byte, to a pipe and to a file, with the same exit status', () => {
     const dir = tempDir('rs-stdio-');
     for (const argv of [

@@ -1,7 +1,5 @@
-import { backgroundColorNames, Chalk, foregroundColorNames, modifierNames } from 'chalk';
-import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { colorLevel, makeChalk, STYLE_NAMES } from '../../src/render/color.js';
+import { colorLevel, makeChalk } from '../../src/render/color.js';
 
 const tty = { isTTY: true };
 const pipe = { isTTY: false };
@@ -61,44 +59,5 @@ describe('makeChalk', () => {
     expect(makeChalk(1).red('x')).toBe('\x1b[31mx\x1b[39m');
     expect(makeChalk(2).level).toBe(2);
     expect(makeChalk(3).rgb(1, 2, 3)('x')).toContain('\x1b[38;2;1;2;3m');
-  });
-});
-
-describe('makeChalk(0), without chalk', () => {
-  it("knows chalk's style names", () => {
-    expect([...STYLE_NAMES].sort()).toEqual([...modifierNames, ...foregroundColorNames, ...backgroundColorNames].sort());
-  });
-
-  it('answers what chalk answers at level 0, for any chain of styles and any arguments', () => {
-    const chalk = new Chalk({ level: 0 });
-    const plain = makeChalk(0);
-    expect(plain.level).toBe(0);
-    const step = fc.oneof(
-      fc.constantFrom(...STYLE_NAMES, 'visible').map((name) => ({ name, args: undefined as unknown[] | undefined })),
-      fc
-        .constantFrom<[string, unknown[]]>(
-          ['rgb', [1, 2, 3]],
-          ['hex', ['#ff0000']],
-          ['ansi256', [208]],
-          ['bgRgb', [0, 0, 0]],
-          ['bgHex', ['#abc']],
-          ['bgAnsi256', [17]],
-        )
-        .map(([name, args]) => ({ name, args })),
-    );
-    const arg = fc.oneof(fc.string(), fc.integer(), fc.constant(null), fc.constant(undefined), fc.array(fc.string(), { maxLength: 3 }), fc.boolean());
-    fc.assert(
-      fc.property(fc.array(step, { maxLength: 4 }), fc.array(arg, { maxLength: 3 }), (chain, args) => {
-        // chalk's style names are dynamic: the chain is walked untyped, on both
-        let a: any = chalk;
-        let b: any = plain;
-        for (const { name, args: model } of chain) {
-          a = model ? a[name](...model) : a[name];
-          b = model ? b[name](...model) : b[name];
-        }
-        expect(b(...args)).toBe(a(...args));
-      }),
-      { numRuns: 500 },
-    );
   });
 });
