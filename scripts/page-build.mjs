@@ -11,7 +11,10 @@ const noTablePlugin = {
   name: 'rs-page-no-table',
   setup(b) {
     b.onResolve({ filter: /^cli-table3(\/.*)?$/ }, (a) => ({ path: a.path, namespace: 'rs-page-empty' }));
-    b.onLoad({ filter: /.*/, namespace: 'rs-page-empty' }, () => ({ contents: 'export default {}; export const strlen = (s) => s.length;', loader: 'js' }));
+    b.onLoad({ filter: /.*/, namespace: 'rs-page-empty' }, () => ({
+      contents: 'export default {}; export const strlen = (s) => s.length; export const colorizeLines = (l) => l;',
+      loader: 'js',
+    }));
   },
 };
 

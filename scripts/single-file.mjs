@@ -86,13 +86,18 @@ function topLevelAwaitPlugin() {
 /**
  * chalk decides its colour level when it is evaluated, from tty.isatty(1) and (2): node:tty
  * requires node:net (and net perf_hooks, diagnostics_channel…), 2 ms of a start that writes to a
- * file or a pipe. process.stdout.isTTY is the same answer for fd 1 (Node.js makes stdout a
- * tty.WriteStream exactly when isatty(1)), and so for fd 2; a command writes to stdout anyway,
- * so asking it costs nothing, and tty is loaded only when a terminal is there. The patch must apply.
+ * file or a pipe. src/cli/stdio.ts's isPlainFd tells a file, a pipe or /dev/null (no terminal)
+ * from its fstat, and otherwise process.stdout.isTTY is the same answer for fd 1 (Node.js makes
+ * stdout a tty.WriteStream exactly when isatty(1)), and so for fd 2: neither node:tty nor the
+ * streams (node:stream, 1.8 ms) are loaded unless a terminal may be there. The patch must apply.
  */
-function chalkTtyPlugin() {
+function chalkTtyPlugin(root) {
   const FROM = ['stdout: createSupportsColor({isTTY: tty.isatty(1)}),', 'stderr: createSupportsColor({isTTY: tty.isatty(2)}),'];
-  const TO = ['stdout: createSupportsColor({isTTY: process.stdout.isTTY === true}),', 'stderr: createSupportsColor({isTTY: process.stderr.isTTY === true}),'];
+  const TO = [
+    'stdout: createSupportsColor({isTTY: !__rsIsPlainFd(1) && process.stdout.isTTY === true}),',
+    'stderr: createSupportsColor({isTTY: !__rsIsPlainFd(2) && process.stderr.isTTY === true}),',
+  ];
+  const stdio = JSON.stringify(join(root, 'src', 'cli', 'stdio.ts'));
   return {
     name: 'rs-chalk-no-tty',
     setup(b) {
@@ -105,7 +110,7 @@ function chalkTtyPlugin() {
         }
         // tty was used for nothing else
         if (/\btty\./.test(text)) throw new Error(`single-file: ${a.path} uses node:tty further: review chalkTtyPlugin in scripts/single-file.mjs`);
-        return { contents: text.replace("import tty from 'node:tty';\n", ''), loader: 'js' };
+        return { contents: text.replace("import tty from 'node:tty';\n", `import { isPlainFd as __rsIsPlainFd } from ${stdio};\n`), loader: 'js' };
       });
     },
   };
@@ -237,8 +242,14 @@ function entryPlugin(root, manifest, pkg) {
       b.onLoad({ filter: /^rs-single:main-[a-z-]+$/, namespace: 'rs-single' }, (a) => {
         const id = a.path.slice('rs-single:main-'.length);
         const module = JSON.stringify(join(root, 'src', 'commands', `${id}.ts`));
+        // the file runs `id`'s words only (boot.cjs): its dispatch, help and the executable's
+        // fallback read that command's entry, so the others are left out (59 KB of JSON to read,
+        // hold in the code cache and parse at every start), but for a command that lists them all
+        const own = WHOLE_MANIFEST.has(id) ? manifest : { ...manifest, commands: { [id]: manifest.commands[id] } };
+        if (!own.commands[id]) throw new Error(`single-file: the manifest has no command ${id}`);
+        const ownData = `const manifest = JSON.parse(${JSON.stringify(JSON.stringify(own))});\nconst pkg = JSON.parse(${JSON.stringify(JSON.stringify(pkg))});\n`;
         return {
-          contents: `${data}import { dispatch } from ${dispatch};\nimport { seaFallback } from ${sea};\nconst COMMANDS = { ${JSON.stringify(id)}: () => import(${module}) };\nexport function run(argv) { return dispatch(argv, manifest, pkg, COMMANDS); }\nexport function fallback(argv) { return seaFallback(argv, manifest, pkg); }\n`,
+          contents: `${ownData}import { dispatch } from ${dispatch};\nimport { seaFallback } from ${sea};\nconst COMMANDS = { ${JSON.stringify(id)}: () => import(${module}) };\nexport function run(argv) { return dispatch(argv, manifest, pkg, COMMANDS); }\nexport function fallback(argv) { return seaFallback(argv, manifest, pkg); }\n`,
           resolveDir: root,
           loader: 'js',
         };
@@ -255,6 +266,9 @@ function entryPlugin(root, manifest, pkg) {
 
 /** The hot commands with a file of their own (main-<command>.cjs); the others run from main.cjs. */
 export const SPLIT = ['completion', 'diff', 'explain', 'version'];
+
+/** Split commands that read every command of the manifest (completion's scripts and TAB list them). */
+const WHOLE_MANIFEST = new Set(['completion']);
 
 /** light.cjs must carry none of HEAVY's packages (nor main.cjs's stubs of them): the build stops if it does. */
 function checkLight(metafile) {
@@ -376,7 +390,7 @@ export async function buildSingleFile({ root, out, manifest, pkg, plugins, exter
       entryPlugin(root, manifest, slimPkg),
       litePlugin(root),
       await lazyBuiltinsPlugin(),
-      chalkTtyPlugin(),
+      chalkTtyPlugin(root),
       topLevelAwaitPlugin(),
       liteOclifPatchPlugin(lazyHelpers),
       ...plugins,

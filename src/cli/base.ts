@@ -6,6 +6,7 @@ import { Command, Errors, Flags } from '@oclif/core';
 import { NoObjectsError, oneLine, UserError } from '../errors.js';
 import { onInterrupt, type InterruptOptions, type Interruption } from './interrupt.js';
 import { displayName } from './program-name.js';
+import { isPlainFd, writeFd } from './stdio.js';
 
 export abstract class BaseCommand extends Command {
   static override baseFlags = {
@@ -34,11 +35,11 @@ export abstract class BaseCommand extends Command {
   }
 
   protected warning(message: string): void {
-    process.stderr.write(`warning: ${message}\n`);
+    writeFd(2, `warning: ${message}\n`);
   }
 
   protected print(text: string): void {
-    process.stdout.write(text.endsWith('\n') || text === '' ? text : text + '\n');
+    writeFd(1, text.endsWith('\n') || text === '' ? text : text + '\n');
   }
 
   /**
@@ -58,6 +59,21 @@ export abstract class BaseCommand extends Command {
       }
       await this.writeChunks(chunks, stream);
       await new Promise<void>((resolve, reject) => stream.end((err?: Error | null) => (err ? reject(err) : resolve())));
+      return;
+    }
+    if (isPlainFd(1)) {
+      // a file, a pipe, /dev/null: written in the same writes, synchronously (src/cli/stdio.ts)
+      let buffered: string[] = [];
+      let size = 0;
+      for (const chunk of chunks) {
+        buffered.push(chunk);
+        size += chunk.length;
+        if (size < 1 << 20) continue;
+        if (!writeFd(1, buffered.join(''))) return; // the reader went away
+        buffered = [];
+        size = 0;
+      }
+      writeFd(1, buffered.join(''));
       return;
     }
     await this.writeChunks(chunks, process.stdout);
@@ -106,8 +122,8 @@ export abstract class BaseCommand extends Command {
     // what a stopped piece of work throws on its way out is no error of its own
     if (this.interruption?.received && !debug) return;
     if (err instanceof UserError) {
-      process.stderr.write(`error: ${err instanceof NoObjectsError ? err.forCommand(this.id ?? displayName()) : err.message}\n`);
-      if (debug && err.stack) process.stderr.write(err.stack + '\n');
+      writeFd(2, `error: ${err instanceof NoObjectsError ? err.forCommand(this.id ?? displayName()) : err.message}\n`);
+      if (debug && err.stack) writeFd(2, err.stack + '\n');
       process.exitCode = err.exitCode;
       return;
     }
@@ -118,12 +134,12 @@ export abstract class BaseCommand extends Command {
       this.parsed = true; // the parse ran and failed: no "did not parse its arguments" warning
       const ctor = this.ctor as { flags?: Record<string, FlagDef>; baseFlags?: Record<string, FlagDef>; args?: Record<string, ArgDef> };
       const line = flagErrorLine(err, { ...ctor.baseFlags, ...ctor.flags }, ctor.args ?? {});
-      process.stderr.write(`error: ${line}\nSee '${displayName()}${this.id ? ` ${this.id.replace(/:/g, ' ')}` : ''} --help' for usage.\n`);
+      writeFd(2, `error: ${line}\nSee '${displayName()}${this.id ? ` ${this.id.replace(/:/g, ' ')}` : ''} --help' for usage.\n`);
       process.exitCode = 2;
       return;
     }
-    process.stderr.write(`error: ${oneLine(err)}${debug ? '' : ' (run with --debug for details)'}\n`);
-    if (debug && err.stack) process.stderr.write(err.stack + '\n');
+    writeFd(2, `error: ${oneLine(err)}${debug ? '' : ' (run with --debug for details)'}\n`);
+    if (debug && err.stack) writeFd(2, err.stack + '\n');
     process.exitCode = 2;
     return;
   }

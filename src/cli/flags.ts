@@ -4,6 +4,7 @@ import { Flags } from '@oclif/core';
 import { DEFAULT_MAX_INPUT_BYTES, formatBytes } from '../input/read-input.js';
 import { colorLevel, makeChalk, type ChalkInstance } from '../render/color.js';
 import { formatsFor, type ViewName } from '../render/formats.js';
+import { terminalStream } from './stdio.js';
 import type { BehaviourOptions } from '../services/behaviour.js';
 import type { ModelOptions, SourceOptions } from '../services/plan-service.js';
 
@@ -168,6 +169,9 @@ export function writerOptions(flags: { workers: number; 'kube-api-qps': number; 
   return { workers: flags.workers, qps: flags['kube-api-qps'], burst: flags['kube-api-burst'] };
 }
 
+/** A file or a pipe (src/cli/stdio.ts tells them without making process.stdout or process.stderr). */
+const NO_TERMINAL = { isTTY: false };
+
 /** The colours and the width of a human view. */
 export interface OutputStyle {
   chalk: ChalkInstance;
@@ -181,7 +185,7 @@ export interface OutputStyle {
  */
 export function stdoutStyle(
   flags: { 'output-file'?: string } = {},
-  out: { isTTY?: boolean; columns?: number } = process.stdout,
+  out: { isTTY?: boolean; columns?: number } = terminalStream(1) ?? NO_TERMINAL,
   env: NodeJS.ProcessEnv = process.env,
 ): OutputStyle {
   const tty = flags['output-file'] === undefined && out.isTTY === true;
@@ -189,6 +193,6 @@ export function stdoutStyle(
 }
 
 /** The colours of warnings on stderr (the overlap warnings before a plan). */
-export function stderrChalk(err: { isTTY?: boolean } = process.stderr, env: NodeJS.ProcessEnv = process.env): ChalkInstance {
+export function stderrChalk(err: { isTTY?: boolean } = terminalStream(2) ?? NO_TERMINAL, env: NodeJS.ProcessEnv = process.env): ChalkInstance {
   return makeChalk(colorLevel(err, env));
 }

@@ -2,6 +2,7 @@ import { Args } from '@oclif/core';
 import { BaseCommand } from '../cli/base.js';
 import { connectionFlags, modelFlags, modelOptions, noHeadersFlag, outputFlag, scopeFlags, sourceOptions, stderrChalk, stdoutStyle } from '../cli/flags.js';
 import { progressOn } from '../cli/progress.js';
+import { writeFd } from '../cli/stdio.js';
 import { parseTarget } from '../cli/targets.js';
 import { renderDiffTable, renderOverlapWarnings, renderSummary } from '../render/diff-table.js';
 import { renderOutput } from '../render/formats.js';
@@ -47,19 +48,17 @@ so it is not in sync), greater than 1 on an error.`;
   async run(): Promise<void> {
     const { argv, flags } = await this.parse(Diff);
     const targets = (argv as string[]).map(parseTarget);
-    const ctx = await preparePlan(sourceOptions(flags), modelOptions(flags), targets, { progress: progressOn(process.stderr) });
+    const ctx = await preparePlan(sourceOptions(flags), modelOptions(flags), targets, { progress: progressOn() });
     for (const n of ctx.notices) this.warning(n);
     const plan = ctx.plan;
-    process.stderr.write(renderOverlapWarnings(plan, stderrChalk()));
+    writeFd(2, renderOverlapWarnings(plan, stderrChalk()));
     await this.printChunks(
       renderOutput(flags.output, {
         document: () => plan,
         names: () => renderNames(plan),
         human: (wide) => {
           if (plan.controllers.length === 0) {
-            process.stderr.write(
-              `No ReplicaSets or ReplicationControllers found${scopeWords(flags.namespace, flags['all-namespaces'], !!flags.filename?.length)}.\n`,
-            );
+            writeFd(2, `No ReplicaSets or ReplicationControllers found${scopeWords(flags.namespace, flags['all-namespaces'], !!flags.filename?.length)}.\n`);
             return [];
           }
           const { chalk, width } = stdoutStyle();

@@ -2,6 +2,7 @@ import { Args, Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base.js';
 import { connectionFlags, modelFlags, modelOptions, oneTargetScopeFlags, outputFlag, sourceOptions, stderrChalk, stdoutStyle } from '../cli/flags.js';
 import { progressOn } from '../cli/progress.js';
+import { writeFd } from '../cli/stdio.js';
 import { parsePodTarget } from '../cli/pod-target.js';
 import { parseTarget } from '../cli/targets.js';
 import { renderOverlapWarnings } from '../render/diff-table.js';
@@ -73,7 +74,7 @@ Nothing is written.`;
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Explain);
     const podName = parsePodTarget(args.name);
-    const io = { progress: progressOn(process.stderr) };
+    const io = { progress: progressOn() };
     if (podName !== undefined) {
       const story = await explainPod(sourceOptions(flags), modelOptions(flags), podName, io);
       for (const n of story.notices) this.warning(n);
@@ -89,7 +90,7 @@ Nothing is written.`;
     const target = parseTarget(args.name);
     const story = await explainController(sourceOptions(flags), modelOptions(flags), target, io);
     for (const n of story.notices) this.warning(n);
-    process.stderr.write(renderOverlapWarnings(story.plan, stderrChalk()));
+    writeFd(2, renderOverlapWarnings(story.plan, stderrChalk()));
     await this.printChunks(
       renderOutput(flags.output, {
         document: () => story.plan,

@@ -218,9 +218,19 @@ export function ingestValue(sink: Sink, v: unknown, origin: Origin, rel: Path, l
 
 const PROGRESS_INTERVAL_MS = 100;
 
+/**
+ * Milliseconds on a monotonic clock. process.hrtime, not performance.now(): on Node.js 20 the
+ * global `performance` loads node:perf_hooks and ten internal modules (about 1 ms) on first use,
+ * and a Progress is made for every read, shown or not.
+ */
+function monotonicMs(): number {
+  const [s, ns] = process.hrtime();
+  return s * 1e3 + ns / 1e6;
+}
+
 export class Progress {
   private doneBefore = 0;
-  private last = performance.now();
+  private last = monotonicMs();
 
   constructor(
     private readonly callback: (bytesDone: number, bytesTotal: number) => void,
@@ -229,7 +239,7 @@ export class Progress {
 
   /** Whether a report is due; if so, reports `offset` bytes into the current file. */
   due(offset: number): boolean {
-    const now = performance.now();
+    const now = monotonicMs();
     if (now - this.last < PROGRESS_INTERVAL_MS) return false;
     this.last = now;
     this.callback(this.doneBefore + Math.min(offset, this.total - this.doneBefore), this.total);

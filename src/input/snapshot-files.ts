@@ -10,8 +10,7 @@
 // refused if it is not text (read-input.ts); a field given twice in one object is refused, as
 // the API server's strict decoding refuses it.
 
-import { createReadStream, type Stats } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
+import { createReadStream, readdirSync, type Stats, statSync } from 'node:fs';
 import { extname, join, resolve } from 'node:path';
 
 import { controllerObjectsOf } from '../core/controller.js';
@@ -116,7 +115,11 @@ interface Source {
   regular: boolean;
 }
 
-async function expand(paths: string[], cwd: string): Promise<Source[]> {
+/**
+ * The sources the paths name. Synchronous calls: a stat and a directory listing take
+ * microseconds, and node:fs/promises costs about 1.3 ms to load (docs/startup.md).
+ */
+function expand(paths: string[], cwd: string): Source[] {
   const sources: Source[] = [];
   let stdinSeen = false;
   for (const p of paths) {
@@ -129,7 +132,7 @@ async function expand(paths: string[], cwd: string): Promise<Source[]> {
     const abs = resolve(cwd, p);
     let st: Stats;
     try {
-      st = await stat(abs);
+      st = statSync(abs);
     } catch (e) {
       throw fileReadError(p, e);
     }
@@ -140,7 +143,7 @@ async function expand(paths: string[], cwd: string): Promise<Source[]> {
     }
     let names: string[];
     try {
-      names = await readdir(abs);
+      names = readdirSync(abs);
     } catch (e) {
       throw fileReadError(p, e);
     }
@@ -148,7 +151,12 @@ async function expand(paths: string[], cwd: string): Promise<Source[]> {
     for (const name of names) {
       if (!SNAPSHOT_EXTENSIONS.has(extname(name))) continue;
       const entry = join(abs, name);
-      const entryStat = await stat(entry).catch(() => undefined); // a dangling link is no snapshot
+      let entryStat: Stats | undefined;
+      try {
+        entryStat = statSync(entry);
+      } catch {
+        entryStat = undefined; // a dangling link is no snapshot
+      }
       if (entryStat?.isFile()) sources.push({ label: join(p, name), path: entry, size: entryStat.size, regular: true });
     }
   }
@@ -176,7 +184,7 @@ const nextTurn = () => new Promise<void>((done) => setImmediate(done));
  * again (same kind, namespace and name) replaces the earlier one. Problems are `UserError`s.
  */
 export async function loadSnapshotFiles(paths: string[], opts: LoadOptions = {}): Promise<LoadResult> {
-  const sources = await expand(paths, opts.cwd ?? process.cwd());
+  const sources = expand(paths, opts.cwd ?? process.cwd());
   const progress = opts.onProgress
     ? new Progress(
         opts.onProgress,

@@ -5,6 +5,7 @@
 // file, and each hot command's own file (main-<command>.cjs) runs it with that command only. What it does not recognise is left to oclif (the caller runs oclif when this returns
 // false): other help forms, --version, unknown commands and their suggestions.
 import { commandHelp, liteConfig, rootHelp, type Manifest, type PackageInfo } from './light.js';
+import { whenStdoutMade } from '../cli/stdio.js';
 import type { LiteConfig } from './oclif-lite.js';
 
 export { liteConfig, type Manifest, type PackageInfo } from './light.js';
@@ -30,10 +31,14 @@ export function route(argv: string[], manifest: Manifest, commands: CommandLoade
 export async function dispatch(argv: string[], manifest: Manifest, pkg: PackageInfo, commands: CommandLoaders): Promise<boolean> {
   const r = route(argv, manifest, commands);
   if (r === null) return false;
-  // as oclif's Command module does: a reader that goes away (`| head`) is not an error
-  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
-    if (err.code !== 'EPIPE') throw err;
-  });
+  // as oclif's Command module does: a reader that goes away (`| head`) is not an error. Put on
+  // process.stdout when something makes it: diff and explain write a file or a pipe without it
+  // (src/cli/stdio.ts)
+  whenStdoutMade((s) =>
+    s.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EPIPE') throw err;
+    }),
+  );
   // (the help is src/main/light.ts's, which answers these first when boot.cjs runs it)
   if (r.kind === 'root-help') {
     process.stdout.write(rootHelp(manifest, pkg));

@@ -3,4 +3,6 @@
 declare module 'cli-table3/src/utils.js' {
   /** Display width of the widest line of `str`, ANSI colour codes removed (string-width). */
   export function strlen(str: string): number;
+  /** The lines of a cell, each with the colours left open by an earlier line re-opened and its own closed. */
+  export function colorizeLines(lines: string[]): string[];
 }

@@ -11,9 +11,16 @@
 // function (`utils.strlen`: string-width of the text without colour codes, plus the padding,
 // at least 1), so every chunk draws every column exactly as one table of all the rows would.
 // Our tables have no spans and no borders, so the chunks' lines joined are that table's lines.
+//
+// Most tables are drawn without cli-table3: when every cell is one line of text, cli-table3's
+// line for a row is each cell as cli-table3 colours it (`colorizeLines`: it closes a colour left
+// open), padded with spaces to its column's width, the cells joined with no border. That is
+// drawn here directly (a tenth of `explain`'s run on a small snapshot went to cli-table3's
+// per-cell set-up, docs/startup.md); anything else (a cell with a line break, a row of another
+// length) goes through cli-table3. test/render/table.test.ts checks the two draw alike.
 
 import Table from 'cli-table3';
-import { strlen } from 'cli-table3/src/utils.js';
+import { colorizeLines, strlen } from 'cli-table3/src/utils.js';
 
 /**
  * Rows per cli-table3 table: its layout costs CHUNK_ROWS × C² / 2 checks per row, and each table
@@ -60,14 +67,52 @@ function cellWidth(text: string): number {
 export function drawTable(head: string[] | undefined, rows: string[][], gap: number, floor?: number[]): string[] {
   const columns = head?.length ?? rows[0]?.length ?? 0;
   if (columns === 0 || (head === undefined && rows.length === 0)) return [];
-  // `floor`: widths the columns have at least (a table drawn in parts lays every part out alike)
+  const colWidths = columnWidths(head, rows, gap, floor);
+  if (isOneLineGrid(head, rows, columns)) return drawOneLineCells(head, rows, colWidths);
+  return drawWithCliTable3(head, rows, gap, colWidths);
+}
+
+/**
+ * Every column's width as drawn: its widest cell (as cli-table3 measures it) plus `gap`, at least
+ * `floor` plus `gap` (a table drawn in parts lays every part out alike), at least 1.
+ */
+export function columnWidths(head: string[] | undefined, rows: string[][], gap: number, floor?: number[]): number[] {
+  const columns = head?.length ?? rows[0]?.length ?? 0;
   const colWidths = Array.from({ length: columns }, (_, i) => Math.max(1, (floor?.[i] ?? 0) + (floor ? gap : 0)));
   const widen = (row: string[]): void => {
     for (let i = 0; i < columns; i++) colWidths[i] = Math.max(colWidths[i], cellWidth(row[i] ?? '') + gap);
   };
   if (head) widen(head);
   for (const row of rows) widen(row);
+  return colWidths;
+}
 
+/** Whether every cell is one line of text and every row has `columns` cells. */
+function isOneLineGrid(head: string[] | undefined, rows: string[][], columns: number): boolean {
+  const oneLine = (row: string[]): boolean => row.length === columns && row.every((cell) => typeof cell === 'string' && !cell.includes('\n'));
+  return (head === undefined || oneLine(head)) && rows.every(oneLine);
+}
+
+/**
+ * cli-table3's lines for one-line cells, `colWidths` at least each cell's width: each cell as it
+ * colours it, padded to its column's width (exported for the test).
+ */
+export function drawOneLineCells(head: string[] | undefined, rows: string[][], colWidths: number[]): string[] {
+  const line = (row: string[]): string => {
+    let out = '';
+    for (let i = 0; i < row.length; i++) {
+      const text = row[i].includes('\x1b') ? colorizeLines([row[i]])[0] : row[i];
+      out += text + ' '.repeat(colWidths[i] - cellWidth(text));
+    }
+    return out;
+  };
+  const lines = head ? [line(head)] : [];
+  for (const row of rows) lines.push(line(row));
+  return lines;
+}
+
+/** The lines as cli-table3 draws them, in chunks of CHUNK_ROWS rows (exported for the test). */
+export function drawWithCliTable3(head: string[] | undefined, rows: string[][], gap: number, colWidths: number[]): string[] {
   const lines: string[] = [];
   const draw = (chunk: string[][], withHead: boolean): void => {
     const table = new Table({

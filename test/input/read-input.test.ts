@@ -13,6 +13,7 @@ import {
   parseByteQuantity,
   readFileLimited,
   readStreamLimited,
+  SYNC_READ_BYTES,
   TEXT_CHECK_BYTES,
 } from '../../src/input/read-input.js';
 import { loadSnapshotFiles } from '../../src/input/snapshot-files.js';
@@ -157,6 +158,17 @@ describe('readFileLimited', () => {
     expect((await readFileLimited(f, 'grown.yaml', 5, 100)).toString()).toBe('a: b\nc: d\n');
     const e = await failure(readFileLimited(f, 'grown.yaml', 5, 8));
     expect(e.message).toBe('error reading grown.yaml: too large: stopped reading at the input limit of 8 bytes (raise it with --max-input-size)');
+  });
+
+  it('reads a file over SYNC_READ_BYTES through a file handle alike: whole, on past its size, within the limit', async () => {
+    const f = join(dir, 'large.yaml');
+    const text = 'a: b\n'.repeat(Math.ceil((SYNC_READ_BYTES + TEXT_CHECK_BYTES + 3) / 5));
+    await writeFile(f, text);
+    const size = Buffer.byteLength(text);
+    expect((await readFileLimited(f, 'large.yaml', size, size)).toString()).toBe(text);
+    expect((await readFileLimited(f, 'large.yaml', SYNC_READ_BYTES + 1, size)).toString()).toBe(text);
+    const e = await failure(readFileLimited(f, 'large.yaml', SYNC_READ_BYTES + 1, size - 1));
+    expect(e.message).toMatch(/^error reading large\.yaml: too large: stopped reading at the input limit of /);
   });
 
   it('refuses binary content at its first bytes', async () => {
