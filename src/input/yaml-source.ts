@@ -18,7 +18,8 @@ import type { Document, LineCounter, YAMLError } from 'yaml';
 import { fileParseError, yamlParseError, type UserError } from '../errors.js';
 import { duplicateFieldError, ingestValue, itemsContext, type Origin, type Progress, type Sink, type Steps } from './ingest.js';
 import { isMapping, type Path } from './objects.js';
-import { BAIL, parseBlockYaml, splitYamlList, type YamlListSplit } from './yaml-fast.js';
+import { BAIL, parseBlockYaml } from './yaml-fast.js';
+import { splitYamlList, type YamlListSplit } from './yaml-list.js';
 import { loadAllFast, loadFast } from './yaml-js.js';
 
 type YamlDoc = Document.Parsed;

@@ -5,7 +5,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parse, parseDocument, stringify, type ToStringOptions } from 'yaml';
 
-import { BAIL, parseBlockYaml, splitYamlList } from '../../src/input/yaml-fast.js';
+import { BAIL, parseBlockYaml } from '../../src/input/yaml-fast.js';
+import { splitYamlList } from '../../src/input/yaml-list.js';
 
 const FIXTURE = fileURLToPath(new URL('./fixtures/kubectl-get-rs-rc-pods.yaml', import.meta.url));
 
