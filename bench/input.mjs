@@ -37,7 +37,8 @@ const READERS = {
   },
   // The hand-written block reader (src/input/yaml-fast.ts), item by item as the loader calls it.
   'yaml-fast': async () => {
-    const { splitYamlList, parseBlockYaml, BAIL } = await import(distUrl('input/yaml-fast.js'));
+    const { parseBlockYaml, BAIL } = await import(distUrl('input/yaml-fast.js'));
+    const { splitYamlList } = await import(distUrl('input/yaml-list.js'));
     return async (file) => {
       const text = readFileSync(file, 'utf8');
       let n = 0;
