@@ -379,44 +379,28 @@ function onFilterKey(s: WatchState, k: KeyInput): WatchState {
   return s;
 }
 
+/**
+ * Where a movement key takes a cursor at `at` in `count` rows, a page being `page` rows: ↑/k and
+ * ↓/j by one, PgUp/PgDn by a page, Home/g and End/G to the ends; any other key leaves it (the
+ * callers clamp it).
+ */
+function movedTo(k: KeyInput, at: number, page: number, count: number): number {
+  if (k.upArrow || k.input === 'k') return at - 1;
+  if (k.downArrow || k.input === 'j') return at + 1;
+  if (k.pageUp) return at - page;
+  if (k.pageDown) return at + page;
+  if (k.home || k.input === 'g') return 0;
+  if (k.end || k.input === 'G') return count - 1;
+  return at;
+}
+
 function onMove(s: WatchState, k: KeyInput): WatchState {
-  const layout = computeLayout(s.size, s.meta.mode);
   if (s.view === 'detail') {
     const c = selectedController(s);
     if (!c) return s;
-    const page = podRowsFor(s, c);
-    const to =
-      k.upArrow || k.input === 'k'
-        ? s.podCursor - 1
-        : k.downArrow || k.input === 'j'
-          ? s.podCursor + 1
-          : k.pageUp
-            ? s.podCursor - page
-            : k.pageDown
-              ? s.podCursor + page
-              : k.home || k.input === 'g'
-                ? 0
-                : k.end || k.input === 'G'
-                  ? c.pods.length - 1
-                  : s.podCursor;
-    return movePod(s, c, to);
+    return movePod(s, c, movedTo(k, s.podCursor, podRowsFor(s, c), c.pods.length));
   }
-  const page = listRows(layout);
-  const to =
-    k.upArrow || k.input === 'k'
-      ? s.cursor - 1
-      : k.downArrow || k.input === 'j'
-        ? s.cursor + 1
-        : k.pageUp
-          ? s.cursor - page
-          : k.pageDown
-            ? s.cursor + page
-            : k.home || k.input === 'g'
-              ? 0
-              : k.end || k.input === 'G'
-                ? s.order.length - 1
-                : s.cursor;
-  return moveCursor(s, to);
+  return moveCursor(s, movedTo(k, s.cursor, listRows(computeLayout(s.size, s.meta.mode)), s.order.length));
 }
 
 function isMove(k: KeyInput): boolean {
