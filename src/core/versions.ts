@@ -1,9 +1,11 @@
 // Upstream behaviour that changed between Kubernetes minor versions, and the feature gates that
-// change this controller (docs/how-it-works.md, Versions; 1.36 is compared with 1.35 at the gate it added). `--kube-version 1.X` picks one; reading a cluster
-// the default is the server's own minor, offline the newest.
+// change this controller (docs/how-it-works.md, Versions, says what each release was compared
+// with). `--kube-version 1.X` picks one; reading a cluster the default is the server's own minor,
+// offline the newest. A minor whose rules equal the one before it adds no line below: only
+// NEWEST_MINOR moves.
 
 export const OLDEST_MINOR = 24;
-export const NEWEST_MINOR = 36;
+export const NEWEST_MINOR = 37;
 export const NEWEST_VERSION = `1.${NEWEST_MINOR}`;
 
 import type { ControllerKind } from './types.js';

@@ -1,6 +1,8 @@
 // `version`: the tool, Node.js, the server's version (when a cluster is configured and answers in
 // time) and the upstream controller behaviour emulated against it. An unreachable or missing
-// cluster is reported, never an error: `version` must work offline.
+// cluster is reported, never an error: `version` must work offline. Run as a kubectl plugin,
+// kubectl 1.37+ passes its own path in KUBECTL_PATH: that kubectl's client version is shown too
+// (never required; without KUBECTL_PATH nothing is run).
 
 import type { ConnectionFlags } from '../cluster/kubeconfig.js';
 import { behaviourFeatures, type BehaviourFeature } from '../core/messages.js';
@@ -15,9 +17,14 @@ export type ServerInfo =
   | { reachable: true; gitVersion: string; major: string; minor: string; context: string; server: string }
   | { reachable: false; reason: string; context?: string; server?: string };
 
+/** The kubectl that runs this plugin (KUBECTL_PATH), and its client version or why it is not known. */
+export type KubectlInfo = { path: string; gitVersion: string } | { path: string; reason: string };
+
 export interface VersionReport {
   rsReconcile: string;
   node: string;
+  /** null when kubectl did not say where it is (no KUBECTL_PATH). */
+  kubectl: KubectlInfo | null;
   /** null with --client: the server was not asked. */
   server: ServerInfo | null;
   controllerBehaviour: {
@@ -72,8 +79,34 @@ export async function serverInfo(connection: ConnectionFlags, env: NodeJS.Proces
   }
 }
 
+/**
+ * `$KUBECTL_PATH version --client -o json`: the client version of the kubectl that runs this
+ * plugin. Settles within the timeout; a kubectl that fails or says nothing usable is reported.
+ */
+export async function kubectlInfo(env: NodeJS.ProcessEnv, timeoutMs = VERSION_TIMEOUT_MS): Promise<KubectlInfo | null> {
+  const path = env.KUBECTL_PATH;
+  if (!path) return null;
+  const { execFile } = await import('node:child_process');
+  return new Promise((resolve) => {
+    execFile(path, ['version', '--client', '-o', 'json'], { env, timeout: timeoutMs, maxBuffer: 1 << 20, encoding: 'utf8' }, (err, stdout) => {
+      if (err) {
+        const why = err.killed ? `no answer within ${timeoutMs / 1000}s` : oneLine(err);
+        return resolve({ path, reason: why });
+      }
+      try {
+        const gitVersion = (JSON.parse(stdout) as { clientVersion?: { gitVersion?: unknown } }).clientVersion?.gitVersion;
+        if (typeof gitVersion === 'string' && gitVersion) return resolve({ path, gitVersion });
+      } catch {
+        // not JSON: reported below
+      }
+      resolve({ path, reason: `${path} version --client -o json printed no clientVersion.gitVersion` });
+    });
+  });
+}
+
 export async function versionReport(tool: string, opts: VersionOptions): Promise<VersionReport> {
-  const server = opts.client ? null : await serverInfo(opts.connection, opts.env ?? process.env, opts.timeoutMs);
+  const env = opts.env ?? process.env;
+  const [server, kubectl] = await Promise.all([opts.client ? null : serverInfo(opts.connection, env, opts.timeoutMs), kubectlInfo(env, opts.timeoutMs)]);
   const notes: string[] = [];
   // the server was asked above whatever --kube-version says: its version is shown either way.
   // An invalid --kube-version or --feature-gates is the user's error, as in every other command.
@@ -81,6 +114,7 @@ export async function versionReport(tool: string, opts: VersionOptions): Promise
   return {
     rsReconcile: tool,
     node: process.version,
+    kubectl,
     server,
     controllerBehaviour: {
       newest: NEWEST_VERSION,
@@ -94,6 +128,8 @@ export async function versionReport(tool: string, opts: VersionOptions): Promise
 /** The report for a person, kubectl version's style ("Server Version: v1.32.4"). */
 export function versionText(r: VersionReport): string {
   const lines = [`rs-reconcile ${r.rsReconcile}`, `Node.js ${r.node}`];
+  const k = r.kubectl;
+  if (k) lines.push('gitVersion' in k ? `Kubectl Version: ${k.gitVersion} (${k.path})` : `Kubectl Version: unknown: ${k.reason}`);
   const s = r.server;
   if (s?.reachable) lines.push(`Server Version: ${s.gitVersion || `${s.major}.${s.minor}`}${s.context ? ` (context ${s.context})` : ''}`);
   else if (s) lines.push(`Server Version: unknown: ${s.reason}`);

@@ -12,7 +12,7 @@ describe("rs-reconcile's User-Agent: written once, read back by history", () => 
   });
 
   it('reads back what it writes: the controller client, and its rules', () => {
-    for (const rules of ['1.24', '1.32', '1.36']) {
+    for (const rules of ['1.24', '1.32', '1.36', '1.37']) {
       const ua = clientUserAgent(base, 'replicaset-controller', 'reconcile@ci-7', rules);
       expect(isRsReconcileController(ua)).toBe(true);
       expect(rsReconcileRules(ua)).toBe(rules);

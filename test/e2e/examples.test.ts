@@ -263,7 +263,7 @@ describe('versions', () => {
     const { plan } = planOf('drifted-replicaset', ['--kube-version', '1.34']);
     expect(plan.kubernetesVersion).toBe('1.34');
     expect(plan.controllers[0].status.terminatingReplicas).toBeUndefined();
-    expect(planOf('drifted-replicaset').plan.kubernetesVersion).toBe('1.36');
+    expect(planOf('drifted-replicaset').plan.kubernetesVersion).toBe('1.37');
   });
 });
 
@@ -285,7 +285,7 @@ describe('help', () => {
     const r = cli(['version', '-o', 'json']);
     const v = JSON.parse(r.stdout);
     expect(v.node).toBe(process.version);
-    expect(v.controllerBehaviour.newest).toBe('1.36');
+    expect(v.controllerBehaviour.newest).toBe('1.37');
     // the same document as YAML, through the plans' emitter (the bundle once failed here)
     const y = cli(['version', '-o', 'yaml']);
     expect(y.status).toBe(0);

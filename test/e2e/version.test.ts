@@ -1,14 +1,16 @@
 // `version`: the server's version when a cluster answers, the upstream behaviour emulated against
 // it (release and gates), and a report, never a failure, when no cluster answers in time.
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { writeFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer as createHttpsServer, type Server } from 'node:https';
 import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { serverInfo, versionReport, versionText, VERSION_TIMEOUT_MS } from '../../src/services/version-service.js';
+import { selfSignedCert } from '../../src/sandbox/tls.js';
+import { kubectlInfo, serverInfo, versionReport, versionText, VERSION_TIMEOUT_MS } from '../../src/services/version-service.js';
 import { cli, ensureBuilt, ROOT, RUN_JS } from './cli.js';
 
 const execFileP = promisify(execFile);
@@ -51,7 +53,7 @@ describe('version offline', () => {
     const r = cli(['version']);
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/^Server Version: unknown: no configuration has been provided/m);
-    expect(r.stdout).toContain('Controller behaviour: upstream 1.36, the newest, as no server answered (rs-reconcile emulates 1.24–1.36)');
+    expect(r.stdout).toContain('Controller behaviour: upstream 1.37, the newest, as no server answered (rs-reconcile emulates 1.24–1.37)');
     expect(r.stdout).toMatch(/^ {2}on {3}sidecarRestarts \(1\.32\+\): sidecar restarts in ranking/m);
   });
 
@@ -61,7 +63,7 @@ describe('version offline', () => {
     const v = JSON.parse(r.stdout);
     expect(v.server).toMatchObject({ reachable: false, context: 'nowhere', server: 'https://127.0.0.1:1' });
     expect(v.server.reason).toMatch(/127\.0\.0\.1:1/);
-    expect(v.controllerBehaviour.emulated).toMatchObject({ version: '1.36', from: 'newest' });
+    expect(v.controllerBehaviour.emulated).toMatchObject({ version: '1.37', from: 'newest' });
     // the token of the kubeconfig is never printed
     expect(r.stdout + r.stderr).not.toContain('not-a-real-token');
   });
@@ -76,27 +78,103 @@ describe('version offline', () => {
     expect(r.stdout).toMatch(/PodDeletionCost: false/);
     const bad = cli(['version', '--client', '--kube-version', '2.0']);
     expect(bad.status).toBe(2);
-    expect(bad.stderr).toBe('error: invalid Kubernetes version "2.0": expected 1.X, e.g. 1.36\n');
+    expect(bad.stderr).toBe('error: invalid Kubernetes version "2.0": expected 1.X, e.g. 1.37\n');
   });
 });
 
-describe('the newest minor, 1.36', () => {
-  it('--kube-version 1.36 is accepted, with its StaleControllerConsistencyReplicaSet gate; 1.37 is refused', () => {
-    const r = cli(['version', '--client', '--kube-version', '1.36', '--feature-gates', 'StaleControllerConsistencyReplicaSet=false', '-o', 'json']);
-    expect(r.stderr).toBe('');
-    expect(r.status).toBe(0);
-    const e = JSON.parse(r.stdout).controllerBehaviour.emulated;
-    expect(e).toMatchObject({
-      version: '1.36',
-      from: 'kube-version',
-      gates: { StaleControllerConsistencyReplicaSet: false, DeploymentReplicaSetTerminatingReplicas: true },
-    });
+describe('the newest minor, 1.37', () => {
+  it('--kube-version 1.37 and 1.36 are accepted, with the StaleControllerConsistencyReplicaSet gate; 1.38 is refused', () => {
+    for (const v of ['1.37', '1.36']) {
+      const r = cli(['version', '--client', '--kube-version', v, '--feature-gates', 'StaleControllerConsistencyReplicaSet=false', '-o', 'json']);
+      expect(r.stderr).toBe('');
+      expect(r.status).toBe(0);
+      const e = JSON.parse(r.stdout).controllerBehaviour.emulated;
+      expect(e).toMatchObject({
+        version: v,
+        from: 'kube-version',
+        gates: { StaleControllerConsistencyReplicaSet: false, DeploymentReplicaSetTerminatingReplicas: true },
+        notes: [],
+      });
+    }
     const older = cli(['version', '--client', '--kube-version', '1.35', '--feature-gates', 'StaleControllerConsistencyReplicaSet=true']);
     expect(older.status).toBe(2);
     expect(older.stderr).toBe('error: feature gate StaleControllerConsistencyReplicaSet does not exist in Kubernetes 1.35 (it appeared in 1.36)\n');
-    const newer = cli(['version', '--client', '--kube-version', '1.37']);
+    const newer = cli(['version', '--client', '--kube-version', '1.38']);
     expect(newer.status).toBe(2);
-    expect(newer.stderr).toBe('error: Kubernetes version 1.37 is not supported: choose 1.24 to 1.36\n');
+    expect(newer.stderr).toBe('error: Kubernetes version 1.38 is not supported: choose 1.24 to 1.37\n');
+  });
+});
+
+describe('servers of 1.37 and 1.38 (an HTTPS /version)', () => {
+  let server: Server;
+  let kubeconfig: string;
+  let gitVersion = 'v1.37.1';
+  beforeAll(async () => {
+    const { cert, key } = selfSignedCert();
+    server = createHttpsServer({ cert, key }, (req, res) => {
+      if (req.url !== '/version') {
+        res.writeHead(404).end();
+        return;
+      }
+      const minor = /^v1\.(\d+)/.exec(gitVersion)?.[1];
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ major: '1', minor, gitVersion }));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    kubeconfig = tempKubeconfig((server.address() as AddressInfo).port);
+  });
+  afterAll(async () => new Promise((r) => server.close(r)));
+
+  it('a 1.37 server gets its own rules without a notice; a 1.38 server the 1.37 rules with one notice', async () => {
+    gitVersion = 'v1.37.1';
+    const at37 = await cliAsync(['version', '-o', 'json', '--kubeconfig', kubeconfig]);
+    expect(at37.status).toBe(0);
+    const v37 = JSON.parse(at37.stdout);
+    expect(v37.server).toMatchObject({ reachable: true, gitVersion: 'v1.37.1', minor: '37' });
+    expect(v37.controllerBehaviour.emulated).toMatchObject({ version: '1.37', from: 'server', notes: [] });
+    gitVersion = 'v1.38.0-alpha.2';
+    const at38 = await cliAsync(['version', '--kubeconfig', kubeconfig]);
+    expect(at38.status).toBe(0);
+    expect(at38.stdout).toContain("Controller behaviour: upstream 1.37, the server's version");
+    const notes = at38.stdout.split('\n').filter((l) => l.startsWith('  note: '));
+    expect(notes).toEqual(['  note: the server runs 1.38; rs-reconcile knows upstream behaviour up to 1.37 and explains as that']);
+  });
+});
+
+describe('KUBECTL_PATH: the kubectl that runs the plugin', () => {
+  it('without it no kubectl is run and none is shown', () => {
+    const r = cli(['version', '--client', '-o', 'json'], { env: { KUBECTL_PATH: undefined } });
+    expect(r.status).toBe(0);
+    expect(JSON.parse(r.stdout).kubectl).toBeNull();
+    expect(cli(['version', '--client'], { env: { KUBECTL_PATH: '' } }).stdout).not.toContain('Kubectl Version');
+  });
+
+  it("with it, that kubectl's client version is shown (the real kubectl on PATH)", () => {
+    const kubectl = execFileSync('sh', ['-c', 'command -v kubectl'], { encoding: 'utf8' }).trim();
+    const want = JSON.parse(execFileSync(kubectl, ['version', '--client', '-o', 'json'], { encoding: 'utf8' })).clientVersion.gitVersion;
+    const r = cli(['version', '--client', '-o', 'json'], { env: { KUBECTL_PATH: kubectl } });
+    expect(r.status).toBe(0);
+    expect(JSON.parse(r.stdout).kubectl).toEqual({ path: kubectl, gitVersion: want });
+    const text = cli(['version', '--client'], { env: { KUBECTL_PATH: kubectl } });
+    expect(text.stdout.split('\n')[2]).toBe(`Kubectl Version: ${want} (${kubectl})`);
+  });
+
+  it('a kubectl that never answers is given up after the time limit, and reported', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rs-version-kubectl-'));
+    dirs.push(dir);
+    const silent = join(dir, 'kubectl');
+    writeFileSync(silent, '#!/bin/sh\nexec sleep 600\n', { mode: 0o755 });
+    expect(await kubectlInfo({ KUBECTL_PATH: silent }, 300)).toEqual({ path: silent, reason: 'no answer within 0.3s' });
+    writeFileSync(silent, '#!/bin/sh\necho not json\n', { mode: 0o755 });
+    expect(await kubectlInfo({ KUBECTL_PATH: silent })).toEqual({
+      path: silent,
+      reason: `${silent} version --client -o json printed no clientVersion.gitVersion`,
+    });
+  });
+
+  it('a KUBECTL_PATH that cannot run is reported, never an error', () => {
+    const r = cli(['version', '--client'], { env: { KUBECTL_PATH: '/nonexistent/kubectl' } });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/^Kubectl Version: unknown: .*ENOENT/m);
   });
 });
 

@@ -42,6 +42,16 @@ describe('resolveBehaviour', () => {
     expect(notices.join('\n')).toContain(`1.${NEWEST_MINOR + 5}`);
   });
 
+  it('a 1.37 server: its own rules, without a notice; a 1.38 server: the 1.37 rules, with one notice', async () => {
+    const at37: string[] = [];
+    const r37 = await resolveBehaviour({}, at37, async () => '37');
+    expect([r37.from, r37.behaviour.version, at37]).toEqual(['server', '1.37', []]);
+    const at38: string[] = [];
+    const r38 = await resolveBehaviour({}, at38, async () => '38+');
+    expect([r38.from, r38.behaviour.version]).toEqual(['server', '1.37']);
+    expect(at38).toEqual(['the server runs 1.38; rs-reconcile knows upstream behaviour up to 1.37 and explains as that']);
+  });
+
   it("the server's failure is the caller's to tolerate: it propagates", async () => {
     await expect(
       resolveBehaviour({}, [], async () => {

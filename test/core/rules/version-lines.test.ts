@@ -96,8 +96,8 @@ describe('owned pods: by uid up to 1.33, by namespace, kind, name and uid from 1
     expect(c.status.terminatingReplicas).toBe(2);
   });
 
-  it('1.34 to 1.36: only pods whose reference names this ReplicaSet are its pods', () => {
-    for (const b of [bh(34, gateOn), bh(35), bh(36)]) {
+  it('1.34 to 1.37: only pods whose reference names this ReplicaSet are its pods', () => {
+    for (const b of [bh(34, gateOn), bh(35), bh(36), bh(37)]) {
       const c = planOf(s, b);
       expect(decisions(c), b.version).toEqual({
         mine: 'keep/OwnedMatching',
@@ -161,8 +161,8 @@ describe('terminatingReplicas of ReplicationControllers: 1.33 with the gate on o
     expect(p.statusChanged).toBe(false);
   });
 
-  it('1.34 gate forced on, 1.35 and 1.36 by default: not counted, nothing to write', () => {
-    for (const b of [bh(34, gateOn), bh(35), bh(36)]) {
+  it('1.34 gate forced on, 1.35 to 1.37 by default: not counted, nothing to write', () => {
+    for (const b of [bh(34, gateOn), bh(35), bh(36), bh(37)]) {
       const p = planOf(s, b, 'web-rc', 'ReplicationController');
       expect(p.status.terminatingReplicas, b.version).toBeUndefined();
       expect(p.statusChanged, b.version).toBe(false);

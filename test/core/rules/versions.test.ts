@@ -28,15 +28,16 @@ describe('parseKubeVersion (--kube-version)', () => {
     }
   });
 
-  it('accepts exactly the supported range, 1.24 to 1.36, ends included', () => {
-    expect([OLDEST_MINOR, NEWEST_MINOR]).toEqual([24, 36]);
-    expect(parseKubeVersion('1.36')).toEqual({ ok: true, minor: 36 });
-    expect(parseKubeVersion('v1.36.3')).toEqual({ ok: true, minor: 36 });
+  it('accepts exactly the supported range, 1.24 to 1.37, ends included', () => {
+    expect([OLDEST_MINOR, NEWEST_MINOR]).toEqual([24, 37]);
+    expect(parseKubeVersion('1.37')).toEqual({ ok: true, minor: 37 });
+    expect(parseKubeVersion('v1.37.1')).toEqual({ ok: true, minor: 37 });
+    expect(parseKubeVersion('1.38').ok).toBe(false);
     for (let minor = OLDEST_MINOR; minor <= NEWEST_MINOR; minor++) expect(parseKubeVersion(`1.${minor}`)).toEqual({ ok: true, minor });
     for (const minor of [0, 20, OLDEST_MINOR - 1, NEWEST_MINOR + 1, 99]) {
       const r = parseKubeVersion(`1.${minor}`);
       expect(r.ok).toBe(false);
-      expect(r.ok === false && r.error).toBe(`Kubernetes version 1.${minor} is not supported: choose 1.24 to 1.36`);
+      expect(r.ok === false && r.error).toBe(`Kubernetes version 1.${minor} is not supported: choose 1.24 to 1.37`);
     }
   });
 
@@ -62,7 +63,8 @@ describe('minorFromServer (the minor field of /version)', () => {
 
   it('clamps a newer server down to the newest known behaviour, and says so', () => {
     expect(minorFromServer('36')).toEqual({ minor: 36, note: null });
-    expect(minorFromServer('37')).toEqual({ minor: 36, note: 'the server runs 1.37; rs-reconcile knows upstream behaviour up to 1.36 and explains as that' });
+    expect(minorFromServer('37')).toEqual({ minor: 37, note: null });
+    expect(minorFromServer('38')).toEqual({ minor: 37, note: 'the server runs 1.38; rs-reconcile knows upstream behaviour up to 1.37 and explains as that' });
     expect(minorFromServer('40+').minor).toBe(NEWEST_MINOR);
   });
 
@@ -72,7 +74,7 @@ describe('minorFromServer (the minor field of /version)', () => {
   });
 
   it('explains as the newest when the field is not a number', () => {
-    expect(minorFromServer('')).toEqual({ minor: NEWEST_MINOR, note: 'the server reported minor version ""; explaining as 1.36' });
+    expect(minorFromServer('')).toEqual({ minor: NEWEST_MINOR, note: 'the server reported minor version ""; explaining as 1.37' });
     expect(minorFromServer('x32')).toMatchObject({ minor: NEWEST_MINOR });
   });
 });
@@ -117,7 +119,17 @@ describe('behaviourFor', () => {
     // StaleControllerConsistencyReplicaSet: kube_features.go has it from 1.36 only, beta and on
     expect([gates(35).StaleControllerConsistencyReplicaSet, gates(36).StaleControllerConsistencyReplicaSet]).toEqual([false, true]);
     expect(defaultBehaviour()).toEqual(behaviourFor(NEWEST_MINOR).behaviour);
-    expect(defaultBehaviour().version).toBe('1.36');
+    expect(defaultBehaviour().version).toBe('1.37');
+  });
+
+  it('1.37 decides every sync as 1.36 does, with the same gates', () => {
+    // release-1.37 against release-1.36 (docs/how-it-works.md, Versions): no gate this controller
+    // reads changed its default or stage, and no rule of a sync changed.
+    const { version: v37, minor: m37, ...rules37 } = behaviourFor(37).behaviour;
+    const { version: v36, minor: m36, ...rules36 } = behaviourFor(36).behaviour;
+    expect([v37, m37, v36, m36]).toEqual(['1.37', 37, '1.36', 36]);
+    expect(rules37).toEqual(rules36);
+    expect(behaviourFor(37, { StaleControllerConsistencyReplicaSet: false }).behaviour.gates.StaleControllerConsistencyReplicaSet).toBe(false);
   });
 
   it('1.36 decides every sync as 1.35 does: only the stale-controller gate is new', () => {
