@@ -19,6 +19,7 @@ import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { pageBuildOptions } from './page-build.mjs';
+import { QUIET_DEPRECATIONS } from './quiet-deprecations.mjs';
 import { buildSingleFile, buildWorkerSource } from './single-file.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -75,6 +76,7 @@ const banner = [
   'const require = __rsCreateRequire(import.meta.url);',
   'const __filename = __rsFileURLToPath(import.meta.url);',
   'const __dirname = __rsDirname(__filename);',
+  QUIET_DEPRECATIONS,
 ].join('\n');
 
 /** The entry: oclif's execute, with the bundle directory as the oclif root. */

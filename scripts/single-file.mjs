@@ -18,12 +18,13 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { build } from 'esbuild';
+import { QUIET_DEPRECATIONS } from './quiet-deprecations.mjs';
 
 /** The code cache loader; HASH is the bundle's (main.cjs) sha256, so a new build never reads an old cache. */
 export const START_TEMPLATE = readFileSync(new URL('./start-template.cjs', import.meta.url), 'utf8');
 
 /** esbuild sees `import.meta.url` in CommonJS as empty: give it the file's URL, computed on first use. */
-const BANNER = `var __rsMeta = { get url() { return require('node:url').pathToFileURL(__filename).href; } };`;
+const BANNER = `${QUIET_DEPRECATIONS}\nvar __rsMeta = { get url() { return require('node:url').pathToFileURL(__filename).href; } };`;
 
 /**
  * '@oclif/core' → src/main/oclif-lite.ts (its subpaths stay oclif's). src/cli/help.ts imports

@@ -2,7 +2,9 @@
 // `npm test`: check lint and format with Biome (biome.json; writes nothing), build the CLI, run
 // every vitest suite (unit, integration over HTTP, end-to-end on the built CLI), the integration
 // suite again against a sandbox reached only through its kubeconfig, then the shared plan contract
-// checker against bin/run.js when ../shared exists, and print one closing line `N passed, N failed` (vitest does not print that form). That line is
+// checker against bin/run.js when ../shared exists, with RS_TEST_SHIPPED_NODE=/path/to/node (set by
+// .ci/run) the end-to-end tests of every command again on that Node.js (the one the single
+// executables embed), and print one closing line `N passed, N failed` (vitest does not print that form). That line is
 // always printed, and the exit status is non-zero whenever something failed: a test, a test file
 // that did not load, an unhandled error or crashed worker, a lint or format finding, the build, the
 // sandbox, a checker. The counting of a vitest run is scripts/test-count.mjs, of the Biome check
@@ -13,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { countBiomeCheck } from './lint-count.mjs';
 import { countVitestRun } from './test-count.mjs';
+import { SHIPPED_NODE_TESTS } from './shipped-node.mjs';
 import { waitForReadyLine } from './ready-line.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -37,14 +40,14 @@ const readJson = (file) => {
   }
 };
 
-/** One vitest run, counted: its JSON report, its unhandled errors and its exit status. */
-function vitest(name, args, env = process.env) {
+/** One vitest run, counted: its JSON report, its unhandled errors and its exit status. `node` runs vitest (and so the CLI the tests start). */
+function vitest(name, args, env = process.env, node = null) {
   const report = join(dir, `${name}.json`);
   const errors = join(dir, `${name}.errors.json`);
   const r = run(
-    'npx',
+    node ?? 'npx',
     [
-      'vitest',
+      ...(node ? [join(root, 'node_modules', 'vitest', 'vitest.mjs')] : ['vitest']),
       'run',
       '--reporter=default',
       '--reporter=json',
@@ -111,6 +114,14 @@ async function realClusterPhase() {
   }
 }
 
+/** SHIPPED_NODE_TESTS on the Node.js at RS_TEST_SHIPPED_NODE (.ci/run installs it). */
+function shippedNodePhase(node) {
+  const v = spawnSync(node, ['--version'], { encoding: 'utf8' });
+  if (v.status !== 0) return fail(`shipped-node phase: RS_TEST_SHIPPED_NODE=${node} does not run: ${(v.stderr || v.error?.message || '').trim()}`);
+  console.log(`\nend-to-end tests of every command on Node.js ${v.stdout.trim()} (the single executables' own):`);
+  vitest('shipped-node', SHIPPED_NODE_TESTS, process.env, node);
+}
+
 /** The shared plan contract, run against the built CLI exactly as its README says. */
 function contractChecker() {
   const checker = join(root, '..', 'shared', 'contract', 'check.mjs');
@@ -135,6 +146,7 @@ try {
     if (extra.length === 0) {
       await realClusterPhase();
       contractChecker();
+      if (process.env.RS_TEST_SHIPPED_NODE) shippedNodePhase(process.env.RS_TEST_SHIPPED_NODE);
     }
   }
 } catch (e) {

@@ -85,15 +85,25 @@ describe.skipIf(why !== null)(title, () => {
 
   it('runs version --client, --help and diff with no node on PATH, printing what the bundle prints', () => {
     expect(spawnSync('sh', ['-c', 'command -v node'], { env: env() }).status).not.toBe(0);
+    // the executable embeds its own Node.js (SEA_TARGETS), not the one running this test
+    const runtime = (text: string) => text.replace(/^Node\.js v\d+\.\d+\.\d+$/m, 'Node.js (runtime)').replace(/ node-v\d+\.\d+\.\d+$/m, ' node-(runtime)');
     for (const args of [['version', '--client'], ['--help'], ['diff', '-f', EXAMPLE, '--now', NOW], ['diff', '--help'], ['--version']]) {
       const sea = spawnSync(exe, args, { cwd: dir, encoding: 'utf8', env: env() });
       const bundle = node(RUN_JS, args, { RS_RECONCILE_INVOKED_AS: 'kubectl-rs_reconcile' });
-      expect({ status: sea.status, stdout: sea.stdout, stderr: sea.stderr }, args.join(' ')).toEqual(bundle);
+      expect({ status: sea.status, stdout: runtime(sea.stdout), stderr: sea.stderr }, args.join(' ')).toEqual({ ...bundle, stdout: runtime(bundle.stdout) });
     }
     // run twice: the second run reads the code cache the first wrote beside the executable
     const again = spawnSync(exe, ['diff', '-f', EXAMPLE, '--now', NOW], { cwd: dir, encoding: 'utf8', env: env() });
     expect(again.stdout).toBe(node(RUN_JS, ['diff', '-f', EXAMPLE, '--now', NOW]).stdout);
     expect(existsSync(join(dir, '.cache'))).toBe(true);
+  });
+
+  it('reports the Node.js it embeds, 24 or newer, in version', () => {
+    const sea = spawnSync(exe, ['version', '--client', '-o', 'json'], { cwd: dir, encoding: 'utf8', env: env() });
+    expect(sea.status).toBe(0);
+    const reported: string = JSON.parse(sea.stdout).node;
+    expect(reported).toBe(`v${target.version}`);
+    expect(Number(/^v(\d+)\./.exec(reported)?.[1])).toBeGreaterThanOrEqual(24);
   });
 
   it('completes through the kubectl_complete-rs_reconcile helper beside it', () => {
