@@ -160,7 +160,7 @@ describe('no answer → one line', () => {
     const other = fs.readFileSync(tlsFile('other-ca.crt')).toString('base64');
     const conn = connect({ kubeconfig: kubeconfigFileFor(server, { caData: other }) }, {});
     const err = await failure(readCluster(conn, { namespace: 'shop' }));
-    expect(err.message).toMatch(new RegExp(`^TLS error talking to ${server.url}: certificate signed by unknown authority \\(.+\\)$`));
+    expect(err.message).toBe(`TLS error talking to ${server.url}: tls: failed to verify certificate: x509: certificate signed by unknown authority`);
     expect(err.reason).toBe('tls');
     expect(server.requests).toHaveLength(0);
   });
@@ -169,7 +169,7 @@ describe('no answer → one line', () => {
     const server = await serve();
     const conn = connect({ kubeconfig: kubeconfigFileFor(server, { caData: null }) }, {});
     const err = await failure(readCluster(conn, { namespace: 'shop' }));
-    expect(err.message).toBe(`TLS error talking to ${server.url}: certificate signed by unknown authority (unable to verify the first certificate)`);
+    expect(err.message).toBe(`TLS error talking to ${server.url}: tls: failed to verify certificate: x509: certificate signed by unknown authority`);
   });
 
   it('--request-timeout against a server that never answers', async () => {
