@@ -39,8 +39,10 @@ export interface RequestSettings {
   /** The server and the context, for the line said while waiting for an answer. */
   server?: string;
   contextName?: string;
-  /** Where "waiting for the server" is said once, after WAITING_NOTICE_MS without an answer (a terminal's stderr); undefined: nowhere. */
+  /** Where "waiting for the server" is said once, after limits.waitingNotice without an answer (a terminal's stderr); undefined: nowhere. */
   waitingNotice?: (line: string) => void;
+  /** TRANSPORT_LIMITS unless a test shortens them. */
+  limits?: TransportLimits;
   /** --request-timeout in milliseconds; null: no limit. */
   requestTimeoutMs: number | null;
   /** For messages: the context (or, without one, the user) whose credentials are used. */
@@ -60,12 +62,18 @@ export class RequestTimeoutError extends Error {
   }
 }
 
-/** client-go's transport limits, and the bound on the wait for response headers (see the top of this file). */
-export const DIAL_TIMEOUT_MS = 30_000;
-export const TLS_HANDSHAKE_TIMEOUT_MS = 10_000;
-export const RESPONSE_HEADER_TIMEOUT_MS = 60_000;
-/** After this long without an answer, a terminal is told which server is awaited. */
-export const WAITING_NOTICE_MS = 2_000;
+/** How long each phase of an exchange may take, in milliseconds (see the top of this file). */
+export interface TransportLimits {
+  dial: number;
+  tlsHandshake: number;
+  /** Without --request-timeout only: from the request sent to the response's headers. */
+  responseHeaders: number;
+  /** After this long without an answer, the waiting line is said. */
+  waitingNotice: number;
+}
+
+/** client-go's dial and TLS handshake timeouts; the bound on the headers; 2s before the waiting line. */
+export const TRANSPORT_LIMITS: TransportLimits = { dial: 30_000, tlsHandshake: 10_000, responseHeaders: 60_000, waitingNotice: 2_000 };
 
 export type TransportPhase = 'dial' | 'tls-handshake' | 'response-headers';
 
@@ -259,7 +267,8 @@ export class NodeHttpLibrary implements PromiseHttpLibrary {
       let timer: NodeJS.Timeout | undefined;
       // one timer per phase of the transport; the waiting line once the answer is slow
       let phaseTimer: NodeJS.Timeout | undefined;
-      const waitingTimer = this.settings.waitingNotice ? setTimeout(() => this.sayWaiting(), WAITING_NOTICE_MS) : undefined;
+      const limits = this.settings.limits ?? TRANSPORT_LIMITS;
+      const waitingTimer = this.settings.waitingNotice ? setTimeout(() => this.sayWaiting(), limits.waitingNotice) : undefined;
       const phase = (name: TransportPhase | null, ms = 0) => {
         if (phaseTimer) clearTimeout(phaseTimer);
         phaseTimer = name ? setTimeout(() => finish(new TransportTimeoutError(name, ms, url.origin)), ms) : undefined;
@@ -322,13 +331,13 @@ export class NodeHttpLibrary implements PromiseHttpLibrary {
       // A new socket: dial, then (https) the TLS handshake, then the response headers, each bounded.
       // A kept-alive socket is connected and secure already: only the response headers are awaited.
       // --request-timeout, when given, is the user's own bound on the whole exchange.
-      const awaitHeaders = () => phase(timeoutMs === null ? 'response-headers' : null, RESPONSE_HEADER_TIMEOUT_MS);
+      const awaitHeaders = () => phase(timeoutMs === null ? 'response-headers' : null, limits.responseHeaders);
       req.on('socket', (socket: net.Socket) => {
         if (!socket.connecting) return awaitHeaders();
-        phase('dial', DIAL_TIMEOUT_MS);
+        phase('dial', limits.dial);
         socket.once('connect', () => {
           if (url.protocol !== 'https:') return awaitHeaders();
-          phase('tls-handshake', TLS_HANDSHAKE_TIMEOUT_MS);
+          phase('tls-handshake', limits.tlsHandshake);
           socket.once('secureConnect', awaitHeaders);
         });
       });

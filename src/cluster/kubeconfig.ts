@@ -22,7 +22,7 @@ import path from 'node:path';
 import YAML from 'yaml';
 import type { KubeConfig, User } from '@kubernetes/client-node';
 import { UserError, oneLine } from '../errors.js';
-import { ClusterKubeConfig } from './http.js';
+import { ClusterKubeConfig, type TransportLimits } from './http.js';
 import {
   EXEC_PROVIDER,
   ExecAuthenticator,
@@ -81,6 +81,8 @@ export interface ConnectOptions {
    * when it is a terminal, else nowhere (a pipe or a log file gets no progress chatter).
    */
   waitingNotice?: ((line: string) => void) | null;
+  /** The transport's limits (default client-go's: TRANSPORT_LIMITS); tests shorten them. */
+  transportLimits?: TransportLimits;
 }
 
 function defaultWaitingNotice(): ((line: string) => void) | undefined {
@@ -683,7 +685,14 @@ export function connect(flags: ConnectionFlags, env: NodeJS.ProcessEnv = process
     server,
     contextName: sel.contextName,
     waitingNotice: options.waitingNotice === undefined ? defaultWaitingNotice() : (options.waitingNotice ?? undefined),
-    credentialsLabel: sel.contextName ? `context "${sel.contextName}"` : sel.userName ? `user "${sel.userName}"` : 'the anonymous user',
+    limits: options.transportLimits,
+    credentialsLabel: sel.contextName
+      ? `context "${sel.contextName}"`
+      : sel.userName
+        ? `user "${sel.userName}"`
+        : sel.user
+          ? 'the credential flags'
+          : 'the anonymous user',
     // client-go runs the plugin again after a 401: the credential may have been revoked early.
     onUnauthorized: exec ? () => exec.invalidate() : undefined,
   });
