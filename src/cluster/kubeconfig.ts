@@ -310,6 +310,16 @@ function checkServerTls(sel: Selected, flags: ConnectionFlags): void {
       `cluster "${sel.clusterName}": specifying a root certificates file with the insecure flag is not allowed (insecure-skip-tls-verify is set together with ${ca})`,
     );
   }
+  // clientcmd's validateClusterInfo reads the CA file before any request
+  const caFile = str(c['certificate-authority']);
+  if (caFile) {
+    try {
+      fs.readFileSync(caFile);
+    } catch (err) {
+      const owner = sel.clusterName ? `cluster "${sel.clusterName}"` : '--server';
+      throw new UserError(`unable to read certificate-authority ${caFile} for ${owner}: ${fsReason(err)}`);
+    }
+  }
 }
 
 /** The bytes of a file-or-data pair of fields (`client-key` / `client-key-data`), data winning as in client-go. */
@@ -661,7 +671,8 @@ export function connect(flags: ConnectionFlags, env: NodeJS.ProcessEnv = process
     impersonateUid ??= str(sel.user['as-uid']);
     if (secure) {
       user = sel.user;
-      exec = prepareCredentials(user, sel.userName, cluster, server, env, options);
+      // a user of flags alone (--token, --client-certificate…) is named by them in messages
+      exec = prepareCredentials(user, sel.userName || '(flags)', cluster, server, env, options);
     }
   }
   if (impersonateGroups.length > 0 && !impersonateUser) {

@@ -209,3 +209,15 @@ describe('the command flags → the connection options', () => {
     });
   });
 });
+
+describe('files the flags name are read before any request', () => {
+  it('an unreadable --certificate-authority or --client-certificate is one line naming it', () => {
+    const env = { HOME: tempDir() };
+    expect(thrown(() => connect({ server: 'https://s:6443', certificateAuthority: '/nonexistent/ca.crt' }, env, noSa)).message).toBe(
+      'unable to read certificate-authority /nonexistent/ca.crt for --server: no such file or directory',
+    );
+    expect(
+      thrown(() => connect({ server: 'https://s:6443', clientCertificate: '/nonexistent/c.crt', clientKey: '/nonexistent/k.key' }, env, noSa)).message,
+    ).toBe('user "(flags)": cannot read client-certificate "/nonexistent/c.crt": no such file or directory');
+  });
+});

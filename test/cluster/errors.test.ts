@@ -185,15 +185,17 @@ describe('no answer → one line', () => {
     expect(server.requests.map((r) => r.path)).toEqual(['/version']);
   });
 
-  it('credentials that cannot be loaded (a missing CA file)', async () => {
+  it('a missing CA file: refused before any request, naming the file and the cluster (clientcmd validates it)', async () => {
     const server = await serve();
     const file = writeKubeconfig(tempDir(), 'config', {
       clusters: [{ name: 'c', cluster: { server: server.url, 'certificate-authority': '/nonexistent/ca.crt' } }],
       contexts: [{ name: 'x', context: { cluster: 'c' } }],
       'current-context': 'x',
     });
-    const err = await failure(readCluster(connect({ kubeconfig: file }, {}), { namespace: 'shop' }));
-    expect(err.message).toBe(`cannot load the credentials of context "x": ENOENT: no such file or directory, open '/nonexistent/ca.crt'`);
+    expect(() => connect({ kubeconfig: file }, {})).toThrow(
+      new UserError('unable to read certificate-authority /nonexistent/ca.crt for cluster "c": no such file or directory'),
+    );
+    expect(server.requests).toHaveLength(0);
   });
 
   it('passes through errors that are not about the cluster', () => {
