@@ -123,6 +123,13 @@ describe('--server, --token and --certificate-authority without any kubeconfig',
     expect(status?.manager).toBe('rs-reconcile');
   }, 120_000);
 
+  it('run -v 4 with --token: the token is in no log line', async () => {
+    const r = await run(['run', '-n', 'shop', '--until-synced', '--timeout', '90s', '-v', '4', ...flags()]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toContain('in sync');
+    expect(r.stdout + r.stderr).not.toContain(TOKEN);
+  }, 120_000);
+
   it('a CA that did not sign the server certificate: x509 in Go words, no OpenSSL internals', async () => {
     const other = join(ROOT, 'test/cluster/fixtures/tls/other-ca.crt');
     const r = await run(['diff', '-n', 'shop', '--server', sb.url, '--token', TOKEN, '--certificate-authority', other]);
