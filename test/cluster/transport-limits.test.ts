@@ -1,13 +1,17 @@
 // The transport's limits (client-go's TLS handshake timeout, the bound on the response headers),
 // the waiting line, and the request headers the connection flags add. The limits are shortened
 // here: what is tested is which limit ends a silent exchange and what the line says, not how long.
+import fs from 'node:fs';
+import https from 'node:https';
 import net from 'node:net';
+import { ApiException } from '@kubernetes/client-node';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ClusterError } from '../../src/cluster/errors.js';
+import { ClusterError, clusterError } from '../../src/cluster/errors.js';
 import { TRANSPORT_LIMITS, type TransportLimits } from '../../src/cluster/http.js';
 import { connect } from '../../src/cluster/kubeconfig.js';
 import { getServerVersion } from '../../src/cluster/read.js';
-import { headerValues, kubeconfigFileFor, recordedServers } from './helpers.js';
+import { headerValues, kubeconfigFileFor, recordedServers, tempDir, writeKubeconfig } from './helpers.js';
+import { tlsFile } from './recorded-server.js';
 
 const serve = recordedServers();
 const sockets: net.Socket[] = [];
@@ -111,5 +115,40 @@ describe('headers of the connection flags', () => {
     expect(headerValues(flagged.rawHeaders, 'Accept-Encoding')).toEqual([]);
     expect(headerValues(plain.rawHeaders, 'Accept-Encoding')).toEqual(['gzip']);
     expect(headerValues(plain.rawHeaders, 'Impersonate-Uid')).toEqual([]);
+  });
+});
+
+describe('TLS and non-API answers in Go words', () => {
+  it('a server that requires a client certificate: the alert as Go names it, no OpenSSL internals', async () => {
+    const server = https.createServer(
+      { cert: fs.readFileSync(tlsFile('server.crt')), key: fs.readFileSync(tlsFile('server.key')), requestCert: true, rejectUnauthorized: true },
+      (_q, s) => s.end('{}'),
+    );
+    holes.push(server);
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const url = `https://127.0.0.1:${(server.address() as net.AddressInfo).port}`;
+    const ca = fs.readFileSync(tlsFile('ca.crt')).toString('base64');
+    const file = writeKubeconfig(tempDir(), 'config', {
+      clusters: [{ name: 'c', cluster: { server: url, 'certificate-authority-data': ca } }],
+      users: [{ name: 'u', user: { token: 't' } }],
+      contexts: [{ name: 'x', context: { cluster: 'c', user: 'u' } }],
+      'current-context': 'x',
+    });
+    const err = await failure(getServerVersion(connect({ kubeconfig: file }, {}, { waitingNotice: null })));
+    // TLS 1.3 sends the alert after the client's handshake is done: Go's "remote error: tls:
+    // certificate required", unless the server's close reaches the request's write first
+    expect(err.message).not.toMatch(/SSL routines|error:[0-9A-F]{8}|openssl/i);
+    expect([`TLS error talking to ${url}: remote error: tls: certificate required`, 'unreachable']).toContain(
+      err.reason === 'unreachable' ? 'unreachable' : err.message,
+    );
+  });
+
+  it('an HTML page in an error body is its status and the server, never the page', () => {
+    const conn = connect({ server: 'https://proxy.example:443', token: 't' }, { HOME: tempDir() }, { waitingNotice: null, serviceAccountDir: '/nonexistent' });
+    const err = clusterError(conn, new ApiException(502, 'Bad Gateway', '<html><body><h1>502 Bad Gateway</h1></body></html>', {}));
+    expect(err.message).toBe(
+      'the server at https://proxy.example:443 answered 502 Bad Gateway with an HTML page, not the Kubernetes API (a proxy or a login page in front of it?)',
+    );
+    expect((err as ClusterError).reason).toBe('server-error');
   });
 });
