@@ -1,8 +1,8 @@
 // Counting a client's API writes in the sandbox's audit log (bench/controller.mjs, the `scale`
 // row). Pure: entries in, counts out; the bench reads the entries, this only sorts them.
 
-/** The CLI's User-Agent, every client of it: `rs-reconcile (linux/x64) node/v20… [client/identity]`. */
-export const CLI_USER_AGENT = /^rs-reconcile \(/;
+/** The CLI's User-Agent, every client of it: `rs-reconcile/v0.1.0 (linux/amd64) kubernetes/… [client/identity]`. */
+export const CLI_USER_AGENT = /^rs-reconcile\/\S+ \(/;
 
 const WRITE_VERBS = new Set(['create', 'update', 'patch', 'delete', 'deletecollection']);
 

@@ -8,14 +8,36 @@ import { terminalStream } from './stdio.js';
 import type { BehaviourOptions } from '../services/behaviour.js';
 import type { ModelOptions, SourceOptions } from '../services/plan-service.js';
 
+/**
+ * kubectl's connection flags (cli-runtime's ConfigFlags, as `kubectl options` lists them), with
+ * clientcmd's precedence: each one set overrides that field of the kubeconfig's selected context,
+ * cluster or user (src/cluster/kubeconfig.ts applies them).
+ */
 export const connectionFlags = {
   kubeconfig: Flags.string({ description: 'path to the kubeconfig file to use (default: KUBECONFIG, then ~/.kube/config)', helpGroup: 'CLUSTER' }),
   context: Flags.string({ description: 'the name of the kubeconfig context to use', helpGroup: 'CLUSTER' }),
   cluster: Flags.string({ description: 'the name of the kubeconfig cluster to use', helpGroup: 'CLUSTER' }),
   user: Flags.string({ description: 'the name of the kubeconfig user to use', helpGroup: 'CLUSTER' }),
+  server: Flags.string({ char: 's', description: 'the address and port of the Kubernetes API server', helpGroup: 'CLUSTER' }),
+  'tls-server-name': Flags.string({
+    description: 'server name to use for server certificate validation (default: the host name used to contact the server)',
+    helpGroup: 'CLUSTER',
+  }),
+  'certificate-authority': Flags.string({ description: 'path to a cert file for the certificate authority', helpGroup: 'CLUSTER' }),
+  'insecure-skip-tls-verify': Flags.boolean({
+    description: "the server's certificate is not checked for validity (insecure HTTPS connections)",
+    helpGroup: 'CLUSTER',
+  }),
+  'client-certificate': Flags.string({ description: 'path to a client certificate file for TLS', helpGroup: 'CLUSTER' }),
+  'client-key': Flags.string({ description: 'path to a client key file for TLS', helpGroup: 'CLUSTER' }),
+  token: Flags.string({ description: 'bearer token for authentication to the API server', helpGroup: 'CLUSTER' }),
+  username: Flags.string({ description: 'username for basic authentication to the API server', helpGroup: 'CLUSTER' }),
+  password: Flags.string({ description: 'password for basic authentication to the API server', helpGroup: 'CLUSTER' }),
   as: Flags.string({ description: 'username to impersonate for the operation', helpGroup: 'CLUSTER' }),
   'as-group': Flags.string({ description: 'group to impersonate for the operation (repeatable)', multiple: true, helpGroup: 'CLUSTER' }),
+  'as-uid': Flags.string({ description: 'UID to impersonate for the operation', helpGroup: 'CLUSTER' }),
   'request-timeout': Flags.string({ description: 'how long to wait for a single server request (e.g. 1s, 2m, 0 = no timeout)', helpGroup: 'CLUSTER' }),
+  'disable-compression': Flags.boolean({ description: 'opt out of response compression for all requests to the server', helpGroup: 'CLUSTER' }),
 };
 
 /** Which controllers: the namespace scope and the label selector (every command that reads them). */
@@ -108,9 +130,20 @@ export interface ConnectionFlagValues {
   context?: string;
   cluster?: string;
   user?: string;
+  server?: string;
+  'tls-server-name'?: string;
+  'certificate-authority'?: string;
+  'insecure-skip-tls-verify'?: boolean;
+  'client-certificate'?: string;
+  'client-key'?: string;
+  token?: string;
+  username?: string;
+  password?: string;
   as?: string;
   'as-group'?: string[];
+  'as-uid'?: string;
   'request-timeout'?: string;
+  'disable-compression'?: boolean;
 }
 
 /** The connection options of the connection flags (kubectl's names → the cluster adapter's). */
@@ -120,9 +153,20 @@ export function connection(flags: ConnectionFlagValues) {
     context: flags.context,
     cluster: flags.cluster,
     user: flags.user,
+    server: flags.server,
+    tlsServerName: flags['tls-server-name'],
+    certificateAuthority: flags['certificate-authority'],
+    insecureSkipTlsVerify: flags['insecure-skip-tls-verify'],
+    clientCertificate: flags['client-certificate'],
+    clientKey: flags['client-key'],
+    token: flags.token,
+    username: flags.username,
+    password: flags.password,
     as: flags.as,
     asGroups: flags['as-group'],
+    asUid: flags['as-uid'],
     requestTimeout: flags['request-timeout'],
+    disableCompression: flags['disable-compression'],
   };
 }
 

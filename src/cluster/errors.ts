@@ -1,8 +1,9 @@
 // Turning whatever a request to the API server threw into one line a user can act on.
 
+import { STATUS_CODES } from 'node:http';
 import { ApiException } from '@kubernetes/client-node';
 import { UserError, oneLine } from '../errors.js';
-import { ClusterKubeConfig, CredentialError, RequestTimeoutError } from './http.js';
+import { ClusterKubeConfig, CredentialError, HtmlResponseError, RequestTimeoutError, TransportTimeoutError, isHtmlResponse } from './http.js';
 import { formatTimeout, type Connection } from './kubeconfig.js';
 
 /** What was being done, for messages: `list` `pods` in API group `` in namespace `shop`. */
@@ -108,10 +109,45 @@ function isTls(code: string, message: string): boolean {
   );
 }
 
-function describeTls(code: string, message: string): string {
-  if (UNKNOWN_AUTHORITY.has(code)) return `certificate signed by unknown authority (${message})`;
-  if (code === 'CERT_HAS_EXPIRED') return `the server's certificate has expired (${message})`;
-  return code ? `${message} (${code})` : message;
+/** A plain HTTP server answered the TLS ClientHello (OpenSSL reads its "HTTP/1.1 …" as a record header). */
+function isPlainHttpAnswer(code: string, message: string): boolean {
+  return code === 'ERR_SSL_WRONG_VERSION_NUMBER' || code === 'ERR_SSL_HTTP_REQUEST' || /wrong version number|packet length too long/i.test(message);
+}
+
+/** Go's names for the host names and addresses a certificate is valid for ("DNS:a, IP Address:1.2.3.4" → "a, 1.2.3.4"). */
+function certificateNames(err: unknown): string | null {
+  const alt = (err as { cert?: { subjectaltname?: unknown } }).cert?.subjectaltname;
+  if (typeof alt !== 'string' || alt === '') return null;
+  return alt
+    .split(/,\s*/)
+    .map((n) => n.replace(/^(DNS|IP Address):/, ''))
+    .join(', ');
+}
+
+/**
+ * A TLS failure as Go's crypto/tls and crypto/x509 word it (kubectl's words), never OpenSSL's
+ * internals (error codes, function names, source paths).
+ */
+function describeTls(code: string, message: string, err: unknown): string {
+  const verify = 'tls: failed to verify certificate: x509:';
+  if (UNKNOWN_AUTHORITY.has(code)) return `${verify} certificate signed by unknown authority`;
+  if (code === 'CERT_HAS_EXPIRED' || code === 'CERT_NOT_YET_VALID') return `${verify} certificate has expired or is not yet valid`;
+  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') {
+    const names = certificateNames(err);
+    const host = (err as { host?: unknown }).host;
+    return names && typeof host === 'string'
+      ? `${verify} certificate is valid for ${names}, not ${host}`
+      : `${verify} certificate is not valid for the server's name`;
+  }
+  if (code.startsWith('CERT_') || code === 'UNABLE_TO_DECRYPT_CERT_SIGNATURE' || code === 'CERT_SIGNATURE_FAILURE') {
+    return `${verify} the server's certificate is not valid (${code.toLowerCase().replace(/_/g, ' ')})`;
+  }
+  // "…:error:0A000410:SSL routines:ssl3_read_bytes:sslv3 alert handshake failure:../deps/…" → its reason
+  const reason = /SSL routines:[^:]*:([^:]+)/.exec(message)?.[1]?.trim();
+  const alert = reason ? /alert (.+)$/.exec(reason)?.[1] : undefined;
+  if (alert) return `remote error: tls: ${alert}`;
+  if (reason) return `tls: ${reason}`;
+  return message.replace(/^[0-9A-F]+:error:[0-9A-F]+:/i, '');
 }
 
 function scope(op: Operation): string {
@@ -126,7 +162,19 @@ function credentials(conn: Connection): string {
   return conn.contextName ? `context "${conn.contextName}"` : 'the current credentials';
 }
 
+/** An HTML page where the API's JSON was expected: the status and the server, never the page. */
+function htmlPage(conn: Connection, status: number): ClusterError {
+  const text = STATUS_CODES[status] ? ` ${STATUS_CODES[status]}` : '';
+  const reason: ClusterErrorReason = status === 401 ? 'unauthorized' : status === 403 ? 'forbidden' : status >= 500 ? 'server-error' : 'unexpected';
+  return new ClusterError(
+    `the server at ${conn.server} answered ${status}${text} with an HTML page, not the Kubernetes API (a proxy or a login page in front of it?)`,
+    reason,
+    status,
+  );
+}
+
 function fromStatus(conn: Connection, op: Operation | undefined, status: number, body: unknown): ClusterError {
+  if (typeof body === 'string' && isHtmlResponse(undefined, body)) return htmlPage(conn, status);
   const parsed = parseStatus(body);
   const text = typeof body === 'string' && !parsed ? oneLine(body).slice(0, 200) : '';
   const message = parsed?.message || text;
@@ -175,6 +223,19 @@ function fromStatus(conn: Connection, op: Operation | undefined, status: number,
   }
 }
 
+/** No connection, no TLS handshake or no response headers in time: net/http's words, and the limit. */
+function transportTimeout(conn: Connection, err: TransportTimeoutError): ClusterError {
+  const host = new URL(conn.server).host;
+  const limit = formatTimeout(err.timeoutMs);
+  const why =
+    err.phase === 'dial'
+      ? `dial tcp ${host}: i/o timeout (no connection within ${limit})`
+      : err.phase === 'tls-handshake'
+        ? `net/http: TLS handshake timeout (the server accepted the connection but completed no TLS handshake within ${limit})`
+        : `net/http: timeout awaiting response headers (no answer within ${limit}; --request-timeout sets another limit)`;
+  return new ClusterError(`cannot reach the cluster at ${conn.server}: ${why}`, 'timeout');
+}
+
 /**
  * The one-line error for a failed request. An abort by the caller's signal is returned as is
  * (not a user error); errors that are not about the exchange (bugs) are returned unchanged.
@@ -189,6 +250,8 @@ export function clusterError(conn: Connection, err: unknown, op?: Operation, res
       'timeout',
     );
   }
+  if (err instanceof HtmlResponseError) return htmlPage(conn, err.status);
+  if (err instanceof TransportTimeoutError) return transportTimeout(conn, err);
   if (err instanceof CredentialError) {
     return new ClusterError(`cannot load the credentials of ${err.credentialsLabel}: ${oneLine(err)}`, 'credentials');
   }
@@ -196,8 +259,11 @@ export function clusterError(conn: Connection, err: unknown, op?: Operation, res
   if (err.name === 'AbortError') return err;
   const code = String((err as NodeJS.ErrnoException).code ?? '');
   const message = oneLine(err);
+  if (conn.server.startsWith('https:') && isPlainHttpAnswer(code, message)) {
+    return new ClusterError(`cannot reach the cluster at ${conn.server}: http: server gave HTTP response to HTTPS client`, 'tls');
+  }
   if (code && isTls(code, message)) {
-    return new ClusterError(`TLS error talking to ${conn.server}: ${describeTls(code, message)}`, 'tls');
+    return new ClusterError(`TLS error talking to ${conn.server}: ${describeTls(code, message, err)}`, 'tls');
   }
   if (NETWORK_CODES.has(code) || (err as NodeJS.ErrnoException).syscall !== undefined) {
     return new ClusterError(`cannot reach the cluster at ${conn.server}: ${message}`, 'unreachable');

@@ -1,5 +1,8 @@
 // The HTTP side of a connection: a KubeConfig whose API clients send kubectl's impersonation
-// headers and honour --request-timeout on every request.
+// headers and honour --request-timeout on every request, with client-go's transport limits even
+// without it: 30s to connect (net.Dialer's Timeout) and 10s for the TLS handshake
+// (TLSHandshakeTimeout), and a bound on the wait for the response headers (kubectl over HTTP/1.1
+// would wait for ever; over HTTP/2 its health check closes a silent connection after 30s + 15s).
 //
 // client-node's default transport (node-fetch fed a plain header record) cannot send a header
 // twice, and Impersonate-Group must be sent once per group: the API server reads each header
@@ -9,6 +12,8 @@
 import { createHash } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
+import { createRequire } from 'node:module';
+import type net from 'node:net';
 import zlib from 'node:zlib';
 import { baseUserAgent } from '../core/user-agent.js';
 import {
@@ -28,6 +33,16 @@ type FetchInit = Awaited<ReturnType<KubeConfig['applyToFetchOptions']>>;
 export interface RequestSettings {
   impersonateUser?: string;
   impersonateGroups: string[];
+  impersonateUid?: string;
+  /** --disable-compression (or the cluster's disable-compression): no Accept-Encoding: gzip. */
+  disableCompression?: boolean;
+  /** The server and the context, for the line said while waiting for an answer. */
+  server?: string;
+  contextName?: string;
+  /** Where "waiting for the server" is said once, after limits.waitingNotice without an answer (a terminal's stderr); undefined: nowhere. */
+  waitingNotice?: (line: string) => void;
+  /** TRANSPORT_LIMITS unless a test shortens them. */
+  limits?: TransportLimits;
   /** --request-timeout in milliseconds; null: no limit. */
   requestTimeoutMs: number | null;
   /** For messages: the context (or, without one, the user) whose credentials are used. */
@@ -47,6 +62,50 @@ export class RequestTimeoutError extends Error {
   }
 }
 
+/** How long each phase of an exchange may take, in milliseconds (see the top of this file). */
+export interface TransportLimits {
+  dial: number;
+  tlsHandshake: number;
+  /** Without --request-timeout only: from the request sent to the response's headers. */
+  responseHeaders: number;
+  /** After this long without an answer, the waiting line is said. */
+  waitingNotice: number;
+}
+
+/** client-go's dial and TLS handshake timeouts; the bound on the headers; 2s before the waiting line. */
+export const TRANSPORT_LIMITS: TransportLimits = { dial: 30_000, tlsHandshake: 10_000, responseHeaders: 60_000, waitingNotice: 2_000 };
+
+export type TransportPhase = 'dial' | 'tls-handshake' | 'response-headers';
+
+/** No TCP connection, no TLS handshake, or no response headers within the transport's limit. */
+export class TransportTimeoutError extends Error {
+  constructor(
+    readonly phase: TransportPhase,
+    readonly timeoutMs: number,
+    readonly url: string,
+  ) {
+    super(`${phase} timed out after ${timeoutMs}ms for ${url}`);
+    this.name = 'TransportTimeoutError';
+  }
+}
+
+/** The answer was an HTML page (a proxy's, a login page), not the API server's: only its status is kept. */
+export class HtmlResponseError extends Error {
+  constructor(
+    readonly status: number,
+    readonly url: string,
+  ) {
+    super(`the server at ${url} answered ${status} with an HTML page`);
+    this.name = 'HtmlResponseError';
+  }
+}
+
+/** Whether a response is an HTML page: its Content-Type, or a body that opens as one. */
+export function isHtmlResponse(contentType: string | undefined, body: string): boolean {
+  if (/^\s*text\/html\b/i.test(contentType ?? '')) return true;
+  return /^\s*(<!doctype html|<html[\s>]|<head[\s>]|<body[\s>])/i.test(body.slice(0, 512));
+}
+
 /** Preparing credentials failed (exec plugin, unreadable certificate or token file, …). */
 export class CredentialError extends Error {
   constructor(
@@ -59,8 +118,18 @@ export class CredentialError extends Error {
 }
 
 const IDLE_SOCKET_MS = 30_000;
+
+/** rs-reconcile's version, from its package.json (the bundle inlines it). */
+function packageVersion(): string {
+  try {
+    return String((createRequire(import.meta.url)('../../package.json') as { version?: unknown }).version ?? '');
+  } catch {
+    return '';
+  }
+}
+
 /** Every request's User-Agent, unless a client is named (controller-api.ts userAgentFor). */
-export const USER_AGENT = baseUserAgent(process.platform, process.arch, process.version);
+export const USER_AGENT = baseUserAgent({ version: packageVersion(), platform: process.platform, arch: process.arch });
 
 export class ClusterKubeConfig extends KubeConfig {
   constructor(readonly settings: RequestSettings) {
@@ -68,6 +137,8 @@ export class ClusterKubeConfig extends KubeConfig {
   }
 
   private readonly agents = new Map<string, http.Agent>();
+  /** One transport for every API client of the connection (it says "waiting" once for all). */
+  private library: NodeHttpLibrary | undefined;
 
   override async applySecurityAuthentication(context: RequestContext): Promise<void> {
     try {
@@ -115,6 +186,7 @@ export class ClusterKubeConfig extends KubeConfig {
     if (headers) {
       if (this.settings.impersonateUser !== undefined) headers.set('Impersonate-User', this.settings.impersonateUser);
       for (const group of this.settings.impersonateGroups) headers.append('Impersonate-Group', group);
+      if (this.settings.impersonateUid !== undefined) headers.set('Impersonate-Uid', this.settings.impersonateUid);
     }
     return init;
   }
@@ -125,14 +197,15 @@ export class ClusterKubeConfig extends KubeConfig {
     const config = createConfiguration({
       baseServer: new ServerConfiguration(cluster.server, {}),
       authMethods: { default: this },
-      httpApi: wrapHttpLibrary(new NodeHttpLibrary(this.settings)),
+      httpApi: wrapHttpLibrary((this.library ??= new NodeHttpLibrary(this.settings))),
     });
     return new apiClientType(config);
   }
 }
 
 function outgoingHeaders(request: RequestContext, settings: RequestSettings): http.OutgoingHttpHeaders {
-  const headers: http.OutgoingHttpHeaders = { 'User-Agent': USER_AGENT, 'Accept-Encoding': 'gzip' };
+  const headers: http.OutgoingHttpHeaders = { 'User-Agent': USER_AGENT };
+  if (!settings.disableCompression) headers['Accept-Encoding'] = 'gzip';
   for (const [key, value] of Object.entries(request.getHeaders())) headers[key] = value;
   const drop = (name: string) => {
     for (const key of Object.keys(headers)) if (key.toLowerCase() === name) delete headers[key];
@@ -144,6 +217,10 @@ function outgoingHeaders(request: RequestContext, settings: RequestSettings): ht
   if (settings.impersonateGroups.length > 0) {
     drop('impersonate-group');
     headers['Impersonate-Group'] = [...settings.impersonateGroups];
+  }
+  if (settings.impersonateUid !== undefined) {
+    drop('impersonate-uid');
+    headers['Impersonate-Uid'] = settings.impersonateUid;
   }
   return headers;
 }
@@ -158,7 +235,21 @@ function abortError(signal: AbortSignal): Error {
 
 /** One HTTP exchange; the body is read completely (and may be read again by middleware). */
 export class NodeHttpLibrary implements PromiseHttpLibrary {
+  /**
+   * The waiting line is for the first answer of a connection: said at most once, and never once
+   * the server has answered (a slow request later is no news of which server is awaited).
+   */
+  private waitingSaid = false;
+
   constructor(private readonly settings: RequestSettings) {}
+
+  private sayWaiting(): void {
+    const notice = this.settings.waitingNotice;
+    if (!notice || this.waitingSaid) return;
+    this.waitingSaid = true;
+    const context = this.settings.contextName ? ` (context "${this.settings.contextName}")` : '';
+    notice(`Waiting for the API server at ${this.settings.server ?? 'the cluster'}${context}…`);
+  }
 
   send(request: RequestContext): Promise<ResponseContext> {
     const url = new URL(request.getUrl());
@@ -174,10 +265,20 @@ export class NodeHttpLibrary implements PromiseHttpLibrary {
     return new Promise<ResponseContext>((resolve, reject) => {
       let settled = false;
       let timer: NodeJS.Timeout | undefined;
+      // one timer per phase of the transport; the waiting line once the answer is slow
+      let phaseTimer: NodeJS.Timeout | undefined;
+      const limits = this.settings.limits ?? TRANSPORT_LIMITS;
+      const waitingTimer = this.settings.waitingNotice ? setTimeout(() => this.sayWaiting(), limits.waitingNotice) : undefined;
+      const phase = (name: TransportPhase | null, ms = 0) => {
+        if (phaseTimer) clearTimeout(phaseTimer);
+        phaseTimer = name ? setTimeout(() => finish(new TransportTimeoutError(name, ms, url.origin)), ms) : undefined;
+      };
       const finish = (err: Error | null, value?: ResponseContext) => {
         if (settled) return;
         settled = true;
         if (timer) clearTimeout(timer);
+        phase(null);
+        if (waitingTimer) clearTimeout(waitingTimer);
         callerSignal?.removeEventListener('abort', onAbort);
         if (err) {
           req.destroy();
@@ -194,6 +295,9 @@ export class NodeHttpLibrary implements PromiseHttpLibrary {
           agent: request.getAgent() as http.Agent | undefined,
         },
         (res) => {
+          phase(null);
+          if (waitingTimer) clearTimeout(waitingTimer);
+          this.waitingSaid = true;
           if (res.statusCode === 401) this.settings.onUnauthorized?.();
           const encoding = String(res.headers['content-encoding'] ?? '').toLowerCase();
           const stream = encoding === 'gzip' ? res.pipe(zlib.createGunzip()) : res;
@@ -205,6 +309,10 @@ export class NodeHttpLibrary implements PromiseHttpLibrary {
           });
           stream.on('end', () => {
             const data = Buffer.concat(chunks);
+            if (isHtmlResponse(res.headers['content-type'], data.toString('utf8', 0, Math.min(data.length, 512)))) {
+              finish(new HtmlResponseError(res.statusCode ?? 0, url.origin));
+              return;
+            }
             const headers: Record<string, string> = {};
             for (const [name, value] of Object.entries(res.headers)) {
               if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
@@ -220,6 +328,19 @@ export class NodeHttpLibrary implements PromiseHttpLibrary {
         },
       );
       req.on('error', (err) => finish(err));
+      // A new socket: dial, then (https) the TLS handshake, then the response headers, each bounded.
+      // A kept-alive socket is connected and secure already: only the response headers are awaited.
+      // --request-timeout, when given, is the user's own bound on the whole exchange.
+      const awaitHeaders = () => phase(timeoutMs === null ? 'response-headers' : null, limits.responseHeaders);
+      req.on('socket', (socket: net.Socket) => {
+        if (!socket.connecting) return awaitHeaders();
+        phase('dial', limits.dial);
+        socket.once('connect', () => {
+          if (url.protocol !== 'https:') return awaitHeaders();
+          phase('tls-handshake', limits.tlsHandshake);
+          socket.once('secureConnect', awaitHeaders);
+        });
+      });
       if (timeoutMs !== null) timer = setTimeout(() => finish(new RequestTimeoutError(timeoutMs, url.origin)), timeoutMs);
       callerSignal?.addEventListener('abort', onAbort, { once: true });
       req.end(body);

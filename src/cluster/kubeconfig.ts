@@ -1,7 +1,11 @@
 // Resolves a connection the way kubectl does (client-go's clientcmd loading rules):
 //   --kubeconfig FILE, else every file of KUBECONFIG merged (first file wins per name, missing
 //   files skipped), else ~/.kube/config, else the pod's service account (in-cluster);
-//   --context / --cluster / --user / -n override the kubeconfig, --as / --as-group impersonate.
+//   --context / --cluster / --user / -n override the kubeconfig, --as / --as-group / --as-uid
+//   impersonate, and kubectl's other connection flags (--server, --token, --certificate-authority,
+//   --insecure-skip-tls-verify, --tls-server-name, --client-certificate, --client-key, --username,
+//   --password, --disable-compression) override the selected cluster's and user's fields as
+//   clientcmd's DirectClientConfig merges ConfigOverrides (applyClusterFlags, applyUserFlags).
 //
 // Files are parsed and merged here, and client-node gets only the selected context, cluster and
 // user: its own loader resolves no relative token-file, refuses duplicate names when merging,
@@ -18,7 +22,7 @@ import path from 'node:path';
 import YAML from 'yaml';
 import type { KubeConfig, User } from '@kubernetes/client-node';
 import { UserError, oneLine } from '../errors.js';
-import { ClusterKubeConfig } from './http.js';
+import { ClusterKubeConfig, type TransportLimits } from './http.js';
 import {
   EXEC_PROVIDER,
   ExecAuthenticator,
@@ -37,10 +41,23 @@ export interface ConnectionFlags {
   cluster?: string;
   user?: string;
   namespace?: string;
+  /** --server: the selected cluster's server; works without any kubeconfig. */
+  server?: string;
+  tlsServerName?: string;
+  certificateAuthority?: string;
+  insecureSkipTlsVerify?: boolean;
+  clientCertificate?: string;
+  clientKey?: string;
+  /** --token: the user's bearer token, instead of any other token or plugin of the kubeconfig's user. */
+  token?: string;
+  username?: string;
+  password?: string;
   as?: string;
   asGroups?: string[];
+  asUid?: string;
   /** kubectl syntax: "0" (no limit), "30s", "1m", "500ms", or a bare number of seconds. */
   requestTimeout?: string;
+  disableCompression?: boolean;
 }
 
 export interface Connection {
@@ -59,6 +76,17 @@ export interface ConnectOptions {
   serviceAccountDir?: string;
   /** How exec credential plugins are run (tests capture their stderr). */
   execIO?: Partial<ExecIO>;
+  /**
+   * Where the line "Waiting for the API server at …" goes when an answer is slow; default: stderr
+   * when it is a terminal, else nowhere (a pipe or a log file gets no progress chatter).
+   */
+  waitingNotice?: ((line: string) => void) | null;
+  /** The transport's limits (default client-go's: TRANSPORT_LIMITS); tests shorten them. */
+  transportLimits?: TransportLimits;
+}
+
+function defaultWaitingNotice(): ((line: string) => void) | undefined {
+  return process.stderr.isTTY ? (line) => void process.stderr.write(`${line}\n`) : undefined;
 }
 
 export const SERVICE_ACCOUNT_DIR = '/var/run/secrets/kubernetes.io/serviceaccount';
@@ -269,13 +297,28 @@ function useTokenFile(user: Obj, file: string): void {
 // the kubeconfig field, where client-node would fail on every request with an OpenSSL message.
 
 /** client-go's transport.TLSConfigFor refuses a CA together with insecure-skip-tls-verify (no silently unverified TLS). */
-function checkServerTls(sel: Selected): void {
+function checkServerTls(sel: Selected, flags: ConnectionFlags): void {
   const c = sel.cluster;
+  if (flags.insecureSkipTlsVerify && flags.certificateAuthority) {
+    throw new UserError(
+      'specifying a root certificates file with the insecure flag is not allowed (--insecure-skip-tls-verify together with --certificate-authority)',
+    );
+  }
   const ca = str(c['certificate-authority']) ? 'certificate-authority' : str(c['certificate-authority-data']) ? 'certificate-authority-data' : null;
   if (c['insecure-skip-tls-verify'] === true && ca) {
     throw new UserError(
       `cluster "${sel.clusterName}": specifying a root certificates file with the insecure flag is not allowed (insecure-skip-tls-verify is set together with ${ca})`,
     );
+  }
+  // clientcmd's validateClusterInfo reads the CA file before any request
+  const caFile = str(c['certificate-authority']);
+  if (caFile) {
+    try {
+      fs.readFileSync(caFile);
+    } catch (err) {
+      const owner = sel.clusterName ? `cluster "${sel.clusterName}"` : '--server';
+      throw new UserError(`unable to read certificate-authority ${caFile} for ${owner}: ${fsReason(err)}`);
+    }
   }
 }
 
@@ -353,6 +396,14 @@ function execClusterInfo(cluster: Obj, server: string, userName: string): ExecCl
 // ---------------------------------------------------------------------------------------------
 // Connecting
 
+/**
+ * No kubeconfig, no --server and not in a pod: clientcmd's ErrEmptyConfig, with the ways to go
+ * on (rs-reconcile reads snapshots too, and brings its own API server).
+ */
+export const NO_CONFIGURATION =
+  'no configuration has been provided, try setting KUBECONFIG or passing --kubeconfig or --server (no ~/.kube/config found, and not running in a pod); ' +
+  'without a cluster, read a snapshot with -f SNAPSHOT (kubectl get rs,rc,pods -o yaml), or start a local API server with `kubectl rs-reconcile sandbox`';
+
 interface Selected {
   contextName: string;
   cluster: Obj;
@@ -368,6 +419,12 @@ function select(config: RawConfig, flags: ConnectionFlags): Selected {
   if (contextName && !ctx) throw new UserError(`context "${contextName}" does not exist in the kubeconfig`);
   const clusterName = flags.cluster || str(ctx?.cluster);
   const userName = flags.user || str(ctx?.user) || '';
+  const user = userName ? config.users.get(userName) : null;
+  if (userName && !user) throw new UserError(`user "${userName}" does not exist in the kubeconfig`);
+  if (!clusterName && flags.server) {
+    // clientcmd requires no cluster entry when none is named: --server alone is a cluster
+    return { contextName, cluster: {}, clusterName: '', user: user ? { ...user } : null, userName, namespace: str(ctx?.namespace) };
+  }
   if (!clusterName) {
     if (!contextName) {
       throw new UserError(`no context is selected: ${config.files.join(', ')} sets no current-context; pass --context (or --cluster)`);
@@ -376,8 +433,6 @@ function select(config: RawConfig, flags: ConnectionFlags): Selected {
   }
   const cluster = config.clusters.get(clusterName);
   if (!cluster) throw new UserError(`cluster "${clusterName}" does not exist in the kubeconfig`);
-  const user = userName ? config.users.get(userName) : null;
-  if (userName && !user) throw new UserError(`user "${userName}" does not exist in the kubeconfig`);
   return {
     contextName: flags.context || config.currentContext,
     cluster: { ...cluster },
@@ -386,6 +441,61 @@ function select(config: RawConfig, flags: ConnectionFlags): Selected {
     userName,
     namespace: str(ctx?.namespace),
   };
+}
+
+/**
+ * The cluster flags over the selected cluster, as clientcmd's getCluster merges them: each flag
+ * set replaces its field; --insecure-skip-tls-verify or --certificate-authority replaces all of
+ * the kubeconfig's trust (the CA file, the CA data and the skip), so `--insecure-skip-tls-verify`
+ * clears a kubeconfig's CA; --server or --tls-server-name replaces the kubeconfig's server name.
+ */
+function applyClusterFlags(cluster: Obj, flags: ConnectionFlags): void {
+  if (flags.server) cluster.server = flags.server;
+  if (flags.disableCompression) cluster['disable-compression'] = 'true';
+  if (flags.insecureSkipTlsVerify || flags.certificateAuthority) {
+    cluster['insecure-skip-tls-verify'] = flags.insecureSkipTlsVerify === true;
+    cluster['certificate-authority'] = flags.certificateAuthority;
+    delete cluster['certificate-authority-data'];
+  }
+  if (flags.tlsServerName || flags.server) cluster['tls-server-name'] = flags.tlsServerName;
+}
+
+/** Whether a user flag is set: then the request has a user even when the kubeconfig names none. */
+function hasUserFlags(flags: ConnectionFlags): boolean {
+  return Boolean(flags.token || flags.clientCertificate || flags.clientKey || flags.username || flags.password);
+}
+
+/**
+ * The user flags over the selected user, as clientcmd's getAuthInfo merges them. --token is the
+ * user's bearer token and stands in for the kubeconfig's other token sources and plugins
+ * (token-file, auth-provider, exec); --client-certificate and --client-key replace the file and
+ * the inline data of the kubeconfig.
+ */
+function applyUserFlags(user: Obj, flags: ConnectionFlags): void {
+  if (flags.token) {
+    user.token = flags.token;
+    for (const key of ['token-file', 'auth-provider', 'exec']) delete user[key];
+  }
+  if (flags.clientCertificate) {
+    user['client-certificate'] = flags.clientCertificate;
+    delete user['client-certificate-data'];
+  }
+  if (flags.clientKey) {
+    user['client-key'] = flags.clientKey;
+    delete user['client-key-data'];
+  }
+  if (flags.username) user.username = flags.username;
+  if (flags.password) user.password = flags.password;
+}
+
+/** The flags inClusterClientConfig takes over the service account: --server, --token, --certificate-authority. */
+function applyInClusterFlags(sel: Selected, flags: ConnectionFlags): void {
+  if (flags.server) sel.cluster.server = flags.server;
+  if (flags.certificateAuthority) sel.cluster['certificate-authority'] = flags.certificateAuthority;
+  if (flags.token && sel.user) {
+    sel.user.token = flags.token;
+    delete sel.user['token-file'];
+  }
 }
 
 function inClusterPossible(env: NodeJS.ProcessEnv, dir: string): boolean {
@@ -421,9 +531,10 @@ function inCluster(env: NodeJS.ProcessEnv, dir: string): Selected {
 }
 
 /** client-go's DefaultServerURL: a server without a scheme gets https when TLS is configured. */
-function serverUrl(sel: Selected): string {
+function serverUrl(sel: Selected, flags: ConnectionFlags): string {
   const raw = str(sel.cluster.server);
   if (!raw) throw new UserError(`cluster "${sel.clusterName}" has no server address`);
+  const source = flags.server ? '--server' : `cluster "${sel.clusterName}"`;
   let server = raw;
   if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(server)) {
     const c = sel.cluster;
@@ -441,10 +552,10 @@ function serverUrl(sel: Selected): string {
   try {
     url = new URL(server);
   } catch {
-    throw new UserError(`cluster "${sel.clusterName}" has an invalid server address "${raw}"`);
+    throw new UserError(`${source} has an invalid server address "${raw}"`);
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new UserError(`cluster "${sel.clusterName}" has an unsupported server address "${raw}" (only http and https)`);
+    throw new UserError(`${source} has an unsupported server address "${raw}" (only http and https)`);
   }
   return server.replace(/\/+$/, '');
 }
@@ -521,25 +632,27 @@ export function connect(flags: ConnectionFlags, env: NodeJS.ProcessEnv = process
 
   const config = loadKubeconfig(flags, env);
   let sel: Selected;
-  if (isEmpty(config) && !flags.context && !flags.cluster && !flags.user) {
-    if (!inClusterPossible(env, saDir)) {
-      throw new UserError(
-        'no configuration has been provided, try setting KUBECONFIG or passing --kubeconfig (no ~/.kube/config found, and not running in a pod)',
-      );
-    }
+  if (isEmpty(config) && !flags.context && !flags.cluster && !flags.user && !flags.server) {
+    if (!inClusterPossible(env, saDir)) throw new UserError(NO_CONFIGURATION);
     sel = inCluster(env, saDir);
+    applyInClusterFlags(sel, flags);
   } else {
     sel = select(config, flags);
+    applyClusterFlags(sel.cluster, flags);
+    if (hasUserFlags(flags)) {
+      sel.user ??= {};
+      applyUserFlags(sel.user, flags);
+    }
   }
 
-  const server = serverUrl(sel);
+  const server = serverUrl(sel, flags);
   // clientcmd reads the user's credentials and the cluster's TLS settings only when the transport
   // is TLS ("only try to read the auth information if we are secure"): against an http:// server
   // kubectl sends no token, no basic auth and no client certificate, runs no exec plugin or
   // auth-provider, and the request goes out anonymous. Same here: no credential crosses plain HTTP.
   const secure = server.startsWith('https:');
   const cluster: Obj = { ...sel.cluster, server };
-  if (secure) checkServerTls(sel);
+  if (secure) checkServerTls(sel, flags);
   else {
     for (const key of ['certificate-authority', 'certificate-authority-data', 'tls-server-name']) delete cluster[key];
     // client-node refuses plain http unless TLS verification is "skipped"; there is no TLS to skip.
@@ -548,29 +661,49 @@ export function connect(flags: ConnectionFlags, env: NodeJS.ProcessEnv = process
 
   let impersonateUser = flags.as || undefined;
   let impersonateGroups = flags.asGroups?.filter((g) => g !== '') ?? [];
+  let impersonateUid = flags.asUid || undefined;
   let user: Obj | null = null;
   let exec: ExecCredentialPlugin | null = null;
   if (sel.user) {
     // Impersonation is not a credential: clientcmd applies it on either transport.
     impersonateUser ??= str(sel.user.as);
     if (impersonateGroups.length === 0 && Array.isArray(sel.user['as-groups'])) impersonateGroups = sel.user['as-groups'].map(String);
+    impersonateUid ??= str(sel.user['as-uid']);
     if (secure) {
       user = sel.user;
-      exec = prepareCredentials(user, sel.userName, cluster, server, env, options);
+      // a user of flags alone (--token, --client-certificate…) is named by them in messages
+      exec = prepareCredentials(user, sel.userName || '(flags)', cluster, server, env, options);
     }
   }
   if (impersonateGroups.length > 0 && !impersonateUser) {
     throw new UserError('--as-group needs --as: groups can be impersonated only together with a user');
   }
+  if (impersonateUid && !impersonateUser) {
+    throw new UserError('--as-uid needs --as: a UID can be impersonated only together with a user');
+  }
 
   const namespace = flags.namespace || sel.namespace || 'default';
-  const contextKey = sel.contextName || `${sel.clusterName}/${sel.userName}`;
-  const userKey = sel.user ? sel.userName : 'anonymous';
+  const clusterKey = sel.clusterName || 'server';
+  const contextKey = sel.contextName || `${clusterKey}/${sel.userName}`;
+  // a user made of flags alone (--token, --client-certificate…) has no name in any kubeconfig
+  const userKey = sel.user ? sel.userName || 'flags' : 'anonymous';
   const kc = new ClusterKubeConfig({
     impersonateUser,
     impersonateGroups,
+    impersonateUid,
     requestTimeoutMs,
-    credentialsLabel: sel.contextName ? `context "${sel.contextName}"` : sel.userName ? `user "${sel.userName}"` : 'the anonymous user',
+    disableCompression: goBool(cluster['disable-compression']) === true,
+    server,
+    contextName: sel.contextName,
+    waitingNotice: options.waitingNotice === undefined ? defaultWaitingNotice() : (options.waitingNotice ?? undefined),
+    limits: options.transportLimits,
+    credentialsLabel: sel.contextName
+      ? `context "${sel.contextName}"`
+      : sel.userName
+        ? `user "${sel.userName}"`
+        : sel.user
+          ? 'the credential flags'
+          : 'the anonymous user',
     // client-go runs the plugin again after a 401: the credential may have been revoked early.
     onUnauthorized: exec ? () => exec.invalidate() : undefined,
   });
@@ -580,10 +713,10 @@ export function connect(flags: ConnectionFlags, env: NodeJS.ProcessEnv = process
     JSON.stringify({
       apiVersion: 'v1',
       kind: 'Config',
-      clusters: [{ name: sel.clusterName, cluster }],
+      clusters: [{ name: clusterKey, cluster }],
       // Always a user, if only an empty one: without a user client-node skips the cluster's CA.
       users: [{ name: userKey, user: user ?? {} }],
-      contexts: [{ name: contextKey, context: { cluster: sel.clusterName, user: userKey, namespace } }],
+      contexts: [{ name: contextKey, context: { cluster: clusterKey, user: userKey, namespace } }],
       'current-context': contextKey,
     }),
   );

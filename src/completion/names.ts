@@ -34,17 +34,31 @@ export function connectionFrom(ctx: WordsContext, requestTimeout: string): Conne
     context: lastValue(ctx, 'context'),
     cluster: lastValue(ctx, 'cluster'),
     user: lastValue(ctx, 'user'),
+    server: lastValue(ctx, 'server'),
+    tlsServerName: lastValue(ctx, 'tls-server-name'),
+    certificateAuthority: lastValue(ctx, 'certificate-authority'),
+    insecureSkipTlsVerify: lastValue(ctx, 'insecure-skip-tls-verify') === 'true',
+    clientCertificate: lastValue(ctx, 'client-certificate'),
+    clientKey: lastValue(ctx, 'client-key'),
+    token: lastValue(ctx, 'token'),
+    username: lastValue(ctx, 'username'),
+    password: lastValue(ctx, 'password'),
     as: lastValue(ctx, 'as'),
     asGroups: ctx.values.get('as-group'),
+    asUid: lastValue(ctx, 'as-uid'),
     requestTimeout: lastValue(ctx, 'request-timeout') ?? requestTimeout,
+    disableCompression: lastValue(ctx, 'disable-compression') === 'true',
   };
 }
+
+/** A TAB writes nothing on the terminal: no "waiting for the server" line. */
+const QUIET = { waitingNotice: null };
 
 /** Namespace names of the live cluster (one cheap list). */
 export async function liveNamespaces(ctx: WordsContext, io: LookupIO = {}): Promise<string[]> {
   const { connect } = await import('../cluster/kubeconfig.js');
   const { listNamespaceNames } = await import('../cluster/list-names.js');
-  return listNamespaceNames(connect(connectionFrom(ctx, io.requestTimeout ?? '2s'), io.env ?? process.env));
+  return listNamespaceNames(connect(connectionFrom(ctx, io.requestTimeout ?? '2s'), io.env ?? process.env, QUIET));
 }
 
 /** ReplicaSets and ReplicationControllers in scope: from -f files, else the live cluster. */
@@ -66,7 +80,7 @@ export async function controllerNames(ctx: WordsContext, io: LookupIO = {}): Pro
   }
   const { connect } = await import('../cluster/kubeconfig.js');
   const { listControllerNames } = await import('../cluster/list-names.js');
-  const conn = connect({ ...connectionFrom(ctx, io.requestTimeout ?? '2s'), namespace: lastValue(ctx, 'namespace') }, io.env ?? process.env);
+  const conn = connect({ ...connectionFrom(ctx, io.requestTimeout ?? '2s'), namespace: lastValue(ctx, 'namespace') }, io.env ?? process.env, QUIET);
   return listControllerNames(conn, all ? null : conn.namespace);
 }
 

@@ -190,6 +190,7 @@ describe('connect: choosing context, cluster, user and namespace', () => {
   it('makes relative certificate paths absolute against the kubeconfig file', () => {
     const dir = tempDir();
     writeFile(dir, 'sub/pki/u.crt', fs.readFileSync(tlsFile('server.crt'), 'utf8'));
+    writeFile(dir, 'sub/pki/ca.crt', fs.readFileSync(tlsFile('ca.crt'), 'utf8'));
     const keyFile = writeFile(tempDir(), 'u.key', fs.readFileSync(tlsFile('server.key'), 'utf8'));
     const f = writeKubeconfig(
       dir,

@@ -162,7 +162,7 @@ describe('on the wire', () => {
       expect(headers(s.rawHeaders, 'Authorization')).toEqual(['Bearer secret-token']);
       expect(headers(s.rawHeaders, 'Impersonate-User')).toEqual(['jane']);
       expect(headers(s.rawHeaders, 'Impersonate-Group')).toEqual(['dev', 'ops']); // one line per group
-      expect(headers(s.rawHeaders, 'User-Agent')[0]).toMatch(/^rs-reconcile \(/);
+      expect(headers(s.rawHeaders, 'User-Agent')[0]).toMatch(/^rs-reconcile\/v\d+\.\d+\.\d+ \(\w+\/\w+\) kubernetes\/\S+$/);
     }
 
     // what the handlers saw

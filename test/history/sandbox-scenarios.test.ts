@@ -293,7 +293,7 @@ describe('history of the sandbox audit log of `run`', () => {
 
   it("writes are the controller's exactly when `run` sent them (its User-Agent; the test's client is the same user)", () => {
     // run's pod creates and deletes in the file, told by its User-Agent
-    const runAgent = /^rs-reconcile \(.*\) node\/\S+ replicaset-controller\//;
+    const runAgent = /^rs-reconcile\/v\S+ \(.*\) kubernetes\/\S+ replicaset-controller\//;
     const sent = lines.filter(
       (e) =>
         runAgent.test(e.userAgent ?? '') &&

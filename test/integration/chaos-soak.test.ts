@@ -101,7 +101,7 @@ const mergePatch = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
  * (src/cluster/http.ts, informer.ts) tells them apart. The sandbox's simulated kubelet and
  * scheduler are system users.
  */
-const byController = (a: AuditEntry) => a.user === 'sandbox-admin' && a.userAgent?.startsWith('rs-reconcile (') === true;
+const byController = (a: AuditEntry) => a.user === 'sandbox-admin' && a.userAgent?.startsWith('rs-reconcile/') === true;
 
 /** The test's own calls meet the injected faults too: retry those (and only those). */
 async function retried<T>(fn: () => Promise<T>, ok404 = false): Promise<T | undefined> {

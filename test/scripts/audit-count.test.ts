@@ -144,7 +144,7 @@ describe('writeKind and parseAuditLines', () => {
     subresource,
     code: 200,
     dryRun: false,
-    userAgent: 'rs-reconcile (linux/x64) node/v20',
+    userAgent: 'rs-reconcile/v0.1.0 (linux/amd64) kubernetes/$Format',
   });
 
   it('leaves reads out and puts writes a controller does not make under other', () => {
