@@ -18,6 +18,13 @@ export const connectionFlags = {
   'request-timeout': Flags.string({ description: 'how long to wait for a single server request (e.g. 1s, 2m, 0 = no timeout)', helpGroup: 'CLUSTER' }),
 };
 
+/**
+ * A flag given once per value, as cobra's StringArray and StringSlice are: `-f a -f b`. Each
+ * occurrence takes the one word after it, so the words after that are arguments again
+ * (`-f snap.yaml web`), as kubectl reads them.
+ */
+export const repeatable = { multiple: true, multipleNonGreedy: true } as const;
+
 /** Which controllers: the namespace scope and the label selector (every command that reads them). */
 export const namespaceFlags = {
   namespace: Flags.string({
@@ -35,8 +42,11 @@ export const namespaceScopeFlags = (({ selector: _selector, ...rest }) => rest)(
 export const scopeFlags = {
   filename: Flags.string({
     char: 'f',
-    description: 'snapshot file, directory or - for stdin (kubectl get rs,rc,pods -o yaml|json); repeatable. Without it, the live cluster is read',
-    multiple: true,
+    description:
+      'snapshot file, directory or - for stdin (kubectl get rs,rc,pods -o yaml|json); repeatable, or a comma list. Without it, the live cluster is read',
+    ...repeatable,
+    // kubectl's -f is a StringSlice: -f a,b is -f a -f b
+    delimiter: ',',
   }),
   ...namespaceFlags,
   'max-input-size': Flags.string({

@@ -49,7 +49,7 @@ describe('parse errors', () => {
     const krew = node(RUN_JS, ['explain'], { RS_RECONCILE_INVOKED_AS: 'kubectl-rs_reconcile' });
     expect(krew.status).toBe(2);
     expect(krew.stderr).toBe(
-      `error: missing argument NAME (a controller (NAME, rs/NAME, replicaset/NAME or rc/NAME), a Deployment's ReplicaSets (deploy/NAME) or a pod (pod/NAME, po/NAME))\nSee 'kubectl rs-reconcile explain --help' for usage.\n`,
+      `error: missing argument NAME (a controller (NAME, rs/NAME, replicaset/NAME or rc/NAME), a Deployment's ReplicaSets (deploy/NAME) or a pod (pod/NAME, po/NAME); or the TYPE of kubectl's TYPE NAME (rs web))\nSee 'kubectl rs-reconcile explain --help' for usage.\n`,
     );
   });
 });

@@ -138,7 +138,7 @@ describe('direct dispatch (dist/bundle/main.cjs)', () => {
       tab('diff', '-o', ''),
       tab('diff', '--output=ya'),
       tab('diff', '-f', ''),
-      tab('explain', 'web', ''),
+      tab('explain', 'rs/web', ''),
       tab('nosuch', ''),
       tab('history', '-o', ''),
       tab('reconcile', '--dry-run='),
