@@ -2,6 +2,7 @@
 // time) and the upstream controller behaviour emulated against it. An unreachable or missing
 // cluster is reported, never an error: `version` must work offline.
 
+import { clientVersionLines } from '../core/client-version.js';
 import type { ConnectionFlags } from '../cluster/kubeconfig.js';
 import { behaviourFeatures, type BehaviourFeature } from '../core/messages.js';
 import { NEWEST_VERSION, OLDEST_MINOR } from '../core/versions.js';
@@ -93,7 +94,7 @@ export async function versionReport(tool: string, opts: VersionOptions): Promise
 
 /** The report for a person, kubectl version's style ("Server Version: v1.32.4"). */
 export function versionText(r: VersionReport): string {
-  const lines = [`rs-reconcile ${r.rsReconcile}`, `Node.js ${r.node}`];
+  const lines = clientVersionLines(r.rsReconcile, r.node);
   const s = r.server;
   if (s?.reachable) lines.push(`Server Version: ${s.gitVersion || `${s.major}.${s.minor}`}${s.context ? ` (context ${s.context})` : ''}`);
   else if (s) lines.push(`Server Version: unknown: ${s.reason}`);

@@ -80,6 +80,19 @@ describe('version offline', () => {
   });
 });
 
+describe('--version', () => {
+  it('prints the client lines of `version`, in one format, through every entry', () => {
+    const client = cli(['version', '--client']);
+    expect(client.status).toBe(0);
+    const lines = client.stdout.split('\n').slice(0, 2);
+    expect(lines).toEqual([expect.stringMatching(/^rs-reconcile \d+\.\d+\.\d+/), `Node.js ${process.version}`]);
+    for (const env of [{}, { RS_RECONCILE_NO_FAST: '1' }, { RS_RECONCILE_NO_BUNDLE: '1' }]) {
+      const v = cli(['--version'], { env });
+      expect(v, JSON.stringify(env)).toEqual({ status: 0, stdout: `${lines.join('\n')}\n`, stderr: '' });
+    }
+  });
+});
+
 describe('the newest minor, 1.36', () => {
   it('--kube-version 1.36 is accepted, with its StaleControllerConsistencyReplicaSet gate; 1.37 is refused', () => {
     const r = cli(['version', '--client', '--kube-version', '1.36', '--feature-gates', 'StaleControllerConsistencyReplicaSet=false', '-o', 'json']);

@@ -86,6 +86,9 @@ describe('kubectl-style help', () => {
       expect(r.stdout, id).toMatch(new RegExp(`^  ${id} +\\S`, 'm'));
     }
     expect(r.stdout).toContain('Explain and audit (read-only):');
+    // history and record, the past of a cluster, in a group of their own: not among "Other commands"
+    expect(r.stdout).toMatch(/\nTell what the controller did \(read-only\):\n {2}history +\S[^\n]*\n(?: {15}[^\n]*\n)* {2}record +\S/);
+    expect(r.stdout.slice(r.stdout.indexOf('Other commands:'))).not.toMatch(/^ {2}(history|record) /m);
     expect(r.stdout).toContain('Use "kubectl rs-reconcile <command> --help" for more information about a given command.');
     // no arguments at all: the same root help
     expect(runAs('kubectl-rs_reconcile', []).stdout).toBe(r.stdout);
