@@ -61,7 +61,10 @@ export const oneTargetScopeFlags = (({ selector: _selector, ...rest }) => rest)(
 /** The upstream controller emulated: its version, its feature gates, its burst. */
 export const behaviourFlags = {
   'kube-version': Flags.string({ description: "emulate the controller of this Kubernetes minor version (default: the server's; offline the newest)" }),
-  'feature-gates': Flags.string({ description: 'feature gates as kube-controller-manager takes them, e.g. PodDeletionCost=false,LogarithmicScaleDown=false' }),
+  'feature-gates': Flags.string({
+    description:
+      'feature gates as kube-controller-manager of the emulated version takes them, e.g. PodDeletionCost=false,AllBeta=false (gates of other controllers accepted with a note, unknown ones refused)',
+  }),
   // Upstream's burstReplicas is the constant 500, never 0. With 0 every sync would create and
   // delete nothing: `run` would never converge, and `diff` would call a ReplicaSet short of pods
   // "in sync" (its status unchanged). So at least 1, in every command.

@@ -128,6 +128,28 @@ describe('flags and arguments as cobra parses them', () => {
     }
   });
 
+  it("--feature-gates as kube-controller-manager takes it: other controllers' gates noted, unknown ones refused in its words", () => {
+    const diff = (gates: string, ...extra: string[]) =>
+      cli(['diff', '-f', example('scale-down-ranking'), '--now', NOW, '-o', 'name', '--feature-gates', gates, ...extra]);
+    const other = diff('JobPodReplacementPolicy=false');
+    expect(other.status).toBe(1);
+    expect(other.stderr).toBe(
+      'warning: feature gate JobPodReplacementPolicy changes nothing the ReplicaSet and ReplicationController controllers do: accepted, as kube-controller-manager 1.36 accepts it\n',
+    );
+    const unknown = diff('Foo=true');
+    expect([unknown.status, unknown.stderr]).toEqual([2, 'error: invalid argument "Foo=true" for "--feature-gates" flag: unrecognized feature gate: Foo\n']);
+    const value = diff('PodDeletionCost=yes');
+    expect(value.stderr).toBe(
+      'error: invalid argument "PodDeletionCost=yes" for "--feature-gates" flag: invalid value of PodDeletionCost=yes, err: strconv.ParseBool: parsing "yes": invalid syntax\n',
+    );
+    // a gate 1.36 knows, refused by 1.32's kube-controller-manager, which did not have it
+    const old = diff('StaleControllerConsistencyReplicaSet=true', '--kube-version', '1.32');
+    expect(old.stderr).toMatch(
+      /unrecognized feature gate: StaleControllerConsistencyReplicaSet \(kube-controller-manager 1\.32 does not know it: 1\.36 does\)\n$/,
+    );
+    expect(diff('AllBeta=false').status).toBe(1);
+  }, 60_000);
+
   it('reconcile -f takes --now, as every command reading a snapshot; without -f it is refused', () => {
     const at = (now: string) => cli(['reconcile', '-f', SNAP, '--dry-run=client', '--yes', '-o', 'json', '--now', now]);
     const r = at(NOW);

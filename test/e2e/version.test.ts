@@ -106,7 +106,9 @@ describe('the newest minor, 1.36', () => {
     });
     const older = cli(['version', '--client', '--kube-version', '1.35', '--feature-gates', 'StaleControllerConsistencyReplicaSet=true']);
     expect(older.status).toBe(2);
-    expect(older.stderr).toBe('error: feature gate StaleControllerConsistencyReplicaSet does not exist in Kubernetes 1.35 (it appeared in 1.36)\n');
+    expect(older.stderr).toBe(
+      'error: invalid argument "StaleControllerConsistencyReplicaSet=true" for "--feature-gates" flag: unrecognized feature gate: StaleControllerConsistencyReplicaSet (kube-controller-manager 1.35 does not know it: 1.36 does)\n',
+    );
     const newer = cli(['version', '--client', '--kube-version', '1.37']);
     expect(newer.status).toBe(2);
     expect(newer.stderr).toBe('error: Kubernetes version 1.37 is not supported: choose 1.24 to 1.36\n');
