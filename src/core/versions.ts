@@ -181,7 +181,7 @@ export function behaviourFor(minor: number, overrides: Readonly<Record<string, b
   const elsewhereGates = Object.keys(overrides).filter((n) => n !== ALL_ALPHA && n !== ALL_BETA && !(GATE_NAMES as string[]).includes(n));
   if (elsewhereGates.length)
     warnings.push(
-      `feature gate${elsewhereGates.length > 1 ? 's' : ''} ${elsewhereGates.join(', ')} ${elsewhereGates.length > 1 ? 'change' : 'changes'} nothing the ReplicaSet and ReplicationController controllers do: accepted, as kube-controller-manager 1.${minor} accepts ${elsewhereGates.length > 1 ? 'them' : 'it'}`,
+      `feature gate${elsewhereGates.length > 1 ? 's' : ''} ${elsewhereGates.join(', ')} ${elsewhereGates.length > 1 ? 'change' : 'changes'} nothing the ReplicaSet and ReplicationController controllers do: accepted, as kube-controller-manager accepts ${elsewhereGates.length > 1 ? 'them' : 'it'}`,
     );
   for (const name of GATE_NAMES) {
     const h = GATES[name];

@@ -128,7 +128,7 @@ describe("--feature-gates against kube-controller-manager's gates of each minor"
     expect(r.error).toBeUndefined();
     expect(r.behaviour.gates.PodDeletionCost).toBe(false);
     expect(r.warnings).toEqual([
-      'feature gate JobPodReplacementPolicy changes nothing the ReplicaSet and ReplicationController controllers do: accepted, as kube-controller-manager 1.36 accepts it',
+      'feature gate JobPodReplacementPolicy changes nothing the ReplicaSet and ReplicationController controllers do: accepted, as kube-controller-manager accepts it',
     ]);
     expect(behaviourFor(36, { NoSuchGate: true }).error).toBe('unrecognized feature gate: NoSuchGate');
     expect(behaviourFor(36, { poddeletioncost: true }).error).toBe('unrecognized feature gate: poddeletioncost');
