@@ -40,6 +40,13 @@ export const connectionFlags = {
   'disable-compression': Flags.boolean({ description: 'opt out of response compression for all requests to the server', helpGroup: 'CLUSTER' }),
 };
 
+/**
+ * A flag given once per value, as cobra's StringArray and StringSlice are: `-f a -f b`. Each
+ * occurrence takes the one word after it, so the words after that are arguments again
+ * (`-f snap.yaml web`), as kubectl reads them.
+ */
+export const repeatable = { multiple: true, multipleNonGreedy: true } as const;
+
 /** Which controllers: the namespace scope and the label selector (every command that reads them). */
 export const namespaceFlags = {
   namespace: Flags.string({
@@ -57,8 +64,11 @@ export const namespaceScopeFlags = (({ selector: _selector, ...rest }) => rest)(
 export const scopeFlags = {
   filename: Flags.string({
     char: 'f',
-    description: 'snapshot file, directory or - for stdin (kubectl get rs,rc,pods -o yaml|json); repeatable. Without it, the live cluster is read',
-    multiple: true,
+    description:
+      'snapshot file, directory or - for stdin (kubectl get rs,rc,pods -o yaml|json); repeatable, or a comma list. Without it, the live cluster is read',
+    ...repeatable,
+    // kubectl's -f is a StringSlice: -f a,b is -f a -f b
+    delimiter: ',',
   }),
   ...namespaceFlags,
   'max-input-size': Flags.string({
@@ -73,7 +83,10 @@ export const oneTargetScopeFlags = (({ selector: _selector, ...rest }) => rest)(
 /** The upstream controller emulated: its version, its feature gates, its burst. */
 export const behaviourFlags = {
   'kube-version': Flags.string({ description: "emulate the controller of this Kubernetes minor version (default: the server's; offline the newest)" }),
-  'feature-gates': Flags.string({ description: 'feature gates as kube-controller-manager takes them, e.g. PodDeletionCost=false,LogarithmicScaleDown=false' }),
+  'feature-gates': Flags.string({
+    description:
+      'feature gates as kube-controller-manager of the emulated version takes them, e.g. PodDeletionCost=false,AllBeta=false (gates of other controllers accepted with a note, unknown ones refused)',
+  }),
   // Upstream's burstReplicas is the constant 500, never 0. With 0 every sync would create and
   // delete nothing: `run` would never converge, and `diff` would call a ReplicaSet short of pods
   // "in sync" (its status unchanged). So at least 1, in every command.

@@ -143,6 +143,7 @@ export function formatCommandHelp(cmd: Loadable, name: string, width: number): s
 
 const COMMAND_GROUPS: Array<[string, string[]]> = [
   ['Explain and audit (read-only)', ['explain', 'diff', 'watch']],
+  ['Tell what the controller did (read-only)', ['history', 'record']],
   ['Act on a cluster', ['reconcile', 'run']],
   ['Try it without a cluster', ['sandbox']],
 ];

@@ -3,7 +3,7 @@ import { BaseCommand } from '../cli/base.js';
 import { connectionFlags, modelFlags, modelOptions, noHeadersFlag, outputFlag, scopeFlags, sourceOptions, stderrChalk, stdoutStyle } from '../cli/flags.js';
 import { progressOn } from '../cli/progress.js';
 import { writeFd } from '../cli/stdio.js';
-import { parseTarget } from '../cli/targets.js';
+import { parseControllerTargets } from '../cli/targets.js';
 import { renderDiffTable, renderOverlapWarnings, renderSummary } from '../render/diff-table.js';
 import { renderOutput } from '../render/formats.js';
 import { renderNames } from '../render/plan-output.js';
@@ -47,7 +47,7 @@ so it is not in sync), greater than 1 on an error.`;
 
   async run(): Promise<void> {
     const { argv, flags } = await this.parse(Diff);
-    const targets = (argv as string[]).map(parseTarget);
+    const targets = parseControllerTargets(argv as string[], 'diff');
     const ctx = await preparePlan(sourceOptions(flags), modelOptions(flags), targets, { progress: progressOn() });
     for (const n of ctx.notices) this.warning(n);
     const plan = ctx.plan;

@@ -3,8 +3,8 @@ import { BaseCommand } from '../cli/base.js';
 import { connectionFlags, modelFlags, modelOptions, oneTargetScopeFlags, outputFlag, sourceOptions, stderrChalk, stdoutStyle } from '../cli/flags.js';
 import { progressOn } from '../cli/progress.js';
 import { writeFd } from '../cli/stdio.js';
-import { parsePodTarget } from '../cli/pod-target.js';
-import { parseTarget } from '../cli/targets.js';
+import { parseOneTarget } from '../cli/targets.js';
+import { NAME_OF_TYPE_ARG } from '../completion/words.js';
 import { renderOverlapWarnings } from '../render/diff-table.js';
 import { renderDeploymentTree } from '../render/deployment-tree.js';
 import { renderExplain } from '../render/explain.js';
@@ -53,10 +53,13 @@ Nothing is written.`;
 
   static override args = {
     name: Args.string({
-      description: "a controller (NAME, rs/NAME, replicaset/NAME or rc/NAME), a Deployment's ReplicaSets (deploy/NAME) or a pod (pod/NAME, po/NAME)",
+      description:
+        "a controller (NAME, rs/NAME, replicaset/NAME or rc/NAME), a Deployment's ReplicaSets (deploy/NAME) or a pod (pod/NAME, po/NAME); or the TYPE of kubectl's TYPE NAME (rs web)",
       required: true,
       ignoreStdin: true,
     }),
+    // kubectl's TYPE NAME: the usage line stays COMMAND NAME, the first argument's text tells it
+    [NAME_OF_TYPE_ARG]: Args.string({ description: "after a TYPE (kubectl's TYPE NAME, e.g. rs web): the NAME", ignoreStdin: true, hidden: true }),
   };
   // the story is one controller's (or one pod's): no table to widen, no list of names, no selector
   // to choose by (the NAME chooses; -A looks for it in every namespace)
@@ -73,10 +76,10 @@ Nothing is written.`;
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Explain);
-    const podName = parsePodTarget(args.name);
+    const named = parseOneTarget(args.name, args[NAME_OF_TYPE_ARG], 'explain');
     const io = { progress: progressOn() };
-    if (podName !== undefined) {
-      const story = await explainPod(sourceOptions(flags), modelOptions(flags), podName, io);
+    if (named.kind === 'Pod') {
+      const story = await explainPod(sourceOptions(flags), modelOptions(flags), named.name, io);
       for (const n of story.notices) this.warning(n);
       await this.printChunks(
         renderOutput(flags.output, {
@@ -87,8 +90,7 @@ Nothing is written.`;
       process.exitCode = flags['exit-code'] && story.acts ? 1 : 0;
       return;
     }
-    const target = parseTarget(args.name);
-    const story = await explainController(sourceOptions(flags), modelOptions(flags), target, io);
+    const story = await explainController(sourceOptions(flags), modelOptions(flags), named, io);
     for (const n of story.notices) this.warning(n);
     writeFd(2, renderOverlapWarnings(story.plan, stderrChalk()));
     await this.printChunks(

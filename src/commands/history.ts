@@ -9,13 +9,14 @@ import {
   namespaceScopeFlags,
   noHeadersFlag,
   outputFlag,
+  repeatable,
   stdoutStyle,
   type OutputStyle,
 } from '../cli/flags.js';
 import { historyFlags, timeWindow, type TimeWindow } from '../cli/history-flags.js';
-import { parsePodTarget } from '../cli/pod-target.js';
 import { progressOn } from '../cli/progress.js';
-import { parseTarget } from '../cli/targets.js';
+import { parseOneTarget } from '../cli/targets.js';
+import { NAME_OF_TYPE_ARG } from '../completion/words.js';
 import { UserError } from '../errors.js';
 import { renderOutput } from '../render/formats.js';
 import { historyTableChunks, renderCoverageLine, renderHistoryNotes, renderPodStory } from '../render/history.js';
@@ -101,17 +102,22 @@ Exit status: 0, or 1 when a controller write was not predicted by the rules.`;
   ];
 
   static override args = {
-    name: Args.string({ description: 'what to follow: rs/NAME, rc/NAME, deploy/NAME or pod/NAME (default: everything in scope)', ignoreStdin: true }),
+    name: Args.string({
+      description: "what to follow: rs/NAME, rc/NAME, deploy/NAME or pod/NAME, or the TYPE of kubectl's TYPE NAME (default: everything in scope)",
+      ignoreStdin: true,
+    }),
+    // kubectl's TYPE NAME: the usage line stays COMMAND NAME, the first argument's text tells it
+    [NAME_OF_TYPE_ARG]: Args.string({ description: "after a TYPE (kubectl's TYPE NAME, e.g. rs web): the NAME", ignoreStdin: true, hidden: true }),
   };
 
   static override flags = {
     'audit-log': Flags.string({
       description:
         'audit log: a file, or a directory of them (plain or gzip; JSON lines of kube-apiserver, or an export of GKE, EKS, AKS or OpenShift, recognised from its content); repeatable',
-      multiple: true,
+      ...repeatable,
     }),
     'audit-log-format': historyFlags['audit-log-format'],
-    recording: Flags.string({ description: 'a recording of "record" or "watch --record" (plain or gzip), instead of audit logs; repeatable', multiple: true }),
+    recording: Flags.string({ description: 'a recording of "record" or "watch --record" (plain or gzip), instead of audit logs; repeatable', ...repeatable }),
     events: Flags.boolean({
       description:
         "read the live cluster's Events (read-only), instead of audit logs: the pods the controllers created and deleted in the last hour or so, without verdicts",
@@ -119,7 +125,7 @@ Exit status: 0, or 1 when a controller write was not predicted by the rules.`;
     }),
     'events-file': Flags.string({
       description: 'a file of "kubectl get events -o json" (or -o yaml; plain or gzip; - for stdin), instead of audit logs; repeatable',
-      multiple: true,
+      ...repeatable,
     }),
     'print-query': Flags.option({
       description:
@@ -139,7 +145,7 @@ Exit status: 0, or 1 when a controller write was not predicted by the rules.`;
     'controller-user': Flags.string({
       description:
         "a user whose writes are the controller's, besides kube-controller-manager's replicaset-controller and replication-controller service accounts; repeatable",
-      multiple: true,
+      ...repeatable,
     }),
     ...inHelpGroup('WHAT-IF', { 'kube-version': behaviourFlags['kube-version'], 'feature-gates': behaviourFlags['feature-gates'] }),
     // --events only: the cluster whose Events are read
@@ -148,7 +154,7 @@ Exit status: 0, or 1 when a controller write was not predicted by the rules.`;
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(History);
-    const target = args.name === undefined ? undefined : historyTarget(args.name);
+    const target = args.name === undefined ? undefined : (parseOneTarget(args.name, args[NAME_OF_TYPE_ARG], 'history') as HistoryTarget);
     if (flags.namespace !== undefined && flags['all-namespaces']) throw new UserError('-n and -A cannot be used together');
     const inputs = inputFlags(flags);
     // durations count back from now: the command's clock, read once
@@ -186,12 +192,6 @@ Exit status: 0, or 1 when a controller write was not predicted by the rules.`;
 }
 
 type HistoryFlags = Interfaces.InferredFlags<typeof History.flags>;
-
-/** NAME as history reads it: a pod (pod/NAME) or a controller target. */
-function historyTarget(name: string): HistoryTarget {
-  const pod = parsePodTarget(name);
-  return pod !== undefined ? { kind: 'Pod', name: pod } : parseTarget(name);
-}
 
 /** The inputs given, by their flags; --audit-log-format without --audit-log is refused. */
 function inputFlags(flags: HistoryFlags): string[] {

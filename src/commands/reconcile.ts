@@ -11,11 +11,14 @@ import {
   sourceOptions,
   stdoutStyle,
   syncedTimeoutFlag,
+  whatIfFlags,
   writerFlags,
   writerOptions,
 } from '../cli/flags.js';
 import { progressOn } from '../cli/progress.js';
-import { parseTarget } from '../cli/targets.js';
+import { detectUpstreamController } from '../cluster/upstream-detect.js';
+import type { Connection } from '../cluster/kubeconfig.js';
+import { parseControllerTargets } from '../cli/targets.js';
 import { UserError } from '../errors.js';
 import { renderDiffTable, renderSummary } from '../render/diff-table.js';
 import { renderOutput } from '../render/formats.js';
@@ -42,13 +45,19 @@ passes. --once stops after the first sync. A follow-up sync never deletes or rel
 confirmation did not name; such a controller is left for another run. Ctrl-C stops the writes and
 says, per controller, what was already written (exit status 130).
 
+-f SNAPSHOT (with --dry-run=client) plans a saved snapshot as diff does, as of --now; a live
+cluster is planned at the time it is read, so --now is refused there.
+
 --plan FILE applies a plan saved with "diff -o json" (or -o yaml) exactly: it plans again on fresh
 state first and, if anything the plan does differs (other pods, other counts, a re-created
 controller, another Kubernetes version), writes nothing at all and lists the differences.
 
 Exit status: 0 when every action succeeded and every controller is in sync, 1 when --timeout passed
-before that, 2 when any action failed, 3 when a saved plan is stale (nothing written), 130 when
-interrupted.`;
+before that or the confirmation was answered no (the drift remains, as diff's 1), 2 when any action
+failed, 3 when a saved plan is stale (nothing written), 130 when interrupted.
+
+Before writing it looks for the upstream controller as "run" does (its Events of the last hour in
+scope) and warns when it is active: the two act on the same objects.`;
 
   static override examples = [
     { description: 'Look first, then apply after confirming', command: '<%= config.bin %> reconcile -n shop' },
@@ -87,6 +96,8 @@ interrupted.`;
     once: Flags.boolean({ description: 'one sync only: do not go on syncing until the controllers are in sync', default: false }),
     ...syncedTimeoutFlag,
     ...writerFlags,
+    // a snapshot (-f, with --dry-run=client) is planned as of --now, as diff plans it
+    now: whatIfFlags.now,
     ...behaviourFlags,
     ...connectionFlags,
   };
@@ -98,7 +109,10 @@ interrupted.`;
     const dryRun = flags['dry-run'] as DryRun;
     if (flags.filename?.length && dryRun !== 'client')
       throw new UserError('reconcile writes to a cluster: -f (a snapshot) is only allowed with --dry-run=client');
-    const targets = (argv as string[]).map(parseTarget);
+    // the writes happen now: a live cluster is planned at the time it is read
+    if (flags.now !== undefined && !flags.filename?.length)
+      throw new UserError('--now is only allowed with -f (a snapshot): a live cluster is planned at the time it is read');
+    const targets = parseControllerTargets(argv as string[], 'reconcile');
     const timeoutMs = parseDurationMs(flags.timeout, 's');
     if (timeoutMs === null || timeoutMs <= 0) throw new UserError(`invalid --timeout ${JSON.stringify(flags.timeout)}: expected a duration such as 30s or 2m`);
     const progress = progressOn(process.stderr);
@@ -133,13 +147,17 @@ interrupted.`;
         this.print(renderSummary(ctx.plan, chalk));
       } else process.stderr.write('No ReplicaSets or ReplicationControllers found.\n');
     }
+    // as run refuses to start beside it (unless --force), an apply beside the upstream controller
+    // is told: the two fight over the same pods
+    if (work.length > 0 && dryRun === 'none' && ctx.connection) await this.warnBesideUpstreamController(ctx.connection, ctx.namespace);
     const confirmedByPrompt = work.length > 0 && dryRun === 'none' && !flags.yes;
     if (confirmedByPrompt) {
       const where = ctx.connection ? ` on ${ctx.connection.contextName || ctx.connection.server}` : '';
       // a plan read from stdin (--plan -) leaves no terminal to answer on
       if (!(await confirm(confirmationText(work, where), { input: process.stdin, output: process.stderr, interruption }, flags.plan === '-'))) {
+        // the drift the plan shows is still there: exit as diff does on drift
         process.stderr.write('Nothing was written.\n');
-        process.exitCode = 0;
+        process.exitCode = 1;
         return;
       }
     }
@@ -169,5 +187,15 @@ interrupted.`;
     process.stderr.write(reconcileProblems(report));
     process.stderr.write(stoppedSummary(report));
     process.exitCode = report.stopped?.reason === 'interrupted' ? 130 : report.failed || report.stopped ? 2 : report.converged === false ? 1 : 0;
+  }
+
+  /** One warning when the upstream controller has acted in scope within the hour (its Events), as `run` looks for it. */
+  private async warnBesideUpstreamController(conn: Connection, namespace: string | null): Promise<void> {
+    const found = await detectUpstreamController(conn, namespace);
+    if (found.warning) this.warning(found.warning);
+    if (found.found)
+      this.warning(
+        `the upstream ReplicaSet controller is active ${namespace ? `in namespace "${namespace}"` : 'in this cluster'} (${found.evidence}): it acts on the same objects, and may undo or repeat these writes`,
+      );
   }
 }

@@ -13,7 +13,7 @@ import {
   writerOptions,
 } from '../cli/flags.js';
 import { progressOn } from '../cli/progress.js';
-import { parseTarget } from '../cli/targets.js';
+import { parseControllerTargets } from '../cli/targets.js';
 import { colorLevel } from '../render/color.js';
 import { historyPageScript } from '../services/history-page.js';
 import { prepareWatch } from '../services/watch/prepare.js';
@@ -77,7 +77,7 @@ NO_COLOR is respected.`;
     const { argv, flags } = await this.parse(Watch);
     const feed = await prepareWatch(
       {
-        source: { ...sourceOptions(flags), targets: (argv as string[]).map(parseTarget) },
+        source: { ...sourceOptions(flags), targets: parseControllerTargets(argv as string[], 'watch') },
         model: modelOptions(flags),
         record: flags.record,
         reconcile: flags.reconcile ? { ...writerOptions(flags), force: flags.force } : undefined,

@@ -5,7 +5,7 @@
 import { kubeconfigNames, type QuickYaml } from '../cluster/kubeconfig-files.js';
 import { BAIL, parseBlockYaml } from '../input/yaml-fast.js';
 import { controllerCandidates, controllerNames, liveNamespaces, type ControllerSpellings, type LookupIO } from './names.js';
-import { analyze, Directive, lastValue, staticCandidates, startsWith, type Candidate, type CommandSpec } from './words.js';
+import { analyze, Directive, lastValue, NAME_OF_TYPE_ARG, staticCandidates, startsWith, type Candidate, type CommandSpec } from './words.js';
 
 export interface CompleteIO extends LookupIO {
   /** A lookup that takes longer gives no candidates (default 3000 ms). */
@@ -26,6 +26,11 @@ const quickYaml: QuickYaml = (text) => {
     return undefined;
   }
 };
+
+/** Whether a word is a TYPE of controllers (rs, replicasets.apps, deploy…) in kubectl's spelling. */
+function isControllerType(word: string, spell: CompleteIO['spellings']): boolean {
+  return spell.controllerType(word) !== undefined || spell.isDeploymentType(word);
+}
 
 /** Completes `words`; lookups that fail or take longer than `timeoutMs` give no candidates. */
 export async function complete(
@@ -55,9 +60,18 @@ export async function complete(
       return values.map((v) => ({ value: need.insertPrefix + v })).filter(startsWith(need.insertPrefix + need.prefix));
     }
     if (need.kind === 'arg') {
-      const names = await controllerNames(need.context, io);
+      // after kubectl's TYPE (rs, deploy…): the NAMEs of that type, bare; a second word of a
+      // one-object command follows nothing else
+      const first = need.context.positionals[0];
+      const type = first !== undefined && !first.includes('/') && isControllerType(first, io.spellings) ? first : undefined;
+      if (need.arg.name === NAME_OF_TYPE_ARG && type === undefined) return [];
       const typed = new Set(need.context.positionals);
-      return controllerCandidates(names, need.prefix, lastValue(need.context, 'all-namespaces') === 'true', io.spellings).filter((c) => !typed.has(c.value));
+      const showNamespace = lastValue(need.context, 'all-namespaces') === 'true';
+      const names = await controllerNames(need.context, io);
+      if (type === undefined) return controllerCandidates(names, need.prefix, showNamespace, io.spellings).filter((c) => !typed.has(c.value));
+      return controllerCandidates(names, `${type}/${need.prefix}`, showNamespace, io.spellings)
+        .map((c) => ({ ...c, value: c.value.slice(type.length + 1) }))
+        .filter((c) => !typed.has(c.value));
     }
     return [];
   })().catch(() => [] as Candidate[]);

@@ -64,7 +64,12 @@ export async function liveNamespaces(ctx: WordsContext, io: LookupIO = {}): Prom
 /** ReplicaSets and ReplicationControllers in scope: from -f files, else the live cluster. */
 export async function controllerNames(ctx: WordsContext, io: LookupIO = {}): Promise<ControllerName[]> {
   const all = lastValue(ctx, 'all-namespaces') === 'true';
-  const files = ctx.values.get('filename')?.filter((f) => f !== '-');
+  // -f a,b is -f a -f b (kubectl's StringSlice, as the commands parse it)
+  const files = ctx.values
+    .get('filename')
+    ?.flatMap((f) => f.split(','))
+    .map((f) => f.trim())
+    .filter((f) => f !== '-' && f !== '');
   if (files?.length) {
     const { loadSnapshotFiles } = await import('../input/snapshot-files.js');
     const { snapshot } = await loadSnapshotFiles(files, { allowEmpty: true }); // no names, no error, while typing

@@ -43,6 +43,12 @@ export interface WordsContext {
 
 /** The argument that names controllers (rs/NAME, rc/NAME, deploy/NAME): looked up. */
 export const CONTROLLER_ARG = 'name';
+/**
+ * The hidden second argument of a command that takes one object (explain, history): the NAME of
+ * kubectl's `TYPE NAME`. Offered only after a TYPE (src/completion/engine.ts), the only order
+ * that parses.
+ */
+export const NAME_OF_TYPE_ARG = 'name-of-type';
 
 function findFlag(cmd: CommandSpec, token: string): CachedFlag | undefined {
   if (token.startsWith('--')) return cmd.flags[token.slice(2)];
@@ -107,12 +113,15 @@ export function analyze(words: string[], commands: CommandSpec[]): Need {
     );
     return { kind: 'flags', command, prefix: cur, given };
   }
-  const args = Object.values(command.args).filter((a) => !a.hidden);
+  const args = Object.values(command.args).filter((a) => !a.hidden || a.name === NAME_OF_TYPE_ARG);
   if (!args.length) return { kind: 'none' };
   const variadic = command.strict === false;
   const index = context.positionals.length;
   if (index >= args.length && !variadic) return { kind: 'none' };
-  return { kind: 'arg', command, arg: args[Math.min(index, args.length - 1)], prefix: cur, context };
+  const arg = args[Math.min(index, args.length - 1)];
+  // TYPE/NAME is a whole object: no NAME follows it
+  if (arg.name === NAME_OF_TYPE_ARG && context.positionals[0]?.includes('/')) return { kind: 'none' };
+  return { kind: 'arg', command, arg, prefix: cur, context };
 }
 
 export const startsWith = (prefix: string) => (c: Candidate) => c.value.startsWith(prefix);
@@ -169,7 +178,7 @@ export function staticCandidates(need: Need, commands: CommandSpec[]): { candida
     case 'arg': {
       if (need.arg.options?.length)
         return { candidates: need.arg.options.map((o) => ({ value: o })).filter(startsWith(need.prefix)), directive: Directive.NoFileComp };
-      if (need.arg.name === CONTROLLER_ARG) return null;
+      if (need.arg.name === CONTROLLER_ARG || need.arg.name === NAME_OF_TYPE_ARG) return null;
       return { candidates: [], directive: Directive.NoFileComp };
     }
   }

@@ -8,6 +8,7 @@ export const OLDEST_MINOR = 24;
 export const NEWEST_MINOR = 37;
 export const NEWEST_VERSION = `1.${NEWEST_MINOR}`;
 
+import { KCM_FEATURE_GATES, KCM_GATES_NEWEST_MINOR } from './kcm-feature-gates.js';
 import type { ControllerKind } from './types.js';
 
 export type GateName = 'PodDeletionCost' | 'LogarithmicScaleDown' | 'DeploymentReplicaSetTerminatingReplicas' | 'StaleControllerConsistencyReplicaSet';
@@ -92,23 +93,65 @@ export function minorFromServer(minorField: string): { minor: number; note: stri
   return { minor: n, note: null };
 }
 
-export type GatesResult = { ok: true; gates: Partial<Record<GateName, boolean>> } | { ok: false; error: string };
+export type GatesResult = { ok: true; gates: Record<string, boolean> } | { ok: false; error: string };
 
-/** Parses kube-controller-manager's `--feature-gates A=true,B=false`. */
+/** strconv.ParseBool's spellings, as kube-controller-manager reads each value of --feature-gates. */
+const GO_BOOLS: Readonly<Record<string, boolean>> = {
+  '1': true,
+  t: true,
+  T: true,
+  TRUE: true,
+  true: true,
+  True: true,
+  '0': false,
+  f: false,
+  F: false,
+  FALSE: false,
+  false: false,
+  False: false,
+};
+
+/**
+ * Parses kube-controller-manager's `--feature-gates A=true,B=false` as its flag does
+ * (component-base's map of string to bool): comma-separated Name=value, each trimmed, the value
+ * one of strconv.ParseBool's spellings. Names are kept as typed: featuregate matches them exactly.
+ */
 export function parseFeatureGates(text: string | undefined): GatesResult {
-  const gates: Partial<Record<GateName, boolean>> = {};
+  const gates: Record<string, boolean> = {};
   if (!text) return { ok: true, gates };
-  for (const part of text
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean)) {
-    const m = /^([A-Za-z0-9]+)=(true|false)$/i.exec(part);
-    if (!m) return { ok: false, error: `invalid --feature-gates entry ${JSON.stringify(part)}: expected Name=true|false` };
-    const name = GATE_NAMES.find((g) => g.toLowerCase() === m[1].toLowerCase());
-    if (!name) return { ok: false, error: `unknown feature gate ${JSON.stringify(m[1])}: this controller is affected by ${GATE_NAMES.join(', ')}` };
-    gates[name] = m[2].toLowerCase() === 'true';
+  const refuse = (reason: string): GatesResult => ({ ok: false, error: `invalid argument ${JSON.stringify(text)} for "--feature-gates" flag: ${reason}` });
+  for (const raw of text.split(',')) {
+    const part = raw.trim();
+    if (part === '') continue;
+    const eq = part.indexOf('=');
+    if (eq < 0) return refuse(`missing bool value for ${part}`);
+    const name = part.slice(0, eq).trim();
+    const value = part.slice(eq + 1).trim();
+    if (!Object.hasOwn(GO_BOOLS, value))
+      return refuse(`invalid value of ${name}=${value}, err: strconv.ParseBool: parsing ${JSON.stringify(value)}: invalid syntax`);
+    gates[name] = GO_BOOLS[value];
   }
   return { ok: true, gates };
+}
+
+/** featuregate's own gates: every Alpha (or Beta) gate not set by name takes this value. */
+const ALL_ALPHA = 'AllAlpha';
+const ALL_BETA = 'AllBeta';
+
+/** Whether kube-controller-manager of this minor knows the gate (src/core/kcm-feature-gates.ts). */
+export function kcmKnowsGate(name: string, minor: number): boolean {
+  if (name === ALL_ALPHA || name === ALL_BETA) return true;
+  if (!Object.hasOwn(KCM_FEATURE_GATES, name)) return false;
+  const [first, last] = KCM_FEATURE_GATES[name];
+  // past the table, a gate still known at its newest minor is taken as still known
+  if (minor > KCM_GATES_NEWEST_MINOR && last === KCM_GATES_NEWEST_MINOR) return minor >= first;
+  return minor >= first && minor <= last;
+}
+
+/** The stage of one of this controller's gates at a minor: each turned on by default as it went beta. */
+function gateStage(h: GateHistory, minor: number): 'Alpha' | 'Beta' | 'GA' {
+  if (h.lockedSince !== undefined && minor >= h.lockedSince) return 'GA';
+  return minor >= h.defaultOnSince ? 'Beta' : 'Alpha';
 }
 
 export interface BehaviourResult {
@@ -117,24 +160,43 @@ export interface BehaviourResult {
   error?: string;
 }
 
-/** The behaviour of upstream's controller at a minor version, with gate overrides applied. */
-export function behaviourFor(minor: number, overrides: Partial<Record<GateName, boolean>> = {}): BehaviourResult {
+/**
+ * The behaviour of upstream's controller at a minor version, with --feature-gates applied as
+ * kube-controller-manager of that minor applies them: a name it does not know is refused, one
+ * that changes nothing this controller does is accepted with a note, AllAlpha and AllBeta set
+ * every gate of that stage not set by name.
+ */
+export function behaviourFor(minor: number, overrides: Readonly<Record<string, boolean>> = {}): BehaviourResult {
   const warnings: string[] = [];
   const gates = {} as Record<GateName, boolean>;
+  const unknown = Object.keys(overrides).find((name) => !kcmKnowsGate(name, minor));
+  if (unknown !== undefined) {
+    const range = Object.hasOwn(KCM_FEATURE_GATES, unknown) ? KCM_FEATURE_GATES[unknown] : undefined;
+    const elsewhere = range
+      ? ` (kube-controller-manager 1.${minor} does not know it: ${range[0] === range[1] ? `1.${range[0]} does` : `1.${range[0]} to 1.${range[1]} do`})`
+      : minor > KCM_GATES_NEWEST_MINOR
+        ? ` (rs-reconcile knows kube-controller-manager's gates up to 1.${KCM_GATES_NEWEST_MINOR}; a gate new in 1.${minor} is not in its list)`
+        : '';
+    return {
+      // biome-ignore lint/plugin/double-assertion: an error result has no behaviour; only overrides can fail, and that caller reads `error` first
+      behaviour: undefined as unknown as Behaviour,
+      warnings,
+      error: `unrecognized feature gate: ${unknown}${elsewhere}`,
+    };
+  }
+  const elsewhereGates = Object.keys(overrides).filter((n) => n !== ALL_ALPHA && n !== ALL_BETA && !(GATE_NAMES as string[]).includes(n));
+  if (elsewhereGates.length)
+    warnings.push(
+      `feature gate${elsewhereGates.length > 1 ? 's' : ''} ${elsewhereGates.join(', ')} ${elsewhereGates.length > 1 ? 'change' : 'changes'} nothing the ReplicaSet and ReplicationController controllers do: accepted, as kube-controller-manager accepts ${elsewhereGates.length > 1 ? 'them' : 'it'}`,
+    );
   for (const name of GATE_NAMES) {
     const h = GATES[name];
     const known = minor >= h.since;
     let on = known && minor >= h.defaultOnSince;
-    const wanted = overrides[name];
+    const stage = gateStage(h, minor);
+    const all = stage === 'Alpha' ? overrides[ALL_ALPHA] : stage === 'Beta' ? overrides[ALL_BETA] : undefined;
+    const wanted = known ? (Object.hasOwn(overrides, name) ? overrides[name] : all) : undefined;
     if (wanted !== undefined) {
-      if (!known) {
-        return {
-          // biome-ignore lint/plugin/double-assertion: an error result has no behaviour; only overrides can fail, and that caller reads `error` first
-          behaviour: undefined as unknown as Behaviour,
-          warnings,
-          error: `feature gate ${name} does not exist in Kubernetes 1.${minor} (it appeared in 1.${h.since})`,
-        };
-      }
       if (h.lockedSince !== undefined && minor >= h.lockedSince && wanted !== on) {
         warnings.push(
           `feature gate ${name} is locked to ${on} since 1.${h.lockedSince} (kube-controller-manager would refuse to start); evaluating as if it were ${wanted}`,

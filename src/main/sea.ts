@@ -3,9 +3,10 @@
 // package.json, no command files to import), so what the dispatch leaves to oclif elsewhere is
 // answered here, in the same words oclif uses for it today: no words or a help word (--help, -h,
 // help) → the root help or the command's,
-// --version → the user agent line, an unknown command (or `help` of one) → kubectl's answer, as
+// --version → the client lines of `version` (as oclif's init hook has it answered elsewhere), an unknown command (or `help` of one) → kubectl's answer, as
 // oclif's command_not_found hook gives it elsewhere (src/cli/unknown-command.ts).
 import { displayName, formatCommandHelp, formatRootHelp, helpWidth } from '../cli/help.js';
+import { versionAnswer } from '../cli/hooks/init.js';
 import { flagsFirstMessage, unknownCommandMessage, visibleCommandNames } from '../cli/unknown-command.js';
 import { liteConfig, type Manifest, type PackageInfo } from './light.js';
 
@@ -14,7 +15,7 @@ export function seaFallback(argv: string[], manifest: Manifest, pkg: PackageInfo
   const config = liteConfig(manifest, pkg);
   const end = argv.indexOf('--');
   const words = end < 0 ? argv : argv.slice(0, end);
-  if (argv[0] === '--version') return { stdout: `${config.userAgent}\n`, status: 0 };
+  if (argv[0] === '--version') return { stdout: `${versionAnswer(pkg.version)}\n`, status: 0 };
   if (argv.length === 0 || words.includes('--help') || words.includes('-h') || argv[0] === 'help') {
     const subject = words.find((w) => !w.startsWith('-') && w !== 'help');
     const command = subject === undefined ? undefined : manifest.commands[subject];

@@ -38,7 +38,8 @@ export function chooseBehaviour(model: BehaviourOptions, serverMinor: string | n
   const gates = parseFeatureGates(model.featureGates);
   if (!gates.ok) throw new UserError(gates.error);
   const b = behaviourFor(minor, gates.gates);
-  if (b.error) throw new UserError(b.error);
+  // kube-controller-manager's own words for a gate it does not know (component-base's flag error)
+  if (b.error) throw new UserError(`invalid argument ${JSON.stringify(model.featureGates)} for "--feature-gates" flag: ${b.error}`);
   notices.push(...b.warnings);
   return b.behaviour;
 }

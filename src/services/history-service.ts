@@ -355,7 +355,12 @@ class HistoryBuild {
     this.writers.set(v, (this.writers.get(v) ?? 0) + 1);
     if (this.opts.kubeVersion !== undefined) return null;
     let b = this.rulesByVersion.get(v);
-    if (!b) this.rulesByVersion.set(v, (b = chooseBehaviour({ featureGates: this.opts.featureGates }, v.split('.')[1], this.notices)));
+    if (!b) {
+      // each version's rules hear --feature-gates again: what they say once is said once
+      const notes: string[] = [];
+      this.rulesByVersion.set(v, (b = chooseBehaviour({ featureGates: this.opts.featureGates }, v.split('.')[1], notes)));
+      for (const n of notes) if (!this.notices.includes(n)) this.notices.push(n);
+    }
     return b;
   }
 

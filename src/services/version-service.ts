@@ -4,6 +4,7 @@
 // kubectl 1.37+ passes its own path in KUBECTL_PATH: that kubectl's client version is shown too
 // (never required; without KUBECTL_PATH nothing is run).
 
+import { clientVersionLines } from '../core/client-version.js';
 import type { ConnectionFlags } from '../cluster/kubeconfig.js';
 import { behaviourFeatures, type BehaviourFeature } from '../core/messages.js';
 import { NEWEST_VERSION, OLDEST_MINOR } from '../core/versions.js';
@@ -127,7 +128,7 @@ export async function versionReport(tool: string, opts: VersionOptions): Promise
 
 /** The report for a person, kubectl version's style ("Server Version: v1.32.4"). */
 export function versionText(r: VersionReport): string {
-  const lines = [`rs-reconcile ${r.rsReconcile}`, `Node.js ${r.node}`];
+  const lines = clientVersionLines(r.rsReconcile, r.node);
   const k = r.kubectl;
   if (k) lines.push('gitVersion' in k ? `Kubectl Version: ${k.gitVersion} (${k.path})` : `Kubectl Version: unknown: ${k.reason}`);
   const s = r.server;

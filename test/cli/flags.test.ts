@@ -150,11 +150,11 @@ describe("flag errors in kubectl's words", () => {
 
   it('a missing or wrong argument is named, with what it takes', async () => {
     expect(await errorOf('explain', [])).toBe(
-      "missing argument NAME (a controller (NAME, rs/NAME, replicaset/NAME or rc/NAME), a Deployment's ReplicaSets (deploy/NAME) or a pod (pod/NAME, po/NAME))",
+      "missing argument NAME (a controller (NAME, rs/NAME, replicaset/NAME or rc/NAME), a Deployment's ReplicaSets (deploy/NAME) or a pod (pod/NAME, po/NAME); or the TYPE of kubectl's TYPE NAME (rs web))",
     );
     expect(await errorOf('completion', [])).toBe('missing argument SHELL (one of bash, zsh, fish, kubectl)');
     expect(await errorOf('completion', ['tcsh'])).toBe('invalid argument "tcsh" for SHELL: expected one of bash, zsh, fish, kubectl');
-    expect(await errorOf('explain', ['a', 'b'])).toBe('unexpected argument: b');
+    expect(await errorOf('explain', ['rs', 'a', 'b'])).toBe('unexpected argument: b');
   });
 
   it('says in words what a flag accepts', () => {

@@ -73,6 +73,98 @@ describe.each(ENTRIES)('help and unknown commands, through %s', (_label, entry) 
   }, 60_000);
 });
 
+describe('flags and arguments as cobra parses them', () => {
+  const SNAP = example('drifted-replicaset');
+  const AUDIT = join(ROOT, 'test/history/fixtures/demo-audit.jsonl');
+  const explainOf = (args: string[]) => cli(['explain', '--now', NOW, ...args]);
+
+  it('a repeatable flag takes one value per occurrence: the NAME after -f is the argument, in any order', () => {
+    const orders = [
+      ['-f', SNAP, 'shop-web'],
+      ['shop-web', '-f', SNAP],
+      [`--filename=${SNAP}`, 'shop-web'],
+      ['--filename', SNAP, 'rs/shop-web'],
+      ['-n', 'shop', '-f', SNAP, 'shop-web'],
+      ['-f', SNAP, 'shop-web', '-n', 'shop'],
+      ['rs', 'shop-web', '-f', SNAP],
+      ['-f', SNAP, 'rs.apps/shop-web'],
+      ['-f', SNAP, 'replicasets.v1.apps/shop-web'],
+      ['-f', SNAP, '--', 'shop-web'],
+    ];
+    const first = explainOf(orders[0]);
+    expect(first.status, first.stderr).toBe(0);
+    expect(first.stdout).toMatch(/^ReplicaSet shop\/shop-web/);
+    for (const o of orders.slice(1)) expect(explainOf(o), o.join(' ')).toEqual(first);
+  }, 120_000);
+
+  it("-f a -f b and -f a,b (kubectl's StringSlice), a directory, and names after them", () => {
+    const two = ['-f', SNAP, '-f', example('scale-down-ranking')];
+    const byTwo = cli(['diff', ...two, '-A', '-o', 'name', '--now', NOW]);
+    expect(byTwo.stdout).toBe('replicaset.apps/search-5f7c9\nreplicaset.apps/shop-web\n');
+    expect(cli(['diff', '-f', `${SNAP},${example('scale-down-ranking')}`, '-A', '-o', 'name', '--now', NOW])).toEqual(byTwo);
+    const named = cli(['diff', '-f', join(ROOT, 'examples'), 'rs/shop-web', '-o', 'name', '--now', NOW]);
+    expect(named.stdout, named.stderr).toBe('replicaset.apps/shop-web\n');
+    expect(cli(['diff', 'rs', 'shop-web', ...two, '-o', 'name', '--now', NOW]).stdout).toBe('replicaset.apps/shop-web\n');
+  }, 120_000);
+
+  it('history --audit-log=FILE rc/api and --audit-log FILE rc/api, and rc api', () => {
+    const eq = cli(['history', `--audit-log=${AUDIT}`, 'rc/api', '--kube-version', '1.32']);
+    expect(eq.status, eq.stderr).toBe(0);
+    expect(eq.stdout).toContain('api');
+    for (const args of [
+      ['--audit-log', AUDIT, 'rc/api'],
+      ['rc/api', '--audit-log', AUDIT],
+      ['rc', 'api', '--audit-log', AUDIT],
+      ['--audit-log', AUDIT, 'replicationcontrollers/api'],
+    ])
+      expect(cli(['history', ...args, '--kube-version', '1.32']), args.join(' ')).toEqual(eq);
+  }, 120_000);
+
+  it("a wrong type gets kubectl's one line, exit status 2", () => {
+    for (const args of [['foo/x'], ['foo', 'x']]) {
+      const r = explainOf([...args, '-f', SNAP]);
+      expect(r.status).toBe(2);
+      expect(r.stderr).toBe('error: the server doesn\'t have a resource type "foo"\n');
+    }
+  });
+
+  it("--feature-gates as kube-controller-manager takes it: other controllers' gates noted, unknown ones refused in its words", () => {
+    const diff = (gates: string, ...extra: string[]) =>
+      cli(['diff', '-f', example('scale-down-ranking'), '--now', NOW, '-o', 'name', '--feature-gates', gates, ...extra]);
+    const other = diff('JobPodReplacementPolicy=false');
+    expect(other.status).toBe(1);
+    expect(other.stderr).toBe(
+      'warning: feature gate JobPodReplacementPolicy changes nothing the ReplicaSet and ReplicationController controllers do: accepted, as kube-controller-manager accepts it\n',
+    );
+    const unknown = diff('Foo=true');
+    expect([unknown.status, unknown.stderr]).toEqual([2, 'error: invalid argument "Foo=true" for "--feature-gates" flag: unrecognized feature gate: Foo\n']);
+    const value = diff('PodDeletionCost=yes');
+    expect(value.stderr).toBe(
+      'error: invalid argument "PodDeletionCost=yes" for "--feature-gates" flag: invalid value of PodDeletionCost=yes, err: strconv.ParseBool: parsing "yes": invalid syntax\n',
+    );
+    // a gate 1.36 knows, refused by 1.32's kube-controller-manager, which did not have it
+    const old = diff('StaleControllerConsistencyReplicaSet=true', '--kube-version', '1.32');
+    expect(old.stderr).toMatch(
+      /unrecognized feature gate: StaleControllerConsistencyReplicaSet \(kube-controller-manager 1\.32 does not know it: 1\.36 does\)\n$/,
+    );
+    expect(diff('AllBeta=false').status).toBe(1);
+    // history applies each writer's rules (here 1.32's, after the newest): the note is said once
+    const history = cli(['history', '--audit-log', join(ROOT, 'test/history/fixtures/demo-audit.jsonl'), '--feature-gates', 'JobPodReplacementPolicy=false']);
+    expect(history.stderr.match(/JobPodReplacementPolicy/g)).toHaveLength(1);
+  }, 60_000);
+
+  it('reconcile -f takes --now, as every command reading a snapshot; without -f it is refused', () => {
+    const at = (now: string) => cli(['reconcile', '-f', SNAP, '--dry-run=client', '--yes', '-o', 'json', '--now', now]);
+    const r = at(NOW);
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).now).toBe(NOW);
+    expect(JSON.parse(at('2026-02-01T00:00:00Z').stdout).now).toBe('2026-02-01T00:00:00Z');
+    const live = cli(['reconcile', '--now', NOW, '--yes']);
+    expect(live.status).toBe(2);
+    expect(live.stderr).toBe('error: --now is only allowed with -f (a snapshot): a live cluster is planned at the time it is read\n');
+  }, 60_000);
+});
+
 describe('--debug', () => {
   it('is in the help, as a global option, of the root and of every command', () => {
     const global = 'Global options:\n    --debug=false:\n        Print the stack trace and details of an error.';

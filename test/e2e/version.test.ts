@@ -82,6 +82,19 @@ describe('version offline', () => {
   });
 });
 
+describe('--version', () => {
+  it('prints the client lines of `version`, in one format, through every entry', () => {
+    const client = cli(['version', '--client']);
+    expect(client.status).toBe(0);
+    const lines = client.stdout.split('\n').slice(0, 2);
+    expect(lines).toEqual([expect.stringMatching(/^rs-reconcile \d+\.\d+\.\d+/), `Node.js ${process.version}`]);
+    for (const env of [{}, { RS_RECONCILE_NO_FAST: '1' }, { RS_RECONCILE_NO_BUNDLE: '1' }]) {
+      const v = cli(['--version'], { env });
+      expect(v, JSON.stringify(env)).toEqual({ status: 0, stdout: `${lines.join('\n')}\n`, stderr: '' });
+    }
+  });
+});
+
 describe('the newest minor, 1.37', () => {
   it('--kube-version 1.37 and 1.36 are accepted, with the StaleControllerConsistencyReplicaSet gate; 1.38 is refused', () => {
     for (const v of ['1.37', '1.36']) {
@@ -98,7 +111,9 @@ describe('the newest minor, 1.37', () => {
     }
     const older = cli(['version', '--client', '--kube-version', '1.35', '--feature-gates', 'StaleControllerConsistencyReplicaSet=true']);
     expect(older.status).toBe(2);
-    expect(older.stderr).toBe('error: feature gate StaleControllerConsistencyReplicaSet does not exist in Kubernetes 1.35 (it appeared in 1.36)\n');
+    expect(older.stderr).toBe(
+      'error: invalid argument "StaleControllerConsistencyReplicaSet=true" for "--feature-gates" flag: unrecognized feature gate: StaleControllerConsistencyReplicaSet (kube-controller-manager 1.35 does not know it: 1.36 does)\n',
+    );
     const newer = cli(['version', '--client', '--kube-version', '1.38']);
     expect(newer.status).toBe(2);
     expect(newer.stderr).toBe('error: Kubernetes version 1.38 is not supported: choose 1.24 to 1.37\n');

@@ -215,11 +215,12 @@ describe('reconcile --plan FILE', () => {
 
 describe('the confirmation names the pods', () => {
   const hasScript = spawnSync('script', ['--version']).status === 0;
-  it.skipIf(!!REAL || !hasScript)('on a terminal it lists the pods to delete, and "n" writes nothing', async () => {
+  it.skipIf(!!REAL || !hasScript)('on a terminal it lists the pods to delete, and "n" writes nothing and exits 1 (the drift remains)', async () => {
     await start('scale-down-ranking');
     const plan = JSON.parse((await cli(['diff', '-n', 'search', '-o', 'json'])).stdout);
     const cmd = [process.execPath, RUN_JS, 'reconcile', '-n', 'search', '--kubeconfig', env!.kubeconfig].map((a) => `'${a}'`).join(' ');
     // `script` gives the CLI a pseudo-terminal; "n" answers the question once it is asked
+    let code: number | null = null;
     const out = await new Promise<string>((resolve) => {
       const child = spawn('script', ['-qec', cmd, '/dev/null'], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1', HOME: '/nonexistent-home' } });
       let text = '';
@@ -228,7 +229,10 @@ describe('the confirmation names the pods', () => {
         text += b.toString();
         if (!before.includes('[y/N]') && text.includes('[y/N]')) child.stdin.write('n\r');
       });
-      child.on('close', () => resolve(text));
+      child.on('close', (status) => {
+        code = status;
+        resolve(text);
+      });
     });
     // grouped by controller, each delete with the ranking reason the plan gives it
     expect(out).toMatch(/ {2}ReplicaSet search\/search-5f7c9:\r?\n {4}delete 6 pods:\r?\n/);
@@ -238,7 +242,42 @@ describe('the confirmation names the pods', () => {
     expect(out).toMatch(/ {4}write its status/);
     expect(out).toMatch(/Apply 1 controller sync on \S+\? \[y\/N\]/);
     expect(out).toMatch(/Nothing was written/);
+    // `script -e` exits with the CLI's status: as diff on the same drift
+    expect(code).toBe(1);
     expect(writes()).toEqual([]);
     expect(readFileSync(env!.kubeconfig, 'utf8')).toContain('server');
+  });
+});
+
+describe('beside the upstream controller', () => {
+  sandboxOnly('reconcile --yes warns that the upstream controller is active in scope (as run refuses), then applies', async () => {
+    const recent = new Date(Date.now() - 60_000).toISOString().replace(/\.\d+Z$/, 'Z');
+    await start('drifted-replicaset', (items) =>
+      items.push({
+        apiVersion: 'v1',
+        kind: 'Event',
+        metadata: { name: 'shop-web.1', namespace: 'shop' },
+        involvedObject: { kind: 'ReplicaSet', name: 'shop-web', namespace: 'shop' },
+        reason: 'SuccessfulCreate',
+        message: 'Created pod: shop-web-abcde',
+        type: 'Normal',
+        source: { component: 'replicaset-controller' },
+        firstTimestamp: recent,
+        lastTimestamp: recent,
+        count: 1,
+      }),
+    );
+    const r = await cli(['reconcile', '-n', 'shop', '--yes', '--once']);
+    expect(r.stderr).toMatch(
+      /^warning: the upstream ReplicaSet controller is active in namespace "shop" \(Event SuccessfulCreate on ReplicaSet shop\/shop-web \S+ ago by replicaset-controller\): it acts on the same objects, and may undo or repeat these writes\n$/,
+    );
+    expect(r.status).toBe(0);
+    expect(writes().length).toBeGreaterThan(0);
+  });
+
+  sandboxOnly('no warning where it has not acted', async () => {
+    await start('drifted-replicaset');
+    const r = await cli(['reconcile', '-n', 'shop', '--yes', '--once']);
+    expect(r.stderr).not.toMatch(/upstream/);
   });
 });

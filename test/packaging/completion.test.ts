@@ -46,7 +46,10 @@ describe('the completion engine', () => {
       },
     });
     expect(analyze(['diff', '--output=ya'], cmds)).toMatchObject({ kind: 'flag-value', prefix: 'ya', insertPrefix: '--output=' });
-    expect(analyze(['explain', 'web', ''], cmds)).toEqual({ kind: 'none' }); // explain takes one NAME
+    // explain takes one object: after TYPE/NAME nothing; after a word that may be a TYPE, its NAME (looked up)
+    expect(analyze(['explain', 'rs/web', ''], cmds)).toEqual({ kind: 'none' });
+    expect(analyze(['explain', 'rs', ''], cmds)).toMatchObject({ kind: 'arg', arg: { name: 'name-of-type' } });
+    expect(analyze(['explain', 'rs', 'web', ''], cmds)).toEqual({ kind: 'none' });
     expect(analyze(['diff', 'rs/a', ''], cmds)).toMatchObject({ kind: 'arg' }); // diff takes many
     expect(analyze(['diff', '--', '-x'], cmds)).toMatchObject({ kind: 'arg', prefix: '-x' });
     expect(analyze(['nosuch', ''], cmds)).toEqual({ kind: 'none' });
@@ -119,6 +122,26 @@ describe('the completion engine', () => {
     expect(all).toContain('rc/legacy-db');
     expect(complete(['explain', '-f', EXAMPLES, 'rc/']).values).toEqual(all.filter((v) => v.startsWith('rc/')));
     expect(complete(['diff', '-f', join(EXAMPLES, 'drifted-replicaset.yaml'), 'rs/shop-web', '']).values).toEqual([]); // already typed
+  });
+
+  it("offers only what then parses: names after a repeatable flag's value, bare NAMEs after a TYPE, nothing after one object", () => {
+    const snap = join(EXAMPLES, 'drifted-replicaset.yaml');
+    const other = join(EXAMPLES, 'scale-down-ranking.yaml');
+    // -f takes one value per occurrence: the word after its value is a name again
+    expect(complete(['explain', '-f', snap, '']).values).toEqual(['rs/shop-web']);
+    const both = ['deploy/search', 'rs/search-5f7c9', 'rs/shop-web'];
+    expect(complete(['diff', '-f', snap, '-f', other, '-A', '']).values).toEqual(both);
+    expect(complete(['diff', '-f', `${snap},${other}`, '-A', '']).values).toEqual(both);
+    expect(complete(['diff', `--filename=${snap}`, '']).values).toEqual(['rs/shop-web']);
+    // kubectl's TYPE NAME: after the TYPE, the NAMEs of that type alone
+    expect(complete(['explain', '-f', snap, 'rs', '']).values).toEqual(['shop-web']);
+    expect(complete(['explain', '-f', snap, 'replicasets.apps', 'sh']).values).toEqual(['shop-web']);
+    expect(complete(['explain', '-f', snap, 'rc', '']).values).toEqual([]);
+    expect(complete(['diff', '-f', snap, '-f', other, '-A', 'rs', 'shop-web', '']).values).toEqual(['search-5f7c9']);
+    // a one-object command: nothing after a NAME that is no TYPE, nor after TYPE/NAME or TYPE NAME
+    expect(complete(['explain', '-f', snap, 'shop-web', '']).values).toEqual([]);
+    expect(complete(['explain', '-f', snap, 'rs/shop-web', '']).values).toEqual([]);
+    expect(complete(['explain', '-f', snap, 'rs', 'shop-web', '']).values).toEqual([]);
   });
 
   it('completes contexts, clusters and users from the kubeconfig', () => {

@@ -49,7 +49,7 @@ describe('parse errors', () => {
     const krew = node(RUN_JS, ['explain'], { RS_RECONCILE_INVOKED_AS: 'kubectl-rs_reconcile' });
     expect(krew.status).toBe(2);
     expect(krew.stderr).toBe(
-      `error: missing argument NAME (a controller (NAME, rs/NAME, replicaset/NAME or rc/NAME), a Deployment's ReplicaSets (deploy/NAME) or a pod (pod/NAME, po/NAME))\nSee 'kubectl rs-reconcile explain --help' for usage.\n`,
+      `error: missing argument NAME (a controller (NAME, rs/NAME, replicaset/NAME or rc/NAME), a Deployment's ReplicaSets (deploy/NAME) or a pod (pod/NAME, po/NAME); or the TYPE of kubectl's TYPE NAME (rs web))\nSee 'kubectl rs-reconcile explain --help' for usage.\n`,
     );
   });
 });
@@ -86,6 +86,9 @@ describe('kubectl-style help', () => {
       expect(r.stdout, id).toMatch(new RegExp(`^  ${id} +\\S`, 'm'));
     }
     expect(r.stdout).toContain('Explain and audit (read-only):');
+    // history and record, the past of a cluster, in a group of their own: not among "Other commands"
+    expect(r.stdout).toMatch(/\nTell what the controller did \(read-only\):\n {2}history +\S[^\n]*\n(?: {15}[^\n]*\n)* {2}record +\S/);
+    expect(r.stdout.slice(r.stdout.indexOf('Other commands:'))).not.toMatch(/^ {2}(history|record) /m);
     expect(r.stdout).toContain('Use "kubectl rs-reconcile <command> --help" for more information about a given command.');
     // no arguments at all: the same root help
     expect(runAs('kubectl-rs_reconcile', []).stdout).toBe(r.stdout);

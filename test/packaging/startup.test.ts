@@ -138,7 +138,7 @@ describe('direct dispatch (dist/bundle/main.cjs)', () => {
       tab('diff', '-o', ''),
       tab('diff', '--output=ya'),
       tab('diff', '-f', ''),
-      tab('explain', 'web', ''),
+      tab('explain', 'rs/web', ''),
       tab('nosuch', ''),
       tab('history', '-o', ''),
       tab('reconcile', '--dry-run='),
@@ -255,7 +255,7 @@ describe("the single executable's answers where there is no oclif (src/main/sea.
   const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
   it('--version, the help forms, and an unknown command', () => {
     expect(seaFallback(['--version'], manifest, pkg)).toEqual({
-      stdout: `${pkg.name}/${pkg.version} ${process.platform}-${process.arch} node-${process.version}\n`,
+      stdout: `rs-reconcile ${pkg.version}\nNode.js ${process.version}\n`,
       status: 0,
     });
     const root = seaFallback([], manifest, pkg);

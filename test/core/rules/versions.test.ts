@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import {
   behaviourFor,
   defaultBehaviour,
-  GATE_NAMES,
+  kcmKnowsGate,
   minorFromServer,
   NEWEST_MINOR,
   NEWEST_VERSION,
@@ -80,26 +80,77 @@ describe('minorFromServer (the minor field of /version)', () => {
 });
 
 describe('parseFeatureGates (--feature-gates, as kube-controller-manager takes it)', () => {
-  it('reads Name=true|false pairs, names and values in any case', () => {
+  it("reads Name=value pairs, each trimmed, the value one of strconv.ParseBool's spellings; names as typed", () => {
     expect(parseFeatureGates(undefined)).toEqual({ ok: true, gates: {} });
     expect(parseFeatureGates('')).toEqual({ ok: true, gates: {} });
-    expect(parseFeatureGates('PodDeletionCost=false, logarithmicscaledown=TRUE,')).toEqual({
+    expect(parseFeatureGates('PodDeletionCost=false, LogarithmicScaleDown = TRUE,')).toEqual({
       ok: true,
       gates: { PodDeletionCost: false, LogarithmicScaleDown: true },
     });
+    for (const [v, on] of [
+      ['1', true],
+      ['t', true],
+      ['T', true],
+      ['True', true],
+      ['0', false],
+      ['f', false],
+      ['F', false],
+      ['False', false],
+    ] as const)
+      expect(parseFeatureGates(`PodDeletionCost=${v}`)).toEqual({ ok: true, gates: { PodDeletionCost: on } });
+    // featuregate matches names exactly: a name in another case is another (unknown) name
+    expect(parseFeatureGates('poddeletioncost=true')).toEqual({ ok: true, gates: { poddeletioncost: true } });
   });
 
-  it('refuses a gate that does not affect this controller, listing the ones that do', () => {
-    expect(parseFeatureGates('PodDeletionCost=true,JobPodFailurePolicy=true')).toEqual({
+  it("refuses an entry as kube-controller-manager's flag does", () => {
+    expect(parseFeatureGates('PodDeletionCost')).toEqual({
       ok: false,
-      error: `unknown feature gate "JobPodFailurePolicy": this controller is affected by ${GATE_NAMES.join(', ')}`,
+      error: 'invalid argument "PodDeletionCost" for "--feature-gates" flag: missing bool value for PodDeletionCost',
     });
+    for (const v of ['yes', 'tRUE', 'on', ''])
+      expect(parseFeatureGates(`PodDeletionCost=${v}`)).toEqual({
+        ok: false,
+        error: `invalid argument "PodDeletionCost=${v}" for "--feature-gates" flag: invalid value of PodDeletionCost=${v}, err: strconv.ParseBool: parsing ${JSON.stringify(v)}: invalid syntax`,
+      });
+  });
+});
+
+describe("--feature-gates against kube-controller-manager's gates of each minor", () => {
+  it('knows every gate of this controller from the minor upstream added it, as the table of all gates does', () => {
+    for (let minor = OLDEST_MINOR; minor <= NEWEST_MINOR; minor++) {
+      expect(kcmKnowsGate('PodDeletionCost', minor)).toBe(true);
+      expect(kcmKnowsGate('DeploymentReplicaSetTerminatingReplicas', minor)).toBe(minor >= 33);
+      expect(kcmKnowsGate('StaleControllerConsistencyReplicaSet', minor)).toBe(minor >= 36);
+      for (const all of ['AllAlpha', 'AllBeta']) expect(kcmKnowsGate(all, minor)).toBe(true);
+    }
   });
 
-  it('refuses an entry that is not Name=true|false', () => {
-    for (const part of ['PodDeletionCost', 'PodDeletionCost=yes', '=true', 'Pod Deletion=true']) {
-      expect(parseFeatureGates(part)).toEqual({ ok: false, error: `invalid --feature-gates entry ${JSON.stringify(part)}: expected Name=true|false` });
-    }
+  it("accepts a gate of other controllers, with one note; refuses an unknown one in featuregate's words", () => {
+    const r = behaviourFor(36, { JobPodReplacementPolicy: false, PodDeletionCost: false });
+    expect(r.error).toBeUndefined();
+    expect(r.behaviour.gates.PodDeletionCost).toBe(false);
+    expect(r.warnings).toEqual([
+      'feature gate JobPodReplacementPolicy changes nothing the ReplicaSet and ReplicationController controllers do: accepted, as kube-controller-manager accepts it',
+    ]);
+    expect(behaviourFor(36, { NoSuchGate: true }).error).toBe('unrecognized feature gate: NoSuchGate');
+    expect(behaviourFor(36, { poddeletioncost: true }).error).toBe('unrecognized feature gate: poddeletioncost');
+    // removed upstream: known to the minors that had it only (CSIMigration: up to 1.26)
+    expect(behaviourFor(26, { CSIMigration: true }).error).toBeUndefined();
+    expect(behaviourFor(27, { CSIMigration: true }).error).toBe(
+      'unrecognized feature gate: CSIMigration (kube-controller-manager 1.27 does not know it: 1.24 to 1.26 do)',
+    );
+  });
+
+  it('AllAlpha and AllBeta set every gate of that stage not set by name', () => {
+    // 1.34: DeploymentReplicaSetTerminatingReplicas alpha, PodDeletionCost beta, LogarithmicScaleDown GA
+    const a = behaviourFor(34, { AllAlpha: true }).behaviour.gates;
+    expect([a.DeploymentReplicaSetTerminatingReplicas, a.PodDeletionCost]).toEqual([true, true]);
+    const b = behaviourFor(34, { AllBeta: false }).behaviour.gates;
+    expect([b.PodDeletionCost, b.LogarithmicScaleDown, b.DeploymentReplicaSetTerminatingReplicas]).toEqual([false, true, false]);
+    expect(behaviourFor(34, { AllBeta: false, PodDeletionCost: true }).behaviour.gates.PodDeletionCost).toBe(true);
+    const c = behaviourFor(36, { AllBeta: false }).behaviour.gates;
+    expect([c.DeploymentReplicaSetTerminatingReplicas, c.StaleControllerConsistencyReplicaSet]).toEqual([false, false]);
+    expect(behaviourFor(36, { AllBeta: false }).warnings).toEqual([]);
   });
 });
 
@@ -184,14 +235,16 @@ describe('behaviourFor', () => {
     expect(behaviourFor(36, { StaleControllerConsistencyReplicaSet: false }).behaviour.gates.StaleControllerConsistencyReplicaSet).toBe(false);
   });
 
-  it('refuses a gate the version does not have yet, naming the version it appeared in', () => {
+  it('refuses a gate the version does not have yet, naming the versions that have it', () => {
     for (const wanted of [true, false]) {
       const r = behaviourFor(32, { DeploymentReplicaSetTerminatingReplicas: wanted });
-      expect(r.error).toBe('feature gate DeploymentReplicaSetTerminatingReplicas does not exist in Kubernetes 1.32 (it appeared in 1.33)');
+      expect(r.error).toBe(
+        'unrecognized feature gate: DeploymentReplicaSetTerminatingReplicas (kube-controller-manager 1.32 does not know it: 1.33 to 1.36 do)',
+      );
     }
     expect(behaviourFor(32).error).toBeUndefined(); // not asked for: no error
     expect(behaviourFor(35, { StaleControllerConsistencyReplicaSet: true }).error).toBe(
-      'feature gate StaleControllerConsistencyReplicaSet does not exist in Kubernetes 1.35 (it appeared in 1.36)',
+      'unrecognized feature gate: StaleControllerConsistencyReplicaSet (kube-controller-manager 1.35 does not know it: 1.36 does)',
     );
   });
 
