@@ -13,6 +13,13 @@ import type { ModelOptions, SourceOptions } from '../services/plan-service.js';
  * clientcmd's precedence: each one set overrides that field of the kubeconfig's selected context,
  * cluster or user (src/cluster/kubeconfig.ts applies them).
  */
+/**
+ * A flag given once per value, as cobra's StringArray and StringSlice are: `-f a -f b`. Each
+ * occurrence takes the one word after it, so the words after that are arguments again
+ * (`-f snap.yaml web`), as kubectl reads them.
+ */
+export const repeatable = { multiple: true, multipleNonGreedy: true } as const;
+
 export const connectionFlags = {
   kubeconfig: Flags.string({ description: 'path to the kubeconfig file to use (default: KUBECONFIG, then ~/.kube/config)', helpGroup: 'CLUSTER' }),
   context: Flags.string({ description: 'the name of the kubeconfig context to use', helpGroup: 'CLUSTER' }),
@@ -34,18 +41,12 @@ export const connectionFlags = {
   username: Flags.string({ description: 'username for basic authentication to the API server', helpGroup: 'CLUSTER' }),
   password: Flags.string({ description: 'password for basic authentication to the API server', helpGroup: 'CLUSTER' }),
   as: Flags.string({ description: 'username to impersonate for the operation', helpGroup: 'CLUSTER' }),
-  'as-group': Flags.string({ description: 'group to impersonate for the operation (repeatable)', multiple: true, helpGroup: 'CLUSTER' }),
+  'as-group': Flags.string({ description: 'group to impersonate for the operation (repeatable)', ...repeatable, helpGroup: 'CLUSTER' }),
   'as-uid': Flags.string({ description: 'UID to impersonate for the operation', helpGroup: 'CLUSTER' }),
   'request-timeout': Flags.string({ description: 'how long to wait for a single server request (e.g. 1s, 2m, 0 = no timeout)', helpGroup: 'CLUSTER' }),
   'disable-compression': Flags.boolean({ description: 'opt out of response compression for all requests to the server', helpGroup: 'CLUSTER' }),
 };
 
-/**
- * A flag given once per value, as cobra's StringArray and StringSlice are: `-f a -f b`. Each
- * occurrence takes the one word after it, so the words after that are arguments again
- * (`-f snap.yaml web`), as kubectl reads them.
- */
-export const repeatable = { multiple: true, multipleNonGreedy: true } as const;
 
 /** Which controllers: the namespace scope and the label selector (every command that reads them). */
 export const namespaceFlags = {

@@ -90,6 +90,8 @@ describe('flags and arguments as cobra parses them', () => {
       ['-f', SNAP, 'rs.apps/shop-web'],
       ['-f', SNAP, 'replicasets.v1.apps/shop-web'],
       ['-f', SNAP, '--', 'shop-web'],
+      ['-f', SNAP, '--as-group', 'g1', 'shop-web'],
+      ['--as-group', 'g1', '--as-group', 'g2', 'shop-web', '-f', SNAP],
     ];
     const first = explainOf(orders[0]);
     expect(first.status, first.stderr).toBe(0);
