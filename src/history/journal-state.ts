@@ -32,6 +32,12 @@ export class NamespaceState implements CandidatePods {
   readonly syncs = new Map<string, Sync>();
   /** Controllers whose last status write by the controller the server refused with 409 Conflict. */
   readonly conflicted = new Set<string>();
+  /**
+   * Controllers (`${kind}/${name}`) whose status the log lost (a status write cut from it), with
+   * why: a write to the status subresource cannot change the spec, so only the next status
+   * verdicts rest on it, until a body shows the status again.
+   */
+  readonly statusUnknown = new Map<string, string>();
   // Indexes, so that planning one sync reads the pods it may claim rather than the namespace.
   private readonly byOwner = new Map<string, Set<string>>(); // controller uid → pod names
   private readonly byLabel = new Map<string, Set<string>>(); // `key=value` → pod names
@@ -85,6 +91,7 @@ export class NamespaceState implements CandidatePods {
   }
 
   removeController(key: string): void {
+    this.statusUnknown.delete(key);
     if (!this.controllers.has(key)) return;
     this.note(false, key, this.controllers.get(key));
     this.controllers.delete(key);

@@ -240,7 +240,8 @@ export class HistoryReplay {
     const ref = name ? { kind, namespace: w.namespace, name } : null;
     const before = name ? ns.controllers.get(ctlKey(kind, name)) : undefined;
     const who = w.user;
-    const noBodies = !w.bodies ? lost(w, `${kind} ${name ?? '?'}`) : '';
+    // a status write cannot change what the controller plans on: only the status is lost
+    const noBodies = !w.bodies ? lost(w, w.subresource === 'status' ? `the status of ${kind} ${name ?? '?'} (not its spec)` : `${kind} ${name ?? '?'}`) : '';
     const base = (verb: HistoryVerb, message: string): HistoryEvent => ({
       time: w.time,
       actor,
@@ -255,8 +256,12 @@ export class HistoryReplay {
     if (w.subresource === 'status') {
       if (actor.controller && ref && w.bodies) {
         const retry = ns.conflicted.delete(ctlKey(kind, ref.name));
-        return this.controllerWrite(ns, w, 'status', ref, null, (d) => statusVerdict(d, w.request?.status, retry));
+        const lostStatus = ns.statusUnknown.get(ctlKey(kind, ref.name)) ?? null;
+        return this.controllerWrite(ns, w, 'status', ref, null, (d) => statusVerdict(d, w.request?.status, retry), lostStatus);
       }
+      // a status write ends the controller's sync, whether or not the log kept its bodies
+      const open = actor.controller && ref ? ns.syncs.get(ctlKey(kind, ref.name)) : undefined;
+      if (open) open.done = true;
       return base('status', `${who} wrote the status of ${kind} ${name}`);
     }
     if (w.subresource === 'scale') {
@@ -287,6 +292,8 @@ export class HistoryReplay {
     controller: HistoryControllerRef,
     pod: string | null,
     verdict: (d: SyncDecision, sync: Sync) => Verdict,
+    /** Why this write's verdict rests on state the log lost, though the sync's decision is known (a status cut from the log). */
+    lostHere: string | null = null,
   ): HistoryEvent {
     this.syncWrite = true;
     const key = ctlKey(controller.kind, controller.name);
@@ -321,8 +328,9 @@ export class HistoryReplay {
       predicted,
       cause,
     });
-    const unknown = gap ?? sync.unknown;
+    const unknown = gap ?? sync.unknown ?? lostHere;
     if (unknown !== null || !sync.decision) {
+      if (verb === 'status') sync.done = true;
       return event({ ok: false, reason: null, message: `${describeWrite(verb, controller, pod)}; state unknown from here: ${unknown ?? 'no decision'}` }, null);
     }
     v ??= verdict(sync.decision, sync);
@@ -449,6 +457,12 @@ export class HistoryReplay {
     const kind = kindOfResource(w.resource);
     const key = w.name === null ? null : kind ? ctlKey(kind, w.name) : w.name;
     if (!w.bodies) {
+      // A write to the status subresource cannot change the spec, labels or owner: what the
+      // controller plans on stays known, only its status is lost until a body shows it again.
+      if (kind && key && w.subresource === 'status' && ns.controllers.has(key)) {
+        ns.statusUnknown.set(key, `the status of ${kind} ${w.name} was written at ${w.time} without bodies in the log`);
+        return;
+      }
       ns.unknown.set(
         key ?? `*${w.resource}`,
         `${w.resource === 'pods' ? 'pod' : kind} ${w.name ?? '(name not logged)'} was written at ${w.time} without bodies in the log (${w.verb})`,
@@ -540,6 +554,7 @@ export class HistoryReplay {
         validateController(o, kind);
         const c = slimController(o, kind);
         ns.setController(key, c);
+        ns.statusUnknown.delete(key);
         const owner = controllerRef(c);
         if (kind === 'ReplicaSet' && owner?.kind === 'Deployment') {
           const k = `${c.metadata.namespace}/${owner.name}`;
