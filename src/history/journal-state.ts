@@ -180,6 +180,8 @@ export interface Sync {
   done: boolean; // its status write was seen: upstream's sync ends with it
   behaviour: Behaviour; // the rules of the controller that wrote it
   cause: CauseStep[] | null; // why it acted (causes.ts)
+  /** Where the input does not name the version that wrote it: the other candidate rules' decisions on the same state. */
+  alternatives: { versions: string; behaviour: Behaviour; decision: SyncDecision }[];
 }
 
 export type Controllerish = ReplicaSet | ReplicationController;

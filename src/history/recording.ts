@@ -34,6 +34,35 @@ export interface RecordingHeader {
   namespace: string | null;
   /** The kubeconfig context (or server) recorded, for people reading the file. */
   context: string;
+  /** The server's /version when recording started; null when it did not say (absent in older recordings). */
+  serverVersion?: RecordedServerVersion | null;
+  /** The Kubernetes minor (`1.32`) whose rules rs-reconcile applies to that server (its `run` and `watch --reconcile`, unless --kube-version). */
+  rulesVersion?: string | null;
+}
+
+/** A server's /version, as recorded. */
+export interface RecordedServerVersion {
+  gitVersion: string;
+  major: string;
+  minor: string;
+}
+
+/**
+ * The rules a recording's writers ran, from its header: kube-controller-manager's are the
+ * server's minor, rs-reconcile's the rules it applies to that server.
+ */
+export interface RecordedRules {
+  server: string | null;
+  rsReconcile: string | null;
+}
+
+/** The rules a header names, or null when it names none (a recording of an older rs-reconcile). */
+export function recordedRules(h: RecordingHeader): RecordedRules | null {
+  const minor =
+    h.serverVersion && /^\d+$/.test(h.serverVersion.minor) && /^\d+$/.test(h.serverVersion.major) ? `${h.serverVersion.major}.${h.serverVersion.minor}` : null;
+  const rules = typeof h.rulesVersion === 'string' && /^1\.\d+$/.test(h.rulesVersion) ? h.rulesVersion : null;
+  if (minor === null && rules === null) return null;
+  return { server: minor ?? rules, rsReconcile: rules ?? minor };
 }
 
 /** Who wrote a change, from the managedFields entry it touched. */
@@ -133,8 +162,13 @@ export function changeLine(
   return { kind: 'Change', time, type, resource, listed, resourceVersion: typeof rv === 'string' ? rv : null, ...writer, object };
 }
 
-export function headerLine(time: string, namespace: string | null, context: string): RecordingHeader {
-  return { apiVersion: RECORDING_API_VERSION, kind: RECORDING_KIND, version: RECORDING_FORMAT_VERSION, time, namespace, context };
+export function headerLine(
+  time: string,
+  namespace: string | null,
+  context: string,
+  versions: { serverVersion: RecordedServerVersion | null; rulesVersion: string | null } = { serverVersion: null, rulesVersion: null },
+): RecordingHeader {
+  return { apiVersion: RECORDING_API_VERSION, kind: RECORDING_KIND, version: RECORDING_FORMAT_VERSION, time, namespace, context, ...versions };
 }
 
 /** The component that recorded a core/v1 Event, when it is a controller whose events are evidence. */
@@ -198,6 +232,8 @@ interface Held extends ConvertedWrite {
   /** The evidence key it waits for, or null when ready. */
   wait: string | null;
   deadline: number;
+  /** The rules its recording's header names (set on release, once the writer is known). */
+  rules?: RecordedRules | null;
 }
 
 interface PodSeen {
@@ -229,8 +265,8 @@ export class RecordingConverter {
   private stale: Map<string, Set<string>> | null = null;
   readonly notices: string[] = [];
 
-  /** The writes `line` releases (none while waiting for evidence). */
-  push(line: RecordingLine): ConvertedWrite[] {
+  /** The writes `line` releases (none while waiting for evidence); `rules`: what its file's header names. */
+  push(line: RecordingLine, rules: RecordedRules | null = null): ConvertedWrite[] {
     const out: ConvertedWrite[] = [];
     if (line.kind === RECORDING_KIND) {
       this.headers++;
@@ -261,7 +297,7 @@ export class RecordingConverter {
     }
     if (this.stale) this.dropStale(line);
     const c = line.resource === 'pods' ? this.podChange(line) : this.controllerChange(line);
-    if (c) this.held.push(c);
+    if (c) this.held.push({ ...c, rules });
     return this.release(at, out);
   }
 
@@ -281,6 +317,8 @@ export class RecordingConverter {
       const h = this.held[0];
       if (h.wait !== null && at <= h.deadline && this.held.length <= MAX_HELD_CHANGES) break;
       this.held.shift();
+      const rules = h.rules ? (h.write.user === RS_RECONCILE_USER ? h.rules.rsReconcile : h.rules.server) : null;
+      if (rules) h.write.rules = rules;
       out.push({ write: h.write, stateOnly: h.stateOnly });
     }
     // Evidence never matched (its change was listed, or read from managedFields) goes after the window.

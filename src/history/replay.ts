@@ -35,12 +35,24 @@ export { CONTROLLER_USERS } from './agents.js';
 export interface ReplayOptions {
   /** The rules a sync is planned with, unless rulesFor names those of the controller that wrote it. */
   behaviour: Behaviour;
-  /** The rules of the controller that sent a write with this User-Agent (its version), or null for `behaviour`. */
-  rulesFor?: (userAgent: string) => Behaviour | null;
+  /** The rules of the controller that sent this write (the version it names), or null for `behaviour`. */
+  rulesFor?: (w: ApiWrite) => Behaviour | null;
+  /**
+   * Where the input does not name the version of the controller that sent this write: the rules
+   * of every minor it may have run, one entry per distinct set of rules. A write on which they
+   * differ has the verdict null. null (or absent): the version is known.
+   */
+  candidateRules?: (w: ApiWrite) => readonly CandidateRules[] | null;
   /** More users whose writes are the controllers' (e.g. a kube-controller-manager without per-controller credentials). */
   controllerUsers?: readonly string[];
   /** Plan each sync on every pod of the namespace rather than on the indexed candidates (tests compare the two). */
   wholeNamespace?: boolean;
+}
+
+/** The rules of some minors that are the same rules (`1.24–1.31`), for a log that does not say which ran. */
+export interface CandidateRules {
+  versions: string;
+  behaviour: Behaviour;
 }
 
 /** What a write logged without its bodies leaves unknown, in words (a message's tail). */
@@ -307,13 +319,17 @@ export class HistoryReplay {
     let sync: Sync | undefined;
     let v: Verdict | undefined;
     let first: Verdict | undefined; // the open sync's answer, which the message gives when neither plan does this write
+    /** Every sync this write was planned on, for the rules of other candidate versions (rulesDiffer). */
+    const tried: Sync[] = [];
     if (usable && gap === null) {
       first = verdict(usable.decision!, usable);
+      tried.push(usable);
       if (first.ok) [sync, v] = [usable, first];
     }
     if (!sync) {
       sync = this.startSync(ns, controller, w, this.causes.causeOf(w.namespace, key, verb));
       ns.syncs.set(key, sync);
+      tried.push(sync);
     }
     sync.last = at;
     const cause = sync.cause;
@@ -342,6 +358,7 @@ export class HistoryReplay {
       for (const t of ns.changeTimes(since).slice(0, MAX_EARLIER_STATES)) {
         const earlier = this.startSync(ns, controller, w, sync.cause, t);
         if (!earlier.decision || earlier.unknown !== null) continue;
+        tried.push(earlier);
         const v2 = verdict(earlier.decision, earlier);
         if (v2.ok) {
           earlier.last = at;
@@ -355,10 +372,12 @@ export class HistoryReplay {
       }
     }
     if (!v.ok && first) v = first;
+    const differ = this.rulesDiffer(v.ok ? [sync] : tried, v, verdict);
     if (v.ok) {
       if (verb === 'create') sync.creates++;
       if (verb === 'status') sync.done = true;
     }
+    if (differ) return event({ ok: false, reason: null, message: `${describeWrite(verb, controller, pod)}; unknown: ${differ}` }, null);
     const e = event(v, v.ok);
     // what a verdict rests on when the log may lack pods' phase and readiness: the status written,
     // a delete decided past the first criterion (assigned to a node or not), anything not predicted
@@ -366,10 +385,30 @@ export class HistoryReplay {
     return e;
   }
 
+  /**
+   * Where the input does not name the version that wrote the sync: why the verdict is unknown
+   * when the rules of another candidate minor answer otherwise on the same state, else null.
+   */
+  private rulesDiffer(syncs: readonly Sync[], v: Verdict, verdict: (d: SyncDecision, sync: Sync) => Verdict): string | null {
+    // predicted: every candidate must do it the same way in that sync; not predicted: none may do
+    // it in any sync this write was planned on
+    const answers = new Map<string, Verdict>();
+    for (const s of syncs)
+      for (const a of s.alternatives) {
+        const x = verdict(a.decision, { ...s, behaviour: a.behaviour, decision: a.decision });
+        const had = answers.get(a.versions);
+        if (!had || (x.ok && !had.ok)) answers.set(a.versions, x);
+      }
+    const answer = (x: Verdict) => (x.ok ? `do it${x.reason ? ` (${x.reason})` : ''}` : 'do not');
+    const others = [...answers].filter(([, x]) => x.ok !== v.ok || (v.ok && x.reason !== v.reason));
+    if (others.length === 0) return null;
+    return `the input does not name the Kubernetes version of the controller that wrote it, and the rules differ on this write: those of ${syncs[0].behaviour.version} ${answer(v)}, those of ${others.map(([versions, x]) => `${versions} ${answer(x)}`).join(', ')} (--kube-version chooses)`;
+  }
+
   /** A sync planned on the state just before `w`, or, with `asOf`, on the state before the changes made at that time (ms) and after. */
   private startSync(ns: NamespaceState, controller: HistoryControllerRef, w: ApiWrite, cause: CauseStep[] | null, asOf?: number): Sync {
-    const behaviour = this.opts.rulesFor?.(w.userAgent) ?? this.opts.behaviour;
-    const sync: Sync = { controller, decision: null, unknown: null, creates: 0, last: Date.parse(w.time), done: false, behaviour, cause };
+    const behaviour = this.opts.rulesFor?.(w) ?? this.opts.behaviour;
+    const sync: Sync = { controller, decision: null, unknown: null, creates: 0, last: Date.parse(w.time), done: false, behaviour, cause, alternatives: [] };
     const firstUnknown = ns.unknown.entries().next();
     if (!firstUnknown.done) {
       sync.unknown = firstUnknown.value[1];
@@ -383,20 +422,28 @@ export class HistoryReplay {
     for (const [key, c] of controllers) snapshot.controllers[key.slice(0, key.indexOf('/')) as ControllerKind].push(c);
     // the state of the moment, or (asked for) every pod of the namespace, through a snapshot's
     // index; the latest state through the journal state's own indexes
-    const planner = new ClusterPlanner(
-      snapshot,
-      {
-        now,
-        behaviour,
-        source: 'file',
-        warnings: false,
-        controllersComplete: true,
-      },
-      past || this.opts.wholeNamespace ? undefined : ns,
-    );
-    const c = planner.find(controller.kind, controller.namespace, controller.name)[0];
-    if (!c) sync.unknown = `${controller.kind} ${controller.name} was not in the log before this write`;
-    else sync.decision = planner.planController(c);
+    const plan = (rules: Behaviour): SyncDecision | null => {
+      const planner = new ClusterPlanner(
+        snapshot,
+        { now, behaviour: rules, source: 'file', warnings: false, controllersComplete: true },
+        past || this.opts.wholeNamespace ? undefined : ns,
+      );
+      const c = planner.find(controller.kind, controller.namespace, controller.name)[0];
+      return c ? planner.planController(c) : null;
+    };
+    sync.decision = plan(behaviour);
+    if (!sync.decision) {
+      sync.unknown = `${controller.kind} ${controller.name} was not in the log before this write`;
+      return sync;
+    }
+    // the version that wrote it unknown: the same state planned with the rules of every candidate
+    const rulesOf = (b: Behaviour) => JSON.stringify({ ...b, version: undefined, minor: undefined });
+    const own = rulesOf(behaviour);
+    for (const alt of this.opts.candidateRules?.(w) ?? []) {
+      if (rulesOf(alt.behaviour) === own) continue;
+      const decision = plan(alt.behaviour);
+      if (decision) sync.alternatives.push({ versions: alt.versions, behaviour: alt.behaviour, decision });
+    }
     return sync;
   }
 

@@ -325,13 +325,13 @@ describe('parseRecordingLine', () => {
 
 describe('the replay on a recording', () => {
   /** A user scales web 3 → 2; the controller deletes the Pending pod b (Event) and writes status. */
-  function scaleDown(): RecordingLine[] {
-    const ssa = [mf('kube-controller-manager', '2026-11-25T09:00:00Z', 'status')];
+  function scaleDown(manager = 'kube-controller-manager', component = 'replicaset-controller'): RecordingLine[] {
+    const ssa = [mf(manager, '2026-11-25T09:00:00Z', 'status')];
     const scaled = rs(2, { generation: 2, status: { replicas: 3 }, managedFields: [...ssa, mf('kubectl', '2026-11-25T10:00:05Z', 'scale')] });
     const status = rs(2, {
       generation: 2,
       status: { replicas: 2, fullyLabeledReplicas: 2, readyReplicas: 2, availableReplicas: 2, observedGeneration: 2 },
-      managedFields: [mf('kube-controller-manager', '2026-11-25T10:00:07Z', 'status'), mf('kubectl', '2026-11-25T10:00:05Z', 'scale')],
+      managedFields: [mf(manager, '2026-11-25T10:00:07Z', 'status'), mf('kubectl', '2026-11-25T10:00:05Z', 'scale')],
     });
     return [
       header(),
@@ -341,10 +341,53 @@ describe('the replay on a recording', () => {
       change('ADDED', 'pods', pod('c'), undefined, true),
       change('MODIFIED', 'replicasets', scaled, rs(3, { status: { replicas: 3 }, managedFields: ssa })),
       change('DELETED', 'pods', pod('b', { phase: 'Pending' })),
-      change('ADDED', 'events', event('SuccessfulDelete', 'Deleted pod: b')),
+      change('ADDED', 'events', event('SuccessfulDelete', 'Deleted pod: b', component)),
       change('MODIFIED', 'replicasets', status, scaled),
     ];
   }
+
+  it("the header's server version and rules are the rules applied; without them, a write the versions' rules differ on is unknown, never false", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rs-rec-'));
+    const file = (name: string, lines: RecordingLine[]) => {
+      writeFileSync(join(dir, name), lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+      return join(dir, name);
+    };
+    const v = (minor: string) => ({ gitVersion: `v1.${minor}.4`, major: '1', minor });
+    const kcm = scaleDown();
+    const ours = scaleDown('rs-reconcile', 'rs-reconcile');
+    const withVersions = (lines: RecordingLine[], serverVersion: ReturnType<typeof v>, rulesVersion: string) => [
+      headerLine(lines[0].time, NS, 'test', { serverVersion, rulesVersion }),
+      ...lines.slice(1),
+    ];
+    const read = async (f: string, kubeVersion?: string) => {
+      const r = await buildHistory({ auditLogs: [], recordings: [f], kubeVersion });
+      try {
+        return { version: r.history.kubernetesVersion, notices: r.notices, events: [...r.history.events].filter((e) => e.actor.controller) };
+      } finally {
+        r.close();
+      }
+    };
+    // a 1.32 server (its kube-controller-manager), and rs-reconcile running 1.32's rules beside a 1.36 server
+    for (const f of [file('kcm.jsonl', withVersions(kcm, v('32'), '1.32')), file('ours.jsonl', withVersions(ours, v('36'), '1.32'))]) {
+      const got = await read(f);
+      expect(
+        got.events.map((e) => `${e.verb} ${e.predicted}`),
+        f,
+      ).toEqual(['delete true', 'status true']);
+      expect(got.version).toBe('1.32');
+      expect(got.notices).toEqual([]);
+    }
+    // a recording that names no version (an older rs-reconcile's): 1.35+ write terminatingReplicas, 1.32 does not
+    const old = await read(file('old.jsonl', ours));
+    expect(old.events.map((e) => `${e.verb} ${e.predicted}`)).toEqual(['delete true', 'status null']);
+    expect(old.events[1].message).toMatch(
+      /^wrote the status of ReplicaSet web; unknown: the input does not name the Kubernetes version of the controller that wrote it, and the rules differ on this write: those of 1\.36 do not, those of .*1\.32–1\.33 do it/,
+    );
+    expect(old.notices.join('\n')).toMatch(/does not name the Kubernetes version of every controller write/);
+    // --kube-version says which rules: then the verdict is theirs
+    expect((await read(join(dir, 'old.jsonl'), '1.36')).events.map((e) => e.predicted)).toEqual([true, false]);
+    expect((await read(join(dir, 'old.jsonl'), '1.32')).events.map((e) => e.predicted)).toEqual([true, true]);
+  });
 
   it("the controller's delete and status are predicted, the user's scale is the user's", () => {
     const r = new HistoryReplay({ behaviour: behaviourFor(32).behaviour });
