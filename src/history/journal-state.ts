@@ -47,6 +47,14 @@ export class NamespaceState implements CandidatePods {
 
   /** The time of the write being applied (ms): the journal's entries are stamped with it. */
   now = 0;
+
+  /**
+   * The next write's time. Writes logged (or seen) within one millisecond get times a
+   * microsecond apart, in their order: a controller may have planned on the state between them.
+   */
+  advance(ms: number): void {
+    this.now = Number.isNaN(ms) || ms > this.now ? ms : this.now + 0.001;
+  }
   /**
    * The changes of the last JOURNAL_MS, oldest first, with the value each replaced: a sync may have
    * been planned on the state a moment before its first write (an informer a little behind, a

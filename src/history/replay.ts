@@ -45,6 +45,12 @@ export interface ReplayOptions {
   candidateRules?: (w: ApiWrite) => readonly CandidateRules[] | null;
   /** More users whose writes are the controllers' (e.g. a kube-controller-manager without per-controller credentials). */
   controllerUsers?: readonly string[];
+  /**
+   * The writes' times are when an observer saw them (a recording's informers), not when the server
+   * made them: a controller's own informer may lag that observer by more than its previous write
+   * or the cause the log names, so only JOURNAL_MS bounds the states a sync may have been planned on.
+   */
+  observedTimes?: boolean;
   /** Plan each sync on every pod of the namespace rather than on the indexed candidates (tests compare the two). */
   wholeNamespace?: boolean;
 }
@@ -134,7 +140,7 @@ export class HistoryReplay {
       return [];
     }
     const ns = this.ns(w.namespace);
-    ns.now = Date.parse(w.time);
+    ns.advance(Date.parse(w.time));
     const out: HistoryEvent[] = [];
     const actor = { user: w.user, controller: this.isController(w) };
     this.syncWrite = false;
@@ -321,6 +327,8 @@ export class HistoryReplay {
     let first: Verdict | undefined; // the open sync's answer, which the message gives when neither plan does this write
     /** Every sync this write was planned on, for the rules of other candidate versions (rulesDiffer). */
     const tried: Sync[] = [];
+    /** How many earlier states of the window were left out (MAX_EARLIER_STATES). */
+    let unexplored = 0;
     if (usable && gap === null) {
       first = verdict(usable.decision!, usable);
       tried.push(usable);
@@ -354,13 +362,19 @@ export class HistoryReplay {
       // The controller may have planned on the state of a moment before (its informer a little
       // behind the log, a reconcile that listed before the kubelet's last report): after its
       // previous sync and after what caused this one, within JOURNAL_MS.
-      const since = Math.max(at - JOURNAL_MS, open?.last ?? -Infinity, sync.cause ? Date.parse(sync.cause[0].time) - 1 : -Infinity);
-      for (const t of ns.changeTimes(since).slice(0, MAX_EARLIER_STATES)) {
+      // (seen by an observer, a write's times bound nothing the controller saw: only the window does)
+      const since = this.opts.observedTimes
+        ? at - JOURNAL_MS
+        : Math.max(at - JOURNAL_MS, open?.last ?? -Infinity, sync.cause ? Date.parse(sync.cause[0].time) - 1 : -Infinity);
+      const times = ns.changeTimes(since);
+      unexplored = Math.max(0, times.length - MAX_EARLIER_STATES);
+      for (const t of times.slice(0, MAX_EARLIER_STATES)) {
         const earlier = this.startSync(ns, controller, w, sync.cause, t);
         if (!earlier.decision || earlier.unknown !== null) continue;
         tried.push(earlier);
         const v2 = verdict(earlier.decision, earlier);
         if (v2.ok) {
+          unexplored = 0;
           earlier.last = at;
           ns.syncs.set(key, (sync = earlier));
           v = {
@@ -372,6 +386,17 @@ export class HistoryReplay {
       }
     }
     if (!v.ok && first) v = first;
+    // not what the rules do on any state planned on, but older states of the window were not: the
+    // controller's view may have been one of them
+    if (!v.ok && unexplored > 0)
+      return event(
+        {
+          ok: false,
+          reason: null,
+          message: `${v.message}; unknown: the controller may have planned on a state older still: ${unexplored} earlier state${unexplored === 1 ? '' : 's'} of the ${(JOURNAL_MS / 1000).toFixed(0)} s before this write were not planned on`,
+        },
+        null,
+      );
     const differ = this.rulesDiffer(v.ok ? [sync] : tried, v, verdict);
     if (v.ok) {
       if (verb === 'create') sync.creates++;

@@ -351,6 +351,7 @@ class HistoryBuild {
       controllerUsers,
       rulesFor: (w) => this.rulesFor(w),
       candidateRules: (w) => this.candidateRules(w),
+      observedTimes: this.source === 'recording',
     });
     this.spool = new EventSpool<HistoryEvent>(opts.spoolDir);
     this.coverage = { format: this.source === 'recording' ? 'recording' : 'kube-apiserver', truncated: 0, duplicates: 0, missing: [] };

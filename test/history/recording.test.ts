@@ -273,6 +273,61 @@ describe('RecordingConverter', () => {
     expect(out[4].write.request).toMatchObject({ status: { readyReplicas: 2 } });
   });
 
+  it('a second kubectl scale (its scale entry unchanged: no time is kept there) is named by the entry that owns spec.replicas', () => {
+    const scaleEntry = {
+      manager: 'kubectl',
+      operation: 'Update',
+      apiVersion: 'apps/v1',
+      fieldsType: 'FieldsV1',
+      fieldsV1: { 'f:spec': { 'f:replicas': {} } },
+      subresource: 'scale',
+    };
+    const once = rs(5, { generation: 2, managedFields: [scaleEntry] });
+    const twice = rs(6, { generation: 3, managedFields: [scaleEntry] });
+    // the same manager's spec edit within the second, with no scale entry owning replicas: nobody is named
+    const edited = rs(7, { generation: 4, managedFields: [mf('kubectl-edit', '2026-11-25T10:00:12Z')] });
+    const out = convert([...listed(), change('MODIFIED', 'replicasets', once, rs(3)), change('MODIFIED', 'replicasets', twice, once)]);
+    expect(out.slice(4).map((c) => [c.write.verb, c.write.subresource, c.write.user])).toEqual([
+      ['update', 'scale', 'kubectl'],
+      ['update', 'scale', 'kubectl'],
+    ]);
+    const again = convert([...listed(), change('MODIFIED', 'replicasets', edited, rs(3, { managedFields: [mf('kubectl-edit', '2026-11-25T10:00:12Z')] }))]);
+    expect(again.slice(4).map((c) => [c.write.verb, c.write.subresource, c.write.user])).toEqual([['update', null, UNKNOWN_USER]]);
+  });
+
+  it('deletes no Event names, while the controller sends "(combined from similar events)" Events for its pods, are its own (its spam filter dropped the rest)', () => {
+    const other = {
+      ...pod('x'),
+      metadata: { ...pod('x').metadata, ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'api', uid: 'u2', controller: true }] },
+    };
+    const c = new RecordingConverter();
+    const out: ConvertedWrite[] = [];
+    for (const l of [...listed(), change('ADDED', 'pods', other, undefined, true)]) out.push(...c.push(l));
+    out.push(
+      ...c.push(change('DELETED', 'pods', pod('a'))),
+      ...c.push(change('DELETED', 'pods', pod('b'))),
+      ...c.push(change('DELETED', 'pods', other)),
+      // the aggregate names only the last pod: c; a and b are named by no Event of their own
+      ...c.push(change('DELETED', 'pods', pod('c'))),
+      ...c.push(change('MODIFIED', 'events', event('SuccessfulDelete', '(combined from similar events): Deleted pod: c'))),
+      ...c.end(),
+    );
+    expect(out.filter((x) => !x.stateOnly).map((x) => [x.write.name, x.write.user])).toEqual([
+      ['a', RS_USER],
+      ['b', RS_USER],
+      ['x', UNKNOWN_USER],
+      ['c', RS_USER],
+    ]);
+    expect(c.notices).toEqual([expect.stringMatching(/^2 pod writes named by no Event of their own are the controller's: .*combined from similar events/)]);
+    // a delete long after the combined Events (beyond the window) stays unknown
+    const late = new RecordingConverter();
+    const got: ConvertedWrite[] = [];
+    for (const l of listed()) got.push(...late.push(l));
+    got.push(...late.push(change('MODIFIED', 'events', event('SuccessfulDelete', '(combined from similar events): Deleted pod: z'))));
+    got.push(...late.push(changeLine('DELETED', 'pods', pod('a'), at(3 * EVIDENCE_WINDOW_MS), false)), ...late.end());
+    expect(got.filter((x) => !x.stateOnly).map((x) => [x.write.name, x.write.user])).toEqual([['a', UNKNOWN_USER]]);
+  });
+
   it('a relist (410 Gone) is a gap with a notice; its changes are state only', () => {
     const c = new RecordingConverter();
     const out = [
