@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { formatBytes } from '../../src/input/read-input.js';
 import { cli, ensureBuilt, ROOT } from './cli.js';
 
 const DEMO = join(ROOT, 'test/history/fixtures/demo-audit.jsonl');
@@ -93,6 +94,20 @@ describe('history (built CLI)', () => {
     expect(stderr[0]).toBe(COVERAGE.trim());
     for (const line of stderr.slice(1, -1)) expect(line).toMatch(/^warning: /);
     expect(JSON.parse(r.stdout).coverage).toEqual({ format: 'kube-apiserver', truncated: 0, duplicates: 0, missing: [] });
+  });
+
+  it('--output-file F says "wrote F (size)" on stderr, after the coverage line; the file holds what stdout would', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rs-hist-out-'));
+    for (const o of ['html', 'json']) {
+      const file = join(dir, `demo.${o}`);
+      const r = cli(['history', '--audit-log', DEMO, '-A', '-o', o, '--output-file', file]);
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stdout).toBe('');
+      const size = readFileSync(file).length;
+      expect(size).toBeGreaterThan(1024);
+      expect(r.stderr).toBe(`${COVERAGE}wrote ${file} (${formatBytes(size)})\n`);
+      expect(readFileSync(file, 'utf8')).toBe(cli(['history', '--audit-log', DEMO, '-A', '-o', o]).stdout);
+    }
   });
 
   it('-o json is the history contract; gzip input reads the same', () => {
