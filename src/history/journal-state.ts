@@ -49,11 +49,12 @@ export class NamespaceState implements CandidatePods {
   now = 0;
 
   /**
-   * The next write's time. Writes logged (or seen) within one millisecond get times a
-   * microsecond apart, in their order: a controller may have planned on the state between them.
+   * The next write's time. With `apart` (changes seen by an observer, a recording's), those seen
+   * within one millisecond get times a microsecond apart, in their order: the controller's own
+   * informer may have shown it the state between them.
    */
-  advance(ms: number): void {
-    this.now = Number.isNaN(ms) || ms > this.now ? ms : this.now + 0.001;
+  advance(ms: number, apart: boolean): void {
+    this.now = !apart || Number.isNaN(ms) || ms > this.now ? ms : this.now + 0.001;
   }
   /**
    * The changes of the last JOURNAL_MS, oldest first, with the value each replaced: a sync may have
