@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises';
 import { Args, Flags, type Interfaces } from '@oclif/core';
 import { BaseCommand } from '../cli/base.js';
 import {
@@ -18,6 +19,7 @@ import { progressOn } from '../cli/progress.js';
 import { parseOneTarget } from '../cli/targets.js';
 import { NAME_OF_TYPE_ARG } from '../completion/words.js';
 import { UserError } from '../errors.js';
+import { formatBytes } from '../input/read-input.js';
 import { renderOutput } from '../render/formats.js';
 import { historyTableChunks, renderCoverageLine, renderHistoryNotes, renderPodStory } from '../render/history.js';
 import { buildEventsHistory } from '../services/events-history.js';
@@ -187,6 +189,9 @@ Exit status: 0, or 1 when a controller write was not predicted by the rules.`;
     } finally {
       result.close();
     }
+    // a file written says so, with its size, as the page to open is found by its name
+    const file = flags['output-file'];
+    if (file !== undefined) process.stderr.write(`wrote ${file} (${formatBytes((await stat(file)).size)})\n`);
     process.exitCode = result.counts.notPredicted > 0 ? 1 : 0;
   }
 }

@@ -57,18 +57,19 @@ gzip-compressed; - writes to stdout. Then: history --recording FILE.`;
       timeoutMs = ms;
     }
     const { record } = await import('../services/record-service.js');
-    const tty = process.stderr.isTTY === true;
     // Ctrl-C ends the recording: the file is flushed, then the command exits 130 (BaseCommand)
     const interruption = this.interruptible();
+    // what it says goes to stderr, on a terminal or not (a recording left running in the
+    // background, or under a supervisor, says in its log when it started and what it holds)
     const result = await record(
       { connection: connection(flags), namespace: flags.namespace, allNamespaces: flags['all-namespaces'], output: flags['output-file'], timeoutMs },
       {
         signal: interruption.signal,
-        onNotice: (text) => tty && this.warning(text),
-        onSynced: (summary) => tty && process.stderr.write(`${summary}; Ctrl-C stops\n`),
+        onNotice: (text) => this.warning(text),
+        onSynced: (summary) => process.stderr.write(`${summary}${timeoutMs !== undefined ? ` for ${flags.timeout}; Ctrl-C stops sooner` : '; Ctrl-C stops'}\n`),
       },
     );
-    if (tty) process.stderr.write(`recorded ${result.changes} change${result.changes === 1 ? '' : 's'} to ${result.file}\n`);
+    process.stderr.write(`recorded ${result.changes} change${result.changes === 1 ? '' : 's'} to ${result.file}\n`);
     process.exitCode = 0;
   }
 }

@@ -27,11 +27,11 @@
 
 import { isControllerKind } from '../core/controller.js';
 import type { ControllerKind } from '../core/types.js';
-import { EVENT_COMPONENT_USERS, UNKNOWN_USER } from './recording.js';
+import { COMBINED_PREFIX, EVENT_COMPONENT_USERS, UNKNOWN_USER } from './recording.js';
 import type { CauseStep, HistoryControllerRef, HistoryCoverage, HistoryEvent, HistoryVerb, RefusedWrite } from './types.js';
 
 /** The prefix client-go's EventAggregator gives the Event that combines similar ones. */
-export const COMBINED_PREFIX = '(combined from similar events): ';
+export { COMBINED_PREFIX } from './recording.js';
 
 /** Why a write read from an Event has no verdict: said in each event's message. */
 export const EVENTS_WHY =

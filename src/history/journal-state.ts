@@ -32,6 +32,12 @@ export class NamespaceState implements CandidatePods {
   readonly syncs = new Map<string, Sync>();
   /** Controllers whose last status write by the controller the server refused with 409 Conflict. */
   readonly conflicted = new Set<string>();
+  /**
+   * Controllers (`${kind}/${name}`) whose status the log lost (a status write cut from it), with
+   * why: a write to the status subresource cannot change the spec, so only the next status
+   * verdicts rest on it, until a body shows the status again.
+   */
+  readonly statusUnknown = new Map<string, string>();
   // Indexes, so that planning one sync reads the pods it may claim rather than the namespace.
   private readonly byOwner = new Map<string, Set<string>>(); // controller uid → pod names
   private readonly byLabel = new Map<string, Set<string>>(); // `key=value` → pod names
@@ -41,6 +47,15 @@ export class NamespaceState implements CandidatePods {
 
   /** The time of the write being applied (ms): the journal's entries are stamped with it. */
   now = 0;
+
+  /**
+   * The next write's time. With `apart` (changes seen by an observer, a recording's), those seen
+   * within one millisecond get times a microsecond apart, in their order: the controller's own
+   * informer may have shown it the state between them.
+   */
+  advance(ms: number, apart: boolean): void {
+    this.now = !apart || Number.isNaN(ms) || ms > this.now ? ms : this.now + 0.001;
+  }
   /**
    * The changes of the last JOURNAL_MS, oldest first, with the value each replaced: a sync may have
    * been planned on the state a moment before its first write (an informer a little behind, a
@@ -85,6 +100,7 @@ export class NamespaceState implements CandidatePods {
   }
 
   removeController(key: string): void {
+    this.statusUnknown.delete(key);
     if (!this.controllers.has(key)) return;
     this.note(false, key, this.controllers.get(key));
     this.controllers.delete(key);
@@ -173,6 +189,8 @@ export interface Sync {
   done: boolean; // its status write was seen: upstream's sync ends with it
   behaviour: Behaviour; // the rules of the controller that wrote it
   cause: CauseStep[] | null; // why it acted (causes.ts)
+  /** Where the input does not name the version that wrote it: the other candidate rules' decisions on the same state. */
+  alternatives: { versions: string; behaviour: Behaviour; decision: SyncDecision }[];
 }
 
 export type Controllerish = ReplicaSet | ReplicationController;

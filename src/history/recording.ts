@@ -34,6 +34,35 @@ export interface RecordingHeader {
   namespace: string | null;
   /** The kubeconfig context (or server) recorded, for people reading the file. */
   context: string;
+  /** The server's /version when recording started; null when it did not say (absent in older recordings). */
+  serverVersion?: RecordedServerVersion | null;
+  /** The Kubernetes minor (`1.32`) whose rules rs-reconcile applies to that server (its `run` and `watch --reconcile`, unless --kube-version). */
+  rulesVersion?: string | null;
+}
+
+/** A server's /version, as recorded. */
+export interface RecordedServerVersion {
+  gitVersion: string;
+  major: string;
+  minor: string;
+}
+
+/**
+ * The rules a recording's writers ran, from its header: kube-controller-manager's are the
+ * server's minor, rs-reconcile's the rules it applies to that server.
+ */
+export interface RecordedRules {
+  server: string | null;
+  rsReconcile: string | null;
+}
+
+/** The rules a header names, or null when it names none (a recording of an older rs-reconcile). */
+export function recordedRules(h: RecordingHeader): RecordedRules | null {
+  const minor =
+    h.serverVersion && /^\d+$/.test(h.serverVersion.minor) && /^\d+$/.test(h.serverVersion.major) ? `${h.serverVersion.major}.${h.serverVersion.minor}` : null;
+  const rules = typeof h.rulesVersion === 'string' && /^1\.\d+$/.test(h.rulesVersion) ? h.rulesVersion : null;
+  if (minor === null && rules === null) return null;
+  return { server: minor ?? rules, rsReconcile: rules ?? minor };
 }
 
 /** Who wrote a change, from the managedFields entry it touched. */
@@ -72,6 +101,8 @@ export const EVENT_COMPONENT_USERS: Readonly<Record<string, string>> = {
   'replication-controller': 'system:serviceaccount:kube-system:replication-controller',
   'rs-reconcile': 'rs-reconcile',
 };
+/** The message prefix of the Event client-go's recorder sends for similar Events past the 10th (EventAggregatorByReasonMessageFunc). */
+export const COMBINED_PREFIX = '(combined from similar events): ';
 /** The user `rs-reconcile run`'s writes get in a recording: history counts it as the controller's. */
 export const RS_RECONCILE_USER = 'rs-reconcile';
 export const UNKNOWN_USER = '<unknown user>';
@@ -133,8 +164,13 @@ export function changeLine(
   return { kind: 'Change', time, type, resource, listed, resourceVersion: typeof rv === 'string' ? rv : null, ...writer, object };
 }
 
-export function headerLine(time: string, namespace: string | null, context: string): RecordingHeader {
-  return { apiVersion: RECORDING_API_VERSION, kind: RECORDING_KIND, version: RECORDING_FORMAT_VERSION, time, namespace, context };
+export function headerLine(
+  time: string,
+  namespace: string | null,
+  context: string,
+  versions: { serverVersion: RecordedServerVersion | null; rulesVersion: string | null } = { serverVersion: null, rulesVersion: null },
+): RecordingHeader {
+  return { apiVersion: RECORDING_API_VERSION, kind: RECORDING_KIND, version: RECORDING_FORMAT_VERSION, time, namespace, context, ...versions };
 }
 
 /** The component that recorded a core/v1 Event, when it is a controller whose events are evidence. */
@@ -198,10 +234,14 @@ interface Held extends ConvertedWrite {
   /** The evidence key it waits for, or null when ready. */
   wait: string | null;
   deadline: number;
+  /** The rules its recording's header names (set on release, once the writer is known). */
+  rules?: RecordedRules | null;
+  /** A delete's pod's controller (`ns/kind/name`): its combined Events may name it as the deleter (see burstOf). */
+  owner?: string | null;
 }
 
 interface PodSeen {
-  ctl: { kind: ControllerKind; uid: string } | null;
+  ctl: { kind: ControllerKind; uid: string; name: string } | null;
   terminating: boolean;
   shape: number;
 }
@@ -209,6 +249,7 @@ interface PodSeen {
 interface ControllerSeen {
   terminating: boolean;
   shape: number;
+  replicas: unknown;
 }
 
 /**
@@ -222,6 +263,15 @@ export class RecordingConverter {
   private readonly controllers = new Map<string, ControllerSeen>();
   /** Evidence seen before its change: key → user and when. */
   private readonly evidence = new Map<string, { user: string; at: number }>();
+  /**
+   * The controllers seen sending "(combined from similar events)" Events, by `verb/ns/kind/name`:
+   * who and when last. Past that point its Event recorder names only the last pod of each patch
+   * and its spam filter drops the rest (25 a burst per object), so a create or delete of its own
+   * pods in that window that no Event names is still its.
+   */
+  private readonly bursts = new Map<string, { user: string; at: number }>();
+  /** Writes named by a controller's combined Events only (a notice says how many). */
+  private byBurst = 0;
   private readonly held: Held[] = [];
   private headers = 0;
   private lastTime: string | null = null;
@@ -229,8 +279,8 @@ export class RecordingConverter {
   private stale: Map<string, Set<string>> | null = null;
   readonly notices: string[] = [];
 
-  /** The writes `line` releases (none while waiting for evidence). */
-  push(line: RecordingLine): ConvertedWrite[] {
+  /** The writes `line` releases (none while waiting for evidence); `rules`: what its file's header names. */
+  push(line: RecordingLine, rules: RecordedRules | null = null): ConvertedWrite[] {
     const out: ConvertedWrite[] = [];
     if (line.kind === RECORDING_KIND) {
       this.headers++;
@@ -261,7 +311,7 @@ export class RecordingConverter {
     }
     if (this.stale) this.dropStale(line);
     const c = line.resource === 'pods' ? this.podChange(line) : this.controllerChange(line);
-    if (c) this.held.push(c);
+    if (c) this.held.push({ ...c, rules });
     return this.release(at, out);
   }
 
@@ -273,7 +323,12 @@ export class RecordingConverter {
   /** Everything still held, at the end of the input. */
   end(): ConvertedWrite[] {
     if (this.stale) for (const r of [...this.stale.keys()]) this.flushStale(r, this.lastTime ?? '');
-    return this.release(Number.POSITIVE_INFINITY, []);
+    const out = this.release(Number.POSITIVE_INFINITY, []);
+    if (this.byBurst > 0)
+      this.notices.push(
+        `${this.byBurst} pod write${this.byBurst === 1 ? '' : 's'} named by no Event of ${this.byBurst === 1 ? 'its' : 'their'} own ${this.byBurst === 1 ? 'is' : 'are'} the controller's: ${this.byBurst === 1 ? 'it' : 'they'} came while its Events were combined ("combined from similar events"), which name only the last pod, and its event recorder's spam filter drops the rest`,
+      );
+    return out;
   }
 
   private release(at: number, out: ConvertedWrite[]): ConvertedWrite[] {
@@ -281,11 +336,25 @@ export class RecordingConverter {
       const h = this.held[0];
       if (h.wait !== null && at <= h.deadline && this.held.length <= MAX_HELD_CHANGES) break;
       this.held.shift();
+      if (h.wait !== null) this.burstOf(h);
+      const rules = h.rules ? (h.write.user === RS_RECONCILE_USER ? h.rules.rsReconcile : h.rules.server) : null;
+      if (rules) h.write.rules = rules;
       out.push({ write: h.write, stateOnly: h.stateOnly });
     }
     // Evidence never matched (its change was listed, or read from managedFields) goes after the window.
     if (this.evidence.size > 0 && Number.isFinite(at)) for (const [k, e] of this.evidence) if (at - e.at > EVIDENCE_WINDOW_MS) this.evidence.delete(k);
+    if (this.bursts.size > 0 && Number.isFinite(at)) for (const [k, b] of this.bursts) if (at - b.at > 2 * EVIDENCE_WINDOW_MS) this.bursts.delete(k);
     return out;
+  }
+
+  /** A create or delete no Event named, of a pod whose controller was sending combined Events within the window: that controller's. */
+  private burstOf(h: Held): void {
+    if (!h.owner) return;
+    const verb = h.wait!.slice(0, h.wait!.indexOf('/'));
+    const b = this.bursts.get(`${verb}/${h.owner}`);
+    if (!b || Math.abs(b.at - (h.deadline - EVIDENCE_WINDOW_MS)) > EVIDENCE_WINDOW_MS) return;
+    h.write.user = b.user;
+    this.byBurst++;
   }
 
   /** A controller's Event: evidence for the change it names, held or still to come. */
@@ -299,6 +368,8 @@ export class RecordingConverter {
     const ns = e.involvedObject?.namespace ?? e.metadata?.namespace;
     const key = `${verb}/${ns}/${pod}`;
     const user = EVENT_COMPONENT_USERS[component];
+    if (!line.listed && typeof e.message === 'string' && e.message.startsWith(COMBINED_PREFIX) && isControllerKind(e.involvedObject?.kind))
+      this.bursts.set(`${verb}/${ns}/${e.involvedObject.kind}/${e.involvedObject.name}`, { user, at });
     const waiting = this.held.find((h) => h.wait === key);
     if (waiting) {
       waiting.write.user = user;
@@ -318,7 +389,7 @@ export class RecordingConverter {
       const w = this.write(line, 'delete', null, ns, name, null);
       // A pod already terminating was deleted when its deletionTimestamp appeared: this is its removal.
       if (line.listed || seen?.terminating) return { write: { ...w, user: LISTED_USER }, stateOnly: true, wait: null, deadline: at };
-      return this.evidenced(w, 'delete', ns, name, at);
+      return this.evidenced(w, 'delete', ns, name, at, seen?.ctl ?? controllerOf(o));
     }
     const ctl = controllerOf(o);
     const terminating = typeof o.metadata.deletionTimestamp === 'string';
@@ -336,10 +407,10 @@ export class RecordingConverter {
         w.user = this.userOf(line.manager, ctl.kind);
         return ready(w);
       }
-      if (ctl) return this.evidenced(w, 'create', ns, name, at);
+      if (ctl) return this.evidenced(w, 'create', ns, name, at, ctl);
       return ready({ ...w, user: line.manager ?? UNKNOWN_USER });
     }
-    if (terminating && !seen.terminating) return this.evidenced(this.write(line, 'delete', null, ns, name, o), 'delete', ns, name, at);
+    if (terminating && !seen.terminating) return this.evidenced(this.write(line, 'delete', null, ns, name, o), 'delete', ns, name, at, ctl ?? seen.ctl);
     if ((ctl?.uid ?? null) !== (seen.ctl?.uid ?? null)) {
       // Adopting and releasing are the controller's patches of ownerReferences.
       const kind = ctl?.kind ?? seen.ctl?.kind;
@@ -367,7 +438,7 @@ export class RecordingConverter {
     }
     const terminating = typeof o.metadata.deletionTimestamp === 'string';
     const shape = controllerShape(o);
-    this.controllers.set(key, { terminating, shape });
+    this.controllers.set(key, { terminating, shape, replicas: o.spec?.replicas });
     if (line.listed)
       return { write: { ...this.write(line, seen ? 'update' : 'create', null, ns, name, o), user: LISTED_USER }, stateOnly: true, wait: null, deadline: at };
     if (!seen)
@@ -384,8 +455,14 @@ export class RecordingConverter {
       });
     if (terminating && !seen.terminating) return ready({ ...this.write(line, 'delete', null, ns, name, o), user: UNKNOWN_USER });
     if (line.subresource === 'scale') return ready({ ...this.write(line, 'update', 'scale', ns, name, o), user });
+    // A second scale by the same manager touches no entry (those of the scale subresource keep no
+    // time): spec.replicas changed, and the entry that owns it now is a scale's, names who did it.
+    const scaler = line.manager === null && o.spec?.replicas !== seen.replicas ? fieldOwner(o, 'scale', ['f:spec', 'f:replicas']) : null;
+    if (scaler !== null) return ready({ ...this.write(line, 'update', 'scale', ns, name, o), user: scaler });
     if (line.subresource === 'status' || shape === seen.shape) {
-      return ready({ ...this.write(line, 'update', 'status', ns, name, o), user: line.manager !== null ? this.userOf(line.manager, kind) : UNKNOWN_USER });
+      // a status write that touched no entry (the same manager within the second): the one that owns the status
+      const manager = line.manager ?? fieldOwner(o, 'status', ['f:status']);
+      return ready({ ...this.write(line, 'update', 'status', ns, name, o), user: manager !== null ? this.userOf(manager, kind) : UNKNOWN_USER });
     }
     return ready({ ...this.write(line, 'update', null, ns, name, o), user });
   }
@@ -398,14 +475,15 @@ export class RecordingConverter {
   }
 
   /** A create or delete the controller's Event can name: named now, or held until it does. */
-  private evidenced(w: ApiWrite, verb: 'create' | 'delete', ns: string, pod: string, at: number): Held {
+  private evidenced(w: ApiWrite, verb: 'create' | 'delete', ns: string, pod: string, at: number, ctl: PodSeen['ctl']): Held {
     const key = `${verb}/${ns}/${pod}`;
     const e = this.evidence.get(key);
     if (e) {
       this.evidence.delete(key);
       return ready({ ...w, user: e.user });
     }
-    return { write: { ...w, user: UNKNOWN_USER }, stateOnly: false, wait: key, deadline: at + EVIDENCE_WINDOW_MS };
+    const owner = ctl ? `${ns}/${ctl.kind}/${ctl.name}` : null;
+    return { write: { ...w, user: UNKNOWN_USER }, stateOnly: false, wait: key, deadline: at + EVIDENCE_WINDOW_MS, owner };
   }
 
   private write(
@@ -488,15 +566,31 @@ export function controllerUserOf(kind: ControllerKind): string {
   return RS_RECONCILE_USER;
 }
 
+/**
+ * The one manager whose managedFields entry of `subresource` owns the field at `path` (`f:spec`,
+ * `f:replicas`), or null when none or several do: who wrote a change that touched no entry.
+ */
+function fieldOwner(o: Record<string, any>, subresource: string, path: readonly string[]): string | null {
+  const entries: unknown[] = Array.isArray(o.metadata?.managedFields) ? o.metadata.managedFields : [];
+  const owners = new Set<string>();
+  for (const e of entries) {
+    if (!isObj(e) || e.subresource !== subresource || typeof e.manager !== 'string') continue;
+    let at: unknown = e.fieldsV1;
+    for (const k of path) at = isObj(at) ? at[k] : undefined;
+    if (at !== undefined) owners.add(e.manager);
+  }
+  return owners.size === 1 ? [...owners][0] : null;
+}
+
 function withKind(o: Record<string, any>, kind: string): Record<string, any> {
   return o.kind === kind ? o : { ...o, kind };
 }
 
-function controllerOf(o: Record<string, any>): { kind: ControllerKind; uid: string } | null {
+function controllerOf(o: Record<string, any>): PodSeen['ctl'] {
   const refs = o.metadata?.ownerReferences;
   if (!Array.isArray(refs)) return null;
   for (const r of refs) {
-    if (isObj(r) && r.controller === true && isControllerKind(r.kind)) return { kind: r.kind, uid: String(r.uid ?? '') };
+    if (isObj(r) && r.controller === true && isControllerKind(r.kind)) return { kind: r.kind, uid: String(r.uid ?? ''), name: String(r.name ?? '') };
   }
   return null;
 }

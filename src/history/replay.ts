@@ -35,12 +35,30 @@ export { CONTROLLER_USERS } from './agents.js';
 export interface ReplayOptions {
   /** The rules a sync is planned with, unless rulesFor names those of the controller that wrote it. */
   behaviour: Behaviour;
-  /** The rules of the controller that sent a write with this User-Agent (its version), or null for `behaviour`. */
-  rulesFor?: (userAgent: string) => Behaviour | null;
+  /** The rules of the controller that sent this write (the version it names), or null for `behaviour`. */
+  rulesFor?: (w: ApiWrite) => Behaviour | null;
+  /**
+   * Where the input does not name the version of the controller that sent this write: the rules
+   * of every minor it may have run, one entry per distinct set of rules. A write on which they
+   * differ has the verdict null. null (or absent): the version is known.
+   */
+  candidateRules?: (w: ApiWrite) => readonly CandidateRules[] | null;
   /** More users whose writes are the controllers' (e.g. a kube-controller-manager without per-controller credentials). */
   controllerUsers?: readonly string[];
+  /**
+   * The writes' times are when an observer saw them (a recording's informers), not when the server
+   * made them: a controller's own informer may lag that observer by more than its previous write
+   * or the cause the log names, so only JOURNAL_MS bounds the states a sync may have been planned on.
+   */
+  observedTimes?: boolean;
   /** Plan each sync on every pod of the namespace rather than on the indexed candidates (tests compare the two). */
   wholeNamespace?: boolean;
+}
+
+/** The rules of some minors that are the same rules (`1.24–1.31`), for a log that does not say which ran. */
+export interface CandidateRules {
+  versions: string;
+  behaviour: Behaviour;
 }
 
 /** What a write logged without its bodies leaves unknown, in words (a message's tail). */
@@ -122,7 +140,7 @@ export class HistoryReplay {
       return [];
     }
     const ns = this.ns(w.namespace);
-    ns.now = Date.parse(w.time);
+    ns.advance(Date.parse(w.time), this.opts.observedTimes === true);
     const out: HistoryEvent[] = [];
     const actor = { user: w.user, controller: this.isController(w) };
     this.syncWrite = false;
@@ -240,7 +258,8 @@ export class HistoryReplay {
     const ref = name ? { kind, namespace: w.namespace, name } : null;
     const before = name ? ns.controllers.get(ctlKey(kind, name)) : undefined;
     const who = w.user;
-    const noBodies = !w.bodies ? lost(w, `${kind} ${name ?? '?'}`) : '';
+    // a status write cannot change what the controller plans on: only the status is lost
+    const noBodies = !w.bodies ? lost(w, w.subresource === 'status' ? `the status of ${kind} ${name ?? '?'} (not its spec)` : `${kind} ${name ?? '?'}`) : '';
     const base = (verb: HistoryVerb, message: string): HistoryEvent => ({
       time: w.time,
       actor,
@@ -255,8 +274,12 @@ export class HistoryReplay {
     if (w.subresource === 'status') {
       if (actor.controller && ref && w.bodies) {
         const retry = ns.conflicted.delete(ctlKey(kind, ref.name));
-        return this.controllerWrite(ns, w, 'status', ref, null, (d) => statusVerdict(d, w.request?.status, retry));
+        const lostStatus = ns.statusUnknown.get(ctlKey(kind, ref.name)) ?? null;
+        return this.controllerWrite(ns, w, 'status', ref, null, (d) => statusVerdict(d, w.request?.status, retry), lostStatus);
       }
+      // a status write ends the controller's sync, whether or not the log kept its bodies
+      const open = actor.controller && ref ? ns.syncs.get(ctlKey(kind, ref.name)) : undefined;
+      if (open) open.done = true;
       return base('status', `${who} wrote the status of ${kind} ${name}`);
     }
     if (w.subresource === 'scale') {
@@ -287,6 +310,8 @@ export class HistoryReplay {
     controller: HistoryControllerRef,
     pod: string | null,
     verdict: (d: SyncDecision, sync: Sync) => Verdict,
+    /** Why this write's verdict rests on state the log lost, though the sync's decision is known (a status cut from the log). */
+    lostHere: string | null = null,
   ): HistoryEvent {
     this.syncWrite = true;
     const key = ctlKey(controller.kind, controller.name);
@@ -300,13 +325,19 @@ export class HistoryReplay {
     let sync: Sync | undefined;
     let v: Verdict | undefined;
     let first: Verdict | undefined; // the open sync's answer, which the message gives when neither plan does this write
+    /** Every sync this write was planned on, for the rules of other candidate versions (rulesDiffer). */
+    const tried: Sync[] = [];
+    /** How many earlier states of the window were left out (MAX_EARLIER_STATES). */
+    let unexplored = 0;
     if (usable && gap === null) {
       first = verdict(usable.decision!, usable);
+      tried.push(usable);
       if (first.ok) [sync, v] = [usable, first];
     }
     if (!sync) {
       sync = this.startSync(ns, controller, w, this.causes.causeOf(w.namespace, key, verb));
       ns.syncs.set(key, sync);
+      tried.push(sync);
     }
     sync.last = at;
     const cause = sync.cause;
@@ -321,8 +352,9 @@ export class HistoryReplay {
       predicted,
       cause,
     });
-    const unknown = gap ?? sync.unknown;
+    const unknown = gap ?? sync.unknown ?? lostHere;
     if (unknown !== null || !sync.decision) {
+      if (verb === 'status') sync.done = true;
       return event({ ok: false, reason: null, message: `${describeWrite(verb, controller, pod)}; state unknown from here: ${unknown ?? 'no decision'}` }, null);
     }
     v ??= verdict(sync.decision, sync);
@@ -330,12 +362,19 @@ export class HistoryReplay {
       // The controller may have planned on the state of a moment before (its informer a little
       // behind the log, a reconcile that listed before the kubelet's last report): after its
       // previous sync and after what caused this one, within JOURNAL_MS.
-      const since = Math.max(at - JOURNAL_MS, open?.last ?? -Infinity, sync.cause ? Date.parse(sync.cause[0].time) - 1 : -Infinity);
-      for (const t of ns.changeTimes(since).slice(0, MAX_EARLIER_STATES)) {
+      // (seen by an observer, a write's times bound nothing the controller saw: only the window does)
+      const since = this.opts.observedTimes
+        ? at - JOURNAL_MS
+        : Math.max(at - JOURNAL_MS, open?.last ?? -Infinity, sync.cause ? Date.parse(sync.cause[0].time) - 1 : -Infinity);
+      const times = ns.changeTimes(since);
+      unexplored = Math.max(0, times.length - MAX_EARLIER_STATES);
+      for (const t of times.slice(0, MAX_EARLIER_STATES)) {
         const earlier = this.startSync(ns, controller, w, sync.cause, t);
         if (!earlier.decision || earlier.unknown !== null) continue;
+        tried.push(earlier);
         const v2 = verdict(earlier.decision, earlier);
         if (v2.ok) {
+          unexplored = 0;
           earlier.last = at;
           ns.syncs.set(key, (sync = earlier));
           v = {
@@ -347,10 +386,23 @@ export class HistoryReplay {
       }
     }
     if (!v.ok && first) v = first;
+    // not what the rules do on any state planned on, but older states of the window were not: a
+    // recording's controller, whose view may lag the recorder's, may have planned on one of them
+    if (!v.ok && unexplored > 0 && this.opts.observedTimes)
+      return event(
+        {
+          ok: false,
+          reason: null,
+          message: `${v.message}; unknown: the controller may have planned on a state older still: ${unexplored} earlier state${unexplored === 1 ? '' : 's'} of the ${(JOURNAL_MS / 1000).toFixed(0)} s before this write were not planned on`,
+        },
+        null,
+      );
+    const differ = this.rulesDiffer(v.ok ? [sync] : tried, v, verdict);
     if (v.ok) {
       if (verb === 'create') sync.creates++;
       if (verb === 'status') sync.done = true;
     }
+    if (differ) return event({ ok: false, reason: null, message: `${describeWrite(verb, controller, pod)}; unknown: ${differ}` }, null);
     const e = event(v, v.ok);
     // what a verdict rests on when the log may lack pods' phase and readiness: the status written,
     // a delete decided past the first criterion (assigned to a node or not), anything not predicted
@@ -358,10 +410,30 @@ export class HistoryReplay {
     return e;
   }
 
+  /**
+   * Where the input does not name the version that wrote the sync: why the verdict is unknown
+   * when the rules of another candidate minor answer otherwise on the same state, else null.
+   */
+  private rulesDiffer(syncs: readonly Sync[], v: Verdict, verdict: (d: SyncDecision, sync: Sync) => Verdict): string | null {
+    // predicted: every candidate must do it the same way in that sync; not predicted: none may do
+    // it in any sync this write was planned on
+    const answers = new Map<string, Verdict>();
+    for (const s of syncs)
+      for (const a of s.alternatives) {
+        const x = verdict(a.decision, { ...s, behaviour: a.behaviour, decision: a.decision });
+        const had = answers.get(a.versions);
+        if (!had || (x.ok && !had.ok)) answers.set(a.versions, x);
+      }
+    const answer = (x: Verdict) => (x.ok ? `do it${x.reason ? ` (${x.reason})` : ''}` : 'do not');
+    const others = [...answers].filter(([, x]) => x.ok !== v.ok || (v.ok && x.reason !== v.reason));
+    if (others.length === 0) return null;
+    return `the input does not name the Kubernetes version of the controller that wrote it, and the rules differ on this write: those of ${syncs[0].behaviour.version} ${answer(v)}, those of ${others.map(([versions, x]) => `${versions} ${answer(x)}`).join(', ')} (--kube-version chooses)`;
+  }
+
   /** A sync planned on the state just before `w`, or, with `asOf`, on the state before the changes made at that time (ms) and after. */
   private startSync(ns: NamespaceState, controller: HistoryControllerRef, w: ApiWrite, cause: CauseStep[] | null, asOf?: number): Sync {
-    const behaviour = this.opts.rulesFor?.(w.userAgent) ?? this.opts.behaviour;
-    const sync: Sync = { controller, decision: null, unknown: null, creates: 0, last: Date.parse(w.time), done: false, behaviour, cause };
+    const behaviour = this.opts.rulesFor?.(w) ?? this.opts.behaviour;
+    const sync: Sync = { controller, decision: null, unknown: null, creates: 0, last: Date.parse(w.time), done: false, behaviour, cause, alternatives: [] };
     const firstUnknown = ns.unknown.entries().next();
     if (!firstUnknown.done) {
       sync.unknown = firstUnknown.value[1];
@@ -375,20 +447,28 @@ export class HistoryReplay {
     for (const [key, c] of controllers) snapshot.controllers[key.slice(0, key.indexOf('/')) as ControllerKind].push(c);
     // the state of the moment, or (asked for) every pod of the namespace, through a snapshot's
     // index; the latest state through the journal state's own indexes
-    const planner = new ClusterPlanner(
-      snapshot,
-      {
-        now,
-        behaviour,
-        source: 'file',
-        warnings: false,
-        controllersComplete: true,
-      },
-      past || this.opts.wholeNamespace ? undefined : ns,
-    );
-    const c = planner.find(controller.kind, controller.namespace, controller.name)[0];
-    if (!c) sync.unknown = `${controller.kind} ${controller.name} was not in the log before this write`;
-    else sync.decision = planner.planController(c);
+    const plan = (rules: Behaviour): SyncDecision | null => {
+      const planner = new ClusterPlanner(
+        snapshot,
+        { now, behaviour: rules, source: 'file', warnings: false, controllersComplete: true },
+        past || this.opts.wholeNamespace ? undefined : ns,
+      );
+      const c = planner.find(controller.kind, controller.namespace, controller.name)[0];
+      return c ? planner.planController(c) : null;
+    };
+    sync.decision = plan(behaviour);
+    if (!sync.decision) {
+      sync.unknown = `${controller.kind} ${controller.name} was not in the log before this write`;
+      return sync;
+    }
+    // the version that wrote it unknown: the same state planned with the rules of every candidate
+    const rulesOf = (b: Behaviour) => JSON.stringify({ ...b, version: undefined, minor: undefined });
+    const own = rulesOf(behaviour);
+    for (const alt of this.opts.candidateRules?.(w) ?? []) {
+      if (rulesOf(alt.behaviour) === own) continue;
+      const decision = plan(alt.behaviour);
+      if (decision) sync.alternatives.push({ versions: alt.versions, behaviour: alt.behaviour, decision });
+    }
     return sync;
   }
 
@@ -449,6 +529,12 @@ export class HistoryReplay {
     const kind = kindOfResource(w.resource);
     const key = w.name === null ? null : kind ? ctlKey(kind, w.name) : w.name;
     if (!w.bodies) {
+      // A write to the status subresource cannot change the spec, labels or owner: what the
+      // controller plans on stays known, only its status is lost until a body shows it again.
+      if (kind && key && w.subresource === 'status' && ns.controllers.has(key)) {
+        ns.statusUnknown.set(key, `the status of ${kind} ${w.name} was written at ${w.time} without bodies in the log`);
+        return;
+      }
       ns.unknown.set(
         key ?? `*${w.resource}`,
         `${w.resource === 'pods' ? 'pod' : kind} ${w.name ?? '(name not logged)'} was written at ${w.time} without bodies in the log (${w.verb})`,
@@ -540,6 +626,7 @@ export class HistoryReplay {
         validateController(o, kind);
         const c = slimController(o, kind);
         ns.setController(key, c);
+        ns.statusUnknown.delete(key);
         const owner = controllerRef(c);
         if (kind === 'ReplicaSet' && owner?.kind === 'Deployment') {
           const k = `${c.metadata.namespace}/${owner.name}`;

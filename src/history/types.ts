@@ -84,6 +84,11 @@ export interface ApiWrite {
   finished?: string;
   user: string;
   userAgent: string;
+  /**
+   * The Kubernetes minor (`1.32`) whose rules the writer ran, where the input says it apart from
+   * the User-Agent (a recording's header: the server's version, the rules rs-reconcile ran).
+   */
+  rules?: string;
   verb: 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
   resource: 'pods' | 'replicasets' | 'replicationcontrollers' | 'deployments';
   subresource: string | null;

@@ -235,21 +235,33 @@ export function renderCoverageLine(coverage: HistoryCoverage, from: string | nul
     span = seconds === 0 ? start : `${start} → ${clockTime(to, dateOf(from))} (${humanDuration(seconds)})`;
   }
   parts.push(`${coverage.format}, ${span}`);
-  if (coverage.missing.length > 0) parts.push(`lacks ${listWords(coverage.missing.map(shortMissing))}`);
+  if (coverage.missing.length > 0) {
+    const lacks = coverage.missing.map(shortMissing);
+    // "what: why" items have commas of their own: each is then a part of the line
+    if (lacks.some((l) => l.includes(': '))) parts.push(...lacks.map((l) => `lacks ${l}`));
+    else parts.push(`lacks ${listWords(lacks)}`);
+  }
   if (coverage.truncated > 0) parts.push(`${plural(coverage.truncated, 'entry', 'entries')} truncated`);
   if (coverage.duplicates > 0) parts.push(`${plural(coverage.duplicates, 'duplicate')} dropped`);
   return sanitize(`coverage: ${parts.join('; ')}`);
 }
 
-/** Longer than this, a missing kind of write is said by its head alone (-o json has it whole). */
+/** Longer than this, a missing kind of write is said without its details (-o json has it whole). */
 const MISSING_WORDS = 60;
 
-/** "status writes (Data Access logs are off)" as is; a long one by what comes before its explanation: "writes of users (…)". */
+/**
+ * "status writes (Data Access logs are off)" as is; a long one in words still, what is missing and
+ * why, without its parenthesised details and what follows a semicolon: "status writes: GKE logs
+ * them in Data Access audit logs, which are off by default". Never an ellipsis: the line says why.
+ */
 function shortMissing(item: string): string {
   const text = item.trim();
   if (visibleLength(text) <= MISSING_WORDS) return text;
-  const head = /^(.+?)(?: \(|: )/.exec(text)?.[1];
-  return head ? `${head} (…)` : text;
+  const plain = text
+    .replace(/ \([^()]*\)/g, '')
+    .replace(/;.*$/, '')
+    .trim();
+  return plain || text;
 }
 
 /** The logged time cut to its second, as an ISO string. */

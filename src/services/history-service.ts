@@ -3,7 +3,8 @@
 // events of the chosen scope and target put in time order and kept on disk (event-spool.ts):
 // memory holds the objects that exist, a few minutes of events being put in order, and the counts.
 
-import { HistoryReplay } from '../history/replay.js';
+import { HistoryReplay, type CandidateRules } from '../history/replay.js';
+import { NEWEST_MINOR, NEWEST_VERSION, OLDEST_MINOR } from '../core/versions.js';
 import { rulesVersionOf } from '../history/agents.js';
 import type { Behaviour } from '../core/versions.js';
 import type { ApiWrite, HistoryCounts, HistoryCoverage, HistoryEvent, ReconcileHistory, RefusedWrite } from '../history/types.js';
@@ -13,6 +14,8 @@ import {
   RECORDING_KIND,
   RS_RECONCILE_USER,
   parseRecordingLine,
+  recordedRules,
+  type RecordedRules,
   type ConvertedWrite,
   type RecordingLine,
 } from '../history/recording.js';
@@ -132,7 +135,8 @@ type ReadWrite = ConvertedWrite & { at: number };
 /** The writes of the recordings, in order, each with whether it is state only (no event). */
 async function* recordedWrites(files: string[], opts: HistoryOptions, notices: string[]): AsyncGenerator<ReadWrite> {
   const converter = new RecordingConverter();
-  const started = new Set<string>();
+  /** Each file's header's rules (null: it names none). */
+  const started = new Map<string, RecordedRules | null>();
   for await (const line of readJsonLines(files, RECORDING, { onBytes: opts.onBytes })) {
     let parsed: RecordingLine;
     try {
@@ -149,9 +153,9 @@ async function* recordedWrites(files: string[], opts: HistoryOptions, notices: s
     if (!started.has(line.file)) {
       if (parsed.kind !== RECORDING_KIND)
         throw fileParseError(line.file, `not a recording of rs-reconcile record: its first line is not the {"kind":"Recording"} header`, { line: line.line });
-      started.add(line.file);
+      started.set(line.file, recordedRules(parsed));
     }
-    for (const c of converter.push(parsed)) yield { ...c, at: Date.parse(c.write.time) };
+    for (const c of converter.push(parsed, started.get(line.file) ?? null)) yield { ...c, at: Date.parse(c.write.time) };
   }
   for (const c of converter.end()) yield { ...c, at: Date.parse(c.write.time) };
   notices.push(...converter.notices);
@@ -307,6 +311,8 @@ class HistoryBuild {
   private readonly rulesByVersion = new Map<string, Behaviour>();
   /** The versions the log's controllers name, and how many writes each. */
   private readonly writers = new Map<string, number>();
+  /** The rules a write whose writer's version is unknown may have run (candidateRules), made once. */
+  private candidates: CandidateRules[] | null = null;
   private readonly replay: HistoryReplay;
   private readonly targetNamespaces = new Set<string>();
   private readonly counts: HistoryCounts = { events: 0, controller: 0, predicted: 0, notPredicted: 0, unknown: 0 };
@@ -340,7 +346,13 @@ class HistoryBuild {
     this.behaviour = chooseBehaviour({ kubeVersion: opts.kubeVersion, featureGates: opts.featureGates }, null, this.notices);
     // In a recording, rs-reconcile's writes carry its field manager, not its User-Agent.
     const controllerUsers = this.source === 'recording' ? [...(opts.controllerUsers ?? []), RS_RECONCILE_USER] : opts.controllerUsers;
-    this.replay = new HistoryReplay({ behaviour: this.behaviour, controllerUsers, rulesFor: (userAgent) => this.rulesFor(userAgent) });
+    this.replay = new HistoryReplay({
+      behaviour: this.behaviour,
+      controllerUsers,
+      rulesFor: (w) => this.rulesFor(w),
+      candidateRules: (w) => this.candidateRules(w),
+      observedTimes: this.source === 'recording',
+    });
     this.spool = new EventSpool<HistoryEvent>(opts.spoolDir);
     this.coverage = { format: this.source === 'recording' ? 'recording' : 'kube-apiserver', truncated: 0, duplicates: 0, missing: [] };
   }
@@ -349,8 +361,8 @@ class HistoryBuild {
    * The rules of the controller that wrote a sync: kube-controller-manager names its version in
    * its User-Agent, rs-reconcile the rules it ran; --kube-version overrides them all (null).
    */
-  private rulesFor(userAgent: string): Behaviour | null {
-    const v = rulesVersionOf(userAgent);
+  private rulesFor(w: ApiWrite): Behaviour | null {
+    const v = w.rules ?? rulesVersionOf(w.userAgent);
     if (v === null) return null;
     this.writers.set(v, (this.writers.get(v) ?? 0) + 1);
     if (this.opts.kubeVersion !== undefined) return null;
@@ -362,6 +374,21 @@ class HistoryBuild {
       for (const n of notes) if (!this.notices.includes(n)) this.notices.push(n);
     }
     return b;
+  }
+
+  /**
+   * A write whose writer's version the input does not name (and --kube-version not given): the
+   * rules of every minor known, grouped where they are the same rules.
+   */
+  private candidateRules(w: ApiWrite): readonly CandidateRules[] | null {
+    if (this.opts.kubeVersion !== undefined || w.rules !== undefined || rulesVersionOf(w.userAgent) !== null) return null;
+    if (!this.candidates) {
+      this.candidates = candidateRulesOf(this.opts.featureGates);
+      this.notices.push(
+        `the ${this.input} does not name the Kubernetes version of every controller write: those are judged by the rules of ${this.behaviour.version}, and where the rules of another version (${OLDEST_VERSION} to ${NEWEST_VERSION}) answer otherwise the verdict is unknown; --kube-version says which version ran`,
+      );
+    }
+    return this.candidates;
   }
 
   /** Every write of the input replayed; the events of the scope and target put in time order and kept. */
@@ -535,6 +562,26 @@ class HistoryBuild {
       close: () => spool.close(),
     };
   }
+}
+
+const OLDEST_VERSION = `1.${OLDEST_MINOR}`;
+
+/** The rules of every minor known, one entry per distinct set of rules (`1.24–1.31`), oldest first. */
+export function candidateRulesOf(featureGates: string | undefined): CandidateRules[] {
+  const out: { from: string; to: string; rules: string; behaviour: Behaviour }[] = [];
+  for (let minor = OLDEST_MINOR; minor <= NEWEST_MINOR; minor++) {
+    let behaviour: Behaviour;
+    try {
+      behaviour = chooseBehaviour({ kubeVersion: `1.${minor}`, featureGates }, null, []);
+    } catch {
+      continue; // a --feature-gates naming a gate this minor does not have: not a candidate
+    }
+    const rules = JSON.stringify({ ...behaviour, version: undefined, minor: undefined });
+    const last = out.at(-1);
+    if (last && last.rules === rules) last.to = behaviour.version;
+    else out.push({ from: behaviour.version, to: behaviour.version, rules, behaviour });
+  }
+  return out.map((g) => ({ versions: g.from === g.to ? g.from : `${g.from}–${g.to}`, behaviour: g.behaviour }));
 }
 
 /** The key a cause step and the event of the same write share: when, who, and the pod (if a pod's). */

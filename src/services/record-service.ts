@@ -9,7 +9,16 @@ import type { InformerMetric } from '../cluster/informer.js';
 import type { Connection, ConnectionFlags } from '../cluster/kubeconfig.js';
 import { CONTROLLER_KINDS } from '../core/controller.js';
 import { UserError, oneLine } from '../errors.js';
-import { changeLine, headerLine, isControllerEvent, type ChangeType, type RecordedResource, type RecordingLine } from '../history/recording.js';
+import {
+  changeLine,
+  headerLine,
+  isControllerEvent,
+  type ChangeType,
+  type RecordedResource,
+  type RecordedServerVersion,
+  type RecordingLine,
+} from '../history/recording.js';
+import { chooseBehaviour } from './behaviour.js';
 
 /** The part of an informer the recorder reads (src/cluster/informer.ts; the dashboard's fakes too). */
 export interface RecordableInformer {
@@ -30,8 +39,8 @@ export class Recorder {
 
   constructor(private readonly o: { now: () => number; write: (line: RecordingLine) => void }) {}
 
-  header(namespace: string | null, context: string): void {
-    this.o.write(headerLine(this.time(), namespace, context));
+  header(namespace: string | null, context: string, versions?: { serverVersion: RecordedServerVersion | null; rulesVersion: string | null }): void {
+    this.o.write(headerLine(this.time(), namespace, context, versions));
   }
 
   metric(resource: RecordedResource): (m: InformerMetric) => void {
@@ -69,6 +78,30 @@ export class Recorder {
     return new Date(this.o.now()).toISOString();
   }
 }
+
+/**
+ * The server's /version for the header, or null when it does not answer it: a recording is worth
+ * having without it (the informers' own errors say what is wrong with the server).
+ */
+async function askServerVersion(conn: Connection): Promise<RecordedServerVersion | null> {
+  const { getServerVersion } = await import('../cluster/read.js');
+  const ac = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const timeout = new Promise<null>((resolve) => {
+      timer = setTimeout(() => (ac.abort(), resolve(null)), conn.requestTimeoutMs || VERSION_WAIT_MS);
+    });
+    const v = await Promise.race([getServerVersion(conn, { signal: ac.signal }), timeout]);
+    return v ? { gitVersion: v.gitVersion, major: v.major, minor: v.minor } : null;
+  } catch {
+    return null;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** How long the header waits for /version when no --request-timeout says otherwise. */
+const VERSION_WAIT_MS = 10_000;
 
 /** A file of JSON lines (gzip when its name ends in .gz), or stdout for "-". */
 export interface LineFile {
@@ -131,18 +164,27 @@ export class RecordingSession {
     private readonly namespace: string | null,
     private readonly file: LineFile,
     now: () => number,
+    versions: { serverVersion: RecordedServerVersion | null; rulesVersion: string | null },
   ) {
     this.recorder = new Recorder({ now, write: (l) => file.write(l) });
-    this.recorder.header(namespace, conn.contextName || conn.server);
+    this.recorder.header(namespace, conn.contextName || conn.server, versions);
   }
 
+  /**
+   * Opens the file and writes the header, with the server's version (asked now) and the rules
+   * rs-reconcile applies to it: `rulesVersion` where the caller chose them (watch), else those of
+   * the server's minor, so that `history --recording` judges the writes by the rules that made them.
+   */
   static async open(
     conn: Connection,
     namespace: string | null,
     output: string,
-    o: { now?: () => number; stdout?: NodeJS.WritableStream } = {},
+    o: { now?: () => number; stdout?: NodeJS.WritableStream; rulesVersion?: string } = {},
   ): Promise<RecordingSession> {
-    return new RecordingSession(conn, namespace, await openLineFile(output, o.stdout), o.now ?? Date.now);
+    const serverVersion = await askServerVersion(conn);
+    let rulesVersion = o.rulesVersion ?? null;
+    if (rulesVersion === null && serverVersion?.minor) rulesVersion = chooseBehaviour({}, serverVersion.minor, []).version;
+    return new RecordingSession(conn, namespace, await openLineFile(output, o.stdout), o.now ?? Date.now, { serverVersion, rulesVersion });
   }
 
   /** What the informers of `resource` need for the recording: managedFields kept, relists reported. */

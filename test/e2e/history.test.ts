@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { formatBytes } from '../../src/input/read-input.js';
 import { cli, ensureBuilt, ROOT } from './cli.js';
 
 const DEMO = join(ROOT, 'test/history/fixtures/demo-audit.jsonl');
@@ -93,6 +94,20 @@ describe('history (built CLI)', () => {
     expect(stderr[0]).toBe(COVERAGE.trim());
     for (const line of stderr.slice(1, -1)) expect(line).toMatch(/^warning: /);
     expect(JSON.parse(r.stdout).coverage).toEqual({ format: 'kube-apiserver', truncated: 0, duplicates: 0, missing: [] });
+  });
+
+  it('--output-file F says "wrote F (size)" on stderr, after the coverage line; the file holds what stdout would', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rs-hist-out-'));
+    for (const o of ['html', 'json']) {
+      const file = join(dir, `demo.${o}`);
+      const r = cli(['history', '--audit-log', DEMO, '-A', '-o', o, '--output-file', file]);
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stdout).toBe('');
+      const size = readFileSync(file).length;
+      expect(size).toBeGreaterThan(1024);
+      expect(r.stderr).toBe(`${COVERAGE}wrote ${file} (${formatBytes(size)})\n`);
+      expect(readFileSync(file, 'utf8')).toBe(cli(['history', '--audit-log', DEMO, '-A', '-o', o]).stdout);
+    }
   });
 
   it('-o json is the history contract; gzip input reads the same', () => {
@@ -356,15 +371,18 @@ describe('a big log, read on a thread of its own', () => {
     expect(doc.coverage).toEqual(here.coverage);
   }, 120_000);
 
-  it('says which line is bad, in one line, exit 2', () => {
+  it('a record broken in the middle is counted and named by its line, and the rest is read', () => {
     const bad = join(dir, 'bad.jsonl');
-    writeFileSync(bad, readFileSync(big, 'utf8') + '{"kind":"Event", not json\n');
-    const r = cli(['history', '--audit-log', bad, '-A']);
-    expect(r.status).toBe(2);
-    expect(r.stderr.trim().split('\n')).toEqual([
-      expect.stringMatching(
-        new RegExp(`^error: error parsing ${bad.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: not a JSON audit event.* \\(line ${copies.length + 1}\\)$`),
-      ),
-    ]);
+    const middle = Math.floor(copies.length / 2);
+    writeFileSync(bad, [...copies.slice(0, middle), '{"kind":"Event", not json', ...copies.slice(middle)].join('\n') + '\n');
+    const r = cli(['history', '--audit-log', bad, '-A', '-o', 'json']);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/^coverage: kube-apiserver, .*; 1 entry truncated\n/);
+    expect(r.stderr).toContain(`warning: ${bad}:${middle + 1}: not a JSON audit event (`);
+    const doc = JSON.parse(r.stdout);
+    expect(doc.coverage.truncated).toBe(1);
+    // every write after it is read
+    expect(doc.to).toBe(JSON.parse(cli(['history', '--audit-log', big, '-A', '-o', 'json']).stdout).to);
+    expect(doc.events.filter((e: { predicted: boolean | null }) => e.predicted === false)).toEqual([]);
   }, 120_000);
 });

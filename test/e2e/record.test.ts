@@ -127,11 +127,15 @@ current-context: x
     expect(JSON.parse(lines[0])).toMatchObject({ kind: 'Recording', namespace: 'shop' });
   });
 
-  it('records the sandbox until --timeout (gzip), quietly off a terminal; history --recording reads it', async () => {
+  it('records the sandbox until --timeout (gzip), saying when it starts and ends off a terminal too; history --recording reads it', async () => {
     const kubeconfig = await shopSandbox();
     const out = join(dir, 'shop.jsonl.gz');
     const r = await cliAsync(['record', '-n', 'shop', '--output-file', out, '--timeout', '1s', '--kubeconfig', kubeconfig]);
-    expect(r.stderr).toBe('');
+    expect(r.stderr.split('\n')).toEqual([
+      `recording namespace shop to ${out} (1 replicasets, 0 replicationcontrollers, 1 pods) for 1s; Ctrl-C stops sooner`,
+      `recorded 2 changes to ${out}`,
+      '',
+    ]);
     expect(r.status).toBe(0);
     const lines = gunzipSync(readFileSync(out))
       .toString('utf8')
@@ -163,6 +167,72 @@ current-context: x
     expect(both.stderr.trim()).toBe('error: give audit logs (--audit-log) or recordings (--recording), not both: one history is read from one kind of input');
   }, 60_000);
 
+  it("a run on the sandbox (its server is 1.32), recorded: the header names the version, and history --recording with no flag predicts rs-reconcile's own writes", async () => {
+    const labels = { app: 'api' };
+    const own = await startSandbox({
+      nodes: 2,
+      seed: [
+        { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'ver' } },
+        {
+          apiVersion: 'apps/v1',
+          kind: 'ReplicaSet',
+          metadata: { name: 'api', namespace: 'ver' },
+          // more pods than the event recorder's spam filter lets Events through for (a burst of 25)
+          spec: { replicas: 30, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'c', image: 'x' }] } } },
+        },
+      ],
+    });
+    try {
+      const kubeconfig = join(dir, 'ver-kubeconfig');
+      await own.writeKubeconfig(kubeconfig);
+      const out = join(dir, 'ver.jsonl');
+      const rec = spawn(process.execPath, [RUN_JS, 'record', '-n', 'ver', '--output-file', out, '--kubeconfig', kubeconfig], {
+        cwd: ROOT,
+        env: { ...process.env, NO_COLOR: '1', HOME: '/nonexistent-home' },
+      });
+      let recErr = '';
+      rec.stderr.on('data', (b) => (recErr += b));
+      const recorded = new Promise<number | null>((resolve) => rec.on('close', resolve));
+      // the start line says when every informer has listed (on stderr, terminal or not)
+      const deadline = Date.now() + 60_000;
+      while (!recErr.includes('recording namespace ver')) {
+        if (Date.now() > deadline) throw new Error(`record did not start; stderr: ${recErr}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      const run = await cliAsync(['run', '-n', 'ver', '--until-synced', '--kubeconfig', kubeconfig]);
+      expect(run.status, run.stderr).toBe(0);
+      // (kubectl, in a child process of its own: the sandbox answers in this one)
+      const scaled = await new Promise<number | null>((resolve) =>
+        spawn('kubectl', ['--kubeconfig', kubeconfig, 'scale', 'rs/api', '-n', 'ver', '--replicas=0'], { stdio: 'ignore' }).on('close', resolve),
+      );
+      expect(scaled).toBe(0);
+      const down = await cliAsync(['run', '-n', 'ver', '--until-synced', '--kubeconfig', kubeconfig]);
+      expect(down.status, down.stderr).toBe(0);
+      rec.kill('SIGINT');
+      expect(await recorded).toBe(130);
+      const header = JSON.parse(readFileSync(out, 'utf8').split('\n')[0]);
+      expect(header).toMatchObject({ kind: 'Recording', serverVersion: { gitVersion: 'v1.32.0', major: '1', minor: '32' }, rulesVersion: '1.32' });
+      const h = await cliAsync(['history', '--recording', out, '-o', 'json']);
+      expect(h.stderr).not.toMatch(/not predicted|does not name the Kubernetes version/);
+      expect(h.status, h.stderr).toBe(0);
+      const doc = JSON.parse(h.stdout);
+      expect(doc.kubernetesVersion).toBe('1.32');
+      const mine = doc.events.filter((e: { actor: { user: string } }) => e.actor.user === 'rs-reconcile');
+      expect(mine.map((e: { verb: string }) => e.verb)).toEqual(expect.arrayContaining(['create', 'status', 'delete']));
+      // (a verdict may be unknown where the recorder saw the kubelet's reports before rs-reconcile did; never false)
+      expect(mine.filter((e: { predicted: boolean | null }) => e.predicted === false)).toEqual([]);
+      expect(mine.filter((e: { verb: string; predicted: boolean | null }) => e.verb !== 'status' && e.predicted !== true)).toEqual([]);
+      // its status writes that touched no managedFields entry (the same manager within the second) are its own too
+      expect(doc.events.filter((e: { verb: string; actor: { user: string } }) => e.verb === 'status' && e.actor.user !== 'rs-reconcile')).toEqual([]);
+      // every pod delete is rs-reconcile's, the ones its Events could not name included
+      const deletes = doc.events.filter((e: { verb: string; pod: string | null }) => e.verb === 'delete' && e.pod !== null);
+      expect(deletes).toHaveLength(30);
+      expect(deletes.filter((e: { actor: { user: string } }) => e.actor.user !== 'rs-reconcile')).toEqual([]);
+    } finally {
+      await own.close();
+    }
+  }, 120_000);
+
   it('Ctrl-C (SIGINT) ends it with exit 130, as a shell expects, and every line written whole', async () => {
     const kubeconfig = await shopSandbox();
     const out = join(dir, 'sigint.jsonl');
@@ -174,13 +244,14 @@ current-context: x
     child.stderr.on('data', (b) => (stderr += b));
     const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
     const deadline = Date.now() + 20_000;
-    while (!(existsSync(out) && readFileSync(out, 'utf8').split('\n').length >= 4)) {
+    // (the start line comes once every informer has listed: the listed lines are written by then)
+    while (!stderr.includes('Ctrl-C stops')) {
       if (Date.now() > deadline) throw new Error(`no listed lines in time; stderr: ${stderr}`);
       await new Promise((r) => setTimeout(r, 50));
     }
     child.kill('SIGINT');
     expect(await exited).toBe(130);
-    expect(stderr).toBe('');
+    expect(stderr).toBe(`recording namespace shop to ${out} (1 replicasets, 0 replicationcontrollers, 1 pods); Ctrl-C stops\nrecorded 2 changes to ${out}\n`);
     const text = readFileSync(out, 'utf8');
     expect(text.endsWith('\n')).toBe(true);
     expect(

@@ -116,6 +116,10 @@ describe.runIf(existsSync(CLOUD))('the demo in every shape of ../shared/history/
     expect(got.coverage.truncated).toBeGreaterThan(0);
     sameStory(got.events, plain.events);
     expect(got.events.filter((e) => /truncated/.test(e.message)).length).toBe(got.coverage.truncated);
+    // a cut status write loses the status only: the create after it is judged as on the plain log
+    const create = (es: HistoryEvent[]) => es.find((e) => e.verb === 'create' && e.pod === 'api-tjd76');
+    expect(create(got.events)).toMatchObject({ predicted: true, reason: 'TooFewReplicas' });
+    expect(create(got.events)?.predicted).toBe(create(plain.events)?.predicted);
   });
 
   it('the whole directory at once: every copy of every entry counted once', async () => {

@@ -273,6 +273,61 @@ describe('RecordingConverter', () => {
     expect(out[4].write.request).toMatchObject({ status: { readyReplicas: 2 } });
   });
 
+  it('a second kubectl scale (its scale entry unchanged: no time is kept there) is named by the entry that owns spec.replicas', () => {
+    const scaleEntry = {
+      manager: 'kubectl',
+      operation: 'Update',
+      apiVersion: 'apps/v1',
+      fieldsType: 'FieldsV1',
+      fieldsV1: { 'f:spec': { 'f:replicas': {} } },
+      subresource: 'scale',
+    };
+    const once = rs(5, { generation: 2, managedFields: [scaleEntry] });
+    const twice = rs(6, { generation: 3, managedFields: [scaleEntry] });
+    // the same manager's spec edit within the second, with no scale entry owning replicas: nobody is named
+    const edited = rs(7, { generation: 4, managedFields: [mf('kubectl-edit', '2026-11-25T10:00:12Z')] });
+    const out = convert([...listed(), change('MODIFIED', 'replicasets', once, rs(3)), change('MODIFIED', 'replicasets', twice, once)]);
+    expect(out.slice(4).map((c) => [c.write.verb, c.write.subresource, c.write.user])).toEqual([
+      ['update', 'scale', 'kubectl'],
+      ['update', 'scale', 'kubectl'],
+    ]);
+    const again = convert([...listed(), change('MODIFIED', 'replicasets', edited, rs(3, { managedFields: [mf('kubectl-edit', '2026-11-25T10:00:12Z')] }))]);
+    expect(again.slice(4).map((c) => [c.write.verb, c.write.subresource, c.write.user])).toEqual([['update', null, UNKNOWN_USER]]);
+  });
+
+  it('deletes no Event names, while the controller sends "(combined from similar events)" Events for its pods, are its own (its spam filter dropped the rest)', () => {
+    const other = {
+      ...pod('x'),
+      metadata: { ...pod('x').metadata, ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'api', uid: 'u2', controller: true }] },
+    };
+    const c = new RecordingConverter();
+    const out: ConvertedWrite[] = [];
+    for (const l of [...listed(), change('ADDED', 'pods', other, undefined, true)]) out.push(...c.push(l));
+    out.push(
+      ...c.push(change('DELETED', 'pods', pod('a'))),
+      ...c.push(change('DELETED', 'pods', pod('b'))),
+      ...c.push(change('DELETED', 'pods', other)),
+      // the aggregate names only the last pod: c; a and b are named by no Event of their own
+      ...c.push(change('DELETED', 'pods', pod('c'))),
+      ...c.push(change('MODIFIED', 'events', event('SuccessfulDelete', '(combined from similar events): Deleted pod: c'))),
+      ...c.end(),
+    );
+    expect(out.filter((x) => !x.stateOnly).map((x) => [x.write.name, x.write.user])).toEqual([
+      ['a', RS_USER],
+      ['b', RS_USER],
+      ['x', UNKNOWN_USER],
+      ['c', RS_USER],
+    ]);
+    expect(c.notices).toEqual([expect.stringMatching(/^2 pod writes named by no Event of their own are the controller's: .*combined from similar events/)]);
+    // a delete long after the combined Events (beyond the window) stays unknown
+    const late = new RecordingConverter();
+    const got: ConvertedWrite[] = [];
+    for (const l of listed()) got.push(...late.push(l));
+    got.push(...late.push(change('MODIFIED', 'events', event('SuccessfulDelete', '(combined from similar events): Deleted pod: z'))));
+    got.push(...late.push(changeLine('DELETED', 'pods', pod('a'), at(3 * EVIDENCE_WINDOW_MS), false)), ...late.end());
+    expect(got.filter((x) => !x.stateOnly).map((x) => [x.write.name, x.write.user])).toEqual([['a', UNKNOWN_USER]]);
+  });
+
   it('a relist (410 Gone) is a gap with a notice; its changes are state only', () => {
     const c = new RecordingConverter();
     const out = [
@@ -325,13 +380,13 @@ describe('parseRecordingLine', () => {
 
 describe('the replay on a recording', () => {
   /** A user scales web 3 → 2; the controller deletes the Pending pod b (Event) and writes status. */
-  function scaleDown(): RecordingLine[] {
-    const ssa = [mf('kube-controller-manager', '2026-11-25T09:00:00Z', 'status')];
+  function scaleDown(manager = 'kube-controller-manager', component = 'replicaset-controller'): RecordingLine[] {
+    const ssa = [mf(manager, '2026-11-25T09:00:00Z', 'status')];
     const scaled = rs(2, { generation: 2, status: { replicas: 3 }, managedFields: [...ssa, mf('kubectl', '2026-11-25T10:00:05Z', 'scale')] });
     const status = rs(2, {
       generation: 2,
       status: { replicas: 2, fullyLabeledReplicas: 2, readyReplicas: 2, availableReplicas: 2, observedGeneration: 2 },
-      managedFields: [mf('kube-controller-manager', '2026-11-25T10:00:07Z', 'status'), mf('kubectl', '2026-11-25T10:00:05Z', 'scale')],
+      managedFields: [mf(manager, '2026-11-25T10:00:07Z', 'status'), mf('kubectl', '2026-11-25T10:00:05Z', 'scale')],
     });
     return [
       header(),
@@ -341,10 +396,53 @@ describe('the replay on a recording', () => {
       change('ADDED', 'pods', pod('c'), undefined, true),
       change('MODIFIED', 'replicasets', scaled, rs(3, { status: { replicas: 3 }, managedFields: ssa })),
       change('DELETED', 'pods', pod('b', { phase: 'Pending' })),
-      change('ADDED', 'events', event('SuccessfulDelete', 'Deleted pod: b')),
+      change('ADDED', 'events', event('SuccessfulDelete', 'Deleted pod: b', component)),
       change('MODIFIED', 'replicasets', status, scaled),
     ];
   }
+
+  it("the header's server version and rules are the rules applied; without them, a write the versions' rules differ on is unknown, never false", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rs-rec-'));
+    const file = (name: string, lines: RecordingLine[]) => {
+      writeFileSync(join(dir, name), lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+      return join(dir, name);
+    };
+    const v = (minor: string) => ({ gitVersion: `v1.${minor}.4`, major: '1', minor });
+    const kcm = scaleDown();
+    const ours = scaleDown('rs-reconcile', 'rs-reconcile');
+    const withVersions = (lines: RecordingLine[], serverVersion: ReturnType<typeof v>, rulesVersion: string) => [
+      headerLine(lines[0].time, NS, 'test', { serverVersion, rulesVersion }),
+      ...lines.slice(1),
+    ];
+    const read = async (f: string, kubeVersion?: string) => {
+      const r = await buildHistory({ auditLogs: [], recordings: [f], kubeVersion });
+      try {
+        return { version: r.history.kubernetesVersion, notices: r.notices, events: [...r.history.events].filter((e) => e.actor.controller) };
+      } finally {
+        r.close();
+      }
+    };
+    // a 1.32 server (its kube-controller-manager), and rs-reconcile running 1.32's rules beside a 1.36 server
+    for (const f of [file('kcm.jsonl', withVersions(kcm, v('32'), '1.32')), file('ours.jsonl', withVersions(ours, v('36'), '1.32'))]) {
+      const got = await read(f);
+      expect(
+        got.events.map((e) => `${e.verb} ${e.predicted}`),
+        f,
+      ).toEqual(['delete true', 'status true']);
+      expect(got.version).toBe('1.32');
+      expect(got.notices).toEqual([]);
+    }
+    // a recording that names no version (an older rs-reconcile's): 1.35+ write terminatingReplicas, 1.32 does not
+    const old = await read(file('old.jsonl', ours));
+    expect(old.events.map((e) => `${e.verb} ${e.predicted}`)).toEqual(['delete true', 'status null']);
+    expect(old.events[1].message).toMatch(
+      /^wrote the status of ReplicaSet web; unknown: the input does not name the Kubernetes version of the controller that wrote it, and the rules differ on this write: those of 1\.36 do not, those of .*1\.32–1\.33 do it/,
+    );
+    expect(old.notices.join('\n')).toMatch(/does not name the Kubernetes version of every controller write/);
+    // --kube-version says which rules: then the verdict is theirs
+    expect((await read(join(dir, 'old.jsonl'), '1.36')).events.map((e) => e.predicted)).toEqual([true, false]);
+    expect((await read(join(dir, 'old.jsonl'), '1.32')).events.map((e) => e.predicted)).toEqual([true, true]);
+  });
 
   it("the controller's delete and status are predicted, the user's scale is the user's", () => {
     const r = new HistoryReplay({ behaviour: behaviourFor(32).behaviour });

@@ -208,6 +208,39 @@ describe('gaps', () => {
     expect(more.at(-1)).toMatchObject({ verb: 'delete', pod: 'c', predicted: true, reason: 'MoreRestarts' });
   });
 
+  it('a status write cut from the log (EKS [Truncated...]) loses the status only: the next adopt and delete are judged, the next status is not', () => {
+    const r = replay();
+    const orphan = pod('o', { owned: false });
+    const events = run(r, [
+      ...threePods(),
+      write(RS_USER, 'update', 'replicasets', 'web', null, { subresource: 'status', bodies: false, truncated: true, code: -1 }),
+      write('admin', 'create', 'pods', 'o', orphan),
+      // (a scale answers with the Scale, not the ReplicaSet: the status stays unknown)
+      write('admin', 'patch', 'replicasets', 'web', { kind: 'Scale', spec: { replicas: 2 } }, { subresource: 'scale' }),
+      write(RS_USER, 'patch', 'pods', 'o', pod('o')),
+      write(RS_USER, 'delete', 'pods', 'b', pod('b', { phase: 'Pending' })),
+      write(RS_USER, 'delete', 'pods', 'o', pod('o')),
+      write(RS_USER, 'update', 'replicasets', 'web', rs(2, 2, { replicas: 4, readyReplicas: 3, availableReplicas: 3, observedGeneration: 2 }), {
+        subresource: 'status',
+      }),
+    ]);
+    expect(events[4].message).toContain('the state of the status of ReplicaSet web (not its spec) is unknown from here');
+    expect(events[7]).toMatchObject({ verb: 'adopt', pod: 'o', predicted: true, reason: 'OrphanMatching' });
+    expect(events[8]).toMatchObject({ verb: 'delete', pod: 'b', predicted: true });
+    expect(events[9]).toMatchObject({ verb: 'delete', pod: 'o', predicted: true });
+    expect(events[10]).toMatchObject({ verb: 'status', predicted: null });
+    expect(events[10].message).toContain('the status of ReplicaSet web was written at');
+    // the status seen whole again: the next status write is judged
+    const more = run(r, [
+      write('admin', 'update', 'replicasets', 'web', rs(1, 3, { replicas: 2, readyReplicas: 2, availableReplicas: 2, observedGeneration: 2 })),
+      write(RS_USER, 'delete', 'pods', 'c', pod('c')),
+      write(RS_USER, 'update', 'replicasets', 'web', rs(1, 3, { replicas: 2, fullyLabeledReplicas: 2, observedGeneration: 3 }), {
+        subresource: 'status',
+      }),
+    ]);
+    expect(more.at(-1)).toMatchObject({ verb: 'status', predicted: true });
+  });
+
   it('a controller first seen after its creation is not explained until its status agrees with the pods seen', () => {
     const r = replay();
     const status = (s: Record<string, unknown>) => write(RS_USER, 'update', 'replicasets', 'web', { ...rs(1, 1, s) }, { subresource: 'status' });

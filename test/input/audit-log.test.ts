@@ -131,9 +131,17 @@ describe('readAuditLogs: kube-apiserver JSON lines', () => {
     expect(await names([file('skipped-bad.log', garbage + '\n' + write + '\n')], { filter: HISTORY_WRITES })).toEqual(['write']);
   });
 
-  it('refuses bad input with one line naming the file and line', async () => {
-    const bad = file('bad.log', line(t(1), 'a') + '\n{"kind": oops}\n');
-    await expect(names([bad])).rejects.toThrow(/^error parsing .*bad\.log: not a JSON audit event \(.* \(line 2\)$/);
+  it('reads on past a record broken in the middle, counting it and naming its line; refuses other bad input with one line', async () => {
+    const broken = `${line(t(2), 'b').slice(0, 180)} oops`;
+    const bad = file('bad.log', [line(t(1), 'a'), '{"kind": oops}', broken, line(t(3), 'c')].join('\n') + '\n');
+    const got = await read([bad]);
+    // the rest of the file is read; what the broken records say is kept (read as cut entries, without bodies)
+    expect(got.names.filter((n) => n !== undefined)).toEqual(['a', 'b', 'c']);
+    expect(got.lines.filter((l) => l.truncated).length).toBe(2);
+    expect(got.coverage.notices).toEqual([
+      expect.stringMatching(/bad\.log:2: not a JSON audit event \(.*\): read as far as it goes, without its bodies$/),
+      expect.stringMatching(/bad\.log:3: not a JSON audit event \(.*\): read as far as it goes, without its bodies$/),
+    ]);
     await expect(names([join(dir, 'missing.log')])).rejects.toThrow(/^the path ".*missing\.log" does not exist$/);
     const endless = file('endless.log', line(t(1), 'a') + '\n' + '{"kind":"Event",' + 'x'.repeat(200_000));
     await expect(names([endless], { maxLineBytes: 100_000 })).rejects.toThrow(/^error parsing .*endless\.log: a line longer than 97.7Ki.* \(line 2\)$/);

@@ -226,6 +226,13 @@ describe('the page', () => {
     expect(page).toContain("default-src 'none'");
   });
 
+  it('its footer says where the page comes from, for its reader: no notes on how it is drawn (docs/history-timeline.md has them)', async () => {
+    const { historyPageScript } = await import('../../src/services/history-page.js');
+    const script = await historyPageScript();
+    expect(script).toContain('Made by rs-reconcile history from');
+    expect(script).not.toMatch(/How this page holds the data|binary search|arrays of rows/);
+  }, 120_000);
+
   it('holds the first writes when the document has more than it may, and says until when', () => {
     const small = [...historyHtmlChunks(DOC, { script: '', maxEvents: 3 })].join('');
     const { doc, sample } = embedded(small);

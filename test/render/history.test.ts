@@ -121,6 +121,17 @@ describe('renderCoverageLine', () => {
     expect(renderCoverageLine(coverage({ missing: ['status writes', 'request bodies', 'pods'] }), from, to)).toMatch(
       /; lacks status writes, request bodies and pods$/,
     );
+    // a long one says in words what is missing and why, without its details, never "(…)"
+    const gke = [
+      'status writes (pods/status, replicasets/status): GKE logs them in Data Access audit logs, which are off by default',
+      'HTTP status codes: GKE logs gRPC codes, read as HTTP codes (0 as 200, or 201 for a create; 5 as 404)',
+      'pod status writes (pods/status, where the kubelet reports phase and readiness): no pods/status write in the log, though pods lived in it for 90 s; the verdicts that rest on them are unknown',
+    ];
+    const line = renderCoverageLine(coverage({ format: 'gke-cloud-logging', missing: gke }), from, to);
+    expect(line).toBe(
+      'coverage: gke-cloud-logging, 2026-11-25 02:52:48Z → 02:52:58Z (10s); lacks status writes: GKE logs them in Data Access audit logs, which are off by default; lacks HTTP status codes: GKE logs gRPC codes, read as HTTP codes; lacks pod status writes: no pods/status write in the log, though pods lived in it for 90 s',
+    );
+    expect(line).not.toContain('…');
   });
 
   it('a span over days names both dates; one instant is said once; no write says so', () => {
@@ -133,7 +144,7 @@ describe('renderCoverageLine', () => {
     );
   });
 
-  it('says a long missing kind by its head, so that the line stays short (-o json has it whole)', () => {
+  it('says a long missing kind in words without its details (-o json has it whole)', () => {
     const missing = [
       'the state of pods and controllers (Events carry only what happened, in words): no write is checked against the rules',
       'writes of users (Events are written by controllers, not by kubectl): their scales, deletes and label changes show only through what the controllers did next',
@@ -141,7 +152,7 @@ describe('renderCoverageLine', () => {
       'status writes (Data Access logs are off)',
     ];
     expect(renderCoverageLine(coverage({ format: 'events', missing }), from, to)).toBe(
-      'coverage: events, 2026-11-25 02:52:48Z → 02:52:58Z (10s); lacks the state of pods and controllers (…), writes of users (…), the order of writes within one second (…) and status writes (Data Access logs are off)',
+      'coverage: events, 2026-11-25 02:52:48Z → 02:52:58Z (10s); lacks the state of pods and controllers: no write is checked against the rules; lacks writes of users: their scales, deletes and label changes show only through what the controllers did next; lacks the order of writes within one second; lacks status writes (Data Access logs are off)',
     );
   });
 

@@ -13,7 +13,7 @@ import { formatBytes } from '../read-input.js';
 import type { Plan } from './detect.js';
 import { EntryError, type EntryContext } from './entry.js';
 import { EntryIndex } from './entry-index.js';
-import { eventOutside, hasTruncatedMark, markTruncated } from './event.js';
+import { eventOutside, hasTruncatedMark, markTruncated, recoverCutEvent } from './event.js';
 import { type AuditFilter, HISTORY_WRITES } from './filter.js';
 import type { EntryOps } from './formats/format.js';
 import type { AuditFormat } from './formats/index.js';
@@ -196,6 +196,7 @@ export class StreamSource extends Source {
       const line = this.lines[i];
       const text = b.toString('utf8', s, e);
       let v: any;
+      let broken = false;
       try {
         v = JSON.parse(text);
       } catch (err) {
@@ -204,10 +205,17 @@ export class StreamSource extends Source {
           this.cut = true;
           continue;
         }
-        throw fileParseError(this.file, `not a JSON audit event (${(err as Error).message.split('\n')[0]})`, { line });
+        // one record broken in the middle of the log (a disk full, an export's glitch): counted,
+        // named by its line, and read as an entry cut there, so that what it may have written is
+        // unknown rather than unseen; the rest of the file is read
+        this.rc.coverage.notices.push(
+          `${this.file}:${line}: not a JSON audit event (${(err as Error).message.split('\n')[0]}): read as far as it goes, without its bodies`,
+        );
+        v = recoverCutEvent(text, this.lastKey);
+        broken = true;
       }
       const obj = v !== null && typeof v === 'object' && !Array.isArray(v);
-      let truncated = false;
+      let truncated = broken;
       if (obj && v.annotations !== undefined && hasTruncatedMark(v)) {
         markTruncated(v);
         truncated = true;

@@ -91,7 +91,10 @@ async function prepareCluster(o: WatchOptions, io: WatchIO, clock: Clock, fixedN
   const scope: WatchScope = { namespace, selector: src.selector, targets: src.targets };
   const meta: WatchMeta = { context: conn.contextName || conn.server, scope: clusterScopeText(namespace), mode: o.reconcile ? 'reconcile' : 'read-only' };
   // Opened now: a file that cannot be written fails before the dashboard draws.
-  const recording = o.record !== undefined ? await (await import('../record-service.js')).RecordingSession.open(conn, namespace, o.record) : null;
+  const recording =
+    o.record !== undefined
+      ? await (await import('../record-service.js')).RecordingSession.open(conn, namespace, o.record, { rulesVersion: behaviour.version })
+      : null;
   const plan = { behaviour, scope, burstReplicas: o.model.burstReplicas, clock };
   if (!o.reconcile) return { notices, ...feedOf(readOnlyFeedSource({ conn, namespace, behaviour, recording, clock, meta }), { ...plan, nowMs: fixedNow }) };
   const r = o.reconcile;

@@ -61,9 +61,9 @@ function pageHtml(doc: ReconcileHistory, model: TimelineModel, sample: PageSampl
     '</svg><div id="spacer"></div></div><aside id="detail"><p>Click a mark to read what history says of it.</p>' +
     '<p>Keys: ← → the previous and next write of the selected controller, ↑ ↓ the controller above and below, + − 0 zoom, Esc leaves the selection. ' +
     'Drag or shift+wheel pans, ctrl+wheel zooms.</p></aside></main>' +
-    '<footer>How this page holds the data: the ReconcileHistory document is embedded once, as JSON; it is read into arrays of rows, pod bars and marks, ' +
-    'each row keeping its marks in time order. Each redraw looks up, by binary search, the marks of the rows scrolled into view within the time shown, and ' +
-    'draws only those (one mark a pixel where a row has more than can be told apart): what is drawn follows the screen, not the size of the history.</footer>'
+    // what the reader needs of where the page comes from; how it draws is in docs/history-timeline.md
+    `<footer>Made by rs-reconcile history from ${doc.source === 'recording' ? 'a recording' : 'an audit log'} (${esc(doc.coverage.format)}), ` +
+    `judged by the rules of Kubernetes ${esc(doc.kubernetesVersion)}. Times are UTC. The same writes: history -o json.</footer>`
   );
 }
 
