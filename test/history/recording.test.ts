@@ -436,7 +436,7 @@ describe('the replay on a recording', () => {
     const old = await read(file('old.jsonl', ours));
     expect(old.events.map((e) => `${e.verb} ${e.predicted}`)).toEqual(['delete true', 'status null']);
     expect(old.events[1].message).toMatch(
-      /^wrote the status of ReplicaSet web; unknown: the input does not name the Kubernetes version of the controller that wrote it, and the rules differ on this write: those of 1\.36 do not, those of .*1\.32–1\.33 do it/,
+      /^wrote the status of ReplicaSet web; unknown: the input does not name the Kubernetes version of the controller that wrote it, and the rules differ on this write: those of 1\.37 do not, those of .*1\.32–1\.33 do it/,
     );
     expect(old.notices.join('\n')).toMatch(/does not name the Kubernetes version of every controller write/);
     // --kube-version says which rules: then the verdict is theirs
