@@ -23,7 +23,7 @@ export function historyColumns(rows: HistoryRow[], width: number): Map<string, n
   const longest = (texts: string[]) => Math.max(1, ...texts.map((t) => [...t].length));
   const columns: ColumnSpec[] = [
     { id: 'TIME', natural: 8 },
-    { id: 'WHO', natural: Math.min(24, Math.max(4, longest(rows.map((r) => shortWho(r.who))))), narrow: 12, cut: 6 },
+    { id: 'WHO', natural: Math.min(24, Math.max(4, longest(rows.map((r) => shortWho(r.who))))), cut: 8 },
     { id: 'VERB', natural: Math.max(6, longest(rows.map((r) => r.verb))) },
     { id: 'POD', natural: longest(rows.map((r) => r.pod ?? '-')), cut: 12 },
     { id: 'REASON', natural: longest(rows.map((r) => r.reason ?? '-')), cut: 8 },

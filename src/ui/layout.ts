@@ -175,8 +175,8 @@ export const POD_ORDER: readonly GiveWay[] = [
   { drop: 'READY' },
 ];
 
-/** The history pane: WHO narrows, then the time goes; the pod, who and the reason are cut last. */
-export const HISTORY_ORDER: readonly GiveWay[] = [{ narrow: 'WHO' }, { drop: 'TIME' }];
+/** The history pane: the time goes first; then who, the pod and the reason are cut, the widest first. */
+export const HISTORY_ORDER: readonly GiveWay[] = [{ drop: 'TIME' }];
 
 /** A line made of items (a header, a title, the key line): the items of lowest `keep` go first, the last of equals first. */
 export interface LineItem<T> {

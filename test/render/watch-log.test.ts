@@ -71,9 +71,9 @@ describe('actions', () => {
     expect(actionText('ReplicationController', 'legacy/db', { action: 'status', ok: true, note, retried: { code: 409, reason: 'Conflict' } }).text).toContain(
       'the ReplicationController changed since it was read',
     );
-    expect(actionText('ReplicaSet', 'shop/web', { action: 'status', ok: false, code: 500, error: 'boom', retried: { code: 500, reason: 'InternalError' } }).text).toBe(
-      'rs shop/web: update status failed (500): boom; status write retried after 500 InternalError',
-    );
+    expect(
+      actionText('ReplicaSet', 'shop/web', { action: 'status', ok: false, code: 500, error: 'boom', retried: { code: 500, reason: 'InternalError' } }).text,
+    ).toBe('rs shop/web: update status failed (500): boom; status write retried after 500 InternalError');
   });
 });
 
