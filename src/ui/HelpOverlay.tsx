@@ -30,7 +30,7 @@ export function helpLines(width: number): Seg[][] {
   const keyWidth = Math.min(Math.max(...HELP_LINES.map(([k]) => k.length)) + 2, Math.max(8, Math.floor(width / 4)));
   const lines: Seg[][] = [titleSegs('Help', width, [{ text: ' (Esc or ? to close)', dim: true }])];
   for (const [k, v] of HELP_LINES) {
-    const key = k.length + 2 < keyWidth ? k.padEnd(keyWidth - 2) : `${k} `;
+    const key = k.length + 2 <= keyWidth ? k.padEnd(keyWidth - 2) : `${k} `;
     lines.push(...wrapSegs([{ text: '  ' + key, bold: true }, { text: v }], width, keyWidth));
   }
   return lines;
