@@ -23,15 +23,15 @@ describe('fitTable', () => {
     { id: 'C', natural: 10 },
   ];
   const order = [{ drop: 'B', ifEmpty: true }, { narrow: 'A' }, { drop: 'C' }];
-  const fit = (w: number) => Object.fromEntries(fitTable(columns, order, w, { gap: 1, fixed: 2 }).widths);
+  const widthsAt = (w: number) => Object.fromEntries(fitTable(columns, order, w, { gap: 1, fixed: 2 }).widths);
 
   it('takes the steps in order and stops as soon as the row fits; cuts the name last, down to its floor', () => {
-    expect(fit(160)).toEqual({ NAME: 30, A: 10, B: 10, C: 10 });
-    expect(fit(60)).toEqual({ NAME: 30, A: 10, C: 10 }); // B dropped: it said nothing
-    expect(fit(50)).toEqual({ NAME: 30, A: 4, C: 10 }); // then A narrowed
-    expect(fit(40)).toEqual({ NAME: 30, A: 4 }); // then C dropped
-    expect(fit(25)).toEqual({ NAME: 18, A: 4 }); // only then the name is cut
-    expect(fit(10)).toEqual({ NAME: 10, A: 4 }); // never below its floor: the line itself is cut
+    expect(widthsAt(160)).toEqual({ NAME: 30, A: 10, B: 10, C: 10 });
+    expect(widthsAt(60)).toEqual({ NAME: 30, A: 10, C: 10 }); // B dropped: it said nothing
+    expect(widthsAt(50)).toEqual({ NAME: 30, A: 4, C: 10 }); // then A narrowed
+    expect(widthsAt(40)).toEqual({ NAME: 30, A: 4 }); // then C dropped
+    expect(widthsAt(25)).toEqual({ NAME: 18, A: 4 }); // only then the name is cut
+    expect(widthsAt(10)).toEqual({ NAME: 10, A: 4 }); // never below its floor: the line itself is cut
   });
 
   it('a column whose cells say something is not dropped by an ifEmpty step', () => {
