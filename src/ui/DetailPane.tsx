@@ -194,6 +194,15 @@ export function whyText(c: PlanController, r: PodRow | undefined, awaited: Await
   return text;
 }
 
+/** One entry of the deletion order, wrapped at words under its text. */
+function deletionEntry(d: PlanController['delete'][number], i: number, width: number): Seg[][] {
+  return wrapSegs(
+    [{ text: `#${i + 1} `, color: 'red', bold: true }, { text: d.name }, { text: `  ${d.reason}: `, dim: true }, { text: d.message }],
+    width,
+    `#${i + 1} `.length,
+  );
+}
+
 /** The deletion order in `room` lines: its title, then whole entries (wrapped at words), then "… N more". */
 function deletionLines(c: PlanController, room: number, width: number): { key: string; segs: Seg[] }[] {
   const out: { key: string; segs: Seg[] }[] = [
@@ -208,11 +217,7 @@ function deletionLines(c: PlanController, room: number, width: number): { key: s
   let i = 0;
   for (; i < c.delete.length; i++) {
     const d = c.delete[i];
-    const entry = wrapSegs(
-      [{ text: `#${i + 1} `, color: 'red', bold: true }, { text: d.name }, { text: `  ${d.reason}: `, dim: true }, { text: d.message }],
-      width,
-      `#${i + 1} `.length,
-    );
+    const entry = deletionEntry(d, i, width);
     // the last entry may use the line "… N more" would take; the others leave it free
     const reserve = i === c.delete.length - 1 ? 0 : 1;
     if (entry.length + reserve > left) {
@@ -265,7 +270,17 @@ export function DetailPane(p: DetailPaneProps) {
   if (dl.title >= 1) lines.push({ key: 't1', segs: t1 });
   if (dl.title >= 2) lines.push({ key: 't2', segs: t2 });
   lines.push({ key: 'ph', segs: [{ text: `  ${cellsText([...POD_HEADERS], table)}`, bold: true }] });
-  const podRoom = Math.max(0, dl.pods);
+  // lines the pods do not need go to the sentences below: the deletion order's entries, then the why
+  let spare = Math.max(0, dl.pods - Math.max(1, table.rows.length));
+  const podRoom = Math.max(0, dl.pods - spare);
+  let deletionRoom = dl.deletion;
+  if (dl.deletion > 0 && spare > 0) {
+    const need = 1 + c.delete.reduce((n, d, i) => n + deletionEntry(d, i, p.width).length, 0);
+    const more = Math.min(spare, Math.max(0, need - dl.deletion));
+    deletionRoom += more;
+    spare -= more;
+  }
+  const whyRoom = dl.why > 0 ? dl.why + spare : 0;
   const start = scrollTo(p.podTop, p.podCursor, podRoom, table.rows.length);
   let used = 0;
   for (let i = start; i < Math.min(table.rows.length, start + podRoom); i++, used++)
@@ -276,11 +291,11 @@ export function DetailPane(p: DetailPaneProps) {
   }
   for (let i = used; i < podRoom; i++) lines.push({ key: `p:pad${i}`, segs: [] });
 
-  if (dl.deletion > 0) lines.push(...deletionLines(c, dl.deletion, p.width));
-  if (dl.why > 0) {
+  if (deletionRoom > 0) lines.push(...deletionLines(c, deletionRoom, p.width));
+  if (whyRoom > 0) {
     const r = table.rows[p.podCursor];
     lines.push({ key: 'wt', segs: titleSegs(r ? `Why: ${r.name}` : 'Why', p.width) });
-    firstLines(wrap(whyText(c, r, p.awaited ?? null), p.width - 1, ' ', ' '), dl.why - 1, p.width).forEach((text, i) => {
+    firstLines(wrap(whyText(c, r, p.awaited ?? null), p.width - 1, ' ', ' '), whyRoom - 1, p.width).forEach((text, i) => {
       lines.push({ key: `w:${i}`, segs: [{ text }] });
     });
   }

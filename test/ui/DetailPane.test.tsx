@@ -118,3 +118,23 @@ describe('DetailPane', () => {
     expect(lastFrame()).toContain('Warning OverlappingSelectors');
   });
 });
+
+describe('DetailPane: the lines the pods do not need', () => {
+  it('go to the deletion order, so that its entry is whole at 60 columns, then to the why', async () => {
+    const frame = frameOf(await loadExamples('orphaned-pods'));
+    const c = frame.plan.controllers.find((x) => x.name === 'orders-api')!;
+    const model = frame.explain(c)!;
+    // the main pane of an 80x24 terminal (16 lines), 60 columns wide: 3 pods, 1 delete
+    const { lastFrame } = render(<DetailPane controller={c} model={model} podCursor={0} podTop={0} rows={16} width={60} />);
+    const out = lines(lastFrame());
+    const at = out.findIndex((l) => l.startsWith('── Deletion order'));
+    const entry = out.slice(
+      at + 1,
+      out.findIndex((l) => l.startsWith('── Why')),
+    );
+    expect(entry.join(' ').replace(/\s+/g, ' ')).toBe(`#1 ${c.delete[0].name} ${c.delete[0].reason}: ${c.delete[0].message}`.replace(/\s+/g, ' '));
+    expect(entry.join('')).not.toContain('…');
+    for (const l of out) expect(width(l)).toBeLessThanOrEqual(60);
+    expect(out.length).toBeLessThanOrEqual(16);
+  });
+});
