@@ -3,8 +3,7 @@
 // bundled examples. In the list, detail, queue and history views no line is wider than the
 // terminal, every table row is one line that starts with its column structure (a row that
 // wrapped would start with the rest of the previous one), and the sentences wrap at words.
-import { readFileSync } from 'node:fs';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -74,7 +73,8 @@ describe.skipIf(!TMUX)('watch at 60, 80, 120 and 160 columns (tmux)', () => {
     for (const t of terminals) t.kill();
     await sb?.close();
     for (const s of sandboxes) await s.close();
-    rmSync(dir, { recursive: true, force: true });
+    // the shells tmux hangs up may still be writing their history into HOME: retry until they are gone
+    rmSync(dir, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 });
   });
 
   function terminal(width: number, config: string): Tmux {
