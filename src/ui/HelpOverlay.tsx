@@ -26,13 +26,14 @@ export const HELP_LINES: [string, string][] = [
 
 /** The help's lines at `width`: each key, then what it does wrapped at words under itself. */
 export function helpLines(width: number): Seg[][] {
-  // below 60 columns the keys take less room: the sentences need it more
-  const longest = Math.max(...HELP_LINES.map(([k]) => k.length)) + 2;
-  const keyWidth = width >= 60 ? longest : Math.min(longest, Math.max(8, Math.floor(width / 4)));
+  // the sentences start after the indent, the key and two spaces; below 60 columns the keys take
+  // less room (a longer key then ends in one space): the sentences need it more
+  const longest = Math.max(...HELP_LINES.map(([k]) => k.length));
+  const keyRoom = width >= 60 ? longest + 2 : Math.min(longest + 2, Math.max(6, Math.floor(width / 4)));
   const lines: Seg[][] = [titleSegs('Help', width, [{ text: ' (Esc or ? to close)', dim: true }])];
   for (const [k, v] of HELP_LINES) {
-    const key = k.length + 2 <= keyWidth ? k.padEnd(keyWidth - 2) : `${k} `;
-    lines.push(...wrapSegs([{ text: '  ' + key, bold: true }, { text: v }], width, keyWidth));
+    const key = k.length + 2 <= keyRoom ? k.padEnd(keyRoom) : `${k} `;
+    lines.push(...wrapSegs([{ text: '  ' + key, bold: true }, { text: v }], width, 2 + keyRoom));
   }
   return lines;
 }

@@ -216,3 +216,12 @@ describe.each(WIDTHS)('the App at %i × 24', (columns) => {
     expect(app.screen()).toMatch(/depth 3/);
   });
 });
+
+describe('the help at 60 columns and wider', () => {
+  it.each(WIDTHS)('%i: every sentence starts in the same column, two spaces after the longest key', (w) => {
+    const lines = helpLines(w).map(plainText).slice(1);
+    // the longest key is "PgUp PgDn  g G" (14): the sentences start at 2 + 14 + 2
+    expect(lines.find((l) => l.startsWith('  PgUp PgDn  g G'))).toMatch(/^ {2}PgUp PgDn {2}g G {2}page, first, last$/);
+    for (const l of lines) if (l.trim() !== '') expect(l, l).toMatch(/^.{17} \S/);
+  });
+});
