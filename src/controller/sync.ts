@@ -190,14 +190,24 @@ function calculateStatus(d: SyncDecision, manageError: Error | null, behaviour: 
 
 /** updateReplicaSetStatus, recorded; returns its error (null once written). */
 async function updateStatus(deps: SyncDeps, c: Controller, status: ComputedStatus, record: (a: ActionOutcome) => void): Promise<ApiError | null> {
+  let retried: ActionOutcome['retried'];
+  const onRetry = (e: unknown) => {
+    const err = asApiError(e);
+    retried = { code: err.code, reason: err.reason };
+  };
   try {
-    await updateStatusWithRetry(deps.api, c, status);
-    record({ action: 'status', ok: true, note: `replicas ${status.replicas}, ready ${status.readyReplicas}, available ${status.availableReplicas}` });
+    await updateStatusWithRetry(deps.api, c, status, onRetry);
+    record({
+      action: 'status',
+      ok: true,
+      note: `replicas ${status.replicas}, ready ${status.readyReplicas}, available ${status.availableReplicas}`,
+      ...(retried ? { retried } : {}),
+    });
     return null;
   } catch (e) {
     if (isFenced(e)) throw e;
     const err = asApiError(e);
-    record({ action: 'status', ok: false, code: err.code, error: err.message });
+    record({ action: 'status', ok: false, code: err.code, error: err.message, ...(retried ? { retried } : {}) });
     return err;
   }
 }
@@ -294,14 +304,15 @@ function wireStatus(s: ComputedStatus): ReplicaSetStatus {
   return conditions.length ? { ...rest, conditions } : rest;
 }
 
-/** updateReplicaSetStatus: PUT …/status; on failure GET the object and try once more. */
-async function updateStatusWithRetry(api: ControllerAPI, c: Controller, status: ComputedStatus): Promise<ControllerObject> {
+/** updateReplicaSetStatus: PUT …/status; on failure GET the object and try once more (`onRetry` is told why). */
+async function updateStatusWithRetry(api: ControllerAPI, c: Controller, status: ComputedStatus, onRetry: (err: unknown) => void): Promise<ControllerObject> {
   let obj: ControllerObject = c.object;
   for (let i = 0; ; i++) {
     try {
       return await api.updateControllerStatus(c.kind, { ...obj, status: wireStatus(status) } as ControllerObject);
     } catch (err) {
       if (i >= STATUS_UPDATE_RETRIES || isFenced(err)) throw err;
+      onRetry(err);
       obj = await api.getController(c.kind, namespaceOf(c), c.metadata.name); // a GET error wins
     }
   }

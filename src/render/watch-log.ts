@@ -94,12 +94,21 @@ export interface ControllerAction {
   code?: number;
   error?: string;
   note?: string;
+  /** A status write that was refused once, read again and written once more. */
+  retried?: { code: number; reason: string };
+}
+
+/** Why a status write went twice, in words: a 409 is the object changing between the read and the write. */
+export function retryText(kind: ControllerKind, r: { code: number; reason: string }): string {
+  if (r.code === 409 || r.reason === 'Conflict') return `status write retried after a conflict (409): the ${kind} changed since it was read`;
+  return `status write retried after ${r.code ? `${r.code} ` : ''}${r.reason || 'an error'}`;
 }
 
 /** One controller action as a log line: `rs shop/web: create pod web-x2k9p`; a failure is an error line. */
 export function actionText(kind: ControllerKind, key: string, a: ControllerAction): { level: 'action' | 'error'; text: string } {
   const what = a.action === 'status' ? 'update status' : `${a.action}${a.pod ? ` pod ${a.pod}` : ''}`;
   const head = `${controllerKindInfo(kind).shortName} ${key}: ${what}`;
-  if (a.ok) return { level: 'action', text: `${head}${a.note ? ` (${a.note})` : ''}` };
-  return { level: 'error', text: `${head} failed${a.code ? ` (${a.code})` : ''}${a.error ? `: ${a.error}` : ''}` };
+  const retry = a.retried ? `; ${retryText(kind, a.retried)}` : '';
+  if (a.ok) return { level: 'action', text: `${head}${a.note ? ` (${a.note})` : ''}${retry}` };
+  return { level: 'error', text: `${head} failed${a.code ? ` (${a.code})` : ''}${a.error ? `: ${a.error}` : ''}${retry}` };
 }

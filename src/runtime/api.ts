@@ -110,4 +110,6 @@ export interface ActionOutcome {
   note?: string; // e.g. "already gone", "namespace terminating"
   /** Why the sync's decision deletes this pod: the plan's ranking reason and sentence (deletes only). */
   reason?: { code: string; message: string };
+  /** Status writes: the first PUT was refused (409 Conflict: the object changed since it was read), so it was read again and written once more. */
+  retried?: { code: number; reason: string };
 }

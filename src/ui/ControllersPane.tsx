@@ -1,46 +1,54 @@
 // The controllers list, virtualised: only the rows in the window [top, top + rows) are built
 // and rendered, whatever the number of controllers. Columns: drift marker, kind, name, desired /
 // current / ready / available, adopt / release / create / delete, and a ready/desired bar. A row
-// whose name is wider than the terminal leaves takes more than one line: names are never cut.
+// is one line at every width: the columns give way in the layout's order (LIST_ORDER).
 
 import { Box } from 'ink';
 import type { PlanController } from '../core/plan-types.js';
-import { kindShort } from '../render/text.js';
-import { wrappedWindow } from './layout.js';
-import { Line, wrapSegs, type Seg } from './line.js';
+import { kindShort, truncate } from '../render/text.js';
+import { fitTable, LIST_ORDER, scrollTo, type ColumnSpec } from './layout.js';
+import { Line, type Seg } from './line.js';
 import { claimCounts, isDrifted, type PlanFrame } from './state.js';
 
 export interface ControllerColumns {
   name: number;
+  /** Width of each numeric column shown, in NUMERIC's order (a dropped one is absent). */
+  numbers: Map<string, number>;
   bar: number;
-  /** ADP and REL: dropped when no controller of the frame adopts or releases and names need room. */
-  claims: boolean;
 }
 
-/** What the columns are fitted to: the longest name of the frame, and whether any row claims pods. */
+/** What the columns are fitted to: the longest name of the frame, the widest count, whether any row claims pods. */
 export interface ControllerFacts {
   longest: number;
   anyClaims: boolean;
+  /** The widest count of the frame, as drawn (12, 9999, 12k). */
+  widestCount: number;
 }
 
 const NUM_WIDTH = 4;
 const NUMERIC = ['DES', 'CUR', 'RDY', 'AVL', 'ADP', 'REL', 'CRT', 'DEL'] as const;
-const CLAIMS = new Set<string>(['ADP', 'REL']);
+/** Cursor, space, marker, space, and the kind with its space. */
+const LEAD = 7;
+/** The shortest a name is cut to (with "…") before anything else is given up. */
+const NAME_FLOOR = 12;
 
 /**
- * Names are never cut (they are what people copy): the name column is as wide as the longest name.
- * When that does not fit, the low-value columns go first (the ready bar, then ADP/REL when all are
- * zero), and a row still too wide wraps, as kubectl's rows do in a terminal.
+ * The columns at `width`: the name column as wide as the longest name, the counts 4 wide and a
+ * 20-character bar; what does not fit gives way in LIST_ORDER, and the name takes what is left.
  */
-export function controllerColumns(width: number, facts: ControllerFacts = { longest: 0, anyClaims: true }): ControllerColumns {
-  const need = Math.max(8, facts.longest);
-  let bar = width >= 120 ? 20 : width >= 70 ? 10 : 0;
-  let claims = true;
-  // cursor + space + marker + space, kind + space, then a space and a number per numeric column
-  const room = () => width - 7 - (NUMERIC.length - (claims ? 0 : CLAIMS.size)) * (NUM_WIDTH + 1) - (bar > 0 ? bar + 1 : 0);
-  if (room() < need) bar = 0;
-  if (room() < need && !facts.anyClaims) claims = false;
-  return { name: Math.max(need, room()), bar, claims };
+export function controllerColumns(width: number, facts: ControllerFacts = { longest: 0, anyClaims: true, widestCount: NUM_WIDTH }): ControllerColumns {
+  const columns: ColumnSpec[] = [
+    { id: 'NAME', natural: Math.max(4, facts.longest), cut: NAME_FLOOR },
+    ...NUMERIC.map((id) => ({ id, natural: NUM_WIDTH, narrow: Math.max(3, facts.widestCount), empty: (id === 'ADP' || id === 'REL') && !facts.anyClaims })),
+    { id: 'BAR', natural: 20, narrow: 10 },
+  ];
+  // the name is the first column after the lead: a space before each other column
+  const fit = fitTable(columns, LIST_ORDER, width, { gap: 1, fixed: LEAD });
+  const numbers = new Map(NUMERIC.filter((id) => fit.widths.has(id)).map((id) => [id, fit.widths.get(id) ?? NUM_WIDTH]));
+  const bar = fit.widths.get('BAR') ?? 0;
+  const used = LEAD + [...numbers.values()].reduce((n, w) => n + w + 1, 0) + (bar > 0 ? bar + 1 : 0);
+  // the name takes what is left: its whole width when it fits, what the cut left it otherwise
+  return { name: Math.max(1, width - used), numbers, bar };
 }
 
 const factsCache = new WeakMap<readonly PlanController[], Map<boolean, ControllerFacts>>();
@@ -51,11 +59,22 @@ export function controllerFacts(controllers: readonly PlanController[], showName
   if (!byMode) factsCache.set(controllers, (byMode = new Map()));
   let f = byMode.get(showNamespace);
   if (!f) {
-    f = { longest: 0, anyClaims: false };
+    f = { longest: 0, anyClaims: false, widestCount: 1 };
     for (const c of controllers) {
       f.longest = Math.max(f.longest, [...controllerName(c, showNamespace)].length);
       const { adopt, release } = claimCounts(c);
       if (adopt > 0 || release > 0) f.anyClaims = true;
+      for (const n of [
+        c.replicas.desired,
+        c.replicas.current,
+        c.status.readyReplicas,
+        c.status.availableReplicas,
+        adopt,
+        release,
+        c.create.count,
+        c.delete.length,
+      ])
+        f.widestCount = Math.max(f.widestCount, compact(n).length);
     }
     byMode.set(showNamespace, f);
   }
@@ -77,8 +96,8 @@ export function readyBar(ready: number, desired: number, width: number): { fille
   return { filled: '█'.repeat(n), empty: '░'.repeat(width - n) };
 }
 
-function num(n: number, color?: string): Seg {
-  return { text: ' ' + compact(n).padStart(NUM_WIDTH), color: n > 0 ? color : undefined, dim: n === 0 && color !== undefined };
+function num(n: number, w: number, color?: string): Seg {
+  return { text: ' ' + compact(n).padStart(w), color: n > 0 ? color : undefined, dim: n === 0 && color !== undefined };
 }
 
 export function controllerName(c: PlanController, showNamespace: boolean): string {
@@ -87,7 +106,7 @@ export function controllerName(c: PlanController, showNamespace: boolean): strin
 
 export function controllerHeaderSegs(cols: ControllerColumns): Seg[] {
   const segs: Seg[] = [{ text: '    ' + 'K  ' + 'NAME'.padEnd(cols.name), bold: true }];
-  for (const h of NUMERIC) if (cols.claims || !CLAIMS.has(h)) segs.push({ text: ' ' + h.padStart(NUM_WIDTH), bold: true });
+  for (const [h, w] of cols.numbers) segs.push({ text: ' ' + h.padStart(w), bold: true });
   if (cols.bar > 0) segs.push({ text: ' ' + (cols.bar >= 13 ? 'READY/DESIRED' : 'RDY/DES'), bold: true });
   return segs;
 }
@@ -106,21 +125,30 @@ export function controllerRowSegs(c: PlanController, cols: ControllerColumns, se
   const { adopt, release } = claimCounts(c);
   const ready = c.status.readyReplicas;
   const desired = c.replicas.desired;
+  const w = (id: string) => cols.numbers.get(id) ?? NUM_WIDTH;
   const segs: Seg[] = [
     { text: selected ? '>' : ' ', bold: true },
     { text: ' ' },
     marker,
     { text: ' ' },
     { text: kindShort(c.kind).padEnd(3), dim: true },
-    { text: controllerName(c, showNamespace).padEnd(cols.name), bold: selected },
-    num(desired),
-    num(c.replicas.current),
-    { ...num(ready), color: ready < desired ? 'yellow' : undefined },
-    num(c.status.availableReplicas),
-    ...(cols.claims ? [num(adopt, 'cyan'), num(release, 'magenta')] : []),
-    num(c.create.count, 'green'),
-    num(c.delete.length, 'red'),
+    { text: truncate(controllerName(c, showNamespace), cols.name).padEnd(cols.name), bold: selected },
   ];
+  const count: Record<(typeof NUMERIC)[number], [number, string | undefined]> = {
+    DES: [desired, undefined],
+    CUR: [c.replicas.current, undefined],
+    RDY: [ready, undefined],
+    AVL: [c.status.availableReplicas, undefined],
+    ADP: [adopt, 'cyan'],
+    REL: [release, 'magenta'],
+    CRT: [c.create.count, 'green'],
+    DEL: [c.delete.length, 'red'],
+  };
+  for (const id of NUMERIC) {
+    if (!cols.numbers.has(id)) continue;
+    const cell = num(count[id][0], w(id), count[id][1]);
+    segs.push(id === 'RDY' ? { ...cell, color: ready < desired ? 'yellow' : undefined } : cell);
+  }
   if (cols.bar > 0) {
     const bar = readyBar(ready, desired, cols.bar);
     segs.push({ text: ' ' }, { text: bar.filled, color: ready >= desired ? 'green' : 'yellow' }, { text: bar.empty, dim: true });
@@ -145,21 +173,15 @@ export function ControllersPane(p: ControllersPaneProps) {
   const room = Math.max(0, p.rows - 1);
   const f = p.frame;
   const cols = controllerColumns(p.width, f ? controllerFacts(f.plan.controllers, p.showNamespace) : undefined);
-  for (const [i, segs] of wrapSegs(controllerHeaderSegs(cols), p.width).entries()) lines.push({ key: `h${i}`, segs });
+  lines.push({ key: 'h', segs: controllerHeaderSegs(cols) });
   if (!f) lines.push({ key: 'e', segs: [{ text: '    waiting for the first snapshot…', dim: true }] });
   else if (f.plan.controllers.length === 0) lines.push({ key: 'e', segs: [{ text: '    No ReplicaSets or ReplicationControllers in scope.', dim: true }] });
   else if (p.order.length === 0) lines.push({ key: 'e', segs: [{ text: `    No controller matches "${p.filter}" (Esc clears the filter).`, dim: true }] });
   else {
-    const rowLines = new Map<number, Seg[][]>();
-    const linesOf = (i: number) => {
-      let l = rowLines.get(i);
-      if (!l) rowLines.set(i, (l = wrapSegs(controllerRowSegs(f.plan.controllers[p.order[i]], cols, i === p.cursor, p.showNamespace), p.width)));
-      return l;
-    };
-    const { start, end } = wrappedWindow(p.top, p.cursor, p.order.length, (i) => linesOf(i).length, room - (lines.length - 1));
-    for (let i = start; i < end; i++) {
+    const start = scrollTo(p.top, p.cursor, room, p.order.length);
+    for (let i = start; i < Math.min(p.order.length, start + room); i++) {
       const c = f.plan.controllers[p.order[i]];
-      for (const [j, segs] of linesOf(i).entries()) lines.push({ key: `${c.kind}/${c.namespace}/${c.name}/${j}`, segs, inverse: i === p.cursor });
+      lines.push({ key: `${c.kind}/${c.namespace}/${c.name}`, segs: controllerRowSegs(c, cols, i === p.cursor, p.showNamespace), inverse: i === p.cursor });
     }
   }
   return (

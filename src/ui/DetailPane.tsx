@@ -1,15 +1,16 @@
 // The selected controller: its pods with the decision, the reason and the facts the ranking
 // reads (node, phase, ready, restarts, age, deletion cost), the deletion order, and the sentence
 // why for the pod under the cursor. The pod table is virtualised like the controllers list; the
-// column widths are fitted once per explain model and width, not per frame.
+// column widths are fitted once per explain model and width, not per frame, in the layout's
+// order (POD_ORDER): a pod row is one line at every width, and the sentences wrap at words.
 
 import { Box } from 'ink';
 import type { ExplainModel, ExplainPodRow } from '../core/explain-types.js';
 import type { PlanController, PlanPod } from '../core/plan-types.js';
 import { formatDeletionCost } from '../render/explain-pods.js';
-import { fitColumns, humanDuration, sanitize, shortSeconds, truncate, wrap, type Column } from '../render/text.js';
-import { detailLayout, wrappedWindow } from './layout.js';
-import { Line, fitSegs, titleSegs, wrapSegs, type Seg } from './line.js';
+import { humanDuration, sanitize, shortSeconds, truncate, truncateMiddle, wrap } from '../render/text.js';
+import { detailLayout, fitTable, POD_ORDER, scrollTo, type ColumnSpec, type LineItem } from './layout.js';
+import { fitLineItems, fitSegs, len, Line, titleSegs, wrapSegs, type Seg } from './line.js';
 import { claimCounts, type AwaitedWrites } from './state.js';
 
 /** Spaces between pod columns: 1 on narrow terminals, 2 from 100 columns. */
@@ -17,27 +18,13 @@ export function podGap(width: number): number {
   return width < 100 ? 1 : 2;
 }
 
-// NAME, REASON and NODE are never cut (names and reasons are what people copy); the other
-// columns may be abbreviated, and COST and RST are dropped when they say nothing (no cost set, no
-// restart) and the table needs the room. A row still too wide wraps, as a terminal wraps kubectl's.
-const POD_COLUMNS: Column[] = [
-  { header: 'NAME' },
-  { header: 'DECISION' },
-  { header: 'REASON' },
-  { header: 'NODE' },
-  { header: 'PHASE', shrink: [7] },
-  { header: 'READY', shrink: [5] },
-  { header: 'RST', shrink: [3] },
-  { header: 'AGE', shrink: [5, 3] },
-  { header: 'COST', shrink: [5, 4] },
-  { header: 'DEL', shrink: [3] },
-];
-
-/** Columns dropped, in this order, when every cell of theirs is the default and room is short. */
-const DROPPABLE: { header: string; empty: (cell: string) => boolean }[] = [
-  { header: 'COST', empty: (t) => t === '-' || t === '' },
-  { header: 'RST', empty: (t) => t === '0' || t === '' },
-];
+const POD_HEADERS = ['NAME', 'DECISION', 'REASON', 'NODE', 'PHASE', 'READY', 'RST', 'AGE', 'COST', 'DEL'] as const;
+/** Narrowest a pod name (cut in the middle: its distinguishing end stays) and a reason are cut to. */
+const CUT_FLOOR: Record<string, number> = { NAME: 12, REASON: 8 };
+/** Abbreviated widths: READY without its duration, PHASE to 7 (`Succee…`). */
+const NARROW: Record<string, number> = { READY: 3, PHASE: 7 };
+/** A column whose every cell is this says nothing. */
+const EMPTY: Record<string, (cell: string) => boolean> = { COST: (t) => t === '-' || t === '', RST: (t) => t === '0' || t === '' };
 
 /** A pod row, from the explain model or (when there is none) from the plan entry alone. */
 type PodRow = Pick<ExplainPodRow, 'name' | 'decision' | 'reason' | 'message'> & Partial<ExplainPodRow>;
@@ -64,7 +51,7 @@ export function podCells(r: PodRow): string[] {
 }
 
 interface PodTable {
-  /** Indexes into POD_COLUMNS of the columns shown. */
+  /** Indexes into POD_HEADERS of the columns shown. */
   shown: number[];
   widths: number[];
   gap: number;
@@ -92,30 +79,26 @@ export function podTable(source: ExplainModel | PlanController, width: number): 
 function fitPodTable(rows: PodRow[], width: number): PodTable {
   const gap = podGap(width);
   const cells = rows.map(podCells);
-  let shown = POD_COLUMNS.map((_, i) => i);
-  const fit = () =>
-    fitColumns(
-      shown.map((i) => POD_COLUMNS[i]),
-      cells.map((r) => shown.map((i) => r[i])),
-      { width: width - 2, gap },
-    );
-  let widths = fit();
-  const total = () => widths.reduce((n, w) => n + w, 0) + gap * (widths.length - 1);
-  for (const d of DROPPABLE) {
-    if (total() <= width - 2) break;
-    const col = POD_COLUMNS.findIndex((c) => c.header === d.header);
-    if (!cells.every((r) => d.empty(r[col]))) continue;
-    shown = shown.filter((i) => i !== col);
-    widths = fit();
-  }
-  // Cutting the small columns is only worth it when the row then fits: otherwise it wraps whole.
-  if (total() > width - 2)
-    widths = fitColumns(
-      shown.map((i) => POD_COLUMNS[i]),
-      cells.map((r) => shown.map((i) => r[i])),
-      { gap },
-    );
-  return { shown, widths, gap, rows };
+  const full = rows.some((r) => r.phase !== undefined);
+  const columns: ColumnSpec[] = POD_HEADERS.map((header, i) => ({
+    id: header,
+    natural: Math.max(len(header), ...cells.map((r) => len(r[i]))),
+    narrow: NARROW[header] === undefined ? undefined : Math.max(NARROW[header], len(header)),
+    empty: EMPTY[header] ? cells.every((r) => EMPTY[header](r[i])) : undefined,
+    cut: CUT_FLOOR[header],
+  })).filter((c) => full || !['NODE', 'PHASE', 'READY', 'RST', 'AGE', 'COST'].includes(c.id));
+  const fit = fitTable(columns, POD_ORDER, width, { gap, fixed: 2 });
+  const shown = fit.shown.map((id) => POD_HEADERS.indexOf(id as (typeof POD_HEADERS)[number]));
+  return { shown, widths: fit.shown.map((id) => fit.widths.get(id) ?? 0), gap, rows };
+}
+
+/** A cell in its column's width: a name cut in the middle, READY narrowed to yes/no, others cut at the end. */
+function cellText(text: string, col: number, w: number): string {
+  const h = POD_HEADERS[col];
+  if (len(text) <= w) return text;
+  if (h === 'NAME') return truncateMiddle(text, w);
+  if (h === 'READY') return truncate(text.split(' ')[0], w);
+  return truncate(text, w);
 }
 
 function deleteIndexed(c: PlanController): PodRow[] {
@@ -126,7 +109,7 @@ function deleteIndexed(c: PlanController): PodRow[] {
 function cellsText(cells: string[], t: PodTable): string {
   return t.shown
     .map((col, i) => {
-      const cut = truncate(cells[col], t.widths[i]);
+      const cut = cellText(cells[col], col, t.widths[i]);
       return i === t.shown.length - 1 ? cut : cut.padEnd(t.widths[i] + t.gap);
     })
     .join('')
@@ -139,45 +122,63 @@ export function podRowSegs(r: PodRow, t: PodTable, selected: boolean): Seg[] {
   const cells = podCells(r);
   const segs: Seg[] = [{ text: selected ? '> ' : '  ', bold: true }];
   t.shown.forEach((col, i) => {
-    // only the shrinkable columns can be narrower than their text; truncate leaves the rest whole
-    const cut = truncate(cells[col], t.widths[i]);
+    const cut = cellText(cells[col], col, t.widths[i]);
     const pad = i === t.shown.length - 1 ? cut : cut.padEnd(t.widths[i] + t.gap);
-    const h = POD_COLUMNS[col].header;
+    const h = POD_HEADERS[col];
     const color = h === 'DECISION' ? DECISION_COLOR[decisionOf(r)] : h === 'DEL' ? 'red' : h === 'READY' && r.ready === false ? 'yellow' : undefined;
     segs.push({ text: pad, color, bold: h === 'DEL' });
   });
   return segs;
 }
 
-export function detailTitle(c: PlanController, model: ExplainModel | null, awaited: AwaitedWrites | null = null): [Seg[], Seg[]] {
-  const first: Seg[] = [{ text: `${c.kind} ${c.namespace}/${c.name}`, bold: true }];
-  if (c.warnings.length) first.push({ text: `  warnings: ${[...new Set(c.warnings.map((w) => w.code))].join(', ')}`, color: 'yellow', bold: true });
+/**
+ * The two title lines at `width`: the controller and its counts stay; what the pod table or the
+ * list also says goes first (line 1: owner, selector, warnings; line 2: status, available,
+ * ready, current, requeue, then adopt and release).
+ */
+export function detailTitle(
+  c: PlanController,
+  model: ExplainModel | null,
+  awaited: AwaitedWrites | null = null,
+  width = Number.POSITIVE_INFINITY,
+): [Seg[], Seg[]] {
+  const first: LineItem<Seg>[] = [{ segs: [{ text: `${c.kind} ${c.namespace}/${c.name}`, bold: true }], keep: Number.POSITIVE_INFINITY }];
+  if (c.warnings.length)
+    first.push({ segs: [{ text: `  warnings: ${[...new Set(c.warnings.map((w) => w.code))].join(', ')}`, color: 'yellow', bold: true }], keep: 3 });
   if (model) {
-    first.push({ text: '  selector ', dim: true }, { text: model.selector });
-    if (model.owner) first.push({ text: '  owner ', dim: true }, { text: `${model.owner.kind}/${model.owner.name}` });
+    first.push({ segs: [{ text: '  selector ', dim: true }, { text: model.selector }], keep: 2 });
+    if (model.owner) first.push({ segs: [{ text: '  owner ', dim: true }, { text: `${model.owner.kind}/${model.owner.name}` }], keep: 1 });
   }
-  const second: Seg[] = [];
-  const kv = (k: string, v: string, color?: string) =>
-    second.push({ text: second.length ? `  ${k} ` : `${k} `, dim: true }, { text: v, color, bold: color !== undefined });
-  kv('desired', String(c.replicas.desired));
-  kv('current', String(c.replicas.current));
-  kv('ready', String(c.status.readyReplicas));
-  kv('available', String(c.status.availableReplicas));
+  const second: LineItem<Seg>[] = [];
+  const kv = (k: string, v: string, keep: number, color?: string) =>
+    second.push({
+      segs: [
+        { text: second.length ? `  ${k} ` : `${k} `, dim: true },
+        { text: v, color, bold: color !== undefined },
+      ],
+      keep,
+    });
+  const always = Number.POSITIVE_INFINITY;
+  kv('desired', String(c.replicas.desired), always);
+  kv('current', String(c.replicas.current), 5);
+  kv('ready', String(c.status.readyReplicas), 4);
+  kv('available', String(c.status.availableReplicas), 3);
   if (c.skip) {
-    second.push(
-      awaited ? { text: `  waiting for its ${awaited}`, color: 'cyan', bold: true } : { text: `  skipped: ${c.skip.reason}`, color: 'red', bold: true },
-    );
-    return [first, second];
+    second.push({
+      segs: [awaited ? { text: `  waiting for its ${awaited}`, color: 'cyan', bold: true } : { text: `  skipped: ${c.skip.reason}`, color: 'red', bold: true }],
+      keep: always,
+    });
+  } else {
+    const { adopt, release } = claimCounts(c);
+    kv('adopt', String(adopt), 7, adopt ? 'cyan' : undefined);
+    kv('release', String(release), 7, release ? 'magenta' : undefined);
+    kv('create', c.create.count ? `${c.create.count} [${c.create.batches.join(',')}]` : '0', always, c.create.count ? 'green' : undefined);
+    kv('delete', String(c.delete.length), always, c.delete.length ? 'red' : undefined);
+    kv('status', c.statusChanged ? 'update' : '-', 2);
+    if (c.requeueAfterSeconds !== null) kv('requeue', shortSeconds(c.requeueAfterSeconds), 6);
+    if (c.inSync) second.push({ segs: [{ text: '  in sync', color: 'green', bold: true }], keep: always });
   }
-  const { adopt, release } = claimCounts(c);
-  kv('adopt', String(adopt), adopt ? 'cyan' : undefined);
-  kv('release', String(release), release ? 'magenta' : undefined);
-  kv('create', c.create.count ? `${c.create.count} [${c.create.batches.join(',')}]` : '0', c.create.count ? 'green' : undefined);
-  kv('delete', String(c.delete.length), c.delete.length ? 'red' : undefined);
-  kv('status', c.statusChanged ? 'update' : '-');
-  if (c.requeueAfterSeconds !== null) kv('requeue', shortSeconds(c.requeueAfterSeconds));
-  if (c.inSync) second.push({ text: '  in sync', color: 'green', bold: true });
-  return [first, second];
+  return [fitLineItems(first, width), fitLineItems(second, width)];
 }
 
 /** The sentence for one pod: why it goes (and in which place), or why it is kept / claimed. */
@@ -193,7 +194,16 @@ export function whyText(c: PlanController, r: PodRow | undefined, awaited: Await
   return text;
 }
 
-/** The deletion order in `room` lines: its title, then whole entries (wrapped, never cut), then "… N more". */
+/** One entry of the deletion order, wrapped at words under its text. */
+function deletionEntry(d: PlanController['delete'][number], i: number, width: number): Seg[][] {
+  return wrapSegs(
+    [{ text: `#${i + 1} `, color: 'red', bold: true }, { text: d.name }, { text: `  ${d.reason}: `, dim: true }, { text: d.message }],
+    width,
+    `#${i + 1} `.length,
+  );
+}
+
+/** The deletion order in `room` lines: its title, then whole entries (wrapped at words), then "… N more". */
 function deletionLines(c: PlanController, room: number, width: number): { key: string; segs: Seg[] }[] {
   const out: { key: string; segs: Seg[] }[] = [
     {
@@ -207,10 +217,7 @@ function deletionLines(c: PlanController, room: number, width: number): { key: s
   let i = 0;
   for (; i < c.delete.length; i++) {
     const d = c.delete[i];
-    const entry = wrapSegs(
-      [{ text: `#${i + 1} `, color: 'red', bold: true }, { text: d.name }, { text: `  ${d.reason}: `, dim: true }, { text: d.message }],
-      width,
-    );
+    const entry = deletionEntry(d, i, width);
     // the last entry may use the line "… N more" would take; the others leave it free
     const reserve = i === c.delete.length - 1 ? 0 : 1;
     if (entry.length + reserve > left) {
@@ -244,60 +251,51 @@ export interface DetailPaneProps {
   width: number;
 }
 
+/** The first lines of a sentence wrapped in `room` lines; when it goes on, the last one ends in " …" after a whole word. */
+export function firstLines(lines: string[], room: number, width: number): string[] {
+  if (lines.length <= room || room <= 0) return lines.slice(0, Math.max(0, room));
+  const shown = lines.slice(0, room);
+  let last = shown[room - 1];
+  while (len(last) + 2 > width && last.trim().includes(' ')) last = last.slice(0, last.trimEnd().lastIndexOf(' '));
+  shown[room - 1] = len(last) + 2 <= width ? `${last} …` : truncate(last, width);
+  return shown;
+}
+
 export function DetailPane(p: DetailPaneProps) {
   const c = p.controller;
   const dl = detailLayout(p.rows, c.delete.length);
   const table = podTable(p.model ?? c, p.width);
   const lines: { key: string; segs: Seg[]; inverse?: boolean }[] = [];
-  const [t1, t2] = detailTitle(c, p.model, p.awaited ?? null);
+  const [t1, t2] = detailTitle(c, p.model, p.awaited ?? null, p.width);
   if (dl.title >= 1) lines.push({ key: 't1', segs: t1 });
   if (dl.title >= 2) lines.push({ key: 't2', segs: t2 });
-  for (const [j, segs] of wrapSegs(
-    [
-      {
-        text:
-          '  ' +
-          cellsText(
-            POD_COLUMNS.map((x) => x.header),
-            table,
-          ),
-        bold: true,
-      },
-    ],
-    p.width,
-  ).entries())
-    lines.push({ key: `ph${j}`, segs });
-  const headerExtra = lines.length - dl.title - 1;
-  const rowLines = new Map<number, Seg[][]>();
-  const linesOf = (i: number) => {
-    let l = rowLines.get(i);
-    if (!l) rowLines.set(i, (l = wrapSegs(podRowSegs(table.rows[i], table, i === p.podCursor), p.width)));
-    return l;
-  };
-  const podRoom = Math.max(0, dl.pods - headerExtra);
-  const { start, end } = wrappedWindow(p.podTop, p.podCursor, table.rows.length, (i) => linesOf(i).length, podRoom);
-  let used = 0;
-  for (let i = start; i < end; i++) {
-    for (const [j, segs] of linesOf(i).entries()) {
-      if (used++ >= podRoom) break;
-      lines.push({ key: `p:${table.rows[i].name}:${j}`, segs, inverse: i === p.podCursor });
-    }
+  lines.push({ key: 'ph', segs: [{ text: `  ${cellsText([...POD_HEADERS], table)}`, bold: true }] });
+  // lines the pods do not need go to the sentences below: the deletion order's entries, then the why
+  let spare = Math.max(0, dl.pods - Math.max(1, table.rows.length));
+  const podRoom = Math.max(0, dl.pods - spare);
+  let deletionRoom = dl.deletion;
+  if (dl.deletion > 0 && spare > 0) {
+    const need = 1 + c.delete.reduce((n, d, i) => n + deletionEntry(d, i, p.width).length, 0);
+    const more = Math.min(spare, Math.max(0, need - dl.deletion));
+    deletionRoom += more;
+    spare -= more;
   }
+  const whyRoom = dl.why > 0 ? dl.why + spare : 0;
+  const start = scrollTo(p.podTop, p.podCursor, podRoom, table.rows.length);
+  let used = 0;
+  for (let i = start; i < Math.min(table.rows.length, start + podRoom); i++, used++)
+    lines.push({ key: `p:${table.rows[i].name}`, segs: podRowSegs(table.rows[i], table, i === p.podCursor), inverse: i === p.podCursor });
   if (table.rows.length === 0) {
     lines.push({ key: 'p:none', segs: [{ text: '  (no pods match or belong to this controller)', dim: true }] });
     used++;
   }
   for (let i = used; i < podRoom; i++) lines.push({ key: `p:pad${i}`, segs: [] });
 
-  if (dl.deletion > 0) lines.push(...deletionLines(c, dl.deletion, p.width));
-  if (dl.why > 0) {
+  if (deletionRoom > 0) lines.push(...deletionLines(c, deletionRoom, p.width));
+  if (whyRoom > 0) {
     const r = table.rows[p.podCursor];
     lines.push({ key: 'wt', segs: titleSegs(r ? `Why: ${r.name}` : 'Why', p.width) });
-    const room = dl.why - 1;
-    const wrapped = wrap(whyText(c, r, p.awaited ?? null), p.width - 1, ' ', ' ');
-    const shown = wrapped.slice(0, room);
-    if (wrapped.length > room && room > 0) shown[room - 1] = truncate(shown[room - 1], p.width - 3).replace(/…$/, '') + '…';
-    shown.forEach((text, i) => {
+    firstLines(wrap(whyText(c, r, p.awaited ?? null), p.width - 1, ' ', ' '), whyRoom - 1, p.width).forEach((text, i) => {
       lines.push({ key: `w:${i}`, segs: [{ text }] });
     });
   }

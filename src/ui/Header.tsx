@@ -4,7 +4,8 @@
 import { Box } from 'ink';
 import type { PlanController } from '../core/plan-types.js';
 import { formatTime } from '../core/time.js';
-import { Line, type Seg } from './line.js';
+import type { LineItem } from './layout.js';
+import { fitLineItems, Line, type Seg } from './line.js';
 import { agoText, isDrifted, SORT_LABELS, type PlanFrame, type SortKey, type WatchMeta } from './state.js';
 
 export interface FrameCounts {
@@ -57,41 +58,61 @@ export function clockTime(ms: number): string {
   return formatTime(ms).slice(11, 19);
 }
 
+const ALWAYS = Number.POSITIVE_INFINITY;
+
+/**
+ * The two header lines at `p.width`. What goes first when they do not fit: line 1 the title, the
+ * scope, the context (the mode stays); line 2 the sort, the "(2s ago)", the update time, the pods,
+ * the waiting and skipped counts (controllers and drifted stay).
+ */
 export function headerLines(p: HeaderProps): [Seg[], Seg[]] {
-  const first: Seg[] = [];
+  const first: LineItem<Seg>[] = [];
   if (p.paused)
-    first.push(
-      { text: p.waiting > 0 ? ` PAUSED (${p.waiting} update${p.waiting === 1 ? '' : 's'} waiting) ` : ' PAUSED ', color: 'yellow', inverse: true, bold: true },
-      { text: ' ' },
-    );
+    first.push({
+      segs: [
+        {
+          text: p.waiting > 0 ? ` PAUSED (${p.waiting} update${p.waiting === 1 ? '' : 's'} waiting) ` : ' PAUSED ',
+          color: 'yellow',
+          inverse: true,
+          bold: true,
+        },
+        { text: ' ' },
+      ],
+      keep: ALWAYS,
+    });
   first.push(
-    { text: 'rs-reconcile watch', bold: true },
-    { text: '  context ', dim: true },
-    { text: p.meta.context || '-' },
-    { text: '  ', dim: true },
-    { text: p.meta.scope },
-    { text: '  mode ', dim: true },
-    { text: p.meta.mode, color: MODE_COLOR[p.meta.mode], bold: true },
+    { segs: [{ text: 'rs-reconcile watch', bold: true }], keep: 1 },
+    { segs: [{ text: '  context ', dim: true }, { text: p.meta.context || '-' }], keep: 3 },
+    { segs: [{ text: '  ', dim: true }, { text: p.meta.scope }], keep: 2 },
+    {
+      segs: [
+        { text: '  mode ', dim: true },
+        { text: p.meta.mode, color: MODE_COLOR[p.meta.mode], bold: true },
+      ],
+      keep: ALWAYS,
+    },
   );
-  const second: Seg[] = [];
+  const second: LineItem<Seg>[] = [];
   if (!p.frame) {
-    second.push({ text: 'waiting for the first snapshot…', dim: true });
-    return [first, second];
+    second.push({ segs: [{ text: 'waiting for the first snapshot…', dim: true }], keep: ALWAYS });
+    return [fitLineItems(first, p.width), fitLineItems(second, p.width)];
   }
   const c = frameCounts(p.frame);
-  second.push({ text: 'controllers ', dim: true }, { text: String(c.controllers), bold: true });
-  if (p.filter !== '') second.push({ text: ` (${p.shown} shown)`, dim: true });
-  second.push({ text: '  drifted ', dim: true }, { text: String(c.drifted), bold: true, color: c.drifted > 0 ? 'yellow' : 'green' });
-  if (c.waiting > 0) second.push({ text: '  waiting ', dim: true }, { text: String(c.waiting), bold: true, color: 'cyan' });
-  if (c.skipped > 0) second.push({ text: '  skipped ', dim: true }, { text: String(c.skipped), bold: true, color: 'red' });
-  second.push({ text: '  pods ', dim: true }, { text: String(p.frame.pods), bold: true });
+  const item = (keep: number, ...segs: Seg[]) => second.push({ segs, keep });
+  item(ALWAYS, { text: 'controllers ', dim: true }, { text: String(c.controllers), bold: true });
+  if (p.filter !== '') item(ALWAYS, { text: ` (${p.shown} shown)`, dim: true });
+  item(ALWAYS, { text: '  drifted ', dim: true }, { text: String(c.drifted), bold: true, color: c.drifted > 0 ? 'yellow' : 'green' });
+  if (c.waiting > 0) item(5, { text: '  waiting ', dim: true }, { text: String(c.waiting), bold: true, color: 'cyan' });
+  if (c.skipped > 0) item(5, { text: '  skipped ', dim: true }, { text: String(c.skipped), bold: true, color: 'red' });
+  item(4, { text: '  pods ', dim: true }, { text: String(p.frame.pods), bold: true });
   if (p.meta.mode === 'snapshot') {
-    second.push({ text: '  snapshot at ', dim: true }, { text: p.frame.plan.now });
+    item(3, { text: '  snapshot at ', dim: true }, { text: p.frame.plan.now });
   } else {
-    second.push({ text: '  updated ', dim: true }, { text: clockTime(p.frame.at) }, { text: ` (${agoText(p.now - p.frame.at)})`, dim: true });
+    item(3, { text: '  updated ', dim: true }, { text: clockTime(p.frame.at) });
+    item(2, { text: ` (${agoText(p.now - p.frame.at)})`, dim: true });
   }
-  second.push({ text: '  sort ', dim: true }, { text: SORT_LABELS[p.sort] });
-  return [first, second];
+  item(1, { text: '  sort ', dim: true }, { text: SORT_LABELS[p.sort] });
+  return [fitLineItems(first, p.width), fitLineItems(second, p.width)];
 }
 
 export function Header(p: HeaderProps) {

@@ -1,7 +1,7 @@
 // `?`: the keys and what the columns mean, in place of the main pane.
 
 import { Box } from 'ink';
-import { Line, titleSegs, type Seg } from './line.js';
+import { Line, titleSegs, wrapSegs, type Seg } from './line.js';
 
 export const HELP_LINES: [string, string][] = [
   ['↑ ↓  j k', 'move (in the detail view: the pod cursor)'],
@@ -24,10 +24,22 @@ export const HELP_LINES: [string, string][] = [
   ['bar', 'ready out of desired'],
 ];
 
-export function HelpOverlay({ rows, width }: { rows: number; width: number }) {
-  const keyWidth = Math.max(...HELP_LINES.map(([k]) => k.length)) + 2;
+/** The help's lines at `width`: each key, then what it does wrapped at words under itself. */
+export function helpLines(width: number): Seg[][] {
+  // the sentences start after the indent, the key and two spaces; below 60 columns the keys take
+  // less room (a longer key then ends in one space): the sentences need it more
+  const longest = Math.max(...HELP_LINES.map(([k]) => k.length));
+  const keyRoom = width >= 60 ? longest + 2 : Math.min(longest + 2, Math.max(6, Math.floor(width / 4)));
   const lines: Seg[][] = [titleSegs('Help', width, [{ text: ' (Esc or ? to close)', dim: true }])];
-  for (const [k, v] of HELP_LINES) lines.push([{ text: '  ' + k.padEnd(keyWidth), bold: true }, { text: v }]);
+  for (const [k, v] of HELP_LINES) {
+    const key = k.length + 2 <= keyRoom ? k.padEnd(keyRoom) : `${k} `;
+    lines.push(...wrapSegs([{ text: '  ' + key, bold: true }, { text: v }], width, 2 + keyRoom));
+  }
+  return lines;
+}
+
+export function HelpOverlay({ rows, width }: { rows: number; width: number }) {
+  const lines = helpLines(width);
   return (
     <Box flexDirection="column" height={rows}>
       {lines.slice(0, rows).map((segs, i) => (

@@ -3,8 +3,8 @@
 
 import { Box } from 'ink';
 import { humanDuration, kindShort } from '../render/text.js';
-import { logLineSegs } from './LogPane.js';
-import { Line, titleSegs, type Seg } from './line.js';
+import { logLines } from './LogPane.js';
+import { Line, titleSegs, wrapSegs, type Seg } from './line.js';
 import type { LogEntry, QueueInfo } from './state.js';
 
 const SHORT_QUEUE: Record<string, string> = { replicaset: 'rs', replicationmanager: 'rc' };
@@ -50,12 +50,16 @@ export interface QueuePaneProps {
 
 export function QueuePane(p: QueuePaneProps) {
   if (p.rows <= 0) return null;
-  const lines: Seg[][] = [titleSegs('Controller', p.width), queueSegs(p.queue, p.width), expectationSegs(p.queue)];
+  // the queues and the expectations wrap at their words; the actions below take what is left
+  const lines: Seg[][] = [
+    titleSegs('Controller', p.width),
+    ...wrapSegs(queueSegs(p.queue, p.width), p.width, 2),
+    ...wrapSegs(expectationSegs(p.queue), p.width, 2),
+  ];
   const room = p.rows - lines.length;
   if (room > 0) {
-    const acts = p.actions.slice(Math.max(0, p.actions.length - room));
-    if (acts.length === 0) lines.push([{ text: 'no actions yet', dim: true }]);
-    for (const a of acts) lines.push(logLineSegs(a));
+    if (p.actions.length === 0) lines.push([{ text: 'no actions yet', dim: true }]);
+    else lines.push(...logLines(p.actions, room, p.width));
   }
   return (
     <Box flexDirection="column" height={p.rows}>

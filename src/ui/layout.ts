@@ -78,19 +78,122 @@ export function scrollTo(top: number, cursor: number, visible: number, total: nu
   return Math.min(Math.max(0, t), maxTop);
 }
 
+// ---------------------------------------------------------------------------------------------
+// Widths. Every pane asks here how wide each column is at the terminal's width, so that no row is
+// ever wider than the screen (a row that wraps would look like two rows). A table first narrows
+// and drops columns in its stated order (what it says least goes first), and only then, as the
+// last resort, cuts the names and reasons that still do not fit with "…". The orders are the
+// constants below; docs/how-it-works.md ("watch at every width") says the same in words.
+
+/** One table column as the layout sees it. */
+export interface ColumnSpec {
+  id: string;
+  /** The widest of its cells and its header. */
+  natural: number;
+  /** Its abbreviated width (shorter cells that lose little: `yes` for `yes 3d`); absent: none. */
+  narrow?: number;
+  /** Every cell is the default (no cost set, no restart): dropping it hides nothing. */
+  empty?: boolean;
+  /** The narrowest a name or a reason may be cut to with "…" as the last resort; absent: never cut. */
+  cut?: number;
+}
+
+/** One step of a table's priority: narrow a column, or drop it (only when `ifEmpty` says nothing is lost, if set). */
+export type GiveWay = { narrow: string } | { drop: string; ifEmpty?: boolean };
+
+export interface TableFit {
+  /** Width of every column shown, by id; a dropped column is absent. */
+  widths: Map<string, number>;
+  /** Ids of the columns shown, in their order. */
+  shown: string[];
+}
+
 /**
- * The rows [start, end) to draw in `room` lines when a row may take several lines (a name that is
- * wider than its column wraps): from `top`, moved down as little as needed to show all of the
- * cursor's row, then as many whole rows after it as fit.
+ * The columns of a table in `width` characters: `fixed` of them are taken (a cursor, an indent),
+ * `gap` spaces go between two columns. The steps of `order` are taken one by one until the row
+ * fits; then the columns that may be cut give way, the widest first, down to their floor.
  */
-export function wrappedWindow(top: number, cursor: number, total: number, heightOf: (i: number) => number, room: number): { start: number; end: number } {
-  if (total === 0 || room <= 0) return { start: 0, end: 0 };
-  const c = Math.min(Math.max(0, cursor), total - 1);
-  let start = Math.min(Math.max(0, top), c);
-  let used = 0;
-  for (let i = start; i <= c; i++) used += heightOf(i);
-  while (used > room && start < c) used -= heightOf(start++);
-  let end = c + 1;
-  while (end < total && used + heightOf(end) <= room) used += heightOf(end++);
-  return { start, end };
+export function fitTable(columns: ColumnSpec[], order: readonly GiveWay[], width: number, o: { gap: number; fixed: number }): TableFit {
+  const widths = new Map(columns.map((c) => [c.id, c.natural]));
+  const byId = new Map(columns.map((c) => [c.id, c]));
+  const total = () => o.fixed + [...widths.values()].reduce((n, w) => n + w, 0) + o.gap * Math.max(0, widths.size - 1);
+  for (const step of order) {
+    if (total() <= width) break;
+    if ('narrow' in step) {
+      const c = byId.get(step.narrow);
+      if (c?.narrow !== undefined && widths.has(c.id)) widths.set(c.id, Math.min(widths.get(c.id) ?? 0, c.narrow));
+    } else if (widths.has(step.drop) && (!step.ifEmpty || byId.get(step.drop)?.empty)) widths.delete(step.drop);
+  }
+  let over = total() - width;
+  while (over > 0) {
+    let pick: ColumnSpec | null = null;
+    for (const c of columns) {
+      const w = widths.get(c.id);
+      if (w === undefined || c.cut === undefined || w <= c.cut) continue;
+      if (!pick || w > (widths.get(pick.id) ?? 0)) pick = c;
+    }
+    if (!pick) break; // a terminal narrower than every floor: the line itself is cut
+    widths.set(pick.id, (widths.get(pick.id) ?? 0) - 1);
+    over--;
+  }
+  return { widths, shown: columns.filter((c) => widths.has(c.id)).map((c) => c.id) };
+}
+
+/**
+ * The controllers list, least telling first: the numbers narrow to their widest cell, the ready
+ * bar halves then goes, ADP/REL go when no row adopts or releases, then AVL, RDY, ADP/REL
+ * and CUR. DES, CRT and DEL stay; the name is cut last.
+ */
+export const LIST_ORDER: readonly GiveWay[] = [
+  ...['DES', 'CUR', 'RDY', 'AVL', 'ADP', 'REL', 'CRT', 'DEL'].map((id) => ({ narrow: id })),
+  { narrow: 'BAR' },
+  { drop: 'BAR' },
+  { drop: 'ADP', ifEmpty: true },
+  { drop: 'REL', ifEmpty: true },
+  { drop: 'AVL' },
+  { drop: 'RDY' },
+  { drop: 'REL' },
+  { drop: 'ADP' },
+  { drop: 'CUR' },
+];
+
+/**
+ * A controller's pods, least telling first: COST and RST when they say nothing, READY without
+ * its duration, PHASE abbreviated, then AGE, COST, RST, NODE, PHASE and READY. NAME, DECISION,
+ * REASON and DEL (the place in the deletion order) stay; the name and the reason are cut last.
+ */
+export const POD_ORDER: readonly GiveWay[] = [
+  { drop: 'COST', ifEmpty: true },
+  { drop: 'RST', ifEmpty: true },
+  { narrow: 'READY' },
+  { narrow: 'PHASE' },
+  { drop: 'AGE' },
+  { drop: 'COST' },
+  { drop: 'RST' },
+  { drop: 'NODE' },
+  { drop: 'PHASE' },
+  { drop: 'READY' },
+];
+
+/** The history pane: the time goes first; then who, the pod and the reason are cut, the widest first. */
+export const HISTORY_ORDER: readonly GiveWay[] = [{ drop: 'TIME' }];
+
+/** A line made of items (a header, a title, the key line): the items of lowest `keep` go first, the last of equals first. */
+export interface LineItem<T> {
+  segs: T[];
+  /** Higher stays longer; Infinity is never dropped (it may still be cut as the last resort). */
+  keep: number;
+}
+
+/** The items of a line that fit `width`, in their order (each item's width is measured by `widthOf`). */
+export function fitItems<T>(items: LineItem<T>[], width: number, widthOf: (segs: T[]) => number): T[] {
+  const kept = items.map(() => true);
+  let total = items.reduce((n, it) => n + widthOf(it.segs), 0);
+  const ranks = items.map((it, i) => ({ keep: it.keep, i })).sort((a, b) => a.keep - b.keep || b.i - a.i);
+  for (const { keep, i } of ranks) {
+    if (total <= width || keep === Number.POSITIVE_INFINITY) break;
+    kept[i] = false;
+    total -= widthOf(items[i].segs);
+  }
+  return items.filter((_, i) => kept[i]).flatMap((it) => it.segs);
 }

@@ -5,6 +5,7 @@
 import { Text } from 'ink';
 import { createContext, useContext } from 'react';
 import { sanitize } from '../render/text.js';
+import { fitItems, type LineItem } from './layout.js';
 
 export interface Seg {
   text: string;
@@ -57,27 +58,72 @@ function sameStyle(a: Seg, b: Seg): boolean {
 }
 
 /**
- * Segments wrapped at `width` visible characters, as a terminal wraps a line that is too long:
- * nothing is cut, the rest goes on the next line. Names and reasons are what people copy, so a
- * row that does not fit takes two lines rather than losing characters.
+ * Segments wrapped at word boundaries to `width` visible characters, for sentences (reasons,
+ * messages, log lines): a line breaks at a space, the spaces at the break are dropped, and the
+ * lines after the first start with `indent` spaces. A word longer than a whole line is the only
+ * thing broken. Nothing is lost: the words of the lines, in order, are the words of the segments.
  */
-export function wrapSegs(segs: Seg[], width: number): Seg[][] {
+export function wrapSegs(segs: Seg[], width: number, indent = 0): Seg[][] {
   const w = Math.max(1, width);
-  const lines: Seg[][] = [[]];
-  let room = w;
+  const pad = Math.min(Math.max(0, indent), w - 1);
+  // words with their style; a word may span segments (`#1 ` then `name`: two words; `a` `b`: one)
+  const words: Seg[][] = [];
+  /** Spaces before each word in the text (kept inside a line; at a break they go). */
+  const gaps: number[] = [];
+  let open = false;
+  let gap = 0;
   for (const s of segs) {
-    let chars = [...sanitize(s.text)];
-    while (chars.length > 0) {
-      if (room === 0) {
-        lines.push([]);
-        room = w;
+    for (const part of sanitize(s.text).split(/( +)/)) {
+      if (part === '') continue;
+      if (part.startsWith(' ')) {
+        open = false;
+        gap += part.length;
+        continue;
       }
-      const take = chars.slice(0, room);
-      lines[lines.length - 1].push({ ...s, text: take.join('') });
-      room -= take.length;
-      chars = chars.slice(take.length);
+      if (open) words[words.length - 1].push({ ...s, text: part });
+      else {
+        gaps.push(gap);
+        words.push([{ ...s, text: part }]);
+        open = true;
+      }
+      gap = 0;
     }
   }
+  const lines: Seg[][] = [[]];
+  let used = 0;
+  let start = 0; // where the words of the current line begin
+  const newLine = () => {
+    lines.push(pad > 0 ? [{ text: ' '.repeat(pad) }] : []);
+    used = start = pad;
+  };
+  words.forEach((word, i) => {
+    const size = word.reduce((n, s) => n + len(s.text), 0);
+    // the spaces before the first word of the text are its indentation; other line starts drop them
+    const space = i === 0 ? Math.min(gaps[0], w - 1) : used > start ? gaps[i] : 0;
+    if (i === 0 && space > 0) start = space;
+    if (used + space + size <= w) {
+      if (space) lines[lines.length - 1].push({ text: ' '.repeat(space) });
+      lines[lines.length - 1].push(...word);
+      used += space + size;
+      return;
+    }
+    if (used > start) newLine();
+    else if (i === 0 && space > 0) {
+      lines[0].push({ text: ' '.repeat(space) });
+      used = space;
+    }
+    // a word wider than a whole line: broken where the line ends, the only split there is
+    for (const s of word) {
+      let chars = [...s.text];
+      while (chars.length > 0) {
+        if (used >= w) newLine();
+        const take = chars.slice(0, w - used);
+        lines[lines.length - 1].push({ ...s, text: take.join('') });
+        used += take.length;
+        chars = chars.slice(take.length);
+      }
+    }
+  });
   return lines;
 }
 
@@ -126,9 +172,22 @@ export function Line({ segs, width, inverse }: { segs: Seg[]; width: number; inv
   );
 }
 
-/** A section title: `── Title ───────` across the width. */
+/** The items of a line that fit `width`; the line starts with its first item's words, not the spaces that parted it from a dropped one. */
+export function fitLineItems(items: LineItem<Seg>[], width: number): Seg[] {
+  const segs = fitItems(items, width, (x) => x.reduce((n, s) => n + len(s.text), 0));
+  if (segs.length === 0 || segs[0] === items[0]?.segs[0]) return segs;
+  return [{ ...segs[0], text: segs[0].text.trimStart() }, ...segs.slice(1)];
+}
+
+/** A section title: `── Title ───────` across the width; the extras that do not fit go, the last first. */
 export function titleSegs(title: string, width: number, extra?: Seg[]): Seg[] {
-  const head: Seg[] = [{ text: '── ', dim: true }, { text: title, bold: true }, ...(extra ?? [])];
+  const items: LineItem<Seg>[] = [
+    { segs: [{ text: '── ', dim: true }], keep: Number.POSITIVE_INFINITY },
+    { segs: [{ text: title, bold: true }], keep: Number.POSITIVE_INFINITY },
+    ...(extra ?? []).map((s, i) => ({ segs: [s], keep: -i })),
+  ];
+  // the closing rule needs a space and at least two dashes
+  const head = fitItems(items, width - 3, (segs) => segs.reduce((n, s) => n + len(s.text), 0));
   const used = head.reduce((n, s) => n + len(s.text), 0) + 1;
   return [...head, { text: ' ' + '─'.repeat(Math.max(0, width - used)), dim: true }];
 }

@@ -176,6 +176,8 @@ describe('reconcile on the sandbox', () => {
     expect(report.failed).toBe(0);
     const statusWrites = sb!.audit().filter((a) => a.verb === 'update' && a.subresource === 'status');
     expect(statusWrites.map((a) => a.code)).toEqual([409, 200]);
+    // the action says why the write went twice (watch's log words it)
+    expect(report.controllers[0].outcome.actions.find((a) => a.action === 'status')).toMatchObject({ ok: true, retried: { code: 409, reason: 'Conflict' } });
   });
 
   it('does not adopt when the ReplicaSet was re-created under the same name (uid check)', async () => {

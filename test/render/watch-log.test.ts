@@ -61,6 +61,20 @@ describe('actions', () => {
       text: 'rs shop/web: update status failed (409): conflict',
     });
   });
+
+  it('a status write that went twice says why: a conflict is the controller changing since it was read', () => {
+    const note = 'replicas 3, ready 3, available 3';
+    expect(actionText('ReplicaSet', 'shop/web', { action: 'status', ok: true, note, retried: { code: 409, reason: 'Conflict' } })).toEqual({
+      level: 'action',
+      text: 'rs shop/web: update status (replicas 3, ready 3, available 3); status write retried after a conflict (409): the ReplicaSet changed since it was read',
+    });
+    expect(actionText('ReplicationController', 'legacy/db', { action: 'status', ok: true, note, retried: { code: 409, reason: 'Conflict' } }).text).toContain(
+      'the ReplicationController changed since it was read',
+    );
+    expect(
+      actionText('ReplicaSet', 'shop/web', { action: 'status', ok: false, code: 500, error: 'boom', retried: { code: 500, reason: 'InternalError' } }).text,
+    ).toBe('rs shop/web: update status failed (500): boom; status write retried after 500 InternalError');
+  });
 });
 
 describe('news into log entries', () => {

@@ -44,22 +44,33 @@ describe('DetailPane', () => {
     for (const l of lines(lastFrame())) expect(width(l)).toBeLessThanOrEqual(80);
   });
 
-  it('never cuts a name or a reason: at 60 columns COST goes, and rows that still do not fit wrap', async () => {
-    const frame = frameOf(await loadExamples('drifted-replicaset'));
+  it('at 60, 80, 120 and 160 columns a pod row is one line: columns go in POD_ORDER, names and reasons stay whole while they can', async () => {
+    const frame = frameOf(await loadExamples('scale-down-ranking'));
     const c = frame.plan.controllers[0];
     const model = frame.explain(c)!;
-    const { lastFrame } = render(<DetailPane controller={c} model={model} podCursor={0} podTop={0} rows={30} width={60} />);
-    const text = lastFrame() ?? '';
-    const joined = text.replace(/\s+/g, '');
-    for (const pod of model.pods) {
-      expect(joined).toContain(pod.name);
-      expect(joined).toContain(pod.reason);
+    const expected: Record<number, RegExp> = {
+      60: /^ {2}NAME +DECISION REASON +READY DEL$/,
+      80: /^ {2}NAME +DECISION REASON +NODE +PHASE +READY RST COST DEL$/,
+      120: /^ {2}NAME +DECISION +REASON +NODE +PHASE +READY +RST +AGE +COST +DEL$/,
+      160: /^ {2}NAME +DECISION +REASON +NODE +PHASE +READY +RST +AGE +COST +DEL$/,
+    };
+    for (const w of [60, 80, 120, 160]) {
+      const { lastFrame, stdout } = render(<DetailPane controller={c} model={model} podCursor={0} podTop={0} rows={30} width={w} />);
+      resize(stdout, w, 40);
+      const out = lines(lastFrame());
+      for (const l of out) expect(width(l)).toBeLessThanOrEqual(w);
+      const head = out.findIndex((l) => /^ {2}NAME /.test(l));
+      expect(out[head]).toMatch(expected[w]);
+      // every pod: one line that starts with its whole name and its decision
+      const rows = out.slice(head + 1, head + 1 + model.pods.length);
+      expect(rows.map((l) => l.slice(2).split(/ +/)[0]).sort()).toEqual(model.pods.map((p) => p.name).sort());
+      for (const l of rows) expect(l).toMatch(/^[> ] \S+ +(keep|delete|adopt|release|ignore) +Owned\w+/);
+      // the sentences below wrap at words: every word of the deletion order's first entry is whole
+      const words = new Set(c.delete.flatMap((d, i) => `#${i + 1} ${d.name} ${d.reason}: ${d.message}`.split(/\s+/)));
+      const at = out.findIndex((l) => l.startsWith('#1 '));
+      for (const l of out.slice(at, at + 3).filter((x) => !x.startsWith('──')))
+        for (const word of l.trim().split(/\s+/)) if (word !== '…') expect(words).toContain(word);
     }
-    // the pod table (below the two title lines) cuts nothing: its rows wrap whole
-    expect(lines(text).slice(2).join('\n')).not.toContain('…');
-    expect(text).not.toMatch(/\bCOST\b/);
-    expect(text).toMatch(/\bAGE\b/);
-    for (const l of lines(text)) expect(width(l)).toBeLessThanOrEqual(60);
   });
 
   it('a pod in the deletion order says delete, in the colour of deletes', async () => {
@@ -105,5 +116,25 @@ describe('DetailPane', () => {
       /^keep \(OwnedMatching\): .* Warning OverlappingSelectors: 4 pods are also selected by ReplicaSet api-canary/,
     );
     expect(lastFrame()).toContain('Warning OverlappingSelectors');
+  });
+});
+
+describe('DetailPane: the lines the pods do not need', () => {
+  it('go to the deletion order, so that its entry is whole at 60 columns, then to the why', async () => {
+    const frame = frameOf(await loadExamples('orphaned-pods'));
+    const c = frame.plan.controllers.find((x) => x.name === 'orders-api')!;
+    const model = frame.explain(c)!;
+    // the main pane of an 80x24 terminal (16 lines), 60 columns wide: 3 pods, 1 delete
+    const { lastFrame } = render(<DetailPane controller={c} model={model} podCursor={0} podTop={0} rows={16} width={60} />);
+    const out = lines(lastFrame());
+    const at = out.findIndex((l) => l.startsWith('── Deletion order'));
+    const entry = out.slice(
+      at + 1,
+      out.findIndex((l) => l.startsWith('── Why')),
+    );
+    expect(entry.join(' ').replace(/\s+/g, ' ')).toBe(`#1 ${c.delete[0].name} ${c.delete[0].reason}: ${c.delete[0].message}`.replace(/\s+/g, ' '));
+    expect(entry.join('')).not.toContain('…');
+    for (const l of out) expect(width(l)).toBeLessThanOrEqual(60);
+    expect(out.length).toBeLessThanOrEqual(16);
   });
 });

@@ -77,7 +77,7 @@ describe.skipIf(!TMUX)(`in a terminal (tmux)${noTmux}`, () => {
     expect(t.alternateScreen()).toBe(true);
     expect(s).not.toContain('BEFORE-WATCH');
     expect(s).toMatch(/^rs-reconcile watch {2}context - {2}file scale-down-ranking\.yaml · all namespaces {2}mode snapshot/m);
-    expect(s).toMatch(/^> \* rs search-5f7c9\s+3\s+9\s+6\s+6\s+0\s+0\s+0\s+6 █{10}$/m);
+    expect(s).toMatch(/^> \* rs search-5f7c9\s+3\s+9\s+6\s+6\s+0\s+0\s+0\s+6 █{20}$/m);
     expect(s).toContain('snapshot: 1 controller in scope, 9 pods');
     for (const line of s.split('\n')) expect([...line].length).toBeLessThanOrEqual(100);
 
@@ -238,6 +238,26 @@ describe('live, against the embedded API server', () => {
       expect(t.alternateScreen()).toBe(false);
     } finally {
       t.kill();
+    }
+  });
+
+  it('piped --reconcile: a status write refused with 409 Conflict and retried says so in its action line', async () => {
+    await core.createNamespace({ body: { metadata: { name: 'conflict' } } });
+    await apps.createNamespacedReplicaSet({ namespace: 'conflict', body: RS('api', 1) });
+    const fault = sb.faults.set({ verb: 'update', resource: 'replicasets/status', namespace: 'conflict', errorRate: 1, code: 409, count: 1 });
+    try {
+      const w = start(['watch', '-n', 'conflict', '--reconcile']);
+      await w.waitFor(
+        /Z rs conflict\/api: update status \([^)]*\); status write retried after a conflict \(409\): the ReplicaSet changed since it was read\n/,
+        'the retried status write',
+        30_000,
+      );
+      const writes = sb.audit().filter((a) => a.verb === 'update' && a.subresource === 'status' && a.namespace === 'conflict');
+      expect(writes.map((a) => a.code).slice(0, 2)).toEqual([409, 200]);
+      w.child.kill('SIGINT');
+      expect(await w.exited).toBe(130);
+    } finally {
+      sb.faults.clear(fault);
     }
   });
 

@@ -89,9 +89,9 @@ describe('HistoryPane', () => {
     const lines = (lastFrame() ?? '').split('\n');
     expect(lines[0]).toMatch(/^── History rs shop\/web · who verb pod reason predicted · w: timeline page · h: log ─+$/);
     expect(lines.slice(1)).toEqual([
-      '00:00:01 replicaset-controller delete  web-1 NotReady yes',
-      '00:00:02 kubectl               scale   - - -',
-      '00:00:03 replicaset-controller delete  web-3 - NO',
+      '00:00:01 replicaset-controller delete web-1 NotReady yes',
+      '00:00:02 kubectl               scale  -     -        -',
+      '00:00:03 replicaset-controller delete web-3 -        NO',
     ]);
     expect(shortWho('system:serviceaccount:kube-system:replication-controller')).toBe('replication-controller');
   });
