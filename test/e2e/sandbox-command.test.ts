@@ -3,7 +3,7 @@
 // and when it stops (Ctrl-C, SIGTERM) it removes that kubeconfig, says so, and exits 130 / 143.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -25,8 +25,8 @@ interface Stopped {
 }
 
 /** Starts the sandbox with `flags`, waits for its hint line, reads the kubeconfig at `path`, then sends `signal`. */
-async function runUntil(flags: string[], path: string, signal: NodeJS.Signals): Promise<Stopped> {
-  const child = spawn(process.execPath, [RUN_JS, 'sandbox', '--nodes', '0', ...flags], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' } });
+async function runUntil(flags: string[], path: string, signal: NodeJS.Signals, env: Record<string, string> = {}): Promise<Stopped> {
+  const child = spawn(process.execPath, [RUN_JS, 'sandbox', '--nodes', '0', ...flags], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1', ...env } });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (c) => (stdout += c));
@@ -80,10 +80,37 @@ describe('sandbox --write-kubeconfig', () => {
     }
   }, 90_000);
 
+  it('without --write-kubeconfig: an owner-only file under $XDG_RUNTIME_DIR, never in the working directory', async () => {
+    const runtime = await mkdtemp(join(tmpdir(), 'sbx-runtime-'));
+    try {
+      const path = join(runtime, 'rs-reconcile-sandbox', 'kubeconfig');
+      const r = await runUntil([], path, 'SIGINT', { XDG_RUNTIME_DIR: runtime });
+      expect(r.code).toBe(130);
+      expect(r.stdout).toBe(`export KUBECONFIG=${path}\n`);
+      expect(r.written).toContain('name: rs-reconcile-sandbox');
+      expect(existsSync(join(ROOT, 'sandbox.kubeconfig'))).toBe(false);
+      expect(existsSync(join(runtime, 'rs-reconcile-sandbox'))).toBe(false); // file and its directory gone
+    } finally {
+      await rm(runtime, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it('a file that is not a kubeconfig: one line, a non-zero exit, the file untouched', async () => {
+    const path = join(dir, 'notes.yaml');
+    await writeFile(path, 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: mine}\n');
+    const r = cli(['sandbox', '--nodes', '0', '--write-kubeconfig', path]);
+    expect(r.status).not.toBe(0);
+    expect(r.stderr.trim()).toBe(
+      `error: "${path}" is not a kubeconfig (kind ConfigMap, not Config): refusing to write into it; name another file with --write-kubeconfig`,
+    );
+    expect(await readFile(path, 'utf8')).toBe('apiVersion: v1\nkind: ConfigMap\nmetadata: {name: mine}\n');
+  }, 60_000);
+
   it('--help names --write-kubeconfig', () => {
     const r = cli(['sandbox', '--help']);
     expect(r.status).toBe(0);
-    expect(r.stdout).toMatch(/^ {4}--write-kubeconfig='sandbox\.kubeconfig':\n {8}Where to write the kubeconfig \(removed again when the sandbox stops\)\.$/m);
+    expect(r.stdout).toMatch(/^ {4}--write-kubeconfig='':\n {8}The kubeconfig to merge the sandbox into \(made if absent; its entries taken out again/m);
+    expect(r.stdout).toMatch(/^ {4}--name='':\n {8}The sandbox's name: its cluster, user and context are rs-reconcile-NAME/m);
     expect(r.stdout).not.toMatch(/^ {4}--kubeconfig/m); // the deprecated spelling is not advertised
   });
 });
