@@ -106,6 +106,36 @@ describe('sandbox --write-kubeconfig', () => {
     expect(await readFile(path, 'utf8')).toBe('apiVersion: v1\nkind: ConfigMap\nmetadata: {name: mine}\n');
   }, 60_000);
 
+  it('the seed is in --audit-log as creates: history after a sandbox session judges every controller write', async () => {
+    const path = join(dir, 'hist.kubeconfig');
+    const audit = join(dir, 'hist-audit.log');
+    const child = spawn(
+      process.execPath,
+      [RUN_JS, 'sandbox', '--nodes', '3', '--seed', join(ROOT, 'examples', 'drifted-replicaset.yaml'), '--write-kubeconfig', path, '--audit-log', audit],
+      { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' } },
+    );
+    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+    let stderr = '';
+    await new Promise<void>((resolve, reject) => {
+      child.stderr.on('data', (c) => {
+        stderr += c;
+        if (stderr.includes('Ctrl-C to stop.')) resolve();
+      });
+      child.on('exit', () => reject(new Error(`sandbox exited: ${stderr}`)));
+    });
+    const r = cli(['reconcile', '-n', 'shop', '--yes'], { env: { KUBECONFIG: path }, timeout: 120_000 });
+    child.kill('SIGINT');
+    expect(await exited).toBe(130);
+    expect(r.status, r.stderr).toBe(0);
+    const h = cli(['history', `--audit-log=${audit}`, '-n', 'shop', '-o', 'json']);
+    const events = JSON.parse(h.stdout).events as { verb: string; pod: string | null; actor: { controller: boolean }; predicted: boolean | null }[];
+    const seeded = events.filter((e) => e.verb === 'create' && !e.actor.controller).map((e) => e.pod);
+    expect(seeded).toEqual([null, 'shop-web-7xk2p', 'shop-web-9mfqz', 'shop-web-c4r8t', 'shop-web-debug', 'shop-web-manual']);
+    const judged = events.filter((e) => e.actor.controller);
+    expect(judged.length).toBeGreaterThan(0);
+    expect(judged.map((e) => `${e.verb} ${e.pod}: ${e.predicted}`).filter((v) => !v.endsWith(': true'))).toEqual([]);
+  }, 180_000);
+
   it('--help names --write-kubeconfig', () => {
     const r = cli(['sandbox', '--help']);
     expect(r.status).toBe(0);
