@@ -1,12 +1,13 @@
 // `rs-reconcile sandbox` (the built CLI) as a shell runs it: --write-kubeconfig names the file it
 // writes (--kubeconfig, which everywhere else names a file to read, still works with a warning),
 // and when it stops (Ctrl-C, SIGTERM) it removes that kubeconfig, says so, and exits 130 / 143.
-import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
 import { cli, ensureBuilt, ROOT, RUN_JS } from './cli.js';
 
 let dir: string;
@@ -25,8 +26,15 @@ interface Stopped {
 }
 
 /** Starts the sandbox with `flags`, waits for its hint line, reads the kubeconfig at `path`, then sends `signal`. */
-async function runUntil(flags: string[], path: string, signal: NodeJS.Signals, env: Record<string, string> = {}): Promise<Stopped> {
-  const child = spawn(process.execPath, [RUN_JS, 'sandbox', '--nodes', '0', ...flags], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1', ...env } });
+async function runUntil(
+  flags: string[],
+  path: string,
+  signal: NodeJS.Signals,
+  env: Record<string, string> = {},
+  whileRunning: () => void = () => undefined,
+): Promise<Stopped> {
+  const nodes = flags.includes('--nodes') ? [] : ['--nodes', '0'];
+  const child = spawn(process.execPath, [RUN_JS, 'sandbox', ...nodes, ...flags], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1', ...env } });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (c) => (stdout += c));
@@ -39,7 +47,11 @@ async function runUntil(flags: string[], path: string, signal: NodeJS.Signals, e
     child.on('exit', () => reject(new Error(`sandbox exited: ${stderr}`)));
   });
   const written = await readFile(path, 'utf8');
-  child.kill(signal);
+  try {
+    whileRunning();
+  } finally {
+    child.kill(signal);
+  }
   const code = await exited;
   return { code, stdout, stderr, written };
 }
@@ -135,6 +147,77 @@ describe('sandbox --write-kubeconfig', () => {
     expect(judged.length).toBeGreaterThan(0);
     expect(judged.map((e) => `${e.verb} ${e.pod}: ${e.predicted}`).filter((v) => !v.endsWith(': true'))).toEqual([]);
   }, 180_000);
+
+  it("the README's sandbox transcripts are what a fresh sandbox prints (ports, paths and ages aside)", async () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    let section = readme.slice(readme.indexOf('## Try it without a cluster: `sandbox`'));
+    section = section.slice(0, section.indexOf('\n## ', 5));
+    const blocks = [...section.matchAll(/```console\n([\s\S]*?)```/g)].map((m) => m[1].split('\n').filter(Boolean));
+    const PROMPT = '~/rs-reconcile$ kubectl rs-reconcile ';
+    const starts = blocks.filter((b) => b[0].startsWith(`${PROMPT}sandbox `));
+    expect(starts).toHaveLength(2);
+    const stopBlock = blocks.find((b) => b[0] === '^C' && b.length === 2);
+    expect(stopBlock).toBeDefined();
+    const home = await mkdtemp(join(tmpdir(), 'sbx-readme-home-'));
+    const runtime = await mkdtemp(join(tmpdir(), 'sbx-readme-run-'));
+    const userKubeconfig = join(home, '.kube', 'config');
+    const userConfig =
+      'apiVersion: v1\nkind: Config\nclusters: [{name: prod, cluster: {server: "https://prod.example:6443"}}]\nusers: [{name: me, user: {token: t}}]\ncontexts: [{name: prod, context: {cluster: prod, user: me}}]\ncurrent-context: prod\n';
+    const normal = (t: string) =>
+      t
+        .replaceAll(runtime, '/run/user/1000')
+        .replaceAll(home, '/home/me')
+        .replace(/https:\/\/127\.0\.0\.1:\d+/g, 'https://127.0.0.1:PORT');
+    try {
+      await mkdir(join(home, '.kube'));
+      await writeFile(userKubeconfig, userConfig);
+      for (const block of starts) {
+        const args = block[0].slice(`${PROMPT}sandbox `.length).replace('~/.kube/config', userKubeconfig).split(' ');
+        const merging = args.includes('--write-kubeconfig');
+        const kubeconfig = merging ? userKubeconfig : join(runtime, 'rs-reconcile-sandbox', 'kubeconfig');
+        const getAt = block.indexOf('$ kubectl get rs,pods -n shop');
+        // what the sandbox prints: up to the other shell's first command, and the Ctrl-C block after the first transcript
+        const printed = (
+          getAt >= 0
+            ? [
+                ...block.slice(
+                  1,
+                  block.findIndex((l) => l.startsWith('$ ')),
+                ),
+                ...stopBlock!.slice(1),
+              ]
+            : block.slice(1)
+        )
+          .filter((l) => l !== '^C')
+          .map(normal);
+        // the README runs the default --nodes (3)
+        const r = await runUntil(args.includes('--nodes') ? args : [...args, '--nodes', '3'], kubeconfig, 'SIGINT', { XDG_RUNTIME_DIR: runtime }, () => {
+          if (getAt < 0) return;
+          const k = spawnSync('kubectl', ['get', 'rs,pods', '-n', 'shop'], {
+            encoding: 'utf8',
+            env: { PATH: process.env.PATH ?? '', HOME: home, KUBECONFIG: kubeconfig },
+          });
+          const noAge = (l: string) => l.replace(/\s+\S+$/, '');
+          expect(k.stdout.split('\n').filter(Boolean).map(noAge)).toEqual(block.slice(getAt + 1).map(noAge));
+        });
+        expect(r.code).toBe(130);
+        const got = [...normal(r.stdout).split('\n'), ...normal(r.stderr).split('\n')].filter(Boolean);
+        const port = (l: string) => l.replace(/https:\/\/127\.0\.0\.1:\d+/g, 'https://127.0.0.1:PORT');
+        expect(
+          got.filter((l) => l.startsWith('export ')),
+          block[0],
+        ).toEqual(printed.filter((l) => l.startsWith('export ')).map(port));
+        expect(
+          got.filter((l) => !l.startsWith('export ')),
+          block[0],
+        ).toEqual(printed.filter((l) => !l.startsWith('export ')).map(port));
+      }
+      expect(parseYaml(await readFile(userKubeconfig, 'utf8'))).toEqual(parseYaml(userConfig));
+    } finally {
+      await rm(home, { recursive: true, force: true });
+      await rm(runtime, { recursive: true, force: true });
+    }
+  }, 120_000);
 
   it('--help names --write-kubeconfig', () => {
     const r = cli(['sandbox', '--help']);
