@@ -125,7 +125,8 @@ async function ensurePrivateDir(dir: string): Promise<boolean> {
     if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw new UserError(`cannot create the directory "${dir}": ${(e as Error).message}`);
   }
   const st = await lstat(dir);
-  if (!st.isDirectory() || st.uid !== process.getuid?.() || (st.mode & 0o077) !== 0) {
+  const uid = process.getuid?.(); // POSIX only: elsewhere there are no owners and modes to check
+  if (!st.isDirectory() || (uid !== undefined && (st.uid !== uid || (st.mode & 0o077) !== 0))) {
     throw new UserError(`"${dir}" is not a private directory of this user: not writing the sandbox's kubeconfig there; name one with --write-kubeconfig`);
   }
   return false;

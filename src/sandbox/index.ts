@@ -206,12 +206,12 @@ interface SeedLoaded {
 }
 
 /**
- * A seeded object enters the audit log as the create that would have made it (the seed's user,
- * the object as given and as stored), so `history` over the log knows the state every later
- * write starts from.
+ * A seeded object enters the audit file as the create that would have made it (the seed's user,
+ * the object as given and as stored), so `history` over the file knows the state every later
+ * write starts from. Memory keeps only requests: tests and GET /sandbox/audit count those.
  */
 function recordSeedCreate(audit: AuditLog, { res, request, object }: SeedLoaded): void {
-  audit.record(
+  audit.recordInFile(
     {
       verb: 'create',
       resource: res.name,
