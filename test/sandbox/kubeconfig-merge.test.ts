@@ -283,3 +283,31 @@ describe('the default kubeconfig', () => {
     expect(fs.readdirSync(dir)).toEqual([]);
   });
 });
+
+describe('the kubeconfig write', () => {
+  it("waits for kubectl's FILE.lock, and a lock that stays is one line naming it; the file and the lock untouched", async () => {
+    const file = path.join(tempDir(), 'config');
+    fs.writeFileSync(file, USER_CONFIG);
+    fs.writeFileSync(`${file}.lock`, '');
+    await expect(start({ kubeconfigPath: file })).rejects.toThrow(
+      `the kubeconfig "${file}" is locked by ${file}.lock: another program is writing it (if none is, remove ${file}.lock)`,
+    );
+    expect(fs.readFileSync(file, 'utf8')).toBe(USER_CONFIG);
+    expect(fs.existsSync(`${file}.lock`)).toBe(true);
+  }, 30_000);
+
+  it.runIf(process.getuid?.() === 0)(
+    "an existing file keeps its owner (the merged file is given the old one's uid and gid); its mode becomes 0600",
+    async () => {
+      const file = path.join(tempDir(), 'config');
+      fs.writeFileSync(file, USER_CONFIG, { mode: 0o644 });
+      fs.chownSync(file, 1234, 2345);
+      const sb = await start({ kubeconfigPath: file });
+      const st = fs.statSync(file);
+      expect([st.uid, st.gid, st.mode & 0o777]).toEqual([1234, 2345, 0o600]);
+      await sb.stop();
+      const after = fs.statSync(file);
+      expect([after.uid, after.gid]).toEqual([1234, 2345]);
+    },
+  );
+});
