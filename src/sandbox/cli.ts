@@ -45,7 +45,7 @@ export function defaultKubeconfigPath(name: string, runtimeDir = process.env.XDG
 }
 
 /** The files a seed argument names: a file itself, a directory's *.yaml/*.yml/*.json at any depth (sorted, as kubectl -f DIR -R). */
-async function seedFilesOf(path: string): Promise<string[]> {
+async function seedFilesOf(path: string, seen = new Set<string>()): Promise<string[]> {
   let st: Awaited<ReturnType<typeof stat>>;
   try {
     st = await stat(path);
@@ -53,6 +53,10 @@ async function seedFilesOf(path: string): Promise<string[]> {
     throw fileReadError(path, e);
   }
   if (!st.isDirectory()) return [path];
+  // A directory is read once, so a symlink back up the tree cannot loop.
+  const id = `${st.dev}:${st.ino}`;
+  if (seen.has(id)) return [];
+  seen.add(id);
   const out: string[] = [];
   let entries: string[];
   try {
@@ -63,7 +67,7 @@ async function seedFilesOf(path: string): Promise<string[]> {
   for (const name of entries) {
     const p = join(path, name);
     const s = await stat(p).catch(() => undefined);
-    if (s?.isDirectory()) out.push(...(await seedFilesOf(p)));
+    if (s?.isDirectory()) out.push(...(await seedFilesOf(p, seen)));
     else if (s?.isFile() && SEED_EXTENSIONS.has(extname(name).toLowerCase())) out.push(p);
   }
   return out;
@@ -73,7 +77,7 @@ async function seedFilesOf(path: string): Promise<string[]> {
 async function readSeed(paths: string[]): Promise<{ objects: unknown[]; files: string[] }> {
   const objects: unknown[] = [];
   const files: string[] = [];
-  for (const f of (await Promise.all(paths.map(seedFilesOf))).flat()) {
+  for (const f of (await Promise.all(paths.map((p) => seedFilesOf(p)))).flat()) {
     let text: string;
     try {
       text = await readFile(f, 'utf8');
@@ -148,7 +152,12 @@ async function placeKubeconfig(sb: Sandbox, o: SandboxCliOptions): Promise<Place
     const name = i === 1 ? base : `${base}-${i}`;
     const path = o.kubeconfigPath !== undefined ? resolve(o.kubeconfigPath) : defaultKubeconfigPath(name, o.runtimeDir);
     const madeDir = o.kubeconfigPath === undefined && (await ensurePrivateDir(dirname(path))) ? dirname(path) : undefined;
-    const r = await mergeSandboxEntry(path, { entry: `rs-reconcile-${name}`, server: sb.url, token: sb.token, ca: sb.ca }, answers);
+    const r = await mergeSandboxEntry(path, { entry: `rs-reconcile-${name}`, server: sb.url, token: sb.token, ca: sb.ca }, answers).catch(
+      async (e: unknown) => {
+        if (madeDir) await rmdir(madeDir).catch(() => undefined);
+        throw e;
+      },
+    );
     if ('merged' in r) return { merged: r.merged, madeDir };
     if (madeDir) await rmdir(madeDir).catch(() => undefined);
     if (explicit) {

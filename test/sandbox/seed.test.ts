@@ -190,3 +190,26 @@ describe('sandbox --seed (the command)', () => {
     expect(rs.requestObject.metadata.resourceVersion).toBeUndefined();
   });
 });
+
+describe('a seed directory with a symlink back up the tree', () => {
+  it('is read once, without looping', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sbx-seed-loop-'));
+    try {
+      fs.mkdirSync(path.join(dir, 'sub'));
+      fs.writeFileSync(path.join(dir, 'sub', 'p.yaml'), 'apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: c, image: i}]}\n');
+      fs.symlinkSync(dir, path.join(dir, 'sub', 'up'));
+      const out = new PassThrough();
+      const err = new PassThrough();
+      let stderr = '';
+      err.on('data', (c) => (stderr += c));
+      const ac = new AbortController();
+      const running = runSandboxCli({ seedFiles: [dir], kubeconfigPath: path.join(dir, 'kubeconfig'), nodes: 0, out, err, signal: ac.signal });
+      await waitFor(() => stderr.includes('Ctrl-C to stop.'), 'the ready line', 30_000);
+      ac.abort();
+      await running;
+      expect(stderr).not.toContain('Warning:'); // p.yaml once: no "already exists"
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
