@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import { type FileHandle, lstat, open, readFile, realpath, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type Document, isMap, isSeq, parseDocument, stringify, type YAMLMap, YAMLSeq } from 'yaml';
 import { UserError } from '../errors.js';
@@ -105,6 +106,8 @@ export interface MergedEntry extends SandboxEntry {
   created: boolean;
   /** current-context before the sandbox set its own (undefined: there was none). */
   previousContext?: string;
+  /** The file's text before the merge (undefined: no file), written back as it was when the cleanup leaves the same content. */
+  previousText?: string;
 }
 
 export type MergeResult = { merged: MergedEntry } | { taken: true };
@@ -146,6 +149,7 @@ async function withLock<T>(path: string, fn: () => Promise<T>): Promise<T> {
 interface LoadedKubeconfig {
   /** Where the bytes are (a symlink's target: kubectl writes through the link, so does the sandbox). */
   real: string;
+  text: string;
   doc: Document;
   /** The existing file's owner (undefined: no file). */
   owner?: { uid: number; gid: number };
@@ -176,7 +180,7 @@ async function loadKubeconfig(path: string): Promise<LoadedKubeconfig | undefine
   }
   const doc = parseDocument(text);
   if (doc.errors.length > 0) throw notAKubeconfig(path, `not YAML or JSON: ${doc.errors[0].message.split('\n')[0]}`);
-  if (doc.contents === null) return { real, doc, owner }; // empty: kubectl reads it as an empty Config
+  if (doc.contents === null) return { real, text, doc, owner }; // empty: kubectl reads it as an empty Config
   if (!isMap(doc.contents)) throw notAKubeconfig(path, 'not a map of kind Config');
   const v = doc.toJS() as Record<string, unknown>;
   if (v.kind !== undefined && v.kind !== 'Config') throw notAKubeconfig(path, `kind ${String(v.kind)}, not Config`);
@@ -188,7 +192,7 @@ async function loadKubeconfig(path: string): Promise<LoadedKubeconfig | undefine
     const list = doc.get(k);
     if (list !== undefined && list !== null && !isSeq(list)) throw notAKubeconfig(path, `${k} is not a list`);
   }
-  return { real, doc, owner };
+  return { real, text, doc, owner };
 }
 
 /** The list `k` of the document, made when absent. */
@@ -212,8 +216,8 @@ function serversOf(doc: Document, entry: string): string[] {
     .map((c) => String(c.cluster?.server ?? ''));
 }
 
-async function save(path: string, loaded: LoadedKubeconfig | undefined, doc: Document): Promise<void> {
-  await writeKubeconfigFile(loaded?.real ?? path, doc.toString(), { owner: loaded?.owner });
+async function save(path: string, loaded: LoadedKubeconfig | undefined, doc: Document, text = doc.toString()): Promise<void> {
+  await writeKubeconfigFile(loaded?.real ?? path, text, { owner: loaded?.owner });
 }
 
 /**
@@ -244,7 +248,7 @@ export async function mergeSandboxEntry(path: string, e: SandboxEntry, alive: (s
     doc.set('current-context', e.entry);
     await save(path, loaded, doc);
     const previousContext = typeof previous === 'string' && previous !== e.entry ? previous : undefined;
-    return { merged: { ...e, path, created: loaded === undefined, previousContext } };
+    return { merged: { ...e, path, created: loaded === undefined, previousContext, previousText: loaded?.text } };
   });
 }
 
@@ -311,7 +315,10 @@ export async function removeSandboxEntry(m: MergedEntry): Promise<KubeconfigClea
       await rm(loaded.real, { force: true });
       return { done: 'removed' };
     }
-    await save(m.path, loaded, doc);
+    // Nothing else changed meanwhile: the user's bytes (layout, quoting, comments) come back exactly.
+    const before = m.previousText === undefined ? undefined : parseDocument(m.previousText);
+    const same = before !== undefined && (before.contents === null ? isEmptyKubeconfig(doc) : isDeepStrictEqual(before.toJS(), doc.toJS()));
+    await save(m.path, loaded, doc, same ? m.previousText : undefined);
     const current = doc.get('current-context');
     return { done: 'pruned', currentContext: typeof current === 'string' && current !== '' ? current : undefined };
   });
