@@ -28,6 +28,8 @@ export interface WriteKubeconfigOptions {
   tempName?: (target: string, attempt: number) => string;
   /** The owner the file keeps (an existing file's): the new file is given it before it replaces the old one. */
   owner?: { uid: number; gid: number };
+  /** The mode (default 0600: the file holds a bearer token). */
+  mode?: number;
 }
 
 const ATTEMPTS = 8;
@@ -71,7 +73,7 @@ export async function writeKubeconfigFile(target: string, text: string, opts: Wr
     try {
       try {
         // The umask may have narrowed the mode; exactly 0600 is wanted.
-        await file.chmod(0o600);
+        await file.chmod(opts.mode ?? 0o600);
         if (opts.owner) await chownKept(file, opts.owner);
         await file.writeFile(text);
         await file.sync();
@@ -108,6 +110,8 @@ export interface MergedEntry extends SandboxEntry {
   previousContext?: string;
   /** The file's text before the merge (undefined: no file), written back as it was when the cleanup leaves the same content. */
   previousText?: string;
+  /** The file's permission bits before the merge, given back once no sandbox's token is left in it. */
+  previousMode?: number;
 }
 
 export type MergeResult = { merged: MergedEntry } | { taken: true };
@@ -151,8 +155,9 @@ interface LoadedKubeconfig {
   real: string;
   text: string;
   doc: Document;
-  /** The existing file's owner (undefined: no file). */
+  /** The existing file's owner and permission bits (undefined: no file). */
   owner?: { uid: number; gid: number };
+  mode?: number;
 }
 
 const notAKubeconfig = (path: string, why: string) =>
@@ -169,10 +174,12 @@ async function loadKubeconfig(path: string): Promise<LoadedKubeconfig | undefine
   }
   let text: string;
   let owner: { uid: number; gid: number };
+  let mode: number;
   try {
     const st = await stat(real);
     if (!st.isFile()) throw notAKubeconfig(path, 'not a regular file');
     owner = { uid: st.uid, gid: st.gid };
+    mode = st.mode & 0o777;
     text = await readFile(real, 'utf8');
   } catch (err) {
     if (err instanceof UserError) throw err;
@@ -180,7 +187,7 @@ async function loadKubeconfig(path: string): Promise<LoadedKubeconfig | undefine
   }
   const doc = parseDocument(text);
   if (doc.errors.length > 0) throw notAKubeconfig(path, `not YAML or JSON: ${doc.errors[0].message.split('\n')[0]}`);
-  if (doc.contents === null) return { real, text, doc, owner }; // empty: kubectl reads it as an empty Config
+  if (doc.contents === null) return { real, text, doc, owner, mode }; // empty: kubectl reads it as an empty Config
   if (!isMap(doc.contents)) throw notAKubeconfig(path, 'not a map of kind Config');
   const v = doc.toJS() as Record<string, unknown>;
   if (v.kind !== undefined && v.kind !== 'Config') throw notAKubeconfig(path, `kind ${String(v.kind)}, not Config`);
@@ -192,7 +199,7 @@ async function loadKubeconfig(path: string): Promise<LoadedKubeconfig | undefine
     const list = doc.get(k);
     if (list !== undefined && list !== null && !isSeq(list)) throw notAKubeconfig(path, `${k} is not a list`);
   }
-  return { real, text, doc, owner };
+  return { real, text, doc, owner, mode };
 }
 
 /** The list `k` of the document, made when absent. */
@@ -216,8 +223,8 @@ function serversOf(doc: Document, entry: string): string[] {
     .map((c) => String(c.cluster?.server ?? ''));
 }
 
-async function save(path: string, loaded: LoadedKubeconfig | undefined, doc: Document, text = doc.toString()): Promise<void> {
-  await writeKubeconfigFile(loaded?.real ?? path, text, { owner: loaded?.owner });
+async function save(path: string, loaded: LoadedKubeconfig | undefined, doc: Document, text = doc.toString(), mode?: number): Promise<void> {
+  await writeKubeconfigFile(loaded?.real ?? path, text, { owner: loaded?.owner, mode });
 }
 
 /**
@@ -248,7 +255,7 @@ export async function mergeSandboxEntry(path: string, e: SandboxEntry, alive: (s
     doc.set('current-context', e.entry);
     await save(path, loaded, doc);
     const previousContext = typeof previous === 'string' && previous !== e.entry ? previous : undefined;
-    return { merged: { ...e, path, created: loaded === undefined, previousContext, previousText: loaded?.text } };
+    return { merged: { ...e, path, created: loaded === undefined, previousContext, previousText: loaded?.text, previousMode: loaded?.mode } };
   });
 }
 
@@ -318,7 +325,9 @@ export async function removeSandboxEntry(m: MergedEntry): Promise<KubeconfigClea
     // Nothing else changed meanwhile: the user's bytes (layout, quoting, comments) come back exactly.
     const before = m.previousText === undefined ? undefined : parseDocument(m.previousText);
     const same = before !== undefined && (before.contents === null ? isEmptyKubeconfig(doc) : isDeepStrictEqual(before.toJS(), doc.toJS()));
-    await save(m.path, loaded, doc, same ? m.previousText : undefined);
+    // The user's mode again once no sandbox's token is in the file (another sandbox's may still be).
+    const sandboxUsers = itemsOf(doc, 'users').some((u) => typeof u.name === 'string' && u.name.startsWith('rs-reconcile-'));
+    await save(m.path, loaded, doc, same ? m.previousText : undefined, sandboxUsers ? undefined : m.previousMode);
     const current = doc.get('current-context');
     return { done: 'pruned', currentContext: typeof current === 'string' && current !== '' ? current : undefined };
   });

@@ -89,7 +89,8 @@ const names = (doc: any, list: string) => (doc[list] ?? []).map((x: { name: stri
 describe('sandbox --write-kubeconfig on an existing kubeconfig', () => {
   it('merges rs-reconcile-sandbox in, makes it current, and at exit leaves the file as it was', async () => {
     const file = path.join(tempDir(), 'config');
-    fs.writeFileSync(file, USER_CONFIG, { mode: 0o600 });
+    fs.writeFileSync(file, USER_CONFIG);
+    fs.chmodSync(file, 0o640);
     const sb = await start({ kubeconfigPath: file });
     const during = load(file);
     expect(names(during, 'clusters')).toEqual(['prod', 'rs-reconcile-sandbox']);
@@ -112,6 +113,7 @@ describe('sandbox --write-kubeconfig on an existing kubeconfig', () => {
 
     await sb.stop();
     expect(fs.readFileSync(file, 'utf8')).toBe(USER_CONFIG); // byte for byte, as nothing else changed
+    expect(mode(file)).toBe(0o640); // 0600 only while it held the sandbox's token
     expect(fs.existsSync(`${file}.lock`)).toBe(false);
     expect(sb.stderr().trim().split('\n').at(-1)).toBe(
       `sandbox stopped: removed its cluster, user and context rs-reconcile-sandbox from ${file} (the rest is kept; current-context: prod)`,
@@ -293,7 +295,7 @@ describe('the kubeconfig write', () => {
   }, 30_000);
 
   it.runIf(process.getuid?.() === 0)(
-    "an existing file keeps its owner (the merged file is given the old one's uid and gid); its mode becomes 0600",
+    "an existing file keeps its owner (the merged file is given the old one's uid and gid); its mode is 0600 while the sandbox runs",
     async () => {
       const file = path.join(tempDir(), 'config');
       fs.writeFileSync(file, USER_CONFIG, { mode: 0o644 });
@@ -303,7 +305,7 @@ describe('the kubeconfig write', () => {
       expect([st.uid, st.gid, st.mode & 0o777]).toEqual([1234, 2345, 0o600]);
       await sb.stop();
       const after = fs.statSync(file);
-      expect([after.uid, after.gid]).toEqual([1234, 2345]);
+      expect([after.uid, after.gid, after.mode & 0o777]).toEqual([1234, 2345, 0o644]);
     },
   );
 });
