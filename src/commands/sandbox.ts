@@ -6,17 +6,26 @@ const DEPRECATED_KUBECONFIG = 'sandbox --kubeconfig is deprecated: it writes the
 export default class Sandbox extends BaseCommand {
   static override summary = 'Start the embedded Kubernetes API server (in memory, 127.0.0.1) to try rs-reconcile without a cluster';
   static override description = `A faithful in-memory subset of kube-apiserver (namespaces, pods, nodes, events, replicasets,
-deployments, replicationcontrollers, configmaps, secrets, serviceaccounts, leases). It writes a
-kubeconfig (--write-kubeconfig), prints the line to export it, and runs until Ctrl-C; when it
-stops it removes that kubeconfig again, so nothing points at its dead port. kubectl and every
-rs-reconcile command work against it.
+deployments, replicationcontrollers, configmaps, secrets, serviceaccounts, leases). It merges its
+cluster, user and context, all named rs-reconcile-NAME (--name), into a kubeconfig and makes that
+context current: by default a new owner-only file $XDG_RUNTIME_DIR/rs-reconcile-NAME/kubeconfig
+(or under the temp directory), or the file --write-kubeconfig names (an existing kubeconfig keeps
+everything else it holds). It prints the line to export it and runs until Ctrl-C; when it stops
+it takes out only its own entries again, restores the previous current-context, and deletes the
+file only if it created it and nothing else is left in it, so nothing points at its dead port.
+Without --name, a second sandbox is named sandbox-2, and so on. kubectl and every rs-reconcile
+command work against it.
+
+--seed takes files and directories (their *.yaml, *.yml and *.json, recursively), repeatable. An
+object the API server would not store is skipped with a warning; the rest is loaded, and written
+to the --audit-log as creates. An object whose owner is not in the seed is kept.
 
 What runs besides the API server: with --nodes N, a simulated scheduler and kubelet; and, unless
 --no-controllers, three of kube-controller-manager's controllers: serviceaccount (a "default"
 ServiceAccount in every namespace about 1 s after it is created, which pods need: the API server
 refuses a pod whose service account does not exist), namespace (a deleted namespace is emptied,
-then removed) and garbage collector (dependents of a deleted owner go, e.g. a ReplicaSet whose
-Deployment is gone). Seeded namespaces have their "default" ServiceAccount from the start.
+then removed) and garbage collector (dependents of an owner deleted in the sandbox go, e.g. a
+ReplicaSet whose Deployment was deleted; an object whose owner was never in it stays). Seeded namespaces have their "default" ServiceAccount from the start.
 
 What does not run: no Deployment controller (Deployments are stored and served, their
 ReplicaSets are not created or scaled for them, and a create is answered with a warning saying
@@ -30,21 +39,27 @@ rs-reconcile itself).`;
     },
     {
       description: 'Then, in another shell',
-      command: 'export KUBECONFIG=$PWD/sandbox.kubeconfig\nkubectl get rs,pods -A\n<%= config.bin %> reconcile -n shop --yes',
+      command: 'export KUBECONFIG=$XDG_RUNTIME_DIR/rs-reconcile-sandbox/kubeconfig\nkubectl get rs,pods -A\n<%= config.bin %> reconcile -n shop --yes',
     },
     {
-      description: 'The kubeconfig elsewhere (it is removed again when the sandbox stops)',
-      command: '<%= config.bin %> sandbox --write-kubeconfig /tmp/sandbox.kubeconfig',
+      description: 'Every bundled example, and the sandbox merged into your kubeconfig as context rs-reconcile-demo (taken out again when it stops)',
+      command: '<%= config.bin %> sandbox --seed examples/ --name demo --write-kubeconfig ~/.kube/config',
     },
   ];
   static override flags = {
     port: Flags.integer({ description: 'port on 127.0.0.1 (default: a free one)', min: 0, max: 65535 }),
     nodes: Flags.integer({ description: 'fake nodes for the simulated scheduler and kubelet (0: pods stay Pending)', min: 0, default: 3 }),
-    seed: Flags.string({ description: 'objects to preload (YAML or JSON, as kubectl get -o yaml prints them); repeatable', multiple: true }),
+    seed: Flags.string({
+      description: 'objects to preload: a file or a directory of *.yaml/*.yml/*.json (YAML or JSON, as kubectl get -o yaml prints them); repeatable',
+      multiple: true,
+    }),
+    name: Flags.string({
+      description: "the sandbox's name: its cluster, user and context are rs-reconcile-NAME (default: sandbox, or sandbox-2, … when that one runs)",
+    }),
     // Everywhere else --kubeconfig names a file to read; the old spelling still works, with a warning.
     'write-kubeconfig': Flags.string({
-      description: 'where to write the kubeconfig (removed again when the sandbox stops)',
-      default: 'sandbox.kubeconfig',
+      description:
+        'the kubeconfig to merge the sandbox into (made if absent; its entries taken out again when the sandbox stops; default: $XDG_RUNTIME_DIR or the temp directory, rs-reconcile-NAME/kubeconfig)',
       aliases: ['kubeconfig'],
     }),
     'audit-log': Flags.string({
@@ -80,6 +95,7 @@ rs-reconcile itself).`;
         nodes: flags.nodes,
         seedFiles: flags.seed,
         kubeconfigPath: flags['write-kubeconfig'],
+        name: flags.name,
         auditLog: flags['audit-log'],
         auditMaxEntries: flags['audit-max-entries'],
         controllers: !flags['no-controllers'],

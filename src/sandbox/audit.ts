@@ -1,5 +1,5 @@
 // The audit log: one entry per request that reached a resource handler (and per write the
-// simulated controllers make). Memory keeps the newest entries, without bodies, in a ring of fixed
+// simulated controllers make; in the file only, a create per seeded object). Memory keeps the newest entries, without bodies, in a ring of fixed
 // size, so a long-running sandbox does not grow without bound (GET /sandbox/audit). The optional
 // file gets every request as kube-apiserver writes it with `--audit-log-format=json`: one
 // `audit.k8s.io/v1` Event a line, stage ResponseComplete, under this policy (what managed
@@ -202,6 +202,19 @@ export class AuditLog {
       if (r[k] !== undefined) (entry as unknown as Record<string, unknown>)[k] = r[k];
     }
     this.remember(entry);
+    this.writeEvent(r, time, bodies);
+  }
+
+  /**
+   * Writes one Event to the file only: the seed's creates, which were never requests (memory and
+   * GET /sandbox/audit hold what clients and the simulated components asked), but which the file
+   * must hold for `history` to know the state every later write starts from.
+   */
+  recordInFile(r: AuditRecord, bodies?: () => AuditBodies): void {
+    this.writeEvent(r, r.time ?? auditTime(), bodies);
+  }
+
+  private writeEvent(r: AuditRecord, time: string, bodies?: () => AuditBodies): void {
     if (!this.file || this.writeError) return;
     let b: AuditBodies | undefined;
     try {

@@ -1,6 +1,9 @@
 // Background garbage collection by ownerReferences (as kube-controller-manager's garbage
 // collector): dependents of a deleted owner are deleted, or freed from the dangling reference
 // when another owner remains; `orphan` and `foregroundDeletion` finalizers are processed.
+// Only an owner that existed in the sandbox and was deleted counts as gone: an object whose owner
+// was never here (a seed cut out of a bigger cluster: ReplicaSets without their Deployment, pods
+// of a ReplicaSet left out) is kept, so what the user loads stays until they delete its owner.
 import type { AuditLog } from './audit.js';
 import { act, CONTROLLER_MANAGER, USERS } from './internal.js';
 import type { Registry } from './registry.js';
@@ -20,6 +23,8 @@ export class GarbageCollector {
   private readonly owners = new Set<string>();
   /** uid → where the object is stored, for owners. */
   private readonly byUid = new Map<string, Ref>();
+  /** The uids of objects that were in the sandbox and are gone: the only owners whose dependents are collected. */
+  private readonly deleted = new Set<string>();
   private scheduled = false;
   private unsubscribe?: () => void;
   private stopped = false;
@@ -45,7 +50,10 @@ export class GarbageCollector {
     const ref: Ref = { resource, key: keyOf(o ?? prev!) };
     const id = `${resource}|${ref.key}`;
     if (o) this.byUid.set(o.metadata.uid, ref);
-    else if (prev) this.byUid.delete(prev.metadata.uid);
+    else if (prev) {
+      this.byUid.delete(prev.metadata.uid);
+      this.deleted.add(prev.metadata.uid);
+    }
     for (const r of (prev?.metadata?.ownerReferences ?? []) as Obj[]) this.dependents.get(r.uid)?.delete(id);
     for (const r of (o?.metadata?.ownerReferences ?? []) as Obj[]) {
       let m = this.dependents.get(r.uid);
@@ -92,12 +100,19 @@ export class GarbageCollector {
     return b === undefined ? this.store.get(resource, undefined, a) : this.store.get(resource, a, b);
   }
 
-  /** Whether an owner reference of an object in `ns` points at an existing object; undefined when unresolvable. */
+  /** Whether an owner reference of an object in `ns` points at an existing object: 'absent' only for an owner deleted here. */
   private ownerState(ref: Obj, ns: string | undefined): 'present' | 'absent' | 'unknown' {
     const r = resourceForKind(ref.apiVersion, ref.kind);
     if (!r) return 'unknown';
     const o = this.store.get(r.name, r.namespaced ? ns : undefined, ref.name);
-    return o && o.metadata.uid === ref.uid ? 'present' : 'absent';
+    if (o && o.metadata.uid === ref.uid) return 'present';
+    return this.deleted.has(ref.uid) ? 'absent' : 'unknown';
+  }
+
+  /** Processes now what is queued, until nothing more is (deletes queue their dependents). */
+  sync(): void {
+    // Bounded: an owner waiting on a dependent that never goes is requeued by its own finalizer writes.
+    for (let round = 0; round < 100 && !this.stopped && (this.queue.size > 0 || this.owners.size > 0); round++) this.drain();
   }
 
   private drain(): void {

@@ -8,17 +8,20 @@ import { Kubelet, type KubeletOptions } from './kubelet.js';
 import { kubeconfigText, writeKubeconfigFile } from './kubeconfig.js';
 import { NamespaceController } from './namespaces.js';
 import { noControllerAdmission } from './no-controller.js';
-import { Registry } from './registry.js';
-import { resourceByName, resourceForKind } from './resources.js';
+import { Registry, withType } from './registry.js';
+import { RESOURCES, type ResourceDef, resourceByName, resourceForKind } from './resources.js';
 import { RestHandler } from './rest.js';
 import { SandboxServer } from './server.js';
 import { DEFAULT_SERVICE_ACCOUNT_DELAY_MS, seedDefaultServiceAccounts, serviceAccountAdmission, ServiceAccountController } from './serviceaccounts.js';
 import { selfSignedCert } from './tls.js';
 import { Store } from './store.js';
-import { isPlainObject, type Obj } from './util.js';
+import { clone, isPlainObject, type Obj } from './util.js';
 import { WatchHub } from './watch.js';
 
 export type { AuditEntry, AuditVerb } from './audit.js';
+
+/** The User-Agent the seed's creates are logged with. */
+export const SEED_USER_AGENT = 'rs-reconcile-sandbox-seed';
 export type { FaultRule } from './faults.js';
 export type { KubeletOptions } from './kubelet.js';
 
@@ -87,6 +90,11 @@ export interface SandboxServiceAccounts {
   advance(ms: number): void;
 }
 
+export interface SandboxGarbageCollector {
+  /** Processes now everything the collector has queued (it otherwise runs on its own, a moment after each change). */
+  sync(): void;
+}
+
 export interface Sandbox {
   /** https://127.0.0.1:PORT (kubectl only sends bearer tokens over TLS). */
   url: string;
@@ -106,33 +114,123 @@ export interface Sandbox {
   kubelet?: SandboxKubelet;
   /** The serviceaccount controller; absent with controllers: false. */
   serviceAccounts?: SandboxServiceAccounts;
+  /** The garbage collector; absent with controllers: false or gc: false. */
+  garbageCollector?: SandboxGarbageCollector;
+  /** What became of the seed. */
+  seed: SeedReport;
   close(): Promise<void>;
 }
 
-function flattenSeed(items: unknown[]): Obj[] {
-  const out: Obj[] = [];
-  for (const it of items) {
-    if (!isPlainObject(it)) throw new Error('seed: every item must be an object');
-    if (it.kind === 'List' || (typeof it.kind === 'string' && it.kind.endsWith('List') && Array.isArray(it.items))) {
-      out.push(...flattenSeed(it.items as unknown[]));
-    } else out.push(it);
-  }
-  // Namespaces and nodes first, so namespaced objects find theirs.
-  const rank = (o: Obj) => (o.kind === 'Namespace' ? 0 : o.kind === 'Node' ? 1 : 2);
-  return out.sort((a, b) => rank(a) - rank(b));
+/** A seed object and the index of the seed item it came from (a List's items share their List's). */
+interface SeedItem {
+  object: Obj;
+  from: number;
 }
 
-/** The namespaces every cluster starts with, then the seed (a seeded namespace already there is skipped, not replaced). */
-function seedState(registry: Registry, store: Store, seed: unknown[]): void {
+/** A seeded object that was not loaded, and why (the rest of the seed is). */
+export interface SeedSkip {
+  /** The index in `seed` of the item it came from. */
+  from: number;
+  /** `Kind namespace/name` as far as the object says. */
+  what: string;
+  reason: string;
+}
+
+/** What became of the seed. */
+export interface SeedReport {
+  /** The objects loaded, in the order they were. */
+  loaded: number;
+  skipped: SeedSkip[];
+  /** Loaded objects with an ownerReference whose owner is not in the sandbox (the garbage collector keeps them). */
+  withAbsentOwners: number;
+}
+
+const describeSeed = (o: unknown): string => {
+  if (!isPlainObject(o)) return `item of type ${Array.isArray(o) ? 'list' : typeof o}`;
+  const m = isPlainObject(o.metadata) ? o.metadata : {};
+  const name = typeof m.name === 'string' && m.name !== '' ? m.name : '<no name>';
+  return `${typeof o.kind === 'string' ? o.kind : '<no kind>'} ${typeof m.namespace === 'string' ? `${m.namespace}/` : ''}${name}`;
+};
+
+function flattenSeed(items: unknown[], skipped: SeedSkip[]): SeedItem[] {
+  const out: SeedItem[] = [];
+  const walk = (it: unknown, from: number) => {
+    if (!isPlainObject(it)) skipped.push({ from, what: describeSeed(it), reason: 'not an object' });
+    else if (it.kind === 'List' || (typeof it.kind === 'string' && it.kind.endsWith('List') && Array.isArray(it.items))) {
+      for (const x of Array.isArray(it.items) ? it.items : []) walk(x, from);
+    } else out.push({ object: it, from });
+  };
+  for (const [i, it] of items.entries()) walk(it, i);
+  // Namespaces and nodes first, so namespaced objects find theirs.
+  const rank = (o: Obj) => (o.kind === 'Namespace' ? 0 : o.kind === 'Node' ? 1 : 2);
+  return out.sort((a, b) => rank(a.object) - rank(b.object));
+}
+
+/**
+ * The namespaces every cluster starts with, then the seed (a seeded namespace already there is
+ * skipped, not replaced). An object the API server would not store is skipped and reported; the
+ * loaded ones are returned for the audit log.
+ */
+function seedState(registry: Registry, store: Store, seed: unknown[]): { loaded: SeedLoaded[]; skipped: SeedSkip[] } {
   for (const name of ['default', 'kube-system', 'kube-public', 'kube-node-lease']) {
     registry.seed(resourceByName('namespaces')!, { metadata: { name } });
   }
-  for (const o of flattenSeed(seed)) {
+  const skipped: SeedSkip[] = [];
+  const loaded: SeedLoaded[] = [];
+  for (const { object: o, from } of flattenSeed(seed, skipped)) {
     const res = resourceForKind(o.apiVersion, o.kind) ?? resourceForKind(undefined, o.kind);
-    if (!res) throw new Error(`seed: unsupported object ${String(o.apiVersion)}/${String(o.kind)}`);
+    if (!res) {
+      skipped.push({ from, what: describeSeed(o), reason: `the sandbox does not serve ${String(o.apiVersion)}/${String(o.kind)}` });
+      continue;
+    }
     if (res.namespaceLifecycle && store.get(res.name, undefined, o.metadata?.name)) continue;
-    registry.seed(res, o);
+    try {
+      const object = registry.seed(res, o);
+      // As a create sends it: no resourceVersion (a real server refuses one on create).
+      const request = clone(o);
+      if (isPlainObject(request.metadata)) delete request.metadata.resourceVersion;
+      loaded.push({ res, request, object });
+    } catch (e) {
+      skipped.push({ from, what: describeSeed(o), reason: e instanceof Error ? e.message : String(e) });
+    }
   }
+  return { loaded, skipped };
+}
+
+interface SeedLoaded {
+  res: ResourceDef;
+  /** The object as the seed gave it. */
+  request: Obj;
+  /** The object as stored. */
+  object: Obj;
+}
+
+/**
+ * A seeded object enters the audit file as the create that would have made it (the seed's user,
+ * the object as given and as stored), so `history` over the file knows the state every later
+ * write starts from. Memory keeps only requests: tests and GET /sandbox/audit count those.
+ */
+function recordSeedCreate(audit: AuditLog, { res, request, object }: SeedLoaded): void {
+  audit.recordInFile(
+    {
+      verb: 'create',
+      resource: res.name,
+      namespace: object.metadata.namespace,
+      name: object.metadata.name,
+      code: 201,
+      dryRun: false,
+      user: 'sandbox-admin',
+      userAgent: SEED_USER_AGENT,
+    },
+    () => ({ request, response: withType(res, object) }),
+  );
+}
+
+/** How many loaded objects name an owner (by uid) that is not in the store. */
+function countAbsentOwners(store: Store, loaded: { object: Obj }[]): number {
+  const uids = new Set<string>();
+  for (const r of RESOURCES) for (const o of store.list(r.name)) uids.add(o.metadata.uid);
+  return loaded.filter(({ object }) => ((object.metadata.ownerReferences ?? []) as Obj[]).some((r) => !uids.has(r.uid))).length;
 }
 
 export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> {
@@ -142,7 +240,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const faults = new Faults(opts.faultSeed ?? 1);
   const hub = new WatchHub(store, opts.bookmarkIntervalMs ?? 30_000);
 
-  seedState(registry, store, opts.seed ?? []);
+  const seeded = seedState(registry, store, opts.seed ?? []);
+  const seedReport: SeedReport = { loaded: seeded.loaded.length, skipped: seeded.skipped, withAbsentOwners: countAbsentOwners(store, seeded.loaded) };
   const controllers = opts.controllers !== false;
   const saDelay = opts.serviceAccountDelayMs ?? DEFAULT_SERVICE_ACCOUNT_DELAY_MS;
   if (!Number.isFinite(saDelay) || saDelay < 0) throw new Error('serviceAccountDelayMs must be a non-negative number');
@@ -150,6 +249,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
 
   // After the seed, so a bad seed leaves no audit file stream open.
   const audit = new AuditLog({ file: opts.auditLog, maxEntries: opts.auditMaxEntries });
+  for (const l of seeded.loaded) recordSeedCreate(audit, l);
   const nodes = opts.nodes ?? 0;
   const kubelet = nodes > 0 ? new Kubelet(registry, store, audit, nodes, opts.kubelet) : undefined;
   const gc = opts.gc === false || !controllers ? undefined : new GarbageCollector(registry, store, audit);
@@ -197,6 +297,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       restartContainer: (ns, name, container) => kubelet.restartContainer(ns, name, container),
     },
     serviceAccounts: saController && { tick: () => saController.tick(), advance: (ms) => saController.advance(ms) },
+    garbageCollector: gc && { sync: () => gc.sync() },
+    seed: seedReport,
     close: async () => {
       if (closed) return;
       closed = true;

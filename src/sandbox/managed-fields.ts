@@ -37,7 +37,7 @@ export function managerOf(fieldManager: string | null, userAgent: string | undef
 
 // ---- the schema, as far as the compare needs it ------------------------------------------------
 
-/** Lists that are maps keyed by these fields (+listType=map, +listMapKey) in the stored kinds. */
+/** Lists that are maps keyed by these fields (+listType=map, +listMapKey) in the stored kinds; resizePolicy is +listType=atomic. */
 const LIST_KEYS: Readonly<Record<string, readonly string[]>> = {
   containers: ['name'],
   initContainers: ['name'],
@@ -53,7 +53,6 @@ const LIST_KEYS: Readonly<Record<string, readonly string[]>> = {
   topologySpreadConstraints: ['topologyKey', 'whenUnsatisfiable'],
   resourceClaims: ['name'],
   schedulingGates: ['name'],
-  resizePolicy: ['resourceName'],
   podIPs: ['ip'],
   hostIPs: ['ip'],
   ownerReferences: ['uid'],

@@ -282,3 +282,18 @@ describe('the simulated kubelet', () => {
     }
   });
 });
+
+describe('atomic lists', () => {
+  it('a container resizePolicy (+listType=atomic) is one field, not keyed by resourceName', async () => {
+    const pod = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'resize' },
+      spec: { containers: [{ name: 'c', image: 'x', resizePolicy: [{ resourceName: 'cpu', restartPolicy: 'NotRequired' }] }] },
+    };
+    const r = await raw(env.sb, 'POST', '/api/v1/namespaces/default/pods?fieldManager=test', { body: pod });
+    expect(r.status).toBe(201);
+    const container = r.json.metadata.managedFields[0].fieldsV1['f:spec']['f:containers']['k:{"name":"c"}'];
+    expect(container['f:resizePolicy']).toEqual({});
+  });
+});

@@ -386,3 +386,155 @@ describe("the controller's own patches on a pod (built-in list strategies)", () 
     expect(out.metadata.ownerReferences).toEqual([refs[1], refs[0], refs[2]]);
   });
 });
+
+// Every list of the built-in kinds the sandbox serves, with the strategy its Go struct tag declares
+// (core/v1 and apps/v1 types.go: `patchStrategy:"merge" patchMergeKey:"…"`, or none: replaced).
+describe('built-in lists: the patchStrategy and patchMergeKey of their struct tags', () => {
+  const c = (name: string, extra: Record<string, unknown> = {}) => ({ name, image: `${name}:1`, ...extra });
+  const pod = (spec: Record<string, unknown>, metadata: Record<string, unknown> = {}) => ({
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'p', uid: 'pod-uid', ...metadata },
+    spec,
+  });
+
+  it('ownerReferences merge by uid: a release sent again when nothing matches changes nothing', () => {
+    const refs = [
+      { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'a', uid: 'A', controller: true },
+      { apiVersion: 'v1', kind: 'ConfigMap', name: 'b', uid: 'B' },
+    ];
+    const live = pod({ containers: [c('x')] }, { ownerReferences: refs });
+    const release = { metadata: { ownerReferences: [{ $patch: 'delete', uid: 'A' }], uid: 'pod-uid' } };
+    const once = applyStrategicMergePatch('Pod', live, release);
+    expect(once.metadata.ownerReferences).toEqual([refs[1]]);
+    expect(applyStrategicMergePatch('Pod', once, release)).toEqual(once);
+    // a reference with the same uid merges into the entry (merge key), whatever its name says
+    const merged = applyStrategicMergePatch('Pod', live, { metadata: { ownerReferences: [{ uid: 'B', blockOwnerDeletion: true }] } });
+    expect(merged.metadata.ownerReferences).toEqual([refs[0], { ...refs[1], blockOwnerDeletion: true }]);
+  });
+
+  it('containers merge by name: the other containers are kept, in their order; a new one goes first (mergeSortedSlice puts what the server lacks before it)', () => {
+    const live = pod({ containers: [c('a'), c('b')] });
+    expect(applyStrategicMergePatch('Pod', live, { spec: { containers: [{ name: 'b', image: 'b:2' }] } }).spec.containers).toEqual([
+      c('a'),
+      c('b', { image: 'b:2' }),
+    ]);
+    expect(applyStrategicMergePatch('Pod', live, { spec: { containers: [c('z')] } }).spec.containers).toEqual([c('z'), c('a'), c('b')]);
+    expect(applyStrategicMergePatch('Pod', live, { spec: { containers: [{ name: 'a', $patch: 'delete' }] } }).spec.containers).toEqual([c('b')]);
+    expect(applyStrategicMergePatch('Pod', live, { spec: { '$setElementOrder/containers': [{ name: 'b' }, { name: 'a' }] } }).spec.containers).toEqual([
+      c('b'),
+      c('a'),
+    ]);
+  });
+
+  it('env merges by name, ports by containerPort, volumeMounts by mountPath (inside the container of that name)', () => {
+    const live = pod({
+      containers: [
+        c('a', {
+          env: [
+            { name: 'A', value: '1' },
+            { name: 'B', value: '2' },
+          ],
+          ports: [{ containerPort: 80, protocol: 'TCP' }],
+          volumeMounts: [{ name: 'v', mountPath: '/v' }],
+        }),
+      ],
+    });
+    const out = applyStrategicMergePatch('Pod', live, {
+      spec: {
+        containers: [
+          {
+            name: 'a',
+            env: [
+              { name: 'B', value: '3' },
+              { name: 'C', value: '4' },
+              { name: 'A', $patch: 'delete' },
+            ],
+            ports: [{ containerPort: 80, name: 'http' }, { containerPort: 443 }],
+            volumeMounts: [{ mountPath: '/v', readOnly: true }],
+          },
+        ],
+      },
+    });
+    expect(out.spec.containers[0].env).toEqual([
+      { name: 'B', value: '3' },
+      { name: 'C', value: '4' },
+    ]);
+    expect(out.spec.containers[0].ports).toEqual([{ containerPort: 80, protocol: 'TCP', name: 'http' }, { containerPort: 443 }]);
+    expect(out.spec.containers[0].volumeMounts).toEqual([{ name: 'v', mountPath: '/v', readOnly: true }]);
+  });
+
+  it('volumes and imagePullSecrets merge by name; `$patch: replace` in the list replaces it', () => {
+    const live = pod({ containers: [c('a')], volumes: [{ name: 'v1', emptyDir: {} }], imagePullSecrets: [{ name: 's1' }] });
+    const out = applyStrategicMergePatch('Pod', live, { spec: { volumes: [{ name: 'v2', emptyDir: {} }], imagePullSecrets: [{ name: 's2' }] } });
+    expect(out.spec.volumes).toEqual([
+      { name: 'v2', emptyDir: {} },
+      { name: 'v1', emptyDir: {} },
+    ]);
+    expect(out.spec.imagePullSecrets).toEqual([{ name: 's2' }, { name: 's1' }]);
+    const replaced = applyStrategicMergePatch('Pod', live, { spec: { volumes: [{ name: 'v3', emptyDir: {} }, { $patch: 'replace' }] } });
+    expect(replaced.spec.volumes).toEqual([{ name: 'v3', emptyDir: {} }]);
+  });
+
+  it('tolerations, readinessGates, envFrom, args and resizePolicy have no patch strategy: the patch list replaces them', () => {
+    const live = pod({
+      containers: [c('a', { args: ['x'], envFrom: [{ configMapRef: { name: 'm' } }], resizePolicy: [{ resourceName: 'cpu', restartPolicy: 'NotRequired' }] })],
+      tolerations: [{ key: 'k1', operator: 'Exists' }],
+      readinessGates: [{ conditionType: 'g1' }],
+    });
+    const out = applyStrategicMergePatch('Pod', live, {
+      spec: {
+        tolerations: [{ key: 'k2', operator: 'Exists' }],
+        readinessGates: [{ conditionType: 'g2' }],
+        containers: [
+          { name: 'a', args: ['y'], envFrom: [{ secretRef: { name: 's' } }], resizePolicy: [{ resourceName: 'memory', restartPolicy: 'RestartContainer' }] },
+        ],
+      },
+    });
+    expect(out.spec.tolerations).toEqual([{ key: 'k2', operator: 'Exists' }]);
+    expect(out.spec.readinessGates).toEqual([{ conditionType: 'g2' }]);
+    expect(out.spec.containers[0].args).toEqual(['y']);
+    expect(out.spec.containers[0].envFrom).toEqual([{ secretRef: { name: 's' } }]);
+    expect(out.spec.containers[0].resizePolicy).toEqual([{ resourceName: 'memory', restartPolicy: 'RestartContainer' }]);
+  });
+
+  it('finalizers are a merging list of strings: added once, removed with $deleteFromPrimitiveList', () => {
+    const live = pod({ containers: [c('a')] }, { finalizers: ['a', 'b'] });
+    expect(applyStrategicMergePatch('Pod', live, { metadata: { finalizers: ['b', 'c'] } }).metadata.finalizers).toEqual(['a', 'b', 'c']);
+    expect(applyStrategicMergePatch('Pod', live, { metadata: { '$deleteFromPrimitiveList/finalizers': ['a'] } }).metadata.finalizers).toEqual(['b']);
+  });
+
+  it('status lists: conditions by type, podIPs by ip', () => {
+    const live = {
+      ...pod({ containers: [c('a')] }),
+      status: {
+        conditions: [
+          { type: 'Ready', status: 'False' },
+          { type: 'PodScheduled', status: 'True' },
+        ],
+        podIPs: [{ ip: '10.0.0.1' }],
+      },
+    };
+    const out = applyStrategicMergePatch('Pod', live, { status: { conditions: [{ type: 'Ready', status: 'True' }], podIPs: [{ ip: 'fd00::1' }] } });
+    expect(out.status.conditions).toEqual([
+      { type: 'Ready', status: 'True' },
+      { type: 'PodScheduled', status: 'True' },
+    ]);
+    expect(out.status.podIPs).toEqual([{ ip: 'fd00::1' }, { ip: '10.0.0.1' }]);
+  });
+
+  it("a ReplicaSet's template lists as a pod's; a Node's podCIDRs merge as a set, its taints are replaced; a ServiceAccount's secrets merge by name", () => {
+    const rs = { kind: 'ReplicaSet', metadata: { name: 'r' }, spec: { template: { spec: { containers: [c('a'), c('b')] } } } };
+    expect(
+      applyStrategicMergePatch('ReplicaSet', rs, { spec: { template: { spec: { containers: [{ name: 'a', image: 'a:2' }] } } } }).spec.template.spec.containers,
+    ).toEqual([c('a', { image: 'a:2' }), c('b')]);
+    const node = { kind: 'Node', metadata: { name: 'n' }, spec: { podCIDRs: ['10.0.0.0/24'], taints: [{ key: 'a', effect: 'NoSchedule' }] } };
+    const patched = applyStrategicMergePatch('Node', node, { spec: { podCIDRs: ['fd00::/64'], taints: [{ key: 'b', effect: 'NoSchedule' }] } });
+    expect(patched.spec.podCIDRs).toEqual(['fd00::/64', '10.0.0.0/24']);
+    expect(patched.spec.taints).toEqual([{ key: 'b', effect: 'NoSchedule' }]);
+    const sa = { kind: 'ServiceAccount', metadata: { name: 'default' }, secrets: [{ name: 's1' }], imagePullSecrets: [{ name: 'p1' }] };
+    const sa2 = applyStrategicMergePatch('ServiceAccount', sa, { secrets: [{ name: 's2' }], imagePullSecrets: [{ name: 'p2' }] });
+    expect(sa2.secrets).toEqual([{ name: 's2' }, { name: 's1' }]);
+    expect(sa2.imagePullSecrets).toEqual([{ name: 'p2' }]);
+  });
+});

@@ -21,6 +21,11 @@ export const nodes: Kind = {
   selectableFields: { 'spec.unschedulable': fieldBool('spec.unschedulable') },
   columns: COLUMNS.nodes,
   row: nodeRow,
-  listStrategy: (path) => (path.join('.') === 'status.addresses' ? { merge: true, mergeKey: 'type' } : undefined),
+  // NodeSpec.PodCIDRs `patchStrategy:"merge"` (a set of strings), NodeStatus.Addresses by type; taints are replaced.
+  listStrategy: (path) => {
+    const p = path.join('.');
+    if (p === 'status.addresses') return { merge: true, mergeKey: 'type' };
+    return p === 'spec.podCIDRs' ? { merge: true } : undefined;
+  },
   zero: () => ({ metadata: {}, spec: {}, status: {} }),
 };

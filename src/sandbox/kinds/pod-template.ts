@@ -19,7 +19,7 @@ const CONTAINER_LISTS: Record<string, string> = {
   ports: 'containerPort',
   volumeMounts: 'mountPath',
   volumeDevices: 'devicePath',
-  resizePolicy: 'resourceName',
+  // resizePolicy, envFrom, command, args: no patchStrategy (`+listType=atomic`), so replaced whole.
 };
 
 /** The strategy of a list inside a PodSpec, by its path relative to the spec. */

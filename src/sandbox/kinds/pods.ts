@@ -59,6 +59,7 @@ export const pods: Kind = {
   listStrategy(path) {
     const p = path.join('.');
     if (p === 'status.podIPs' || p === 'status.hostIPs') return { merge: true, mergeKey: 'ip' };
+    if (p === 'status.resourceClaimStatuses') return { merge: true, mergeKey: 'name' };
     return path[0] === 'spec' ? podSpecListStrategy(path.slice(1)) : undefined;
   },
   // PodSpec.Containers has no omitempty: the zero pod has `containers: null`, so no "." for the list.

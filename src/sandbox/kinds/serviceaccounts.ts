@@ -20,6 +20,8 @@ export const serviceaccounts: Kind = {
   storageVersionHash: 'pbx9ZvyFpBE=',
   protobuf: 'core.v1.ServiceAccount',
   columns: COLUMNS.serviceaccounts,
+  // ServiceAccount.Secrets `patchStrategy:"merge" patchMergeKey:"name"`; imagePullSecrets is replaced.
+  listStrategy: (path) => (path.join('.') === 'secrets' ? { merge: true, mergeKey: 'name' } : undefined),
   row: (o, now) => [o.metadata.name, Array.isArray(o.secrets) ? o.secrets.length : 0, sinceAge(o.metadata.creationTimestamp, now)],
   zero: () => ({ metadata: {} }),
 };
