@@ -1,5 +1,6 @@
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base.js';
+import { repeatable } from '../cli/flags.js';
 
 const DEPRECATED_KUBECONFIG = 'sandbox --kubeconfig is deprecated: it writes the file, where --kubeconfig everywhere else reads one; use --write-kubeconfig';
 
@@ -51,7 +52,7 @@ rs-reconcile itself).`;
     nodes: Flags.integer({ description: 'fake nodes for the simulated scheduler and kubelet (0: pods stay Pending)', min: 0, default: 3 }),
     seed: Flags.string({
       description: 'objects to preload: a file or a directory of *.yaml/*.yml/*.json (YAML or JSON, as kubectl get -o yaml prints them); repeatable',
-      multiple: true,
+      ...repeatable,
     }),
     name: Flags.string({
       description: "the sandbox's name: its cluster, user and context are rs-reconcile-NAME (default: sandbox, or sandbox-2, … when that one runs)",
