@@ -17,7 +17,7 @@ import {
 import { progressOn } from '../cli/progress.js';
 import { parseTarget } from '../cli/targets.js';
 import { UserError } from '../errors.js';
-import { renderDiffTable, renderSummary } from '../render/diff-table.js';
+import { namespaceColumnShown, noResourcesFound, renderDiffTable, renderSummary } from '../render/diff-table.js';
 import { renderOutput } from '../render/formats.js';
 import { renderNames } from '../render/plan-output.js';
 import { parseDurationMs } from '../core/duration.js';
@@ -127,11 +127,14 @@ interrupted.`;
             noHeaders: flags['no-headers'],
             chalk,
             width,
-            namespaceColumn: flags['all-namespaces'] || new Set(ctx.plan.controllers.map((c) => c.namespace)).size > 1,
+            namespaceColumn: namespaceColumnShown(flags['all-namespaces']),
           }),
         );
         this.print(renderSummary(ctx.plan, chalk));
-      } else process.stderr.write('No ReplicaSets or ReplicationControllers found.\n');
+      } else
+        process.stderr.write(
+          noResourcesFound({ allNamespaces: flags['all-namespaces'], namespace: flags.namespace ?? ctx.namespace, snapshot: !!flags.filename?.length }),
+        );
     }
     const confirmedByPrompt = work.length > 0 && dryRun === 'none' && !flags.yes;
     if (confirmedByPrompt) {

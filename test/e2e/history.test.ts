@@ -91,7 +91,7 @@ describe('history (built CLI)', () => {
     expect(r.status).toBe(0);
     const stderr = r.stderr.split('\n');
     expect(stderr[0]).toBe(COVERAGE.trim());
-    for (const line of stderr.slice(1, -1)) expect(line).toMatch(/^warning: /);
+    for (const line of stderr.slice(1, -1)) expect(line).toMatch(/^Warning: /);
     expect(JSON.parse(r.stdout).coverage).toEqual({ format: 'kube-apiserver', truncated: 0, duplicates: 0, missing: [] });
   });
 

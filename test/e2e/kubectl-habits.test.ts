@@ -165,8 +165,8 @@ describe('empty input fails the gate', () => {
     writeFileSync(deploy, 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: shop}\n');
     const r = cli(['diff', '-f', deploy]);
     expect(r.status).toBe(0);
-    expect(r.stderr).toContain('warning: skipped 1 object of other kinds (Deployment: 1)');
-    expect(r.stderr).toContain('No ReplicaSets or ReplicationControllers found in the snapshot.');
+    expect(r.stderr).toContain('Warning: skipped 1 object of other kinds (Deployment: 1)');
+    expect(r.stderr).toContain('No resources found in the snapshot.');
     // and a snapshot with controllers still plans as before
     expect(cli(['diff', '-f', example('drifted-replicaset'), '--now', NOW]).status).toBe(1);
   });
