@@ -33,6 +33,7 @@ const fail = (message) => {
   problems.push(message);
 };
 const dir = mkdtempSync(join(tmpdir(), 'rs-test-'));
+const started = Date.now();
 
 const readJson = (file) => {
   try {
@@ -158,5 +159,7 @@ try {
 }
 if (problems.length) console.log(`\nfailures besides failed tests:\n${problems.map((p) => `  ${p}`).join('\n')}`);
 if (skips.length) console.log(`\nskipped:\n${skips.map((p) => `  ${p}`).join('\n')}`);
+const seconds = Math.round((Date.now() - started) / 1000);
+console.log(`\ntook ${Math.floor(seconds / 60)}m${String(seconds % 60).padStart(2, '0')}s`);
 console.log(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
 process.exit(failed === 0 ? 0 : 1);

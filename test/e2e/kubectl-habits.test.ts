@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { cli, ensureBuilt, example, NOW, ROOT, RUN_JS } from './cli.js';
+import { itUnless } from '../skips.js';
 
 beforeAll(() => ensureBuilt(), 300_000);
 
@@ -268,7 +269,7 @@ describe('Ctrl-C exits 130, as a shell expects', () => {
     }
   })();
 
-  it.skipIf(!tmux)(
+  itUnless(tmux ? null : 'tmux is missing (apt-get install -y tmux): the terminal prompt is not tried')(
     'reconcile: Ctrl-C at the confirmation prompt (a key on a terminal) exits 130 and writes nothing',
     async () => {
       const socket = `rs-habits-${process.pid}`;

@@ -70,6 +70,12 @@ const SKIPS =
   "import { beforeEach, describe, it, expect } from 'vitest';\n" +
   "describe('needs a tool', () => {\n  beforeEach((ctx) => { ctx.skip(true, 'the tool is missing'); });\n  it('a', () => expect(1).toBe(2));\n  it('b', () => expect(1).toBe(2));\n});\n" +
   "it('runs', () => expect(1).toBe(1));\nit.skipIf(true)('says nothing', () => {});\n";
+// the suite's own helpers (test/skips.ts), as its test files use them
+const HELPERS =
+  `import { describe, expect } from 'vitest';\nimport { itUnless, skipAllIf } from ${JSON.stringify(join(ROOT, 'test', 'skips.ts'))};\n` +
+  "itUnless('no zsh')('c', () => expect(1).toBe(2));\nitUnless(null)('d', () => expect(1).toBe(1));\n" +
+  "describe('e', () => {\n  skipAllIf('no chromium');\n  itUnless(null)('f', () => expect(1).toBe(2));\n});\n" +
+  "describe('g', () => {\n  skipAllIf(null);\n  itUnless(null)('h', () => expect(1).toBe(1));\n});\n";
 const CRASH = "import { it } from 'vitest';\nit('kills its worker', () => { process.kill(process.pid, 'SIGKILL'); });\n";
 
 describe('countVitestRun over real vitest runs', () => {
@@ -78,8 +84,10 @@ describe('countVitestRun over real vitest runs', () => {
   let crash: Run;
   let clean: Run;
   let skipping: Run;
+  let helpers: Run;
   beforeAll(() => {
     skipping = vitestOn({ 'skips.test.mjs': SKIPS });
+    helpers = vitestOn({ 'helpers.test.mjs': HELPERS });
     mixed = vitestOn({ 'pass.test.mjs': PASS, 'fail.test.mjs': FAIL, 'throws.test.mjs': THROWS, 'missing.test.mjs': MISSING, 'hook.test.mjs': HOOK });
     errors = vitestOn({ 'late.test.mjs': LATE, 'pass.test.mjs': PASS });
     crash = vitestOn({ 'crash.test.mjs': CRASH, 'pass.test.mjs': PASS });
@@ -137,6 +145,11 @@ describe('countVitestRun over real vitest runs', () => {
       '1 test in t/skips.test.mjs (real-cluster phase): no reason given (says nothing)',
     ]);
     expect(skipLines([])).toEqual([]);
+  });
+
+  it("test/skips.ts's itUnless and skipAllIf skip with their reason, and run the tests when there is none", () => {
+    expect(countVitestRun(helpers)).toEqual({ passed: 2, failed: 0, problems: [] });
+    expect(skipLines(helpers.skips)).toEqual(['1 test in t/helpers.test.mjs: no zsh', '1 test in t/helpers.test.mjs: no chromium']);
   });
 
   it('a non-zero exit with nothing else to show is one failure; so is a missing report', () => {
