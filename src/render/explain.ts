@@ -57,7 +57,8 @@ function deletionSection(model: ExplainModel, width: number, chalk: ChalkInstanc
   if (excess > victims.length) {
     out.push(
       ...para(
-        `capped by the burst limit: ${excess} pods are too many, ${victims.length} are deleted in this sync, ` + 'the rest in later syncs',
+        `capped by the burst limit: ${excess} pods are too many, ${victims.length} ${victims.length === 1 ? 'is' : 'are'} deleted in this sync, ` +
+          'the rest in later syncs',
         width,
         chalk.yellow,
       ),
@@ -78,7 +79,11 @@ function creationSection(model: ExplainModel, width: number, chalk: ChalkInstanc
   const missing = plan.replicas.desired - plan.replicas.current;
   if (count < missing) {
     out.push(
-      ...para(`capped by the burst limit: ${missing} pods are missing, ${count} are created in this sync, ` + 'the rest in later syncs', width, chalk.yellow),
+      ...para(
+        `capped by the burst limit: ${missing} pods are missing, ${count} ${count === 1 ? 'is' : 'are'} created in this sync, ` + 'the rest in later syncs',
+        width,
+        chalk.yellow,
+      ),
     );
   }
   return out;

@@ -52,6 +52,21 @@ describe("explain's verdict, the meaning of current, and when the status is coun
   });
 });
 
+describe('plurals', () => {
+  it('a burst limit of 1: "1 is deleted", "1 is created"', async () => {
+    const story1 = async (example: string, name: string) => {
+      const s = await explainController(file(example), { now: NOW, burstReplicas: 1 }, { kind: 'ReplicaSet', name }, io());
+      return renderExplain(s.stories().models[0], { chalk: plain, width: 200 });
+    };
+    expect(await story1('scale-down-ranking', 'search-5f7c9')).toContain(
+      'capped by the burst limit: 6 pods are too many, 1 is deleted in this sync, the rest in later syncs',
+    );
+    const s = await explainController(file('drifted-replicaset'), { now: NOW, burstReplicas: 1, replicas: 8 }, { kind: 'ReplicaSet', name: 'shop-web' }, io());
+    const out = renderExplain(s.stories().models[0], { chalk: plain, width: 200 });
+    expect(out).toContain('pods are missing, 1 is created in this sync, the rest in later syncs');
+  });
+});
+
 describe('a snapshot much older than now: one hint about --now', () => {
   it("finds the newest of the objects' timestamps", async () => {
     const ctx = await preparePlan(file('orphans-and-released'), { now: NOW }, [], io());
