@@ -131,10 +131,7 @@ interrupted.`;
           }),
         );
         this.print(renderSummary(ctx.plan, chalk));
-      } else
-        process.stderr.write(
-          noResourcesFound({ allNamespaces: flags['all-namespaces'], namespace: flags.namespace ?? ctx.namespace, snapshot: !!flags.filename?.length }),
-        );
+      } else process.stderr.write(noResourcesFound(emptyScope(flags, ctx.namespace)));
     }
     const confirmedByPrompt = work.length > 0 && dryRun === 'none' && !flags.yes;
     if (confirmedByPrompt) {
@@ -173,4 +170,9 @@ interrupted.`;
     process.stderr.write(stoppedSummary(report));
     process.exitCode = report.stopped?.reason === 'interrupted' ? 130 : report.failed || report.stopped ? 2 : report.converged === false ? 1 : 0;
   }
+}
+
+/** The scope an empty result names, as kubectl get's "No resources found" does. */
+function emptyScope(flags: { 'all-namespaces': boolean; namespace?: string; filename?: string[] }, namespace: string | null) {
+  return { allNamespaces: flags['all-namespaces'], namespace: flags.namespace ?? namespace, snapshot: !!flags.filename?.length };
 }
