@@ -43,3 +43,28 @@ export function countVitestRun({ report, errors, status }) {
   }
   return { passed, failed, problems };
 }
+
+/**
+ * The closing lines' account of skipped tests: one line per test file and reason, with how many
+ * tests it covers, e.g. `7 in test/e2e/history-html.test.ts: /usr/bin/chromium is missing …`.
+ * A skip that gave no reason is named by its tests instead, so that nothing is skipped unseen.
+ *
+ * @param {Array<{file: string, test: string, reason: string | null}>} skipped  as
+ *   scripts/vitest-errors.mjs writes them
+ * @param {string} [phase]  the run they belong to, when not the main one (e.g. `real-cluster`)
+ * @returns {string[]}
+ */
+export function skipLines(skipped, phase) {
+  const groups = new Map();
+  for (const s of skipped) {
+    const key = `${s.file}\u0000${s.reason ?? ''}`;
+    if (!groups.has(key)) groups.set(key, { file: s.file, reason: s.reason, tests: [] });
+    groups.get(key).tests.push(s.test);
+  }
+  const where = phase ? ` (${phase})` : '';
+  return [...groups.values()].map((g) => {
+    const n = g.tests.length;
+    const why = g.reason ?? `no reason given (${g.tests.join('; ')})`;
+    return `${n} ${n === 1 ? 'test' : 'tests'} in ${g.file}${where}: ${why}`;
+  });
+}

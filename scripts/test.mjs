@@ -4,17 +4,19 @@
 // suite again against a sandbox reached only through its kubeconfig, then the shared plan contract
 // checker against bin/run.js when ../shared exists, with RS_TEST_SHIPPED_NODE=/path/to/node (set by
 // .ci/run) the end-to-end tests of every command again on that Node.js (the one the single
-// executables embed), and print one closing line `N passed, N failed` (vitest does not print that form). That line is
-// always printed, and the exit status is non-zero whenever something failed: a test, a test file
-// that did not load, an unhandled error or crashed worker, a lint or format finding, the build, the
-// sandbox, a checker. The counting of a vitest run is scripts/test-count.mjs, of the Biome check
-// scripts/lint-count.mjs (both tested in test/scripts/).
+// executables embed), and close with what was skipped and why (each
+// test file and reason, the plan contract when ../shared is absent) and one last line
+// `N passed, N failed, N skipped` (vitest does not print that form). That line is always printed,
+// and the exit status is non-zero whenever something failed: a test, a test file that did not load,
+// an unhandled error or crashed worker, a lint or format finding, the build, the sandbox, a checker.
+// The counting of a vitest run is scripts/test-count.mjs, of the Biome check scripts/lint-count.mjs
+// (both tested in test/scripts/).
 import { spawn, spawnSync } from 'node:child_process';
-import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, cpSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { countBiomeCheck } from './lint-count.mjs';
-import { countVitestRun } from './test-count.mjs';
+import { countVitestRun, skipLines } from './test-count.mjs';
 import { SHIPPED_NODE_TESTS } from './shipped-node.mjs';
 import { waitForReadyLine } from './ready-line.mjs';
 
@@ -25,12 +27,16 @@ const run = (cmd, args, opts = {}) => spawnSync(cmd, args, { cwd: root, stdio: '
 
 let passed = 0;
 let failed = 0;
+let skipped = 0;
 const problems = [];
+/** What did not run, one line each with its reason (scripts/test-count.mjs's skipLines). */
+const skips = [];
 const fail = (message) => {
   failed += 1;
   problems.push(message);
 };
 const dir = mkdtempSync(join(tmpdir(), 'rs-test-'));
+const started = Date.now();
 
 const readJson = (file) => {
   try {
@@ -44,6 +50,7 @@ const readJson = (file) => {
 function vitest(name, args, env = process.env, node = null) {
   const report = join(dir, `${name}.json`);
   const errors = join(dir, `${name}.errors.json`);
+  const skipsFile = join(dir, `${name}.skips.json`);
   const r = run(
     node ?? 'npx',
     [
@@ -56,7 +63,7 @@ function vitest(name, args, env = process.env, node = null) {
       ...args,
     ],
     {
-      env: { ...env, RS_TEST_ERRORS_FILE: errors },
+      env: { ...env, RS_TEST_ERRORS_FILE: errors, RS_TEST_SKIPS_FILE: skipsFile },
     },
   );
   if (r.error) return fail(`${name}: could not run vitest: ${r.error.message}`);
@@ -64,6 +71,11 @@ function vitest(name, args, env = process.env, node = null) {
   passed += c.passed;
   failed += c.failed;
   problems.push(...c.problems.map((p) => `${name}: ${p}`));
+  const skippedHere = readJson(skipsFile) ?? [];
+  skipped += skippedHere.length;
+  skips.push(...skipLines(skippedHere, name === 'vitest' ? undefined : `${name} phase`));
+  // RS_TEST_REPORT_DIR keeps the JSON reports (per-file durations) for measuring the run
+  if (process.env.RS_TEST_REPORT_DIR && existsSync(report)) cpSync(report, join(process.env.RS_TEST_REPORT_DIR, `${name}.json`));
 }
 
 /**
@@ -125,7 +137,10 @@ function shippedNodePhase(node) {
 /** The shared plan contract, run against the built CLI exactly as its README says. */
 function contractChecker() {
   const checker = join(root, '..', 'shared', 'contract', 'check.mjs');
-  if (!existsSync(checker)) return;
+  if (!existsSync(checker)) {
+    skips.push(`the plan contract: ${checker} is absent (it comes with ../shared, beside the checkout)`);
+    return;
+  }
   console.log('\nplan contract (../shared/contract):');
   const c = spawnSync(process.execPath, [checker, root], { cwd: root, encoding: 'utf8' });
   process.stdout.write(c.stdout ?? '');
@@ -155,5 +170,8 @@ try {
   rmSync(dir, { recursive: true, force: true });
 }
 if (problems.length) console.log(`\nfailures besides failed tests:\n${problems.map((p) => `  ${p}`).join('\n')}`);
-console.log(`\n${passed} passed, ${failed} failed`);
+if (skips.length) console.log(`\nskipped:\n${skips.map((p) => `  ${p}`).join('\n')}`);
+const seconds = Math.round((Date.now() - started) / 1000);
+console.log(`\ntook ${Math.floor(seconds / 60)}m${String(seconds % 60).padStart(2, '0')}s`);
+console.log(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
 process.exit(failed === 0 ? 0 : 1);

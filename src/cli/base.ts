@@ -35,7 +35,7 @@ export abstract class BaseCommand extends Command {
   }
 
   protected warning(message: string): void {
-    writeFd(2, `warning: ${message}\n`);
+    writeFd(2, `Warning: ${message}\n`);
   }
 
   protected print(text: string): void {

@@ -4,7 +4,7 @@ import { connectionFlags, modelFlags, modelOptions, noHeadersFlag, outputFlag, s
 import { progressOn } from '../cli/progress.js';
 import { writeFd } from '../cli/stdio.js';
 import { parseControllerTargets } from '../cli/targets.js';
-import { renderDiffTable, renderOverlapWarnings, renderSummary } from '../render/diff-table.js';
+import { namespaceColumnShown, noResourcesFound, renderDiffTable, renderOverlapWarnings, renderSummary } from '../render/diff-table.js';
 import { renderOutput } from '../render/formats.js';
 import { renderNames } from '../render/plan-output.js';
 import { planInSync, preparePlan } from '../services/plan-service.js';
@@ -58,7 +58,10 @@ so it is not in sync), greater than 1 on an error.`;
         names: () => renderNames(plan),
         human: (wide) => {
           if (plan.controllers.length === 0) {
-            writeFd(2, `No ReplicaSets or ReplicationControllers found${scopeWords(flags.namespace, flags['all-namespaces'], !!flags.filename?.length)}.\n`);
+            writeFd(
+              2,
+              noResourcesFound({ allNamespaces: flags['all-namespaces'], namespace: flags.namespace ?? ctx.namespace, snapshot: !!flags.filename?.length }),
+            );
             return [];
           }
           const { chalk, width } = stdoutStyle();
@@ -70,8 +73,7 @@ so it is not in sync), greater than 1 on an error.`;
             noHeaders: flags['no-headers'],
             chalk,
             width,
-            // like kubectl get: the NAMESPACE column only when more than one namespace is shown
-            namespaceColumn: flags['all-namespaces'] || new Set(plan.controllers.map((c) => c.namespace)).size > 1,
+            namespaceColumn: namespaceColumnShown(flags['all-namespaces']),
             observedGenerationBefore: (c) => before.get(`${c.kind}/${c.namespace}/${c.name}`),
           });
           return flags['no-headers'] ? [table] : [table, renderSummary(plan, chalk)];
@@ -80,10 +82,4 @@ so it is not in sync), greater than 1 on an error.`;
     );
     process.exitCode = planInSync(plan) ? 0 : 1;
   }
-}
-
-function scopeWords(ns: string | undefined, all: boolean, file: boolean): string {
-  if (all) return file ? ' in the snapshot' : ' in any namespace';
-  if (ns) return ` in ${ns} namespace`;
-  return file ? ' in the snapshot' : ' in the current namespace';
 }

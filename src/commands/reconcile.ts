@@ -20,7 +20,7 @@ import { detectUpstreamController } from '../cluster/upstream-detect.js';
 import type { Connection } from '../cluster/kubeconfig.js';
 import { parseControllerTargets } from '../cli/targets.js';
 import { UserError } from '../errors.js';
-import { renderDiffTable, renderSummary } from '../render/diff-table.js';
+import { namespaceColumnShown, noResourcesFound, renderDiffTable, renderSummary } from '../render/diff-table.js';
 import { renderOutput } from '../render/formats.js';
 import { renderNames } from '../render/plan-output.js';
 import { parseDurationMs } from '../core/duration.js';
@@ -141,11 +141,11 @@ scope) and warns when it is active: the two act on the same objects.`;
             noHeaders: flags['no-headers'],
             chalk,
             width,
-            namespaceColumn: flags['all-namespaces'] || new Set(ctx.plan.controllers.map((c) => c.namespace)).size > 1,
+            namespaceColumn: namespaceColumnShown(flags['all-namespaces']),
           }),
         );
         this.print(renderSummary(ctx.plan, chalk));
-      } else process.stderr.write('No ReplicaSets or ReplicationControllers found.\n');
+      } else process.stderr.write(noResourcesFound(emptyScope(flags, ctx.namespace)));
     }
     // as run refuses to start beside it (unless --force), an apply beside the upstream controller
     // is told: the two fight over the same pods
@@ -198,4 +198,9 @@ scope) and warns when it is active: the two act on the same objects.`;
         `the upstream ReplicaSet controller is active ${namespace ? `in namespace "${namespace}"` : 'in this cluster'} (${found.evidence}): it acts on the same objects, and may undo or repeat these writes`,
       );
   }
+}
+
+/** The scope an empty result names, as kubectl get's "No resources found" does. */
+function emptyScope(flags: { 'all-namespaces': boolean; namespace?: string; filename?: string[] }, namespace: string | null) {
+  return { allNamespaces: flags['all-namespaces'], namespace: flags.namespace ?? namespace, snapshot: !!flags.filename?.length };
 }

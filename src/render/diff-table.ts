@@ -13,8 +13,8 @@ export interface TableOptions {
   noHeaders: boolean;
   chalk: ChalkInstance;
   /**
-   * Show the NAMESPACE column (default true). Like `kubectl get` without `-A`, a command may
-   * leave it out when every controller is in the one namespace it asked for.
+   * Show the NAMESPACE column (default true). Commands follow kubectl get's rule: only with `-A`
+   * (namespaceColumnShown).
    */
   namespaceColumn?: boolean;
   /**
@@ -29,6 +29,22 @@ export interface TableOptions {
    * holds the written value). With it OBSERVED-GEN shows `3→4`; without it, the written value.
    */
   observedGenerationBefore?: (controller: PlanController) => number | null | undefined;
+}
+
+/** kubectl get's rule for the NAMESPACE column: shown with `-A` (all namespaces), never otherwise. */
+export function namespaceColumnShown(allNamespaces: boolean): boolean {
+  return allNamespaces;
+}
+
+/**
+ * What kubectl get prints on stderr when nothing is found: `No resources found` with `-A`,
+ * `No resources found in shop namespace.` in one namespace. A snapshot read without `-n` has no
+ * namespace to name: `No resources found in the snapshot.`
+ */
+export function noResourcesFound(scope: { allNamespaces: boolean; namespace: string | null; snapshot: boolean }): string {
+  if (scope.allNamespaces) return 'No resources found\n';
+  if (scope.namespace !== null) return `No resources found in ${scope.namespace} namespace.\n`;
+  return scope.snapshot ? 'No resources found in the snapshot.\n' : 'No resources found\n';
 }
 
 type Action = 'adopt' | 'release' | 'create' | 'delete';

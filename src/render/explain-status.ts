@@ -75,6 +75,8 @@ export function statusSection(model: ExplainModel, width: number, chalk: ChalkIn
     r.changed ? { text: 'changed', style: chalk.yellow } : { text: '' },
   ]);
   out.push(...renderTable(columns, cells, { gap: 2, indent: INDENT.length }).trimEnd().split('\n'));
+  // upstream's calculateStatus counts the pods it claimed, before manageReplicas acts on them
+  out.push(...para("after: counted before this sync's creates and deletes (the next sync counts them)", width, chalk.dim));
 
   if (condChanged) {
     for (const c of after.conditions) {

@@ -57,7 +57,8 @@ function deletionSection(model: ExplainModel, width: number, chalk: ChalkInstanc
   if (excess > victims.length) {
     out.push(
       ...para(
-        `capped by the burst limit: ${excess} pods are too many, ${victims.length} are deleted in this sync, ` + 'the rest in later syncs',
+        `capped by the burst limit: ${excess} pods are too many, ${victims.length} ${victims.length === 1 ? 'is' : 'are'} deleted in this sync, ` +
+          'the rest in later syncs',
         width,
         chalk.yellow,
       ),
@@ -78,7 +79,11 @@ function creationSection(model: ExplainModel, width: number, chalk: ChalkInstanc
   const missing = plan.replicas.desired - plan.replicas.current;
   if (count < missing) {
     out.push(
-      ...para(`capped by the burst limit: ${missing} pods are missing, ${count} are created in this sync, ` + 'the rest in later syncs', width, chalk.yellow),
+      ...para(
+        `capped by the burst limit: ${missing} pods are missing, ${count} ${count === 1 ? 'is' : 'are'} created in this sync, ` + 'the rest in later syncs',
+        width,
+        chalk.yellow,
+      ),
     );
   }
   return out;
@@ -138,8 +143,38 @@ function ownerText(model: ExplainModel): string {
   return text;
 }
 
+/** `a, b and c`. */
+function andList(parts: string[]): string {
+  return parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}` : (parts[0] ?? '');
+}
+
+/**
+ * The one-line verdict the story opens with: what this sync would write, in the plan's counts
+ * (`this sync would adopt 1, release 1, create 1 and write status`), or `in sync: this sync
+ * would write nothing`. A skipped controller says so first.
+ */
+export function verdictText(plan: PlanController): string {
+  let adopt = 0;
+  let release = 0;
+  for (const p of plan.pods) {
+    if (p.decision === 'adopt') adopt++;
+    else if (p.decision === 'release') release++;
+  }
+  const writes: string[] = [];
+  if (adopt > 0) writes.push(`adopt ${adopt}`);
+  if (release > 0) writes.push(`release ${release}`);
+  if (plan.create.count > 0) writes.push(`create ${plan.create.count}`);
+  if (plan.delete.length > 0) writes.push(`delete ${plan.delete.length}`);
+  if (plan.statusChanged) writes.push('write status');
+  const would = writes.length === 0 ? 'this sync would write nothing' : `this sync would ${andList(writes)}`;
+  if (plan.skip) return `skipped (${plan.skip.reason}): ${would}`;
+  return plan.inSync ? `in sync: ${would}` : would;
+}
+
 function headerSection(model: ExplainModel, width: number, chalk: ChalkInstance): string[] {
-  const out = [chalk.bold(title(model))];
+  const head = title(model);
+  // the verdict line wraps as prose does, under the title
+  const out = wrap(`${head}: ${verdictText(model.plan)}`, width, '', INDENT).map((l, i) => (i === 0 ? chalk.bold(head) + l.slice(head.length) : l));
   if (model.whatIf) {
     const text = `as if ${asIfWords(model.whatIf)} (${whatIfFlags(model.whatIf)}): no object says so, and nothing is written`;
     out.push(...field('What-if', text, width, chalk, chalk.bold.italic));
@@ -155,7 +190,15 @@ function headerSection(model: ExplainModel, width: number, chalk: ChalkInstance)
     : desired === model.object.replicas
       ? `desired ${desired} (as if scaled to it: it already is)`
       : `desired ${desired} as if scaled from ${model.object.replicas}`;
-  out.push(...field('Replicas', `${desiredText}, current ${current}`, width, chalk, desired !== current ? chalk.bold : undefined));
+  out.push(
+    ...field(
+      'Replicas',
+      `${desiredText}, current ${current} (active pods it owns after adopt/release)`,
+      width,
+      chalk,
+      desired !== current ? chalk.bold : undefined,
+    ),
+  );
   out.push(...field('Selector', model.selector === '' ? '<empty: matches every pod>' : model.selector, width, chalk));
   if (model.selectorError !== null) {
     out.push(...field('Invalid selector', model.selectorError, width, chalk, chalk.bold.red));

@@ -99,7 +99,7 @@ export function reconcileProblems(report: ReconcileReportView): string {
     const who = `${c.kind} ${c.namespace}/${c.name}`;
     for (const a of c.outcome.actions) if (!a.ok) out.push(`error: ${who}: ${a.action}${a.pod ? ' ' + a.pod : ''} failed: ${a.error}\n`);
     if (c.outcome.error && !c.outcome.actions.some((a) => !a.ok)) out.push(`error: ${who}: ${c.outcome.error}\n`);
-    if (c.outcome.notice) out.push(`warning: ${who}: ${c.outcome.notice}\n`);
+    if (c.outcome.notice) out.push(`Warning: ${who}: ${c.outcome.notice}\n`);
   }
   return out.join('');
 }

@@ -49,7 +49,7 @@ export async function explainPod(src: SourceOptions, model: ModelOptions, name: 
   const namespace = ctx.source === 'file' ? (src.allNamespaces ? null : (src.namespace ?? null)) : ctx.namespace;
   const pods = findPods(ctx.snapshot, name, namespace);
   if (pods.length === 0)
-    throw new UserError(`pods "${name}" not found${namespace === null ? (ctx.source === 'file' ? ' in the snapshot' : '') : ` in namespace "${namespace}"`}`);
+    throw new UserError(`pods "${name}" not found${namespace === null ? (ctx.source === 'file' ? ' in the snapshot' : '') : ` in ${namespace} namespace`}`);
   if (pods.length > 1) {
     const where = pods
       .map((p) => p.metadata.namespace ?? 'default')

@@ -11,7 +11,7 @@ import { firstNames } from '../core/messages.js';
 import { ClusterPlanner, type SyncDecision } from '../core/plan.js';
 import type { Plan, WhatIf } from '../core/plan-types.js';
 import { parseSelectorString } from '../core/selector.js';
-import { formatTime } from '../core/time.js';
+import { formatTime, humanDuration, parseTime } from '../core/time.js';
 import type { Controller, ControllerKind, Snapshot } from '../core/types.js';
 import type { Behaviour } from '../core/versions.js';
 import { UserError } from '../errors.js';
@@ -125,6 +125,54 @@ export function podlessInput(snapshot: Snapshot): string | null {
   return `the input holds ${held} but no pods: every controller is planned as if its pods were gone (did you mean "kubectl get rs,rc,pods -o yaml"?)`;
 }
 
+/** A snapshot is planned at the clock's time; one this much older than that gets a --now hint. */
+export const STALE_SNAPSHOT_MS = 24 * 60 * 60 * 1000;
+
+// the times an object of a snapshot carries: its own, its conditions', its containers' and its writers'
+const TIME_KEYS = new Set([
+  'creationTimestamp',
+  'deletionTimestamp',
+  'lastTransitionTime',
+  'lastProbeTime',
+  'lastUpdateTime',
+  'startTime',
+  'startedAt',
+  'finishedAt',
+  'time',
+]);
+
+/** The newest timestamp anywhere in the snapshot's objects (epoch ms), or null when none has one. */
+export function newestTimestamp(snapshot: Snapshot): number | null {
+  let newest: number | null = null;
+  const visit = (value: unknown, key: string | null): void => {
+    if (value instanceof Date) {
+      if (key !== null && TIME_KEYS.has(key) && !Number.isNaN(value.getTime())) newest = Math.max(newest ?? -Infinity, value.getTime());
+    } else if (typeof value === 'string') {
+      const ms = key !== null && TIME_KEYS.has(key) ? parseTime(value) : null;
+      if (ms !== null) newest = Math.max(newest ?? -Infinity, ms);
+    } else if (Array.isArray(value)) {
+      for (const v of value) visit(v, key);
+    } else if (value !== null && typeof value === 'object') {
+      for (const [k, v] of Object.entries(value)) visit(v, k);
+    }
+  };
+  for (const p of snapshot.pods) visit(p, null);
+  for (const c of controllerObjectsOf(snapshot)) visit(c, null);
+  return newest;
+}
+
+/**
+ * A snapshot read without --now is planned as if it were taken now: ages, readiness and
+ * minReadySeconds count to the clock. When its newest timestamp is more than a day older than
+ * that, one line says so and gives the --now that plans it as of then. Null otherwise.
+ */
+export function staleSnapshotHint(snapshot: Snapshot, nowMs: number): string | null {
+  const newest = newestTimestamp(snapshot);
+  if (newest === null || nowMs - newest <= STALE_SNAPSHOT_MS) return null;
+  const at = formatTime(Math.floor(newest / 1000) * 1000);
+  return `the snapshot's newest timestamp is ${at}, ${humanDuration((nowMs - newest) / 1000)} before now: it is planned as of now; to plan it as of when it was taken, pass --now ${at}`;
+}
+
 /**
  * Controllers in scope: namespace, -l, and names (each name must exist). `notices` gets a warning
  * when -l leaves nothing of what the namespace holds, and when deploy/NAME spans re-created
@@ -139,7 +187,7 @@ export function selectControllers(
   notices: string[] = [],
 ): Controller[] {
   const nsFilter = source === 'file' ? (src.allNamespaces ? null : (src.namespace ?? null)) : liveNamespace;
-  const where = nsFilter === null ? (source === 'file' ? ' in the snapshot' : '') : ` in namespace "${nsFilter}"`;
+  const where = nsFilter === null ? (source === 'file' ? ' in the snapshot' : '') : ` in ${nsFilter} namespace`;
   const inNamespace = planner.controllers.filter((c) => nsFilter === null || namespaceOf(c) === nsFilter);
   let pool = inNamespace;
   if (src.selector !== undefined) {
@@ -279,6 +327,10 @@ export async function preparePlan(
   const nowMs = parseNow(model.now, io.clock ?? Date.now);
   const read = await readSnapshot(src, io);
   const notices = [...read.notices];
+  if (read.source === 'file' && model.now === undefined) {
+    const hint = staleSnapshotHint(read.snapshot, nowMs);
+    if (hint !== null) notices.push(hint);
+  }
   const behaviour = chooseBehaviour(model, read.serverMinor, notices);
   // The planner reports only the selected controllers (what-if applied to them), but reads all.
   const chosen = new Set<string>();

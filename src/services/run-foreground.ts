@@ -72,9 +72,9 @@ export async function runForeground(o: ForegroundOptions): Promise<number> {
 
   const notices: string[] = [];
   const { behaviour } = await resolveBehaviour(o, notices, async () => (await getServerVersion(conn)).minor);
-  for (const n of notices) log.info(`warning: ${n}`);
+  for (const n of notices) log.info(`Warning: ${n}`);
 
-  if (!o.force) await refuseBesideUpstreamController(conn, namespace, (w) => log.info(`warning: ${w}`));
+  if (!o.force) await refuseBesideUpstreamController(conn, namespace, (w) => log.info(`Warning: ${w}`));
   return new Foreground(o, { log, conn, namespace, behaviour }).run();
 }
 

@@ -19,7 +19,7 @@ describe('deploy/NAME on a live cluster', () => {
     expect(ctx.plan.controllers.map((c) => `${c.namespace}/${c.name}`)).toEqual(['shop/web-5b8c9d7f6a', 'shop/web-7d9f8b6c5d']);
     // checkout's ReplicaSet lives in payments: not in the current namespace
     await expect(preparePlan({ connection }, { kubeVersion: '1.32' }, [{ kind: 'Deployment', name: 'checkout' }], io)).rejects.toThrow(
-      'deployments.apps "checkout" not found: no ReplicaSet in namespace "shop" is controlled by a Deployment named checkout (ReplicaSets here are controlled by deployments api, web, worker)',
+      'deployments.apps "checkout" not found: no ReplicaSet in shop namespace is controlled by a Deployment named checkout (ReplicaSets here are controlled by deployments api, web, worker)',
     );
   });
 

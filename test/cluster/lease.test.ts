@@ -140,17 +140,24 @@ describe('formatMicroTime', () => {
 
 describe('runLeaderElection', () => {
   it('creates the lease, lets one of two candidates lead and keeps renewing it', async () => {
-    const { e, tracker, a, b } = await twoCandidates();
+    // Fake clocks: on a loaded machine a real 2 s lease can run out between two renewals, and the
+    // standby would rightly take over. Here node-a's clock moves only to its next renewal, with no
+    // request in flight, and node-b's stands still (the lease never expires on it).
+    const start = Date.parse('2026-01-01T00:00:00Z');
+    const ca = new FakeClock(start);
+    const { e, tracker, a, b } = await twoCandidates({}, { a: ca, b: new FakeClock(start) });
     const first = await readLease(e);
     expect(first.holderIdentity).toBe('node-a');
     expect(first.leaseDurationSeconds).toBe(2);
     expect(first.leaseTransitions).toBe(0);
     expect(String(first.acquireTime)).toMatch(MICRO);
     expect(String(first.renewTime)).toMatch(MICRO);
-    const later = await waitFor(async () => {
-      const l = await readLease(e);
-      return String(l.renewTime) !== String(first.renewTime) ? l : null;
-    }, 'a renewal');
+    const updates = () => leaseRequestsOf(e, 'node-a').filter((x) => x.verb === 'update').length;
+    const before = updates();
+    await renewIdle(ca);
+    ca.advance(200);
+    await waitFor(() => updates() > before, 'a renewal');
+    const later = await readLease(e);
     expect(later.holderIdentity).toBe('node-a');
     expect(Date.parse(String(later.renewTime))).toBeGreaterThan(Date.parse(String(first.renewTime)));
     expect(String(later.acquireTime)).toBe(String(first.acquireTime));

@@ -56,7 +56,10 @@ describe('deploy/NAME', () => {
     expect(r.stdout).toMatch(/^└─ReplicaSet\/checkout-6b8d +3 \(old\)/m);
     expect(r.stdout).toMatch(/^ {2}├─Pod\/checkout-6b8d-aaa11 +delete +#1 +MoreOnSameNode$/m);
     const heads = r.stdout.split('\n').filter((l) => l.startsWith('ReplicaSet '));
-    expect(heads).toEqual(['ReplicaSet shop/checkout-9c2f', 'ReplicaSet shop/checkout-6b8d']);
+    expect(heads).toEqual([
+      'ReplicaSet shop/checkout-9c2f: this sync would create 1 and write status',
+      'ReplicaSet shop/checkout-6b8d: this sync would delete 2 and write status',
+    ]);
     expect(r.stdout).not.toContain('shop-web');
     // each story is the one explain rs/NAME tells
     const one = cli(['explain', 'rs/checkout-6b8d', ...FILES]).stdout;
@@ -80,7 +83,7 @@ describe('deploy/NAME', () => {
       expect(r.status).toBe(2);
       expect(r.stdout).toBe('');
       expect(r.stderr.trim().split('\n')).toEqual([
-        'error: deployments.apps "web" not found: no ReplicaSet in namespace "shop" is controlled by a Deployment named web (ReplicaSets here are controlled by deployment checkout)',
+        'error: deployments.apps "web" not found: no ReplicaSet in shop namespace is controlled by a Deployment named web (ReplicaSets here are controlled by deployment checkout)',
       ]);
     }
   });
@@ -94,7 +97,7 @@ describe('warnings', () => {
     expect(r.status).toBe(1);
     expect(r.stdout).toBe('replicaset.apps/checkout-6b8d\nreplicaset.apps/checkout-9c2f\n');
     expect(r.stderr).toBe(
-      'warning: the input holds 2 ReplicaSets but no pods: every controller is planned as if its pods were gone (did you mean "kubectl get rs,rc,pods -o yaml"?)\n',
+      'Warning: the input holds 2 ReplicaSets but no pods: every controller is planned as if its pods were gone (did you mean "kubectl get rs,rc,pods -o yaml"?)\n',
     );
     // with its pods: no warning
     expect(cli(['diff', '-f', example('deployment-rollout'), '--now', NOW, '-o', 'name']).stderr).toBe('');
@@ -104,7 +107,7 @@ describe('warnings', () => {
     const r = cli(['diff', ...FILES, '-n', 'shop', '-l', 'app=nope', '-o', 'json']);
     expect(r.status).toBe(0);
     expect(JSON.parse(r.stdout).controllers).toEqual([]);
-    expect(r.stderr).toBe('warning: no ReplicaSet or ReplicationController matches the selector app=nope in namespace "shop" (3 ReplicaSets there)\n');
+    expect(r.stderr).toBe('Warning: no ReplicaSet or ReplicationController matches the selector app=nope in shop namespace (3 ReplicaSets there)\n');
     expect(cli(['diff', ...FILES, '-n', 'shop', '-l', 'app=checkout', '-o', 'json']).stderr).toBe('');
   });
 });

@@ -191,7 +191,7 @@ describe('invalid selector', () => {
   it('skips that controller with a warning, plans the others; it is not in sync: exit 1', () => {
     const r = cli(['diff', '-f', example('invalid-selector'), '-o', 'json', '--now', NOW]);
     expect(r.status).toBe(1);
-    expect(r.stderr).toMatch(/warning: ReplicaSet web\/broken: invalid selector: "Equals" is not a valid label selector operator/);
+    expect(r.stderr).toMatch(/Warning: ReplicaSet web\/broken: invalid selector: "Equals" is not a valid label selector operator/);
     const plan = JSON.parse(r.stdout);
     const broken = plan.controllers.find((c: any) => c.name === 'broken');
     expect(broken.skip.reason).toBe('InvalidSelector');

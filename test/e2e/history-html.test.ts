@@ -19,6 +19,7 @@ import { historyHtmlChunks } from '../../src/render/history-html/document.js';
 import { historyPageScript } from '../../src/services/history-page.js';
 // @ts-expect-error plain ESM script without types
 import { CHROMIUM, launchChromium, openTimeline, writeTimelineHtml } from '../../scripts/history-timeline.mjs';
+import { skipAllIf, withoutShared } from '../skips.js';
 
 const DEMO = join(ROOT, '..', 'shared', 'history', 'demo', 'audit.jsonl');
 const HAVE_CHROMIUM = existsSync(CHROMIUM);
@@ -144,11 +145,13 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-describe.skipIf(!existsSync(DEMO))('the page of the shared demo log', () => {
+describe('the page of the shared demo log', () => {
   const html = () => join(dir, 'demo.html');
   let doc: ReconcileHistory;
+  const why = withoutShared(DEMO);
+  skipAllIf(why);
   beforeAll(() => {
-    if (!HAVE_CHROMIUM) return;
+    if (!HAVE_CHROMIUM || why !== null) return;
     writeTimelineHtml(DEMO, html());
     const r = cli(['history', '--audit-log', DEMO, '-A', '-o', 'json']);
     expect(r.status, r.stderr).toBe(0);

@@ -1,13 +1,14 @@
 // `history` as a user runs it (the built CLI) on the real demo audit log, and on the same log with
 // one deliberately foreign controller write: UTC times, the coverage line first on stderr, the
 // window (--since/--until), the controllers' writes alone, causes, --print-query and --events-file.
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { formatBytes } from '../../src/input/read-input.js';
 import { cli, ensureBuilt, ROOT } from './cli.js';
+import { itUnless, withoutShared } from '../skips.js';
 
 const DEMO = join(ROOT, 'test/history/fixtures/demo-audit.jsonl');
 /** The demo as the project shares it, when this checkout sits next to it. */
@@ -92,7 +93,7 @@ describe('history (built CLI)', () => {
     expect(r.status).toBe(0);
     const stderr = r.stderr.split('\n');
     expect(stderr[0]).toBe(COVERAGE.trim());
-    for (const line of stderr.slice(1, -1)) expect(line).toMatch(/^warning: /);
+    for (const line of stderr.slice(1, -1)) expect(line).toMatch(/^Warning: /);
     expect(JSON.parse(r.stdout).coverage).toEqual({ format: 'kube-apiserver', truncated: 0, duplicates: 0, missing: [] });
   });
 
@@ -280,7 +281,7 @@ describe('history (built CLI)', () => {
     expect(both.stderr).toBe('error: one history is read from one kind of input: give one of --audit-log, --events-file\n');
   });
 
-  it.skipIf(!existsSync(SHARED_DEMO))('reads the shared demo as it reads the fixture copy', () => {
+  itUnless(withoutShared(SHARED_DEMO))('reads the shared demo as it reads the fixture copy', () => {
     const shared = cli(['history', '--audit-log', SHARED_DEMO, '-o', 'json']);
     expect(shared.status).toBe(0);
     expect(shared.stderr.split('\n')[0]).toBe(COVERAGE.trim());

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { cli, ensureBuilt, example, NOW, ROOT, RUN_JS } from './cli.js';
+import { itUnless } from '../skips.js';
 
 beforeAll(() => ensureBuilt(), 300_000);
 
@@ -259,8 +260,8 @@ describe('empty input fails the gate', () => {
     writeFileSync(deploy, 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: shop}\n');
     const r = cli(['diff', '-f', deploy]);
     expect(r.status).toBe(0);
-    expect(r.stderr).toContain('warning: skipped 1 object of other kinds (Deployment: 1)');
-    expect(r.stderr).toContain('No ReplicaSets or ReplicationControllers found in the snapshot.');
+    expect(r.stderr).toContain('Warning: skipped 1 object of other kinds (Deployment: 1)');
+    expect(r.stderr).toContain('No resources found in the snapshot.');
     // and a snapshot with controllers still plans as before
     expect(cli(['diff', '-f', example('drifted-replicaset'), '--now', NOW]).status).toBe(1);
   });
@@ -362,7 +363,7 @@ describe('Ctrl-C exits 130, as a shell expects', () => {
     }
   })();
 
-  it.skipIf(!tmux)(
+  itUnless(tmux ? null : 'tmux is missing (apt-get install -y tmux): the terminal prompt is not tried')(
     'reconcile: Ctrl-C at the confirmation prompt (a key on a terminal) exits 130 and writes nothing',
     async () => {
       const socket = `rs-habits-${process.pid}`;

@@ -97,8 +97,8 @@ describe('explain pod/NAME on a snapshot', () => {
     const r = explainPod('pod/nope', ['-n', 'orders']);
     expect(r.status).toBe(2);
     expect(r.stdout).toBe('');
-    expect(r.stderr.trim()).toBe('error: pods "nope" not found in namespace "orders"');
-    expect(explainPod('pod/orders-api-z8m3p', ['-n', 'other']).stderr.trim()).toBe('error: pods "orders-api-z8m3p" not found in namespace "other"');
+    expect(r.stderr.trim()).toBe('error: pods "nope" not found in orders namespace');
+    expect(explainPod('pod/orders-api-z8m3p', ['-n', 'other']).stderr.trim()).toBe('error: pods "orders-api-z8m3p" not found in other namespace');
   });
 
   it('explain takes no label selector: the NAME chooses (one line, exit 2)', () => {
@@ -146,6 +146,6 @@ describe('explain pod/NAME on a live cluster', () => {
     expect(flat(picked.stdout)).toContain('Owner: ReplicaSet orders-api');
     const missing = await run(['explain', 'pod/nope']);
     expect(missing.status).toBe(2);
-    expect(missing.stderr.trim()).toBe('error: pods "nope" not found in namespace "orders"');
+    expect(missing.stderr.trim()).toBe('error: pods "nope" not found in orders namespace');
   }, 60_000);
 });

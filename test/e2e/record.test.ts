@@ -161,7 +161,7 @@ current-context: x
     const h = await cliAsync(['history', '--recording', out, '-o', 'json']);
     expect(h.status).toBe(0);
     expect(JSON.parse(h.stdout)).toMatchObject({ kind: 'ReconcileHistory', source: 'recording', events: [] });
-    expect(h.stderr).toMatch(/^warning: no write of pods, ReplicaSets or ReplicationControllers in the recording: nothing changed while it recorded$/m);
+    expect(h.stderr).toMatch(/^Warning: no write of pods, ReplicaSets or ReplicationControllers in the recording: nothing changed while it recorded$/m);
     const both = cli(['history', '--recording', out, '--audit-log', out]);
     expect(both.status).toBe(2);
     expect(both.stderr.trim()).toBe('error: give audit logs (--audit-log) or recordings (--recording), not both: one history is read from one kind of input');

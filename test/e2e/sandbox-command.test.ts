@@ -84,7 +84,7 @@ describe('sandbox --write-kubeconfig', () => {
       const r = await runUntil(flags, path, 'SIGINT');
       expect(r.code, flags.join(' ')).toBe(130);
       expect(r.stderr.split('\n')[0]).toBe(
-        'warning: sandbox --kubeconfig is deprecated: it writes the file, where --kubeconfig everywhere else reads one; use --write-kubeconfig',
+        'Warning: sandbox --kubeconfig is deprecated: it writes the file, where --kubeconfig everywhere else reads one; use --write-kubeconfig',
       );
       expect(r.stderr.match(/deprecated/g)).toHaveLength(1);
       expect(serverOf(r.written)).toBeDefined();

@@ -3,11 +3,12 @@
 // in the same order with the same verdicts, except where a shape cannot carry something, and then it
 // says so and answers predicted: null, never false. The vendored fixtures (test/input/fixtures/audit,
 // every format of the same events) run without ../shared.
-import { existsSync, readdirSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { HistoryEvent } from '../../src/history/types.js';
 import { buildHistory, type HistoryOptions } from '../../src/services/history-service.js';
+import { skipAllIf, withoutShared } from '../skips.js';
 
 const SHARED = join(import.meta.dirname, '../../../shared/history/demo');
 const CLOUD = join(SHARED, 'cloud');
@@ -65,10 +66,13 @@ function sameStory(got: HistoryEvent[], plain: HistoryEvent[], lacking: (e: Hist
   }
 }
 
-describe.runIf(existsSync(CLOUD))('the demo in every shape of ../shared/history/demo/cloud', () => {
-  // (read when the suite runs: without ../shared it is skipped, and nothing is read)
+describe('the demo in every shape of ../shared/history/demo/cloud', () => {
+  // without ../shared every test is skipped saying so, and nothing is read
+  const why = withoutShared(CLOUD);
+  skipAllIf(why);
   let plain: Awaited<ReturnType<typeof collect>>;
   beforeAll(async () => {
+    if (why !== null) return;
     plain = await collect({ auditLogs: [join(SHARED, 'audit.jsonl')], namespace: 'demo' });
   });
   const shapes: Record<string, string> = {

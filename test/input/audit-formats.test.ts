@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AUDIT_FORMATS, AuditCoverage, readAuditLogs, type AuditFormat, type AuditLine, type AuditReadOptions } from '../../src/input/audit-log.js';
 import { essentials, type Ev } from './audit-encoders.js';
+import { itUnless, skipAllIf, withoutShared } from '../skips.js';
 
 const DEMO = join(import.meta.dirname, '../../../shared/history/demo');
 const FIX = join(import.meta.dirname, 'fixtures/audit');
@@ -38,7 +39,7 @@ describe('AUDIT_FORMATS', () => {
     expect(contractFormats(join(import.meta.dirname, '../../docs/history-format.md'))).toEqual(names);
     expect(new Set(AUDIT_FORMATS).size).toBe(AUDIT_FORMATS.length);
   });
-  it.runIf(existsSync(join(DEMO, '../../history-format.md')))("are the shared contract's names", () => {
+  itUnless(withoutShared(join(DEMO, '../../history-format.md')))("are the shared contract's names", () => {
     expect(contractFormats(join(DEMO, '../../history-format.md'))).toEqual(names);
   });
 });
@@ -108,7 +109,8 @@ describe('the self-made fixtures of every format (test/input/fixtures/audit)', (
   });
 });
 
-describe.skipIf(!existsSync(DEMO))('the demo log as managed clusters export it (../shared/history/demo/cloud)', () => {
+describe('the demo log as managed clusters export it (../shared/history/demo/cloud)', () => {
+  skipAllIf(withoutShared(DEMO));
   const base = existsSync(DEMO) ? jsonl(join(DEMO, 'audit.jsonl')) : [];
   const DEMO_CASES: [file: string, format: AuditFormat, duplicates: number][] = [
     ['gke-gcloud.json', 'gke-cloud-logging', 0],

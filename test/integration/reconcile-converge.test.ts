@@ -3,12 +3,13 @@
 // decision) and stays there: the pods it created have turned ready and are counted, the
 // minReadySeconds requeue is waited for, and --timeout ends a wait that cannot end. Ctrl-C (an
 // aborted signal) stops the writes, and the report says what was written.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect } from 'vitest';
 import { progressOn } from '../../src/cli/progress.js';
 import { planInSync, preparePlan } from '../../src/services/plan-service.js';
 import { applyPlan, startReconcile, type ApplyOptions } from '../../src/services/reconcile-service.js';
 import { stoppedSummary } from '../../src/render/reconcile-output.js';
 import { exampleItems, REAL, testEnv, type TestEnv } from './env.js';
+import { itUnless } from '../skips.js';
 
 let env: TestEnv | null = null;
 afterEach(async () => {
@@ -17,7 +18,9 @@ afterEach(async () => {
 });
 
 // the simulated kubelet and the audit log exist only on the sandbox
-const sandboxOnly = it.skipIf(!!REAL);
+const sandboxOnly = itUnless(
+  REAL ? 'real-cluster mode (TEST_KUBECONFIG): the audit log, fault injection and seeded pod status exist only on the sandbox' : null,
+);
 const io = () => ({ progress: progressOn(process.stderr) });
 const src = () => ({ namespace: 'shop', connection: { kubeconfig: env!.kubeconfig } });
 

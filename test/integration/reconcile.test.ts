@@ -6,6 +6,7 @@ import { preparePlan } from '../../src/services/plan-service.js';
 import { applyPlan, type DryRun } from '../../src/services/reconcile-service.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { exampleItems, REAL, testEnv, type TestEnv } from './env.js';
+import { itUnless } from '../skips.js';
 
 const NOW = Date.parse('2026-01-01T00:00:00Z');
 let env: TestEnv | null = null;
@@ -34,7 +35,9 @@ async function reconcile(kubeconfig: string, namespace: string, opts: { dryRun?:
 
 const writes = (s: Sandbox) => s.audit().filter((a) => !['get', 'list', 'watch'].includes(a.verb));
 // audit log, fault injection and seeded pod status exist only on the sandbox
-const sandboxOnly = it.skipIf(!!REAL);
+const sandboxOnly = itUnless(
+  REAL ? 'real-cluster mode (TEST_KUBECONFIG): the audit log, fault injection and seeded pod status exist only on the sandbox' : null,
+);
 
 describe('reconcile on the sandbox', () => {
   it('adopts, releases, creates and writes status exactly as upstream, recording events', async () => {

@@ -13,6 +13,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error plain ESM script, without types
 import { SEA_TARGETS, nodeBinary } from '../../scripts/sea.mjs';
 import { EXAMPLE, NOW, ROOT, RUN_JS, baseEnv, ensureBundle, node, tempDir } from './helpers.js';
+import { skipAllIf } from '../skips.js';
 
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
 const target = SEA_TARGETS['linux/amd64'];
@@ -30,9 +31,9 @@ function unusable(): string | null {
   }
 }
 const why = unusable();
-const title = why === null ? 'the linux-x64 single executable' : `the linux-x64 single executable (SKIPPED: ${why})`;
 
-describe.skipIf(why !== null)(title, () => {
+describe('the linux-x64 single executable', () => {
+  skipAllIf(why);
   let out: string;
   let dir: string;
   let exe: string;
@@ -45,6 +46,7 @@ describe.skipIf(why !== null)(title, () => {
   const env = (extra: Record<string, string> = {}) => baseEnv({ PATH: empty(), HOME: join(out, 'home'), ...extra });
 
   beforeAll(() => {
+    if (why !== null) return;
     ensureBundle();
     out = tempDir('rs-sea-');
     const r = node(join(ROOT, 'scripts', 'release.mjs'), ['--out', out, '--manifest', join(out, 'm.yaml'), '--quiet', '--platforms', 'linux/amd64'], {});

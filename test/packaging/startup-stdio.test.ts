@@ -9,6 +9,7 @@ import { closeSync, existsSync, openSync, readFileSync, writeFileSync } from 'no
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { EXAMPLE, NOW, ROOT, baseEnv, ensureBundle, run, tempDir } from './helpers.js';
+import { itUnless } from '../skips.js';
 
 beforeAll(() => ensureBundle(), 300_000);
 
@@ -119,7 +120,7 @@ describe('diff and explain on a file, a pipe, /dev/null', () => {
     }
   });
 
-  it.skipIf(process.platform !== 'linux')(
+  itUnless(process.platform === 'linux' ? null : 'non-blocking pipes are tried on Linux only')(
     'write all of a large output to a non-blocking pipe (EAGAIN when full), read slowly',
     async () => {
       const big = bigSnapshot(3000);
@@ -166,7 +167,13 @@ describe('diff and explain on a file, a pipe, /dev/null', () => {
     expect({ status, stderr }).toEqual({ status: 1, stderr: '' });
   }, 60_000);
 
-  it.skipIf(!existsSync('/usr/bin/script') || process.platform !== 'linux')(
+  itUnless(
+    process.platform !== 'linux'
+      ? 'script(1) pseudo-terminals are tried on Linux only'
+      : existsSync('/usr/bin/script')
+        ? null
+        : '/usr/bin/script is missing (util-linux)',
+  )(
     'keep the colours and the width of a terminal, as the streams give them',
     () => {
       // script(1) runs the command on a pseudo-terminal of 60 columns; its output is the terminal's

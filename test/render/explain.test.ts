@@ -32,9 +32,9 @@ describe('renderExplain: a ReplicationController (snapshot)', () => {
   it('renders the whole story as plain text', () => {
     expect(explain(dbModel)).toBe(
       [
-        'ReplicationController default/db',
+        'ReplicationController default/db: this sync would create 1',
         '  Owner:              standalone (no controller owner)',
-        '  Replicas:           desired 2, current 1',
+        '  Replicas:           desired 2, current 1 (active pods it owns after adopt/release)',
         '  Selector:           app=db',
         '  Template labels:    app=db',
         '  Min ready seconds:  0',
@@ -57,6 +57,7 @@ describe('renderExplain: a ReplicationController (snapshot)', () => {
         '  availableReplicas     1       1',
         '  observedGeneration    1       1',
         '  conditions            <none>  <none>',
+        "  after: counted before this sync's creates and deletes (the next sync counts them)",
         '  no status write: nothing changed',
         '',
       ].join('\n'),
@@ -68,10 +69,10 @@ describe('renderExplain: a drifted ReplicaSet', () => {
   const out = explain(webModel, 120);
 
   it('has a header with owner, siblings, replicas, selector, template labels and versions', () => {
-    expect(out.startsWith('ReplicaSet shop/web-7d4f8\n')).toBe(true);
+    expect(out.startsWith('ReplicaSet shop/web-7d4f8: this sync would adopt 1, release 1, delete 1 and write status\n')).toBe(true);
     expect(out).toContain('Owner:              controlled by Deployment shop/web (uid 0b6f3c1e-8a7d-4e2f-b1c0-9d8e7f6a5b4c)');
     expect(out).toContain('Siblings:           web-6c9f1');
-    expect(out).toContain('Replicas:           desired 3, current 4');
+    expect(out).toContain('Replicas:           desired 3, current 4 (active pods it owns after adopt/release)');
     expect(out).toContain('Selector:           app=web,pod-template-hash=7d4f8');
     expect(out).toContain('Template labels:    app=web,pod-template-hash=7d4f8');
     expect(out).toContain('Min ready seconds:  10');

@@ -95,7 +95,7 @@ describe('the closing line and stderr', () => {
 
   it('puts each failure and each notice on a line of its own', () => {
     expect(reconcileProblems(report({ ok: false, notice: 'not in sync after 5m (--timeout): write its status' }))).toBe(
-      'error: ReplicaSet shop/web: create web-x failed: quota\nwarning: ReplicaSet shop/web: not in sync after 5m (--timeout): write its status\n',
+      'error: ReplicaSet shop/web: create web-x failed: quota\nWarning: ReplicaSet shop/web: not in sync after 5m (--timeout): write its status\n',
     );
     expect(reconcileProblems(report({}))).toBe('');
     expect(renderStaleness(['a', 'b'])).toBe(

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error plain ESM script without types
-import { countVitestRun } from '../../scripts/test-count.mjs';
+import { countVitestRun, skipLines } from '../../scripts/test-count.mjs';
 // @ts-expect-error plain ESM script without types
 import { waitForReadyLine } from '../../scripts/ready-line.mjs';
 
@@ -21,6 +21,7 @@ afterAll(() => {
 interface Run {
   report: any;
   errors: any;
+  skips: any;
   status: number | null;
 }
 
@@ -36,6 +37,7 @@ function vitestOn(files: Record<string, string>): Run {
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('VITEST') && k !== 'NODE_OPTIONS'));
   const report = join(dir, 'report.json');
   const errors = join(dir, 'errors.json');
+  const skips = join(dir, 'skips.json');
   const r = spawnSync(
     process.execPath,
     [
@@ -45,7 +47,7 @@ function vitestOn(files: Record<string, string>): Run {
       `--outputFile.json=${report}`,
       `--reporter=${join(ROOT, 'scripts', 'vitest-errors.mjs')}`,
     ],
-    { cwd: dir, encoding: 'utf8', env: { ...env, RS_TEST_ERRORS_FILE: errors }, timeout: 60_000 },
+    { cwd: dir, encoding: 'utf8', env: { ...env, RS_TEST_ERRORS_FILE: errors, RS_TEST_SKIPS_FILE: skips }, timeout: 60_000 },
   );
   const read = (f: string) => {
     try {
@@ -54,7 +56,7 @@ function vitestOn(files: Record<string, string>): Run {
       return null;
     }
   };
-  return { report: read(report), errors: read(errors), status: r.status };
+  return { report: read(report), errors: read(errors), skips: read(skips), status: r.status };
 }
 
 const PASS = "import { it, expect } from 'vitest';\nit('passes', () => expect(1).toBe(1));\nit('passes too', () => expect(2).toBe(2));\n";
@@ -64,6 +66,16 @@ const MISSING = "import { it } from 'vitest';\nimport { nope } from './no-such-m
 const HOOK = "import { it, beforeAll } from 'vitest';\nbeforeAll(() => { throw new Error('hook'); });\nit('a', () => {});\n";
 const LATE =
   "import { it, expect } from 'vitest';\nit('passes, leaving an error behind', () => { setTimeout(() => { throw new Error('late'); }, 0); expect(1).toBe(1); });\nit('waits', async () => { await new Promise((r) => setTimeout(r, 50)); });\n";
+const SKIPS =
+  "import { beforeEach, describe, it, expect } from 'vitest';\n" +
+  "describe('needs a tool', () => {\n  beforeEach((ctx) => { ctx.skip(true, 'the tool is missing'); });\n  it('a', () => expect(1).toBe(2));\n  it('b', () => expect(1).toBe(2));\n});\n" +
+  "it('runs', () => expect(1).toBe(1));\nit.skipIf(true)('says nothing', () => {});\n";
+// the suite's own helpers (test/skips.ts), as its test files use them
+const HELPERS =
+  `import { describe, expect } from 'vitest';\nimport { itUnless, skipAllIf } from ${JSON.stringify(join(ROOT, 'test', 'skips.ts'))};\n` +
+  "itUnless('no zsh')('c', () => expect(1).toBe(2));\nitUnless(null)('d', () => expect(1).toBe(1));\n" +
+  "describe('e', () => {\n  skipAllIf('no chromium');\n  itUnless(null)('f', () => expect(1).toBe(2));\n});\n" +
+  "describe('g', () => {\n  skipAllIf(null);\n  itUnless(null)('h', () => expect(1).toBe(1));\n});\n";
 const CRASH = "import { it } from 'vitest';\nit('kills its worker', () => { process.kill(process.pid, 'SIGKILL'); });\n";
 
 describe('countVitestRun over real vitest runs', () => {
@@ -71,7 +83,11 @@ describe('countVitestRun over real vitest runs', () => {
   let errors: Run;
   let crash: Run;
   let clean: Run;
+  let skipping: Run;
+  let helpers: Run;
   beforeAll(() => {
+    skipping = vitestOn({ 'skips.test.mjs': SKIPS });
+    helpers = vitestOn({ 'helpers.test.mjs': HELPERS });
     mixed = vitestOn({ 'pass.test.mjs': PASS, 'fail.test.mjs': FAIL, 'throws.test.mjs': THROWS, 'missing.test.mjs': MISSING, 'hook.test.mjs': HOOK });
     errors = vitestOn({ 'late.test.mjs': LATE, 'pass.test.mjs': PASS });
     crash = vitestOn({ 'crash.test.mjs': CRASH, 'pass.test.mjs': PASS });
@@ -111,6 +127,29 @@ describe('countVitestRun over real vitest runs', () => {
     const c = countVitestRun(crash);
     expect(c.passed).toBe(2);
     expect(c.failed).toBe(1);
+  });
+
+  it('names every skipped test with the reason it gave, and those that gave none by their names', () => {
+    expect(skipping.status).toBe(0);
+    expect(countVitestRun(skipping)).toEqual({ passed: 1, failed: 0, problems: [] });
+    expect(skipping.skips).toEqual([
+      { file: 't/skips.test.mjs', test: 'needs a tool > a', reason: 'the tool is missing' },
+      { file: 't/skips.test.mjs', test: 'needs a tool > b', reason: 'the tool is missing' },
+      { file: 't/skips.test.mjs', test: 'says nothing', reason: null },
+    ]);
+    expect(skipLines(skipping.skips)).toEqual([
+      '2 tests in t/skips.test.mjs: the tool is missing',
+      '1 test in t/skips.test.mjs: no reason given (says nothing)',
+    ]);
+    expect(skipLines(skipping.skips.slice(2), 'real-cluster phase')).toEqual([
+      '1 test in t/skips.test.mjs (real-cluster phase): no reason given (says nothing)',
+    ]);
+    expect(skipLines([])).toEqual([]);
+  });
+
+  it("test/skips.ts's itUnless and skipAllIf skip with their reason, and run the tests when there is none", () => {
+    expect(countVitestRun(helpers)).toEqual({ passed: 2, failed: 0, problems: [] });
+    expect(skipLines(helpers.skips)).toEqual(['1 test in t/helpers.test.mjs: no zsh', '1 test in t/helpers.test.mjs: no chromium']);
   });
 
   it('a non-zero exit with nothing else to show is one failure; so is a missing report', () => {

@@ -59,7 +59,7 @@ describe('explainPod', () => {
 
   it('a pod not in the namespace asked for is not found', async () => {
     await expect(explainPod(file('orphaned-pods', { namespace: 'elsewhere' }), { now: NOW }, 'orders-api-z8m3p', io)).rejects.toThrow(
-      'pods "orders-api-z8m3p" not found in namespace "elsewhere"',
+      'pods "orders-api-z8m3p" not found in elsewhere namespace',
     );
     await expect(explainPod(file('orphaned-pods'), { now: NOW }, 'no-such-pod', io)).rejects.toThrow('pods "no-such-pod" not found in the snapshot');
   });

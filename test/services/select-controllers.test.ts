@@ -61,17 +61,17 @@ describe('deploy/NAME', () => {
     })();
     expect(err).toBeInstanceOf(UserError);
     expect(err.message).toBe(
-      'deployments.apps "shop" not found: no ReplicaSet in namespace "default" is controlled by a Deployment named shop (ReplicaSets here are controlled by deployments api, web)',
+      'deployments.apps "shop" not found: no ReplicaSet in default namespace is controlled by a Deployment named shop (ReplicaSets here are controlled by deployments api, web)',
     );
     expect(() => select(snap({ replicaSets: [rs({ name: 'solo' })] }), [deploy('web')], { namespace: 'default' })).toThrow(
-      'deployments.apps "web" not found: no ReplicaSet in namespace "default" is controlled by a Deployment named web (no ReplicaSet here is controlled by a Deployment)',
+      'deployments.apps "web" not found: no ReplicaSet in default namespace is controlled by a Deployment named web (no ReplicaSet here is controlled by a Deployment)',
     );
   });
 
   it('with -l: a Deployment whose ReplicaSets the selector leaves out says so', () => {
     expect(names(select(cluster, [deploy('web')], { namespace: 'default', selector: 'app=web' }))).toEqual(['default/web-1', 'default/web-2']);
     expect(() => select(cluster, [deploy('web')], { namespace: 'default', selector: 'app=api' })).toThrow(
-      'deployments.apps "web" in namespace "default" does not match the selector app=api',
+      'deployments.apps "web" in default namespace does not match the selector app=api',
     );
   });
 
@@ -121,7 +121,7 @@ describe('warnings', () => {
     const notices: string[] = [];
     expect(select(cluster, [], { namespace: 'default', selector: 'app=nope' }, notices)).toEqual([]);
     expect(notices).toEqual([
-      'no ReplicaSet or ReplicationController matches the selector app=nope in namespace "default" (2 ReplicaSets and 1 ReplicationController there)',
+      'no ReplicaSet or ReplicationController matches the selector app=nope in default namespace (2 ReplicaSets and 1 ReplicationController there)',
     ]);
     // nothing there at all, or something matches: no warning
     const quiet: string[] = [];
@@ -137,7 +137,7 @@ describe('warnings', () => {
     const base = { filename: file, namespace: 'shop', allNamespaces: false, connection: {} };
     const model = { now: '2026-01-01T00:00:00Z' };
     expect((await prepareWatch({ source: { ...base, selector: 'app=nope', targets: [] }, model }, io)).notices).toEqual([
-      'no ReplicaSet or ReplicationController matches the selector app=nope in namespace "shop" (2 ReplicaSets there)',
+      'no ReplicaSet or ReplicationController matches the selector app=nope in shop namespace (2 ReplicaSets there)',
     ]);
     expect((await prepareWatch({ source: { ...base, targets: [deploy('checkout')] }, model }, io)).notices).toEqual([]);
     await expect(prepareWatch({ source: { ...base, targets: [deploy('web')] }, model }, io)).rejects.toThrow('deployments.apps "web" not found');

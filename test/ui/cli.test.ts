@@ -10,10 +10,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { ensureBuilt, hasTmux, RUN, Tmux, userEnv } from './cli-helpers.js';
 import { ROOT } from './fixtures.js';
+import { itUnless, skipAllIf } from '../skips.js';
 
 const NOW = '2026-01-01T00:00:00Z';
 const TMUX = hasTmux();
-const noTmux = TMUX ? '' : 'tmux is not installed (apt-get install -y tmux): the terminal tests need it';
+const noTmux = TMUX ? null : 'tmux is not installed (apt-get install -y tmux): the terminal tests need it';
 
 beforeAll(() => ensureBuilt(), 180_000);
 
@@ -64,7 +65,8 @@ describe('piped: the plain-text update stream', () => {
   });
 });
 
-describe.skipIf(!TMUX)(`in a terminal (tmux)${noTmux}`, () => {
+describe('in a terminal (tmux)', () => {
+  skipAllIf(noTmux);
   let t: Tmux | null = null;
   afterAll(() => t?.kill());
 
@@ -213,7 +215,7 @@ describe('live, against the embedded API server', () => {
     expect(w.err()).toBe('');
   });
 
-  it.skipIf(!TMUX)('in tmux: a kubectl scale shows up on the dashboard and in its log', async () => {
+  itUnless(noTmux)('in tmux: a kubectl scale shows up on the dashboard and in its log', async () => {
     await core.createNamespace({ body: { metadata: { name: 'tui' } } });
     await apps.createNamespacedReplicaSet({ namespace: 'tui', body: RS('shop', 2) });
     const t = new Tmux(100, 30, { KUBECONFIG: kubeconfig, HOME: dir });
