@@ -381,4 +381,90 @@ mkdirSync(out, { recursive: true });
     ],
   );
 }
+// 9. A Deployment at rest, to foresee a rollout (explain deploy/web --image app=…): 4 replicas,
+// maxSurge and maxUnavailable 25%, one ReplicaSet of revision 2 (revision 1 kept at 0 for undo),
+// one of its pods not ready. Appended last so the uids of the examples above stay as they were.
+{
+  const deployment = {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: {
+      name: 'web',
+      namespace: 'shop',
+      uid: uid('web'),
+      generation: 2,
+      resourceVersion: String(rv++),
+      creationTimestamp: ago(86400 * 30),
+      annotations: { 'deployment.kubernetes.io/revision': '2' },
+    },
+    spec: {
+      replicas: 4,
+      selector: { matchLabels: { app: 'web' } },
+      template: {
+        metadata: { labels: { app: 'web' } },
+        spec: { containers: [{ name: 'app', image: 'registry.example/web:1.4.2', ports: [{ containerPort: 8080, protocol: 'TCP' }] }] },
+      },
+      strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: '25%', maxUnavailable: '25%' } },
+      minReadySeconds: 0,
+      revisionHistoryLimit: 10,
+      progressDeadlineSeconds: 600,
+    },
+    status: {
+      observedGeneration: 2,
+      replicas: 4,
+      updatedReplicas: 4,
+      readyReplicas: 3,
+      availableReplicas: 3,
+      unavailableReplicas: 1,
+      conditions: [
+        {
+          type: 'Available',
+          status: 'True',
+          lastUpdateTime: ago(86400 * 3),
+          lastTransitionTime: ago(86400 * 3),
+          reason: 'MinimumReplicasAvailable',
+          message: 'Deployment has minimum availability.',
+        },
+        {
+          type: 'Progressing',
+          status: 'True',
+          lastUpdateTime: ago(86400 * 3),
+          lastTransitionTime: ago(86400 * 30),
+          reason: 'NewReplicaSetAvailable',
+          message: 'ReplicaSet "web-5f6b4c8d9" has successfully progressed.',
+        },
+      ],
+    },
+  };
+  const owner = { name: 'web', uid: deployment.metadata.uid };
+  const labelsOf = (hash) => ({ app: 'web', 'pod-template-hash': hash });
+  const rsOf = (name, hash, replicas, revision, image, status) => {
+    const r = replicaSet({
+      name,
+      ns: 'shop',
+      replicas,
+      labels: labelsOf(hash),
+      owner,
+      generation: 3,
+      observed: 3,
+      status,
+      annotations: {
+        'deployment.kubernetes.io/revision': revision,
+        'deployment.kubernetes.io/desired-replicas': '4',
+        'deployment.kubernetes.io/max-replicas': '5',
+      },
+    });
+    r.spec.template.spec.containers[0].image = image;
+    return r;
+  };
+  const current = rsOf('web-5f6b4c8d9', '5f6b4c8d9', 4, '2', 'registry.example/web:1.4.2', [4, 3, 3]);
+  const previous = rsOf('web-7d9c5b6f4', '7d9c5b6f4', 0, '1', 'registry.example/web:1.4.1', [0, 0, 0]);
+  const p = (suffix, node, extra = {}) =>
+    pod({ name: `web-5f6b4c8d9-${suffix}`, ns: 'shop', labels: labelsOf('5f6b4c8d9'), owner: current, node, created: 86400 * 3, ...extra });
+  write(
+    'deployment-at-rest.yaml',
+    'A Deployment at rest, to foresee a rollout: explain deploy/web -n shop --image app=registry.example/web:1.5.0\n(4 replicas, maxSurge and maxUnavailable 25%; web-5f6b4c8d9-x2k8q is not ready, so it goes first),\nor --undo back to revision 1.',
+    [deployment, current, previous, p('a1b2c', 'node-1'), p('d3e4f', 'node-2'), p('g5h6j', 'node-3'), p('x2k8q', 'node-1', { ready: false, created: 600 })],
+  );
+}
 console.log(`wrote examples to ${out}`);

@@ -6,6 +6,7 @@
 // controllers' decisions and advances the clock to the next thing the kubelet or a requeue does.
 
 import { ClusterPlanner } from '../plan.js';
+import { PLAN_API_VERSION } from '../plan-types.js';
 import { availableAtMs, controllerRef, isPodReady } from '../pod.js';
 import { writtenStatus } from '../status.js';
 import { formatTime } from '../time.js';
@@ -13,8 +14,9 @@ import type { Pod, ReplicaSet } from '../types.js';
 import type { Behaviour } from '../versions.js';
 import { decideDeployment } from './controller.js';
 import { clone } from './sync-run.js';
+import type { RolloutChange } from './rollout-change.js';
 import type { Deployment, DeploymentWrite } from './types.js';
-import { deploymentComplete, POD_TEMPLATE_HASH_LABEL, REASON, getCondition, rsReplicas } from './util.js';
+import { deploymentComplete, findNewReplicaSet, getCondition, POD_TEMPLATE_HASH_LABEL, REASON, rsReplicas } from './util.js';
 
 /** What the prediction assumes of the kubelet (and of nothing else). */
 export interface RolloutAssumptions {
@@ -77,7 +79,6 @@ class World {
   readonly goneAt = new Map<string, number>();
   readonly steps: RolloutStep[] = [];
   readonly sizes: RolloutSizes[] = [];
-  newName: string | null = null;
   private seq = 0;
   /** Requeues the controllers asked for, epoch ms. */
   readonly requeues = new Set<number>();
@@ -168,7 +169,6 @@ class World {
         rs.metadata.generation = 1;
         rs.status = { replicas: 0, observedGeneration: 0 };
         this.rss.set(rs.metadata.name, rs);
-        this.newName = rs.metadata.name;
         this.steps.push({ at, controller: 'deployment', replicaSet: rs.metadata.name, verb: 'create', replicas: rsReplicas(rs), message: take('create') });
         this.recordSizes(at);
         return true;
@@ -335,7 +335,8 @@ class World {
     const status = this.d.status ?? {};
     if (!deploymentComplete(this.d, status)) return false;
     if ((status.observedGeneration ?? 0) < (this.d.metadata.generation ?? 0)) return false;
-    return this.owned().every((rs) => rs.metadata.name === this.newName || ((rs.status?.replicas ?? 0) === 0 && rsReplicas(rs) === 0));
+    const newRS = findNewReplicaSet(this.d, this.owned());
+    return this.owned().every((rs) => rs === newRS || ((rs.status?.replicas ?? 0) === 0 && rsReplicas(rs) === 0));
   }
 }
 
@@ -344,7 +345,12 @@ export function predictRollout(input: RolloutInput): RolloutResult {
   const limits = input.limits ?? DEFAULT_LIMITS;
   const world = new World(input, input.nowMs);
   let now = input.nowMs;
-  const end = (e: RolloutEnd): RolloutResult => ({ steps: world.steps, sizes: world.sizes, newReplicaSet: world.newName ?? currentNew(world), end: e });
+  const end = (e: RolloutEnd): RolloutResult => ({
+    steps: world.steps,
+    sizes: world.sizes,
+    newReplicaSet: findNewReplicaSet(world.d, world.owned())?.metadata.name ?? null,
+    end: e,
+  });
   for (;;) {
     world.kubelet(now);
     // both controllers in turn until neither writes at this instant
@@ -365,11 +371,6 @@ export function predictRollout(input: RolloutInput): RolloutResult {
   }
 }
 
-function currentNew(world: World): string | null {
-  const rev = world.d.metadata.annotations?.['deployment.kubernetes.io/revision'];
-  return world.owned().find((rs) => rs.metadata.annotations?.['deployment.kubernetes.io/revision'] === rev)?.metadata.name ?? null;
-}
-
 /** Why nothing more happens although the rollout is not complete. */
 function stall(world: World, at: number): RolloutEnd {
   const progressing = getCondition(world.d.status ?? {}, 'Progressing');
@@ -377,13 +378,58 @@ function stall(world: World, at: number): RolloutEnd {
     return { state: 'stalled', at, reason: 'Paused', message: 'the Deployment is paused: the deployment controller scales but does not roll out' };
   if (progressing?.reason === REASON.TimedOut)
     return { state: 'stalled', at, reason: 'ProgressDeadlineExceeded', message: progressing.message ?? 'the Deployment has exceeded its progress deadline' };
-  const notReady = [...world.pods.values()].filter((p) => !p.metadata.deletionTimestamp && !isPodReady(p)).length;
-  if (notReady > 0)
+  const notReady = [...world.pods.values()].filter((p) => !p.metadata.deletionTimestamp && !isPodReady(p)).map((p) => p.metadata.name);
+  if (notReady.length > 0) {
+    const shown = notReady.length > 3 ? `${notReady.slice(0, 3).join(', ')} and ${notReady.length - 3} more` : notReady.join(', ');
     return {
       state: 'stalled',
       at,
       reason: 'PodsNeverReady',
-      message: `${notReady} pod${notReady === 1 ? ' is' : 's are'} not ready and, under the assumptions, never will be: the rollout waits for availability that does not come`,
+      message: `${shown} ${notReady.length === 1 ? 'is' : 'are'} not ready and, under the assumptions, never will be (new pods: --pod-ready-after; pods that exist keep their state): the Deployment waits for an availability that does not come`,
     };
+  }
   return { state: 'stalled', at, reason: 'NothingToDo', message: 'neither controller has anything more to do, yet the Deployment is not complete' };
+}
+
+/** `explain deploy/NAME --image …  -o json`: the contract's RolloutPrediction. */
+export interface RolloutPrediction {
+  apiVersion: typeof PLAN_API_VERSION;
+  kind: 'RolloutPrediction';
+  now: string;
+  kubernetesVersion: string;
+  source: 'file' | 'cluster';
+  deployment: { namespace: string; name: string };
+  change: RolloutChange;
+  assumptions: RolloutAssumptions;
+  steps: RolloutStep[];
+  sizes: RolloutSizes[];
+  complete: boolean;
+  completeAfterSeconds: number | null;
+  /** addition: the new ReplicaSet's name in this prediction (a stand-in when created in it). */
+  newReplicaSet: string | null;
+  /** addition: how the prediction ends, and why when not complete. */
+  end: RolloutEnd;
+}
+
+/** The document of one prediction. */
+export function rolloutPrediction(
+  meta: { nowMs: number; behaviour: Behaviour; source: 'file' | 'cluster'; deployment: Deployment; change: RolloutChange; assumptions: RolloutAssumptions },
+  result: RolloutResult,
+): RolloutPrediction {
+  return {
+    apiVersion: PLAN_API_VERSION,
+    kind: 'RolloutPrediction',
+    now: formatTime(meta.nowMs),
+    kubernetesVersion: meta.behaviour.version,
+    source: meta.source,
+    deployment: { namespace: meta.deployment.metadata.namespace ?? 'default', name: meta.deployment.metadata.name },
+    change: meta.change,
+    assumptions: meta.assumptions,
+    steps: result.steps,
+    sizes: result.sizes,
+    complete: result.end.state === 'complete',
+    completeAfterSeconds: result.end.state === 'complete' ? result.end.at : null,
+    newReplicaSet: result.newReplicaSet,
+    end: result.end,
+  };
 }
