@@ -4,10 +4,11 @@ import { connectionFlags, modelFlags, modelOptions, noHeadersFlag, outputFlag, s
 import { progressOn } from '../cli/progress.js';
 import { writeFd } from '../cli/stdio.js';
 import { parseTarget } from '../cli/targets.js';
+import { renderDeploymentDiff } from '../render/deployment-diff.js';
 import { renderDiffTable, renderOverlapWarnings, renderSummary } from '../render/diff-table.js';
 import { renderOutput } from '../render/formats.js';
 import { renderNames } from '../render/plan-output.js';
-import { planInSync, preparePlan } from '../services/plan-service.js';
+import { diffInSync, preparePlan } from '../services/plan-service.js';
 
 export default class Diff extends BaseCommand {
   static override summary = 'Show what the ReplicaSet controller would change: adopt, release, create, delete, status';
@@ -58,6 +59,7 @@ so it is not in sync), greater than 1 on an error.`;
         names: () => renderNames(plan),
         human: (wide) => {
           if (plan.controllers.length === 0) {
+            if (plan.deployments?.length) return [renderDeploymentDiff(plan, stdoutStyle().chalk).replace(/^\n/, '')];
             writeFd(2, `No ReplicaSets or ReplicationControllers found${scopeWords(flags.namespace, flags['all-namespaces'], !!flags.filename?.length)}.\n`);
             return [];
           }
@@ -74,11 +76,12 @@ so it is not in sync), greater than 1 on an error.`;
             namespaceColumn: flags['all-namespaces'] || new Set(plan.controllers.map((c) => c.namespace)).size > 1,
             observedGenerationBefore: (c) => before.get(`${c.kind}/${c.namespace}/${c.name}`),
           });
-          return flags['no-headers'] ? [table] : [table, renderSummary(plan, chalk)];
+          const deployments = renderDeploymentDiff(plan, chalk);
+          return [...(flags['no-headers'] ? [table] : [table, renderSummary(plan, chalk)]), ...(deployments ? [deployments] : [])];
         },
       }),
     );
-    process.exitCode = planInSync(plan) ? 0 : 1;
+    process.exitCode = diffInSync(plan) ? 0 : 1;
   }
 }
 

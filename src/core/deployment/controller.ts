@@ -34,7 +34,11 @@ export function decideDeployment(input: DeploymentSyncInput): DeploymentDecision
   let claimed: ReplicaSet[] = [];
   try {
     const sel = d.spec.selector;
-    if (sel && (sel.matchLabels === undefined || sel.matchLabels === null) && (sel.matchExpressions === undefined || sel.matchExpressions === null)) {
+    if (sel === undefined || sel === null) {
+      // the API server refuses a Deployment without one (validation: spec.selector Required)
+      path = 'invalid-selector';
+      skip = { reason: 'InvalidSelector', message: 'spec.selector: Required value (the API server refuses such a Deployment)' };
+    } else if ((sel.matchLabels === undefined || sel.matchLabels === null) && (sel.matchExpressions === undefined || sel.matchExpressions === null)) {
       path = 'empty-selector';
       skip = { reason: 'EmptySelector', message: 'This deployment is selecting all pods. A non-empty selector is required.' };
       if ((d.status.observedGeneration ?? 0) < (d.metadata.generation ?? 0)) {

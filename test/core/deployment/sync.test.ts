@@ -243,6 +243,13 @@ describe('syncDeployment branches', () => {
     expect(r.status.observedGeneration).toBe(3);
     expect(r.actions).toEqual([]);
   });
+  it('no selector at all (the API server refuses it): skipped, nothing written', () => {
+    const d = deploy();
+    d.spec.selector = undefined;
+    const r = decide(d, [rs({ name: 'web-a', replicas: 1 })]);
+    expect(r.skip?.reason).toBe('InvalidSelector');
+    expect(r.writes).toEqual([]);
+  });
   it('an invalid selector: skipped with the error, requeued', () => {
     const d = deploy();
     d.spec.selector = { matchExpressions: [{ key: 'app', operator: 'Near', values: ['x'] }] };
