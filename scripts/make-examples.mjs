@@ -381,4 +381,627 @@ mkdirSync(out, { recursive: true });
     ],
   );
 }
+// 9. A Deployment mid-rollout with its Deployment object (kubectl get deploy,rs,pods -o yaml), for
+// the deployment controller's rules: written out whole, as the API server prints it.
+write(
+  'deployment-midrollout.yaml',
+  `A Deployment mid-rollout (kubectl get deploy,rs,pods -o yaml): web rolls nginx:1.26 → 1.27 with
+maxSurge and maxUnavailable 25% of 4 (1 and 1). The new ReplicaSet has 2 pods, 1 of them ready;
+the old one 3, all ready. The deployment controller's next sync scales the old ReplicaSet 3 → 2
+(4 available, at least 3 needed), and schedules its progress check.`,
+  [
+    {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: {
+        name: 'web',
+        namespace: 'shop',
+        uid: '7e01a1d0-0101-4a01-8a01-000000000001',
+        generation: 2,
+        resourceVersion: '2005',
+        creationTimestamp: '2025-12-01T00:00:00Z',
+        annotations: {
+          'deployment.kubernetes.io/revision': '2',
+        },
+        labels: {
+          app: 'web',
+        },
+      },
+      spec: {
+        replicas: 4,
+        selector: {
+          matchLabels: {
+            app: 'web',
+          },
+        },
+        template: {
+          metadata: {
+            creationTimestamp: null,
+            labels: {
+              app: 'web',
+            },
+          },
+          spec: {
+            containers: [
+              {
+                name: 'web',
+                image: 'nginx:1.27',
+                imagePullPolicy: 'IfNotPresent',
+                resources: {},
+                terminationMessagePath: '/dev/termination-log',
+                terminationMessagePolicy: 'File',
+              },
+            ],
+            dnsPolicy: 'ClusterFirst',
+            restartPolicy: 'Always',
+            schedulerName: 'default-scheduler',
+            securityContext: {},
+            terminationGracePeriodSeconds: 30,
+          },
+        },
+        strategy: {
+          type: 'RollingUpdate',
+          rollingUpdate: {
+            maxSurge: '25%',
+            maxUnavailable: '25%',
+          },
+        },
+        revisionHistoryLimit: 10,
+        progressDeadlineSeconds: 600,
+      },
+      status: {
+        observedGeneration: 2,
+        replicas: 5,
+        updatedReplicas: 2,
+        readyReplicas: 4,
+        availableReplicas: 4,
+        unavailableReplicas: 1,
+        terminatingReplicas: 0,
+        conditions: [
+          {
+            type: 'Available',
+            status: 'True',
+            lastUpdateTime: '2025-12-01T00:01:00Z',
+            lastTransitionTime: '2025-12-01T00:01:00Z',
+            reason: 'MinimumReplicasAvailable',
+            message: 'Deployment has minimum availability.',
+          },
+          {
+            type: 'Progressing',
+            status: 'True',
+            lastUpdateTime: '2025-12-31T23:59:30Z',
+            lastTransitionTime: '2025-12-01T00:00:00Z',
+            reason: 'ReplicaSetUpdated',
+            message: 'ReplicaSet "web-7d9c5b6f4" is progressing.',
+          },
+        ],
+      },
+    },
+    {
+      apiVersion: 'apps/v1',
+      kind: 'ReplicaSet',
+      metadata: {
+        name: 'web-5f6b4c8d9',
+        namespace: 'shop',
+        uid: '7e01a1d0-0101-4a01-8a01-000000000002',
+        generation: 3,
+        resourceVersion: '1990',
+        creationTimestamp: '2025-12-01T00:00:00Z',
+        labels: {
+          app: 'web',
+          'pod-template-hash': '5f6b4c8d9',
+        },
+        annotations: {
+          'deployment.kubernetes.io/desired-replicas': '4',
+          'deployment.kubernetes.io/max-replicas': '5',
+          'deployment.kubernetes.io/revision': '1',
+        },
+        ownerReferences: [
+          {
+            apiVersion: 'apps/v1',
+            kind: 'Deployment',
+            name: 'web',
+            uid: '7e01a1d0-0101-4a01-8a01-000000000001',
+            controller: true,
+            blockOwnerDeletion: true,
+          },
+        ],
+      },
+      spec: {
+        replicas: 3,
+        selector: {
+          matchLabels: {
+            app: 'web',
+            'pod-template-hash': '5f6b4c8d9',
+          },
+        },
+        template: {
+          metadata: {
+            creationTimestamp: null,
+            labels: {
+              app: 'web',
+              'pod-template-hash': '5f6b4c8d9',
+            },
+          },
+          spec: {
+            containers: [
+              {
+                name: 'web',
+                image: 'nginx:1.26',
+                imagePullPolicy: 'IfNotPresent',
+                resources: {},
+                terminationMessagePath: '/dev/termination-log',
+                terminationMessagePolicy: 'File',
+              },
+            ],
+            dnsPolicy: 'ClusterFirst',
+            restartPolicy: 'Always',
+            schedulerName: 'default-scheduler',
+            securityContext: {},
+            terminationGracePeriodSeconds: 30,
+          },
+        },
+      },
+      status: {
+        replicas: 3,
+        fullyLabeledReplicas: 3,
+        readyReplicas: 3,
+        availableReplicas: 3,
+        terminatingReplicas: 0,
+        observedGeneration: 3,
+      },
+    },
+    {
+      apiVersion: 'apps/v1',
+      kind: 'ReplicaSet',
+      metadata: {
+        name: 'web-7d9c5b6f4',
+        namespace: 'shop',
+        uid: '7e01a1d0-0101-4a01-8a01-000000000003',
+        generation: 1,
+        resourceVersion: '2001',
+        creationTimestamp: '2025-12-31T23:58:00Z',
+        labels: {
+          app: 'web',
+          'pod-template-hash': '7d9c5b6f4',
+        },
+        annotations: {
+          'deployment.kubernetes.io/desired-replicas': '4',
+          'deployment.kubernetes.io/max-replicas': '5',
+          'deployment.kubernetes.io/revision': '2',
+        },
+        ownerReferences: [
+          {
+            apiVersion: 'apps/v1',
+            kind: 'Deployment',
+            name: 'web',
+            uid: '7e01a1d0-0101-4a01-8a01-000000000001',
+            controller: true,
+            blockOwnerDeletion: true,
+          },
+        ],
+      },
+      spec: {
+        replicas: 2,
+        selector: {
+          matchLabels: {
+            app: 'web',
+            'pod-template-hash': '7d9c5b6f4',
+          },
+        },
+        template: {
+          metadata: {
+            creationTimestamp: null,
+            labels: {
+              app: 'web',
+              'pod-template-hash': '7d9c5b6f4',
+            },
+          },
+          spec: {
+            containers: [
+              {
+                name: 'web',
+                image: 'nginx:1.27',
+                imagePullPolicy: 'IfNotPresent',
+                resources: {},
+                terminationMessagePath: '/dev/termination-log',
+                terminationMessagePolicy: 'File',
+              },
+            ],
+            dnsPolicy: 'ClusterFirst',
+            restartPolicy: 'Always',
+            schedulerName: 'default-scheduler',
+            securityContext: {},
+            terminationGracePeriodSeconds: 30,
+          },
+        },
+      },
+      status: {
+        replicas: 2,
+        fullyLabeledReplicas: 2,
+        readyReplicas: 1,
+        availableReplicas: 1,
+        terminatingReplicas: 0,
+        observedGeneration: 1,
+      },
+    },
+    {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: {
+        name: 'web-5f6b4c8d9-a1b2c',
+        generateName: 'web-5f6b4c8d9-',
+        namespace: 'shop',
+        uid: '7e01a1d0-0101-4a01-8a01-00000000a1b2',
+        creationTimestamp: '2025-12-01T00:00:10Z',
+        labels: {
+          app: 'web',
+          'pod-template-hash': '5f6b4c8d9',
+        },
+        ownerReferences: [
+          {
+            apiVersion: 'apps/v1',
+            kind: 'ReplicaSet',
+            name: 'web-5f6b4c8d9',
+            uid: '7e01a1d0-0101-4a01-8a01-000000000002',
+            controller: true,
+            blockOwnerDeletion: true,
+          },
+        ],
+      },
+      spec: {
+        nodeName: 'node-1',
+        containers: [
+          {
+            name: 'web',
+            image: 'nginx:1.26',
+          },
+        ],
+      },
+      status: {
+        phase: 'Running',
+        conditions: [
+          {
+            type: 'PodScheduled',
+            status: 'True',
+            lastProbeTime: null,
+            lastTransitionTime: '2025-12-01T00:00:10Z',
+          },
+          {
+            type: 'Ready',
+            status: 'True',
+            lastProbeTime: null,
+            lastTransitionTime: '2025-12-01T00:00:30Z',
+          },
+        ],
+        containerStatuses: [
+          {
+            name: 'web',
+            ready: true,
+            restartCount: 0,
+          },
+        ],
+      },
+    },
+    {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: {
+        name: 'web-5f6b4c8d9-d3e4f',
+        generateName: 'web-5f6b4c8d9-',
+        namespace: 'shop',
+        uid: '7e01a1d0-0101-4a01-8a01-00000000d3e4',
+        creationTimestamp: '2025-12-01T00:00:10Z',
+        labels: {
+          app: 'web',
+          'pod-template-hash': '5f6b4c8d9',
+        },
+        ownerReferences: [
+          {
+            apiVersion: 'apps/v1',
+            kind: 'ReplicaSet',
+            name: 'web-5f6b4c8d9',
+            uid: '7e01a1d0-0101-4a01-8a01-000000000002',
+            controller: true,
+            blockOwnerDeletion: true,
+          },
+        ],
+      },
+      spec: {
+        nodeName: 'node-2',
+        containers: [
+          {
+            name: 'web',
+            image: 'nginx:1.26',
+          },
+        ],
+      },
+      status: {
+        phase: 'Running',
+        conditions: [
+          {
+            type: 'PodScheduled',
+            status: 'True',
+            lastProbeTime: null,
+            lastTransitionTime: '2025-12-01T00:00:10Z',
+          },
+          {
+            type: 'Ready',
+            status: 'True',
+            lastProbeTime: null,
+            lastTransitionTime: '2025-12-01T00:00:30Z',
+          },
+        ],
+        containerStatuses: [
+          {
+            name: 'web',
+            ready: true,
+            restartCount: 0,
+          },
+        ],
+      },
+    },
+    {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: {
+        name: 'web-5f6b4c8d9-g5h6j',
+        generateName: 'web-5f6b4c8d9-',
+        namespace: 'shop',
+        uid: '7e01a1d0-0101-4a01-8a01-00000000g5h6',
+        creationTimestamp: '2025-12-01T00:00:10Z',
+        labels: {
+          app: 'web',
+          'pod-template-hash': '5f6b4c8d9',
+        },
+        ownerReferences: [
+          {
+            apiVersion: 'apps/v1',
+            kind: 'ReplicaSet',
+            name: 'web-5f6b4c8d9',
+            uid: '7e01a1d0-0101-4a01-8a01-000000000002',
+            controller: true,
+            blockOwnerDeletion: true,
+          },
+        ],
+      },
+      spec: {
+        nodeName: 'node-3',
+        containers: [
+          {
+            name: 'web',
+            image: 'nginx:1.26',
+          },
+        ],
+      },
+      status: {
+        phase: 'Running',
+        conditions: [
+          {
+            type: 'PodScheduled',
+            status: 'True',
+            lastProbeTime: null,
+            lastTransitionTime: '2025-12-01T00:00:10Z',
+          },
+          {
+            type: 'Ready',
+            status: 'True',
+            lastProbeTime: null,
+            lastTransitionTime: '2025-12-01T00:00:30Z',
+          },
+        ],
+        containerStatuses: [
+          {
+            name: 'web',
+            ready: true,
+            restartCount: 0,
+          },
+        ],
+      },
+    },
+    {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: {
+        name: 'web-7d9c5b6f4-k7m8n',
+        generateName: 'web-7d9c5b6f4-',
+        namespace: 'shop',
+        uid: '7e01a1d0-0101-4a01-8a01-00000000k7m8',
+        creationTimestamp: '2025-12-31T23:58:00Z',
+        labels: {
+          app: 'web',
+          'pod-template-hash': '7d9c5b6f4',
+        },
+        ownerReferences: [
+          {
+            apiVersion: 'apps/v1',
+            kind: 'ReplicaSet',
+            name: 'web-7d9c5b6f4',
+            uid: '7e01a1d0-0101-4a01-8a01-000000000003',
+            controller: true,
+            blockOwnerDeletion: true,
+          },
+        ],
+      },
+      spec: {
+        nodeName: 'node-1',
+        containers: [
+          {
+            name: 'web',
+            image: 'nginx:1.27',
+          },
+        ],
+      },
+      status: {
+        phase: 'Running',
+        conditions: [
+          {
+            type: 'PodScheduled',
+            status: 'True',
+            lastProbeTime: null,
+            lastTransitionTime: '2025-12-31T23:58:00Z',
+          },
+          {
+            type: 'Ready',
+            status: 'True',
+            lastProbeTime: null,
+            lastTransitionTime: '2025-12-31T23:58:40Z',
+          },
+        ],
+        containerStatuses: [
+          {
+            name: 'web',
+            ready: true,
+            restartCount: 0,
+          },
+        ],
+      },
+    },
+    {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: {
+        name: 'web-7d9c5b6f4-p9q2r',
+        generateName: 'web-7d9c5b6f4-',
+        namespace: 'shop',
+        uid: '7e01a1d0-0101-4a01-8a01-00000000p9q2',
+        creationTimestamp: '2025-12-31T23:59:30Z',
+        labels: {
+          app: 'web',
+          'pod-template-hash': '7d9c5b6f4',
+        },
+        ownerReferences: [
+          {
+            apiVersion: 'apps/v1',
+            kind: 'ReplicaSet',
+            name: 'web-7d9c5b6f4',
+            uid: '7e01a1d0-0101-4a01-8a01-000000000003',
+            controller: true,
+            blockOwnerDeletion: true,
+          },
+        ],
+      },
+      spec: {
+        nodeName: 'node-2',
+        containers: [
+          {
+            name: 'web',
+            image: 'nginx:1.27',
+          },
+        ],
+      },
+      status: {
+        phase: 'Running',
+        conditions: [
+          {
+            type: 'PodScheduled',
+            status: 'True',
+            lastProbeTime: null,
+            lastTransitionTime: '2025-12-31T23:59:30Z',
+          },
+          {
+            type: 'Ready',
+            status: 'False',
+            lastProbeTime: null,
+            lastTransitionTime: '2025-12-31T23:59:30Z',
+          },
+        ],
+        containerStatuses: [
+          {
+            name: 'web',
+            ready: false,
+            restartCount: 0,
+          },
+        ],
+      },
+    },
+  ],
+);
+
+// 10. A Deployment at rest, to foresee a rollout (explain deploy/web --image app=…): 4 replicas,
+// maxSurge and maxUnavailable 25%, one ReplicaSet of revision 2 (revision 1 kept at 0 for undo),
+// one of its pods not ready. Appended last so the uids of the examples above stay as they were.
+{
+  const deployment = {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: {
+      name: 'web',
+      namespace: 'shop',
+      uid: uid('web'),
+      generation: 2,
+      resourceVersion: String(rv++),
+      creationTimestamp: ago(86400 * 30),
+      annotations: { 'deployment.kubernetes.io/revision': '2' },
+    },
+    spec: {
+      replicas: 4,
+      selector: { matchLabels: { app: 'web' } },
+      template: {
+        metadata: { labels: { app: 'web' } },
+        spec: { containers: [{ name: 'app', image: 'registry.example/web:1.4.2', ports: [{ containerPort: 8080, protocol: 'TCP' }] }] },
+      },
+      strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: '25%', maxUnavailable: '25%' } },
+      minReadySeconds: 0,
+      revisionHistoryLimit: 10,
+      progressDeadlineSeconds: 600,
+    },
+    status: {
+      observedGeneration: 2,
+      replicas: 4,
+      updatedReplicas: 4,
+      readyReplicas: 3,
+      availableReplicas: 3,
+      unavailableReplicas: 1,
+      conditions: [
+        {
+          type: 'Available',
+          status: 'True',
+          lastUpdateTime: ago(86400 * 3),
+          lastTransitionTime: ago(86400 * 3),
+          reason: 'MinimumReplicasAvailable',
+          message: 'Deployment has minimum availability.',
+        },
+        {
+          type: 'Progressing',
+          status: 'True',
+          lastUpdateTime: ago(86400 * 3),
+          lastTransitionTime: ago(86400 * 30),
+          reason: 'NewReplicaSetAvailable',
+          message: 'ReplicaSet "web-5f6b4c8d9" has successfully progressed.',
+        },
+      ],
+    },
+  };
+  const owner = { name: 'web', uid: deployment.metadata.uid };
+  const labelsOf = (hash) => ({ app: 'web', 'pod-template-hash': hash });
+  const rsOf = (name, hash, replicas, revision, image, status) => {
+    const r = replicaSet({
+      name,
+      ns: 'shop',
+      replicas,
+      labels: labelsOf(hash),
+      owner,
+      generation: 3,
+      observed: 3,
+      status,
+      annotations: {
+        'deployment.kubernetes.io/revision': revision,
+        'deployment.kubernetes.io/desired-replicas': '4',
+        'deployment.kubernetes.io/max-replicas': '5',
+      },
+    });
+    r.spec.template.spec.containers[0].image = image;
+    return r;
+  };
+  const current = rsOf('web-5f6b4c8d9', '5f6b4c8d9', 4, '2', 'registry.example/web:1.4.2', [4, 3, 3]);
+  const previous = rsOf('web-7d9c5b6f4', '7d9c5b6f4', 0, '1', 'registry.example/web:1.4.1', [0, 0, 0]);
+  const p = (suffix, node, extra = {}) =>
+    pod({ name: `web-5f6b4c8d9-${suffix}`, ns: 'shop', labels: labelsOf('5f6b4c8d9'), owner: current, node, created: 86400 * 3, ...extra });
+  write(
+    'deployment-at-rest.yaml',
+    'A Deployment at rest, to foresee a rollout: explain deploy/web -n shop --image app=registry.example/web:1.5.0\n(4 replicas, maxSurge and maxUnavailable 25%; web-5f6b4c8d9-x2k8q is not ready, so it goes first),\nor --undo back to revision 1.',
+    [deployment, current, previous, p('a1b2c', 'node-1'), p('d3e4f', 'node-2'), p('g5h6j', 'node-3'), p('x2k8q', 'node-1', { ready: false, created: 600 })],
+  );
+}
 console.log(`wrote examples to ${out}`);

@@ -4,10 +4,11 @@ import { connectionFlags, modelFlags, modelOptions, noHeadersFlag, outputFlag, s
 import { progressOn } from '../cli/progress.js';
 import { writeFd } from '../cli/stdio.js';
 import { parseControllerTargets } from '../cli/targets.js';
+import { renderDeploymentDiff } from '../render/deployment-diff.js';
 import { namespaceColumnShown, noResourcesFound, renderDiffTable, renderOverlapWarnings, renderSummary } from '../render/diff-table.js';
 import { renderOutput } from '../render/formats.js';
 import { renderNames } from '../render/plan-output.js';
-import { planInSync, preparePlan } from '../services/plan-service.js';
+import { diffInSync, preparePlan } from '../services/plan-service.js';
 
 export default class Diff extends BaseCommand {
   static override summary = 'Show what the ReplicaSet controller would change: adopt, release, create, delete, status';
@@ -58,6 +59,7 @@ so it is not in sync), greater than 1 on an error.`;
         names: () => renderNames(plan),
         human: (wide) => {
           if (plan.controllers.length === 0) {
+            if (plan.deployments?.length) return [renderDeploymentDiff(plan, stdoutStyle().chalk).replace(/^\n/, '')];
             writeFd(
               2,
               noResourcesFound({ allNamespaces: flags['all-namespaces'], namespace: flags.namespace ?? ctx.namespace, snapshot: !!flags.filename?.length }),
@@ -76,10 +78,11 @@ so it is not in sync), greater than 1 on an error.`;
             namespaceColumn: namespaceColumnShown(flags['all-namespaces']),
             observedGenerationBefore: (c) => before.get(`${c.kind}/${c.namespace}/${c.name}`),
           });
-          return flags['no-headers'] ? [table] : [table, renderSummary(plan, chalk)];
+          const deployments = renderDeploymentDiff(plan, chalk);
+          return [...(flags['no-headers'] ? [table] : [table, renderSummary(plan, chalk)]), ...(deployments ? [deployments] : [])];
         },
       }),
     );
-    process.exitCode = planInSync(plan) ? 0 : 1;
+    process.exitCode = diffInSync(plan) ? 0 : 1;
   }
 }

@@ -1,5 +1,6 @@
 import { Args, Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base.js';
+import { UserError } from '../errors.js';
 import { connectionFlags, modelFlags, modelOptions, oneTargetScopeFlags, outputFlag, sourceOptions, stderrChalk, stdoutStyle } from '../cli/flags.js';
 import { progressOn } from '../cli/progress.js';
 import { writeFd } from '../cli/stdio.js';
@@ -10,7 +11,10 @@ import { renderDeploymentTree } from '../render/deployment-tree.js';
 import { renderExplain } from '../render/explain.js';
 import { renderOutput } from '../render/formats.js';
 import { renderPodExplanation } from '../render/pod-explain.js';
+import { renderRolloutPrediction } from '../render/rollout.js';
 import { explainController, explainPod } from '../services/explain-service.js';
+import { explainRollout, isRolloutChange } from '../services/rollout-service.js';
+import { rolloutAssumptions, rolloutChange, rolloutFlags } from '../cli/rollout-flags.js';
 
 export default class Explain extends BaseCommand {
   static override summary = 'Tell the story of one ReplicaSet (which pods it keeps, adopts, releases, creates or deletes, and why) or of one pod';
@@ -24,6 +28,16 @@ old, and their pods with what the sync does to each, its place in the deletion o
 then explains each ReplicaSet in turn. They are found by their owner references: the Deployment
 itself need not be readable. --replicas is refused there, as the Deployment controller decides how
 replicas are split between its ReplicaSets.
+
+deploy/NAME with --image CONTAINER=IMAGE, --replicas N, --set-template-label KEY=VALUE or --undo
+foresees the whole rollout that change starts: the deployment controller and the ReplicaSet
+controller in turn, step by step, until the Deployment is complete or the rollout stalls (new pods
+that never turn ready, the progress deadline), under stated assumptions about the kubelet
+(--pod-ready-after, --pod-gone-after). It prints the ReplicaSet sizes after every write of the
+deployment controller and every step with its reason: which ReplicaSet is created or scaled and by
+the controller's own arithmetic, and which pods are deleted and on which ranking criterion. This
+needs the Deployment itself (kubectl get deploy,rs,pods -o yaml, or the cluster). With
+--exit-code it exits 1 when the rollout would not complete.
 
 --replicas N is a what-if: every header, table and the plan (its whatIf field) say "as if", and
 such a plan cannot be applied with reconcile --plan.
@@ -44,6 +58,7 @@ Nothing is written.`;
     { description: 'Which pods go if I scale to 3?', command: '<%= config.bin %> explain rs/web-7d4f8 --replicas 3' },
     { description: 'From a snapshot, as of the time it was taken', command: '<%= config.bin %> explain rc/db -f snap.yaml --now 2026-01-01T00:00:00Z' },
     { description: 'Every ReplicaSet of a Deployment mid-rollout, old and new', command: '<%= config.bin %> explain deploy/checkout -n shop' },
+    { description: 'What will this rollout do to my pods, step by step?', command: '<%= config.bin %> explain deploy/web -n shop --image app=nginx:1.27' },
     { description: 'A gate: exit 1 when the sync would act, as diff does', command: '<%= config.bin %> explain rs/web-7d4f8 -n shop --exit-code' },
     {
       description: 'Why is this pod orphaned, and would a scale to 2 delete it?',
@@ -70,6 +85,7 @@ Nothing is written.`;
       description: 'exit as diff does: 1 when the sync would act, 0 when it would not (default: 0 once explained, as kubectl describe)',
       default: false,
     }),
+    ...rolloutFlags,
     ...modelFlags,
     ...connectionFlags,
   };
@@ -88,6 +104,21 @@ Nothing is written.`;
         }),
       );
       process.exitCode = flags['exit-code'] && story.acts ? 1 : 0;
+      return;
+    }
+    const change = rolloutChange(flags);
+    if (isRolloutChange({ ...change, replicas: named.kind === 'Deployment' ? change.replicas : undefined })) {
+      if (named.kind !== 'Deployment')
+        throw new UserError(`--image, --set-template-label and --undo foresee a rollout: they need deploy/NAME, not ${args.name}`);
+      const rollout = await explainRollout(sourceOptions(flags), modelOptions(flags), named.name, change, rolloutAssumptions(flags), io);
+      for (const n of rollout.notices) this.warning(n);
+      await this.printChunks(
+        renderOutput(flags.output, {
+          document: () => rollout.prediction,
+          human: () => [renderRolloutPrediction(rollout.prediction, rollout.deployment, rollout.changeNotes, explainStyle())],
+        }),
+      );
+      process.exitCode = flags['exit-code'] && !rollout.prediction.complete ? 1 : 0;
       return;
     }
     const story = await explainController(sourceOptions(flags), modelOptions(flags), named, io);

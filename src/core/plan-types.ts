@@ -1,7 +1,10 @@
 // The reconcile plan: the public machine-readable contract of `../shared/plan-format.md`.
 // Field names and meanings are fixed; fields may be added (those are marked "addition").
 
+import type { PlanDeployment } from './deployment/plan.js';
 import type { ControllerKind, ReplicaSetCondition } from './types.js';
+
+export type { PlanDeployment };
 
 export const PLAN_API_VERSION = 'rs-reconcile/v1alpha1';
 
@@ -115,4 +118,9 @@ export interface Plan {
   whatIf?: WhatIf | null;
   summary: PlanSummary;
   controllers: PlanController[];
+  /**
+   * What one sync of the deployment controller does to each Deployment (plan-format.md
+   * "Deployments"): present only where the input holds Deployments.
+   */
+  deployments?: PlanDeployment[];
 }

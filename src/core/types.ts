@@ -1,4 +1,6 @@
 // The slice of the Kubernetes object model the ReplicaSet controller reads.
+
+import type { Deployment } from './deployment/types.js';
 // Objects are kept as the API server sends them (plain JSON); only the fields below are relied on.
 
 export type Labels = Record<string, string>;
@@ -170,4 +172,9 @@ export interface Controller {
 export interface Snapshot {
   controllers: Record<ControllerKind, ControllerObject[]>;
   pods: Pod[];
+  /**
+   * The Deployments the input holds, for the deployment controller's rules (core/deployment):
+   * absent when none was read, null when they could not be (a 403 on deployments.apps).
+   */
+  deployments?: Deployment[] | null;
 }

@@ -3,9 +3,23 @@
 // Shared by the JSON and YAML readers, which only differ in how they name a line.
 
 import { emptySnapshot, isControllerKind } from '../core/controller.js';
+import type { Deployment } from '../core/deployment/types.js';
 import type { ControllerKind, Pod, ReplicaSet, ReplicationController, Snapshot } from '../core/types.js';
 import { fileParseError, type UserError } from '../errors.js';
-import { describeValue, FieldError, formatPath, isMapping, printable, slimController, slimPod, validateController, validatePod, type Path } from './objects.js';
+import {
+  describeValue,
+  FieldError,
+  formatPath,
+  isMapping,
+  printable,
+  slimController,
+  slimDeployment,
+  slimPod,
+  validateController,
+  validateDeployment,
+  validatePod,
+  type Path,
+} from './objects.js';
 
 export type KeptKind = 'Pod' | ControllerKind;
 export type KeptObject = Pod | ReplicaSet | ReplicationController;
@@ -13,6 +27,8 @@ export type KeptObject = Pod | ReplicaSet | ReplicationController;
 /** Where ingested objects go. */
 export interface Sink {
   add(kind: KeptKind, obj: KeptObject): void;
+  /** A Deployment, for the deployment controller's rules. */
+  addDeployment(obj: Deployment): void;
   skip(kind: string): void;
 }
 
@@ -41,6 +57,19 @@ export class SnapshotBuilder implements Sink {
     }
   }
 
+  private readonly seenDeployments = new Map<string, number>();
+
+  addDeployment(obj: Deployment): void {
+    const list = (this.snapshot.deployments ??= []);
+    // namespace/name: a later object replaces the earlier one, in its place
+    const key = `${obj.metadata.namespace ?? 'default'}/${obj.metadata.name}`;
+    const at = this.seenDeployments.get(key);
+    if (at === undefined) {
+      this.seenDeployments.set(key, list.length);
+      list.push(obj);
+    } else list[at] = obj;
+  }
+
   skip(kind: string): void {
     this.skipped.set(kind, (this.skipped.get(kind) ?? 0) + 1);
   }
@@ -60,11 +89,16 @@ export class SnapshotBuilder implements Sink {
  * prints `kind: List` after `items`), then replays it, in order, into the real sink.
  */
 export class StagedSink implements Sink {
-  private tags: Array<KeptKind | 'skip' | 'later'> = [];
-  private values: Array<KeptObject | string | ((sink: Sink) => void)> = [];
+  private tags: Array<KeptKind | 'Deployment' | 'skip' | 'later'> = [];
+  private values: Array<KeptObject | Deployment | string | ((sink: Sink) => void)> = [];
 
   add(kind: KeptKind, obj: KeptObject): void {
     this.tags.push(kind);
+    this.values.push(obj);
+  }
+
+  addDeployment(obj: Deployment): void {
+    this.tags.push('Deployment');
     this.values.push(obj);
   }
 
@@ -85,6 +119,7 @@ export class StagedSink implements Sink {
       const value = this.values[i];
       if (tag === 'skip') sink.skip(value as string);
       else if (tag === 'later') (value as (sink: Sink) => void)(sink);
+      else if (tag === 'Deployment') sink.addDeployment(value as Deployment);
       else sink.add(tag, value as KeptObject);
     }
     this.clear();
@@ -146,6 +181,9 @@ const KEPT_API_VERSIONS: Record<KeptKind, ReadonlySet<string>> = {
   ReplicationController: new Set(['v1']),
 };
 
+/** The API server serves Deployments as apps/v1; old snapshots may carry the beta groups. */
+const DEPLOYMENT_API_VERSIONS: ReadonlySet<string> = new Set(['apps/v1', 'apps/v1beta2', 'apps/v1beta1', 'extensions/v1beta1']);
+
 function isKeptKindName(kind: string): kind is KeptKind {
   return kind === 'Pod' || isControllerKind(kind);
 }
@@ -193,6 +231,17 @@ export function ingestValue(sink: Sink, v: unknown, origin: Origin, rel: Path, l
     return;
   }
 
+  if (kind === 'Deployment' && (version === undefined || DEPLOYMENT_API_VERSIONS.has(version))) {
+    origin.strict?.();
+    try {
+      validateDeployment(v);
+    } catch (e) {
+      if (e instanceof FieldError) fail(origin, [...rel, ...e.path], subjectOf(kind, v, whereOf(origin, rel)), e.message);
+      throw e;
+    }
+    sink.addDeployment(slimDeployment(v));
+    return;
+  }
   if (!isKeptKindName(kind)) {
     sink.skip(kind);
     return;

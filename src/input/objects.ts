@@ -10,6 +10,7 @@
 // conditions and restart counts; for ReplicaSets and ReplicationControllers, metadata, the whole
 // spec (its template is what new pods are made from) and the status.
 
+import type { Deployment } from '../core/deployment/types.js';
 import type {
   Container,
   ContainerStatus,
@@ -460,8 +461,56 @@ export function validateController(o: Obj, kind: ControllerKind): void {
   }
 }
 
+/**
+ * A Deployment: the fields the deployment controller reads (its strategy's values are checked by
+ * the rules, which refuse what validation would).
+ */
+export function validateDeployment(o: Obj): void {
+  known(o, OBJECT_FIELDS, ROOT);
+  checkMetadata(o);
+  const spec = mapping(o.spec, ROOT, 'spec');
+  if (spec) {
+    integer(spec.replicas, SPEC, 'replicas', true, INT32_MAX);
+    integer(spec.minReadySeconds, SPEC, 'minReadySeconds', true, INT32_MAX);
+    integer(spec.revisionHistoryLimit, SPEC, 'revisionHistoryLimit', true, INT32_MAX);
+    integer(spec.progressDeadlineSeconds, SPEC, 'progressDeadlineSeconds', true, INT32_MAX);
+    const selector = mapping(spec.selector, SPEC, 'selector');
+    if (selector) {
+      known(selector, SELECTOR_FIELDS, SELECTOR);
+      stringMap(selector.matchLabels, SELECTOR, 'matchLabels');
+      mappings(selector.matchExpressions, MATCH_EXPRESSIONS, checkRequirement);
+    }
+    const template = mapping(spec.template, SPEC, 'template');
+    if (template) {
+      known(template, TEMPLATE_FIELDS, TEMPLATE);
+      const tm = mapping(template.metadata, TEMPLATE, 'metadata');
+      if (tm) checkMetaFields(tm, TEMPLATE_METADATA, TEMPLATE_OWNERS);
+      mapping(template.spec, TEMPLATE, 'spec');
+    }
+    mapping(spec.strategy, SPEC, 'strategy');
+  }
+  const status = mapping(o.status, ROOT, 'status');
+  if (status) {
+    for (const key of ['replicas', 'updatedReplicas', 'readyReplicas', 'availableReplicas', 'unavailableReplicas', 'terminatingReplicas', 'collisionCount'])
+      integer(status[key], STATUS, key, true, INT32_MAX);
+    integer(status.observedGeneration, STATUS, 'observedGeneration');
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Projection
+
+/** The part of a Deployment its controller reads: metadata, the whole spec, the status. */
+export function slimDeployment(obj: object): Deployment {
+  const o = obj as Obj;
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: slimMeta(isMapping(o.metadata) ? o.metadata : {}, true),
+    spec: withoutDates(isMapping(o.spec) ? o.spec : {}) as Deployment['spec'],
+    status: withoutDates(isMapping(o.status) ? o.status : {}) as Deployment['status'],
+  };
+}
 
 function slimMeta(m: Obj, withGeneration: boolean): ObjectMeta {
   const out = { name: m.name } as ObjectMeta;

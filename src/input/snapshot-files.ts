@@ -27,7 +27,7 @@ export { NoObjectsError };
 
 export interface LoadResult {
   snapshot: Snapshot;
-  /** Objects of other kinds (Deployment, Service…), counted by kind. */
+  /** Objects of other kinds (Service, StatefulSet…), counted by kind. */
   skippedKinds: Record<string, number>;
   /** Files read, in order (`<stdin>` for `-`). */
   files: string[];
@@ -92,7 +92,7 @@ function result(sink: SnapshotBuilder, files: string[]): LoadResult {
 
 function isEmpty(r: LoadResult): boolean {
   const s = r.snapshot;
-  return s.pods.length + controllerObjectsOf(s).length === 0 && Object.keys(r.skippedKinds).length === 0;
+  return s.pods.length + controllerObjectsOf(s).length + (s.deployments?.length ?? 0) === 0 && Object.keys(r.skippedKinds).length === 0;
 }
 
 /** Parses one snapshot held in memory (YAML, JSON or NDJSON); `fileLabel` names it in messages. */

@@ -7,7 +7,7 @@ import type { Plan } from '../core/plan-types.js';
 import type { PodExplanation } from '../core/pod-explain-types.js';
 import { buildPodExplanation, findPods, podExplanationActs } from '../core/pod-explain.js';
 import { UserError } from '../errors.js';
-import { explainModels, planInSync, preparePlan, type ModelOptions, type PlanIO, type SourceOptions } from './plan-service.js';
+import { diffInSync, explainModels, preparePlan, type ModelOptions, type PlanIO, type SourceOptions } from './plan-service.js';
 import type { Target } from './targets.js';
 
 export interface ControllerStory {
@@ -28,7 +28,7 @@ export async function explainController(src: SourceOptions, model: ModelOptions,
   if (namespaces.length > 1 || (target.kind !== 'Deployment' && ctx.selected.length > 1)) {
     throw new UserError(`"${target.name}" exists in several namespaces (${namespaces.join(', ')}): choose one with -n`);
   }
-  return { plan: ctx.plan, notices: ctx.notices, stories: () => explainModels(ctx, target), acts: !planInSync(ctx.plan) };
+  return { plan: ctx.plan, notices: ctx.notices, stories: () => explainModels(ctx, target), acts: !diffInSync(ctx.plan) };
 }
 
 export interface PodStory {

@@ -3,6 +3,7 @@
 
 import type { Connection, ConnectionFlags } from '../cluster/kubeconfig.js';
 import { CONTROLLER_KINDS, controllerObjectsOf, namespaceOf } from '../core/controller.js';
+import { planDeployments } from '../core/deployment/plan.js';
 import { buildDeploymentTrees, type DeploymentTree } from '../core/explain-deployment.js';
 import { buildExplainModel } from '../core/explain.js';
 import type { ExplainModel } from '../core/explain-types.js';
@@ -301,6 +302,64 @@ export function whatIfOf(model: Pick<ModelOptions, 'replicas' | 'now'>, source: 
 }
 
 /**
+ * The plan's `deployments`: the Deployments of the scope (namespace, -l on their labels, and
+ * deploy/NAME targets; none when only ReplicaSets are named), decided by the deployment
+ * controller's rules. Absent when the input holds no Deployment; when they could not be read,
+ * absent too, with a notice that they are unknown.
+ */
+function attachDeployments(
+  plan: Plan,
+  snapshot: PlanContext['snapshot'],
+  src: SourceOptions,
+  targets: Target[],
+  liveNamespace: string | null,
+  source: 'file' | 'cluster',
+  nowMs: number,
+  behaviour: PlanContext['behaviour'],
+  notices: string[],
+): void {
+  if (snapshot.deployments === null) {
+    notices.push('deployments: unknown (they could not be read), so the plan says nothing of the deployment controller');
+    return;
+  }
+  if (!snapshot.deployments?.length) return;
+  const nsFilter = source === 'file' ? (src.allNamespaces ? null : (src.namespace ?? null)) : liveNamespace;
+  const sel = src.selector === undefined ? null : parseSelectorString(src.selector);
+  const named = targets.filter((t) => t.kind === 'Deployment').map((t) => t.name);
+  if (targets.length > 0 && named.length === 0) return;
+  const list = planDeployments(snapshot, {
+    nowMs,
+    behaviour,
+    include: (d) =>
+      (nsFilter === null || (d.metadata.namespace ?? 'default') === nsFilter) &&
+      (sel === null || !sel.ok || sel.selector.matches(d.metadata.labels)) &&
+      (named.length === 0 || named.includes(d.metadata.name)),
+  });
+  if (list) plan.deployments = list;
+}
+
+/**
+ * When every target is deploy/NAME of a Deployment the input holds (in scope): the ReplicaSets
+ * they control (maybe none). Else null.
+ */
+function heldDeployments(snapshot: Snapshot, targets: Target[], nsFilter: string | null): ((cs: Controller[]) => Controller[]) | null {
+  const ds = snapshot.deployments ?? [];
+  const inScope = (ns: string | undefined) => nsFilter === null || (ns ?? 'default') === nsFilter;
+  const all =
+    targets.length > 0 && targets.every((t) => t.kind === 'Deployment' && ds.some((d) => d.metadata.name === t.name && inScope(d.metadata.namespace)));
+  if (!all) return null;
+  return (cs) => cs.filter((c) => inScope(c.metadata.namespace) && targets.some((t) => targetMatches(t, c)));
+}
+
+/**
+ * `diff`'s exit status 0: every controller and every Deployment of the plan in sync. (The
+ * converging commands wait for planInSync: they run no deployment controller.)
+ */
+export function diffInSync(plan: Pick<Plan, 'controllers' | 'deployments'>): boolean {
+  return planInSync(plan) && (plan.deployments ?? []).every((d) => d.inSync);
+}
+
+/**
  * Whether a plan is in sync: `diff`'s exit status 0. The one definition: `diff`, and the converging
  * `reconcile` and `run --until-synced`, which end only when `diff` on their scope would exit 0.
  */
@@ -348,13 +407,17 @@ export async function preparePlan(
   try {
     selected = selectControllers(planner, src, targets, read.namespace, read.source, notices).filter((c) => !restrict || restrict(c));
   } catch (err) {
-    throw (await existingDeployment(planner, targets, read)) ?? err;
+    // deploy/NAME whose Deployment the input holds (it may control no ReplicaSet yet): planned
+    const held = heldDeployments(read.snapshot, targets, read.source === 'file' ? (src.allNamespaces ? null : (src.namespace ?? null)) : read.namespace);
+    if (!held) throw (await existingDeployment(planner, targets, read)) ?? err;
+    selected = held(planner.controllers).filter((c) => !restrict || restrict(c));
   }
   for (const c of selected) chosen.add(c.metadata.uid + '/' + c.kind);
   const { plan, decisions } = planner.decideAll(model.keepDecisions === true);
   for (const c of plan.controllers) {
     if (c.skip?.reason === 'InvalidSelector') notices.push(`${c.kind} ${c.namespace}/${c.name}: ${c.skip.message}`);
   }
+  attachDeployments(plan, read.snapshot, src, targets, read.source === 'file' ? null : read.namespace, read.source, nowMs, behaviour, notices);
   return {
     planner,
     plan,

@@ -112,7 +112,7 @@ export const replicationControllerArb = fc.record({
 
 export const otherArb = fc.record({
   apiVersion: fc.constantFrom('v1', 'apps/v1'),
-  kind: fc.constantFrom('Service', 'ConfigMap', 'Deployment'),
+  kind: fc.constantFrom('Service', 'ConfigMap', 'StatefulSet'),
   metadata: fc.record({ name: nasty }),
   data: noise,
 });

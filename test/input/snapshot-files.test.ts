@@ -70,7 +70,9 @@ describe('a real kubectl get rs,rc,pods -A -o yaml', () => {
       rc: ['default/legacy'],
       pods: ['shop/web-7d4b9c8f5-x2x9q', 'shop/web-7d4b9c8f5-k8m2p', 'default/legacy-q7w4r'],
     });
-    expect(r.skippedKinds).toEqual({ Deployment: 1, Service: 1 });
+    // a Deployment is read, for the deployment controller's rules; other kinds are counted
+    expect(r.skippedKinds).toEqual({ Service: 1 });
+    expect(r.snapshot.deployments?.map((d) => `${d.metadata.namespace}/${d.metadata.name}`)).toHaveLength(1);
     expect(r.files).toEqual([join(FIXTURES, 'kubectl-get-rs-rc-pods.yaml')]);
 
     expect(r.snapshot.pods[0]).toStrictEqual({
@@ -260,7 +262,11 @@ describe('formats, detected by content', () => {
     expect(r.snapshot.pods[0]).toMatchObject({ apiVersion: 'v1', kind: 'Pod' });
     expect(r.snapshot.controllers.ReplicaSet[0]).toMatchObject({ apiVersion: 'apps/v1', kind: 'ReplicaSet', spec: { replicas: 0 } });
     expect(r.snapshot.controllers.ReplicationController[0]).toMatchObject({ apiVersion: 'v1', kind: 'ReplicationController' });
-    expect(r.skippedKinds).toEqual({ Deployment: 2 });
+    expect(r.skippedKinds).toEqual({});
+    expect(r.snapshot.deployments?.map((d) => [d.kind, d.metadata.name])).toEqual([
+      ['Deployment', 'd'],
+      ['Deployment', 'e'],
+    ]);
   });
 });
 
@@ -426,8 +432,11 @@ describe('files, directories and stdin', () => {
     const r = await loadSnapshotFiles([], { allowEmpty: true });
     expect(r).toEqual({ snapshot: { controllers: { ReplicaSet: [], ReplicationController: [] }, pods: [] }, skippedKinds: {}, files: [] });
     // objects of other kinds are objects: the input is not empty (diff says no controller was found)
-    writeFileSync(join(dir, 'deploy.yaml'), 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\n');
-    expect((await loadSnapshotFiles([join(dir, 'deploy.yaml')])).skippedKinds).toEqual({ Deployment: 1 });
+    writeFileSync(join(dir, 'svc.yaml'), 'apiVersion: v1\nkind: Service\nmetadata: {name: web}\n');
+    expect((await loadSnapshotFiles([join(dir, 'svc.yaml')])).skippedKinds).toEqual({ Service: 1 });
+    // a Deployment alone is input too
+    writeFileSync(join(dir, 'deploy.yaml'), 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, uid: u}\n');
+    expect((await loadSnapshotFiles([join(dir, 'deploy.yaml')])).snapshot.deployments).toHaveLength(1);
     rmSync(dir, { recursive: true, force: true });
   });
 });

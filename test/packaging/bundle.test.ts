@@ -106,7 +106,8 @@ describe('running the bundle', () => {
       expect(bundled.status, f).toBe(plain.status);
       expect([0, 1, 2]).toContain(bundled.status);
     }
-  });
+    // 2 processes per example, one after another: as below, more than the default on a loaded machine
+  }, 180_000);
 
   it('draws the same coloured tables as the plain build (strip-ansi 6 is patched in the bundle only)', () => {
     // The bundle builds strip-ansi's pattern once (scripts/bundle.mjs, STRIP_ANSI_PATCH): the

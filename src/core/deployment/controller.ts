@@ -1,0 +1,170 @@
+// deployment_controller.go: syncDeployment, the one decision of one sync of a Deployment. It
+// claims the ReplicaSets (getReplicaSetsForDeployment), then: a Deployment being deleted gets its
+// status only; a paused one, or a scaling event, is resized (sync); else its strategy rolls it out.
+// Every command reads this decision; `run` only carries out its writes.
+
+import { controllerRef } from '../pod.js';
+import { labelSelectorAsSelector } from '../selector.js';
+import type { Pod, ReplicaSet } from '../types.js';
+import type { PodMap } from './recreate.js';
+import { rolloutRecreate } from './recreate.js';
+import { rolloutRolling } from './rolling.js';
+import { SyncError, SyncRun, clone } from './sync-run.js';
+import { checkPausedConditions, isScalingEvent, sortedByCreation, sync, syncStatusOnly } from './sync.js';
+import type { Deployment, DeploymentDecision, DeploymentStatus, DeploymentStatusOut, DeploymentSyncInput } from './types.js';
+import { findNewReplicaSet, ROLLBACK_TO_ANNOTATION, strategyType } from './util.js';
+
+/** The decision of one syncDeployment of `input.deployment`, at `input.nowMs`, as `input.behaviour`'s minor. */
+export function decideDeployment(input: DeploymentSyncInput): DeploymentDecision {
+  const d: Deployment = clone(input.deployment);
+  d.status ??= {};
+  const run = new SyncRun(d, input.replicaSets, input.nowMs, input.behaviour);
+  const type = strategyType(d);
+  const base = {
+    namespace: d.metadata.namespace ?? 'default',
+    name: d.metadata.name,
+    uid: d.metadata.uid,
+    strategy: (type === 'Recreate' ? 'Recreate' : 'RollingUpdate') as DeploymentDecision['strategy'],
+    paused: d.spec.paused === true,
+  };
+  let skip: DeploymentDecision['skip'] = null;
+  let path: DeploymentDecision['path'];
+  let requeue: number | null = null;
+  let error: string | null = null;
+  let claimed: ReplicaSet[] = [];
+  try {
+    const sel = d.spec.selector;
+    if (sel === undefined || sel === null) {
+      // the API server refuses a Deployment without one (validation: spec.selector Required)
+      path = 'invalid-selector';
+      skip = { reason: 'InvalidSelector', message: 'spec.selector: Required value (the API server refuses such a Deployment)' };
+    } else if ((sel.matchLabels === undefined || sel.matchLabels === null) && (sel.matchExpressions === undefined || sel.matchExpressions === null)) {
+      path = 'empty-selector';
+      skip = { reason: 'EmptySelector', message: 'This deployment is selecting all pods. A non-empty selector is required.' };
+      if ((d.status.observedGeneration ?? 0) < (d.metadata.generation ?? 0)) {
+        d.status.observedGeneration = d.metadata.generation ?? 0;
+        run.updateStatus(d.status);
+      }
+    } else {
+      const parsed = labelSelectorAsSelector(sel);
+      if (!parsed.ok) {
+        path = 'invalid-selector';
+        skip = { reason: 'InvalidSelector', message: `invalid label selector: ${parsed.error}` };
+        throw new SyncError(skip.message);
+      }
+      claimed = sortedByCreation(claimReplicaSets(run, input.replicaSets, (labels) => parsed.selector.matches(labels)));
+      const podMap = podMapFor(d, claimed, input.pods, (labels) => parsed.selector.matches(labels));
+      if (d.metadata.deletionTimestamp) {
+        path = 'deleting';
+        skip = {
+          reason: 'DeploymentDeleting',
+          message: `the Deployment is being deleted (deletionTimestamp ${d.metadata.deletionTimestamp}): its status is written, nothing else`,
+        };
+        syncStatusOnly(run, claimed);
+      } else {
+        checkPausedConditions(run);
+        if (d.spec.paused) {
+          path = 'paused';
+          sync(run, claimed);
+        } else if (d.metadata.annotations?.[ROLLBACK_TO_ANNOTATION] !== undefined) {
+          path = 'unsupported';
+          throw new SyncError(`the ${ROLLBACK_TO_ANNOTATION} annotation (the removed extensions/v1beta1 rollback) is not emulated`);
+        } else if (isScalingEvent(run, claimed)) {
+          path = 'scaling';
+          sync(run, claimed);
+        } else if (type === 'Recreate') {
+          path = 'recreate';
+          requeue = rolloutRecreate(run, claimed, podMap);
+        } else if (type === 'RollingUpdate') {
+          path = 'rolling';
+          requeue = rolloutRolling(run, claimed);
+        } else {
+          path = 'unsupported';
+          run.notes.push(`strategy type ${JSON.stringify(type)} is neither Recreate nor RollingUpdate: the sync does nothing`);
+        }
+      }
+    }
+  } catch (e) {
+    if (!(e instanceof SyncError)) throw e;
+    error = e.message;
+    requeue = 0;
+    path ??= 'unsupported';
+  }
+  const written = run.firstStatus;
+  const newRS = run.writes.find((w) => w.kind === 'createReplicaSet')
+    ? null
+    : (() => {
+        const rs = findNewReplicaSet(d, claimed);
+        return rs ? rs.metadata.name : null;
+      })();
+  return {
+    ...base,
+    inSync: run.writes.length === 0,
+    skip,
+    newReplicaSet: newRS,
+    actions: run.actions,
+    status: statusOut(written ?? input.deployment.status ?? {}, input.behaviour.gates.DeploymentReplicaSetTerminatingReplicas),
+    statusChanged: written !== null,
+    requeueAfterSeconds: requeue,
+    writes: run.writes,
+    notes: run.notes,
+    error,
+    path: path!,
+  };
+}
+
+/**
+ * ClaimReplicaSets: owned and matching are kept; owned and not matching released (unless the
+ * Deployment is being deleted); orphans matching adopted (unless either is being deleted).
+ */
+function claimReplicaSets(run: SyncRun, rss: readonly ReplicaSet[], matches: (labels: Record<string, string> | null | undefined) => boolean): ReplicaSet[] {
+  const d = run.d;
+  const ns = d.metadata.namespace ?? 'default';
+  const out: ReplicaSet[] = [];
+  for (const rs of rss) {
+    if ((rs.metadata.namespace ?? 'default') !== ns) continue;
+    const ref = controllerRef(rs);
+    if (ref) {
+      if (ref.uid !== d.metadata.uid) continue;
+      if (matches(rs.metadata.labels)) out.push(rs);
+      else if (!d.metadata.deletionTimestamp) run.release(rs);
+      continue;
+    }
+    if (d.metadata.deletionTimestamp || !matches(rs.metadata.labels) || rs.metadata.deletionTimestamp) continue;
+    out.push(run.adopt(rs));
+  }
+  return out;
+}
+
+/** getPodMapForDeployment: matching pods by the uid of the claimed ReplicaSet controlling them. */
+function podMapFor(
+  d: Deployment,
+  rss: readonly ReplicaSet[],
+  pods: Pod[] | null,
+  matches: (labels: Record<string, string> | null | undefined) => boolean,
+): PodMap {
+  if (!pods) return null;
+  const map = new Map<string, Pod[]>(rss.map((rs) => [rs.metadata.uid, []]));
+  const ns = d.metadata.namespace ?? 'default';
+  for (const p of pods) {
+    if ((p.metadata.namespace ?? 'default') !== ns || !matches(p.metadata.labels)) continue;
+    const ref = controllerRef(p);
+    if (ref) map.get(ref.uid)?.push(p);
+  }
+  return map;
+}
+
+function statusOut(s: DeploymentStatus, terminating: boolean): DeploymentStatusOut {
+  const out: DeploymentStatusOut = {
+    replicas: s.replicas ?? 0,
+    updatedReplicas: s.updatedReplicas ?? 0,
+    readyReplicas: s.readyReplicas ?? 0,
+    availableReplicas: s.availableReplicas ?? 0,
+    unavailableReplicas: s.unavailableReplicas ?? 0,
+    observedGeneration: s.observedGeneration ?? 0,
+    collisionCount: s.collisionCount ?? null,
+    conditions: (s.conditions ?? []).map((c) => ({ ...c })),
+  };
+  if (terminating && s.terminatingReplicas !== undefined && s.terminatingReplicas !== null) out.terminatingReplicas = s.terminatingReplicas;
+  return out;
+}

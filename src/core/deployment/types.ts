@@ -1,0 +1,124 @@
+// The slice of apps/v1 Deployment the deployment controller reads, and the decision one sync of
+// upstream's deployment controller (pkg/controller/deployment, syncDeployment) makes: the writes
+// in upstream's order, the first status write, the requeue. Every command reads this one decision;
+// the runtime only carries its writes out.
+
+import type { LabelSelector, ObjectMeta, Pod, PodTemplateSpec, ReplicaSet } from '../types.js';
+import type { Behaviour } from '../versions.js';
+
+/** intstr.IntOrString as JSON carries it: 3 or "25%". */
+export type IntOrString = number | string;
+
+export type DeploymentStrategyType = 'RollingUpdate' | 'Recreate';
+
+export interface DeploymentCondition {
+  type: string;
+  status: string;
+  lastUpdateTime?: string | null;
+  lastTransitionTime?: string | null;
+  reason?: string;
+  message?: string;
+}
+
+export interface DeploymentStatus {
+  observedGeneration?: number;
+  replicas?: number;
+  updatedReplicas?: number;
+  readyReplicas?: number;
+  availableReplicas?: number;
+  unavailableReplicas?: number;
+  terminatingReplicas?: number | null;
+  collisionCount?: number | null;
+  conditions?: DeploymentCondition[] | null;
+}
+
+export interface Deployment {
+  apiVersion?: string;
+  kind?: string;
+  metadata: ObjectMeta;
+  spec: {
+    replicas?: number;
+    selector?: LabelSelector | null;
+    template?: PodTemplateSpec;
+    strategy?: {
+      type?: string;
+      rollingUpdate?: { maxSurge?: IntOrString | null; maxUnavailable?: IntOrString | null } | null;
+    } | null;
+    minReadySeconds?: number;
+    revisionHistoryLimit?: number | null;
+    paused?: boolean;
+    progressDeadlineSeconds?: number | null;
+  };
+  status?: DeploymentStatus;
+}
+
+/** What one sync reads: upstream's informer caches for one Deployment key. */
+export interface DeploymentSyncInput {
+  deployment: Deployment;
+  /** The namespace's ReplicaSets, as the informer lists them; the sync claims its own. */
+  replicaSets: ReplicaSet[];
+  /**
+   * The namespace's pods. Only Recreate reads pods (oldPodsRunning); null when they are not known,
+   * then old pods are judged by the ReplicaSets' status.replicas alone.
+   */
+  pods: Pod[] | null;
+  nowMs: number;
+  behaviour: Behaviour;
+}
+
+export type DeploymentSkipReason = 'DeploymentDeleting' | 'EmptySelector' | 'InvalidSelector';
+
+/** A write to a ReplicaSet's spec.replicas, as the contract lists it. */
+export type DeploymentAction =
+  | { verb: 'create'; replicaSet: string | null; replicas: number; message: string }
+  | { verb: 'scale'; replicaSet: string; from: number; to: number; message: string }
+  | { verb: 'delete'; replicaSet: string; message: string };
+
+/** The Deployment status as the contract prints it. */
+export interface DeploymentStatusOut {
+  replicas: number;
+  updatedReplicas: number;
+  readyReplicas: number;
+  availableReplicas: number;
+  unavailableReplicas: number;
+  terminatingReplicas?: number;
+  observedGeneration: number;
+  collisionCount: number | null;
+  conditions: DeploymentCondition[];
+}
+
+/**
+ * One API request of the sync, in order, as the runtime carries it out. `conflict`: upstream
+ * sends it with an object its cache holds at an older resourceVersion, the API server answers
+ * 409 and the sync ends there (an error: a rate-limited requeue).
+ */
+export type DeploymentWrite =
+  | { kind: 'adoptReplicaSet'; name: string }
+  | { kind: 'releaseReplicaSet'; name: string }
+  | { kind: 'createReplicaSet'; replicaSet: ReplicaSet; hashKnown: boolean }
+  | { kind: 'updateReplicaSet'; replicaSet: ReplicaSet; from: number; to: number; conflict: boolean }
+  | { kind: 'deleteReplicaSet'; name: string }
+  | { kind: 'updateDeploymentStatus'; status: DeploymentStatus; annotations: Record<string, string>; conflict: boolean };
+
+export interface DeploymentDecision {
+  namespace: string;
+  name: string;
+  uid: string;
+  strategy: DeploymentStrategyType;
+  paused: boolean;
+  inSync: boolean;
+  skip: { reason: DeploymentSkipReason; message: string } | null;
+  newReplicaSet: string | null;
+  actions: DeploymentAction[];
+  status: DeploymentStatusOut;
+  statusChanged: boolean;
+  requeueAfterSeconds: number | null;
+  /** addition: every API request of the sync, in order (also annotation-only and 409 ones). */
+  writes: DeploymentWrite[];
+  /** addition: what the sync writes besides actions (revision, annotations), and why it waits, in words. */
+  notes: string[];
+  /** addition: the error the sync ends with (then a rate-limited requeue), else null. */
+  error: string | null;
+  /** addition: which branch of syncDeployment ran. */
+  path: 'deleting' | 'empty-selector' | 'invalid-selector' | 'paused' | 'scaling' | 'rolling' | 'recreate' | 'unsupported';
+}

@@ -1,0 +1,111 @@
+// End to end: the deployment controller's next sync in `diff` (table, -o json, exit status) and
+// `explain deploy/NAME`, on examples/deployment-midrollout.yaml (kubectl get deploy,rs,pods).
+import { readFileSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { cli, ensureBuilt, example, NOW } from './cli.js';
+
+beforeAll(() => ensureBuilt(), 180_000);
+
+const MID = ['-f', example('deployment-midrollout'), '--now', NOW];
+
+describe('diff with a Deployment in the input', () => {
+  it('-o json: the deployments list as the contract says; exit 1 for its action', () => {
+    const r = cli(['diff', ...MID, '-o', 'json']);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(1);
+    const plan = JSON.parse(r.stdout);
+    // the ReplicaSets themselves are in sync: the exit status is the Deployment's
+    expect(plan.controllers.every((c: { inSync: boolean }) => c.inSync)).toBe(true);
+    expect(plan.deployments).toHaveLength(1);
+    const d = plan.deployments[0];
+    expect(d).toMatchObject({
+      namespace: 'shop',
+      name: 'web',
+      strategy: 'RollingUpdate',
+      paused: false,
+      inSync: false,
+      skip: null,
+      newReplicaSet: 'web-7d9c5b6f4',
+    });
+    expect(d.actions).toEqual([
+      {
+        verb: 'scale',
+        replicaSet: 'web-5f6b4c8d9',
+        from: 3,
+        to: 2,
+        message: expect.stringContaining('maxUnavailable 25% of 4 = 1 (rounded down), so at least 3 available; 4 are available'),
+      },
+    ]);
+    // nothing to write in the status; the progress check at lastUpdateTime + 600 s (+1)
+    expect(d.statusChanged).toBe(false);
+    expect(d.requeueAfterSeconds).toBe(571);
+    expect(d.status).toMatchObject({ replicas: 5, updatedReplicas: 2, availableReplicas: 4, terminatingReplicas: 0 });
+  });
+
+  it('-o yaml is the same document', () => {
+    expect(parse(cli(['diff', ...MID, '-o', 'yaml']).stdout)).toEqual(JSON.parse(cli(['diff', ...MID, '-o', 'json']).stdout));
+  });
+
+  it('the table lists the Deployment and its action with the arithmetic', () => {
+    const r = cli(['diff', ...MID]);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toContain("Deployments (the deployment controller's next sync):\ndeployment.apps/web (shop, RollingUpdate): 1 action\n");
+    expect(r.stdout).toContain('  scale web-5f6b4c8d9 3 → 2: maxUnavailable 25% of 4 = 1 (rounded down)');
+  });
+
+  it('--kube-version 1.34 writes no terminatingReplicas', () => {
+    const d = JSON.parse(cli(['diff', ...MID, '--kube-version', '1.34', '-o', 'json']).stdout).deployments[0];
+    expect(d.status).not.toHaveProperty('terminatingReplicas');
+  });
+
+  it('a completed rollout: the Deployment is in sync, its table section gone', () => {
+    const list = parse(readFileSync(example('deployment-midrollout'), 'utf8'));
+    // the rollout done: the new ReplicaSet has all 4 pods available, the old one none
+    const [dep, old, neu] = list.items;
+    old.spec.replicas = 0;
+    old.status = { replicas: 0, fullyLabeledReplicas: 0, readyReplicas: 0, availableReplicas: 0, terminatingReplicas: 0, observedGeneration: 3 };
+    neu.spec.replicas = 4;
+    neu.status = { replicas: 4, fullyLabeledReplicas: 4, readyReplicas: 4, availableReplicas: 4, terminatingReplicas: 0, observedGeneration: 1 };
+    dep.status = {
+      ...dep.status,
+      replicas: 4,
+      updatedReplicas: 4,
+      readyReplicas: 4,
+      availableReplicas: 4,
+      unavailableReplicas: 0,
+      conditions: [
+        dep.status.conditions[0],
+        { ...dep.status.conditions[1], reason: 'NewReplicaSetAvailable', message: 'ReplicaSet "web-7d9c5b6f4" has successfully progressed.' },
+      ],
+    };
+    list.items = [dep, old, neu];
+    const r = cli(['diff', '-f', '-', '--now', NOW, '-o', 'json'], { input: JSON.stringify(list) });
+    const d = JSON.parse(r.stdout).deployments[0];
+    expect(d.actions).toEqual([]);
+    expect(d.inSync).toBe(true);
+    // the ReplicaSets still act (this input has no pods): the exit status is theirs
+    expect(r.status).toBe(1);
+    expect(cli(['diff', '-f', '-', '--now', NOW], { input: JSON.stringify(list) }).stdout).not.toContain('Deployments (');
+  });
+
+  it('rs/NAME targets leave Deployments out; deploy/NAME keeps its own', () => {
+    expect(JSON.parse(cli(['diff', 'rs/web-5f6b4c8d9', ...MID, '-o', 'json']).stdout)).not.toHaveProperty('deployments');
+    const plan = JSON.parse(cli(['diff', 'deploy/web', ...MID, '-o', 'json']).stdout);
+    expect(plan.deployments.map((d: { name: string }) => d.name)).toEqual(['web']);
+  });
+
+  it('deploy/NAME of a Deployment that controls no ReplicaSet yet: its first ReplicaSet, name not computed', () => {
+    const list = parse(readFileSync(example('deployment-midrollout'), 'utf8'));
+    list.items = [list.items[0]];
+    const r = cli(['diff', 'deploy/web', '-f', '-', '--now', NOW, '-o', 'json'], { input: JSON.stringify(list) });
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(1);
+    const d = JSON.parse(r.stdout).deployments[0];
+    expect(d.actions).toEqual([{ verb: 'create', replicaSet: null, replicas: 4, message: expect.stringContaining('pod-template-hash') }]);
+    expect(d.actions[0].message).toContain(
+      'maxSurge 25% of 4 = 1 (rounded up), so at most 5 pods; the ReplicaSets have 0, so the new ReplicaSet starts with 4',
+    );
+    expect(d.status.conditions.find((c: { type: string }) => c.type === 'Progressing')).toMatchObject({ reason: 'NewReplicaSetCreated' });
+  });
+});
