@@ -6,7 +6,7 @@ import { writeFd } from '../cli/stdio.js';
 import { parsePodTarget } from '../cli/pod-target.js';
 import { parseTarget } from '../cli/targets.js';
 import { renderOverlapWarnings } from '../render/diff-table.js';
-import { renderDeploymentTree } from '../render/deployment-tree.js';
+import { renderDeploymentDecision, renderDeploymentTree } from '../render/deployment-tree.js';
 import { renderExplain } from '../render/explain.js';
 import { renderOutput } from '../render/formats.js';
 import { renderPodExplanation } from '../render/pod-explain.js';
@@ -98,7 +98,13 @@ Nothing is written.`;
           const opts = explainStyle();
           // deploy/NAME: the Deployment as a tree first, then each ReplicaSet's story
           const { models, trees } = story.stories();
-          return [...trees.map((t) => renderDeploymentTree(t, opts)), ...models.map((m) => renderExplain(m, opts))].map((text, i) => (i ? '\n' : '') + text);
+          // with the Deployment in the input: its controller's next sync under its header
+          const decisions = story.plan.deployments ?? [];
+          const decisionOf = (t: (typeof trees)[number]) => decisions.find((d) => d.uid === t.uid) ?? null;
+          const alone = decisions.filter((d) => !trees.some((t) => t.uid === d.uid)).map((d) => renderDeploymentDecision(d, opts));
+          return [...alone, ...trees.map((t) => renderDeploymentTree(t, opts, decisionOf(t))), ...models.map((m) => renderExplain(m, opts))].map(
+            (text, i) => (i ? '\n' : '') + text,
+          );
         },
       }),
     );
