@@ -49,7 +49,7 @@ so it is not in sync), greater than 1 on an error.`;
   async run(): Promise<void> {
     const { argv, flags } = await this.parse(Diff);
     const targets = (argv as string[]).map(parseTarget);
-    const ctx = await preparePlan(sourceOptions(flags), modelOptions(flags), targets, { progress: progressOn() });
+    const ctx = await preparePlan({ ...sourceOptions(flags), deployments: true }, modelOptions(flags), targets, { progress: progressOn() });
     for (const n of ctx.notices) this.warning(n);
     const plan = ctx.plan;
     writeFd(2, renderOverlapWarnings(plan, stderrChalk()));

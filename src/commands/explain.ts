@@ -88,7 +88,7 @@ Nothing is written.`;
       return;
     }
     const target = parseTarget(args.name);
-    const story = await explainController(sourceOptions(flags), modelOptions(flags), target, io);
+    const story = await explainController({ ...sourceOptions(flags), deployments: target.kind === 'Deployment' }, modelOptions(flags), target, io);
     for (const n of story.notices) this.warning(n);
     writeFd(2, renderOverlapWarnings(story.plan, stderrChalk()));
     await this.printChunks(
