@@ -273,7 +273,9 @@ function attachDeployments(
   notices: string[],
 ): void {
   if (snapshot.deployments === null) {
-    notices.push("deployments: unknown (listing deployments.apps is forbidden): the plan says nothing of the deployment controller's next sync; the ReplicaSets are planned as usual");
+    notices.push(
+      "deployments: unknown (listing deployments.apps is forbidden): the plan says nothing of the deployment controller's next sync; the ReplicaSets are planned as usual",
+    );
     return;
   }
   if (!snapshot.deployments?.length) return;
