@@ -43,6 +43,10 @@ describe('diff with a Deployment in the input', () => {
     expect(d.status).toMatchObject({ replicas: 5, updatedReplicas: 2, availableReplicas: 4, terminatingReplicas: 0 });
   });
 
+  it('-o name lists the Deployment after the ReplicaSets not in sync', () => {
+    expect(cli(['diff', ...MID, '-o', 'name']).stdout).toBe('deployment.apps/web\n');
+  });
+
   it('-o yaml is the same document', () => {
     expect(parse(cli(['diff', ...MID, '-o', 'yaml']).stdout)).toEqual(JSON.parse(cli(['diff', ...MID, '-o', 'json']).stdout));
   });
