@@ -6,18 +6,19 @@ import type { RolloutAssumptions } from '../core/deployment/rollout.js';
 import type { RolloutChange } from '../core/deployment/rollout-change.js';
 import { parseDurationMs } from '../core/duration.js';
 import { UserError } from '../errors.js';
+import { repeatable } from './flags.js';
 
 export const DEFAULT_POD_READY_AFTER = '5s';
 
 export const rolloutFlags = {
   image: Flags.string({
     description: 'with deploy/NAME: foresee the rollout of kubectl set image CONTAINER=IMAGE (* for every container); repeatable',
-    multiple: true,
+    ...repeatable,
     helpGroup: 'ROLLOUT',
   }),
   'set-template-label': Flags.string({
     description: 'with deploy/NAME: foresee the rollout of setting the pod template label KEY=VALUE; repeatable',
-    multiple: true,
+    ...repeatable,
     helpGroup: 'ROLLOUT',
   }),
   undo: Flags.boolean({ description: 'with deploy/NAME: foresee kubectl rollout undo (to the previous revision)', default: false, helpGroup: 'ROLLOUT' }),

@@ -3,6 +3,7 @@
 // src/cluster/list.ts), as the plain JSON the API server sent.
 
 import { CONTROLLER_KINDS, emptySnapshot } from '../core/controller.js';
+import type { Deployment } from '../core/deployment/types.js';
 import type { ControllerKind, ControllerObject, Pod, Snapshot } from '../core/types.js';
 import { UserError } from '../errors.js';
 import { ClusterError, type Operation } from './errors.js';
@@ -11,6 +12,8 @@ import { ApiReader, DEFAULT_PAGE_SIZE, MAX_RETRIES, POD_RESOURCE, withKind, type
 
 export { DEFAULT_PAGE_SIZE } from './list.js';
 
+const DEPLOYMENT_RESOURCE: ApiResource = { group: 'apps', version: 'v1', resource: 'deployments', kind: 'Deployment' };
+
 export interface ReadScope {
   /** null: all namespaces. */
   namespace: string | null;
@@ -18,6 +21,12 @@ export interface ReadScope {
   controllerSelector?: string;
   /** Which controller kinds to read (default all of CONTROLLER_KINDS). */
   kinds?: ControllerKind[];
+  /**
+   * Also list deployments.apps (never filtered by -l: a Deployment owns ReplicaSets whatever its
+   * labels). A 403 leaves them unknown (snapshot.deployments null), a 404 (not served) absent,
+   * and the rest as read.
+   */
+  deployments?: boolean;
 }
 
 export interface ServerVersion {
@@ -120,6 +129,16 @@ export async function readCluster(conn: Connection, scope: ReadScope, opts: Read
     if (!kinds.has(k.kind)) continue;
     // biome-ignore lint/plugin/double-assertion: the server's list items, each given its kind above, are the objects of the resource asked for
     snapshot.controllers[k.kind] = (await listAll(r, k, scope.namespace, selector, pageSize, opts.onProgress)) as unknown as ControllerObject[];
+  }
+  if (scope.deployments) {
+    try {
+      // biome-ignore lint/plugin/double-assertion: the server's list items, each given its kind above, are Deployments
+      snapshot.deployments = (await listAll(r, DEPLOYMENT_RESOURCE, scope.namespace, undefined, pageSize, opts.onProgress)) as unknown as Deployment[];
+    } catch (err) {
+      // a server that does not serve deployments.apps holds none; one that forbids the list may
+      if (!(err instanceof ClusterError) || (err.reason !== 'forbidden' && err.reason !== 'not-found')) throw err;
+      if (err.reason === 'forbidden') snapshot.deployments = null;
+    }
   }
   // Never filtered by -l: the controller must see every pod it could adopt or release.
   // biome-ignore lint/plugin/double-assertion: the server's list items, each given its kind above, are pods

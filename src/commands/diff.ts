@@ -21,9 +21,14 @@ summary counts pods: an orphan two controllers would adopt is one pod (only the 
 adopts it). With --replicas the plan is a what-if: DESIRED reads "N (as if)", and the plan cannot
 be applied with reconcile --plan.
 
-Exit status, as kubectl diff: 0 when every controller is in sync, 1 when the plan has any action
-or status change or a controller is skipped for an invalid selector (upstream does nothing for it,
-so it is not in sync), greater than 1 on an error.`;
+Where the input holds Deployments (kubectl get deploy,rs,rc,pods), the deployment controller's
+next sync of each is planned too (its ReplicaSet creates, scales and deletes, with their
+arithmetic): listed after the table, as deployment.apps/NAME with -o name, and under
+"deployments" with -o json|yaml.
+
+Exit status, as kubectl diff: 0 when every controller and Deployment is in sync, 1 when the plan
+has any action or status change or a controller is skipped for an invalid selector (upstream does
+nothing for it, so it is not in sync), greater than 1 on an error.`;
 
   static override examples = [
     { description: 'Audit a saved snapshot', command: 'kubectl get rs,rc,pods -A -o yaml > snap.yaml\n<%= config.bin %> diff -f snap.yaml -A' },
@@ -49,7 +54,7 @@ so it is not in sync), greater than 1 on an error.`;
   async run(): Promise<void> {
     const { argv, flags } = await this.parse(Diff);
     const targets = parseControllerTargets(argv as string[], 'diff');
-    const ctx = await preparePlan(sourceOptions(flags), modelOptions(flags), targets, { progress: progressOn() });
+    const ctx = await preparePlan({ ...sourceOptions(flags), deployments: true }, modelOptions(flags), targets, { progress: progressOn() });
     for (const n of ctx.notices) this.warning(n);
     const plan = ctx.plan;
     writeFd(2, renderOverlapWarnings(plan, stderrChalk()));

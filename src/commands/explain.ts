@@ -7,7 +7,7 @@ import { writeFd } from '../cli/stdio.js';
 import { parseOneTarget } from '../cli/targets.js';
 import { NAME_OF_TYPE_ARG } from '../completion/words.js';
 import { renderOverlapWarnings } from '../render/diff-table.js';
-import { renderDeploymentTree } from '../render/deployment-tree.js';
+import { renderDeploymentDecision, renderDeploymentTree } from '../render/deployment-tree.js';
 import { renderExplain } from '../render/explain.js';
 import { renderOutput } from '../render/formats.js';
 import { renderPodExplanation } from '../render/pod-explain.js';
@@ -121,7 +121,7 @@ Nothing is written.`;
       process.exitCode = flags['exit-code'] && !rollout.prediction.complete ? 1 : 0;
       return;
     }
-    const story = await explainController(sourceOptions(flags), modelOptions(flags), named, io);
+    const story = await explainController({ ...sourceOptions(flags), deployments: named.kind === 'Deployment' }, modelOptions(flags), named, io);
     for (const n of story.notices) this.warning(n);
     writeFd(2, renderOverlapWarnings(story.plan, stderrChalk()));
     await this.printChunks(
@@ -131,7 +131,13 @@ Nothing is written.`;
           const opts = explainStyle();
           // deploy/NAME: the Deployment as a tree first, then each ReplicaSet's story
           const { models, trees } = story.stories();
-          return [...trees.map((t) => renderDeploymentTree(t, opts)), ...models.map((m) => renderExplain(m, opts))].map((text, i) => (i ? '\n' : '') + text);
+          // with the Deployment in the input: its controller's next sync under its header
+          const decisions = story.plan.deployments ?? [];
+          const decisionOf = (t: (typeof trees)[number]) => decisions.find((d) => d.uid === t.uid) ?? null;
+          const alone = decisions.filter((d) => !trees.some((t) => t.uid === d.uid)).map((d) => renderDeploymentDecision(d, opts));
+          return [...alone, ...trees.map((t) => renderDeploymentTree(t, opts, decisionOf(t))), ...models.map((m) => renderExplain(m, opts))].map(
+            (text, i) => (i ? '\n' : '') + text,
+          );
         },
       }),
     );

@@ -83,5 +83,9 @@ export function renderNames(plan: Plan): string {
   for (const c of plan.controllers) {
     if (!c.inSync) out += `${resourceName(c.kind)}/${c.name}\n`;
   }
+  // then the Deployments whose next sync writes something, as kubectl names them
+  for (const d of plan.deployments ?? []) {
+    if (!d.inSync) out += `deployment.apps/${d.name}\n`;
+  }
   return out;
 }

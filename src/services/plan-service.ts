@@ -28,6 +28,8 @@ export interface SourceOptions {
   selector?: string;
   /** With filename: the most bytes read from one source, a quantity such as 512Mi. */
   maxInputSize?: string;
+  /** Reading a cluster: also list deployments.apps, for the deployment controller's rules (diff, explain). */
+  deployments?: boolean;
   connection: ConnectionFlags;
 }
 
@@ -106,7 +108,7 @@ export async function readSnapshot(
   const namespace = src.allNamespaces ? null : connection.namespace;
   const read = await readCluster(
     connection,
-    { namespace },
+    { namespace, deployments: src.deployments === true },
     { onProgress: (p) => io.progress.update(`reading ${p.resource}: ${p.items.toLocaleString('en-US')} (page ${p.pages})`) },
   );
   io.progress.done();
@@ -319,7 +321,9 @@ function attachDeployments(
   notices: string[],
 ): void {
   if (snapshot.deployments === null) {
-    notices.push('deployments: unknown (they could not be read), so the plan says nothing of the deployment controller');
+    notices.push(
+      "deployments: unknown (listing deployments.apps is forbidden): the plan says nothing of the deployment controller's next sync; the ReplicaSets are planned as usual",
+    );
     return;
   }
   if (!snapshot.deployments?.length) return;

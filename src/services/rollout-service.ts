@@ -31,7 +31,7 @@ export async function explainRollout(
 ): Promise<RolloutStory> {
   const { replicas: _replicas, ...unscaled } = model;
   // no ReplicaSet is planned here: the snapshot, the behaviour and the clock are what the prediction reads
-  const ctx = await preparePlan(src, unscaled, [], io, () => false);
+  const ctx = await preparePlan({ ...src, deployments: true }, unscaled, [], io, () => false);
   const all = ctx.snapshot.deployments;
   if (all === null)
     throw new UserError(`the Deployment ${name} could not be read (deployments.apps is not listable with these credentials): there is nothing to foresee from`);

@@ -286,3 +286,45 @@ describe('options', () => {
     expect(server.requests).toHaveLength(0);
   });
 });
+
+describe('readCluster: deployments', () => {
+  it('a 403 on deployments.apps leaves them unknown (null) and the ReplicaSet plan as read', async () => {
+    const body = JSON.stringify({
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: 'deployments.apps is forbidden: User "ci" cannot list resource "deployments" in API group "apps" in the namespace "shop"',
+      reason: 'Forbidden',
+      details: { group: 'apps', kind: 'deployments' },
+      code: 403,
+    });
+    const server = await serve({
+      failures: [{ match: (r) => r.path.endsWith('/deployments'), status: 403, body, headers: { 'Content-Type': 'application/json' } }],
+    });
+    const conn = connect({ kubeconfig: kubeconfigFileFor(server, { namespace: 'shop' }) }, {});
+    const read = await readCluster(conn, { namespace: 'shop', deployments: true });
+    expect(read.snapshot.deployments).toBeNull();
+    expect(read.snapshot.controllers.ReplicaSet).toHaveLength(5);
+    expect(read.snapshot.pods).toHaveLength(13);
+    expect(lists(server, 'deployments')).toHaveLength(1);
+  });
+  it('not asked for: not listed', async () => {
+    const server = await serve();
+    const conn = connect({ kubeconfig: kubeconfigFileFor(server, { namespace: 'shop' }) }, {});
+    const read = await readCluster(conn, { namespace: 'shop' });
+    expect(read.snapshot).not.toHaveProperty('deployments');
+    expect(lists(server, 'deployments')).toHaveLength(0);
+  });
+});
+
+describe('readCluster: deployments not served', () => {
+  it('a 404 on deployments.apps (a server without them): none, no error', async () => {
+    const server = await serve();
+    const conn = connect({ kubeconfig: kubeconfigFileFor(server, { namespace: 'shop' }) }, {});
+    const read = await readCluster(conn, { namespace: 'shop', deployments: true });
+    expect(lists(server, 'deployments')).toHaveLength(1);
+    expect(read.snapshot.deployments).toBeUndefined();
+    expect(read.snapshot.pods).toHaveLength(13);
+  });
+});

@@ -43,6 +43,10 @@ describe('diff with a Deployment in the input', () => {
     expect(d.status).toMatchObject({ replicas: 5, updatedReplicas: 2, availableReplicas: 4, terminatingReplicas: 0 });
   });
 
+  it('-o name lists the Deployment after the ReplicaSets not in sync', () => {
+    expect(cli(['diff', ...MID, '-o', 'name']).stdout).toBe('deployment.apps/web\n');
+  });
+
   it('-o yaml is the same document', () => {
     expect(parse(cli(['diff', ...MID, '-o', 'yaml']).stdout)).toEqual(JSON.parse(cli(['diff', ...MID, '-o', 'json']).stdout));
   });
@@ -107,5 +111,44 @@ describe('diff with a Deployment in the input', () => {
       'maxSurge 25% of 4 = 1 (rounded up), so at most 5 pods; the ReplicaSets have 0, so the new ReplicaSet starts with 4',
     );
     expect(d.status.conditions.find((c: { type: string }) => c.type === 'Progressing')).toMatchObject({ reason: 'NewReplicaSetCreated' });
+  });
+});
+
+describe('explain deploy/NAME with the Deployment in the input', () => {
+  it("the deployment controller's next sync under the Deployment's header, then the tree as before", () => {
+    const r = cli(['explain', 'deploy/web', ...MID]);
+    expect(r.status).toBe(0);
+    const lines = r.stdout.split('\n');
+    expect(lines[0]).toBe('Deployment shop/web');
+    expect(lines).toContain('  Next sync:          the deployment controller (RollingUpdate) makes 1 ReplicaSet write');
+    expect(r.stdout).toContain('  1. scale web-5f6b4c8d9 3 → 2: maxUnavailable 25% of 4 = 1 (rounded down), so at least 3 available;');
+    expect(r.stdout).toContain('  progress check again in 571 s (progressDeadlineSeconds)');
+    expect(r.stdout).toMatch(/^Deployment\/web\n├─ReplicaSet\/web-7d9c5b6f4 +2 \(new\)/m);
+    expect(cli(['explain', 'deploy/web', ...MID, '--exit-code']).status).toBe(1);
+  });
+
+  it('-o json is the plan of diff deploy/NAME, deployments included', () => {
+    const r = cli(['explain', 'deploy/web', ...MID, '-o', 'json']);
+    const plan = JSON.parse(r.stdout);
+    expect(plan.deployments[0].actions[0]).toMatchObject({ verb: 'scale', replicaSet: 'web-5f6b4c8d9', from: 3, to: 2 });
+    expect(plan).toEqual(JSON.parse(cli(['diff', 'deploy/web', ...MID, '-o', 'json']).stdout));
+  });
+
+  it('a Deployment with no ReplicaSet yet: its header and the create it makes', () => {
+    const list = parse(readFileSync(example('deployment-midrollout'), 'utf8'));
+    list.items = [list.items[0]];
+    const r = cli(['explain', 'deploy/web', '-f', '-', '--now', NOW], { input: JSON.stringify(list) });
+    expect(r.status).toBe(0);
+    expect(r.stdout.split('\n').slice(0, 3)).toEqual([
+      'Deployment shop/web',
+      '  UID:                7e01a1d0-0101-4a01-8a01-000000000001',
+      '  ReplicaSets:        <none>',
+    ]);
+    const words = r.stdout.replace(/\s+/g, ' ');
+    expect(words).toContain('Next sync: the deployment controller (RollingUpdate) makes 1 ReplicaSet write and writes the status');
+    expect(words).toContain('1. create a new ReplicaSet (name not computed) with 4: maxSurge 25% of 4 = 1 (rounded up)');
+    // the first status write is the Progressing condition; the strategy's later one meets a 409
+    expect(words).toContain('status: replicas 5, updated 2, available 4, Progressing True NewReplicaSetCreated');
+    expect(words).toContain('then the sync ends: Operation cannot be fulfilled on deployments.apps "web"');
   });
 });

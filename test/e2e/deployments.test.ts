@@ -146,16 +146,16 @@ describe('deploy/NAME on a live cluster where the Deployment has no ReplicaSet',
     }
   };
 
-  it('says the Deployment exists but controls no ReplicaSet, instead of "not found"', async () => {
-    for (const cmd of ['explain', 'diff']) {
-      const r = await run([cmd, 'deploy/web', '--now', NOW]);
-      expect(r.status, cmd).toBe(2);
-      expect(r.stdout).toBe('');
-      expect(r.stderr.trim()).toMatch(
-        /^error: deployment shop\/web exists \(uid [^)]+\) but controls no ReplicaSet yet, so the ReplicaSet controller has nothing to do for it: a Deployment's ReplicaSets are created by the Deployment controller/,
-      );
-      expect(r.stderr).not.toContain('not found');
-    }
+  it("plans a Deployment that controls no ReplicaSet yet: its controller's first ReplicaSet", async () => {
+    const diff = await run(['diff', 'deploy/web', '--now', NOW, '-o', 'json']);
+    expect(diff.stderr).toBe('');
+    expect(diff.status).toBe(1);
+    const d = JSON.parse(diff.stdout).deployments[0];
+    expect(d).toMatchObject({ namespace: 'shop', name: 'web', newReplicaSet: null });
+    expect(d.actions).toEqual([{ verb: 'create', replicaSet: null, replicas: 2, message: expect.stringContaining('maxSurge 25% of 2 = 1 (rounded up)') }]);
+    const explain = await run(['explain', 'deploy/web', '--now', NOW]);
+    expect(explain.status).toBe(0);
+    expect(explain.stdout.split('\n').slice(0, 3)).toEqual(['Deployment shop/web', expect.stringMatching(/^ {2}UID: +\S+$/), '  ReplicaSets:        <none>']);
     // one that does not exist is still not found
     const gone = await run(['explain', 'deploy/nope', '--now', NOW]);
     expect(gone.status).toBe(2);
