@@ -173,7 +173,13 @@ export function behaviourFor(minor: number, overrides: Readonly<Record<string, b
   if (unknown !== undefined) {
     const range = Object.hasOwn(KCM_FEATURE_GATES, unknown) ? KCM_FEATURE_GATES[unknown] : undefined;
     const elsewhere = range
-      ? ` (kube-controller-manager 1.${minor} does not know it: ${range[0] === range[1] ? `1.${range[0]} does` : `1.${range[0]} to 1.${range[1]} do`})`
+      ? ` (kube-controller-manager 1.${minor} does not know it: ${
+          range[1] === KCM_GATES_NEWEST_MINOR
+            ? `1.${range[0]} and later do`
+            : range[0] === range[1]
+              ? `1.${range[0]} does`
+              : `1.${range[0]} to 1.${range[1]} do`
+        })`
       : minor > KCM_GATES_NEWEST_MINOR
         ? ` (rs-reconcile knows kube-controller-manager's gates up to 1.${KCM_GATES_NEWEST_MINOR}; a gate new in 1.${minor} is not in its list)`
         : '';

@@ -139,8 +139,12 @@ describe('flags and arguments as cobra parses them', () => {
     expect(other.stderr).toBe(
       'warning: feature gate JobPodReplacementPolicy changes nothing the ReplicaSet and ReplicationController controllers do: accepted, as kube-controller-manager accepts it\n',
     );
-    const unknown = diff('Foo=true');
+    const unknown = diff('Foo=true', '--kube-version', '1.36');
     expect([unknown.status, unknown.stderr]).toEqual([2, 'error: invalid argument "Foo=true" for "--feature-gates" flag: unrecognized feature gate: Foo\n']);
+    // past the newest minor whose gates rs-reconcile lists, the refusal says so
+    const newest = diff('Foo=true', '--kube-version', '1.37');
+    expect(newest.status).toBe(2);
+    expect(newest.stderr).toContain("unrecognized feature gate: Foo (rs-reconcile knows kube-controller-manager's gates up to 1.36; a gate new in 1.37 is not in its list)");
     const value = diff('PodDeletionCost=yes');
     expect(value.stderr).toBe(
       'error: invalid argument "PodDeletionCost=yes" for "--feature-gates" flag: invalid value of PodDeletionCost=yes, err: strconv.ParseBool: parsing "yes": invalid syntax\n',
@@ -148,7 +152,7 @@ describe('flags and arguments as cobra parses them', () => {
     // a gate 1.36 knows, refused by 1.32's kube-controller-manager, which did not have it
     const old = diff('StaleControllerConsistencyReplicaSet=true', '--kube-version', '1.32');
     expect(old.stderr).toMatch(
-      /unrecognized feature gate: StaleControllerConsistencyReplicaSet \(kube-controller-manager 1\.32 does not know it: 1\.36 does\)\n$/,
+      /unrecognized feature gate: StaleControllerConsistencyReplicaSet \(kube-controller-manager 1\.32 does not know it: 1\.36 and later do\)\n$/,
     );
     expect(diff('AllBeta=false').status).toBe(1);
     // history applies each writer's rules (here 1.32's, after the newest): the note is said once

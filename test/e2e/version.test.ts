@@ -112,7 +112,7 @@ describe('the newest minor, 1.37', () => {
     const older = cli(['version', '--client', '--kube-version', '1.35', '--feature-gates', 'StaleControllerConsistencyReplicaSet=true']);
     expect(older.status).toBe(2);
     expect(older.stderr).toBe(
-      'error: invalid argument "StaleControllerConsistencyReplicaSet=true" for "--feature-gates" flag: unrecognized feature gate: StaleControllerConsistencyReplicaSet (kube-controller-manager 1.35 does not know it: 1.36 does)\n',
+      'error: invalid argument "StaleControllerConsistencyReplicaSet=true" for "--feature-gates" flag: unrecognized feature gate: StaleControllerConsistencyReplicaSet (kube-controller-manager 1.35 does not know it: 1.36 and later do)\n',
     );
     const newer = cli(['version', '--client', '--kube-version', '1.38']);
     expect(newer.status).toBe(2);

@@ -239,12 +239,12 @@ describe('behaviourFor', () => {
     for (const wanted of [true, false]) {
       const r = behaviourFor(32, { DeploymentReplicaSetTerminatingReplicas: wanted });
       expect(r.error).toBe(
-        'unrecognized feature gate: DeploymentReplicaSetTerminatingReplicas (kube-controller-manager 1.32 does not know it: 1.33 to 1.36 do)',
+        'unrecognized feature gate: DeploymentReplicaSetTerminatingReplicas (kube-controller-manager 1.32 does not know it: 1.33 and later do)',
       );
     }
     expect(behaviourFor(32).error).toBeUndefined(); // not asked for: no error
     expect(behaviourFor(35, { StaleControllerConsistencyReplicaSet: true }).error).toBe(
-      'unrecognized feature gate: StaleControllerConsistencyReplicaSet (kube-controller-manager 1.35 does not know it: 1.36 does)',
+      'unrecognized feature gate: StaleControllerConsistencyReplicaSet (kube-controller-manager 1.35 does not know it: 1.36 and later do)',
     );
   });
 
@@ -264,5 +264,18 @@ describe('behaviourFor', () => {
     expect(before.warnings).toEqual([]);
     expect(before.behaviour.gates.LogarithmicScaleDown).toBe(false);
     expect(behaviourFor(35, { PodDeletionCost: false }).warnings).toEqual([]); // never locked
+  });
+});
+
+describe('feature gates past the newest minor the gate table lists', () => {
+  it('a gate still known at the table’s newest minor is known after it; one removed before is not; an unlisted name is refused, saying why', () => {
+    expect(kcmKnowsGate('StaleControllerConsistencyReplicaSet', 37)).toBe(true);
+    expect(kcmKnowsGate('PodDeletionCost', 37)).toBe(true);
+    expect(kcmKnowsGate('CSIMigration', 37)).toBe(false);
+    const r = behaviourFor(37, { Foo: true });
+    expect(r.error).toBe(
+      "unrecognized feature gate: Foo (rs-reconcile knows kube-controller-manager's gates up to 1.36; a gate new in 1.37 is not in its list)",
+    );
+    expect(behaviourFor(36, { Foo: true }).error).toBe('unrecognized feature gate: Foo');
   });
 });
