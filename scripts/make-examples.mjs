@@ -927,7 +927,7 @@ the old one 3, all ready. The deployment controller's next sync scales the old R
     kind: 'Deployment',
     metadata: {
       name: 'web',
-      namespace: 'shop',
+      namespace: 'storefront',
       uid: uid('web'),
       generation: 2,
       resourceVersion: String(rv++),
@@ -953,6 +953,7 @@ the old one 3, all ready. The deployment controller's next sync scales the old R
       readyReplicas: 3,
       availableReplicas: 3,
       unavailableReplicas: 1,
+      terminatingReplicas: 0,
       conditions: [
         {
           type: 'Available',
@@ -978,7 +979,7 @@ the old one 3, all ready. The deployment controller's next sync scales the old R
   const rsOf = (name, hash, replicas, revision, image, status) => {
     const r = replicaSet({
       name,
-      ns: 'shop',
+      ns: 'storefront',
       replicas,
       labels: labelsOf(hash),
       owner,
@@ -997,10 +998,10 @@ the old one 3, all ready. The deployment controller's next sync scales the old R
   const current = rsOf('web-5f6b4c8d9', '5f6b4c8d9', 4, '2', 'registry.example/web:1.4.2', [4, 3, 3]);
   const previous = rsOf('web-7d9c5b6f4', '7d9c5b6f4', 0, '1', 'registry.example/web:1.4.1', [0, 0, 0]);
   const p = (suffix, node, extra = {}) =>
-    pod({ name: `web-5f6b4c8d9-${suffix}`, ns: 'shop', labels: labelsOf('5f6b4c8d9'), owner: current, node, created: 86400 * 3, ...extra });
+    pod({ name: `web-5f6b4c8d9-${suffix}`, ns: 'storefront', labels: labelsOf('5f6b4c8d9'), owner: current, node, created: 86400 * 3, ...extra });
   write(
     'deployment-at-rest.yaml',
-    'A Deployment at rest, to foresee a rollout: explain deploy/web -n shop --image app=registry.example/web:1.5.0\n(4 replicas, maxSurge and maxUnavailable 25%; web-5f6b4c8d9-x2k8q is not ready, so it goes first),\nor --undo back to revision 1.',
+    'A Deployment at rest, to foresee a rollout: explain deploy/web -n storefront --image app=registry.example/web:1.5.0\n(4 replicas, maxSurge and maxUnavailable 25%; web-5f6b4c8d9-x2k8q is not ready, so it goes first),\nor --undo back to revision 1.',
     [deployment, current, previous, p('a1b2c', 'node-1'), p('d3e4f', 'node-2'), p('g5h6j', 'node-3'), p('x2k8q', 'node-1', { ready: false, created: 600 })],
   );
 }

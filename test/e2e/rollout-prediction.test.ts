@@ -31,7 +31,7 @@ describe('explain deploy/NAME --image (a rollout foreseen)', () => {
       kind: 'RolloutPrediction',
       now: NOW,
       source: 'file',
-      deployment: { namespace: 'shop', name: 'web' },
+      deployment: { namespace: 'storefront', name: 'web' },
       change: { image: { app: 'registry.example/web:1.5.0' } },
       assumptions: { podReadyAfterSeconds: 5, podGoneAfterSeconds: 0 },
       complete: true,
@@ -55,7 +55,7 @@ describe('explain deploy/NAME --image (a rollout foreseen)', () => {
   it('the text names the change, the arithmetic, the timeline and every pod deleted with its reason', () => {
     const r = cli(['explain', 'deploy/web', ...FILE, '--image', IMAGE]);
     expect(r.status).toBe(0);
-    expect(r.stdout).toContain(`Rollout of Deployment shop/web: set image ${IMAGE}`);
+    expect(r.stdout).toContain(`Rollout of Deployment storefront/web: set image ${IMAGE}`);
     expect(r.stdout).toContain('maxSurge 25% of 4 = 1 (rounded up), so at most 5 pods');
     expect(r.stdout).toContain('maxUnavailable 25% of 4 = 1 (rounded down), so at least 3 available');
     expect(r.stdout).toMatch(/Result: +complete after \d+s/);

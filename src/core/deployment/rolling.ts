@@ -74,7 +74,7 @@ export function cleanupUnhealthyReplicas(run: SyncRun, oldRSs: ReplicaSet[], max
     if (size === 0 || size === available) continue;
     const count = Math.min(maxCleanup - total, size - available);
     if (size - count > size) return null; // "invalid request to scale down": more available than replicas
-    const message = `${why}; ${rs.metadata.name} has ${available} of ${plural(size, 'replica')} available, so its ${plural(size - available, 'unhealthy replica')} go first (${count} now)`;
+    const message = `${why}; ${rs.metadata.name} has ${available} of ${plural(size, 'replica')} available, so its ${plural(size - available, 'unhealthy replica')} ${size - available === 1 ? 'goes' : 'go'} first (${count} now)`;
     oldRSs[i] = run.scaleReplicaSetAndRecordEvent(rs, size - count, message).rs;
     total += count;
   }
