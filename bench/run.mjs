@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm run bench`: the speed goals of the project, measured in one run on this machine.
-//   node bench/run.mjs [--quick] [--only startup,snapshot,tables,history,timeline,planner,watch,input,controller] [--write docs/benchmarks.md]
+//   node bench/run.mjs [--quick] [--only startup,snapshot,tables,history,timeline,planner,rollout,watch,input,controller] [--write docs/benchmarks.md]
 // `controller` (bench/controller.mjs) measures the sandbox, `reconcile` and `run` over HTTPS; its
 // own sections (sandbox, reconcile, run, memory, scale) can be named in --only alone, e.g.
 // `--only scale` for `run` scaling one ReplicaSet 0 → 500 → 0 with its writes counted.
@@ -304,6 +304,88 @@ async function measurePlanner() {
 }
 
 /**
+ * A rollout foreseen (explain deploy/NAME --image): predictRollout in-process for a Deployment of
+ * 1,000 ready pods rolled with maxSurge 10%, maxUnavailable 0, every step's pod choices included.
+ */
+async function measureRollout() {
+  log(`\n### A rollout foreseen (src/core/deployment/rollout.ts, in-process)`);
+  const { predictRollout } = await import(join(root, 'dist', 'core', 'deployment', 'rollout.js'));
+  const { defaultBehaviour } = await import(join(root, 'dist', 'core', 'versions.js'));
+  const now = Date.parse('2026-01-01T00:00:00Z');
+  const at = (ms) => new Date(now - ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const labels = { app: 'web', 'pod-template-hash': 'old' };
+  const template = (image, l) => ({ metadata: { labels: l }, spec: { containers: [{ name: 'app', image }] } });
+  const owner = (kind, name, uid) => [{ apiVersion: 'apps/v1', kind, name, uid, controller: true, blockOwnerDeletion: true }];
+  const replicas = 1000;
+  const old = {
+    metadata: {
+      name: 'web-old',
+      namespace: 'bench',
+      uid: 'rs-old',
+      generation: 1,
+      creationTimestamp: at(86400e3),
+      labels,
+      annotations: { 'deployment.kubernetes.io/revision': '1' },
+      ownerReferences: owner('Deployment', 'web', 'd-web'),
+    },
+    spec: { replicas, selector: { matchLabels: labels }, template: template('web:1', labels) },
+    status: { replicas, fullyLabeledReplicas: replicas, readyReplicas: replicas, availableReplicas: replicas, observedGeneration: 1 },
+  };
+  const pods = Array.from({ length: replicas }, (_, i) => ({
+    metadata: {
+      name: `web-old-${i}`,
+      namespace: 'bench',
+      uid: `p-${i}`,
+      creationTimestamp: at(3600e3 + i * 1000),
+      labels,
+      ownerReferences: owner('ReplicaSet', 'web-old', 'rs-old'),
+    },
+    spec: { nodeName: `node-${i % 50}` },
+    status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: at(3000e3 + i * 1000) }] },
+  }));
+  const deployment = {
+    metadata: {
+      name: 'web',
+      namespace: 'bench',
+      uid: 'd-web',
+      generation: 2,
+      creationTimestamp: at(86400e3),
+      annotations: { 'deployment.kubernetes.io/revision': '1' },
+    },
+    spec: {
+      replicas,
+      selector: { matchLabels: { app: 'web' } },
+      template: template('web:2', { app: 'web' }),
+      strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: '10%', maxUnavailable: 0 } },
+      progressDeadlineSeconds: 600,
+      revisionHistoryLimit: 10,
+    },
+    status: { observedGeneration: 1, replicas, updatedReplicas: replicas, readyReplicas: replicas, availableReplicas: replicas },
+  };
+  const times = [];
+  let result;
+  for (let i = 0; i < 3; i++) {
+    const t0 = performance.now();
+    result = predictRollout({
+      deployment,
+      replicaSets: [old],
+      pods,
+      nowMs: now,
+      behaviour: defaultBehaviour(),
+      assumptions: { podReadyAfterSeconds: 5, podGoneAfterSeconds: 0 },
+    });
+    times.push(performance.now() - t0);
+  }
+  const deletes = result.steps.filter((s) => s.controller === 'replicaset' && s.verb === 'delete').length;
+  log('| replicas | strategy | steps (pod deletes) | simulated | prediction time (median of 3) |');
+  log('|---|---|---|---|---|');
+  log(
+    `| ${replicas} | maxSurge 10%, maxUnavailable 0 | ${result.steps.length} (${deletes}) | ${result.end.state} after ${result.end.at} s | ${fmtMs(median(times))} |`,
+  );
+  return { ms: median(times), complete: result.end.state === 'complete' };
+}
+
+/**
  * Start-up of every command a person or a shell waits on, against a bare `node -e 0` (issue 20,
  * item 8). The runs are interleaved (node, then each command, round after round), so a machine
  * whose speed drifts slows all of them alike; each ratio is the median of the per-round ratios.
@@ -417,6 +499,7 @@ if (want('timeline')) {
   for (const line of m.timeline.lines) log(line);
 }
 if (want('planner')) m.planner = await measurePlanner();
+if (want('rollout')) m.rollout = await measureRollout();
 if (want('watch')) {
   const { measureWatchRender, watchRenderLines } = await import('./watch-render.mjs');
   const r = await measureWatchRender();
@@ -453,6 +536,12 @@ if (want('controller') || controllerOnly.length) {
 function goalRows() {
   const rows = [];
   const row = (goal, measured, met) => rows.push(`| ${goal} | ${measured} | ${met === undefined ? '' : met ? 'met' : '**not met**'} |`);
+  if (m.rollout)
+    row(
+      'a 1,000-replica rollout (maxSurge 10%, maxUnavailable 0) foreseen, pod by pod, in well under a second',
+      fmtMs(m.rollout.ms),
+      m.rollout.complete && m.rollout.ms < 500,
+    );
   const s = m.startup;
   if (s) {
     for (const c of Object.values(s.cases)) {
