@@ -47,7 +47,6 @@ export const connectionFlags = {
   'disable-compression': Flags.boolean({ description: 'opt out of response compression for all requests to the server', helpGroup: 'CLUSTER' }),
 };
 
-
 /** Which controllers: the namespace scope and the label selector (every command that reads them). */
 export const namespaceFlags = {
   namespace: Flags.string({

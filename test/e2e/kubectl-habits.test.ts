@@ -144,7 +144,9 @@ describe('flags and arguments as cobra parses them', () => {
     // past the newest minor whose gates rs-reconcile lists, the refusal says so
     const newest = diff('Foo=true', '--kube-version', '1.37');
     expect(newest.status).toBe(2);
-    expect(newest.stderr).toContain("unrecognized feature gate: Foo (rs-reconcile knows kube-controller-manager's gates up to 1.36; a gate new in 1.37 is not in its list)");
+    expect(newest.stderr).toContain(
+      "unrecognized feature gate: Foo (rs-reconcile knows kube-controller-manager's gates up to 1.36; a gate new in 1.37 is not in its list)",
+    );
     const value = diff('PodDeletionCost=yes');
     expect(value.stderr).toBe(
       'error: invalid argument "PodDeletionCost=yes" for "--feature-gates" flag: invalid value of PodDeletionCost=yes, err: strconv.ParseBool: parsing "yes": invalid syntax\n',
