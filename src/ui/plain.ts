@@ -68,7 +68,7 @@ export async function runPlain(feed: WatchFeed, io: PlainIO): Promise<void> {
   const stream = new PlainStream();
   const log = (entry: LogEntry) => {
     if (entry.level === 'action') io.out.write(`${secondStamp(entry.at)} ${sanitize(entry.text)}\n`);
-    else if (entry.level === 'error' || entry.level === 'warn') io.err.write(`warning: ${sanitize(entry.text)}\n`);
+    else if (entry.level === 'error' || entry.level === 'warn') io.err.write(`Warning: ${sanitize(entry.text)}\n`);
   };
   await feed.start(
     {

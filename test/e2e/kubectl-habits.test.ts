@@ -137,7 +137,7 @@ describe('flags and arguments as cobra parses them', () => {
     const other = diff('JobPodReplacementPolicy=false');
     expect(other.status).toBe(1);
     expect(other.stderr).toBe(
-      'warning: feature gate JobPodReplacementPolicy changes nothing the ReplicaSet and ReplicationController controllers do: accepted, as kube-controller-manager accepts it\n',
+      'Warning: feature gate JobPodReplacementPolicy changes nothing the ReplicaSet and ReplicationController controllers do: accepted, as kube-controller-manager accepts it\n',
     );
     const unknown = diff('Foo=true', '--kube-version', '1.36');
     expect([unknown.status, unknown.stderr]).toEqual([2, 'error: invalid argument "Foo=true" for "--feature-gates" flag: unrecognized feature gate: Foo\n']);

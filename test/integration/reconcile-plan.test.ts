@@ -275,7 +275,7 @@ describe('beside the upstream controller', () => {
     );
     const r = await cli(['reconcile', '-n', 'shop', '--yes', '--once']);
     expect(r.stderr).toMatch(
-      /^warning: the upstream ReplicaSet controller is active in namespace "shop" \(Event SuccessfulCreate on ReplicaSet shop\/shop-web \S+ ago by replicaset-controller\): it acts on the same objects, and may undo or repeat these writes\n$/,
+      /^Warning: the upstream ReplicaSet controller is active in namespace "shop" \(Event SuccessfulCreate on ReplicaSet shop\/shop-web \S+ ago by replicaset-controller\): it acts on the same objects, and may undo or repeat these writes\n$/,
     );
     expect(r.status).toBe(0);
     expect(writes().length).toBeGreaterThan(0);

@@ -77,6 +77,6 @@ describe('plain-text update stream', () => {
         '',
       ].join('\n'),
     );
-    expect(err).toEqual(['warning: rs shop/shop-web: delete pod y failed (500)\n']);
+    expect(err).toEqual(['Warning: rs shop/shop-web: delete pod y failed (500)\n']);
   });
 });
