@@ -422,6 +422,25 @@ function checkRequirement(r: Obj, p: Path): void {
   stringList(r.values, p, 'values');
 }
 
+/** spec.selector as a metav1.LabelSelector (ReplicaSets, Deployments). */
+function checkLabelSelector(spec: Obj): void {
+  const selector = mapping(spec.selector, SPEC, 'selector');
+  if (!selector) return;
+  known(selector, SELECTOR_FIELDS, SELECTOR);
+  stringMap(selector.matchLabels, SELECTOR, 'matchLabels');
+  mappings(selector.matchExpressions, MATCH_EXPRESSIONS, checkRequirement);
+}
+
+/** spec.template: its known fields, its metadata, a mapping for its spec. */
+function checkPodTemplate(spec: Obj): void {
+  const template = mapping(spec.template, SPEC, 'template');
+  if (!template) return;
+  known(template, TEMPLATE_FIELDS, TEMPLATE);
+  const tm = mapping(template.metadata, TEMPLATE, 'metadata');
+  if (tm) checkMetaFields(tm, TEMPLATE_METADATA, TEMPLATE_OWNERS);
+  mapping(template.spec, TEMPLATE, 'spec');
+}
+
 /** Throws a FieldError for the first problem of a ReplicaSet or ReplicationController. */
 export function validateController(o: Obj, kind: ControllerKind): void {
   known(o, OBJECT_FIELDS, ROOT);
@@ -432,22 +451,11 @@ export function validateController(o: Obj, kind: ControllerKind): void {
     integer(spec.replicas, SPEC, 'replicas', true, INT32_MAX);
     integer(spec.minReadySeconds, SPEC, 'minReadySeconds', true, INT32_MAX);
     if (kind === 'ReplicaSet') {
-      const selector = mapping(spec.selector, SPEC, 'selector');
-      if (selector) {
-        known(selector, SELECTOR_FIELDS, SELECTOR);
-        stringMap(selector.matchLabels, SELECTOR, 'matchLabels');
-        mappings(selector.matchExpressions, MATCH_EXPRESSIONS, checkRequirement);
-      }
+      checkLabelSelector(spec);
     } else {
       stringMap(spec.selector, SPEC, 'selector');
     }
-    const template = mapping(spec.template, SPEC, 'template');
-    if (template) {
-      known(template, TEMPLATE_FIELDS, TEMPLATE);
-      const tm = mapping(template.metadata, TEMPLATE, 'metadata');
-      if (tm) checkMetaFields(tm, TEMPLATE_METADATA, TEMPLATE_OWNERS);
-      mapping(template.spec, TEMPLATE, 'spec');
-    }
+    checkPodTemplate(spec);
   }
   const status = mapping(o.status, ROOT, 'status');
   if (status) {
@@ -474,19 +482,8 @@ export function validateDeployment(o: Obj): void {
     integer(spec.minReadySeconds, SPEC, 'minReadySeconds', true, INT32_MAX);
     integer(spec.revisionHistoryLimit, SPEC, 'revisionHistoryLimit', true, INT32_MAX);
     integer(spec.progressDeadlineSeconds, SPEC, 'progressDeadlineSeconds', true, INT32_MAX);
-    const selector = mapping(spec.selector, SPEC, 'selector');
-    if (selector) {
-      known(selector, SELECTOR_FIELDS, SELECTOR);
-      stringMap(selector.matchLabels, SELECTOR, 'matchLabels');
-      mappings(selector.matchExpressions, MATCH_EXPRESSIONS, checkRequirement);
-    }
-    const template = mapping(spec.template, SPEC, 'template');
-    if (template) {
-      known(template, TEMPLATE_FIELDS, TEMPLATE);
-      const tm = mapping(template.metadata, TEMPLATE, 'metadata');
-      if (tm) checkMetaFields(tm, TEMPLATE_METADATA, TEMPLATE_OWNERS);
-      mapping(template.spec, TEMPLATE, 'spec');
-    }
+    checkLabelSelector(spec);
+    checkPodTemplate(spec);
     mapping(spec.strategy, SPEC, 'strategy');
   }
   const status = mapping(o.status, ROOT, 'status');
