@@ -46,7 +46,7 @@ export function parseControllers(text: string): Set<string> {
 }
 
 export default class Run extends BaseCommand {
-  static override summary = 'Run the ReplicaSet and ReplicationController controllers in the foreground, as kube-controller-manager does';
+  static override summary = 'Run the ReplicaSet, ReplicationController and Deployment controllers in the foreground, as kube-controller-manager does';
   static override description = `The upstream controller re-expressed: informers (paginated list, then watch with bookmarks;
 relist on 410 Gone; reconnect with backoff), a rate-limited workqueue, expectations, and workers
 that run one sync per key. Use it against an API server that has no kube-controller-manager, or
@@ -55,6 +55,10 @@ active in scope (recent Events from replicaset-controller), unless --force: two 
 same objects fight.
 
 Each delete is logged with the reason the sync's ranking gave it, as "history" tells it.
+
+The deployment controller (--controllers deployment, in "all") shares the ReplicaSet and pod
+informers and carries out the writes "explain deploy/NAME" shows; the ReplicaSets it creates are
+named <deployment>-<pod-template-hash> with rs-reconcile's own hash, not kube-controller-manager's.
 
 Stops on SIGINT/SIGTERM: takes no new work, finishes the syncs in flight, releases the lease.`;
 
