@@ -270,13 +270,18 @@ export class DeploymentController {
     return null;
   }
 
-  /** Every Deployment in scope is in sync by its decision and nothing is queued or waiting. */
+  /**
+   * Nothing queued or in flight, and every Deployment in scope in sync by its decision with no
+   * re-check asked (a rollout still progressing asks one: the progress deadline). A delayed key
+   * still waiting from an earlier sync (a progress re-check, a retry) does not count: its sync, on
+   * these caches, would write nothing.
+   */
   allInSync(): boolean {
-    if (this.busy() || this.queue.waiting() > 0) return false;
+    if (this.busy()) return false;
     for (const d of this.deps.listers.deployments.all()) {
       if (this.deps.inScope && !this.deps.inScope(d)) continue;
       const found = this.decide(keyOf(d));
-      if (found && !found.decision.inSync) return false;
+      if (found && (!found.decision.inSync || found.decision.requeueAfterSeconds !== null)) return false;
     }
     return true;
   }
