@@ -26,7 +26,7 @@ import { UserError } from '../errors.js';
 export interface ControllerMetricsSink {
   onQueueMetric(queue: string, e: MetricEvent): void;
   onRequest(verb: string, resource: string, code: number): void;
-  onSync(kind: ControllerKind, ms: number, ok: boolean): void;
+  onSync(kind: ControllerKind | 'Deployment', ms: number, ok: boolean): void;
 }
 
 export interface StartOptions {
@@ -244,7 +244,7 @@ function deploymentControllerOf(
     inScope: inScope as ((d: Deployment) => boolean) | undefined,
     queueMetrics: opts.metrics ? (e) => opts.metrics!.onQueueMetric('deployment', e) : undefined,
     onSync: (key, decision, result, ms) => {
-      opts.metrics?.onSync('Deployment' as ControllerKind, ms, result.error === null);
+      opts.metrics?.onSync('Deployment', ms, result.error === null);
       opts.log.v(2).info('Finished syncing deployment', {
         key,
         duration: `${ms}ms`,
