@@ -3,7 +3,7 @@
 // the one the API server answers 409. Carried out on the embedded API server over real HTTPS with
 // the real client (a recorder in front of KubeControllerAPI notes each call and passes it on).
 import { execFile } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -13,6 +13,7 @@ import { KubeControllerAPI } from '../../src/cluster/controller-api.js';
 import { carryOutDeploymentWrites } from '../../src/controller/deployment-sync.js';
 import { decideDeployment } from '../../src/core/deployment/controller.js';
 import type { Deployment, DeploymentWrite } from '../../src/core/deployment/types.js';
+import { podTemplateHash } from '../../src/core/deployment/hash.js';
 import type { ReplicaSet } from '../../src/core/types.js';
 import { defaultBehaviour } from '../../src/core/versions.js';
 import type { DeploymentControllerAPI } from '../../src/runtime/api.js';
@@ -111,4 +112,47 @@ describe('the runtime carries out decision.writes, nothing else', () => {
     expect(rss.length).toBeGreaterThanOrEqual(2);
     expect(rss.every((rs) => rs.metadata.name.startsWith('web-') && !rs.metadata.name.includes('<'))).toBe(true);
   }, 180_000);
+
+  it("a hash collision (the name taken by another's ReplicaSet): collisionCount is bumped, the sync errs, the next one creates under a new name", async () => {
+    sb = await startSandbox({ nodes: 1 });
+    const dir = mkdtempSync(join(tmpdir(), 'rs-dcollide-'));
+    const kubeconfig = join(dir, 'config');
+    await sb.writeKubeconfig(kubeconfig);
+    const kc = new KubeConfig();
+    kc.loadFromString(sb.kubeconfig());
+    const api = new KubeControllerAPI(kc);
+    const kubectl = async (...args: string[]) => (await exec('kubectl', ['--kubeconfig', kubeconfig, ...args], { timeout: 60_000 })).stdout;
+    await kubectl('create', 'deployment', 'web', '--image=nginx:1.27', '--replicas=1');
+    const d0 = JSON.parse(await kubectl('get', 'deployment', 'web', '-o', 'json')) as Deployment;
+    const taken = `web-${podTemplateHash(d0.spec.template, null)}`;
+    // someone else's ReplicaSet under that name (labels the Deployment does not select)
+    const other = { app: 'other' };
+    const file = join(dir, 'other.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        apiVersion: 'apps/v1',
+        kind: 'ReplicaSet',
+        metadata: { name: taken, labels: other },
+        spec: { replicas: 0, selector: { matchLabels: other }, template: { metadata: { labels: other }, spec: { containers: [{ name: 'c', image: 'x' }] } } },
+      }),
+    );
+    await kubectl('create', '-f', file);
+    const sync = async () => {
+      const d = JSON.parse(await kubectl('get', 'deployment', 'web', '-o', 'json')) as Deployment;
+      const rss = JSON.parse(await kubectl('get', 'rs', '-o', 'json')).items as ReplicaSet[];
+      const decision = decideDeployment({ deployment: d, replicaSets: rss, pods: null, nowMs: Date.now(), behaviour: defaultBehaviour() });
+      return carryOutDeploymentWrites(api, d, rss, decision);
+    };
+    const first = await sync();
+    expect(first.error?.message).toContain('hash collision');
+    const d1 = JSON.parse(await kubectl('get', 'deployment', 'web', '-o', 'json')) as Deployment;
+    expect(d1.status?.collisionCount).toBe(1);
+    const second = await sync();
+    const fresh = `web-${podTemplateHash(d0.spec.template, 1)}`;
+    expect(second.outcomes[0]).toMatchObject({ write: { kind: 'createReplicaSet' }, target: fresh, ok: true });
+    const names = (JSON.parse(await kubectl('get', 'rs', '-o', 'json')).items as ReplicaSet[]).map((r) => r.metadata.name).sort();
+    expect(fresh).not.toBe(taken);
+    expect(names).toEqual([taken, fresh].sort());
+  }, 120_000);
 });
