@@ -57,7 +57,7 @@ const writeName = (w: DeploymentWrite, d: Deployment): string =>
   w.kind === 'createReplicaSet' || w.kind === 'updateReplicaSet' ? w.replicaSet.metadata.name : w.kind === 'updateDeploymentStatus' ? d.metadata.name : w.name;
 
 describe('the runtime carries out decision.writes, nothing else', () => {
-  it('every sync of a rollout (create, set image, scale): the calls are the writes, in order', async () => {
+  it('every sync of a rollout (create, set image, scale, an orphan adopted and released): the calls are the writes, in order', async () => {
     sb = await startSandbox({ nodes: 2, kubelet: { scheduleDelayMs: 5, runDelayMs: 5, readyDelayMs: 10 } });
     const dir = mkdtempSync(join(tmpdir(), 'rs-dwrites-'));
     const kubeconfig = join(dir, 'config');
@@ -108,7 +108,31 @@ describe('the runtime carries out decision.writes, nothing else', () => {
     await syncUntilQuiet();
     await kubectl('scale', 'deployment/web', '--replicas=4');
     await syncUntilQuiet();
-    const { rss } = await read();
+    // an orphan the Deployment's selector matches is adopted (ControllerRefManager's patch) ...
+    const orphan = join(dir, 'orphan.json');
+    const labels = { app: 'web' };
+    writeFileSync(
+      orphan,
+      JSON.stringify({
+        apiVersion: 'apps/v1',
+        kind: 'ReplicaSet',
+        metadata: { name: 'web-orphan', labels },
+        spec: { replicas: 0, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'c', image: 'old' }] } } },
+      }),
+    );
+    await kubectl('create', '-f', orphan);
+    expect((await syncOnce()).writes[0]).toEqual({ kind: 'adoptReplicaSet', name: 'web-orphan' });
+    const uid = (await read()).d.metadata.uid;
+    const adopted = JSON.parse(await kubectl('get', 'rs', 'web-orphan', '-o', 'json'));
+    expect(adopted.metadata.ownerReferences).toEqual([
+      { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', uid, controller: true, blockOwnerDeletion: true },
+    ]);
+    await syncUntilQuiet();
+    // ... and released once its labels no longer match (the owner reference of this uid deleted)
+    await kubectl('label', 'rs', 'web-orphan', 'app=gone', '--overwrite');
+    expect((await syncOnce()).writes[0]).toEqual({ kind: 'releaseReplicaSet', name: 'web-orphan' });
+    expect(JSON.parse(await kubectl('get', 'rs', 'web-orphan', '-o', 'json')).metadata.ownerReferences ?? []).toEqual([]);
+    const rss = (await read()).rss.filter((rs) => rs.metadata.name !== 'web-orphan');
     expect(rss.length).toBeGreaterThanOrEqual(2);
     expect(rss.every((rs) => rs.metadata.name.startsWith('web-') && !rs.metadata.name.includes('<'))).toBe(true);
   }, 180_000);
