@@ -260,7 +260,7 @@ export class DeploymentController {
     const { d, replicaSets, decision } = found;
     let result: DeploymentSyncResult;
     try {
-      result = await carryOutDeploymentWrites(this.deps.api, d, replicaSets, decision, (o) => this.deps.onWrite?.(key, o));
+      result = await carryOutDeploymentWrites(this.deps.api, d, replicaSets, decision, (o) => this.deps.onWrite?.(key, o), this.deps.clock.now());
     } catch (e) {
       return e instanceof Error ? e : new Error(String(e));
     }

@@ -1,7 +1,9 @@
 // What `run` does with one decision of the deployment controller (decideDeployment): its writes,
 // in order, on the API server, stopping at the first error. The decision is made on the informer
 // caches; what must stay true here:
-// - nothing is decided: every request is one of decision.writes, in its order, with its body;
+// - nothing is decided: every request is one of decision.writes, in its order, with its body,
+//   except upstream's answers to what only the server can say (a create refused: the
+//   ReplicaSetCreateError condition; AlreadyExists by another's ReplicaSet: collisionCount + 1);
 // - an update is sent with the resourceVersion the decision's object had (the cache's), unless
 //   this sync already wrote that object: then the server's answer's (as upstream carries the
 //   returned object on), so that only a write the decision calls a conflict meets a 409;
@@ -11,7 +13,8 @@
 import { controllerRef } from '../core/pod.js';
 import { podTemplateHash, withPodTemplateHash } from '../core/deployment/hash.js';
 import type { Deployment, DeploymentDecision, DeploymentWrite } from '../core/deployment/types.js';
-import { equalIgnoreHash } from '../core/deployment/util.js';
+import { equalIgnoreHash, hasProgressDeadline, newCondition, REASON, setCondition } from '../core/deployment/util.js';
+import { formatTime } from '../core/time.js';
 import type { ReplicaSet } from '../core/types.js';
 import { ApiError, type DeploymentControllerAPI } from '../runtime/api.js';
 
@@ -41,6 +44,7 @@ export async function carryOutDeploymentWrites(
   cached: readonly ReplicaSet[],
   decision: DeploymentDecision,
   onWrite?: (o: DeploymentWriteOutcome) => void,
+  nowMs: number = Date.now(),
 ): Promise<DeploymentSyncResult> {
   const ns = d.metadata.namespace ?? 'default';
   const byName = new Map(cached.map((rs) => [rs.metadata.name, rs]));
@@ -99,6 +103,16 @@ export async function carryOutDeploymentWrites(
             created = await api.createReplicaSet(ns, { ...body, metadata } as ReplicaSet);
             report({ write: w, target, ok: true });
           } catch (e) {
+            if (e instanceof ApiError && e.code >= 100 && !(e.code === 409 && e.reason === 'AlreadyExists') && hasProgressDeadline(d)) {
+              // getNewReplicaSet: a create the server refused is said in the Progressing condition
+              // (False, ReplicaSetCreateError), written on the status as the sync read it; that
+              // write's own failure is not the sync's error. A fenced or unanswered create writes nothing more.
+              const failed = structuredClone(d);
+              failed.status ??= {};
+              const msg = `Failed to create new replica set "${target}": ${e.message}`;
+              setCondition(failed.status, newCondition('Progressing', 'False', REASON.FailedRSCreate, msg, formatTime(nowMs)));
+              await api.updateDeploymentStatus(ns, failed).catch(() => undefined);
+            }
             if (!(e instanceof ApiError) || e.code !== 409 || e.reason !== 'AlreadyExists') throw e;
             // getNewReplicaSet: ours, with this template, is the new ReplicaSet (the cache was behind);
             // anyone else's is a hash collision: collisionCount++ and try again with another name

@@ -179,4 +179,28 @@ describe('the runtime carries out decision.writes, nothing else', () => {
     expect(fresh).not.toBe(taken);
     expect(names).toEqual([taken, fresh].sort());
   }, 120_000);
+
+  it('a create the API server refuses: Progressing False ReplicaSetCreateError in the status, the sync ends with the error', async () => {
+    sb = await startSandbox({ nodes: 1 });
+    const dir = mkdtempSync(join(tmpdir(), 'rs-dfail-'));
+    const kubeconfig = join(dir, 'config');
+    await sb.writeKubeconfig(kubeconfig);
+    const kc = new KubeConfig();
+    kc.loadFromString(sb.kubeconfig());
+    const api = new KubeControllerAPI(kc);
+    const kubectl = async (...args: string[]) => (await exec('kubectl', ['--kubeconfig', kubeconfig, ...args], { timeout: 60_000 })).stdout;
+    await kubectl('create', 'deployment', 'web', '--image=nginx:1.27', '--replicas=1');
+    sb.faults.set({ verb: 'create', resource: 'replicasets', errorRate: 1, code: 500, count: 1 });
+    const d = JSON.parse(await kubectl('get', 'deployment', 'web', '-o', 'json')) as Deployment;
+    const decision = decideDeployment({ deployment: d, replicaSets: [], pods: null, nowMs: Date.now(), behaviour: defaultBehaviour() });
+    const result = await carryOutDeploymentWrites(api, d, [], decision);
+    expect(result.error).not.toBeNull();
+    expect(result.outcomes).toEqual([expect.objectContaining({ ok: false, code: 500, write: expect.objectContaining({ kind: 'createReplicaSet' }) })]);
+    const after = JSON.parse(await kubectl('get', 'deployment', 'web', '-o', 'json')) as Deployment;
+    expect(after.status?.conditions?.find((c) => c.type === 'Progressing')).toMatchObject({
+      status: 'False',
+      reason: 'ReplicaSetCreateError',
+      message: expect.stringMatching(/^Failed to create new replica set "web-[bcdfghjklmnpqrstvwxz2456789]+": /),
+    });
+  }, 120_000);
 });
