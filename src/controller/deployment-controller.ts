@@ -174,7 +174,7 @@ export class DeploymentController {
       return;
     }
     const d = this.deploymentForPod(pod);
-    if (!d || d.spec.strategy?.type !== 'Recreate') return;
+    if (d?.spec.strategy?.type !== 'Recreate') return;
     // getPodMapForDeployment: the pods of the Deployment's ReplicaSets, by their controller's uid
     const ns = nsOf(d);
     const owned = new Set(
@@ -194,7 +194,7 @@ export class DeploymentController {
   /** getDeploymentForPod: the pod's controlling ReplicaSet's controlling Deployment. */
   private deploymentForPod(pod: Pod): Deployment | undefined {
     const ref = controllerRef(pod);
-    if (!ref || ref.kind !== 'ReplicaSet') return undefined;
+    if (ref?.kind !== 'ReplicaSet') return undefined;
     const rs = this.deps.listers.replicaSets.get(nsOf(pod), ref.name);
     if (!rs || rs.metadata.uid !== ref.uid) return undefined;
     const dref = controllerRef(rs);
