@@ -32,8 +32,9 @@ import { namespaceOf } from '../core/controller.js';
 import { clientUserAgent } from '../core/user-agent.js';
 import { USER_AGENT } from './http.js';
 import type { TokenBucket } from '../runtime/rate-limiter.js';
-import type { Controller, ControllerKind, Pod } from '../core/types.js';
-import { ApiError, FencedError, type ControllerAPI, type ControllerObject, type WriteFence } from '../runtime/api.js';
+import type { Deployment } from '../core/deployment/types.js';
+import type { Controller, ControllerKind, Pod, ReplicaSet } from '../core/types.js';
+import { ApiError, FencedError, type ControllerAPI, type ControllerObject, type DeploymentControllerAPI, type WriteFence } from '../runtime/api.js';
 import { EventCorrelator, rfc3339, type CoreEvent, type EventAction } from '../runtime/event-correlator.js';
 
 export const REPORTING_CONTROLLER = 'rs-reconcile';
@@ -105,7 +106,7 @@ function fromWire<T>(obj: unknown, type: string): T {
   return ObjectSerializer.deserialize(obj, type) as T;
 }
 
-export class KubeControllerAPI implements ControllerAPI {
+export class KubeControllerAPI implements ControllerAPI, DeploymentControllerAPI {
   private readonly core: CoreV1Api;
   private readonly apps: AppsV1Api;
   private readonly correlator = new EventCorrelator({ uuid: randomUUID });
@@ -269,6 +270,49 @@ export class KubeControllerAPI implements ControllerAPI {
       this.core.replaceNamespacedReplicationControllerStatus({ namespace, name, body: body as never, dryRun: this.dryRun }, o),
     );
     return toWire(out, 'V1ReplicationController') as ControllerObject;
+  }
+
+  async patchReplicaSet(namespace: string, name: string, patch: object): Promise<ReplicaSet> {
+    const out = await this.call('patch', 'replicasets', true, (o) =>
+      this.apps.patchNamespacedReplicaSet(
+        { namespace, name, body: patch, dryRun: this.dryRun },
+        setHeaderOptions('Content-Type', PatchStrategy.StrategicMergePatch, o),
+      ),
+    );
+    return toWire(out, 'V1ReplicaSet') as ReplicaSet;
+  }
+
+  async createReplicaSet(namespace: string, rs: ReplicaSet): Promise<ReplicaSet> {
+    const body = fromWire({ apiVersion: 'apps/v1', kind: 'ReplicaSet', ...rs }, 'V1ReplicaSet');
+    const out = await this.call('create', 'replicasets', true, (o) =>
+      this.apps.createNamespacedReplicaSet({ namespace, body: body as never, dryRun: this.dryRun }, o),
+    );
+    return toWire(out, 'V1ReplicaSet') as ReplicaSet;
+  }
+
+  async updateReplicaSet(namespace: string, rs: ReplicaSet): Promise<ReplicaSet> {
+    const body = fromWire({ apiVersion: 'apps/v1', kind: 'ReplicaSet', ...rs }, 'V1ReplicaSet');
+    const out = await this.call('update', 'replicasets', true, (o) =>
+      this.apps.replaceNamespacedReplicaSet({ namespace, name: rs.metadata.name, body: body as never, dryRun: this.dryRun }, o),
+    );
+    return toWire(out, 'V1ReplicaSet') as ReplicaSet;
+  }
+
+  async deleteReplicaSet(namespace: string, name: string): Promise<void> {
+    await this.call('delete', 'replicasets', true, (o) => this.apps.deleteNamespacedReplicaSet({ namespace, name, dryRun: this.dryRun }, o));
+  }
+
+  async getReplicaSet(namespace: string, name: string): Promise<ReplicaSet> {
+    const rs = await this.call('get', 'replicasets', false, (o) => this.apps.readNamespacedReplicaSet({ namespace, name }, o));
+    return toWire(rs, 'V1ReplicaSet') as ReplicaSet;
+  }
+
+  async updateDeploymentStatus(namespace: string, d: Deployment): Promise<Deployment> {
+    const body = fromWire({ apiVersion: 'apps/v1', kind: 'Deployment', ...d }, 'V1Deployment');
+    const out = await this.call('update', 'deployments/status', true, (o) =>
+      this.apps.replaceNamespacedDeploymentStatus({ namespace, name: d.metadata.name, body: body as never, dryRun: this.dryRun }, o),
+    );
+    return toWire(out, 'V1Deployment') as Deployment;
   }
 
   /** Queues the event (makeEvent); it resolves once the event is sent or dropped, and never rejects. */

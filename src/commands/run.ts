@@ -23,8 +23,30 @@ function duration(flag: string, text: string): number {
   return ms;
 }
 
+/** The controllers `run` has, by kube-controller-manager's names. */
+const CONTROLLER_NAMES = [...CONTROLLER_KINDS.map((k) => k.kind.toLowerCase()), 'deployment'];
+
+/** --controllers: a comma list of names, `all` for every one; an unknown name is refused. */
+export function parseControllers(text: string): Set<string> {
+  const names = text
+    .split(',')
+    .map((n) => n.trim())
+    .filter((n) => n !== '');
+  if (names.length === 0) throw new UserError(`invalid --controllers ${JSON.stringify(text)}: expected a comma list of ${CONTROLLER_NAMES.join(', ')} or all`);
+  const out = new Set<string>();
+  for (const n of names) {
+    if (n === 'all') for (const c of CONTROLLER_NAMES) out.add(c);
+    else if (CONTROLLER_NAMES.includes(n)) out.add(n);
+    else
+      throw new UserError(
+        `invalid --controllers ${JSON.stringify(text)}: unknown controller ${JSON.stringify(n)} (expected ${CONTROLLER_NAMES.join(', ')} or all)`,
+      );
+  }
+  return out;
+}
+
 export default class Run extends BaseCommand {
-  static override summary = 'Run the ReplicaSet and ReplicationController controllers in the foreground, as kube-controller-manager does';
+  static override summary = 'Run the ReplicaSet, ReplicationController and Deployment controllers in the foreground, as kube-controller-manager does';
   static override description = `The upstream controller re-expressed: informers (paginated list, then watch with bookmarks;
 relist on 410 Gone; reconnect with backoff), a rate-limited workqueue, expectations, and workers
 that run one sync per key. Use it against an API server that has no kube-controller-manager, or
@@ -33,6 +55,10 @@ active in scope (recent Events from replicaset-controller), unless --force: two 
 same objects fight.
 
 Each delete is logged with the reason the sync's ranking gave it, as "history" tells it.
+
+The deployment controller (--controllers deployment, in "all") shares the ReplicaSet and pod
+informers and carries out the writes "explain deploy/NAME" shows; the ReplicaSets it creates are
+named <deployment>-<pod-template-hash> with rs-reconcile's own hash, not kube-controller-manager's.
 
 Stops on SIGINT/SIGTERM: takes no new work, finishes the syncs in flight, releases the lease.`;
 
@@ -48,8 +74,7 @@ Stops on SIGINT/SIGTERM: takes no new work, finishes the syncs in flight, releas
   static override flags = {
     ...namespaceFlags,
     controllers: Flags.string({
-      description: 'which controllers to run',
-      options: [...CONTROLLER_KINDS.map((k) => k.kind.toLowerCase()), 'all'],
+      description: `which controllers to run, a comma list as kube-controller-manager's --controllers (${CONTROLLER_NAMES.join(', ')}, or all)`,
       default: 'all',
     }),
     ...writerFlags,
@@ -76,7 +101,8 @@ Stops on SIGINT/SIGTERM: takes no new work, finishes the syncs in flight, releas
 
   async run(): Promise<void> {
     const { flags } = await this.parse(Run);
-    const kinds: ControllerKind[] = CONTROLLER_KINDS.map((k) => k.kind).filter((k) => flags.controllers === 'all' || flags.controllers === k.toLowerCase());
+    const chosen = parseControllers(flags.controllers);
+    const kinds: ControllerKind[] = CONTROLLER_KINDS.map((k) => k.kind).filter((k) => chosen.has(k.toLowerCase()));
     const { runForeground } = await import('../services/run-foreground.js');
     // Ctrl-C stops the controllers gracefully, then exits 130 (BaseCommand)
     const interruption = this.interruptible();
@@ -87,6 +113,7 @@ Stops on SIGINT/SIGTERM: takes no new work, finishes the syncs in flight, releas
       allNamespaces: flags['all-namespaces'],
       selector: flags.selector,
       kinds,
+      deployment: chosen.has('deployment'),
       ...writerOptions(flags),
       burstReplicas: flags['burst-replicas'],
       ...behaviourOptions(flags),

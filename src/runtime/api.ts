@@ -3,7 +3,8 @@
 // The contract between the controller, which calls it, and the cluster adapter, which implements
 // it (and the leader election's write fence): it lives below both so neither imports the other.
 
-import type { Controller, ControllerKind, ControllerObject, Pod } from '../core/types.js';
+import type { Deployment } from '../core/deployment/types.js';
+import type { Controller, ControllerKind, ControllerObject, Pod, ReplicaSet } from '../core/types.js';
 
 export type { ControllerObject } from '../core/types.js';
 
@@ -97,6 +98,23 @@ export interface ControllerAPI {
    */
   recordEvent(c: Controller, type: 'Normal' | 'Warning', reason: string, message: string): Promise<void>;
   flush?(): Promise<void>;
+}
+
+/**
+ * What the deployment controller's sync writes (its ReplicaSet client, ControllerRefManager's
+ * patches and the Deployment status client); every write passes the same fence as the pods'.
+ */
+export interface DeploymentControllerAPI {
+  /** A strategic merge patch of a ReplicaSet (AdoptReplicaSet / ReleaseReplicaSet). */
+  patchReplicaSet(namespace: string, name: string, patch: object): Promise<ReplicaSet>;
+  createReplicaSet(namespace: string, rs: ReplicaSet): Promise<ReplicaSet>;
+  /** PUT with the object's resourceVersion: 409 when the server holds a newer one. */
+  updateReplicaSet(namespace: string, rs: ReplicaSet): Promise<ReplicaSet>;
+  deleteReplicaSet(namespace: string, name: string): Promise<void>;
+  /** An uncached GET (getNewReplicaSet on AlreadyExists). */
+  getReplicaSet(namespace: string, name: string): Promise<ReplicaSet>;
+  /** PUT …/status with the Deployment's status (and its resourceVersion). */
+  updateDeploymentStatus(namespace: string, d: Deployment): Promise<Deployment>;
 }
 
 export type ActionKind = 'adopt' | 'release' | 'create' | 'delete' | 'status';

@@ -26,6 +26,8 @@ export interface ForegroundOptions {
   allNamespaces: boolean;
   selector?: string;
   kinds: ControllerKind[];
+  /** Also run the deployment controller (--controllers deployment). */
+  deployment?: boolean;
   workers: number;
   burstReplicas: number;
   kubeVersion?: string;
@@ -158,6 +160,7 @@ class Foreground {
         namespace: set.namespace,
         selector: o.selector,
         kinds: o.kinds,
+        deployment: o.deployment,
         workers: o.workers,
         burstReplicas: o.burstReplicas,
         behaviour: set.behaviour,

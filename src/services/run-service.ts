@@ -8,13 +8,16 @@ import { Informer } from '../cluster/informer.js';
 import { POD_INDEXERS, podListersOf } from '../cluster/pod-indexers.js';
 import type { Connection } from '../cluster/kubeconfig.js';
 import { ReplicaSetController, type ControllerLogger, type Listers } from '../controller/controller.js';
+import { DeploymentController } from '../controller/deployment-controller.js';
+import type { DeploymentWriteOutcome } from '../controller/deployment-sync.js';
+import type { Deployment } from '../core/deployment/types.js';
 import type { ControllerObject, WriteFence } from '../runtime/api.js';
 import { realClock } from '../runtime/clock.js';
 import { CONTROLLER_KINDS, controllerKindInfo, type ControllerKindInfo } from '../core/controller.js';
 import { controllerRef, isPodActive, isPodReady, isPodTerminating } from '../core/pod.js';
 import { TokenBucket } from '../runtime/rate-limiter.js';
 import { parseSelectorString } from '../core/selector.js';
-import type { ControllerKind, Pod } from '../core/types.js';
+import type { ControllerKind, Pod, ReplicaSet } from '../core/types.js';
 import type { Behaviour } from '../core/versions.js';
 import type { MetricEvent } from '../runtime/workqueue.js';
 import type { ActionOutcome } from '../runtime/api.js';
@@ -23,7 +26,7 @@ import { UserError } from '../errors.js';
 export interface ControllerMetricsSink {
   onQueueMetric(queue: string, e: MetricEvent): void;
   onRequest(verb: string, resource: string, code: number): void;
-  onSync(kind: ControllerKind, ms: number, ok: boolean): void;
+  onSync(kind: ControllerKind | 'Deployment', ms: number, ok: boolean): void;
 }
 
 export interface StartOptions {
@@ -32,6 +35,8 @@ export interface StartOptions {
   selector?: string; // -l on controllers (client-side: siblings stay visible for ranking)
   /** Which of the registry's kinds to run. */
   kinds: ControllerKind[];
+  /** Also run the deployment controller, on the same ReplicaSet and pod informers. */
+  deployment?: boolean;
   /** The controller kinds there are (default CONTROLLER_KINDS): one informer and controller each. */
   registry?: readonly ControllerKindInfo[];
   workers: number;
@@ -58,8 +63,10 @@ export interface StartOptions {
 
 export interface ControllersHandle {
   controllers: ReplicaSetController[];
+  /** The deployment controller, when it runs. */
+  deployment: DeploymentController | null;
   /** The pod informer, and one informer per kind run, under its resource (replicasets, …). */
-  informers: { pods: Informer<Pod>; [resource: string]: Informer<Pod> | Informer<ControllerObject> };
+  informers: { pods: Informer<Pod>; [resource: string]: Informer<Pod> | Informer<ControllerObject> | Informer<Deployment> };
   /** Resolves once every informer has listed (upstream's WaitForCacheSync). */
   synced: Promise<void>;
   /** Every controller in scope is in sync and no expectation is pending. */
@@ -134,18 +141,133 @@ export function startControllers(opts: StartOptions, signal: AbortSignal): Contr
       }),
   );
   addEventHandlers(pods, informersFor, controllers, written);
-  const { synced, done } = runInformersThenWorkers(opts, api, pods, informersFor, controllers, signal);
+  const dep = opts.deployment ? deploymentControllerOf(opts, pods, kinds, informersFor, inScope) : null;
+  const { synced, done } = runInformersThenWorkers(
+    opts,
+    [api, ...(dep ? [dep.api] : [])],
+    pods,
+    [...informersFor, ...(dep?.informers ?? [])],
+    controllers,
+    dep?.controller ?? null,
+    signal,
+  );
   const informers: ControllersHandle['informers'] = { pods };
   kinds.forEach((k, i) => {
     informers[k.resource] = informersFor[i];
   });
+  if (dep) {
+    informers.deployments = dep.deployments;
+    informers.replicasets ??= dep.replicaSets;
+  }
   return {
     controllers,
+    deployment: dep?.controller ?? null,
     informers,
     synced,
     done,
-    allInSync: () => controllers.every((c) => c.allInSync()),
+    allInSync: () => controllers.every((c) => c.allInSync()) && (dep?.controller.allInSync() ?? true),
     unsettledPods: () => written.unsettled((ns, name) => pods.cache.get(`${ns}/${name}`)),
+  };
+}
+
+/** The log line of one write of the deployment controller. */
+export function deploymentWriteLine(key: string, o: DeploymentWriteOutcome): string {
+  const w = o.write;
+  const what =
+    w.kind === 'updateReplicaSet'
+      ? `update replicaset ${o.target}${w.from !== w.to ? ` (replicas ${w.from} → ${w.to})` : ''}`
+      : w.kind === 'createReplicaSet'
+        ? `create replicaset ${o.target} (replicas ${w.replicaSet.spec.replicas ?? 0})`
+        : w.kind === 'updateDeploymentStatus'
+          ? 'update status'
+          : `${w.kind.replace('ReplicaSet', '').toLowerCase()} replicaset ${o.target}`;
+  const tail = [o.note, o.error].filter((x) => x);
+  return `Deployment ${key}: ${what}${o.ok ? '' : ' failed'}${tail.length ? ` (${tail.join('; ')})` : ''}`;
+}
+
+/**
+ * The deployment controller on the informers `run` has: the ReplicaSet informer of the
+ * ReplicaSet controller when it runs (one cache for both, as kcm's shared informers), else one of
+ * its own; a Deployment informer; its own client ("deployment-controller", as kcm's clients are one
+ * per controller), behind the same fence.
+ */
+function deploymentControllerOf(
+  opts: StartOptions,
+  pods: Informer<Pod>,
+  kinds: ControllerKindInfo[],
+  informersFor: Informer<ControllerObject>[],
+  inScope: ((o: ControllerObject) => boolean) | undefined,
+): {
+  controller: DeploymentController;
+  api: KubeControllerAPI;
+  deployments: Informer<Deployment>;
+  replicaSets: Informer<ControllerObject>;
+  informers: RunnableInformer[];
+} {
+  const common = {
+    conn: opts.conn,
+    namespace: opts.namespace,
+    resyncMs: opts.resyncMs,
+    onError: (e: Error) => opts.log.error('informer error', { err: e.message }),
+  };
+  const shared = kinds.findIndex((k) => k.kind === 'ReplicaSet');
+  const own =
+    shared < 0
+      ? new Informer<ControllerObject>({ ...common, resource: 'replicasets', indexers: { namespace: (o) => [o.metadata.namespace ?? 'default'] } })
+      : null;
+  const replicaSets = own ?? informersFor[shared];
+  const deployments = new Informer<Deployment>({
+    ...common,
+    resource: { group: 'apps', version: 'v1', resource: 'deployments', kind: 'Deployment' },
+    indexers: { namespace: (o) => [o.metadata.namespace ?? 'default'] },
+  });
+  const api = controllerAPI(opts, 'deployment-controller');
+  const podLister = podListersOf(pods.cache);
+  const controller = new DeploymentController({
+    listers: {
+      deployments: {
+        get: (ns, name) => deployments.cache.get(`${ns}/${name}`),
+        inNamespace: (ns) => deployments.cache.byIndex('namespace', ns),
+        all: () => deployments.cache.list(),
+      },
+      replicaSets: {
+        // the replicasets resource holds ReplicaSets only
+        get: (ns, name) => replicaSets.cache.get(`${ns}/${name}`) as ReplicaSet | undefined,
+        inNamespace: (ns) => replicaSets.cache.byIndex('namespace', ns) as ReplicaSet[],
+      },
+      pods: { inNamespace: podLister.inNamespace },
+    },
+    api,
+    behaviour: opts.behaviour,
+    clock: realClock,
+    log: opts.log,
+    inScope: inScope as ((d: Deployment) => boolean) | undefined,
+    queueMetrics: opts.metrics ? (e) => opts.metrics!.onQueueMetric('deployment', e) : undefined,
+    onSync: (key, decision, result, ms) => {
+      opts.metrics?.onSync('Deployment', ms, result.error === null);
+      opts.log.v(2).info('Finished syncing deployment', {
+        key,
+        duration: `${ms}ms`,
+        path: decision.path,
+        writes: result.outcomes.length,
+        ...(result.error ? { err: result.error.message } : {}),
+      });
+    },
+    onWrite: (key, o) => {
+      const line = deploymentWriteLine(key, o);
+      if (o.ok) opts.log.info(line);
+      else opts.log.error(line, { code: o.code });
+    },
+  });
+  deployments.addHandlers({ add: controller.addDeployment, update: controller.updateDeployment, delete: controller.deleteDeployment });
+  replicaSets.addHandlers({ add: controller.addReplicaSet, update: controller.updateReplicaSet, delete: controller.deleteReplicaSet });
+  pods.addHandlers({ delete: controller.deletePod });
+  return {
+    controller,
+    api,
+    deployments,
+    replicaSets,
+    informers: [deployments, ...(own ? [own] : [])],
   };
 }
 
@@ -196,7 +318,7 @@ function controllerLister(inf: Informer<ControllerObject>): Listers['controllers
 }
 
 /** The controllers' client: rate-limited, fenced by the lease, named in the User-Agent. */
-function controllerAPI(opts: StartOptions): KubeControllerAPI {
+function controllerAPI(opts: StartOptions, client = 'replicaset-controller'): KubeControllerAPI {
   return new KubeControllerAPI(opts.conn.kc, {
     dryRun: opts.dryRun,
     limiter: new TokenBucket(realClock, opts.qps, opts.burst),
@@ -205,7 +327,7 @@ function controllerAPI(opts: StartOptions): KubeControllerAPI {
     fence: opts.fence,
     // Always named, leader or not: an audit log tells the controller's writes by this User-Agent
     // (`history`), as kube-controller-manager's by its service account.
-    userAgent: userAgentFor('replicaset-controller', opts.identity ?? hostname(), opts.behaviour.version),
+    userAgent: userAgentFor(client, opts.identity ?? hostname(), opts.behaviour.version),
   });
 }
 
@@ -236,13 +358,17 @@ function addEventHandlers(pods: Informer<Pod>, informersFor: Informer<Controller
   });
 }
 
+/** What starting and awaiting an informer needs, whatever it caches. */
+type RunnableInformer = Pick<Informer, 'run' | 'waitForSync'>;
+
 /** The informers run; once every cache has synced (WaitForCacheSync) the workers start, until `signal`. */
 function runInformersThenWorkers(
   opts: StartOptions,
-  api: KubeControllerAPI,
+  apis: KubeControllerAPI[],
   pods: Informer<Pod>,
-  informersFor: Informer<ControllerObject>[],
+  informersFor: RunnableInformer[],
   controllers: ReplicaSetController[],
+  deployment: DeploymentController | null,
   signal: AbortSignal,
 ): { synced: Promise<void>; done: Promise<void> } {
   const running = [pods, ...informersFor].map((inf) => inf.run(signal));
@@ -254,9 +380,9 @@ function runInformersThenWorkers(
       await Promise.allSettled(running);
       return;
     }
-    opts.log.info('Caches are synced', { controllers: controllers.map((c) => c.kind).join(',') });
-    await Promise.all(controllers.map((c) => c.run(opts.workers, signal)));
-    await api.flush(); // events of the last syncs
+    opts.log.info('Caches are synced', { controllers: [...controllers.map((c) => c.kind), ...(deployment ? ['Deployment'] : [])].join(',') });
+    await Promise.all([...controllers.map((c) => c.run(opts.workers, signal)), ...(deployment ? [deployment.run(opts.workers, signal)] : [])]);
+    await Promise.all(apis.map((api) => api.flush())); // events of the last syncs
     await Promise.allSettled(running);
   })();
   return { synced, done };

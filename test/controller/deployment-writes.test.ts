@@ -1,0 +1,206 @@
+// The runtime's requests for one sync of the deployment controller are the decision's writes: in
+// order, one each, the same kind on the same object, and a write the decision calls a conflict is
+// the one the API server answers 409. Carried out on the embedded API server over real HTTPS with
+// the real client (a recorder in front of KubeControllerAPI notes each call and passes it on).
+import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { KubeConfig } from '@kubernetes/client-node';
+import { afterEach, describe, expect, it } from 'vitest';
+import { KubeControllerAPI } from '../../src/cluster/controller-api.js';
+import { carryOutDeploymentWrites } from '../../src/controller/deployment-sync.js';
+import { decideDeployment } from '../../src/core/deployment/controller.js';
+import type { Deployment, DeploymentWrite } from '../../src/core/deployment/types.js';
+import { podTemplateHash } from '../../src/core/deployment/hash.js';
+import type { ReplicaSet } from '../../src/core/types.js';
+import { defaultBehaviour } from '../../src/core/versions.js';
+import type { DeploymentControllerAPI } from '../../src/runtime/api.js';
+import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+
+const exec = promisify(execFile);
+let sb: Sandbox | null = null;
+afterEach(async () => {
+  await sb?.close();
+  sb = null;
+});
+
+type Call = { kind: DeploymentWrite['kind']; name: string; code: number };
+
+/** Each call of the deployment controller's API, by the write kind it carries out. */
+function recording(api: KubeControllerAPI, calls: Call[]): DeploymentControllerAPI {
+  const note = async <T>(kind: DeploymentWrite['kind'], name: string, p: Promise<T>): Promise<T> => {
+    try {
+      const out = await p;
+      calls.push({ kind, name, code: 200 });
+      return out;
+    } catch (e) {
+      calls.push({ kind, name, code: (e as { code?: number }).code ?? 0 });
+      throw e;
+    }
+  };
+  return {
+    patchReplicaSet: (ns, name, patch) => {
+      const release = JSON.stringify(patch).includes('"$patch":"delete"');
+      return note(release ? 'releaseReplicaSet' : 'adoptReplicaSet', name, api.patchReplicaSet(ns, name, patch));
+    },
+    createReplicaSet: (ns, rs) => note('createReplicaSet', rs.metadata.name, api.createReplicaSet(ns, rs)),
+    updateReplicaSet: (ns, rs) => note('updateReplicaSet', rs.metadata.name, api.updateReplicaSet(ns, rs)),
+    deleteReplicaSet: (ns, name) => note('deleteReplicaSet', name, api.deleteReplicaSet(ns, name)),
+    getReplicaSet: (ns, name) => api.getReplicaSet(ns, name),
+    updateDeploymentStatus: (ns, d) => note('updateDeploymentStatus', d.metadata.name, api.updateDeploymentStatus(ns, d)),
+  };
+}
+
+const writeName = (w: DeploymentWrite, d: Deployment): string =>
+  w.kind === 'createReplicaSet' || w.kind === 'updateReplicaSet' ? w.replicaSet.metadata.name : w.kind === 'updateDeploymentStatus' ? d.metadata.name : w.name;
+
+describe('the runtime carries out decision.writes, nothing else', () => {
+  it('every sync of a rollout (create, set image, scale, an orphan adopted and released): the calls are the writes, in order', async () => {
+    sb = await startSandbox({ nodes: 2, kubelet: { scheduleDelayMs: 5, runDelayMs: 5, readyDelayMs: 10 } });
+    const dir = mkdtempSync(join(tmpdir(), 'rs-dwrites-'));
+    const kubeconfig = join(dir, 'config');
+    await sb.writeKubeconfig(kubeconfig);
+    const kc = new KubeConfig();
+    kc.loadFromString(sb.kubeconfig());
+    const api = new KubeControllerAPI(kc);
+    const kubectl = async (...args: string[]) => (await exec('kubectl', ['--kubeconfig', kubeconfig, ...args], { timeout: 60_000 })).stdout;
+    const read = async () => {
+      const d = JSON.parse(await kubectl('get', 'deployment', 'web', '-o', 'json')) as Deployment;
+      const rss = JSON.parse(await kubectl('get', 'rs', '-o', 'json')).items as ReplicaSet[];
+      return { d, rss };
+    };
+    /** One sync on a fresh read: the calls must be the writes (up to the first failed one). */
+    const syncOnce = async () => {
+      const { d, rss } = await read();
+      const decision = decideDeployment({ deployment: d, replicaSets: rss, pods: null, nowMs: Date.now(), behaviour: defaultBehaviour() });
+      const calls: Call[] = [];
+      const result = await carryOutDeploymentWrites(recording(api, calls), d, rss, decision);
+      const sent = decision.writes.slice(0, calls.length);
+      expect(calls.map((c) => c.kind)).toEqual(sent.map((w) => w.kind));
+      calls.forEach((c, i) => {
+        const w = sent[i];
+        if (w.kind !== 'createReplicaSet' && !writeName(w, d).endsWith('<pod-template-hash>')) expect(c.name).toBe(writeName(w, d));
+        // only a write the decision calls a conflict meets a 409, and it ends the sync
+        const conflict = (w.kind === 'updateReplicaSet' || w.kind === 'updateDeploymentStatus') && w.conflict;
+        expect(c.code === 409).toBe(conflict);
+      });
+      if (result.error === null) expect(calls).toHaveLength(decision.writes.length);
+      else expect(calls.at(-1)!.code).not.toBe(200);
+      return decision;
+    };
+    const syncUntilQuiet = async () => {
+      for (let i = 0; i < 40; i++) {
+        const decision = await syncOnce();
+        if (decision.writes.length === 0) return;
+      }
+    };
+
+    await kubectl('create', 'deployment', 'web', '--image=nginx:1.27', '--replicas=2');
+    const first = await syncOnce();
+    // upstream's first sync: the new ReplicaSet, the status (revision, NewReplicaSetCreated), then
+    // syncRolloutStatus's status write with the object held before, a 409
+    expect(first.writes.map((w) => w.kind)).toEqual(['createReplicaSet', 'updateDeploymentStatus', 'updateDeploymentStatus']);
+    expect(first.writes.map((w) => 'conflict' in w && w.conflict)).toEqual([false, false, true]);
+    await syncUntilQuiet();
+    await kubectl('set', 'image', 'deployment/web', 'nginx=nginx:1.28');
+    await syncUntilQuiet();
+    await kubectl('scale', 'deployment/web', '--replicas=4');
+    await syncUntilQuiet();
+    // an orphan the Deployment's selector matches is adopted (ControllerRefManager's patch) ...
+    const orphan = join(dir, 'orphan.json');
+    const labels = { app: 'web' };
+    writeFileSync(
+      orphan,
+      JSON.stringify({
+        apiVersion: 'apps/v1',
+        kind: 'ReplicaSet',
+        metadata: { name: 'web-orphan', labels },
+        spec: { replicas: 0, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'c', image: 'old' }] } } },
+      }),
+    );
+    await kubectl('create', '-f', orphan);
+    expect((await syncOnce()).writes[0]).toEqual({ kind: 'adoptReplicaSet', name: 'web-orphan' });
+    const uid = (await read()).d.metadata.uid;
+    const adopted = JSON.parse(await kubectl('get', 'rs', 'web-orphan', '-o', 'json'));
+    expect(adopted.metadata.ownerReferences).toEqual([
+      { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', uid, controller: true, blockOwnerDeletion: true },
+    ]);
+    await syncUntilQuiet();
+    // ... and released once its labels no longer match (the owner reference of this uid deleted)
+    await kubectl('label', 'rs', 'web-orphan', 'app=gone', '--overwrite');
+    expect((await syncOnce()).writes[0]).toEqual({ kind: 'releaseReplicaSet', name: 'web-orphan' });
+    expect(JSON.parse(await kubectl('get', 'rs', 'web-orphan', '-o', 'json')).metadata.ownerReferences ?? []).toEqual([]);
+    const rss = (await read()).rss.filter((rs) => rs.metadata.name !== 'web-orphan');
+    expect(rss.length).toBeGreaterThanOrEqual(2);
+    expect(rss.every((rs) => rs.metadata.name.startsWith('web-') && !rs.metadata.name.includes('<'))).toBe(true);
+  }, 180_000);
+
+  it("a hash collision (the name taken by another's ReplicaSet): collisionCount is bumped, the sync errs, the next one creates under a new name", async () => {
+    sb = await startSandbox({ nodes: 1 });
+    const dir = mkdtempSync(join(tmpdir(), 'rs-dcollide-'));
+    const kubeconfig = join(dir, 'config');
+    await sb.writeKubeconfig(kubeconfig);
+    const kc = new KubeConfig();
+    kc.loadFromString(sb.kubeconfig());
+    const api = new KubeControllerAPI(kc);
+    const kubectl = async (...args: string[]) => (await exec('kubectl', ['--kubeconfig', kubeconfig, ...args], { timeout: 60_000 })).stdout;
+    await kubectl('create', 'deployment', 'web', '--image=nginx:1.27', '--replicas=1');
+    const d0 = JSON.parse(await kubectl('get', 'deployment', 'web', '-o', 'json')) as Deployment;
+    const taken = `web-${podTemplateHash(d0.spec.template, null)}`;
+    // someone else's ReplicaSet under that name (labels the Deployment does not select)
+    const other = { app: 'other' };
+    const file = join(dir, 'other.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        apiVersion: 'apps/v1',
+        kind: 'ReplicaSet',
+        metadata: { name: taken, labels: other },
+        spec: { replicas: 0, selector: { matchLabels: other }, template: { metadata: { labels: other }, spec: { containers: [{ name: 'c', image: 'x' }] } } },
+      }),
+    );
+    await kubectl('create', '-f', file);
+    const sync = async () => {
+      const d = JSON.parse(await kubectl('get', 'deployment', 'web', '-o', 'json')) as Deployment;
+      const rss = JSON.parse(await kubectl('get', 'rs', '-o', 'json')).items as ReplicaSet[];
+      const decision = decideDeployment({ deployment: d, replicaSets: rss, pods: null, nowMs: Date.now(), behaviour: defaultBehaviour() });
+      return carryOutDeploymentWrites(api, d, rss, decision);
+    };
+    const first = await sync();
+    expect(first.error?.message).toContain('hash collision');
+    const d1 = JSON.parse(await kubectl('get', 'deployment', 'web', '-o', 'json')) as Deployment;
+    expect(d1.status?.collisionCount).toBe(1);
+    const second = await sync();
+    const fresh = `web-${podTemplateHash(d0.spec.template, 1)}`;
+    expect(second.outcomes[0]).toMatchObject({ write: { kind: 'createReplicaSet' }, target: fresh, ok: true });
+    const names = (JSON.parse(await kubectl('get', 'rs', '-o', 'json')).items as ReplicaSet[]).map((r) => r.metadata.name).sort();
+    expect(fresh).not.toBe(taken);
+    expect(names).toEqual([taken, fresh].sort());
+  }, 120_000);
+
+  it('a create the API server refuses: Progressing False ReplicaSetCreateError in the status, the sync ends with the error', async () => {
+    sb = await startSandbox({ nodes: 1 });
+    const dir = mkdtempSync(join(tmpdir(), 'rs-dfail-'));
+    const kubeconfig = join(dir, 'config');
+    await sb.writeKubeconfig(kubeconfig);
+    const kc = new KubeConfig();
+    kc.loadFromString(sb.kubeconfig());
+    const api = new KubeControllerAPI(kc);
+    const kubectl = async (...args: string[]) => (await exec('kubectl', ['--kubeconfig', kubeconfig, ...args], { timeout: 60_000 })).stdout;
+    await kubectl('create', 'deployment', 'web', '--image=nginx:1.27', '--replicas=1');
+    sb.faults.set({ verb: 'create', resource: 'replicasets', errorRate: 1, code: 500, count: 1 });
+    const d = JSON.parse(await kubectl('get', 'deployment', 'web', '-o', 'json')) as Deployment;
+    const decision = decideDeployment({ deployment: d, replicaSets: [], pods: null, nowMs: Date.now(), behaviour: defaultBehaviour() });
+    const result = await carryOutDeploymentWrites(api, d, [], decision);
+    expect(result.error).not.toBeNull();
+    expect(result.outcomes).toEqual([expect.objectContaining({ ok: false, code: 500, write: expect.objectContaining({ kind: 'createReplicaSet' }) })]);
+    const after = JSON.parse(await kubectl('get', 'deployment', 'web', '-o', 'json')) as Deployment;
+    expect(after.status?.conditions?.find((c) => c.type === 'Progressing')).toMatchObject({
+      status: 'False',
+      reason: 'ReplicaSetCreateError',
+      message: expect.stringMatching(/^Failed to create new replica set "web-[bcdfghjklmnpqrstvwxz2456789]+": /),
+    });
+  }, 120_000);
+});
