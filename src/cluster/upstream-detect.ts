@@ -1,7 +1,8 @@
 // Is the upstream ReplicaSet controller (kube-controller-manager) running in this cluster? Two
 // controllers acting on the same ReplicaSets fight over pods, so `run` looks for its footprints:
-// recent Events recorded by `replicaset-controller` or `replication-controller` (upstream's event
-// sources: SuccessfulCreate, SuccessfulDelete, FailedCreate, FailedDelete, SelectingAll).
+// recent Events recorded by `replicaset-controller`, `replication-controller` or
+// `deployment-controller` (upstream's event sources: SuccessfulCreate, SuccessfulDelete,
+// FailedCreate, FailedDelete, SelectingAll, ScalingReplicaSet).
 //
 // Events are looked up with field selectors on source and reportingComponent (kube-apiserver
 // selects on both), paginated; a server that rejects those selectors gets one unfiltered
@@ -16,7 +17,8 @@ import { REPORTING_CONTROLLER, toApiError } from './controller-api.js';
 import type { Connection } from './kubeconfig.js';
 import { UserError } from '../errors.js';
 
-export const UPSTREAM_COMPONENTS = ['replicaset-controller', 'replication-controller'] as const;
+// deployment-controller too: `run` is also the deployment controller (ScalingReplicaSet Events)
+export const UPSTREAM_COMPONENTS = ['replicaset-controller', 'replication-controller', 'deployment-controller'] as const;
 export const DEFAULT_DETECT_WITHIN_MS = 60 * 60 * 1000;
 
 export interface UpstreamDetection {

@@ -69,6 +69,16 @@ describe('detectUpstreamController', () => {
     });
   });
 
+  it("reports the upstream deployment controller's ScalingReplicaSet event (run is that controller too)", async () => {
+    env = await startRunEnv({
+      seed: [ns('shop'), event('web.3', { source: 'deployment-controller', reason: 'ScalingReplicaSet', at: ago(2 * MIN), kind: 'Deployment', obj: 'web' })],
+    });
+    expect(await detectUpstreamController(env.conn, 'shop', { now: NOW })).toEqual({
+      found: true,
+      evidence: 'Event ScalingReplicaSet on Deployment shop/web 2m ago by deployment-controller',
+    });
+  });
+
   it('ignores events older than the window, and honours withinMs', async () => {
     env = await startRunEnv({ seed: [ns('shop'), event('web.1', { source: 'replicaset-controller', at: ago(2 * 60 * MIN) })] });
     expect(await detectUpstreamController(env.conn, 'shop', { now: NOW })).toEqual({ found: false, evidence: null });
