@@ -233,6 +233,61 @@ function abortError(signal: AbortSignal): Error {
   return err;
 }
 
+type Finish = (err: Error | null, value?: ResponseContext) => void;
+type Phase = (name: TransportPhase | null, ms?: number) => void;
+
+/**
+ * The response read whole, gunzipped when the server compressed it; an HTML page where the API's
+ * answer should be is refused; a connection closed mid-response is an ECONNRESET.
+ */
+function readResponse(res: http.IncomingMessage, origin: string, finish: Finish): void {
+  const encoding = String(res.headers['content-encoding'] ?? '').toLowerCase();
+  const stream = encoding === 'gzip' ? res.pipe(zlib.createGunzip()) : res;
+  const chunks: Buffer[] = [];
+  stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+  stream.on('error', (err) => finish(err));
+  res.on('close', () => {
+    if (!res.complete) finish(Object.assign(new Error('the server closed the connection mid-response'), { code: 'ECONNRESET' }));
+  });
+  stream.on('end', () => {
+    const data = Buffer.concat(chunks);
+    if (isHtmlResponse(res.headers['content-type'], data.toString('utf8', 0, Math.min(data.length, 512)))) {
+      finish(new HtmlResponseError(res.statusCode ?? 0, origin));
+      return;
+    }
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(res.headers)) {
+      if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+    }
+    finish(
+      null,
+      new ResponseContext(res.statusCode ?? 0, headers, {
+        text: async () => data.toString('utf8'),
+        binary: async () => data,
+      }),
+    );
+  });
+}
+
+/**
+ * A new socket: dial, then (https) the TLS handshake, then the response headers, each bounded.
+ * A kept-alive socket is connected and secure already: only the response headers are awaited.
+ * --request-timeout, when given, is the user's own bound on the whole exchange, and then the
+ * response headers have no bound of their own.
+ */
+function boundPhases(req: http.ClientRequest, secure: boolean, limits: TransportLimits, boundHeaders: boolean, phase: Phase): void {
+  const awaitHeaders = () => phase(boundHeaders ? 'response-headers' : null, limits.responseHeaders);
+  req.on('socket', (socket: net.Socket) => {
+    if (!socket.connecting) return awaitHeaders();
+    phase('dial', limits.dial);
+    socket.once('connect', () => {
+      if (!secure) return awaitHeaders();
+      phase('tls-handshake', limits.tlsHandshake);
+      socket.once('secureConnect', awaitHeaders);
+    });
+  });
+}
+
 /** One HTTP exchange; the body is read completely (and may be read again by middleware). */
 export class NodeHttpLibrary implements PromiseHttpLibrary {
   /**
@@ -269,11 +324,11 @@ export class NodeHttpLibrary implements PromiseHttpLibrary {
       let phaseTimer: NodeJS.Timeout | undefined;
       const limits = this.settings.limits ?? TRANSPORT_LIMITS;
       const waitingTimer = this.settings.waitingNotice ? setTimeout(() => this.sayWaiting(), limits.waitingNotice) : undefined;
-      const phase = (name: TransportPhase | null, ms = 0) => {
+      const phase: Phase = (name, ms = 0) => {
         if (phaseTimer) clearTimeout(phaseTimer);
         phaseTimer = name ? setTimeout(() => finish(new TransportTimeoutError(name, ms, url.origin)), ms) : undefined;
       };
-      const finish = (err: Error | null, value?: ResponseContext) => {
+      const finish: Finish = (err, value) => {
         if (settled) return;
         settled = true;
         if (timer) clearTimeout(timer);
@@ -299,48 +354,11 @@ export class NodeHttpLibrary implements PromiseHttpLibrary {
           if (waitingTimer) clearTimeout(waitingTimer);
           this.waitingSaid = true;
           if (res.statusCode === 401) this.settings.onUnauthorized?.();
-          const encoding = String(res.headers['content-encoding'] ?? '').toLowerCase();
-          const stream = encoding === 'gzip' ? res.pipe(zlib.createGunzip()) : res;
-          const chunks: Buffer[] = [];
-          stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-          stream.on('error', (err) => finish(err));
-          res.on('close', () => {
-            if (!res.complete) finish(Object.assign(new Error('the server closed the connection mid-response'), { code: 'ECONNRESET' }));
-          });
-          stream.on('end', () => {
-            const data = Buffer.concat(chunks);
-            if (isHtmlResponse(res.headers['content-type'], data.toString('utf8', 0, Math.min(data.length, 512)))) {
-              finish(new HtmlResponseError(res.statusCode ?? 0, url.origin));
-              return;
-            }
-            const headers: Record<string, string> = {};
-            for (const [name, value] of Object.entries(res.headers)) {
-              if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
-            }
-            finish(
-              null,
-              new ResponseContext(res.statusCode ?? 0, headers, {
-                text: async () => data.toString('utf8'),
-                binary: async () => data,
-              }),
-            );
-          });
+          readResponse(res, url.origin, finish);
         },
       );
       req.on('error', (err) => finish(err));
-      // A new socket: dial, then (https) the TLS handshake, then the response headers, each bounded.
-      // A kept-alive socket is connected and secure already: only the response headers are awaited.
-      // --request-timeout, when given, is the user's own bound on the whole exchange.
-      const awaitHeaders = () => phase(timeoutMs === null ? 'response-headers' : null, limits.responseHeaders);
-      req.on('socket', (socket: net.Socket) => {
-        if (!socket.connecting) return awaitHeaders();
-        phase('dial', limits.dial);
-        socket.once('connect', () => {
-          if (url.protocol !== 'https:') return awaitHeaders();
-          phase('tls-handshake', limits.tlsHandshake);
-          socket.once('secureConnect', awaitHeaders);
-        });
-      });
+      boundPhases(req, url.protocol === 'https:', limits, timeoutMs === null, phase);
       if (timeoutMs !== null) timer = setTimeout(() => finish(new RequestTimeoutError(timeoutMs, url.origin)), timeoutMs);
       callerSignal?.addEventListener('abort', onAbort, { once: true });
       req.end(body);

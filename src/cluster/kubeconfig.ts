@@ -5,60 +5,29 @@
 //   impersonate, and kubectl's other connection flags (--server, --token, --certificate-authority,
 //   --insecure-skip-tls-verify, --tls-server-name, --client-certificate, --client-key, --username,
 //   --password, --disable-compression) override the selected cluster's and user's fields as
-//   clientcmd's DirectClientConfig merges ConfigOverrides (applyClusterFlags, applyUserFlags).
+//   clientcmd's DirectClientConfig merges ConfigOverrides (config-overrides.ts).
 //
 // Files are parsed and merged here, and client-node gets only the selected context, cluster and
 // user: its own loader resolves no relative token-file, refuses duplicate names when merging,
 // and throws on any malformed entry, even one the selected context never uses.
 //
 // Credentials follow client-go too: used over https only, checked before any request (client
-// certificates, CA with insecure-skip-tls-verify, exec blocks), and never put in a message. Exec
-// plugins are run by exec-credential.ts, not by client-node.
+// certificates, CA with insecure-skip-tls-verify, exec blocks), and never put in a message
+// (credentials.ts). Exec plugins are run by exec-credential.ts, not by client-node.
 
-import { X509Certificate, createPrivateKey, type KeyObject } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import YAML from 'yaml';
-import type { KubeConfig, User } from '@kubernetes/client-node';
+import type { KubeConfig } from '@kubernetes/client-node';
 import { UserError, oneLine } from '../errors.js';
 import { ClusterKubeConfig, type TransportLimits } from './http.js';
-import {
-  EXEC_PROVIDER,
-  ExecAuthenticator,
-  ExecCredentialPlugin,
-  defaultExecIO,
-  parseExecConfig,
-  type ExecClusterInfo,
-  type ExecIO,
-} from './exec-credential.js';
+import { ExecAuthenticator, type ExecCredentialPlugin, type ExecIO } from './exec-credential.js';
 import { parseDurationMs } from '../core/duration.js';
 import { kubeconfigFiles } from './kubeconfig-files.js';
-
-export interface ConnectionFlags {
-  kubeconfig?: string;
-  context?: string;
-  cluster?: string;
-  user?: string;
-  namespace?: string;
-  /** --server: the selected cluster's server; works without any kubeconfig. */
-  server?: string;
-  tlsServerName?: string;
-  certificateAuthority?: string;
-  insecureSkipTlsVerify?: boolean;
-  clientCertificate?: string;
-  clientKey?: string;
-  /** --token: the user's bearer token, instead of any other token or plugin of the kubeconfig's user. */
-  token?: string;
-  username?: string;
-  password?: string;
-  as?: string;
-  asGroups?: string[];
-  asUid?: string;
-  /** kubectl syntax: "0" (no limit), "30s", "1m", "500ms", or a bare number of seconds. */
-  requestTimeout?: string;
-  disableCompression?: boolean;
-}
+import { applyClusterFlags, applyInClusterFlags, applyUserFlags, hasUserFlags, impersonation, type ConnectionFlags } from './config-overrides.js';
+import { TokenFileAuthenticator, checkServerTls, prepareCredentials, readToken } from './credentials.js';
+import { fsReason, goBool, isObj, str, type Obj } from './kubeconfig-fields.js';
 
 export interface Connection {
   /** A ClusterKubeConfig when made by connect(): its API clients carry impersonation and timeout. */
@@ -92,10 +61,6 @@ function defaultWaitingNotice(): ((line: string) => void) | undefined {
 export const SERVICE_ACCOUNT_DIR = '/var/run/secrets/kubernetes.io/serviceaccount';
 export const IN_CLUSTER_CONTEXT = 'in-cluster';
 
-type Obj = Record<string, unknown>;
-/** client-node's Authenticator (not exported from its index). */
-type Authenticator = Parameters<KubeConfig['addAuthenticator']>[0];
-
 interface RawConfig {
   clusters: Map<string, Obj>;
   users: Map<string, Obj>;
@@ -105,9 +70,6 @@ interface RawConfig {
 }
 
 const emptyConfig = (): RawConfig => ({ clusters: new Map(), users: new Map(), contexts: new Map(), currentContext: '', files: [] });
-
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 
 // ---------------------------------------------------------------------------------------------
 // --request-timeout
@@ -132,12 +94,6 @@ export function formatTimeout(ms: number): string {
 // ---------------------------------------------------------------------------------------------
 // Loading files
 
-function fsReason(err: unknown): string {
-  const msg = err instanceof Error ? err.message : String(err);
-  // "ENOENT: no such file or directory, open '/x'" → "no such file or directory"
-  return msg.replace(/^[A-Z]+: /, '').replace(/, \w+ '.*'$/, '');
-}
-
 /**
  * kubectl decodes YAML into typed Go structs: `name: y` or `namespace: 1234` stay strings there,
  * where a plain YAML 1.1 or 1.2 parse would make a boolean or a number. So every scalar is read
@@ -153,12 +109,6 @@ function parseYaml(text: string): unknown {
     },
   });
   return doc.toJS();
-}
-
-/** go-yaml's booleans (YAML 1.1: y, yes, on, true … in their case variants). */
-function goBool(value: unknown): boolean | undefined {
-  if (value === null || value === undefined) return undefined;
-  return /^(y|Y|yes|Yes|YES|on|On|ON|true|True|TRUE)$/.test(String(value));
 }
 
 function resolvePath(dir: string, value: unknown): unknown {
@@ -253,147 +203,6 @@ function loadKubeconfig(flags: ConnectionFlags, env: NodeJS.ProcessEnv): RawConf
 const isEmpty = (c: RawConfig) => c.clusters.size === 0 && c.users.size === 0 && c.contexts.size === 0 && !c.currentContext;
 
 // ---------------------------------------------------------------------------------------------
-// Token files (kubeconfig token-file and the service account token): re-read every minute and
-// trimmed, as client-go's cached file token source does. client-node reads a token-file once,
-// at load, and keeps a trailing newline that makes the header invalid.
-
-const TOKEN_FILE_PROVIDER = 'rs-reconcile/token-file';
-const TOKEN_REFRESH_MS = 60_000;
-
-class TokenFileAuthenticator implements Authenticator {
-  private cache = new Map<string, { token: string; readAt: number }>();
-
-  isAuthProvider(user: User): boolean {
-    return user.authProvider?.name === TOKEN_FILE_PROVIDER;
-  }
-
-  async applyAuthentication(user: User, opts: { headers?: unknown }): Promise<void> {
-    const file = String(user.authProvider?.config?.path);
-    let entry = this.cache.get(file);
-    if (!entry || Date.now() - entry.readAt > TOKEN_REFRESH_MS) {
-      entry = { token: readToken(file), readAt: Date.now() };
-      this.cache.set(file, entry);
-    }
-    const headers = (opts.headers ?? (opts.headers = {})) as Record<string, string>;
-    headers.Authorization = `Bearer ${entry.token}`;
-  }
-}
-
-function readToken(file: string): string {
-  try {
-    return fs.readFileSync(file, 'utf8').trim();
-  } catch (err) {
-    throw new Error(`cannot read token file "${file}": ${fsReason(err)}`);
-  }
-}
-
-function useTokenFile(user: Obj, file: string): void {
-  readToken(file); // fail now, with the file's name, rather than on the first request
-  user['auth-provider'] = { name: TOKEN_FILE_PROVIDER, config: { path: file } };
-}
-
-// ---------------------------------------------------------------------------------------------
-// TLS settings and client certificates, checked before any request: a bad one is one line naming
-// the kubeconfig field, where client-node would fail on every request with an OpenSSL message.
-
-/** client-go's transport.TLSConfigFor refuses a CA together with insecure-skip-tls-verify (no silently unverified TLS). */
-function checkServerTls(sel: Selected, flags: ConnectionFlags): void {
-  const c = sel.cluster;
-  if (flags.insecureSkipTlsVerify && flags.certificateAuthority) {
-    throw new UserError(
-      'specifying a root certificates file with the insecure flag is not allowed (--insecure-skip-tls-verify together with --certificate-authority)',
-    );
-  }
-  const ca = str(c['certificate-authority']) ? 'certificate-authority' : str(c['certificate-authority-data']) ? 'certificate-authority-data' : null;
-  if (c['insecure-skip-tls-verify'] === true && ca) {
-    throw new UserError(
-      `cluster "${sel.clusterName}": specifying a root certificates file with the insecure flag is not allowed (insecure-skip-tls-verify is set together with ${ca})`,
-    );
-  }
-  // clientcmd's validateClusterInfo reads the CA file before any request
-  const caFile = str(c['certificate-authority']);
-  if (caFile) {
-    try {
-      fs.readFileSync(caFile);
-    } catch (err) {
-      const owner = sel.clusterName ? `cluster "${sel.clusterName}"` : '--server';
-      throw new UserError(`unable to read certificate-authority ${caFile} for ${owner}: ${fsReason(err)}`);
-    }
-  }
-}
-
-/** The bytes of a file-or-data pair of fields (`client-key` / `client-key-data`), data winning as in client-go. */
-function pemField(user: Obj, field: string, userName: string): { bytes: Buffer; name: string } | null {
-  const fail = (why: string) => new UserError(`user "${userName}": ${why}`);
-  const data = str(user[`${field}-data`]);
-  if (data) {
-    if (!/^[A-Za-z0-9+/\s]*=?=?\s*$/.test(data)) throw fail(`${field}-data is not valid base64`);
-    return { bytes: Buffer.from(data, 'base64'), name: `${field}-data` };
-  }
-  const file = str(user[field]);
-  if (!file) return null;
-  try {
-    return { bytes: fs.readFileSync(file), name: `${field} "${file}"` };
-  } catch (err) {
-    throw fail(`cannot read ${field} "${file}": ${fsReason(err)}`);
-  }
-}
-
-/**
- * A client certificate and its key, as client-go's tls.X509KeyPair takes them: both present,
- * both PEM, the key the certificate's own.
- */
-function checkClientCertificate(user: Obj, userName: string): void {
-  const cert = pemField(user, 'client-certificate', userName);
-  if (!cert) return;
-  const fail = (why: string) => new UserError(`user "${userName}": ${why}`);
-  const key = pemField(user, 'client-key', userName);
-  if (!key) throw fail(`client-key-data or client-key must be specified for ${userName} to use the clientCert authentication method`);
-  let certificate: X509Certificate;
-  try {
-    if (!cert.bytes.includes('-----BEGIN CERTIFICATE-----')) throw new Error('no PEM block');
-    certificate = new X509Certificate(cert.bytes);
-  } catch {
-    throw fail(`${cert.name} is not a PEM certificate`);
-  }
-  let privateKey: KeyObject;
-  try {
-    if (!key.bytes.includes('-----BEGIN')) throw new Error('no PEM block');
-    privateKey = createPrivateKey(key.bytes);
-  } catch {
-    throw fail(`${key.name} is not an unencrypted PEM private key`);
-  }
-  if (!certificate.checkPrivateKey(privateKey)) {
-    throw fail(`${cert.name} and ${key.name} do not match (the private key is not the certificate's)`);
-  }
-  // client-node would read the file where client-go uses the data: hand it only what client-go uses.
-  for (const field of ['client-certificate', 'client-key']) if (str(user[`${field}-data`])) delete user[field];
-}
-
-/** What a plugin with provideClusterInfo is told about the cluster (client-go's rest.ExecClusterConfig). */
-function execClusterInfo(cluster: Obj, server: string, userName: string): ExecClusterInfo {
-  const info: ExecClusterInfo = { server };
-  if (str(cluster['tls-server-name'])) info['tls-server-name'] = cluster['tls-server-name'] as string;
-  if (cluster['insecure-skip-tls-verify'] === true) info['insecure-skip-tls-verify'] = true;
-  if (str(cluster['proxy-url'])) info['proxy-url'] = cluster['proxy-url'] as string;
-  if (goBool(cluster['disable-compression'])) info['disable-compression'] = true;
-  const caData = str(cluster['certificate-authority-data']);
-  const caFile = str(cluster['certificate-authority']);
-  if (caData) info['certificate-authority-data'] = caData;
-  else if (caFile) {
-    try {
-      info['certificate-authority-data'] = fs.readFileSync(caFile).toString('base64');
-    } catch (err) {
-      throw new UserError(`user "${userName}": failed to load CA bundle for execProvider: cannot read "${caFile}": ${fsReason(err)}`);
-    }
-  }
-  const extensions = Array.isArray(cluster.extensions) ? cluster.extensions : [];
-  const ext = extensions.find((e: unknown) => isObj(e) && e.name === 'client.authentication.k8s.io/exec') as Obj | undefined;
-  if (ext && ext.extension !== undefined) info.config = ext.extension;
-  return info;
-}
-
-// ---------------------------------------------------------------------------------------------
 // Connecting
 
 /**
@@ -441,61 +250,6 @@ function select(config: RawConfig, flags: ConnectionFlags): Selected {
     userName,
     namespace: str(ctx?.namespace),
   };
-}
-
-/**
- * The cluster flags over the selected cluster, as clientcmd's getCluster merges them: each flag
- * set replaces its field; --insecure-skip-tls-verify or --certificate-authority replaces all of
- * the kubeconfig's trust (the CA file, the CA data and the skip), so `--insecure-skip-tls-verify`
- * clears a kubeconfig's CA; --server or --tls-server-name replaces the kubeconfig's server name.
- */
-function applyClusterFlags(cluster: Obj, flags: ConnectionFlags): void {
-  if (flags.server) cluster.server = flags.server;
-  if (flags.disableCompression) cluster['disable-compression'] = 'true';
-  if (flags.insecureSkipTlsVerify || flags.certificateAuthority) {
-    cluster['insecure-skip-tls-verify'] = flags.insecureSkipTlsVerify === true;
-    cluster['certificate-authority'] = flags.certificateAuthority;
-    delete cluster['certificate-authority-data'];
-  }
-  if (flags.tlsServerName || flags.server) cluster['tls-server-name'] = flags.tlsServerName;
-}
-
-/** Whether a user flag is set: then the request has a user even when the kubeconfig names none. */
-function hasUserFlags(flags: ConnectionFlags): boolean {
-  return Boolean(flags.token || flags.clientCertificate || flags.clientKey || flags.username || flags.password);
-}
-
-/**
- * The user flags over the selected user, as clientcmd's getAuthInfo merges them. --token is the
- * user's bearer token and stands in for the kubeconfig's other token sources and plugins
- * (token-file, auth-provider, exec); --client-certificate and --client-key replace the file and
- * the inline data of the kubeconfig.
- */
-function applyUserFlags(user: Obj, flags: ConnectionFlags): void {
-  if (flags.token) {
-    user.token = flags.token;
-    for (const key of ['token-file', 'auth-provider', 'exec']) delete user[key];
-  }
-  if (flags.clientCertificate) {
-    user['client-certificate'] = flags.clientCertificate;
-    delete user['client-certificate-data'];
-  }
-  if (flags.clientKey) {
-    user['client-key'] = flags.clientKey;
-    delete user['client-key-data'];
-  }
-  if (flags.username) user.username = flags.username;
-  if (flags.password) user.password = flags.password;
-}
-
-/** The flags inClusterClientConfig takes over the service account: --server, --token, --certificate-authority. */
-function applyInClusterFlags(sel: Selected, flags: ConnectionFlags): void {
-  if (flags.server) sel.cluster.server = flags.server;
-  if (flags.certificateAuthority) sel.cluster['certificate-authority'] = flags.certificateAuthority;
-  if (flags.token && sel.user) {
-    sel.user.token = flags.token;
-    delete sel.user['token-file'];
-  }
 }
 
 function inClusterPossible(env: NodeJS.ProcessEnv, dir: string): boolean {
@@ -560,127 +314,61 @@ function serverUrl(sel: Selected, flags: ConnectionFlags): string {
   return server.replace(/\/+$/, '');
 }
 
-/**
- * client-go knows one auth-provider, oidc: gcp and azure were removed in 1.26 (client-node would
- * still run gcp's cmd-path through a shell and quote its output in errors), and any other name is
- * an error, not an anonymous request.
- */
-function checkAuthProvider(provider: Obj, userName: string): void {
-  const name = str(provider.name) ?? '';
-  const fail = (why: string) => new UserError(`user "${userName}": ${why}`);
-  if (name === 'gcp') {
-    throw fail(
-      'The gcp auth plugin has been removed. Please use the "gke-gcloud-auth-plugin" kubectl/client-go credential plugin instead. See https://cloud.google.com/blog/products/containers-kubernetes/kubectl-auth-changes-in-gke for further details',
-    );
-  }
-  if (name === 'azure') {
-    throw fail(
-      'The azure auth plugin has been removed. Please use the https://github.com/Azure/kubelogin kubectl/client-go credential plugin instead. See https://kubernetes.io/docs/reference/access-authn-authz/authentication/#client-go-credential-plugins for further details',
-    );
-  }
-  if (name !== 'oidc') throw fail(`no Auth Provider found for name "${name}"`);
-}
-
-/**
- * The user's credentials as client-go picks them (over TLS only): an inline token wins over
- * token-file; a token or basic auth means the exec plugin is never run; a client certificate is
- * checked now. Returns the exec plugin to run, if any; client-node gets the rest.
- */
-function prepareCredentials(
-  user: Obj,
-  userName: string,
-  cluster: Obj,
-  server: string,
-  env: NodeJS.ProcessEnv,
-  options: ConnectOptions,
-): ExecCredentialPlugin | null {
-  const fail = (why: string) => new UserError(`user "${userName}": ${why}`);
-  const authProvider = user['auth-provider'];
-  const hasExec = user.exec !== undefined && user.exec !== null;
-  if (hasExec && authProvider !== undefined && authProvider !== null) {
-    throw fail(`authProvider cannot be provided in combination with an exec plugin for ${userName}`);
-  }
-  if (isObj(authProvider)) checkAuthProvider(authProvider, userName);
-  const execConfig = hasExec ? parseExecConfig(user.exec, userName) : null;
-  // client-node's ExecAuth must never see the block: it would run the plugin its own way.
-  delete user.exec;
-
-  const tokenFile = str(user['token-file']);
-  delete user['token-file'];
-  let hasToken = str(user.token) !== undefined;
-  if (tokenFile && !hasToken && (authProvider === undefined || authProvider === null)) {
-    try {
-      useTokenFile(user, tokenFile);
-    } catch (err) {
-      throw fail(oneLine(err));
-    }
-    hasToken = true;
-  }
-  checkClientCertificate(user, userName);
-
-  // client-go's exec authenticator stands aside when the user has a token or basic auth.
-  const hasBasicAuth = str(user.username) !== undefined || str(user.password) !== undefined;
-  if (!execConfig || hasToken || hasBasicAuth) return null;
-  user['auth-provider'] = { name: EXEC_PROVIDER, config: {} };
-  const clusterInfo = execConfig.provideClusterInfo ? execClusterInfo(cluster, server, userName) : { server };
-  return new ExecCredentialPlugin(execConfig, clusterInfo, { ...defaultExecIO(), env, ...options.execIO });
-}
-
-export function connect(flags: ConnectionFlags, env: NodeJS.ProcessEnv = process.env, options: ConnectOptions = {}): Connection {
-  const requestTimeoutMs = parseRequestTimeout(flags.requestTimeout);
-  const saDir = options.serviceAccountDir ?? SERVICE_ACCOUNT_DIR;
-
+/** The context, cluster and user in use, the flags over them: from the kubeconfig, else the pod's service account. */
+function selectWithFlags(flags: ConnectionFlags, env: NodeJS.ProcessEnv, saDir: string): Selected {
   const config = loadKubeconfig(flags, env);
-  let sel: Selected;
   if (isEmpty(config) && !flags.context && !flags.cluster && !flags.user && !flags.server) {
     if (!inClusterPossible(env, saDir)) throw new UserError(NO_CONFIGURATION);
-    sel = inCluster(env, saDir);
-    applyInClusterFlags(sel, flags);
-  } else {
-    sel = select(config, flags);
-    applyClusterFlags(sel.cluster, flags);
-    if (hasUserFlags(flags)) {
-      sel.user ??= {};
-      applyUserFlags(sel.user, flags);
-    }
+    const sel = inCluster(env, saDir);
+    applyInClusterFlags(sel.cluster, sel.user, flags);
+    return sel;
   }
+  const sel = select(config, flags);
+  applyClusterFlags(sel.cluster, flags);
+  if (hasUserFlags(flags)) {
+    sel.user ??= {};
+    applyUserFlags(sel.user, flags);
+  }
+  return sel;
+}
 
-  const server = serverUrl(sel, flags);
-  // clientcmd reads the user's credentials and the cluster's TLS settings only when the transport
-  // is TLS ("only try to read the auth information if we are secure"): against an http:// server
-  // kubectl sends no token, no basic auth and no client certificate, runs no exec plugin or
-  // auth-provider, and the request goes out anonymous. Same here: no credential crosses plain HTTP.
-  const secure = server.startsWith('https:');
+/**
+ * The cluster as the transport uses it. clientcmd reads the user's credentials and the cluster's
+ * TLS settings only when the transport is TLS ("only try to read the auth information if we are
+ * secure"): against an http:// server kubectl sends no token, no basic auth and no client
+ * certificate, runs no exec plugin or auth-provider, and the request goes out anonymous. Same
+ * here: no credential crosses plain HTTP.
+ */
+function transportCluster(sel: Selected, server: string, flags: ConnectionFlags): Obj {
   const cluster: Obj = { ...sel.cluster, server };
-  if (secure) checkServerTls(sel, flags);
+  if (server.startsWith('https:')) checkServerTls(sel.cluster, sel.clusterName, flags);
   else {
     for (const key of ['certificate-authority', 'certificate-authority-data', 'tls-server-name']) delete cluster[key];
     // client-node refuses plain http unless TLS verification is "skipped"; there is no TLS to skip.
     cluster['insecure-skip-tls-verify'] = true;
   }
+  return cluster;
+}
 
-  let impersonateUser = flags.as || undefined;
-  let impersonateGroups = flags.asGroups?.filter((g) => g !== '') ?? [];
-  let impersonateUid = flags.asUid || undefined;
-  let user: Obj | null = null;
-  let exec: ExecCredentialPlugin | null = null;
-  if (sel.user) {
-    // Impersonation is not a credential: clientcmd applies it on either transport.
-    impersonateUser ??= str(sel.user.as);
-    if (impersonateGroups.length === 0 && Array.isArray(sel.user['as-groups'])) impersonateGroups = sel.user['as-groups'].map(String);
-    impersonateUid ??= str(sel.user['as-uid']);
-    if (secure) {
-      user = sel.user;
-      // a user of flags alone (--token, --client-certificate…) is named by them in messages
-      exec = prepareCredentials(user, sel.userName || '(flags)', cluster, server, env, options);
-    }
-  }
-  if (impersonateGroups.length > 0 && !impersonateUser) {
-    throw new UserError('--as-group needs --as: groups can be impersonated only together with a user');
-  }
-  if (impersonateUid && !impersonateUser) {
-    throw new UserError('--as-uid needs --as: a UID can be impersonated only together with a user');
-  }
+/** Whose credentials a message about them names. */
+function credentialsLabel(sel: Selected): string {
+  if (sel.contextName) return `context "${sel.contextName}"`;
+  if (sel.userName) return `user "${sel.userName}"`;
+  return sel.user ? 'the credential flags' : 'the anonymous user';
+}
+
+export function connect(flags: ConnectionFlags, env: NodeJS.ProcessEnv = process.env, options: ConnectOptions = {}): Connection {
+  const requestTimeoutMs = parseRequestTimeout(flags.requestTimeout);
+  const sel = selectWithFlags(flags, env, options.serviceAccountDir ?? SERVICE_ACCOUNT_DIR);
+  const server = serverUrl(sel, flags);
+  const cluster = transportCluster(sel, server, flags);
+  const secure = server.startsWith('https:');
+
+  const user = secure ? sel.user : null;
+  // a user of flags alone (--token, --client-certificate…) is named by them in messages
+  const exec: ExecCredentialPlugin | null = user ? prepareCredentials(user, sel.userName || '(flags)', cluster, server, env, options.execIO) : null;
+  // Impersonation is not a credential: clientcmd applies it on either transport.
+  const as = impersonation(flags, sel.user);
 
   const namespace = flags.namespace || sel.namespace || 'default';
   const clusterKey = sel.clusterName || 'server';
@@ -688,22 +376,16 @@ export function connect(flags: ConnectionFlags, env: NodeJS.ProcessEnv = process
   // a user made of flags alone (--token, --client-certificate…) has no name in any kubeconfig
   const userKey = sel.user ? sel.userName || 'flags' : 'anonymous';
   const kc = new ClusterKubeConfig({
-    impersonateUser,
-    impersonateGroups,
-    impersonateUid,
+    impersonateUser: as.user,
+    impersonateGroups: as.groups,
+    impersonateUid: as.uid,
     requestTimeoutMs,
     disableCompression: goBool(cluster['disable-compression']) === true,
     server,
     contextName: sel.contextName,
     waitingNotice: options.waitingNotice === undefined ? defaultWaitingNotice() : (options.waitingNotice ?? undefined),
     limits: options.transportLimits,
-    credentialsLabel: sel.contextName
-      ? `context "${sel.contextName}"`
-      : sel.userName
-        ? `user "${sel.userName}"`
-        : sel.user
-          ? 'the credential flags'
-          : 'the anonymous user',
+    credentialsLabel: credentialsLabel(sel),
     // client-go runs the plugin again after a 401: the credential may have been revoked early.
     onUnauthorized: exec ? () => exec.invalidate() : undefined,
   });

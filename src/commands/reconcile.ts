@@ -1,6 +1,7 @@
 import { Args, Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base.js';
 import { confirm } from '../cli/confirm.js';
+import type { Interruption } from '../cli/interrupt.js';
 import {
   behaviourFlags,
   connectionFlags,
@@ -24,6 +25,7 @@ import { namespaceColumnShown, noResourcesFound, renderDiffTable, renderSummary 
 import { renderOutput } from '../render/formats.js';
 import { renderNames } from '../render/plan-output.js';
 import { parseDurationMs } from '../core/duration.js';
+import type { Plan, PlanController } from '../core/plan-types.js';
 import { parseByteQuantity } from '../input/read-input.js';
 import { confirmationText, reconcileProblems, reconcileSummary, renderStaleness, stoppedSummary } from '../render/reconcile-output.js';
 import { applyPlan, confirmedPods, startReconcile, type DryRun, type ReconcileReport } from '../services/reconcile-service.js';
@@ -130,36 +132,18 @@ scope) and warns when it is active: the two act on the same objects.`;
       process.exitCode = 3;
       return;
     }
-    const { chalk, width } = stdoutStyle();
-    const human = flags.output === undefined || flags.output === 'wide';
     const work = ctx.plan.controllers.filter((c) => !c.inSync && c.skip?.reason !== 'InvalidSelector');
-    if (human) {
-      if (ctx.plan.controllers.length) {
-        this.print(
-          renderDiffTable(ctx.plan, {
-            wide: flags.output === 'wide',
-            noHeaders: flags['no-headers'],
-            chalk,
-            width,
-            namespaceColumn: namespaceColumnShown(flags['all-namespaces']),
-          }),
-        );
-        this.print(renderSummary(ctx.plan, chalk));
-      } else process.stderr.write(noResourcesFound(emptyScope(flags, ctx.namespace)));
-    }
+    if (flags.output === undefined || flags.output === 'wide') this.printPlan(ctx.plan, ctx.namespace, flags);
     // as run refuses to start beside it (unless --force), an apply beside the upstream controller
     // is told: the two fight over the same pods
     if (work.length > 0 && dryRun === 'none' && ctx.connection) await this.warnBesideUpstreamController(ctx.connection, ctx.namespace);
     const confirmedByPrompt = work.length > 0 && dryRun === 'none' && !flags.yes;
-    if (confirmedByPrompt) {
-      const where = ctx.connection ? ` on ${ctx.connection.contextName || ctx.connection.server}` : '';
-      // a plan read from stdin (--plan -) leaves no terminal to answer on
-      if (!(await confirm(confirmationText(work, where), { input: process.stdin, output: process.stderr, interruption }, flags.plan === '-'))) {
-        // the drift the plan shows is still there: exit as diff does on drift
-        process.stderr.write('Nothing was written.\n');
-        process.exitCode = 1;
-        return;
-      }
+    // a plan read from stdin (--plan -) leaves no terminal to answer on
+    if (confirmedByPrompt && !(await this.confirmWrites(work, ctx.connection, interruption, flags.plan === '-'))) {
+      // the drift the plan shows is still there: exit as diff does on drift
+      process.stderr.write('Nothing was written.\n');
+      process.exitCode = 1;
+      return;
     }
     // What the user agreed to see deleted or released: follow-up syncs stay within it.
     const confirmed = confirmedByPrompt || saved ? confirmedPods(work) : undefined;
@@ -189,6 +173,31 @@ scope) and warns when it is active: the two act on the same objects.`;
     process.exitCode = report.stopped?.reason === 'interrupted' ? 130 : report.failed || report.stopped ? 2 : report.converged === false ? 1 : 0;
   }
 
+  /** The plan as diff shows it (table and summary), or kubectl's "No resources found" when it holds no controller. */
+  private printPlan(plan: Plan, namespace: string | null, flags: PlanTableFlags): void {
+    if (!plan.controllers.length) {
+      process.stderr.write(noResourcesFound(emptyScope(flags, namespace)));
+      return;
+    }
+    const { chalk, width } = stdoutStyle();
+    this.print(
+      renderDiffTable(plan, {
+        wide: flags.output === 'wide',
+        noHeaders: flags['no-headers'],
+        chalk,
+        width,
+        namespaceColumn: namespaceColumnShown(flags['all-namespaces']),
+      }),
+    );
+    this.print(renderSummary(plan, chalk));
+  }
+
+  /** The user's yes to the writes on the cluster the connection names, asked on the terminal. */
+  private confirmWrites(work: PlanController[], conn: Connection | null, interruption: Interruption, inputTaken: boolean): Promise<boolean> {
+    const where = conn ? ` on ${conn.contextName || conn.server}` : '';
+    return confirm(confirmationText(work, where), { input: process.stdin, output: process.stderr, interruption }, inputTaken);
+  }
+
   /** One warning when the upstream controller has acted in scope within the hour (its Events), as `run` looks for it. */
   private async warnBesideUpstreamController(conn: Connection, namespace: string | null): Promise<void> {
     const found = await detectUpstreamController(conn, namespace);
@@ -199,6 +208,9 @@ scope) and warns when it is active: the two act on the same objects.`;
       );
   }
 }
+
+/** The flags that shape the plan's table and its empty result. */
+type PlanTableFlags = { output?: string; 'no-headers': boolean; 'all-namespaces': boolean; namespace?: string; filename?: string[] };
 
 /** The scope an empty result names, as kubectl get's "No resources found" does. */
 function emptyScope(flags: { 'all-namespaces': boolean; namespace?: string; filename?: string[] }, namespace: string | null) {

@@ -2,7 +2,7 @@
 // deploy/NAME) of the live cluster or of the snapshot files given with -f. Read-only, one list
 // call; the modules that talk to a cluster or read files are loaded only here.
 
-import type { ConnectionFlags } from '../cluster/kubeconfig.js';
+import type { ConnectionFlags } from '../cluster/config-overrides.js';
 import type { ControllerName } from '../cluster/list-names.js';
 import { CONTROLLER_KINDS } from '../core/controller.js';
 import { nameOrder } from '../core/order.js';

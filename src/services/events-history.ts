@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
 import { promisify } from 'node:util';
 import { gunzip as gunzipCallback } from 'node:zlib';
 import type * as Yaml from 'yaml';
-import type { ConnectionFlags } from '../cluster/kubeconfig.js';
+import type { ConnectionFlags } from '../cluster/config-overrides.js';
 import { fileParseError, fileReadError, UserError, yamlParseError, type YamlSyntaxError } from '../errors.js';
 import { historyFromEvents, isEventObject, objectsOf, readEvent, EVENT_REASONS, type EventRecord, type EventsHistory } from '../history/events.js';
 import { HISTORY_API_VERSION, type HistoryCounts, type HistoryEvent } from '../history/types.js';

@@ -1,7 +1,8 @@
 // From flags to a plan: read the snapshot (files or the live cluster, read-only), choose the
 // emulated upstream version, select controllers, and run the core planner.
 
-import type { Connection, ConnectionFlags } from '../cluster/kubeconfig.js';
+import type { Connection } from '../cluster/kubeconfig.js';
+import type { ConnectionFlags } from '../cluster/config-overrides.js';
 import { CONTROLLER_KINDS, controllerObjectsOf, namespaceOf } from '../core/controller.js';
 import { planDeployments } from '../core/deployment/plan.js';
 import { buildDeploymentTrees, type DeploymentTree } from '../core/explain-deployment.js';

@@ -6,7 +6,8 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { createGzip, type Gzip } from 'node:zlib';
 import type { InformerMetric } from '../cluster/informer.js';
-import type { Connection, ConnectionFlags } from '../cluster/kubeconfig.js';
+import type { Connection } from '../cluster/kubeconfig.js';
+import type { ConnectionFlags } from '../cluster/config-overrides.js';
 import { CONTROLLER_KINDS } from '../core/controller.js';
 import { UserError, oneLine } from '../errors.js';
 import {

@@ -2,7 +2,8 @@
 // fight a running upstream controller, serve metrics and health, lead (or not) through a Lease,
 // and stop cleanly on a signal, on --until-synced, or when leadership is lost.
 
-import { connect, type Connection, type ConnectionFlags } from '../cluster/kubeconfig.js';
+import { connect, type Connection } from '../cluster/kubeconfig.js';
+import type { ConnectionFlags } from '../cluster/config-overrides.js';
 import { getServerVersion } from '../cluster/read.js';
 import { runLeaderElection } from '../cluster/lease.js';
 import { refuseBesideUpstreamController } from '../cluster/upstream-detect.js';

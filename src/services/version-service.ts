@@ -5,7 +5,7 @@
 // (never required; without KUBECTL_PATH nothing is run).
 
 import { clientVersionLines } from '../core/client-version.js';
-import type { ConnectionFlags } from '../cluster/kubeconfig.js';
+import type { ConnectionFlags } from '../cluster/config-overrides.js';
 import { behaviourFeatures, type BehaviourFeature } from '../core/messages.js';
 import { NEWEST_VERSION, OLDEST_MINOR } from '../core/versions.js';
 import { oneLine } from '../errors.js';

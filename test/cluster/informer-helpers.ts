@@ -3,7 +3,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { connect, type Connection, type ConnectionFlags } from '../../src/cluster/kubeconfig.js';
+import { connect, type Connection } from '../../src/cluster/kubeconfig.js';
+import type { ConnectionFlags } from '../../src/cluster/config-overrides.js';
 import { Informer, type InformerHandlers, type InformerMetric, type InformerOptions, type Tombstone } from '../../src/cluster/informer.js';
 import type { CachedObject } from '../../src/cluster/cache.js';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
