@@ -28,6 +28,7 @@ import {
   type RefusedWrite,
   type CauseStep,
 } from './types.js';
+import { MAX_RANKING_TIMES, rankingTimes } from './ranking-times.js';
 import { claimVerdict, createVerdict, deleteVerdict, statusVerdict, type Verdict } from './verdicts.js';
 
 export { CONTROLLER_USERS } from './agents.js';
@@ -329,6 +330,8 @@ export class HistoryReplay {
     const tried: Sync[] = [];
     /** How many earlier states of the window were left out (MAX_EARLIER_STATES). */
     let unexplored = 0;
+    /** How many times of the window where a ranking may change were left out (MAX_RANKING_TIMES). */
+    let unranked = 0;
     if (usable && gap === null) {
       first = verdict(usable.decision!, usable);
       tried.push(usable);
@@ -358,6 +361,30 @@ export class HistoryReplay {
       return event({ ok: false, reason: null, message: `${describeWrite(verb, controller, pod)}; state unknown from here: ${unknown ?? 'no decision'}` }, null);
     }
     v ??= verdict(sync.decision, sync);
+    if (!v.ok && verb === 'delete') {
+      // The controller ranks pods at the moment it decides, which may be any time after the
+      // state's last change and before the write reaches the log: a pod's age may cross a bucket
+      // edge in between. The same state, ranked at each time of that window where buckets change,
+      // the latest first.
+      const from = Math.max(at - JOURNAL_MS, ns.changeTimes(-Infinity)[0] ?? -Infinity);
+      const times = rankingTimes(sync.decision, from, at);
+      if (times.length > MAX_RANKING_TIMES) unranked = times.length - MAX_RANKING_TIMES;
+      for (const t of times.slice(-MAX_RANKING_TIMES).reverse()) {
+        const ranked = this.startSync(ns, controller, w, sync.cause, undefined, t);
+        if (!ranked.decision || ranked.unknown !== null) continue;
+        tried.push(ranked);
+        const v2 = verdict(ranked.decision, ranked);
+        if (!v2.ok) continue;
+        unranked = 0;
+        ranked.last = at;
+        ns.syncs.set(key, (sync = ranked));
+        v = {
+          ...v2,
+          message: `${v2.message} (ranked at ${isoMs(t)}: the controller deciding ${((at - t) / 1000).toFixed(3)} s before this write, on the state of then)`,
+        };
+        break;
+      }
+    }
     if (!v.ok) {
       // The controller may have planned on the state of a moment before (its informer a little
       // behind the log, a reconcile that listed before the kubelet's last report): after its
@@ -386,6 +413,16 @@ export class HistoryReplay {
       }
     }
     if (!v.ok && first) v = first;
+    // not what the rules do at any time ranked at, but some times of the window were not ranked at
+    if (!v.ok && unranked > 0)
+      return event(
+        {
+          ok: false,
+          reason: null,
+          message: `${v.message}; unknown: the controller may have ranked the pods at a time not tried: ${unranked} of the times in the window before this write where their ages cross a bucket edge were not ranked at`,
+        },
+        null,
+      );
     // not what the rules do on any state planned on, but older states of the window were not: a
     // recording's controller, whose view may lag the recorder's, may have planned on one of them
     if (!v.ok && unexplored > 0 && this.opts.observedTimes)
@@ -430,8 +467,11 @@ export class HistoryReplay {
     return `the input does not name the Kubernetes version of the controller that wrote it, and the rules differ on this write: those of ${syncs[0].behaviour.version} ${answer(v)}, those of ${others.map(([versions, x]) => `${versions} ${answer(x)}`).join(', ')} (--kube-version chooses)`;
   }
 
-  /** A sync planned on the state just before `w`, or, with `asOf`, on the state before the changes made at that time (ms) and after. */
-  private startSync(ns: NamespaceState, controller: HistoryControllerRef, w: ApiWrite, cause: CauseStep[] | null, asOf?: number): Sync {
+  /**
+   * A sync planned on the state just before `w`, or, with `asOf`, on the state before the changes
+   * made at that time (ms) and after; with `rankedAt`, the latest state as the rules see it at that time (ms).
+   */
+  private startSync(ns: NamespaceState, controller: HistoryControllerRef, w: ApiWrite, cause: CauseStep[] | null, asOf?: number, rankedAt?: number): Sync {
     const behaviour = this.opts.rulesFor?.(w) ?? this.opts.behaviour;
     const sync: Sync = { controller, decision: null, unknown: null, creates: 0, last: Date.parse(w.time), done: false, behaviour, cause, alternatives: [] };
     const firstUnknown = ns.unknown.entries().next();
@@ -439,7 +479,7 @@ export class HistoryReplay {
       sync.unknown = firstUnknown.value[1];
       return sync;
     }
-    const now = asOf ?? Date.parse(w.time);
+    const now = rankedAt ?? asOf ?? Date.parse(w.time);
     const past = asOf === undefined ? null : ns.stateAt(asOf);
     const controllers = past?.controllers ?? ns.controllers;
     const snapshot = emptySnapshot(past ? [...past.pods.values()] : this.opts.wholeNamespace ? [...ns.pods.values()] : []);
