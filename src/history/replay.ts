@@ -6,16 +6,14 @@
 // Pure: no I/O and no clock; the writes come in, the events go out. Memory holds the objects
 // that exist (and a bounded note per gap), never the log.
 
-import { emptySnapshot, isControllerKind, kindOfResource } from '../core/controller.js';
-import { ClusterPlanner, type SyncDecision } from '../core/plan.js';
+import { isControllerKind, kindOfResource } from '../core/controller.js';
 import { controllerRef, isPodActive } from '../core/pod.js';
 import type { ControllerKind, Pod } from '../core/types.js';
-import type { Behaviour } from '../core/versions.js';
 import { slimController, slimPod, validateController, validatePod } from '../input/objects.js';
 import { CONTROLLER_USERS, isRsReconcileController } from './agents.js';
 import { CauseTracker } from './causes.js';
 import { UNKNOWN_OUTCOME } from './audit-event.js';
-import { JOURNAL_MS, NamespaceState, type Controllerish, type Sync } from './journal-state.js';
+import { NamespaceState, type Controllerish, type Sync } from './journal-state.js';
 import { controllerChanges, describeWrite, desiredOf, gone, ownerOf, podChanges, selectorText } from './write-text.js';
 import {
   HISTORY_API_VERSION,
@@ -26,40 +24,11 @@ import {
   type HistoryVerb,
   type ReconcileHistory,
   type RefusedWrite,
-  type CauseStep,
 } from './types.js';
+import { plannedOnEarlierStates, planSync, rankedInWindow, type ReplayOptions, type VerdictOf, type WindowAnswer } from './sync-planning.js';
 import { claimVerdict, createVerdict, deleteVerdict, statusVerdict, type Verdict } from './verdicts.js';
 
 export { CONTROLLER_USERS } from './agents.js';
-
-export interface ReplayOptions {
-  /** The rules a sync is planned with, unless rulesFor names those of the controller that wrote it. */
-  behaviour: Behaviour;
-  /** The rules of the controller that sent this write (the version it names), or null for `behaviour`. */
-  rulesFor?: (w: ApiWrite) => Behaviour | null;
-  /**
-   * Where the input does not name the version of the controller that sent this write: the rules
-   * of every minor it may have run, one entry per distinct set of rules. A write on which they
-   * differ has the verdict null. null (or absent): the version is known.
-   */
-  candidateRules?: (w: ApiWrite) => readonly CandidateRules[] | null;
-  /** More users whose writes are the controllers' (e.g. a kube-controller-manager without per-controller credentials). */
-  controllerUsers?: readonly string[];
-  /**
-   * The writes' times are when an observer saw them (a recording's informers), not when the server
-   * made them: a controller's own informer may lag that observer by more than its previous write
-   * or the cause the log names, so only JOURNAL_MS bounds the states a sync may have been planned on.
-   */
-  observedTimes?: boolean;
-  /** Plan each sync on every pod of the namespace rather than on the indexed candidates (tests compare the two). */
-  wholeNamespace?: boolean;
-}
-
-/** The rules of some minors that are the same rules (`1.24–1.31`), for a log that does not say which ran. */
-export interface CandidateRules {
-  versions: string;
-  behaviour: Behaviour;
-}
 
 /** What a write logged without its bodies leaves unknown, in words (a message's tail). */
 function lost(w: ApiWrite, what: string): string {
@@ -93,11 +62,6 @@ const ctlKey = (kind: ControllerKind, name: string): string => `${kind}/${name}`
 
 /** The longest pause between two writes of one sync: each is a request, answered within kube-apiserver's 60 s timeout. */
 const SYNC_PAUSE_MS = 60_000;
-
-/** How many earlier states a write the rules do not do on the latest one is planned on. */
-const MAX_EARLIER_STATES = 16;
-
-const isoMs = (ms: number): string => new Date(ms).toISOString();
 
 export class HistoryReplay {
   private readonly namespaces = new Map<string, NamespaceState>();
@@ -309,7 +273,7 @@ export class HistoryReplay {
     verb: HistoryVerb,
     controller: HistoryControllerRef,
     pod: string | null,
-    verdict: (d: SyncDecision, sync: Sync) => Verdict,
+    verdict: VerdictOf,
     /** Why this write's verdict rests on state the log lost, though the sync's decision is known (a status cut from the log). */
     lostHere: string | null = null,
   ): HistoryEvent {
@@ -317,28 +281,10 @@ export class HistoryReplay {
     const key = ctlKey(controller.kind, controller.name);
     const at = Date.parse(w.time);
     const gap = pod !== null && verb !== 'create' && !ns.seenPods.has(pod) ? `pod ${pod} was not in the log before this write` : null;
-    // The sync this controller is in goes on while its decision explains its writes, until its
-    // status write ends it; otherwise this write starts a new sync, planned on the state just
-    // before it (several syncs can follow one another: a status write once the creates are seen).
-    const open = ns.syncs.get(key);
-    const usable = open && !open.done && at - open.last <= SYNC_PAUSE_MS && open.decision && open.unknown === null ? open : undefined;
-    let sync: Sync | undefined;
-    let v: Verdict | undefined;
-    let first: Verdict | undefined; // the open sync's answer, which the message gives when neither plan does this write
     /** Every sync this write was planned on, for the rules of other candidate versions (rulesDiffer). */
     const tried: Sync[] = [];
-    /** How many earlier states of the window were left out (MAX_EARLIER_STATES). */
-    let unexplored = 0;
-    if (usable && gap === null) {
-      first = verdict(usable.decision!, usable);
-      tried.push(usable);
-      if (first.ok) [sync, v] = [usable, first];
-    }
-    if (!sync) {
-      sync = this.startSync(ns, controller, w, this.causes.causeOf(w.namespace, key, verb));
-      ns.syncs.set(key, sync);
-      tried.push(sync);
-    }
+    const open = ns.syncs.get(key);
+    let { sync, v, first } = this.syncOf(ns, w, verb, controller, gap, verdict, tried);
     sync.last = at;
     const cause = sync.cause;
     const event = (x: Verdict, predicted: boolean | null): HistoryEvent => ({
@@ -358,45 +304,18 @@ export class HistoryReplay {
       return event({ ok: false, reason: null, message: `${describeWrite(verb, controller, pod)}; state unknown from here: ${unknown ?? 'no decision'}` }, null);
     }
     v ??= verdict(sync.decision, sync);
+    let untried: string | null = null;
     if (!v.ok) {
-      // The controller may have planned on the state of a moment before (its informer a little
-      // behind the log, a reconcile that listed before the kubelet's last report): after its
-      // previous sync and after what caused this one, within JOURNAL_MS.
-      // (seen by an observer, a write's times bound nothing the controller saw: only the window does)
-      const since = this.opts.observedTimes
-        ? at - JOURNAL_MS
-        : Math.max(at - JOURNAL_MS, open?.last ?? -Infinity, sync.cause ? Date.parse(sync.cause[0].time) - 1 : -Infinity);
-      const times = ns.changeTimes(since);
-      unexplored = Math.max(0, times.length - MAX_EARLIER_STATES);
-      for (const t of times.slice(0, MAX_EARLIER_STATES)) {
-        const earlier = this.startSync(ns, controller, w, sync.cause, t);
-        if (!earlier.decision || earlier.unknown !== null) continue;
-        tried.push(earlier);
-        const v2 = verdict(earlier.decision, earlier);
-        if (v2.ok) {
-          unexplored = 0;
-          earlier.last = at;
-          ns.syncs.set(key, (sync = earlier));
-          v = {
-            ...v2,
-            message: `${v2.message} (planned on the state before ${isoMs(t)}: the controller's view ${((at - t) / 1000).toFixed(3)} s before this write)`,
-          };
-          break;
-        }
-      }
+      const found = this.inWindow(ns, w, verb, sync, open?.last, verdict, tried);
+      if (found.found) {
+        found.found.sync.last = at;
+        ns.syncs.set(key, (sync = found.found.sync));
+        v = found.found.verdict;
+      } else untried = found.untried;
     }
     if (!v.ok && first) v = first;
-    // not what the rules do on any state planned on, but older states of the window were not: a
-    // recording's controller, whose view may lag the recorder's, may have planned on one of them
-    if (!v.ok && unexplored > 0 && this.opts.observedTimes)
-      return event(
-        {
-          ok: false,
-          reason: null,
-          message: `${v.message}; unknown: the controller may have planned on a state older still: ${unexplored} earlier state${unexplored === 1 ? '' : 's'} of the ${(JOURNAL_MS / 1000).toFixed(0)} s before this write were not planned on`,
-        },
-        null,
-      );
+    // not what the rules do on any state or time planned on, but some of the window were not tried
+    if (!v.ok && untried !== null) return event({ ok: false, reason: null, message: `${v.message}; unknown: ${untried}` }, null);
     const differ = this.rulesDiffer(v.ok ? [sync] : tried, v, verdict);
     if (v.ok) {
       if (verb === 'create') sync.creates++;
@@ -411,10 +330,57 @@ export class HistoryReplay {
   }
 
   /**
+   * The sync this write is in: the controller's open sync goes on while its decision explains its
+   * writes, until its status write ends it; otherwise this write starts a new sync, planned on the
+   * state just before it (several syncs can follow one another: a status write once the creates
+   * are seen). `first` is the open sync's answer, which the message gives when no plan does this write.
+   */
+  private syncOf(
+    ns: NamespaceState,
+    w: ApiWrite,
+    verb: HistoryVerb,
+    controller: HistoryControllerRef,
+    gap: string | null,
+    verdict: VerdictOf,
+    tried: Sync[],
+  ): { sync: Sync; v: Verdict | undefined; first: Verdict | undefined } {
+    const key = ctlKey(controller.kind, controller.name);
+    const at = Date.parse(w.time);
+    const open = ns.syncs.get(key);
+    const usable = open && !open.done && at - open.last <= SYNC_PAUSE_MS && open.decision && open.unknown === null ? open : undefined;
+    let first: Verdict | undefined;
+    if (usable && gap === null) {
+      first = verdict(usable.decision!, usable);
+      tried.push(usable);
+      if (first.ok) return { sync: usable, v: first, first };
+    }
+    const sync = planSync(this.opts, ns, controller, w, this.causes.causeOf(w.namespace, key, verb));
+    ns.syncs.set(key, sync);
+    tried.push(sync);
+    return { sync, v: undefined, first };
+  }
+
+  /** A sync of the window before the write on which the rules do it: ranked at an earlier time (a delete), or planned on an earlier state. */
+  private inWindow(
+    ns: NamespaceState,
+    w: ApiWrite,
+    verb: HistoryVerb,
+    sync: Sync,
+    previous: number | undefined,
+    verdict: VerdictOf,
+    tried: Sync[],
+  ): WindowAnswer {
+    const ranked = verb === 'delete' ? rankedInWindow(this.opts, ns, sync, w, verdict, tried) : { found: null, untried: null };
+    if (ranked.found) return ranked;
+    const earlier = plannedOnEarlierStates(this.opts, ns, sync, w, previous, verdict, tried);
+    return earlier.found ? earlier : { found: null, untried: ranked.untried ?? earlier.untried };
+  }
+
+  /**
    * Where the input does not name the version that wrote the sync: why the verdict is unknown
    * when the rules of another candidate minor answer otherwise on the same state, else null.
    */
-  private rulesDiffer(syncs: readonly Sync[], v: Verdict, verdict: (d: SyncDecision, sync: Sync) => Verdict): string | null {
+  private rulesDiffer(syncs: readonly Sync[], v: Verdict, verdict: VerdictOf): string | null {
     // predicted: every candidate must do it the same way in that sync; not predicted: none may do
     // it in any sync this write was planned on
     const answers = new Map<string, Verdict>();
@@ -428,48 +394,6 @@ export class HistoryReplay {
     const others = [...answers].filter(([, x]) => x.ok !== v.ok || (v.ok && x.reason !== v.reason));
     if (others.length === 0) return null;
     return `the input does not name the Kubernetes version of the controller that wrote it, and the rules differ on this write: those of ${syncs[0].behaviour.version} ${answer(v)}, those of ${others.map(([versions, x]) => `${versions} ${answer(x)}`).join(', ')} (--kube-version chooses)`;
-  }
-
-  /** A sync planned on the state just before `w`, or, with `asOf`, on the state before the changes made at that time (ms) and after. */
-  private startSync(ns: NamespaceState, controller: HistoryControllerRef, w: ApiWrite, cause: CauseStep[] | null, asOf?: number): Sync {
-    const behaviour = this.opts.rulesFor?.(w) ?? this.opts.behaviour;
-    const sync: Sync = { controller, decision: null, unknown: null, creates: 0, last: Date.parse(w.time), done: false, behaviour, cause, alternatives: [] };
-    const firstUnknown = ns.unknown.entries().next();
-    if (!firstUnknown.done) {
-      sync.unknown = firstUnknown.value[1];
-      return sync;
-    }
-    const now = asOf ?? Date.parse(w.time);
-    const past = asOf === undefined ? null : ns.stateAt(asOf);
-    const controllers = past?.controllers ?? ns.controllers;
-    const snapshot = emptySnapshot(past ? [...past.pods.values()] : this.opts.wholeNamespace ? [...ns.pods.values()] : []);
-    // keyed `${kind}/${name}` (ctlKey)
-    for (const [key, c] of controllers) snapshot.controllers[key.slice(0, key.indexOf('/')) as ControllerKind].push(c);
-    // the state of the moment, or (asked for) every pod of the namespace, through a snapshot's
-    // index; the latest state through the journal state's own indexes
-    const plan = (rules: Behaviour): SyncDecision | null => {
-      const planner = new ClusterPlanner(
-        snapshot,
-        { now, behaviour: rules, source: 'file', warnings: false, controllersComplete: true },
-        past || this.opts.wholeNamespace ? undefined : ns,
-      );
-      const c = planner.find(controller.kind, controller.namespace, controller.name)[0];
-      return c ? planner.planController(c) : null;
-    };
-    sync.decision = plan(behaviour);
-    if (!sync.decision) {
-      sync.unknown = `${controller.kind} ${controller.name} was not in the log before this write`;
-      return sync;
-    }
-    // the version that wrote it unknown: the same state planned with the rules of every candidate
-    const rulesOf = (b: Behaviour) => JSON.stringify({ ...b, version: undefined, minor: undefined });
-    const own = rulesOf(behaviour);
-    for (const alt of this.opts.candidateRules?.(w) ?? []) {
-      if (rulesOf(alt.behaviour) === own) continue;
-      const decision = plan(alt.behaviour);
-      if (decision) sync.alternatives.push({ versions: alt.versions, behaviour: alt.behaviour, decision });
-    }
-    return sync;
   }
 
   /** A refused write of a pod by the controller, in words (the pod's story tells it). */

@@ -10,15 +10,8 @@ import type { Connection } from '../cluster/kubeconfig.js';
 import type { ConnectionFlags } from '../cluster/config-overrides.js';
 import { CONTROLLER_KINDS } from '../core/controller.js';
 import { UserError, oneLine } from '../errors.js';
-import {
-  changeLine,
-  headerLine,
-  isControllerEvent,
-  type ChangeType,
-  type RecordedResource,
-  type RecordedServerVersion,
-  type RecordingLine,
-} from '../history/recording.js';
+import { changeLine, isControllerEvent, type ChangeType, type RecordedResource, type RecordingLine } from '../history/recording.js';
+import { headerLine, type RecordedServerVersion } from '../history/recording-header.js';
 import { chooseBehaviour } from './behaviour.js';
 
 /** The part of an informer the recorder reads (src/cluster/informer.ts; the dashboard's fakes too). */

@@ -12,7 +12,6 @@ import {
   RecordingFormatError,
   UNKNOWN_USER,
   changeLine,
-  headerLine,
   parseRecordingLine,
   writerOf,
   type ChangeType,
@@ -20,6 +19,7 @@ import {
   type RecordedResource,
   type RecordingLine,
 } from '../../src/history/recording.js';
+import { headerLine } from '../../src/history/recording-header.js';
 import { HistoryReplay } from '../../src/history/replay.js';
 import { buildHistory } from '../../src/services/history-service.js';
 

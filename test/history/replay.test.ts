@@ -387,3 +387,39 @@ describe("the controller's view a moment behind the log", () => {
     expect(del).toMatchObject({ verb: 'delete', pod: 'b', predicted: false });
   });
 });
+
+// Upstream ranks ready times in logarithmic buckets of their age at the moment it decides: pods a
+// few seconds old cross a bucket edge within a second, so the delete that reaches the log later
+// may rank them otherwise than the controller did.
+describe('the ranking at the moment the controller decided', () => {
+  const at = (s: string) => `2026-11-26T08:00:${s}Z`;
+  const readyAt = (name: string, ready: string) => {
+    const p = pod(name, { created: '2026-11-26T07:59:00Z' });
+    return { ...p, status: { ...p.status, conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: ready }] } };
+  };
+  // at 10.000 a is 4.5 s ready (bucket 2^32 ns), b 4.1 s (bucket 2^31 ns): the rules delete b;
+  // until 09.795 (a's age crossing 2^32 ns) both share a bucket, where uid order deletes a
+  const scaledDown = (deleteAt: string): HistoryEvent => {
+    const r = replay();
+    const x = (time: string, w: ApiWrite): ApiWrite => ({ ...w, time });
+    run(r, [
+      x(at('00.000'), write('admin', 'create', 'replicasets', 'web', rs(2))),
+      x(at('01.000'), write('admin', 'create', 'pods', 'a', readyAt('a', at('05.500')))),
+      x(at('01.000'), write('admin', 'create', 'pods', 'b', readyAt('b', at('05.900')))),
+      x(at('09.000'), write('admin', 'update', 'replicasets', 'web', rs(1, 2), { subresource: 'scale', response: { spec: { replicas: 1 } } })),
+    ]);
+    return r.push(x(at(deleteAt), write(RS_USER, 'delete', 'pods', 'a', readyAt('a', at('05.500')))))[0];
+  };
+
+  it('a delete the rules do at a time between the last change and the write is predicted, naming that time', () => {
+    const del = scaledDown('10.000');
+    expect(del).toMatchObject({ verb: 'delete', pod: 'a', predicted: true });
+    expect(del.message).toContain(`(ranked at ${at('09.000')}: the controller deciding 1.000 s before this write, on the state of then)`);
+  });
+
+  it('the same delete, decided before the edge and logged before it, is predicted on the state of the write', () => {
+    const del = scaledDown('09.500');
+    expect(del).toMatchObject({ verb: 'delete', pod: 'a', predicted: true });
+    expect(del.message).not.toContain('ranked at');
+  });
+});

@@ -2,7 +2,8 @@
 // one), its rendering, the App with `h`, and the live feed that explains the informers' changes.
 import { render } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
-import { changeLine, headerLine } from '../../src/history/recording.js';
+import { changeLine } from '../../src/history/recording.js';
+import { headerLine } from '../../src/history/recording-header.js';
 import { FakeClock } from '../../src/runtime/clock.js';
 import { LiveHistory } from '../../src/services/watch/live-history.js';
 import { App } from '../../src/ui/App.js';
