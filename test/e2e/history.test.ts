@@ -379,7 +379,7 @@ describe('a big log, read on a thread of its own', () => {
     const r = cli(['history', '--audit-log', bad, '-A', '-o', 'json']);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/^coverage: kube-apiserver, .*; 1 entry truncated\n/);
-    expect(r.stderr).toContain(`warning: ${bad}:${middle + 1}: not a JSON audit event (`);
+    expect(r.stderr).toContain(`Warning: ${bad}:${middle + 1}: not a JSON audit event (`);
     const doc = JSON.parse(r.stdout);
     expect(doc.coverage.truncated).toBe(1);
     // every write after it is read
