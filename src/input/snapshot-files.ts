@@ -22,7 +22,8 @@ import { skipWhitespace } from './json-scan.js';
 import { DEFAULT_MAX_INPUT_BYTES, readFileLimited, readStreamLimited } from './read-input.js';
 import { ingestYaml } from './yaml-source.js';
 
-export { formatTime, isRfc3339, slimController, slimPod } from './objects.js';
+export { slimController, slimPod } from './objects.js';
+export { formatTime, isRfc3339 } from './timestamps.js';
 export { NoObjectsError };
 
 export interface LoadResult {

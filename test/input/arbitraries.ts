@@ -3,7 +3,8 @@
 import fc from 'fast-check';
 
 import type { Snapshot } from '../../src/core/types.js';
-import { formatTime, slimController, slimPod } from '../../src/input/objects.js';
+import { slimController, slimPod } from '../../src/input/objects.js';
+import { formatTime } from '../../src/input/timestamps.js';
 import type { LoadResult } from '../../src/input/snapshot-files.js';
 
 // Strings full of what a scanner can trip on.

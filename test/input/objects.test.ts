@@ -1,17 +1,8 @@
 import { loadYaml } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 
-import {
-  describeValue,
-  FieldError,
-  formatPath,
-  formatTime,
-  isRfc3339,
-  slimController,
-  slimPod,
-  validateController,
-  validatePod,
-} from '../../src/input/objects.js';
+import { describeValue, FieldError, formatPath, slimController, slimPod, validateController, validatePod } from '../../src/input/objects.js';
+import { formatTime, isRfc3339 } from '../../src/input/timestamps.js';
 
 describe('isRfc3339 (what metav1.Time accepts)', () => {
   it.each([
