@@ -37,6 +37,26 @@ export interface DeploymentSyncResult {
 
 const placeholderName = (d: Deployment) => `${d.metadata.name}-<pod-template-hash>`;
 
+/** A write of one kind. */
+type WriteOf<K extends DeploymentWrite['kind']> = Extract<DeploymentWrite, { kind: K }>;
+
+/** What the writes of one sync share: the server, the Deployment read, and what this sync wrote so far. */
+interface WriteContext {
+  api: DeploymentControllerAPI;
+  d: Deployment;
+  ns: string;
+  nowMs: number;
+  /** The cached ReplicaSets of the namespace, by name. */
+  byName: Map<string, ReplicaSet>;
+  /** The resourceVersion of each ReplicaSet this sync wrote, as the server answered. */
+  written: Map<string, string | undefined>;
+  /** The ReplicaSet this sync created, as the server last answered. */
+  created: ReplicaSet | null;
+  /** The object the write in progress names: set before its request, so that a failure names it. */
+  target: string;
+  report: (o: DeploymentWriteOutcome) => void;
+}
+
 /** Carries out `decision.writes` for `d` (the cached Deployment the decision read) and `cached` (its namespace's ReplicaSets). */
 export async function carryOutDeploymentWrites(
   api: DeploymentControllerAPI,
@@ -46,139 +66,176 @@ export async function carryOutDeploymentWrites(
   onWrite?: (o: DeploymentWriteOutcome) => void,
   nowMs: number = Date.now(),
 ): Promise<DeploymentSyncResult> {
-  const ns = d.metadata.namespace ?? 'default';
-  const byName = new Map(cached.map((rs) => [rs.metadata.name, rs]));
-  /** The resourceVersion of each ReplicaSet this sync wrote, as the server answered. */
-  const written = new Map<string, string | undefined>();
-  let created: ReplicaSet | null = null;
   const outcomes: DeploymentWriteOutcome[] = [];
-  const report = (o: DeploymentWriteOutcome) => {
-    outcomes.push(o);
-    onWrite?.(o);
+  const ctx: WriteContext = {
+    api,
+    d,
+    ns: d.metadata.namespace ?? 'default',
+    nowMs,
+    byName: new Map(cached.map((rs) => [rs.metadata.name, rs])),
+    written: new Map(),
+    created: null,
+    target: '',
+    report: (o) => {
+      outcomes.push(o);
+      onWrite?.(o);
+    },
   };
-  const realName = (name: string) => (created && name === placeholderName(d) ? created.metadata.name : name);
+  const realName = (name: string) => (ctx.created && name === placeholderName(d) ? ctx.created.metadata.name : name);
 
   for (const w of decision.writes) {
-    let target = '';
+    ctx.target = '';
     try {
-      switch (w.kind) {
-        case 'adoptReplicaSet': {
-          target = w.name;
-          const rs = byName.get(w.name);
-          const patch = {
-            metadata: {
-              ownerReferences: [
-                { apiVersion: 'apps/v1', kind: 'Deployment', name: d.metadata.name, uid: d.metadata.uid, controller: true, blockOwnerDeletion: true },
-              ],
-              uid: rs?.metadata.uid,
-            },
-          };
-          const out = await api.patchReplicaSet(ns, w.name, patch);
-          written.set(w.name, out.metadata.resourceVersion);
-          report({ write: w, target, ok: true });
-          break;
-        }
-        case 'releaseReplicaSet': {
-          target = w.name;
-          const rs = byName.get(w.name);
-          const patch = { metadata: { ownerReferences: [{ $patch: 'delete', uid: d.metadata.uid }], uid: rs?.metadata.uid } };
-          try {
-            const out = await api.patchReplicaSet(ns, w.name, patch);
-            written.set(w.name, out.metadata.resourceVersion);
-            report({ write: w, target, ok: true });
-          } catch (e) {
-            // ReleaseReplicaSet: a ReplicaSet gone or no longer ours is released already
-            if (e instanceof ApiError && (e.notFound || e.invalid)) report({ write: w, target, ok: true, note: 'already released' });
-            else throw e;
-          }
-          break;
-        }
-        case 'createReplicaSet': {
-          const hash = podTemplateHash(w.replicaSet.spec.template, d.status?.collisionCount);
-          const body = w.hashKnown ? structuredClone(w.replicaSet) : withPodTemplateHash(w.replicaSet, d.metadata.name, hash);
-          target = body.metadata.name;
-          // uid, creationTimestamp and resourceVersion are the server's to set
-          const { uid: _uid, creationTimestamp: _ct, resourceVersion: _rv, ...metadata } = body.metadata;
-          try {
-            created = await api.createReplicaSet(ns, { ...body, metadata } as ReplicaSet);
-            report({ write: w, target, ok: true });
-          } catch (e) {
-            if (e instanceof ApiError && e.code >= 100 && !(e.code === 409 && e.reason === 'AlreadyExists') && hasProgressDeadline(d)) {
-              // getNewReplicaSet: a create the server refused is said in the Progressing condition
-              // (False, ReplicaSetCreateError), written on the status as the sync read it; that
-              // write's own failure is not the sync's error. A fenced or unanswered create writes nothing more.
-              const failed = structuredClone(d);
-              failed.status ??= {};
-              const msg = `Failed to create new replica set "${target}": ${e.message}`;
-              setCondition(failed.status, newCondition('Progressing', 'False', REASON.FailedRSCreate, msg, formatTime(nowMs)));
-              await api.updateDeploymentStatus(ns, failed).catch(() => undefined);
-            }
-            if (!(e instanceof ApiError) || e.code !== 409 || e.reason !== 'AlreadyExists') throw e;
-            // getNewReplicaSet: ours, with this template, is the new ReplicaSet (the cache was behind);
-            // anyone else's is a hash collision: collisionCount++ and try again with another name
-            const existing = await api.getReplicaSet(ns, target);
-            if (controllerRef(existing)?.uid === d.metadata.uid && equalIgnoreHash(existing.spec.template, d.spec.template)) {
-              created = existing;
-              report({ write: w, target, ok: true, note: 'already exists with this template' });
-              break;
-            }
-            const bumped = structuredClone(d);
-            bumped.status = { ...(bumped.status ?? {}), collisionCount: (d.status?.collisionCount ?? 0) + 1 };
-            await api.updateDeploymentStatus(ns, bumped);
-            throw new ApiError(
-              `hash collision: ${target} exists with another template; collisionCount is now ${bumped.status.collisionCount}`,
-              409,
-              'AlreadyExists',
-            );
-          }
-          written.set(created.metadata.name, created.metadata.resourceVersion);
-          break;
-        }
-        case 'updateReplicaSet': {
-          let body: ReplicaSet;
-          if (created && w.replicaSet.metadata.name === placeholderName(d)) {
-            // the ReplicaSet this sync created: its server object, with the decision's size and annotations
-            body = { ...structuredClone(created), spec: { ...structuredClone(created.spec), replicas: w.replicaSet.spec.replicas } };
-            body.metadata.annotations = { ...(w.replicaSet.metadata.annotations ?? {}) };
-          } else body = structuredClone(w.replicaSet);
-          target = body.metadata.name;
-          if (!w.conflict && written.has(target)) body.metadata.resourceVersion = written.get(target);
-          const out = await api.updateReplicaSet(ns, body);
-          written.set(target, out.metadata.resourceVersion);
-          if (created && created.metadata.name === target) created = out;
-          report({ write: w, target, ok: true });
-          break;
-        }
-        case 'deleteReplicaSet': {
-          target = w.name;
-          try {
-            await api.deleteReplicaSet(ns, w.name);
-            report({ write: w, target, ok: true });
-          } catch (e) {
-            if (e instanceof ApiError && e.notFound) report({ write: w, target, ok: true, note: 'already gone' });
-            else throw e;
-          }
-          break;
-        }
-        case 'updateDeploymentStatus': {
-          target = d.metadata.name;
-          const status = structuredClone(w.status);
-          if (created) {
-            // the conditions name the created ReplicaSet as the decision could not
-            for (const c of status.conditions ?? []) if (c.message) c.message = c.message.split(placeholderName(d)).join(created.metadata.name);
-          }
-          const body: Deployment = { ...structuredClone(d), status };
-          body.metadata.annotations = { ...w.annotations };
-          await api.updateDeploymentStatus(ns, body);
-          report({ write: w, target, ok: true });
-          break;
-        }
-      }
+      await carryOutWrite(ctx, w);
     } catch (e) {
       const err = e instanceof Error ? e : new Error(String(e));
-      report({ write: w, target: target ? realName(target) : '', ok: false, code: e instanceof ApiError ? e.code : undefined, error: err.message });
+      const target = ctx.target ? realName(ctx.target) : '';
+      ctx.report({ write: w, target, ok: false, code: e instanceof ApiError ? e.code : undefined, error: err.message });
       return { outcomes, error: err };
     }
   }
   return { outcomes, error: decision.error === null ? null : new Error(decision.error) };
+}
+
+function carryOutWrite(ctx: WriteContext, w: DeploymentWrite): Promise<void> {
+  switch (w.kind) {
+    case 'adoptReplicaSet':
+      return adoptReplicaSet(ctx, w);
+    case 'releaseReplicaSet':
+      return releaseReplicaSet(ctx, w);
+    case 'createReplicaSet':
+      return createReplicaSet(ctx, w);
+    case 'updateReplicaSet':
+      return updateReplicaSet(ctx, w);
+    case 'deleteReplicaSet':
+      return deleteReplicaSet(ctx, w);
+    case 'updateDeploymentStatus':
+      return updateDeploymentStatus(ctx, w);
+  }
+}
+
+/** AdoptReplicaSet: the controller ownerReference patched on, guarded by the cached uid. */
+async function adoptReplicaSet(ctx: WriteContext, w: WriteOf<'adoptReplicaSet'>): Promise<void> {
+  const { d } = ctx;
+  ctx.target = w.name;
+  const rs = ctx.byName.get(w.name);
+  const patch = {
+    metadata: {
+      ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: d.metadata.name, uid: d.metadata.uid, controller: true, blockOwnerDeletion: true }],
+      uid: rs?.metadata.uid,
+    },
+  };
+  const out = await ctx.api.patchReplicaSet(ctx.ns, w.name, patch);
+  ctx.written.set(w.name, out.metadata.resourceVersion);
+  ctx.report({ write: w, target: ctx.target, ok: true });
+}
+
+/** ReleaseReplicaSet: the Deployment's ownerReference patched off, guarded by the cached uid. */
+async function releaseReplicaSet(ctx: WriteContext, w: WriteOf<'releaseReplicaSet'>): Promise<void> {
+  ctx.target = w.name;
+  const rs = ctx.byName.get(w.name);
+  const patch = { metadata: { ownerReferences: [{ $patch: 'delete', uid: ctx.d.metadata.uid }], uid: rs?.metadata.uid } };
+  try {
+    const out = await ctx.api.patchReplicaSet(ctx.ns, w.name, patch);
+    ctx.written.set(w.name, out.metadata.resourceVersion);
+    ctx.report({ write: w, target: ctx.target, ok: true });
+  } catch (e) {
+    // ReleaseReplicaSet: a ReplicaSet gone or no longer ours is released already
+    if (e instanceof ApiError && (e.notFound || e.invalid)) ctx.report({ write: w, target: ctx.target, ok: true, note: 'already released' });
+    else throw e;
+  }
+}
+
+/** getNewReplicaSet's create: named by its pod-template-hash; a refusal or AlreadyExists answered as upstream does. */
+async function createReplicaSet(ctx: WriteContext, w: WriteOf<'createReplicaSet'>): Promise<void> {
+  const { d } = ctx;
+  const hash = podTemplateHash(w.replicaSet.spec.template, d.status?.collisionCount);
+  const body = w.hashKnown ? structuredClone(w.replicaSet) : withPodTemplateHash(w.replicaSet, d.metadata.name, hash);
+  ctx.target = body.metadata.name;
+  // uid, creationTimestamp and resourceVersion are the server's to set
+  const { uid: _uid, creationTimestamp: _ct, resourceVersion: _rv, ...metadata } = body.metadata;
+  let created: ReplicaSet;
+  try {
+    created = await ctx.api.createReplicaSet(ctx.ns, { ...body, metadata } as ReplicaSet);
+  } catch (e) {
+    await createRefused(ctx, w, e);
+    return;
+  }
+  ctx.created = created;
+  ctx.report({ write: w, target: ctx.target, ok: true });
+  ctx.written.set(created.metadata.name, created.metadata.resourceVersion);
+}
+
+/** A create the server refused: the ReplicaSetCreateError condition, or AlreadyExists resolved; else the refusal is the sync's error. */
+async function createRefused(ctx: WriteContext, w: WriteOf<'createReplicaSet'>, e: unknown): Promise<void> {
+  const { d, ns, target } = ctx;
+  const alreadyExists = e instanceof ApiError && e.code === 409 && e.reason === 'AlreadyExists';
+  if (e instanceof ApiError && e.code >= 100 && !alreadyExists && hasProgressDeadline(d)) {
+    // getNewReplicaSet: a create the server refused is said in the Progressing condition
+    // (False, ReplicaSetCreateError), written on the status as the sync read it; that
+    // write's own failure is not the sync's error. A fenced or unanswered create writes nothing more.
+    const failed = structuredClone(d);
+    failed.status ??= {};
+    const msg = `Failed to create new replica set "${target}": ${e.message}`;
+    setCondition(failed.status, newCondition('Progressing', 'False', REASON.FailedRSCreate, msg, formatTime(ctx.nowMs)));
+    await ctx.api.updateDeploymentStatus(ns, failed).catch(() => undefined);
+  }
+  if (!alreadyExists) throw e;
+  // getNewReplicaSet: ours, with this template, is the new ReplicaSet (the cache was behind);
+  // anyone else's is a hash collision: collisionCount++ and try again with another name
+  const existing = await ctx.api.getReplicaSet(ns, target);
+  if (controllerRef(existing)?.uid === d.metadata.uid && equalIgnoreHash(existing.spec.template, d.spec.template)) {
+    ctx.created = existing;
+    ctx.report({ write: w, target, ok: true, note: 'already exists with this template' });
+    return;
+  }
+  const bumped = structuredClone(d);
+  bumped.status = { ...(bumped.status ?? {}), collisionCount: (d.status?.collisionCount ?? 0) + 1 };
+  await ctx.api.updateDeploymentStatus(ns, bumped);
+  throw new ApiError(`hash collision: ${target} exists with another template; collisionCount is now ${bumped.status.collisionCount}`, 409, 'AlreadyExists');
+}
+
+/** An update of a ReplicaSet, with the resourceVersion this sync last got for it unless the decision calls it a conflict. */
+async function updateReplicaSet(ctx: WriteContext, w: WriteOf<'updateReplicaSet'>): Promise<void> {
+  const { created } = ctx;
+  let body: ReplicaSet;
+  if (created && w.replicaSet.metadata.name === placeholderName(ctx.d)) {
+    // the ReplicaSet this sync created: its server object, with the decision's size and annotations
+    body = { ...structuredClone(created), spec: { ...structuredClone(created.spec), replicas: w.replicaSet.spec.replicas } };
+    body.metadata.annotations = { ...(w.replicaSet.metadata.annotations ?? {}) };
+  } else body = structuredClone(w.replicaSet);
+  const target = body.metadata.name;
+  ctx.target = target;
+  if (!w.conflict && ctx.written.has(target)) body.metadata.resourceVersion = ctx.written.get(target);
+  const out = await ctx.api.updateReplicaSet(ctx.ns, body);
+  ctx.written.set(target, out.metadata.resourceVersion);
+  if (created && created.metadata.name === target) ctx.created = out;
+  ctx.report({ write: w, target, ok: true });
+}
+
+/** A delete of an old ReplicaSet; one gone already is deleted. */
+async function deleteReplicaSet(ctx: WriteContext, w: WriteOf<'deleteReplicaSet'>): Promise<void> {
+  ctx.target = w.name;
+  try {
+    await ctx.api.deleteReplicaSet(ctx.ns, w.name);
+    ctx.report({ write: w, target: ctx.target, ok: true });
+  } catch (e) {
+    if (e instanceof ApiError && e.notFound) ctx.report({ write: w, target: ctx.target, ok: true, note: 'already gone' });
+    else throw e;
+  }
+}
+
+/** The Deployment's status (and annotations) written, its conditions naming the created ReplicaSet by its server name. */
+async function updateDeploymentStatus(ctx: WriteContext, w: WriteOf<'updateDeploymentStatus'>): Promise<void> {
+  const { d, created } = ctx;
+  ctx.target = d.metadata.name;
+  const status = structuredClone(w.status);
+  if (created) {
+    // the conditions name the created ReplicaSet as the decision could not
+    for (const c of status.conditions ?? []) if (c.message) c.message = c.message.split(placeholderName(d)).join(created.metadata.name);
+  }
+  const body: Deployment = { ...structuredClone(d), status };
+  body.metadata.annotations = { ...w.annotations };
+  await ctx.api.updateDeploymentStatus(ctx.ns, body);
+  ctx.report({ write: w, target: ctx.target, ok: true });
 }

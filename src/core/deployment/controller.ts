@@ -14,102 +14,130 @@ import { checkPausedConditions, isScalingEvent, sortedByCreation, sync, syncStat
 import type { Deployment, DeploymentDecision, DeploymentStatus, DeploymentStatusOut, DeploymentSyncInput } from './types.js';
 import { findNewReplicaSet, ROLLBACK_TO_ANNOTATION, strategyType } from './util.js';
 
+/** The Deployment a decision is about, as read before its sync. */
+type DeploymentIdentity = Pick<DeploymentDecision, 'namespace' | 'name' | 'uid' | 'strategy' | 'paused'>;
+
+/** What one sync chose, filled in as it goes: a SyncError thrown midway keeps what was chosen before it. */
+interface SyncPath {
+  path: DeploymentDecision['path'] | undefined;
+  skip: DeploymentDecision['skip'];
+  requeue: number | null;
+  error: string | null;
+  claimed: ReplicaSet[];
+}
+
 /** The decision of one syncDeployment of `input.deployment`, at `input.nowMs`, as `input.behaviour`'s minor. */
 export function decideDeployment(input: DeploymentSyncInput): DeploymentDecision {
   const d: Deployment = clone(input.deployment);
   d.status ??= {};
   const run = new SyncRun(d, input.replicaSets, input.nowMs, input.behaviour);
+  // read before the sync: what the Deployment is, as the decision names it
   const type = strategyType(d);
-  const base = {
+  const identity: DeploymentIdentity = {
     namespace: d.metadata.namespace ?? 'default',
     name: d.metadata.name,
     uid: d.metadata.uid,
-    strategy: (type === 'Recreate' ? 'Recreate' : 'RollingUpdate') as DeploymentDecision['strategy'],
+    strategy: type === 'Recreate' ? 'Recreate' : 'RollingUpdate',
     paused: d.spec.paused === true,
   };
-  let skip: DeploymentDecision['skip'] = null;
-  let path: DeploymentDecision['path'];
-  let requeue: number | null = null;
-  let error: string | null = null;
-  let claimed: ReplicaSet[] = [];
+  const chosen: SyncPath = { path: undefined, skip: null, requeue: null, error: null, claimed: [] };
   try {
-    const sel = d.spec.selector;
-    if (sel === undefined || sel === null) {
-      // the API server refuses a Deployment without one (validation: spec.selector Required)
-      path = 'invalid-selector';
-      skip = { reason: 'InvalidSelector', message: 'spec.selector: Required value (the API server refuses such a Deployment)' };
-    } else if ((sel.matchLabels === undefined || sel.matchLabels === null) && (sel.matchExpressions === undefined || sel.matchExpressions === null)) {
-      path = 'empty-selector';
-      skip = { reason: 'EmptySelector', message: 'This deployment is selecting all pods. A non-empty selector is required.' };
-      if ((d.status.observedGeneration ?? 0) < (d.metadata.generation ?? 0)) {
-        d.status.observedGeneration = d.metadata.generation ?? 0;
-        run.updateStatus(d.status);
-      }
-    } else {
-      const parsed = labelSelectorAsSelector(sel);
-      if (!parsed.ok) {
-        path = 'invalid-selector';
-        skip = { reason: 'InvalidSelector', message: `invalid label selector: ${parsed.error}` };
-        throw new SyncError(skip.message);
-      }
-      claimed = sortedByCreation(claimReplicaSets(run, input.replicaSets, (labels) => parsed.selector.matches(labels)));
-      const podMap = podMapFor(d, claimed, input.pods, (labels) => parsed.selector.matches(labels));
-      if (d.metadata.deletionTimestamp) {
-        path = 'deleting';
-        skip = {
-          reason: 'DeploymentDeleting',
-          message: `the Deployment is being deleted (deletionTimestamp ${d.metadata.deletionTimestamp}): its status is written, nothing else`,
-        };
-        syncStatusOnly(run, claimed);
-      } else {
-        checkPausedConditions(run);
-        if (d.spec.paused) {
-          path = 'paused';
-          sync(run, claimed);
-        } else if (d.metadata.annotations?.[ROLLBACK_TO_ANNOTATION] !== undefined) {
-          path = 'unsupported';
-          throw new SyncError(`the ${ROLLBACK_TO_ANNOTATION} annotation (the removed extensions/v1beta1 rollback) is not emulated`);
-        } else if (isScalingEvent(run, claimed)) {
-          path = 'scaling';
-          sync(run, claimed);
-        } else if (type === 'Recreate') {
-          path = 'recreate';
-          requeue = rolloutRecreate(run, claimed, podMap);
-        } else if (type === 'RollingUpdate') {
-          path = 'rolling';
-          requeue = rolloutRolling(run, claimed);
-        } else {
-          path = 'unsupported';
-          run.notes.push(`strategy type ${JSON.stringify(type)} is neither Recreate nor RollingUpdate: the sync does nothing`);
-        }
-      }
-    }
+    syncDeployment(run, input, type, chosen);
   } catch (e) {
     if (!(e instanceof SyncError)) throw e;
-    error = e.message;
-    requeue = 0;
-    path ??= 'unsupported';
+    chosen.error = e.message;
+    chosen.requeue = 0;
+    chosen.path ??= 'unsupported';
   }
+  return assembleDecision(input, run, identity, chosen);
+}
+
+/** syncDeployment: the selector checked, the ReplicaSets claimed, then the path of a claimed sync. */
+function syncDeployment(run: SyncRun, input: DeploymentSyncInput, type: string, chosen: SyncPath): void {
+  const d = run.d;
+  const status = d.status ?? {};
+  const sel = d.spec.selector;
+  if (sel === undefined || sel === null) {
+    // the API server refuses a Deployment without one (validation: spec.selector Required)
+    chosen.path = 'invalid-selector';
+    chosen.skip = { reason: 'InvalidSelector', message: 'spec.selector: Required value (the API server refuses such a Deployment)' };
+    return;
+  }
+  if ((sel.matchLabels === undefined || sel.matchLabels === null) && (sel.matchExpressions === undefined || sel.matchExpressions === null)) {
+    chosen.path = 'empty-selector';
+    chosen.skip = { reason: 'EmptySelector', message: 'This deployment is selecting all pods. A non-empty selector is required.' };
+    if ((status.observedGeneration ?? 0) < (d.metadata.generation ?? 0)) {
+      status.observedGeneration = d.metadata.generation ?? 0;
+      run.updateStatus(status);
+    }
+    return;
+  }
+  const parsed = labelSelectorAsSelector(sel);
+  if (!parsed.ok) {
+    chosen.path = 'invalid-selector';
+    chosen.skip = { reason: 'InvalidSelector', message: `invalid label selector: ${parsed.error}` };
+    throw new SyncError(chosen.skip.message);
+  }
+  const matches = (labels: Record<string, string> | null | undefined) => parsed.selector.matches(labels);
+  chosen.claimed = sortedByCreation(claimReplicaSets(run, input.replicaSets, matches));
+  const podMap = podMapFor(d, chosen.claimed, input.pods, matches);
+  syncClaimed(run, podMap, type, chosen);
+}
+
+/** The path of a sync with its ReplicaSets claimed: deleting, paused, scaling, or the strategy's rollout. */
+function syncClaimed(run: SyncRun, podMap: PodMap, type: string, chosen: SyncPath): void {
+  const d = run.d;
+  const claimed = chosen.claimed;
+  if (d.metadata.deletionTimestamp) {
+    chosen.path = 'deleting';
+    chosen.skip = {
+      reason: 'DeploymentDeleting',
+      message: `the Deployment is being deleted (deletionTimestamp ${d.metadata.deletionTimestamp}): its status is written, nothing else`,
+    };
+    syncStatusOnly(run, claimed);
+    return;
+  }
+  checkPausedConditions(run);
+  if (d.spec.paused) {
+    chosen.path = 'paused';
+    sync(run, claimed);
+  } else if (d.metadata.annotations?.[ROLLBACK_TO_ANNOTATION] !== undefined) {
+    chosen.path = 'unsupported';
+    throw new SyncError(`the ${ROLLBACK_TO_ANNOTATION} annotation (the removed extensions/v1beta1 rollback) is not emulated`);
+  } else if (isScalingEvent(run, claimed)) {
+    chosen.path = 'scaling';
+    sync(run, claimed);
+  } else if (type === 'Recreate') {
+    chosen.path = 'recreate';
+    chosen.requeue = rolloutRecreate(run, claimed, podMap);
+  } else if (type === 'RollingUpdate') {
+    chosen.path = 'rolling';
+    chosen.requeue = rolloutRolling(run, claimed);
+  } else {
+    chosen.path = 'unsupported';
+    run.notes.push(`strategy type ${JSON.stringify(type)} is neither Recreate nor RollingUpdate: the sync does nothing`);
+  }
+}
+
+/** The decision from the sync's run: its writes, the status it wrote (else the one read), and the new ReplicaSet. */
+function assembleDecision(input: DeploymentSyncInput, run: SyncRun, identity: DeploymentIdentity, chosen: SyncPath): DeploymentDecision {
+  const d = run.d;
   const written = run.firstStatus;
-  const newRS = run.writes.find((w) => w.kind === 'createReplicaSet')
-    ? null
-    : (() => {
-        const rs = findNewReplicaSet(d, claimed);
-        return rs ? rs.metadata.name : null;
-      })();
+  const creates = run.writes.some((w) => w.kind === 'createReplicaSet');
+  const newRS = creates ? null : (findNewReplicaSet(d, chosen.claimed)?.metadata.name ?? null);
   return {
-    ...base,
+    ...identity,
     inSync: run.writes.length === 0,
-    skip,
+    skip: chosen.skip,
     newReplicaSet: newRS,
     actions: run.actions,
     status: statusOut(written ?? input.deployment.status ?? {}, input.behaviour.gates.DeploymentReplicaSetTerminatingReplicas),
     statusChanged: written !== null,
-    requeueAfterSeconds: requeue,
+    requeueAfterSeconds: chosen.requeue,
     writes: run.writes,
     notes: run.notes,
-    error,
-    path: path!,
+    error: chosen.error,
+    path: chosen.path ?? 'unsupported',
   };
 }
 
