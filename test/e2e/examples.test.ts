@@ -212,7 +212,7 @@ describe('directory and stdin input', () => {
   it('reads every example from the directory', () => {
     const r = cli(['diff', '-f', EXAMPLES, '-o', 'json', '--now', NOW]);
     expect(r.status).toBe(1);
-    expect(JSON.parse(r.stdout).controllers.length).toBe(12);
+    expect(JSON.parse(r.stdout).controllers.length).toBe(16);
   });
   it('reads - from stdin', async () => {
     const { readFileSync } = await import('node:fs');
