@@ -12,7 +12,8 @@ import { labelSelectorAsSelector } from '../core/selector.js';
 import type { Controller, ControllerKind, OwnerReference, Pod, Tombstone } from '../core/types.js';
 import type { Behaviour } from '../core/versions.js';
 import { WorkQueue } from '../runtime/workqueue.js';
-import { isFenced, type ActionOutcome, type ControllerAPI, type ControllerObject } from '../runtime/api.js';
+import { runWorker, type WorkerState } from '../runtime/worker.js';
+import type { ActionOutcome, ControllerAPI, ControllerObject } from '../runtime/api.js';
 import { InformerCandidatePods, type PodListers } from './candidate-pods.js';
 import { syncController, type SyncOutcome } from './sync.js';
 
@@ -57,8 +58,7 @@ export class ReplicaSetController {
   readonly queue: WorkQueue<string>;
   readonly expectations: UIDTrackingControllerExpectations;
   readonly info: ControllerKindInfo;
-  private inFlight = 0;
-  private stopping = false;
+  private readonly work: WorkerState = { inFlight: 0, stopping: false };
 
   constructor(private readonly deps: ControllerDeps) {
     this.info = deps.info ?? controllerKindInfo(deps.kind);
@@ -79,7 +79,7 @@ export class ReplicaSetController {
   }
 
   busy(): boolean {
-    return this.inFlight > 0 || this.queue.len() > 0;
+    return this.work.inFlight > 0 || this.queue.len() > 0;
   }
 
   // ---- keys and lookups -------------------------------------------------------------------
@@ -218,33 +218,12 @@ export class ReplicaSetController {
 
   /** One worker: take a key, sync it, Forget on success, rate-limited requeue on error. */
   async worker(): Promise<void> {
-    for (;;) {
-      const next = await this.queue.get();
-      if (next.shutdown) return;
-      const key = next.item;
-      if (this.stopping) {
-        // shutting down: take no new work (the key is synced again by whoever runs next)
-        this.queue.done(key);
-        return;
-      }
-      this.inFlight++;
-      try {
-        const err = await this.syncKey(key);
-        if (err === null) this.queue.forget(key);
-        else if (isFenced(err)) {
-          // No longer leading: the write was refused, not failed. Nothing is retried here (whoever
-          // leads now syncs the key) and nothing is logged per key: the lost lease is logged once.
-          this.queue.forget(key);
-          this.stopping = true;
-        } else {
-          this.deps.log.error(`error syncing ${this.deps.kind}`, { key, err: err.message });
-          this.queue.addRateLimited(key);
-        }
-      } finally {
-        this.inFlight--;
-        this.queue.done(key);
-      }
-    }
+    await runWorker(
+      this.queue,
+      this.work,
+      (key) => this.syncKey(key),
+      (key, err) => this.deps.log.error(`error syncing ${this.deps.kind}`, { key, err: err.message }),
+    );
   }
 
   /** syncReplicaSet(key); returns the error the worker retries with backoff. */
@@ -335,7 +314,7 @@ export class ReplicaSetController {
   async run(workers: number, signal: AbortSignal): Promise<void> {
     const running = Array.from({ length: workers }, () => this.worker());
     await new Promise<void>((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })));
-    this.stopping = true;
+    this.work.stopping = true;
     this.queue.shutDown();
     await Promise.all(running);
   }

@@ -10,10 +10,11 @@ import { controllerRef } from '../core/pod.js';
 import { labelSelectorAsSelector } from '../core/selector.js';
 import type { OwnerReference, Pod, ReplicaSet, Tombstone } from '../core/types.js';
 import type { Behaviour } from '../core/versions.js';
-import { isFenced, type DeploymentControllerAPI } from '../runtime/api.js';
+import type { DeploymentControllerAPI } from '../runtime/api.js';
 import type { Clock } from '../runtime/clock.js';
 import { defaultControllerRateLimiter } from '../runtime/rate-limiter.js';
 import { WorkQueue } from '../runtime/workqueue.js';
+import { runWorker, type WorkerState } from '../runtime/worker.js';
 import type { ControllerLogger } from './controller.js';
 import { carryOutDeploymentWrites, type DeploymentSyncResult, type DeploymentWriteOutcome } from './deployment-sync.js';
 
@@ -52,8 +53,7 @@ const keyOf = (o: { metadata: { namespace?: string | null; name: string } }) => 
 
 export class DeploymentController {
   readonly queue: WorkQueue<string>;
-  private inFlight = 0;
-  private stopping = false;
+  private readonly work: WorkerState = { inFlight: 0, stopping: false };
 
   constructor(private readonly deps: DeploymentControllerDeps) {
     this.queue = new WorkQueue<string>({
@@ -65,7 +65,7 @@ export class DeploymentController {
   }
 
   busy(): boolean {
-    return this.inFlight > 0 || this.queue.len() > 0;
+    return this.work.inFlight > 0 || this.queue.len() > 0;
   }
 
   private enqueue(d: Deployment): void {
@@ -204,31 +204,12 @@ export class DeploymentController {
   // ---- workers ----
 
   async worker(): Promise<void> {
-    for (;;) {
-      const next = await this.queue.get();
-      if (next.shutdown) return;
-      const key = next.item;
-      if (this.stopping) {
-        this.queue.done(key);
-        return;
-      }
-      this.inFlight++;
-      try {
-        const err = await this.syncKey(key);
-        if (err === null) this.queue.forget(key);
-        else if (isFenced(err)) {
-          // no longer leading: nothing is retried here, whoever leads now syncs the key
-          this.queue.forget(key);
-          this.stopping = true;
-        } else {
-          this.deps.log.error('error syncing deployment', { key, err: err.message });
-          this.queue.addRateLimited(key);
-        }
-      } finally {
-        this.inFlight--;
-        this.queue.done(key);
-      }
-    }
+    await runWorker(
+      this.queue,
+      this.work,
+      (key) => this.syncKey(key),
+      (key, err) => this.deps.log.error('error syncing deployment', { key, err: err.message }),
+    );
   }
 
   /** The decision of one sync of `key` on the caches as they are now (null: the Deployment is gone). */
@@ -289,7 +270,7 @@ export class DeploymentController {
   async run(workers: number, signal: AbortSignal): Promise<void> {
     const running = Array.from({ length: workers }, () => this.worker());
     await new Promise<void>((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })));
-    this.stopping = true;
+    this.work.stopping = true;
     this.queue.shutDown();
     await Promise.all(running);
   }
