@@ -26,8 +26,8 @@ labels that do not match the selector, pods owned by a controller that does not 
 deploy/NAME draws the Deployment NAME as a tree (Deployment, its ReplicaSets by revision, new and
 old, and their pods with what the sync does to each, its place in the deletion order and why),
 then explains each ReplicaSet in turn. They are found by their owner references: the Deployment
-itself need not be readable. --replicas is refused there, as the Deployment controller decides how
-replicas are split between its ReplicaSets.
+itself need not be readable. --replicas does not scale one of its ReplicaSets (the Deployment
+controller decides how replicas are split between them): it foresees the Deployment's scale, below.
 
 deploy/NAME with --image CONTAINER=IMAGE, --replicas N, --set-template-label KEY=VALUE or --undo
 foresees the whole rollout that change starts: the deployment controller and the ReplicaSet

@@ -66,15 +66,20 @@ describe('deploy/NAME', () => {
     expect(r.stdout.endsWith(one)).toBe(true);
   });
 
-  it('--replicas is refused with the reason, exit 2, nothing on stdout', () => {
-    for (const cmd of ['diff', 'explain']) {
-      const r = cli([cmd, 'deploy/checkout', '--replicas', '3', ...FILES]);
-      expect(r.status).toBe(2);
-      expect(r.stdout).toBe('');
-      expect(r.stderr.trim().split('\n')).toEqual([
-        'error: --replicas cannot be used with deploy/checkout: the Deployment controller decides how replicas are split between its ReplicaSets (scale one of them with rs/NAME --replicas N)',
-      ]);
-    }
+  it('--replicas is refused by diff with the reason; explain takes it as a scale of the Deployment, which needs the Deployment itself', () => {
+    const r = cli(['diff', 'deploy/checkout', '--replicas', '3', ...FILES]);
+    expect(r.status).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr.trim().split('\n')).toEqual([
+      'error: --replicas cannot be used with deploy/checkout: the Deployment controller decides how replicas are split between its ReplicaSets (scale one of them with rs/NAME --replicas N)',
+    ]);
+    // these snapshots hold checkout's ReplicaSets but not the Deployment: there is no rollout to foresee
+    const e = cli(['explain', 'deploy/checkout', '--replicas', '3', ...FILES]);
+    expect(e.status).toBe(2);
+    expect(e.stdout).toBe('');
+    expect(e.stderr.trim().split('\n')).toEqual([
+      'error: deployments.apps "checkout" not found in the snapshot (a snapshot for a rollout holds it: kubectl get deploy,rs,pods -o yaml)',
+    ]);
   });
 
   it('a Deployment that controls no ReplicaSet: one line naming those that do', () => {

@@ -39,7 +39,7 @@ describe('piped: the plain-text update stream', () => {
       '2026-01-01T00:00:00Z web/broken rs desired=2 current=1 adopt=0 release=0 create=0 delete=0 skipped=InvalidSelector',
       '2026-01-01T00:00:00Z web/frontend rs desired=2 current=2 adopt=0 release=0 create=0 delete=0 in-sync',
     ]);
-    expect(r.stderr).toMatch(/^warning: ReplicaSet web\/broken: invalid selector/);
+    expect(r.stderr).toMatch(/^Warning: ReplicaSet web\/broken: invalid selector/);
     expect(r.status).toBe(0);
     r = cli(['watch', 'rs/checkout-9c2f', ...files, '-n', 'shop']);
     expect(r.stdout).toBe('2026-01-01T00:00:00Z shop/checkout-9c2f rs desired=3 current=2 adopt=0 release=0 create=1 delete=0 drift\n');
