@@ -10,10 +10,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { whyText } from '../../src/ui/DetailPane.js';
+import { skipAllIf } from '../skips.js';
 import { ensureBuilt, hasTmux, Tmux } from './cli-helpers.js';
 import { frameOf, loadExamples, ROOT } from './fixtures.js';
 
 const TMUX = hasTmux();
+const noTmux = TMUX ? null : 'tmux is not installed (apt-get install -y tmux): the terminal tests need it';
 const WIDTHS = [60, 80, 120, 160];
 const ROWS = 24;
 /** Every example the sandbox takes as it is (invalid-selector's ReplicaSet is refused by its validation). */
@@ -54,7 +56,8 @@ function wholeWords(lines: string[], words: Set<string>): void {
   for (const l of lines) for (const w of l.trim().split(/\s+/)) if (w !== '…' && w !== '') expect(words, `"${w}" in "${l}"`).toContain(w);
 }
 
-describe.skipIf(!TMUX)('watch at 60, 80, 120 and 160 columns (tmux)', () => {
+describe('watch at 60, 80, 120 and 160 columns (tmux)', () => {
+  skipAllIf(noTmux);
   let sb: Sandbox;
   let dir: string;
   let kubeconfig: string;
@@ -62,6 +65,7 @@ describe.skipIf(!TMUX)('watch at 60, 80, 120 and 160 columns (tmux)', () => {
   const sandboxes: Sandbox[] = [];
 
   beforeAll(async () => {
+    if (noTmux) return;
     ensureBuilt();
     dir = mkdtempSync(join(tmpdir(), 'watch-widths-'));
     kubeconfig = join(dir, 'kubeconfig');
@@ -73,7 +77,7 @@ describe.skipIf(!TMUX)('watch at 60, 80, 120 and 160 columns (tmux)', () => {
     for (const t of terminals) t.kill();
     await sb?.close();
     for (const s of sandboxes) await s.close();
-    rmSync(dir, { recursive: true, force: true });
+    if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   function terminal(width: number, config: string): Tmux {
