@@ -188,14 +188,31 @@ describe('run on the sandbox', () => {
   });
 
   it('a controller being deleted manages nothing; the sandbox collects its dependents', async () => {
-    const { kubeconfig, core, apps } = await setup([rs('web', 2)]);
+    // a finalizer holds the ReplicaSet in its deletion, so the controller is seen to sync it there
+    const { kubeconfig, core, apps } = await setup([rs('web', 2, { metadata: { name: 'web', namespace: 'default', labels, finalizers: ['example.com/hold'] } })]);
     const { opts, stop } = options(kubeconfig);
     const done = runForeground(opts);
-    await until('2 pods', async () => (await livePods(core)).length === 2);
+    const pods = await until('2 pods', async () => {
+      const live = await livePods(core);
+      return live.length === 2 && live;
+    });
     await apps.deleteNamespacedReplicaSet({ namespace: 'default', name: 'web' });
+    // deletion bumps the generation: once the status observes it, the controller's cache has the
+    // ReplicaSet with its deletionTimestamp (the two came in one object)
+    await until('the deletion observed', async () => {
+      const r = await apps.readNamespacedReplicaSet({ namespace: 'default', name: 'web' });
+      return r.metadata!.deletionTimestamp !== undefined && r.status?.observedGeneration === r.metadata!.generation;
+    });
+    await core.deleteNamespacedPod({ namespace: 'default', name: pods[0].metadata!.name!, gracePeriodSeconds: 0 });
+    // the sync on that delete counts one pod and replaces none
+    await until('status replicas 1', async () => (await apps.readNamespacedReplicaSet({ namespace: 'default', name: 'web' })).status?.replicas === 1);
+    await apps.patchNamespacedReplicaSet(
+      { namespace: 'default', name: 'web', body: { metadata: { finalizers: null } } },
+      setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+    );
     await until('pods collected', async () => (await livePods(core)).length === 0);
-    const createsAfter = sb!.audit().filter((a) => a.verb === 'create' && a.resource === 'pods' && !a.subresource);
-    expect(createsAfter).toHaveLength(2);
+    const creates = sb!.audit().filter((a) => a.verb === 'create' && a.resource === 'pods' && !a.subresource);
+    expect(creates).toHaveLength(2);
     stop.abort();
     expect(await done).toBe(0);
   });
