@@ -25,7 +25,15 @@ import {
   type ReconcileHistory,
   type RefusedWrite,
 } from './types.js';
-import { plannedOnEarlierStates, planSync, rankedInWindow, type ReplayOptions, type VerdictOf, type WindowAnswer } from './sync-planning.js';
+import {
+  plannedOnEarlierStates,
+  planSync,
+  statusOnEarlierPods,
+  rankedInWindow,
+  type ReplayOptions,
+  type VerdictOf,
+  type WindowAnswer,
+} from './sync-planning.js';
 import { claimVerdict, createVerdict, deleteVerdict, statusVerdict, type Verdict } from './verdicts.js';
 
 export { CONTROLLER_USERS } from './agents.js';
@@ -372,7 +380,7 @@ export class HistoryReplay {
   ): WindowAnswer {
     const ranked = verb === 'delete' ? rankedInWindow(this.opts, ns, sync, w, verdict, tried) : { found: null, untried: null };
     if (ranked.found) return ranked;
-    const earlier = plannedOnEarlierStates(this.opts, ns, sync, w, previous, verdict, tried);
+    const earlier = (verb === 'status' ? statusOnEarlierPods : plannedOnEarlierStates)(this.opts, ns, sync, w, previous, verdict, tried);
     return earlier.found ? earlier : { found: null, untried: ranked.untried ?? earlier.untried };
   }
 

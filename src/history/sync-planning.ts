@@ -42,7 +42,8 @@ export interface CandidateRules {
 
 /**
  * A sync planned on the state just before `w`, or, with `asOf`, on the state before the changes
- * made at that time (ms) and after; with `rankedAt`, the latest state as the rules see it at that time (ms).
+ * made at that time (ms) and after (with `podsOnly`, the pods of then and the controllers of now);
+ * with `rankedAt`, the latest state as the rules see it at that time (ms).
  */
 export function planSync(
   opts: SyncRules,
@@ -52,6 +53,7 @@ export function planSync(
   cause: CauseStep[] | null,
   asOf?: number,
   rankedAt?: number,
+  podsOnly = false,
 ): Sync {
   const behaviour = opts.rulesFor?.(w) ?? opts.behaviour;
   const sync: Sync = { controller, decision: null, unknown: null, creates: 0, last: Date.parse(w.time), done: false, behaviour, cause, alternatives: [] };
@@ -62,7 +64,7 @@ export function planSync(
   }
   const now = rankedAt ?? asOf ?? Date.parse(w.time);
   const past = asOf === undefined ? null : ns.stateAt(asOf);
-  const controllers = past?.controllers ?? ns.controllers;
+  const controllers = past && !podsOnly ? past.controllers : ns.controllers;
   const snapshot = emptySnapshot(past ? [...past.pods.values()] : opts.wholeNamespace ? [...ns.pods.values()] : []);
   // keyed `${kind}/${name}` (ctlKey)
   for (const [key, c] of controllers) snapshot.controllers[key.slice(0, key.indexOf('/')) as ControllerKind].push(c);
@@ -143,7 +145,7 @@ export function rankedInWindow(opts: SyncRules, ns: NamespaceState, sync: Sync, 
  * the log, a reconcile that listed before the kubelet's last report): after its previous sync
  * (`previous`, ms) and after what caused this one, within JOURNAL_MS. Seen by an observer, a
  * write's times bound nothing the controller saw: only the window does, and a window not searched
- * whole leaves the write unknown.
+ * whole leaves the write unknown. A status write is planned apart (statusOnEarlierPods).
  */
 export function plannedOnEarlierStates(
   opts: SyncRules,
@@ -168,10 +170,53 @@ export function plannedOnEarlierStates(
     const message = `${v.message} (planned on the state before ${isoMs(t)}: the controller's view ${((at - t) / 1000).toFixed(3)} s before this write)`;
     return { found: { sync: earlier, verdict: { ...v, message } }, untried: null };
   }
-  const left = times.length - MAX_EARLIER_STATES;
-  if (left <= 0 || !opts.observedTimes) return { found: null, untried: null };
-  return {
-    found: null,
-    untried: `the controller may have planned on a state older still: ${left} earlier state${left === 1 ? '' : 's'} of the ${(JOURNAL_MS / 1000).toFixed(0)} s before this write were not planned on`,
-  };
+  return { found: null, untried: untriedStates(opts, times.length) };
+}
+
+/**
+ * A status write is an update at the controller's resourceVersion (a 409 makes the controller read
+ * it again), so the controller it was computed for is the latest one; its pods are those of the
+ * pod informer, which may lag the log by any time within JOURNAL_MS: the cause is only the log's
+ * latest change that explains the write, not necessarily one the controller had seen. The pods of
+ * a moment after the controller's previous write (`previous`, ms) explain the write; pods only
+ * older than that mean the informer lagged behind the controller's own writes, which the log
+ * cannot tell: the write is then unknown, not false.
+ */
+export function statusOnEarlierPods(
+  opts: SyncRules,
+  ns: NamespaceState,
+  sync: Sync,
+  w: ApiWrite,
+  previous: number | undefined,
+  verdict: VerdictOf,
+  tried: Sync[],
+): WindowAnswer {
+  const at = Date.parse(w.time);
+  const floor = opts.observedTimes ? -Infinity : (previous ?? -Infinity);
+  const times = ns.changeTimes(at - JOURNAL_MS);
+  const after = times.filter((t) => t > floor);
+  // newest first: the pods after the previous write, then (to tell unknown from false) those before it
+  const planned = [...after.slice(0, MAX_EARLIER_STATES), ...times.slice(after.length, after.length + MAX_EARLIER_STATES)];
+  for (const t of planned) {
+    const earlier = planSync(opts, ns, sync.controller, w, sync.cause, t, undefined, true);
+    if (!earlier.decision || earlier.unknown !== null) continue;
+    tried.push(earlier);
+    const v = verdict(earlier.decision, earlier);
+    if (!v.ok) continue;
+    const view = `the pods before ${isoMs(t)}: the controller's view ${((at - t) / 1000).toFixed(3)} s before this write`;
+    if (t <= floor)
+      return {
+        found: null,
+        untried: `the rules write it from ${view}, older than the controller's previous write (${isoMs(floor)}), so only if its pod informer lagged behind its own writes, which the log cannot tell`,
+      };
+    return { found: { sync: earlier, verdict: { ...v, message: `${v.message} (planned on ${view})` } }, untried: null };
+  }
+  return { found: null, untried: untriedStates(opts, after.length) };
+}
+
+/** Why a window was not searched whole (null: it was, or the log's own times bound it). */
+function untriedStates(opts: SyncRules, states: number): string | null {
+  const left = states - MAX_EARLIER_STATES;
+  if (left <= 0 || !opts.observedTimes) return null;
+  return `the controller may have planned on a state older still: ${left} earlier state${left === 1 ? '' : 's'} of the ${(JOURNAL_MS / 1000).toFixed(0)} s before this write were not planned on`;
 }

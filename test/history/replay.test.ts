@@ -374,6 +374,48 @@ describe("the controller's view a moment behind the log", () => {
     expect(del.message).toMatch(/\(planned on the state before 2026-11-25T\d\d:\d\d:\d\d\.000Z: the controller.s view 1\.000 s before this write\)$/);
   });
 
+  // three pods turn ready one after another; the controller, woken by the first, writes the
+  // status of one ready pod after the log has all three
+  const readyInTurn = (): ApiWrite[] => [
+    write('admin', 'create', 'replicasets', 'web', rs(3, 1, { replicas: 3, fullyLabeledReplicas: 3, observedGeneration: 1 })),
+    write('admin', 'create', 'pods', 'a', pod('a', { ready: false })),
+    write('admin', 'create', 'pods', 'b', pod('b', { ready: false })),
+    write('admin', 'create', 'pods', 'c', pod('c', { ready: false })),
+  ];
+  const ready = (n: string) => write('system:node:node-1', 'patch', 'pods', n, pod(n, { ready: true }), { subresource: 'status' });
+  const statusOf = (readyReplicas: number) =>
+    write(
+      RS_USER,
+      'update',
+      'replicasets',
+      'web',
+      { ...rs(3), status: { replicas: 3, fullyLabeledReplicas: 3, readyReplicas, availableReplicas: readyReplicas, observedGeneration: 1 } },
+      { subresource: 'status' },
+    );
+
+  it("a status written from pods older than the log's latest Ready change is predicted on them", () => {
+    const r = replay();
+    run(r, [...readyInTurn(), ready('a'), ready('b'), ready('c')]);
+    const [st] = r.push(statusOf(1));
+    expect(st).toMatchObject({ verb: 'status', predicted: true });
+    expect(st.message).toMatch(/^wrote status: replicas 3, ready 1, available 1, observedGeneration 1 \(planned on the pods before .*: the controller.s view 2\.000 s before this write\)$/);
+  });
+
+  it("a status that only pods older than the controller's previous write explain is unknown, not false", () => {
+    const r = replay();
+    run(r, [...readyInTurn(), ready('a'), ready('b')]);
+    const [first] = r.push(statusOf(2));
+    expect(first).toMatchObject({ verb: 'status', predicted: true });
+    run(r, [ready('c')]);
+    // ready 1 again: the pods of before b was ready, which the controller had seen past when it wrote ready 2
+    const [st] = r.push(statusOf(1));
+    expect(st).toMatchObject({ verb: 'status', predicted: null });
+    expect(st.message).toContain("older than the controller's previous write");
+    // a status no pods of the window explain stays false
+    const [wrong] = r.push(statusOf(4));
+    expect(wrong).toMatchObject({ verb: 'status', predicted: false });
+  });
+
   it('a delete no state of the window explains is not predicted', () => {
     const r = replay();
     run(r, [
