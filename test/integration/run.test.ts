@@ -243,10 +243,12 @@ describe('run on the sandbox', () => {
 
   it('leader election: only the leader acts; a standby takes over when it goes', async () => {
     const { kubeconfig, core, coord, apps } = await setup([rs('web', 2)]);
-    const a = options(kubeconfig, { leaderElect: true, identity: 'instance-a' });
+    // leases long enough that a loaded machine never misses a renewal: a stops releasing its lease
+    const lease = { leaderElect: true, leaseDurationMs: 8000, renewDeadlineMs: 6000, retryPeriodMs: 200 };
+    const a = options(kubeconfig, { ...lease, identity: 'instance-a' });
     const runA = runForeground(a.opts);
     await until('a leads', async () => (await livePods(core)).length === 2);
-    const b = options(kubeconfig, { leaderElect: true, identity: 'instance-b' });
+    const b = options(kubeconfig, { ...lease, identity: 'instance-b' });
     const runB = runForeground(b.opts);
     await new Promise((r) => setTimeout(r, 500));
     expect((await coord.readNamespacedLease({ namespace: 'default', name: 'rs-reconcile' })).spec!.holderIdentity).toBe('instance-a');
