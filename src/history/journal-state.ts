@@ -30,6 +30,8 @@ export class NamespaceState implements CandidatePods {
    * started from: upstream computes even its status from the pods of its start.
    */
   readonly syncs = new Map<string, Sync>();
+  /** The last status each controller wrote that the rules predict, keyed `${kind}/${name}` (ctlKey): later views start no earlier. */
+  readonly statusWritten = new Map<string, WrittenStatus>();
   /** Controllers whose last status write by the controller the server refused with 409 Conflict. */
   readonly conflicted = new Set<string>();
   /**
@@ -194,6 +196,12 @@ export interface Sync {
 }
 
 export type Controllerish = ReplicaSet | ReplicationController;
+
+/** A status a controller wrote: when (ms) and what. */
+export interface WrittenStatus {
+  at: number;
+  status: Record<string, unknown>;
+}
 
 const selectors = new WeakMap<Controllerish, Selector>();
 const NOTHING: Selector = {

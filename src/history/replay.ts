@@ -331,6 +331,7 @@ export class HistoryReplay {
     }
     if (differ) return event({ ok: false, reason: null, message: `${describeWrite(verb, controller, pod)}; unknown: ${differ}` }, null);
     const e = event(v, v.ok);
+    if (verb === 'status' && v.ok && w.request?.status) ns.statusWritten.set(key, { at, status: w.request.status as Record<string, unknown> });
     // what a verdict rests on when the log may lack pods' phase and readiness: the status written,
     // a delete decided past the first criterion (assigned to a node or not), anything not predicted
     if (verb === 'status' || !v.ok || (verb === 'delete' && v.reason !== 'Unscheduled' && v.reason !== 'ScaleToZero')) this.statusDependent.add(e);
@@ -380,7 +381,10 @@ export class HistoryReplay {
   ): WindowAnswer {
     const ranked = verb === 'delete' ? rankedInWindow(this.opts, ns, sync, w, verdict, tried) : { found: null, untried: null };
     if (ranked.found) return ranked;
-    const earlier = (verb === 'status' ? statusOnEarlierPods : plannedOnEarlierStates)(this.opts, ns, sync, w, previous, verdict, tried);
+    const earlier =
+      verb === 'status'
+        ? statusOnEarlierPods(this.opts, ns, sync, w, ns.statusWritten.get(ctlKey(sync.controller.kind, sync.controller.name)), verdict, tried)
+        : plannedOnEarlierStates(this.opts, ns, sync, w, previous, verdict, tried);
     return earlier.found ? earlier : { found: null, untried: ranked.untried ?? earlier.untried };
   }
 

@@ -6,7 +6,7 @@ import { emptySnapshot } from '../core/controller.js';
 import { ClusterPlanner, type SyncDecision } from '../core/plan.js';
 import type { ControllerKind } from '../core/types.js';
 import type { Behaviour } from '../core/versions.js';
-import { JOURNAL_MS, type NamespaceState, type Sync } from './journal-state.js';
+import { JOURNAL_MS, type NamespaceState, type Sync, type WrittenStatus } from './journal-state.js';
 import { MAX_RANKING_TIMES, rankingTimes } from './ranking-times.js';
 import type { ApiWrite, CauseStep, HistoryControllerRef } from './types.js';
 import type { Verdict } from './verdicts.js';
@@ -177,41 +177,47 @@ export function plannedOnEarlierStates(
  * A status write is an update at the controller's resourceVersion (a 409 makes the controller read
  * it again), so the controller it was computed for is the latest one; its pods are those of the
  * pod informer, which may lag the log by any time within JOURNAL_MS: the cause is only the log's
- * latest change that explains the write, not necessarily one the controller had seen. The pods of
- * a moment after the controller's previous write (`previous`, ms) explain the write; pods only
- * older than that mean the informer lagged behind the controller's own writes, which the log
- * cannot tell: the write is then unknown, not false.
+ * latest change that explains the write, not necessarily one the controller had seen. An informer
+ * only moves forward: pods older than the controller's previous status write (`previous`) explain
+ * this one only if that status too is what some pods no newer than them give; else the write is
+ * unknown (the log cannot tell how far the informer lagged), not false.
  */
 export function statusOnEarlierPods(
   opts: SyncRules,
   ns: NamespaceState,
   sync: Sync,
   w: ApiWrite,
-  previous: number | undefined,
+  previous: WrittenStatus | undefined,
   verdict: VerdictOf,
   tried: Sync[],
 ): WindowAnswer {
   const at = Date.parse(w.time);
-  const floor = opts.observedTimes ? -Infinity : (previous ?? -Infinity);
   const times = ns.changeTimes(at - JOURNAL_MS);
-  const after = times.filter((t) => t > floor);
-  // newest first: the pods after the previous write, then (to tell unknown from false) those before it
-  const planned = [...after.slice(0, MAX_EARLIER_STATES), ...times.slice(after.length, after.length + MAX_EARLIER_STATES)];
-  for (const t of planned) {
-    const earlier = planSync(opts, ns, sync.controller, w, sync.cause, t, undefined, true);
+  const podsAt = (t: number) => planSync(opts, ns, sync.controller, w, sync.cause, t, undefined, true);
+  for (const t of times.slice(0, MAX_EARLIER_STATES)) {
+    const earlier = podsAt(t);
     if (!earlier.decision || earlier.unknown !== null) continue;
     tried.push(earlier);
     const v = verdict(earlier.decision, earlier);
     if (!v.ok) continue;
     const view = `the pods before ${isoMs(t)}: the controller's view ${((at - t) / 1000).toFixed(3)} s before this write`;
-    if (t <= floor)
+    const behind = previous !== undefined && !opts.observedTimes && t <= previous.at;
+    if (behind && !times.some((t0) => t0 <= t && givesStatus(podsAt(t0), previous.status)))
       return {
         found: null,
-        untried: `the rules write it from ${view}, older than the controller's previous write (${isoMs(floor)}), so only if its pod informer lagged behind its own writes, which the log cannot tell`,
+        untried: `the rules write it from ${view}, and its previous status (${isoMs(previous.at)}) is what no pods as old as those give: its informer would have gone back, or lagged further than the log shows`,
       };
     return { found: { sync: earlier, verdict: { ...v, message: `${v.message} (planned on ${view})` } }, untried: null };
   }
-  return { found: null, untried: untriedStates(opts, after.length) };
+  return { found: null, untried: untriedStates(opts, times.length) };
+}
+
+/** Whether the status the sync computes counts its pods as `written` does (the fields the pods give). */
+function givesStatus(sync: Sync, written: Record<string, unknown>): boolean {
+  // biome-ignore lint/plugin/double-assertion: PlanStatus has no index signature; read by the names below, as `written` is
+  const s = sync.decision?.entry.status as unknown as Record<string, unknown> | undefined;
+  if (!s || sync.unknown !== null) return false;
+  return ['replicas', 'fullyLabeledReplicas', 'readyReplicas', 'availableReplicas', 'terminatingReplicas'].every((f) => (s[f] ?? 0) === (written[f] ?? 0));
 }
 
 /** Why a window was not searched whole (null: it was, or the log's own times bound it). */
