@@ -7,6 +7,27 @@
 /** The newest minor the table lists: a gate whose range ends here may be known to newer minors too. */
 export const KCM_GATES_NEWEST_MINOR = 36;
 
+/**
+ * What the release notes of 1.37 (CHANGELOG-1.37.md, v1.37.0-alpha.1) say of gates kube-controller-manager
+ * registers: the gates removed and those added. Past KCM_GATES_NEWEST_MINOR these decide before the table.
+ */
+export const KCM_GATES_1_37: { readonly removed: readonly string[]; readonly added: readonly string[] } = {
+  removed: [
+    'APIServerTracing',
+    'AnyVolumeDataSource',
+    'BtreeWatchCache',
+    'ConsistentListFromCache',
+    'OrderedNamespaceDeletion',
+    'RelaxedDNSSearchValidation',
+    'ResilientWatchCacheInitialization',
+    'RetryGenerateName',
+    'SidecarContainers',
+    'StreamingCollectionEncodingToJSON',
+    'StreamingCollectionEncodingToProtobuf',
+  ],
+  added: ['ConsistentListFromCacheSkipTimeoutFallback', 'EtcdRangeStream', 'KubeProxyIPVS'],
+};
+
 /** [first minor, last minor] in which kube-controller-manager knows each gate (AllAlpha and AllBeta are featuregate's own). */
 export const KCM_FEATURE_GATES: Readonly<Record<string, readonly [number, number]>> = {
   APIListChunking: [24, 32],

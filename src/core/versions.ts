@@ -8,7 +8,7 @@ export const OLDEST_MINOR = 24;
 export const NEWEST_MINOR = 37;
 export const NEWEST_VERSION = `1.${NEWEST_MINOR}`;
 
-import { KCM_FEATURE_GATES, KCM_GATES_NEWEST_MINOR } from './kcm-feature-gates.js';
+import { KCM_FEATURE_GATES, KCM_GATES_1_37, KCM_GATES_NEWEST_MINOR } from './kcm-feature-gates.js';
 import type { ControllerKind } from './types.js';
 
 export type GateName = 'PodDeletionCost' | 'LogarithmicScaleDown' | 'DeploymentReplicaSetTerminatingReplicas' | 'StaleControllerConsistencyReplicaSet';
@@ -141,6 +141,8 @@ const ALL_BETA = 'AllBeta';
 /** Whether kube-controller-manager of this minor knows the gate (src/core/kcm-feature-gates.ts). */
 export function kcmKnowsGate(name: string, minor: number): boolean {
   if (name === ALL_ALPHA || name === ALL_BETA) return true;
+  if (minor >= 37 && KCM_GATES_1_37.removed.includes(name)) return false;
+  if (minor >= 37 && KCM_GATES_1_37.added.includes(name)) return true;
   if (!Object.hasOwn(KCM_FEATURE_GATES, name)) return false;
   const [first, last] = KCM_FEATURE_GATES[name];
   // past the table, a gate still known at its newest minor is taken as still known
@@ -174,7 +176,7 @@ export function behaviourFor(minor: number, overrides: Readonly<Record<string, b
     const range = Object.hasOwn(KCM_FEATURE_GATES, unknown) ? KCM_FEATURE_GATES[unknown] : undefined;
     const elsewhere = range
       ? ` (kube-controller-manager 1.${minor} does not know it: ${
-          range[1] === KCM_GATES_NEWEST_MINOR
+          range[1] === KCM_GATES_NEWEST_MINOR && !KCM_GATES_1_37.removed.includes(unknown)
             ? `1.${range[0]} and later do`
             : range[0] === range[1]
               ? `1.${range[0]} does`

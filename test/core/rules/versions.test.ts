@@ -141,6 +141,19 @@ describe("--feature-gates against kube-controller-manager's gates of each minor"
     );
   });
 
+  it('at 1.37 refuses the gates its release notes say were removed, and knows those they add', () => {
+    expect(behaviourFor(36, { SidecarContainers: true }).error).toBeUndefined();
+    expect(behaviourFor(37, { SidecarContainers: true }).error).toBe(
+      'unrecognized feature gate: SidecarContainers (kube-controller-manager 1.37 does not know it: 1.28 to 1.36 do)',
+    );
+    expect(kcmKnowsGate('ConsistentListFromCache', 37)).toBe(false);
+    expect(kcmKnowsGate('KubeProxyIPVS', 36)).toBe(false);
+    expect(behaviourFor(37, { KubeProxyIPVS: false }).error).toBeUndefined();
+    expect(behaviourFor(37, { EtcdRangeStream: true }).warnings).toHaveLength(1);
+    // a gate the notes do not name: known at 1.36, taken as still known
+    expect(kcmKnowsGate('WatchList', 37)).toBe(true);
+  });
+
   it('AllAlpha and AllBeta set every gate of that stage not set by name', () => {
     // 1.34: DeploymentReplicaSetTerminatingReplicas alpha, PodDeletionCost beta, LogarithmicScaleDown GA
     const a = behaviourFor(34, { AllAlpha: true }).behaviour.gates;
