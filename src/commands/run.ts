@@ -26,23 +26,36 @@ function duration(flag: string, text: string): number {
 /** The controllers `run` has, by kube-controller-manager's names. */
 const CONTROLLER_NAMES = [...CONTROLLER_KINDS.map((k) => k.kind.toLowerCase()), 'deployment'];
 
-/** --controllers: a comma list of names, `all` for every one; an unknown name is refused. */
+/**
+ * --controllers as kube-controller-manager reads it: a comma list where `*` (or `all`) is every
+ * controller, NAME enables one and -NAME disables one, a name being either the short one or
+ * kube-controller-manager's own (`replicaset-controller`). An unknown name is refused.
+ */
 export function parseControllers(text: string): Set<string> {
   const names = text
     .split(',')
     .map((n) => n.trim())
     .filter((n) => n !== '');
-  if (names.length === 0) throw new UserError(`invalid --controllers ${JSON.stringify(text)}: expected a comma list of ${CONTROLLER_NAMES.join(', ')} or all`);
-  const out = new Set<string>();
+  const expected = `expected a comma list of ${CONTROLLER_NAMES.join(', ')} (or their kube-controller-manager names, NAME-controller), -NAME to leave one out, or * for all`;
+  if (names.length === 0) throw new UserError(`invalid --controllers ${JSON.stringify(text)}: ${expected}`);
+  const on = new Set<string>();
+  const off = new Set<string>();
   for (const n of names) {
-    if (n === 'all') for (const c of CONTROLLER_NAMES) out.add(c);
-    else if (CONTROLLER_NAMES.includes(n)) out.add(n);
-    else
-      throw new UserError(
-        `invalid --controllers ${JSON.stringify(text)}: unknown controller ${JSON.stringify(n)} (expected ${CONTROLLER_NAMES.join(', ')} or all)`,
-      );
+    const negated = n.startsWith('-');
+    const bare = negated ? n.slice(1) : n;
+    if (bare === '*' || bare === 'all') {
+      if (negated) throw new UserError(`invalid --controllers ${JSON.stringify(text)}: ${JSON.stringify(n)} leaves nothing out (${expected})`);
+      for (const c of CONTROLLER_NAMES) on.add(c);
+      continue;
+    }
+    const short = bare.endsWith('-controller') ? bare.slice(0, -'-controller'.length) : bare;
+    if (!CONTROLLER_NAMES.includes(short)) throw new UserError(`invalid --controllers ${JSON.stringify(text)}: unknown controller ${JSON.stringify(bare)} (${expected})`);
+    (negated ? off : on).add(short);
   }
-  return out;
+  // as kube-controller-manager: -NAME wins over NAME and *, and without * only the names given run
+  for (const c of off) on.delete(c);
+  if (on.size === 0) throw new UserError(`invalid --controllers ${JSON.stringify(text)}: it leaves no controller to run (${expected})`);
+  return on;
 }
 
 export default class Run extends BaseCommand {
@@ -74,7 +87,7 @@ Stops on SIGINT/SIGTERM: takes no new work, finishes the syncs in flight, releas
   static override flags = {
     ...namespaceFlags,
     controllers: Flags.string({
-      description: `which controllers to run, a comma list as kube-controller-manager's --controllers (${CONTROLLER_NAMES.join(', ')}, or all)`,
+      description: `which controllers to run, a comma list as kube-controller-manager's --controllers (${CONTROLLER_NAMES.join(', ')}, their NAME-controller names, -NAME to leave one out, * for all)`,
       default: 'all',
     }),
     ...writerFlags,

@@ -1,4 +1,4 @@
-// run --controllers: a comma list of kube-controller-manager's controller names, `all` for each.
+// run --controllers: a comma list of kube-controller-manager's controller names, * (or all) for each, -NAME to leave one out.
 import { describe, expect, it } from 'vitest';
 import { parseControllers } from '../../src/commands/run.js';
 import { UserError } from '../../src/errors.js';
@@ -14,9 +14,20 @@ describe('run --controllers', () => {
     expect([...parseControllers('replicationcontroller')]).toEqual(['replicationcontroller']);
   });
 
-  it('an unknown name or an empty list is one clear error', () => {
+  it("kube-controller-manager's own names, * for all and -NAME to leave one out", () => {
+    expect([...parseControllers('replicaset-controller,deployment-controller')].sort()).toEqual(['deployment', 'replicaset']);
+    expect([...parseControllers('*,-replicationcontroller')].sort()).toEqual(['deployment', 'replicaset']);
+    expect([...parseControllers('replicaset,-replicaset-controller,deployment')]).toEqual(['deployment']);
+    expect([...parseControllers('*')].sort()).toEqual(['deployment', 'replicaset', 'replicationcontroller']);
+  });
+
+  it('an unknown name, an empty list or one that leaves nothing is one clear error', () => {
     expect(() => parseControllers('replicaset,daemonset')).toThrow(UserError);
     expect(() => parseControllers('replicaset,daemonset')).toThrow('unknown controller "daemonset"');
+    expect(() => parseControllers('*,-daemonset-controller')).toThrow('unknown controller "daemonset-controller"');
     expect(() => parseControllers(',')).toThrow('expected a comma list');
+    expect(() => parseControllers('-*')).toThrow('leaves nothing out');
+    // without *, only the names given run: -NAME alone leaves none
+    expect(() => parseControllers('-deployment-controller')).toThrow('leaves no controller to run');
   });
 });
