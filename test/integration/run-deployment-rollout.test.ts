@@ -3,7 +3,7 @@
 // wrote (its creates and updates of ReplicaSets, read from the audit file) are held against
 // predictRollout's, predicted from the settled state before the change under the sandbox's
 // kubelet (pods ready a moment after they are created, gone a moment after they are deleted).
-// What must hold (docs/deployment-controller.md, "run against the prediction"):
+// What must hold (docs/deployment-controller.md §11):
 // - Recreate: the sizes equal the prediction's, step for step (no step depends on how readiness
 //   is observed: old to 0, then the new one at full size once the old pods are gone);
 // - RollingUpdate: the first sync's writes equal the prediction's first turn (it starts from the
