@@ -121,7 +121,7 @@ async function rollout(replicas: number, strategy: Deployment['spec']['strategy'
   stops.push(stop);
   const sink = new Writable({ write: (_c, _e, cb) => cb() });
   const done = runForeground({
-    ...foregroundOptions(kubeconfig, { namespace: 'default', qps: 1000, burst: 1000, deployment: true }),
+    ...foregroundOptions(kubeconfig, { namespace: 'default', kinds: ['ReplicaSet'], qps: 1000, burst: 1000, deployment: true }),
     signal: stop.signal,
     stream: sink,
   });
