@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
+import { AppsV1Api, CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import { parseAllDocuments } from 'yaml';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runForeground } from '../../src/services/run-foreground.js';
@@ -24,11 +24,18 @@ interface Rule {
 }
 const clusterRules: Rule[] = rbac.find((d) => d.kind === 'ClusterRole').rules;
 const nsRules: Rule[] = rbac.find((d) => d.kind === 'Role').rules;
-const groupOf: Record<string, string> = { pods: '', events: '', replicationcontrollers: '', replicasets: 'apps', leases: 'coordination.k8s.io' };
+const groupOf: Record<string, string> = {
+  pods: '',
+  events: '',
+  replicationcontrollers: '',
+  replicasets: 'apps',
+  deployments: 'apps',
+  leases: 'coordination.k8s.io',
+};
 
 /**
- * Upstream's bootstrap policy for the replicaset-controller and replication-controller service
- * accounts: kubernetes/kubernetes plugin/pkg/auth/authorizer/rbac/bootstrappolicy/controller_policy.go
+ * Upstream's bootstrap policy for the replicaset-controller, replication-controller and
+ * deployment-controller service accounts: kubernetes/kubernetes plugin/pkg/auth/authorizer/rbac/bootstrappolicy/controller_policy.go
  * (buildControllerRoles; eventsRule is create, update, patch on events in "" and events.k8s.io).
  * The finalizers rules matter on clusters with OwnerReferencesPermissionEnforcement: the pods the
  * controller creates and adopts carry blockOwnerDeletion: true, which needs update on the owner's
@@ -46,6 +53,12 @@ const UPSTREAM_POLICY: Rule[] = [
   // both
   { apiGroups: [''], resources: ['pods'], verbs: ['list', 'watch', 'patch', 'create', 'delete'] },
   { apiGroups: ['', 'events.k8s.io'], resources: ['events'], verbs: ['create', 'update', 'patch'] },
+  // deployment-controller
+  { apiGroups: ['extensions', 'apps'], resources: ['deployments'], verbs: ['get', 'list', 'watch', 'update'] },
+  { apiGroups: ['extensions', 'apps'], resources: ['deployments/status'], verbs: ['update'] },
+  { apiGroups: ['extensions', 'apps'], resources: ['deployments/finalizers'], verbs: ['update'] },
+  { apiGroups: ['apps', 'extensions'], resources: ['replicasets'], verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'] },
+  { apiGroups: [''], resources: ['pods'], verbs: ['get', 'list', 'watch', 'update'] },
 ];
 
 /** Every (group, resource, verb) a list of rules grants. */
@@ -64,11 +77,11 @@ let sb: Sandbox | null = null;
 afterAll(async () => sb?.close());
 
 describe('deploy/ manifests', () => {
-  it("the ClusterRole grants upstream's replicaset-controller and replication-controller policy whole, finalizers included", () => {
+  it("the ClusterRole grants upstream's replicaset-, replication- and deployment-controller policy whole, finalizers included", () => {
     const granted = grants(clusterRules);
     const missing = [...grants(UPSTREAM_POLICY)].filter((g) => !granted.has(g));
     expect(missing).toEqual([]);
-    for (const res of ['replicasets/finalizers', 'replicationcontrollers/finalizers'])
+    for (const res of ['replicasets/finalizers', 'replicationcontrollers/finalizers', 'deployments/finalizers'])
       expect(
         [...granted].some((g) => g.endsWith(`|${res}|update`)),
         res,
@@ -143,6 +156,44 @@ describe('deploy/ manifests', () => {
           },
           spec: { containers: [{ name: 'c', image: 'x' }] },
         },
+        // a Deployment to roll out (creates, scales and the status), an orphan ReplicaSet it adopts
+        // and then deletes (revisionHistoryLimit 0), one of its own relabelled to release
+        {
+          apiVersion: 'apps/v1',
+          kind: 'Deployment',
+          metadata: { name: 'api', namespace: 'default', uid: 'deploy-api', generation: 1 },
+          spec: {
+            replicas: 2,
+            revisionHistoryLimit: 0,
+            selector: { matchLabels: { app: 'api' } },
+            template: { metadata: { labels: { app: 'api' } }, spec: { containers: [{ name: 'c', image: 'x' }] } },
+          },
+        },
+        {
+          apiVersion: 'apps/v1',
+          kind: 'ReplicaSet',
+          metadata: { name: 'api-old', namespace: 'default', labels: { app: 'api' }, creationTimestamp: old },
+          spec: {
+            replicas: 0,
+            selector: { matchLabels: { app: 'api' } },
+            template: { metadata: { labels: { app: 'api' } }, spec: { containers: [{ name: 'c', image: 'old' }] } },
+          },
+        },
+        {
+          apiVersion: 'apps/v1',
+          kind: 'ReplicaSet',
+          metadata: {
+            name: 'api-relabelled',
+            namespace: 'default',
+            labels: { app: 'gone' },
+            ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'api', uid: 'deploy-api', controller: true }],
+          },
+          spec: {
+            replicas: 0,
+            selector: { matchLabels: { app: 'gone' } },
+            template: { metadata: { labels: { app: 'gone' } }, spec: { containers: [{ name: 'c', image: 'old' }] } },
+          },
+        },
         {
           apiVersion: 'v1',
           kind: 'ReplicationController',
@@ -163,6 +214,7 @@ describe('deploy/ manifests', () => {
       connection: { kubeconfig: join(dir, 'config') },
       allNamespaces: true,
       kinds: ['ReplicaSet', 'ReplicationController'],
+      deployment: true,
       workers: 2,
       burstReplicas: 500,
       qps: 1000,
@@ -186,6 +238,21 @@ describe('deploy/ manifests', () => {
     expect(code).toBe(0);
     const pods = (await core.listNamespacedPod({ namespace: 'default' })).items;
     expect(pods.find((p) => p.metadata!.name === 'relabelled')!.metadata!.ownerReferences ?? []).toEqual([]);
+    // the deployment controller rolled out, adopted, deleted and released as the scenario says
+    const apps = kc.makeApiClient(AppsV1Api);
+    const rss = (await apps.listNamespacedReplicaSet({ namespace: 'default' })).items;
+    expect(rss.find((r) => r.metadata!.name === 'api-old')).toBeUndefined();
+    expect(rss.find((r) => r.metadata!.name === 'api-relabelled')!.metadata!.ownerReferences ?? []).toEqual([]);
+    const api = rss.filter((r) => r.metadata!.ownerReferences?.[0]?.uid === 'deploy-api');
+    expect(api.map((r) => r.status?.readyReplicas)).toEqual([2]);
+    const verbs = new Set(
+      sb
+        .audit()
+        .filter((a) => a.resource === 'replicasets' || a.resource === 'deployments')
+        .map((a) => `${a.verb} ${a.resource}${a.subresource ? `/${a.subresource}` : ''}`),
+    );
+    for (const v of ['create replicasets', 'patch replicasets', 'delete replicasets', 'update deployments/status', 'watch deployments'])
+      expect(verbs, v).toContain(v);
 
     const ours = sb.audit().filter((a) => a.user === 'sandbox-admin' && a.code < 500);
     const used = new Set<Rule>();
