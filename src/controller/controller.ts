@@ -9,6 +9,7 @@ import { ClusterPlanner } from '../core/plan.js';
 import { controllerRef, isPodReady, podKey } from '../core/pod.js';
 import { defaultControllerRateLimiter } from '../runtime/rate-limiter.js';
 import { labelSelectorAsSelector } from '../core/selector.js';
+import { isInSync } from '../core/sync-decision.js';
 import type { Controller, ControllerKind, OwnerReference, Pod, Tombstone } from '../core/types.js';
 import type { Behaviour } from '../core/versions.js';
 import { WorkQueue } from '../runtime/workqueue.js';
@@ -305,7 +306,7 @@ export class ReplicaSetController {
       if (!this.expectations.satisfiedExpectations(key)) return false;
       const planner = this.plannerFor(obj);
       const c = planner.controllers.find((x) => x.metadata.uid === obj.metadata.uid)!;
-      if (!planner.planController(c).entry.inSync) return false;
+      if (!isInSync(planner.planController(c))) return false;
     }
     return true;
   }

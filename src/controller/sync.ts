@@ -9,7 +9,8 @@
 
 import { controllerKey, namespaceOf } from '../core/controller.js';
 import { SLOW_START_INITIAL_BATCH_SIZE } from '../core/manage.js';
-import { statusAfterManageError, victimsOf, type ClusterPlanner, type SyncDecision } from '../core/plan.js';
+import type { ClusterPlanner } from '../core/plan.js';
+import { deletesOf, managesReplicas, statusAfterManageError, victimsOf, type SyncDecision } from '../core/sync-decision.js';
 import { podKey } from '../core/pod.js';
 import { adoptPatch, podFromTemplate, releasePatch } from '../core/pod-template.js';
 import { writtenStatus, type ComputedStatus } from '../core/status.js';
@@ -70,7 +71,7 @@ class AggregateSyncError extends Error {
  * the API server's answers change what upstream would count (an adopted pod already gone), the
  * planner's rules are asked again for the claimed pods that resulted, at the decision's `now`.
  * The steps before (get the controller from the cache, expectations satisfied?, list the
- * candidate pods) are the caller's and the planner's: `decision.manages` carries rsNeedsSync.
+ * candidate pods) are the caller's and the planner's: `decision.skip` carries rsNeedsSync.
  */
 export async function syncController(planner: ClusterPlanner, decision: SyncDecision, deps: SyncDeps): Promise<SyncOutcome> {
   const actions: ActionOutcome[] = [];
@@ -98,7 +99,7 @@ export async function syncController(planner: ClusterPlanner, decision: SyncDeci
   if (claimErrors.length) return outcome({ error: new AggregateSyncError(claimErrors) });
 
   const d = planner.afterClaims(decision, claimed);
-  const manageError = d.manages ? await manageReplicas(d, deps, record) : null;
+  const manageError = managesReplicas(d) ? await manageReplicas(d, deps, record) : null;
   if (isFenced(manageError)) throw manageError; // no status write either
 
   const { status, write } = calculateStatus(d, manageError, deps.behaviour);
@@ -266,7 +267,7 @@ async function manageReplicas(d: SyncDecision, deps: SyncDeps, record: (a: Actio
   if (victims.length > 0) {
     deps.expectations?.expectDeletions(key, victims.map(podKey));
     // each delete carries the ranking reason the decision gave it, for the logs and the report
-    const reasons = new Map(d.entry.delete.map((v) => [v.name, { code: v.reason, message: v.message }]));
+    const reasons = new Map(deletesOf(d).map((v) => [v.name, { code: v.reason, message: v.message }]));
     const errors: Error[] = [];
     await Promise.all(
       victims.map(async (pod) => {

@@ -143,6 +143,12 @@ export function isBeingDeleted(c: Controller): boolean {
   return !!c.metadata.deletionTimestamp;
 }
 
+/** Whether the pod template has a label: RealPodControl refuses to create pods from one without ("unable to create pods, no labels"). */
+export function templateHasLabels(c: Controller): boolean {
+  const labels = c.spec.template?.metadata?.labels;
+  return !!labels && Object.keys(labels).length > 0;
+}
+
 /** apiVersion and kind written into owner references and adopt patches. */
 export function ownerGroupVersion(kind: ControllerKind): { apiVersion: string; kind: ControllerKind } {
   return { apiVersion: apiVersionOf(controllerKindInfo(kind)), kind };

@@ -3,11 +3,12 @@
 
 import { desiredReplicas, minReadySeconds, namespaceOf, isControllerKind } from './controller.js';
 import type { ExplainModel, ExplainPodRow, PodOutcome } from './explain-types.js';
-import type { PodDecision, WhatIf } from './plan-types.js';
-import type { ClusterPlanner, SyncDecision } from './plan.js';
+import type { PlanController, PodDecision, WhatIf } from './plan-types.js';
+import type { ClusterPlanner } from './plan.js';
 import { controllerRef, POD_DELETION_COST_ANNOTATION, parseDeletionCost } from './pod.js';
 import { rankFacts } from './rank.js';
 import { currentStatus } from './status.js';
+import type { SyncDecision } from './sync-decision.js';
 import { formatTime } from './time.js';
 import type { Controller } from './types.js';
 
@@ -17,17 +18,22 @@ export function podOutcome(decision: PodDecision, deleted: boolean): PodOutcome 
   return decision === 'adopt' ? 'adopt+delete' : 'delete';
 }
 
+/**
+ * The story of `original` from its sync's decision and that decision's plan entry (the plan's
+ * projection of it), both made once by the planner; `original` is the object as read (before a what-if).
+ */
 export function buildExplainModel(
   planner: ClusterPlanner,
   original: Controller,
-  nowMs: number,
+  detail: SyncDecision,
+  entry: PlanController,
   kubernetesVersion: string,
   whatIf: WhatIf | null = null,
 ): ExplainModel {
-  const detail: SyncDecision = planner.planController(original);
   const c = detail.controller;
+  const nowMs = detail.now;
   const perNode = detail.perNode.size ? detail.perNode : planner.relatedPodsPerNode(c);
-  const deleteIndex = new Map(detail.entry.delete.map((d, i) => [d.uid, i]));
+  const deleteIndex = new Map(entry.delete.map((d, i) => [d.uid, i]));
   const rows: ExplainPodRow[] = detail.claims.map((d, i) => {
     const f = rankFacts(d.pod, i, perNode.get(d.pod.spec?.nodeName ?? '') ?? 0, nowMs);
     const raw = d.pod.metadata.annotations?.[POD_DELETION_COST_ANNOTATION] ?? null;
@@ -85,6 +91,6 @@ export function buildExplainModel(
       terminatingReplicas: before.terminatingReplicas,
       conditions: before.conditions.map((x) => ({ type: x.type, status: x.status, reason: x.reason, message: x.message })),
     },
-    plan: detail.entry,
+    plan: entry,
   };
 }

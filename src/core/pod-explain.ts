@@ -6,8 +6,9 @@
 import { desiredReplicas, namespaceOf } from './controller.js';
 import { choosePodsToDelete } from './manage.js';
 import { deleteMessage } from './messages.js';
-import { ClusterPlanner, type PlanOptions, type SyncDecision } from './plan.js';
-import { PLAN_API_VERSION, type PlanController } from './plan-types.js';
+import { ClusterPlanner, type PlanOptions } from './plan.js';
+import { deletesOf, type SyncDecision } from './sync-decision.js';
+import { PLAN_API_VERSION } from './plan-types.js';
 import { orphanOf } from './pod-explain-orphan.js';
 import type { DeletionCase, KeepCost, PodDeletion, PodExplanation, PodExplanationController, PodExplanationOwner } from './pod-explain-types.js';
 import { controllerRef, deletionCost, isPodReady, POD_DELETION_COST_ANNOTATION } from './pod.js';
@@ -48,7 +49,7 @@ export function buildPodExplanation(input: PodExplainInput): PodExplanation {
   const listing = listingControllers(base, pod);
   const counting = listing.filter((d) => d.claimed.some((p) => p.metadata.uid === uid));
   const { shown, whatIf } = scaledWhatIf(input, listing, counting, notes);
-  const controllers = shown.map((d) => controllerEntry(d.entry, uid));
+  const controllers = shown.map((d) => controllerEntry(d, uid));
   const owner = ownerOf(base, pod);
   const deletion = podDeletion(base, counting, whatIf, pod, options, notes);
 
@@ -85,7 +86,7 @@ function listingControllers(base: ClusterPlanner, pod: Pod): SyncDecision[] {
     const selects = sel.ok && sel.selector.matches(pod.metadata.labels);
     if (!selects && controllerRef(pod)?.uid !== c.metadata.uid) continue;
     const d = base.planController(c);
-    if (d.entry.pods.some((p) => p.uid === uid)) listing.push(d);
+    if (d.claims.some((p) => p.pod.metadata.uid === uid)) listing.push(d);
   }
   return listing;
 }
@@ -159,18 +160,20 @@ function podDeletion(
   };
 }
 
-function controllerEntry(e: PlanController, podUid: string): PodExplanationController {
-  const p = e.pods.find((x) => x.uid === podUid)!;
-  const i = e.delete.findIndex((x) => x.uid === podUid);
+/** What one controller's decision does to the pod: its claim, and its place in the deletions. */
+function controllerEntry(d: SyncDecision, podUid: string): PodExplanationController {
+  const p = d.claims.find((x) => x.pod.metadata.uid === podUid)!;
+  const deletes = deletesOf(d);
+  const i = deletes.findIndex((x) => x.uid === podUid);
   return {
-    kind: e.kind,
-    namespace: e.namespace,
-    name: e.name,
-    uid: e.uid,
+    kind: d.controller.kind,
+    namespace: namespaceOf(d.controller),
+    name: d.controller.metadata.name,
+    uid: d.controller.metadata.uid,
     decision: p.decision,
     reason: p.reason,
     message: p.message,
-    delete: i < 0 ? null : { order: i + 1, reason: e.delete[i].reason, message: e.delete[i].message },
+    delete: i < 0 ? null : { order: i + 1, reason: deletes[i].reason, message: deletes[i].message },
   };
 }
 

@@ -6,7 +6,7 @@
 import { filedUnder, type CandidatePods } from '../core/candidate-pods.js';
 import { controllerRef } from '../core/pod.js';
 import { indexableTerms, labelSelectorAsSelector, selectorFromSet, type Selector } from '../core/selector.js';
-import type { SyncDecision } from '../core/plan.js';
+import type { SyncDecision } from '../core/sync-decision.js';
 import type { Pod, ReplicaSet, ReplicationController } from '../core/types.js';
 import type { Behaviour } from '../core/versions.js';
 import type { CauseStep, HistoryControllerRef } from './types.js';

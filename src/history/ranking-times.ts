@@ -3,7 +3,7 @@
 // decides, so a pod moves to the next bucket when its age crosses a power of two nanoseconds.
 // Pure: the times come from the decision's own facts.
 
-import type { SyncDecision } from '../core/plan.js';
+import type { SyncDecision } from '../core/sync-decision.js';
 
 /** How many evaluation times of one window a delete is ranked at, at most. */
 export const MAX_RANKING_TIMES = 32;

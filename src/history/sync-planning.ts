@@ -3,7 +3,9 @@
 // time. Pure: the state and the times come in, the decisions go out.
 
 import { emptySnapshot } from '../core/controller.js';
-import { ClusterPlanner, type SyncDecision } from '../core/plan.js';
+import { ClusterPlanner } from '../core/plan.js';
+import { writtenStatus } from '../core/status.js';
+import type { SyncDecision } from '../core/sync-decision.js';
 import type { ControllerKind } from '../core/types.js';
 import type { Behaviour } from '../core/versions.js';
 import { JOURNAL_MS, type NamespaceState, type Sync, type WrittenStatus } from './journal-state.js';
@@ -215,7 +217,7 @@ export function statusOnEarlierPods(
 /** Whether the status the sync computes counts its pods as `written` does (the fields the pods give). */
 function givesStatus(sync: Sync, written: Record<string, unknown>): boolean {
   // biome-ignore lint/plugin/double-assertion: PlanStatus has no index signature; read by the names below, as `written` is
-  const s = sync.decision?.entry.status as unknown as Record<string, unknown> | undefined;
+  const s = (sync.decision ? writtenStatus(sync.decision.status) : undefined) as unknown as Record<string, unknown> | undefined;
   if (!s || sync.unknown !== null) return false;
   return ['replicas', 'fullyLabeledReplicas', 'readyReplicas', 'availableReplicas', 'terminatingReplicas'].every((f) => (s[f] ?? 0) === (written[f] ?? 0));
 }

@@ -2,7 +2,8 @@
 // status) against the decision the rules take in that sync. Pure, as the replay that asks for it.
 
 import { desiredReplicas } from '../core/controller.js';
-import type { SyncDecision } from '../core/plan.js';
+import { writtenStatus } from '../core/status.js';
+import { deletesOf, type SyncDecision } from '../core/sync-decision.js';
 import { compareForDeletion } from '../core/rank.js';
 import type { Behaviour } from '../core/versions.js';
 import type { Sync } from './journal-state.js';
@@ -16,11 +17,11 @@ export interface Verdict {
 }
 
 export function createVerdict(sync: Sync, d: SyncDecision, pod: string | null): Verdict {
-  const had = d.entry.replicas.current;
+  const had = d.currentReplicas;
   const wants = desiredReplicas(d.controller);
   const n = sync.creates + 1; // counted by controllerWrite once the write is explained
   const what = `created pod ${pod ?? '(name not logged)'}`;
-  if (!d.manages) return { ok: false, reason: null, message: `${what}, but the rules manage no replicas in this sync (${d.entry.skip?.message ?? 'skipped'})` };
+  if (d.skip) return { ok: false, reason: null, message: `${what}, but the rules manage no replicas in this sync (${d.skip.message})` };
   if (n <= d.create.count) {
     return {
       ok: true,
@@ -32,7 +33,7 @@ export function createVerdict(sync: Sync, d: SyncDecision, pod: string | null): 
 }
 
 export function deleteVerdict(d: SyncDecision, pod: string, behaviour: Behaviour): Verdict {
-  const victims = d.entry.delete;
+  const victims = deletesOf(d);
   const v = victims.find((x) => x.name === pod);
   if (v) return { ok: true, reason: v.reason, message: `deleted pod ${pod}: ${v.message}` };
   // A kept pod that does not rank after some victim is as good a victim. Equal on every
@@ -67,12 +68,12 @@ export function deleteVerdict(d: SyncDecision, pod: string, behaviour: Behaviour
   return {
     ok: false,
     reason: null,
-    message: `deleted pod ${pod}, which the rules keep: ${instead} (replicas ${desiredReplicas(d.controller)}, had ${d.entry.replicas.current})`,
+    message: `deleted pod ${pod}, which the rules keep: ${instead} (replicas ${desiredReplicas(d.controller)}, had ${d.currentReplicas})`,
   };
 }
 
 export function claimVerdict(d: SyncDecision, pod: string, want: 'adopt' | 'release'): Verdict {
-  const claim = d.entry.pods.find((p) => p.name === pod);
+  const claim = d.claims.find((p) => p.pod.metadata.name === pod);
   if (claim?.decision === want) return { ok: true, reason: claim.reason, message: `${want === 'adopt' ? 'adopted' : 'released'} pod ${pod}: ${claim.message}` };
   const instead = claim ? `the rules ${claim.decision} it (${claim.reason}: ${claim.message})` : 'the rules do not consider it';
   return { ok: false, reason: null, message: `${want === 'adopt' ? 'adopted' : 'released'} pod ${pod}, but ${instead}` };
@@ -80,7 +81,7 @@ export function claimVerdict(d: SyncDecision, pod: string, want: 'adopt' | 'rele
 
 export function statusVerdict(d: SyncDecision, written: Record<string, unknown> | undefined, retry = false): Verdict {
   // biome-ignore lint/plugin/double-assertion: PlanStatus has no index signature; its fields are read by the names in `fields`, as `written` is
-  const s = d.entry.status as unknown as Record<string, unknown>;
+  const s = writtenStatus(d.status) as unknown as Record<string, unknown>;
   const w = written ?? {};
   const text = (o: Record<string, unknown>) =>
     `replicas ${o.replicas ?? 0}, ready ${o.readyReplicas ?? 0}, available ${o.availableReplicas ?? 0}, observedGeneration ${o.observedGeneration ?? 0}`;

@@ -22,7 +22,8 @@ export interface ControllerStory {
 
 /** explain NAME, rs/NAME, rc/NAME, deploy/NAME: the plan of one controller (or one Deployment's ReplicaSets). */
 export async function explainController(src: SourceOptions, model: ModelOptions, target: Target, io: PlanIO): Promise<ControllerStory> {
-  const ctx = await preparePlan(src, model, [target], io);
+  // the stories tell the decisions the plan shows
+  const ctx = await preparePlan(src, { ...model, keepDecisions: true }, [target], io);
   // one controller, or the ReplicaSets of one Deployment: in one namespace either way
   const namespaces = [...new Set(ctx.selected.map((c) => c.metadata.namespace ?? 'default'))].sort();
   if (namespaces.length > 1 || (target.kind !== 'Deployment' && ctx.selected.length > 1)) {

@@ -10,8 +10,10 @@ import { buildExplainModel } from '../core/explain.js';
 import type { ExplainModel } from '../core/explain-types.js';
 import { controllerRef } from '../core/pod.js';
 import { firstNames } from '../core/messages.js';
-import { ClusterPlanner, type SyncDecision } from '../core/plan.js';
+import { ClusterPlanner } from '../core/plan.js';
+import type { SyncDecision } from '../core/sync-decision.js';
 import type { Plan, WhatIf } from '../core/plan-types.js';
+import { entryKey } from '../core/plan-compare.js';
 import { parseSelectorString } from '../core/selector.js';
 import { formatTime, humanDuration, parseTime } from '../core/time.js';
 import type { Controller, ControllerKind, Snapshot } from '../core/types.js';
@@ -38,7 +40,7 @@ export interface ModelOptions extends BehaviourOptions {
   now?: string;
   replicas?: number;
   burstReplicas?: number;
-  /** Keep the decisions behind the plan, for a sync that carries them out (reconcile). */
+  /** Keep the decisions behind the plan, for a sync that carries them out (reconcile) or a story that tells them (explain). */
   keepDecisions?: boolean;
 }
 
@@ -443,7 +445,7 @@ export async function preparePlan(
  * Deployment's tree (one per Deployment uid) with the stories in the tree's order, new first.
  */
 export function explainModels(ctx: PlanContext, target: Target): { models: ExplainModel[]; trees: DeploymentTree[] } {
-  const models = ctx.selected.map((c) => buildExplainModel(ctx.planner, c, ctx.nowMs, ctx.behaviour.version, ctx.plan.whatIf ?? null));
+  const models = ctx.selected.map((c) => explainModelOf(ctx, c));
   if (target.kind !== 'Deployment') return { models, trees: [] };
   const trees = buildDeploymentTrees(
     target.name,
@@ -451,4 +453,13 @@ export function explainModels(ctx: PlanContext, target: Target): { models: Expla
   );
   const byName = new Map(models.map((m) => [m.name, m]));
   return { models: trees.flatMap((t) => t.replicaSets.map((r) => byName.get(r.name)!)), trees };
+}
+
+/** The story of one planned controller: its kept decision (keepDecisions) and its entry of the plan. */
+export function explainModelOf(ctx: PlanContext, c: Controller): ExplainModel {
+  const key = entryKey({ kind: c.kind, namespace: namespaceOf(c), name: c.metadata.name });
+  const i = ctx.plan.controllers.findIndex((e) => entryKey(e) === key);
+  const decision = ctx.decisions[i];
+  if (i < 0 || !decision) throw new Error(`internal error: the plan of ${key} was prepared without its decision (keepDecisions)`);
+  return buildExplainModel(ctx.planner, c, decision, ctx.plan.controllers[i], ctx.behaviour.version, ctx.plan.whatIf ?? null);
 }

@@ -7,7 +7,7 @@ import { hostname } from 'node:os';
 import { KubeControllerAPI, userAgentFor } from '../cluster/controller-api.js';
 import { InterruptedError, interruptible, type ActionOutcome, type ControllerAPI } from '../runtime/api.js';
 import { syncController, type SyncOutcome } from '../controller/sync.js';
-import type { SyncDecision } from '../core/plan.js';
+import type { SyncDecision } from '../core/sync-decision.js';
 import type { Plan, PlanController } from '../core/plan-types.js';
 import { TokenBucket } from '../runtime/rate-limiter.js';
 import { realClock } from '../runtime/clock.js';
@@ -91,7 +91,7 @@ async function syncRound(
   outcomes: Map<string, ControllerOutcome>,
 ): Promise<void> {
   const decisions = new Map<string, SyncDecision>();
-  for (const d of ctx.decisions) decisions.set(entryKey(d.entry), d);
+  for (const d of ctx.decisions) decisions.set(controllerEntryKey(d.controller), d);
   let next = 0;
   const worker = async () => {
     while (next < pending.length && !opts.signal?.aborted) {
@@ -316,7 +316,7 @@ async function converge(
 function followUps(ctx: PlanContext, outcomes: Map<string, ControllerOutcome>, left: Set<string>, conv: ConvergeOptions) {
   const written = writtenPods(outcomes);
   const pods = new Map(ctx.snapshot.pods.map((p) => [`${p.metadata.namespace ?? 'default'}/${p.metadata.name}`, p]));
-  const controllers = new Map(ctx.decisions.map((d) => [entryKey(d.entry), d.controller]));
+  const controllers = new Map(ctx.decisions.map((d) => [controllerEntryKey(d.controller), d.controller]));
   const next: PlanController[] = [];
   const waiting: [PlanController, Unsettled][] = [];
   let requeueMs = Infinity;

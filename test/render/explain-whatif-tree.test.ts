@@ -3,11 +3,10 @@
 // planner, as the command builds them.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildExplainModel } from '../../src/core/explain.js';
 import { makeChalk } from '../../src/render/color.js';
 import { renderDeploymentTree } from '../../src/render/deployment-tree.js';
 import { renderExplain } from '../../src/render/explain.js';
-import { explainModels, preparePlan } from '../../src/services/plan-service.js';
+import { explainModelOf, explainModels, preparePlan } from '../../src/services/plan-service.js';
 
 const plain = makeChalk(0);
 const examples = join(import.meta.dirname, '..', '..', 'examples');
@@ -16,11 +15,11 @@ const noProgress = { update: () => {}, done: () => {} };
 async function explainOf(file: string, target: { kind: 'ReplicaSet' | 'Deployment' | null; name: string }, replicas?: number) {
   const ctx = await preparePlan(
     { filename: [join(examples, file)], allNamespaces: true, connection: {} },
-    { now: '2026-01-01T00:00:00Z', replicas },
+    { now: '2026-01-01T00:00:00Z', replicas, keepDecisions: true },
     [target],
     { progress: noProgress },
   );
-  const models = ctx.selected.map((c) => buildExplainModel(ctx.planner, c, ctx.nowMs, ctx.behaviour.version, ctx.plan.whatIf ?? null));
+  const models = ctx.selected.map((c) => explainModelOf(ctx, c));
   return { ctx, models };
 }
 
@@ -79,5 +78,20 @@ describe('explain deploy/NAME: a Deployment header and a tree', () => {
     expect(deleted).toHaveLength(2);
     expect(deleted[0]).toMatch(/^ {2}[├└]─Pod\/checkout-6b8d-\S+ +delete +#\d +\w+$/);
     expect(table.at(-1)).toMatch(/^ {2}└─Pod\//);
+  });
+});
+
+describe('explain tells the decision the plan shows', () => {
+  it('the story holds the plan’s own entry (one decision, projected once), and the decisions must be kept', async () => {
+    const { ctx, models } = await explainOf('deployment-rollout.yaml', { kind: 'ReplicaSet', name: 'checkout-6b8d' }, 1);
+    expect(ctx.plan.controllers).toHaveLength(1);
+    expect(models[0].plan).toBe(ctx.plan.controllers[0]);
+    const bare = await preparePlan(
+      { filename: [join(examples, 'deployment-rollout.yaml')], allNamespaces: true, connection: {} },
+      { now: '2026-01-01T00:00:00Z' },
+      [{ kind: 'ReplicaSet', name: 'checkout-6b8d' }],
+      { progress: noProgress },
+    );
+    expect(() => explainModelOf(bare, bare.selected[0])).toThrow(/prepared without its decision \(keepDecisions\)/);
   });
 });

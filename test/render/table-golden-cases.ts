@@ -9,12 +9,11 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildExplainModel } from '../../src/core/explain.js';
 import { makeChalk } from '../../src/render/color.js';
 import { renderDiffTable } from '../../src/render/diff-table.js';
 import { renderExplain } from '../../src/render/explain.js';
 import { type Cell, type Column, renderTable } from '../../src/render/text.js';
-import { preparePlan } from '../../src/services/plan-service.js';
+import { explainModelOf, preparePlan } from '../../src/services/plan-service.js';
 import type { Progress } from '../../src/services/progress.js';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -24,7 +23,7 @@ const color = makeChalk(1);
 const noProgress: Progress = { update: () => {}, done: () => {} };
 
 async function plan(file: string, replicas?: number) {
-  return preparePlan({ filename: [file], allNamespaces: true, connection: {} }, { now: NOW, replicas }, [], { progress: noProgress });
+  return preparePlan({ filename: [file], allNamespaces: true, connection: {} }, { now: NOW, replicas, keepDecisions: true }, [], { progress: noProgress });
 }
 
 /** The diff table in its variants: plain, colour, wide, no headers, cut to a terminal width. */
@@ -55,7 +54,7 @@ async function explainCases(name: string, file: string, out: Record<string, stri
   for (const replicas of [undefined, 1]) {
     const ctx = await plan(file, replicas);
     for (const c of ctx.selected.slice(0, limit)) {
-      const model = buildExplainModel(ctx.planner, c, ctx.nowMs, ctx.behaviour.version, ctx.plan.whatIf ?? null);
+      const model = explainModelOf(ctx, c);
       const id = `${name} explain ${c.kind}/${c.metadata.namespace}/${c.metadata.name}${replicas === undefined ? '' : ` --replicas ${replicas}`}`;
       out[`${id} width 80`] = renderExplain(model, { chalk: plain, width: 80 });
       out[`${id} width 140 colour`] = renderExplain(model, { chalk: color, width: 140 });

@@ -9,6 +9,12 @@ import type { Deployment, DeploymentDecision } from './types.js';
 /** One entry of the plan's `deployments`: the decision without its request list. */
 export type PlanDeployment = Omit<DeploymentDecision, 'writes' | 'path'>;
 
+/** The plan's entry of a Deployment: its sync's decision as the contract prints it (the requests and the path left out). */
+export function planDeploymentOf(decision: DeploymentDecision): PlanDeployment {
+  const { writes: _w, path: _p, ...entry } = decision;
+  return entry;
+}
+
 export interface DeploymentPlanOptions {
   nowMs: number;
   behaviour: Behaviour;
@@ -25,18 +31,14 @@ export function planDeployments(snapshot: Snapshot, opts: DeploymentPlanOptions)
   for (const d of snapshot.deployments) {
     if (opts.include && !opts.include(d)) continue;
     const ns = d.metadata.namespace ?? 'default';
-    const {
-      writes: _w,
-      path: _p,
-      ...entry
-    } = decideDeployment({
+    const decision = decideDeployment({
       deployment: d,
       replicaSets: rss.get(ns) ?? [],
       pods: pods.get(ns) ?? [],
       nowMs: opts.nowMs,
       behaviour: opts.behaviour,
     });
-    out.push(entry);
+    out.push(planDeploymentOf(decision));
   }
   return out.sort((a, b) => (a.namespace < b.namespace ? -1 : a.namespace > b.namespace ? 1 : a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }

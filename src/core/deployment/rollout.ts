@@ -9,6 +9,7 @@ import { ClusterPlanner } from '../plan.js';
 import { PLAN_API_VERSION } from '../plan-types.js';
 import { availableAtMs, controllerRef, isPodReady } from '../pod.js';
 import { writtenStatus } from '../status.js';
+import { deletesOf } from '../sync-decision.js';
 import { formatTime } from '../time.js';
 import type { Pod, ReplicaSet } from '../types.js';
 import type { Behaviour } from '../versions.js';
@@ -234,7 +235,7 @@ class World {
         this.steps.push({ at, controller: 'replicaset', replicaSet: rs.metadata.name, verb: 'create', pods: decision.create.count });
         wrote = true;
       }
-      for (const victim of decision.entry.delete) {
+      for (const victim of deletesOf(decision)) {
         const pod = this.pods.get(victim.name);
         if (!pod) continue;
         this.deletePod(pod, nowMs);

@@ -70,7 +70,8 @@ export function planFrame(snapshot: Snapshot, o: FrameOptions): PlanFrame {
       const key = `${c.kind}/${c.namespace}/${c.name}`;
       if (models.has(key)) return models.get(key)!;
       const found = planner.find(c.kind, c.namespace, c.name)[0];
-      const model = found ? buildExplainModel(planner, found, o.nowMs, o.behaviour.version) : null;
+      // decided again on demand, on this frame's planner (same snapshot, same now): a frame keeps no decisions
+      const model = found ? buildExplainModel(planner, found, planner.planController(found), c, o.behaviour.version) : null;
       models.set(key, model);
       return model;
     },
