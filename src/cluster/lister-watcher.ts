@@ -73,7 +73,9 @@ export class ApiListerWatcher implements ListerWatcher {
     };
     const request = new WatchRequest();
     const done = (err: unknown) => {
-      if (!request.stopped) events.onDone(this.watchEnd(err));
+      if (request.stopped) return;
+      request.stop();
+      events.onDone(this.watchEnd(err));
     };
     new Watch(request.kubeConfigView(this.conn.kc))
       .watch(
