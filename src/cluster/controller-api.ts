@@ -23,6 +23,10 @@ import {
   type CoreV1Event,
   type KubeConfig,
   type ObservableMiddleware,
+  type V1Deployment,
+  type V1Pod,
+  type V1ReplicaSet,
+  type V1ReplicationController,
 } from '@kubernetes/client-node';
 // Not re-exported by the package root; the models carry Date objects and need it both ways.
 import { ObjectSerializer } from '@kubernetes/client-node/dist/serializer.js';
@@ -102,8 +106,17 @@ function toWire<T>(obj: T, type: string): unknown {
   return ObjectSerializer.serialize(obj, type);
 }
 
-function fromWire<T>(obj: unknown, type: string): T {
-  return ObjectSerializer.deserialize(obj, type) as T;
+/** The client-node models the writes send, by the name ObjectSerializer knows them by. */
+interface WireModels {
+  V1Pod: V1Pod;
+  V1ReplicaSet: V1ReplicaSet;
+  V1ReplicationController: V1ReplicationController;
+  V1Deployment: V1Deployment;
+  CoreV1Event: CoreV1Event;
+}
+
+function fromWire<K extends keyof WireModels>(obj: unknown, type: K): WireModels[K] {
+  return ObjectSerializer.deserialize(obj, type);
 }
 
 export class KubeControllerAPI implements ControllerAPI, DeploymentControllerAPI {
@@ -229,7 +242,7 @@ export class KubeControllerAPI implements ControllerAPI, DeploymentControllerAPI
 
   async createPod(namespace: string, pod: Pod): Promise<Pod> {
     const body = fromWire(pod, 'V1Pod');
-    const created = await this.call('create', 'pods', true, (o) => this.core.createNamespacedPod({ namespace, body: body as never, dryRun: this.dryRun }, o));
+    const created = await this.call('create', 'pods', true, (o) => this.core.createNamespacedPod({ namespace, body, dryRun: this.dryRun }, o));
     return toWire(created, 'V1Pod') as Pod;
   }
 
@@ -261,13 +274,13 @@ export class KubeControllerAPI implements ControllerAPI, DeploymentControllerAPI
     if (kind === 'ReplicaSet') {
       const body = fromWire({ apiVersion: 'apps/v1', kind: 'ReplicaSet', ...obj }, 'V1ReplicaSet');
       const out = await this.call('update', 'replicasets/status', true, (o) =>
-        this.apps.replaceNamespacedReplicaSetStatus({ namespace, name, body: body as never, dryRun: this.dryRun }, o),
+        this.apps.replaceNamespacedReplicaSetStatus({ namespace, name, body, dryRun: this.dryRun }, o),
       );
       return toWire(out, 'V1ReplicaSet') as ControllerObject;
     }
     const body = fromWire({ apiVersion: 'v1', kind: 'ReplicationController', ...obj }, 'V1ReplicationController');
     const out = await this.call('update', 'replicationcontrollers/status', true, (o) =>
-      this.core.replaceNamespacedReplicationControllerStatus({ namespace, name, body: body as never, dryRun: this.dryRun }, o),
+      this.core.replaceNamespacedReplicationControllerStatus({ namespace, name, body, dryRun: this.dryRun }, o),
     );
     return toWire(out, 'V1ReplicationController') as ControllerObject;
   }
@@ -284,16 +297,14 @@ export class KubeControllerAPI implements ControllerAPI, DeploymentControllerAPI
 
   async createReplicaSet(namespace: string, rs: ReplicaSet): Promise<ReplicaSet> {
     const body = fromWire({ apiVersion: 'apps/v1', kind: 'ReplicaSet', ...rs }, 'V1ReplicaSet');
-    const out = await this.call('create', 'replicasets', true, (o) =>
-      this.apps.createNamespacedReplicaSet({ namespace, body: body as never, dryRun: this.dryRun }, o),
-    );
+    const out = await this.call('create', 'replicasets', true, (o) => this.apps.createNamespacedReplicaSet({ namespace, body, dryRun: this.dryRun }, o));
     return toWire(out, 'V1ReplicaSet') as ReplicaSet;
   }
 
   async updateReplicaSet(namespace: string, rs: ReplicaSet): Promise<ReplicaSet> {
     const body = fromWire({ apiVersion: 'apps/v1', kind: 'ReplicaSet', ...rs }, 'V1ReplicaSet');
     const out = await this.call('update', 'replicasets', true, (o) =>
-      this.apps.replaceNamespacedReplicaSet({ namespace, name: rs.metadata.name, body: body as never, dryRun: this.dryRun }, o),
+      this.apps.replaceNamespacedReplicaSet({ namespace, name: rs.metadata.name, body, dryRun: this.dryRun }, o),
     );
     return toWire(out, 'V1ReplicaSet') as ReplicaSet;
   }
@@ -310,7 +321,7 @@ export class KubeControllerAPI implements ControllerAPI, DeploymentControllerAPI
   async updateDeploymentStatus(namespace: string, d: Deployment): Promise<Deployment> {
     const body = fromWire({ apiVersion: 'apps/v1', kind: 'Deployment', ...d }, 'V1Deployment');
     const out = await this.call('update', 'deployments/status', true, (o) =>
-      this.apps.replaceNamespacedDeploymentStatus({ namespace, name: d.metadata.name, body: body as never, dryRun: this.dryRun }, o),
+      this.apps.replaceNamespacedDeploymentStatus({ namespace, name: d.metadata.name, body, dryRun: this.dryRun }, o),
     );
     return toWire(out, 'V1Deployment') as Deployment;
   }
@@ -436,7 +447,7 @@ export class KubeControllerAPI implements ControllerAPI, DeploymentControllerAPI
       }
       if (out === undefined) {
         const { resourceVersion: _rv, ...metadata } = action.event.metadata; // a create carries none
-        const body = fromWire<CoreV1Event>({ apiVersion: 'v1', kind: 'Event', ...action.event, metadata }, 'CoreV1Event');
+        const body = fromWire({ apiVersion: 'v1', kind: 'Event', ...action.event, metadata }, 'CoreV1Event');
         out = await this.call('create', 'events', true, (o) => this.core.createNamespacedEvent({ namespace, body, dryRun: this.dryRun }, o), true);
       }
       this.correlator.updateState(toWire(out, 'CoreV1Event') as CoreEvent);

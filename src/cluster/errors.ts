@@ -42,6 +42,34 @@ export class ClusterError extends UserError {
   }
 }
 
+/**
+ * The resourceVersion (or continue token) asked for is no longer served: 410 Gone, reason Expired
+ * (client-go's IsResourceExpired / IsGone). A list pager then lists at once, a reflector relists.
+ */
+export class ResourceExpiredError extends ClusterError {
+  constructor(message: string, reason: ClusterErrorReason = 'unexpected') {
+    super(message, reason, 410);
+  }
+}
+
+/**
+ * A failure whose answer carried Retry-After (client-go's SuggestsClientDelay): whoever retries
+ * waits at least retryAfterMs. Its message and reason are the failure's own.
+ */
+export class RetryAfterError extends ClusterError {
+  constructor(
+    failure: ClusterError,
+    readonly retryAfterMs: number,
+  ) {
+    super(failure.message, failure.reason, failure.status);
+  }
+}
+
+/** How long a failure asks its retrier to wait (Retry-After), in ms; 0 when it does not say. */
+export function suggestedDelayMs(err: unknown): number {
+  return err instanceof RetryAfterError ? err.retryAfterMs : 0;
+}
+
 /** The response of a failed request, when the caller captured it (client-node drops some bodies). */
 export interface FailedResponse {
   status: number;

@@ -1,16 +1,14 @@
 // A shared informer for one resource: client-go's reflector (list, then watch from the list's
-// resourceVersion, relist on 410 Gone), indexer and event handlers, re-expressed on top of
-// @kubernetes/client-node 1.4.
+// resourceVersion, relist on 410 Gone), indexer and event handlers.
 //
 // Why not client-node's own makeInformer: its list is not paginated, it keeps no indexes, its
 // update handler gets only the new object, and it stops for good on any error but 410.
 //
-// Lists go through src/cluster/list.ts, as the one-shot reads do (the Connection's transport:
-// impersonation, --request-timeout, keep-alive; client-go's pager; objects as the JSON the API
-// server sent, never client-node's model classes). Any resource can be watched: pods, a kind of
-// CONTROLLER_KINDS by its plural, or any group/version/plural given. Watches go through
-// client-node's Watch, fed the Connection's KubeConfig (its applyToFetchOptions adds the
-// impersonation headers; CA, client certificates and tokens come from the same kubeconfig).
+// The reflector reads the resource through a ListerWatcher (lister-watcher.ts: by default the
+// one over the Connection, pages through src/cluster/list.ts and watches through client-node's
+// Watch) and reads time from a Clock (src/runtime/clock.ts: by default the wall clock): its
+// backoff, watch timeouts and resync run on that clock alone. Any resource can be watched: pods,
+// a kind of CONTROLLER_KINDS by its plural, or any group/version/plural given.
 //
 // Objects are stored as parsed, with no copy: kind/apiVersion are set on them in place (lists
 // and some watch events carry none) and metadata.managedFields is dropped on arrival (no
@@ -18,15 +16,14 @@
 // keeps it, keepManagedFields, to tell who wrote a change). Handlers
 // and cache readers must treat objects as read-only.
 
-import { Watch, type KubeConfig } from '@kubernetes/client-node';
 import { CONTROLLER_KINDS } from '../core/controller.js';
 import type { Tombstone } from '../core/types.js';
+import { realClock, type Clock, type TimerHandle } from '../runtime/clock.js';
 import { IndexedCache, namespaceIndexer, objectKey, type CachedObject, type Indexer } from './cache.js';
-import { ClusterError, clusterError, type Operation } from './errors.js';
-import { USER_AGENT } from './http.js';
+import { ClusterError, ResourceExpiredError, clusterError, suggestedDelayMs, type Operation } from './errors.js';
 import type { Connection } from './kubeconfig.js';
-import { sleep } from '../runtime/sleep.js';
-import { ApiReader, DEFAULT_PAGE_SIZE, POD_RESOURCE, apiVersionOf, collectionPath, type ApiResource } from './list.js';
+import { ApiListerWatcher, type ListerWatcher, type StopWatch } from './lister-watcher.js';
+import { DEFAULT_PAGE_SIZE, POD_RESOURCE, apiVersionOf, listInPages, type ApiResource } from './list.js';
 
 export type { CachedObject, Indexer } from './cache.js';
 export { IndexedCache, controllerUidIndexer, namespaceIndexer, objectKey } from './cache.js';
@@ -55,7 +52,14 @@ export interface InformerMetric {
 }
 
 export interface InformerOptions {
+  /** The cluster: its server and context name the informer's errors. */
   conn: Connection;
+  /** What the resource is read through; default: the one over conn (ApiListerWatcher). */
+  listerWatcher?: ListerWatcher;
+  /** The backoff, watch timeouts and resync run on it; default: the wall clock. */
+  clock?: Clock;
+  /** A number in [0, 1) for each backoff's jitter and each watch's timeout; default Math.random. */
+  random?: () => number;
   resource: InformerResource;
   /** null: all namespaces. */
   namespace: string | null;
@@ -128,81 +132,85 @@ type WatchOutcome =
   | { kind: 'error'; healthy: boolean; error: Error };
 
 /**
- * One watch request's lifetime: its connect and life timers, the caller's abort, the request's
- * handles to end it, and the one outcome it settles with (the first; later ones are dropped).
+ * One watch request's lifetime: its connect and life timers on the clock, the caller's abort, the
+ * handle to stop the watch, and the one outcome it settles with (the first; later ones are dropped).
  */
 class WatchAttempt {
   settled = false;
   private isOpen = false;
   private events = 0;
-  private readonly startedAt = Date.now();
-  private controller: AbortController | undefined;
-  private agent: { destroy(): void } | undefined;
-  private readonly connectTimer: ReturnType<typeof setTimeout>;
-  private readonly lifeTimer: ReturnType<typeof setTimeout>;
+  private readonly startedAt: number;
+  private stopWatch: StopWatch | undefined;
+  private readonly connectTimer: TimerHandle;
+  private readonly lifeTimer: TimerHandle;
   private readonly onAbort = () => this.finish({ kind: 'aborted' });
 
   constructor(
+    private readonly clock: Clock,
     private readonly signal: AbortSignal,
     private readonly resolve: (outcome: WatchOutcome) => void,
     timeouts: { connectTimeout: () => Error; lifeTimeout: () => Error; lifeMs: number },
   ) {
-    this.connectTimer = setTimeout(() => this.finish({ kind: 'error', healthy: false, error: timeouts.connectTimeout() }), WATCH_CONNECT_TIMEOUT_MS);
-    this.lifeTimer = setTimeout(() => this.finish({ kind: 'error', healthy: this.healthy(), error: timeouts.lifeTimeout() }), timeouts.lifeMs);
+    this.startedAt = clock.now();
+    this.connectTimer = clock.setTimer(() => this.finish({ kind: 'error', healthy: false, error: timeouts.connectTimeout() }), WATCH_CONNECT_TIMEOUT_MS);
+    this.lifeTimer = clock.setTimer(() => this.finish({ kind: 'error', healthy: this.healthy(), error: timeouts.lifeTimeout() }), timeouts.lifeMs);
     if (signal.aborted) this.finish({ kind: 'aborted' });
     else signal.addEventListener('abort', this.onAbort, { once: true });
   }
 
   healthy(): boolean {
-    return this.isOpen && (this.events > 0 || Date.now() - this.startedAt >= HEALTHY_WATCH_MS);
+    return this.isOpen && (this.events > 0 || this.clock.now() - this.startedAt >= HEALTHY_WATCH_MS);
   }
 
   eventReceived(): void {
     this.events++;
   }
 
-  /** Watch handed out its AbortController: the request is answered. */
-  opened(controller: AbortController): void {
-    this.controller = controller;
-    if (this.settled) controller.abort();
-    else {
-      this.isOpen = true;
-      clearTimeout(this.connectTimer);
-    }
+  /** The watch started: how to stop it. */
+  started(stop: StopWatch): void {
+    this.stopWatch = stop;
+    if (this.settled) stop();
+  }
+
+  /** The server answered the watch request. */
+  opened(): void {
+    if (this.settled) return;
+    this.isOpen = true;
+    this.clock.clearTimer(this.connectTimer);
   }
 
   finish(outcome: WatchOutcome): void {
     if (this.settled) return;
     this.settled = true;
-    clearTimeout(this.connectTimer);
-    clearTimeout(this.lifeTimer);
+    this.clock.clearTimer(this.connectTimer);
+    this.clock.clearTimer(this.lifeTimer);
     this.signal.removeEventListener('abort', this.onAbort);
-    this.controller?.abort();
-    // Also ends a request still waiting for its answer (Watch gives no handle on it until then).
-    this.agent?.destroy();
+    this.stopWatch?.();
     this.resolve(outcome);
   }
+}
 
-  /**
-   * Watch reads only these two members of its KubeConfig; the request's agent is kept to be able
-   * to end the request before Watch hands out its AbortController.
-   */
-  kubeConfigView(kc: KubeConfig): KubeConfig {
-    const view: Pick<KubeConfig, 'getCurrentCluster' | 'applyToFetchOptions'> = {
-      getCurrentCluster: () => kc.getCurrentCluster(),
-      applyToFetchOptions: async (o) => {
-        const init = await kc.applyToFetchOptions(o);
-        const a: unknown = init.agent;
-        if (typeof a === 'object' && a !== null && typeof (a as { destroy?: unknown }).destroy === 'function') {
-          this.agent = a as { destroy(): void };
-          if (this.settled) this.agent.destroy();
-        }
-        (init.headers as { set(k: string, v: string): void } | undefined)?.set('User-Agent', USER_AGENT);
-        return init;
-      },
+/** How the watch ends when its ListerWatcher reports it done: cleanly (null), 410 Gone, or an error. */
+function watchDone(err: Error | null, healthy: boolean): WatchOutcome {
+  if (err === null) return { kind: 'ended', healthy };
+  if (err instanceof ResourceExpiredError) return { kind: 'expired', healthy: false, message: err.message };
+  return { kind: 'error', healthy, error: err };
+}
+
+/** Resolves true after `ms` on the clock, or false as soon as `signal` aborts; never rejects. */
+function sleepOn(clock: Clock, ms: number, signal: AbortSignal): Promise<boolean> {
+  if (signal.aborted) return Promise.resolve(false);
+  return new Promise<boolean>((resolve) => {
+    const onAbort = () => {
+      clock.clearTimer(timer);
+      resolve(false);
     };
-    return view as KubeConfig;
-  }
+    const timer = clock.setTimer(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve(true);
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
 }
 
 export class Informer<T extends CachedObject = CachedObject> {
@@ -210,6 +218,9 @@ export class Informer<T extends CachedObject = CachedObject> {
   private readonly def: ApiResource;
   private readonly apiVersion: string;
   private readonly conn: Connection;
+  private readonly lw: ListerWatcher;
+  private readonly clock: Clock;
+  private readonly random: () => number;
   private readonly handlers: InformerHandlers<T>[] = [];
   private readonly pageSize: number;
   private readonly resyncMs: number;
@@ -219,8 +230,6 @@ export class Informer<T extends CachedObject = CachedObject> {
   private synced = false;
   private started = false;
   private syncWaiters: { resolve: () => void; reject: (e: unknown) => void }[] = [];
-  /** Retry-After of the last failed list, in ms. */
-  private retryAfterMs = 0;
 
   constructor(private readonly opts: InformerOptions) {
     const def = typeof opts.resource === 'string' ? namedResource(opts.resource) : opts.resource;
@@ -231,6 +240,9 @@ export class Informer<T extends CachedObject = CachedObject> {
     this.def = def;
     this.apiVersion = apiVersionOf(def);
     this.conn = opts.conn;
+    this.lw = opts.listerWatcher ?? new ApiListerWatcher(opts.conn, def, opts.namespace, opts.labelSelector);
+    this.clock = opts.clock ?? realClock;
+    this.random = opts.random ?? Math.random;
     this.pageSize = opts.pageSize ?? DEFAULT_PAGE_SIZE;
     if (!Number.isInteger(this.pageSize) || this.pageSize < 0) throw new Error(`invalid page size ${this.pageSize}`);
     this.resyncMs = opts.resyncMs ?? 0;
@@ -289,12 +301,11 @@ export class Informer<T extends CachedObject = CachedObject> {
   async run(signal: AbortSignal): Promise<void> {
     if (this.started) throw new Error(`the ${this.def.resource} informer is already running (an informer runs once)`);
     this.started = true;
-    let resync: NodeJS.Timeout | undefined;
-    if (this.resyncMs > 0) resync = setInterval(() => this.resync(), this.resyncMs);
+    const stopResync = this.resyncMs > 0 ? this.everyResync() : undefined;
     try {
       await this.loop(signal);
     } finally {
-      if (resync) clearInterval(resync);
+      stopResync?.();
       const waiters = this.syncWaiters.splice(0);
       const reason: unknown = signal.reason ?? new Error(`the ${this.def.resource} informer stopped`);
       for (const w of waiters) w.reject(reason);
@@ -303,6 +314,24 @@ export class Informer<T extends CachedObject = CachedObject> {
 
   // -------------------------------------------------------------------------------------------
 
+  /** Calls resync() every resyncMs on the clock until the returned function is called. */
+  private everyResync(): () => void {
+    let timer: TimerHandle | undefined;
+    let stopped = false;
+    const arm = () => {
+      timer = this.clock.setTimer(() => {
+        if (stopped) return;
+        arm();
+        this.resync();
+      }, this.resyncMs);
+    };
+    arm();
+    return () => {
+      stopped = true;
+      if (timer !== undefined) this.clock.clearTimer(timer);
+    };
+  }
+
   private async loop(signal: AbortSignal): Promise<void> {
     let needList = true;
     let failures = 0;
@@ -310,9 +339,9 @@ export class Informer<T extends CachedObject = CachedObject> {
     const backoff = async (extraMs = 0): Promise<boolean> => {
       const base = Math.min(this.backoffMaxMs, this.backoffInitialMs * 2 ** Math.min(failures, 30));
       failures++;
-      const delay = Math.max(Math.round(base * (1 + BACKOFF_JITTER * Math.random())), extraMs);
+      const delay = Math.max(Math.round(base * (1 + BACKOFF_JITTER * this.random())), extraMs);
       this.metric('reconnect', `in ${delay}ms`);
-      return sleep(delay, signal);
+      return sleepOn(this.clock, delay, signal);
     };
 
     while (!signal.aborted) {
@@ -322,9 +351,7 @@ export class Informer<T extends CachedObject = CachedObject> {
         } catch (e) {
           if (signal.aborted) return;
           this.fail(asError(e));
-          const retryAfter = this.retryAfterMs;
-          this.retryAfterMs = 0;
-          if (!(await backoff(retryAfter))) return;
+          if (!(await backoff(suggestedDelayMs(e)))) return;
           continue;
         }
         needList = false;
@@ -362,11 +389,8 @@ export class Informer<T extends CachedObject = CachedObject> {
 
   /** Every page (src/cluster/list.ts: client-go's pager); objects without a name or uid are reported and left out. */
   private listAll(signal: AbortSignal): Promise<{ items: T[]; resourceVersion: string; pages: number }> {
-    const reader = new ApiReader(this.conn, { signal, onRetryAfter: (ms) => (this.retryAfterMs = ms) });
-    return reader.list<T>({
-      resource: this.def,
-      namespace: this.opts.namespace,
-      labelSelector: this.opts.labelSelector,
+    const source = { server: this.conn.server, resource: this.def.resource };
+    return listInPages<T>(source, (request) => this.lw.list(request, signal), {
       pageSize: this.pageSize,
       accept: (item) => {
         const obj = this.prepare(item);
@@ -407,18 +431,12 @@ export class Informer<T extends CachedObject = CachedObject> {
   }
 
   private watchOnce(signal: AbortSignal): Promise<WatchOutcome> {
-    const timeoutSeconds = MIN_WATCH_TIMEOUT_S + Math.floor(Math.random() * MIN_WATCH_TIMEOUT_S);
-    const query: Record<string, string | number | boolean | undefined> = {
-      allowWatchBookmarks: true,
-      resourceVersion: this.rv || undefined,
-      timeoutSeconds,
-      labelSelector: this.opts.labelSelector || undefined,
-    };
+    const timeoutSeconds = MIN_WATCH_TIMEOUT_S + Math.floor(this.random() * MIN_WATCH_TIMEOUT_S);
     const op: Operation = { ...this.op(), verb: 'watch' };
     this.metric('watch', `resourceVersion=${this.rv}`);
 
     return new Promise<WatchOutcome>((resolve) => {
-      const attempt = new WatchAttempt(signal, resolve, {
+      const attempt = new WatchAttempt(this.clock, signal, resolve, {
         connectTimeout: () =>
           new ClusterError(`no answer to the watch of ${this.def.resource} from ${this.conn.server} in ${WATCH_CONNECT_TIMEOUT_MS / 1000}s`, 'timeout'),
         lifeTimeout: () => new ClusterError(`the watch of ${this.def.resource} outlived its ${timeoutSeconds}s timeout; watching again`, 'timeout'),
@@ -436,27 +454,12 @@ export class Informer<T extends CachedObject = CachedObject> {
         }
         if (end) attempt.finish({ ...end, healthy: attempt.healthy() });
       };
-      const onDone = (err: unknown) => {
-        if (!attempt.settled) attempt.finish(this.watchDone(err, op, attempt.healthy()));
+      const onDone = (err: Error | null) => {
+        if (!attempt.settled) attempt.finish(watchDone(err, attempt.healthy()));
       };
-      new Watch(attempt.kubeConfigView(this.conn.kc)).watch(collectionPath(this.def, this.opts.namespace), query, onEvent, onDone).then(
-        (c) => attempt.opened(c),
-        (err: unknown) => onDone(err ?? new Error('the watch request failed')),
-      );
+      const options = { resourceVersion: this.rv, timeoutSeconds, allowWatchBookmarks: true };
+      attempt.started(this.lw.watch(options, { onOpen: () => attempt.opened(), onEvent, onDone }));
     });
-  }
-
-  /** How the watch ends when Watch reports it done: cleanly (null), 410 Gone, or an error. */
-  private watchDone(err: unknown, op: Operation, healthy: boolean): WatchOutcome {
-    if (err === null || err === undefined) return { kind: 'ended', healthy };
-    const status = (err as { statusCode?: unknown }).statusCode;
-    if (status === 410) return { kind: 'expired', healthy: false, message: `watch answered 410 Gone` };
-    let error = typeof status === 'number' ? clusterError(this.conn, err, op, { status }) : clusterError(this.conn, err, op);
-    if (!(error instanceof ClusterError)) {
-      // e.g. node-fetch's "Premature close" when the connection drops mid-stream
-      error = new ClusterError(`the watch of ${this.def.resource} from ${this.conn.server} broke off: ${error.message}`, 'unreachable');
-    }
-    return { kind: 'error', healthy, error };
   }
 
   /** Applies one watch event; returns how the watch ends when the event ends it. */

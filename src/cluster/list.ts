@@ -1,7 +1,7 @@
 // Lists of API objects, read in pages as client-go's pager reads them (k8s.io/client-go/tools/pager,
 // ListPager.List): `limit` and `continue`, and when a continue token has expired (410, reason
 // Expired) one list without pages, whose answer (or error) is final. Used by the one-shot reads
-// (read.ts: explain, diff, reconcile) and by the informers (informer.ts: run, watch).
+// (read.ts: explain, diff, reconcile) and by the informers (lister-watcher.ts, under the informers of run and watch).
 //
 // Requests go through the Connection's API client configuration (its transport, credentials,
 // impersonation and --request-timeout), built from the resource's group, version and plural: any
@@ -16,7 +16,7 @@
 
 import { HttpMethod, type ApiType, type Configuration } from '@kubernetes/client-node';
 import { apiVersionOf } from '../core/controller.js';
-import { ClusterError, clusterError, parseStatus, type Operation } from './errors.js';
+import { ClusterError, ResourceExpiredError, RetryAfterError, clusterError, parseStatus, type Operation } from './errors.js';
 import type { Connection } from './kubeconfig.js';
 import { sleep } from '../runtime/sleep.js';
 
@@ -83,15 +83,10 @@ export interface ReaderOptions {
   signal?: AbortSignal;
   /** How often a 429 or 5xx carrying Retry-After is retried after waiting as asked (default 0). */
   retries?: number;
-  /** A failure not retried carried Retry-After (capped at 60 s): whoever retries should wait that long. */
-  onRetryAfter?: (ms: number) => void;
 }
 
-export interface ListOptions<T> {
-  resource: ApiResource;
-  /** null: all namespaces. */
-  namespace: string | null;
-  labelSelector?: string;
+/** How a list is read in pages, from whatever source of pages. */
+export interface PagerOptions<T> {
   /** Items per page; 0: one list without pages. */
   pageSize: number;
   /** Each item of each page, in order: what to keep of it, or null to leave it out. */
@@ -102,11 +97,88 @@ export interface ListOptions<T> {
   maxPages?: number;
 }
 
+export interface ListOptions<T> extends PagerOptions<T> {
+  resource: ApiResource;
+  /** null: all namespaces. */
+  namespace: string | null;
+  labelSelector?: string;
+}
+
+/** What one page's request asks beyond the list's own scope: client-go's ListOptions Limit and Continue. */
+export interface PageRequest {
+  /** Items per page; absent: the whole list at once. */
+  limit?: number;
+  continue?: string;
+}
+
+/** One page of a list as the API server sent it. */
+export interface ListPage {
+  /** The items as sent (no kind, no apiVersion). */
+  items: unknown[];
+  /** The list's resourceVersion ("" when the server sent none). */
+  resourceVersion: string;
+  /** The next page's token; absent on the last page. */
+  continue?: string;
+}
+
 export interface ListResult<T> {
   items: T[];
   /** The list's resourceVersion (of its first page: every page of a consistent list has it). */
   resourceVersion: string;
   pages: number;
+}
+
+/**
+ * Every page of a list, as client-go's ListPager.List: `limit` and `continue`; a token whose
+ * snapshot expired (a ResourceExpiredError) gives one list without pages, whose answer or error
+ * is final. `source` names the server and the resource in messages.
+ */
+export async function listInPages<T>(
+  source: { server: string; resource: string },
+  page: (request: PageRequest) => Promise<ListPage>,
+  o: PagerOptions<T>,
+): Promise<ListResult<T>> {
+  let items: T[] = [];
+  let pages = 0;
+  let resourceVersion: string | undefined;
+  let token: string | undefined;
+  let paged = o.pageSize > 0;
+  const tokens = new Set<string>();
+  for (;;) {
+    const request: PageRequest = {};
+    if (paged) request.limit = o.pageSize;
+    if (token !== undefined) request.continue = token;
+    let answer: ListPage;
+    try {
+      answer = await page(request);
+    } catch (err) {
+      // The snapshot behind the token is gone (the first page's resourceVersion was compacted):
+      // list everything at once, still consistent. client-go does this only for "Expired".
+      if (token === undefined || !(err instanceof ResourceExpiredError)) throw err;
+      items = [];
+      pages = 0;
+      resourceVersion = undefined;
+      token = undefined;
+      paged = false;
+      tokens.clear();
+      continue;
+    }
+    for (const item of answer.items) {
+      const kept = o.accept(item);
+      if (kept !== null) items.push(kept);
+    }
+    pages++;
+    o.onPage?.({ items: items.length, pages });
+    resourceVersion ??= answer.resourceVersion;
+    const next = answer.continue;
+    // Without a limit the answer is the whole list (client-go returns the fallback's as is).
+    if (next === undefined || !paged || pages === o.maxPages) return { items, resourceVersion, pages };
+    if (tokens.has(next)) {
+      throw new ClusterError(`the server at ${source.server} repeated a continue token while listing ${source.resource}`, 'unexpected');
+    }
+    tokens.add(next);
+    token = next;
+  }
 }
 
 /** Reads from one connection; a failure is a one-line ClusterError (src/cluster/errors.ts). */
@@ -141,13 +213,20 @@ export class ApiReader {
         if (!(await sleep(wait * 1000, signal))) throw signal!.reason;
         continue;
       }
-      if (wait !== undefined) this.opts.onRetryAfter?.(wait * 1000);
       return answer;
     }
   }
 
+  /**
+   * A failed answer as one line: a ResourceExpiredError for 410 Expired, a RetryAfterError when it
+   * carried Retry-After (capped at 60 s), else the plain ClusterError.
+   */
   private failure(op: Operation, answer: Answer): Error {
-    return clusterError(this.conn, new Error(`HTTP ${answer.status}`), op, { status: answer.status, body: answer.body });
+    const failure = clusterError(this.conn, new Error(`HTTP ${answer.status}`), op, { status: answer.status, body: answer.body });
+    if (!(failure instanceof ClusterError)) return failure;
+    if (answer.status === 410 && parseStatus(answer.body)?.reason === 'Expired') return new ResourceExpiredError(failure.message, failure.reason);
+    const wait = retryAfterSeconds(answer);
+    return wait === undefined ? failure : new RetryAfterError(failure, wait * 1000);
   }
 
   private parse(op: Operation, body: string): Record<string, unknown> {
@@ -170,58 +249,31 @@ export class ApiReader {
     return this.parse(op, answer.body);
   }
 
-  /** Every page of a list, as client-go's ListPager.List. */
-  async list<T>(o: ListOptions<T>): Promise<ListResult<T>> {
-    const r = o.resource;
-    const op: Operation = { verb: 'list', resource: r.resource, group: r.group, namespace: o.namespace };
-    const path = collectionPath(r, o.namespace);
-    const base: Record<string, string> = o.labelSelector ? { labelSelector: o.labelSelector } : {};
-    let items: T[] = [];
-    let pages = 0;
-    let resourceVersion: string | undefined;
-    let token: string | undefined;
-    let paged = o.pageSize > 0;
-    const tokens = new Set<string>();
-    for (;;) {
-      const query = { ...base };
-      if (paged) query.limit = String(o.pageSize);
-      if (token !== undefined) query.continue = token;
-      const answer = await this.send(op, path, query);
-      if (!ok(answer)) {
-        // The snapshot behind the token is gone (the first page's resourceVersion was compacted):
-        // list everything at once, still consistent. client-go does this only for "Expired".
-        if (token !== undefined && answer.status === 410 && parseStatus(answer.body)?.reason === 'Expired') {
-          items = [];
-          pages = 0;
-          resourceVersion = undefined;
-          token = undefined;
-          paged = false;
-          tokens.clear();
-          continue;
-        }
-        throw this.failure(op, answer);
-      }
-      const list = this.parse(op, answer.body);
-      if (!Array.isArray(list.items)) {
-        throw new ClusterError(`the server at ${this.conn.server} sent a list without items (${op.verb} ${op.resource})`, 'unexpected');
-      }
-      for (const item of list.items as unknown[]) {
-        const kept = o.accept(item);
-        if (kept !== null) items.push(kept);
-      }
-      pages++;
-      o.onPage?.({ items: items.length, pages });
-      const meta = isObj(list.metadata) ? list.metadata : {};
-      resourceVersion ??= typeof meta.resourceVersion === 'string' ? meta.resourceVersion : '';
-      const next = typeof meta.continue === 'string' && meta.continue !== '' ? meta.continue : undefined;
-      // Without a limit the answer is the whole list (client-go returns the fallback's as is).
-      if (next === undefined || !paged || pages === o.maxPages) return { items, resourceVersion, pages };
-      if (tokens.has(next)) {
-        throw new ClusterError(`the server at ${this.conn.server} repeated a continue token while listing ${op.resource}`, 'unexpected');
-      }
-      tokens.add(next);
-      token = next;
+  /** One page of a collection, in one namespace or all, filtered by a label selector. */
+  async page(r: ApiResource, namespace: string | null, labelSelector: string | undefined, request: PageRequest): Promise<ListPage> {
+    const op: Operation = { verb: 'list', resource: r.resource, group: r.group, namespace };
+    const query: Record<string, string> = labelSelector ? { labelSelector } : {};
+    if (request.limit !== undefined) query.limit = String(request.limit);
+    if (request.continue !== undefined) query.continue = request.continue;
+    const answer = await this.send(op, collectionPath(r, namespace), query);
+    if (!ok(answer)) throw this.failure(op, answer);
+    const list = this.parse(op, answer.body);
+    if (!Array.isArray(list.items)) {
+      throw new ClusterError(`the server at ${this.conn.server} sent a list without items (${op.verb} ${op.resource})`, 'unexpected');
     }
+    const meta = isObj(list.metadata) ? list.metadata : {};
+    const page: ListPage = { items: list.items as unknown[], resourceVersion: typeof meta.resourceVersion === 'string' ? meta.resourceVersion : '' };
+    if (typeof meta.continue === 'string' && meta.continue !== '') page.continue = meta.continue;
+    return page;
+  }
+
+  /** Every page of a list, as client-go's ListPager.List. */
+  list<T>(o: ListOptions<T>): Promise<ListResult<T>> {
+    return listInPages(
+      { server: this.conn.server, resource: o.resource.resource },
+      (request) => this.page(o.resource, o.namespace, o.labelSelector, request),
+      o,
+    );
   }
 }
 
