@@ -10,7 +10,7 @@ import type { PodMap } from './recreate.js';
 import { rolloutRecreate } from './recreate.js';
 import { rolloutRolling } from './rolling.js';
 import { SyncError, SyncRun, clone } from './sync-run.js';
-import { checkPausedConditions, isScalingEvent, rollbackTo, sortedByCreation, sync, syncStatusOnly } from './sync.js';
+import { checkPausedConditions, getAllReplicaSetsAndSyncRevision, isScalingEvent, rollbackTo, sortedByCreation, sync, syncStatusOnly } from './sync.js';
 import type { Deployment, DeploymentDecision, DeploymentStatus, DeploymentStatusOut, DeploymentSyncInput } from './types.js';
 import { findNewReplicaSet, ROLLBACK_TO_ANNOTATION, strategyType } from './util.js';
 
@@ -102,7 +102,10 @@ function syncClaimed(run: SyncRun, podMap: PodMap, type: string, chosen: SyncPat
     chosen.path = 'paused';
     sync(run, claimed);
   } else if (rollbackTo(d) !== null) {
+    // rollback: first the new ReplicaSet and revisions (created when missing), as upstream's
+    // rollback starts; the Deployment update that follows is not emulated
     chosen.path = 'unsupported';
+    getAllReplicaSetsAndSyncRevision(run, claimed, true);
     throw new SyncError(`the ${ROLLBACK_TO_ANNOTATION} annotation (the removed extensions/v1beta1 rollback) is not emulated`);
   } else if (isScalingEvent(run, claimed)) {
     chosen.path = 'scaling';

@@ -49,6 +49,16 @@ describe('syncDeployment (deployment_controller_test.go)', () => {
 });
 
 describe('getRollbackTo, sync, isScalingEvent and the strategy switch', () => {
+  it('rollback: the new ReplicaSet is created first (getAllReplicaSetsAndSyncRevision with create), then the sync ends naming the annotation', () => {
+    const d = deploy({ replicas: 2, annotations: { [REVISION_ANNOTATION]: '1', [ROLLBACK_TO_ANNOTATION]: '1' }, progressDeadlineSeconds: null });
+    const only = rs({ name: 'web-old', replicas: 2, revision: 1, image: 'nginx:1.26', desired: 2, max: 3 });
+    for (const minor of MINORS) {
+      const dec = decide(d, [only], { minor });
+      expect(kinds(dec), `1.${minor}`).toEqual(['createReplicaSet', 'updateDeploymentStatus']);
+      expect(dec.error).toContain(ROLLBACK_TO_ANNOTATION);
+    }
+  });
+
   const old = (replicas = 0) => rs({ name: 'web-old', replicas, actual: replicas, revision: 1, image: 'nginx:1.26', desired: 3, max: 4, ageSeconds: 7200 });
   const neu = () => rs({ name: 'web-new', replicas: 3, revision: 2, desired: 3, max: 4, ageSeconds: 60 });
 
