@@ -67,6 +67,21 @@ export interface Behaviour {
    * the ReplicationController manager turns it off (PR #131822).
    */
   statusTerminatingReplicas: Record<ControllerKind, boolean>;
+  /**
+   * The deployment controller reads a ReplicaSet's desired-replicas and max-replicas annotations
+   * as a non-negative int32 (getNonNegativeInt32FromAnnotation: strconv.ParseUint, at most
+   * MaxInt32; v1.32+), and getReplicaSetFraction takes status.replicas for a max-replicas of 0.
+   * Before, 'atoi': strconv.Atoi (a sign allowed, the int truncated to int32).
+   */
+  replicasAnnotations: 'non-negative-int32' | 'atoi';
+  /**
+   * getPodMapForDeployment: 'owner-index' (v1.36+): each claimed ReplicaSet's pods are those the
+   * pod controller index lists under its namespace, kind ReplicaSet, name and uid, whatever their
+   * labels. 'selector': the pods the Deployment's selector matches, by their controller's uid.
+   */
+  deploymentPodMap: 'owner-index' | 'selector';
+  /** generateReplicaSetName (v1.34+): the Deployment's name is cut so `<name>-<hash>` fits 253 characters. */
+  replicaSetNameTruncated: boolean;
 }
 
 export type VersionResult = { ok: true; minor: number } | { ok: false; error: string };
@@ -225,6 +240,9 @@ export function behaviourFor(minor: number, overrides: Readonly<Record<string, b
       readyRequeueExtraSecond: minor < 34,
       controllerRefIndex: minor >= 34 ? 'namespace-kind-name-uid' : 'uid',
       statusTerminatingReplicas: { ReplicaSet: true, ReplicationController: minor < 34 },
+      replicasAnnotations: minor >= 32 ? 'non-negative-int32' : 'atoi',
+      deploymentPodMap: minor >= 36 ? 'owner-index' : 'selector',
+      replicaSetNameTruncated: minor >= 34,
     },
     warnings,
   };

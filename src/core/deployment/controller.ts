@@ -10,7 +10,7 @@ import type { PodMap } from './recreate.js';
 import { rolloutRecreate } from './recreate.js';
 import { rolloutRolling } from './rolling.js';
 import { SyncError, SyncRun, clone } from './sync-run.js';
-import { checkPausedConditions, isScalingEvent, sortedByCreation, sync, syncStatusOnly } from './sync.js';
+import { checkPausedConditions, getAllReplicaSetsAndSyncRevision, isScalingEvent, rollbackTo, sortedByCreation, sync, syncStatusOnly } from './sync.js';
 import type { Deployment, DeploymentDecision, DeploymentStatus, DeploymentStatusOut, DeploymentSyncInput } from './types.js';
 import { findNewReplicaSet, ROLLBACK_TO_ANNOTATION, strategyType } from './util.js';
 
@@ -80,7 +80,7 @@ function syncDeployment(run: SyncRun, input: DeploymentSyncInput, type: string, 
   }
   const matches = (labels: Record<string, string> | null | undefined) => parsed.selector.matches(labels);
   chosen.claimed = sortedByCreation(claimReplicaSets(run, input.replicaSets, matches));
-  const podMap = podMapFor(d, chosen.claimed, input.pods, matches);
+  const podMap = podMapFor(d, chosen.claimed, input.pods, input.behaviour.deploymentPodMap === 'owner-index' ? null : matches);
   syncClaimed(run, podMap, type, chosen);
 }
 
@@ -101,8 +101,11 @@ function syncClaimed(run: SyncRun, podMap: PodMap, type: string, chosen: SyncPat
   if (d.spec.paused) {
     chosen.path = 'paused';
     sync(run, claimed);
-  } else if (d.metadata.annotations?.[ROLLBACK_TO_ANNOTATION] !== undefined) {
+  } else if (rollbackTo(d) !== null) {
+    // rollback: first the new ReplicaSet and revisions (created when missing), as upstream's
+    // rollback starts; the Deployment update that follows is not emulated
     chosen.path = 'unsupported';
+    getAllReplicaSetsAndSyncRevision(run, claimed, true);
     throw new SyncError(`the ${ROLLBACK_TO_ANNOTATION} annotation (the removed extensions/v1beta1 rollback) is not emulated`);
   } else if (isScalingEvent(run, claimed)) {
     chosen.path = 'scaling';
@@ -114,8 +117,9 @@ function syncClaimed(run: SyncRun, podMap: PodMap, type: string, chosen: SyncPat
     chosen.path = 'rolling';
     chosen.requeue = rolloutRolling(run, claimed);
   } else {
+    // the API server's validation refuses such a type; a sync that meets one ends with this error
     chosen.path = 'unsupported';
-    run.notes.push(`strategy type ${JSON.stringify(type)} is neither Recreate nor RollingUpdate: the sync does nothing`);
+    throw new SyncError(`unexpected deployment strategy type: ${type}`);
   }
 }
 
@@ -164,20 +168,32 @@ function claimReplicaSets(run: SyncRun, rss: readonly ReplicaSet[], matches: (la
   return out;
 }
 
-/** getPodMapForDeployment: matching pods by the uid of the claimed ReplicaSet controlling them. */
+/**
+ * getPodMapForDeployment: each claimed ReplicaSet's pods by its uid. With `matches` (to 1.35) the
+ * pods the Deployment's selector matches, by their controller's uid; without (1.36+, the pod
+ * controller index) the pods whose controller is that ReplicaSet by kind, name and uid, whatever
+ * their labels.
+ */
 function podMapFor(
   d: Deployment,
   rss: readonly ReplicaSet[],
   pods: Pod[] | null,
-  matches: (labels: Record<string, string> | null | undefined) => boolean,
+  matches: ((labels: Record<string, string> | null | undefined) => boolean) | null,
 ): PodMap {
   if (!pods) return null;
   const map = new Map<string, Pod[]>(rss.map((rs) => [rs.metadata.uid, []]));
+  const byUid = new Map(rss.map((rs) => [rs.metadata.uid, rs]));
   const ns = d.metadata.namespace ?? 'default';
   for (const p of pods) {
-    if ((p.metadata.namespace ?? 'default') !== ns || !matches(p.metadata.labels)) continue;
+    if ((p.metadata.namespace ?? 'default') !== ns) continue;
     const ref = controllerRef(p);
-    if (ref) map.get(ref.uid)?.push(p);
+    if (!ref) continue;
+    if (matches) {
+      if (matches(p.metadata.labels)) map.get(ref.uid)?.push(p);
+      continue;
+    }
+    const owner = byUid.get(ref.uid);
+    if (owner && ref.kind === 'ReplicaSet' && ref.name === owner.metadata.name) map.get(ref.uid)?.push(p);
   }
   return map;
 }

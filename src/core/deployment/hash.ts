@@ -51,13 +51,27 @@ export function podTemplateHash(template: PodTemplateSpec | undefined, collision
   return safeEncodeString(String(h));
 }
 
+/** validation.DNS1123SubdomainMaxLength: the longest name an object can have. */
+const DNS1123_SUBDOMAIN_MAX_LENGTH = 253;
+
 /**
- * getNewReplicaSet's naming: `<deployment>-<hash>`, and the hash label on the ReplicaSet, its
- * selector and its template (a copy; `rs` is left as it is).
+ * generateReplicaSetName: `<deployment>-<hash>`; with `truncate` (1.34+) the Deployment's name is
+ * cut so the whole fits 253 characters (never when the hash alone leaves no room).
  */
-export function withPodTemplateHash(rs: ReplicaSet, deploymentName: string, hash: string): ReplicaSet {
+export function generateReplicaSetName(deploymentName: string, hash: string, truncate: boolean): string {
+  const maxDeploymentNameLength = DNS1123_SUBDOMAIN_MAX_LENGTH - 1 - hash.length;
+  if (truncate && deploymentName.length > maxDeploymentNameLength && maxDeploymentNameLength > 0)
+    return `${deploymentName.slice(0, maxDeploymentNameLength)}-${hash}`;
+  return `${deploymentName}-${hash}`;
+}
+
+/**
+ * getNewReplicaSet's naming: generateReplicaSetName, and the hash label on the ReplicaSet, its
+ * selector and its template (a copy; `rs` is left as it is). `truncate`: Behaviour.replicaSetNameTruncated.
+ */
+export function withPodTemplateHash(rs: ReplicaSet, deploymentName: string, hash: string, truncate = true): ReplicaSet {
   const out = structuredClone(rs);
-  out.metadata.name = `${deploymentName}-${hash}`;
+  out.metadata.name = generateReplicaSetName(deploymentName, hash, truncate);
   out.metadata.labels = { ...(out.metadata.labels ?? {}), [POD_TEMPLATE_HASH_LABEL]: hash };
   out.spec.selector = { ...(out.spec.selector ?? {}), matchLabels: { ...(out.spec.selector?.matchLabels ?? {}), [POD_TEMPLATE_HASH_LABEL]: hash } };
   const template = (out.spec.template ??= {});

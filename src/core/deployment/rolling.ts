@@ -55,11 +55,25 @@ export function reconcileOldReplicaSets(run: SyncRun, allRSs: readonly ReplicaSe
   const maxScaledDown = allPods - minAvailable - newUnavailable;
   if (maxScaledDown <= 0) return false;
   const why = `${unavailableWords(d)}, so at least ${minAvailable} available; the ReplicaSets have ${allPods} pods and the new one ${newUnavailable} unavailable, so at most ${maxScaledDown} old may go`;
-  const cleaned = cleanupUnhealthyReplicas(run, oldRSs, maxScaledDown, why);
-  if (cleaned === null) return false; // upstream swallows the error and scales nothing more
-  const scaledDown = scaleDownOldReplicaSetsForRollingUpdate(run, [...cleaned.oldRSs, newRS], cleaned.oldRSs);
+  // an error of either step (an invalid scale down, a 409 from the API server) is swallowed:
+  // nothing more is scaled down and the sync goes on as if nothing was (cleanup, status)
+  const cleaned = swallowed(() => cleanupUnhealthyReplicas(run, oldRSs, maxScaledDown, why));
+  if (cleaned === null) return false;
+  const scaledDown = swallowed(() => scaleDownOldReplicaSetsForRollingUpdate(run, [...cleaned.oldRSs, newRS], cleaned.oldRSs));
   if (scaledDown === null) return false;
   return cleaned.count + scaledDown > 0;
+}
+
+/** reconcileOldReplicaSets' `return false, nil` on its steps' errors: null for a SyncError. */
+function swallowed<T>(step: () => T | null): T | null {
+  try {
+    return step();
+  } catch (e) {
+    if (e instanceof SyncError) {
+      return null;
+    }
+    throw e;
+  }
 }
 
 /** cleanupUnhealthyReplicas: old ReplicaSets (oldest first) lose their unavailable replicas. */

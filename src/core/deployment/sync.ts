@@ -23,10 +23,9 @@ import {
   getCondition,
   getProportion,
   hasProgressDeadline,
-  intAnnotation,
   isRollingUpdate,
   isSaturated,
-  MAX_REPLICAS_ANNOTATION,
+  maxReplicasBeforeScale,
   maxRevision,
   maxSurge,
   maxUnavailable,
@@ -35,8 +34,10 @@ import {
   newRSNewReplicas,
   POD_TEMPLATE_HASH_LABEL,
   REASON,
+  ROLLBACK_TO_ANNOTATION,
   REVISION_ANNOTATION,
   readyReplicaCount,
+  replicasAnnotation,
   replicaCount,
   revision,
   revisionHistoryLimit,
@@ -148,7 +149,7 @@ export function isScalingEvent(run: SyncRun, rsList: readonly ReplicaSet[]): boo
   const { newRS, oldRSs } = getAllReplicaSetsAndSyncRevision(run, rsList, false);
   const replicas = deploymentReplicas(run.d);
   for (const rs of filterActive([...oldRSs, newRS])) {
-    const desired = intAnnotation(rs, DESIRED_REPLICAS_ANNOTATION);
+    const desired = replicasAnnotation(rs, DESIRED_REPLICAS_ANNOTATION, run.behaviour.replicasAnnotations);
     if (desired !== null && desired !== replicas) return true;
   }
   return false;
@@ -197,10 +198,10 @@ export function scale(run: SyncRun, newRS: ReplicaSet | null, oldRSs: readonly R
       sizes.set(rs, rsReplicas(rs));
       continue;
     }
-    const p = getProportion(rs, d, toAdd, added);
+    const p = getProportion(rs, d, toAdd, added, run.behaviour.replicasAnnotations);
     sizes.set(rs, rsReplicas(rs) + p);
     added += p;
-    const before = intAnnotation(rs, MAX_REPLICAS_ANNOTATION) ?? d.status?.replicas ?? 0;
+    const before = maxReplicasBeforeScale(rs, d, run.behaviour.replicasAnnotations);
     shares.set(
       rs,
       replicas === 0
@@ -303,12 +304,25 @@ export function syncDeploymentStatus(run: SyncRun, allRSs: readonly (ReplicaSet 
   run.updateStatus(next);
 }
 
-/** sync: a paused Deployment or a scaling event: scale, clean up when paused, write the status. */
+/**
+ * sync: a paused Deployment or a scaling event: scale, clean up when paused (not while a
+ * rollback is asked for: getRollbackTo), write the status.
+ */
 export function sync(run: SyncRun, rsList: readonly ReplicaSet[]): void {
   const { newRS, oldRSs } = getAllReplicaSetsAndSyncRevision(run, rsList, false);
   scale(run, newRS, oldRSs);
-  if (run.d.spec.paused) cleanupDeployment(run, oldRSs);
+  if (run.d.spec.paused && rollbackTo(run.d) === null) cleanupDeployment(run, oldRSs);
   syncDeploymentStatus(run, [...oldRSs, newRS], newRS);
+}
+
+/**
+ * getRollbackTo: the revision the deprecated rollback annotation asks for; null without one, and
+ * for one empty or not a number (strconv.ParseInt fails: upstream ignores it).
+ */
+export function rollbackTo(d: Deployment): number | null {
+  const v = d.metadata.annotations?.[ROLLBACK_TO_ANNOTATION];
+  if (v === undefined || !/^[+-]?\d+$/.test(v)) return null;
+  return Number(v);
 }
 
 /** syncStatusOnly: a Deployment being deleted gets its status, nothing else. */

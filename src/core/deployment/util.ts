@@ -4,6 +4,7 @@
 
 import { parseTime } from '../time.js';
 import type { ReplicaSet } from '../types.js';
+import type { Behaviour } from '../versions.js';
 import type { Deployment, DeploymentCondition, DeploymentStatus, DeploymentStrategyType, IntOrString } from './types.js';
 
 export const REVISION_ANNOTATION = 'deployment.kubernetes.io/revision';
@@ -94,7 +95,8 @@ export type ScaledResult = { ok: true; value: number } | { ok: false; error: str
  */
 export function getScaledValueFromIntOrPercent(v: IntOrString, total: number, roundUp: boolean): ScaledResult {
   if (typeof v === 'number') return { ok: true, value: v };
-  const m = /^(-?\d+)%$/.exec(v);
+  // strconv.Atoi of what is before the "%": a sign is allowed
+  const m = /^([+-]?\d+)%$/.exec(v);
   if (!m) return { ok: false, error: `invalid value for IntOrString: invalid type: string is not a percentage (${JSON.stringify(v)})` };
   const raw = (Number(m[1]) * total) / 100;
   return { ok: true, value: roundUp ? Math.ceil(raw) : Math.floor(raw) };
@@ -168,12 +170,16 @@ export function availableReplicaCount(rss: readonly (ReplicaSet | null)[]): numb
   return rss.reduce((n, rs) => n + (rs?.status?.availableReplicas ?? 0), 0);
 }
 
-/** GetTerminatingReplicaCountForReplicaSets: null as soon as one ReplicaSet does not report it. */
+/**
+ * GetTerminatingReplicaCountForReplicaSets: null as soon as one ReplicaSet its controller has
+ * synced (status.observedGeneration > 0) does not report it; one never synced adds nothing.
+ */
 export function terminatingReplicaCount(rss: readonly (ReplicaSet | null)[]): number | null {
   let n = 0;
   for (const rs of rss) {
     if (!rs) continue;
     const t = rs.status?.terminatingReplicas;
+    if ((t === undefined || t === null) && (rs.status?.observedGeneration ?? 0) === 0) continue;
     if (t === undefined || t === null) return null;
     n += t;
   }
@@ -209,11 +215,11 @@ export function bySizeOlder(a: ReplicaSet, b: ReplicaSet): number {
   return rsReplicas(b) - rsReplicas(a) || byCreationTimestamp(a, b);
 }
 
-/** ReplicaSetsByRevision: lower revision first, then by creation. */
+/** ReplicaSetsByRevision: lower revision first; equal revisions, or either not a number, by creation. */
 export function byRevision(a: ReplicaSet, b: ReplicaSet): number {
-  const ra = revision(a) ?? 0;
-  const rb = revision(b) ?? 0;
-  return ra === rb ? byCreationTimestamp(a, b) : ra - rb;
+  const ra = revision(a);
+  const rb = revision(b);
+  return ra === null || rb === null || ra === rb ? byCreationTimestamp(a, b) : ra - rb;
 }
 
 // ---- annotations ----
@@ -235,10 +241,30 @@ export function maxRevision(rss: readonly ReplicaSet[]): number {
   return max;
 }
 
-/** getIntFromAnnotation: the value, or null when absent or not an int. */
-export function intAnnotation(rs: ReplicaSet, key: string): number | null {
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+/** strconv.Atoi (64-bit int) then Go's int32(): the value truncated to 32 bits, or null when not an int. */
+export function atoiInt32(v: string | undefined): number | null {
+  if (v === undefined || !/^[+-]?\d+$/.test(v)) return null;
+  const n = BigInt(v);
+  return n < INT64_MIN || n > INT64_MAX ? null : Number(BigInt.asIntN(32, n));
+}
+
+/** getNonNegativeInt32FromAnnotation: strconv.ParseUint(v, 10, 32), and at most MaxInt32; else null. */
+export function nonNegativeInt32(v: string | undefined): number | null {
+  if (v === undefined || !/^\d+$/.test(v)) return null;
+  const n = BigInt(v);
+  return n > BigInt(MAX_INT32) ? null : Number(n);
+}
+
+/**
+ * GetDesiredReplicasAnnotation / getMaxReplicasAnnotation: the annotation's value, or null when
+ * absent or not read as a number at the behaviour's minor (Behaviour.replicasAnnotations).
+ */
+export function replicasAnnotation(rs: ReplicaSet, key: string, mode: Behaviour['replicasAnnotations']): number | null {
   const v = rs.metadata.annotations?.[key];
-  return v !== undefined && /^[+-]?\d+$/.test(v) ? Number(v) : null;
+  return mode === 'non-negative-int32' ? nonNegativeInt32(v) : atoiInt32(v);
 }
 
 /** ReplicasAnnotationsNeedUpdate. */
@@ -409,10 +435,10 @@ export function newRSNewReplicas(d: Deployment, allRSs: readonly (ReplicaSet | n
   return { replicas: own + Math.min(maxTotal - current, replicas - own), maxSurge: s.value, maxTotal, current };
 }
 
-/** IsSaturated: the new ReplicaSet has all the Deployment's replicas, annotated and available. */
+/** IsSaturated: the new ReplicaSet has all the Deployment's replicas, annotated (strconv.Atoi, every minor) and available. */
 export function isSaturated(d: Deployment, rs: ReplicaSet | null): boolean {
   if (!rs) return false;
-  const desired = intAnnotation(rs, DESIRED_REPLICAS_ANNOTATION);
+  const desired = atoiInt32(rs.metadata.annotations?.[DESIRED_REPLICAS_ANNOTATION]);
   if (desired === null) return false;
   const replicas = deploymentReplicas(d);
   return rsReplicas(rs) === replicas && desired === replicas && (rs.status?.availableReplicas ?? 0) === replicas;
@@ -425,24 +451,35 @@ export function roundToInt32(a: number): number {
 }
 
 /**
- * getReplicaSetFraction: the ReplicaSet's share of a resize, rs × (replicas + maxSurge) / the
- * max-replicas annotation (the Deployment's status.replicas when absent), rounded, minus its size.
- * Scaling to 0, its whole size goes.
+ * The max-replicas the ReplicaSet was sized for (getReplicaSetFraction's divisor): its
+ * max-replicas annotation, else the Deployment's status.replicas; from 1.32 an annotation of 0
+ * also falls back. 0 means no share can be computed.
  */
-export function getReplicaSetFraction(rs: ReplicaSet, d: Deployment): number {
+export function maxReplicasBeforeScale(rs: ReplicaSet, d: Deployment, mode: Behaviour['replicasAnnotations']): number {
+  const annotated = replicasAnnotation(rs, MAX_REPLICAS_ANNOTATION, mode);
+  if (annotated === null || (annotated === 0 && mode === 'non-negative-int32')) return d.status?.replicas ?? 0;
+  return annotated;
+}
+
+/**
+ * getReplicaSetFraction: the ReplicaSet's share of a resize, rs × (replicas + maxSurge) / the
+ * max-replicas it was sized for, rounded, minus its size. Scaling to 0, its whole size goes.
+ */
+export function getReplicaSetFraction(rs: ReplicaSet, d: Deployment, mode: Behaviour['replicasAnnotations']): number {
   const size = rsReplicas(rs);
   if (deploymentReplicas(d) === 0) return -size;
   const deploymentMax = deploymentReplicas(d) + maxSurge(d);
-  const annotated = intAnnotation(rs, MAX_REPLICAS_ANNOTATION) ?? d.status?.replicas ?? 0;
-  // upstream divides by zero here (the annotation 0 and no replicas in status): no share
-  if (annotated === 0) return 0;
-  return roundToInt32((size * deploymentMax) / annotated) - size;
+  const before = maxReplicasBeforeScale(rs, d, mode);
+  // from 1.32 upstream returns 0 here; before, it divides by zero (an annotation of 0), whose
+  // float-to-int32 conversion Go leaves to the platform: no share is taken either
+  if (before === 0) return 0;
+  return roundToInt32((size * deploymentMax) / before) - size;
 }
 
-/** GetProportion: the fraction, capped so the sum never passes what is left to add or remove. */
-export function getProportion(rs: ReplicaSet | null, d: Deployment, toAdd: number, added: number): number {
+/** GetProportion (GetReplicaSetProportion from 1.32): the fraction, capped so the sum never passes what is left to add or remove. */
+export function getProportion(rs: ReplicaSet | null, d: Deployment, toAdd: number, added: number, mode: Behaviour['replicasAnnotations']): number {
   if (!rs || rsReplicas(rs) === 0 || toAdd === 0 || toAdd === added) return 0;
-  const fraction = getReplicaSetFraction(rs, d);
+  const fraction = getReplicaSetFraction(rs, d, mode);
   const allowed = toAdd - added;
   return toAdd > 0 ? Math.min(fraction, allowed) : Math.max(fraction, allowed);
 }

@@ -200,9 +200,11 @@ describe('behaviourFor', () => {
     // release-1.36 against release-1.35 (v1.36.3 / v1.35.6): replica_set.go adds the
     // consistencyStore guard (PR #137212); replica_set_utils.go and controller_utils.go's ranking
     // and filtering are unchanged.
-    const { gates: g36, version: v36, minor: m36, ...rules36 } = behaviourFor(36).behaviour;
-    const { gates: g35, version: v35, minor: m35, ...rules35 } = behaviourFor(35).behaviour;
+    // the deployment controller's getPodMapForDeployment moved to the pod controller index in 1.36
+    const { gates: g36, version: v36, minor: m36, deploymentPodMap: p36, ...rules36 } = behaviourFor(36).behaviour;
+    const { gates: g35, version: v35, minor: m35, deploymentPodMap: p35, ...rules35 } = behaviourFor(35).behaviour;
     expect([v36, m36, v35, m35]).toEqual(['1.36', 36, '1.35', 35]);
+    expect([p35, p36]).toEqual(['selector', 'owner-index']);
     expect(rules36).toEqual(rules35);
     expect({ ...g36, StaleControllerConsistencyReplicaSet: false }).toEqual(g35);
   });
