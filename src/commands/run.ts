@@ -49,7 +49,8 @@ export function parseControllers(text: string): Set<string> {
       continue;
     }
     const short = bare.endsWith('-controller') ? bare.slice(0, -'-controller'.length) : bare;
-    if (!CONTROLLER_NAMES.includes(short)) throw new UserError(`invalid --controllers ${JSON.stringify(text)}: unknown controller ${JSON.stringify(bare)} (${expected})`);
+    if (!CONTROLLER_NAMES.includes(short))
+      throw new UserError(`invalid --controllers ${JSON.stringify(text)}: unknown controller ${JSON.stringify(bare)} (${expected})`);
     (negated ? off : on).add(short);
   }
   // as kube-controller-manager: -NAME wins over NAME and *, and without * only the names given run

@@ -1,5 +1,6 @@
 // What `run` does with one decision of the deployment controller (decideDeployment): its writes,
-// in order, on the API server, stopping at the first error. The decision is made on the informer
+// in order, on the API server, stopping at the first error (but the 409 the decision foresees
+// and goes on after, which upstream swallows). The decision is made on the informer
 // caches; what must stay true here:
 // - nothing is decided: every request is one of decision.writes, in its order, with its body,
 //   except upstream's answers to what only the server can say (a create refused: the
@@ -83,7 +84,7 @@ export async function carryOutDeploymentWrites(
   };
   const realName = (name: string) => (ctx.created && name === placeholderName(d) ? ctx.created.metadata.name : name);
 
-  for (const w of decision.writes) {
+  for (const [i, w] of decision.writes.entries()) {
     ctx.target = '';
     try {
       await carryOutWrite(ctx, w);
@@ -91,10 +92,17 @@ export async function carryOutDeploymentWrites(
       const err = e instanceof Error ? e : new Error(String(e));
       const target = ctx.target ? realName(ctx.target) : '';
       ctx.report({ write: w, target, ok: false, code: e instanceof ApiError ? e.code : undefined, error: err.message });
+      // the 409 the decision foresaw, with writes after it: upstream swallowed it and went on
+      if (foreseenConflict(w, e) && i < decision.writes.length - 1) continue;
       return { outcomes, error: err };
     }
   }
   return { outcomes, error: decision.error === null ? null : new Error(decision.error) };
+}
+
+/** Whether `e` is the 409 Conflict the decision says this write meets. */
+function foreseenConflict(w: DeploymentWrite, e: unknown): boolean {
+  return 'conflict' in w && w.conflict && e instanceof ApiError && e.code === 409 && e.reason !== 'AlreadyExists';
 }
 
 function carryOutWrite(ctx: WriteContext, w: DeploymentWrite): Promise<void> {
@@ -150,7 +158,7 @@ async function releaseReplicaSet(ctx: WriteContext, w: WriteOf<'releaseReplicaSe
 async function createReplicaSet(ctx: WriteContext, w: WriteOf<'createReplicaSet'>): Promise<void> {
   const { d } = ctx;
   const hash = podTemplateHash(w.replicaSet.spec.template, d.status?.collisionCount);
-  const body = w.hashKnown ? structuredClone(w.replicaSet) : withPodTemplateHash(w.replicaSet, d.metadata.name, hash);
+  const body = w.hashKnown ? structuredClone(w.replicaSet) : withPodTemplateHash(w.replicaSet, d.metadata.name, hash, w.truncateName);
   ctx.target = body.metadata.name;
   // uid, creationTimestamp and resourceVersion are the server's to set
   const { uid: _uid, creationTimestamp: _ct, resourceVersion: _rv, ...metadata } = body.metadata;

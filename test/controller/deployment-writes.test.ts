@@ -180,6 +180,69 @@ describe('the runtime carries out decision.writes, nothing else', () => {
     expect(names).toEqual([taken, fresh].sort());
   }, 120_000);
 
+  it("a failed scale-down of an old ReplicaSet is swallowed, as upstream's reconcileOldReplicaSets does: the sync goes on to the status", async () => {
+    sb = await startSandbox({ nodes: 1 });
+    const dir = mkdtempSync(join(tmpdir(), 'rs-dswallow-'));
+    const kubeconfig = join(dir, 'config');
+    await sb.writeKubeconfig(kubeconfig);
+    const kc = new KubeConfig();
+    kc.loadFromString(sb.kubeconfig());
+    const api = new KubeControllerAPI(kc);
+    const kubectl = async (...args: string[]) => (await exec('kubectl', ['--kubeconfig', kubeconfig, ...args], { timeout: 60_000 })).stdout;
+    // an orphan ReplicaSet of another template: adopted, then scaled down from the cache's older copy (409)
+    const labels = { app: 'web' };
+    const old = { ...labels, 'pod-template-hash': 'old' };
+    const file = join(dir, 'objects.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'List',
+        items: [
+          {
+            apiVersion: 'apps/v1',
+            kind: 'Deployment',
+            metadata: { name: 'web' },
+            spec: {
+              replicas: 2,
+              selector: { matchLabels: labels },
+              strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxUnavailable: 1 } },
+              template: { metadata: { labels }, spec: { containers: [{ name: 'c', image: 'new' }] } },
+            },
+          },
+          {
+            apiVersion: 'apps/v1',
+            kind: 'ReplicaSet',
+            metadata: { name: 'web-old', labels: old, annotations: { 'deployment.kubernetes.io/revision': '1' } },
+            spec: { replicas: 2, selector: { matchLabels: old }, template: { metadata: { labels: old }, spec: { containers: [{ name: 'c', image: 'old' }] } } },
+          },
+        ],
+      }),
+    );
+    await kubectl('create', '-f', file);
+    const d = JSON.parse(await kubectl('get', 'deployment', 'web', '-o', 'json')) as Deployment;
+    const rss = JSON.parse(await kubectl('get', 'rs', '-o', 'json')).items as ReplicaSet[];
+    const decision = decideDeployment({ deployment: d, replicaSets: rss, pods: null, nowMs: Date.now(), behaviour: defaultBehaviour() });
+    expect(decision.writes.map((w) => [w.kind, 'conflict' in w && w.conflict])).toEqual([
+      ['adoptReplicaSet', false],
+      ['createReplicaSet', false],
+      ['updateDeploymentStatus', false],
+      ['updateReplicaSet', true],
+      ['updateDeploymentStatus', true],
+    ]);
+    const calls: Call[] = [];
+    const result = await carryOutDeploymentWrites(recording(api, calls), d, rss, decision);
+    // the scale-down's 409 does not end the sync: the status write after it is sent (and meets its own 409)
+    expect(calls.map((c) => [c.kind, c.code])).toEqual([
+      ['adoptReplicaSet', 200],
+      ['createReplicaSet', 200],
+      ['updateDeploymentStatus', 200],
+      ['updateReplicaSet', 409],
+      ['updateDeploymentStatus', 409],
+    ]);
+    expect(result.error?.message).toContain('deployments.apps "web"');
+  }, 120_000);
+
   it('a create the API server refuses: Progressing False ReplicaSetCreateError in the status, the sync ends with the error', async () => {
     sb = await startSandbox({ nodes: 1 });
     const dir = mkdtempSync(join(tmpdir(), 'rs-dfail-'));

@@ -398,10 +398,12 @@ describe("the controller's view a moment behind the log", () => {
     run(r, [...readyInTurn(), ready('a'), ready('b'), ready('c')]);
     const [st] = r.push(statusOf(1));
     expect(st).toMatchObject({ verb: 'status', predicted: true });
-    expect(st.message).toMatch(/^wrote status: replicas 3, ready 1, available 1, observedGeneration 1 \(planned on the pods before .*: the controller.s view 2\.000 s before this write\)$/);
+    expect(st.message).toMatch(
+      /^wrote status: replicas 3, ready 1, available 1, observedGeneration 1 \(planned on the pods before .*: the controller.s view 2\.000 s before this write\)$/,
+    );
   });
 
-  it("statuses written from a lagging informer, one after another, are predicted while the views only move forward", () => {
+  it('statuses written from a lagging informer, one after another, are predicted while the views only move forward', () => {
     const r = replay();
     run(r, [...readyInTurn(), ready('a'), ready('b'), ready('c')]);
     // ready 1 from the pods before b's report, then ready 2 from those before c's: both older than the first write

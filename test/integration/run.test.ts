@@ -189,7 +189,9 @@ describe('run on the sandbox', () => {
 
   it('a controller being deleted manages nothing; the sandbox collects its dependents', async () => {
     // a finalizer holds the ReplicaSet in its deletion, so the controller is seen to sync it there
-    const { kubeconfig, core, apps } = await setup([rs('web', 2, { metadata: { name: 'web', namespace: 'default', labels, finalizers: ['example.com/hold'] } })]);
+    const { kubeconfig, core, apps } = await setup([
+      rs('web', 2, { metadata: { name: 'web', namespace: 'default', labels, finalizers: ['example.com/hold'] } }),
+    ]);
     const { opts, stop } = options(kubeconfig);
     const done = runForeground(opts);
     const pods = await until('2 pods', async () => {

@@ -77,7 +77,7 @@ export class SyncRun {
   }
 
   createReplicaSet(rs: ReplicaSet, hashKnown: boolean, message: string): ReplicaSet {
-    this.writes.push({ kind: 'createReplicaSet', replicaSet: rs, hashKnown });
+    this.writes.push({ kind: 'createReplicaSet', replicaSet: rs, hashKnown, truncateName: this.behaviour.replicaSetNameTruncated });
     if (!hashKnown) this.unnamed.add(rs);
     else this.server.set(rs.metadata.name, rs);
     this.actions.push({ verb: 'create', replicaSet: hashKnown ? rs.metadata.name : null, replicas: rsReplicas(rs), message });

@@ -90,12 +90,14 @@ export interface DeploymentStatusOut {
 /**
  * One API request of the sync, in order, as the runtime carries it out. `conflict`: upstream
  * sends it with an object its cache holds at an older resourceVersion, the API server answers
- * 409 and the sync ends there (an error: a rate-limited requeue).
+ * 409 and the sync ends there (an error: a rate-limited requeue), unless writes follow it: then
+ * upstream swallowed the error (reconcileOldReplicaSets) and went on. `truncateName`: the
+ * created ReplicaSet's name is cut to fit 253 characters (Behaviour.replicaSetNameTruncated).
  */
 export type DeploymentWrite =
   | { kind: 'adoptReplicaSet'; name: string }
   | { kind: 'releaseReplicaSet'; name: string }
-  | { kind: 'createReplicaSet'; replicaSet: ReplicaSet; hashKnown: boolean }
+  | { kind: 'createReplicaSet'; replicaSet: ReplicaSet; hashKnown: boolean; truncateName: boolean }
   | { kind: 'updateReplicaSet'; replicaSet: ReplicaSet; from: number; to: number; conflict: boolean }
   | { kind: 'deleteReplicaSet'; name: string }
   | { kind: 'updateDeploymentStatus'; status: DeploymentStatus; annotations: Record<string, string>; conflict: boolean };
