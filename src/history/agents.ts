@@ -22,7 +22,16 @@ export const CONTROLLER_USERS: Readonly<Record<string, ControllerKind>> = {
 export function rulesVersionOf(userAgent: string): string | null {
   const kcm = /^kube-controller-manager\/v(1\.\d+)\./.exec(userAgent);
   if (kcm) return kcm[1];
+  if (RS_RECONCILE_DEPLOYMENT_CONTROLLER.test(userAgent)) return / rules\/v(1\.\d+)\b/.exec(userAgent)?.[1] ?? null;
   return rsReconcileRules(userAgent);
 }
 
 export const DEPLOYMENT_CONTROLLER = 'system:serviceaccount:kube-system:deployment-controller';
+
+/** rs-reconcile's deployment controller client (`run --controllers …,deployment`), as it names itself. */
+const RS_RECONCILE_DEPLOYMENT_CONTROLLER = /^rs-reconcile\/\S+ \([^)]*\) kubernetes\/\S+ deployment-controller\/\S+/;
+
+/** Whether the deployment controller wrote it: kube-controller-manager's service account, or rs-reconcile's client. */
+export function isDeploymentController(w: { user: string; userAgent: string }): boolean {
+  return w.user === DEPLOYMENT_CONTROLLER || RS_RECONCILE_DEPLOYMENT_CONTROLLER.test(w.userAgent);
+}

@@ -8,7 +8,7 @@
 
 import { controllerRef } from '../core/pod.js';
 import type { Pod } from '../core/types.js';
-import { DEPLOYMENT_CONTROLLER } from './agents.js';
+import { isDeploymentController } from './agents.js';
 import type { ApiWrite, CauseStep, HistoryVerb } from './types.js';
 
 type Obj = Record<string, any>;
@@ -69,7 +69,7 @@ export class CauseTracker {
     // a scale's answer is a Scale: the owner is on the object before it
     const o = w.subresource === 'scale' ? before : (after ?? before);
     const owner = o?.metadata ? controllerRef(o as never) : undefined;
-    const further = w.user === DEPLOYMENT_CONTROLLER && owner?.kind === 'Deployment' ? (ns.deploymentCause.get(owner.name) ?? null) : null;
+    const further = isDeploymentController(w) && owner?.kind === 'Deployment' ? (ns.deploymentCause.get(owner.name) ?? null) : null;
     for (const s of steps) this.add(ns, `${kind}/${name}`, further && s.field !== 'spec.template' ? [s, ...further] : [s]);
   }
 
@@ -133,7 +133,7 @@ export class CauseTracker {
           : undefined;
     if (seen) ns.deployments.set(name, seen);
     else ns.deployments.delete(name);
-    if (w.user === DEPLOYMENT_CONTROLLER) return;
+    if (isDeploymentController(w)) return;
     const object = { kind: 'Deployment', namespace: w.namespace, name };
     const step = (field: string, change: string): CauseStep => ({ time: w.time, user: w.user, verb: verbOf(w), object, field, change });
     let s: CauseStep | null = null;
@@ -147,6 +147,11 @@ export class CauseTracker {
         typeof replicas === 'number' ? `→ ${replicas} (before unknown: first seen here)` : 'changed (first seen here)',
       );
     if (s) ns.deploymentCause.set(name, [s]);
+  }
+
+  /** The last change of Deployment `name` by someone other than the deployment controller (a chain of one), if the log showed one. */
+  deploymentCauseOf(namespace: string, name: string): CauseStep[] | null {
+    return this.ns(namespace).deploymentCause.get(name) ?? null;
   }
 
   /**

@@ -10,8 +10,9 @@ import { isControllerKind, kindOfResource } from '../core/controller.js';
 import { controllerRef, isPodActive } from '../core/pod.js';
 import type { ControllerKind, Pod } from '../core/types.js';
 import { slimController, slimPod, validateController, validatePod } from '../input/objects.js';
-import { CONTROLLER_USERS, isRsReconcileController } from './agents.js';
+import { CONTROLLER_USERS, isDeploymentController, isRsReconcileController } from './agents.js';
 import { CauseTracker } from './causes.js';
+import { DeploymentJudge } from './deployment-replay.js';
 import { UNKNOWN_OUTCOME } from './audit-event.js';
 import { NamespaceState, type Controllerish, type Sync } from './journal-state.js';
 import { controllerChanges, describeWrite, desiredOf, gone, ownerOf, podChanges, selectorText } from './write-text.js';
@@ -78,6 +79,7 @@ export class HistoryReplay {
   /** Set when the write being read is one of a controller's sync (controllerWrite). */
   private syncWrite = false;
   private readonly causes = new CauseTracker();
+  private readonly deployments: DeploymentJudge; // the log's Deployments, and the verdicts on the deployment controller's writes
   /** Verdicts that rest on pods' phase and readiness (see dependsOnPodStatus). */
   private readonly statusDependent = new WeakSet<HistoryEvent>();
   /** The controller write the server refused, of the last push (refusedWrite). */
@@ -88,6 +90,7 @@ export class HistoryReplay {
   podStatusEvidence: string | null = null;
 
   constructor(private readonly opts: ReplayOptions) {
+    this.deployments = new DeploymentJudge(opts, this.causes, () => this.podStatusWrites > 0 && this.podStatusEvidence === null);
     this.controllerUsers = new Map<string, ControllerKind | null>(Object.entries(CONTROLLER_USERS));
     for (const u of opts.controllerUsers ?? []) if (!this.controllerUsers.has(u)) this.controllerUsers.set(u, null);
   }
@@ -105,6 +108,7 @@ export class HistoryReplay {
       if (w.resource === 'pods' && this.isController(w)) this.refused = this.refusal(w);
       return [];
     }
+    this.deployments.observe(this.ns(w.namespace), w);
     if (w.resource === 'deployments') {
       // not an event, and no write of the controllers: what a rollout carries out (cause chains)
       const name = w.name ?? (w.response?.metadata?.name as string | undefined);
@@ -116,7 +120,8 @@ export class HistoryReplay {
     const out: HistoryEvent[] = [];
     const actor = { user: w.user, controller: this.isController(w) };
     this.syncWrite = false;
-    const event = w.resource === 'pods' ? this.podEvent(ns, w, actor) : this.controllerEvent(ns, w, actor);
+    let event = w.resource === 'pods' ? this.podEvent(ns, w, actor) : this.controllerEvent(ns, w, actor);
+    if (event && w.resource === 'replicasets' && isDeploymentController(w)) event = this.deployments.judge(ns, w, event);
     if (event) out.push(event);
     if (!this.syncWrite) this.noteCause(ns, w);
     if (w.resource === 'pods' && w.subresource === 'status') this.podStatusWrites++;
