@@ -362,6 +362,8 @@ describe('the page of a rollout foreseen (explain deploy/web --image … -o html
     expect(header).toContain(`A prediction, not a record: the rollout of Deployment storefront/web after set image ${image}`);
     expect(header).toContain('Assumes: new pods turn ready 5s after they are created; deleted pods are gone 2s after the delete');
     expect(header).toMatch(/Result: complete after \d+s/);
+    expect(header).toContain('state the prediction does not tell');
+    expect(header).not.toContain('state not in the log');
     expect(await page.title()).toContain('a prediction, not a record');
     const labels = await page.$$eval('.row-label', (els: Element[]) => els.map((el) => `${el.getAttribute('class')}: ${el.textContent}`));
     expect(labels[0]).toBe('row-label deployment: deploy/web  (storefront)');

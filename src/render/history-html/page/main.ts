@@ -37,7 +37,9 @@ function legendHtml(foreseen: boolean): string {
   const states = Object.keys(STATE_COLOR)
     .map((k) => `<span><i style="background:${STATE_COLOR[k]}"></i>${esc(STATE_LABEL[k])}</span>`)
     .join('');
-  const hatch = '<span><i style="background:repeating-linear-gradient(45deg,#9aa3ad 0 2px,#f4f5f7 2px 5px)"></i>state not in the log</span>';
+  // a prediction tells only the Ready changes it assumes: a pod's state before them is not in it
+  const unknown = foreseen ? 'state the prediction does not tell' : 'state not in the log';
+  const hatch = `<span><i style="background:repeating-linear-gradient(45deg,#9aa3ad 0 2px,#f4f5f7 2px 5px)"></i>${unknown}</span>`;
   return `<div class="legend"><b>writes:</b>${writers}</div><div class="legend"><b>controller writes:</b>${verdicts}</div><div class="legend"><b>pods:</b>${states}${hatch}</div>`;
 }
 
