@@ -131,6 +131,11 @@ export function outputFlag(views: readonly ViewName[], description = 'output for
   return { output: Flags.string({ char: 'o', description, options: formatsFor(views) }) };
 }
 
+/** history and explain: the output (-o html: the timeline page) written to a file. */
+export const outputFileFlag = {
+  'output-file': Flags.string({ description: 'write the output to FILE instead of stdout (-o html: the page to open in a browser)' }),
+};
+
 export const noHeadersFlag = {
   'no-headers': Flags.boolean({ description: 'do not print table headers', default: false }),
 };

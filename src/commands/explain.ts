@@ -1,7 +1,18 @@
+import { stat } from 'node:fs/promises';
 import { Args, Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base.js';
 import { UserError } from '../errors.js';
-import { connectionFlags, modelFlags, modelOptions, oneTargetScopeFlags, outputFlag, sourceOptions, stderrChalk, stdoutStyle } from '../cli/flags.js';
+import {
+  connectionFlags,
+  modelFlags,
+  modelOptions,
+  oneTargetScopeFlags,
+  outputFileFlag,
+  outputFlag,
+  sourceOptions,
+  stderrChalk,
+  stdoutStyle,
+} from '../cli/flags.js';
 import { progressOn } from '../cli/progress.js';
 import { writeFd } from '../cli/stdio.js';
 import { parseOneTarget } from '../cli/targets.js';
@@ -11,7 +22,10 @@ import { renderDeploymentDecision, renderDeploymentTree } from '../render/deploy
 import { renderExplain } from '../render/explain.js';
 import { renderOutput } from '../render/formats.js';
 import { renderPodExplanation } from '../render/pod-explain.js';
+import { formatBytes } from '../input/read-input.js';
+import { predictedHistory } from '../render/history-html/prediction.js';
 import { renderRolloutPrediction } from '../render/rollout.js';
+import { historyPageScript } from '../services/history-page.js';
 import { explainController, explainPod } from '../services/explain-service.js';
 import { explainRollout, isRolloutChange } from '../services/rollout-service.js';
 import { rolloutAssumptions, rolloutChange, rolloutFlags } from '../cli/rollout-flags.js';
@@ -37,7 +51,9 @@ that never turn ready, the progress deadline), under stated assumptions about th
 deployment controller and every step with its reason: which ReplicaSet is created or scaled and by
 the controller's own arithmetic, and which pods are deleted and on which ranking criterion. This
 needs the Deployment itself (kubectl get deploy,rs,pods -o yaml, or the cluster). With
---exit-code it exits 1 when the rollout would not complete.
+--exit-code it exits 1 when the rollout would not complete. -o html draws it on history's timeline
+page as history would show it had it happened, titled as a prediction, the assumptions in its
+header (on stdout, or in --output-file FILE).
 
 --replicas N is a what-if: every header, table and the plan (its whatIf field) say "as if", and
 such a plan cannot be applied with reconcile --plan.
@@ -80,7 +96,8 @@ Nothing is written.`;
   // to choose by (the NAME chooses; -A looks for it in every namespace)
   static override flags = {
     ...oneTargetScopeFlags,
-    ...outputFlag(['document', 'human']),
+    ...outputFlag(['document', 'human', 'page'], "output format (html: a rollout foreseen, on history's page)"),
+    ...outputFileFlag,
     'exit-code': Flags.boolean({
       description: 'exit as diff does: 1 when the sync would act, 0 when it would not (default: 0 once explained, as kubectl describe)',
       default: false,
@@ -93,6 +110,10 @@ Nothing is written.`;
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Explain);
     const named = parseOneTarget(args.name, args[NAME_OF_TYPE_ARG], 'explain');
+    if (flags.output === 'html' && (named.kind !== 'Deployment' || !isRolloutChange(rolloutChange(flags))))
+      throw new UserError(
+        `-o html draws a rollout foreseen on history's timeline page: it needs deploy/NAME with --image, --replicas, --set-template-label or --undo, not ${args.name} alone`,
+      );
     const io = { progress: progressOn() };
     if (named.kind === 'Pod') {
       const story = await explainPod(sourceOptions(flags), modelOptions(flags), named.name, io);
@@ -102,7 +123,9 @@ Nothing is written.`;
           document: () => story.explanation,
           human: () => [renderPodExplanation(story.explanation, explainStyle())],
         }),
+        flags['output-file'],
       );
+      await saidWritten(flags['output-file']);
       process.exitCode = flags['exit-code'] && story.acts ? 1 : 0;
       return;
     }
@@ -112,15 +135,21 @@ Nothing is written.`;
         throw new UserError(`--image, --set-template-label and --undo foresee a rollout: they need deploy/NAME, not ${args.name}`);
       const rollout = await explainRollout(sourceOptions(flags), modelOptions(flags), named.name, change, rolloutAssumptions(flags), io);
       for (const n of rollout.notices) this.warning(n);
+      // -o html: the prediction drawn as history would show it, on history's page (its script loaded only for it)
+      const script = flags.output === 'html' ? await historyPageScript() : undefined;
       await this.printChunks(
         renderOutput(flags.output, {
-          document: () => rollout.prediction,
+          document: () => (script === undefined ? rollout.prediction : predictedHistory(rollout.prediction)),
+          pageScript: script === undefined ? undefined : () => script,
           human: () => [renderRolloutPrediction(rollout.prediction, rollout.deployment, rollout.changeNotes, explainStyle())],
         }),
+        flags['output-file'],
       );
+      await saidWritten(flags['output-file']);
       process.exitCode = flags['exit-code'] && !rollout.prediction.complete ? 1 : 0;
       return;
     }
+
     const story = await explainController({ ...sourceOptions(flags), deployments: named.kind === 'Deployment' }, modelOptions(flags), named, io);
     for (const n of story.notices) this.warning(n);
     writeFd(2, renderOverlapWarnings(story.plan, stderrChalk()));
@@ -140,10 +169,17 @@ Nothing is written.`;
           );
         },
       }),
+      flags['output-file'],
     );
+    await saidWritten(flags['output-file']);
     // a describe: 0 once explained; diff's codes only when asked for (--exit-code)
     process.exitCode = flags['exit-code'] && story.acts ? 1 : 0;
   }
+}
+
+/** A file written says so, with its size, as history does: the page to open is found by its name. */
+async function saidWritten(file: string | undefined): Promise<void> {
+  if (file !== undefined) process.stderr.write(`wrote ${file} (${formatBytes((await stat(file)).size)})\n`);
 }
 
 /** A story's page: stdout's colours, at least 80 columns wide (100 when not a terminal). */

@@ -9,6 +9,7 @@ import {
   inHelpGroup,
   namespaceScopeFlags,
   noHeadersFlag,
+  outputFileFlag,
   outputFlag,
   repeatable,
   stdoutStyle,
@@ -142,7 +143,7 @@ Exit status: 0, or 1 when a controller write was not predicted by the rules.`;
       ['document', 'human', 'wide', 'page'],
       'output format: json and yaml print the history contract, wide adds the CAUSE and MESSAGE columns, html a self-contained timeline page',
     ),
-    'output-file': Flags.string({ description: 'write the output to FILE instead of stdout (-o html: the page to open in a browser)' }),
+    ...outputFileFlag,
     ...noHeadersFlag,
     'controller-user': Flags.string({
       description:

@@ -43,14 +43,16 @@ function strategyWords(d: Deployment): string {
   );
 }
 
-function assumptionWords(p: RolloutPrediction): string {
+/** What the prediction assumes of the kubelet, in words (also the html page's header). */
+export function assumptionWords(p: RolloutPrediction): string {
   const a = p.assumptions;
   const ready = a.podReadyAfterSeconds === null ? 'new pods never turn ready' : `new pods turn ready ${a.podReadyAfterSeconds}s after they are created`;
   const gone = a.podGoneAfterSeconds > 0 ? `deleted pods are gone ${a.podGoneAfterSeconds}s after the delete` : 'deleted pods are gone at once';
   return `${ready}; ${gone}; the pods that exist keep their state; new pods are named NAME-newN in place of the server's random suffix`;
 }
 
-function endWords(p: RolloutPrediction): string {
+/** How the prediction ends, with its counts of writes, in words. */
+export function endWords(p: RolloutPrediction): string {
   const creates = p.steps.filter((s) => s.controller === 'replicaset' && s.verb === 'create').reduce((n, s) => n + (s as { pods: number }).pods, 0);
   const deletes = p.steps.filter((s) => s.controller === 'replicaset' && s.verb === 'delete').length;
   const scalings = p.steps.filter((s) => s.controller === 'deployment').length;

@@ -137,7 +137,7 @@ describe("flag errors in kubectl's words", () => {
 
   it('a value outside the options names both forms of the flag and the options', async () => {
     expect(await errorOf('diff', ['-o', 'xml'])).toBe('invalid argument "xml" for "-o, --output" flag: expected one of json, yaml, wide, name');
-    expect(await errorOf('explain', ['web', '--output=wide'])).toBe('invalid argument "wide" for "-o, --output" flag: expected one of json, yaml');
+    expect(await errorOf('explain', ['web', '--output=wide'])).toBe('invalid argument "wide" for "-o, --output" flag: expected one of json, yaml, html');
     expect(await errorOf('reconcile', ['--dry-run', 'maybe'])).toBe('invalid argument "maybe" for "--dry-run" flag: expected one of none, client, server');
   });
 

@@ -5,6 +5,8 @@
 // write, coloured by who wrote it and carrying the document's verdicts; a click on a delete
 // opens its ranking sentence; the screenshot has the bars where the times say.
 //
+// The same page draws a rollout foreseen (explain deploy/NAME --image … -o html) as history would.
+//
 // Without /usr/bin/chromium the tests skip saying so, except in CI (CI set), where .ci/run
 // installs it: there a missing browser fails.
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -13,7 +15,7 @@ import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReconcileHistory } from '../../src/history/types.js';
-import { cli, ensureBuilt, ROOT } from './cli.js';
+import { cli, ensureBuilt, example, NOW, ROOT } from './cli.js';
 import { rollOutOnSandbox } from './rollout.js';
 import { historyHtmlChunks } from '../../src/render/history-html/document.js';
 import { historyPageScript } from '../../src/services/history-page.js';
@@ -331,6 +333,49 @@ describe('the page of a rollout on the sandbox', () => {
     const next = Number(await page.locator('.mark.selected').getAttribute('data-event'));
     expect(laneOf(next)).toBe('web-new');
     expect(next).toBe(doc.events.findIndex((e, i) => i > down && e.controller?.name === 'web-new'));
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 120_000);
+});
+
+describe('the page of a rollout foreseen (explain deploy/web --image … -o html)', () => {
+  let doc: ReconcileHistory;
+  const html = () => join(dir, 'foreseen.html');
+  const image = 'app=registry.example/web:1.5.0';
+  beforeAll(() => {
+    if (!HAVE_CHROMIUM) return;
+    const args = ['explain', 'deploy/web', '-n', 'storefront', '-f', example('deployment-at-rest'), '--now', NOW, '--image', image, '--pod-gone-after', '2s'];
+    const r = cli([...args, '-o', 'html', '--output-file', html()]);
+    expect(r.status, r.stderr).toBe(0);
+    const block = /<script type="application\/json" id="history-document">(.*?)<\/script>/s.exec(readFileSync(html(), 'utf8'))![1];
+    doc = JSON.parse(block);
+  }, 120_000);
+
+  it('draws every foreseen write and pod as history would, says it is a prediction and what it assumes, with no error', async (ctx) => {
+    needChromium(ctx);
+    const { page, errors } = await openTimeline(browser!.context, html());
+    const dc = 'system:serviceaccount:kube-system:deployment-controller';
+    const colourOf = (e: ReconcileHistory['events'][number]) =>
+      e.actor.controller ? COLOUR.controller : e.actor.user === dc ? COLOUR.deployment : e.actor.user.startsWith('system:node:') ? COLOUR.node : COLOUR.person;
+    await checkAgainstDocument(page, doc, colourOf);
+    const header = await page.locator('header').textContent();
+    expect(header).toContain(`A prediction, not a record: the rollout of Deployment storefront/web after set image ${image}`);
+    expect(header).toContain('Assumes: new pods turn ready 5s after they are created; deleted pods are gone 2s after the delete');
+    expect(header).toMatch(/Result: complete after \d+s/);
+    expect(header).toContain('state the prediction does not tell');
+    expect(header).not.toContain('state not in the log');
+    expect(await page.title()).toContain('a prediction, not a record');
+    const labels = await page.$$eval('.row-label', (els: Element[]) => els.map((el) => `${el.getAttribute('class')}: ${el.textContent}`));
+    expect(labels[0]).toBe('row-label deployment: deploy/web  (storefront)');
+    expect(labels).toContain('row-label controller: rs/web-5f6b4c8d9');
+    // the unready pod's delete: its ranking sentence, foreseen, and why the controller acts
+    const del = doc.events.findIndex((e) => e.verb === 'delete' && e.pod === 'web-5f6b4c8d9-x2k8q' && e.actor.controller);
+    await page.locator(`.mark.write[data-event="${del}"]`).click();
+    const current = page.locator('#detail .write.current');
+    await expect.poll(() => current.textContent(), { timeout: 30_000 }).toContain('web-5f6b4c8d9-x2k8q is not ready');
+    expect(await current.textContent()).toContain('[foreseen]');
+    expect(await current.textContent()).toContain(`rolling out Deployment web after you changed its image ${image}`);
+    expect(await page.locator('#detail').textContent()).toContain('What the prediction assumes');
     expect(errors).toEqual([]);
     await page.close();
   }, 120_000);

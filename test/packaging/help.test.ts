@@ -169,11 +169,14 @@ describe("kubectl's flags and conventions", () => {
   it("each command's help lists only the flags it accepts: every option shown parses", () => {
     const ex = join(ROOT, 'examples', 'drifted-replicaset.yaml');
     const help = node(RUN_JS, ['explain', '--help']).stdout;
-    expect(help).toContain("    -o, --output='':\n        Output format. One of: json|yaml.");
+    expect(help).toContain("    -o, --output='':\n        Output format (html: a rollout foreseen, on history's page). One of: json|yaml|html.");
     expect(help).toContain('-A, --all-namespaces=false:');
     expect(help).not.toMatch(/-l, --selector|wide|\|name/);
     // what the help offers, explain takes
     for (const o of ['json', 'yaml']) expect(node(RUN_JS, ['explain', 'shop-web', '-f', ex, '-o', o]).status, o).toBeLessThan(2);
+    // html draws a rollout foreseen: deploy/NAME with a change (test/e2e/rollout-html.test.ts)
+    const rest = join(ROOT, 'examples', 'deployment-at-rest.yaml');
+    expect(node(RUN_JS, ['explain', 'deploy/web', '-n', 'storefront', '-f', rest, '--image', 'app=x:1', '-o', 'html']).status).toBe(0);
     expect(node(RUN_JS, ['explain', 'shop-web', '-f', ex, '-A']).status).toBeLessThan(2);
     // every command: the -o values its help lists are the ones it parses
     for (const [id, cmd] of Object.entries(manifest().commands)) {

@@ -9,6 +9,7 @@
 // and says on the page how many it left out and until when it holds them.
 
 import type { HistoryEvent } from '../../history/types.js';
+import type { PredictedHistory } from './prediction.js';
 
 /** Writes a page holds at most: a browser parses and lays out this many in a few seconds. */
 export const PAGE_MAX_EVENTS = 100_000;
@@ -41,16 +42,25 @@ function headerOf(doc: Record<string, unknown>): Record<string, unknown> {
   return rest;
 }
 
+/** The page's title: the history's span, or what a prediction foresees and that it is one. */
+function titleOf(header: Record<string, unknown>): string {
+  const note = (header as Partial<PredictedHistory>).prediction;
+  if (header.kind === 'PredictedHistory' && note)
+    return `predicted rollout of deploy/${note.deployment.name} -n ${note.deployment.namespace} after ${note.change}: a prediction, not a record (rs-reconcile)`;
+  return `history${typeof header.from === 'string' ? ` ${header.from} → ${header.to}` : ''} (rs-reconcile)`;
+}
+
 /**
  * The page, in pieces to write one after the other. `doc` is the ReconcileHistory document
- * (its events an array or a list read from disk, src/render/list-stream.ts).
+ * (its events an array or a list read from disk, src/render/list-stream.ts), or a rollout foreseen
+ * as history would show it (./prediction.ts).
  */
 export function* historyHtmlChunks(doc: object, opts: HistoryPageOptions): Generator<string> {
   const d = doc as Record<string, unknown> & { events: Iterable<HistoryEvent> };
   const max = opts.maxEvents ?? PAGE_MAX_EVENTS;
   let sample: PageSample | null = null;
   const header = headerOf(d);
-  const title = `history${typeof header.from === 'string' ? ` ${header.from} → ${header.to}` : ''} (rs-reconcile)`;
+  const title = titleOf(header);
   yield '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n';
   // nothing leaves the file: no request of any kind, whoever opens it
   yield `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:">\n`;

@@ -136,11 +136,20 @@ const key = (kind: string, namespace: string, name: string): string => `${kind}/
 const stepKey = (s: CauseStep): string => `${s.time}|${s.user}|${s.verb}|${key(s.object.kind, s.object.namespace, s.object.name)}|${s.field}`;
 const isController = (kind: string): boolean => isControllerKind(kind);
 
-/** The Deployment of each ReplicaSet the cause chains show the deployment controller rolling. */
+/**
+ * The Deployment of each ReplicaSet the cause chains show the deployment controller rolling: a
+ * step of it on a ReplicaSet followed by the Deployment write that made it act, or its own write
+ * on a ReplicaSet whose cause goes back to a Deployment write.
+ */
 export function deploymentsOf(events: readonly HistoryEvent[]): Map<string, string> {
   const owner = new Map<string, string>();
   for (const e of events) {
     const steps = e.cause ?? [];
+    const c = e.controller;
+    if (c?.kind === 'ReplicaSet' && writerKind(e.actor.user, e.actor.controller) === 'deployment-controller') {
+      const d = steps.find((s) => s.object.kind === 'Deployment' && s.object.namespace === c.namespace);
+      if (d) owner.set(key('ReplicaSet', c.namespace, c.name), d.object.name);
+    }
     for (let i = 0; i + 1 < steps.length; i++) {
       const s = steps[i];
       const next = steps[i + 1];

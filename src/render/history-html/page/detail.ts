@@ -8,9 +8,10 @@
 import type { HistoryEvent, ReconcileHistory } from '../../../history/types.js';
 import { causeClauses, renderCoverageLine, utcTime, verdictText, who } from '../../history.js';
 import type { TimelineModel } from '../model.js';
+import type { PredictedHistory } from '../prediction.js';
 
 export interface DetailContext {
-  doc: ReconcileHistory;
+  doc: ReconcileHistory | PredictedHistory;
   model: TimelineModel;
   /** Per event index, its mark. */
   markOfEvent: Int32Array;
@@ -28,13 +29,16 @@ function writeHtml(ctx: DetailContext, i: number, current: boolean): string {
   const m = ctx.model.marks[ctx.markOfEvent[i]];
   const by = e.actor.controller ? `${who(e.actor.user)} (the controller)` : who(e.actor.user);
   // the story's own flag for a write the rules did not do; the page also names the other verdicts
-  const flag = !e.actor.controller
-    ? ''
-    : e.predicted === false
-      ? ' <span class="not-predicted">[not predicted by the rules]</span>'
-      : e.predicted === true
-        ? ' <span class="predicted">[predicted]</span>'
-        : ' <span class="unknown">[unknown]</span>';
+  const flag =
+    ctx.doc.source === 'prediction'
+      ? ' <span class="predicted">[foreseen]</span>'
+      : !e.actor.controller
+        ? ''
+        : e.predicted === false
+          ? ' <span class="not-predicted">[not predicted by the rules]</span>'
+          : e.predicted === true
+            ? ' <span class="predicted">[predicted]</span>'
+            : ' <span class="unknown">[unknown]</span>';
   const verdictCls = e.predicted === false ? 'not-predicted' : e.actor.controller && e.predicted === null ? 'unknown' : '';
   let out = `<div class="write${current ? ' current' : ''}" data-event="${i}">`;
   out += `<div><a href="#" class="when" data-goto="${ctx.markOfEvent[i]}">${esc(utcTime(e.time))}</a> <b>${esc(e.verb)}</b> by ${esc(by)}${e.reason ? `, ${esc(e.reason)}` : ''}${flag}</div>`;
@@ -51,7 +55,9 @@ function writeHtml(ctx: DetailContext, i: number, current: boolean): string {
   return out + '</div>';
 }
 
-function coverageHtml(doc: ReconcileHistory): string {
+function coverageHtml(doc: ReconcileHistory | PredictedHistory): string {
+  if (doc.source === 'prediction')
+    return `<h2>What the prediction assumes</h2><div class="coverage">${esc(doc.prediction.assumes)}</div><div class="coverage">${esc(doc.prediction.result)}</div>`;
   const c = doc.coverage;
   let out = `<h2>What the source tells</h2><div class="coverage">${esc(renderCoverageLine(c, doc.from, doc.to))}</div>`;
   if (c.missing.length > 0) out += `<ul>${c.missing.map((x) => `<li>lacks ${esc(x)}</li>`).join('')}</ul>`;

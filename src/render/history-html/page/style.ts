@@ -62,6 +62,8 @@ footer{border-top:1px solid #d6dbe1;padding:4px 12px;color:#4a5561;font-size:12p
 .row-bg.deployment{fill:#fbf5e6}
 .row-bg.controller{fill:#f3f6f9}
 .row-bg.pod{fill:#fff}
+/* the grid is drawn over the rows but under the pointer: a write on a tick (a whole second) stays clickable */
+.tick{pointer-events:none}
 .tick line{stroke:#e3e7eb}
 .tick text{font-size:11px;fill:#4a5561}
 .bar-outline{fill:none;stroke:#7d8894;stroke-width:1}
