@@ -9,6 +9,7 @@ import { kindShort } from '../render/text.js';
 import { Box, useApp, useInput, useStdout, type Key } from 'ink';
 import { useEffect, useLayoutEffect, useMemo, useSyncExternalStore, type ReactElement } from 'react';
 import { ControllersPane } from './ControllersPane.js';
+import { DeploymentPane } from './DeploymentPane.js';
 import { DetailPane } from './DetailPane.js';
 import { FilterBar } from './FilterBar.js';
 import { frameCounts, Header } from './Header.js';
@@ -18,7 +19,7 @@ import { computeLayout, sizeOf, type Layout } from './layout.js';
 import { ColorContext } from './line.js';
 import { LogPane } from './LogPane.js';
 import { QueuePane } from './QueuePane.js';
-import { awaitedBy, historyRows, selectedController, type KeyInput, type WatchState } from './state.js';
+import { awaitedBy, historyRows, selectedController, selectedDeployment, type KeyInput, type WatchState } from './state.js';
 import type { WatchStore } from './store.js';
 
 export interface AppProps {
@@ -114,7 +115,7 @@ function useQuitOnState(quit: boolean, onQuit?: () => void): void {
   }, [quit, onQuit, exit]);
 }
 
-/** The main pane: the help over everything, else the selected controller's detail, else the list. */
+/** The main pane: the help over everything, else the selected controller's (or Deployment's) detail, else the list. */
 function mainPane(s: WatchState, layout: Layout, selected: PlanController | null, model: ExplainModel | null): ReactElement {
   if (s.help) return <HelpOverlay rows={layout.main} width={layout.width} />;
   if (s.view === 'detail' && selected)
@@ -129,14 +130,16 @@ function mainPane(s: WatchState, layout: Layout, selected: PlanController | null
         width={layout.width}
       />
     );
+  const deployment = s.view === 'detail' ? selectedDeployment(s) : null;
+  if (deployment) return <DeploymentPane deployment={deployment} rows={layout.main} width={layout.width} />;
   const showNamespace = s.frame ? frameCounts(s.frame).namespaces > 1 || s.meta.scope === 'all namespaces' : false;
   return (
     <ControllersPane
       frame={s.frame}
-      order={s.order}
+      rows={s.rows}
       top={s.top}
       cursor={s.cursor}
-      rows={layout.main}
+      height={layout.main}
       width={layout.width}
       showNamespace={showNamespace}
       filter={s.filter}

@@ -1,5 +1,6 @@
 // The controllers list, virtualised: only the rows in the window [top, top + rows) are built
-// and rendered, whatever the number of controllers. Columns: drift marker, kind, name, desired /
+// and rendered, whatever the number of controllers. The Deployments in scope come first, each with
+// its ReplicaSets under it (deployment-rows.ts). Columns: drift marker, kind, name, desired /
 // current / ready / available, adopt / release / create / delete, and a ready/desired bar. A row
 // is one line at every width: the columns give way in the layout's order (LIST_ORDER).
 
@@ -7,7 +8,9 @@ import { Box } from 'ink';
 import type { PlanController } from '../core/plan-types.js';
 import { kindShort, truncate } from '../render/text.js';
 import { fitTable, LIST_ORDER, scrollTo, type ColumnSpec } from './layout.js';
+import { deploymentReplicaSetRowSegs, deploymentRowSegs } from './deployment-rows.js';
 import { Line, type Seg } from './line.js';
+import { rowKey, type ListRow } from './list-rows.js';
 import { claimCounts, isDrifted, type PlanFrame } from './state.js';
 
 export interface ControllerColumns {
@@ -158,35 +161,45 @@ export function controllerRowSegs(c: PlanController, cols: ControllerColumns, se
 
 export interface ControllersPaneProps {
   frame: PlanFrame | null;
-  order: number[];
+  /** The list's rows (state.ts), the cursor an index there. */
+  rows: ListRow[];
   top: number;
   cursor: number;
   /** Height of the pane: the column header plus rows - 1 controllers. */
-  rows: number;
+  height: number;
   width: number;
   showNamespace: boolean;
   filter: string;
 }
 
+/** One row's segments: a controller's in the table's columns, a Deployment's or one of its ReplicaSets' in their own. */
+function rowSegs(f: PlanFrame, row: ListRow, cols: ControllerColumns, selected: boolean, p: ControllersPaneProps): Seg[] {
+  if (row.type === 'controller') return controllerRowSegs(f.plan.controllers[row.index], cols, selected, p.showNamespace);
+  const v = f.deployments?.[row.type === 'deployment' ? row.index : row.deployment];
+  if (!v) return [];
+  return row.type === 'deployment' ? deploymentRowSegs(v, p.width, selected, p.showNamespace) : deploymentReplicaSetRowSegs(v, row.index, p.width, selected);
+}
+
 export function ControllersPane(p: ControllersPaneProps) {
   const lines: { key: string; segs: Seg[]; inverse?: boolean }[] = [];
-  const room = Math.max(0, p.rows - 1);
+  const room = Math.max(0, p.height - 1);
   const f = p.frame;
   const cols = controllerColumns(p.width, f ? controllerFacts(f.plan.controllers, p.showNamespace) : undefined);
   lines.push({ key: 'h', segs: controllerHeaderSegs(cols) });
   if (!f) lines.push({ key: 'e', segs: [{ text: '    waiting for the first snapshot…', dim: true }] });
-  else if (f.plan.controllers.length === 0) lines.push({ key: 'e', segs: [{ text: '    No ReplicaSets or ReplicationControllers in scope.', dim: true }] });
-  else if (p.order.length === 0) lines.push({ key: 'e', segs: [{ text: `    No controller matches "${p.filter}" (Esc clears the filter).`, dim: true }] });
+  else if (f.plan.controllers.length === 0 && !f.deployments?.length)
+    lines.push({ key: 'e', segs: [{ text: '    No Deployments, ReplicaSets or ReplicationControllers in scope.', dim: true }] });
+  else if (p.rows.length === 0) lines.push({ key: 'e', segs: [{ text: `    No controller matches "${p.filter}" (Esc clears the filter).`, dim: true }] });
   else {
-    const start = scrollTo(p.top, p.cursor, room, p.order.length);
-    for (let i = start; i < Math.min(p.order.length, start + room); i++) {
-      const c = f.plan.controllers[p.order[i]];
-      lines.push({ key: `${c.kind}/${c.namespace}/${c.name}`, segs: controllerRowSegs(c, cols, i === p.cursor, p.showNamespace), inverse: i === p.cursor });
+    const start = scrollTo(p.top, p.cursor, room, p.rows.length);
+    for (let i = start; i < Math.min(p.rows.length, start + room); i++) {
+      const row = p.rows[i];
+      lines.push({ key: `${row.type}:${rowKey(f, row)}`, segs: rowSegs(f, row, cols, i === p.cursor, p), inverse: i === p.cursor });
     }
   }
   return (
-    <Box flexDirection="column" height={p.rows}>
-      {lines.slice(0, p.rows).map((l) => (
+    <Box flexDirection="column" height={p.height}>
+      {lines.slice(0, p.height).map((l) => (
         <Line key={l.key} segs={l.segs} width={p.width} inverse={l.inverse} />
       ))}
     </Box>

@@ -175,6 +175,56 @@ export const POD_ORDER: readonly GiveWay[] = [
   { drop: 'READY' },
 ];
 
+/**
+ * A Deployment's row: its name and the next step stay (the step is cut at its end, down to
+ * STEP_FLOOR, before anything else goes); the strategy goes first, then the available count, then
+ * the updated one. Keep ranks for fitItems: the lowest goes first.
+ */
+export const DEPLOYMENT_ROW_KEEP = { strategy: 1, available: 2, updated: 3 } as const;
+/** The width the next step counts for when the row's items are fitted: it is cut with "…" beyond. */
+export const STEP_FLOOR = 24;
+
+/**
+ * A Deployment's ReplicaSet row: its name and its sizes (`2/2 → 3`) stay, the name cut first; the
+ * image goes first, then the revision and role, then the ready and available counts.
+ */
+export const DEPLOYMENT_RS_ROW_KEEP = { image: 1, revision: 2, counts: 3 } as const;
+
+/**
+ * A Deployment's ReplicaSets in its detail: the image goes first, then the role, the revision, the
+ * available and the ready counts. NAME, DES, CUR and NEXT stay; the name is cut last.
+ */
+export const DEPLOYMENT_RS_ORDER: readonly GiveWay[] = [{ drop: 'IMAGE' }, { drop: 'ROLE' }, { drop: 'REV' }, { drop: 'AVL' }, { drop: 'RDY' }];
+
+/**
+ * A Deployment's detail in `main` lines: the title (two lines, one when short), the next step's
+ * first lines, then the ReplicaSets, then the strategy's arithmetic, then the rest of the step.
+ * A section that gets fewer than two lines (its title and one) is not shown.
+ */
+export function deploymentDetailLayout(main: number, need: { step: number; replicaSets: number; arithmetic: number }): {
+  title: number;
+  step: number;
+  replicaSets: number;
+  arithmetic: number;
+} {
+  const title = main >= 8 ? 2 : Math.min(1, main);
+  let left = Math.max(0, main - title);
+  const take = (n: number) => {
+    const got = Math.min(n, left);
+    if (got < 2) return 0;
+    left -= got;
+    return got;
+  };
+  let step = take(1 + Math.min(need.step, 2));
+  const replicaSets = take(2 + need.replicaSets);
+  const arithmetic = take(1 + need.arithmetic);
+  if (step > 0) {
+    const more = Math.min(left, 1 + need.step - step);
+    step += more;
+  }
+  return { title, step, replicaSets, arithmetic };
+}
+
 /** The history pane: the time goes first; then who, the pod and the reason are cut, the widest first. */
 export const HISTORY_ORDER: readonly GiveWay[] = [{ drop: 'TIME' }];
 

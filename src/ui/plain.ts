@@ -2,9 +2,15 @@
 // printed only when a controller's line differs from the last one printed for it.
 //
 //   2026-01-01T00:00:05Z shop/web rs desired=5 current=4 adopt=1 release=0 create=1 delete=0 drift
+//
+// and one per Deployment, its ReplicaSets' sizes and the deployment controller's next step:
+//
+//   2026-01-01T00:00:05Z shop/web deploy replicas=4 updated=2 available=4 replicasets=web-7d9c5b6f4:2/2,web-5f6b4c8d9:3/3→2 drift next: scale …
 
 import type { Plan, PlanController } from '../core/plan-types.js';
 import { kindShort, sanitize } from '../render/text.js';
+import type { DeploymentView } from '../services/watch/contract.js';
+import { nextStep, replicaSetName, sizesText } from './deployment-words.js';
 import { newsEntry } from './news.js';
 import { claimCounts, controllerKeyOf, isDrifted, type AwaitedWrites, type LogEntry, type WatchFeed } from './state.js';
 
@@ -22,25 +28,53 @@ export function plainLine(c: PlanController, awaited: AwaitedWrites | null = nul
   );
 }
 
+/** A Deployment's state word: skipped=Reason, drift (its next sync writes), paused, or in-sync. */
+function deploymentState(v: DeploymentView): string {
+  const d = v.decision;
+  if (d.skip) return `skipped=${d.skip.reason}`;
+  const words = [d.inSync ? 'in-sync' : 'drift'];
+  if (d.paused) words.push('paused');
+  if (v.deadlineExceeded) words.push('progress-deadline-exceeded');
+  return words.join(' ');
+}
+
+/** A Deployment's line, without the time stamp: its counts, its ReplicaSets' sizes (`name:current/desired→next`), then the next step. */
+export function plainDeploymentLine(v: DeploymentView): string {
+  const d = v.decision;
+  const rss = v.replicaSets.map((rs) => `${replicaSetName(rs)}:${sizesText(rs).replace(' → ', '→')}`).join(',');
+  return sanitize(
+    `${d.namespace}/${d.name} deploy replicas=${v.replicas} updated=${d.status.updatedReplicas} available=${d.status.availableReplicas} replicasets=${rss || '-'} ${deploymentState(v)} next: ${nextStep(v).text}`,
+  );
+}
+
 export class PlainStream {
-  private readonly last = new Map<string, { line: string; c: PlanController }>();
+  /** The last line printed per controller or Deployment key, and the line saying it is gone. */
+  private readonly last = new Map<string, { line: string; gone: string }>();
 
   /** The lines to print for this plan: controllers whose line changed, and those now gone. */
-  update(plan: Plan, stamp: string, waiting?: ReadonlyMap<string, AwaitedWrites>): string[] {
+  update(plan: Plan, stamp: string, waiting?: ReadonlyMap<string, AwaitedWrites>, deployments: readonly DeploymentView[] | null = null): string[] {
     const out: string[] = [];
     const seen = new Set<string>();
+    for (const v of deployments ?? []) {
+      const key = `Deployment/${v.decision.namespace}/${v.decision.name}`;
+      seen.add(key);
+      const line = plainDeploymentLine(v);
+      if (this.last.get(key)?.line === line) continue;
+      this.last.set(key, { line, gone: sanitize(`${v.decision.namespace}/${v.decision.name} deploy gone`) });
+      out.push(`${stamp} ${line}`);
+    }
     for (const c of plan.controllers) {
       const key = controllerKeyOf(c);
       seen.add(key);
       const line = plainLine(c, c.skip?.reason === 'ExpectationsPending' ? (waiting?.get(key) ?? 'creates') : null);
       if (this.last.get(key)?.line === line) continue;
-      this.last.set(key, { line, c });
+      this.last.set(key, { line, gone: sanitize(`${c.namespace}/${c.name} ${kindShort(c.kind)} gone`) });
       out.push(`${stamp} ${line}`);
     }
-    for (const [key, { c }] of this.last) {
+    for (const [key, { gone }] of this.last) {
       if (seen.has(key)) continue;
       this.last.delete(key);
-      out.push(sanitize(`${stamp} ${c.namespace}/${c.name} ${kindShort(c.kind)} gone`));
+      out.push(`${stamp} ${gone}`);
     }
     return out;
   }
@@ -73,7 +107,7 @@ export async function runPlain(feed: WatchFeed, io: PlainIO): Promise<void> {
   await feed.start(
     {
       frame: (frame) => {
-        const lines = stream.update(frame.plan, frameStamp(feed.live, frame), frame.waiting);
+        const lines = stream.update(frame.plan, frameStamp(feed.live, frame), frame.waiting, frame.deployments);
         if (lines.length) io.out.write(lines.join('\n') + '\n');
       },
       log,

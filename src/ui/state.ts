@@ -6,10 +6,13 @@
 import type { PlanController } from '../core/plan-types.js';
 import type { AwaitedWrites, HistoryRow, LogEntry, PlanFrame, QueueInfo, WatchMeta } from '../services/watch/contract.js';
 import { humanDuration } from '../render/text.js';
+import type { DeploymentView } from '../services/watch/contract.js';
 import { computeLayout, detailLayout, listRows, scrollTo, type Size } from './layout.js';
+import { deploymentKeyOf, listRowsOf, rowController, rowDeployment, rowKey, type ListRow } from './list-rows.js';
 import { RingBuffer } from './ring.js';
 
 export type { Size } from './layout.js';
+export type { ListRow } from './list-rows.js';
 // The feed's side of the dashboard (what a watch session hands the UI) is the services' contract.
 export type {
   AwaitedWrites,
@@ -74,9 +77,14 @@ export interface WatchState {
   waiting: number;
   /** Indexes into frame.plan.controllers: filtered and sorted. */
   order: number[];
+  /** The list's rows: the Deployments with their ReplicaSets, then the controllers of `order`; the cursor is an index here. */
+  rows: ListRow[];
   cursor: number;
   top: number;
+  /** The selected row's controller (or Deployment) key: what the history pane and `w` are about. */
   selectedKey: string | null;
+  /** The selected row (list-rows.ts rowKey): kept under the cursor across plans. */
+  selectedRow: string | null;
   view: View;
   podCursor: number;
   podTop: number;
@@ -123,9 +131,11 @@ export function initialState(meta: WatchMeta, size: Size, now: number, logCapaci
     latest: null,
     waiting: 0,
     order: [],
+    rows: [],
     cursor: 0,
     top: 0,
     selectedKey: null,
+    selectedRow: null,
     view: 'list',
     podCursor: 0,
     podTop: 0,
@@ -241,18 +251,35 @@ export function orderControllers(controllers: readonly PlanController[], filter:
   return idx;
 }
 
-export function selectedController(s: WatchState): PlanController | null {
-  if (!s.frame || s.order.length === 0) return null;
-  return s.frame.plan.controllers[s.order[Math.min(s.cursor, s.order.length - 1)]] ?? null;
+function selectedRowOf(s: WatchState): ListRow | null {
+  if (!s.frame || s.rows.length === 0) return null;
+  return s.rows[Math.min(s.cursor, s.rows.length - 1)] ?? null;
 }
 
-/** The controllers on screen (the window of the list), with their positions in `order`. */
+/** The controller under the cursor: a controller's row, or a Deployment's ReplicaSet in scope; null on a Deployment. */
+export function selectedController(s: WatchState): PlanController | null {
+  const row = selectedRowOf(s);
+  return row && s.frame ? rowController(s.frame, row) : null;
+}
+
+/** The Deployment whose detail Enter opens: its own row, or one of its ReplicaSets that is not in scope as a controller. */
+export function selectedDeployment(s: WatchState): DeploymentView | null {
+  const row = selectedRowOf(s);
+  if (!row || !s.frame || row.type === 'controller') return null;
+  if (row.type === 'replicaSet' && rowController(s.frame, row)) return null;
+  return rowDeployment(s.frame, row);
+}
+
+/** The controllers on screen (the window of the list), with their positions in the rows. */
 export function visibleControllers(s: WatchState): { index: number; controller: PlanController }[] {
   if (!s.frame) return [];
   const rows = listRows(computeLayout(s.size, s.meta.mode));
   const out: { index: number; controller: PlanController }[] = [];
-  const end = Math.min(s.order.length, s.top + rows);
-  for (let i = s.top; i < end; i++) out.push({ index: i, controller: s.frame.plan.controllers[s.order[i]] });
+  const end = Math.min(s.rows.length, s.top + rows);
+  for (let i = s.top; i < end; i++) {
+    const c = rowController(s.frame, s.rows[i]);
+    if (c) out.push({ index: i, controller: c });
+  }
   return out;
 }
 
@@ -265,33 +292,37 @@ function relayout(s: WatchState): WatchState {
   const frame = s.frame;
   if (!frame) return s;
   const order = orderControllers(frame.plan.controllers, s.filter, s.sort);
-  let cursor = Math.min(s.cursor, Math.max(0, order.length - 1));
-  if (s.selectedKey !== null) {
-    for (let i = 0; i < order.length; i++) {
-      if (controllerKeyOf(frame.plan.controllers[order[i]]) === s.selectedKey) {
+  const rows = listRowsOf(frame, order, s.filter, s.sort);
+  let cursor = Math.min(s.cursor, Math.max(0, rows.length - 1));
+  if (s.selectedRow !== null) {
+    for (let i = 0; i < rows.length; i++) {
+      if (rowKey(frame, rows[i]) === s.selectedRow) {
         cursor = i;
         break;
       }
     }
   }
-  return fixDetail(moveCursor({ ...s, order }, cursor));
+  return fixDetail(moveCursor({ ...s, order, rows }, cursor));
 }
 
 function moveCursor(s: WatchState, to: number): WatchState {
-  const n = s.order.length;
+  const n = s.rows.length;
   const cursor = n === 0 ? 0 : Math.min(Math.max(0, to), n - 1);
-  const rows = listRows(computeLayout(s.size, s.meta.mode));
-  const top = scrollTo(s.top, cursor, rows, n);
-  const c = n === 0 || !s.frame ? null : s.frame.plan.controllers[s.order[cursor]];
-  const selectedKey = c ? controllerKeyOf(c) : null;
-  return { ...s, cursor, top, selectedKey };
+  const visible = listRows(computeLayout(s.size, s.meta.mode));
+  const top = scrollTo(s.top, cursor, visible, n);
+  const row = n === 0 || !s.frame ? null : s.rows[cursor];
+  if (!row || !s.frame) return { ...s, cursor, top, selectedKey: null, selectedRow: null };
+  const c = rowController(s.frame, row);
+  const d = c ? null : rowDeployment(s.frame, row);
+  const selectedKey = c ? controllerKeyOf(c) : d ? deploymentKeyOf(d) : null;
+  return { ...s, cursor, top, selectedKey, selectedRow: rowKey(s.frame, row) };
 }
 
 /** Keep the detail view on the same pod (by name) and on screen; back to the list if gone. */
 function fixDetail(s: WatchState): WatchState {
   if (s.view !== 'detail') return s;
   const c = selectedController(s);
-  if (!c) return { ...s, view: 'list' };
+  if (!c) return selectedDeployment(s) ? s : { ...s, view: 'list' };
   let podCursor = Math.min(s.podCursor, Math.max(0, c.pods.length - 1));
   if (s.selectedPod !== null && c.pods[podCursor]?.name !== s.selectedPod) {
     const i = c.pods.findIndex((p) => p.name === s.selectedPod);
@@ -400,7 +431,7 @@ function onMove(s: WatchState, k: KeyInput): WatchState {
     if (!c) return s;
     return movePod(s, c, movedTo(k, s.podCursor, podRowsFor(s, c), c.pods.length));
   }
-  return moveCursor(s, movedTo(k, s.cursor, listRows(computeLayout(s.size, s.meta.mode)), s.order.length));
+  return moveCursor(s, movedTo(k, s.cursor, listRows(computeLayout(s.size, s.meta.mode)), s.rows.length));
 }
 
 function isMove(k: KeyInput): boolean {
@@ -424,7 +455,7 @@ function onKey(s: WatchState, k: KeyInput): WatchState {
   if (k.ctrl || k.meta) return s;
   if (isMove(k)) return onMove(s, k);
   if (k.return) {
-    if (s.view === 'list' && selectedController(s)) return fixDetail({ ...s, view: 'detail', podCursor: 0, podTop: 0, selectedPod: null });
+    if (s.view === 'list' && (selectedController(s) || selectedDeployment(s))) return fixDetail({ ...s, view: 'detail', podCursor: 0, podTop: 0, selectedPod: null });
     return s;
   }
   switch (k.input) {

@@ -1,5 +1,6 @@
 import { render } from 'ink-testing-library';
 import { describe, expect, it } from 'vitest';
+import { controllerRows } from './fixtures.js';
 import { ControllersPane, compact, controllerColumns, controllerRowSegs, readyBar } from '../../src/ui/ControllersPane.js';
 import { plainText } from '../../src/ui/line.js';
 import { frameOf, loadExamples, resize, syntheticSnapshot, width } from './fixtures.js';
@@ -10,7 +11,7 @@ describe('ControllersPane', () => {
   it('a row per controller: drift marker, kind, name, counts and the ready bar', async () => {
     const frame = frameOf(await loadExamples('drifted-replicaset', 'scale-down-ranking', 'invalid-selector'));
     const order = [0, 1, 2, 3];
-    const { lastFrame } = render(<ControllersPane frame={frame} order={order} top={0} cursor={1} rows={10} width={100} showNamespace filter="" />);
+    const { lastFrame } = render(<ControllersPane frame={frame} rows={controllerRows(order)} top={0} cursor={1} height={10} width={100} showNamespace filter="" />);
     const out = lines(lastFrame());
     expect(out[0]).toMatch(/K\s+NAME\s+DES\s+CUR\s+RDY\s+AVL\s+ADP\s+REL\s+CRT\s+DEL\s+READY\/DESIRED/);
     const row = (name: string) => out.find((l) => l.includes(name))!;
@@ -23,7 +24,7 @@ describe('ControllersPane', () => {
   it('renders only the rows of the window (virtualised)', () => {
     const frame = frameOf(syntheticSnapshot(1000, 1, 1));
     const order = frame.plan.controllers.map((_, i) => i);
-    const { lastFrame } = render(<ControllersPane frame={frame} order={order} top={500} cursor={503} rows={8} width={80} showNamespace={false} filter="" />);
+    const { lastFrame } = render(<ControllersPane frame={frame} rows={controllerRows(order)} top={500} cursor={503} height={8} width={80} showNamespace={false} filter="" />);
     const out = lines(lastFrame());
     expect(out).toHaveLength(8);
     expect(out[1]).toContain('app-0500');
@@ -74,7 +75,7 @@ describe('ControllersPane', () => {
     frame.plan.controllers[1] = { ...frame.plan.controllers[1], name: long };
     const order = [0, 1, 2];
     for (const w of [60, 80, 120, 160]) {
-      const r = render(<ControllersPane frame={frame} order={order} top={0} cursor={1} rows={10} width={w} showNamespace filter="" />);
+      const r = render(<ControllersPane frame={frame} rows={controllerRows(order)} top={0} cursor={1} height={10} width={w} showNamespace filter="" />);
       resize(r.stdout, w, 40);
       const out = lines(r.lastFrame());
       for (const l of out) expect(width(l)).toBeLessThanOrEqual(w);
@@ -89,15 +90,15 @@ describe('ControllersPane', () => {
   });
 
   it('empty states: no plan yet, nothing in scope, nothing matches the filter', async () => {
-    const none = render(<ControllersPane frame={null} order={[]} top={0} cursor={0} rows={5} width={80} showNamespace={false} filter="" />);
+    const none = render(<ControllersPane frame={null} rows={controllerRows([])} top={0} cursor={0} height={5} width={80} showNamespace={false} filter="" />);
     expect(none.lastFrame()).toContain('waiting for the first snapshot');
     const empty = frameOf({ controllers: { ReplicaSet: [], ReplicationController: [] }, pods: [] });
-    expect(render(<ControllersPane frame={empty} order={[]} top={0} cursor={0} rows={5} width={80} showNamespace={false} filter="" />).lastFrame()).toContain(
-      'No ReplicaSets or ReplicationControllers in scope',
+    expect(render(<ControllersPane frame={empty} rows={controllerRows([])} top={0} cursor={0} height={5} width={80} showNamespace={false} filter="" />).lastFrame()).toContain(
+      'No Deployments, ReplicaSets or ReplicationControllers in scope',
     );
     const frame = frameOf(await loadExamples('drifted-replicaset'));
     expect(
-      render(<ControllersPane frame={frame} order={[]} top={0} cursor={0} rows={5} width={80} showNamespace={false} filter="zzz" />).lastFrame(),
+      render(<ControllersPane frame={frame} rows={controllerRows([])} top={0} cursor={0} height={5} width={80} showNamespace={false} filter="zzz" />).lastFrame(),
     ).toContain('No controller matches "zzz"');
   });
 });

@@ -9,6 +9,7 @@ import type { ControllerAPI } from '../../src/runtime/api.js';
 import { FakeClock } from '../../src/runtime/clock.js';
 import { expectationsPendingBy, expectationsSatisfiedBy } from '../../src/services/watch/reconcile.js';
 import { planFrame } from '../../src/services/watch/frame.js';
+import { controllerRows } from './fixtures.js';
 import { ControllersPane } from '../../src/ui/ControllersPane.js';
 import { DetailPane, whyText } from '../../src/ui/DetailPane.js';
 import { Header } from '../../src/ui/Header.js';
@@ -78,7 +79,7 @@ describe('waiting for its creates (or deletes), not skipped', () => {
     expect(second).toContain('skipped 1');
 
     const order = frame.plan.controllers.map((_, i) => i);
-    const list = render(<ControllersPane frame={frame} order={order} top={0} cursor={0} rows={6} width={100} showNamespace filter="" />);
+    const list = render(<ControllersPane frame={frame} rows={controllerRows(order)} top={0} cursor={0} height={6} width={100} showNamespace filter="" />);
     const rows = (list.lastFrame() ?? '').split('\n');
     expect(rows.find((l) => l.includes('shop/shop-web'))).toMatch(/^ {2}~ /);
     expect(rows.find((l) => l.includes('web/broken'))).toMatch(/^ {2}! /);

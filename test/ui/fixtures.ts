@@ -7,7 +7,7 @@ import type { Pod, ReplicaSet, Snapshot } from '../../src/core/types.js';
 import { loadSnapshotFiles } from '../../src/input/snapshot-files.js';
 import { planFrame } from '../../src/services/watch/frame.js';
 import type { WatchScope } from '../../src/services/watch/scope.js';
-import { initialState, reduce, type Action, type PlanFrame, type WatchMeta, type WatchState } from '../../src/ui/state.js';
+import { initialState, reduce, type Action, type ListRow, type PlanFrame, type WatchMeta, type WatchState } from '../../src/ui/state.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const NOW = '2026-01-01T00:00:00Z';
@@ -118,4 +118,9 @@ export function resize(stdout: { emit(event: string): unknown }, columns: number
   Object.defineProperty(stdout, 'columns', { value: columns, configurable: true });
   Object.defineProperty(stdout, 'rows', { value: rows, configurable: true });
   stdout.emit('resize');
+}
+
+/** The list rows of controllers alone (no Deployments), in the order given. */
+export function controllerRows(order: readonly number[]): ListRow[] {
+  return order.map((index) => ({ type: 'controller', index }));
 }

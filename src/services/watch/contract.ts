@@ -2,6 +2,7 @@
 // controller's queue metrics, behind one contract. feedOf (./feed.ts) implements it;
 // the UI (src/ui) consumes it, and imports these types from here, never the reverse.
 
+import type { DeploymentDecision } from '../../core/deployment/types.js';
 import type { ExplainModel } from '../../core/explain-types.js';
 import type { Plan, PlanController } from '../../core/plan-types.js';
 import type { ControllerKind, Pod, ReplicaSet, ReplicationController } from '../../core/types.js';
@@ -27,6 +28,45 @@ export interface PlanFrame {
   pods: number;
   /** The explain model of one of the plan's controllers: computed on demand, cached per frame. */
   explain(c: PlanController): ExplainModel | null;
+  /**
+   * The Deployments in scope, each with the deployment controller's decision for its next sync
+   * (made once per plan), sorted by namespace then name; null when they could not be read (a 403
+   * on deployments.apps).
+   */
+  deployments: readonly DeploymentView[] | null;
+}
+
+/** One ReplicaSet of a Deployment, as the Deployment's rows and detail show it. */
+export interface DeploymentReplicaSetView {
+  /** Its name; null for the new ReplicaSet the next sync creates when its name is not computed. */
+  name: string | null;
+  /** deployment.kubernetes.io/revision; null when absent or not a number (or not created yet). */
+  revision: number | null;
+  /** new: the Deployment's current template (the decision's newReplicaSet, or the one it creates); old: any other. */
+  role: 'new' | 'old';
+  /** The images of its template's containers. */
+  images: string[];
+  /** spec.replicas; null for a ReplicaSet the next sync creates. */
+  desired: number | null;
+  /** status.replicas, readyReplicas, availableReplicas. */
+  current: number;
+  ready: number;
+  available: number;
+  /** What the next sync does to its spec.replicas: the size it scales (or creates) it to, `delete`, or null (nothing). */
+  next: number | 'delete' | null;
+}
+
+/** A Deployment in scope: the decision of its next sync, and what the dashboard shows around it. */
+export interface DeploymentView {
+  decision: DeploymentDecision;
+  /** spec.replicas (1 when unset). */
+  replicas: number;
+  /** The strategy's arithmetic in words (maxSurge and maxUnavailable resolved, the pod bounds). */
+  arithmetic: string[];
+  /** Its ReplicaSets (claimed by the decision, and the one it creates): the new one first, then by revision, newest first. */
+  replicaSets: DeploymentReplicaSetView[];
+  /** The decision's status says Progressing=False with reason ProgressDeadlineExceeded. */
+  deadlineExceeded: boolean;
 }
 
 /** An object the informers watch: a pod, or a controller of a kind of CONTROLLER_KINDS. */

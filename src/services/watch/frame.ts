@@ -10,6 +10,7 @@ import type { Snapshot } from '../../core/types.js';
 import type { Behaviour } from '../../core/versions.js';
 import { selectControllers } from '../plan-service.js';
 import type { AwaitedWrites, PlanFrame } from './contract.js';
+import { deploymentScope, deploymentViews } from './deployments.js';
 import { scopePredicate, type WatchScope } from './scope.js';
 
 export interface FrameOptions {
@@ -66,6 +67,7 @@ export function planFrame(snapshot: Snapshot, o: FrameOptions): PlanFrame {
     waiting,
     at: o.at,
     pods,
+    deployments: deploymentViews(snapshot, { nowMs: o.nowMs, behaviour: o.behaviour, include: deploymentScope(o.scope) }),
     explain(c: PlanController): ExplainModel | null {
       const key = `${c.kind}/${c.namespace}/${c.name}`;
       if (models.has(key)) return models.get(key)!;

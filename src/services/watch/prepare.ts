@@ -16,6 +16,7 @@ import type { Target } from '../targets.js';
 import type { WatchFeed, WatchMeta } from './contract.js';
 import { feedOf, type FeedSource } from './feed.js';
 import { LiveHistory, attachRecorders, fanOut, startHistoryFeed, type RecordableInformers } from './live-history.js';
+import { createDeploymentSource } from './deployment-source.js';
 import { reconcileFeedSource } from './reconcile.js';
 import { clusterScopeText, fileScopeText, scopePredicate, type WatchScope } from './scope.js';
 import { createInformers, informerSource, staticSource } from './sources.js';
@@ -153,7 +154,8 @@ function readOnlyFeedSource(o: {
         attachRecorders(recorders, informers as RecordableInformers);
         await startHistoryFeed(conn, namespace, live ? [live] : [], signal, warn, recording?.recorder);
       }
-      return { source: informerSource(informers, { run: true }) };
+      const deployments = await createDeploymentSource(conn, namespace, (e) => warn(`watch: ${oneLine(e)}`), warn);
+      return { source: informerSource(informers, { run: true, deployments }) };
     },
   };
 }

@@ -14,6 +14,7 @@ import type { ControllersHandle } from '../run-service.js';
 import type { LogEntry, LogLevel, PendingExpectation, QueueInfo, WatchMeta } from './contract.js';
 import { LiveHistory, attachRecorders, startHistoryFeed, type RecordableInformers } from './live-history.js';
 import type { FeedSource } from './feed.js';
+import { createDeploymentSource } from './deployment-source.js';
 import { informerSource } from './sources.js';
 
 /** The part of ReplicaSetController the dashboard samples. */
@@ -143,8 +144,9 @@ export function reconcileFeedSource(o: ReconcileFeedOptions): FeedSource {
         attachRecorders([live.recorder], h.informers as RecordableInformers);
         await startHistoryFeed(o.conn, o.namespace, [live], signal, (text) => push('warn', text));
       }
+      const deployments = await createDeploymentSource(o.conn, o.namespace, (e) => push('warn', `watch: ${oneLine(e)}`), (text) => push('warn', text));
       return {
-        source: informerSource(h.informers, { run: false, controllerStatus: false }),
+        source: informerSource(h.informers, { run: false, controllerStatus: false, deployments }),
         expectationsSatisfied: expectationsSatisfiedBy(h.controllers),
         expectationsPending: expectationsPendingBy(h.controllers),
       };

@@ -7,6 +7,7 @@ import type { Connection } from '../../cluster/kubeconfig.js';
 import { CONTROLLER_KINDS, emptySnapshot, type ControllerKindInfo } from '../../core/controller.js';
 import type { Pod, ReplicaSet, ReplicationController, Snapshot, Tombstone } from '../../core/types.js';
 import type { LogLevel, WatchNews, WatchedObject } from './contract.js';
+import type { DeploymentSource } from './deployment-source.js';
 
 export interface SourceListener {
   /** The snapshot changed (an informer event): re-plan soon. */
@@ -72,7 +73,16 @@ export async function createInformers(
  * status writes are logged once, as its actions). Until every cache has synced, events only mark
  * the snapshot dirty (the initial list would flood the log).
  */
-export function informerSource(set: InformerSet, opts: { run: boolean; controllerStatus?: boolean; registry?: readonly ControllerKindInfo[] }): WatchSource {
+export function informerSource(
+  set: InformerSet,
+  opts: {
+    run: boolean;
+    controllerStatus?: boolean;
+    registry?: readonly ControllerKindInfo[];
+    /** The watch's own Deployments (run by this source in every mode): each change re-plans. */
+    deployments?: DeploymentSource;
+  },
+): WatchSource {
   const status = opts.controllerStatus ?? true;
   let synced = false;
   const kinds = (opts.registry ?? CONTROLLER_KINDS).flatMap((k) => {
@@ -103,15 +113,26 @@ export function informerSource(set: InformerSet, opts: { run: boolean; controlle
       for (const { info, inf } of kinds) attach(info.resource, inf, l);
       const all = [set.pods, ...kinds.map((k) => k.inf)] as InformerLike<WatchedObject>[];
       if (opts.run) for (const inf of all) void inf.run(signal);
-      await Promise.all(all.map((inf) => inf.waitForSync(signal)));
+      const dep = opts.deployments;
+      if (dep) {
+        dep.informer.addHandlers({ add: () => l.changed(), update: (a, b) => a.metadata.resourceVersion !== b.metadata.resourceVersion && l.changed(), delete: () => l.changed() });
+        void dep.run(signal);
+      }
+      await Promise.all([...all.map((inf) => inf.waitForSync(signal)), ...(dep ? [dep.waitForSync(signal)] : [])]);
       synced = true;
-      const counts = [`${set.pods.cache.list().length} pods`, ...kinds.map(({ info, inf }) => `${inf.cache.list().length} ${info.resource}`)];
+      const listed = dep?.list();
+      const counts = [
+        `${set.pods.cache.list().length} pods`,
+        ...kinds.map(({ info, inf }) => `${inf.cache.list().length} ${info.resource}`),
+        ...(listed ? [`${listed.length} deployments`] : []),
+      ];
       l.log('info', `synced: ${counts.join(', ')}`);
       l.changed();
     },
     snapshot: () => {
       const snapshot: Snapshot = emptySnapshot(set.pods.cache.list());
       for (const { info, inf } of kinds) snapshot.controllers[info.kind] = inf.cache.list();
+      if (opts.deployments) snapshot.deployments = opts.deployments.list();
       return snapshot;
     },
   };
