@@ -81,7 +81,8 @@ export function deploymentTitle(v: DeploymentView, width: number): [Seg[], Seg[]
   ];
   const s = d.status;
   const second: LineItem<Seg>[] = [];
-  const kv = (k: string, value: string, keep: number) => second.push({ segs: [{ text: `${second.length ? '  ' : ''}${k} `, dim: true }, { text: value }], keep });
+  const kv = (k: string, value: string, keep: number) =>
+    second.push({ segs: [{ text: `${second.length ? '  ' : ''}${k} `, dim: true }, { text: value }], keep });
   kv('replicas', String(v.replicas), always);
   kv('updated', String(s.updatedReplicas), 5);
   kv('ready', String(s.readyReplicas), 3);
@@ -120,7 +121,7 @@ export function DeploymentPane(p: DeploymentPaneProps) {
     });
   }
   if (layout.step > 0) {
-    lines.push({ key: 'st', segs: titleSegs('Next step', p.width, [{ text: " of the deployment controller's next sync", dim: true }]) });
+    lines.push({ key: 'st', segs: titleSegs('Next step', p.width, [{ text: ' of the deployment controller', dim: true }]) });
     step.slice(0, layout.step - 1).forEach((segs, i) => {
       lines.push({ key: `s:${i}`, segs });
     });

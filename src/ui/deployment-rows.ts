@@ -50,9 +50,18 @@ export function deploymentReplicaSetRowSegs(v: DeploymentView, index: number, wi
   // the name gives up its end before the sizes go: they are what the row is for
   const nameRoom = Math.max(NAME_FLOOR, width - LEAD - len(branch) - 2 - len(sizes));
   const items: LineItem<Seg>[] = [
-    { segs: [{ text: branch, dim: true }, { text: truncate(replicaSetName(rs), nameRoom), bold: selected }], keep: ALWAYS },
+    {
+      segs: [
+        { text: branch, dim: true },
+        { text: truncate(replicaSetName(rs), nameRoom), bold: selected },
+      ],
+      keep: ALWAYS,
+    },
     { segs: [{ text: `  ${sizes}`, color: sizeColor, bold: changes }], keep: ALWAYS },
-    { segs: [{ text: `  ${rs.revision === null ? 'rev -' : `rev ${rs.revision}`} ${rs.role}`, dim: rs.role === 'old' }], keep: DEPLOYMENT_RS_ROW_KEEP.revision },
+    {
+      segs: [{ text: `  ${rs.revision === null ? 'rev -' : `rev ${rs.revision}`} ${rs.role}`, dim: rs.role === 'old' }],
+      keep: DEPLOYMENT_RS_ROW_KEEP.revision,
+    },
     { segs: [{ text: `  ${rs.ready} ready ${rs.available} available`, dim: true }], keep: DEPLOYMENT_RS_ROW_KEEP.counts },
   ];
   if (rs.images.length) items.push({ segs: [{ text: `  ${rs.images.join(',')}`, dim: true }], keep: DEPLOYMENT_RS_ROW_KEEP.image });

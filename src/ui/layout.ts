@@ -201,7 +201,10 @@ export const DEPLOYMENT_RS_ORDER: readonly GiveWay[] = [{ drop: 'IMAGE' }, { dro
  * first lines, then the ReplicaSets, then the strategy's arithmetic, then the rest of the step.
  * A section that gets fewer than two lines (its title and one) is not shown.
  */
-export function deploymentDetailLayout(main: number, need: { step: number; replicaSets: number; arithmetic: number }): {
+export function deploymentDetailLayout(
+  main: number,
+  need: { step: number; replicaSets: number; arithmetic: number },
+): {
   title: number;
   step: number;
   replicaSets: number;

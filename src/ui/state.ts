@@ -455,7 +455,8 @@ function onKey(s: WatchState, k: KeyInput): WatchState {
   if (k.ctrl || k.meta) return s;
   if (isMove(k)) return onMove(s, k);
   if (k.return) {
-    if (s.view === 'list' && (selectedController(s) || selectedDeployment(s))) return fixDetail({ ...s, view: 'detail', podCursor: 0, podTop: 0, selectedPod: null });
+    if (s.view === 'list' && (selectedController(s) || selectedDeployment(s)))
+      return fixDetail({ ...s, view: 'detail', podCursor: 0, podTop: 0, selectedPod: null });
     return s;
   }
   switch (k.input) {

@@ -11,7 +11,9 @@ describe('ControllersPane', () => {
   it('a row per controller: drift marker, kind, name, counts and the ready bar', async () => {
     const frame = frameOf(await loadExamples('drifted-replicaset', 'scale-down-ranking', 'invalid-selector'));
     const order = [0, 1, 2, 3];
-    const { lastFrame } = render(<ControllersPane frame={frame} rows={controllerRows(order)} top={0} cursor={1} height={10} width={100} showNamespace filter="" />);
+    const { lastFrame } = render(
+      <ControllersPane frame={frame} rows={controllerRows(order)} top={0} cursor={1} height={10} width={100} showNamespace filter="" />,
+    );
     const out = lines(lastFrame());
     expect(out[0]).toMatch(/K\s+NAME\s+DES\s+CUR\s+RDY\s+AVL\s+ADP\s+REL\s+CRT\s+DEL\s+READY\/DESIRED/);
     const row = (name: string) => out.find((l) => l.includes(name))!;
@@ -24,7 +26,9 @@ describe('ControllersPane', () => {
   it('renders only the rows of the window (virtualised)', () => {
     const frame = frameOf(syntheticSnapshot(1000, 1, 1));
     const order = frame.plan.controllers.map((_, i) => i);
-    const { lastFrame } = render(<ControllersPane frame={frame} rows={controllerRows(order)} top={500} cursor={503} height={8} width={80} showNamespace={false} filter="" />);
+    const { lastFrame } = render(
+      <ControllersPane frame={frame} rows={controllerRows(order)} top={500} cursor={503} height={8} width={80} showNamespace={false} filter="" />,
+    );
     const out = lines(lastFrame());
     expect(out).toHaveLength(8);
     expect(out[1]).toContain('app-0500');
@@ -93,12 +97,14 @@ describe('ControllersPane', () => {
     const none = render(<ControllersPane frame={null} rows={controllerRows([])} top={0} cursor={0} height={5} width={80} showNamespace={false} filter="" />);
     expect(none.lastFrame()).toContain('waiting for the first snapshot');
     const empty = frameOf({ controllers: { ReplicaSet: [], ReplicationController: [] }, pods: [] });
-    expect(render(<ControllersPane frame={empty} rows={controllerRows([])} top={0} cursor={0} height={5} width={80} showNamespace={false} filter="" />).lastFrame()).toContain(
-      'No Deployments, ReplicaSets or ReplicationControllers in scope',
-    );
+    expect(
+      render(<ControllersPane frame={empty} rows={controllerRows([])} top={0} cursor={0} height={5} width={80} showNamespace={false} filter="" />).lastFrame(),
+    ).toContain('No Deployments, ReplicaSets or ReplicationControllers in scope');
     const frame = frameOf(await loadExamples('drifted-replicaset'));
     expect(
-      render(<ControllersPane frame={frame} rows={controllerRows([])} top={0} cursor={0} height={5} width={80} showNamespace={false} filter="zzz" />).lastFrame(),
+      render(
+        <ControllersPane frame={frame} rows={controllerRows([])} top={0} cursor={0} height={5} width={80} showNamespace={false} filter="zzz" />,
+      ).lastFrame(),
     ).toContain('No controller matches "zzz"');
   });
 });

@@ -60,7 +60,10 @@ export class DeploymentSource {
 
   /** Resolves once the Deployments are listed, or their list refused; rejects when `signal` aborts. */
   async waitForSync(signal: AbortSignal): Promise<void> {
-    await Promise.race([this.informer.waitForSync(AbortSignal.any([signal, this.stop.signal])).catch((e) => (this.stop.signal.aborted ? undefined : Promise.reject(e))), this.settled]);
+    await Promise.race([
+      this.informer.waitForSync(AbortSignal.any([signal, this.stop.signal])).catch((e) => (this.stop.signal.aborted ? undefined : Promise.reject(e))),
+      this.settled,
+    ]);
     if (this.informer.hasSynced()) this.known = 'synced';
   }
 

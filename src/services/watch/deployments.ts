@@ -118,7 +118,18 @@ function replicaSetViews(d: Deployment, decision: DeploymentDecision, inNamespac
   for (const a of decision.actions) {
     if (a.verb === 'scale') next.set(a.replicaSet, a.to);
     else if (a.verb === 'delete') next.set(a.replicaSet, 'delete');
-    else views.push({ name: a.replicaSet, revision: null, role: 'new', images: imagesOf(d.spec.template), desired: null, current: 0, ready: 0, available: 0, next: a.replicas });
+    else
+      views.push({
+        name: a.replicaSet,
+        revision: null,
+        role: 'new',
+        images: imagesOf(d.spec.template),
+        desired: null,
+        current: 0,
+        ready: 0,
+        available: 0,
+        next: a.replicas,
+      });
   }
   for (const rs of claimed) {
     views.push({
@@ -134,8 +145,7 @@ function replicaSetViews(d: Deployment, decision: DeploymentDecision, inNamespac
     });
   }
   return views.sort(
-    (a, b) =>
-      (a.role === 'new' ? 0 : 1) - (b.role === 'new' ? 0 : 1) || (b.revision ?? -1) - (a.revision ?? -1) || compare(a.name ?? '', b.name ?? ''),
+    (a, b) => (a.role === 'new' ? 0 : 1) - (b.role === 'new' ? 0 : 1) || (b.revision ?? -1) - (a.revision ?? -1) || compare(a.name ?? '', b.name ?? ''),
   );
 }
 

@@ -144,7 +144,12 @@ export function reconcileFeedSource(o: ReconcileFeedOptions): FeedSource {
         attachRecorders([live.recorder], h.informers as RecordableInformers);
         await startHistoryFeed(o.conn, o.namespace, [live], signal, (text) => push('warn', text));
       }
-      const deployments = await createDeploymentSource(o.conn, o.namespace, (e) => push('warn', `watch: ${oneLine(e)}`), (text) => push('warn', text));
+      const deployments = await createDeploymentSource(
+        o.conn,
+        o.namespace,
+        (e) => push('warn', `watch: ${oneLine(e)}`),
+        (text) => push('warn', text),
+      );
       return {
         source: informerSource(h.informers, { run: false, controllerStatus: false, deployments }),
         expectationsSatisfied: expectationsSatisfiedBy(h.controllers),

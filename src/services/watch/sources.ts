@@ -115,7 +115,11 @@ export function informerSource(
       if (opts.run) for (const inf of all) void inf.run(signal);
       const dep = opts.deployments;
       if (dep) {
-        dep.informer.addHandlers({ add: () => l.changed(), update: (a, b) => a.metadata.resourceVersion !== b.metadata.resourceVersion && l.changed(), delete: () => l.changed() });
+        dep.informer.addHandlers({
+          add: () => l.changed(),
+          update: (a, b) => a.metadata.resourceVersion !== b.metadata.resourceVersion && l.changed(),
+          delete: () => l.changed(),
+        });
         void dep.run(signal);
       }
       await Promise.all([...all.map((inf) => inf.waitForSync(signal)), ...(dep ? [dep.waitForSync(signal)] : [])]);
