@@ -25,8 +25,12 @@ counts, last update), the controllers (desired / current / ready / available, ad
 create / delete, drift, a ready bar) and, for the selected one, its pods with the decision and the
 reason, the deletion order and the sentence why; a log of recent changes.
 
-Live (default): watches pods, replicasets and replicationcontrollers with informers, read-only,
-and re-plans at most every 100 ms. With -f: shows a saved snapshot the same way (static).
+Live (default): watches pods, replicasets, replicationcontrollers and deployments with informers,
+read-only, and re-plans at most every 100 ms. Each Deployment in scope comes first, decided by the
+deployment controller's rules, with its ReplicaSets under it ("web-5f6b4c8d9 3/3 → 2": current /
+desired, then the size its next sync sets) and the next step in words; Enter shows its strategy's
+arithmetic and its ReplicaSets' revisions, images and counts. With -f: shows a saved snapshot the
+same way (static).
 --reconcile: also runs the controller, as "run" does (same --workers, --kube-api-qps,
 --kube-api-burst; refuses when the upstream controller is active unless --force), and shows its
 workqueue (depth, in flight, retries), the expectations pending per controller and every action.
@@ -41,8 +45,10 @@ writes them as the timeline page of "history -o html" and says its path), p paus
 controllers' Events, as "record" does (docs/recording-format.md), for "history --recording".
 
 When stdout is not a terminal (piped, CI) or with --plain: prints one line per change instead,
-"TIME NAMESPACE/NAME KIND desired=… current=… adopt=… release=… create=… delete=… drift|in-sync",
-only when a controller's line changed; it ends after the snapshot with -f, on Ctrl-C when live.
+"TIME NAMESPACE/NAME KIND desired=… current=… adopt=… release=… create=… delete=… drift|in-sync"
+(a Deployment: "TIME NAMESPACE/NAME deploy replicas=… updated=… available=…
+replicasets=NAME:CUR/DES→NEXT,… drift|in-sync next: …"), only when its line changed; it ends after
+the snapshot with -f, on Ctrl-C when live.
 NO_COLOR is respected.`;
 
   static override examples = [

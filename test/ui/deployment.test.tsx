@@ -2,7 +2,10 @@
 // its ReplicaSets' rows in the list, its detail, the plain stream's line, and every line no wider
 // than the terminal at 60, 80, 120 and 160 columns.
 import { render } from 'ink-testing-library';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { FakeClock } from '../../src/runtime/clock.js';
+import { App } from '../../src/ui/App.js';
+import { WatchStore } from '../../src/ui/store.js';
 import type { Deployment } from '../../src/core/deployment/types.js';
 import type { Snapshot } from '../../src/core/types.js';
 import { ControllersPane } from '../../src/ui/ControllersPane.js';
@@ -10,8 +13,8 @@ import { DeploymentPane, replicaSetTable, stepSentences } from '../../src/ui/Dep
 import { nextStep, sizesText } from '../../src/ui/deployment-words.js';
 import { deploymentDetailLayout } from '../../src/ui/layout.js';
 import { plainDeploymentLine, PlainStream } from '../../src/ui/plain.js';
-import { selectedController, selectedDeployment } from '../../src/ui/state.js';
-import { apply, frameOf, key, loadExamples, NOW, resize, stateWith, width } from './fixtures.js';
+import { initialState, selectedController, selectedDeployment } from '../../src/ui/state.js';
+import { apply, frameOf, key, loadExamples, META, NOW, NOW_MS, resize, stateWith, tick, width } from './fixtures.js';
 
 const WIDTHS = [60, 80, 120, 160];
 const lines = (frame: string | undefined) => (frame ?? '').split('\n');
@@ -162,5 +165,44 @@ describe('the plain stream', () => {
     expect(first[0]).toBe(`${NOW} ${plainDeploymentLine(v)}`);
     expect(stream.update(f.plan, NOW, f.waiting, f.deployments)).toEqual([]);
     expect(stream.update(f.plan, NOW, f.waiting, [])).toEqual([`${NOW} shop/web deploy gone`]);
+  });
+});
+
+let cleanups: (() => void)[] = [];
+afterEach(() => {
+  for (const c of cleanups) c();
+  cleanups = [];
+});
+
+describe.each(WIDTHS)('the App at %i × 24 with a Deployment', (columns) => {
+  it('the list, Enter on the Deployment (its detail), Esc back: every line fits', async () => {
+    const store = new WatchStore(initialState(META, { columns, rows: 24 }, NOW_MS), new FakeClock(NOW_MS), 0);
+    const snap = await loadExamples('deployment-midrollout', 'drifted-replicaset');
+    store.dispatch({ type: 'snapshotChanged', frame: frameOf(snap) });
+    const r = render(<App store={store} color={false} />);
+    resize(r.stdout, columns, 24);
+    cleanups.push(() => r.unmount());
+    const press = async (k: string) => {
+      r.stdin.write(k);
+      await tick();
+      await tick();
+    };
+    const fits = () => {
+      const out = lines(r.lastFrame());
+      expect(out.length).toBeLessThanOrEqual(24);
+      for (const l of out) expect(width(l), l).toBeLessThanOrEqual(columns);
+      return out;
+    };
+    let out = fits();
+    const head = out.findIndex((l) => /^ {4}K {2}NAME/.test(l));
+    expect(out[head + 1]).toMatch(/^> \* deploy\/shop\/web {2}/);
+    expect(out[head + 3]).toMatch(/^ {4}└ web-5f6b4c8d9 {2}3\/3 → 2/);
+    expect(out[head + 4]).toMatch(/^ {2}\* rs shop\/shop-web/);
+    await press('\r');
+    out = fits();
+    expect(out.some((l) => l.startsWith('Deployment shop/web'))).toBe(true);
+    expect(out.some((l) => l.startsWith('── Next step'))).toBe(true);
+    await press('\u001b');
+    expect(lines(r.lastFrame()).some((l) => /^> \* deploy\/shop\/web/.test(l))).toBe(true);
   });
 });
