@@ -6,7 +6,7 @@ import { Line, titleSegs, wrapSegs, type Seg } from './line.js';
 export const HELP_LINES: [string, string][] = [
   ['↑ ↓  j k', 'move (in the detail view: the pod cursor)'],
   ['PgUp PgDn  g G', 'page, first, last'],
-  ['Enter', 'open the selected controller: its pods, the deletion order and why'],
+  ['Enter', "open the selected controller: its pods, the deletion order and why; a Deployment: its strategy's arithmetic, its ReplicaSets and the next step"],
   ['Esc', 'back to the list; in the list: clear the filter'],
   ['/', 'filter by namespace/name substring (Enter keeps it, Esc clears it)'],
   ['s', 'cycle the sort: name, drift first, desired'],
@@ -22,6 +22,11 @@ export const HELP_LINES: [string, string][] = [
   ['ADP REL', 'pods it would adopt / release'],
   ['CRT DEL', 'pods it would create / delete in this sync'],
   ['bar', 'ready out of desired'],
+  ['deploy/NAME', "a Deployment: updated out of desired, available, the strategy and the deployment controller's next step"],
+  [
+    '├ └ rows',
+    'under it, its ReplicaSets (NAME 3/3 → 2): current / desired replicas, then what the next sync sets; revision, new or old, ready, available, image',
+  ],
 ];
 
 /** The help's lines at `width`: each key, then what it does wrapped at words under itself. */

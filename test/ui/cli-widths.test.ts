@@ -1,6 +1,6 @@
 // The dashboard at every terminal width, in a real terminal: the built CLI's `watch` inside tmux
 // at 60, 80, 120 and 160 columns × 24 rows, against the embedded API server seeded with the
-// bundled examples. In the list, detail, queue and history views no line is wider than the
+// bundled examples (and a Deployment mid-rollout). In the list, detail, queue and history views no line is wider than the
 // terminal, every table row is one line that starts with its column structure (a row that
 // wrapped would start with the rest of the previous one), and the sentences wrap at words.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -145,6 +145,38 @@ describe('watch at 60, 80, 120 and 160 columns (tmux)', () => {
   );
 
   it.each(WIDTHS)(
+    '%i columns: a Deployment mid-rollout, its row, its ReplicaSets under it and its detail',
+    async (width) => {
+      const own = await startSandbox({
+        seed: [{ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'shop' } }, ...seedOf(['deployment-midrollout'])],
+        controllers: false,
+        gc: false,
+      });
+      sandboxes.push(own);
+      const config = join(dir, `kubeconfig-deploy-${width}`);
+      await own.writeKubeconfig(config);
+      const t = terminal(width, config);
+      t.run(`clear; cd ${ROOT} && node bin/run.js watch -n shop --now 2026-01-01T00:00:00Z; echo EXIT=$?`);
+      let s = await t.waitFor((x) => /^> \* deploy\/web {2}/m.test(x) && /── Log/.test(x), 'the Deployment row', 60_000);
+      fits(s, width);
+      const rows = section(s, /^ {4}K {2}NAME +DES/);
+      expect(rows[0]).toMatch(/^> \* deploy\/web {2}\S.*scale web-5f6b/);
+      expect(rows[1]).toMatch(/^ {4}├ web-7d9c5b6f4 {2}2\/2( |$)/);
+      expect(rows[2]).toMatch(/^ {4}└ web-5f6b4c8d9 {2}3\/3 → 2( |$)/);
+      for (const l of rows.slice(3)) expect(l).toMatch(/^ {2}[ *~!] rs web-[a-z0-9]+ +\d+( +\d+)+( [█░]+)?$/);
+      t.keys(['Enter']);
+      s = await t.waitFor((x) => /^Deployment shop\/web/m.test(x) && /── Next step/.test(x), 'the detail view', 30_000);
+      fits(s, width);
+      const table = section(s, /^ {2}NAME +.*DES +CUR/);
+      expect(table.map((l) => l.trim().split(/\s+/)[0])).toEqual(['web-7d9c5b6f4', 'web-5f6b4c8d9']);
+      expect(section(s, /^── Next step/)[0]).toMatch(/^ {2}scale web-5f6b4c8d9 3 → 2: maxUnavailable/);
+      t.keys(['q']);
+      await t.waitFor(/EXIT=0/, 'the exit', 30_000);
+    },
+    180_000,
+  );
+
+  it.each(WIDTHS)(
     '%i columns: --reconcile, the queue pane and the history pane',
     async (width) => {
       // a sandbox of its own: the controller acts on it
@@ -167,7 +199,8 @@ describe('watch at 60, 80, 120 and 160 columns (tmux)', () => {
       t.keys(['h']);
       s = await t.waitFor(
         // the pane's layout is what is checked here (who wrote what: test/history, test/e2e/record.test.ts)
-        (x) => /── History rs shop\/shop-web/.test(x) && section(x, /^── History/).length > 0,
+        // a row of a write, not the pane's "no write seen" before the first one is explained
+        (x) => /── History rs shop\/shop-web/.test(x) && section(x, /^── History/).some((l) => !l.startsWith('no write seen')),
         "the history pane with the controller's writes",
         60_000,
       );
