@@ -10,7 +10,8 @@ import type { KubeConfig, User } from '@kubernetes/client-node';
 import { UserError, oneLine } from '../errors.js';
 import type { ConnectionFlags } from './config-overrides.js';
 import { EXEC_PROVIDER, ExecCredentialPlugin, defaultExecIO, parseExecConfig, type ExecClusterInfo, type ExecIO } from './exec-credential.js';
-import { fsReason, goBool, isObj, str, type Obj } from './kubeconfig-fields.js';
+import { isObj } from '../core/guards.js';
+import { fsReason, goBool, str, type Obj } from './kubeconfig-fields.js';
 
 /** client-node's Authenticator (not exported from its index). */
 type Authenticator = Parameters<KubeConfig['addAuthenticator']>[0];

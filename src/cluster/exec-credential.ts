@@ -12,6 +12,7 @@ import { spawn, type StdioOptions } from 'node:child_process';
 import { X509Certificate, createPrivateKey } from 'node:crypto';
 import type { User } from '@kubernetes/client-node';
 import { UserError } from '../errors.js';
+import { isObj } from '../core/guards.js';
 
 export const EXEC_API_VERSIONS = ['client.authentication.k8s.io/v1', 'client.authentication.k8s.io/v1beta1'] as const;
 const INTERACTIVE_MODES = ['Never', 'IfAvailable', 'Always'] as const;
@@ -67,7 +68,6 @@ export const defaultExecIO = (): ExecIO => ({
 });
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * The exec block of a kubeconfig user, checked as clientcmd's validateAuthInfo and client-go's

@@ -24,6 +24,7 @@ import { ClusterError, ResourceExpiredError, clusterError, suggestedDelayMs, typ
 import type { Connection } from './kubeconfig.js';
 import { ApiListerWatcher, type ListerWatcher, type StopWatch } from './lister-watcher.js';
 import { DEFAULT_PAGE_SIZE, POD_RESOURCE, apiVersionOf, listInPages, type ApiResource } from './list.js';
+import { isObj } from '../core/guards.js';
 
 export type { CachedObject, Indexer } from './cache.js';
 export { IndexedCache, controllerUidIndexer, namespaceIndexer, objectKey } from './cache.js';
@@ -96,8 +97,6 @@ const WATCH_CONNECT_TIMEOUT_MS = 30_000;
 const HEALTHY_WATCH_MS = 1_000;
 
 type Json = Record<string, unknown>;
-
-const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * metadata without managedFields. Deleting a property other than the last one added turns a V8

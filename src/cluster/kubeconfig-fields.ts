@@ -5,7 +5,6 @@
 /** A kubeconfig mapping (a cluster, a user, a context) as parsed: every scalar a string or null. */
 export type Obj = Record<string, unknown>;
 
-export const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 /** A string field's value; an empty string is unset, as a Go zero value is. */
 export const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 

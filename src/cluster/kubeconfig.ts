@@ -27,7 +27,8 @@ import { parseDurationMs } from '../core/duration.js';
 import { kubeconfigFiles } from './kubeconfig-files.js';
 import { applyClusterFlags, applyInClusterFlags, applyUserFlags, hasUserFlags, impersonation, type ConnectionFlags } from './config-overrides.js';
 import { TokenFileAuthenticator, checkServerTls, prepareCredentials, readToken } from './credentials.js';
-import { fsReason, goBool, isObj, str, type Obj } from './kubeconfig-fields.js';
+import { isObj } from '../core/guards.js';
+import { fsReason, goBool, str, type Obj } from './kubeconfig-fields.js';
 
 export interface Connection {
   /** A ClusterKubeConfig when made by connect(): its API clients carry impersonation and timeout. */

@@ -19,6 +19,7 @@ import { apiVersionOf } from '../core/controller.js';
 import { ClusterError, ResourceExpiredError, RetryAfterError, clusterError, parseStatus, type Operation } from './errors.js';
 import type { Connection } from './kubeconfig.js';
 import { sleep } from '../runtime/sleep.js';
+import { isObj } from '../core/guards.js';
 
 export { apiVersionOf } from '../core/controller.js';
 
@@ -75,8 +76,6 @@ function retryAfterSeconds(answer: Answer): number | undefined {
 }
 
 const ok = (a: Answer) => a.status >= 200 && a.status < 300;
-
-const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export interface ReaderOptions {
   /** Cancels the request in flight and every later one; they reject with the signal's reason. */

@@ -3,6 +3,7 @@
 // reached storage matter to the history: reads, other resources and dry runs are left out here.
 
 import type { ApiWrite } from './types.js';
+import { isObj } from '../core/guards.js';
 
 // Deployments: their changes are what the deployment controller's writes of ReplicaSets carry out (cause chains).
 const RESOURCES = new Set(['pods', 'replicasets', 'replicationcontrollers', 'deployments']);
@@ -14,8 +15,6 @@ export class AuditFormatError extends Error {}
 export const UNKNOWN_OUTCOME = -1;
 
 const TRUNCATED = 'audit.k8s.io/truncated';
-
-const isObj = (v: unknown): v is Record<string, any> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * The write an audit event logs, or null when it is not one the history follows. Throws

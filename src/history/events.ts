@@ -29,6 +29,7 @@ import { isControllerKind } from '../core/controller.js';
 import type { ControllerKind } from '../core/types.js';
 import { COMBINED_PREFIX, EVENT_COMPONENT_USERS, UNKNOWN_USER } from './recording.js';
 import type { CauseStep, HistoryControllerRef, HistoryCoverage, HistoryEvent, HistoryVerb, RefusedWrite } from './types.js';
+import { isObj } from '../core/guards.js';
 
 /** The prefix client-go's EventAggregator gives the Event that combines similar ones. */
 export { COMBINED_PREFIX } from './recording.js';
@@ -75,7 +76,6 @@ const REFUSED_POD = /\bpods? "([^"]+)"/;
 const SCALING = /^Scaled (up|down) replica set (\S+) (?:from (\d+) to (\d+)|to (\d+) from (\d+)|to (\d+))$/;
 const TAINT_EVICTION = /^Marking for deletion Pod (?:[^/\s]+\/)?(\S+)$/;
 
-const isObj = (v: unknown): v is Record<string, any> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 
 /** One Event as the history reads it, whichever API version it came in. */

@@ -14,6 +14,7 @@ import type { ControllerKind } from '../core/types.js';
 import { CONTROLLER_USERS } from './replay.js';
 import { RECORDING_API_VERSION, RECORDING_FORMAT_VERSION, RECORDING_KIND, type RecordedRules, type RecordingHeader } from './recording-header.js';
 import type { ApiWrite } from './types.js';
+import { isObj } from '../core/guards.js';
 
 export type RecordedResource = 'pods' | 'replicasets' | 'replicationcontrollers' | 'events';
 export const RECORDED_RESOURCES: readonly RecordedResource[] = ['pods', 'replicasets', 'replicationcontrollers', 'events'];
@@ -68,8 +69,6 @@ const EVIDENCE_MESSAGE = /(?:Created|Deleted) pod: (\S+)/;
 export const EVIDENCE_WINDOW_MS = 30_000;
 /** At most this many changes wait for evidence (memory stays bounded on a busy recording). */
 export const MAX_HELD_CHANGES = 10_000;
-
-const isObj = (v: unknown): v is Record<string, any> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 // ---------------------------------------------------------------------------------------------
 // Writing

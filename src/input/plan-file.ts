@@ -4,6 +4,7 @@
 // is applied by are checked strictly; additions (warnings, messages) are carried along.
 
 import { controllerKindsText, isControllerKind } from '../core/controller.js';
+import { isObj } from '../core/guards.js';
 import { stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import type * as Yaml from 'yaml';
@@ -67,14 +68,13 @@ export function parseSavedPlan(text: string, label: string): Plan {
 }
 
 type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Throws a one-line UserError naming the first field that breaks the contract. */
 function checkPlan(doc: unknown, label: string): asserts doc is Plan {
   const fail = (path: string, want: string): never => {
     throw fileParseError(label, `not a saved ReconcilePlan: ${path} must be ${want}`);
   };
-  if (!isObject(doc)) fail('the document', 'an object (write one with "diff -o json")');
+  if (!isObj(doc)) fail('the document', 'an object (write one with "diff -o json")');
   const d = doc as Json;
   if (d.kind !== 'ReconcilePlan') fail('kind', '"ReconcilePlan"');
   if (d.apiVersion !== PLAN_API_VERSION) fail('apiVersion', JSON.stringify(PLAN_API_VERSION));
@@ -84,7 +84,7 @@ function checkPlan(doc: unknown, label: string): asserts doc is Plan {
   if (!Array.isArray(d.controllers)) fail('controllers', 'a list');
   (d.controllers as unknown[]).forEach((c, i) => {
     const at = `controllers[${i}]`;
-    if (!isObject(c)) fail(at, 'an object');
+    if (!isObj(c)) fail(at, 'an object');
     const e = c as Json;
     if (!isControllerKind(e.kind)) fail(`${at}.kind`, controllerKindsText('or'));
     for (const f of ['namespace', 'name', 'uid']) if (typeof e[f] !== 'string' || e[f] === '') fail(`${at}.${f}`, 'a non-empty string');
@@ -92,21 +92,21 @@ function checkPlan(doc: unknown, label: string): asserts doc is Plan {
     if (typeof e.statusChanged !== 'boolean') fail(`${at}.statusChanged`, 'true or false');
     if (!Array.isArray(e.pods)) fail(`${at}.pods`, 'a list');
     (e.pods as unknown[]).forEach((p, j) => {
-      if (!isObject(p) || typeof p.name !== 'string' || typeof p.uid !== 'string') fail(`${at}.pods[${j}]`, 'an object with name and uid');
+      if (!isObj(p) || typeof p.name !== 'string' || typeof p.uid !== 'string') fail(`${at}.pods[${j}]`, 'an object with name and uid');
       const decision = (p as Json).decision;
       if (decision !== 'keep' && decision !== 'adopt' && decision !== 'release' && decision !== 'ignore')
         fail(`${at}.pods[${j}].decision`, 'keep, adopt, release or ignore');
     });
-    if (!isObject(e.create) || !Number.isInteger(e.create.count) || (e.create.count as number) < 0) fail(`${at}.create.count`, 'a whole number ≥ 0');
+    if (!isObj(e.create) || !Number.isInteger(e.create.count) || (e.create.count as number) < 0) fail(`${at}.create.count`, 'a whole number ≥ 0');
     if (!Array.isArray(e.delete)) fail(`${at}.delete`, 'a list');
     (e.delete as unknown[]).forEach((p, j) => {
-      if (!isObject(p) || typeof p.name !== 'string' || typeof p.uid !== 'string') fail(`${at}.delete[${j}]`, 'an object with name and uid');
+      if (!isObj(p) || typeof p.name !== 'string' || typeof p.uid !== 'string') fail(`${at}.delete[${j}]`, 'an object with name and uid');
     });
-    if (!isObject(e.status)) fail(`${at}.status`, 'an object');
+    if (!isObj(e.status)) fail(`${at}.status`, 'an object');
     for (const f of ['replicas', 'fullyLabeledReplicas', 'readyReplicas', 'availableReplicas', 'observedGeneration']) {
       if (!Number.isInteger((e.status as Json)[f])) fail(`${at}.status.${f}`, 'a whole number');
     }
-    if (e.skip !== null && e.skip !== undefined && !isObject(e.skip)) fail(`${at}.skip`, 'null or an object');
+    if (e.skip !== null && e.skip !== undefined && !isObj(e.skip)) fail(`${at}.skip`, 'null or an object');
   });
 }
 
@@ -116,7 +116,7 @@ function checkPlan(doc: unknown, label: string): asserts doc is Plan {
  * is, before any comparison with fresh state could call it merely stale.
  */
 function refuseWhatIf(whatIf: unknown, label: string): never {
-  const flags = isObject(whatIf) ? whatIfFlags(whatIf as WhatIf) : '';
+  const flags = isObj(whatIf) ? whatIfFlags(whatIf as WhatIf) : '';
   throw new UserError(
     `${label}: this plan is a what-if${flags ? ` (${flags})` : ''}: it cannot be applied; plan again without ${flags ? 'those flags' : 'what-if flags'} ("diff -o json") to get a plan to apply`,
   );

@@ -14,6 +14,7 @@
 import { randomUUID } from 'node:crypto';
 import { appendFileSync, createWriteStream, writeFileSync, type WriteStream } from 'node:fs';
 import { resourceByName } from './resources.js';
+import { isObj } from '../core/guards.js';
 
 export type AuditVerb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
 
@@ -99,8 +100,6 @@ export function requestURIOf(e: Pick<AuditRecord, 'verb' | 'resource' | 'subreso
   if (e.dryRun) uri += '?dryRun=All';
   return uri;
 }
-
-const isObj = (v: unknown): v is Record<string, any> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** One `audit.k8s.io/v1` Event, its keys in the order kube-apiserver writes them. */
 export function auditEvent(r: AuditRecord & { time: string }, bodies?: AuditBodies): Record<string, unknown> {

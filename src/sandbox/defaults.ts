@@ -1,10 +1,11 @@
 // Defaulting and the create/update strategies (PrepareForCreate / PrepareForUpdate) of each resource.
 import { badRequest } from './errors.js';
 import type { Kind as ResourceDef } from './kinds/kind.js';
-import { clone, deepEqual, isPlainObject, type Obj } from './util.js';
+import { isObj } from '../core/guards.js';
+import { clone, deepEqual, type Obj } from './util.js';
 
 function defaultContainer(c: Obj): void {
-  if (!isPlainObject(c)) return;
+  if (!isObj(c)) return;
   c.terminationMessagePath ??= '/dev/termination-log';
   c.terminationMessagePolicy ??= 'File';
   if (c.imagePullPolicy === undefined && typeof c.image === 'string') {
@@ -15,12 +16,12 @@ function defaultContainer(c: Obj): void {
     c.imagePullPolicy = tag === '' || tag === 'latest' ? 'Always' : 'IfNotPresent';
   }
   c.resources ??= {};
-  if (Array.isArray(c.ports)) for (const p of c.ports) if (isPlainObject(p)) p.protocol ??= 'TCP';
+  if (Array.isArray(c.ports)) for (const p of c.ports) if (isObj(p)) p.protocol ??= 'TCP';
 }
 
 /** SetDefaults_PodSpec (and what the admission chain adds for real pods). */
 export function defaultPodSpec(spec: Obj, isPod: boolean): void {
-  if (!isPlainObject(spec)) return;
+  if (!isObj(spec)) return;
   spec.restartPolicy ??= 'Always';
   spec.terminationGracePeriodSeconds ??= 30;
   spec.dnsPolicy ??= 'ClusterFirst';
@@ -68,12 +69,12 @@ export function defaultDeployment(o: Obj): void {
   o.spec ??= {};
   const spec = o.spec;
   spec.replicas ??= 1;
-  if (isPlainObject(spec.strategy) || spec.strategy === undefined) {
+  if (isObj(spec.strategy) || spec.strategy === undefined) {
     const strategy = (spec.strategy ??= {});
     strategy.type ||= 'RollingUpdate';
     if (strategy.type === 'RollingUpdate') {
       const ru = (strategy.rollingUpdate ??= {});
-      if (isPlainObject(ru)) {
+      if (isObj(ru)) {
         ru.maxUnavailable ??= '25%';
         ru.maxSurge ??= '25%';
       }
@@ -81,7 +82,7 @@ export function defaultDeployment(o: Obj): void {
   }
   spec.revisionHistoryLimit ??= 10;
   spec.progressDeadlineSeconds ??= 600;
-  if (isPlainObject(spec.template)) defaultPodSpec(spec.template.spec, false);
+  if (isObj(spec.template)) defaultPodSpec(spec.template.spec, false);
 }
 
 /** How Go's encoding/json reports a string that is not standard base64 (a []byte field). */
@@ -100,7 +101,7 @@ export function stringMap(res: ResourceDef, o: Obj, field: string): void {
   const m = o[field];
   if (m === undefined || m === null) return;
   const where = `${res.kind}.${field}`;
-  if (!isPlainObject(m))
+  if (!isObj(m))
     throw badRequest(
       `${res.kind} in version "v1" cannot be handled as a ${res.kind}: json: cannot unmarshal ${Array.isArray(m) ? 'array' : typeof m} into Go struct field ${where} of type map[string]string`,
     );
@@ -124,8 +125,8 @@ export function convertSecret(res: ResourceDef, o: Obj): void {
     const e = typeof v === 'string' ? base64Error(v) : undefined;
     if (e) throw badRequest(`Secret in version "v1" cannot be handled as a Secret: ${e}`);
   }
-  if (isPlainObject(o.stringData) && Object.keys(o.stringData).length > 0) {
-    o.data = isPlainObject(o.data) ? o.data : {};
+  if (isObj(o.stringData) && Object.keys(o.stringData).length > 0) {
+    o.data = isObj(o.data) ? o.data : {};
     for (const [k, v] of Object.entries(o.stringData as Record<string, string | null>)) o.data[k] = Buffer.from(v ?? '', 'utf8').toString('base64');
   }
   delete o.stringData;
@@ -176,7 +177,7 @@ export function prepareForUpdate(res: ResourceDef, next: Obj, old: Obj, sub: 'st
 export function normalize(o: Obj): Obj {
   const strip = (v: unknown): unknown => {
     if (Array.isArray(v)) return v.map(strip);
-    if (!isPlainObject(v)) return v;
+    if (!isObj(v)) return v;
     for (const k of Object.keys(v)) {
       if (v[k] === null || v[k] === undefined) delete v[k];
       else v[k] = strip(v[k]);
@@ -185,8 +186,8 @@ export function normalize(o: Obj): Obj {
   };
   strip(o);
   const m = o.metadata;
-  if (isPlainObject(m)) {
-    for (const k of ['labels', 'annotations']) if (isPlainObject(m[k]) && Object.keys(m[k]).length === 0) delete m[k];
+  if (isObj(m)) {
+    for (const k of ['labels', 'annotations']) if (isObj(m[k]) && Object.keys(m[k]).length === 0) delete m[k];
     for (const k of ['ownerReferences', 'finalizers', 'managedFields']) if (Array.isArray(m[k]) && m[k].length === 0) delete m[k];
   }
   return o;

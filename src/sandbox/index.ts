@@ -15,7 +15,8 @@ import { SandboxServer } from './server.js';
 import { DEFAULT_SERVICE_ACCOUNT_DELAY_MS, seedDefaultServiceAccounts, serviceAccountAdmission, ServiceAccountController } from './serviceaccounts.js';
 import { selfSignedCert } from './tls.js';
 import { Store } from './store.js';
-import { clone, isPlainObject, type Obj } from './util.js';
+import { isObj } from '../core/guards.js';
+import { clone, type Obj } from './util.js';
 import { WatchHub } from './watch.js';
 
 export type { AuditEntry, AuditVerb } from './audit.js';
@@ -146,8 +147,8 @@ export interface SeedReport {
 }
 
 const describeSeed = (o: unknown): string => {
-  if (!isPlainObject(o)) return `item of type ${Array.isArray(o) ? 'list' : typeof o}`;
-  const m = isPlainObject(o.metadata) ? o.metadata : {};
+  if (!isObj(o)) return `item of type ${Array.isArray(o) ? 'list' : typeof o}`;
+  const m = isObj(o.metadata) ? o.metadata : {};
   const name = typeof m.name === 'string' && m.name !== '' ? m.name : '<no name>';
   return `${typeof o.kind === 'string' ? o.kind : '<no kind>'} ${typeof m.namespace === 'string' ? `${m.namespace}/` : ''}${name}`;
 };
@@ -155,7 +156,7 @@ const describeSeed = (o: unknown): string => {
 function flattenSeed(items: unknown[], skipped: SeedSkip[]): SeedItem[] {
   const out: SeedItem[] = [];
   const walk = (it: unknown, from: number) => {
-    if (!isPlainObject(it)) skipped.push({ from, what: describeSeed(it), reason: 'not an object' });
+    if (!isObj(it)) skipped.push({ from, what: describeSeed(it), reason: 'not an object' });
     else if (it.kind === 'List' || (typeof it.kind === 'string' && it.kind.endsWith('List') && Array.isArray(it.items))) {
       for (const x of Array.isArray(it.items) ? it.items : []) walk(x, from);
     } else out.push({ object: it, from });
@@ -188,7 +189,7 @@ function seedState(registry: Registry, store: Store, seed: unknown[]): { loaded:
       const object = registry.seed(res, o);
       // As a create sends it: no resourceVersion (a real server refuses one on create).
       const request = clone(o);
-      if (isPlainObject(request.metadata)) delete request.metadata.resourceVersion;
+      if (isObj(request.metadata)) delete request.metadata.resourceVersion;
       loaded.push({ res, request, object });
     } catch (e) {
       skipped.push({ from, what: describeSeed(o), reason: e instanceof Error ? e.message : String(e) });

@@ -3,7 +3,8 @@
 // each write compares the live object with the new one (typed.Compare), the fields it added or
 // changed become the writer's, and are taken from every other manager, as are the fields it removed.
 // The writer is `?fieldManager=` or the User-Agent up to its first "/" (managerOrUserAgent).
-import { deepEqual, isPlainObject, rfc3339, type Obj } from './util.js';
+import { isObj } from '../core/guards.js';
+import { deepEqual, rfc3339, type Obj } from './util.js';
 import type { Kind as ResourceDef } from './kinds/kind.js';
 
 /** Who writes, and through which endpoint (the entry's `subresource`). */
@@ -70,14 +71,14 @@ function shapeOf(field: string, v: unknown): Shape {
     const keys = LIST_KEYS[field];
     return keys ? { t: 'list', keys } : { t: 'leaf' }; // lists without a listType are atomic
   }
-  if (isPlainObject(v) && !ATOMIC_FIELDS.has(field)) return { t: 'map' };
+  if (isObj(v) && !ATOMIC_FIELDS.has(field)) return { t: 'map' };
   return { t: 'leaf' };
 }
 
 /** The path element of a list item: k:{"name":"x"} (key fields sorted), v:"x" for a set. */
 function itemElement(shape: Shape, item: unknown): string | null {
   if (shape.t === 'set') return `v:${JSON.stringify(item)}`;
-  if (shape.t !== 'list' || !isPlainObject(item)) return null;
+  if (shape.t !== 'list' || !isObj(item)) return null;
   const key: Obj = {};
   for (const k of [...shape.keys].sort()) {
     if (item[k] === undefined) return null;
@@ -103,7 +104,7 @@ function insert(set: FieldSet, path: readonly string[]): void {
   n.member = true;
 }
 
-const isEmpty = (v: unknown) => v === undefined || v === null || (Array.isArray(v) ? v.length === 0 : isPlainObject(v) && Object.keys(v).length === 0);
+const isEmpty = (v: unknown) => v === undefined || v === null || (Array.isArray(v) ? v.length === 0 : isObj(v) && Object.keys(v).length === 0);
 
 /**
  * compareWalker: a leaf (scalar, atomic, or empty on both sides) is added, removed or modified as
@@ -120,8 +121,8 @@ function walk(l: unknown, r: unknown, field: string, path: string[], out: Compar
     return;
   }
   if (shape.t === 'map') {
-    const lm = isPlainObject(l) ? l : {};
-    const rm = isPlainObject(r) ? r : {};
+    const lm = isObj(l) ? l : {};
+    const rm = isObj(r) ? r : {};
     for (const k of new Set([...Object.keys(lm), ...Object.keys(rm)])) {
       if (lm[k] === undefined && rm[k] === undefined) continue;
       walk(lm[k], rm[k], k, [...path, `f:${k}`], out);
@@ -218,7 +219,7 @@ function toFieldsV1(s: FieldSet): Obj {
 }
 
 function fromFieldsV1(v: unknown): FieldSet | null {
-  if (!isPlainObject(v)) return null;
+  if (!isObj(v)) return null;
   const s = newSet();
   const keys = Object.keys(v);
   if (keys.length === 0) s.member = true;
@@ -255,7 +256,7 @@ function decode(list: unknown): Map<string, Entry> | null {
   if (!Array.isArray(list)) return new Map();
   const out = new Map<string, Entry>();
   for (const e of list) {
-    if (!isPlainObject(e) || (e.fieldsType !== undefined && e.fieldsType !== 'FieldsV1')) return null;
+    if (!isObj(e) || (e.fieldsType !== undefined && e.fieldsType !== 'FieldsV1')) return null;
     const fields = e.fieldsV1 === undefined ? newSet() : fromFieldsV1(e.fieldsV1);
     if (!fields) return null;
     const entry: Entry = {
@@ -303,7 +304,7 @@ function encode(entries: Map<string, Entry>): Obj[] | undefined {
 function isReset(list: unknown): boolean {
   if (!Array.isArray(list)) return false;
   if (list.length === 0) return true;
-  if (list.length !== 1 || !isPlainObject(list[0])) return false;
+  if (list.length !== 1 || !isObj(list[0])) return false;
   const e = list[0];
   return (
     !e.manager &&
@@ -311,7 +312,7 @@ function isReset(list: unknown): boolean {
     !e.apiVersion &&
     !e.time &&
     !e.fieldsType &&
-    (e.fieldsV1 === undefined || (isPlainObject(e.fieldsV1) && Object.keys(e.fieldsV1).length === 0))
+    (e.fieldsV1 === undefined || (isObj(e.fieldsV1) && Object.keys(e.fieldsV1).length === 0))
   );
 }
 
@@ -322,7 +323,7 @@ const STRIPPED_META = ['name', 'namespace', 'creationTimestamp', 'selfLink', 'ui
 
 function stripped(o: Obj): Obj {
   const { apiVersion: _a, kind: _k, metadata, ...rest } = o;
-  const meta: Obj = { ...(isPlainObject(metadata) ? metadata : {}) };
+  const meta: Obj = { ...(isObj(metadata) ? metadata : {}) };
   for (const k of STRIPPED_META) delete meta[k];
   return { metadata: meta, ...rest };
 }

@@ -10,7 +10,8 @@
 // refuses unknown fields, as it does for single objects.
 import { openApiV3Doc, SERVER_VERSION } from './discovery.js';
 import { groupVersions } from './resources.js';
-import { isPlainObject, type Obj } from './util.js';
+import { isObj } from '../core/guards.js';
+import type { Obj } from './util.js';
 
 export const OPENAPI_V2_PROTOBUF = 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf';
 /** The Content-Type kube-openapi answers the protobuf with (`@` is not allowed there). */
@@ -32,7 +33,7 @@ export function openApiV2Doc(): Obj {
       const out: Obj = {};
       for (const m of METHODS) {
         const op = (item as Obj)[m];
-        if (!isPlainObject(op)) continue;
+        if (!isObj(op)) continue;
         out[m] = {
           description: op.description,
           consumes: m === 'patch' ? ['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json'] : ['*/*'],
@@ -86,7 +87,7 @@ function extension(field: number, name: string, value: unknown): Buffer {
 }
 
 function yamlOf(v: unknown): string {
-  if (isPlainObject(v))
+  if (isObj(v))
     return Object.entries(v)
       .map(([k, x]) => `${k}: ${JSON.stringify(x)}\n`)
       .join('');

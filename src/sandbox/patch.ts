@@ -4,7 +4,8 @@ import { ApiError, badRequest, failure } from './errors.js';
 import type { Kind, ListStrategy } from './kinds/kind.js';
 import { resourceForKind } from './resources.js';
 import { strategicMergePatch, type PatchSchema } from './strategic-patch.js';
-import { clone, deepEqual, isPlainObject, type Obj } from './util.js';
+import { isObj } from '../core/guards.js';
+import { clone, deepEqual, type Obj } from './util.js';
 
 export const JSON_PATCH = 'application/json-patch+json';
 export const MERGE_PATCH = 'application/merge-patch+json';
@@ -47,13 +48,13 @@ function locate(doc: any, parts: string[], op: string, path: string): Container 
       const idx = Number(p);
       if (!/^\d+$/.test(p) || idx >= cur.length) throw patchRejected(`${op} operation does not apply: doc is missing path: "${path}": missing value`);
       cur = cur[idx];
-    } else if (isPlainObject(cur) && p in cur && cur[p] !== null) {
+    } else if (isObj(cur) && p in cur && cur[p] !== null) {
       cur = cur[p];
     } else {
       throw patchRejected(`${op} operation does not apply: doc is missing path: "${path}": missing value`);
     }
   }
-  if (!Array.isArray(cur) && !isPlainObject(cur)) throw patchRejected(`${op} operation does not apply: doc is missing path: "${path}": missing value`);
+  if (!Array.isArray(cur) && !isObj(cur)) throw patchRejected(`${op} operation does not apply: doc is missing path: "${path}": missing value`);
   return { parent: cur, key: parts[parts.length - 1] };
 }
 
@@ -103,7 +104,7 @@ export function applyJsonPatch(target: Obj, patch: unknown): Obj {
   if (!Array.isArray(patch)) throw badRequest('json: cannot unmarshal object into Go value of type jsonpatch.Patch');
   let doc: any = clone(target);
   for (const raw of patch) {
-    if (!isPlainObject(raw)) throw badRequest('json: cannot unmarshal into Go value of type jsonpatch.Operation');
+    if (!isObj(raw)) throw badRequest('json: cannot unmarshal into Go value of type jsonpatch.Operation');
     const op = raw.op;
     const path = raw.path;
     if (typeof path !== 'string') throw patchRejected(`${op} operation does not apply: doc is missing path: "": missing value`);
@@ -156,15 +157,15 @@ export function applyJsonPatch(target: Obj, patch: unknown): Obj {
         throw patchRejected(`Unexpected kind: ${String(op)}`);
     }
   }
-  if (!isPlainObject(doc)) throw badRequest('the patch result is not a JSON object');
+  if (!isObj(doc)) throw badRequest('the patch result is not a JSON object');
   return doc;
 }
 
 // ---------------- JSON merge patch ----------------
 
 function mergeValue(target: unknown, patch: unknown): unknown {
-  if (!isPlainObject(patch)) return clone(patch);
-  const out: Obj = isPlainObject(target) ? { ...target } : {};
+  if (!isObj(patch)) return clone(patch);
+  const out: Obj = isObj(target) ? { ...target } : {};
   for (const [k, v] of Object.entries(patch)) {
     if (v === null) delete out[k];
     else out[k] = mergeValue(out[k], v);
@@ -173,7 +174,7 @@ function mergeValue(target: unknown, patch: unknown): unknown {
 }
 
 export function applyMergePatch(target: Obj, patch: unknown): Obj {
-  if (!isPlainObject(patch)) throw badRequest('json: cannot unmarshal into Go value of type map[string]interface {}');
+  if (!isObj(patch)) throw badRequest('json: cannot unmarshal into Go value of type map[string]interface {}');
   return mergeValue(clone(target), patch) as Obj;
 }
 

@@ -9,7 +9,8 @@ import { applyPatch } from './patch.js';
 import { apiVersionOf, resourceByName, RESOURCES, type ResourceDef } from './resources.js';
 import { labelSelectorString } from './selectors.js';
 import type { Store } from './store.js';
-import { clone, deepEqual, generateName, isPlainObject, rfc3339, type Obj } from './util.js';
+import { isObj } from '../core/guards.js';
+import { clone, deepEqual, generateName, rfc3339, type Obj } from './util.js';
 import { unknownFields, validateObject, validateObjectMeta, validateObjectMetaUpdate, validateStatus, validateUpdate } from './validation.js';
 
 export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';
@@ -139,11 +140,11 @@ export class Registry {
   }
 
   create(res: ResourceDef, ns: string | undefined, body: unknown, ctx: WriteCtx): Obj {
-    if (!isPlainObject(body)) throw badRequest('the body of the request is not a JSON object');
+    if (!isObj(body)) throw badRequest('the body of the request is not a JSON object');
     this.checkType(res, body);
     this.checkUnknownFields(res, body, ctx);
     const o = clone(body);
-    o.metadata = isPlainObject(o.metadata) ? o.metadata : {};
+    o.metadata = isObj(o.metadata) ? o.metadata : {};
     const meta = o.metadata;
     if (res.namespaced) {
       if (meta.namespace && ns && meta.namespace !== ns) {
@@ -202,7 +203,7 @@ export class Registry {
   /** Preloads an object as it is (status kept), filling only what is missing. */
   seed(res: ResourceDef, body: Obj): Obj {
     const o = clone(body);
-    o.metadata = isPlainObject(o.metadata) ? o.metadata : {};
+    o.metadata = isObj(o.metadata) ? o.metadata : {};
     const meta = o.metadata;
     if (res.namespaced) meta.namespace ??= 'default';
     else delete meta.namespace;
@@ -222,11 +223,11 @@ export class Registry {
   // ---------------- update ----------------
 
   update(res: ResourceDef, ns: string | undefined, name: string, body: unknown, ctx: WriteCtx, sub?: 'status'): { object: Obj; created: boolean } {
-    if (!isPlainObject(body)) throw badRequest('the body of the request is not a JSON object');
+    if (!isObj(body)) throw badRequest('the body of the request is not a JSON object');
     this.checkType(res, body);
     if (sub === undefined) this.checkUnknownFields(res, body, ctx);
     const next = clone(body);
-    next.metadata = isPlainObject(next.metadata) ? next.metadata : {};
+    next.metadata = isObj(next.metadata) ? next.metadata : {};
     if ((next.metadata.name ?? '') !== name) {
       throw badRequest(`the name of the object (${next.metadata.name ?? ''}) does not match the name on the URL (${name})`);
     }
@@ -250,11 +251,11 @@ export class Registry {
   /** The common update path: preconditions, strategy, validation, no-op detection, delete-on-update. */
   updateWith(res: ResourceDef, old: Obj, next: Obj, ctx: WriteCtx, sub?: 'status'): Obj {
     const name = old.metadata.name;
-    const requestedManagedFields = isPlainObject(next.metadata) ? next.metadata.managedFields : undefined;
+    const requestedManagedFields = isObj(next.metadata) ? next.metadata.managedFields : undefined;
     const rv = next.metadata?.resourceVersion;
     if (rv !== undefined && rv !== '' && rv !== old.metadata.resourceVersion) throw conflict(groupResource(res), name);
     next = clone(next);
-    next.metadata = isPlainObject(next.metadata) ? next.metadata : {};
+    next.metadata = isObj(next.metadata) ? next.metadata : {};
     const meta = next.metadata;
     if (!meta.uid) meta.uid = old.metadata.uid;
     if (old.metadata.creationTimestamp) meta.creationTimestamp = old.metadata.creationTimestamp;
@@ -304,7 +305,7 @@ export class Registry {
   patch(res: ResourceDef, ns: string | undefined, name: string, contentType: string, patchBody: unknown, ctx: WriteCtx, sub?: 'status'): Obj {
     const old = this.get(res, ns, name);
     const patched = applyPatch(contentType, res, old, patchBody);
-    if (!isPlainObject(patched.metadata)) patched.metadata = {};
+    if (!isObj(patched.metadata)) patched.metadata = {};
     this.checkType(res, patched);
     this.dedupOwnerRefs(patched, ctx);
     return this.updateWith(res, old, patched, ctx, sub);
@@ -334,7 +335,7 @@ export class Registry {
   }
 
   updateScale(res: ResourceDef, ns: string | undefined, name: string, scale: unknown, ctx: WriteCtx): Obj {
-    if (!isPlainObject(scale)) throw badRequest('the body of the request is not a JSON object');
+    if (!isObj(scale)) throw badRequest('the body of the request is not a JSON object');
     const old = this.get(res, ns, name);
     if (scale.metadata?.name !== undefined && scale.metadata.name !== name) {
       throw badRequest(`the name of the object (${scale.metadata.name}) does not match the name on the URL (${name})`);
@@ -360,7 +361,7 @@ export class Registry {
 
   bind(ns: string, name: string, binding: unknown, ctx: WriteCtx): void {
     const pods = resourceByName('pods')!;
-    if (!isPlainObject(binding) || !isPlainObject(binding.target) || !binding.target.name) {
+    if (!isObj(binding) || !isObj(binding.target) || !binding.target.name) {
       throw invalid('Binding', '', name, [{ type: 'Required', field: 'target.name' }]);
     }
     const old = this.get(pods, ns, name);
@@ -500,7 +501,7 @@ export class Registry {
   finalizeNamespace(name: string, body: unknown, ctx: WriteCtx): Obj {
     const res = resourceByName('namespaces')!;
     const old = this.get(res, undefined, name);
-    if (!isPlainObject(body)) throw badRequest('the body of the request is not a JSON object');
+    if (!isObj(body)) throw badRequest('the body of the request is not a JSON object');
     const next = clone(old);
     next.spec = { ...(next.spec ?? {}), finalizers: [...((body.spec?.finalizers ?? []) as string[])] };
     if (next.spec.finalizers.length === 0) delete next.spec.finalizers;

@@ -13,7 +13,8 @@ import { apiVersionOf, findResource, type ResourceDef } from './resources.js';
 import { matches, parseFieldSelector, parseLabelSelector, selectorIsEmpty, type Selector } from './selectors.js';
 import { keyOf } from './store.js';
 import { toTable, wantsTable, type IncludeObject } from './table.js';
-import { isPlainObject, sleep, type Obj } from './util.js';
+import { isObj } from '../core/guards.js';
+import { sleep, type Obj } from './util.js';
 import type { WatchHub } from './watch.js';
 
 export interface ResourcePath {
@@ -186,7 +187,7 @@ export class RestHandler {
       answer = err.status;
       sendError(response, err);
     } finally {
-      const status = isPlainObject(answer) && answer.kind === 'Status' ? answer : undefined;
+      const status = isObj(answer) && answer.kind === 'Status' ? answer : undefined;
       const rec: AuditRecord = {
         ...entry,
         code,
@@ -363,7 +364,7 @@ export class RestHandler {
     let opts: DeleteOptions = {};
     if (info.body.length > 0) {
       const b = parseBody(info);
-      if (isPlainObject(b)) opts = { ...(b as DeleteOptions) };
+      if (isObj(b)) opts = { ...(b as DeleteOptions) };
     }
     const g = q.get('gracePeriodSeconds');
     if (g !== null) {
@@ -523,7 +524,7 @@ function dryRunOf(info: RequestInfo, verb: AuditVerb): string[] {
     } catch {
       return []; // the handler answers the undecodable body
     }
-    const v = isPlainObject(b) ? b.dryRun : undefined;
+    const v = isObj(b) ? b.dryRun : undefined;
     return Array.isArray(v) ? v.map(String) : [];
   }
   return info.url.searchParams.getAll('dryRun');

@@ -7,7 +7,8 @@ import { act, CONTROLLER_MANAGER } from './internal.js';
 import type { Admission, Registry } from './registry.js';
 import { resourceByName } from './resources.js';
 import type { Store, StoreEvent } from './store.js';
-import { isPlainObject, type Obj } from './util.js';
+import { isObj } from '../core/guards.js';
+import type { Obj } from './util.js';
 
 export const DEFAULT_SERVICE_ACCOUNT = 'default';
 export const SERVICE_ACCOUNT_CONTROLLER_USER = 'system:serviceaccount:kube-system:service-account-controller';
@@ -139,9 +140,9 @@ export function serviceAccountAdmission(store: Store, awaitDefault?: (namespace:
     // The name as admission sees it: generateName is not expanded yet.
     const name: string = meta.name || meta.generateName || 'Unknown';
     const gr = { group: '', resource: 'pods' };
-    const spec: Obj = isPlainObject(o.spec) ? o.spec : (o.spec = {});
+    const spec: Obj = isObj(o.spec) ? o.spec : (o.spec = {});
     const namespace: string = meta.namespace;
-    if (isPlainObject(meta.annotations) && MIRROR_POD_ANNOTATION in meta.annotations) {
+    if (isObj(meta.annotations) && MIRROR_POD_ANNOTATION in meta.annotations) {
       if (spec.serviceAccountName || spec.serviceAccount) throw forbidden(gr, name, 'a mirror pod may not reference service accounts');
       return;
     }

@@ -12,7 +12,8 @@
 // Errors carry the server's wording and status (the apiserver's interpretStrategicMergePatchError).
 
 import { ApiError, badRequest, failure, internalError } from './errors.js';
-import { isPlainObject, type Obj } from './util.js';
+import { isObj } from '../core/guards.js';
+import type { Obj } from './util.js';
 
 /** A field's patch metadata: its Go struct tags `patchStrategy` and `patchMergeKey`. */
 export interface PatchMeta {
@@ -40,7 +41,7 @@ const otherError = (message: string) => internalError(message);
 /** Go's fmt %v of a JSON value, as the error texts print maps: map[k:v …] with sorted keys. */
 function goValue(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(goValue).join(' ')}]`;
-  if (isPlainObject(v))
+  if (isObj(v))
     return `map[${Object.keys(v)
       .sort()
       .map((k) => `${k}:${goValue(v[k])}`)
@@ -55,7 +56,7 @@ type Kind = 'map' | 'slice' | 'string' | 'number' | 'bool' | 'nil';
 function kindOf(v: unknown): Kind {
   if (v === null || v === undefined) return 'nil';
   if (Array.isArray(v)) return 'slice';
-  if (isPlainObject(v)) return 'map';
+  if (isObj(v)) return 'map';
   return typeof v === 'string' ? 'string' : typeof v === 'number' ? 'number' : 'bool';
 }
 
@@ -63,7 +64,7 @@ function kindOf(v: unknown): Kind {
 const same = (a: unknown, b: unknown) => a === b;
 
 export function strategicMergePatch(original: Obj, patch: unknown, schema: PatchSchema): Obj {
-  if (!isPlainObject(patch)) throw badJsonDoc();
+  if (!isObj(patch)) throw badJsonDoc();
   return mergeMap(original, patch, schema, []);
 }
 
@@ -180,12 +181,12 @@ function goType(v: unknown): string {
 /** validatePatchWithSetOrderList: the patch list's items appear in the order list, in its order. */
 function validateSetOrder(patchList: unknown[], order: unknown[], mergeKey: string | undefined): void {
   if (order.length === 0 || patchList.length === 0) return;
-  const items = mergeKey ? patchList.filter((x) => !(isPlainObject(x) && x[DIRECTIVE] === 'delete')) : patchList;
+  const items = mergeKey ? patchList.filter((x) => !(isObj(x) && x[DIRECTIVE] === 'delete')) : patchList;
   let p = 0;
   let o = 0;
   while (p < items.length && o < order.length) {
     const item = items[p];
-    if (isPlainObject(item) && DIRECTIVE in item) {
+    if (isObj(item) && DIRECTIVE in item) {
       p++;
       continue;
     }
@@ -199,8 +200,8 @@ function validateSetOrder(patchList: unknown[], order: unknown[], mergeKey: stri
 
 function mergeKeyEqual(left: unknown, right: unknown, mergeKey: string | undefined): boolean {
   if (!mergeKey) return same(left, right);
-  if (!isPlainObject(left)) throw otherError(`expected a map[string]interface {}, but received a ${goType(left)}`);
-  if (!isPlainObject(right)) throw otherError(`expected a map[string]interface {}, but received a ${goType(right)}`);
+  if (!isObj(left)) throw otherError(`expected a map[string]interface {}, but received a ${goType(left)}`);
+  if (!isObj(right)) throw otherError(`expected a map[string]interface {}, but received a ${goType(right)}`);
   if (!(mergeKey in left)) throw noMergeKey(left, mergeKey);
   if (!(mergeKey in right)) throw noMergeKey(right, mergeKey);
   return same(left[mergeKey], right[mergeKey]);
@@ -208,7 +209,7 @@ function mergeKeyEqual(left: unknown, right: unknown, mergeKey: string | undefin
 
 /** removeDirectives: a map holding `$patch` goes (keep = false), everywhere inside the value. */
 function removeDirectives(v: unknown): [unknown, boolean] {
-  if (isPlainObject(v)) {
+  if (isObj(v)) {
     if (DIRECTIVE in v) return [undefined, false];
     const out: Obj = {};
     for (const [k, x] of Object.entries(v)) {
@@ -231,7 +232,7 @@ function removeDirectives(v: unknown): [unknown, boolean] {
 /** discardNullValuesFromPatch: a value new to the object keeps none of the patch's nulls. */
 function discardNulls(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(discardNulls);
-  if (!isPlainObject(v)) return v;
+  if (!isObj(v)) return v;
   const out: Obj = {};
   for (const [k, x] of Object.entries(v)) if (x !== null) out[k] = discardNulls(x);
   return out;
@@ -299,7 +300,7 @@ function withoutSpecialElements(original: unknown[], patch: unknown[], mergeKey:
     const item = v as Obj;
     if (!(mergeKey in item)) throw noMergeKey(item, mergeKey);
     const at = out.findIndex((x, i) => {
-      if (!isPlainObject(x)) throw otherError(`value for key ${i} is not a map`);
+      if (!isObj(x)) throw otherError(`value for key ${i} is not a map`);
       return same(x[mergeKey], item[mergeKey]);
     });
     if (at >= 0) out[at] = mergeMap(out[at] as Obj, item, schema, path);
@@ -308,7 +309,7 @@ function withoutSpecialElements(original: unknown[], patch: unknown[], mergeKey:
   return out;
 }
 
-const keyOf = (x: unknown, mergeKey: string | undefined) => (mergeKey ? (isPlainObject(x) ? x[mergeKey] : undefined) : x);
+const keyOf = (x: unknown, mergeKey: string | undefined) => (mergeKey ? (isObj(x) ? x[mergeKey] : undefined) : x);
 const indexIn = (list: unknown[], x: unknown, mergeKey: string | undefined) => {
   const k = keyOf(x, mergeKey);
   return list.findIndex((y) => same(keyOf(y, mergeKey), k));
@@ -319,8 +320,8 @@ function partition(list: unknown[], by: unknown[], mergeKey: string | undefined)
   const inBy: unknown[] = [];
   const rest: unknown[] = [];
   for (const v of list) {
-    if (mergeKey && !(isPlainObject(v) && mergeKey in v))
-      throw isPlainObject(v) ? noMergeKey(v, mergeKey) : otherError(`expected a map[string]interface {}, but received a ${goType(v)}`);
+    if (mergeKey && !(isObj(v) && mergeKey in v))
+      throw isObj(v) ? noMergeKey(v, mergeKey) : otherError(`expected a map[string]interface {}, but received a ${goType(v)}`);
     (indexIn(by, v, mergeKey) >= 0 ? inBy : rest).push(v);
   }
   return [inBy, rest];
@@ -342,8 +343,8 @@ function normalizeElementOrder(
   const key = kind === 'map' ? mergeKey : undefined;
   const sortBy = (items: unknown[], order: unknown[]) => {
     const at = (x: unknown) => indexIn(order, x, key);
-    const kept = kind === 'map' ? items.filter((x) => !(isPlainObject(x) && x[DIRECTIVE] === 'delete')) : items;
-    const deleted = kind === 'map' ? items.filter((x) => isPlainObject(x) && x[DIRECTIVE] === 'delete') : [];
+    const kept = kind === 'map' ? items.filter((x) => !(isObj(x) && x[DIRECTIVE] === 'delete')) : items;
+    const deleted = kind === 'map' ? items.filter((x) => isObj(x) && x[DIRECTIVE] === 'delete') : [];
     return [
       ...kept
         .map((x, i) => ({ x, i, o: at(x) }))

@@ -1,7 +1,8 @@
 // apps/v1 validation as k8s.io/kubernetes/pkg/apis/apps/validation does it, for the fields the
 // sandbox serves: ReplicaSets and Deployments.
 import { GoRepr, type FieldError } from './errors.js';
-import { deepEqual, isPlainObject, type Obj } from './util.js';
+import { isObj } from '../core/guards.js';
+import { deepEqual, type Obj } from './util.js';
 import { validateTemplate } from './validation-core.js';
 import { labelSelectorRepr, labelsRepr, nonNegative, selectorMatchesLabels, validateLabelSelector } from './validation.js';
 
@@ -10,7 +11,7 @@ export function validateReplicaSetSpec(o: Obj, errs: FieldError[]): void {
   nonNegative(spec.replicas, 'spec.replicas', errs);
   nonNegative(spec.minReadySeconds, 'spec.minReadySeconds', errs);
   const tmplLabels = (spec.template?.metadata?.labels ?? {}) as Record<string, string>;
-  if (!isPlainObject(spec.selector)) {
+  if (!isObj(spec.selector)) {
     errs.push({ type: 'Required', field: 'spec.selector' });
   } else {
     const ok = validateLabelSelector(spec.selector, 'spec.selector', errs);
@@ -62,7 +63,7 @@ export function validateDeploymentSpec(o: Obj, errs: FieldError[]): void {
     if (strategy.rollingUpdate !== undefined && strategy.rollingUpdate !== null) {
       errs.push({ type: 'Forbidden', field: 'spec.strategy.rollingUpdate', detail: "may not be specified when strategy `type` is 'Recreate'" });
     }
-  } else if (isPlainObject(strategy.rollingUpdate)) {
+  } else if (isObj(strategy.rollingUpdate)) {
     const ru = strategy.rollingUpdate;
     const unavailable = intOrPercent(ru.maxUnavailable, 'spec.strategy.rollingUpdate.maxUnavailable', errs);
     intOrPercent(ru.maxSurge, 'spec.strategy.rollingUpdate.maxSurge', errs);
@@ -116,7 +117,7 @@ export function validateDeploymentStatus(o: Obj, errs: FieldError[]): void {
 
 /** apps/v1 ValidateReplicaSetUpdate / ValidateDeploymentUpdate: spec.selector is immutable. */
 export function validateSelectorImmutable(o: Obj, old: Obj, errs: FieldError[]): void {
-  if (isPlainObject(o.spec?.selector) && !deepEqual(o.spec.selector, old.spec?.selector)) {
+  if (isObj(o.spec?.selector) && !deepEqual(o.spec.selector, old.spec?.selector)) {
     errs.push({ type: 'Invalid', field: 'spec.selector', value: labelSelectorRepr(o.spec.selector), detail: 'field is immutable' });
   }
 }

@@ -3,7 +3,8 @@
 // ConfigMaps, Secrets and Events.
 import { GoRepr, type FieldError } from './errors.js';
 import { labelKeyError } from './labels.js';
-import { deepEqual, isPlainObject, type Obj } from './util.js';
+import { isObj } from '../core/guards.js';
+import { deepEqual, type Obj } from './util.js';
 import { dnsLabelErrors, dnsSubdomainErrors, labelsRepr, nonNegative, validateLabels } from './validation.js';
 
 function validateContainers(list: unknown, field: string, errs: FieldError[], required: boolean): void {
@@ -18,7 +19,7 @@ function validateContainers(list: unknown, field: string, errs: FieldError[], re
   const seen = new Set<string>();
   list.forEach((c: Obj, i) => {
     const f = `${field}[${i}]`;
-    if (!isPlainObject(c)) {
+    if (!isObj(c)) {
       errs.push({ type: 'Invalid', field: f, value: c, detail: 'must be an object' });
       return;
     }
@@ -35,7 +36,7 @@ function validateContainers(list: unknown, field: string, errs: FieldError[], re
 const RESTART_POLICIES = ['Always', 'OnFailure', 'Never'];
 
 export function validatePodSpec(spec: unknown, field: string, errs: FieldError[]): void {
-  if (!isPlainObject(spec)) {
+  if (!isObj(spec)) {
     errs.push({ type: 'Required', field: `${field}.containers` });
     return;
   }
@@ -50,7 +51,7 @@ export function validatePodSpec(spec: unknown, field: string, errs: FieldError[]
 }
 
 export function validateTemplate(spec: Obj, errs: FieldError[]): void {
-  if (!isPlainObject(spec.template)) {
+  if (!isObj(spec.template)) {
     errs.push({ type: 'Required', field: 'spec.template' });
     return;
   }
@@ -69,7 +70,7 @@ export function validateRCSpec(o: Obj, errs: FieldError[]): void {
   const sel = (spec.selector ?? {}) as Record<string, string>;
   if (Object.keys(sel).length === 0) errs.push({ type: 'Required', field: 'spec.selector' });
   else validateLabels(sel, 'spec.selector', errs);
-  if (isPlainObject(spec.template)) {
+  if (isObj(spec.template)) {
     const labels = (spec.template.metadata?.labels ?? {}) as Record<string, string>;
     if (Object.keys(sel).length > 0 && !Object.entries(sel).every(([k, v]) => labels[k] === v)) {
       errs.push({
@@ -118,13 +119,13 @@ export function configMapKeyErrors(key: string): string[] {
 }
 
 function dataKeys(m: unknown, field: string, errs: FieldError[]): void {
-  if (!isPlainObject(m)) return;
+  if (!isObj(m)) return;
   for (const k of Object.keys(m)) for (const e of configMapKeyErrors(k)) errs.push({ type: 'Invalid', field: `${field}[${k}]`, value: k, detail: e });
 }
 
 export function validateConfigMap(o: Obj, errs: FieldError[]): void {
-  const data = (isPlainObject(o.data) ? o.data : {}) as Record<string, string>;
-  const binary = (isPlainObject(o.binaryData) ? o.binaryData : {}) as Record<string, string>;
+  const data = (isObj(o.data) ? o.data : {}) as Record<string, string>;
+  const binary = (isObj(o.binaryData) ? o.binaryData : {}) as Record<string, string>;
   let total = 0;
   dataKeys(data, 'data', errs);
   for (const [k, v] of Object.entries(data)) {
@@ -140,7 +141,7 @@ export function validateConfigMap(o: Obj, errs: FieldError[]): void {
 }
 
 export function validateSecret(o: Obj, errs: FieldError[]): void {
-  const data = (isPlainObject(o.data) ? o.data : {}) as Record<string, string>;
+  const data = (isObj(o.data) ? o.data : {}) as Record<string, string>;
   dataKeys(data, 'data', errs);
   const total = Object.values(data).reduce((n, v) => n + Buffer.from(String(v ?? ''), 'base64').length, 0);
   if (total > MAX_DATA_BYTES) errs.push({ type: 'TooLong', field: 'data', detail: `may not be more than ${MAX_DATA_BYTES} bytes` });

@@ -6,7 +6,8 @@ import { GoRepr, type FieldError } from './errors.js';
 import { jsonFields } from './protobuf/schema.js';
 import type { Kind as ResourceDef } from './kinds/kind.js';
 import { labelKeyError, labelValueError } from './labels.js';
-import { isPlainObject, type Obj } from './util.js';
+import { isObj } from '../core/guards.js';
+import type { Obj } from './util.js';
 
 const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
@@ -79,7 +80,7 @@ export function labelsRepr(m: Record<string, string> | null | undefined): string
 
 export function validateLabels(labels: unknown, field: string, errs: FieldError[]): void {
   if (labels === undefined || labels === null) return;
-  if (!isPlainObject(labels)) {
+  if (!isObj(labels)) {
     errs.push({ type: 'Invalid', field, value: labels, detail: 'must be a map of strings' });
     return;
   }
@@ -96,7 +97,7 @@ export function validateLabels(labels: unknown, field: string, errs: FieldError[
 
 function validateAnnotations(ann: unknown, field: string, errs: FieldError[]): void {
   if (ann === undefined || ann === null) return;
-  if (!isPlainObject(ann)) {
+  if (!isObj(ann)) {
     errs.push({ type: 'Invalid', field, value: ann, detail: 'must be a map of strings' });
     return;
   }
@@ -261,7 +262,7 @@ export function unknownFields(res: ResourceDef, o: Obj): string[] {
 }
 
 function unknownIn(o: unknown, type: string, prefix: string, out: string[], top = false): void {
-  if (!isPlainObject(o)) return;
+  if (!isObj(o)) return;
   const fields = jsonFields(type);
   if (!fields) return; // a special type (Time, Quantity, RawExtension…): no fields of its own
   for (const [k, v] of Object.entries(o)) {
@@ -280,7 +281,7 @@ function unknownIn(o: unknown, type: string, prefix: string, out: string[], top 
         });
       }
     } else if (f.map) {
-      if (isPlainObject(v)) for (const [key, item] of Object.entries(v)) unknownIn(item, inner, `${prefix}${k}[${key}].`, out);
+      if (isObj(v)) for (const [key, item] of Object.entries(v)) unknownIn(item, inner, `${prefix}${k}[${key}].`, out);
     } else unknownIn(v, inner, `${prefix}${k}.`, out);
   }
 }

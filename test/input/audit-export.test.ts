@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuditCoverage, HISTORY_WRITES, isAuditFormat, readAuditLogs, type AuditLine, type AuditReadOptions } from '../../src/input/audit-log.js';
 import { EntryError } from '../../src/input/audit/entry.js';
-import { isObj } from '../../src/input/audit/event.js';
+import { isObj } from '../../src/core/guards.js';
 import { auditExport } from '../../src/input/audit/formats/format.js';
 import { AUDIT_EXPORTS } from '../../src/input/audit/formats/index.js';
 import { stringOf, timeOf } from '../../src/input/audit/keys.js';

@@ -4,8 +4,7 @@
 
 import { TRUNCATED_ANNOTATION, type AuditFilter } from './filter.js';
 import { isoOfUs } from './time.js';
-
-export const isObj = (v: unknown): v is Record<string, any> => typeof v === 'object' && v !== null && !Array.isArray(v);
+import { isObj } from '../../core/guards.js';
 
 // ---- skipping without parsing ---------------------------------------------------------------
 

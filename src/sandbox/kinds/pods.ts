@@ -2,7 +2,8 @@
 // ownerReferences, updates limited to images and a few fields (ValidatePodUpdate).
 import { defaultPodSpec, podQOS } from '../defaults.js';
 import { COLUMNS, podRow } from '../table.js';
-import { clone, isPlainObject } from '../util.js';
+import { isObj } from '../../core/guards.js';
+import { clone } from '../util.js';
 import { validatePodSpec, validatePodStatus, validatePodUpdate } from '../validation-core.js';
 import { ALL_VERBS, fieldBool, fieldString, STATUS, type Kind } from './kind.js';
 import { podSpecListStrategy } from './pod-template.js';
@@ -38,7 +39,7 @@ export const pods: Kind = {
   },
   defaults(o, opts) {
     defaultPodSpec(o.spec, opts.admission !== false);
-    if (opts.admission === false && isPlainObject(o.spec) && (o.spec.serviceAccountName || o.spec.serviceAccount)) {
+    if (opts.admission === false && isObj(o.spec) && (o.spec.serviceAccountName || o.spec.serviceAccount)) {
       o.spec.serviceAccountName ||= o.spec.serviceAccount; // the v1 conversion of PodSpec
       o.spec.serviceAccount = o.spec.serviceAccountName;
     }

@@ -2,7 +2,7 @@
 // selector is immutable in apps/v1, and status starts at `replicas: 0`.
 import { defaultPodSpec } from '../defaults.js';
 import { COLUMNS, replicaRow } from '../table.js';
-import { isPlainObject } from '../util.js';
+import { isObj } from '../../core/guards.js';
 import { validateReplicaSetSpec, validateSelectorImmutable } from '../validation-apps.js';
 import { validateReplicaStatus } from '../validation-core.js';
 import { ALL_VERBS, SCALE, STATUS, type Kind } from './kind.js';
@@ -29,7 +29,7 @@ export const replicasets: Kind = {
   defaults(o) {
     o.spec ??= {};
     o.spec.replicas ??= 1;
-    if (isPlainObject(o.spec.template)) defaultPodSpec(o.spec.template.spec, false);
+    if (isObj(o.spec.template)) defaultPodSpec(o.spec.template.spec, false);
   },
   // status.replicas, 0 when absent (ReplicaSetToSelectableFields / ControllerToSelectableFields)
   selectableFields: { 'status.replicas': (o) => String(o.status?.replicas ?? 0) },

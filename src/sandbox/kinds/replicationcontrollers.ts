@@ -2,7 +2,7 @@
 // map selector defaulted from the template's labels, and orphaning deletes for compatibility.
 import { defaultPodSpec } from '../defaults.js';
 import { COLUMNS, replicaRow } from '../table.js';
-import { isPlainObject } from '../util.js';
+import { isObj } from '../../core/guards.js';
 import { validateRCSpec, validateReplicaStatus } from '../validation-core.js';
 import { ALL_VERBS, SCALE, STATUS, type Kind } from './kind.js';
 import { templateListStrategy } from './pod-template.js';
@@ -33,7 +33,7 @@ export const replicationcontrollers: Kind = {
       if (!o.spec.selector || Object.keys(o.spec.selector).length === 0) o.spec.selector = { ...tl };
       if (!o.metadata.labels || Object.keys(o.metadata.labels).length === 0) o.metadata.labels = { ...tl };
     }
-    if (isPlainObject(o.spec.template)) defaultPodSpec(o.spec.template.spec, false);
+    if (isObj(o.spec.template)) defaultPodSpec(o.spec.template.spec, false);
   },
   // status.replicas, 0 when absent (ReplicaSetToSelectableFields / ControllerToSelectableFields)
   selectableFields: { 'status.replicas': (o) => String(o.status?.replicas ?? 0) },

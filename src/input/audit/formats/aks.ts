@@ -8,7 +8,8 @@
 // JSON text, trimmed at 32,766 bytes). Records of other categories are left out.
 
 import { EntryError, type EntryContext } from '../entry.js';
-import { escapedEventOutside, eventOfEventText, hasTruncatedMark, isObj, markTruncated } from '../event.js';
+import { escapedEventOutside, eventOfEventText, hasTruncatedMark, markTruncated } from '../event.js';
+import { isObj } from '../../../core/guards.js';
 import type { AuditFilter } from '../filter.js';
 import { eventTimeOf, stringOf, timeOf, valueAt } from '../keys.js';
 import { normalizeTime, timeUs } from '../time.js';

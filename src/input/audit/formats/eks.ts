@@ -7,7 +7,8 @@
 // (recoverCutEvent). Messages that are no audit Event (other streams of the log group) are left out.
 
 import { EntryError, type EntryContext } from '../entry.js';
-import { escapedEventOutside, eventOfEventText, eventOutside, isObj, recoverCutEvent } from '../event.js';
+import { escapedEventOutside, eventOfEventText, eventOutside, recoverCutEvent } from '../event.js';
+import { isObj } from '../../../core/guards.js';
 import type { AuditFilter } from '../filter.js';
 import { eventTimeOf, numberOf, valueAt } from '../keys.js';
 import { timeUs } from '../time.js';

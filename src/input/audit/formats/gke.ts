@@ -11,7 +11,8 @@
 //   level RequestResponse with a response body, Request with a request body only, else Metadata.
 
 import { EntryError, type EntryContext } from '../entry.js';
-import { isObj, markTruncated, methodOutside, type ObjectRef, uriOfRef, hasTruncatedMark } from '../event.js';
+import { markTruncated, methodOutside, type ObjectRef, uriOfRef, hasTruncatedMark } from '../event.js';
+import { isObj } from '../../../core/guards.js';
 import type { AuditFilter } from '../filter.js';
 import { stringOf, timeOf } from '../keys.js';
 import { normalizeTime } from '../time.js';

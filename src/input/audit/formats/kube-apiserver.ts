@@ -3,7 +3,8 @@
 // read back to, and the entries OpenShift's exports hold as they are.
 
 import { EntryError, type EntryReader } from '../entry.js';
-import { eventOutside, hasTruncatedMark, isObj, markTruncated } from '../event.js';
+import { eventOutside, hasTruncatedMark, markTruncated } from '../event.js';
+import { isObj } from '../../../core/guards.js';
 import { eventTimeOf } from '../keys.js';
 import { auditExport, memberString, type EntryOps } from './format.js';
 
