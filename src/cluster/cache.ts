@@ -5,18 +5,14 @@
 // read-only, as client-go's listers demand. Index entries of an object are computed when it is
 // stored and again, from the stored (unchanged) object, when it is replaced or removed.
 
+import { metaNamespaceKey } from '../core/object-key.js';
+
 /** The values an object is indexed under (client-go's IndexFunc); [] leaves it out of the index. */
 export type Indexer<T> = (obj: T) => string[];
 
 /** What every cached object has. */
 export interface CachedObject {
   metadata: { name: string; namespace?: string; uid: string; resourceVersion?: string };
-}
-
-/** client-go's MetaNamespaceKeyFunc: "namespace/name", or "name" for cluster-scoped objects. */
-export function objectKey(obj: CachedObject): string {
-  const ns = obj.metadata.namespace;
-  return ns ? `${ns}/${obj.metadata.name}` : obj.metadata.name;
 }
 
 /** The usual indexers: by namespace, and by the UID of the controller owner reference. */
@@ -80,7 +76,7 @@ export class IndexedCache<T extends CachedObject> {
 
   /** Adds or replaces the object under its key; returns the object it replaced. */
   upsert(obj: T): T | undefined {
-    const key = objectKey(obj);
+    const key = metaNamespaceKey(obj.metadata.namespace, obj.metadata.name);
     const old = this.items.get(key);
     this.items.set(key, obj);
     this.reindex(key, old, obj);
@@ -107,7 +103,7 @@ export class IndexedCache<T extends CachedObject> {
     const updated: [T, T][] = [];
     const seen = new Set<string>();
     for (const obj of all) {
-      const key = objectKey(obj);
+      const key = metaNamespaceKey(obj.metadata.namespace, obj.metadata.name);
       seen.add(key);
       const old = this.upsert(obj);
       if (old === undefined) added.push(obj);
@@ -117,7 +113,7 @@ export class IndexedCache<T extends CachedObject> {
     for (const [key, obj] of this.items) {
       if (!seen.has(key)) removed.push(obj);
     }
-    for (const obj of removed) this.remove(objectKey(obj));
+    for (const obj of removed) this.remove(metaNamespaceKey(obj.metadata.namespace, obj.metadata.name));
     return { added, updated, removed };
   }
 

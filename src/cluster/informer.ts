@@ -19,15 +19,16 @@
 import { CONTROLLER_KINDS } from '../core/controller.js';
 import type { Tombstone } from '../core/types.js';
 import { realClock, type Clock, type TimerHandle } from '../runtime/clock.js';
-import { IndexedCache, namespaceIndexer, objectKey, type CachedObject, type Indexer } from './cache.js';
+import { IndexedCache, namespaceIndexer, type CachedObject, type Indexer } from './cache.js';
 import { ClusterError, ResourceExpiredError, clusterError, suggestedDelayMs, type Operation } from './errors.js';
 import type { Connection } from './kubeconfig.js';
 import { ApiListerWatcher, type ListerWatcher, type StopWatch } from './lister-watcher.js';
 import { DEFAULT_PAGE_SIZE, POD_RESOURCE, apiVersionOf, listInPages, type ApiResource } from './list.js';
 import { isObj } from '../core/guards.js';
+import { metaNamespaceKey } from '../core/object-key.js';
 
 export type { CachedObject, Indexer } from './cache.js';
-export { IndexedCache, controllerUidIndexer, namespaceIndexer, objectKey } from './cache.js';
+export { IndexedCache, controllerUidIndexer, namespaceIndexer } from './cache.js';
 export type { Tombstone } from '../core/types.js';
 export type { ApiResource } from './list.js';
 
@@ -411,7 +412,7 @@ export class Informer<T extends CachedObject = CachedObject> {
     );
     for (const obj of diff.added) this.emitAdd(obj);
     for (const [oldObj, newObj] of diff.updated) this.emitUpdate(oldObj, newObj);
-    for (const obj of diff.removed) this.emitDelete({ tombstone: true, key: objectKey(obj), obj });
+    for (const obj of diff.removed) this.emitDelete({ tombstone: true, key: metaNamespaceKey(obj.metadata.namespace, obj.metadata.name), obj });
     if (!this.synced) {
       this.synced = true;
       for (const w of this.syncWaiters.splice(0)) w.resolve();
@@ -477,7 +478,7 @@ export class Informer<T extends CachedObject = CachedObject> {
       case 'DELETED': {
         const obj = this.prepare(object);
         if (!obj) throw new ClusterError(`the server at ${this.conn.server} sent a DELETED event without an object`, 'unexpected');
-        const old = this.cache.remove(objectKey(obj));
+        const old = this.cache.remove(metaNamespaceKey(obj.metadata.namespace, obj.metadata.name));
         this.advance(obj);
         // As client-go: the final state from the event, and nothing for an object never seen.
         if (old !== undefined) this.emitDelete(obj);

@@ -2,11 +2,11 @@
 // handlers that only compute keys and enqueue (addPod, updatePod, …), a rate-limited workqueue, workers
 // that run one level-based sync per key (syncReplicaSet) with expectations (UIDTrackingControllerExpectations).
 
-import { controllerKey, controllerKindInfo, emptySnapshot, minReadySeconds, namespaceOf, type ControllerKindInfo } from '../core/controller.js';
+import { controllerKindInfo, emptySnapshot, minReadySeconds, namespaceOf, type ControllerKindInfo } from '../core/controller.js';
 import type { Clock } from '../runtime/clock.js';
 import { UIDTrackingControllerExpectations } from '../runtime/expectations.js';
 import { ClusterPlanner } from '../core/plan.js';
-import { controllerRef, isPodReady, podKey } from '../core/pod.js';
+import { controllerRef, isPodReady } from '../core/pod.js';
 import { defaultControllerRateLimiter } from '../runtime/rate-limiter.js';
 import { labelSelectorAsSelector } from '../core/selector.js';
 import { isInSync } from '../core/sync-decision.js';
@@ -17,6 +17,7 @@ import { runWorker, type WorkerState } from '../runtime/worker.js';
 import type { ActionOutcome, ControllerAPI, ControllerObject } from '../runtime/api.js';
 import { InformerCandidatePods, type PodListers } from './candidate-pods.js';
 import { syncController, type SyncOutcome } from './sync.js';
+import { metaNamespaceKey } from '../core/object-key.js';
 
 /** What the controller reads from the informer caches (each an index lookup). */
 export interface Listers {
@@ -86,7 +87,7 @@ export class ReplicaSetController {
   // ---- keys and lookups -------------------------------------------------------------------
 
   private keyOf(obj: ControllerObject): string {
-    return `${namespaceOf(obj)}/${obj.metadata.name}`;
+    return metaNamespaceKey(namespaceOf(obj), obj.metadata.name);
   }
 
   private enqueue(obj: ControllerObject): void {
@@ -118,7 +119,7 @@ export class ReplicaSetController {
     }
     if (out.length > 1) {
       this.deps.log.error(`user error: more than one ${this.deps.kind} is selecting pods with labels`, {
-        pod: podKey(pod),
+        pod: metaNamespaceKey(namespaceOf(pod), pod.metadata.name),
         labels,
         controllers: out.map((c) => c.metadata.name),
       });
@@ -210,8 +211,8 @@ export class ReplicaSetController {
     const c = this.resolveControllerRef(namespaceOf(pod), ref);
     if (!c) return;
     const key = this.keyOf(c);
-    this.deps.log.v(4).info('Pod deleted', { pod: podKey(pod), controller: key });
-    this.expectations.deletionObserved(key, podKey(pod));
+    this.deps.log.v(4).info('Pod deleted', { pod: metaNamespaceKey(namespaceOf(pod), pod.metadata.name), controller: key });
+    this.expectations.deletionObserved(key, metaNamespaceKey(namespaceOf(pod), pod.metadata.name));
     this.enqueue(c);
   };
 
@@ -322,6 +323,6 @@ export class ReplicaSetController {
 
   /** For logs and the dashboard. */
   describeKey(c: ControllerObject): string {
-    return controllerKey(this.info.toController(c));
+    return this.keyOf(c);
   }
 }

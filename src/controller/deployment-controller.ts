@@ -17,6 +17,7 @@ import { WorkQueue } from '../runtime/workqueue.js';
 import { runWorker, type WorkerState } from '../runtime/worker.js';
 import type { ControllerLogger } from './controller.js';
 import { carryOutDeploymentWrites, type DeploymentSyncResult, type DeploymentWriteOutcome } from './deployment-sync.js';
+import { metaNamespaceKey } from '../core/object-key.js';
 
 /** The caches the deployment controller reads (the Deployment, ReplicaSet and pod listers). */
 export interface DeploymentListers {
@@ -49,7 +50,7 @@ export interface DeploymentControllerDeps {
 export const DEPLOYMENT_QUEUE = 'deployment';
 
 const nsOf = (o: { metadata: { namespace?: string | null } }) => o.metadata.namespace ?? 'default';
-const keyOf = (o: { metadata: { namespace?: string | null; name: string } }) => `${nsOf(o)}/${o.metadata.name}`;
+const keyOf = (o: { metadata: { namespace?: string | null; name: string } }) => metaNamespaceKey(nsOf(o), o.metadata.name);
 
 export class DeploymentController {
   readonly queue: WorkQueue<string>;

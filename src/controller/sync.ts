@@ -7,17 +7,17 @@
 // ends the sync at once (thrown, not returned), with no Event, no further write and no
 // per-pod error; the worker drops the key, since this instance no longer leads.
 
-import { controllerKey, namespaceOf } from '../core/controller.js';
+import { namespaceOf } from '../core/controller.js';
 import { SLOW_START_INITIAL_BATCH_SIZE } from '../core/manage.js';
 import type { ClusterPlanner } from '../core/plan.js';
 import { deletesOf, managesReplicas, statusAfterManageError, victimsOf, type SyncDecision } from '../core/sync-decision.js';
-import { podKey } from '../core/pod.js';
 import { adoptPatch, podFromTemplate, releasePatch } from '../core/pod-template.js';
 import { writtenStatus, type ComputedStatus } from '../core/status.js';
 import type { Controller, Pod, ReplicaSetStatus } from '../core/types.js';
 import type { Behaviour } from '../core/versions.js';
 import type { UIDTrackingControllerExpectations } from '../runtime/expectations.js';
 import { ApiError, isFenced, type ActionOutcome, type ControllerAPI, type ControllerObject } from '../runtime/api.js';
+import { metaNamespaceKey } from '../core/object-key.js';
 
 export const STATUS_UPDATE_RETRIES = 1;
 
@@ -79,7 +79,7 @@ export async function syncController(planner: ClusterPlanner, decision: SyncDeci
     actions.push(a);
     deps.onAction?.(a);
   };
-  const key = controllerKey(decision.controller);
+  const key = metaNamespaceKey(namespaceOf(decision.controller), decision.controller.metadata.name);
   const outcome = (o: Partial<SyncOutcome>): SyncOutcome => ({
     key,
     actions,
@@ -219,7 +219,8 @@ async function recheckController(api: ControllerAPI, c: Controller): Promise<Err
     const fresh = await api.getController(c.kind, namespaceOf(c), c.metadata.name);
     if (fresh.metadata.uid !== c.metadata.uid)
       return new Error(`original ${c.kind} ${namespaceOf(c)}/${c.metadata.name} is gone: got uid ${fresh.metadata.uid}, wanted ${c.metadata.uid}`);
-    if (fresh.metadata.deletionTimestamp) return new Error(`${namespaceOf(c)}/${c.metadata.name} has just been deleted at ${fresh.metadata.deletionTimestamp}`);
+    if (fresh.metadata.deletionTimestamp)
+      return new Error(`${metaNamespaceKey(namespaceOf(c), c.metadata.name)} has just been deleted at ${fresh.metadata.deletionTimestamp}`);
     return null;
   } catch (e) {
     return asApiError(e);
@@ -229,7 +230,7 @@ async function recheckController(api: ControllerAPI, c: Controller): Promise<Err
 /** manageReplicas carried out: the decision's creates in slow-start batches, or its victims. */
 async function manageReplicas(d: SyncDecision, deps: SyncDeps, record: (a: ActionOutcome) => void): Promise<Error | null> {
   const c = d.controller;
-  const key = controllerKey(c);
+  const key = metaNamespaceKey(namespaceOf(c), c.metadata.name);
   const ns = namespaceOf(c);
   const n = d.create.count;
   if (n > 0) {
@@ -265,7 +266,10 @@ async function manageReplicas(d: SyncDecision, deps: SyncDeps, record: (a: Actio
   }
   const victims = victimsOf(d);
   if (victims.length > 0) {
-    deps.expectations?.expectDeletions(key, victims.map(podKey));
+    deps.expectations?.expectDeletions(
+      key,
+      victims.map((p) => metaNamespaceKey(namespaceOf(p), p.metadata.name)),
+    );
     // each delete carries the ranking reason the decision gave it, for the logs and the report
     const reasons = new Map(deletesOf(d).map((v) => [v.name, { code: v.reason, message: v.message }]));
     const errors: Error[] = [];
@@ -279,7 +283,7 @@ async function manageReplicas(d: SyncDecision, deps: SyncDeps, record: (a: Actio
         } catch (e) {
           const err = asApiError(e);
           // The informer will not observe a delete that did not happen.
-          deps.expectations?.deletionObserved(key, podKey(pod));
+          deps.expectations?.deletionObserved(key, metaNamespaceKey(namespaceOf(pod), pod.metadata.name));
           if (isFenced(e)) {
             errors.unshift(e); // returned first: the sync ends
             return;

@@ -125,11 +125,6 @@ export function namespaceOf(obj: { metadata: { namespace?: string } }): string {
   return obj.metadata.namespace || 'default';
 }
 
-/** `namespace/name`, the workqueue and expectations key. */
-export function controllerKey(c: Controller): string {
-  return `${namespaceOf(c)}/${c.metadata.name}`;
-}
-
 /** spec.replicas, defaulted to 1 as the API server does for both kinds. */
 export function desiredReplicas(c: Controller): number {
   return c.spec.replicas ?? 1;

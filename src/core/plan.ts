@@ -5,7 +5,6 @@
 import { ClaimSentences, claimPod, type ClaimDecision } from './claim.js';
 import {
   compareControllers,
-  controllerKey,
   desiredReplicas,
   controllerKindInfo,
   controllersOf,
@@ -27,6 +26,7 @@ import { planControllerOf, type SyncDecision, type SyncSkip } from './sync-decis
 import { formatTime } from './time.js';
 import type { Controller, Pod, Snapshot } from './types.js';
 import type { Behaviour } from './versions.js';
+import { metaNamespaceKey } from './object-key.js';
 
 export interface PlanOptions {
   now: number; // evaluation time, epoch ms
@@ -136,7 +136,7 @@ export class ClusterPlanner {
     const selector = sel.selector;
 
     // Read expectations before listing pods (syncReplicaSet reads SatisfiedExpectations first).
-    const needsSync = this.opts.expectationsSatisfied?.(controllerKey(c)) ?? true;
+    const needsSync = this.opts.expectationsSatisfied?.(metaNamespaceKey(namespaceOf(c), c.metadata.name)) ?? true;
 
     const candidates = this.candidates(c, selector);
     const claims: ClaimDecision[] = [];
@@ -337,8 +337,8 @@ export function summarize(entries: PlanController[]): PlanSummary {
   for (const e of entries) {
     if (e.inSync) s.inSync++;
     for (const p of e.pods) {
-      if (p.decision === 'adopt') adopted.add(`${e.namespace}/${p.name}`);
-      else if (p.decision === 'release') released.add(`${e.namespace}/${p.name}`);
+      if (p.decision === 'adopt') adopted.add(metaNamespaceKey(e.namespace, p.name));
+      else if (p.decision === 'release') released.add(metaNamespaceKey(e.namespace, p.name));
     }
     s.create += e.create.count;
     s.delete += e.delete.length;

@@ -113,7 +113,3 @@ export function controllerRef(obj: { metadata: { ownerReferences?: OwnerReferenc
   for (const r of refs) if (r && r.controller === true) return r;
   return undefined;
 }
-
-export function podKey(pod: Pod): string {
-  return `${pod.metadata.namespace ?? 'default'}/${pod.metadata.name}`;
-}

@@ -30,6 +30,7 @@ import type { ControllerKind } from '../core/types.js';
 import { COMBINED_PREFIX, EVENT_COMPONENT_USERS, UNKNOWN_USER } from './recording.js';
 import type { CauseStep, HistoryControllerRef, HistoryCoverage, HistoryEvent, HistoryVerb, RefusedWrite } from './types.js';
 import { isObj } from '../core/guards.js';
+import { metaNamespaceKey } from '../core/object-key.js';
 
 /** The prefix client-go's EventAggregator gives the Event that combines similar ones. */
 export { COMBINED_PREFIX } from './recording.js';
@@ -337,7 +338,7 @@ function know(events: EventRecord[]): Knowledge {
   const sorted = [...events].sort((a, b) => a.lastMs - b.lastMs || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   for (const e of sorted) {
     const ctl = controllerOf(e);
-    if (ctl) addTo(k.controllers, `${e.namespace}/${ctl.name}`, ctl.kind);
+    if (ctl) addTo(k.controllers, metaNamespaceKey(e.namespace, ctl.name), ctl.kind);
     const pod = podOf(e);
     if (ctl && pod && (e.reason === 'SuccessfulCreate' || e.reason === 'SuccessfulDelete')) {
       if (!k.podOwner.has(`${e.namespace}/${pod}`)) k.podOwner.set(`${e.namespace}/${pod}`, ctl);
@@ -351,13 +352,13 @@ function know(events: EventRecord[]): Knowledge {
       const s = scalingOf(e);
       if (!s) continue;
       addTo(k.controllers, `${e.namespace}/${s.rs}`, 'ReplicaSet');
-      if (e.involved.kind === 'Deployment') addTo(k.deploymentSets, `${e.namespace}/${e.involved.name}`, s.rs);
+      if (e.involved.kind === 'Deployment') addTo(k.deploymentSets, metaNamespaceKey(e.namespace, e.involved.name), s.rs);
     }
     if (
       e.involved.kind === 'Pod' &&
       (e.reason === 'Evicted' || e.reason === 'Preempted' || (e.reason === 'TaintManagerEviction' && TAINT_EVICTION.test(e.message)))
     ) {
-      k.accounted.add(`${e.namespace}/${e.involved.name}`);
+      k.accounted.add(metaNamespaceKey(e.namespace, e.involved.name));
     }
   }
   return k;
@@ -427,7 +428,7 @@ function writeEvent(e: EventRecord, scales: Map<string, ScaleSeen>): HistoryEven
   // the scale that asked for this write, while it accounts for pods still
   let cause: CauseStep[] | null = null;
   let reason: string | null = verb === 'create' && actor.controller ? 'TooFewReplicas' : null;
-  const scale = controller.kind === 'ReplicaSet' ? scales.get(`${e.namespace}/${controller.name}`) : undefined;
+  const scale = controller.kind === 'ReplicaSet' ? scales.get(metaNamespaceKey(e.namespace, controller.name)) : undefined;
   if (scale && scale.left > 0 && scale.dir === (verb === 'create' ? 'up' : 'down')) {
     cause = [scale.step];
     scale.left -= e.count;

@@ -20,6 +20,7 @@ import {
   validatePod,
   type Path,
 } from './objects.js';
+import { metaNamespaceKey } from '../core/object-key.js';
 
 export type KeptKind = 'Pod' | ControllerKind;
 export type KeptObject = Pod | ReplicaSet | ReplicationController;
@@ -62,7 +63,7 @@ export class SnapshotBuilder implements Sink {
   addDeployment(obj: Deployment): void {
     const list = (this.snapshot.deployments ??= []);
     // namespace/name: a later object replaces the earlier one, in its place
-    const key = `${obj.metadata.namespace ?? 'default'}/${obj.metadata.name}`;
+    const key = metaNamespaceKey(obj.metadata.namespace ?? 'default', obj.metadata.name);
     const at = this.seenDeployments.get(key);
     if (at === undefined) {
       this.seenDeployments.set(key, list.length);

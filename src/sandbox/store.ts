@@ -2,6 +2,7 @@
 // immutable once stored, and a bounded per-resource event history used for watch resume and for
 // consistent paginated lists at an older resourceVersion.
 import type { Obj } from './util.js';
+import { metaNamespaceKey } from '../core/object-key.js';
 
 export type EventType = 'ADDED' | 'MODIFIED' | 'DELETED';
 
@@ -21,12 +22,8 @@ interface History {
   evicted: number;
 }
 
-export function objectKey(namespace: string | undefined, name: string): string {
-  return namespace ? `${namespace}/${name}` : name;
-}
-
 export function keyOf(o: Obj): string {
-  return objectKey(o.metadata?.namespace, o.metadata?.name);
+  return metaNamespaceKey(o.metadata?.namespace, o.metadata?.name);
 }
 
 export class Store {
@@ -52,7 +49,7 @@ export class Store {
   }
 
   get(resource: string, namespace: string | undefined, name: string): Obj | undefined {
-    return this.data.get(resource)?.get(objectKey(namespace, name));
+    return this.data.get(resource)?.get(metaNamespaceKey(namespace, name));
   }
 
   /** Objects sorted by storage key (namespace/name), as etcd returns them. */

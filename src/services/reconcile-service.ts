@@ -20,6 +20,7 @@ import { isPodActive, isPodAvailable, isPodReady, isPodTerminating } from '../co
 import { readSavedPlan } from '../input/plan-file.js';
 import { planInSync, preparePlan, type ModelOptions, type PlanContext, type PlanIO, type SourceOptions } from './plan-service.js';
 import type { Target } from './targets.js';
+import { metaNamespaceKey } from '../core/object-key.js';
 
 export type DryRun = 'none' | 'client' | 'server';
 
@@ -132,8 +133,8 @@ const failedIn = (o: ControllerOutcome) => o.error !== null || o.actions.some((a
 
 /** Pods a follow-up sync would delete or release that the user did not agree to. */
 function unconfirmed(e: PlanController, confirmed: NonNullable<ConvergeOptions['confirmed']>): string[] {
-  const out = e.delete.filter((d) => !confirmed.delete.has(`${e.namespace}/${d.name}`)).map((d) => `delete ${d.name}`);
-  for (const p of e.pods) if (p.decision === 'release' && !confirmed.release.has(`${e.namespace}/${p.name}`)) out.push(`release ${p.name}`);
+  const out = e.delete.filter((d) => !confirmed.delete.has(metaNamespaceKey(e.namespace, d.name))).map((d) => `delete ${d.name}`);
+  for (const p of e.pods) if (p.decision === 'release' && !confirmed.release.has(metaNamespaceKey(e.namespace, p.name))) out.push(`release ${p.name}`);
   return out;
 }
 
@@ -233,13 +234,14 @@ function unsettledOf(ctx: PlanContext, pods: Map<string, Pod>, e: PlanController
   const notGone: string[] = [];
   const minReady = c ? minReadySeconds(c) : 0;
   for (const name of written?.created ?? []) {
-    const p = pods.get(`${e.namespace}/${name}`);
+    const p = pods.get(metaNamespaceKey(e.namespace, name));
     if (!p) continue;
     if (isPodTerminating(p) || (isPodActive(p) && !isPodReady(p))) notReady.push(name);
     else if (isPodActive(p) && minReady > 0 && !isPodAvailable(p, minReady, ctx.nowMs, ctx.behaviour.availabilityInclusive)) notAvailable.push(name);
   }
   // Terminating pods change the status only where the emulated version counts them.
-  if (e.status.terminatingReplicas !== undefined) for (const name of written?.deleted ?? []) if (pods.has(`${e.namespace}/${name}`)) notGone.push(name);
+  if (e.status.terminatingReplicas !== undefined)
+    for (const name of written?.deleted ?? []) if (pods.has(metaNamespaceKey(e.namespace, name))) notGone.push(name);
   return { notReady, notAvailable, notGone, requeueMs: e.requeueAfterSeconds === null ? null : e.requeueAfterSeconds * 1000 };
 }
 
@@ -315,7 +317,7 @@ async function converge(
  */
 function followUps(ctx: PlanContext, outcomes: Map<string, ControllerOutcome>, left: Set<string>, conv: ConvergeOptions) {
   const written = writtenPods(outcomes);
-  const pods = new Map(ctx.snapshot.pods.map((p) => [`${p.metadata.namespace ?? 'default'}/${p.metadata.name}`, p]));
+  const pods = new Map(ctx.snapshot.pods.map((p) => [metaNamespaceKey(namespaceOf(p), p.metadata.name), p]));
   const controllers = new Map(ctx.decisions.map((d) => [controllerEntryKey(d.controller), d.controller]));
   const next: PlanController[] = [];
   const waiting: [PlanController, Unsettled][] = [];
@@ -438,8 +440,8 @@ export function confirmedPods(work: PlanController[]): { delete: Set<string>; re
   const del = new Set<string>();
   const release = new Set<string>();
   for (const c of work) {
-    for (const d of c.delete) del.add(`${c.namespace}/${d.name}`);
-    for (const p of c.pods) if (p.decision === 'release') release.add(`${c.namespace}/${p.name}`);
+    for (const d of c.delete) del.add(metaNamespaceKey(c.namespace, d.name));
+    for (const p of c.pods) if (p.decision === 'release') release.add(metaNamespaceKey(c.namespace, p.name));
   }
   return { delete: del, release };
 }

@@ -22,6 +22,7 @@ import type { Behaviour } from '../core/versions.js';
 import type { MetricEvent } from '../runtime/workqueue.js';
 import type { ActionOutcome } from '../runtime/api.js';
 import { UserError } from '../errors.js';
+import { metaNamespaceKey } from '../core/object-key.js';
 
 export interface ControllerMetricsSink {
   onQueueMetric(queue: string, e: MetricEvent): void;
@@ -407,7 +408,7 @@ class WrittenPods {
 
   /** The informer saw the pod deleted: a created pod that is gone has settled. */
   gone(pod: Pod): void {
-    this.created.delete(`${pod.metadata.namespace ?? 'default'}/${pod.metadata.name}`);
+    this.created.delete(metaNamespaceKey(pod.metadata.namespace ?? 'default', pod.metadata.name));
   }
 
   unsettled(get: (ns: string, name: string) => Pod | undefined): { notReady: string[]; notGone: string[] } {

@@ -3,6 +3,7 @@
 // the plan, the filter or the sort changes, and O(1) work for everything else (moving, scrolling,
 // pausing): nothing here ever walks pods. Rendering reads only the visible slice.
 
+import { entryKey } from '../core/plan-compare.js';
 import type { PlanController } from '../core/plan-types.js';
 import type { AwaitedWrites, HistoryRow, LogEntry, PlanFrame, QueueInfo, WatchMeta } from '../services/watch/contract.js';
 import { humanDuration } from '../render/text.js';
@@ -162,7 +163,7 @@ export function initialState(meta: WatchMeta, size: Size, now: number, logCapaci
 }
 
 export function controllerKeyOf(c: Pick<PlanController, 'kind' | 'namespace' | 'name'>): string {
-  return `${c.kind}/${c.namespace}/${c.name}`;
+  return entryKey(c);
 }
 
 /** What a controller skipped with ExpectationsPending waits for (null: not waiting). */

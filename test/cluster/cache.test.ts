@@ -1,7 +1,10 @@
 // IndexedCache: keys, indexes kept in step with every upsert/remove/replace.
 import { describe, expect, it } from 'vitest';
-import { IndexedCache, controllerUidIndexer, namespaceIndexer, objectKey, type Indexer } from '../../src/cluster/cache.js';
+import { IndexedCache, controllerUidIndexer, namespaceIndexer, type Indexer } from '../../src/cluster/cache.js';
 import type { Pod } from '../../src/core/types.js';
+import { metaNamespaceKey } from '../../src/core/object-key.js';
+
+const keyOf = (o: { metadata: { namespace?: string; name: string } }) => metaNamespaceKey(o.metadata.namespace, o.metadata.name);
 
 function mk(name: string, ns: string | undefined, o: { owner?: string; rv?: string; uid?: string; labels?: Record<string, string> } = {}): Pod {
   return {
@@ -26,9 +29,9 @@ function newCache() {
 function expectIndexesConsistent(cache: IndexedCache<Pod>, indexers: Record<string, Indexer<Pod>>) {
   for (const [name, fn] of Object.entries(indexers)) {
     const expected = new Map<string, string[]>();
-    for (const obj of cache.list()) for (const v of fn(obj)) expected.set(v, [...(expected.get(v) ?? []), objectKey(obj)]);
+    for (const obj of cache.list()) for (const v of fn(obj)) expected.set(v, [...(expected.get(v) ?? []), keyOf(obj)]);
     expect(new Set(cache.indexValues(name)), `values of index ${name}`).toEqual(new Set(expected.keys()));
-    for (const [v, keys] of expected) expect(cache.byIndex(name, v).map(objectKey).sort(), `${name}=${v}`).toEqual(keys.sort());
+    for (const [v, keys] of expected) expect(cache.byIndex(name, v).map(keyOf).sort(), `${name}=${v}`).toEqual(keys.sort());
   }
 }
 
@@ -166,8 +169,8 @@ describe('IndexedCache', () => {
       const op = rnd(10);
       if (op < 6) {
         const p = mk(name, ns, { owner: rnd(3) === 0 ? undefined : `rs${rnd(4)}`, labels: { app: `a${rnd(3)}` }, rv: String(i) });
-        expect(cache.upsert(p)).toBe(shadow.get(objectKey(p)));
-        shadow.set(objectKey(p), p);
+        expect(cache.upsert(p)).toBe(shadow.get(keyOf(p)));
+        shadow.set(keyOf(p), p);
       } else if (op < 9) {
         const key = `${ns}/${name}`;
         expect(cache.remove(key)).toBe(shadow.get(key));
@@ -176,7 +179,7 @@ describe('IndexedCache', () => {
         const keep = [...shadow.values()].filter(() => rnd(2) === 0);
         cache.replace(keep);
         shadow.clear();
-        for (const p of keep) shadow.set(objectKey(p), p);
+        for (const p of keep) shadow.set(keyOf(p), p);
       }
     }
     expect(new Set(cache.keys())).toEqual(new Set(shadow.keys()));

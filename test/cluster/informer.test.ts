@@ -2,10 +2,13 @@
 // pages, watch, relist on 410, reconnects, faults, bookmarks, scoping, resync, indexes.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AppsV1Api, CoreV1Api, PatchStrategy, Watch, setHeaderOptions } from '@kubernetes/client-node';
-import { controllerUidIndexer, namespaceIndexer, objectKey, type Tombstone } from '../../src/cluster/informer.js';
+import { controllerUidIndexer, namespaceIndexer, type Tombstone } from '../../src/cluster/informer.js';
 import { ClusterError } from '../../src/cluster/errors.js';
 import type { Pod, ReplicaSet, ReplicationController } from '../../src/core/types.js';
 import { audited, nameOf, namespace, pod, removeTempDirs, runInformer, sleep, startEnv, waitFor, type Env, type Running } from './informer-helpers.js';
+import { metaNamespaceKey } from '../../src/core/object-key.js';
+
+const keyOf = (o: { metadata: { namespace?: string; name: string } }) => metaNamespaceKey(o.metadata.namespace, o.metadata.name);
 
 const merge = () => setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
 
@@ -37,7 +40,7 @@ async function serverPods(core: CoreV1Api, ns?: string): Promise<Map<string, str
 }
 
 function cachedPods(r: Running<Pod>): Map<string, string> {
-  return new Map(r.informer.cache.list().map((p) => [objectKey(p), p.metadata.resourceVersion!]));
+  return new Map(r.informer.cache.list().map((p) => [keyOf(p), p.metadata.resourceVersion!]));
 }
 
 const watchRVs = (r: Running<any>) => r.metrics.filter((m) => m.event === 'watch').map((m) => m.detail!.replace('resourceVersion=', ''));
@@ -429,7 +432,7 @@ describe('resync', () => {
     for (const u of on.rec.of('update')) {
       if (u.type !== 'update') throw new Error('not an update');
       expect(u.old).toBe(u.obj);
-      expect(on.informer.cache.get(objectKey(u.obj))).toBe(u.obj);
+      expect(on.informer.cache.get(keyOf(u.obj))).toBe(u.obj);
     }
     const names = on.rec.names('update');
     expect(new Set(names.slice(0, 3))).toEqual(new Set(['a', 'b', 'c']));

@@ -12,6 +12,7 @@ import { selectControllers } from '../plan-service.js';
 import type { AwaitedWrites, PlanFrame } from './contract.js';
 import { deploymentScope, deploymentViews } from './deployments.js';
 import { scopePredicate, type WatchScope } from './scope.js';
+import { metaNamespaceKey } from '../../core/object-key.js';
 
 export interface FrameOptions {
   behaviour: Behaviour;
@@ -58,7 +59,7 @@ export function planFrame(snapshot: Snapshot, o: FrameOptions): PlanFrame {
   const waiting = new Map<string, AwaitedWrites>();
   for (const c of plan.controllers) {
     if (c.skip?.reason !== 'ExpectationsPending') continue;
-    const e = o.expectationsPending?.(`${c.namespace}/${c.name}`) ?? { add: 0, del: 0 };
+    const e = o.expectationsPending?.(metaNamespaceKey(c.namespace, c.name)) ?? { add: 0, del: 0 };
     // both zero: the record went away between the plan and this look (say creates, the usual case)
     waiting.set(`${c.kind}/${c.namespace}/${c.name}`, e.add > 0 && e.del > 0 ? 'creates and deletes' : e.del > 0 ? 'deletes' : 'creates');
   }

@@ -9,6 +9,7 @@ import type { HistoryEvent, ReconcileHistory } from '../../../history/types.js';
 import { causeClauses, renderCoverageLine, utcTime, verdictText, who } from '../../history.js';
 import type { TimelineModel } from '../model.js';
 import type { PredictedHistory } from '../prediction.js';
+import { metaNamespaceKey } from '../../../core/object-key.js';
 
 export interface DetailContext {
   doc: ReconcileHistory | PredictedHistory;
@@ -20,8 +21,6 @@ export interface DetailContext {
 }
 
 const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-
-export const podKey = (namespace: string, name: string): string => `${namespace}/${name}`;
 
 /** One write as the pod story tells it: when, what and by whom, the verdict and message, why. */
 function writeHtml(ctx: DetailContext, i: number, current: boolean): string {
@@ -74,7 +73,7 @@ export function detailHtml(ctx: DetailContext, mark: number): string {
   const m = ctx.model.marks[mark];
   if (m.event < 0) return stepHtml(ctx, mark) + coverageHtml(ctx.doc);
   const e = ctx.doc.events[m.event];
-  const podWrites = e.pod === null ? [m.event] : (ctx.podEvents.get(podKey(ctx.model.rows[m.row].namespace, e.pod)) ?? [m.event]);
+  const podWrites = e.pod === null ? [m.event] : (ctx.podEvents.get(metaNamespaceKey(ctx.model.rows[m.row].namespace, e.pod)) ?? [m.event]);
   let out = `<h2>${esc(subjectOf(e))}</h2>`;
   for (const i of podWrites) out += writeHtml(ctx, i, i === m.event);
   return out + coverageHtml(ctx.doc);

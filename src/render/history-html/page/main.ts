@@ -12,9 +12,10 @@ import { buildTimeline } from '../layout.js';
 import { WRITER_KINDS, WRITER_STYLE, type TimelineModel } from '../model.js';
 import { fit } from '../scale.js';
 import { chartDefs, drawChart, type ChartView } from './chart.js';
-import { detailHtml, podKey, type DetailContext } from './detail.js';
+import { detailHtml, type DetailContext } from './detail.js';
 import { attachControls, type Page } from './controls.js';
 import { CSS, STATE_COLOR, STATE_LABEL } from './style.js';
+import { metaNamespaceKey } from '../../../core/object-key.js';
 
 const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
@@ -120,7 +121,7 @@ function detailContext(doc: TimelineDocument, model: TimelineModel): DetailConte
   const podEvents = new Map<string, number[]>();
   doc.events.forEach((e, i) => {
     if (e.pod === null) return;
-    const k = podKey(model.rows[model.marks[markOfEvent[i]].row].namespace, e.pod);
+    const k = metaNamespaceKey(model.rows[model.marks[markOfEvent[i]].row].namespace, e.pod);
     const list = podEvents.get(k);
     if (list) list.push(i);
     else podEvents.set(k, [i]);
