@@ -7,7 +7,7 @@ import { parseDurationMs } from '../core/duration.js';
 import { formatTime } from '../core/time.js';
 import { UserError } from '../errors.js';
 import type { HistoryResult } from '../services/history-service.js';
-import { AUDIT_FORMATS } from '../input/audit/formats.js';
+import { AUDIT_FORMATS } from '../input/audit/formats/index.js';
 
 /** The contract's names of a history's inputs (history-format.md, coverage.format). */
 type CoverageFormat = HistoryResult['coverage']['format'];

@@ -37,8 +37,8 @@ import { clientUserAgent } from '../core/user-agent.js';
 import { USER_AGENT } from './http.js';
 import type { TokenBucket } from '../runtime/rate-limiter.js';
 import type { Deployment } from '../core/deployment/types.js';
-import type { Controller, ControllerKind, Pod, ReplicaSet } from '../core/types.js';
-import { ApiError, FencedError, type ControllerAPI, type ControllerObject, type DeploymentControllerAPI, type WriteFence } from '../runtime/api.js';
+import type { Controller, ControllerKind, Pod, ReplicaSet, ControllerObject } from '../core/types.js';
+import { ApiError, FencedError, type ControllerAPI, type DeploymentControllerAPI, type WriteFence } from '../runtime/api.js';
 import { EventCorrelator, rfc3339, type CoreEvent, type EventAction } from '../runtime/event-correlator.js';
 
 export const REPORTING_CONTROLLER = 'rs-reconcile';

@@ -16,21 +16,16 @@
 // keeps it, keepManagedFields, to tell who wrote a change). Handlers
 // and cache readers must treat objects as read-only.
 
-import { CONTROLLER_KINDS } from '../core/controller.js';
+import { CONTROLLER_KINDS, apiVersionOf } from '../core/controller.js';
 import type { Tombstone } from '../core/types.js';
 import { realClock, type Clock, type TimerHandle } from '../runtime/clock.js';
 import { IndexedCache, namespaceIndexer, type CachedObject, type Indexer } from './cache.js';
 import { ClusterError, ResourceExpiredError, clusterError, suggestedDelayMs, type Operation } from './errors.js';
 import type { Connection } from './kubeconfig.js';
 import { ApiListerWatcher, type ListerWatcher, type StopWatch } from './lister-watcher.js';
-import { DEFAULT_PAGE_SIZE, POD_RESOURCE, apiVersionOf, listInPages, type ApiResource } from './list.js';
+import { DEFAULT_PAGE_SIZE, POD_RESOURCE, listInPages, type ApiResource } from './list.js';
 import { isObj } from '../core/guards.js';
 import { metaNamespaceKey } from '../core/object-key.js';
-
-export type { CachedObject, Indexer } from './cache.js';
-export { IndexedCache, controllerUidIndexer, namespaceIndexer } from './cache.js';
-export type { Tombstone } from '../core/types.js';
-export type { ApiResource } from './list.js';
 
 export interface InformerHandlers<T> {
   add?(obj: T): void;
@@ -83,7 +78,6 @@ export interface InformerOptions {
   keepManagedFields?: boolean;
 }
 
-export { DEFAULT_PAGE_SIZE } from './list.js';
 const DEFAULT_BACKOFF_INITIAL_MS = 800;
 const DEFAULT_BACKOFF_MAX_MS = 30_000;
 /** Backoff delays are stretched by up to this share (client-go's reflector jitters its backoff). */

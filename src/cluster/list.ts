@@ -21,8 +21,6 @@ import type { Connection } from './kubeconfig.js';
 import { sleep } from '../runtime/sleep.js';
 import { isObj } from '../core/guards.js';
 
-export { apiVersionOf } from '../core/controller.js';
-
 /** A resource as the API serves it: group ("" for core), version, plural, and its objects' kind. */
 export interface ApiResource {
   group: string;

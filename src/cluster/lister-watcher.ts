@@ -15,8 +15,6 @@ import { USER_AGENT } from './http.js';
 import type { Connection } from './kubeconfig.js';
 import { ApiReader, collectionPath, type ApiResource, type ListPage, type PageRequest } from './list.js';
 
-export type { ListPage, PageRequest } from './list.js';
-
 /** What a watch request asks (client-go's ListOptions of a watch). */
 export interface WatchOptions {
   /** Where the watch starts; "" asks for the current state first (no resourceVersion is sent). */

@@ -10,8 +10,6 @@ import { ClusterError, type Operation } from './errors.js';
 import type { Connection } from './kubeconfig.js';
 import { ApiReader, DEFAULT_PAGE_SIZE, MAX_RETRIES, POD_RESOURCE, withKind, type ApiResource } from './list.js';
 
-export { DEFAULT_PAGE_SIZE } from './list.js';
-
 const DEPLOYMENT_RESOURCE: ApiResource = { group: 'apps', version: 'v1', resource: 'deployments', kind: 'Deployment' };
 
 export interface ReadScope {

@@ -13,10 +13,10 @@ import type { ClusterPlanner } from '../core/plan.js';
 import { deletesOf, managesReplicas, statusAfterManageError, victimsOf, type SyncDecision } from '../core/sync-decision.js';
 import { adoptPatch, podFromTemplate, releasePatch } from '../core/pod-template.js';
 import { writtenStatus, type ComputedStatus } from '../core/status.js';
-import type { Controller, Pod, ReplicaSetStatus } from '../core/types.js';
+import type { Controller, Pod, ReplicaSetStatus, ControllerObject } from '../core/types.js';
 import type { Behaviour } from '../core/versions.js';
 import type { UIDTrackingControllerExpectations } from '../runtime/expectations.js';
-import { ApiError, isFenced, type ActionOutcome, type ControllerAPI, type ControllerObject } from '../runtime/api.js';
+import { ApiError, isFenced, type ActionOutcome, type ControllerAPI } from '../runtime/api.js';
 import { metaNamespaceKey } from '../core/object-key.js';
 
 export const STATUS_UPDATE_RETRIES = 1;

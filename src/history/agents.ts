@@ -6,8 +6,6 @@
 import type { ControllerKind } from '../core/types.js';
 import { rsReconcileRules } from '../core/user-agent.js';
 
-export { isRsReconcileController } from '../core/user-agent.js';
-
 /** kube-controller-manager's service accounts for the two controllers the rules are about. */
 export const CONTROLLER_USERS: Readonly<Record<string, ControllerKind>> = {
   'system:serviceaccount:kube-system:replicaset-controller': 'ReplicaSet',

@@ -33,7 +33,6 @@ import { isObj } from '../core/guards.js';
 import { metaNamespaceKey } from '../core/object-key.js';
 
 /** The prefix client-go's EventAggregator gives the Event that combines similar ones. */
-export { COMBINED_PREFIX } from './recording.js';
 
 /** Why a write read from an Event has no verdict: said in each event's message. */
 export const EVENTS_WHY =

@@ -11,7 +11,7 @@
 
 import { CONTROLLER_KINDS, isControllerKind, kindOfResource } from '../core/controller.js';
 import type { ControllerKind } from '../core/types.js';
-import { CONTROLLER_USERS } from './replay.js';
+import { CONTROLLER_USERS } from './agents.js';
 import { RECORDING_API_VERSION, RECORDING_FORMAT_VERSION, RECORDING_KIND, type RecordedRules, type RecordingHeader } from './recording-header.js';
 import type { ApiWrite } from './types.js';
 import { isObj } from '../core/guards.js';

@@ -10,7 +10,8 @@ import { isControllerKind, kindOfResource } from '../core/controller.js';
 import { controllerRef, isPodActive } from '../core/pod.js';
 import type { ControllerKind, Pod } from '../core/types.js';
 import { slimController, slimPod, validateController, validatePod } from '../input/objects.js';
-import { CONTROLLER_USERS, isDeploymentController, isRsReconcileController } from './agents.js';
+import { CONTROLLER_USERS, isDeploymentController } from './agents.js';
+import { isRsReconcileController } from '../core/user-agent.js';
 import { CauseTracker } from './causes.js';
 import { DeploymentJudge } from './deployment-replay.js';
 import { UNKNOWN_OUTCOME } from './audit-event.js';
@@ -37,8 +38,6 @@ import {
 } from './sync-planning.js';
 import { claimVerdict, createVerdict, deleteVerdict, statusVerdict, type Verdict } from './verdicts.js';
 import { metaNamespaceKey } from '../core/object-key.js';
-
-export { CONTROLLER_USERS } from './agents.js';
 
 /** What a write logged without its bodies leaves unknown, in words (a message's tail). */
 function lost(w: ApiWrite, what: string): string {

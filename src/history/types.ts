@@ -1,7 +1,7 @@
 // The history contract (`history -o json|yaml`): ../shared/history-format.md, field for field.
 
 import type { ControllerKind } from '../core/types.js';
-import type { AuditFormat } from '../input/audit/formats.js';
+import type { AuditFormat } from '../input/audit/formats/index.js';
 
 export const HISTORY_API_VERSION = 'rs-reconcile/v1alpha1';
 

@@ -25,25 +25,13 @@ import { fileParseError, fileReadError, UserError } from '../errors.js';
 import { AuditCoverage, type AuditFileReport } from './audit/coverage.js';
 import { detect, type Plan } from './audit/detect.js';
 import { objectKnown } from './audit/event.js';
-import type { AuditFilter, AuditFormat } from './audit/formats.js';
+import type { AuditFilter } from './audit/filter.js';
+import type { AuditFormat } from './audit/formats/index.js';
 import { eventTimeOf } from './audit/keys.js';
 import { ByteReader, CHUNK_BYTES } from './audit/source.js';
 import { OUT_OF_ORDER_US, SortedSource, StreamSource, type AuditLine, type JsonLine, type ReadContext, type Source } from './audit/sources.js';
 import { expandInputs, type InputFile } from './audit/walk.js';
 import { formatBytes } from './read-input.js';
-
-export {
-  AUDIT_FORMATS,
-  FORMAT_DESCRIPTIONS,
-  HISTORY_WRITES,
-  isAuditFormat,
-  oneTimeAnEntry,
-  TRUNCATED_ANNOTATION,
-  type AuditFilter,
-  type AuditFormat,
-} from './audit/formats.js';
-export { AuditCoverage, type AuditFileReport } from './audit/coverage.js';
-export { entryError, whereOf, type AuditLine, type JsonLine } from './audit/sources.js';
 
 /** The longest line read (a pod body with its managedFields is a few KiB; a list response is more). */
 export const DEFAULT_MAX_AUDIT_LINE_BYTES = 64 * 1024 * 1024;

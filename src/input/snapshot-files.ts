@@ -22,10 +22,6 @@ import { skipWhitespace } from './json-scan.js';
 import { DEFAULT_MAX_INPUT_BYTES, readFileLimited, readStreamLimited } from './read-input.js';
 import { ingestYaml } from './yaml-source.js';
 
-export { slimController, slimPod } from './objects.js';
-export { formatTime, isRfc3339 } from './timestamps.js';
-export { NoObjectsError };
-
 export interface LoadResult {
   snapshot: Snapshot;
   /** Objects of other kinds (Service, StatefulSet…), counted by kind. */

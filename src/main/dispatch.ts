@@ -8,8 +8,6 @@ import { commandHelp, liteConfig, rootHelp, type Manifest, type PackageInfo } fr
 import { whenStdoutMade } from '../cli/stdio.js';
 import type { LiteConfig } from './oclif-lite.js';
 
-export { liteConfig, type Manifest, type PackageInfo } from './light.js';
-
 type CommandModule = { default: { id: string; run(argv: string[], config: LiteConfig): Promise<unknown> } };
 
 /** Each command's module, loaded on demand: src/main/commands.ts's COMMANDS, or one command's. */

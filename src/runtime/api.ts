@@ -6,8 +6,6 @@
 import type { Deployment } from '../core/deployment/types.js';
 import type { Controller, ControllerKind, ControllerObject, Pod, ReplicaSet } from '../core/types.js';
 
-export type { ControllerObject } from '../core/types.js';
-
 /** A failed API call, as the server's Status describes it (code 0: no answer). */
 export class ApiError extends Error {
   constructor(

@@ -19,12 +19,8 @@ import { isObj } from '../core/guards.js';
 import { clone, type Obj } from './util.js';
 import { WatchHub } from './watch.js';
 
-export type { AuditEntry, AuditVerb } from './audit.js';
-
 /** The User-Agent the seed's creates are logged with. */
 export const SEED_USER_AGENT = 'rs-reconcile-sandbox-seed';
-export type { FaultRule } from './faults.js';
-export type { KubeletOptions } from './kubelet.js';
 
 export interface SandboxOptions {
   /** 0 = a free port (default). */

@@ -7,7 +7,7 @@ import { alreadyExists, badRequest, conflict, forbidden, invalid, notFound, type
 import { managedFieldsAfter, type FieldManager } from './managed-fields.js';
 import { applyPatch } from './patch.js';
 import { apiVersionOf, resourceByName, RESOURCES, type ResourceDef } from './resources.js';
-import { labelSelectorString } from './selectors.js';
+import { labelSelectorString } from './labels.js';
 import type { Store } from './store.js';
 import { isObj } from '../core/guards.js';
 import { clone, deepEqual, generateName, rfc3339, type Obj } from './util.js';

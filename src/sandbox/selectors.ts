@@ -9,8 +9,6 @@ import type { Kind } from './kinds/kind.js';
 import { resourceByName } from './resources.js';
 import type { Obj } from './util.js';
 
-export { labelKeyError, labelSelectorString, labelValueError } from './labels.js';
-
 /** labels.Parse of a request's labelSelector; a bad one is a 400 with the parser's message. */
 export function parseLabelSelector(s: string | undefined | null): LabelSelector {
   const r = parseLabels(s ?? '');

@@ -8,8 +8,11 @@ import { fileParseError, UserError } from '../errors.js';
 import { AuditFormatError, writeOfAuditEvent } from '../history/audit-event.js';
 import { projectWrite } from '../history/project.js';
 import type { ApiWrite } from '../history/types.js';
-import { AUDIT_FORMATS, AuditCoverage, entryError, HISTORY_WRITES, isAuditFormat, oneTimeAnEntry, readAuditLogs } from '../input/audit-log.js';
-import { FACTS } from '../input/audit/coverage.js';
+import { readAuditLogs } from '../input/audit-log.js';
+import { AUDIT_FORMATS, isAuditFormat, oneTimeAnEntry } from '../input/audit/formats/index.js';
+import { AuditCoverage, FACTS } from '../input/audit/coverage.js';
+import { entryError } from '../input/audit/sources.js';
+import { HISTORY_WRITES } from '../input/audit/filter.js';
 
 export interface ReaderRequest {
   files: string[];

@@ -11,16 +11,15 @@ import { ReplicaSetController, type ControllerLogger, type Listers } from '../co
 import { DeploymentController } from '../controller/deployment-controller.js';
 import type { DeploymentWriteOutcome } from '../controller/deployment-sync.js';
 import type { Deployment } from '../core/deployment/types.js';
-import type { ControllerObject, WriteFence } from '../runtime/api.js';
+import type { WriteFence, ActionOutcome } from '../runtime/api.js';
+import type { ControllerObject, ControllerKind, Pod, ReplicaSet } from '../core/types.js';
 import { realClock } from '../runtime/clock.js';
 import { CONTROLLER_KINDS, controllerKindInfo, type ControllerKindInfo } from '../core/controller.js';
 import { controllerRef, isPodActive, isPodReady, isPodTerminating } from '../core/pod.js';
 import { TokenBucket } from '../runtime/rate-limiter.js';
 import { parseSelectorString } from '../core/selector.js';
-import type { ControllerKind, Pod, ReplicaSet } from '../core/types.js';
 import type { Behaviour } from '../core/versions.js';
 import type { MetricEvent } from '../runtime/workqueue.js';
-import type { ActionOutcome } from '../runtime/api.js';
 import { UserError } from '../errors.js';
 import { metaNamespaceKey } from '../core/object-key.js';
 

@@ -11,7 +11,8 @@ import { fitTable, LIST_ORDER, scrollTo, type ColumnSpec } from './layout.js';
 import { deploymentReplicaSetRowSegs, deploymentRowSegs } from './deployment-rows.js';
 import { Line, type Seg } from './line.js';
 import { rowKey, type ListRow } from './list-rows.js';
-import { claimCounts, isDrifted, type PlanFrame } from './state.js';
+import { claimCounts, isDrifted } from './state.js';
+import type { PlanFrame } from '../services/watch/contract.js';
 
 export interface ControllerColumns {
   name: number;

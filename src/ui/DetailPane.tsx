@@ -11,7 +11,8 @@ import { formatDeletionCost } from '../render/explain-pods.js';
 import { humanDuration, sanitize, shortSeconds, truncate, truncateMiddle, wrap } from '../render/text.js';
 import { detailLayout, fitTable, POD_ORDER, scrollTo, type ColumnSpec, type LineItem } from './layout.js';
 import { fitLineItems, fitSegs, len, Line, titleSegs, wrapSegs, type Seg } from './line.js';
-import { claimCounts, type AwaitedWrites } from './state.js';
+import { claimCounts } from './state.js';
+import type { AwaitedWrites } from '../services/watch/contract.js';
 
 /** Spaces between pod columns: 1 on narrow terminals, 2 from 100 columns. */
 export function podGap(width: number): number {

@@ -6,7 +6,7 @@ import { clockTime } from './Header.js';
 import { truncate, truncateMiddle } from '../render/text.js';
 import { fitTable, HISTORY_ORDER, type ColumnSpec } from './layout.js';
 import { Line, titleSegs, type Seg } from './line.js';
-import type { HistoryRow } from './state.js';
+import type { HistoryRow } from '../services/watch/contract.js';
 
 /** "replicaset-controller" for kube-controller-manager's service accounts: the column is narrow. */
 export function shortWho(who: string): string {

@@ -5,7 +5,7 @@
 import { Box } from 'ink';
 import { clockTime } from './Header.js';
 import { Line, titleSegs, wrapSegs, type Seg } from './line.js';
-import type { LogEntry, LogLevel } from './state.js';
+import type { LogEntry, LogLevel } from '../services/watch/contract.js';
 
 const LEVEL_COLOR: Record<LogLevel, string | undefined> = { info: undefined, change: undefined, action: 'green', warn: 'yellow', error: 'red' };
 

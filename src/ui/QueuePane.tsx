@@ -5,7 +5,7 @@ import { Box } from 'ink';
 import { humanDuration, kindShort } from '../render/text.js';
 import { logLines } from './LogPane.js';
 import { Line, titleSegs, wrapSegs, type Seg } from './line.js';
-import type { LogEntry, QueueInfo } from './state.js';
+import type { LogEntry, QueueInfo } from '../services/watch/contract.js';
 
 const SHORT_QUEUE: Record<string, string> = { replicaset: 'rs', replicationmanager: 'rc' };
 

@@ -6,7 +6,7 @@ import { controllerKindInfo, isControllerKind } from '../core/controller.js';
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { historyHtmlChunks } from '../render/history-html/document.js';
-import type { HistoryRow, WatchFeed } from './state.js';
+import type { HistoryRow, WatchFeed } from '../services/watch/contract.js';
 
 /** `history-rs-shop-web-20261127T104500Z.html`: the controller and when (UTC), safe as a file name. */
 export function historyPageName(key: string, nowMs: number): string {

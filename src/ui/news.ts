@@ -3,7 +3,7 @@
 // (a resync, a resourceVersion bump) is no line at all.
 
 import { actionText, describeAdd, describeDelete, describeUpdate } from '../render/watch-log.js';
-import type { LogEntry, WatchNews } from './state.js';
+import type { LogEntry, WatchNews } from '../services/watch/contract.js';
 
 export function newsEntry(at: number, news: WatchNews): LogEntry | null {
   switch (news.type) {

@@ -9,10 +9,10 @@
 
 import type { Plan, PlanController } from '../core/plan-types.js';
 import { kindShort, sanitize } from '../render/text.js';
-import type { DeploymentView } from '../services/watch/contract.js';
+import type { DeploymentView, AwaitedWrites, LogEntry, WatchFeed } from '../services/watch/contract.js';
 import { nextStep, replicaSetName, sizesText } from './deployment-words.js';
 import { newsEntry } from './news.js';
-import { claimCounts, controllerKeyOf, isDrifted, type AwaitedWrites, type LogEntry, type WatchFeed } from './state.js';
+import { claimCounts, controllerKeyOf, isDrifted } from './state.js';
 
 export function plainState(c: PlanController, awaited: AwaitedWrites | null = null): string {
   if (awaited) return `waiting-for=${awaited.replace(' and ', ',')}`;

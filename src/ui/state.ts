@@ -5,31 +5,13 @@
 
 import { entryKey } from '../core/plan-compare.js';
 import type { PlanController } from '../core/plan-types.js';
-import type { AwaitedWrites, HistoryRow, LogEntry, PlanFrame, QueueInfo, WatchMeta } from '../services/watch/contract.js';
+import type { AwaitedWrites, HistoryRow, LogEntry, PlanFrame, QueueInfo, WatchMeta, DeploymentView } from '../services/watch/contract.js';
 import { humanDuration } from '../render/text.js';
-import type { DeploymentView } from '../services/watch/contract.js';
 import { computeLayout, detailLayout, listRows, scrollTo, type Size } from './layout.js';
 import { deploymentKeyOf, listRowsOf, rowController, rowDeployment, rowKey, type ListRow } from './list-rows.js';
 import { RingBuffer } from './ring.js';
 
-export type { Size } from './layout.js';
-export type { ListRow } from './list-rows.js';
 // The feed's side of the dashboard (what a watch session hands the UI) is the services' contract.
-export type {
-  AwaitedWrites,
-  HistoryRow,
-  LogEntry,
-  LogLevel,
-  Mode,
-  PendingExpectation,
-  PlanFrame,
-  QueueInfo,
-  QueueStats,
-  WatchFeed,
-  WatchMeta,
-  WatchNews,
-  WatchSink,
-} from '../services/watch/contract.js';
 
 export type SortKey = 'name' | 'drift' | 'desired';
 export const SORT_KEYS: readonly SortKey[] = ['name', 'drift', 'desired'];

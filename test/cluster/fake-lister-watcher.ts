@@ -3,7 +3,8 @@
 // for the test to drive (open it, send events, end it). Nothing here reads a clock.
 import { KubeConfig } from '@kubernetes/client-node';
 import type { Connection } from '../../src/cluster/kubeconfig.js';
-import type { ListPage, ListerWatcher, PageRequest, WatchEvents, WatchOptions } from '../../src/cluster/lister-watcher.js';
+import type { ListerWatcher, WatchEvents, WatchOptions } from '../../src/cluster/lister-watcher.js';
+import type { ListPage, PageRequest } from '../../src/cluster/list.js';
 
 export interface FakeWatch {
   options: WatchOptions;

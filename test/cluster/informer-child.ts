@@ -7,7 +7,8 @@
 //   argv[3] = "early":  abort after argv[4] ms whatever the informers are doing (listing,
 //             backing off, waiting for a watch answer).
 import { connect } from '../../src/cluster/kubeconfig.js';
-import { Informer, controllerUidIndexer, namespaceIndexer, type InformerMetric } from '../../src/cluster/informer.js';
+import { Informer, type InformerMetric } from '../../src/cluster/informer.js';
+import { controllerUidIndexer, namespaceIndexer } from '../../src/cluster/cache.js';
 import type { Pod } from '../../src/core/types.js';
 
 const [, , kubeconfig, mode, param] = process.argv;

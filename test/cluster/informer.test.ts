@@ -2,9 +2,9 @@
 // pages, watch, relist on 410, reconnects, faults, bookmarks, scoping, resync, indexes.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AppsV1Api, CoreV1Api, PatchStrategy, Watch, setHeaderOptions } from '@kubernetes/client-node';
-import { controllerUidIndexer, namespaceIndexer, type Tombstone } from '../../src/cluster/informer.js';
+import { controllerUidIndexer, namespaceIndexer } from '../../src/cluster/cache.js';
+import type { Tombstone, Pod, ReplicaSet, ReplicationController } from '../../src/core/types.js';
 import { ClusterError } from '../../src/cluster/errors.js';
-import type { Pod, ReplicaSet, ReplicationController } from '../../src/core/types.js';
 import { audited, nameOf, namespace, pod, removeTempDirs, runInformer, sleep, startEnv, waitFor, type Env, type Running } from './informer-helpers.js';
 import { metaNamespaceKey } from '../../src/core/object-key.js';
 

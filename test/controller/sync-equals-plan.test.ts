@@ -11,9 +11,9 @@ import { namespaceOf } from '../../src/core/controller.js';
 import { planSnapshot } from '../../src/core/plan.js';
 import type { Plan, PlanController } from '../../src/core/plan-types.js';
 import { controllerRef } from '../../src/core/pod.js';
-import type { Controller, ControllerKind, Labels, Pod, ReplicaSet, ReplicationController, Snapshot } from '../../src/core/types.js';
+import type { Controller, ControllerKind, Labels, Pod, ReplicaSet, ReplicationController, Snapshot, ControllerObject } from '../../src/core/types.js';
 import { behaviourFor } from '../../src/core/versions.js';
-import type { ControllerAPI, ControllerObject } from '../../src/runtime/api.js';
+import type { ControllerAPI } from '../../src/runtime/api.js';
 import { ReplicaSetController, type Listers } from '../../src/controller/controller.js';
 
 const NOW = Date.parse('2026-01-01T00:00:00Z');

@@ -11,7 +11,8 @@ import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { stringify } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { COMBINED_PREFIX, EVENTS_WHY, historyFromEvents, readEvent, type EventRecord, type EventsScope } from '../../src/history/events.js';
+import { EVENTS_WHY, historyFromEvents, readEvent, type EventRecord, type EventsScope } from '../../src/history/events.js';
+import { COMBINED_PREFIX } from '../../src/history/recording.js';
 import { buildEventsHistory } from '../../src/services/events-history.js';
 import type { HistoryResult } from '../../src/services/history-service.js';
 

@@ -7,11 +7,14 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AuditCoverage, HISTORY_WRITES, isAuditFormat, readAuditLogs, type AuditLine, type AuditReadOptions } from '../../src/input/audit-log.js';
+import { readAuditLogs, type AuditReadOptions } from '../../src/input/audit-log.js';
+import { AuditCoverage } from '../../src/input/audit/coverage.js';
+import { HISTORY_WRITES } from '../../src/input/audit/filter.js';
+import { isAuditFormat, AUDIT_EXPORTS } from '../../src/input/audit/formats/index.js';
+import type { AuditLine } from '../../src/input/audit/sources.js';
 import { EntryError } from '../../src/input/audit/entry.js';
 import { isObj } from '../../src/core/guards.js';
 import { auditExport } from '../../src/input/audit/formats/format.js';
-import { AUDIT_EXPORTS } from '../../src/input/audit/formats/index.js';
 import { stringOf, timeOf } from '../../src/input/audit/keys.js';
 import { essentials, type Ev } from './audit-encoders.js';
 

@@ -4,7 +4,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { AUDIT_FORMATS, AuditCoverage, readAuditLogs, type AuditFormat, type AuditLine, type AuditReadOptions } from '../../src/input/audit-log.js';
+import { readAuditLogs, type AuditReadOptions } from '../../src/input/audit-log.js';
+import { AUDIT_FORMATS, type AuditFormat } from '../../src/input/audit/formats/index.js';
+import { AuditCoverage } from '../../src/input/audit/coverage.js';
+import type { AuditLine } from '../../src/input/audit/sources.js';
 import { essentials, type Ev } from './audit-encoders.js';
 import { itUnless, skipAllIf, withoutShared } from '../skips.js';
 

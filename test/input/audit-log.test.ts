@@ -6,7 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { AuditCoverage, HISTORY_WRITES, readAuditLogs, whereOf, type AuditLine, type AuditReadOptions } from '../../src/input/audit-log.js';
+import { readAuditLogs, type AuditReadOptions } from '../../src/input/audit-log.js';
+import { AuditCoverage } from '../../src/input/audit/coverage.js';
+import { HISTORY_WRITES } from '../../src/input/audit/filter.js';
+import { whereOf, type AuditLine } from '../../src/input/audit/sources.js';
 import { encoders, type Ev } from './audit-encoders.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'rs-audit-'));

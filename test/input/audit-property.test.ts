@@ -5,7 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { AuditCoverage, readAuditLogs, type AuditFormat } from '../../src/input/audit-log.js';
+import { readAuditLogs } from '../../src/input/audit-log.js';
+import { AuditCoverage } from '../../src/input/audit/coverage.js';
+import type { AuditFormat } from '../../src/input/audit/formats/index.js';
 import { encoders, essentials, writeMustGather, type EncoderName, type Ev } from './audit-encoders.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'rs-audit-prop-'));
@@ -152,7 +154,7 @@ describe('every format reads back to the events it renders', () => {
 describe('the filter reads the resource of a request URI as kube-apiserver does', () => {
   it('on the raw bytes, as on the string (resourceOfPath)', async () => {
     const { eventOutside, resourceOfPath } = await import('../../src/input/audit/event.js');
-    const { HISTORY_WRITES } = await import('../../src/input/audit-log.js');
+    const { HISTORY_WRITES } = await import('../../src/input/audit/filter.js');
     const seg = fc.constantFrom('api', 'apis', 'v1', 'apps', 'namespaces', 'watch', 'status', 'finalize', 'pods', 'replicasets', 'events', 'x', '');
     fc.assert(
       fc.property(

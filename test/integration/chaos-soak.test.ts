@@ -14,7 +14,8 @@ import { Writable } from 'node:stream';
 import { ApiException, AppsV1Api, CoreV1Api, KubeConfig, PatchStrategy, setHeaderOptions, type V1Pod, type V1ReplicaSet } from '@kubernetes/client-node';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runForeground } from '../../src/services/run-foreground.js';
-import { startSandbox, type AuditEntry, type Sandbox } from '../../src/sandbox/index.js';
+import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import type { AuditEntry } from '../../src/sandbox/audit.js';
 import { prng } from '../../src/sandbox/util.js';
 import { foregroundOptions } from './env.js';
 

@@ -10,7 +10,8 @@ import { AppsV1Api, CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import { parseAllDocuments } from 'yaml';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runForeground } from '../../src/services/run-foreground.js';
-import { startSandbox, type AuditEntry, type Sandbox } from '../../src/sandbox/index.js';
+import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import type { AuditEntry } from '../../src/sandbox/audit.js';
 
 const DEPLOY = new URL('../../deploy/', import.meta.url).pathname;
 const docs = (f: string) => parseAllDocuments(readFileSync(join(DEPLOY, f), 'utf8')).map((d) => d.toJS());

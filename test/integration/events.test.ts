@@ -12,8 +12,7 @@ import { KubeControllerAPI, MAX_TRIES_PER_EVENT } from '../../src/cluster/contro
 import { LeaseFence } from '../../src/cluster/lease.js';
 import { FakeClock } from '../../src/runtime/clock.js';
 import { TokenBucket } from '../../src/runtime/rate-limiter.js';
-import type { Controller } from '../../src/core/types.js';
-import type { ControllerObject } from '../../src/runtime/api.js';
+import type { Controller, ControllerObject } from '../../src/core/types.js';
 import { AGGREGATE_MESSAGE_PREFIX } from '../../src/runtime/event-correlator.js';
 import { WRITE_VERBS, type AuditEntry } from '../../src/sandbox/audit.js';
 import { runForeground } from '../../src/services/run-foreground.js';

@@ -13,7 +13,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AppsV1Api, KubeConfig, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type AuditEntry, type Sandbox } from '../../src/sandbox/index.js';
+import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import type { AuditEntry } from '../../src/sandbox/audit.js';
 import { WRITE_VERBS } from '../../src/sandbox/audit.js';
 import { ensureBuilt, ROOT, RUN_JS } from '../e2e/cli.js';
 

@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/sandbox/errors.js';
 import { parseSelectorString } from '../../src/core/selector.js';
-import { labelSelectorString, parseFieldSelector, parseLabelSelector } from '../../src/sandbox/selectors.js';
+import { parseFieldSelector, parseLabelSelector } from '../../src/sandbox/selectors.js';
+import { labelSelectorString } from '../../src/sandbox/labels.js';
 import { humanDuration } from '../../src/sandbox/util.js';
 
 describe('label selectors', () => {

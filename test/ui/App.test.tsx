@@ -3,7 +3,8 @@ import { render } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakeClock } from '../../src/runtime/clock.js';
 import { App } from '../../src/ui/App.js';
-import { initialState, type PlanFrame, type WatchMeta } from '../../src/ui/state.js';
+import { initialState } from '../../src/ui/state.js';
+import type { PlanFrame, WatchMeta } from '../../src/services/watch/contract.js';
 import { WatchStore } from '../../src/ui/store.js';
 import { frameOf, loadExamples, META, NOW_MS, resize, syntheticSnapshot, tick, width } from './fixtures.js';
 

@@ -2,7 +2,7 @@ import { render } from 'ink-testing-library';
 import { describe, expect, it } from 'vitest';
 import { LogPane } from '../../src/ui/LogPane.js';
 import { RingBuffer } from '../../src/ui/ring.js';
-import type { LogEntry } from '../../src/ui/state.js';
+import type { LogEntry } from '../../src/services/watch/contract.js';
 import { NOW_MS, width } from './fixtures.js';
 
 const lines = (frame: string | undefined) => (frame ?? '').split('\n');

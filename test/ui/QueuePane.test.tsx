@@ -1,7 +1,7 @@
 import { render } from 'ink-testing-library';
 import { describe, expect, it } from 'vitest';
 import { QueuePane } from '../../src/ui/QueuePane.js';
-import type { LogEntry } from '../../src/ui/state.js';
+import type { LogEntry } from '../../src/services/watch/contract.js';
 import { NOW_MS, resize } from './fixtures.js';
 
 const lines = (frame: string | undefined) => (frame ?? '').split('\n');

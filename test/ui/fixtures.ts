@@ -7,7 +7,9 @@ import type { Pod, ReplicaSet, Snapshot } from '../../src/core/types.js';
 import { loadSnapshotFiles } from '../../src/input/snapshot-files.js';
 import { planFrame } from '../../src/services/watch/frame.js';
 import type { WatchScope } from '../../src/services/watch/scope.js';
-import { initialState, reduce, type Action, type ListRow, type PlanFrame, type WatchMeta, type WatchState } from '../../src/ui/state.js';
+import { initialState, reduce, type Action, type WatchState } from '../../src/ui/state.js';
+import type { ListRow } from '../../src/ui/list-rows.js';
+import type { PlanFrame, WatchMeta } from '../../src/services/watch/contract.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const NOW = '2026-01-01T00:00:00Z';

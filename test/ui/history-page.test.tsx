@@ -13,7 +13,8 @@ import { historyPageScript } from '../../src/services/history-page.js';
 import { LiveHistory, liveHistoryDocument } from '../../src/services/watch/live-history.js';
 import { HistoryPane } from '../../src/ui/HistoryPane.js';
 import { historyPageName, writeHistoryPage } from '../../src/ui/history-page.js';
-import { HISTORY_CAPACITY, historyRows, type HistoryRow } from '../../src/ui/state.js';
+import { HISTORY_CAPACITY, historyRows } from '../../src/ui/state.js';
+import type { HistoryRow } from '../../src/services/watch/contract.js';
 import { apply, behaviour, frameOf, key, loadExamples, NOW_MS, stateWith } from './fixtures.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'rs-history-page-'));

@@ -8,7 +8,8 @@ import { FakeClock } from '../../src/runtime/clock.js';
 import { LiveHistory } from '../../src/services/watch/live-history.js';
 import { App } from '../../src/ui/App.js';
 import { HistoryPane, shortWho } from '../../src/ui/HistoryPane.js';
-import { HISTORY_CAPACITY, historyRows, initialState, type HistoryRow } from '../../src/ui/state.js';
+import { HISTORY_CAPACITY, historyRows, initialState } from '../../src/ui/state.js';
+import type { HistoryRow } from '../../src/services/watch/contract.js';
 import { WatchStore } from '../../src/ui/store.js';
 import { apply, behaviour, frameOf, key, loadExamples, META, NOW_MS, resize, stateWith, tick, width } from './fixtures.js';
 

@@ -9,7 +9,8 @@ import { helpLines } from '../../src/ui/HelpOverlay.js';
 import { fitItems, fitTable, type ColumnSpec } from '../../src/ui/layout.js';
 import { plainText, wrapSegs } from '../../src/ui/line.js';
 import { logLines } from '../../src/ui/LogPane.js';
-import { initialState, type HistoryRow, type WatchMeta } from '../../src/ui/state.js';
+import { initialState } from '../../src/ui/state.js';
+import type { HistoryRow, WatchMeta } from '../../src/services/watch/contract.js';
 import { WatchStore } from '../../src/ui/store.js';
 import { frameOf, loadExamples, META, NOW_MS, resize, tick, width } from './fixtures.js';
 

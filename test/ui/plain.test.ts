@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { frameStamp, PlainStream, plainLine, runPlain } from '../../src/ui/plain.js';
-import type { WatchFeed } from '../../src/ui/state.js';
+import type { WatchFeed } from '../../src/services/watch/contract.js';
 import { frameOf, loadExamples, NOW_MS } from './fixtures.js';
 
 describe('plain-text update stream', () => {

@@ -5,7 +5,8 @@
 import { render } from 'ink-testing-library';
 import { FakeClock } from '../../src/runtime/clock.js';
 import { App } from '../../src/ui/App.js';
-import { initialState, type PlanFrame } from '../../src/ui/state.js';
+import { initialState } from '../../src/ui/state.js';
+import type { PlanFrame } from '../../src/services/watch/contract.js';
 import { WatchStore } from '../../src/ui/store.js';
 import { frameOf, META, NOW_MS, resize, syntheticSnapshot, tick } from './fixtures.js';
 

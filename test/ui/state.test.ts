@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { computeLayout, detailLayout, listRows } from '../../src/ui/layout.js';
-import { agoText, controllerKeyOf, orderControllers, reduce, selectedController, visibleControllers, type LogEntry } from '../../src/ui/state.js';
+import { agoText, controllerKeyOf, orderControllers, reduce, selectedController, visibleControllers } from '../../src/ui/state.js';
+import type { LogEntry } from '../../src/services/watch/contract.js';
 import { apply, frameOf, key, loadExamples, META, NOW_MS, stateWith, syntheticSnapshot } from './fixtures.js';
 
 const LIVE = { ...META, mode: 'read-only' as const };

@@ -4,7 +4,7 @@ import { FakeClock } from '../../../src/runtime/clock.js';
 import { planFrame } from '../../../src/services/watch/frame.js';
 import { WatchSession } from '../../../src/services/watch/session.js';
 import { informerSource, staticSource } from '../../../src/services/watch/sources.js';
-import type { LogEntry, PlanFrame } from '../../../src/ui/state.js';
+import type { LogEntry, PlanFrame } from '../../../src/services/watch/contract.js';
 import { newsEntry } from '../../../src/ui/news.js';
 import { behaviour, frameOf, loadExamples, NOW_MS, syntheticSnapshot } from '../../ui/fixtures.js';
 import { fakeCluster, flush, intoLog } from './fakes.js';
