@@ -19,7 +19,7 @@ type CoverageFormat = HistoryResult['coverage']['format'];
  */
 export const AUDIT_LOG_FORMATS = AUDIT_FORMATS satisfies readonly CoverageFormat[];
 
-export type AuditLogFormat = (typeof AUDIT_LOG_FORMATS)[number];
+type AuditLogFormat = (typeof AUDIT_LOG_FORMATS)[number];
 
 // the list above names every audit-log format of the contract: a format added there and not
 // here is a type error

@@ -12,7 +12,7 @@
 // A Ctrl-C read as a key (a terminal in raw mode: a prompt, the dashboard) is no signal: the code
 // that reads it calls interrupt().
 
-export const SIGNAL_EXIT_CODES = { SIGINT: 130, SIGTERM: 143 } as const;
+const SIGNAL_EXIT_CODES = { SIGINT: 130, SIGTERM: 143 } as const;
 export type StopSignal = keyof typeof SIGNAL_EXIT_CODES;
 
 /** What the mechanism needs of `process` (a fake in tests). */

@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 
 /** The parent process's command name (Linux /proc), or undefined where it cannot be known. */
-export function parentCommand(ppid: number = process.ppid): string | undefined {
+function parentCommand(ppid: number = process.ppid): string | undefined {
   if (process.platform !== 'linux' || !ppid) return undefined;
   try {
     return readFileSync(`/proc/${ppid}/comm`, 'utf8').trim();

@@ -8,7 +8,7 @@ import { parseDurationMs } from '../core/duration.js';
 import { UserError } from '../errors.js';
 import { repeatable } from './flags.js';
 
-export const DEFAULT_POD_READY_AFTER = '5s';
+const DEFAULT_POD_READY_AFTER = '5s';
 
 export const rolloutFlags = {
   image: Flags.string({

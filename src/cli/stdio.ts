@@ -87,11 +87,6 @@ export function writeFd(fd: Fd, text: string): boolean {
   return true;
 }
 
-/** Whether the reader of `fd` went away (EPIPE) while writeFd wrote to it. */
-export function readerGone(fd: Fd): boolean {
-  return gone[fd] === true;
-}
-
 let waiting: Array<(s: NodeJS.WriteStream) => void> | undefined;
 
 /**

@@ -111,7 +111,7 @@ function parseWord(arg: string, pods: boolean): NamedObject {
  * always a NAME: a controller may be called "rs". `pods`: whether pod/NAME is taken (explain,
  * history); `command`: the command's name, for the hint of kubectl's mixed-form error.
  */
-export function parseTargets(words: readonly string[], { pods = false, command }: { pods?: boolean; command: string }): NamedObject[] {
+function parseTargets(words: readonly string[], { pods = false, command }: { pods?: boolean; command: string }): NamedObject[] {
   const [first, ...names] = words;
   if (first === undefined) return [];
   const typeKind = names.length && !first.includes('/') ? resourceKind(first) : undefined;

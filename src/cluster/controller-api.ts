@@ -36,18 +36,17 @@ import { namespaceOf } from '../core/controller.js';
 import { clientUserAgent } from '../core/user-agent.js';
 import { USER_AGENT } from './http.js';
 import type { TokenBucket } from '../runtime/rate-limiter.js';
-import type { Deployment } from '../core/deployment/types.js';
-import type { Controller, ControllerKind, Pod, ReplicaSet, ControllerObject } from '../core/types.js';
+import type { Deployment, Controller, ControllerKind, Pod, ReplicaSet, ControllerObject } from '../core/types.js';
 import { ApiError, FencedError, type ControllerAPI, type DeploymentControllerAPI, type WriteFence } from '../runtime/api.js';
 import { EventCorrelator, rfc3339, type CoreEvent, type EventAction } from '../runtime/event-correlator.js';
 
 export const REPORTING_CONTROLLER = 'rs-reconcile';
 
 /** client-go record: events waiting to be sent beyond this many are dropped (maxQueuedEvents). */
-export const MAX_QUEUED_EVENTS = 1000;
+const MAX_QUEUED_EVENTS = 1000;
 /** client-go record: tries of an event the server did not answer (maxTriesPerEvent), 10 s apart. */
 export const MAX_TRIES_PER_EVENT = 12;
-export const EVENT_RETRY_SLEEP_MS = 10_000;
+const EVENT_RETRY_SLEEP_MS = 10_000;
 
 /**
  * The User-Agent of one client of one instance, as client-go names its clients

@@ -14,12 +14,12 @@ import type { User } from '@kubernetes/client-node';
 import { UserError } from '../errors.js';
 import { isObj } from '../core/guards.js';
 
-export const EXEC_API_VERSIONS = ['client.authentication.k8s.io/v1', 'client.authentication.k8s.io/v1beta1'] as const;
+const EXEC_API_VERSIONS = ['client.authentication.k8s.io/v1', 'client.authentication.k8s.io/v1beta1'] as const;
 const INTERACTIVE_MODES = ['Never', 'IfAvailable', 'Always'] as const;
 /** An ExecCredential is a few KiB; more is not one, and is not kept in memory. */
-export const MAX_EXEC_OUTPUT = 1 << 20;
+const MAX_EXEC_OUTPUT = 1 << 20;
 
-export type InteractiveMode = (typeof INTERACTIVE_MODES)[number];
+type InteractiveMode = (typeof INTERACTIVE_MODES)[number];
 
 export interface ExecConfig {
   command: string;
@@ -114,7 +114,7 @@ export function parseExecConfig(raw: unknown, userName: string): ExecConfig {
 }
 
 /** A plugin failure. Its message names the command and never holds anything from its stdout. */
-export class ExecPluginError extends Error {
+class ExecPluginError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'ExecPluginError';
@@ -137,7 +137,7 @@ function flat(text: string): string {
  * Reads an ExecCredential from a plugin's stdout. Every message is worded from what was checked,
  * never from the text (which may hold a token even when malformed).
  */
-export function parseExecCredential(stdout: string, config: ExecConfig, now: number): ExecCredential {
+function parseExecCredential(stdout: string, config: ExecConfig, now: number): ExecCredential {
   const plugin = `exec plugin "${config.command}"`;
   const fail = (why: string) => new ExecPluginError(why);
   let doc: unknown;

@@ -35,7 +35,7 @@ export interface InformerHandlers<T> {
 }
 
 /** "pods", the plural of a controller kind (CONTROLLER_KINDS), or any resource as the API serves it. */
-export type InformerResource = string | ApiResource;
+type InformerResource = string | ApiResource;
 
 /** The resources known by name: pods and every controller kind. */
 function namedResource(name: string): ApiResource | undefined {

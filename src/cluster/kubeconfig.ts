@@ -59,8 +59,8 @@ function defaultWaitingNotice(): ((line: string) => void) | undefined {
   return process.stderr.isTTY ? (line) => void process.stderr.write(`${line}\n`) : undefined;
 }
 
-export const SERVICE_ACCOUNT_DIR = '/var/run/secrets/kubernetes.io/serviceaccount';
-export const IN_CLUSTER_CONTEXT = 'in-cluster';
+const SERVICE_ACCOUNT_DIR = '/var/run/secrets/kubernetes.io/serviceaccount';
+const IN_CLUSTER_CONTEXT = 'in-cluster';
 
 interface RawConfig {
   clusters: Map<string, Obj>;

@@ -69,14 +69,14 @@ export interface LeaderElectionConfig {
   onError?(err: ApiError, during: 'acquire' | 'renew' | 'release'): void;
 }
 
-export const DEFAULT_LEASE_DURATION_MS = 15_000;
-export const DEFAULT_RENEW_DEADLINE_MS = 10_000;
-export const DEFAULT_RETRY_PERIOD_MS = 2_000;
+const DEFAULT_LEASE_DURATION_MS = 15_000;
+const DEFAULT_RENEW_DEADLINE_MS = 10_000;
+const DEFAULT_RETRY_PERIOD_MS = 2_000;
 /** client-go's JitterFactor for the acquire loop and its bound on renewDeadline. */
 const JITTER_FACTOR = 1.2;
 
 /** The holder record of a Lease, as client-go's LeaderElectionRecord. */
-export interface LeaderElectionRecord {
+interface LeaderElectionRecord {
   holderIdentity: string;
   leaseDurationSeconds: number;
   acquireTime: string | null;
@@ -98,7 +98,7 @@ const toWire = (lease: V1Lease): Wire => ObjectSerializer.serialize(lease, 'V1Le
 const fromWire = (obj: Wire): V1Lease => ObjectSerializer.deserialize(obj, 'V1Lease') as V1Lease;
 
 /** The record a Lease carries; MicroTimes stay the strings the server sent. */
-export function recordOf(lease: Wire): LeaderElectionRecord {
+function recordOf(lease: Wire): LeaderElectionRecord {
   const spec = (lease.spec ?? {}) as Wire;
   const time = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : v instanceof Date ? formatMicroTime(v.getTime()) : null);
   return {

@@ -3,8 +3,7 @@
 // src/cluster/list.ts), as the plain JSON the API server sent.
 
 import { CONTROLLER_KINDS, emptySnapshot } from '../core/controller.js';
-import type { Deployment } from '../core/deployment/types.js';
-import type { ControllerKind, ControllerObject, Pod, Snapshot } from '../core/types.js';
+import type { Deployment, ControllerKind, ControllerObject, Pod, Snapshot } from '../core/types.js';
 import { UserError } from '../errors.js';
 import { ClusterError, type Operation } from './errors.js';
 import type { Connection } from './kubeconfig.js';

@@ -18,8 +18,8 @@ import type { Connection } from './kubeconfig.js';
 import { UserError } from '../errors.js';
 
 // deployment-controller too: `run` is also the deployment controller (ScalingReplicaSet Events)
-export const UPSTREAM_COMPONENTS = ['replicaset-controller', 'replication-controller', 'deployment-controller'] as const;
-export const DEFAULT_DETECT_WITHIN_MS = 60 * 60 * 1000;
+const UPSTREAM_COMPONENTS = ['replicaset-controller', 'replication-controller', 'deployment-controller'] as const;
+const DEFAULT_DETECT_WITHIN_MS = 60 * 60 * 1000;
 
 export interface UpstreamDetection {
   found: boolean;

@@ -42,7 +42,7 @@ export interface WordsContext {
 }
 
 /** The argument that names controllers (rs/NAME, rc/NAME, deploy/NAME): looked up. */
-export const CONTROLLER_ARG = 'name';
+const CONTROLLER_ARG = 'name';
 /**
  * The hidden second argument of a command that takes one object (explain, history): the NAME of
  * kubectl's `TYPE NAME`. Offered only after a TYPE (src/completion/engine.ts), the only order

@@ -5,10 +5,10 @@
 // deployment controller keeps no expectations: neither does this one.
 
 import { decideDeployment } from '../core/deployment/controller.js';
-import type { Deployment, DeploymentDecision } from '../core/deployment/types.js';
+import type { DeploymentDecision } from '../core/deployment/types.js';
+import type { Deployment, OwnerReference, Pod, ReplicaSet, Tombstone } from '../core/types.js';
 import { controllerRef } from '../core/pod.js';
 import { labelSelectorAsSelector } from '../core/selector.js';
-import type { OwnerReference, Pod, ReplicaSet, Tombstone } from '../core/types.js';
 import type { Behaviour } from '../core/versions.js';
 import type { DeploymentControllerAPI } from '../runtime/api.js';
 import type { Clock } from '../runtime/clock.js';
@@ -47,7 +47,7 @@ export interface DeploymentControllerDeps {
 }
 
 /** kube-controller-manager's name of this controller's workqueue. */
-export const DEPLOYMENT_QUEUE = 'deployment';
+const DEPLOYMENT_QUEUE = 'deployment';
 
 const nsOf = (o: { metadata: { namespace?: string | null } }) => o.metadata.namespace ?? 'default';
 const keyOf = (o: { metadata: { namespace?: string | null; name: string } }) => metaNamespaceKey(nsOf(o), o.metadata.name);

@@ -13,10 +13,10 @@
 
 import { controllerRef } from '../core/pod.js';
 import { podTemplateHash, withPodTemplateHash } from '../core/deployment/hash.js';
-import type { Deployment, DeploymentDecision, DeploymentWrite } from '../core/deployment/types.js';
+import type { DeploymentDecision, DeploymentWrite } from '../core/deployment/types.js';
+import type { Deployment, ReplicaSet } from '../core/types.js';
 import { equalIgnoreHash, hasProgressDeadline, newCondition, REASON, setCondition } from '../core/deployment/util.js';
 import { formatTime } from '../core/time.js';
-import type { ReplicaSet } from '../core/types.js';
 import { ApiError, type DeploymentControllerAPI } from '../runtime/api.js';
 
 /** One write carried out: what was sent, and the server's answer (null: the write failed). */

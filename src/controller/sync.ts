@@ -19,7 +19,7 @@ import type { UIDTrackingControllerExpectations } from '../runtime/expectations.
 import { ApiError, isFenced, type ActionOutcome, type ControllerAPI } from '../runtime/api.js';
 import { metaNamespaceKey } from '../core/object-key.js';
 
-export const STATUS_UPDATE_RETRIES = 1;
+const STATUS_UPDATE_RETRIES = 1;
 
 export interface SyncDeps {
   api: ControllerAPI;
@@ -45,7 +45,7 @@ function asApiError(err: unknown): ApiError {
 }
 
 /** slowStartBatch: batches of 1, 2, 4 … run in parallel; the first failing batch ends it. */
-export async function slowStartBatch(count: number, initial: number, fn: () => Promise<void>): Promise<{ successes: number; error: Error | null }> {
+async function slowStartBatch(count: number, initial: number, fn: () => Promise<void>): Promise<{ successes: number; error: Error | null }> {
   let remaining = count;
   let successes = 0;
   for (let batch = Math.min(remaining, initial); batch > 0; batch = Math.min(2 * batch, remaining)) {

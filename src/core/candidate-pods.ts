@@ -62,7 +62,7 @@ export function candidatesOf(pods: CandidatePods, ns: string, uid: string, selec
  * upstream's index key (namespace/kind/name/uid) differs from the controller's, so a sync never
  * lists the pod, whatever its labels.
  */
-export function refersToOtherKindOrName(p: Pod, owner: PodOwnerKey): boolean {
+function refersToOtherKindOrName(p: Pod, owner: PodOwnerKey): boolean {
   const ref = controllerRef(p);
   return ref !== undefined && ref.uid === owner.uid && (ref.kind !== owner.kind || ref.name !== owner.name);
 }

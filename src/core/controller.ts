@@ -62,7 +62,7 @@ export const REPLICA_SET_KIND: ControllerKindInfo = {
   toController: (obj) => fromReplicaSet(obj as ReplicaSet),
 };
 
-export const REPLICATION_CONTROLLER_KIND: ControllerKindInfo = {
+const REPLICATION_CONTROLLER_KIND: ControllerKindInfo = {
   kind: 'ReplicationController',
   group: '',
   version: 'v1',
@@ -147,12 +147,6 @@ export function templateHasLabels(c: Controller): boolean {
 /** apiVersion and kind written into owner references and adopt patches. */
 export function ownerGroupVersion(kind: ControllerKind): { apiVersion: string; kind: ControllerKind } {
   return { apiVersion: apiVersionOf(controllerKindInfo(kind)), kind };
-}
-
-/** The resource noun kubectl uses: `replicaset.apps/web`, `replicationcontroller/db`. */
-export function resourceName(c: { kind: ControllerKind; metadata: { name: string } }): string {
-  const info = controllerKindInfo(c.kind);
-  return `${info.kind.toLowerCase()}${info.group ? `.${info.group}` : ''}/${c.metadata.name}`;
 }
 
 export function compareControllers(a: Controller, b: Controller): number {

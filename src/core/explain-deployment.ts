@@ -9,7 +9,7 @@ import type { PlanController } from './plan-types.js';
 /** The annotation the Deployment controller keeps on each of its ReplicaSets. */
 export const REVISION_ANNOTATION = 'deployment.kubernetes.io/revision';
 
-export interface DeploymentTreePod {
+interface DeploymentTreePod {
   name: string;
   outcome: PodOutcome;
   /** 1-based place in the deletion order, null when the sync does not delete it. */

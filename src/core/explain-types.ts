@@ -31,7 +31,7 @@ export interface ExplainPodRow {
   outcome: PodOutcome;
 }
 
-export interface ExplainOwner {
+interface ExplainOwner {
   kind: string;
   name: string;
   uid: string;

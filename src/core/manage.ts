@@ -2,7 +2,7 @@
 // delete (related pods on the same node, ranking, scale to zero unsorted).
 
 import { isPodActive } from './pod.js';
-import { compareForDeletion, deleteReasonOf, rankFacts, sortForDeletion, type Comparison, type RankFacts } from './rank.js';
+import { deleteReasonOf, rankFacts, sortForDeletion, type Comparison, type RankFacts } from './rank.js';
 import type { DeleteReason } from './plan-types.js';
 import type { Pod } from './types.js';
 import type { Behaviour } from './versions.js';
@@ -37,7 +37,7 @@ export function podsPerNode(relatedPods: Iterable<Pod>): Map<string, number> {
   return m;
 }
 
-export interface Victim {
+interface Victim {
   facts: RankFacts;
   reason: DeleteReason;
   comparison: Comparison | null;
@@ -67,5 +67,3 @@ export function choosePodsToDelete(claimed: Pod[], n: number, perNode: Map<strin
   });
   return { victims, sorted: true, firstKept, ordered };
 }
-
-export { compareForDeletion };

@@ -52,7 +52,7 @@ export interface PlanStatus {
   conditions: ReplicaSetCondition[];
 }
 
-export type WarningCode =
+type WarningCode =
   | 'InvalidSelector'
   | 'OverlappingSelectors'
   | 'TemplateLabelsDoNotMatchSelector'

@@ -5,7 +5,7 @@
 import type { ControllerKind } from './types.js';
 import type { DeleteReason, PLAN_API_VERSION, PodDecision, PodReason } from './plan-types.js';
 
-export interface PodExplanationPod {
+interface PodExplanationPod {
   namespace: string;
   name: string;
   uid: string;
@@ -45,7 +45,7 @@ export interface PodExplanationController {
  * - OwnerNotFound: its controller reference names a controller that is not in the input;
  * - Unknown: no controller reference and no evidence of where it came from.
  */
-export type OrphanReason = 'OwnerDeletedOrphaned' | 'Released' | 'OwnerRecreated' | 'OwnerNotFound' | 'Unknown';
+type OrphanReason = 'OwnerDeletedOrphaned' | 'Released' | 'OwnerRecreated' | 'OwnerNotFound' | 'Unknown';
 
 /** addition */
 export interface PodOrphan {

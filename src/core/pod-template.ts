@@ -7,13 +7,13 @@ import type { Controller, OwnerReference, Pod } from './types.js';
 const DNS1123_SUBDOMAIN_RE = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 
 /** getPodsPrefix: "<name>-" when valid as a generateName prefix (trailing dash masked), else "<name>". */
-export function podsPrefix(controllerName: string): string {
+function podsPrefix(controllerName: string): string {
   const masked = controllerName + 'a'; // ValidatePodName(prefix, true) masks the trailing dash
   return masked.length <= 253 && DNS1123_SUBDOMAIN_RE.test(masked) ? `${controllerName}-` : controllerName;
 }
 
 /** metav1.NewControllerRef(rs, kind). */
-export function newControllerRef(c: Controller): OwnerReference {
+function newControllerRef(c: Controller): OwnerReference {
   const gv = ownerGroupVersion(c.kind);
   return { apiVersion: gv.apiVersion, kind: gv.kind, name: c.metadata.name, uid: c.metadata.uid, controller: true, blockOwnerDeletion: true };
 }

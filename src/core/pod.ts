@@ -22,7 +22,7 @@ export function isPodTerminal(pod: Pod): boolean {
 }
 
 /** The first condition of type Ready (GetPodReadyCondition). */
-export function readyCondition(pod: Pod): PodCondition | undefined {
+function readyCondition(pod: Pod): PodCondition | undefined {
   const conds = pod.status?.conditions;
   if (!conds) return undefined;
   for (const c of conds) if (c && c.type === 'Ready') return c;

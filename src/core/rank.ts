@@ -26,7 +26,7 @@ export interface RankFacts {
   createdBucket: number;
 }
 
-export type Criterion =
+type Criterion =
   | 'Unscheduled'
   | 'Phase'
   | 'NotReady'
@@ -129,7 +129,7 @@ export function compareForDeletion(a: RankFacts, b: RankFacts, bh: Behaviour): C
   return TIE;
 }
 
-export function lessForDeletion(a: RankFacts, b: RankFacts, bh: Behaviour): boolean {
+function lessForDeletion(a: RankFacts, b: RankFacts, bh: Behaviour): boolean {
   return compareForDeletion(a, b, bh).less;
 }
 

@@ -4,9 +4,9 @@
 
 import type { LabelSelector, Labels } from './types.js';
 
-export type Operator = '=' | '!=' | 'in' | 'notin' | 'exists' | '!' | 'gt' | 'lt';
+type Operator = '=' | '!=' | 'in' | 'notin' | 'exists' | '!' | 'gt' | 'lt';
 
-export interface Requirement {
+interface Requirement {
   key: string;
   operator: Operator;
   values: string[]; // sorted, as upstream stores them

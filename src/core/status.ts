@@ -8,7 +8,7 @@ import type { Controller, Pod, ReplicaSetCondition, ReplicaSetStatus } from './t
 import { formatTime } from './time.js';
 import type { Behaviour } from './versions.js';
 
-export const REPLICA_FAILURE = 'ReplicaFailure';
+const REPLICA_FAILURE = 'ReplicaFailure';
 
 export interface ComputedStatus {
   replicas: number;

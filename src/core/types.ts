@@ -1,6 +1,5 @@
 // The slice of the Kubernetes object model the ReplicaSet controller reads.
 
-import type { Deployment } from './deployment/types.js';
 // Objects are kept as the API server sends them (plain JSON); only the fields below are relied on.
 
 export type Labels = Record<string, string>;
@@ -29,8 +28,6 @@ export interface ObjectMeta {
   ownerReferences?: OwnerReference[] | null;
   finalizers?: string[] | null;
 }
-
-export type SelectorOperator = 'In' | 'NotIn' | 'Exists' | 'DoesNotExist';
 
 export interface LabelSelectorRequirement {
   key: string;
@@ -177,4 +174,52 @@ export interface Snapshot {
    * absent when none was read, null when they could not be (a 403 on deployments.apps).
    */
   deployments?: Deployment[] | null;
+}
+
+// ---- apps/v1 Deployment: the slice the deployment controller (core/deployment) reads ----
+
+/** intstr.IntOrString as JSON carries it: 3 or "25%". */
+export type IntOrString = number | string;
+
+export type DeploymentStrategyType = 'RollingUpdate' | 'Recreate';
+
+export interface DeploymentCondition {
+  type: string;
+  status: string;
+  lastUpdateTime?: string | null;
+  lastTransitionTime?: string | null;
+  reason?: string;
+  message?: string;
+}
+
+export interface DeploymentStatus {
+  observedGeneration?: number;
+  replicas?: number;
+  updatedReplicas?: number;
+  readyReplicas?: number;
+  availableReplicas?: number;
+  unavailableReplicas?: number;
+  terminatingReplicas?: number | null;
+  collisionCount?: number | null;
+  conditions?: DeploymentCondition[] | null;
+}
+
+export interface Deployment {
+  apiVersion?: string;
+  kind?: string;
+  metadata: ObjectMeta;
+  spec: {
+    replicas?: number;
+    selector?: LabelSelector | null;
+    template?: PodTemplateSpec;
+    strategy?: {
+      type?: string;
+      rollingUpdate?: { maxSurge?: IntOrString | null; maxUnavailable?: IntOrString | null } | null;
+    } | null;
+    minReadySeconds?: number;
+    revisionHistoryLimit?: number | null;
+    paused?: boolean;
+    progressDeadlineSeconds?: number | null;
+  };
+  status?: DeploymentStatus;
 }

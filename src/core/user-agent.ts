@@ -9,7 +9,7 @@
 // are read as rs-reconcile's too.
 
 /** The program name in the User-Agent (client-go's adjustCommand of os.Args[0]). */
-export const USER_AGENT_COMMAND = 'rs-reconcile';
+const USER_AGENT_COMMAND = 'rs-reconcile';
 
 /** client-go's adjustVersion: the version without its pre-release or build part, with Git's "v". */
 export function userAgentVersion(version: string): string {
@@ -19,17 +19,17 @@ export function userAgentVersion(version: string): string {
 }
 
 /** client-go's adjustCommit: the first 7 characters, "unknown" when empty ($Format when unstamped, as client-go's). */
-export function userAgentCommit(commit: string): string {
+function userAgentCommit(commit: string): string {
   return commit === '' ? 'unknown' : commit.slice(0, 7);
 }
 
 /** Go's GOOS for the platform as Node.js names it (win32 → windows). */
-export function goOs(platform: string): string {
+function goOs(platform: string): string {
   return platform === 'win32' ? 'windows' : platform === 'sunos' ? 'solaris' : platform;
 }
 
 /** Go's GOARCH for the architecture as Node.js names it (x64 → amd64). */
-export function goArch(arch: string): string {
+function goArch(arch: string): string {
   const names: Record<string, string> = { x64: 'amd64', ia32: '386', ppc64: 'ppc64le', mipsel: 'mipsle' };
   return names[arch] ?? arch;
 }

@@ -9,7 +9,6 @@ export const NEWEST_MINOR = 37;
 export const NEWEST_VERSION = `1.${NEWEST_MINOR}`;
 
 import { KCM_FEATURE_GATES, KCM_GATES_1_37, KCM_GATES_NEWEST_MINOR } from './kcm-feature-gates.js';
-import type { ControllerKind } from './types.js';
 
 export type GateName = 'PodDeletionCost' | 'LogarithmicScaleDown' | 'DeploymentReplicaSetTerminatingReplicas' | 'StaleControllerConsistencyReplicaSet';
 
@@ -35,7 +34,7 @@ const GATES: Record<GateName, GateHistory> = {
   StaleControllerConsistencyReplicaSet: { since: 36, defaultOnSince: 36 },
 };
 
-export const GATE_NAMES = Object.keys(GATES) as GateName[];
+const GATE_NAMES = Object.keys(GATES) as GateName[];
 
 export interface Behaviour {
   version: string; // "1.35"
@@ -66,7 +65,8 @@ export interface Behaviour {
    * (their API drops the field, so the status is rewritten every sync: issue #131821); from 1.34
    * the ReplicationController manager turns it off (PR #131822).
    */
-  statusTerminatingReplicas: Record<ControllerKind, boolean>;
+  // the two kinds spelled out (ControllerKind's members): the gates stand below the object types
+  statusTerminatingReplicas: Record<'ReplicaSet' | 'ReplicationController', boolean>;
   /**
    * The deployment controller reads a ReplicaSet's desired-replicas and max-replicas annotations
    * as a non-negative int32 (getNonNegativeInt32FromAnnotation: strconv.ParseUint, at most

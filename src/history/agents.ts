@@ -24,7 +24,7 @@ export function rulesVersionOf(userAgent: string): string | null {
   return rsReconcileRules(userAgent);
 }
 
-export const DEPLOYMENT_CONTROLLER = 'system:serviceaccount:kube-system:deployment-controller';
+const DEPLOYMENT_CONTROLLER = 'system:serviceaccount:kube-system:deployment-controller';
 
 /** rs-reconcile's deployment controller client (`run --controllers …,deployment`), as it names itself. */
 const RS_RECONCILE_DEPLOYMENT_CONTROLLER = /^rs-reconcile\/\S+ \([^)]*\) kubernetes\/\S+ deployment-controller\/\S+/;

@@ -9,9 +9,9 @@
 // what the rules say. Pure: the replay tells it each write and the state around it.
 
 import { decideDeployment } from '../core/deployment/controller.js';
-import type { Deployment, DeploymentDecision } from '../core/deployment/types.js';
+import type { DeploymentDecision } from '../core/deployment/types.js';
+import type { Deployment, Pod, ReplicaSet } from '../core/types.js';
 import { controllerRef } from '../core/pod.js';
-import type { Pod, ReplicaSet } from '../core/types.js';
 import type { Behaviour } from '../core/versions.js';
 import { slimController, slimDeployment, validateDeployment } from '../input/objects.js';
 import { isDeploymentController } from './agents.js';

@@ -4,7 +4,7 @@
 // write, and the deployment controller's syncs in progress.
 
 import type { DeploymentDecision } from '../core/deployment/types.js';
-import type { Deployment } from '../core/deployment/types.js';
+import type { Deployment } from '../core/types.js';
 import type { Behaviour } from '../core/versions.js';
 import { JOURNAL_MS } from './journal-state.js';
 import type { CauseStep } from './types.js';

@@ -46,7 +46,7 @@ export function loggedWrite(
 }
 
 /** The decision's writes in words: "scale web-7d9c5 3 → 2, then write the Deployment's status". */
-export function writesText(d: DeploymentDecision): string {
+function writesText(d: DeploymentDecision): string {
   const words = d.writes.map((w) => {
     switch (w.kind) {
       case 'createReplicaSet':

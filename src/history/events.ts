@@ -39,7 +39,7 @@ export const EVENTS_WHY =
   'Events name the pods a controller created or deleted, not the state it decided on: the ranking and the status are not in them; `kubectl rs-reconcile record` keeps the whole state for next time';
 
 /** What Events cannot tell, said once in the coverage. */
-export const EVENTS_MISSING: readonly string[] = [
+const EVENTS_MISSING: readonly string[] = [
   'the state of pods and controllers (Events carry only what happened, in words): no write is checked against the rules',
   "Events older than the cluster's event TTL (kube-apiserver --event-ttl, 1h by default)",
   'writes of users (Events are written by controllers, not by kubectl): their scales, deletes and label changes show only through what the controllers did next',
@@ -114,7 +114,7 @@ export function isEventObject(v: unknown): boolean {
  * (`…:15Z`, `…:15.000Z`, a MicroTime's `…:15.123456Z`): RFC 3339 in UTC, to the millisecond when
  * there is a fraction.
  */
-export function eventTimeText(ms: number): string {
+function eventTimeText(ms: number): string {
   const iso = new Date(ms).toISOString();
   return iso.endsWith('.000Z') ? `${iso.slice(0, -5)}Z` : iso;
 }
@@ -196,7 +196,7 @@ export function objectsOf(doc: unknown): unknown[] {
 }
 
 /** A Deployment, a Pod, or a controller (null: either kind), as `history` takes its argument. */
-export interface EventsTarget {
+interface EventsTarget {
   kind: ControllerKind | 'Deployment' | 'Pod' | null;
   name: string;
 }

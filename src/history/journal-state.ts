@@ -30,7 +30,7 @@ export class NamespaceState implements CandidatePods {
    * started from: upstream computes even its status from the pods of its start.
    */
   readonly syncs = new Map<string, Sync>();
-  /** The last status each controller wrote that the rules predict, keyed `${kind}/${name}` (kindNameKey): later views start no earlier. */
+  /** The last status each controller wrote that the rules predict, keyed `${kind}/${name}` (kindKey): later views start no earlier. */
   readonly statusWritten = new Map<string, WrittenStatus>();
   /** Controllers whose last status write by the controller the server refused with 409 Conflict. */
   readonly conflicted = new Set<string>();
@@ -214,7 +214,7 @@ const NOTHING: Selector = {
 };
 
 /** The controller's selector, compiled once per object (an invalid one selects nothing, as upstream's claim). */
-export function selectorOf(c: Controllerish): Selector {
+function selectorOf(c: Controllerish): Selector {
   let sel = selectors.get(c);
   if (!sel) {
     const r =

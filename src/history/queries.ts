@@ -15,7 +15,7 @@ export const QUERY_CLOUDS = ['gke', 'bigquery', 'eks', 'aks'] as const;
 export type QueryCloud = (typeof QUERY_CLOUDS)[number];
 
 /** What `history` follows, as the command parsed it: rs/NAME, rc/NAME, deploy/NAME, pod/NAME, or NAME (either controller kind). */
-export interface QueryTarget {
+interface QueryTarget {
   kind: 'ReplicaSet' | 'ReplicationController' | 'Deployment' | 'Pod' | null;
   name: string;
 }
@@ -106,7 +106,7 @@ function shown(s: string): string {
 }
 
 /** Refuses a namespace that is not a Kubernetes one (an RFC 1123 label). */
-export function checkNamespace(ns: string): void {
+function checkNamespace(ns: string): void {
   if (ns.length > 63 || !DNS1123_LABEL.test(ns)) {
     throw new UserError(
       `invalid namespace ${shown(ns)}: a namespace is a lowercase RFC 1123 label (letters a-z, digits and '-', starting and ending with a letter or digit, at most 63 characters)`,
@@ -115,7 +115,7 @@ export function checkNamespace(ns: string): void {
 }
 
 /** Refuses an object name that is not a Kubernetes one (an RFC 1123 subdomain). */
-export function checkName(name: string, as: string): void {
+function checkName(name: string, as: string): void {
   if (name.length > 253 || !DNS1123_SUBDOMAIN.test(name)) {
     throw new UserError(
       `invalid name ${shown(name)} in ${shown(as)}: a name is a lowercase RFC 1123 subdomain (letters a-z, digits, '-' and '.', starting and ending with a letter or digit, at most 253 characters)`,

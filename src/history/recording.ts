@@ -17,7 +17,7 @@ import type { ApiWrite } from './types.js';
 import { isObj } from '../core/guards.js';
 
 export type RecordedResource = 'pods' | 'replicasets' | 'replicationcontrollers' | 'events';
-export const RECORDED_RESOURCES: readonly RecordedResource[] = ['pods', 'replicasets', 'replicationcontrollers', 'events'];
+const RECORDED_RESOURCES: readonly RecordedResource[] = ['pods', 'replicasets', 'replicationcontrollers', 'events'];
 export type ChangeType = 'ADDED' | 'MODIFIED' | 'DELETED';
 
 /** Who wrote a change, from the managedFields entry it touched. */
@@ -41,7 +41,7 @@ export interface RecordedChange extends ChangeWriter {
 }
 
 /** A watch that had to relist (410 Gone): the changes between are not in the recording. */
-export interface RecordedGap {
+interface RecordedGap {
   kind: 'Gap';
   time: string;
   resource: RecordedResource;
@@ -68,7 +68,7 @@ const EVIDENCE_MESSAGE = /(?:Created|Deleted) pod: (\S+)/;
 /** How long (recorded time) a create or delete waits for its controller's Event before it stays "<unknown user>". */
 export const EVIDENCE_WINDOW_MS = 30_000;
 /** At most this many changes wait for evidence (memory stays bounded on a busy recording). */
-export const MAX_HELD_CHANGES = 10_000;
+const MAX_HELD_CHANGES = 10_000;
 
 // ---------------------------------------------------------------------------------------------
 // Writing
@@ -118,7 +118,7 @@ export function changeLine(
 }
 
 /** The component that recorded a core/v1 Event, when it is a controller whose events are evidence. */
-export function evidenceComponent(e: Record<string, any>): string | null {
+function evidenceComponent(e: Record<string, any>): string | null {
   const reporting = typeof e?.reportingComponent === 'string' ? e.reportingComponent : '';
   const source = typeof e?.source?.component === 'string' ? e.source.component : '';
   for (const c of [reporting, source]) if (c in EVENT_COMPONENT_USERS) return c;
@@ -505,7 +505,7 @@ function ready(write: ApiWrite): Held {
   return { write, stateOnly: false, wait: null, deadline: 0 };
 }
 
-export function controllerUserOf(kind: ControllerKind): string {
+function controllerUserOf(kind: ControllerKind): string {
   for (const [user, k] of Object.entries(CONTROLLER_USERS)) if (k === kind) return user;
   return RS_RECONCILE_USER;
 }

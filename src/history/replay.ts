@@ -67,8 +67,7 @@ function statusText(code: number): string {
   return `refused with ${code}${names[code] ? ` ${names[code]}` : ''}`;
 }
 
-/** `Kind/name`: a controller within one namespace's replay, its kind in the key (not a namespace/name key). */
-const kindNameKey = (kind: ControllerKind, name: string): string => `${kind}/${name}`;
+const kindKey = (kind: ControllerKind, name: string): string => `${kind}/${name}`;
 
 /** The longest pause between two writes of one sync: each is a request, answered within kube-apiserver's 60 s timeout. */
 const SYNC_PAUSE_MS = 60_000;
@@ -105,8 +104,7 @@ export class HistoryReplay {
       // Upstream's updateReplicaSetStatus answers a refused status write with a GET and the same
       // status again, whether or not the object has it by then: note it for that retry.
       const kind = kindOfResource(w.resource);
-      if (w.code === 409 && kind && w.subresource === 'status' && w.name && this.isController(w))
-        this.ns(w.namespace).conflicted.add(kindNameKey(kind, w.name));
+      if (w.code === 409 && kind && w.subresource === 'status' && w.name && this.isController(w)) this.ns(w.namespace).conflicted.add(kindKey(kind, w.name));
       if (w.resource === 'pods' && this.isController(w)) this.refused = this.refusal(w);
       return [];
     }
@@ -235,7 +233,7 @@ export class HistoryReplay {
     const kind = kindOfResource(w.resource)!; // called for controller resources only
     const name = w.name ?? (w.response?.metadata?.name as string | undefined) ?? null;
     const ref = name ? { kind, namespace: w.namespace, name } : null;
-    const before = name ? ns.controllers.get(kindNameKey(kind, name)) : undefined;
+    const before = name ? ns.controllers.get(kindKey(kind, name)) : undefined;
     const who = w.user;
     // a status write cannot change what the controller plans on: only the status is lost
     const noBodies = !w.bodies ? lost(w, w.subresource === 'status' ? `the status of ${kind} ${name ?? '?'} (not its spec)` : `${kind} ${name ?? '?'}`) : '';
@@ -252,12 +250,12 @@ export class HistoryReplay {
     });
     if (w.subresource === 'status') {
       if (actor.controller && ref && w.bodies) {
-        const retry = ns.conflicted.delete(kindNameKey(kind, ref.name));
-        const lostStatus = ns.statusUnknown.get(kindNameKey(kind, ref.name)) ?? null;
+        const retry = ns.conflicted.delete(kindKey(kind, ref.name));
+        const lostStatus = ns.statusUnknown.get(kindKey(kind, ref.name)) ?? null;
         return this.controllerWrite(ns, w, 'status', ref, null, (d) => statusVerdict(d, w.request?.status, retry), lostStatus);
       }
       // a status write ends the controller's sync, whether or not the log kept its bodies
-      const open = actor.controller && ref ? ns.syncs.get(kindNameKey(kind, ref.name)) : undefined;
+      const open = actor.controller && ref ? ns.syncs.get(kindKey(kind, ref.name)) : undefined;
       if (open) open.done = true;
       return base('status', `${who} wrote the status of ${kind} ${name}`);
     }
@@ -293,7 +291,7 @@ export class HistoryReplay {
     lostHere: string | null = null,
   ): HistoryEvent {
     this.syncWrite = true;
-    const key = kindNameKey(controller.kind, controller.name);
+    const key = kindKey(controller.kind, controller.name);
     const at = Date.parse(w.time);
     const gap = pod !== null && verb !== 'create' && !ns.seenPods.has(pod) ? `pod ${pod} was not in the log before this write` : null;
     /** Every sync this write was planned on, for the rules of other candidate versions (rulesDiffer). */
@@ -360,7 +358,7 @@ export class HistoryReplay {
     verdict: VerdictOf,
     tried: Sync[],
   ): { sync: Sync; v: Verdict | undefined; first: Verdict | undefined } {
-    const key = kindNameKey(controller.kind, controller.name);
+    const key = kindKey(controller.kind, controller.name);
     const at = Date.parse(w.time);
     const open = ns.syncs.get(key);
     const usable = open && !open.done && at - open.last <= SYNC_PAUSE_MS && open.decision && open.unknown === null ? open : undefined;
@@ -390,7 +388,7 @@ export class HistoryReplay {
     if (ranked.found) return ranked;
     const earlier =
       verb === 'status'
-        ? statusOnEarlierPods(this.opts, ns, sync, w, ns.statusWritten.get(kindNameKey(sync.controller.kind, sync.controller.name)), verdict, tried)
+        ? statusOnEarlierPods(this.opts, ns, sync, w, ns.statusWritten.get(kindKey(sync.controller.kind, sync.controller.name)), verdict, tried)
         : plannedOnEarlierStates(this.opts, ns, sync, w, previous, verdict, tried);
     return earlier.found ? earlier : { found: null, untried: ranked.untried ?? earlier.untried };
   }
@@ -448,7 +446,7 @@ export class HistoryReplay {
       const affected = new Set<string>();
       for (const p of [before, after]) {
         const ref = p ? controllerRef(p as Pod) : undefined;
-        if (ref && isControllerKind(ref.kind)) affected.add(kindNameKey(ref.kind as ControllerKind, ref.name));
+        if (ref && isControllerKind(ref.kind)) affected.add(kindKey(ref.kind as ControllerKind, ref.name));
       }
       // an orphan counts for the controllers that select it (they may adopt it)
       if (affected.size === 0 && (w.subresource === null || w.verb !== 'delete'))
@@ -460,7 +458,7 @@ export class HistoryReplay {
     const name = w.name ?? (w.response?.metadata?.name as string | undefined);
     if (!kind || !name) return;
     if (w.subresource === 'status') return; // the controller's own report, or someone else's: nothing it counts
-    const key = kindNameKey(kind, name);
+    const key = kindKey(kind, name);
     if (w.verb === 'delete' && (!w.response || gone(w.response))) return this.causes.forget(w.namespace, key);
     this.causes.controllerChanged(w, kind, name, ns.controllers.get(key), w.bodies ? (w.response ?? undefined) : undefined);
   }
@@ -470,7 +468,7 @@ export class HistoryReplay {
 
   private apply(ns: NamespaceState, w: ApiWrite): void {
     const kind = kindOfResource(w.resource);
-    const key = w.name === null ? null : kind ? kindNameKey(kind, w.name) : w.name;
+    const key = w.name === null ? null : kind ? kindKey(kind, w.name) : w.name;
     if (!w.bodies) {
       // A write to the status subresource cannot change the spec, labels or owner: what the
       // controller plans on stays known, only its status is lost until a body shows it again.
@@ -557,7 +555,7 @@ export class HistoryReplay {
     const name = o?.metadata?.name;
     if (typeof name !== 'string') return;
     const kind = kindOfResource(resource);
-    const key = kind ? kindNameKey(kind, name) : name;
+    const key = kind ? kindKey(kind, name) : name;
     if (removed) {
       if (kind) ns.removeController(key);
       else ns.removePod(key);

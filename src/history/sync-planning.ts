@@ -68,7 +68,7 @@ export function planSync(
   const past = asOf === undefined ? null : ns.stateAt(asOf);
   const controllers = past && !podsOnly ? past.controllers : ns.controllers;
   const snapshot = emptySnapshot(past ? [...past.pods.values()] : opts.wholeNamespace ? [...ns.pods.values()] : []);
-  // keyed `${kind}/${name}` (kindNameKey)
+  // keyed `${kind}/${name}` (kindKey)
   for (const [key, c] of controllers) snapshot.controllers[key.slice(0, key.indexOf('/')) as ControllerKind].push(c);
   // the state of the moment, or (asked for) every pod of the namespace, through a snapshot's
   // index; the latest state through the journal state's own indexes

@@ -49,7 +49,7 @@ export interface CauseStep {
  * export's module under src/input/audit/formats/, listed in docs/history-format.md), a cluster's
  * Events and a recording.
  */
-export type CoverageFormat = AuditFormat | 'events' | 'recording';
+type CoverageFormat = AuditFormat | 'events' | 'recording';
 
 /** What the input could and could not tell. */
 export interface HistoryCoverage {

@@ -6,7 +6,7 @@ import type { Controller, ControllerKind, Pod } from '../core/types.js';
 import type { Controllerish } from './journal-state.js';
 import type { HistoryControllerRef, HistoryVerb } from './types.js';
 
-export function resourceOfKind(kind: string): string {
+function resourceOfKind(kind: string): string {
   return isControllerKind(kind) ? controllerKindInfo(kind).resource : '';
 }
 
@@ -67,7 +67,7 @@ export function selectorText(sel: unknown): string {
   return '(none)';
 }
 
-export function labelDiff(a: Record<string, string> | null | undefined, b: Record<string, string> | null | undefined): string[] {
+function labelDiff(a: Record<string, string> | null | undefined, b: Record<string, string> | null | undefined): string[] {
   const out: string[] = [];
   const x = a ?? {};
   const y = b ?? {};

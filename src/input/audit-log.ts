@@ -34,7 +34,7 @@ import { expandInputs, type InputFile } from './audit/walk.js';
 import { formatBytes } from './read-input.js';
 
 /** The longest line read (a pod body with its managedFields is a few KiB; a list response is more). */
-export const DEFAULT_MAX_AUDIT_LINE_BYTES = 64 * 1024 * 1024;
+const DEFAULT_MAX_AUDIT_LINE_BYTES = 64 * 1024 * 1024;
 
 /**
  * Entries seen twice are one event delivered twice (a GCS sink's overlapping writes; AKS's
@@ -43,8 +43,8 @@ export const DEFAULT_MAX_AUDIT_LINE_BYTES = 64 * 1024 * 1024;
  * remembered for a minute of log time after it was read, at most DEDUP_MAX_KEYS of them: memory
  * holds the IDs of one minute of (filtered) entries, never the whole log's.
  */
-export const DEDUP_WINDOW_MS = 60_000;
-export const DEDUP_MAX_KEYS = 1 << 20;
+const DEDUP_WINDOW_MS = 60_000;
+const DEDUP_MAX_KEYS = 1 << 20;
 
 /** How long (log time) a truncated entry waits for a whole copy of itself from another input. */
 const HOLD_US = 5_000_000;
@@ -114,14 +114,6 @@ export interface JsonLinesKind {
   /** The time a line is merged by ('' when it has none). */
   timeOf(value: any): string;
 }
-
-/** Audit events are merged by stageTimestamp (when the server answered), else requestReceivedTimestamp. */
-export const AUDIT_LOG: JsonLinesKind = {
-  noun: 'audit log',
-  lineNoun: 'a JSON audit event',
-  tooLongHint: 'not an audit log written with --audit-log-format=json?',
-  timeOf: (v) => (typeof v?.stageTimestamp === 'string' ? v.stageTimestamp : typeof v?.requestReceivedTimestamp === 'string' ? v.requestReceivedTimestamp : ''),
-};
 
 export interface AuditReadOptions {
   maxLineBytes?: number;

@@ -3,8 +3,7 @@
 // Shared by the JSON and YAML readers, which only differ in how they name a line.
 
 import { emptySnapshot, isControllerKind } from '../core/controller.js';
-import type { Deployment } from '../core/deployment/types.js';
-import type { ControllerKind, Pod, ReplicaSet, ReplicationController, Snapshot } from '../core/types.js';
+import type { Deployment, ControllerKind, Pod, ReplicaSet, ReplicationController, Snapshot } from '../core/types.js';
 import { fileParseError, type UserError } from '../errors.js';
 import {
   describeValue,
@@ -171,7 +170,7 @@ export function itemsContext(kind: string, apiVersion: string | undefined): List
 }
 
 /** Whether a value of this kind holding these keys is a list to flatten. */
-export function isListKind(kind: string, hasItems: boolean): boolean {
+function isListKind(kind: string, hasItems: boolean): boolean {
   return kind.endsWith('List') && (kind === 'List' || hasItems);
 }
 

@@ -36,10 +36,6 @@ export class JsonScanError extends Error {
   }
 }
 
-export function isJsonWhitespace(c: number): boolean {
-  return c === SP || c === LF || c === CR || c === TAB;
-}
-
 export function skipWhitespace(b: Uint8Array, i: number, n: number): number {
   while (i < n) {
     const c = b[i];
@@ -62,7 +58,7 @@ export function skipString(b: Uint8Array, i: number, n: number): number {
 }
 
 /** `b[i]` is `{` or `[`; returns the offset after the matching closing bracket. */
-export function skipComposite(b: Uint8Array, i: number, n: number): number {
+function skipComposite(b: Uint8Array, i: number, n: number): number {
   const start = i;
   let depth = 0;
   while (i < n) {
@@ -202,7 +198,7 @@ function isHex(c: number): boolean {
 }
 
 /** Shows the character at `i` for an error message: `'x'`, or a name for invisible ones. */
-export function describeCharAt(b: Uint8Array, i: number): string {
+function describeCharAt(b: Uint8Array, i: number): string {
   if (i >= b.length) return 'end of input';
   const c = b[i];
   if (c === LF) return 'a line break';

@@ -11,8 +11,8 @@
 // spec (its template is what new pods are made from) and the status.
 
 import { isRfc3339, timeValue, withoutDates } from './timestamps.js';
-import type { Deployment } from '../core/deployment/types.js';
 import type {
+  Deployment,
   Container,
   ContainerStatus,
   ControllerKind,
@@ -239,7 +239,7 @@ const SELECTOR: Path = ['spec', 'selector'];
 const TEMPLATE: Path = ['spec', 'template'];
 const TEMPLATE_METADATA: Path = ['spec', 'template', 'metadata'];
 
-export const UID_MISSING_HINT = 'a snapshot must come from the API server (e.g. kubectl get rs,rc,pods -A -o yaml)';
+const UID_MISSING_HINT = 'a snapshot must come from the API server (e.g. kubectl get rs,rc,pods -A -o yaml)';
 
 function checkOwnerReference(r: Obj, p: Path): void {
   requiredString(r.uid, p, 'uid');

@@ -66,7 +66,7 @@ function countCell(chalk: ChalkInstance, n: number, action: Action): Cell {
   return n === 0 ? { text: '0', style: chalk.dim } : { text: String(n), style: actionStyle(chalk, action) };
 }
 
-export function actionCounts(c: PlanController): Record<Action, number> {
+function actionCounts(c: PlanController): Record<Action, number> {
   let adopt = 0;
   let release = 0;
   for (const p of c.pods) {
@@ -77,7 +77,7 @@ export function actionCounts(c: PlanController): Record<Action, number> {
 }
 
 /** `in sync`, `drift` or `skipped: <reason>`. */
-export function syncLabel(c: PlanController): string {
+function syncLabel(c: PlanController): string {
   if (c.skip) return `skipped: ${c.skip.reason}`;
   return c.inSync ? 'in sync' : 'drift';
 }
@@ -95,7 +95,7 @@ function listWithMore(names: string[], shown: number): string {
 }
 
 /** `rs/api-canary,rc/db`: the controllers whose selectors overlap this one's, from its warnings. */
-export function overlapsOf(c: PlanController): string[] {
+function overlapsOf(c: PlanController): string[] {
   const out: string[] = [];
   for (const w of c.warnings) if (w.code === 'OverlappingSelectors' && w.controller) out.push(`${kindShort(w.controller.kind)}/${w.controller.name}`);
   return out;

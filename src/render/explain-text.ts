@@ -12,8 +12,8 @@ export interface ExplainOptions {
   width?: number;
 }
 
-export const DEFAULT_WIDTH = 100;
-export const MIN_WIDTH = 80;
+const DEFAULT_WIDTH = 100;
+const MIN_WIDTH = 80;
 
 export const INDENT = '  ';
 const LABEL_WIDTH = 20;

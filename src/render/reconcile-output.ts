@@ -26,7 +26,7 @@ export interface ReconcileReportView {
   }>;
 }
 
-export const NAMED_PODS = 10;
+const NAMED_PODS = 10;
 
 /** "a, b, c" or "a, …, j and 5 more". */
 export function namedList(names: string[], max = NAMED_PODS): string {
@@ -81,7 +81,7 @@ export function reconcileSummary(report: ReconcileReportView, work: number): str
 }
 
 /** Counts of what was done, for the closing line. */
-export function tally(report: ReconcileReportView): Record<'adopt' | 'release' | 'create' | 'delete' | 'status' | 'failed', number> {
+function tally(report: ReconcileReportView): Record<'adopt' | 'release' | 'create' | 'delete' | 'status' | 'failed', number> {
   const t = { adopt: 0, release: 0, create: 0, delete: 0, status: 0, failed: 0 };
   for (const c of report.controllers) {
     for (const a of c.outcome.actions) {

@@ -4,7 +4,7 @@
 
 import type { RolloutPrediction, RolloutStep } from '../core/deployment/rollout.js';
 import type { RolloutChange } from '../core/deployment/rollout-change.js';
-import type { Deployment } from '../core/deployment/types.js';
+import type { Deployment } from '../core/types.js';
 import { maxSurge, maxSurgeValue, maxUnavailable, maxUnavailableValue, deploymentReplicas, strategyType } from '../core/deployment/util.js';
 import { type ExplainOptions, effectiveWidth, field, INDENT, para } from './explain-text.js';
 import { type Cell, type Column, plural, renderTable, sanitizeDeep } from './text.js';

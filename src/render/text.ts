@@ -11,7 +11,7 @@ import type { ControllerKind } from '../core/types.js';
 import { humanDuration as coreHumanDuration } from '../core/time.js';
 import { drawTable } from './table.js';
 
-export const ELLIPSIS = '…';
+const ELLIPSIS = '…';
 
 /** Number of visible characters of a plain string (code points; the text we print is narrow). */
 export function visibleLength(text: string): number {

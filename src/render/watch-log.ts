@@ -99,7 +99,7 @@ export interface ControllerAction {
 }
 
 /** Why a status write went twice, in words: a 409 is the object changing between the read and the write. */
-export function retryText(kind: ControllerKind, r: { code: number; reason: string }): string {
+function retryText(kind: ControllerKind, r: { code: number; reason: string }): string {
   if (r.code === 409 || r.reason === 'Conflict') return `status write retried after a conflict (409): the ${kind} changed since it was read`;
   return `status write retried after ${r.code ? `${r.code} ` : ''}${r.reason || 'an error'}`;
 }

@@ -3,8 +3,7 @@
 // The contract between the controller, which calls it, and the cluster adapter, which implements
 // it (and the leader election's write fence): it lives below both so neither imports the other.
 
-import type { Deployment } from '../core/deployment/types.js';
-import type { Controller, ControllerKind, ControllerObject, Pod, ReplicaSet } from '../core/types.js';
+import type { Deployment, Controller, ControllerKind, ControllerObject, Pod, ReplicaSet } from '../core/types.js';
 
 /** A failed API call, as the server's Status describes it (code 0: no answer). */
 export class ApiError extends Error {
@@ -115,7 +114,7 @@ export interface DeploymentControllerAPI {
   updateDeploymentStatus(namespace: string, d: Deployment): Promise<Deployment>;
 }
 
-export type ActionKind = 'adopt' | 'release' | 'create' | 'delete' | 'status';
+type ActionKind = 'adopt' | 'release' | 'create' | 'delete' | 'status';
 
 export interface ActionOutcome {
   action: ActionKind;

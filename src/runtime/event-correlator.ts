@@ -49,10 +49,10 @@ export type EventAction =
   | { kind: 'drop' };
 
 export const MAX_LRU_CACHE_ENTRIES = 4096;
-export const DEFAULT_AGGREGATE_MAX_EVENTS = 10;
-export const DEFAULT_AGGREGATE_INTERVAL_SECONDS = 600;
-export const DEFAULT_SPAM_BURST = 25;
-export const DEFAULT_SPAM_QPS = 1 / 300;
+const DEFAULT_AGGREGATE_MAX_EVENTS = 10;
+const DEFAULT_AGGREGATE_INTERVAL_SECONDS = 600;
+const DEFAULT_SPAM_BURST = 25;
+const DEFAULT_SPAM_QPS = 1 / 300;
 export const AGGREGATE_MESSAGE_PREFIX = '(combined from similar events): ';
 
 export interface CorrelatorOptions {
@@ -92,19 +92,19 @@ export class LruCache<V> {
 const join = (parts: (string | undefined)[]): string => parts.map((p) => p ?? '').join('\u0000');
 
 /** getEventKey: source, involvedObject (fieldPath included), type, reason, message. */
-export function eventKey(e: CoreEvent): string {
+function eventKey(e: CoreEvent): string {
   const o = e.involvedObject;
   return join([e.source?.component, e.source?.host, o.kind, o.namespace, o.name, o.fieldPath, o.uid, o.apiVersion, e.type, e.reason, e.message]);
 }
 
 /** getSpamKey: source, involvedObject and type (not the reason: all of an object's events share one budget). */
-export function spamKey(e: CoreEvent): string {
+function spamKey(e: CoreEvent): string {
   const o = e.involvedObject;
   return join([e.source?.component, e.source?.host, o.kind, o.namespace, o.name, o.uid, o.apiVersion, e.type]);
 }
 
 /** EventAggregatorByReasonFunc: [aggregateKey, localKey]; similar events differ only in the message. */
-export function aggregatorKeys(e: CoreEvent): [string, string] {
+function aggregatorKeys(e: CoreEvent): [string, string] {
   const o = e.involvedObject;
   return [
     join([e.source?.component, e.source?.host, o.kind, o.namespace, o.name, o.uid, o.apiVersion, e.type, e.reason, e.reportingComponent, e.reportingInstance]),

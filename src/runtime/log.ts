@@ -9,10 +9,10 @@
 
 import type { Clock } from './clock.js';
 
-export type LogFormat = 'text' | 'json';
-export type LogFields = Record<string, unknown>;
+type LogFormat = 'text' | 'json';
+type LogFields = Record<string, unknown>;
 
-export interface LogStream {
+interface LogStream {
   write(chunk: string): unknown;
 }
 
@@ -28,7 +28,7 @@ export interface LoggerOptions {
   utc?: boolean;
 }
 
-export interface VerboseLogger {
+interface VerboseLogger {
   /** Whether messages at this level are printed (to skip building expensive fields). */
   readonly enabled: boolean;
   info(msg: string, fields?: LogFields): void;

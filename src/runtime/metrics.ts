@@ -30,13 +30,13 @@ const METRIC_NAME = /^[a-zA-Z_:][a-zA-Z0-9_:]*$/;
 const LABEL_NAME = /^[a-zA-Z_][a-zA-Z0-9_]*$/;
 
 /** Prometheus' DefBuckets (seconds). */
-export const DEFAULT_BUCKETS: readonly number[] = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+const DEFAULT_BUCKETS: readonly number[] = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 /**
  * prometheus.ExponentialBuckets(start, factor, count), computed as client_golang does (each bound
  * the previous times factor, in float64), so the bounds are the same numbers, to the last bit.
  */
-export function exponentialBuckets(start: number, factor: number, count: number): number[] {
+function exponentialBuckets(start: number, factor: number, count: number): number[] {
   if (!(start > 0) || !(factor > 1) || !(count >= 1)) throw new RangeError('exponentialBuckets needs start > 0, factor > 1, count >= 1');
   const out: number[] = [];
   for (let i = 0, v = start; i < count; i++, v *= factor) out.push(v);

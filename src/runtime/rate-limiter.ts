@@ -13,10 +13,10 @@ export interface RateLimiter<T> {
   numRequeues(item: T): number;
 }
 
-export const DEFAULT_BASE_DELAY_MS = 5;
+const DEFAULT_BASE_DELAY_MS = 5;
 export const DEFAULT_MAX_DELAY_MS = 1000 * 1000;
-export const DEFAULT_BUCKET_QPS = 10;
-export const DEFAULT_BUCKET_BURST = 100;
+const DEFAULT_BUCKET_QPS = 10;
+const DEFAULT_BUCKET_BURST = 100;
 
 /**
  * `baseDelay · 2^failures`, capped at `maxDelay`, failures counted per item and bumped on every

@@ -17,7 +17,7 @@ import { defaultControllerRateLimiter, type RateLimiter } from './rate-limiter.j
  * Longest single timer the queue asks for: platform timers overflow past 2^31−1 ms (Node fires
  * them after 1 ms). Longer delays re-arm on expiry; an infinite delay never fires.
  */
-export const MAX_TIMER_DELAY_MS = 2 ** 31 - 1;
+const MAX_TIMER_DELAY_MS = 2 ** 31 - 1;
 
 export type GetResult<T> = { item: T; shutdown: false } | { shutdown: true };
 

@@ -57,12 +57,12 @@ export interface AuditBodies {
   response?: unknown;
 }
 
-export type AuditLevel = 'Metadata' | 'RequestResponse';
+type AuditLevel = 'Metadata' | 'RequestResponse';
 
 const BODY_RESOURCES = new Set(['pods', 'replicasets', 'replicationcontrollers', 'deployments']);
 
 /** The level the file's policy logs a request at (see the top of this file). */
-export function auditLevel(resource: string, verb: AuditVerb): AuditLevel {
+function auditLevel(resource: string, verb: AuditVerb): AuditLevel {
   return WRITE_VERBS.has(verb) && BODY_RESOURCES.has(resource) ? 'RequestResponse' : 'Metadata';
 }
 
@@ -81,7 +81,7 @@ export function auditTime(): string {
 }
 
 /** The groups kube-apiserver's authenticators give these users. */
-export function groupsOf(user: string): string[] {
+function groupsOf(user: string): string[] {
   if (user === 'sandbox-admin') return ['system:masters', 'system:authenticated'];
   const sa = /^system:serviceaccount:([^:]+):/.exec(user);
   if (sa) return ['system:serviceaccounts', `system:serviceaccounts:${sa[1]}`, 'system:authenticated'];
@@ -90,7 +90,7 @@ export function groupsOf(user: string): string[] {
 }
 
 /** The request path of a request the sandbox makes itself (a create's name is in its body, not its path). */
-export function requestURIOf(e: Pick<AuditRecord, 'verb' | 'resource' | 'subresource' | 'namespace' | 'name' | 'dryRun'>): string {
+function requestURIOf(e: Pick<AuditRecord, 'verb' | 'resource' | 'subresource' | 'namespace' | 'name' | 'dryRun'>): string {
   const res = resourceByName(e.resource);
   let uri = res?.group ? `/apis/${res.group}/${res.version}` : '/api/v1';
   if (e.namespace !== undefined) uri += `/namespaces/${e.namespace}`;
@@ -102,7 +102,7 @@ export function requestURIOf(e: Pick<AuditRecord, 'verb' | 'resource' | 'subreso
 }
 
 /** One `audit.k8s.io/v1` Event, its keys in the order kube-apiserver writes them. */
-export function auditEvent(r: AuditRecord & { time: string }, bodies?: AuditBodies): Record<string, unknown> {
+function auditEvent(r: AuditRecord & { time: string }, bodies?: AuditBodies): Record<string, unknown> {
   const level = auditLevel(r.resource, r.verb);
   const res = resourceByName(r.resource);
   // kube-apiserver completes objectRef from the request object's metadata (LogRequestObject):
@@ -148,7 +148,7 @@ export function auditEvent(r: AuditRecord & { time: string }, bodies?: AuditBodi
 }
 
 /** Entries kept in memory unless the sandbox is told otherwise. */
-export const DEFAULT_AUDIT_MAX_ENTRIES = 100_000;
+const DEFAULT_AUDIT_MAX_ENTRIES = 100_000;
 
 export interface AuditLogOptions {
   /** JSON-lines file that receives every entry (truncated at start). */
@@ -157,7 +157,7 @@ export interface AuditLogOptions {
   maxEntries?: number;
 }
 
-export function validateAuditMaxEntries(n: unknown): number {
+function validateAuditMaxEntries(n: unknown): number {
   if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0) throw new Error(`auditMaxEntries must be a non-negative integer, got ${String(n)}`);
   return n;
 }

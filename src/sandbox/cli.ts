@@ -33,7 +33,7 @@ export interface SandboxCliOptions {
   runtimeDir?: string;
 }
 
-export const DEFAULT_NAME = 'sandbox';
+const DEFAULT_NAME = 'sandbox';
 const NAME = /^[a-z0-9]([-a-z0-9]{0,38}[a-z0-9])?$/;
 /** Default names tried (sandbox, sandbox-2, …) before giving up. */
 const NAME_ATTEMPTS = 20;

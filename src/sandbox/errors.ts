@@ -52,7 +52,7 @@ export function failure(code: number, reason: string, message: string, details?:
 }
 
 /** `replicasets.apps` for a group, `pods` for the core group (schema.GroupResource.String). */
-export function qualified(gr: GroupResource): string {
+function qualified(gr: GroupResource): string {
   return gr.group ? `${gr.resource}.${gr.group}` : gr.resource;
 }
 
@@ -71,7 +71,7 @@ export function alreadyExists(gr: GroupResource, name: string): ApiError {
   return new ApiError(failure(409, 'AlreadyExists', `${qualified(gr)} "${name}" already exists`, details(gr, name)));
 }
 
-export const OBJECT_MODIFIED = 'the object has been modified; please apply your changes to the latest version and try again';
+const OBJECT_MODIFIED = 'the object has been modified; please apply your changes to the latest version and try again';
 
 export function conflict(gr: GroupResource, name: string, why: string = OBJECT_MODIFIED): ApiError {
   return new ApiError(failure(409, 'Conflict', `Operation cannot be fulfilled on ${qualified(gr)} "${name}": ${why}`, details(gr, name)));
@@ -121,20 +121,9 @@ export function tooLargeResourceVersion(requested: number, current: number): Api
   );
 }
 
-/** Server-side apply is not served: only the three classic patch types are accepted. */
-export function unsupportedMediaType(): ApiError {
-  return new ApiError(
-    failure(
-      415,
-      'UnsupportedMediaType',
-      'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json',
-    ),
-  );
-}
-
 // ---- field errors (k8s.io/apimachinery/pkg/util/validation/field) ----
 
-export type FieldErrorType = 'Invalid' | 'Required' | 'Forbidden' | 'Duplicate' | 'NotSupported' | 'TooLong' | 'TooMany';
+type FieldErrorType = 'Invalid' | 'Required' | 'Forbidden' | 'Duplicate' | 'NotSupported' | 'TooLong' | 'TooMany';
 
 const TYPE_TEXT: Record<FieldErrorType, string> = {
   Invalid: 'Invalid value',
@@ -159,7 +148,7 @@ export class GoRepr {
   constructor(readonly text: string) {}
 }
 
-export function goValue(v: unknown): string {
+function goValue(v: unknown): string {
   if (v instanceof GoRepr) return v.text;
   if (v === null || v === undefined) return 'null';
   if (typeof v === 'string') return JSON.stringify(v);
@@ -172,7 +161,7 @@ export function goValue(v: unknown): string {
   return JSON.stringify(v);
 }
 
-export function fieldErrorBody(e: FieldError): string {
+function fieldErrorBody(e: FieldError): string {
   let s: string;
   if (e.type === 'Required' || e.type === 'Forbidden' || e.type === 'TooLong' || e.value === undefined) s = TYPE_TEXT[e.type];
   else s = `${TYPE_TEXT[e.type]}: ${goValue(e.value)}`;
@@ -200,13 +189,4 @@ export function invalid(kind: string, group: string, name: string, errs: FieldEr
   d.kind = kind;
   d.causes = errs.map((e) => ({ reason: CAUSE_REASON[e.type], message: fieldErrorBody(e), field: e.field }));
   return new ApiError(failure(422, 'Invalid', texts.length ? `${qkind} "${name}" is invalid: ${agg}` : `${qkind} "${name}" is invalid`, d));
-}
-
-/** A 422 that is not tied to an object (e.g. a JSON patch that cannot be applied). */
-export function unprocessable(message: string): ApiError {
-  return new ApiError(failure(422, 'Invalid', message));
-}
-
-export function isApiError(e: unknown): e is ApiError {
-  return e instanceof ApiError;
 }

@@ -60,7 +60,7 @@ export interface SandboxOptions {
   faultSeed?: number;
 }
 
-export interface SandboxFaults {
+interface SandboxFaults {
   /** Adds a rule; returns its id. */
   set(rule: FaultRule): string;
   /** Removes one rule, or all. */
@@ -71,7 +71,7 @@ export interface SandboxFaults {
   forceGone(resource: string): void;
 }
 
-export interface SandboxKubelet {
+interface SandboxKubelet {
   /** Processes every scheduling/kubelet step that is due now. */
   tick(): void;
   /** Moves the kubelet clock forward by ms and processes what became due. */
@@ -80,14 +80,14 @@ export interface SandboxKubelet {
   restartContainer(namespace: string, name: string, container?: string): Obj;
 }
 
-export interface SandboxServiceAccounts {
+interface SandboxServiceAccounts {
   /** Creates every `default` ServiceAccount that is due now. */
   tick(): void;
   /** Moves the serviceaccount controller's clock forward by ms and creates what became due. */
   advance(ms: number): void;
 }
 
-export interface SandboxGarbageCollector {
+interface SandboxGarbageCollector {
   /** Processes now everything the collector has queued (it otherwise runs on its own, a moment after each change). */
   sync(): void;
 }
@@ -125,7 +125,7 @@ interface SeedItem {
 }
 
 /** A seeded object that was not loaded, and why (the rest of the seed is). */
-export interface SeedSkip {
+interface SeedSkip {
   /** The index in `seed` of the item it came from. */
   from: number;
   /** `Kind namespace/name` as far as the object says. */
@@ -134,7 +134,7 @@ export interface SeedSkip {
 }
 
 /** What became of the seed. */
-export interface SeedReport {
+interface SeedReport {
   /** The objects loaded, in the order they were. */
   loaded: number;
   skipped: SeedSkip[];

@@ -409,7 +409,7 @@ export function managedFieldsAfter(w: ManagedWrite): Obj[] | undefined {
 }
 
 /** DefaultMaxUpdateManagers: past it the oldest Update owners are merged into "ancient-changes". */
-export const MAX_UPDATE_MANAGERS = 10;
+const MAX_UPDATE_MANAGERS = 10;
 
 /** capManagersManager.capUpdateManagers: oldest first (by time, then identity), per apiVersion. */
 function capUpdateManagers(owners: Map<string, Entry>): void {

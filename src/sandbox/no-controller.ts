@@ -4,7 +4,7 @@
 // first `kubectl create deployment` does not wait for pods that never come.
 import type { Admission } from './registry.js';
 
-export function noControllerWarning(name: string | undefined, kind: string): string {
+function noControllerWarning(name: string | undefined, kind: string): string {
   const what = name ? `${kind} ${name}` : `this ${kind}`;
   return (
     `no ${kind} controller runs in this sandbox: ${what} gets no ReplicaSet and no pods. ` +

@@ -13,7 +13,7 @@ import { groupVersions } from './resources.js';
 import { isObj } from '../core/guards.js';
 import type { Obj } from './util.js';
 
-export const OPENAPI_V2_PROTOBUF = 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf';
+const OPENAPI_V2_PROTOBUF = 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf';
 /** The Content-Type kube-openapi answers the protobuf with (`@` is not allowed there). */
 export const OPENAPI_V2_PROTOBUF_CONTENT_TYPE = 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf';
 

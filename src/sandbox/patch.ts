@@ -189,7 +189,7 @@ function kindOf(kind: string | Kind | undefined): Kind | undefined {
  * The patch strategy of a list field, from the Go struct tags of the built-in types: ObjectMeta's
  * and conditions' are known to every kind, the rest the kind says (its listStrategy).
  */
-export function listStrategy(kind: string | Kind | undefined, path: string[]): ListStrategy {
+function listStrategy(kind: string | Kind | undefined, path: string[]): ListStrategy {
   const p = path.join('.');
   if (p === 'metadata.ownerReferences') return { merge: true, mergeKey: 'uid' };
   if (p === 'metadata.finalizers') return { merge: true };
@@ -198,7 +198,7 @@ export function listStrategy(kind: string | Kind | undefined, path: string[]): L
 }
 
 /** The patch schema of a built-in kind: its lists' strategies and merge keys (maps merge by default). */
-export function schemaOf(kind: string | Kind | undefined): PatchSchema {
+function schemaOf(kind: string | Kind | undefined): PatchSchema {
   const k = kindOf(kind);
   return (path) => {
     const l = listStrategy(k, [...path]);

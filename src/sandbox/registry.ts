@@ -26,7 +26,7 @@ export interface WriteCtx {
   fieldManager?: FieldManager;
 }
 
-export type PropagationPolicy = 'Orphan' | 'Background' | 'Foreground';
+type PropagationPolicy = 'Orphan' | 'Background' | 'Foreground';
 
 export interface DeleteOptions {
   gracePeriodSeconds?: number;
@@ -41,11 +41,11 @@ export interface DeleteResult {
   deleted: boolean;
 }
 
-export const IMMORTAL_NAMESPACES = ['default', 'kube-system', 'kube-public'];
+const IMMORTAL_NAMESPACES = ['default', 'kube-system', 'kube-public'];
 const NAMESPACE_PURGE_MESSAGE =
   'The system is ensuring all content is removed from this namespace.  Upon completion, this namespace will automatically be purged by the system.';
 
-export function groupResource(res: ResourceDef): GroupResource {
+function groupResource(res: ResourceDef): GroupResource {
   return { group: res.group, resource: res.name };
 }
 

@@ -73,14 +73,14 @@ export function parseFieldSelector(s: string | undefined | null, resource: Field
   return out;
 }
 
-export function fieldValue(resource: FieldsOf, o: Obj, field: string): string {
+function fieldValue(resource: FieldsOf, o: Obj, field: string): string {
   if (field === 'metadata.name') return str(o.metadata?.name);
   if (field === 'metadata.namespace') return str(o.metadata?.namespace);
   const f = fieldsOf(resource)[field];
   return f ? f(o) : '';
 }
 
-export function matchFields(reqs: FieldRequirement[], resource: FieldsOf, o: Obj): boolean {
+function matchFields(reqs: FieldRequirement[], resource: FieldsOf, o: Obj): boolean {
   for (const r of reqs) {
     const v = fieldValue(resource, o, r.field);
     if (r.op === '=' ? v !== r.value : v === r.value) return false;

@@ -13,7 +13,7 @@ import { parseResourcePath, type RestHandler, send, sendError } from './rest.js'
 import type { WatchHub } from './watch.js';
 
 const MAX_BODY = 3 * 1024 * 1024;
-export const ADMIN_USER = 'sandbox-admin';
+const ADMIN_USER = 'sandbox-admin';
 
 export interface ServerDeps {
   token: string;

@@ -10,15 +10,15 @@ import type { Store, StoreEvent } from './store.js';
 import { isObj } from '../core/guards.js';
 import type { Obj } from './util.js';
 
-export const DEFAULT_SERVICE_ACCOUNT = 'default';
-export const SERVICE_ACCOUNT_CONTROLLER_USER = 'system:serviceaccount:kube-system:service-account-controller';
+const DEFAULT_SERVICE_ACCOUNT = 'default';
+const SERVICE_ACCOUNT_CONTROLLER_USER = 'system:serviceaccount:kube-system:service-account-controller';
 /** How long after a namespace appears its `default` ServiceAccount does (observed: about 1 s). */
 export const DEFAULT_SERVICE_ACCOUNT_DELAY_MS = 1000;
 /**
  * Admission looks `default` up 10 times, one random 100–199 ms interval apart, before it refuses
  * the pod: 9 intervals, 150 ms on average.
  */
-export const ADMISSION_WAIT_MS = 9 * 150;
+const ADMISSION_WAIT_MS = 9 * 150;
 const MIRROR_POD_ANNOTATION = 'kubernetes.io/config.mirror';
 
 const SERVICE_ACCOUNTS = resourceByName('serviceaccounts')!;

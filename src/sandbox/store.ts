@@ -4,7 +4,7 @@
 import type { Obj } from './util.js';
 import { metaNamespaceKey } from '../core/object-key.js';
 
-export type EventType = 'ADDED' | 'MODIFIED' | 'DELETED';
+type EventType = 'ADDED' | 'MODIFIED' | 'DELETED';
 
 export interface StoreEvent {
   type: EventType;

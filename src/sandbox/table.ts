@@ -260,7 +260,7 @@ export const COLUMNS: Record<string, Column[]> = {
 };
 
 /** One row of the kind's table convertor; a kind without one prints Name and Age. */
-export function tableRow(res: ResourceDef, o: Obj, now = Date.now()): unknown[] {
+function tableRow(res: ResourceDef, o: Obj, now = Date.now()): unknown[] {
   return res.row ? res.row(o, now) : [o.metadata.name, sinceAge(o.metadata.creationTimestamp, now)];
 }
 

@@ -30,13 +30,8 @@ export function rfc3339(ms: number = Date.now()): string {
   return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
 }
 
-/** RFC 3339 with microseconds, as metav1.MicroTime marshals. */
-export function rfc3339Micro(ms: number = Date.now()): string {
-  return new Date(ms).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
-}
-
 // k8s.io/apiserver/pkg/storage/names: 5 characters from an alphabet without vowels and confusables.
-export const NAME_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
+const NAME_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
 const MAX_GENERATED_NAME_PREFIX = 63 - 5;
 
 export function generateName(base: string): string {

@@ -108,7 +108,7 @@ const CONFIG_KEY_MSG =
 const MAX_DATA_BYTES = 1024 * 1024;
 
 /** validation.IsConfigMapKey, used for ConfigMap and Secret keys. */
-export function configMapKeyErrors(key: string): string[] {
+function configMapKeyErrors(key: string): string[] {
   const out: string[] = [];
   if (key.length > 253) out.push('must be no more than 253 characters');
   if (!CONFIG_KEY.test(key)) out.push(CONFIG_KEY_MSG);

@@ -62,7 +62,7 @@ export interface EventsHistoryOptions {
 }
 
 /** A whole live read is given up after this long by default. */
-export const DEFAULT_EVENTS_TIMEOUT_MS = 120_000;
+const DEFAULT_EVENTS_TIMEOUT_MS = 120_000;
 
 const EVENT_RESOURCE = { group: '', version: 'v1', resource: 'events', kind: 'Event' };
 

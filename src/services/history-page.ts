@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 /** The name of the page's bundled script, in dist/ and dist/bundle/. */
-export const HISTORY_PAGE_FILE = 'history-page.js';
+const HISTORY_PAGE_FILE = 'history-page.js';
 
 let loaded: string | undefined;
 

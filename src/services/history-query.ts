@@ -4,7 +4,7 @@
 import { cloudAuditQuery, QUERY_CLOUDS, type QueryCloud } from '../history/queries.js';
 import type { HistoryTarget } from './history-service.js';
 
-export { QUERY_CLOUDS, type QueryCloud };
+export { QUERY_CLOUDS };
 
 export interface HistoryQueryOptions {
   cloud: QueryCloud;

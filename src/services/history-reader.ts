@@ -85,7 +85,7 @@ export async function* readWrites(req: ReaderRequest, onBytes?: (read: number, t
 }
 
 /** Below this many bytes of input a thread costs more than it saves. */
-export const WORKER_MIN_BYTES = 16 * 1024 * 1024;
+const WORKER_MIN_BYTES = 16 * 1024 * 1024;
 
 /** Batches the reading thread may send ahead of the replay (memory: this many times 256 writes). */
 const CREDIT = 8;

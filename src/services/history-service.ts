@@ -52,7 +52,7 @@ export interface HistoryOptions {
 }
 
 /** The writes the rules did not predict, shown under the table: the first ones, and how many. */
-export const NOT_PREDICTED_SHOWN = 50;
+const NOT_PREDICTED_SHOWN = 50;
 
 export interface HistoryResult {
   /** The contract's document; `events` is read from disk as it is written out. */
@@ -77,7 +77,7 @@ export interface HistoryResult {
  * the time they were received. A write is answered within the API server's request timeout (60 s
  * by default), so an event can be released once the log has moved REORDER_WINDOW_MS past it.
  */
-export const REORDER_WINDOW_MS = 120_000;
+const REORDER_WINDOW_MS = 120_000;
 
 class TimeOrder {
   private readonly heap: { at: number; seq: number; e: HistoryEvent }[] = [];
@@ -473,7 +473,7 @@ class HistoryBuild {
 const OLDEST_VERSION = `1.${OLDEST_MINOR}`;
 
 /** The rules of every minor known, one entry per distinct set of rules (`1.24–1.31`), oldest first. */
-export function candidateRulesOf(featureGates: string | undefined): CandidateRules[] {
+function candidateRulesOf(featureGates: string | undefined): CandidateRules[] {
   const out: { from: string; to: string; rules: string; behaviour: Behaviour }[] = [];
   for (let minor = OLDEST_MINOR; minor <= NEWEST_MINOR; minor++) {
     let behaviour: Behaviour;

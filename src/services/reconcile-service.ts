@@ -24,7 +24,7 @@ import { metaNamespaceKey } from '../core/object-key.js';
 
 export type DryRun = 'none' | 'client' | 'server';
 
-export interface ControllerOutcome {
+interface ControllerOutcome {
   actions: ActionOutcome[]; // every sync's, in order
   error: string | null;
   statusWritten: boolean;
@@ -36,7 +36,7 @@ export interface ControllerOutcome {
   planned: { adopt: number; release: number; create: number; delete: number; status: number };
 }
 
-export type ReconcileEntry = PlanController & { outcome: ControllerOutcome };
+type ReconcileEntry = PlanController & { outcome: ControllerOutcome };
 /**
  * `stopped`: why the apply ended before its work was done: the user interrupted it (no write was
  * sent after that), or an error no sync reports stopped it. null when it ran to its end.
@@ -67,7 +67,7 @@ export interface ApplyOptions {
   signal?: AbortSignal;
 }
 
-export interface ConvergeOptions {
+interface ConvergeOptions {
   /** Fresh state for these controllers (a new read of the cluster, planned at a new `now`, as diff plans it). */
   refresh: (keys: Set<string>) => Promise<PlanContext>;
   timeoutMs: number;

@@ -3,7 +3,7 @@
 
 import { predictRollout, rolloutPrediction, type RolloutAssumptions, type RolloutPrediction } from '../core/deployment/rollout.js';
 import { applyRolloutChange, type RolloutChange } from '../core/deployment/rollout-change.js';
-import type { Deployment } from '../core/deployment/types.js';
+import type { Deployment } from '../core/types.js';
 import { UserError } from '../errors.js';
 import { preparePlan, type ModelOptions, type PlanIO, type SourceOptions } from './plan-service.js';
 

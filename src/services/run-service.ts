@@ -10,9 +10,8 @@ import type { Connection } from '../cluster/kubeconfig.js';
 import { ReplicaSetController, type ControllerLogger, type Listers } from '../controller/controller.js';
 import { DeploymentController } from '../controller/deployment-controller.js';
 import type { DeploymentWriteOutcome } from '../controller/deployment-sync.js';
-import type { Deployment } from '../core/deployment/types.js';
+import type { Deployment, ControllerObject, ControllerKind, Pod, ReplicaSet } from '../core/types.js';
 import type { WriteFence, ActionOutcome } from '../runtime/api.js';
-import type { ControllerObject, ControllerKind, Pod, ReplicaSet } from '../core/types.js';
 import { realClock } from '../runtime/clock.js';
 import { CONTROLLER_KINDS, controllerKindInfo, type ControllerKindInfo } from '../core/controller.js';
 import { controllerRef, isPodActive, isPodReady, isPodTerminating } from '../core/pod.js';
@@ -23,7 +22,7 @@ import type { MetricEvent } from '../runtime/workqueue.js';
 import { UserError } from '../errors.js';
 import { metaNamespaceKey } from '../core/object-key.js';
 
-export interface ControllerMetricsSink {
+interface ControllerMetricsSink {
   onQueueMetric(queue: string, e: MetricEvent): void;
   onRequest(verb: string, resource: string, code: number): void;
   onSync(kind: ControllerKind | 'Deployment', ms: number, ok: boolean): void;
@@ -171,7 +170,7 @@ export function startControllers(opts: StartOptions, signal: AbortSignal): Contr
 }
 
 /** The log line of one write of the deployment controller. */
-export function deploymentWriteLine(key: string, o: DeploymentWriteOutcome): string {
+function deploymentWriteLine(key: string, o: DeploymentWriteOutcome): string {
   const w = o.write;
   const what =
     w.kind === 'updateReplicaSet'

@@ -34,7 +34,7 @@ export interface AppProps {
   onCommit?: () => void;
 }
 
-export function toKeyInput(input: string, key: Key): KeyInput {
+function toKeyInput(input: string, key: Key): KeyInput {
   return {
     input,
     upArrow: key.upArrow,
@@ -56,7 +56,7 @@ export function toKeyInput(input: string, key: Key): KeyInput {
 }
 
 /** Several characters in one read (fast typing, tmux send-keys, a paste) are several keys. */
-export function splitKeys(input: string, key: Key): KeyInput[] {
+function splitKeys(input: string, key: Key): KeyInput[] {
   const k = toKeyInput(input, key);
   const chars = [...input];
   const special =

@@ -58,7 +58,7 @@ export function controllerColumns(width: number, facts: ControllerFacts = { long
 const factsCache = new WeakMap<readonly PlanController[], Map<boolean, ControllerFacts>>();
 
 /** The facts of a frame's controllers, once per frame (the plan's controllers array) and namespace mode. */
-export function controllerFacts(controllers: readonly PlanController[], showNamespace: boolean): ControllerFacts {
+function controllerFacts(controllers: readonly PlanController[], showNamespace: boolean): ControllerFacts {
   let byMode = factsCache.get(controllers);
   if (!byMode) factsCache.set(controllers, (byMode = new Map()));
   let f = byMode.get(showNamespace);
@@ -104,11 +104,11 @@ function num(n: number, w: number, color?: string): Seg {
   return { text: ' ' + compact(n).padStart(w), color: n > 0 ? color : undefined, dim: n === 0 && color !== undefined };
 }
 
-export function controllerName(c: PlanController, showNamespace: boolean): string {
+function controllerName(c: PlanController, showNamespace: boolean): string {
   return showNamespace ? `${c.namespace}/${c.name}` : c.name;
 }
 
-export function controllerHeaderSegs(cols: ControllerColumns): Seg[] {
+function controllerHeaderSegs(cols: ControllerColumns): Seg[] {
   const segs: Seg[] = [{ text: '    ' + 'K  ' + 'NAME'.padEnd(cols.name), bold: true }];
   for (const [h, w] of cols.numbers) segs.push({ text: ' ' + h.padStart(w), bold: true });
   if (cols.bar > 0) segs.push({ text: ' ' + (cols.bar >= 13 ? 'READY/DESIRED' : 'RDY/DES'), bold: true });

@@ -15,7 +15,7 @@ import { fitLineItems, len, Line, titleSegs, wrapSegs, type Seg } from './line.j
 const RS_HEADERS = ['NAME', 'REV', 'ROLE', 'IMAGE', 'DES', 'CUR', 'RDY', 'AVL', 'NEXT'] as const;
 
 /** A ReplicaSet's cells, in RS_HEADERS' order. */
-export function replicaSetCells(rs: DeploymentView['replicaSets'][number]): string[] {
+function replicaSetCells(rs: DeploymentView['replicaSets'][number]): string[] {
   return [
     replicaSetName(rs),
     rs.revision === null ? '-' : String(rs.revision),
@@ -70,7 +70,7 @@ export function stepSentences(v: DeploymentView): string[] {
 }
 
 /** The title: the Deployment, its strategy, then its counts (what the table also says goes first). */
-export function deploymentTitle(v: DeploymentView, width: number): [Seg[], Seg[]] {
+function deploymentTitle(v: DeploymentView, width: number): [Seg[], Seg[]] {
   const d = v.decision;
   const step = nextStep(v);
   const always = Number.POSITIVE_INFINITY;

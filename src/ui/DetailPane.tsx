@@ -15,7 +15,7 @@ import { claimCounts } from './state.js';
 import type { AwaitedWrites } from '../services/watch/contract.js';
 
 /** Spaces between pod columns: 1 on narrow terminals, 2 from 100 columns. */
-export function podGap(width: number): number {
+function podGap(width: number): number {
   return width < 100 ? 1 : 2;
 }
 
@@ -35,7 +35,7 @@ function decisionOf(r: PodRow): string {
   return r.deleteIndex != null ? 'delete' : r.decision;
 }
 
-export function podCells(r: PodRow): string[] {
+function podCells(r: PodRow): string[] {
   const full = r.phase !== undefined;
   return [
     r.name,
@@ -137,12 +137,7 @@ export function podRowSegs(r: PodRow, t: PodTable, selected: boolean): Seg[] {
  * list also says goes first (line 1: owner, selector, warnings; line 2: status, available,
  * ready, current, requeue, then adopt and release).
  */
-export function detailTitle(
-  c: PlanController,
-  model: ExplainModel | null,
-  awaited: AwaitedWrites | null = null,
-  width = Number.POSITIVE_INFINITY,
-): [Seg[], Seg[]] {
+function detailTitle(c: PlanController, model: ExplainModel | null, awaited: AwaitedWrites | null = null, width = Number.POSITIVE_INFINITY): [Seg[], Seg[]] {
   const first: LineItem<Seg>[] = [{ segs: [{ text: `${c.kind} ${c.namespace}/${c.name}`, bold: true }], keep: Number.POSITIVE_INFINITY }];
   if (c.warnings.length)
     first.push({ segs: [{ text: `  warnings: ${[...new Set(c.warnings.map((w) => w.code))].join(', ')}`, color: 'yellow', bold: true }], keep: 3 });
@@ -253,7 +248,7 @@ export interface DetailPaneProps {
 }
 
 /** The first lines of a sentence wrapped in `room` lines; when it goes on, the last one ends in " …" after a whole word. */
-export function firstLines(lines: string[], room: number, width: number): string[] {
+function firstLines(lines: string[], room: number, width: number): string[] {
   if (lines.length <= room || room <= 0) return lines.slice(0, Math.max(0, room));
   const shown = lines.slice(0, room);
   let last = shown[room - 1];

@@ -42,7 +42,7 @@ const KEYS: Record<'help' | 'detail' | 'list', [string, number][]> = {
 };
 
 /** The key line at `width`: the filter typed or in force, then the keys that fit (the least needed go first). */
-export function footerSegs(p: Omit<FilterBarProps, 'width'>, width = Number.POSITIVE_INFINITY): Seg[] {
+function footerSegs(p: Omit<FilterBarProps, 'width'>, width = Number.POSITIVE_INFINITY): Seg[] {
   if (p.filtering) {
     return fitLineItems(
       [

@@ -6,7 +6,8 @@ import type { PlanController } from '../core/plan-types.js';
 import { formatTime } from '../core/time.js';
 import type { LineItem } from './layout.js';
 import { fitLineItems, Line, type Seg } from './line.js';
-import { agoText, isDrifted, SORT_LABELS, type SortKey } from './state.js';
+import { agoText, isDrifted, SORT_LABELS } from './state.js';
+import type { SortKey } from './list-rows.js';
 import type { PlanFrame, WatchMeta } from '../services/watch/contract.js';
 
 export interface FrameCounts {

@@ -14,12 +14,12 @@ export function shortWho(who: string): string {
   return sa ? sa[1] : who;
 }
 
-export function predictedSegs(p: boolean | null): Seg {
+function predictedSegs(p: boolean | null): Seg {
   return p === null ? { text: '-', dim: true } : p ? { text: 'yes', color: 'green' } : { text: 'NO', color: 'red', bold: true };
 }
 
 /** The widths of the history's columns at `width` (HISTORY_ORDER), for these rows; a dropped column is absent. */
-export function historyColumns(rows: HistoryRow[], width: number): Map<string, number> {
+function historyColumns(rows: HistoryRow[], width: number): Map<string, number> {
   const longest = (texts: string[]) => Math.max(1, ...texts.map((t) => [...t].length));
   const columns: ColumnSpec[] = [
     { id: 'TIME', natural: 8 },
@@ -32,7 +32,7 @@ export function historyColumns(rows: HistoryRow[], width: number): Map<string, n
   return fitTable(columns, HISTORY_ORDER, width, { gap: 1, fixed: 0 }).widths;
 }
 
-export function historyRowSegs(r: HistoryRow, cols: Map<string, number>): Seg[] {
+function historyRowSegs(r: HistoryRow, cols: Map<string, number>): Seg[] {
   const cell = (id: string, text: string, middle = false) => {
     const w = cols.get(id) ?? 0;
     return (middle ? truncateMiddle(text, w) : truncate(text, w)).padEnd(w + 1);

@@ -9,7 +9,7 @@ import type { LogEntry, LogLevel } from '../services/watch/contract.js';
 
 const LEVEL_COLOR: Record<LogLevel, string | undefined> = { info: undefined, change: undefined, action: 'green', warn: 'yellow', error: 'red' };
 
-export function logLineSegs(e: LogEntry): Seg[] {
+function logLineSegs(e: LogEntry): Seg[] {
   return [
     { text: clockTime(e.at) + ' ', dim: true },
     { text: e.text, color: LEVEL_COLOR[e.level] },

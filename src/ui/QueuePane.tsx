@@ -10,7 +10,7 @@ import type { LogEntry, QueueInfo } from '../services/watch/contract.js';
 const SHORT_QUEUE: Record<string, string> = { replicaset: 'rs', replicationmanager: 'rc' };
 
 /** One line for the queues; below 100 columns with short names and without the adds. */
-export function queueSegs(q: QueueInfo | null, width = 100): Seg[] {
+function queueSegs(q: QueueInfo | null, width = 100): Seg[] {
   if (!q || q.queues.length === 0) return [{ text: 'workqueue: starting…', dim: true }];
   const wide = width >= 100;
   const segs: Seg[] = [];
@@ -30,7 +30,7 @@ export function queueSegs(q: QueueInfo | null, width = 100): Seg[] {
   return segs;
 }
 
-export function expectationSegs(q: QueueInfo | null): Seg[] {
+function expectationSegs(q: QueueInfo | null): Seg[] {
   const pending = q?.expectations ?? [];
   if (pending.length === 0) return [{ text: 'expectations: none pending', dim: true }];
   const segs: Seg[] = [{ text: `expectations pending (${pending.length}):`, bold: true }];

@@ -21,11 +21,11 @@ export interface Layout {
   footer: number;
 }
 
-export const HEADER_ROWS = 2;
-export const FOOTER_ROWS = 1;
-export const MIN_COLUMNS = 20;
+const HEADER_ROWS = 2;
+const FOOTER_ROWS = 1;
+const MIN_COLUMNS = 20;
 
-export const DEFAULT_SIZE: Size = { columns: 80, rows: 24 };
+const DEFAULT_SIZE: Size = { columns: 80, rows: 24 };
 
 /** A usable size from what a stream reports (0 or undefined when it is not a terminal). */
 export function sizeOf(stream: { columns?: number; rows?: number }, fallback: Size = DEFAULT_SIZE): Size {

@@ -17,7 +17,7 @@ export interface Seg {
 
 export const ColorContext = createContext<boolean>(true);
 
-export const ELLIPSIS = '…';
+const ELLIPSIS = '…';
 
 /** Visible length in code points. */
 export function len(text: string): number {

@@ -5,7 +5,9 @@
 
 import type { PlanController } from '../core/plan-types.js';
 import type { DeploymentView, PlanFrame } from '../services/watch/contract.js';
-import type { SortKey } from './state.js';
+
+/** How the list is sorted (the `s` key cycles through them). */
+export type SortKey = 'name' | 'drift' | 'desired';
 
 export type ListRow =
   | { type: 'controller'; index: number }
@@ -27,7 +29,7 @@ function driftRank(v: DeploymentView): number {
 }
 
 /** The Deployments shown, in order: those whose namespace/name, or one of whose ReplicaSets' names, contains the filter. */
-export function orderDeployments(deployments: readonly DeploymentView[], filter: string, sort: SortKey): number[] {
+function orderDeployments(deployments: readonly DeploymentView[], filter: string, sort: SortKey): number[] {
   const needle = filter.trim().toLowerCase();
   const hit = (ns: string, name: string | null) => name !== null && `${ns}/${name}`.toLowerCase().includes(needle);
   const idx: number[] = [];

@@ -14,7 +14,7 @@ import { nextStep, replicaSetName, sizesText } from './deployment-words.js';
 import { newsEntry } from './news.js';
 import { claimCounts, controllerKeyOf, isDrifted } from './state.js';
 
-export function plainState(c: PlanController, awaited: AwaitedWrites | null = null): string {
+function plainState(c: PlanController, awaited: AwaitedWrites | null = null): string {
   if (awaited) return `waiting-for=${awaited.replace(' and ', ',')}`;
   if (c.skip !== null) return `skipped=${c.skip.reason}`;
   return isDrifted(c) ? 'drift' : 'in-sync';
@@ -93,7 +93,7 @@ export function frameStamp(live: boolean, frame: { plan: Plan; at: number }): st
 }
 
 /** RFC 3339 to the second, UTC: 2026-01-01T00:00:05Z. */
-export function secondStamp(ms: number): string {
+function secondStamp(ms: number): string {
   return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
 }
 
@@ -124,4 +124,4 @@ export async function runPlain(feed: WatchFeed, io: PlainIO): Promise<void> {
   await Promise.race([feed.stopped(), new Promise((r) => setTimeout(r, STOP_GRACE_MS).unref())]);
 }
 
-export const STOP_GRACE_MS = 10_000;
+const STOP_GRACE_MS = 10_000;

@@ -27,8 +27,8 @@ export interface DashboardIO {
   pageDir?: string;
 }
 
-export const TICK_MS = 1000;
-export const QUEUE_SAMPLE_MS = 500;
+const TICK_MS = 1000;
+const QUEUE_SAMPLE_MS = 500;
 const STOP_GRACE_MS = 10_000;
 
 /** `w`: the page written beside the dashboard; its path said in the pane and the log, and kept in `written`. */

@@ -8,13 +8,12 @@ import type { PlanController } from '../core/plan-types.js';
 import type { AwaitedWrites, HistoryRow, LogEntry, PlanFrame, QueueInfo, WatchMeta, DeploymentView } from '../services/watch/contract.js';
 import { humanDuration } from '../render/text.js';
 import { computeLayout, detailLayout, listRows, scrollTo, type Size } from './layout.js';
-import { deploymentKeyOf, listRowsOf, rowController, rowDeployment, rowKey, type ListRow } from './list-rows.js';
+import { deploymentKeyOf, listRowsOf, rowController, rowDeployment, rowKey, type ListRow, type SortKey } from './list-rows.js';
 import { RingBuffer } from './ring.js';
 
 // The feed's side of the dashboard (what a watch session hands the UI) is the services' contract.
 
-export type SortKey = 'name' | 'drift' | 'desired';
-export const SORT_KEYS: readonly SortKey[] = ['name', 'drift', 'desired'];
+const SORT_KEYS: readonly SortKey[] = ['name', 'drift', 'desired'];
 export const SORT_LABELS: Record<SortKey, string> = { name: 'name', drift: 'drift first', desired: 'desired' };
 
 export type View = 'list' | 'detail';
@@ -101,8 +100,8 @@ export interface WatchState {
   historyNote: string | null;
 }
 
-export const LOG_CAPACITY = 500;
-export const ACTIONS_CAPACITY = 50;
+const LOG_CAPACITY = 500;
+const ACTIONS_CAPACITY = 50;
 /** Writes kept per controller for the history pane. */
 export const HISTORY_CAPACITY = 50;
 
@@ -174,7 +173,7 @@ export function agoText(ms: number): string {
 }
 
 /** The queue pane's text of a sample: equal samples are not redrawn. */
-export function queueText(q: QueueInfo | null): string {
+function queueText(q: QueueInfo | null): string {
   if (!q) return '';
   const queues = q.queues.map((x) => `${x.name} ${x.depth} ${x.inFlight} ${x.retries} ${x.adds}`).join(';');
   const exp = q.expectations.map((e) => `${e.kind}/${e.key} ${e.add} ${e.del} ${humanDuration(e.ageMs / 1000)}`).join(';');

@@ -7,7 +7,7 @@ import type { Clock } from '../runtime/clock.js';
 import { reduce, type Action, type WatchState } from './state.js';
 import { Throttle } from '../runtime/throttle.js';
 
-export const RENDER_INTERVAL_MS = 100;
+const RENDER_INTERVAL_MS = 100;
 
 export class WatchStore {
   private state: WatchState;

@@ -14,7 +14,7 @@ export interface Writable {
   write(text: string): unknown;
 }
 
-export interface ProcessLike {
+interface ProcessLike {
   on(event: string, listener: (...args: any[]) => void): unknown;
   off(event: string, listener: (...args: any[]) => void): unknown;
   exit(code?: number): never | void;

@@ -2,8 +2,7 @@
 // enqueues. On in-memory listers; the queue is read, nothing is synced.
 import { describe, expect, it } from 'vitest';
 import { DeploymentController, type DeploymentListers } from '../../src/controller/deployment-controller.js';
-import type { Deployment } from '../../src/core/deployment/types.js';
-import type { Pod, ReplicaSet } from '../../src/core/types.js';
+import type { Deployment, Pod, ReplicaSet } from '../../src/core/types.js';
 import { defaultBehaviour } from '../../src/core/versions.js';
 import { FakeClock } from '../../src/runtime/clock.js';
 import type { DeploymentControllerAPI } from '../../src/runtime/api.js';

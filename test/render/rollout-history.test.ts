@@ -4,8 +4,7 @@
 // the prediction gives them, cause chains back to the change, and the kubelet the assumptions state.
 import { describe, expect, it } from 'vitest';
 import { predictRollout, rolloutPrediction, type RolloutAssumptions, type RolloutPrediction } from '../../src/core/deployment/rollout.js';
-import type { Deployment } from '../../src/core/deployment/types.js';
-import type { Pod } from '../../src/core/types.js';
+import type { Deployment, Pod } from '../../src/core/types.js';
 import { historyHtmlChunks } from '../../src/render/history-html/document.js';
 import { buildTimeline } from '../../src/render/history-html/layout.js';
 import { deploymentsOf } from '../../src/render/history-html/model.js';

@@ -1,7 +1,7 @@
 // The deployment controller's arithmetic in words, for the messages of its decisions:
 // "maxSurge 25% of 4 = 1 (rounded up)". Read by every message, so they all say it alike.
 
-import type { Deployment } from './types.js';
+import type { Deployment } from '../types.js';
 import { deploymentReplicas, getScaledValueFromIntOrPercent, maxSurgeValue, maxUnavailableValue, resolveFenceposts } from './util.js';
 
 function resolved(name: string, v: number | string, total: number, roundUp: boolean): string {

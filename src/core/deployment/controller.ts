@@ -5,13 +5,13 @@
 
 import { controllerRef } from '../pod.js';
 import { labelSelectorAsSelector } from '../selector.js';
-import type { Pod, ReplicaSet } from '../types.js';
+import type { Pod, ReplicaSet, Deployment, DeploymentStatus } from '../types.js';
 import type { PodMap } from './recreate.js';
 import { rolloutRecreate } from './recreate.js';
 import { rolloutRolling } from './rolling.js';
 import { SyncError, SyncRun, clone } from './sync-run.js';
 import { checkPausedConditions, getAllReplicaSetsAndSyncRevision, isScalingEvent, rollbackTo, sortedByCreation, sync, syncStatusOnly } from './sync.js';
-import type { Deployment, DeploymentDecision, DeploymentStatus, DeploymentStatusOut, DeploymentSyncInput } from './types.js';
+import type { DeploymentDecision, DeploymentStatusOut, DeploymentSyncInput } from './types.js';
 import { findNewReplicaSet, ROLLBACK_TO_ANNOTATION, strategyType } from './util.js';
 
 /** The Deployment a decision is about, as read before its sync. */

@@ -1,10 +1,10 @@
 // The `deployments` list of the plan (../shared/plan-format.md "Deployments"): one decision per
 // Deployment of the input, sorted by namespace then name, as the contract prints it.
 
-import type { Snapshot } from '../types.js';
+import type { Snapshot, Deployment } from '../types.js';
 import type { Behaviour } from '../versions.js';
 import { decideDeployment } from './controller.js';
-import type { Deployment, DeploymentDecision } from './types.js';
+import type { DeploymentDecision } from './types.js';
 
 /** One entry of the plan's `deployments`: the decision without its request list. */
 export type PlanDeployment = Omit<DeploymentDecision, 'writes' | 'path'>;

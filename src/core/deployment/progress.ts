@@ -2,10 +2,9 @@
 // ReplicaFailure condition moved up from the ReplicaSets) and requeueStuckDeployment.
 
 import { parseTime } from '../time.js';
-import type { ReplicaSet } from '../types.js';
+import type { ReplicaSet, DeploymentCondition, DeploymentStatus } from '../types.js';
 import type { SyncRun } from './sync-run.js';
 import { calculateStatus, statusEqual } from './sync.js';
-import type { DeploymentCondition, DeploymentStatus } from './types.js';
 import {
   deploymentComplete,
   deploymentProgressing,

@@ -3,10 +3,9 @@
 // the prediction starts from is the object the API server would hold after that command (its
 // generation bumped when its spec changed), or the command's own error.
 
-import type { ReplicaSet } from '../types.js';
+import type { ReplicaSet, Deployment } from '../types.js';
 import { labelSelectorAsSelector } from '../selector.js';
 import { clone } from './sync-run.js';
-import type { Deployment } from './types.js';
 import { POD_TEMPLATE_HASH_LABEL, revision, semanticEqual } from './util.js';
 
 /** What the user changes; several may be given together, as one edit. */

@@ -11,12 +11,12 @@ import { availableAtMs, controllerRef, isPodReady } from '../pod.js';
 import { writtenStatus } from '../status.js';
 import { deletesOf } from '../sync-decision.js';
 import { formatTime } from '../time.js';
-import type { Pod, ReplicaSet } from '../types.js';
+import type { Pod, ReplicaSet, Deployment } from '../types.js';
 import type { Behaviour } from '../versions.js';
 import { decideDeployment } from './controller.js';
 import { clone } from './sync-run.js';
 import type { RolloutChange } from './rollout-change.js';
-import type { Deployment, DeploymentWrite } from './types.js';
+import type { DeploymentWrite } from './types.js';
 import { deploymentComplete, findNewReplicaSet, getCondition, POD_TEMPLATE_HASH_LABEL, REASON, rsReplicas } from './util.js';
 
 /** What the prediction assumes of the kubelet (and of nothing else). */
@@ -49,9 +49,9 @@ export type RolloutStep =
   | { at: number; controller: 'replicaset'; replicaSet: string; verb: 'delete'; pod: string; reason: string; message: string };
 
 /** ReplicaSet spec.replicas after one deployment-controller write, by name. */
-export type RolloutSizes = { at: number } & Record<string, number>;
+type RolloutSizes = { at: number } & Record<string, number>;
 
-export type RolloutEnd =
+type RolloutEnd =
   | { state: 'complete'; at: number }
   | { state: 'stalled'; at: number; reason: 'PodsNeverReady' | 'ProgressDeadlineExceeded' | 'Paused' | 'NothingToDo' | 'SyncError'; message: string }
   | { state: 'limit'; at: number; message: string };
@@ -68,7 +68,7 @@ const DEFAULT_LIMITS = { seconds: 7 * 24 * 3600, steps: 200_000 };
 /** Turns of both controllers at one instant before the clock must move (each turn writes). */
 const MAX_TURNS_PER_INSTANT = 1000;
 /** The pod-template-hash label value of a ReplicaSet created in the prediction (no hash computed). */
-export const PREDICTED_HASH = 'predicted';
+const PREDICTED_HASH = 'predicted';
 
 /** The two controllers and the kubelet on one in-memory namespace. */
 class World {

@@ -6,9 +6,9 @@
 // object it held and drops the server's answer).
 
 import { formatTime } from '../time.js';
-import type { ReplicaSet } from '../types.js';
+import type { ReplicaSet, Deployment, DeploymentStatus } from '../types.js';
 import type { Behaviour } from '../versions.js';
-import type { Deployment, DeploymentAction, DeploymentStatus, DeploymentWrite } from './types.js';
+import type { DeploymentAction, DeploymentWrite } from './types.js';
 import { deploymentReplicas, maxSurge, replicasAnnotationsNeedUpdate, rsReplicas, setReplicasAnnotations } from './util.js';
 
 /** An error that ends the sync (upstream's `return err`): the key is requeued rate-limited. */

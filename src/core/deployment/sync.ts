@@ -3,10 +3,9 @@
 // scaling events), cleanupDeployment (revisionHistoryLimit), calculateStatus and
 // syncDeploymentStatus, and checkPausedConditions.
 
-import type { ReplicaSet } from '../types.js';
+import type { Deployment, DeploymentCondition, DeploymentStatus, ReplicaSet } from '../types.js';
 import { plural, surgeWords } from './arithmetic.js';
 import { clone, SyncError, type SyncRun } from './sync-run.js';
-import type { Deployment, DeploymentCondition, DeploymentStatus } from './types.js';
 import {
   actualReplicaCount,
   availableReplicaCount,
@@ -65,7 +64,7 @@ export function getAllReplicaSetsAndSyncRevision(run: SyncRun, rsList: readonly 
 }
 
 /** getNewReplicaSet: see getAllReplicaSetsAndSyncRevision. */
-export function getNewReplicaSet(run: SyncRun, rsList: readonly ReplicaSet[], oldRSs: readonly ReplicaSet[], create: boolean): ReplicaSet | null {
+function getNewReplicaSet(run: SyncRun, rsList: readonly ReplicaSet[], oldRSs: readonly ReplicaSet[], create: boolean): ReplicaSet | null {
   const d = run.d;
   const existing = findNewReplicaSet(d, rsList);
   const newRevision = maxRevision(oldRSs) + 1;
@@ -297,7 +296,7 @@ export function statusEqual(a: DeploymentStatus, b: DeploymentStatus): boolean {
 }
 
 /** syncDeploymentStatus: writes the calculated status when it differs. */
-export function syncDeploymentStatus(run: SyncRun, allRSs: readonly (ReplicaSet | null)[], newRS: ReplicaSet | null): void {
+function syncDeploymentStatus(run: SyncRun, allRSs: readonly (ReplicaSet | null)[], newRS: ReplicaSet | null): void {
   const next = calculateStatus(run, allRSs, newRS);
   if (statusEqual(run.d.status ?? {}, next)) return;
   run.d.status = next;
@@ -352,5 +351,3 @@ export function checkPausedConditions(run: SyncRun): void {
 export function sortedByCreation(rss: readonly ReplicaSet[]): ReplicaSet[] {
   return [...rss].sort(byCreationTimestamp);
 }
-
-export type { Deployment };

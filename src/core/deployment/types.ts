@@ -3,54 +3,8 @@
 // in upstream's order, the first status write, the requeue. Every command reads this one decision;
 // the runtime only carries its writes out.
 
-import type { LabelSelector, ObjectMeta, Pod, PodTemplateSpec, ReplicaSet } from '../types.js';
+import type { Deployment, DeploymentCondition, DeploymentStatus, DeploymentStrategyType, Pod, ReplicaSet } from '../types.js';
 import type { Behaviour } from '../versions.js';
-
-/** intstr.IntOrString as JSON carries it: 3 or "25%". */
-export type IntOrString = number | string;
-
-export type DeploymentStrategyType = 'RollingUpdate' | 'Recreate';
-
-export interface DeploymentCondition {
-  type: string;
-  status: string;
-  lastUpdateTime?: string | null;
-  lastTransitionTime?: string | null;
-  reason?: string;
-  message?: string;
-}
-
-export interface DeploymentStatus {
-  observedGeneration?: number;
-  replicas?: number;
-  updatedReplicas?: number;
-  readyReplicas?: number;
-  availableReplicas?: number;
-  unavailableReplicas?: number;
-  terminatingReplicas?: number | null;
-  collisionCount?: number | null;
-  conditions?: DeploymentCondition[] | null;
-}
-
-export interface Deployment {
-  apiVersion?: string;
-  kind?: string;
-  metadata: ObjectMeta;
-  spec: {
-    replicas?: number;
-    selector?: LabelSelector | null;
-    template?: PodTemplateSpec;
-    strategy?: {
-      type?: string;
-      rollingUpdate?: { maxSurge?: IntOrString | null; maxUnavailable?: IntOrString | null } | null;
-    } | null;
-    minReadySeconds?: number;
-    revisionHistoryLimit?: number | null;
-    paused?: boolean;
-    progressDeadlineSeconds?: number | null;
-  };
-  status?: DeploymentStatus;
-}
 
 /** What one sync reads: upstream's informer caches for one Deployment key. */
 export interface DeploymentSyncInput {
@@ -66,7 +20,7 @@ export interface DeploymentSyncInput {
   behaviour: Behaviour;
 }
 
-export type DeploymentSkipReason = 'DeploymentDeleting' | 'EmptySelector' | 'InvalidSelector';
+type DeploymentSkipReason = 'DeploymentDeleting' | 'EmptySelector' | 'InvalidSelector';
 
 /** A write to a ReplicaSet's spec.replicas, as the contract lists it. */
 export type DeploymentAction =

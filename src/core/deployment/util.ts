@@ -3,19 +3,18 @@
 // Deployments are read, and every "set" returns a new value or mutates only the copy it is given.
 
 import { parseTime } from '../time.js';
-import type { ReplicaSet } from '../types.js';
+import type { Deployment, DeploymentCondition, DeploymentStatus, DeploymentStrategyType, IntOrString, ReplicaSet } from '../types.js';
 import type { Behaviour } from '../versions.js';
-import type { Deployment, DeploymentCondition, DeploymentStatus, DeploymentStrategyType, IntOrString } from './types.js';
 
 export const REVISION_ANNOTATION = 'deployment.kubernetes.io/revision';
 export const REVISION_HISTORY_ANNOTATION = 'deployment.kubernetes.io/revision-history';
 export const DESIRED_REPLICAS_ANNOTATION = 'deployment.kubernetes.io/desired-replicas';
 export const MAX_REPLICAS_ANNOTATION = 'deployment.kubernetes.io/max-replicas';
 export const ROLLBACK_TO_ANNOTATION = 'deprecated.deployment.rollback.to';
-export const LAST_APPLIED_ANNOTATION = 'kubectl.kubernetes.io/last-applied-configuration';
+const LAST_APPLIED_ANNOTATION = 'kubectl.kubernetes.io/last-applied-configuration';
 export const POD_TEMPLATE_HASH_LABEL = 'pod-template-hash';
 /** sync.go's maxRevHistoryLengthInChars: the revision-history annotation is kept within it. */
-export const MAX_REV_HISTORY_LENGTH_IN_CHARS = 2000;
+const MAX_REV_HISTORY_LENGTH_IN_CHARS = 2000;
 const MAX_INT32 = 2147483647;
 
 /** The annotations a Deployment never copies to its ReplicaSets (skipCopyAnnotation). */

@@ -27,7 +27,7 @@ export interface Plan {
   serverOrder: boolean;
 }
 
-export const EXPECTED =
+const EXPECTED =
   'kube-apiserver JSON lines, gcloud logging read --format=json, a GKE Cloud Storage or BigQuery sink, aws logs filter-log-events, a CloudWatch export to S3, Logs Insights results, AKS diagnostic logs (storage, Event Hub, Log Analytics), oc adm node-logs or must-gather';
 
 const isWs = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;

@@ -1,15 +1,17 @@
 // What a format's reader gets for one entry, and the error it throws for an entry it cannot read
-// (the caller names the file and line or byte).
-
-import type { AuditCoverage, AuditFileReport } from './coverage.js';
-import type { AuditFormat } from './formats/index.js';
+// (the caller names the file and line or byte). It imports nothing, so that the formats, the
+// coverage that lists them and the sources that read them all stand on it.
 
 export class EntryError extends Error {}
 
+/** The facts a reader notes of its input (`AuditCoverage` keeps them for the whole read). */
+interface FactNotes {
+  note(fact: string): void;
+  noted(fact: string): boolean;
+}
+
 export interface EntryContext {
-  coverage: AuditCoverage;
-  report: AuditFileReport;
-  format: AuditFormat;
+  coverage: FactNotes;
   /** The entry's time as the export gives it (µs; NaN when it has none): the times of a cut entry. */
   fallbackUs: number;
   /** Set by the reader when the entry's bodies were cut. */

@@ -210,7 +210,7 @@ export interface ObjectRef {
 }
 
 /** The objectRef kube-apiserver derives from a request URI (query left out), or null for a non-resource URI. */
-export function refOfURI(uri: string): ObjectRef | null {
+function refOfURI(uri: string): ObjectRef | null {
   const q = uri.indexOf('?');
   const parts = (q >= 0 ? uri.slice(0, q) : uri).split('/');
   if (parts[0] !== '') return null;

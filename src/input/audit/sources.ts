@@ -123,7 +123,7 @@ export abstract class Source {
   abstract close(): void;
 
   protected ctx(fallbackUs: number): EntryContext {
-    return { coverage: this.rc.coverage, report: this.report, format: this.plan.format, fallbackUs, truncated: false };
+    return { coverage: this.rc.coverage, fallbackUs, truncated: false };
   }
 }
 
@@ -474,13 +474,8 @@ export class SortedSource extends Source {
     }
     try {
       const coverage = new AuditCoverage();
-      const scratch: EntryContext = {
-        coverage,
-        report: coverage.add(this.file, this.plan.format),
-        format: this.plan.format,
-        fallbackUs: NaN,
-        truncated: false,
-      };
+      coverage.add(this.file, this.plan.format);
+      const scratch: EntryContext = { coverage, fallbackUs: NaN, truncated: false };
       const ev = this.plan.of.entries.read(text, scratch);
       const t = ev?.stageTimestamp ?? ev?.requestReceivedTimestamp;
       return typeof t === 'string' ? timeUs(t) : Number.isFinite(scratch.fallbackUs) ? scratch.fallbackUs : NaN;

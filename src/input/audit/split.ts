@@ -220,14 +220,6 @@ interface Scan {
   then: 'entry' | 'skip';
 }
 
-/** What a document splitter reports when the content ends before the document does. */
-export interface CutDocument {
-  /** Where the content ends (absolute offset). */
-  at: number;
-  /** Entries handed out before it. */
-  entries: number;
-}
-
 export class DocumentSplitter {
   pos = 0;
   entries = 0;

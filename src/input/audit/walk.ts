@@ -17,7 +17,7 @@ export interface InputFile {
 }
 
 /** Names that are not audit logs whatever they hold. */
-export function notALog(name: string): boolean {
+function notALog(name: string): boolean {
   return name.endsWith('.audit_logs_listing') || /^readme(\.[a-z]+)?$/i.test(name) || /\.md$/i.test(name) || name.startsWith('.');
 }
 

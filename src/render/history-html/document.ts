@@ -12,7 +12,7 @@ import type { HistoryEvent } from '../../history/types.js';
 import type { PredictedHistory } from './prediction.js';
 
 /** Writes a page holds at most: a browser parses and lays out this many in a few seconds. */
-export const PAGE_MAX_EVENTS = 100_000;
+const PAGE_MAX_EVENTS = 100_000;
 
 /** What the page says when it holds only part of the document (null: all of it). */
 export interface PageSample {

@@ -61,7 +61,7 @@ export function verdictOf(e: HistoryEvent): Verdict | null {
 }
 
 /** What a stretch of a pod's bar shows: what the document says of its phase and readiness. */
-export type PodState = 'unknown' | 'Pending' | 'Running' | 'Succeeded' | 'Failed' | 'ready' | 'not-ready' | 'terminating';
+type PodState = 'unknown' | 'Pending' | 'Running' | 'Succeeded' | 'Failed' | 'ready' | 'not-ready' | 'terminating';
 
 export interface BarSegment {
   from: number;
@@ -82,7 +82,7 @@ export interface PodBar {
   segments: BarSegment[];
 }
 
-export type RowKind = 'deployment' | 'controller' | 'pod';
+type RowKind = 'deployment' | 'controller' | 'pod';
 
 export interface Row {
   kind: RowKind;

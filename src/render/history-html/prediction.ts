@@ -13,15 +13,15 @@ import { assumptionWords, changeWords, endWords } from '../rollout.js';
 import { plural } from '../text.js';
 
 /** Who the prediction's writes are by, in the names an audit log gives them. */
-export const DEPLOYMENT_CONTROLLER_USER = 'system:serviceaccount:kube-system:deployment-controller';
-export const REPLICASET_CONTROLLER_USER = 'system:serviceaccount:kube-system:replicaset-controller';
+const DEPLOYMENT_CONTROLLER_USER = 'system:serviceaccount:kube-system:deployment-controller';
+const REPLICASET_CONTROLLER_USER = 'system:serviceaccount:kube-system:replicaset-controller';
 /** The kubelet the assumptions stand for (the prediction places its new pods on no real node). */
 export const PREDICTED_KUBELET = 'system:node:predicted-node';
 /** The author of the change foreseen. */
-export const CHANGE_AUTHOR = 'you';
+const CHANGE_AUTHOR = 'you';
 
 /** What the page says of the prediction in its header: the change, the assumptions, the end. */
-export interface PredictionNote {
+interface PredictionNote {
   deployment: { namespace: string; name: string };
   /** The change in kubectl's words: `set image app=nginx:1.27`. */
   change: string;

@@ -110,7 +110,7 @@ export function ticks(s: Scale, minPx = 90): Tick[] {
 }
 
 /** The first position in `idx` (ascending by `timeOf`) whose time is at or after `t` (`after`: after `t`). */
-export function lowerBound(idx: readonly number[], timeOf: (i: number) => number, t: number, after = false): number {
+function lowerBound(idx: readonly number[], timeOf: (i: number) => number, t: number, after = false): number {
   let lo = 0;
   let hi = idx.length;
   while (lo < hi) {

@@ -12,7 +12,7 @@ import { isScalar, messageFields, protobufType, specialType, typeForKind, type F
 export const PROTOBUF = 'application/vnd.kubernetes.protobuf';
 
 /** The media types a create or update body may have, in the server's order (its 415 lists them). */
-export const BODY_MEDIA_TYPES = ['application/json', 'application/yaml', PROTOBUF];
+const BODY_MEDIA_TYPES = ['application/json', 'application/yaml', PROTOBUF];
 
 const PREFIX = Buffer.from([0x6b, 0x38, 0x73, 0x00]);
 
@@ -26,14 +26,14 @@ type Msg = Record<string, unknown>;
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
 /** errors.NewUnsupportedMediaType: the body's media type is not one the endpoint decodes. */
-export function unsupportedBodyMediaType(accepted: string[]): ApiError {
+function unsupportedBodyMediaType(accepted: string[]): ApiError {
   return new ApiError(
     failure(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: ${accepted.join(', ')}`),
   );
 }
 
 /** Whether the table can decode bodies of this kind (else protobuf is not offered for it). */
-export function decodesKind(k: BodyKind): boolean {
+function decodesKind(k: BodyKind): boolean {
   return typeForKind(k.apiVersion, k.kind) !== undefined;
 }
 

@@ -2,5 +2,5 @@
 // and the code reading it (schema.ts) both depend on it and not on each other.
 
 /** [json name, field number, type, flags?, protobuf name?]; see the header of types.generated.ts. */
-export type FieldRow = readonly [json: string, number: number, type: string, flags?: string, proto?: string];
+type FieldRow = readonly [json: string, number: number, type: string, flags?: string, proto?: string];
 export type MessageTable = Readonly<Record<string, readonly FieldRow[]>>;

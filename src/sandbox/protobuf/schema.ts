@@ -3,10 +3,7 @@
 // field validation or OpenAPI schemas). The facts live in types.generated.ts (made by
 // scripts/gen-protobuf-types.mjs from upstream's generated.proto); this module reads them.
 import protobuf from 'protobufjs/light.js';
-import type { FieldRow, MessageTable } from './rows.js';
 import { MESSAGES, ROOT_KINDS } from './types.generated.js';
-
-export type { FieldRow, MessageTable };
 
 export type ScalarType = 'string' | 'bool' | 'int32' | 'int64' | 'bytes';
 
@@ -47,7 +44,7 @@ export interface FieldDef {
 }
 
 /** What one JSON value of a field holds (one element for lists and maps). */
-export type JsonValueType =
+type JsonValueType =
   | { kind: 'string' }
   | { kind: 'boolean' }
   | { kind: 'integer'; format: 'int32' | 'int64' }

@@ -5,7 +5,7 @@
 import type { DeploymentDecision } from '../../core/deployment/types.js';
 import type { ExplainModel } from '../../core/explain-types.js';
 import type { Plan, PlanController } from '../../core/plan-types.js';
-import type { ControllerKind, Pod, ReplicaSet, ReplicationController } from '../../core/types.js';
+import type { ControllerKind, Pod, ReplicaSet, ReplicationController, Tombstone } from '../../core/types.js';
 import type { HistoryEvent, ReconcileHistory } from '../../history/types.js';
 import type { ActionOutcome } from '../../runtime/api.js';
 
@@ -91,7 +91,7 @@ export interface LogEntry {
   text: string;
 }
 
-export interface QueueStats {
+interface QueueStats {
   name: string; // replicaset | replicationmanager
   depth: number;
   inFlight: number;
@@ -164,4 +164,16 @@ export interface WatchFeed {
    * a recording is, `missing` saying what the session did not keep.
    */
   historyDocument?(events: HistoryEvent[], missing: string[]): ReconcileHistory;
+}
+
+/** The informers' tombstone (kept under this name for the dashboard's fakes). */
+export type TombstoneLike<T> = Tombstone<T>;
+
+/** The part of src/cluster/informer.ts's Informer the dashboard uses. */
+export interface InformerLike<T> {
+  cache: { list(): T[] };
+  addHandlers(h: { add?(obj: T): void; update?(oldObj: T, newObj: T): void; delete?(obj: T | TombstoneLike<T>): void }): void;
+  run(signal: AbortSignal): Promise<void>;
+  waitForSync(signal?: AbortSignal): Promise<void>;
+  hasSynced(): boolean;
 }

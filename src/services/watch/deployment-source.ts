@@ -4,8 +4,8 @@
 // the first list refused settles the source as unknown (403) or empty (404), and it stops there.
 
 import type { Connection } from '../../cluster/kubeconfig.js';
-import type { Deployment } from '../../core/deployment/types.js';
-import type { InformerLike } from './sources.js';
+import type { Deployment } from '../../core/types.js';
+import type { InformerLike } from './contract.js';
 
 /** What the first list of deployments.apps came to. */
 export type DeploymentsKnown = 'listing' | 'synced' | 'forbidden' | 'not-served';
@@ -14,7 +14,7 @@ export const DEPLOYMENTS_FORBIDDEN =
   "deployments: unknown (listing deployments.apps is forbidden): the watch shows nothing of the deployment controller's next sync; the ReplicaSets are watched as usual";
 
 /** Whether an informer's error is the API server refusing the list for good: 403, or 404 (the resource is not served). */
-export function refusal(e: Error): 'forbidden' | 'not-served' | null {
+function refusal(e: Error): 'forbidden' | 'not-served' | null {
   const status = (e as { status?: unknown }).status;
   const reason = (e as { reason?: unknown }).reason;
   if (reason === 'forbidden' || status === 403) return 'forbidden';

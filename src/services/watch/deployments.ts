@@ -6,7 +6,8 @@
 import { namespaceOf } from '../../core/controller.js';
 import { surgeWords, unavailableWords } from '../../core/deployment/arithmetic.js';
 import { decideDeployment } from '../../core/deployment/controller.js';
-import type { Deployment, DeploymentDecision } from '../../core/deployment/types.js';
+import type { DeploymentDecision } from '../../core/deployment/types.js';
+import type { Deployment, PodTemplateSpec, ReplicaSet, Snapshot } from '../../core/types.js';
 import {
   deploymentReplicas,
   maxSurge,
@@ -19,7 +20,6 @@ import {
 } from '../../core/deployment/util.js';
 import { controllerRef } from '../../core/pod.js';
 import { parseSelectorString } from '../../core/selector.js';
-import type { PodTemplateSpec, ReplicaSet, Snapshot } from '../../core/types.js';
 import type { Behaviour } from '../../core/versions.js';
 import { UserError } from '../../errors.js';
 import type { DeploymentReplicaSetView, DeploymentView } from './contract.js';
@@ -91,7 +91,7 @@ function viewOf(d: Deployment, decision: DeploymentDecision, inNamespace: readon
 }
 
 /** The strategy's numbers in words, as the decisions' messages say them. */
-export function arithmeticLines(d: Deployment): string[] {
+function arithmeticLines(d: Deployment): string[] {
   const lines: string[] = [];
   const type = strategyType(d);
   if (type === 'RollingUpdate') {

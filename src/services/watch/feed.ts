@@ -11,7 +11,7 @@ import { WatchSession } from './session.js';
 import type { WatchSource } from './sources.js';
 
 /** What a started source hands the session: the snapshots, and the controller's expectations in reconcile mode. */
-export interface OpenedSource extends Pick<FrameOptions, 'expectationsSatisfied' | 'expectationsPending'> {
+interface OpenedSource extends Pick<FrameOptions, 'expectationsSatisfied' | 'expectationsPending'> {
   source: WatchSource;
 }
 

@@ -9,9 +9,9 @@ import { oneLine } from '../../errors.js';
 import type { LogEntry, PlanFrame, WatchNews } from './contract.js';
 import type { WatchSource } from './sources.js';
 
-export const REPLAN_INTERVAL_MS = 100;
+const REPLAN_INTERVAL_MS = 100;
 /** The longest the session waits between plans when planning is slow. */
-export const MAX_REPLAN_INTERVAL_MS = 2000;
+const MAX_REPLAN_INTERVAL_MS = 2000;
 
 export interface SessionOptions {
   source: WatchSource;

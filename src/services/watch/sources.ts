@@ -5,11 +5,11 @@
 import type { InformerOptions } from '../../cluster/informer.js';
 import type { Connection } from '../../cluster/kubeconfig.js';
 import { CONTROLLER_KINDS, emptySnapshot, type ControllerKindInfo } from '../../core/controller.js';
-import type { Pod, ReplicaSet, ReplicationController, Snapshot, Tombstone } from '../../core/types.js';
-import type { LogLevel, WatchNews, WatchedObject } from './contract.js';
+import type { Pod, ReplicaSet, ReplicationController, Snapshot } from '../../core/types.js';
+import type { InformerLike, LogLevel, WatchNews, WatchedObject } from './contract.js';
 import type { DeploymentSource } from './deployment-source.js';
 
-export interface SourceListener {
+interface SourceListener {
   /** The snapshot changed (an informer event): re-plan soon. */
   changed(): void;
   log(level: LogLevel, text: string): void;
@@ -31,18 +31,6 @@ export function staticSource(snapshot: Snapshot): WatchSource {
     start: async () => {},
     snapshot: () => snapshot,
   };
-}
-
-/** The informers' tombstone (kept under this name for the dashboard's fakes). */
-export type TombstoneLike<T> = Tombstone<T>;
-
-/** The part of src/cluster/informer.ts's Informer the dashboard uses. */
-export interface InformerLike<T> {
-  cache: { list(): T[] };
-  addHandlers(h: { add?(obj: T): void; update?(oldObj: T, newObj: T): void; delete?(obj: T | TombstoneLike<T>): void }): void;
-  run(signal: AbortSignal): Promise<void>;
-  waitForSync(signal?: AbortSignal): Promise<void>;
-  hasSynced(): boolean;
 }
 
 /** pods, and the informer of each controller kind under its resource (replicasets, …); a kind without one is read as empty. */

@@ -3,9 +3,9 @@
 // *_test.go): their inputs and expected numbers, not their code.
 
 import { decideDeployment } from '../../../src/core/deployment/controller.js';
-import type { Deployment, DeploymentCondition, DeploymentDecision, IntOrString } from '../../../src/core/deployment/types.js';
+import type { DeploymentDecision } from '../../../src/core/deployment/types.js';
+import type { Deployment, DeploymentCondition, IntOrString, Pod, ReplicaSet } from '../../../src/core/types.js';
 import { DESIRED_REPLICAS_ANNOTATION, MAX_REPLICAS_ANNOTATION, REVISION_ANNOTATION } from '../../../src/core/deployment/util.js';
-import type { Pod, ReplicaSet } from '../../../src/core/types.js';
 import { ago, bh, NOW } from '../rules/helpers.js';
 
 export { ago, bh, NOW };

@@ -2,7 +2,7 @@
 // cleanupUnhealthyReplicas and scaleDownOldReplicaSetsForRollingUpdate, each through one sync of
 // a Deployment mid-rollout (old ReplicaSet revision 1 on nginx:1.26, new revision 2 on nginx:1.27).
 import { describe, expect, it } from 'vitest';
-import type { IntOrString } from '../../../src/core/deployment/types.js';
+import type { IntOrString } from '../../../src/core/types.js';
 import { REVISION_ANNOTATION } from '../../../src/core/deployment/util.js';
 import { acts, cond, decide, deploy, rs } from './helpers.js';
 

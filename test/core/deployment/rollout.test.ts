@@ -5,8 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { predictRollout, type RolloutInput, type RolloutResult } from '../../../src/core/deployment/rollout.js';
-import type { Deployment } from '../../../src/core/deployment/types.js';
-import type { Pod } from '../../../src/core/types.js';
+import type { Deployment, Pod } from '../../../src/core/types.js';
 import { bh, deploy, NOW, rs, type DeployOpts } from './helpers.js';
 import { pod } from '../rules/helpers.js';
 

@@ -2,9 +2,8 @@
 // cases), cleanupDeployment, paused Deployments, the new ReplicaSet created with its revision and
 // the Progressing condition written at once, a rollback's revision bump, deletion, empty selector.
 import { describe, expect, it } from 'vitest';
-import type { Deployment } from '../../../src/core/deployment/types.js';
+import type { Deployment, ReplicaSet } from '../../../src/core/types.js';
 import { REVISION_ANNOTATION, REVISION_HISTORY_ANNOTATION } from '../../../src/core/deployment/util.js';
-import type { ReplicaSet } from '../../../src/core/types.js';
 import { acts, ago, cond, decide, deploy, rs } from './helpers.js';
 
 /** TestScale: a Deployment resized from `from` to `to` (maxSurge and maxUnavailable 0, so surge 0). */

@@ -4,7 +4,7 @@
 // pkg/controller); the cases that hold for every minor run at each of 1.24 … 1.37, the ones that
 // changed run on both sides of the change.
 import { describe, expect, it } from 'vitest';
-import type { Deployment, DeploymentStatus, IntOrString } from '../../../src/core/deployment/types.js';
+import type { Deployment, DeploymentStatus, IntOrString, ReplicaSet } from '../../../src/core/types.js';
 import {
   atoiInt32,
   byRevision,
@@ -35,7 +35,6 @@ import {
   terminatingReplicaCount,
   getCondition,
 } from '../../../src/core/deployment/util.js';
-import type { ReplicaSet } from '../../../src/core/types.js';
 import { behaviourFor, NEWEST_MINOR, OLDEST_MINOR } from '../../../src/core/versions.js';
 import { deploy, rs } from './helpers.js';
 

@@ -5,8 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { requeueStuckDeployment, syncRolloutStatus } from '../../../src/core/deployment/progress.js';
 import { SyncRun } from '../../../src/core/deployment/sync-run.js';
-import type { Deployment, DeploymentCondition, DeploymentStatus } from '../../../src/core/deployment/types.js';
-import type { ReplicaSet } from '../../../src/core/types.js';
+import type { Deployment, DeploymentCondition, DeploymentStatus, ReplicaSet } from '../../../src/core/types.js';
 import { NEWEST_MINOR, OLDEST_MINOR } from '../../../src/core/versions.js';
 import { bh, deploy, rs } from './helpers.js';
 

@@ -10,8 +10,7 @@ import {
   scaleDownOldReplicaSetsForRollingUpdate,
 } from '../../../src/core/deployment/rolling.js';
 import { SyncRun } from '../../../src/core/deployment/sync-run.js';
-import type { IntOrString } from '../../../src/core/deployment/types.js';
-import type { ReplicaSet } from '../../../src/core/types.js';
+import type { IntOrString, ReplicaSet } from '../../../src/core/types.js';
 import { NEWEST_MINOR, OLDEST_MINOR } from '../../../src/core/versions.js';
 import { REVISION_ANNOTATION } from '../../../src/core/deployment/util.js';
 import { acts, bh, cond, decide, deploy, NOW, rs } from './helpers.js';

@@ -6,9 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { generateReplicaSetName } from '../../../src/core/deployment/hash.js';
 import { SyncRun } from '../../../src/core/deployment/sync-run.js';
 import { cleanupDeployment, scale } from '../../../src/core/deployment/sync.js';
-import type { Deployment } from '../../../src/core/deployment/types.js';
+import type { Deployment, ReplicaSet } from '../../../src/core/types.js';
 import { maxSurge, REVISION_ANNOTATION, setReplicasAnnotations } from '../../../src/core/deployment/util.js';
-import type { ReplicaSet } from '../../../src/core/types.js';
 import { NEWEST_MINOR, OLDEST_MINOR } from '../../../src/core/versions.js';
 import { bh, deploy, NOW, rs } from './helpers.js';
 

@@ -3,7 +3,7 @@
 // watch's start; other errors go on to the watch's log; once synced, each change re-plans.
 import { describe, expect, it } from 'vitest';
 import { ClusterError } from '../../../src/cluster/errors.js';
-import type { Deployment } from '../../../src/core/deployment/types.js';
+import type { Deployment } from '../../../src/core/types.js';
 import { DEPLOYMENTS_FORBIDDEN, DeploymentSource } from '../../../src/services/watch/deployment-source.js';
 import { informerSource } from '../../../src/services/watch/sources.js';
 import { syntheticSnapshot } from '../../ui/fixtures.js';

@@ -1,8 +1,7 @@
 // The watch tests' fakes: in-memory informers with the API the dashboard uses, and news worded
 // as the log pane words them.
 import type { Pod, ReplicaSet, ReplicationController, Snapshot } from '../../../src/core/types.js';
-import type { InformerLike, TombstoneLike } from '../../../src/services/watch/sources.js';
-import type { LogEntry, WatchNews } from '../../../src/services/watch/contract.js';
+import type { InformerLike, TombstoneLike, LogEntry, WatchNews } from '../../../src/services/watch/contract.js';
 import { newsEntry } from '../../../src/ui/news.js';
 
 /** News as the log pane words it (src/ui/news.ts): level and text, nothing for noise. */

@@ -29,7 +29,7 @@ function eventOfLogText(log: unknown, ctx: EntryContext): Record<string, any> | 
 const isAuditCategory = (c: unknown) => c === undefined || c === null || (typeof c === 'string' && c.toLowerCase().startsWith('kube-audit'));
 
 /** A diagnostic record (storage line or Event Hub record) as an Event; null for other categories. */
-export function eventOfRecord(text: string, ctx: EntryContext): Record<string, any> | null {
+function eventOfRecord(text: string, ctx: EntryContext): Record<string, any> | null {
   let r: any;
   try {
     r = JSON.parse(text);
@@ -72,7 +72,7 @@ function column(v: unknown, ctx: EntryContext, body = false): unknown {
 }
 
 /** A Log Analytics row (AKSAudit, AKSAuditAdmin or AzureDiagnostics) as an Event; null for other categories. */
-export function eventOfLogAnalyticsRow(text: string, ctx: EntryContext): Record<string, any> | null {
+function eventOfLogAnalyticsRow(text: string, ctx: EntryContext): Record<string, any> | null {
   let r: any;
   try {
     r = JSON.parse(text);
@@ -118,13 +118,13 @@ export function eventOfLogAnalyticsRow(text: string, ctx: EntryContext): Record<
 }
 
 /** A raw record certainly outside `f`: its `properties.log` told by escapedEventOutside. */
-export function recordOutside(b: Buffer, s: number, e: number, f: AuditFilter): boolean {
+function recordOutside(b: Buffer, s: number, e: number, f: AuditFilter): boolean {
   const v = valueAt(b, s, e, 'log');
   return v >= 0 && b[v] === 0x22 && escapedEventOutside(b, v + 1, e, f);
 }
 
 /** A raw Log Analytics row certainly outside `f`: its Stage or Verb column, or log_s. */
-export function rowOutside(b: Buffer, s: number, e: number, f: AuditFilter): boolean {
+function rowOutside(b: Buffer, s: number, e: number, f: AuditFilter): boolean {
   const log = valueAt(b, s, e, 'log_s');
   if (log >= 0) return b[log] === 0x22 && escapedEventOutside(b, log + 1, e, f);
   const stage = stringOf(b, s, e, 'Stage');

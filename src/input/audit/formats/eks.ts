@@ -18,7 +18,7 @@ import { METADATA_BODIES } from './kube-apiserver.js';
 const TRUNCATED = '[Truncated...]';
 
 /** The Event of a CloudWatch message, or null when it is not an audit Event. */
-export function eventOfMessage(msg: unknown, ctx: EntryContext): Record<string, any> | null {
+function eventOfMessage(msg: unknown, ctx: EntryContext): Record<string, any> | null {
   if (typeof msg !== 'string') return null;
   let text = msg;
   if (text.endsWith('\n')) text = text.trimEnd();
@@ -30,7 +30,7 @@ export function eventOfMessage(msg: unknown, ctx: EntryContext): Record<string, 
 }
 
 /** A CloudWatch event ({logStreamName?, timestamp, message, …}) as an Event. */
-export function eventOfCloudWatchEvent(text: string, ctx: EntryContext): Record<string, any> | null {
+function eventOfCloudWatchEvent(text: string, ctx: EntryContext): Record<string, any> | null {
   let el: any;
   try {
     el = JSON.parse(text);
@@ -44,11 +44,11 @@ export function eventOfCloudWatchEvent(text: string, ctx: EntryContext): Record<
 }
 
 /** An S3 export line's message (the prefix already read as the fallback time). */
-export function eventOfExportLine(text: string, ctx: EntryContext): Record<string, any> | null {
+function eventOfExportLine(text: string, ctx: EntryContext): Record<string, any> | null {
   return eventOfMessage(text, ctx);
 }
 
-export class InsightsError extends EntryError {}
+class InsightsError extends EntryError {}
 
 function fromFields(fields: Map<string, unknown>, ctx: EntryContext): Record<string, any> | null {
   const msg = fields.get('@message');
@@ -64,7 +64,7 @@ function fromFields(fields: Map<string, unknown>, ctx: EntryContext): Record<str
 }
 
 /** A Logs Insights row: get-query-results' [{field, value}, …], or the console's {"@timestamp", "@message", …}. */
-export function eventOfInsightsRow(text: string, ctx: EntryContext): Record<string, any> | null {
+function eventOfInsightsRow(text: string, ctx: EntryContext): Record<string, any> | null {
   let row: any;
   try {
     row = JSON.parse(text);
@@ -81,7 +81,7 @@ export function eventOfInsightsRow(text: string, ctx: EntryContext): Record<stri
 }
 
 /** A Logs Insights CSV record, given the header's columns. */
-export function eventOfInsightsCsv(fields: string[], header: string[], ctx: EntryContext): Record<string, any> | null {
+function eventOfInsightsCsv(fields: string[], header: string[], ctx: EntryContext): Record<string, any> | null {
   const m = new Map<string, unknown>();
   header.forEach((h, i) => {
     m.set(h, fields[i]);

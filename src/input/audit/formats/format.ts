@@ -41,7 +41,7 @@ export function memberString(m: Members, name: string): string | undefined {
 }
 
 /** How a file of an export is told from its first bytes (never from its name). */
-export interface Recognition {
+interface Recognition {
   /**
    * The exports' tests are asked in this order, lowest first: a test that another export's
    * entries pass too comes after that export's (kube-apiserver's Event, which every wrapper

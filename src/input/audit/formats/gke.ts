@@ -26,7 +26,7 @@ const DATA_ACCESS = 'gke-data-access';
  * upstream mapping of gRPC to HTTP), with OK read as 201 for a create, as kube-apiserver answers one.
  * Kubernetes' 409 Conflict (resourceVersion mismatch) is logged as 10 ABORTED; 422 Invalid as 3.
  */
-export function grpcToHttp(code: number, verb: string): number {
+function grpcToHttp(code: number, verb: string): number {
   switch (code) {
     case 0:
       return verb === 'create' ? 201 : 200;
@@ -59,7 +59,7 @@ export function grpcToHttp(code: number, verb: string): number {
 }
 
 /** objectRef from `resourceName` (`core/v1/namespaces/demo/pods/web-1`) and `methodName` (`io.k8s.core.v1.pods.status.patch`). */
-export function refOfResourceName(resourceName: unknown, method: string): ObjectRef | undefined {
+function refOfResourceName(resourceName: unknown, method: string): ObjectRef | undefined {
   if (typeof resourceName !== 'string' || resourceName === '') return undefined;
   const path = resourceName.split('/');
   const segs = method.split('.');
@@ -142,7 +142,7 @@ function eventOf(p: AuditLogParts, ctx: EntryContext): Record<string, any> {
 const isDataAccess = (logName: unknown) => typeof logName === 'string' && /(%2F|\/)data_access$/.test(logName);
 
 /** A LogEntry as an Event; null for entries that are not Kubernetes audit logs (other services in the export). */
-export function eventOfLogEntry(text: string, ctx: EntryContext): Record<string, any> | null {
+function eventOfLogEntry(text: string, ctx: EntryContext): Record<string, any> | null {
   let e: any;
   try {
     e = JSON.parse(text);
@@ -197,7 +197,7 @@ function labelsOf(v: unknown): Record<string, string> | undefined {
 }
 
 /** A row of a BigQuery sink's table (`bq query --format=json`) as an Event; null for other services. */
-export function eventOfBigQueryRow(text: string, ctx: EntryContext): Record<string, any> | null {
+function eventOfBigQueryRow(text: string, ctx: EntryContext): Record<string, any> | null {
   let r: any;
   try {
     r = JSON.parse(text);
@@ -233,7 +233,7 @@ export function eventOfBigQueryRow(text: string, ctx: EntryContext): Record<stri
  * one: AuditLog's methodName comes before the bodies in every layout, gcloud's sorted keys and
  * protojson's field order alike). Notes a Data Access entry on the way.
  */
-export function logEntryOutside(b: Buffer, s: number, e: number, f: AuditFilter, ctx: EntryContext): boolean {
+function logEntryOutside(b: Buffer, s: number, e: number, f: AuditFilter, ctx: EntryContext): boolean {
   const lim = Math.min(e, s + 16384);
   const method = stringOf(b, s, lim, 'methodName');
   if (!ctx.coverage.noted(DATA_ACCESS)) {

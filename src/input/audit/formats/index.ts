@@ -33,9 +33,6 @@ export const AUDIT_EXPORTS: AuditExport[] = [...BUILT_IN];
 /** The names, for --audit-log-format's choices. */
 export const AUDIT_FORMATS: readonly AuditFormat[] = BUILT_IN.map((x) => x.name);
 
-/** What each format is, in the words of the command that made it (for messages and --help). */
-export const FORMAT_DESCRIPTIONS = Object.fromEntries(BUILT_IN.map((x) => [x.name, x.description])) as Record<AuditFormat, string>;
-
 /** The export of that name (undefined for none). */
 export const exportOf = (name: string): AuditExport | undefined => AUDIT_EXPORTS.find((x) => x.name === name);
 

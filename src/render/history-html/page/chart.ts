@@ -12,9 +12,9 @@ import { STATE_COLOR, STATE_LABEL } from './style.js';
 
 export const ROW_H = 22;
 export const AXIS_H = 24;
-export const LABEL_W = 230;
+const LABEL_W = 230;
 /** Marks a row draws one by one; above, one a pixel column. */
-export const MAX_MARKS_PER_ROW = 600;
+const MAX_MARKS_PER_ROW = 600;
 
 export interface ChartView {
   model: TimelineModel;

@@ -62,7 +62,7 @@ function zoomBy(page: Page, factor: number, at?: number): void {
 }
 
 /** Selects a mark: its row scrolled into view, its time in the window, the panel filled. */
-export function select(page: Page, mark: number): void {
+function select(page: Page, mark: number): void {
   const { view } = page;
   if (mark < 0 || mark >= view.model.marks.length) return;
   view.selected = mark;
