@@ -31,7 +31,8 @@ export function rfc3339(ms: number = Date.now()): string {
 }
 
 // k8s.io/apiserver/pkg/storage/names: 5 characters from an alphabet without vowels and confusables.
-const NAME_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
+/** @public bench/gen-audit-log.mjs reads it from the build, where knip does not look. */
+export const NAME_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
 const MAX_GENERATED_NAME_PREFIX = 63 - 5;
 
 export function generateName(base: string): string {
