@@ -26,6 +26,18 @@ afterEach(async () => {
   sb = null;
 });
 
+/** A sandbox for one test: its directory, the controller API over it, and kubectl on its kubeconfig. */
+async function sandbox(options: Parameters<typeof startSandbox>[0], prefix: string) {
+  sb = await startSandbox(options);
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const kubeconfig = join(dir, 'config');
+  await sb.writeKubeconfig(kubeconfig);
+  const kc = new KubeConfig();
+  kc.loadFromString(sb.kubeconfig());
+  const kubectl = async (...args: string[]) => (await exec('kubectl', ['--kubeconfig', kubeconfig, ...args], { timeout: 60_000 })).stdout;
+  return { dir, api: new KubeControllerAPI(kc), kubectl, sandbox: sb };
+}
+
 type Call = { kind: DeploymentWrite['kind']; name: string; code: number };
 
 /** Each call of the deployment controller's API, by the write kind it carries out. */
@@ -58,14 +70,7 @@ const writeName = (w: DeploymentWrite, d: Deployment): string =>
 
 describe('the runtime carries out decision.writes, nothing else', () => {
   it('every sync of a rollout (create, set image, scale, an orphan adopted and released): the calls are the writes, in order', async () => {
-    sb = await startSandbox({ nodes: 2, kubelet: { scheduleDelayMs: 5, runDelayMs: 5, readyDelayMs: 10 } });
-    const dir = mkdtempSync(join(tmpdir(), 'rs-dwrites-'));
-    const kubeconfig = join(dir, 'config');
-    await sb.writeKubeconfig(kubeconfig);
-    const kc = new KubeConfig();
-    kc.loadFromString(sb.kubeconfig());
-    const api = new KubeControllerAPI(kc);
-    const kubectl = async (...args: string[]) => (await exec('kubectl', ['--kubeconfig', kubeconfig, ...args], { timeout: 60_000 })).stdout;
+    const { dir, api, kubectl } = await sandbox({ nodes: 2, kubelet: { scheduleDelayMs: 5, runDelayMs: 5, readyDelayMs: 10 } }, 'rs-dwrites-');
     const read = async () => {
       const d = JSON.parse(await kubectl('get', 'deployment', 'web', '-o', 'json')) as Deployment;
       const rss = JSON.parse(await kubectl('get', 'rs', '-o', 'json')).items as ReplicaSet[];
@@ -138,14 +143,7 @@ describe('the runtime carries out decision.writes, nothing else', () => {
   }, 180_000);
 
   it("a hash collision (the name taken by another's ReplicaSet): collisionCount is bumped, the sync errs, the next one creates under a new name", async () => {
-    sb = await startSandbox({ nodes: 1 });
-    const dir = mkdtempSync(join(tmpdir(), 'rs-dcollide-'));
-    const kubeconfig = join(dir, 'config');
-    await sb.writeKubeconfig(kubeconfig);
-    const kc = new KubeConfig();
-    kc.loadFromString(sb.kubeconfig());
-    const api = new KubeControllerAPI(kc);
-    const kubectl = async (...args: string[]) => (await exec('kubectl', ['--kubeconfig', kubeconfig, ...args], { timeout: 60_000 })).stdout;
+    const { dir, api, kubectl } = await sandbox({ nodes: 1 }, 'rs-dcollide-');
     await kubectl('create', 'deployment', 'web', '--image=nginx:1.27', '--replicas=1');
     const d0 = JSON.parse(await kubectl('get', 'deployment', 'web', '-o', 'json')) as Deployment;
     const taken = `web-${podTemplateHash(d0.spec.template, null)}`;
@@ -181,14 +179,7 @@ describe('the runtime carries out decision.writes, nothing else', () => {
   }, 120_000);
 
   it("a failed scale-down of an old ReplicaSet is swallowed, as upstream's reconcileOldReplicaSets does: the sync goes on to the status", async () => {
-    sb = await startSandbox({ nodes: 1 });
-    const dir = mkdtempSync(join(tmpdir(), 'rs-dswallow-'));
-    const kubeconfig = join(dir, 'config');
-    await sb.writeKubeconfig(kubeconfig);
-    const kc = new KubeConfig();
-    kc.loadFromString(sb.kubeconfig());
-    const api = new KubeControllerAPI(kc);
-    const kubectl = async (...args: string[]) => (await exec('kubectl', ['--kubeconfig', kubeconfig, ...args], { timeout: 60_000 })).stdout;
+    const { dir, api, kubectl } = await sandbox({ nodes: 1 }, 'rs-dswallow-');
     // an orphan ReplicaSet of another template: adopted, then scaled down from the cache's older copy (409)
     const labels = { app: 'web' };
     const old = { ...labels, 'pod-template-hash': 'old' };
@@ -244,16 +235,9 @@ describe('the runtime carries out decision.writes, nothing else', () => {
   }, 120_000);
 
   it('a create the API server refuses: Progressing False ReplicaSetCreateError in the status, the sync ends with the error', async () => {
-    sb = await startSandbox({ nodes: 1 });
-    const dir = mkdtempSync(join(tmpdir(), 'rs-dfail-'));
-    const kubeconfig = join(dir, 'config');
-    await sb.writeKubeconfig(kubeconfig);
-    const kc = new KubeConfig();
-    kc.loadFromString(sb.kubeconfig());
-    const api = new KubeControllerAPI(kc);
-    const kubectl = async (...args: string[]) => (await exec('kubectl', ['--kubeconfig', kubeconfig, ...args], { timeout: 60_000 })).stdout;
+    const { api, kubectl, sandbox: server } = await sandbox({ nodes: 1 }, 'rs-dfail-');
     await kubectl('create', 'deployment', 'web', '--image=nginx:1.27', '--replicas=1');
-    sb.faults.set({ verb: 'create', resource: 'replicasets', errorRate: 1, code: 500, count: 1 });
+    server.faults.set({ verb: 'create', resource: 'replicasets', errorRate: 1, code: 500, count: 1 });
     const d = JSON.parse(await kubectl('get', 'deployment', 'web', '-o', 'json')) as Deployment;
     const decision = decideDeployment({ deployment: d, replicaSets: [], pods: null, nowMs: Date.now(), behaviour: defaultBehaviour() });
     const result = await carryOutDeploymentWrites(api, d, [], decision);
