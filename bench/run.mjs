@@ -2,7 +2,7 @@
 // `npm run bench`: the speed goals of the project, measured in one run on this machine.
 //   node bench/run.mjs [--quick] [--only startup,snapshot,tables,history,timeline,planner,rollout,watch,input,controller] [--write docs/benchmarks.md]
 // `controller` (bench/controller.mjs) measures the sandbox, `reconcile` and `run` over HTTPS; its
-// own sections (sandbox, reconcile, run, memory, scale) can be named in --only alone, e.g.
+// own sections (sandbox, reconcile, run, memory, scale, deployment-rollout) can be named in --only alone, e.g.
 // `--only scale` for `run` scaling one ReplicaSet 0 → 500 → 0 with its writes counted.
 // Snapshots come from gen-snapshot.mjs (../shared/tools when it exists, else the vendored copy in
 // tools/) and are cached in .bench-cache/. Nothing here asserts on time: it reports numbers, and
@@ -516,7 +516,7 @@ if (want('input') && existsSync(join(root, 'bench', 'input.mjs'))) {
   log('\n### Reading snapshots: each reader in its own process (wall, CPU, peak RSS)');
   for (const line of await measureInput({ quick })) log(line);
 }
-const CONTROLLER_SECTIONS = ['sandbox', 'reconcile', 'run', 'memory', 'scale'];
+const CONTROLLER_SECTIONS = ['sandbox', 'reconcile', 'run', 'memory', 'scale', 'deployment-rollout'];
 const controllerOnly = only?.filter((s) => CONTROLLER_SECTIONS.includes(s)) ?? [];
 if (want('controller') || controllerOnly.length) {
   const metricsFile = join(tmpdir(), `rs-bench-controller-${process.pid}.json`);
@@ -645,6 +645,15 @@ function goalRows() {
       '`run` 0 → 500 → 0 at its defaults: about 1,000 pod writes (± 5%), a few dozen event writes (< 100), a handful of status writes (≤ 10)',
       `${pods} pod writes (${w.podCreates} creates, ${w.podDeletes} deletes, ${w.podPatches} patches), ${events} event writes (${w.eventCreates} creates, ${w.eventPatches} patches), ${w.statusUpdates} status updates, ${w.leaseWrites} lease writes; 500 ready in ${fmtMs(c.scale.phases.readyMs)}, back to 0 in ${fmtMs(c.scale.phases.zeroMs)}`,
       Math.abs(pods - 1000) <= 50 && events < 100 && w.statusUpdates <= 10,
+    );
+  }
+  if (c.deploymentRollout) {
+    const { made, implied } = c.deploymentRollout;
+    const keys = ['replicaSetCreates', 'replicaSetUpdates', 'replicaSetDeletes', 'podCreates', 'podDeletes'];
+    row(
+      "`run` rolls a 500-pod Deployment with no more writes than upstream's rules imply for the same rollout (ReplicaSet and pod writes; the rules foreseen by `explain deploy/web --image`)",
+      `ReplicaSets: ${made.replicaSetCreates} create, ${made.replicaSetUpdates} updates, ${made.replicaSetDeletes} deletes (rules: ${implied.replicaSetCreates}, ${implied.replicaSetUpdates}, ${implied.replicaSetDeletes}); pods: ${made.podCreates} creates, ${made.podDeletes} deletes (rules: ${implied.podCreates}, ${implied.podDeletes}); ${made.deploymentStatus} Deployment and ${made.replicaSetStatus} ReplicaSet status updates; complete in ${fmtMs(c.deploymentRollout.ms)}`,
+      keys.every((k) => made[k] <= implied[k]),
     );
   }
   if (c.memory)
