@@ -204,7 +204,9 @@ export function statusOnEarlierPods(
     if (!v.ok) continue;
     const view = `the pods before ${isoMs(t)}: the controller's view ${((at - t) / 1000).toFixed(3)} s before this write`;
     const behind = previous !== undefined && !opts.observedTimes && t <= previous.at;
-    if (behind && !times.some((t0) => t0 <= t && givesStatus(podsAt(t0), previous.status)))
+    // the previous status from pods no newer than these (newest first, as many as the window is searched)
+    const asOld = times.filter((t0) => t0 <= t).slice(0, MAX_EARLIER_STATES);
+    if (behind && !asOld.some((t0) => givesStatus(podsAt(t0), previous.status)))
       return {
         found: null,
         untried: `the rules write it from ${view}, and its previous status (${isoMs(previous.at)}) is what no pods as old as those give: its informer would have gone back, or lagged further than the log shows`,
