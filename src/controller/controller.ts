@@ -37,6 +37,17 @@ export interface ControllerLogger {
   v(level: number): { info(msg: string, fields?: Record<string, unknown>): void };
 }
 
+/**
+ * The object a delete event carries: itself, or a tombstone's last known state. null (logged, as
+ * upstream's "couldn't get object from tombstone") when it carries none.
+ */
+export function deletedObject<T extends { metadata?: unknown }>(obj: T | Tombstone<T>, log: ControllerLogger): T | null {
+  const o = 'tombstone' in obj ? obj.obj : obj;
+  if (o?.metadata) return o;
+  log.error('could not get object from tombstone', { obj });
+  return null;
+}
+
 export interface ControllerDeps {
   kind: ControllerKind;
   /** The registry entry of `kind` (default: CONTROLLER_KINDS's). */
@@ -143,11 +154,8 @@ export class ReplicaSetController {
   };
 
   deleteController = (obj: ControllerObject | Tombstone<ControllerObject>): void => {
-    const c = 'tombstone' in obj ? obj.obj : obj;
-    if (!c?.metadata) {
-      this.deps.log.error('could not get object from tombstone', { obj });
-      return;
-    }
+    const c = deletedObject(obj, this.deps.log);
+    if (!c) return;
     const key = this.keyOf(c);
     this.deps.log.v(4).info(`Deleting ${this.deps.kind}`, { key });
     this.expectations.deleteExpectations(key);
@@ -201,11 +209,8 @@ export class ReplicaSetController {
   };
 
   deletePod = (obj: Pod | Tombstone<Pod>): void => {
-    const pod = 'tombstone' in obj ? obj.obj : obj;
-    if (!pod?.metadata) {
-      this.deps.log.error('could not get object from tombstone', { obj });
-      return;
-    }
+    const pod = deletedObject(obj, this.deps.log);
+    if (!pod) return;
     const ref = controllerRef(pod);
     if (!ref) return;
     const c = this.resolveControllerRef(namespaceOf(pod), ref);

@@ -15,7 +15,7 @@ import type { Clock } from '../runtime/clock.js';
 import { defaultControllerRateLimiter } from '../runtime/rate-limiter.js';
 import { WorkQueue } from '../runtime/workqueue.js';
 import { runWorker, type WorkerState } from '../runtime/worker.js';
-import type { ControllerLogger } from './controller.js';
+import { type ControllerLogger, deletedObject } from './controller.js';
 import { carryOutDeploymentWrites, type DeploymentSyncResult, type DeploymentWriteOutcome } from './deployment-sync.js';
 import { metaNamespaceKey } from '../core/object-key.js';
 
@@ -113,11 +113,8 @@ export class DeploymentController {
   };
 
   deleteDeployment = (obj: Deployment | Tombstone<Deployment>): void => {
-    const d = 'tombstone' in obj ? obj.obj : obj;
-    if (!d?.metadata) {
-      this.deps.log.error('could not get object from tombstone', { obj });
-      return;
-    }
+    const d = deletedObject(obj, this.deps.log);
+    if (!d) return;
     this.deps.log.v(4).info('Deleting deployment', { deployment: keyOf(d) });
     this.enqueue(d);
   };
@@ -156,11 +153,8 @@ export class DeploymentController {
   };
 
   deleteReplicaSet = (obj: ReplicaSet | Tombstone<ReplicaSet>): void => {
-    const rs = 'tombstone' in obj ? obj.obj : obj;
-    if (!rs?.metadata) {
-      this.deps.log.error('could not get object from tombstone', { obj });
-      return;
-    }
+    const rs = deletedObject(obj, this.deps.log);
+    if (!rs) return;
     const ref = controllerRef(rs);
     if (!ref) return;
     const d = this.resolveControllerRef(nsOf(rs), ref);
@@ -169,11 +163,8 @@ export class DeploymentController {
 
   /** deletePod: a Recreate Deployment whose old pods are all gone may now create its new ReplicaSet. */
   deletePod = (obj: Pod | Tombstone<Pod>): void => {
-    const pod = 'tombstone' in obj ? obj.obj : obj;
-    if (!pod?.metadata) {
-      this.deps.log.error('could not get object from tombstone', { obj });
-      return;
-    }
+    const pod = deletedObject(obj, this.deps.log);
+    if (!pod) return;
     const d = this.deploymentForPod(pod);
     if (d?.spec.strategy?.type !== 'Recreate') return;
     // getPodMapForDeployment: the pods of the Deployment's ReplicaSets, by their controller's uid
