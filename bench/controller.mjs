@@ -330,25 +330,13 @@ if (want('memory')) {
   await sb.close();
 }
 
-// ---- run: one ReplicaSet 0 → 500 → 0, its writes counted in the audit log ----------------------
 /**
- * `run` at its default flags against a sandbox with the `sandbox` command's default kubelet (3
- * nodes: pods are scheduled, run and turn Ready on their own), one ReplicaSet scaled 0 → 500 → 0
- * through its scale subresource. The writes are counted in the sandbox's audit file (every entry,
- * none dropped) by the CLI's User-Agent; the phases are timed from the bench's scale request to
- * the ReplicaSet's status (polled) and to the writes' audit times.
+ * The bench's own client of the sandbox: one kept-alive connection, JSON in and out, with a
+ * User-Agent that is not the CLI's, so its requests are not counted as `run`'s.
  */
-async function measureScale() {
+async function benchClient(sb) {
   const { request, Agent } = await import('node:https');
-  const { readFileSync, rmSync } = await import('node:fs');
-  const { countWrites, parseAuditLines, byUserAgent, CLI_USER_AGENT } = await import('./audit-count.mjs');
-  const dir = mkdtempSync(join(tmpdir(), 'rs-bench-scale-'));
-  const auditFile = join(dir, 'audit.jsonl');
-  const sb = await startSandbox({ nodes: 3, auditLog: auditFile });
-  const kubeconfig = join(dir, 'config');
-  await sb.writeKubeconfig(kubeconfig);
   const agent = new Agent({ keepAlive: true, maxSockets: 1, ca: sb.ca });
-  // not the CLI's User-Agent: the bench's own requests are not counted as `run`'s
   const call = (method, path, body, contentType = 'application/json') =>
     new Promise((resolve, reject) => {
       const req = request(
@@ -366,6 +354,36 @@ async function measureScale() {
       req.on('error', reject);
       req.end(body === undefined ? undefined : JSON.stringify(body));
     });
+  return { call, close: () => agent.destroy() };
+}
+
+/** Resolves once `run` (the CLI's User-Agent) has written nothing to `sb` for quietMs: the time of its last write. */
+async function runQuiet(sb, countWrites, isRun, quietMs = 3000) {
+  for (;;) {
+    let last = 0;
+    for (const e of sb.audit()) if (isRun(e) && countWrites([e], isRun).total) last = Math.max(last, Date.parse(e.time));
+    if (last && Date.now() - last >= quietMs) return last;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+// ---- run: one ReplicaSet 0 → 500 → 0, its writes counted in the audit log ----------------------
+/**
+ * `run` at its default flags against a sandbox with the `sandbox` command's default kubelet (3
+ * nodes: pods are scheduled, run and turn Ready on their own), one ReplicaSet scaled 0 → 500 → 0
+ * through its scale subresource. The writes are counted in the sandbox's audit file (every entry,
+ * none dropped) by the CLI's User-Agent; the phases are timed from the bench's scale request to
+ * the ReplicaSet's status (polled) and to the writes' audit times.
+ */
+async function measureScale() {
+  const { readFileSync, rmSync } = await import('node:fs');
+  const { countWrites, parseAuditLines, byUserAgent, CLI_USER_AGENT } = await import('./audit-count.mjs');
+  const dir = mkdtempSync(join(tmpdir(), 'rs-bench-scale-'));
+  const auditFile = join(dir, 'audit.jsonl');
+  const sb = await startSandbox({ nodes: 3, auditLog: auditFile });
+  const kubeconfig = join(dir, 'config');
+  await sb.writeKubeconfig(kubeconfig);
+  const { call, close } = await benchClient(sb);
   const rsPath = '/apis/apps/v1/namespaces/default/replicasets/scaled';
   const scale = (replicas) => call('PATCH', `${rsPath}/scale`, { spec: { replicas } }, 'application/merge-patch+json');
   const labels = { app: 'scaled' };
@@ -376,11 +394,6 @@ async function measureScale() {
     spec: { replicas: 0, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'c', image: 'x' }] } } },
   });
   const isRun = byUserAgent(CLI_USER_AGENT);
-  const lastRunWrite = () => {
-    let last = 0;
-    for (const e of sb.audit()) if (isRun(e) && countWrites([e], isRun).total) last = Math.max(last, Date.parse(e.time));
-    return last;
-  };
   /** Polls the ReplicaSet until `done(rs)`; the time it first held. */
   const until = async (what, done, limitMs = 600_000) => {
     const start = performance.now();
@@ -391,14 +404,8 @@ async function measureScale() {
       await new Promise((r) => setTimeout(r, 50));
     }
   };
-  /** Until `run` has written nothing for quietMs (its trailing events and status updates). */
-  const quiet = async (quietMs = 3000) => {
-    for (;;) {
-      const last = lastRunWrite();
-      if (last && Date.now() - last >= quietMs) return last;
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  };
+  /** Until `run` has written nothing for a while (its trailing events and status updates). */
+  const quiet = () => runQuiet(sb, countWrites, isRun);
 
   // `run` at its defaults: no --kube-api-qps, --kube-api-burst, --workers or --burst-replicas
   const child = spawn(process.execPath, [runJs, 'run', '-n', 'default', '--kubeconfig', kubeconfig], { stdio: ['ignore', 'ignore', 'pipe'] });
@@ -429,7 +436,7 @@ async function measureScale() {
   const { code, signal } = await exited;
   // Ctrl-C: 130 as a shell expects (0 before rs-reconcile made it so)
   if (code !== 130 && code !== 0 && signal !== 'SIGINT') throw new Error(`run exited ${code ?? signal} after SIGINT: ${err}`);
-  agent.destroy();
+  close();
   await sb.close(); // flushes the audit file: every entry is in it now
   const entries = parseAuditLines(readFileSync(auditFile, 'utf8'));
   rmSync(dir, { recursive: true, force: true });
@@ -494,7 +501,6 @@ if (want('scale')) {
  * same cluster just before the change, with the sandbox's kubelet as its assumptions.
  */
 async function measureDeploymentRollout() {
-  const { request, Agent } = await import('node:https');
   const { readFileSync, rmSync } = await import('node:fs');
   const { execFile } = await import('node:child_process');
   const { promisify } = await import('node:util');
@@ -504,24 +510,7 @@ async function measureDeploymentRollout() {
   const sb = await startSandbox({ nodes: 3, auditLog: auditFile });
   const kubeconfig = join(dir, 'config');
   await sb.writeKubeconfig(kubeconfig);
-  const agent = new Agent({ keepAlive: true, maxSockets: 1, ca: sb.ca });
-  const call = (method, path, body, contentType = 'application/json') =>
-    new Promise((resolve, reject) => {
-      const req = request(
-        `${sb.url}${path}`,
-        { method, agent, headers: { Authorization: `Bearer ${sb.token}`, 'User-Agent': 'rs-reconcile-bench', 'Content-Type': contentType } },
-        (res) => {
-          let text = '';
-          res.setEncoding('utf8');
-          res.on('data', (d) => (text += d));
-          res.on('end', () =>
-            res.statusCode < 300 ? resolve(JSON.parse(text)) : reject(new Error(`${method} ${path}: ${res.statusCode} ${text.slice(0, 300)}`)),
-          );
-        },
-      );
-      req.on('error', reject);
-      req.end(body === undefined ? undefined : JSON.stringify(body));
-    });
+  const { call, close } = await benchClient(sb);
   const path = '/apis/apps/v1/namespaces/default/deployments/web';
   const labels = { app: 'web' };
   const template = (image) => ({ metadata: { labels }, spec: { containers: [{ name: 'c', image }] } });
@@ -547,14 +536,7 @@ async function measureDeploymentRollout() {
     }
   };
   const isRun = byUserAgent(CLI_USER_AGENT);
-  const quiet = async (quietMs = 3000) => {
-    for (;;) {
-      let last = 0;
-      for (const e of sb.audit()) if (isRun(e) && countWrites([e], isRun).total) last = Math.max(last, Date.parse(e.time));
-      if (last && Date.now() - last >= quietMs) return last;
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  };
+  const quiet = () => runQuiet(sb, countWrites, isRun);
   const child = spawn(process.execPath, [runJs, 'run', '-n', 'default', '--kubeconfig', kubeconfig], { stdio: ['ignore', 'ignore', 'pipe'] });
   let err = '';
   child.stderr.on('data', (d) => (err = (err + d).slice(-4000)));
@@ -595,7 +577,7 @@ async function measureDeploymentRollout() {
   await quiet();
   child.kill('SIGINT');
   await exited;
-  agent.destroy();
+  close();
   await sb.close();
   const entries = parseAuditLines(readFileSync(auditFile, 'utf8')).filter((e) => Date.parse(e.time) >= wall0 && isRun(e) && e.code < 300);
   rmSync(dir, { recursive: true, force: true });
