@@ -82,6 +82,12 @@ export interface Behaviour {
   deploymentPodMap: 'owner-index' | 'selector';
   /** generateReplicaSetName (v1.34+): the Deployment's name is cut so `<name>-<hash>` fits 253 characters. */
   replicaSetNameTruncated: boolean;
+  /**
+   * The deployment controller's ScalingReplicaSet Event on a scale (scaleReplicaSet): 'to' "Scaled
+   * up replica set X to 3" (1.24), 'to-from' "… to 3 from 1" (1.25–1.31), 'from-to' "… from 1 to
+   * 3" (1.32+, whose create says "from 0 to 3" too; before, a create says "… to 3").
+   */
+  scalingEventWording: 'to' | 'to-from' | 'from-to';
 }
 
 export type VersionResult = { ok: true; minor: number } | { ok: false; error: string };
@@ -243,6 +249,7 @@ export function behaviourFor(minor: number, overrides: Readonly<Record<string, b
       replicasAnnotations: minor >= 32 ? 'non-negative-int32' : 'atoi',
       deploymentPodMap: minor >= 36 ? 'owner-index' : 'selector',
       replicaSetNameTruncated: minor >= 34,
+      scalingEventWording: minor >= 32 ? 'from-to' : minor >= 25 ? 'to-from' : 'to',
     },
     warnings,
   };
