@@ -156,7 +156,7 @@ function liteOclifPatchPlugin() {
  * for the module would not do: esbuild's interop copies a CommonJS module's properties on import,
  * which loads it.) `constants` is node:fs's own object, already loaded.
  */
-async function lazyBuiltinsPlugin() {
+async function lazyBuiltinsPlugin(root) {
   const fsp = await import('node:fs/promises');
   const fns = Object.keys(fsp).filter((k) => k !== 'default' && typeof fsp[k] === 'function' && /^[A-Za-z_$][\w$]*$/.test(k));
   const others = Object.keys(fsp).filter((k) => k !== 'default' && !fns.includes(k));
@@ -178,7 +178,17 @@ async function lazyBuiltinsPlugin() {
       `for (const k of ${JSON.stringify(keys)}) Object.defineProperty(exports, k, { enumerable: true, get: () => load()[k] });`,
     ].join('\n');
   }
-  const objectFilter = new RegExp(`^(node:)?(${LAZY_OBJECTS.join('|')})$`);
+  // node:tty (it loads node:net, perf's observers and diagnostics_channel: about 2 ms) for the
+  // question chalk asks when it is evaluated, tty.isatty(1) and (2): src/cli/stdio.ts's isPlainFd
+  // tells a file, a pipe or /dev/null (no terminal) from its fstat; anything else asks node:tty
+  const ttyKeys = Object.keys(createRequire(import.meta.url)('node:tty')).filter((k) => k !== 'isatty');
+  objects.tty = [
+    "let m;\nconst load = () => (m ??= require('node:tty'));",
+    `const { isPlainFd } = require(${JSON.stringify(join(root, 'src', 'cli', 'stdio.ts'))});`,
+    'exports.isatty = (fd) => ((fd === 1 || fd === 2) && isPlainFd(fd) ? false : load().isatty(fd));',
+    `for (const k of ${JSON.stringify(ttyKeys)}) Object.defineProperty(exports, k, { enumerable: true, get: () => load()[k] });`,
+  ].join('\n');
+  const objectFilter = new RegExp(`^(node:)?(${[...LAZY_OBJECTS, 'tty'].join('|')})$`);
   return {
     name: 'rs-lazy-builtins',
     setup(b) {
@@ -189,7 +199,7 @@ async function lazyBuiltinsPlugin() {
       b.onResolve({ filter: objectFilter }, (a) =>
         a.namespace === 'rs-lazy-object' ? { path: a.path, external: true } : { path: a.path.replace(/^node:/, ''), namespace: 'rs-lazy-object' },
       );
-      b.onLoad({ filter: /.*/, namespace: 'rs-lazy-object' }, (a) => ({ contents: objects[a.path], loader: 'js' }));
+      b.onLoad({ filter: /.*/, namespace: 'rs-lazy-object' }, (a) => ({ contents: objects[a.path], loader: 'js', resolveDir: root }));
     },
   };
 }
@@ -364,7 +374,14 @@ export async function buildSingleFile({ root, out, manifest, pkg, plugins, exter
     jsx: 'automatic',
     external,
     logLevel: 'error',
-    plugins: [entryPlugin(root, manifest, slimPkg), litePlugin(root), await lazyBuiltinsPlugin(), topLevelAwaitPlugin(), liteOclifPatchPlugin(), ...plugins],
+    plugins: [
+      entryPlugin(root, manifest, slimPkg),
+      litePlugin(root),
+      await lazyBuiltinsPlugin(root),
+      topLevelAwaitPlugin(),
+      liteOclifPatchPlugin(),
+      ...plugins,
+    ],
   };
   const found = new Set();
   const ascii = (f) => asciiOnly(join(out, f));

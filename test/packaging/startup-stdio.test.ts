@@ -63,11 +63,9 @@ function builtinsLoaded(argv: string[], stdio: 'pipe' | 'ignore' | number): stri
 }
 
 describe('diff and explain on a file, a pipe, /dev/null', () => {
-  // (node:tty and node:net are loaded: chalk asks tty.isatty when it is evaluated, and the patch that
-  // spared them saved under a tenth of a start: docs/startup.md)
-  const AVOIDED = /^(stream|internal\/streams\/|perf_hooks$|fs\/promises$|internal\/fs\/promises$|readline|internal\/readline\/)/;
+  const AVOIDED = /^(stream|internal\/streams\/|tty$|net$|perf_hooks$|internal\/perf\/|fs\/promises$|internal\/fs\/promises$|readline|internal\/readline\/)/;
 
-  it('load neither the streams, node:perf_hooks nor node:fs/promises', () => {
+  it('load neither the streams, node:tty, node:perf_hooks nor node:fs/promises', () => {
     const out = join(tempDir('rs-stdio-'), 'out.txt');
     for (const argv of [DIFF, EXPLAIN]) {
       for (const stdio of ['pipe', 'ignore', 'file'] as const) {
