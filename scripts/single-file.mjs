@@ -178,7 +178,7 @@ async function lazyBuiltinsPlugin(root) {
       `for (const k of ${JSON.stringify(keys)}) Object.defineProperty(exports, k, { enumerable: true, get: () => load()[k] });`,
     ].join('\n');
   }
-  // node:tty (it loads node:net, perf's observers and diagnostics_channel: about 2 ms) for the
+  // node:tty (it loads node:net, perf's observers and diagnostics_channel) for the
   // question chalk asks when it is evaluated, tty.isatty(1) and (2): src/cli/stdio.ts's isPlainFd
   // tells a file, a pipe or /dev/null (no terminal) from its fstat; anything else asks node:tty
   const ttyKeys = Object.keys(createRequire(import.meta.url)('node:tty')).filter((k) => k !== 'isatty');
