@@ -83,7 +83,7 @@ describe('npm pack', () => {
   });
 
   it('declares the three executables', () => {
-    // CommonJS entries (no ESM loader at start-up), which leave oclif's path to bin/run.js
+    // CommonJS entries (no ESM loader at start-up); bin/run.js is the checkout's way into the same file
     expect(pkg.bin).toEqual({ 'kubectl-rs_reconcile': 'bin/run.cjs', 'rs-reconcile': 'bin/run.cjs', 'kubectl_complete-rs_reconcile': 'bin/complete.cjs' });
     for (const f of Object.values(pkg.bin) as string[]) expect(readFileSync(join(ROOT, f), 'utf8').startsWith('#!/usr/bin/env node\n')).toBe(true);
   });
