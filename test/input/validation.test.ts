@@ -381,19 +381,23 @@ describe('object errors', () => {
 
 describe('YAML syntax errors', () => {
   it.each([
-    ['bad indentation', 'a:\n  b: 1\n c: 2\n', 'error parsing snap.yaml: invalid YAML: All mapping items must start at the same column (line 3, column 1)'],
-    ['unterminated quote', 'kind: "Pod\n', 'error parsing snap.yaml: invalid YAML: Missing closing "quote (line 2, column 1)'],
+    ['bad indentation', 'a:\n  b: 1\n c: 2\n', 'error parsing snap.yaml: invalid YAML: bad indentation of a mapping entry (line 3, column 2)'],
     [
-      'nested mapping on one line',
-      'kind: a: b\n',
-      'error parsing snap.yaml: invalid YAML: Nested mappings are not allowed in compact mappings (line 1, column 7)',
+      'unterminated quote',
+      'kind: "Pod\n',
+      'error parsing snap.yaml: invalid YAML: unexpected end of the stream within a double quoted scalar (line 2, column 1)',
     ],
-    ['tab indentation', 'kind: Pod\nmetadata:\n\tname: x\n', 'error parsing snap.yaml: invalid YAML: Tabs are not allowed as indentation (line 3, column 1)'],
-    ['alias to nothing', 'kind: *nope\n', 'error parsing snap.yaml: invalid YAML: Unresolved alias (the anchor must be set before the alias): nope (line 1)'],
+    ['nested mapping on one line', 'kind: a: b\n', 'error parsing snap.yaml: invalid YAML: bad indentation of a mapping entry (line 1, column 8)'],
+    [
+      'tab indentation',
+      'kind: Pod\nmetadata:\n\tname: x\n',
+      'error parsing snap.yaml: invalid YAML: tab characters must not be used in indentation (line 3, column 1)',
+    ],
+    ['alias to nothing', 'kind: *nope\n', 'error parsing snap.yaml: invalid YAML: unidentified alias "nope" (line 1, column 12)'],
     [
       'error in a later document',
       'kind: Service\nmetadata: {name: s}\n---\nkind: [\n',
-      'error parsing snap.yaml: invalid YAML: Flow sequence in block collection must be sufficiently indented and end with a ] (line 5, column 1)',
+      'error parsing snap.yaml: invalid YAML: unexpected end of the stream within a flow collection (line 5, column 1)',
     ],
   ])('%s', (_label, text, message) => {
     expect(errorOf(text)).toBe(message);
