@@ -18,7 +18,7 @@
 import { createRequire } from 'node:module';
 import type * as JsYaml from 'js-yaml';
 
-import { fileParseError, type UserError } from '../errors.js';
+import { fileParseError, yamlParseError, type YamlSyntaxError } from '../errors.js';
 import { duplicateFieldError } from './ingest.js';
 import type { Path } from './objects.js';
 
@@ -166,14 +166,6 @@ export class YamlLineIndex {
   }
 }
 
-/** js-yaml's error as one line: the reason, and its line and column in the file. */
-function syntaxError(file: string, e: unknown): UserError {
-  const err = e as JsYaml.YAMLException;
-  const reason = err.reason ?? (e instanceof Error ? e.message : String(e));
-  const at = err.mark ? { line: err.mark.line + 1, column: err.mark.column + 1 } : {};
-  return fileParseError(file, `invalid YAML: ${reason}`, at);
-}
-
 /** True when walking `value` visits more than `limit` nodes (each shared value once per reference). */
 function expandsBeyond(value: unknown, limit: number): boolean {
   let visits = 0;
@@ -200,13 +192,13 @@ export function readYamlDocuments(text: string, file: string): unknown[] {
   try {
     docs = jsyaml.loadAll(text, undefined, { schema });
   } catch (e) {
-    if ((e as JsYaml.YAMLException).reason?.startsWith('duplicated mapping key')) {
+    if ((e as YamlSyntaxError).reason?.startsWith('duplicated mapping key')) {
       for (const tree of lineTrees(text)) {
         const dup = duplicateKey(tree);
         if (dup) throw duplicateFieldError(file, dup.line, dup.path);
       }
     }
-    throw syntaxError(file, e);
+    throw yamlParseError(file, e as YamlSyntaxError);
   }
   if (text.includes('*') && ALIAS.test(text) && expandsBeyond(docs, text.length + 1)) {
     throw fileParseError(file, 'invalid YAML: aliases expand to more nodes than the text holds (an alias bomb?)');

@@ -3,14 +3,11 @@ import { describe, expect, it } from 'vitest';
 
 import {
   findDuplicateKey,
-  guessValueEnd,
   JsonScanError,
   lineColumnAt,
   locateJsonPath,
   readKey,
   skipValue,
-  skipWhitespace,
-  validateJsonValue,
 } from '../../src/input/json-scan.js';
 
 import { serialize, whitespaceArb } from './helpers.js';
@@ -55,149 +52,6 @@ describe('readKey', () => {
     expect(readKey(b, 0, 7)).toBe('plain');
     expect(readKey(b, 8, 25)).toBe('esc"apedü');
     expect(readKey(b, 26, b.length)).toBe('ü');
-  });
-});
-
-describe('guessValueEnd', () => {
-  it('guesses pretty-printed values from the indentation of their closing line', () => {
-    const text = JSON.stringify({ items: [{ a: { b: [1, 2] } }, { c: 'd' }] }, null, 2);
-    const b = buf(text);
-    const first = text.indexOf('{', 1 + text.indexOf('['));
-    const end = guessValueEnd(b, first, b.length);
-    expect(JSON.parse(text.slice(first, end))).toEqual({ a: { b: [1, 2] } });
-  });
-
-  it('guesses values written one per line', () => {
-    const text = '[\n  {"a": 1},\r\n  {"b": [2]}  \n]';
-    const b = buf(text);
-    expect(text.slice(4, guessValueEnd(b, 4, b.length))).toBe('{"a": 1}');
-    const second = text.indexOf('{"b"');
-    expect(text.slice(second, guessValueEnd(b, second, b.length))).toBe('{"b": [2]}');
-  });
-
-  it('gives no guess for a value that does not open its line, or too far away', () => {
-    const b = buf('[{"a": 1}, {"b": 2}]');
-    expect(guessValueEnd(b, 1, b.length)).toBe(-1);
-    expect(guessValueEnd(b, 11, b.length)).toBe(-1);
-    const pretty = buf(JSON.stringify({ a: 'x'.repeat(100) }, null, 2));
-    expect(guessValueEnd(pretty, 0, pretty.length, false, 50)).toBe(-1);
-    expect(guessValueEnd(pretty, 0, pretty.length, true)).toBe(-1);
-    expect(guessValueEnd(pretty, 0, pretty.length)).toBe(pretty.length);
-  });
-
-  it('is always right when the guessed slice parses (the reader relies on it)', () => {
-    fc.assert(
-      fc.property(fc.array(fc.jsonValue({ maxDepth: 3 }), { maxLength: 5 }), whitespaceArb(), (values, ws) => {
-        const text = serialize(values, ws);
-        const b = buf(text);
-        // Each element start: its guess either fails to parse or ends exactly where skipValue says.
-        let i = skipWhitespace(b, 1, b.length);
-        while (b[i] !== 0x5d) {
-          const end = skipValue(b, i, b.length);
-          const guess = guessValueEnd(b, i, b.length);
-          if (guess > 0) {
-            let parsed = true;
-            try {
-              JSON.parse(b.toString('utf8', i, guess));
-            } catch {
-              parsed = false;
-            }
-            if (parsed) expect(guess).toBe(end);
-          }
-          i = skipWhitespace(b, end, b.length);
-          if (b[i] === 0x2c) i = skipWhitespace(b, i + 1, b.length);
-        }
-      }),
-    );
-  });
-});
-
-describe('validateJsonValue', () => {
-  it.each([
-    ['{"a": 1,}', 8, "expected a property name in double quotes, got '}'"],
-    ['[1 2]', 3, "expected ',' or ']' after an array element, got '2'"],
-    ['{"a" 1}', 5, "expected ':' after a property name, got '1'"],
-    ['{"a": nul}', 6, 'invalid literal (expected null)'],
-    ['{"a": truex}', 10, "unexpected 'x' after true"],
-    ['-', 0, 'invalid number'],
-    ['1.', 0, 'invalid number'],
-    ['1e', 0, 'invalid number'],
-    ['012', 0, 'invalid number (leading zero)'],
-    ['"\\u12g4"', 1, 'invalid \\u escape in string'],
-    ['"\\x"', 1, 'invalid escape in string'],
-    ['"a\nb"', 2, 'a line break inside a string (must be escaped)'],
-    ['"abc', 0, 'unterminated string'],
-    ['[', 1, 'unexpected end of input'],
-    ['', 0, 'unexpected end of input'],
-    ['{"a": @}', 6, "unexpected '@'"],
-    ['\u0001', 0, 'unexpected control character 0x01'],
-  ])('%j fails at %i: %s', (text, offset, reason) => {
-    expect(validateJsonValue(buf(text), 0)).toEqual({ offset, reason });
-  });
-
-  it('accepts what JSON.parse accepts, and returns the end', () => {
-    fc.assert(
-      fc.property(fc.jsonValue(), fc.constantFrom(0, 2, '\t'), (value, indent) => {
-        const text = JSON.stringify(value, null, indent);
-        expect(validateJsonValue(buf(`  ${text}  `), 0)).toEqual({ end: Buffer.byteLength(text) + 2 });
-      }),
-    );
-  });
-
-  it('agrees with JSON.parse on garbled input', () => {
-    const alphabet = [
-      '{',
-      '}',
-      '[',
-      ']',
-      '"',
-      '\\',
-      ',',
-      ':',
-      ' ',
-      '\n',
-      '0',
-      '1',
-      '-',
-      '.',
-      'e',
-      'E',
-      '+',
-      't',
-      'r',
-      'u',
-      'n',
-      'l',
-      'f',
-      'a',
-      's',
-      'x',
-      'u',
-      'ü',
-    ];
-    const garbled = fc.oneof(
-      fc.string({ unit: fc.constantFrom(...alphabet), maxLength: 30 }),
-      fc.tuple(fc.jsonValue({ maxDepth: 2 }), fc.nat(), fc.constantFrom(...alphabet, '')).map(([v, at, ch]) => {
-        const text = JSON.stringify(v);
-        const k = at % (text.length + 1);
-        return text.slice(0, k) + ch + text.slice(k + 1);
-      }),
-    );
-    fc.assert(
-      fc.property(garbled, (text) => {
-        let valid = true;
-        try {
-          JSON.parse(text);
-        } catch {
-          valid = false;
-        }
-        const b = buf(text);
-        const r = validateJsonValue(b, 0);
-        const whole = 'end' in r && skipWhitespace(b, r.end, b.length) === b.length;
-        expect(whole).toBe(valid);
-      }),
-      { numRuns: 2000 },
-    );
   });
 });
 
