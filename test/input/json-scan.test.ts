@@ -1,16 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
-import {
-  findDuplicateKey,
-  JsonScanError,
-  lineColumnAt,
-  locateJsonPath,
-  readKey,
-  skipValue,
-} from '../../src/input/json-scan.js';
-
-import { serialize, whitespaceArb } from './helpers.js';
+import { findDuplicateKey, JsonScanError, lineColumnAt, locateJsonPath, readKey, skipValue } from '../../src/input/json-scan.js';
 
 const buf = (s: string) => Buffer.from(s, 'utf8');
 

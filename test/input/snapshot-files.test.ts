@@ -493,7 +493,9 @@ describe('progress', () => {
     });
     try {
       // over the 4 MiB below which a document is parsed whole: read item by item
-      const items = Array.from({ length: 50 }, (_, i) => pod(`p-${i}`, { metadata: { name: `p-${i}`, namespace: 'default', uid: `uid-${i}`, annotations: { padding: 'x'.repeat(100_000) } } }));
+      const items = Array.from({ length: 50 }, (_, i) =>
+        pod(`p-${i}`, { metadata: { name: `p-${i}`, namespace: 'default', uid: `uid-${i}`, annotations: { padding: 'x'.repeat(100_000) } } }),
+      );
       const file = await write('progress/steps.json', JSON.stringify(list(items), null, 2));
       let turns = 0;
       let running = true;
