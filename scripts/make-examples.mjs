@@ -146,7 +146,8 @@ function containerState(phase, created) {
 function write(file, comment, items) {
   const doc = { apiVersion: 'v1', kind: 'List', metadata: { resourceVersion: '' }, items };
   const text =
-    `# ${comment.split('\n').join('\n# ')}\n# Evaluate with: --now 2026-01-01T00:00:00Z\n` + dump(doc, { schema: CORE_SCHEMA, lineWidth: -1, noRefs: true, quotingType: '"' });
+    `# ${comment.split('\n').join('\n# ')}\n# Evaluate with: --now 2026-01-01T00:00:00Z\n` +
+    dump(doc, { schema: CORE_SCHEMA, lineWidth: -1, noRefs: true, quotingType: '"' });
   writeFileSync(join(out, file), text);
 }
 
