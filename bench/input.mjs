@@ -35,20 +35,6 @@ const READERS = {
       return r.snapshot.pods.length + r.snapshot.controllers.ReplicaSet.length;
     };
   },
-  // The hand-written block reader (src/input/yaml-fast.ts), item by item as the loader calls it.
-  'yaml-fast': async () => {
-    const { parseBlockYaml, BAIL } = await import(distUrl('input/yaml-fast.js'));
-    const { splitYamlList } = await import(distUrl('input/yaml-list.js'));
-    return async (file) => {
-      const text = readFileSync(file, 'utf8');
-      let n = 0;
-      for (const item of splitYamlList(text)?.items ?? []) {
-        if (parseBlockYaml(text, item.start, item.end) === BAIL) throw new Error('not read by yaml-fast');
-        n++;
-      }
-      return n;
-    };
-  },
   'js-yaml': async () => {
     const jsyaml = createRequire(join(root, 'package.json'))('js-yaml');
     return async (file) => jsyaml.load(readFileSync(file, 'utf8'), { schema: jsyaml.CORE_SCHEMA }).items.length;
@@ -63,7 +49,7 @@ const READERS = {
 /** Which readers are measured on which style (the yaml package only on the smaller inputs: it takes minutes). */
 const PLAN = [
   ['JSON', 'json', ['rs-reconcile', 'JSON.parse']],
-  ['block YAML', 'block.yaml', ['rs-reconcile', 'yaml-fast', 'js-yaml', 'yaml']],
+  ['block YAML', 'block.yaml', ['rs-reconcile', 'js-yaml', 'yaml']],
   ['flow YAML', 'flow.yaml', ['rs-reconcile', 'js-yaml', 'yaml']],
 ];
 const YAML_PACKAGE_MAX_OBJECTS = 12_000;

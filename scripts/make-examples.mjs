@@ -5,7 +5,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { stringify } from 'yaml';
+import { CORE_SCHEMA, dump } from 'js-yaml';
 
 const out = join(dirname(fileURLToPath(import.meta.url)), '..', 'examples');
 const NOW = Date.parse('2026-01-01T00:00:00Z');
@@ -146,7 +146,8 @@ function containerState(phase, created) {
 function write(file, comment, items) {
   const doc = { apiVersion: 'v1', kind: 'List', metadata: { resourceVersion: '' }, items };
   const text =
-    `# ${comment.split('\n').join('\n# ')}\n# Evaluate with: --now 2026-01-01T00:00:00Z\n` + stringify(doc, { lineWidth: 0, aliasDuplicateObjects: false });
+    `# ${comment.split('\n').join('\n# ')}\n# Evaluate with: --now 2026-01-01T00:00:00Z\n` +
+    dump(doc, { schema: CORE_SCHEMA, lineWidth: -1, noRefs: true, quotingType: '"' });
   writeFileSync(join(out, file), text);
 }
 

@@ -29,7 +29,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, wri
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { stringify } from 'yaml';
+import { CORE_SCHEMA, dump } from 'js-yaml';
 import { buildSea } from './sea.mjs';
 
 // built by `npm run build`, which `npm run release` runs first
@@ -294,7 +294,7 @@ const plugin = {
 mkdirSync(dirname(manifestPath), { recursive: true });
 writeFileSync(
   manifestPath,
-  `# krew plugin manifest, written by scripts/release.mjs (npm run release): do not edit the sha256 by hand.\n${stringify(plugin, { lineWidth: 0 })}`,
+  `# krew plugin manifest, written by scripts/release.mjs (npm run release): do not edit the sha256 by hand.\n${dump(plugin, { schema: CORE_SCHEMA, lineWidth: -1, noRefs: true, quotingType: '"' })}`,
 );
 
 if (!argv.includes('--quiet')) {

@@ -292,8 +292,7 @@ function asciiOnly(file) {
 
 /**
  * Packages the hot commands never run (the Kubernetes client, ink/React, protobufjs, prom-client) or
- * rarely (yaml and js-yaml: the small examples go through the own fast reader; oclif's ejs and
- * spinners), kept out of main.cjs in heavy.cjs: main.cjs stays about a
+ * rarely (yaml; oclif's ejs and spinners), kept out of main.cjs in heavy.cjs: main.cjs stays about a
  * fifth of the whole, and a start reads, deserialises and evaluates only that (the Kubernetes
  * client alone is 1.9 MB; React's reconciler 0.8 MB). React and ink must be one copy for both
  * files, so every import of them from main.cjs goes to heavy.cjs.
@@ -309,7 +308,6 @@ export const HEAVY = [
   'prom-client',
   'yaml',
   'yaml/*',
-  'js-yaml',
   'cli-spinners',
   'ejs',
 ];

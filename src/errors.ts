@@ -66,20 +66,17 @@ export function fileParseError(path: string, reason: string, at: FilePosition = 
   return new UserError(`error parsing ${path}: ${oneLine(reason).replace(/:\s*$/, '')}${where}`);
 }
 
-/** What the `yaml` package reports of a syntax error (its message has a caret excerpt under it). */
+/** What js-yaml reports of a syntax error (its message has a caret excerpt under it; `mark` is 0-based). */
 export interface YamlSyntaxError {
   message: string;
-  linePos?: ReadonlyArray<{ line: number; col: number }>;
+  reason?: string;
+  mark?: { line: number; column: number };
 }
 
-/**
- * A YAML syntax error as one line: the reason without the excerpt and its "at line L, column C",
- * which goes in the parentheses. `firstLine`: where the text parsed starts in the file.
- */
-export function yamlParseError(path: string, e: YamlSyntaxError, firstLine = 1): UserError {
-  const reason = oneLine(e.message).replace(/ at line \d+, column \d+:?\s*$/, '');
-  const pos = e.linePos?.[0];
-  return fileParseError(path, `invalid YAML: ${reason}`, pos ? { line: pos.line + firstLine - 1, column: pos.col } : {});
+/** A YAML syntax error as one line: the reason, and its line and column in the file. */
+export function yamlParseError(path: string, e: YamlSyntaxError): UserError {
+  const at = e.mark ? { line: e.mark.line + 1, column: e.mark.column + 1 } : {};
+  return fileParseError(path, `invalid YAML: ${e.reason ?? oneLine(e.message)}`, at);
 }
 
 /**

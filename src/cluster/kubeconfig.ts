@@ -18,13 +18,12 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import YAML from 'yaml';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { UserError, oneLine } from '../errors.js';
 import { ClusterKubeConfig, type TransportLimits } from './http.js';
 import { ExecAuthenticator, type ExecCredentialPlugin, type ExecIO } from './exec-credential.js';
 import { parseDurationMs } from '../core/duration.js';
-import { kubeconfigFiles } from './kubeconfig-files.js';
+import { kubeconfigFiles, parseKubeconfigYaml } from './kubeconfig-files.js';
 import { applyClusterFlags, applyInClusterFlags, applyUserFlags, hasUserFlags, impersonation, type ConnectionFlags } from './config-overrides.js';
 import { TokenFileAuthenticator, checkServerTls, prepareCredentials, readToken } from './credentials.js';
 import { isObj } from '../core/guards.js';
@@ -95,23 +94,6 @@ export function formatTimeout(ms: number): string {
 // ---------------------------------------------------------------------------------------------
 // Loading files
 
-/**
- * kubectl decodes YAML into typed Go structs: `name: y` or `namespace: 1234` stay strings there,
- * where a plain YAML 1.1 or 1.2 parse would make a boolean or a number. So every scalar is read
- * as a string (the failsafe schema), a plain null/~/empty becomes null, and the few boolean
- * fields are converted by goBool.
- */
-function parseYaml(text: string): unknown {
-  const doc = YAML.parseDocument(text, { schema: 'failsafe', uniqueKeys: false });
-  if (doc.errors.length > 0) throw doc.errors[0];
-  YAML.visit(doc, {
-    Scalar(_key, node) {
-      if (node.type === 'PLAIN' && /^(~|null|Null|NULL|)$/.test(String(node.value))) node.value = null;
-    },
-  });
-  return doc.toJS();
-}
-
 function resolvePath(dir: string, value: unknown): unknown {
   return typeof value === 'string' && value !== '' && !path.isAbsolute(value) ? path.join(dir, value) : value;
 }
@@ -141,7 +123,7 @@ function loadFile(file: string, mustExist: boolean): RawConfig | null {
   }
   let doc: unknown;
   try {
-    doc = parseYaml(text);
+    doc = parseKubeconfigYaml(text);
   } catch (err) {
     throw new UserError(`error loading config file "${file}": ${oneLine(err)}`);
   }

@@ -2,8 +2,7 @@
 // manifest when it can (words.ts), else looks names up (names.ts, the kubeconfig through
 // src/cluster) within a time limit. Every failure is silent: no candidates.
 
-import { kubeconfigNames, type QuickYaml } from '../cluster/kubeconfig-files.js';
-import { BAIL, parseBlockYaml } from '../input/yaml-fast.js';
+import { kubeconfigNames } from '../cluster/kubeconfig-files.js';
 import { controllerCandidates, controllerNames, liveNamespaces, type ControllerSpellings, type LookupIO } from './names.js';
 import { analyze, Directive, lastValue, NAME_OF_TYPE_ARG, staticCandidates, startsWith, type Candidate, type CommandSpec } from './words.js';
 
@@ -13,19 +12,6 @@ export interface CompleteIO extends LookupIO {
   /** How controller types are spelled (needed only for controller names). */
   spellings: ControllerSpellings;
 }
-
-/**
- * The project's reader of the YAML kubectl writes (what it accepts it reads as `yaml` does), so a
- * TAB on --context, --cluster or --user reads a kubectl-written kubeconfig without loading `yaml`.
- */
-const quickYaml: QuickYaml = (text) => {
-  try {
-    const doc = parseBlockYaml(text);
-    return doc === BAIL ? undefined : { doc };
-  } catch {
-    return undefined;
-  }
-};
 
 /** Whether a word is a TYPE of controllers (rs, replicasets.apps, deploy…) in kubectl's spelling. */
 function isControllerType(word: string, spell: CompleteIO['spellings']): boolean {
@@ -51,12 +37,7 @@ export async function complete(
       const values =
         name === 'namespace' || name === 'leader-elect-namespace'
           ? await liveNamespaces(need.context, io)
-          : kubeconfigNames(
-              name === 'context' ? 'contexts' : name === 'cluster' ? 'clusters' : 'users',
-              lastValue(need.context, 'kubeconfig'),
-              io.env,
-              quickYaml,
-            );
+          : kubeconfigNames(name === 'context' ? 'contexts' : name === 'cluster' ? 'clusters' : 'users', lastValue(need.context, 'kubeconfig'), io.env);
       return values.map((v) => ({ value: need.insertPrefix + v })).filter(startsWith(need.insertPrefix + need.prefix));
     }
     if (need.kind === 'arg') {

@@ -1,16 +1,12 @@
-// Byte-level JSON scanning for large snapshots.
+// Byte-level JSON scanning for large snapshots: the one item splitter.
 //
 // `kubectl get … -o json` on a big cluster prints hundreds of megabytes. Parsing that with one
 // JSON.parse builds the whole tree (every volume, every container status) before anything can
-// be dropped, which costs seconds and gigabytes. Instead the reader walks the raw bytes of each
-// document's top-level members, and hands each element of `items` to JSON.parse alone, keeping a
-// slim projection of it. Element boundaries come from the layout when it gives them away
-// (`guessValueEnd`, checked by the parse), else from a tight scan that tracks only strings,
-// escapes and nesting depth (`skipValue`).
-//
-// The scanner is deliberately not a validator: each slice it hands out is validated by
-// JSON.parse. When anything fails, `validateJsonValue` (a strict, slow, byte-level grammar check)
-// finds the exact offset and a short reason for the error message.
+// be dropped. Instead the reader walks the raw bytes of each document's top-level members, and
+// hands each element of `items` to JSON.parse alone, keeping a slim projection of it. Element
+// boundaries come from a tight scan that tracks only strings, escapes and nesting depth
+// (`skipValue`). The scanner is not a validator: each slice it hands out is validated by
+// JSON.parse, whose message names the problem and its position.
 
 const SP = 0x20;
 const TAB = 0x09;
@@ -103,64 +99,9 @@ export function skipValue(b: Uint8Array, i: number, n: number): number {
   if (c === QUOTE) return skipString(b, i, n);
   let j = i;
   while (j < n && !isDelimiter(b[j])) j++;
-  if (j === i) throw new JsonScanError(i, i < n ? 'unexpected character' : 'unexpected end of input');
+  if (j === i)
+    throw new JsonScanError(i, i >= n ? 'unexpected end of input' : b[i] < 0x80 ? `unexpected '${String.fromCharCode(b[i])}'` : 'unexpected character');
   return j;
-}
-
-const MAX_GUESS_BYTES = 16 * 1024 * 1024;
-let closingPatternCache = Buffer.alloc(0);
-
-/** `\n` + the indentation at `b[indentStart, indentStart + indentLength)` + the closing bracket. */
-function closingPattern(b: Buffer, indentStart: number, indentLength: number, close: number): Buffer {
-  const c = closingPatternCache;
-  if (c.length === indentLength + 2 && c[indentLength + 1] === close && b.compare(c, 1, indentLength + 1, indentStart, indentStart + indentLength) === 0) {
-    return c;
-  }
-  const pattern = Buffer.alloc(indentLength + 2);
-  pattern[0] = LF;
-  b.copy(pattern, 1, indentStart, indentStart + indentLength);
-  pattern[indentLength + 1] = close;
-  closingPatternCache = pattern;
-  return pattern;
-}
-
-/**
- * A guess, from the layout alone, at the end of the object or array starting at `s`; -1 when the
- * layout gives no hint. It only looks at values that open their line, either written on one line
- * (NDJSON, `jq -c`, one item per line) or, with `lineOnly` false, pretty-printed (kubectl, jq,
- * JSON.stringify with an indent), where a value ends on the first later line that holds its
- * closing bracket at the indentation of its opening line. A raw line break never occurs inside a
- * JSON string, so a line always starts outside of one.
- *
- * Callers must check the guess by parsing the slice: a slice that parses as one value starting at
- * `s` necessarily ends where that value ends, so a parsed guess is always right. This saves the
- * byte-by-byte scan of every element of a big list. A guess spans at most `maxBytes`; as a
- * search may run to the end of the buffer when the layout is not what it looks like, callers
- * should stop guessing after a miss.
- */
-export function guessValueEnd(b: Buffer, s: number, n: number, lineOnly = false, maxBytes = MAX_GUESS_BYTES): number {
-  const open = b[s];
-  const close = open === LBRACE ? RBRACE : open === LBRACKET ? RBRACKET : 0;
-  if (close === 0) return -1;
-  let p = s - 1;
-  while (p >= 0 && (b[p] === SP || b[p] === TAB)) p--;
-  if (p >= 0 && b[p] !== LF) return -1;
-  const indentStart = p + 1;
-  let lineEnd = b.indexOf(LF, s);
-  if (lineEnd < 0 || lineEnd > n) lineEnd = n;
-  let e = lineEnd;
-  while (e > s && (b[e - 1] === SP || b[e - 1] === TAB || b[e - 1] === CR)) e--;
-  if (b[e - 1] === COMMA) {
-    e--;
-    while (e > s && (b[e - 1] === SP || b[e - 1] === TAB || b[e - 1] === CR)) e--;
-  }
-  if (e - 1 > s) return b[e - 1] === close && e - s <= maxBytes ? e : -1; // one value on one line
-  if (lineOnly || lineEnd === n) return -1;
-  const pattern = closingPattern(b, indentStart, s - indentStart, close);
-  const at = b.indexOf(pattern, lineEnd);
-  if (at < 0 || at + pattern.length > n) return -1;
-  const end = at + pattern.length;
-  return end - s <= maxBytes ? end : -1;
 }
 
 /** A property name: `b[start]` and `b[end - 1]` are its quotes. */
@@ -183,202 +124,6 @@ export function readKey(b: Uint8Array, start: number, end: number): string {
 
 // ---------------------------------------------------------------------------------------------
 // Strict validation (error path only)
-
-export interface JsonSyntaxProblem {
-  offset: number;
-  reason: string;
-}
-
-function isDigit(c: number): boolean {
-  return c >= 0x30 && c <= 0x39;
-}
-
-function isHex(c: number): boolean {
-  return isDigit(c) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66);
-}
-
-/** Shows the character at `i` for an error message: `'x'`, or a name for invisible ones. */
-function describeCharAt(b: Uint8Array, i: number): string {
-  if (i >= b.length) return 'end of input';
-  const c = b[i];
-  if (c === LF) return 'a line break';
-  if (c === CR) return 'a carriage return';
-  if (c === TAB) return 'a tab';
-  if (c < 0x20 || c === 0x7f) return `control character 0x${c.toString(16).padStart(2, '0')}`;
-  if (c < 0x80) return `'${String.fromCharCode(c)}'`;
-  const ch = Buffer.from(b.buffer, b.byteOffset + i, Math.min(4, b.length - i)).toString('utf8')[0];
-  return `'${ch}'`;
-}
-
-const LITERALS: Array<[number, string]> = [
-  [0x74, 'true'],
-  [0x66, 'false'],
-  [0x6e, 'null'],
-];
-
-/**
- * Strictly validates one JSON value starting at or after `i` (leading whitespace skipped).
- * Returns the offset after the value, or the first problem found. Iterative, so deep nesting
- * cannot overflow the stack.
- */
-export function validateJsonValue(b: Uint8Array, i: number, n = b.length): { end: number } | JsonSyntaxProblem {
-  const stack: number[] = []; // LBRACE or LBRACKET
-  const problem = (offset: number, reason: string): JsonSyntaxProblem => ({ offset, reason });
-  // States: expecting a value, or having just finished one.
-  let expectValue = true;
-  for (;;) {
-    if (expectValue) {
-      i = skipWhitespace(b, i, n);
-      if (i >= n) return problem(i, 'unexpected end of input');
-      const c = b[i];
-      if (c === LBRACE) {
-        stack.push(LBRACE);
-        i = skipWhitespace(b, i + 1, n);
-        if (b[i] === RBRACE) {
-          stack.pop();
-          i++;
-          expectValue = false;
-          continue;
-        }
-        const k = validateKey(b, i, n);
-        if ('reason' in k) return k;
-        i = k.end;
-        continue;
-      }
-      if (c === LBRACKET) {
-        stack.push(LBRACKET);
-        i = skipWhitespace(b, i + 1, n);
-        if (b[i] === RBRACKET) {
-          stack.pop();
-          i++;
-          expectValue = false;
-        }
-        continue;
-      }
-      const end = validateScalar(b, i, n);
-      if (typeof end !== 'number') return end;
-      i = end;
-      expectValue = false;
-      continue;
-    }
-    // After a value.
-    if (stack.length === 0) return { end: i };
-    i = skipWhitespace(b, i, n);
-    const top = stack[stack.length - 1];
-    const c = b[i];
-    if (i >= n) return problem(i, 'unexpected end of input');
-    if (top === LBRACE) {
-      if (c === COMMA) {
-        const k = validateKey(b, skipWhitespace(b, i + 1, n), n);
-        if ('reason' in k) return k;
-        i = k.end;
-        expectValue = true;
-      } else if (c === RBRACE) {
-        stack.pop();
-        i++;
-      } else {
-        return problem(i, `expected ',' or '}' after a property value, got ${describeCharAt(b, i)}`);
-      }
-    } else if (c === COMMA) {
-      i++;
-      expectValue = true;
-    } else if (c === RBRACKET) {
-      stack.pop();
-      i++;
-    } else {
-      return problem(i, `expected ',' or ']' after an array element, got ${describeCharAt(b, i)}`);
-    }
-  }
-}
-
-/** A string, number or literal at `i`: the offset after it, or the problem. */
-function validateScalar(b: Uint8Array, i: number, n: number): number | JsonSyntaxProblem {
-  const c = b[i];
-  if (c === QUOTE) {
-    const s = validateString(b, i, n);
-    return 'reason' in s ? s : s.end;
-  }
-  if (c === 0x2d || isDigit(c)) {
-    const num = validateNumber(b, i, n);
-    return 'reason' in num ? num : num.end;
-  }
-  const lit = LITERALS.find(([first]) => first === c);
-  if (!lit) return { offset: i, reason: `unexpected ${describeCharAt(b, i)}` };
-  const word = lit[1];
-  for (let k = 0; k < word.length; k++) {
-    if (b[i + k] !== word.charCodeAt(k)) return { offset: i, reason: `invalid literal (expected ${word})` };
-  }
-  if (i + word.length < n && !isDelimiter(b[i + word.length])) {
-    return { offset: i + word.length, reason: `unexpected ${describeCharAt(b, i + word.length)} after ${word}` };
-  }
-  return i + word.length;
-}
-
-/** A property name and its colon, at `i`; returns the offset of the value after the colon. */
-function validateKey(b: Uint8Array, i: number, n: number): { end: number } | JsonSyntaxProblem {
-  if (i >= n) return { offset: i, reason: 'unexpected end of input' };
-  if (b[i] !== QUOTE) {
-    return { offset: i, reason: `expected a property name in double quotes, got ${describeCharAt(b, i)}` };
-  }
-  const s = validateString(b, i, n);
-  if ('reason' in s) return s;
-  const j = skipWhitespace(b, s.end, n);
-  if (b[j] !== COLON) return { offset: j, reason: `expected ':' after a property name, got ${describeCharAt(b, j)}` };
-  return { end: j + 1 };
-}
-
-function validateString(b: Uint8Array, i: number, n: number): { end: number } | JsonSyntaxProblem {
-  const start = i;
-  i++;
-  while (i < n) {
-    const c = b[i];
-    if (c === QUOTE) return { end: i + 1 };
-    if (c < 0x20) return { offset: i, reason: `${describeCharAt(b, i)} inside a string (must be escaped)` };
-    if (c === BACKSLASH) {
-      const e = b[i + 1];
-      if (e === 0x75) {
-        for (let k = 2; k < 6; k++) {
-          if (!isHex(b[i + k])) return { offset: i, reason: 'invalid \\u escape in string' };
-        }
-        i += 6;
-        continue;
-      }
-      // " \ / b f n r t
-      if (e === QUOTE || e === BACKSLASH || e === 0x2f || e === 0x62 || e === 0x66 || e === 0x6e || e === 0x72 || e === 0x74) {
-        i += 2;
-        continue;
-      }
-      return { offset: i, reason: `invalid escape in string` };
-    }
-    i++;
-  }
-  return { offset: start, reason: 'unterminated string' };
-}
-
-function validateNumber(b: Uint8Array, i: number, n: number): { end: number } | JsonSyntaxProblem {
-  const start = i;
-  if (b[i] === 0x2d) i++;
-  if (i >= n || !isDigit(b[i])) return { offset: start, reason: 'invalid number' };
-  if (b[i] === 0x30) {
-    i++;
-    if (i < n && isDigit(b[i])) return { offset: start, reason: 'invalid number (leading zero)' };
-  } else {
-    while (i < n && isDigit(b[i])) i++;
-  }
-  if (b[i] === 0x2e) {
-    i++;
-    if (i >= n || !isDigit(b[i])) return { offset: start, reason: 'invalid number' };
-    while (i < n && isDigit(b[i])) i++;
-  }
-  if (b[i] === 0x65 || b[i] === 0x45) {
-    i++;
-    if (b[i] === 0x2b || b[i] === 0x2d) i++;
-    if (i >= n || !isDigit(b[i])) return { offset: start, reason: 'invalid number' };
-    while (i < n && isDigit(b[i])) i++;
-  }
-  if (i < n && !isDelimiter(b[i])) return { offset: i, reason: `unexpected ${describeCharAt(b, i)} in a number` };
-  return { end: i };
-}
 
 // ---------------------------------------------------------------------------------------------
 // Locations

@@ -1,5 +1,6 @@
-// Reading JSON snapshots without building the whole tree: one JSON.parse per element of each
-// document's `items`, each element checked, slimmed and dropped before the next.
+// Reading JSON snapshots without building the whole tree: a document up to 4 MiB is one
+// JSON.parse; a bigger one is split by json-scan.ts, one JSON.parse per element of its `items`,
+// each element checked, slimmed and dropped before the next.
 //
 // A stream may hold several documents (NDJSON, or objects one after another, which kubectl's
 // decoder accepts too). kubectl prints `kind: List` *after* `items` (its keys are sorted), so the
@@ -25,19 +26,7 @@ import {
   type Sink,
   type Steps,
 } from './ingest.js';
-import {
-  findDuplicateKey,
-  guessValueEnd,
-  JsonScanError,
-  lineColumnAt,
-  locateJsonPath,
-  readKey,
-  skipString,
-  skipValue,
-  skipWhitespace,
-  validateJsonValue,
-  type JsonSyntaxProblem,
-} from './json-scan.js';
+import { findDuplicateKey, JsonScanError, lineColumnAt, locateJsonPath, readKey, skipString, skipValue, skipWhitespace } from './json-scan.js';
 import { isMapping, type Path } from './objects.js';
 
 const QUOTE = 0x22;
@@ -48,8 +37,13 @@ const RBRACE = 0x7d;
 const LBRACKET = 0x5b;
 const RBRACKET = 0x5d;
 
-/** One-line documents up to this size (NDJSON lines) are parsed whole. */
-const WHOLE_LINE_MAX_BYTES = 4 * 1024 * 1024;
+/** Documents up to this size are parsed whole: one JSON.parse, then their objects are ingested. */
+const WHOLE_DOCUMENT_MAX_BYTES = 4 * 1024 * 1024;
+
+/** V8's JSON.parse message: the reason, and the position in the text parsed when it gives one. */
+const V8_POSITION = / in JSON at position (\d+)(?: \(line \d+ column \d+\))?$/;
+/** The excerpt V8 quotes after an unexpected token: `Unexpected token 'x', "…" is not valid JSON`. */
+const V8_EXCERPT = /, .* is not valid JSON$/s;
 
 const FAILED = Symbol('unparsed');
 
@@ -78,32 +72,42 @@ class JsonInput {
     }
   }
 
-  /** The value at [start, end); a syntax error names its line and column. */
-  parse(start: number, end: number, stream: boolean): unknown {
+  /** The value at [start, end); a syntax error names its line and column (V8's position, else the value's start). */
+  parse(start: number, end: number): unknown {
+    const text = this.text(start, end);
     try {
-      return JSON.parse(this.text(start, end));
+      return JSON.parse(text);
     } catch (e) {
-      const reason = (e instanceof Error ? e.message : String(e)).split('\n')[0];
-      throw this.syntaxError(start, stream, { offset: start, reason });
+      const problem = this.problem(text, start, e);
+      throw this.syntaxError(problem.offset ?? start, problem.offset === undefined ? `${problem.reason} in the value that starts here` : problem.reason);
     }
   }
 
-  /** The first syntax problem at or after `from` (through the following documents if `stream`). */
-  syntaxError(from: number, stream: boolean, fallback: JsonSyntaxProblem): UserError {
-    const b = this.b;
-    let problem = fallback;
-    let i = from;
-    for (;;) {
-      const r = validateJsonValue(b, i);
-      if ('reason' in r) {
-        problem = r;
-        break;
-      }
-      i = skipWhitespace(b, r.end, b.length);
-      if (!stream || i >= b.length) break;
+  /** JSON.parse's error on `text` (at `start`) as a reason, and the byte offset V8 named, if it named one. */
+  problem(text: string, start: number, e: unknown): { reason: string; offset?: number } {
+    const message = (e instanceof Error ? e.message : String(e)).split('\n')[0];
+    const position = V8_POSITION.exec(message);
+    if (!position) return { reason: message.replace(V8_EXCERPT, '') };
+    const chars = Number(position[1]);
+    return { reason: message.slice(0, position.index), offset: start + (this.ascii ? chars : Buffer.byteLength(text.slice(0, chars))) };
+  }
+
+  /** The problem V8 finds in [start, end), when it names where (a scan's error is less precise). */
+  positionedProblem(start: number, end: number): { reason: string; offset: number } | undefined {
+    const text = this.text(start, end);
+    try {
+      JSON.parse(text);
+    } catch (e) {
+      const problem = this.problem(text, start, e);
+      if (problem.offset !== undefined) return { reason: problem.reason, offset: problem.offset };
     }
-    const { line, column } = lineColumnAt(b, problem.offset);
-    return fileParseError(this.file, `invalid JSON: ${problem.reason}`, { line, column });
+    return undefined;
+  }
+
+  /** A syntax problem at byte `offset`, as one line with its line and column. */
+  syntaxError(offset: number, reason: string): UserError {
+    const { line, column } = lineColumnAt(this.b, offset);
+    return fileParseError(this.file, `invalid JSON: ${reason}`, { line, column });
   }
 }
 
@@ -179,24 +183,14 @@ function* readItems(input: JsonInput, i: number, known: ListContext | undefined 
   const late: ItemsRead['late'] = {};
   const origin = new JsonOrigin(input, i, i, 0);
   let error: unknown;
-  let guessing = true;
   let j = skipWhitespace(b, i + 1, n);
   if (b[j] === RBRACKET) return { end: j + 1, known, stage, late };
   for (let k = 0; ; k++) {
     const s = j;
     let e = -1;
     if (error === undefined) {
-      let value: unknown = FAILED;
-      if (guessing) {
-        e = guessValueEnd(b, s, n);
-        if (e > 0) value = input.tryParse(s, e);
-        // A layout that misled once is not trusted again: scan from now on.
-        if (value === FAILED) guessing = false;
-      }
-      if (value === FAILED) {
-        e = skipValue(b, s, n);
-        value = input.parse(s, e, false);
-      }
+      e = skipValue(b, s, n);
+      const value = input.parse(s, e);
       if (known !== null || !isMapping(value) || (value.kind !== undefined && value.kind !== null)) {
         origin.moveTo(s, e, k);
         try {
@@ -209,7 +203,7 @@ function* readItems(input: JsonInput, i: number, known: ListContext | undefined 
         // A typed list's item without a kind, before the list's kind is known: decode it again later.
         const [start, end, item] = [s, e, k];
         stage.later((sink) => {
-          const again = input.parse(start, end, false);
+          const again = input.parse(start, end);
           ingestValue(sink, again, new JsonOrigin(input, start, end, item), [], late.context);
         });
       }
@@ -260,7 +254,7 @@ function* readObjectDocument(input: JsonInput, start: number, sink: Sink, progre
       if (key === 'items' && b[i] === LBRACKET) {
         const kind = members.findLast((m) => m.key === 'kind');
         const apiVersion = members.findLast((m) => m.key === 'apiVersion');
-        const known = kind ? contextOf(input.parse(kind.start, kind.end, false), apiVersion && input.parse(apiVersion.start, apiVersion.end, false)) : null;
+        const known = kind ? contextOf(input.parse(kind.start, kind.end), apiVersion && input.parse(apiVersion.start, apiVersion.end)) : null;
         items = yield* readItems(input, i, known, progress);
         i = items.end;
       } else {
@@ -282,7 +276,7 @@ function* readObjectDocument(input: JsonInput, start: number, sink: Sink, progre
 
   const origin = new JsonOrigin(input, start, end);
   const header: Record<string, unknown> = {};
-  for (const m of members) header[m.key] = input.parse(m.start, m.end, false); // names are unique (checked above)
+  for (const m of members) header[m.key] = input.parse(m.start, m.end); // names are unique (checked above)
   const kind = header.kind;
   const apiVersion = header.apiVersion;
   if (items && typeof kind === 'string' && kind.endsWith('List') && (apiVersion == null || typeof apiVersion === 'string')) {
@@ -297,7 +291,7 @@ function* readObjectDocument(input: JsonInput, start: number, sink: Sink, progre
   }
   // Not a list after all: one object, read whole (it is small, or an error is coming).
   items?.stage.clear();
-  ingestValue(sink, input.parse(start, end, true), origin, [], undefined);
+  ingestValue(sink, input.parse(start, end), origin, [], undefined);
   return end;
 }
 
@@ -310,21 +304,28 @@ function* readDocument(input: JsonInput, start: number, sink: Sink, progress: Pr
   const n = b.length;
   const c = b[start];
   if (c === LBRACE) {
-    // A document on one line (NDJSON): parse it whole, no scanning.
-    const e = guessValueEnd(b, start, n, true, WHOLE_LINE_MAX_BYTES);
-    if (e > 0) {
-      const value = input.tryParse(start, e);
+    // A small document (an NDJSON line, one object) is parsed whole; a big one is read member by
+    // member, its `items` one by one.
+    let end = -1;
+    try {
+      end = skipValue(b, start, n);
+    } catch (e) {
+      if (!(e instanceof JsonScanError)) throw e; // else read member by member, which names the problem
+    }
+    if (end > 0 && end - start <= WHOLE_DOCUMENT_MAX_BYTES) {
+      const value = input.tryParse(start, end);
       if (value !== FAILED) {
-        ingestValue(sink, value, new JsonOrigin(input, start, e), [], undefined);
-        return e;
+        ingestValue(sink, value, new JsonOrigin(input, start, end), [], undefined);
+        return end;
       }
+      // a syntax error: read member by member, so that the message names the element it is in
     }
     return yield* readObjectDocument(input, start, sink, progress);
   }
   const end = skipValue(b, start, n);
   const origin = new JsonOrigin(input, start, end);
   if (c === LBRACKET) fail(origin, [], '', 'expected a mapping (an object), got a list');
-  ingestValue(sink, input.parse(start, end, true), origin, [], undefined);
+  ingestValue(sink, input.parse(start, end), origin, [], undefined);
   return end;
 }
 
@@ -338,7 +339,10 @@ export function* ingestJson(b: Buffer, start: number, file: string, sink: Sink, 
     try {
       end = yield* readDocument(input, i, sink, progress);
     } catch (e) {
-      if (e instanceof JsonScanError) throw input.syntaxError(i, true, { offset: e.offset, reason: e.message });
+      if (e instanceof JsonScanError) {
+        const v8 = input.positionedProblem(i, n);
+        throw v8 ? input.syntaxError(v8.offset, v8.reason) : input.syntaxError(e.offset, e.message);
+      }
       throw e;
     }
     if (progress?.due(end)) yield;

@@ -6,12 +6,11 @@
 import { controllerKindsText, isControllerKind } from '../core/controller.js';
 import { isObj } from '../core/guards.js';
 import { stat } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import type * as Yaml from 'yaml';
 import { whatIfFlags } from '../core/plan.js';
 import { PLAN_API_VERSION, type Plan, type WhatIf } from '../core/plan-types.js';
-import { fileParseError, fileReadError, UserError, yamlParseError } from '../errors.js';
+import { fileParseError, fileReadError, UserError } from '../errors.js';
 import { DEFAULT_MAX_INPUT_BYTES, readFileLimited, readStreamLimited } from './read-input.js';
+import { readYamlDocuments } from './yaml-read.js';
 
 export interface PlanFileOptions {
   stdin?: NodeJS.ReadableStream;
@@ -50,16 +49,7 @@ export function parseSavedPlan(text: string, label: string): Plan {
       throw fileParseError(label, `invalid JSON: ${(e as Error).message}`);
     }
   } else {
-    // `yaml` is loaded through require, as the snapshot reader does (the bundle keeps it CommonJS).
-    const { parseAllDocuments } = createRequire(import.meta.url)('yaml') as typeof Yaml;
-    const docs = parseAllDocuments(text, { uniqueKeys: true }) as Array<{
-      errors: Array<{ message: string; linePos?: Array<{ line: number; col: number }> }>;
-      toJS(): unknown;
-    }>;
-    if (!Array.isArray(docs)) throw fileParseError(label, 'invalid YAML');
-    const bad = docs.find((d) => d.errors.length)?.errors[0];
-    if (bad) throw yamlParseError(label, bad);
-    const values = docs.map((d) => d.toJS()).filter((v) => v !== null && v !== undefined);
+    const values = readYamlDocuments(text, label).filter((v) => v !== null && v !== undefined);
     if (values.length !== 1) throw fileParseError(label, `expected one ReconcilePlan document, found ${values.length}`);
     doc = values[0];
   }

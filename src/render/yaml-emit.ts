@@ -1,11 +1,13 @@
-// A block-style YAML writer for JSON documents (the plan). The `yaml` package needs about 12 s
-// to stringify a plan of 150k pods (its generic node tree and toString are the cost); this
-// writer does it in a fraction of a second. It only has to handle what JSON.stringify handles,
-// and it quotes conservatively, so the text reads back as the same value in YAML 1.2 (the
-// `yaml` package, Go's sigs.k8s.io/yaml) and in YAML 1.1 readers (PyYAML): anything that could
-// resolve to a number, a boolean, null or a timestamp, or that holds a character with a
-// meaning in YAML, is written as a double-quoted JSON string (a valid YAML double-quoted
-// scalar). Long strings are never folded.
+// `-o yaml`: JSON documents (the plan) written in block style by js-yaml's dump, configured so
+// the text reads back as the same value in YAML 1.2 (js-yaml, Go's sigs.k8s.io/yaml) and in
+// YAML 1.1 readers (PyYAML): a string is written plain only when it is unambiguous (plainSafe);
+// anything that could resolve to a number, a boolean, null or a timestamp, or that holds a
+// character with a meaning in YAML, is double-quoted. Long strings are never folded, no anchors
+// or aliases are written, and the value written is JSON's view of it (toJSON honoured, undefined
+// members left out, undefined array items as null, non-finite numbers as null).
+
+import { createRequire } from 'node:module';
+import type * as JsYaml from 'js-yaml';
 
 import { isListStream } from './list-stream.js';
 
@@ -32,110 +34,58 @@ function plainSafe(s: string): boolean {
   );
 }
 
-/** A string as a YAML scalar: plain when unambiguous, else a JSON (= YAML double-quoted) string. */
-export function yamlString(s: string): string {
-  if (plainSafe(s)) return s;
-  // JSON escapes are YAML escapes; U+2028/U+2029 are line breaks to YAML 1.1, so escape them too.
-  return JSON.stringify(s)
-    .replace(/\u2028/g, '\\u2028')
-    .replace(/\u2029/g, '\\u2029');
-}
-
-function scalar(value: unknown): string | undefined {
-  if (value === null) return 'null';
-  switch (typeof value) {
-    case 'string':
-      return yamlString(value);
-    case 'number':
-      return Number.isFinite(value) ? String(value) : 'null'; // as JSON.stringify
-    case 'boolean':
-      return value ? 'true' : 'false';
-    case 'bigint':
-      throw new TypeError('Do not know how to serialize a BigInt');
-    default:
-      return undefined; // object, array, or something JSON leaves out
-  }
-}
-
-function isOmitted(value: unknown): boolean {
-  return value === undefined || typeof value === 'function' || typeof value === 'symbol';
-}
-
 /** JSON's view of a value: `toJSON()` applied, as JSON.stringify does. */
-function jsonView(value: unknown): unknown {
+function jsonView(_key: string, value: unknown): unknown {
   if (value !== null && typeof value === 'object' && typeof (value as { toJSON?: unknown }).toJSON === 'function') {
     return (value as { toJSON: () => unknown }).toJSON();
   }
   return value;
 }
 
-function entries(value: object): [string, unknown][] {
-  const out: [string, unknown][] = [];
-  for (const key of Object.keys(value)) {
-    const v = jsonView((value as Record<string, unknown>)[key]);
-    if (!isOmitted(v)) out.push([key, v]);
-  }
-  return out;
-}
-
-/** True when `v` is an object with at least one member JSON would write. */
-function hasMembers(v: object): boolean {
-  for (const key of Object.keys(v)) {
-    if (!isOmitted(jsonView((v as Record<string, unknown>)[key]))) return true;
-  }
-  return false;
-}
-
-/** A scalar or an empty collection on one line; undefined for a non-empty collection. */
-function inline(v: unknown): string | undefined {
-  const s = scalar(v);
-  if (s !== undefined) return s;
-  if (Array.isArray(v)) return v.length === 0 ? '[]' : undefined;
-  if (v !== null && typeof v === 'object') return hasMembers(v) ? undefined : '{}';
-  return 'null';
-}
+let options: JsYaml.DumpOptions | undefined;
+let dumpFn: typeof JsYaml.dump | undefined;
 
 /**
- * A non-empty array or object as block lines, each ending in a newline and starting with
- * `indent`, except the first, which starts with `firstPrefix` when given (the "- " of the
- * sequence item it is in: the compact form `- key: value`, `- - item`).
+ * js-yaml's dump with one implicit type standing for every scalar that is not a string (null,
+ * booleans, numbers, written as JSON writes them) and "resolving" every string that is not
+ * plainSafe: dump quotes a string whenever some implicit type could read it back as another
+ * value, so exactly those are double-quoted. Loaded on first use.
  */
-function block(v: unknown, indent: string, firstPrefix: string | null): string {
-  let out = '';
-  let prefix = firstPrefix ?? indent;
-  if (Array.isArray(v)) {
-    for (const raw of v) {
-      out += sequenceEntry(raw, indent, prefix);
-      prefix = indent;
-    }
-    return out;
-  }
-  for (const [key, member] of entries(v as object)) {
-    const one = inline(member);
-    out += one !== undefined ? `${prefix}${yamlString(key)}: ${one}\n` : `${prefix}${yamlString(key)}:\n${block(member, indent + '  ', null)}`;
-    prefix = indent;
-  }
-  return out;
-}
-
-/** One item of a block sequence at `indent`, its first line starting with `prefix` + "- ". */
-function sequenceEntry(raw: unknown, indent: string, prefix: string): string {
-  const view = jsonView(raw);
-  const item = isOmitted(view) ? null : view; // as JSON writes an undefined array item
-  const one = inline(item);
-  return one !== undefined ? `${prefix}- ${one}\n` : block(item, indent + '  ', `${prefix}- `);
+function dumper(): { dump: typeof JsYaml.dump; options: JsYaml.DumpOptions } {
+  if (dumpFn && options) return { dump: dumpFn, options };
+  const jsyaml = createRequire(import.meta.url)('js-yaml') as typeof JsYaml;
+  const scalar = new jsyaml.Type('tag:yaml.org,2002:json-scalar', {
+    kind: 'scalar',
+    resolve: (s: string) => !plainSafe(s),
+    predicate: (v: unknown) => v === null || typeof v === 'number' || typeof v === 'boolean',
+    // typed `object` by @types/js-yaml; called with what `predicate` accepted
+    represent: (v: unknown) => (typeof v === 'number' ? (Number.isFinite(v) ? String(v) : 'null') : String(v)), // as JSON.stringify
+  });
+  dumpFn = jsyaml.dump;
+  options = {
+    schema: jsyaml.FAILSAFE_SCHEMA.extend({ implicit: [scalar] }),
+    lineWidth: -1,
+    noRefs: true,
+    quotingType: '"',
+    skipInvalid: true,
+    replacer: jsonView,
+  };
+  return { dump: dumpFn, options };
 }
 
 /**
- * `value` as a YAML block document ending in a newline: the same value JSON.stringify writes
- * (undefined members left out, undefined array items as null, toJSON honoured). Sequences
- * under a key are indented by two, like the `yaml` package writes them.
+ * `value` as a YAML block document ending in a newline: the same value JSON.stringify writes.
+ * Sequences under a key are indented by two.
  */
 export function toYaml(value: unknown): string {
-  const v = jsonView(value);
-  const one = inline(v);
-  if (one !== undefined) return one + '\n';
-  return block(v, '', null);
+  const { dump, options } = dumper();
+  return dump(value, options) || 'null\n';
+}
+
+/** The lines of `- item` under a key, as toYaml writes them inside a mapping (indented by two). */
+function sequenceEntry(item: unknown): string {
+  const text = toYaml({ k: [item] });
+  return text.slice(text.indexOf('\n') + 1);
 }
 
 /**
@@ -143,32 +93,25 @@ export function toYaml(value: unknown): string {
  * one, so a document too large for one string can be written out. The pieces join to toYaml.
  */
 export function* yamlChunks(value: unknown): Generator<string> {
-  const v = jsonView(value);
-  const one = inline(v);
-  if (one !== undefined) {
-    yield one + '\n';
+  const v = jsonView('', value);
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) {
+    yield toYaml(v);
     return;
   }
-  if (Array.isArray(v)) {
-    yield block(v, '', null);
-    return;
-  }
-  for (const [key, member] of entries(v as object)) {
-    if (isListStream(member)) {
-      // written item by item: never all in memory
-      if (member.length === 0) yield `${yamlString(key)}: []\n`;
-      else {
-        yield `${yamlString(key)}:\n`;
-        for (const raw of member) yield sequenceEntry(raw, '  ', '  ');
-      }
+  let written = false;
+  for (const key of Object.keys(v)) {
+    const member = jsonView(key, (v as Record<string, unknown>)[key]);
+    if ((isListStream(member) || Array.isArray(member)) && member.length > 0) {
+      // the key's line, then its items one by one: never all in one string
+      written = true;
+      yield toYaml({ [key]: null }).slice(0, -' null\n'.length) + '\n';
+      for (const item of member as Iterable<unknown>) yield sequenceEntry(item);
       continue;
     }
-    const single = inline(member);
-    if (single !== undefined || !Array.isArray(member)) {
-      yield block({ [key]: member }, '', null);
-      continue;
-    }
-    yield `${yamlString(key)}:\n`;
-    for (const raw of member) yield sequenceEntry(raw, '  ', '  ');
+    const text = toYaml({ [key]: isListStream(member) ? [] : member });
+    if (text === '{}\n') continue; // a member JSON leaves out
+    written = true;
+    yield text;
   }
+  if (!written) yield '{}\n';
 }

@@ -3,8 +3,8 @@ import { lstat, mkdir, readdir, readFile, rmdir, stat } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, extname, join, resolve } from 'node:path';
-import { parseAllDocuments } from 'yaml';
-import { UserError, fileReadError, yamlParseError } from '../errors.js';
+import { CORE_SCHEMA, loadAll } from 'js-yaml';
+import { UserError, fileReadError, yamlParseError, type YamlSyntaxError } from '../errors.js';
 import { type Sandbox, startSandbox } from './index.js';
 import { type KubeconfigCleanup, type MergedEntry, mergeSandboxEntry, removeSandboxEntry } from './kubeconfig.js';
 
@@ -84,9 +84,13 @@ async function readSeed(paths: string[]): Promise<{ objects: unknown[]; files: s
     } catch (e) {
       throw fileReadError(f, e);
     }
-    for (const doc of parseAllDocuments(text)) {
-      if (doc.errors.length) throw yamlParseError(f, doc.errors[0]);
-      const v = doc.toJS();
+    let docs: unknown[];
+    try {
+      docs = loadAll(text, undefined, { schema: CORE_SCHEMA });
+    } catch (e) {
+      throw yamlParseError(f, e as YamlSyntaxError);
+    }
+    for (const v of docs) {
       if (v !== null && v !== undefined) {
         objects.push(v);
         files.push(f);

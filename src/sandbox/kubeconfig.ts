@@ -7,12 +7,17 @@ import { type FileHandle, lstat, open, readFile, realpath, rename, rm, stat } fr
 import { basename, dirname, join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type Document, isMap, isSeq, parseDocument, stringify, type YAMLMap, YAMLSeq } from 'yaml';
+import { CORE_SCHEMA, dump, load } from 'js-yaml';
 import { UserError } from '../errors.js';
+
+/** A kubeconfig's text, as kubectl writes one: block YAML, no aliases, long lines kept whole. */
+function configText(doc: Config): string {
+  return dump(doc, { schema: CORE_SCHEMA, lineWidth: -1, noRefs: true });
+}
 
 export function kubeconfigText(o: { url: string; token: string; ca: string; contextName?: string; namespace?: string }): string {
   const ctx = o.contextName ?? 'sandbox';
-  return stringify({
+  return configText({
     apiVersion: 'v1',
     kind: 'Config',
     clusters: [{ name: 'sandbox', cluster: { server: o.url, 'certificate-authority-data': Buffer.from(o.ca).toString('base64') } }],
@@ -154,7 +159,7 @@ interface LoadedKubeconfig {
   /** Where the bytes are (a symlink's target: kubectl writes through the link, so does the sandbox). */
   real: string;
   text: string;
-  doc: Document;
+  doc: Config;
   /** The existing file's owner and permission bits (undefined: no file). */
   owner?: { uid: number; gid: number };
   mode?: number;
@@ -163,7 +168,7 @@ interface LoadedKubeconfig {
 const notAKubeconfig = (path: string, why: string) =>
   new UserError(`"${path}" is not a kubeconfig (${why}): refusing to write into it; name another file with --write-kubeconfig`);
 
-/** The file as a YAML document (comments kept); undefined when there is no file. A file that is not a kubeconfig is refused. */
+/** The file's values; undefined when there is no file. A file that is not a kubeconfig is refused. */
 async function loadKubeconfig(path: string): Promise<LoadedKubeconfig | undefined> {
   let real = path;
   try {
@@ -185,74 +190,78 @@ async function loadKubeconfig(path: string): Promise<LoadedKubeconfig | undefine
     if (err instanceof UserError) throw err;
     throw new UserError(`cannot read the kubeconfig "${path}": ${reason(err)}`);
   }
-  const doc = parseDocument(text);
-  if (doc.errors.length > 0) throw notAKubeconfig(path, `not YAML or JSON: ${doc.errors[0].message.split('\n')[0]}`);
-  if (doc.contents === null) return { real, text, doc, owner, mode }; // empty: kubectl reads it as an empty Config
-  if (!isMap(doc.contents)) throw notAKubeconfig(path, 'not a map of kind Config');
-  const v = doc.toJS() as Record<string, unknown>;
+  let parsed: unknown;
+  try {
+    parsed = load(text, { schema: CORE_SCHEMA });
+  } catch (err) {
+    throw notAKubeconfig(path, `not YAML or JSON: ${String((err as { reason?: string }).reason ?? (err as Error).message).split('\n')[0]}`);
+  }
+  if (parsed === null || parsed === undefined) return { real, text, doc: {}, owner, mode }; // empty: kubectl reads it as an empty Config
+  if (typeof parsed !== 'object' || Array.isArray(parsed)) throw notAKubeconfig(path, 'not a map of kind Config');
+  const v = parsed as Config;
   if (v.kind !== undefined && v.kind !== 'Config') throw notAKubeconfig(path, `kind ${String(v.kind)}, not Config`);
   if (v.kind === undefined) {
     const unknown = Object.keys(v).find((k) => !KUBECONFIG_KEYS.has(k));
     if (unknown !== undefined) throw notAKubeconfig(path, `no kind Config, and a field "${unknown}"`);
   }
   for (const k of LISTS) {
-    const list = doc.get(k);
-    if (list !== undefined && list !== null && !isSeq(list)) throw notAKubeconfig(path, `${k} is not a list`);
+    const list = v[k];
+    if (list !== undefined && list !== null && !Array.isArray(list)) throw notAKubeconfig(path, `${k} is not a list`);
   }
+  const doc = v;
   return { real, text, doc, owner, mode };
 }
 
+/** A kubeconfig as read (its lists checked to be lists): the values, in the file's order of keys. */
+type Config = Record<string, any>;
+
 /** The list `k` of the document, made when absent. */
-function listOf(doc: Document, k: (typeof LISTS)[number]): YAMLSeq {
-  const list = doc.get(k);
-  if (isSeq(list)) return list;
-  const made = new YAMLSeq();
-  doc.set(k, made);
-  return made;
+function listOf(doc: Config, k: (typeof LISTS)[number]): unknown[] {
+  if (!Array.isArray(doc[k])) doc[k] = [];
+  return doc[k];
 }
 
-function itemsOf(doc: Document, k: (typeof LISTS)[number]): Record<string, any>[] {
-  const list = doc.get(k);
-  return isSeq(list) ? list.items.map((it) => (isMap(it) ? (it.toJSON() as Record<string, any>) : {})) : [];
+function itemsOf(doc: Config, k: (typeof LISTS)[number]): Record<string, any>[] {
+  const list = doc[k];
+  return Array.isArray(list) ? list.map((it) => (it !== null && typeof it === 'object' && !Array.isArray(it) ? it : {})) : [];
 }
 
 /** The servers of the clusters named `entry`: where the other sandbox of that name would be. */
-function serversOf(doc: Document, entry: string): string[] {
+function serversOf(doc: Config, entry: string): string[] {
   return itemsOf(doc, 'clusters')
     .filter((c) => c.name === entry)
     .map((c) => String(c.cluster?.server ?? ''));
 }
 
-async function save(path: string, loaded: LoadedKubeconfig | undefined, doc: Document, text = doc.toString(), mode?: number): Promise<void> {
+async function save(path: string, loaded: LoadedKubeconfig | undefined, doc: Config, text = configText(doc), mode?: number): Promise<void> {
   await writeKubeconfigFile(loaded?.real ?? path, text, { owner: loaded?.owner, mode });
 }
 
 /**
  * Merges the sandbox's cluster, user and context (each named `entry`) into the kubeconfig at
- * `path` (made when absent), and makes its context current. Everything else in the file stays as
- * it was (comments too). When the file already names `entry` for a server that still answers
+ * `path` (made when absent), and makes its context current. Everything else in the file keeps its
+ * value; the file is written again as `kubectl config` writes one, without its comments (they come
+ * back with the user's bytes when the sandbox stops and nothing else changed). When the file already names `entry` for a server that still answers
  * (`alive`), nothing is written: `{ taken: true }`, for the caller to choose another name; an entry
  * whose server is gone (a sandbox that was killed) is replaced.
  */
 export async function mergeSandboxEntry(path: string, e: SandboxEntry, alive: (server: string) => Promise<boolean>): Promise<MergeResult> {
   return withLock(path, async () => {
     const loaded = await loadKubeconfig(path);
-    const doc = loaded?.doc ?? parseDocument('');
+    const doc: Config = loaded?.doc ?? {};
     if (LISTS.some((k) => itemsOf(doc, k).some((x) => x.name === e.entry))) {
       // Only a killed sandbox's entry is replaced: a cluster of that name on 127.0.0.1 that no longer answers.
       const servers = serversOf(doc, e.entry);
       if (servers.length === 0) return { taken: true };
       for (const server of servers) if (!server.startsWith('https://127.0.0.1:') || (await alive(server))) return { taken: true };
     }
-    if (!isMap(doc.contents)) doc.contents = doc.createNode({ apiVersion: 'v1', kind: 'Config' }) as YAMLMap;
+    if (Object.keys(doc).length === 0) Object.assign(doc, { apiVersion: 'v1', kind: 'Config' });
     removeEntries(doc, e.entry, () => true);
-    listOf(doc, 'clusters').add(
-      doc.createNode({ name: e.entry, cluster: { server: e.server, 'certificate-authority-data': Buffer.from(e.ca).toString('base64') } }),
-    );
-    listOf(doc, 'users').add(doc.createNode({ name: e.entry, user: { token: e.token } }));
-    listOf(doc, 'contexts').add(doc.createNode({ name: e.entry, context: { cluster: e.entry, user: e.entry, namespace: e.namespace ?? 'default' } }));
-    const previous = doc.get('current-context');
-    doc.set('current-context', e.entry);
+    listOf(doc, 'clusters').push({ name: e.entry, cluster: { server: e.server, 'certificate-authority-data': Buffer.from(e.ca).toString('base64') } });
+    listOf(doc, 'users').push({ name: e.entry, user: { token: e.token } });
+    listOf(doc, 'contexts').push({ name: e.entry, context: { cluster: e.entry, user: e.entry, namespace: e.namespace ?? 'default' } });
+    const previous = doc['current-context'];
+    doc['current-context'] = e.entry;
     await save(path, loaded, doc);
     const previousContext = typeof previous === 'string' && previous !== e.entry ? previous : undefined;
     return { merged: { ...e, path, created: loaded === undefined, previousContext, previousText: loaded?.text, previousMode: loaded?.mode } };
@@ -260,16 +269,16 @@ export async function mergeSandboxEntry(path: string, e: SandboxEntry, alive: (s
 }
 
 /** Takes the items named `entry` that `mine` accepts out of the three lists; how many went. */
-function removeEntries(doc: Document, entry: string, mine: (list: (typeof LISTS)[number], item: Record<string, any>) => boolean): number {
+function removeEntries(doc: Config, entry: string, mine: (list: (typeof LISTS)[number], item: Record<string, any>) => boolean): number {
   let removed = 0;
   for (const k of LISTS) {
-    const list = doc.get(k);
-    if (!isSeq(list)) continue;
-    for (let i = list.items.length - 1; i >= 0; i--) {
-      const it = list.items[i];
-      const v = isMap(it) ? (it.toJSON() as Record<string, any>) : undefined;
+    const list = doc[k];
+    if (!Array.isArray(list)) continue;
+    for (let i = list.length - 1; i >= 0; i--) {
+      const it = list[i];
+      const v = it !== null && typeof it === 'object' && !Array.isArray(it) ? (it as Record<string, any>) : undefined;
       if (v?.name === entry && mine(k, v)) {
-        list.delete(i);
+        list.splice(i, 1);
         removed++;
       }
     }
@@ -278,8 +287,8 @@ function removeEntries(doc: Document, entry: string, mine: (list: (typeof LISTS)
 }
 
 /** Nothing but what an empty kubeconfig holds is left: no entries, no preferences, no extensions. */
-function isEmptyKubeconfig(doc: Document): boolean {
-  const v = (doc.toJS() ?? {}) as Record<string, any>;
+function isEmptyKubeconfig(doc: Config): boolean {
+  const v = doc;
   const empty = (x: unknown) =>
     x === undefined || x === null || x === '' || (Array.isArray(x) ? x.length === 0 : typeof x === 'object' && Object.keys(x).length === 0);
   return Object.entries(v).every(([k, x]) => k === 'apiVersion' || k === 'kind' || empty(x));
@@ -312,23 +321,23 @@ export async function removeSandboxEntry(m: MergedEntry): Promise<KubeconfigClea
           : v.context?.cluster === m.entry && v.context?.user === m.entry,
     );
     if (removed === 0) return { done: 'foreign' };
-    if (doc.get('current-context') === m.entry) {
+    if (doc['current-context'] === m.entry) {
       // The previous context, if it is still there (another sandbox's may have gone meanwhile).
       const previous = m.previousContext;
-      if (previous !== undefined && (previous === '' || itemsOf(doc, 'contexts').some((c) => c.name === previous))) doc.set('current-context', previous);
-      else doc.delete('current-context');
+      if (previous !== undefined && (previous === '' || itemsOf(doc, 'contexts').some((c) => c.name === previous))) doc['current-context'] = previous;
+      else delete doc['current-context'];
     }
     if (m.created && isEmptyKubeconfig(doc)) {
       await rm(loaded.real, { force: true });
       return { done: 'removed' };
     }
     // Nothing else changed meanwhile: the user's bytes (layout, quoting, comments) come back exactly.
-    const before = m.previousText === undefined ? undefined : parseDocument(m.previousText);
-    const same = before !== undefined && (before.contents === null ? isEmptyKubeconfig(doc) : isDeepStrictEqual(before.toJS(), doc.toJS()));
+    const before = m.previousText === undefined ? undefined : (load(m.previousText, { schema: CORE_SCHEMA }) as Config | null | undefined);
+    const same = m.previousText !== undefined && (before === null || before === undefined ? isEmptyKubeconfig(doc) : isDeepStrictEqual(before, doc));
     // The user's mode again once no sandbox's token is in the file (another sandbox's may still be).
     const sandboxUsers = itemsOf(doc, 'users').some((u) => typeof u.name === 'string' && u.name.startsWith('rs-reconcile-'));
     await save(m.path, loaded, doc, same ? m.previousText : undefined, sandboxUsers ? undefined : m.previousMode);
-    const current = doc.get('current-context');
+    const current = doc['current-context'];
     return { done: 'pruned', currentContext: typeof current === 'string' && current !== '' ? current : undefined };
   });
 }

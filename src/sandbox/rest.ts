@@ -1,7 +1,7 @@
 // HTTP handlers for resource paths: parse the request, run faults and the registry, encode the
 // answer (object, list, Table, Status, watch stream), record the audit entry.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { parse as parseYaml } from 'yaml';
+import { CORE_SCHEMA, load as loadYaml } from 'js-yaml';
 import { auditTime, type AuditLog, type AuditRecord, type AuditVerb } from './audit.js';
 import { ApiError, badRequest, type FieldError, expired, internalError, invalid, methodNotAllowed, pathNotFound, tooLargeResourceVersion } from './errors.js';
 import type { Faults } from './faults.js';
@@ -562,7 +562,7 @@ function parseBody(info: RequestInfo): unknown {
   const text = info.body.toString('utf8');
   if (text.trim() === '') throw badRequest('the body of the request is empty');
   try {
-    if (ct === 'application/yaml') return parseYaml(text);
+    if (ct === 'application/yaml') return loadYaml(text, { schema: CORE_SCHEMA });
     return JSON.parse(text);
   } catch (e) {
     throw badRequest(`couldn't get version/kind; json parse error: ${(e as Error).message}`);

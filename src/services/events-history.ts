@@ -6,18 +6,15 @@
 
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { promisify } from 'node:util';
 import { gunzip as gunzipCallback } from 'node:zlib';
-import type * as Yaml from 'yaml';
 import type { ConnectionFlags } from '../cluster/config-overrides.js';
-import { fileParseError, fileReadError, UserError, yamlParseError, type YamlSyntaxError } from '../errors.js';
+import { fileParseError, fileReadError, UserError } from '../errors.js';
 import { historyFromEvents, isEventObject, objectsOf, readEvent, EVENT_REASONS, type EventRecord, type EventsHistory } from '../history/events.js';
 import { HISTORY_API_VERSION, type HistoryCounts, type HistoryEvent } from '../history/types.js';
 import { skipValue, skipWhitespace } from '../input/json-scan.js';
 import { DEFAULT_MAX_INPUT_BYTES, TEXT_CHECK_BYTES, firstBinaryByte, formatBytes } from '../input/read-input.js';
-import { BAIL } from '../input/yaml-fast.js';
-import { loadAllFast } from '../input/yaml-js.js';
+import { readYamlDocuments } from '../input/yaml-read.js';
 import { EventSpool } from './event-spool.js';
 import { describeTarget, type HistoryResult, type HistoryTarget } from './history-service.js';
 import { chooseBehaviour } from './behaviour.js';
@@ -381,14 +378,7 @@ function parseDocuments(text: string, label: string): unknown[] {
       throw fileParseError(label, `invalid JSON: ${(e as Error).message}`);
     }
   }
-  const fast = loadAllFast(text);
-  if (fast !== BAIL) return fast.filter((d) => d !== null && d !== undefined);
-  const { parseAllDocuments } = createRequire(import.meta.url)('yaml') as typeof Yaml;
-  const docs = parseAllDocuments(text, { uniqueKeys: true }) as Array<{ errors: YamlSyntaxError[]; toJS(): unknown }>;
-  if (!Array.isArray(docs)) throw fileParseError(label, 'invalid YAML');
-  const bad = docs.find((d) => d.errors.length > 0);
-  if (bad) throw yamlParseError(label, bad.errors[0]);
-  return docs.map((d) => d.toJS()).filter((v) => v !== null && v !== undefined);
+  return readYamlDocuments(text, label).filter((d) => d !== null && d !== undefined);
 }
 
 /** JSON values one after another, or null when the text is not that. */

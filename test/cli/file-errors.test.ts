@@ -29,15 +29,14 @@ describe('file errors', () => {
     expect(fileParseError('x', 'first line:\n\n  excerpt\n  ^\n').message).toBe('error parsing x: first line');
   });
 
-  it("make the yaml package's caret excerpt one line, the position in parentheses", () => {
+  it("make js-yaml's error one line, its reason and the position (1-based) in parentheses", () => {
     const e = {
-      message: 'Flow sequence in block collection must be sufficiently indented and end with a ] at line 3, column 1:\n\n b: c\n\n^\n',
-      linePos: [{ line: 3, col: 1 }],
+      message: 'bad indentation of a mapping entry (3:2)\n\n 1 | a:\n 2 |   b: 1\n 3 |  c: 2\n------^',
+      reason: 'bad indentation of a mapping entry',
+      mark: { line: 2, column: 1 },
     };
-    expect(yamlParseError('bad.yaml', e).message).toBe(
-      'error parsing bad.yaml: invalid YAML: Flow sequence in block collection must be sufficiently indented and end with a ] (line 3, column 1)',
-    );
-    expect(yamlParseError('bad.yaml', e, 10).message).toMatch(/\(line 12, column 1\)$/);
+    expect(yamlParseError('bad.yaml', e).message).toBe('error parsing bad.yaml: invalid YAML: bad indentation of a mapping entry (line 3, column 2)');
+    expect(yamlParseError('bad.yaml', { message: 'first line\n\n  excerpt' }).message).toBe('error parsing bad.yaml: invalid YAML: first line');
   });
 
   it('no objects: named by the command that read them, as kubectl names its verb', () => {

@@ -214,7 +214,7 @@ describe('file errors read one way on every input path', () => {
   }, 90_000);
 
   it('bad YAML: one line, "error parsing FILE: reason (line N, column C)", no caret excerpt', () => {
-    const want = `error: error parsing ${bad}: invalid YAML: Flow sequence in block collection must be sufficiently indented and end with a ] (line 3, column 1)\n`;
+    const want = `error: error parsing ${bad}: invalid YAML: unexpected end of the stream within a flow collection (line 3, column 1)\n`;
     for (const args of [
       ['diff', '-f', bad],
       ['reconcile', '--plan', bad, '--yes'],

@@ -381,19 +381,23 @@ describe('object errors', () => {
 
 describe('YAML syntax errors', () => {
   it.each([
-    ['bad indentation', 'a:\n  b: 1\n c: 2\n', 'error parsing snap.yaml: invalid YAML: All mapping items must start at the same column (line 3, column 1)'],
-    ['unterminated quote', 'kind: "Pod\n', 'error parsing snap.yaml: invalid YAML: Missing closing "quote (line 2, column 1)'],
+    ['bad indentation', 'a:\n  b: 1\n c: 2\n', 'error parsing snap.yaml: invalid YAML: bad indentation of a mapping entry (line 3, column 2)'],
     [
-      'nested mapping on one line',
-      'kind: a: b\n',
-      'error parsing snap.yaml: invalid YAML: Nested mappings are not allowed in compact mappings (line 1, column 7)',
+      'unterminated quote',
+      'kind: "Pod\n',
+      'error parsing snap.yaml: invalid YAML: unexpected end of the stream within a double quoted scalar (line 2, column 1)',
     ],
-    ['tab indentation', 'kind: Pod\nmetadata:\n\tname: x\n', 'error parsing snap.yaml: invalid YAML: Tabs are not allowed as indentation (line 3, column 1)'],
-    ['alias to nothing', 'kind: *nope\n', 'error parsing snap.yaml: invalid YAML: Unresolved alias (the anchor must be set before the alias): nope (line 1)'],
+    ['nested mapping on one line', 'kind: a: b\n', 'error parsing snap.yaml: invalid YAML: bad indentation of a mapping entry (line 1, column 8)'],
+    [
+      'tab indentation',
+      'kind: Pod\nmetadata:\n\tname: x\n',
+      'error parsing snap.yaml: invalid YAML: tab characters must not be used in indentation (line 3, column 1)',
+    ],
+    ['alias to nothing', 'kind: *nope\n', 'error parsing snap.yaml: invalid YAML: unidentified alias "nope" (line 1, column 12)'],
     [
       'error in a later document',
       'kind: Service\nmetadata: {name: s}\n---\nkind: [\n',
-      'error parsing snap.yaml: invalid YAML: Flow sequence in block collection must be sufficiently indented and end with a ] (line 5, column 1)',
+      'error parsing snap.yaml: invalid YAML: unexpected end of the stream within a flow collection (line 5, column 1)',
     ],
   ])('%s', (_label, text, message) => {
     expect(errorOf(text)).toBe(message);
@@ -458,31 +462,43 @@ describe('JSON errors', () => {
     [
       'a trailing comma in an object',
       '{"kind":"List","items":[{"a":1,}]}',
-      "error parsing snap.json: invalid JSON: expected a property name in double quotes, got '}' (line 1, column 32)",
+      'error parsing snap.json: invalid JSON: Expected double-quoted property name (line 1, column 32)',
     ],
     ['a trailing comma in the items', '{"kind":"List","items":[{"a":1},]}', "error parsing snap.json: invalid JSON: unexpected ']' (line 1, column 33)"],
-    ['a bad literal', '{"kind":"List","items":[{"a":tru}]}', 'error parsing snap.json: invalid JSON: invalid literal (expected true) (line 1, column 30)'],
-    ['a leading zero', '{"kind":"List","items":[{"a":01}]}', 'error parsing snap.json: invalid JSON: invalid number (leading zero) (line 1, column 30)'],
-    ['a bad escape', '{"kind":"List","items":[{"a":"x\\qy"}]}', 'error parsing snap.json: invalid JSON: invalid escape in string (line 1, column 32)'],
+    [
+      'a bad literal',
+      '{"kind":"List","items":[{"a":tru}]}',
+      "error parsing snap.json: invalid JSON: Unexpected token '}' in the value that starts here (line 1, column 25)",
+    ],
+    ['a leading zero', '{"kind":"List","items":[{"a":01}]}', 'error parsing snap.json: invalid JSON: Unexpected number (line 1, column 31)'],
+    ['a bad escape', '{"kind":"List","items":[{"a":"x\\qy"}]}', 'error parsing snap.json: invalid JSON: Bad escaped character (line 1, column 33)'],
     [
       'a raw tab in a string',
       '{"kind":"List","items":[{"a":"x\ty"}]}',
-      'error parsing snap.json: invalid JSON: a tab inside a string (must be escaped) (line 1, column 32)',
+      'error parsing snap.json: invalid JSON: Bad control character in string literal (line 1, column 32)',
     ],
     [
       'a missing comma at the top',
       '{"kind":"List" "items":[]}',
-      `error parsing snap.json: invalid JSON: expected ',' or '}' after a property value, got '"' (line 1, column 16)`,
+      "error parsing snap.json: invalid JSON: Expected ',' or '}' after property value (line 1, column 16)",
     ],
-    ['a missing colon', '{"kind" "List"}', `error parsing snap.json: invalid JSON: expected ':' after a property name, got '"' (line 1, column 9)`],
-    ['a truncated file', '{"kind":"List","items":[{"a":"b"}]', 'error parsing snap.json: invalid JSON: unexpected end of input (line 1, column 35)'],
-    ['a truncated string', '{"kind":"List","items":[{"a":"b', 'error parsing snap.json: invalid JSON: unterminated string (line 1, column 30)'],
-    ['garbage after the document', '{"kind":"List","items":[]}\nx', "error parsing snap.json: invalid JSON: unexpected 'x' (line 2, column 1)"],
-    ['a single quote', "{'kind': 'Pod'}", "error parsing snap.json: invalid JSON: expected a property name in double quotes, got ''' (line 1, column 2)"],
+    ['a missing colon', '{"kind" "List"}', "error parsing snap.json: invalid JSON: Expected ':' after property name (line 1, column 9)"],
+    [
+      'a truncated file',
+      '{"kind":"List","items":[{"a":"b"}]',
+      "error parsing snap.json: invalid JSON: Expected ',' or '}' after property value (line 1, column 35)",
+    ],
+    ['a truncated string', '{"kind":"List","items":[{"a":"b', 'error parsing snap.json: invalid JSON: Unterminated string (line 1, column 32)'],
+    [
+      'garbage after the document',
+      '{"kind":"List","items":[]}\nx',
+      "error parsing snap.json: invalid JSON: Unexpected token 'x' in the value that starts here (line 2, column 1)",
+    ],
+    ['a single quote', "{'kind': 'Pod'}", "error parsing snap.json: invalid JSON: Expected property name or '}' (line 1, column 2)"],
     [
       'non-ASCII garbage, columns in characters',
       '{"kind":"Pod","ü":"ü" é}',
-      "error parsing snap.json: invalid JSON: expected ',' or '}' after a property value, got 'é' (line 1, column 23)",
+      "error parsing snap.json: invalid JSON: Expected ',' or '}' after property value (line 1, column 23)",
     ],
   ])('%s', (_label, text, message) => {
     expect(errorOf(text, 'snap.json')).toBe(message);
@@ -494,7 +510,7 @@ describe('JSON errors', () => {
     const at = lines.findIndex((l) => l.includes('"p37"'));
     lines[at] = lines[at].replace('"p37",', '"p37" oops,');
     expect(errorOf(lines.join('\n'), 'snap.json')).toBe(
-      `error parsing snap.json: invalid JSON: expected ',' or '}' after a property value, got 'o' (line ${at + 1}, column 23)`,
+      `error parsing snap.json: invalid JSON: Expected ',' or '}' after property value (line ${at + 1}, column 23)`,
     );
   });
 

@@ -13,7 +13,6 @@ import { complete as completeWords } from '../../src/completion/engine.js';
 import { controllerCandidates } from '../../src/completion/names.js';
 import { analyze, type CommandSpec } from '../../src/completion/words.js';
 import { kubeconfigNames } from '../../src/cluster/kubeconfig-files.js';
-import { BAIL, parseBlockYaml } from '../../src/input/yaml-fast.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { ROOT, RUN_JS, baseEnv, ensureBundle, node, tempDir } from './helpers.js';
 
@@ -156,28 +155,21 @@ describe('the completion engine', () => {
     expect(complete(['diff', '--user', ''], { KUBECONFIG: kc }).values).toEqual(['u1']);
   });
 
-  it('reads the names of a kubectl-written kubeconfig with the fast reader, and of any other with yaml, alike', () => {
+  it('reads the names of a kubectl-written kubeconfig and of a flow-style one alike, as kubectl does (names stay strings)', () => {
     const dir = tempDir('rs-kc-');
     const block = join(dir, 'block');
-    // as `kubectl config view --raw` writes it: block YAML, which the fast reader takes
+    // as `kubectl config view --raw` writes it: block YAML
     writeFileSync(
       block,
       'apiVersion: v1\nclusters:\n- cluster:\n    server: https://127.0.0.1:1\n  name: c1\ncontexts:\n- context:\n    cluster: c1\n    user: u1\n  name: prod\n- context:\n    cluster: c1\n  name: dev\ncurrent-context: dev\nkind: Config\nusers:\n- name: u1\n  user:\n    token: t\n',
     );
-    const flow = join(dir, 'flow'); // flow collections: left to yaml
-    writeFileSync(flow, 'contexts: [{name: staging, context: {cluster: c1}}]\n');
+    const flow = join(dir, 'flow');
+    writeFileSync(flow, 'contexts: [{name: staging, context: {cluster: c1}}, {name: 1234, context: {cluster: c1}}]\n');
     const env = { KUBECONFIG: `${block}:${flow}` };
-    const seen: string[] = [];
-    const quick = (text: string) => {
-      const doc = parseBlockYaml(text);
-      seen.push(doc === BAIL ? 'yaml' : 'fast');
-      return doc === BAIL ? undefined : { doc };
-    };
-    expect(kubeconfigNames('contexts', undefined, env, quick)).toEqual(['dev', 'prod', 'staging']);
-    expect(seen).toEqual(['fast', 'yaml']);
-    for (const section of ['contexts', 'clusters', 'users'] as const)
-      expect(kubeconfigNames(section, undefined, env, quick), section).toEqual(kubeconfigNames(section, undefined, env));
-    expect(complete(['diff', '--context', ''], env).values).toEqual(['dev', 'prod', 'staging']);
+    expect(kubeconfigNames('contexts', undefined, env)).toEqual(['1234', 'dev', 'prod', 'staging']);
+    expect(kubeconfigNames('clusters', undefined, env)).toEqual(['c1']);
+    expect(kubeconfigNames('users', undefined, env)).toEqual(['u1']);
+    expect(complete(['diff', '--context', ''], env).values).toEqual(['1234', 'dev', 'prod', 'staging']);
   });
 
   it('fails silently when there is no cluster', () => {

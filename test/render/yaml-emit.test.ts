@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { toYaml, yamlString } from '../../src/render/yaml-emit.js';
+import { toYaml } from '../../src/render/yaml-emit.js';
 
 const asJson = (v: unknown): unknown => JSON.parse(JSON.stringify(v) ?? 'null');
 
@@ -103,8 +103,13 @@ describe('toYaml', () => {
 
   it('writes ordinary words and sentences plain', () => {
     for (const s of ['ReplicaSet', 'web-7d4f8-z', 'rs-reconcile/v1alpha1', 'it has no node, while web-a (the first pod that stays) runs on node-1', 'a→b']) {
-      expect(yamlString(s)).toBe(s);
+      expect(toYaml({ s })).toBe(`s: ${s}\n`);
     }
+  });
+
+  it('writes a control character in YAML escapes and a line break in a literal block', () => {
+    expect(toYaml({ s: 'esc\x1b[31m', t: 'a\u0005', u: 'nul\u0000' })).toBe('s: "esc\\e[31m"\nt: "a\\x05"\nu: "nul\\0"\n');
+    expect(toYaml({ s: 'line\nbreak' })).toBe('s: |-\n  line\n  break\n');
   });
 
   it('reads back as the same value for any JSON value (property)', () => {
