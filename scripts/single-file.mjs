@@ -367,7 +367,7 @@ export async function buildSingleFile({ root, out, manifest, pkg, plugins, exter
     define: { 'import.meta.url': '__rsMeta.url', __RS_HISTORY_WORKER__: JSON.stringify(workerSource) },
     minifyWhitespace: minify,
     minifySyntax: minify,
-    keepNames: true,
+    keepNames: false,
     legalComments: 'none',
     jsx: 'automatic',
     external,
