@@ -68,7 +68,7 @@ export class CauseTracker {
     // the deployment controller acts on its Deployment: what changed there is the next link
     // a scale's answer is a Scale: the owner is on the object before it
     const o = w.subresource === 'scale' ? before : (after ?? before);
-    const owner = o?.metadata ? controllerRef(o as never) : undefined;
+    const owner = o ? controllerRef(o) : undefined;
     const further = isDeploymentController(w) && owner?.kind === 'Deployment' ? (ns.deploymentCause.get(owner.name) ?? null) : null;
     for (const s of steps) this.add(ns, `${kind}/${name}`, further && s.field !== 'spec.template' ? [s, ...further] : [s]);
   }
