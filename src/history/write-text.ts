@@ -10,7 +10,10 @@ function resourceOfKind(kind: string): string {
   return isControllerKind(kind) ? controllerKindInfo(kind).resource : '';
 }
 
-export function ownerOf(o: { metadata?: { ownerReferences?: readonly OwnerReference[] | null } | null } | null | undefined, namespace: string): HistoryControllerRef | null {
+export function ownerOf(
+  o: { metadata?: { ownerReferences?: readonly OwnerReference[] | null } | null } | null | undefined,
+  namespace: string,
+): HistoryControllerRef | null {
   const ref = o ? controllerRef(o) : undefined;
   if (!ref || !resourceOfKind(ref.kind)) return null;
   return { kind: ref.kind as ControllerKind, namespace, name: ref.name };
