@@ -21,7 +21,8 @@ export function kubeconfigFiles(env: NodeJS.ProcessEnv, home: string | undefined
 
 /**
  * A reader tried before `yaml` (which lives with the Kubernetes client in the single file's
- * heavy.cjs, 7.6 MB to load for one TAB): the document, or undefined to leave the text to `yaml`.
+ * heavy.cjs, which one TAB does not load: docs/startup.md): the document, or undefined to leave
+ * the text to `yaml`.
  */
 export type QuickYaml = (text: string) => { doc: unknown } | undefined;
 
