@@ -65,7 +65,7 @@ export function planFrame(snapshot: Snapshot, o: FrameOptions): PlanFrame {
     if (c.skip?.reason !== 'ExpectationsPending') continue;
     const e = o.expectationsPending?.(metaNamespaceKey(c.namespace, c.name)) ?? { add: 0, del: 0 };
     // both zero: the record went away between the plan and this look (say creates, the usual case)
-    waiting.set(`${c.kind}/${c.namespace}/${c.name}`, e.add > 0 && e.del > 0 ? 'creates and deletes' : e.del > 0 ? 'deletes' : 'creates');
+    waiting.set(entryKey(c), e.add > 0 && e.del > 0 ? 'creates and deletes' : e.del > 0 ? 'deletes' : 'creates');
   }
   return {
     plan,
