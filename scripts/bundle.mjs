@@ -117,136 +117,6 @@ const createRequirePlugin = {
   },
 };
 
-/**
- * Start-up work oclif does that the bundle does not need, patched out of its CommonJS sources:
- * - the engines check with semver against oclif's own package.json (the bundle entry and the krew
- *   launcher check the Node.js version themselves, without semver);
- * - packages required at load time but used only on paths a manifest-driven CLI without plugins
- *   never takes (tinyglobby: command discovery without a manifest; minimatch: plugin patterns;
- *   lilconfig: an oclif config outside package.json; ejs: s3 templates and oclif's default help
- *   templates; cli-spinners: the spinner): required on first use instead.
- * Every patch must apply, so an upgrade of @oclif/core that changes these files fails the build
- * instead of silently bundling something else.
- */
-const OCLIF_PATCHES = {
-  'lib/index.js': [['\ncheckNodeVersion();\n', '\n']],
-  'lib/config/plugin.js': [['const tinyglobby_1 = require("tinyglobby");', 'const tinyglobby_1 = __rsLazy(() => require("tinyglobby"));']],
-  'lib/config/plugin-loader.js': [['const minimatch_1 = require("minimatch");', 'const minimatch_1 = __rsLazy(() => require("minimatch"));']],
-  'lib/util/read-pjson.js': [['const lilconfig_1 = require("lilconfig");', 'const lilconfig_1 = __rsLazy(() => require("lilconfig"));']],
-  'lib/config/config.js': [['const ejs_1 = __importDefault(require("ejs"));', 'const ejs_1 = __rsLazyDefault(() => require("ejs"));']],
-  'lib/help/util.js': [['const ejs_1 = __importDefault(require("ejs"));', 'const ejs_1 = __rsLazyDefault(() => require("ejs"));']],
-  'lib/ux/action/spinner.js': [
-    ['const cli_spinners_1 = __importDefault(require("cli-spinners"));', 'const cli_spinners_1 = __rsLazyDefault(() => require("cli-spinners"));'],
-  ],
-};
-const LAZY_HELPERS = `
-function __rsLazy(load) { let m; return new Proxy({}, { get(_, k) { m ??= load(); return m[k]; }, has(_, k) { m ??= load(); return k in m; } }); }
-function __rsLazyDefault(load) { let m; return { get default() { if (m === undefined) { const x = load(); m = x && x.__esModule ? x.default : x; } return m; } }; }
-`;
-const patched = new Set();
-const oclifPatchPlugin = {
-  name: 'rs-oclif-patches',
-  setup(b) {
-    b.onLoad({ filter: /[\\/]node_modules[\\/]@oclif[\\/]core[\\/]lib[\\/].*\.js$/ }, (a) => {
-      const rel = a.path.replace(/\\/g, '/').replace(/^.*\/node_modules\/@oclif\/core\//, '');
-      const patches = OCLIF_PATCHES[rel];
-      if (!patches) return undefined;
-      let text = readFileSync(a.path, 'utf8');
-      for (const [from, to] of patches) {
-        if (!text.includes(from))
-          throw new Error(`bundle: @oclif/core/${rel} no longer contains ${JSON.stringify(from)}: review OCLIF_PATCHES in scripts/bundle.mjs`);
-        text = text.replace(from, to);
-      }
-      if (text.includes('__rsLazy')) text += LAZY_HELPERS;
-      patched.add(rel);
-      return { contents: text, loader: 'js' };
-    });
-  },
-};
-
-/**
- * strip-ansi 6 (under string-width 4, the width function of cli-table3 and oclif's help) builds
- * ansi-regex's pattern into a new RegExp on every call, and cli-table3 measures each cell about
- * eight times: on the 10k-row `diff` table that was 45% of cli-table3's time (bench/run.mjs
- * `--only tables`, issue 13). The patch builds the same pattern once; `String.prototype.replace`
- * with a global RegExp starts from index 0 on every call, so sharing it changes nothing else.
- */
-const STRIP_ANSI_PATCH = [
-  "module.exports = string => typeof string === 'string' ? string.replace(ansiRegex(), '') : string;",
-  "const pattern = ansiRegex();\nmodule.exports = string => typeof string === 'string' ? string.replace(pattern, '') : string;",
-];
-let stripAnsiPatched = 0;
-const stripAnsiPlugin = {
-  name: 'rs-strip-ansi-once',
-  setup(b) {
-    b.onLoad({ filter: /[\\/]node_modules[\\/]strip-ansi[\\/]index\.js$/ }, (a) => {
-      const version = JSON.parse(readFileSync(join(dirname(a.path), 'package.json'), 'utf8')).version;
-      if (!version.startsWith('6.')) return undefined; // 7 and later build the pattern once themselves
-      const text = readFileSync(a.path, 'utf8');
-      if (!text.includes(STRIP_ANSI_PATCH[0])) throw new Error(`bundle: strip-ansi@${version}/index.js changed: review STRIP_ANSI_PATCH in scripts/bundle.mjs`);
-      stripAnsiPatched++;
-      return { contents: text.replace(STRIP_ANSI_PATCH[0], STRIP_ANSI_PATCH[1]), loader: 'js' };
-    });
-  },
-};
-
-/**
- * cli-table3 (0.6) merges its options into every cell through `setOption`, 17 times a cell: each
- * call splits the option's name, camel-cases it and filters a rest-argument array for the first
- * defined value (firstDefined, used nowhere else). On the 10k-row `diff` table that was 737 ms of
- * 4.9 s (its largest item in a --cpu-prof of the bundle), and about 5 ms of `explain`'s 50 ms on the
- * small example. The patch camel-cases each name once and picks the first defined value without an
- * array: the same options, so the same table (the goldens and the bundle test's plain-build
- * comparison hold it to that).
- */
-const CLI_TABLE3_SET_OPTION = [
-  `function setOption(objA, objB, nameB, targetObj) {
-  let nameA = nameB.split('-');
-  if (nameA.length > 1) {
-    nameA[1] = nameA[1].charAt(0).toUpperCase() + nameA[1].substr(1);
-    nameA = nameA.join('');
-    targetObj[nameA] = firstDefined(objA[nameA], objA[nameB], objB[nameA], objB[nameB]);
-  } else {
-    targetObj[nameB] = firstDefined(objA[nameB], objB[nameB]);
-  }
-}`,
-  `const CAMEL_NAMES = new Map();
-const defined = (v) => v !== undefined && v !== null;
-function setOption(objA, objB, nameB, targetObj) {
-  let nameA = CAMEL_NAMES.get(nameB);
-  if (nameA === undefined) {
-    const parts = nameB.split('-');
-    if (parts.length > 1) parts[1] = parts[1].charAt(0).toUpperCase() + parts[1].substr(1);
-    nameA = parts.length > 1 ? parts.join('') : null;
-    CAMEL_NAMES.set(nameB, nameA);
-  }
-  if (nameA !== null) {
-    const a = objA[nameA], b = objA[nameB], c = objB[nameA], d = objB[nameB];
-    targetObj[nameA] = defined(a) ? a : defined(b) ? b : defined(c) ? c : defined(d) ? d : undefined;
-  } else {
-    const a = objA[nameB], b = objB[nameB];
-    targetObj[nameB] = defined(a) ? a : defined(b) ? b : undefined;
-  }
-}`,
-];
-let cliTable3Patched = 0;
-const cliTable3Plugin = {
-  name: 'rs-cli-table3-set-option',
-  setup(b) {
-    b.onLoad({ filter: /[\\/]node_modules[\\/]cli-table3[\\/]src[\\/]cell\.js$/ }, (a) => {
-      const version = JSON.parse(readFileSync(join(dirname(a.path), '..', 'package.json'), 'utf8')).version;
-      let text = readFileSync(a.path, 'utf8');
-      for (let i = 0; i < CLI_TABLE3_SET_OPTION.length; i += 2) {
-        if (!text.includes(CLI_TABLE3_SET_OPTION[i]))
-          throw new Error(`bundle: cli-table3@${version}/src/cell.js changed: review CLI_TABLE3_SET_OPTION in scripts/bundle.mjs`);
-        text = text.replace(CLI_TABLE3_SET_OPTION[i], CLI_TABLE3_SET_OPTION[i + 1]);
-      }
-      cliTable3Patched++;
-      return { contents: text, loader: 'js' };
-    });
-  },
-};
-
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 
@@ -272,12 +142,8 @@ const result = await build({
   external: ['react-devtools-core', 'bufferutil', 'utf-8-validate', 'encoding', 'typescript'],
   metafile: true,
   logLevel: 'warning',
-  plugins: [entryPlugin, createRequirePlugin, oclifPatchPlugin, stripAnsiPlugin, cliTable3Plugin],
+  plugins: [entryPlugin, createRequirePlugin],
 });
-const unpatched = Object.keys(OCLIF_PATCHES).filter((f) => !patched.has(f));
-if (unpatched.length) throw new Error(`bundle: @oclif/core files not bundled any more: ${unpatched.join(', ')}: review OCLIF_PATCHES in scripts/bundle.mjs`);
-if (stripAnsiPatched === 0) throw new Error('bundle: strip-ansi@6 is not bundled any more: review STRIP_ANSI_PATCH in scripts/bundle.mjs');
-if (cliTable3Patched === 0) throw new Error('bundle: cli-table3/src/cell.js is not bundled any more: review CLI_TABLE3_SET_OPTION in scripts/bundle.mjs');
 
 // history -o html's page script (src/services/history-page.ts): beside the bundle's code, and
 // beside the plain build's when this is the default bundle of `npm run build`
@@ -286,12 +152,12 @@ const pageText = page.outputFiles[0].text;
 writeFileSync(join(out, 'history-page.js'), pageText);
 if (out === join(root, 'dist', 'bundle')) writeFileSync(join(root, 'dist', 'history-page.js'), pageText);
 
-// The single file (main.cjs: direct dispatch, start.cjs: its code cache loader, sea-main.cjs):
-// the same patches, the history worker embedded as code.
-const singlePlugins = [createRequirePlugin, oclifPatchPlugin, stripAnsiPlugin, cliTable3Plugin];
+// The single file (main.cjs and the hot commands' files: direct dispatch; boot.cjs and
+// sea-start.cjs: the start): the same createRequire rewrite, the history worker embedded as code.
+const singlePlugins = [createRequirePlugin];
 const singleExternal = ['react-devtools-core', 'bufferutil', 'utf-8-validate', 'encoding', 'typescript'];
 const workerSource = await buildWorkerSource({ root, plugins: singlePlugins, external: singleExternal, minify });
-await buildSingleFile({ root, out, manifest, pkg, plugins: singlePlugins, external: singleExternal, minify, workerSource, lazyHelpers: LAZY_HELPERS });
+await buildSingleFile({ root, out, manifest, pkg, plugins: singlePlugins, external: singleExternal, minify, workerSource });
 
 // The bundle's own oclif root.
 const bundlePkg = {

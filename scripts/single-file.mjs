@@ -7,7 +7,7 @@
 //   dist/bundle/main-<command>.cjs  the same with one hot command only (SPLIT: diff, explain, version)
 //   dist/bundle/light.cjs    what the manifest alone answers (help, completion scripts, TAB on
 //                            commands and flags: src/main/light.ts), asked first by boot.cjs
-//   dist/bundle/boot.cjs    what bin/run.js requires: loads main.cjs (and heavy.cjs when it is
+//   dist/bundle/boot.cjs    what bin/run.cjs requires: loads main.cjs (and heavy.cjs when it is
 //                            required) with a V8 code cache
 //   dist/bundle/sea-start.cjs boot.cjs as a Node single executable's main script (scripts/sea.mjs)
 //
@@ -52,7 +52,8 @@ function litePlugin(root) {
  * Two packages await at their top level, which CommonJS cannot: yoga-layout (ink's layout engine)
  * awaits its WebAssembly start, and ink awaits its devtools under DEV=true. yoga is started
  * synchronously instead (Emscripten's instantiateWasm hook, with the module built from the same
- * embedded bytes); ink's devtools load without the wait (DEV=true only). Each patch must apply, as in bundle.mjs.
+ * embedded bytes); ink's devtools load without the wait (DEV=true only). Each patch must apply.
+ * These are what the CommonJS file needs to hold them at all, not a speed-up (docs/startup.md).
  */
 function topLevelAwaitPlugin() {
   const YOGA = 'const Yoga = wrapAssembly(await loadYoga());';
@@ -85,42 +86,11 @@ function topLevelAwaitPlugin() {
 }
 
 /**
- * chalk decides its colour level when it is evaluated, from tty.isatty(1) and (2): node:tty
- * requires node:net (and net perf_hooks, diagnostics_channel…), 2 ms of a start that writes to a
- * file or a pipe. src/cli/stdio.ts's isPlainFd tells a file, a pipe or /dev/null (no terminal)
- * from its fstat, and otherwise process.stdout.isTTY is the same answer for fd 1 (Node.js makes
- * stdout a tty.WriteStream exactly when isatty(1)), and so for fd 2: neither node:tty nor the
- * streams (node:stream, 1.8 ms) are loaded unless a terminal may be there. The patch must apply.
- */
-function chalkTtyPlugin(root) {
-  const FROM = ['stdout: createSupportsColor({isTTY: tty.isatty(1)}),', 'stderr: createSupportsColor({isTTY: tty.isatty(2)}),'];
-  const TO = [
-    'stdout: createSupportsColor({isTTY: !__rsIsPlainFd(1) && process.stdout.isTTY === true}),',
-    'stderr: createSupportsColor({isTTY: !__rsIsPlainFd(2) && process.stderr.isTTY === true}),',
-  ];
-  const stdio = JSON.stringify(join(root, 'src', 'cli', 'stdio.ts'));
-  return {
-    name: 'rs-chalk-no-tty',
-    setup(b) {
-      b.onLoad({ filter: /[\\/]node_modules[\\/]chalk[\\/]source[\\/]vendor[\\/]supports-color[\\/]index\.js$/ }, (a) => {
-        let text = readFileSync(a.path, 'utf8');
-        for (let i = 0; i < FROM.length; i++) {
-          if (!text.includes(FROM[i]))
-            throw new Error(`single-file: ${a.path} no longer contains ${JSON.stringify(FROM[i])}: review chalkTtyPlugin in scripts/single-file.mjs`);
-          text = text.replace(FROM[i], TO[i]);
-        }
-        // tty was used for nothing else
-        if (/\btty\./.test(text)) throw new Error(`single-file: ${a.path} uses node:tty further: review chalkTtyPlugin in scripts/single-file.mjs`);
-        return { contents: text.replace("import tty from 'node:tty';\n", `import { isPlainFd as __rsIsPlainFd } from ${stdio};\n`), loader: 'js' };
-      });
-    },
-  };
-}
-
-/**
  * Parts of @oclif/core that the lite Command reaches at load time but uses only on an error or a
  * debug flag (the logger and its `debug` package, the error handler with oclif's help, the help
- * class behind the --help flag builder): required on first use. Each patch must apply.
+ * class behind the --help flag builder): required on first use. Each patch must apply. Kept by
+ * measurement, by group (docs/startup.md, "Patches to third-party packages"): each group
+ * alone spares the start of the shared modules behind it (oclif's ux, theme, screen, logger).
  */
 const LITE_PATCHES = {
   'lib/errors/error.js': [['const logger_1 = require("../logger");', 'const logger_1 = __rsLazy(() => require("../logger"));']],
@@ -154,7 +124,12 @@ const LITE_PATCHES = {
   // every export of errors/index.js is a getter: each module on first use
   'lib/errors/index.js': [[/var (\w+) = require\(("[^"]+")\);/g, 'var $1 = __rsLazy(() => require($2));']],
 };
-function liteOclifPatchPlugin(lazyHelpers) {
+/** Each module required on its first use: a proxy for a namespace, a getter for a default export. */
+const LAZY_HELPERS = `
+function __rsLazy(load) { let m; return new Proxy({}, { get(_, k) { m ??= load(); return m[k]; }, has(_, k) { m ??= load(); return k in m; } }); }
+function __rsLazyDefault(load) { let m; return { get default() { if (m === undefined) { const x = load(); m = x && x.__esModule ? x.default : x; } return m; } }; }
+`;
+function liteOclifPatchPlugin() {
   return {
     name: 'rs-oclif-lite-patches',
     setup(b) {
@@ -168,7 +143,7 @@ function liteOclifPatchPlugin(lazyHelpers) {
           if (!found) throw new Error(`single-file: @oclif/core/${rel} no longer contains ${from}: review LITE_PATCHES in scripts/single-file.mjs`);
           text = text.replace(from, to);
         }
-        return { contents: text + lazyHelpers, loader: 'js' };
+        return { contents: text + LAZY_HELPERS, loader: 'js' };
       });
     },
   };
@@ -181,7 +156,7 @@ function liteOclifPatchPlugin(lazyHelpers) {
  * for the module would not do: esbuild's interop copies a CommonJS module's properties on import,
  * which loads it.) `constants` is node:fs's own object, already loaded.
  */
-async function lazyBuiltinsPlugin() {
+async function lazyBuiltinsPlugin(root) {
   const fsp = await import('node:fs/promises');
   const fns = Object.keys(fsp).filter((k) => k !== 'default' && typeof fsp[k] === 'function' && /^[A-Za-z_$][\w$]*$/.test(k));
   const others = Object.keys(fsp).filter((k) => k !== 'default' && !fns.includes(k));
@@ -203,7 +178,17 @@ async function lazyBuiltinsPlugin() {
       `for (const k of ${JSON.stringify(keys)}) Object.defineProperty(exports, k, { enumerable: true, get: () => load()[k] });`,
     ].join('\n');
   }
-  const objectFilter = new RegExp(`^(node:)?(${LAZY_OBJECTS.join('|')})$`);
+  // node:tty (it loads node:net, perf's observers and diagnostics_channel) for the
+  // question chalk asks when it is evaluated, tty.isatty(1) and (2): src/cli/stdio.ts's isPlainFd
+  // tells a file, a pipe or /dev/null (no terminal) from its fstat; anything else asks node:tty
+  const ttyKeys = Object.keys(createRequire(import.meta.url)('node:tty')).filter((k) => k !== 'isatty');
+  objects.tty = [
+    "let m;\nconst load = () => (m ??= require('node:tty'));",
+    `const { isPlainFd } = require(${JSON.stringify(join(root, 'src', 'cli', 'stdio.ts'))});`,
+    'exports.isatty = (fd) => ((fd === 1 || fd === 2) && isPlainFd(fd) ? false : load().isatty(fd));',
+    `for (const k of ${JSON.stringify(ttyKeys)}) Object.defineProperty(exports, k, { enumerable: true, get: () => load()[k] });`,
+  ].join('\n');
+  const objectFilter = new RegExp(`^(node:)?(${[...LAZY_OBJECTS, 'tty'].join('|')})$`);
   return {
     name: 'rs-lazy-builtins',
     setup(b) {
@@ -214,7 +199,7 @@ async function lazyBuiltinsPlugin() {
       b.onResolve({ filter: objectFilter }, (a) =>
         a.namespace === 'rs-lazy-object' ? { path: a.path, external: true } : { path: a.path.replace(/^node:/, ''), namespace: 'rs-lazy-object' },
       );
-      b.onLoad({ filter: /.*/, namespace: 'rs-lazy-object' }, (a) => ({ contents: objects[a.path], loader: 'js' }));
+      b.onLoad({ filter: /.*/, namespace: 'rs-lazy-object' }, (a) => ({ contents: objects[a.path], loader: 'js', resolveDir: root }));
     },
   };
 }
@@ -282,10 +267,6 @@ function checkLight(metafile) {
   }
 }
 
-/**
- * Builds main.cjs, heavy.cjs, boot.cjs and sea-start.cjs into `out`. `plugins` are the ESM bundle's source
- * patches (oclif's lazily required packages, strip-ansi), applied here too.
- */
 /**
  * esbuild's charset ascii escapes strings and identifiers but leaves regular expressions as written
  * (history's arrow in its patterns). One such character makes V8 hold the whole 2 MB source as UTF-16 (twice the
@@ -367,7 +348,13 @@ function heavyEntryPlugin(root, specifiers) {
   };
 }
 
-export async function buildSingleFile({ root, out, manifest, pkg, plugins, external, minify, workerSource, lazyHelpers }) {
+/** Builds main.cjs, the hot commands' files, heavy.cjs, light.cjs, boot.cjs and sea-start.cjs into `out`. */
+export async function buildSingleFile({ root, out, manifest, pkg, plugins, external, minify, workerSource }) {
+  // src/main/oclif-lite.ts's Command does not print oclif's flag deprecation warnings
+  for (const cmd of Object.values(manifest.commands))
+    for (const [name, flag] of Object.entries(cmd.flags ?? {}))
+      if (flag.deprecated || flag.deprecateAliases)
+        throw new Error(`single-file: ${cmd.id} --${name} is deprecated: src/main/oclif-lite.ts's Command would not warn as oclif's does`);
   const slimPkg = { name: pkg.name, version: pkg.version, description: pkg.description, oclif: pkg.oclif };
   const common = {
     bundle: true,
@@ -390,10 +377,9 @@ export async function buildSingleFile({ root, out, manifest, pkg, plugins, exter
     plugins: [
       entryPlugin(root, manifest, slimPkg),
       litePlugin(root),
-      await lazyBuiltinsPlugin(),
-      chalkTtyPlugin(root),
+      await lazyBuiltinsPlugin(root),
       topLevelAwaitPlugin(),
-      liteOclifPatchPlugin(lazyHelpers),
+      liteOclifPatchPlugin(),
       ...plugins,
     ],
   };

@@ -1,14 +1,17 @@
 'use strict';
-// Written by scripts/bundle.mjs (from scripts/start-template.cjs): bin/run.js requires this to run
-// main.cjs, the single-file CLI, with a V8 code cache, so a start compiles next to nothing.
-// Node >= 22.1 has its own (module.enableCompileCache); on Node 20 the cache is vm.Script's cached
-// data. It is keyed by the bundle's hash, the command, the Node.js version and the architecture, kept beside
-// the bundle, or, where the install folder is read-only, in $XDG_CACHE_HOME/rs-reconcile
-// (~/.cache/rs-reconcile), or else in a folder of the user's own under the temporary folder.
-// RS_RECONCILE_CACHE_DIR chooses the folder; RS_RECONCILE_NO_CODE_CACHE=1 turns the cache off.
-// A cache V8 rejects (corrupt, another V8) is ignored and written again.
-// The krew single executable's main script is this file too (SEA true, scripts/sea.mjs): main.cjs
-// and heavy.cjs are then its assets, and the cache folder is beside the executable.
+// Written by scripts/bundle.mjs (from scripts/start-template.cjs) as dist/bundle/boot.cjs, which
+// bin/run.cjs requires, and as dist/bundle/sea-start.cjs (SEA true), the single executable's main
+// script: one boot for both. It runs the words from light.cjs (what the manifest alone answers), a
+// hot command's own file (main-<command>.cjs) or main.cjs, with a code cache:
+// - Node.js >= 22.1 (module.enableCompileCache): the runtime's own cache, the only one, for every
+//   file of the bundle, required as usual;
+// - Node.js 20, which has none, and the single executable, whose files are assets rather than
+//   files: vm.Script's cached data (the block "Node.js 20 and the single executable" below; it
+//   goes when engines moves to >= 22.1 and the executable's files are files).
+// Either is kept beside the bundle, or, where the install folder cannot take it, in
+// $XDG_CACHE_HOME/rs-reconcile (~/.cache/rs-reconcile), or in a folder of the user's own under the
+// temporary folder. RS_RECONCILE_CACHE_DIR chooses the folder; RS_RECONCILE_NO_CODE_CACHE=1 turns
+// the cache off (not in the single executable).
 const fs = require('node:fs');
 const path = require('node:path');
 const Module = require('node:module');
@@ -16,20 +19,10 @@ const Module = require('node:module');
 const HASH = '__RS_BUNDLE_HASH__';
 const SEA = false;
 const base = SEA ? path.dirname(process.execPath) : __dirname;
-const file = path.join(base, 'main.cjs');
 // the hot commands with a file of their own, main-<command>.cjs (scripts/single-file.mjs SPLIT)
 const SPLIT = ['__RS_SPLIT__'];
 /** The file that runs `argv`: its command's own, else main.cjs. */
-const fileFor = (argv) => (SPLIT.includes(argv[0]) ? path.join(base, `main-${argv[0]}.cjs`) : file);
-// one cache per command: a cache holds the functions the run that made it compiled, and one made
-// by `version` lacks most of `diff`'s (diff -f: 1.67x → 1.54x of node -e 0 in CPU with its own)
-const COMMAND = /^[a-z][a-z-]{0,30}$/.test(process.argv[2] ?? '') ? process.argv[2] : '_';
-
-/** A file of the bundle as text: ASCII (scripts/single-file.mjs makes it so), so latin1 reads it one byte a character. */
-function source(f) {
-  if (SEA) return Buffer.from(require('node:sea').getRawAsset(path.basename(f))).toString('latin1');
-  return fs.readFileSync(f, 'latin1');
-}
+const fileFor = (argv) => path.join(base, SPLIT.includes(argv[0]) ? `main-${argv[0]}.cjs` : 'main.cjs');
 
 /** Where the cache may be, in order: beside the bundle, then the user's cache folder. */
 function cacheDirs() {
@@ -37,6 +30,26 @@ function cacheDirs() {
   const home = process.env.XDG_CACHE_HOME || (process.env.HOME ? path.join(process.env.HOME, '.cache') : '');
   const user = home ? path.join(home, 'rs-reconcile') : path.join(require('node:os').tmpdir(), `rs-reconcile-${process.getuid ? process.getuid() : 'user'}`);
   return [path.join(base, '.cache'), user];
+}
+
+const noCache = !SEA && process.env.RS_RECONCILE_NO_CODE_CACHE === '1';
+const runtimeCache = !SEA && typeof Module.enableCompileCache === 'function';
+if (runtimeCache && !noCache) {
+  for (const dir of cacheDirs()) if (Module.enableCompileCache(dir).status !== Module.constants.compileCacheStatus.FAILED) break;
+}
+
+// ---- Node.js 20 and the single executable: vm.Script's cached data ----
+// Made after the run (so it holds the functions the command compiled, not only the top level),
+// written at exit whole or not at all, one per command (a cache made by `version` lacks most of
+// `diff`'s). Its name carries the file, the bundle's hash, the command, the Node.js version and
+// the architecture. A folder that other users can write, or that belongs to another user, is never
+// read (cached code is code); a cache V8 refuses (corrupt, another V8) is ignored and written again.
+const COMMAND = /^[a-z][a-z-]{0,30}$/.test(process.argv[2] ?? '') ? process.argv[2] : '_';
+
+/** A file of the bundle as text: ASCII (scripts/single-file.mjs makes it so), so latin1 reads it one byte a character. */
+function source(f) {
+  if (SEA) return Buffer.from(require('node:sea').getRawAsset(path.basename(f))).toString('latin1');
+  return fs.readFileSync(f, 'latin1');
 }
 
 /** A folder only this user can write (a shared temporary folder must not feed us code). */
@@ -52,12 +65,12 @@ function ownFolder(dir) {
 function readCache(name) {
   for (const dir of cacheDirs()) {
     try {
-      if (ownFolder(dir)) return { dir, data: fs.readFileSync(path.join(dir, name)) };
+      if (ownFolder(dir)) return fs.readFileSync(path.join(dir, name));
     } catch {
       // not there: the next folder
     }
   }
-  return null;
+  return undefined;
 }
 
 function writeCache(name, data) {
@@ -68,8 +81,8 @@ function writeCache(name, data) {
       const tmp = path.join(dir, `${name}.${process.pid}.tmp`);
       fs.writeFileSync(tmp, data, { mode: 0o600 });
       fs.renameSync(tmp, path.join(dir, name)); // whole or not at all: a reader never sees half a cache
-      // caches of an older bundle or Node.js are never read again: remove them (a new build's first runs)
-      const own = name.split('-').slice(0, 1).join('-') + '-';
+      // caches of an older bundle are never read again: remove them (a new build's first runs)
+      const own = `${name.split('-')[0]}-`;
       for (const f of fs.readdirSync(dir))
         if (f.startsWith(own) && f.endsWith('.cache') && !f.includes(`-${HASH}-`)) fs.rmSync(path.join(dir, f), { force: true });
       return;
@@ -79,72 +92,46 @@ function writeCache(name, data) {
   }
 }
 
-/** Runs a CommonJS file of the bundle with its code cache; `req` is the require it is given. */
-function run(file, req) {
+/** Runs a CommonJS file of the bundle as Node.js would, compiled with its cached data. */
+function runCached(file) {
   const vm = require('node:vm');
   const name = `${path.basename(file, '.cjs')}-${HASH}-${COMMAND}-${process.version}-${process.arch}.cache`;
-  const cached = readCache(name);
+  const cachedData = readCache(name);
   // the wrapper Node gives a CommonJS module
   const wrapped = `(function (exports, require, module, __filename, __dirname) {${source(file)}\n})`;
-  const script = new vm.Script(wrapped, {
-    filename: file,
-    cachedData: cached ? cached.data : undefined,
-    importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
-  });
-  if (!cached || script.cachedDataRejected) {
-    // after the run: the cache then holds the functions the command compiled, not only the top level
-    process.once('exit', () => writeCache(name, script.createCachedData()));
-  }
+  const script = new vm.Script(wrapped, { filename: file, cachedData, importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER });
+  if (!cachedData || script.cachedDataRejected) process.once('exit', () => writeCache(name, script.createCachedData()));
   const mod = { exports: {} };
-  script.runInThisContext()(mod.exports, req, mod, file, path.dirname(file));
+  script.runInThisContext()(mod.exports, Module.createRequire(file), mod, file, path.dirname(file));
   return mod.exports;
 }
+// ---- end of Node.js 20 and the single executable ----
 
-/** Node.js >= 22.1 has its own code cache (module.enableCompileCache): enabled once, for every file. */
-let nodeCache;
-function usesNodeCache() {
-  if (SEA || typeof Module.enableCompileCache !== 'function') return false;
-  if (nodeCache === undefined) {
-    nodeCache = true;
-    // Node's own cache covers light.cjs, main.cjs and heavy.cjs alike (each required as usual)
-    for (const dir of cacheDirs()) if (Module.enableCompileCache(dir).status !== Module.constants.compileCacheStatus.FAILED) break;
-  }
-  return true;
+/** A file of the bundle, evaluated once; main.cjs requires heavy.cjs through this (__rsLoadHeavy). */
+const loaded = new Map();
+function load(f) {
+  if (!loaded.has(f)) loaded.set(f, runtimeCache || noCache ? require(f) : runCached(f));
+  return loaded.get(f);
 }
-
-/** A file of the bundle with the code cache (or without, under RS_RECONCILE_NO_CODE_CACHE=1). */
-function loadFile(f) {
-  if ((!SEA && process.env.RS_RECONCILE_NO_CODE_CACHE === '1') || usesNodeCache()) return require(f);
-  return run(f, Module.createRequire(f));
-}
+globalThis.__rsLoadHeavy = load;
 
 /**
  * light.cjs's answer to `argv` (help, the completion scripts, TAB on commands and flags: what the
- * manifest alone answers, src/main/light.ts), or null. It is a small part of main.cjs, so those
- * starts read and evaluate that part only; RS_RECONCILE_NO_LIGHT=1 skips it (the tests compare).
+ * manifest alone answers, src/main/light.ts), or null. RS_RECONCILE_NO_LIGHT=1 skips it (the
+ * tests compare it with main.cjs's answer).
  */
 function light(argv) {
   if (process.env.RS_RECONCILE_NO_LIGHT === '1') return null;
   // the forms it may answer (lightAnswer's first tests): other words do not pay for reading it
   if (!(argv[0] === '--help' || (argv.length === 2 && argv[1] === '--help') || argv[0] === 'completion')) return null;
-  return loadFile(path.join(base, 'light.cjs')).answer(argv);
+  return load(path.join(base, 'light.cjs')).answer(argv);
 }
 
-let main;
-function load(argv) {
-  if (main) return main;
-  const f = fileFor(argv);
-  if (!SEA && process.env.RS_RECONCILE_NO_CODE_CACHE === '1') return (main = require(f));
-  // main.cjs requires heavy.cjs (the packages the hot commands never run) through this, when it needs it
-  if (!usesNodeCache()) globalThis.__rsLoadHeavy = (heavy) => run(heavy, Module.createRequire(f));
-  return (main = loadFile(f));
-}
-
-/** What bin/run.cjs calls: light.cjs's answer when it has one, else main.cjs's dispatch. */
+/** What bin/run.cjs calls: light.cjs's answer when it has one, else the dispatch (false: oclif's to answer). */
 const api = {
   run(argv) {
     const text = light(argv);
-    if (text === null) return load(argv).run(argv);
+    if (text === null) return load(fileFor(argv)).run(argv);
     // as the dispatch does: a reader that goes away (`| head`) is not an error
     process.stdout.on('error', (err) => {
       if (err.code !== 'EPIPE') throw err;
@@ -152,7 +139,7 @@ const api = {
     process.stdout.write(text);
     return Promise.resolve(true);
   },
-  fallback: (argv) => load(argv).fallback(argv),
+  fallback: (argv) => load(fileFor(argv)).fallback(argv),
 };
 
 if (SEA) {

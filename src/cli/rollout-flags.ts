@@ -77,6 +77,11 @@ export function rolloutChange(flags: RolloutFlagValues): RolloutChange {
   return change;
 }
 
+/** Whether the command line asks for a rollout rather than one sync. */
+export function isRolloutChange(change: RolloutChange): boolean {
+  return change.image !== undefined || change.replicas !== undefined || change.templateLabels !== undefined || change.undo !== undefined;
+}
+
 function seconds(flag: string, text: string): number {
   const ms = parseDurationMs(text, 's');
   if (ms === null) throw new UserError(`invalid --${flag} ${JSON.stringify(text)}: expected a duration such as 5s, 1m30s or 0`);

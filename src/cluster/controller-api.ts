@@ -326,15 +326,16 @@ export class KubeControllerAPI implements ControllerAPI, DeploymentControllerAPI
   }
 
   /** Queues the event (makeEvent); it resolves once the event is sent or dropped, and never rejects. */
-  recordEvent(c: Controller, type: 'Normal' | 'Warning', reason: string, message: string): Promise<void> {
+  recordEvent(c: Controller | Deployment, type: 'Normal' | 'Warning', reason: string, message: string): Promise<void> {
     const namespace = namespaceOf(c);
+    const kind = 'object' in c ? c.kind : 'Deployment';
     const now = this.now();
     const at = rfc3339(now);
     const event: CoreEvent = {
       metadata: { name: this.correlator.eventName(c.metadata.name, now), namespace },
       involvedObject: {
-        apiVersion: c.kind === 'ReplicaSet' ? 'apps/v1' : 'v1',
-        kind: c.kind,
+        apiVersion: kind === 'ReplicationController' ? 'v1' : 'apps/v1',
+        kind,
         name: c.metadata.name,
         namespace,
         uid: c.metadata.uid,

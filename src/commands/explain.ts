@@ -21,14 +21,9 @@ import { renderOverlapWarnings } from '../render/diff-table.js';
 import { renderDeploymentDecision, renderDeploymentTree } from '../render/deployment-tree.js';
 import { renderExplain } from '../render/explain.js';
 import { renderOutput } from '../render/formats.js';
-import { renderPodExplanation } from '../render/pod-explain.js';
 import { formatBytes } from '../input/read-input.js';
-import { predictedHistory } from '../render/history-html/prediction.js';
-import { renderRolloutPrediction } from '../render/rollout.js';
-import { historyPageScript } from '../services/history-page.js';
 import { explainController, explainPod } from '../services/explain-service.js';
-import { explainRollout, isRolloutChange } from '../services/rollout-service.js';
-import { rolloutAssumptions, rolloutChange, rolloutFlags } from '../cli/rollout-flags.js';
+import { isRolloutChange, rolloutAssumptions, rolloutChange, rolloutFlags } from '../cli/rollout-flags.js';
 
 export default class Explain extends BaseCommand {
   static override summary = 'Tell the story of one ReplicaSet (which pods it keeps, adopts, releases, creates or deletes, and why) or of one pod';
@@ -116,6 +111,7 @@ Nothing is written.`;
       );
     const io = { progress: progressOn() };
     if (named.kind === 'Pod') {
+      const { renderPodExplanation } = await import('../render/pod-explain.js');
       const story = await explainPod(sourceOptions(flags), modelOptions(flags), named.name, io);
       for (const n of story.notices) this.warning(n);
       await this.printChunks(
@@ -133,10 +129,16 @@ Nothing is written.`;
     if (isRolloutChange({ ...change, replicas: named.kind === 'Deployment' ? change.replicas : undefined })) {
       if (named.kind !== 'Deployment')
         throw new UserError(`--image, --set-template-label and --undo foresee a rollout: they need deploy/NAME, not ${args.name}`);
+      // a rollout's modules are loaded by the rollout only: a controller's story never runs them
+      const [{ explainRollout }, { renderRolloutPrediction }, { predictedHistory }] = await Promise.all([
+        import('../services/rollout-service.js'),
+        import('../render/rollout.js'),
+        import('../render/history-html/prediction.js'),
+      ]);
       const rollout = await explainRollout(sourceOptions(flags), modelOptions(flags), named.name, change, rolloutAssumptions(flags), io);
       for (const n of rollout.notices) this.warning(n);
       // -o html: the prediction drawn as history would show it, on history's page (its script loaded only for it)
-      const script = flags.output === 'html' ? await historyPageScript() : undefined;
+      const script = flags.output === 'html' ? await (await import('../services/history-page.js')).historyPageScript() : undefined;
       await this.printChunks(
         renderOutput(flags.output, {
           document: () => (script === undefined ? rollout.prediction : predictedHistory(rollout.prediction)),

@@ -9,11 +9,14 @@
 //   this sync already wrote that object: then the server's answer's (as upstream carries the
 //   returned object on), so that only a write the decision calls a conflict meets a 409;
 // - the created ReplicaSet is named here (<deployment>-<pod-template-hash>, core/deployment/hash.ts):
-//   the decision leaves the name to the runtime, and later writes of it in the sync use that name.
+//   the decision leaves the name to the runtime, and later writes of it in the sync use that name;
+// - an Event is recorded on the Deployment where upstream's eventRecorder records one: a write's
+//   `event` once that write succeeded, SelectingAll for an empty selector, ReplicaSetCreateError
+//   for a create the server refused; never for a write that was not sent.
 
 import { controllerRef } from '../core/pod.js';
 import { podTemplateHash, withPodTemplateHash } from '../core/deployment/hash.js';
-import type { DeploymentDecision, DeploymentWrite } from '../core/deployment/types.js';
+import type { DeploymentDecision, DeploymentEvent, DeploymentWrite } from '../core/deployment/types.js';
 import type { Deployment, ReplicaSet } from '../core/types.js';
 import { equalIgnoreHash, hasProgressDeadline, newCondition, REASON, setCondition } from '../core/deployment/util.js';
 import { formatTime } from '../core/time.js';
@@ -83,6 +86,8 @@ export async function carryOutDeploymentWrites(
     },
   };
   const realName = (name: string) => (ctx.created && name === placeholderName(d) ? ctx.created.metadata.name : name);
+  // syncDeployment: an empty selector selects all pods; upstream warns on every sync
+  if (decision.skip?.reason === 'EmptySelector') void api.recordEvent(d, 'Warning', 'SelectingAll', decision.skip.message);
 
   for (const [i, w] of decision.writes.entries()) {
     ctx.target = '';
@@ -172,21 +177,34 @@ async function createReplicaSet(ctx: WriteContext, w: WriteOf<'createReplicaSet'
   ctx.created = created;
   ctx.report({ write: w, target: ctx.target, ok: true });
   ctx.written.set(created.metadata.name, created.metadata.resourceVersion);
+  recordWriteEvent(ctx, w.event);
+}
+
+/** A write's Event, once it succeeded, naming a ReplicaSet created in this sync by its server name. */
+function recordWriteEvent(ctx: WriteContext, event: DeploymentEvent | null): void {
+  if (!event) return;
+  const message = ctx.created ? event.message.split(placeholderName(ctx.d)).join(ctx.created.metadata.name) : event.message;
+  void ctx.api.recordEvent(ctx.d, event.type, event.reason, message);
 }
 
 /** A create the server refused: the ReplicaSetCreateError condition, or AlreadyExists resolved; else the refusal is the sync's error. */
 async function createRefused(ctx: WriteContext, w: WriteOf<'createReplicaSet'>, e: unknown): Promise<void> {
   const { d, ns, target } = ctx;
   const alreadyExists = e instanceof ApiError && e.code === 409 && e.reason === 'AlreadyExists';
-  if (e instanceof ApiError && e.code >= 100 && !alreadyExists && hasProgressDeadline(d)) {
-    // getNewReplicaSet: a create the server refused is said in the Progressing condition
-    // (False, ReplicaSetCreateError), written on the status as the sync read it; that
-    // write's own failure is not the sync's error. A fenced or unanswered create writes nothing more.
-    const failed = structuredClone(d);
-    failed.status ??= {};
+  // getNewReplicaSet: in a terminating namespace every create fails: nothing is said. A fenced or
+  // unanswered create writes nothing more either.
+  if (e instanceof ApiError && e.code >= 100 && !alreadyExists && !e.hasCause('NamespaceTerminating')) {
+    // a create the server refused is said in the Progressing condition (False,
+    // ReplicaSetCreateError), written on the status as the sync read it (that write's own
+    // failure is not the sync's error), and in a Warning Event
     const msg = `Failed to create new replica set "${target}": ${e.message}`;
-    setCondition(failed.status, newCondition('Progressing', 'False', REASON.FailedRSCreate, msg, formatTime(ctx.nowMs)));
-    await ctx.api.updateDeploymentStatus(ns, failed).catch(() => undefined);
+    if (hasProgressDeadline(d)) {
+      const failed = structuredClone(d);
+      failed.status ??= {};
+      setCondition(failed.status, newCondition('Progressing', 'False', REASON.FailedRSCreate, msg, formatTime(ctx.nowMs)));
+      await ctx.api.updateDeploymentStatus(ns, failed).catch(() => undefined);
+    }
+    void ctx.api.recordEvent(d, 'Warning', REASON.FailedRSCreate, msg);
   }
   if (!alreadyExists) throw e;
   // getNewReplicaSet: ours, with this template, is the new ReplicaSet (the cache was behind);
@@ -219,6 +237,7 @@ async function updateReplicaSet(ctx: WriteContext, w: WriteOf<'updateReplicaSet'
   ctx.written.set(target, out.metadata.resourceVersion);
   if (created && created.metadata.name === target) ctx.created = out;
   ctx.report({ write: w, target, ok: true });
+  recordWriteEvent(ctx, w.event);
 }
 
 /** A delete of an old ReplicaSet; one gone already is deleted. */

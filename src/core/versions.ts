@@ -8,7 +8,7 @@ export const OLDEST_MINOR = 24;
 export const NEWEST_MINOR = 37;
 export const NEWEST_VERSION = `1.${NEWEST_MINOR}`;
 
-import { KCM_FEATURE_GATES, KCM_GATES_1_37, KCM_GATES_NEWEST_MINOR } from './kcm-feature-gates.js';
+import { KCM_GATES_1_37, KCM_GATES_NEWEST_MINOR, kcmGateRange } from './kcm-feature-gates.js';
 
 export type GateName = 'PodDeletionCost' | 'LogarithmicScaleDown' | 'DeploymentReplicaSetTerminatingReplicas' | 'StaleControllerConsistencyReplicaSet';
 
@@ -82,6 +82,12 @@ export interface Behaviour {
   deploymentPodMap: 'owner-index' | 'selector';
   /** generateReplicaSetName (v1.34+): the Deployment's name is cut so `<name>-<hash>` fits 253 characters. */
   replicaSetNameTruncated: boolean;
+  /**
+   * The deployment controller's ScalingReplicaSet Event on a scale (scaleReplicaSet): 'to' "Scaled
+   * up replica set X to 3" (1.24), 'to-from' "… to 3 from 1" (1.25–1.31), 'from-to' "… from 1 to
+   * 3" (1.32+, whose create says "from 0 to 3" too; before, a create says "… to 3").
+   */
+  scalingEventWording: 'to' | 'to-from' | 'from-to';
 }
 
 export type VersionResult = { ok: true; minor: number } | { ok: false; error: string };
@@ -158,8 +164,9 @@ export function kcmKnowsGate(name: string, minor: number): boolean {
   if (name === ALL_ALPHA || name === ALL_BETA) return true;
   if (minor >= 37 && KCM_GATES_1_37.removed.includes(name)) return false;
   if (minor >= 37 && KCM_GATES_1_37.added.includes(name)) return true;
-  if (!Object.hasOwn(KCM_FEATURE_GATES, name)) return false;
-  const [first, last] = KCM_FEATURE_GATES[name];
+  const range = kcmGateRange(name);
+  if (range === undefined) return false;
+  const [first, last] = range;
   // past the table, a gate still known at its newest minor is taken as still known
   if (minor > KCM_GATES_NEWEST_MINOR && last === KCM_GATES_NEWEST_MINOR) return minor >= first;
   return minor >= first && minor <= last;
@@ -188,7 +195,7 @@ export function behaviourFor(minor: number, overrides: Readonly<Record<string, b
   const gates = {} as Record<GateName, boolean>;
   const unknown = Object.keys(overrides).find((name) => !kcmKnowsGate(name, minor));
   if (unknown !== undefined) {
-    const range = Object.hasOwn(KCM_FEATURE_GATES, unknown) ? KCM_FEATURE_GATES[unknown] : undefined;
+    const range = kcmGateRange(unknown);
     const elsewhere = range
       ? ` (kube-controller-manager 1.${minor} does not know it: ${
           range[1] === KCM_GATES_NEWEST_MINOR && !KCM_GATES_1_37.removed.includes(unknown)
@@ -243,6 +250,7 @@ export function behaviourFor(minor: number, overrides: Readonly<Record<string, b
       replicasAnnotations: minor >= 32 ? 'non-negative-int32' : 'atoi',
       deploymentPodMap: minor >= 36 ? 'owner-index' : 'selector',
       replicaSetNameTruncated: minor >= 34,
+      scalingEventWording: minor >= 32 ? 'from-to' : minor >= 25 ? 'to-from' : 'to',
     },
     warnings,
   };

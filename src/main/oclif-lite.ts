@@ -1,9 +1,10 @@
 // What the commands use of @oclif/core, without oclif's start: scripts/bundle.mjs points
 // '@oclif/core' here when it builds the single-file entry (dist/bundle/main.cjs). The flags, the
 // arguments, the parser and the errors are oclif's own modules, so parsing and its errors are
-// oclif's to the byte; Command is the part of oclif's Command that runs a command found in the
-// manifest (no plugins, no hooks: this CLI has neither). Evaluating @oclif/core's index and its
-// Config (plugins, manifest files, package.json reading) was a third of every start (issue 20).
+// oclif's to the byte; Command is the part of oclif's Command (lib/command.js) that runs a command
+// found in the manifest: no Config, no plugins, no hooks (this CLI has neither), no flag
+// deprecations (no flag of the manifest has one: scripts/single-file.mjs stops the build if one
+// does). oclif's own Command needs its Config module and ux: docs/startup.md has what that costs.
 import * as Args from '@oclif/core/args';
 import * as Errors from '@oclif/core/errors';
 import * as Flags from '@oclif/core/flags';
@@ -22,11 +23,7 @@ export interface LiteConfig {
   userAgent: string;
 }
 
-type Deprecation = true | { message?: string; to?: string; version?: string };
-type FlagMap = Record<
-  string,
-  { name?: string; deprecated?: Deprecation | false; deprecateAliases?: boolean; char?: string; aliases?: string[]; charAliases?: string[] }
->;
+type FlagMap = Record<string, unknown>;
 
 interface CommandClass {
   id: string;
@@ -36,15 +33,6 @@ interface CommandClass {
   strict?: boolean;
   enableJsonFlag?: boolean;
   new (argv: string[], config: LiteConfig): Command;
-}
-
-/** oclif's formatFlagDeprecationWarning (lib/help/util.js), which is not exported on its own. */
-function deprecationWarning(flag: string, opts: Deprecation): string {
-  let message = `The "${flag}" flag has been deprecated`;
-  if (opts === true) return `${message}.`;
-  if (opts.message) return opts.message;
-  if (opts.version) message += ` and will be removed in version ${opts.version}`;
-  return message + (opts.to ? `. Use "${opts.to}" instead.` : '.');
 }
 
 const isProd = () => !['development', 'test'].includes(process.env.NODE_ENV ?? '');
@@ -115,21 +103,8 @@ export abstract class Command {
     this.argv = [...argv];
     // biome-ignore lint/plugin/double-assertion: the flags map is oclif-lite's own shape; Parser.parse reads only the fields it holds
     const results = await Parser.parse(argv, opts as unknown as Parameters<typeof Parser.parse>[1]);
-    this.warnIfFlagDeprecated((results.flags ?? {}) as Record<string, unknown>);
     this.parsed = true;
     return results;
-  }
-
-  private warnIfFlagDeprecated(flags: Record<string, unknown>): void {
-    const all: FlagMap = { ...this.ctor.baseFlags, ...this.ctor.flags };
-    for (const flag of Object.keys(flags)) {
-      const def = all[flag];
-      if (def?.deprecated) this.warn(deprecationWarning(flag, def.deprecated));
-      if (!def?.deprecateAliases) continue;
-      const aliases = [...new Set([...(def.aliases ?? []), ...(def.charAliases ?? [])])].map((a) => (a.length === 1 ? `-${a}` : `--${a}`));
-      for (const alias of aliases.filter((a) => this.argv.includes(a)))
-        this.warn(deprecationWarning(alias, { to: `--${def.name}${def.char ? ` | -${def.char}` : ''}` }));
-    }
   }
 
   log(message = '', ...args: unknown[]): void {

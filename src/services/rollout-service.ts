@@ -16,11 +16,6 @@ export interface RolloutStory {
   notices: string[];
 }
 
-/** Whether the command line asks for a rollout rather than one sync. */
-export function isRolloutChange(change: RolloutChange): boolean {
-  return change.image !== undefined || change.replicas !== undefined || change.templateLabels !== undefined || change.undo !== undefined;
-}
-
 export async function explainRollout(
   src: SourceOptions,
   model: ModelOptions,

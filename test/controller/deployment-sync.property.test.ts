@@ -20,6 +20,7 @@ import { DESIRED_REPLICAS_ANNOTATION, MAX_REPLICAS_ANNOTATION, POD_TEMPLATE_HASH
 import { formatTime } from '../../src/core/time.js';
 import { behaviourFor, NEWEST_MINOR } from '../../src/core/versions.js';
 import { FakeClock } from '../../src/runtime/clock.js';
+import type { CoreEvent } from '../../src/runtime/event-correlator.js';
 import { SEED_USER_AGENT, startSandbox } from '../../src/sandbox/index.js';
 
 const NOW = Date.parse('2026-01-01T00:00:00Z');
@@ -234,6 +235,7 @@ function sentWrites(file: string): Sent[] {
     .filter(Boolean)
     .map((l) => JSON.parse(l))
     .filter((e) => e.user.username === 'sandbox-admin' && e.userAgent !== SEED_USER_AGENT && ['create', 'update', 'patch', 'delete'].includes(e.verb))
+    .filter((e) => e.objectRef.resource !== 'events') // the Events the writes carry: eventsSent
     .map((e) => ({
       verb: e.verb,
       resource: e.objectRef.subresource ? `${e.objectRef.resource}/${e.objectRef.subresource}` : e.objectRef.resource,
@@ -291,9 +293,10 @@ function expectCarriesOut(s: Sent, w: DeploymentWrite, created: string | null): 
 
 const DEPLOYMENTS: ApiResource = { group: 'apps', version: 'v1', resource: 'deployments', kind: 'Deployment' };
 const REPLICASETS: ApiResource = { group: 'apps', version: 'v1', resource: 'replicasets', kind: 'ReplicaSet' };
+const EVENTS: ApiResource = { group: '', version: 'v1', resource: 'events', kind: 'Event' };
 
 /** One sync of the runtime on a sandbox seeded with the world; its decision and what it sent. */
-async function syncOnce(world: World, minor: number): Promise<{ decision: DeploymentDecision; sent: Sent[] }> {
+async function syncOnce(world: World, minor: number): Promise<{ decision: DeploymentDecision; sent: Sent[]; events: string[] }> {
   const dir = mkdtempSync(join(tmpdir(), 'rs-dsync-prop-'));
   const auditLog = join(dir, 'audit.jsonl');
   const sb = await startSandbox({
@@ -302,6 +305,7 @@ async function syncOnce(world: World, minor: number): Promise<{ decision: Deploy
     seed: [{ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default' } }, world.d, ...world.replicaSets, ...world.pods],
   });
   let decision: DeploymentDecision | null = null;
+  let events: string[] = [];
   try {
     expect(sb.seed.skipped).toEqual([]);
     await sb.writeKubeconfig(join(dir, 'config'));
@@ -310,13 +314,14 @@ async function syncOnce(world: World, minor: number): Promise<{ decision: Deploy
     const reader = new ApiReader(conn);
     const list = async <T>(r: ApiResource) => (await reader.list<T>({ resource: r, namespace: 'default', pageSize: 0, accept: (x) => x as T })).items;
     const [ds, rss, pods] = [await list<Deployment>(DEPLOYMENTS), await list<ReplicaSet>(REPLICASETS), await list<Pod>(POD_RESOURCE)];
+    const api = new KubeControllerAPI(conn.kc);
     const controller = new DeploymentController({
       listers: {
         deployments: { get: (_ns, name) => ds.find((d) => d.metadata.name === name), inNamespace: () => ds, all: () => ds },
         replicaSets: { get: (_ns, name) => rss.find((r) => r.metadata.name === name), inNamespace: () => rss },
         pods: { inNamespace: () => pods },
       },
-      api: new KubeControllerAPI(conn.kc),
+      api,
       behaviour: behaviourFor(minor).behaviour,
       clock: new FakeClock(NOW),
       log: quiet,
@@ -325,11 +330,13 @@ async function syncOnce(world: World, minor: number): Promise<{ decision: Deploy
       },
     });
     await controller.syncKey('default/web');
+    await api.flush();
+    events = (await list<CoreEvent>(EVENTS)).map((e) => `${e.reason}: ${e.message}`);
   } finally {
     await sb.close();
   }
   expect(decision).not.toBeNull();
-  return { decision: decision!, sent: sentWrites(auditLog) };
+  return { decision: decision!, sent: sentWrites(auditLog), events };
 }
 
 describe('decide once: the deployment controller sync sends exactly the decision', () => {
@@ -338,11 +345,11 @@ describe('decide once: the deployment controller sync sends exactly the decision
     it(`on random Deployments, ReplicaSets and pods (1.${minor}), the requests on the API server are decideDeployment’s writes, write for write`, async () => {
       const kinds = new Set<string>();
       const paths = new Set<string>();
-      const seen = { conflicts: 0, rollbacks: 0, terminating: 0 };
+      const seen = { conflicts: 0, rollbacks: 0, terminating: 0, events: 0 };
       await fc.assert(
         fc.asyncProperty(worldArb, async (w) => {
           const world = build(w);
-          const { decision, sent } = await syncOnce(world, minor);
+          const { decision, sent, events } = await syncOnce(world, minor);
           paths.add(decision.path);
           // every write is sent: a conflict ends the decision's writes unless upstream swallows it
           const expected = decision.writes;
@@ -363,6 +370,14 @@ describe('decide once: the deployment controller sync sends exactly the decision
             if (x.kind === 'updateDeploymentStatus' && (x.status.terminatingReplicas ?? 0) > 0) seen.terminating++;
           });
           for (const [i, s] of sent.entries()) if (!conflicts.includes(i)) expect(s.code, `${s.verb} ${s.resource} ${s.name}`).toBeLessThan(300);
+          // the Events are those the decision's writes carry, of the writes that succeeded
+          const carried = expected.flatMap((x, i) =>
+            (x.kind === 'createReplicaSet' || x.kind === 'updateReplicaSet') && x.event && sent[i].code < 300
+              ? [`${x.event.reason}: ${x.event.message.replace('web-<pod-template-hash>', created ?? '')}`]
+              : [],
+          );
+          expect([...events].sort()).toEqual([...carried].sort());
+          if (carried.length > 0) seen.events++;
           if (conflicts.length > 0) seen.conflicts++;
         }),
         { numRuns: 80, seed: 20261202 + minor },
@@ -373,6 +388,7 @@ describe('decide once: the deployment controller sync sends exactly the decision
       );
       for (const p of ['rolling', 'recreate', 'paused', 'scaling']) expect(paths).toContain(p);
       expect(seen.conflicts).toBeGreaterThan(0);
+      expect(seen.events).toBeGreaterThan(0);
       expect(seen.rollbacks).toBeGreaterThan(0);
       if (behaviourFor(minor).behaviour.gates.DeploymentReplicaSetTerminatingReplicas) expect(seen.terminating).toBeGreaterThan(0);
     }, 240_000);

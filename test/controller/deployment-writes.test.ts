@@ -15,8 +15,8 @@ import { decideDeployment } from '../../src/core/deployment/controller.js';
 import type { DeploymentWrite } from '../../src/core/deployment/types.js';
 import type { Deployment, ReplicaSet } from '../../src/core/types.js';
 import { podTemplateHash } from '../../src/core/deployment/hash.js';
-import { defaultBehaviour } from '../../src/core/versions.js';
-import type { DeploymentControllerAPI } from '../../src/runtime/api.js';
+import { behaviourFor, defaultBehaviour } from '../../src/core/versions.js';
+import { ApiError, type DeploymentControllerAPI } from '../../src/runtime/api.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 
 const exec = promisify(execFile);
@@ -62,7 +62,16 @@ function recording(api: KubeControllerAPI, calls: Call[]): DeploymentControllerA
     deleteReplicaSet: (ns, name) => note('deleteReplicaSet', name, api.deleteReplicaSet(ns, name)),
     getReplicaSet: (ns, name) => api.getReplicaSet(ns, name),
     updateDeploymentStatus: (ns, d) => note('updateDeploymentStatus', d.metadata.name, api.updateDeploymentStatus(ns, d)),
+    recordEvent: (d, type, reason, message) => api.recordEvent(d, type, reason, message), // not a write of the decision
   };
+}
+
+/** The Events recorded on Deployment `name`, oldest first, as `type reason: message`. */
+async function eventsOf(kubectl: (...args: string[]) => Promise<string>, name: string): Promise<string[]> {
+  const list = JSON.parse(await kubectl('get', 'events', '--field-selector', `involvedObject.kind=Deployment,involvedObject.name=${name}`, '-o', 'json'));
+  return (list.items as { type: string; reason: string; message: string; metadata: { creationTimestamp: string } }[])
+    .sort((x, y) => x.metadata.creationTimestamp.localeCompare(y.metadata.creationTimestamp))
+    .map((e) => `${e.type} ${e.reason}: ${e.message}`);
 }
 
 const writeName = (w: DeploymentWrite, d: Deployment): string =>
@@ -244,10 +253,104 @@ describe('the runtime carries out decision.writes, nothing else', () => {
     expect(result.error).not.toBeNull();
     expect(result.outcomes).toEqual([expect.objectContaining({ ok: false, code: 500, write: expect.objectContaining({ kind: 'createReplicaSet' }) })]);
     const after = JSON.parse(await kubectl('get', 'deployment', 'web', '-o', 'json')) as Deployment;
-    expect(after.status?.conditions?.find((c) => c.type === 'Progressing')).toMatchObject({
+    const progressing = after.status?.conditions?.find((c) => c.type === 'Progressing');
+    expect(progressing).toMatchObject({
       status: 'False',
       reason: 'ReplicaSetCreateError',
       message: expect.stringMatching(/^Failed to create new replica set "web-[bcdfghjklmnpqrstvwxz2456789]+": /),
     });
+    // and the same words in a Warning Event on the Deployment
+    await api.flush();
+    expect(await eventsOf(kubectl, 'web')).toEqual([`Warning ReplicaSetCreateError: ${progressing?.message}`]);
   }, 120_000);
+});
+
+describe('the Events of the deployment controller', () => {
+  // sync.go's getNewReplicaSet and scaleReplicaSet as read at 1.24 (OpenShift 4.11's vendored
+  // kubernetes), 1.25–1.31 and 1.32+ (docs/deployment-controller.md §12)
+  const cases: [number, string, string, string][] = [
+    [24, 'Scaled up replica set NEW to 2', 'Scaled up replica set NEW to 5', 'Scaled down replica set NEW to 1'],
+    [30, 'Scaled up replica set NEW to 2', 'Scaled up replica set NEW to 5 from 2', 'Scaled down replica set NEW to 1 from 5'],
+    [36, 'Scaled up replica set NEW from 0 to 2', 'Scaled up replica set NEW from 2 to 5', 'Scaled down replica set NEW from 5 to 1'],
+  ];
+  it.each(cases)(
+    "1.%i: ScalingReplicaSet on the create and on each scale, in that minor's words",
+    async (minor, create, up, down) => {
+      const { api, kubectl } = await sandbox({ nodes: 1 }, 'rs-devents-');
+      const behaviour = behaviourFor(minor).behaviour;
+      const syncUntilQuiet = async () => {
+        for (let i = 0; i < 20; i++) {
+          const d = JSON.parse(await kubectl('get', 'deployment', 'web', '-o', 'json')) as Deployment;
+          const rss = JSON.parse(await kubectl('get', 'rs', '-o', 'json')).items as ReplicaSet[];
+          const decision = decideDeployment({ deployment: d, replicaSets: rss, pods: null, nowMs: Date.now(), behaviour });
+          if (decision.writes.length === 0) return;
+          await carryOutDeploymentWrites(api, d, rss, decision);
+        }
+        throw new Error('the deployment controller did not settle in 20 syncs');
+      };
+      await kubectl('create', 'deployment', 'web', '--image=nginx:1.27', '--replicas=2');
+      await syncUntilQuiet();
+      await kubectl('scale', 'deployment/web', '--replicas=5');
+      await syncUntilQuiet();
+      await kubectl('scale', 'deployment/web', '--replicas=1');
+      await syncUntilQuiet();
+      await api.flush();
+      const names = (JSON.parse(await kubectl('get', 'rs', '-o', 'json')).items as ReplicaSet[]).map((r) => r.metadata.name);
+      expect(names).toHaveLength(1);
+      expect(await eventsOf(kubectl, 'web')).toEqual([create, up, down].map((m) => `Normal ScalingReplicaSet: ${m.replace('NEW', names[0])}`));
+    },
+    120_000,
+  );
+
+  it('an empty selector: a Warning SelectingAll on every sync, folded into one Event by the correlator', async () => {
+    const { api, kubectl } = await sandbox({ nodes: 1 }, 'rs-dselect-');
+    await kubectl('create', 'deployment', 'web', '--image=nginx:1.27', '--replicas=1');
+    const d = JSON.parse(await kubectl('get', 'deployment', 'web', '-o', 'json')) as Deployment;
+    const all: Deployment = { ...d, spec: { ...d.spec, selector: {} } }; // the API refuses to store one: a cache's copy
+    for (let i = 0; i < 2; i++) {
+      const decision = decideDeployment({ deployment: all, replicaSets: [], pods: null, nowMs: Date.now(), behaviour: defaultBehaviour() });
+      expect(decision.skip?.reason).toBe('EmptySelector');
+      await carryOutDeploymentWrites(api, all, [], decision);
+      await api.flush();
+    }
+    expect(await eventsOf(kubectl, 'web')).toEqual(['Warning SelectingAll: This deployment is selecting all pods. A non-empty selector is required.']);
+    const list = JSON.parse(await kubectl('get', 'events', '--field-selector', 'involvedObject.kind=Deployment', '-o', 'json'));
+    expect(list.items[0].count).toBe(2);
+  }, 120_000);
+});
+
+describe('a create refused in a terminating namespace', () => {
+  it('says nothing: no Progressing condition written, no Event, the sync ends with the error (getNewReplicaSet)', async () => {
+    const d: Deployment = {
+      metadata: { name: 'web', namespace: 'gone', uid: 'u1', generation: 1 },
+      spec: {
+        replicas: 1,
+        progressDeadlineSeconds: 600, // so a refused create would be said in the Progressing condition
+        selector: { matchLabels: { app: 'web' } },
+        template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } },
+      },
+      status: {},
+    } as Deployment;
+    const sent: string[] = [];
+    const refuse = () =>
+      Promise.reject(
+        new ApiError('replicasets "web-x" is forbidden: unable to create new content in namespace gone because it is being terminated', 403, 'Forbidden', [
+          { reason: 'NamespaceTerminating' },
+        ]),
+      );
+    const api: DeploymentControllerAPI = {
+      patchReplicaSet: () => Promise.reject(new Error('not expected')),
+      createReplicaSet: () => (sent.push('create'), refuse()),
+      updateReplicaSet: () => Promise.reject(new Error('not expected')),
+      deleteReplicaSet: () => Promise.reject(new Error('not expected')),
+      getReplicaSet: () => Promise.reject(new Error('not expected')),
+      updateDeploymentStatus: (_ns, obj) => (sent.push('status'), Promise.resolve(obj)),
+      recordEvent: (_d, type, reason) => (sent.push(`event ${type} ${reason}`), Promise.resolve()),
+    };
+    const decision = decideDeployment({ deployment: d, replicaSets: [], pods: null, nowMs: 0, behaviour: defaultBehaviour() });
+    expect(decision.writes[0]?.kind).toBe('createReplicaSet');
+    const result = await carryOutDeploymentWrites(api, d, [], decision, undefined, 0);
+    expect(result.error?.message).toMatch(/being terminated/);
+    expect(sent).toEqual(['create']);
+  });
 });

@@ -1,6 +1,6 @@
 // The npm package: what `npm pack` puts in the tarball, and `npm install -g` of it.
 import { spawnSync } from 'node:child_process';
-import { readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { EXAMPLE, NOW, ROOT, RUN_JS, baseEnv, ensureBundle, node, tempDir } from './helpers.js';
@@ -77,8 +77,13 @@ describe('npm pack', () => {
     expect(bad).toEqual([]);
   });
 
+  it('declares no runtime dependency: what builds and tests the bundle is a devDependency', () => {
+    expect(pkg.dependencies ?? {}).toEqual({});
+    expect(pkg.bundleDependencies ?? pkg.bundledDependencies ?? []).toEqual([]);
+  });
+
   it('declares the three executables', () => {
-    // CommonJS entries (no ESM loader at start-up), which leave oclif's path to bin/run.js
+    // CommonJS entries (no ESM loader at start-up); bin/run.js is the checkout's way into the same file
     expect(pkg.bin).toEqual({ 'kubectl-rs_reconcile': 'bin/run.cjs', 'rs-reconcile': 'bin/run.cjs', 'kubectl_complete-rs_reconcile': 'bin/complete.cjs' });
     for (const f of Object.values(pkg.bin) as string[]) expect(readFileSync(join(ROOT, f), 'utf8').startsWith('#!/usr/bin/env node\n')).toBe(true);
   });
@@ -102,6 +107,8 @@ describe('npm install -g of the packed tarball', () => {
     }
     expect(install.stderr).toBe('');
     expect(install.status).toBe(0);
+    // the bundle is the whole program: npm installs no dependency beside it
+    expect(existsSync(join(prefix, 'lib', 'node_modules', 'rs-reconcile', 'node_modules'))).toBe(false);
     const bin = join(prefix, 'bin');
     expect(readdirSync(bin).sort()).toEqual(['kubectl-rs_reconcile', 'kubectl_complete-rs_reconcile', 'rs-reconcile']);
     const env = baseEnv({ PATH: `${bin}:${process.env.PATH}` });

@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fitColumns, humanDuration, renderTable, sanitize, truncate, truncateMiddle, wrap } from '../../src/render/text.js';
+import { fitColumns, humanDuration, renderTable, sanitize, truncate, truncateMiddle, visibleLength, wrap } from '../../src/render/text.js';
 
 describe('humanDuration (kubectl ages)', () => {
   const cases: [number | null, string][] = [
@@ -81,5 +82,20 @@ describe('text helpers', () => {
     expect(out).toBe('NAME    AGE\nweb-a   3h\nb       45s\n');
     expect(renderTable([{ header: 'NAME' }], [], { noHeaders: true })).toBe('');
     expect(renderTable([{ header: 'NAME' }], [])).toBe('NAME\n');
+  });
+});
+
+describe('visibleLength', () => {
+  it('counts code points as for…of does, lone surrogates included', () => {
+    // UTF-16 units around and inside the surrogate range, so pairs, lone halves and reversed pairs all occur
+    const unit = fc.oneof(fc.integer({ min: 0xd7fe, max: 0xe001 }), fc.integer({ min: 0x20, max: 0x7e })).map((c) => String.fromCharCode(c));
+    fc.assert(
+      fc.property(fc.array(unit, { maxLength: 40 }), (units) => {
+        const text = units.join('');
+        expect(visibleLength(text)).toBe([...text].length);
+      }),
+      { numRuns: 500 },
+    );
+    expect(visibleLength('👩‍💻 日本 é')).toBe([...'👩‍💻 日本 é'].length);
   });
 });

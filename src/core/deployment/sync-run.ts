@@ -8,7 +8,7 @@
 import { formatTime } from '../time.js';
 import type { ReplicaSet, Deployment, DeploymentStatus } from '../types.js';
 import type { Behaviour } from '../versions.js';
-import type { DeploymentAction, DeploymentWrite } from './types.js';
+import type { DeploymentAction, DeploymentEvent, DeploymentWrite } from './types.js';
 import { deploymentReplicas, maxSurge, replicasAnnotationsNeedUpdate, rsReplicas, setReplicasAnnotations } from './util.js';
 
 /** An error that ends the sync (upstream's `return err`): the key is requeued rate-limited. */
@@ -56,12 +56,12 @@ export class SyncRun {
     this.writes.push({ kind: 'releaseReplicaSet', name: rs.metadata.name });
   }
 
-  /** A PUT of a ReplicaSet: the updated object, or a SyncError when `sent` is stale. */
-  updateReplicaSet(original: ReplicaSet, sent: ReplicaSet, message: string | null): ReplicaSet {
+  /** A PUT of a ReplicaSet: the updated object, or a SyncError when `sent` is stale. `event`: recorded once it succeeded. */
+  updateReplicaSet(original: ReplicaSet, sent: ReplicaSet, message: string | null, event: DeploymentEvent | null = null): ReplicaSet {
     const from = rsReplicas(original);
     const to = rsReplicas(sent);
     const conflict = this.server.get(original.metadata.name) !== original && !this.unnamed.has(original);
-    this.writes.push({ kind: 'updateReplicaSet', replicaSet: sent, from, to, conflict });
+    this.writes.push({ kind: 'updateReplicaSet', replicaSet: sent, from, to, conflict, event });
     if (conflict)
       throw new SyncError(
         `Operation cannot be fulfilled on replicasets.apps "${original.metadata.name}": the object has been modified; please apply your changes to the latest version and try again`,
@@ -77,10 +77,15 @@ export class SyncRun {
   }
 
   createReplicaSet(rs: ReplicaSet, hashKnown: boolean, message: string): ReplicaSet {
-    this.writes.push({ kind: 'createReplicaSet', replicaSet: rs, hashKnown, truncateName: this.behaviour.replicaSetNameTruncated });
+    const replicas = rsReplicas(rs);
+    // getNewReplicaSet: "Scaled up" only for a create with replicas (not for one found to exist)
+    const from = this.behaviour.scalingEventWording === 'from-to' ? ' from 0' : '';
+    const event: DeploymentEvent | null =
+      replicas > 0 ? { type: 'Normal', reason: 'ScalingReplicaSet', message: `Scaled up replica set ${rs.metadata.name}${from} to ${replicas}` } : null;
+    this.writes.push({ kind: 'createReplicaSet', replicaSet: rs, hashKnown, truncateName: this.behaviour.replicaSetNameTruncated, event });
     if (!hashKnown) this.unnamed.add(rs);
     else this.server.set(rs.metadata.name, rs);
-    this.actions.push({ verb: 'create', replicaSet: hashKnown ? rs.metadata.name : null, replicas: rsReplicas(rs), message });
+    this.actions.push({ verb: 'create', replicaSet: hashKnown ? rs.metadata.name : null, replicas, message });
     return rs;
   }
 
@@ -116,8 +121,21 @@ export class SyncRun {
     const annotations = { ...(copy.metadata.annotations ?? {}) };
     setReplicasAnnotations(annotations, desired, max);
     copy.metadata.annotations = annotations;
-    const updated = this.updateReplicaSet(rs, copy, message);
+    const updated = this.updateReplicaSet(rs, copy, message, sizeNeedsUpdate ? this.scalingEvent(rs.metadata.name, rsReplicas(rs), newScale) : null);
     return { scaled: sizeNeedsUpdate, rs: updated };
+  }
+
+  /** scaleReplicaSet's ScalingReplicaSet Event, in the emulated minor's words. */
+  private scalingEvent(name: string, from: number, to: number): DeploymentEvent {
+    const op = from < to ? 'up' : 'down';
+    const wording = this.behaviour.scalingEventWording;
+    const message =
+      wording === 'from-to'
+        ? `Scaled ${op} replica set ${name} from ${from} to ${to}`
+        : wording === 'to-from'
+          ? `Scaled ${op} replica set ${name} to ${to} from ${from}`
+          : `Scaled ${op} replica set ${name} to ${to}`;
+    return { type: 'Normal', reason: 'ScalingReplicaSet', message };
   }
 
   /** scaleReplicaSetAndRecordEvent: nothing at all when the size is already `newScale`. */

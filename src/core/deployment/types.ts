@@ -41,18 +41,27 @@ export interface DeploymentStatusOut {
   conditions: DeploymentCondition[];
 }
 
+/** An Event upstream's eventRecorder records on the Deployment once the write that carries it succeeded. */
+export interface DeploymentEvent {
+  type: 'Normal' | 'Warning';
+  reason: string;
+  message: string;
+}
+
 /**
  * One API request of the sync, in order, as the runtime carries it out. `conflict`: upstream
  * sends it with an object its cache holds at an older resourceVersion, the API server answers
  * 409 and the sync ends there (an error: a rate-limited requeue), unless writes follow it: then
  * upstream swallowed the error (reconcileOldReplicaSets) and went on. `truncateName`: the
  * created ReplicaSet's name is cut to fit 253 characters (Behaviour.replicaSetNameTruncated).
+ * `event`: what upstream records once the write succeeded (a create or scale's ScalingReplicaSet),
+ * naming a ReplicaSet created in this sync as its placeholder name does.
  */
 export type DeploymentWrite =
   | { kind: 'adoptReplicaSet'; name: string }
   | { kind: 'releaseReplicaSet'; name: string }
-  | { kind: 'createReplicaSet'; replicaSet: ReplicaSet; hashKnown: boolean; truncateName: boolean }
-  | { kind: 'updateReplicaSet'; replicaSet: ReplicaSet; from: number; to: number; conflict: boolean }
+  | { kind: 'createReplicaSet'; replicaSet: ReplicaSet; hashKnown: boolean; truncateName: boolean; event: DeploymentEvent | null }
+  | { kind: 'updateReplicaSet'; replicaSet: ReplicaSet; from: number; to: number; conflict: boolean; event: DeploymentEvent | null }
   | { kind: 'deleteReplicaSet'; name: string }
   | { kind: 'updateDeploymentStatus'; status: DeploymentStatus; annotations: Record<string, string>; conflict: boolean };
 
