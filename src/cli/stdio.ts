@@ -2,11 +2,12 @@
 //
 // process.stdout and process.stderr are made on first use: for a file or /dev/null a
 // SyncWriteStream, for a pipe a net.Socket, for a terminal a tty.WriteStream. Either way Node.js
-// 20 loads node:stream and its internal modules for them, about 1.8 ms of `diff -f` on a small
-// snapshot (docs/startup.md), only to write a few lines. A file, a pipe or /dev/null is written
-// here with fs.writeSync instead: synchronous as the streams are for files and (on Linux) pipes,
-// so the two stay in the order they were written. A terminal keeps its stream (its isTTY, its
-// columns, its colours), and so does Windows, whose consoles and pipes are not plain descriptors.
+// 20 loads node:stream and its internal modules for them, a start-up cost of every command
+// (docs/startup.md has the measurement), only to write a few lines. A file, a pipe or /dev/null
+// is written here with fs.writeSync instead: synchronous as the streams are for files and (on
+// Linux) pipes, so the two stay in the order they were written. A terminal keeps its stream (its
+// isTTY, its columns, its colours), and so does Windows, whose consoles and pipes are not plain
+// descriptors.
 
 import { fstatSync, statSync, writeSync } from 'node:fs';
 

@@ -4,6 +4,8 @@ import { connectionFlags, modelFlags, modelOptions, noHeadersFlag, outputFlag, s
 import { progressOn } from '../cli/progress.js';
 import { writeFd } from '../cli/stdio.js';
 import { parseControllerTargets } from '../cli/targets.js';
+import { namespaceOf } from '../core/controller.js';
+import { entryKey } from '../core/plan-compare.js';
 import { renderDeploymentDiff } from '../render/deployment-diff.js';
 import { namespaceColumnShown, noResourcesFound, renderDiffTable, renderOverlapWarnings, renderSummary } from '../render/diff-table.js';
 import { renderOutput } from '../render/formats.js';
@@ -73,7 +75,7 @@ nothing for it, so it is not in sync), greater than 1 on an error.`;
           }
           const { chalk, width } = stdoutStyle();
           const before = new Map(
-            ctx.selected.map((c) => [`${c.kind}/${c.metadata.namespace ?? 'default'}/${c.metadata.name}`, c.status?.observedGeneration ?? null]),
+            ctx.selected.map((c) => [entryKey({ kind: c.kind, namespace: namespaceOf(c), name: c.metadata.name }), c.status?.observedGeneration ?? null]),
           );
           const table = renderDiffTable(plan, {
             wide,
@@ -81,7 +83,7 @@ nothing for it, so it is not in sync), greater than 1 on an error.`;
             chalk,
             width,
             namespaceColumn: namespaceColumnShown(flags['all-namespaces']),
-            observedGenerationBefore: (c) => before.get(`${c.kind}/${c.namespace}/${c.name}`),
+            observedGenerationBefore: (c) => before.get(entryKey(c)),
           });
           const deployments = renderDeploymentDiff(plan, chalk);
           return [...(flags['no-headers'] ? [table] : [table, renderSummary(plan, chalk)]), ...(deployments ? [deployments] : [])];

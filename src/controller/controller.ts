@@ -83,8 +83,9 @@ export class ReplicaSetController {
       onMetric: deps.queueMetrics,
     });
     this.expectations = new UIDTrackingControllerExpectations(deps.clock, {
-      onError: (msg: string) => deps.log.error(msg),
-    } as never);
+      // upstream logs the keys it clobbers beside the message
+      onError: (message, context) => deps.log.error(message, context),
+    });
   }
 
   get kind(): ControllerKind {

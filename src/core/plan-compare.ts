@@ -4,6 +4,7 @@
 // the same status write. Times and messages may differ: they are explanations, not actions.
 
 import { firstNames } from './messages.js';
+import { kindKey, metaNamespaceKey } from './object-key.js';
 import type { Plan, PlanController, PlanStatus } from './plan-types.js';
 
 /** One line per difference, empty when the saved plan can be applied as it is. */
@@ -29,8 +30,8 @@ export function staleness(saved: Plan, fresh: Plan): string[] {
   return out;
 }
 
-/** A controller's identity across plans and fresh reads: kind, namespace, name. */
-export const entryKey = (e: { kind: string; namespace: string; name: string }): string => `${e.kind}/${e.namespace}/${e.name}`;
+/** A controller's identity across plans and fresh reads: kind, namespace, name (`Kind/namespace/name`). */
+export const entryKey = (e: { kind: string; namespace: string; name: string }): string => kindKey(e.kind, metaNamespaceKey(e.namespace, e.name));
 
 function entryDifferences(s: PlanController, f: PlanController): string[] {
   const out: string[] = [];

@@ -106,9 +106,9 @@ export function maxContainerRestarts(pod: Pod): { regular: number; sidecar: numb
   return { regular, sidecar };
 }
 
-/** metav1.GetControllerOf: the first owner reference with controller: true. */
-export function controllerRef(obj: { metadata: { ownerReferences?: OwnerReference[] | null } }): OwnerReference | undefined {
-  const refs = obj.metadata.ownerReferences;
+/** metav1.GetControllerOf: the first owner reference with controller: true (none without metadata). */
+export function controllerRef(obj: { metadata?: { ownerReferences?: readonly OwnerReference[] | null } | null }): OwnerReference | undefined {
+  const refs = obj.metadata?.ownerReferences;
   if (!refs) return undefined;
   for (const r of refs) if (r && r.controller === true) return r;
   return undefined;

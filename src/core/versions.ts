@@ -62,8 +62,8 @@ export interface Behaviour {
   /**
    * The controller's own EnableStatusTerminatingReplicas switch, which the gate
    * DeploymentReplicaSetTerminatingReplicas also needs. 1.33 counts for ReplicationControllers too
-   * (their API drops the field, so the status is rewritten every sync: issue #131821); from 1.34
-   * the ReplicationController manager turns it off (PR #131822).
+   * (their API drops the field, so the status is rewritten every sync: kubernetes#131821); from
+   * 1.34 the ReplicationController manager turns it off (PR #131822).
    */
   // the two kinds spelled out (ControllerKind's members): the gates stand below the object types
   statusTerminatingReplicas: Record<'ReplicaSet' | 'ReplicationController', boolean>;

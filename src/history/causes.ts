@@ -6,6 +6,7 @@
 //
 // Pure: the replay tells it each write with the object before and after; a sync asks for its cause.
 
+import { kindKey } from '../core/object-key.js';
 import { controllerRef } from '../core/pod.js';
 import type { Pod } from '../core/types.js';
 import { isDeploymentController } from './agents.js';
@@ -23,9 +24,9 @@ interface DeploymentSeen {
 }
 
 class NamespaceCauses {
-  /** `${kind}/${name}` → chains (nearest first) of changes since its last sync, oldest first. */
+  /** kindKey(kind, name) → chains (nearest first) of changes since its last sync, oldest first. */
   readonly pending = new Map<string, CauseStep[][]>();
-  /** `${kind}/${name}` → the cause of its last sync: the next syncs carry on with it when nothing new happened. */
+  /** kindKey(kind, name) → the cause of its last sync: the next syncs carry on with it when nothing new happened. */
   readonly last = new Map<string, CauseStep[] | null>();
   readonly deployments = new Map<string, DeploymentSeen>();
   /** Deployment name → the last change to it by someone other than the deployment controller. */
@@ -68,9 +69,9 @@ export class CauseTracker {
     // the deployment controller acts on its Deployment: what changed there is the next link
     // a scale's answer is a Scale: the owner is on the object before it
     const o = w.subresource === 'scale' ? before : (after ?? before);
-    const owner = o?.metadata ? controllerRef(o as never) : undefined;
+    const owner = o ? controllerRef(o) : undefined;
     const further = isDeploymentController(w) && owner?.kind === 'Deployment' ? (ns.deploymentCause.get(owner.name) ?? null) : null;
-    for (const s of steps) this.add(ns, `${kind}/${name}`, further && s.field !== 'spec.template' ? [s, ...further] : [s]);
+    for (const s of steps) this.add(ns, kindKey(kind, name), further && s.field !== 'spec.template' ? [s, ...further] : [s]);
   }
 
   /**

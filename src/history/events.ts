@@ -30,7 +30,7 @@ import type { ControllerKind } from '../core/types.js';
 import { COMBINED_PREFIX, EVENT_COMPONENT_USERS, UNKNOWN_USER } from './recording.js';
 import type { CauseStep, HistoryControllerRef, HistoryCoverage, HistoryEvent, HistoryVerb, RefusedWrite } from './types.js';
 import { isObj } from '../core/guards.js';
-import { metaNamespaceKey } from '../core/object-key.js';
+import { kindKey, metaNamespaceKey, splitMetaNamespaceKey } from '../core/object-key.js';
 
 /** The prefix client-go's EventAggregator gives the Event that combines similar ones. */
 
@@ -170,7 +170,7 @@ export function readEvent(v: unknown): EventRecord | null {
     lastMs: last.ms,
   };
   // Unnamed (hand-made) Events are told apart by what they say and when they started.
-  const key = name !== '' ? `${namespace}/${name}` : `${namespace}//${JSON.stringify([reason, r.component, r.involved, raw, r.first])}`;
+  const key = name !== '' ? metaNamespaceKey(namespace, name) : `${namespace}//${JSON.stringify([reason, r.component, r.involved, raw, r.first])}`;
   return { key, ...r };
 }
 
@@ -278,7 +278,7 @@ export function historyFromEvents(records: Iterable<EventRecord>, scope: EventsS
   const distinct = [...best.values()];
   const k = know(distinct);
   const items: Item[] = distinct.map((e) => ({ at: e.lastMs, rank: RANK[e.reason] ?? 1, key: e.key, ns: e.namespace, e }));
-  for (const kill of killed(distinct, k)) items.push({ at: kill.ms, rank: KILLED_RANK, key: `${kill.ns}/${kill.pod}`, ns: kill.ns, kill });
+  for (const kill of killed(distinct, k)) items.push({ at: kill.ms, rank: KILLED_RANK, key: metaNamespaceKey(kill.ns, kill.pod), ns: kill.ns, kill });
   items.sort((a, b) => a.at - b.at || a.rank - b.rank || (a.ns < b.ns ? -1 : a.ns > b.ns ? 1 : 0) || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
 
   const scales = new Map<string, ScaleSeen>();
@@ -288,8 +288,9 @@ export function historyFromEvents(records: Iterable<EventRecord>, scope: EventsS
   const refused: RefusedWrite[] = [];
   const sets = new Map<string, Set<string>>();
   const setsOf = (ns: string, deployment: string): Set<string> => {
-    let set = sets.get(`${ns}/${deployment}`);
-    if (!set) sets.set(`${ns}/${deployment}`, (set = replicaSetsOfDeployment(k, ns, deployment)));
+    const key = metaNamespaceKey(ns, deployment);
+    let set = sets.get(key);
+    if (!set) sets.set(key, (set = replicaSetsOfDeployment(k, ns, deployment)));
     return set;
   };
   const inTime = (ms: number) => (scope.sinceMs === undefined || ms >= scope.sinceMs) && (scope.untilMs === undefined || ms <= scope.untilMs);
@@ -340,17 +341,18 @@ function know(events: EventRecord[]): Knowledge {
     if (ctl) addTo(k.controllers, metaNamespaceKey(e.namespace, ctl.name), ctl.kind);
     const pod = podOf(e);
     if (ctl && pod && (e.reason === 'SuccessfulCreate' || e.reason === 'SuccessfulDelete')) {
-      if (!k.podOwner.has(`${e.namespace}/${pod}`)) k.podOwner.set(`${e.namespace}/${pod}`, ctl);
-      if (e.reason === 'SuccessfulDelete') k.accounted.add(`${e.namespace}/${pod}`);
+      const key = metaNamespaceKey(e.namespace, pod);
+      if (!k.podOwner.has(key)) k.podOwner.set(key, ctl);
+      if (e.reason === 'SuccessfulDelete') k.accounted.add(key);
     }
     if (ctl && e.reason === 'SuccessfulDelete' && e.combined && e.count > 1) {
-      const key = `${e.namespace}/${ctl.kind}/${ctl.name}`;
+      const key = metaNamespaceKey(e.namespace, kindKey(ctl.kind, ctl.name));
       k.combinedDeletes.set(key, [...(k.combinedDeletes.get(key) ?? []), e]);
     }
     if (e.reason === 'ScalingReplicaSet') {
       const s = scalingOf(e);
       if (!s) continue;
-      addTo(k.controllers, `${e.namespace}/${s.rs}`, 'ReplicaSet');
+      addTo(k.controllers, metaNamespaceKey(e.namespace, s.rs), 'ReplicaSet');
       if (e.involved.kind === 'Deployment') addTo(k.deploymentSets, metaNamespaceKey(e.namespace, e.involved.name), s.rs);
     }
     if (
@@ -365,10 +367,10 @@ function know(events: EventRecord[]): Knowledge {
 
 /** The controller a pod belongs to: the one whose Event named it, else the one its generated name points to. */
 function ownerOfPod(ns: string, pod: string, k: Knowledge): HistoryControllerRef | null {
-  const named = k.podOwner.get(`${ns}/${pod}`);
+  const named = k.podOwner.get(metaNamespaceKey(ns, pod));
   if (named) return named;
   const m = GENERATED_POD.exec(pod);
-  const kinds = m ? k.controllers.get(`${ns}/${m[1]}`) : undefined;
+  const kinds = m ? k.controllers.get(metaNamespaceKey(ns, m[1])) : undefined;
   if (!m || !kinds || kinds.size !== 1) return null;
   return { kind: [...kinds][0], namespace: ns, name: m[1] };
 }
@@ -379,7 +381,7 @@ function killed(events: EventRecord[], k: Knowledge): Killed[] {
   for (const e of events) {
     if (e.reason !== 'Killing' || e.involved.kind !== 'Pod' || !e.message.startsWith('Stopping container')) continue;
     const pod = e.involved.name;
-    const key = `${e.namespace}/${pod}`;
+    const key = metaNamespaceKey(e.namespace, pod);
     if (k.accounted.has(key)) continue;
     const owner = ownerOfPod(e.namespace, pod, k);
     if (!owner) continue; // not a pod the ReplicaSet controllers' history follows
@@ -481,7 +483,7 @@ function scaleEvent(e: EventRecord, scales: Map<string, ScaleSeen>, lastTo: Map<
   if (!s) return null;
   const actor = actorOf(e.component);
   const controller: HistoryControllerRef = { kind: 'ReplicaSet', namespace: e.namespace, name: s.rs };
-  const key = `${e.namespace}/${s.rs}`;
+  const key = metaNamespaceKey(e.namespace, s.rs);
   const from = s.from ?? lastTo.get(key) ?? null;
   lastTo.set(key, s.to);
   const change = from !== null ? `${from} → ${s.to}` : `? → ${s.to}`;
@@ -531,7 +533,7 @@ function killedEvent(kill: Killed, k: Knowledge): HistoryEvent {
     `pod ${kill.pod} was deleted: the kubelet stopped it at ${kill.time} (Killing: ${kill.message}), and no Event names who deleted it: ` +
     "users, the garbage collector and evictions write none (nor does a controller past its event recorder's limits)";
   if (kill.owner) {
-    const combined = (k.combinedDeletes.get(`${kill.ns}/${kill.owner.kind}/${kill.owner.name}`) ?? []).filter(
+    const combined = (k.combinedDeletes.get(metaNamespaceKey(kill.ns, kindKey(kill.owner.kind, kill.owner.name))) ?? []).filter(
       (e) => e.firstMs <= kill.ms + 60_000 && kill.ms <= e.lastMs + 60_000,
     );
     if (combined.length > 0) {
@@ -554,11 +556,11 @@ function killedEvent(kill: Killed, k: Knowledge): HistoryEvent {
 
 /** The ReplicaSets of a Deployment: named by its ScalingReplicaSet Events, or by name (NAME-<pod-template-hash>). */
 function replicaSetsOfDeployment(k: Knowledge, ns: string, deployment: string): Set<string> {
-  const out = new Set(k.deploymentSets.get(`${ns}/${deployment}`) ?? []);
+  const out = new Set(k.deploymentSets.get(metaNamespaceKey(ns, deployment)) ?? []);
   const hashed = new RegExp(`^${escapeRegExp(deployment)}-[${SAFE}]{1,10}$`);
   for (const [key, kinds] of k.controllers) {
-    const name = key.slice(ns.length + 1);
-    if (key.startsWith(`${ns}/`) && kinds.has('ReplicaSet') && hashed.test(name)) out.add(name);
+    const split = splitMetaNamespaceKey(key);
+    if (split?.namespace === ns && kinds.has('ReplicaSet') && hashed.test(split.name)) out.add(split.name);
   }
   return out;
 }

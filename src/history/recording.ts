@@ -15,6 +15,7 @@ import { CONTROLLER_USERS } from './agents.js';
 import { RECORDING_API_VERSION, RECORDING_FORMAT_VERSION, RECORDING_KIND, type RecordedRules, type RecordingHeader } from './recording-header.js';
 import type { ApiWrite } from './types.js';
 import { isObj } from '../core/guards.js';
+import { kindKey, metaNamespaceKey, splitMetaNamespaceKey } from '../core/object-key.js';
 
 export type RecordedResource = 'pods' | 'replicasets' | 'replicationcontrollers' | 'events';
 const RECORDED_RESOURCES: readonly RecordedResource[] = ['pods', 'replicasets', 'replicationcontrollers', 'events'];
@@ -235,7 +236,7 @@ export class RecordingConverter {
         this.stale = new Map([
           ['pods', new Set(this.pods.keys())],
           ...CONTROLLER_KINDS.map(
-            (k) => [k.resource, new Set([...this.controllers.keys()].filter((key) => key.startsWith(`${k.kind}/`)))] as [string, Set<string>],
+            (k) => [k.resource, new Set([...this.controllers.keys()].filter((key) => key.startsWith(kindKey(k.kind, ''))))] as [string, Set<string>],
           ),
         ]);
       }
@@ -310,10 +311,10 @@ export class RecordingConverter {
     const pod = typeof e.message === 'string' ? EVIDENCE_MESSAGE.exec(e.message)?.[1] : undefined;
     if (!component || !verb || !pod) return;
     const ns = e.involvedObject?.namespace ?? e.metadata?.namespace;
-    const key = `${verb}/${ns}/${pod}`;
+    const key = `${verb}/${metaNamespaceKey(ns, pod)}`;
     const user = EVENT_COMPONENT_USERS[component];
     if (!line.listed && typeof e.message === 'string' && e.message.startsWith(COMBINED_PREFIX) && isControllerKind(e.involvedObject?.kind))
-      this.bursts.set(`${verb}/${ns}/${e.involvedObject.kind}/${e.involvedObject.name}`, { user, at });
+      this.bursts.set(`${verb}/${metaNamespaceKey(ns, kindKey(e.involvedObject.kind, e.involvedObject.name))}`, { user, at });
     const waiting = this.held.find((h) => h.wait === key);
     if (waiting) {
       waiting.write.user = user;
@@ -325,7 +326,7 @@ export class RecordingConverter {
     const o = withKind(line.object, 'Pod');
     const ns: string = o.metadata.namespace ?? '';
     const name: string = o.metadata.name;
-    const key = `${ns}/${name}`;
+    const key = metaNamespaceKey(ns, name);
     const seen = this.pods.get(key);
     const at = Date.parse(line.time);
     if (line.type === 'DELETED') {
@@ -370,7 +371,7 @@ export class RecordingConverter {
     const o = withKind(line.object, kind);
     const ns: string = o.metadata.namespace ?? '';
     const name: string = o.metadata.name;
-    const key = `${kind}/${ns}/${name}`;
+    const key = kindKey(kind, metaNamespaceKey(ns, name));
     const seen = this.controllers.get(key);
     const at = Date.parse(line.time);
     const user = line.manager ?? UNKNOWN_USER;
@@ -420,13 +421,13 @@ export class RecordingConverter {
 
   /** A create or delete the controller's Event can name: named now, or held until it does. */
   private evidenced(w: ApiWrite, verb: 'create' | 'delete', ns: string, pod: string, at: number, ctl: PodSeen['ctl']): Held {
-    const key = `${verb}/${ns}/${pod}`;
+    const key = `${verb}/${metaNamespaceKey(ns, pod)}`;
     const e = this.evidence.get(key);
     if (e) {
       this.evidence.delete(key);
       return ready({ ...w, user: e.user });
     }
-    const owner = ctl ? `${ns}/${ctl.kind}/${ctl.name}` : null;
+    const owner = ctl ? metaNamespaceKey(ns, kindKey(ctl.kind, ctl.name)) : null;
     return { write: { ...w, user: UNKNOWN_USER }, stateOnly: false, wait: key, deadline: at + EVIDENCE_WINDOW_MS, owner };
   }
 
@@ -462,8 +463,8 @@ export class RecordingConverter {
     const o = line.object;
     const key =
       line.resource === 'pods'
-        ? `${o.metadata.namespace ?? ''}/${o.metadata.name}`
-        : `${kindOfResource(line.resource)}/${o.metadata.namespace ?? ''}/${o.metadata.name}`;
+        ? metaNamespaceKey(o.metadata.namespace, o.metadata.name)
+        : kindKey(kindOfResource(line.resource)!, metaNamespaceKey(o.metadata.namespace, o.metadata.name));
     if (line.listed) set.delete(key);
     else this.flushStale(line.resource, line.time);
   }
@@ -474,10 +475,12 @@ export class RecordingConverter {
     this.stale!.delete(resource);
     if (this.stale!.size === 0) this.stale = null;
     for (const key of set) {
-      const parts = key.split('/');
-      const [ns, name] = resource === 'pods' ? parts : parts.slice(1);
       if (resource === 'pods') this.pods.delete(key);
       else this.controllers.delete(key);
+      // a controller's key has its kind in front (kindKey)
+      const id = splitMetaNamespaceKey(resource === 'pods' ? key : key.slice(key.indexOf('/') + 1));
+      if (!id) continue; // an object name holds no '/'
+      const { namespace: ns, name } = id;
       this.held.push({
         write: {
           time,

@@ -37,7 +37,7 @@ import {
   type WindowAnswer,
 } from './sync-planning.js';
 import { claimVerdict, createVerdict, deleteVerdict, statusVerdict, type Verdict } from './verdicts.js';
-import { metaNamespaceKey } from '../core/object-key.js';
+import { kindKey, metaNamespaceKey } from '../core/object-key.js';
 
 /** What a write logged without its bodies leaves unknown, in words (a message's tail). */
 function lost(w: ApiWrite, what: string): string {
@@ -66,8 +66,6 @@ function statusText(code: number): string {
   };
   return `refused with ${code}${names[code] ? ` ${names[code]}` : ''}`;
 }
-
-const kindKey = (kind: ControllerKind, name: string): string => `${kind}/${name}`;
 
 /** The longest pause between two writes of one sync: each is a request, answered within kube-apiserver's 60 s timeout. */
 const SYNC_PAUSE_MS = 60_000;

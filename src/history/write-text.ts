@@ -2,7 +2,7 @@
 
 import { controllerKindInfo, desiredReplicas, isControllerKind } from '../core/controller.js';
 import { controllerRef } from '../core/pod.js';
-import type { Controller, ControllerKind, Pod } from '../core/types.js';
+import type { Controller, ControllerKind, OwnerReference, Pod } from '../core/types.js';
 import type { Controllerish } from './journal-state.js';
 import type { HistoryControllerRef, HistoryVerb } from './types.js';
 
@@ -10,9 +10,11 @@ function resourceOfKind(kind: string): string {
   return isControllerKind(kind) ? controllerKindInfo(kind).resource : '';
 }
 
-export function ownerOf(o: { metadata?: { ownerReferences?: unknown } } | null | undefined, namespace: string): HistoryControllerRef | null {
-  if (!o?.metadata) return null;
-  const ref = controllerRef(o as never);
+export function ownerOf(
+  o: { metadata?: { ownerReferences?: readonly OwnerReference[] | null } | null } | null | undefined,
+  namespace: string,
+): HistoryControllerRef | null {
+  const ref = o ? controllerRef(o) : undefined;
   if (!ref || !resourceOfKind(ref.kind)) return null;
   return { kind: ref.kind as ControllerKind, namespace, name: ref.name };
 }

@@ -3,8 +3,8 @@
 // cli-table3 (0.6) lays a table out before it draws it: for every cell position it checks
 // whether an earlier row's cell spans into it (layout-manager.js, fillInTable → conflictExists),
 // and that check walks every earlier row. A table of R rows and C columns costs about
-// R² × C² / 2 such checks: 10k ReplicaSets in the 16 columns of `diff -o wide` are 1.3 × 10¹⁰,
-// most of a 90-second run (issue 13). No option turns that step off: `colWidths` and
+// R² × C² / 2 such checks, quadratic in the rows (docs/dependencies.md, "cli-table3 on big
+// tables", has what that cost a 10k-row table). No option turns that step off: `colWidths` and
 // `rowHeights` only replace the widths and heights computed after it, and it runs in every
 // `toString()`. So the rows are drawn in chunks of CHUNK_ROWS rows, each its own cli-table3
 // table, all with the same `colWidths`, computed here in one pass with cli-table3's own width
@@ -15,9 +15,9 @@
 // Most tables are drawn without cli-table3: when every cell is one line of text, cli-table3's
 // line for a row is each cell as cli-table3 colours it (`colorizeLines`: it closes a colour left
 // open), padded with spaces to its column's width, the cells joined with no border. That is
-// drawn here directly (a tenth of `explain`'s run on a small snapshot went to cli-table3's
-// per-cell set-up, docs/startup.md); anything else (a cell with a line break, a row of another
-// length) goes through cli-table3. test/render/table.test.ts checks the two draw alike.
+// drawn here directly (cli-table3's per-cell set-up is a start-up cost of every small table,
+// docs/startup.md); anything else (a cell with a line break, a row of another length) goes
+// through cli-table3. test/render/table.test.ts checks the two draw alike.
 
 import Table from 'cli-table3';
 import { colorizeLines, strlen } from 'cli-table3/src/utils.js';
@@ -25,8 +25,8 @@ import { colorizeLines, strlen } from 'cli-table3/src/utils.js';
 /**
  * Rows per cli-table3 table: its layout costs CHUNK_ROWS × C² / 2 checks per row, and each table
  * its own set-up. What remains is cli-table3's own work per cell (options merged per cell, the
- * width measured about eight times), linear. On the 10k-row `diff` table, in CPU time, 8 to 32
- * rows a chunk drew it in the same time within noise, 64 rows 9% slower, 128 rows 20% slower.
+ * width measured about eight times), linear. Small enough that the quadratic layout does not
+ * show, large enough that the set-ups do not (the measurement: docs/dependencies.md).
  */
 export const CHUNK_ROWS = 32;
 

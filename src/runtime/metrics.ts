@@ -12,11 +12,7 @@
 // exposed at all.
 //
 // Only `run` loads this module (commands/run.ts imports run-foreground lazily), so prom-client
-// costs the other commands nothing. Measured when it replaced the hand-written registry (2 busy
-// cores, Node 20): dist/bundle 5,288,773 → 5,426,742 bytes (+2.6%: prom-client, @opentelemetry/api,
-// tdigest and bintrees, all in run's lazy chunk, 31.6 → 147 KB); `--help` start-up 253 → 242 ms
-// and `run --help` 237 → 243 ms (medians of 21 interleaved runs: noise, neither loads it);
-// importing run's lazy chunk 283 → 285 ms. Nothing measured says to keep our own registry.
+// costs the other commands nothing (docs/dependencies.md has what it was measured to cost `run`).
 
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';

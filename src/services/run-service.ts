@@ -20,7 +20,7 @@ import { parseSelectorString } from '../core/selector.js';
 import type { Behaviour } from '../core/versions.js';
 import type { MetricEvent } from '../runtime/workqueue.js';
 import { UserError } from '../errors.js';
-import { metaNamespaceKey } from '../core/object-key.js';
+import { metaNamespaceKey, splitMetaNamespaceKey } from '../core/object-key.js';
 
 interface ControllerMetricsSink {
   onQueueMetric(queue: string, e: MetricEvent): void;
@@ -135,7 +135,7 @@ export function startControllers(opts: StartOptions, signal: AbortSignal): Contr
         },
         onAction: (key, a) => {
           report(info.kind, key, a);
-          if (opts.trackWrittenPods && a.ok && a.pod) written.note(info.kind, key, a);
+          if (opts.trackWrittenPods && a.ok && a.pod) written.note(info.kind, key, a.action, a.pod);
         },
       }),
   );
@@ -165,7 +165,7 @@ export function startControllers(opts: StartOptions, signal: AbortSignal): Contr
     synced,
     done,
     allInSync: () => controllers.every((c) => c.allInSync()) && (dep?.controller.allInSync() ?? true),
-    unsettledPods: () => written.unsettled((ns, name) => pods.cache.get(`${ns}/${name}`)),
+    unsettledPods: () => written.unsettled((key) => pods.cache.get(key)),
   };
 }
 
@@ -225,13 +225,13 @@ function deploymentControllerOf(
   const controller = new DeploymentController({
     listers: {
       deployments: {
-        get: (ns, name) => deployments.cache.get(`${ns}/${name}`),
+        get: (ns, name) => deployments.cache.get(metaNamespaceKey(ns, name)),
         inNamespace: (ns) => deployments.cache.byIndex('namespace', ns),
         all: () => deployments.cache.list(),
       },
       replicaSets: {
         // the replicasets resource holds ReplicaSets only
-        get: (ns, name) => replicaSets.cache.get(`${ns}/${name}`) as ReplicaSet | undefined,
+        get: (ns, name) => replicaSets.cache.get(metaNamespaceKey(ns, name)) as ReplicaSet | undefined,
         inNamespace: (ns) => replicaSets.cache.byIndex('namespace', ns) as ReplicaSet[],
       },
       pods: { inNamespace: podLister.inNamespace },
@@ -309,7 +309,7 @@ function newInformers(opts: StartOptions): { pods: Informer<Pod>; kinds: Control
 
 function controllerLister(inf: Informer<ControllerObject>): Listers['controllers'] {
   return {
-    get: (ns, name) => inf.cache.get(`${ns}/${name}`),
+    get: (ns, name) => inf.cache.get(metaNamespaceKey(ns, name)),
     inNamespace: (ns) => inf.cache.byIndex('namespace', ns),
     all: () => inf.cache.list(),
     ownedBy: (uid) => inf.cache.byIndex('owner', uid),
@@ -398,10 +398,11 @@ class WrittenPods {
 
   constructor(private readonly behaviour: Behaviour) {}
 
-  note(kind: ControllerKind, key: string, a: ActionOutcome): void {
-    const podKey = `${key.slice(0, key.indexOf('/'))}/${a.pod}`;
-    if (a.action === 'create') this.created.add(podKey);
-    else if (a.action === 'delete') this.deleted.set(podKey, kind);
+  /** `key`: the controller's metaNamespaceKey (its pods are in its namespace); `pod`: the pod's name. */
+  note(kind: ControllerKind, key: string, action: ActionOutcome['action'], pod: string): void {
+    const podKey = metaNamespaceKey(splitMetaNamespaceKey(key)?.namespace, pod);
+    if (action === 'create') this.created.add(podKey);
+    else if (action === 'delete') this.deleted.set(podKey, kind);
   }
 
   /** The informer saw the pod deleted: a created pod that is gone has settled. */
@@ -409,8 +410,8 @@ class WrittenPods {
     this.created.delete(metaNamespaceKey(pod.metadata.namespace ?? 'default', pod.metadata.name));
   }
 
-  unsettled(get: (ns: string, name: string) => Pod | undefined): { notReady: string[]; notGone: string[] } {
-    const lookup = (k: string) => get(k.slice(0, k.indexOf('/')), k.slice(k.indexOf('/') + 1));
+  /** `lookup`: a pod of the cache by its metaNamespaceKey. */
+  unsettled(lookup: (key: string) => Pod | undefined): { notReady: string[]; notGone: string[] } {
     const notReady: string[] = [];
     for (const k of this.created) {
       const p = lookup(k);

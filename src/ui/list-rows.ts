@@ -3,6 +3,8 @@
 // Every line is a row the cursor can stand on: a Deployment's (Enter: its detail), one of its
 // ReplicaSets' (Enter: that ReplicaSet's detail, when it is in scope), or a controller's.
 
+import { metaNamespaceKey } from '../core/object-key.js';
+import { entryKey } from '../core/plan-compare.js';
 import type { PlanController } from '../core/plan-types.js';
 import type { DeploymentView, PlanFrame } from '../services/watch/contract.js';
 
@@ -69,11 +71,11 @@ function planReplicaSet(frame: PlanFrame, namespace: string, name: string): Plan
   if (!byKey) {
     byKey = new Map();
     cs.forEach((c, i) => {
-      if (c.kind === 'ReplicaSet') byKey?.set(`${c.namespace}/${c.name}`, i);
+      if (c.kind === 'ReplicaSet') byKey?.set(metaNamespaceKey(c.namespace, c.name), i);
     });
     byKeyCache.set(cs, byKey);
   }
-  const i = byKey.get(`${namespace}/${name}`);
+  const i = byKey.get(metaNamespaceKey(namespace, name));
   return i === undefined ? null : cs[i];
 }
 
@@ -94,14 +96,13 @@ export function rowDeployment(frame: PlanFrame, row: ListRow): DeploymentView | 
 
 /** `Deployment/ns/name`: the key of a Deployment (for the history pane, it has no writes there). */
 export function deploymentKeyOf(v: DeploymentView): string {
-  return `Deployment/${v.decision.namespace}/${v.decision.name}`;
+  return entryKey({ kind: 'Deployment', namespace: v.decision.namespace, name: v.decision.name });
 }
 
 /** What keeps the cursor on the same row across plans: a controller's key, a Deployment's, or a Deployment's with its ReplicaSet's name. */
 export function rowKey(frame: PlanFrame, row: ListRow): string {
   if (row.type === 'controller') {
-    const c = frame.plan.controllers[row.index];
-    return `${c.kind}/${c.namespace}/${c.name}`;
+    return entryKey(frame.plan.controllers[row.index]);
   }
   const v = rowDeployment(frame, row);
   if (!v) return '';

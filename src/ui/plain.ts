@@ -7,12 +7,14 @@
 //
 //   2026-01-01T00:00:05Z shop/web deploy replicas=4 updated=2 available=4 replicasets=web-7d9c5b6f4:2/2,web-5f6b4c8d9:3/3→2 drift next: scale …
 
+import { entryKey } from '../core/plan-compare.js';
 import type { Plan, PlanController } from '../core/plan-types.js';
 import { kindShort, sanitize } from '../render/text.js';
 import type { DeploymentView, AwaitedWrites, LogEntry, WatchFeed } from '../services/watch/contract.js';
 import { nextStep, replicaSetName, sizesText } from './deployment-words.js';
+import { deploymentKeyOf } from './list-rows.js';
 import { newsEntry } from './news.js';
-import { claimCounts, controllerKeyOf, isDrifted } from './state.js';
+import { claimCounts, isDrifted } from './state.js';
 
 function plainState(c: PlanController, awaited: AwaitedWrites | null = null): string {
   if (awaited) return `waiting-for=${awaited.replace(' and ', ',')}`;
@@ -56,7 +58,7 @@ export class PlainStream {
     const out: string[] = [];
     const seen = new Set<string>();
     for (const v of deployments ?? []) {
-      const key = `Deployment/${v.decision.namespace}/${v.decision.name}`;
+      const key = deploymentKeyOf(v);
       seen.add(key);
       const line = plainDeploymentLine(v);
       if (this.last.get(key)?.line === line) continue;
@@ -64,7 +66,7 @@ export class PlainStream {
       out.push(`${stamp} ${line}`);
     }
     for (const c of plan.controllers) {
-      const key = controllerKeyOf(c);
+      const key = entryKey(c);
       seen.add(key);
       const line = plainLine(c, c.skip?.reason === 'ExpectationsPending' ? (waiting?.get(key) ?? 'creates') : null);
       if (this.last.get(key)?.line === line) continue;

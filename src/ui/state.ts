@@ -143,14 +143,10 @@ export function initialState(meta: WatchMeta, size: Size, now: number, logCapaci
   };
 }
 
-export function controllerKeyOf(c: Pick<PlanController, 'kind' | 'namespace' | 'name'>): string {
-  return entryKey(c);
-}
-
 /** What a controller skipped with ExpectationsPending waits for (null: not waiting). */
 export function awaitedBy(frame: PlanFrame | null, c: PlanController): AwaitedWrites | null {
   if (c.skip?.reason !== 'ExpectationsPending') return null;
-  return frame?.waiting?.get(controllerKeyOf(c)) ?? 'creates';
+  return frame?.waiting?.get(entryKey(c)) ?? 'creates';
 }
 
 /** The words for a controller that does not manage its replicas now: waiting for its creates, or skipped and why. */
@@ -296,7 +292,7 @@ function moveCursor(s: WatchState, to: number): WatchState {
   if (!row || !s.frame) return { ...s, cursor, top, selectedKey: null, selectedRow: null };
   const c = rowController(s.frame, row);
   const d = c ? null : rowDeployment(s.frame, row);
-  const selectedKey = c ? controllerKeyOf(c) : d ? deploymentKeyOf(d) : null;
+  const selectedKey = c ? entryKey(c) : d ? deploymentKeyOf(d) : null;
   return { ...s, cursor, top, selectedKey, selectedRow: rowKey(s.frame, row) };
 }
 

@@ -202,6 +202,24 @@ describe('syncReplicaSet through the controller', () => {
     expect(ctrl.expectations.getExpectations('default/foo')).toBeUndefined();
   });
 
+  it("logs upstream's clobbering of expected deletions with the controller's key and the keys it drops", () => {
+    const errors: { msg: string; fields?: Record<string, unknown> }[] = [];
+    const log = { ...quiet, error: (msg: string, fields?: Record<string, unknown>) => errors.push({ msg, fields }) };
+    const ctrl = new ReplicaSetController({
+      kind: 'ReplicaSet',
+      listers: new World().listers(),
+      api: new World(),
+      behaviour: defaultBehaviour(),
+      burstReplicas: 500,
+      clock: new FakeClock(NOW),
+      log,
+    });
+    ctrl.expectations.expectDeletions('default/foo', ['default/foo-b', 'default/foo-a']);
+    expect(errors).toEqual([]);
+    ctrl.expectations.expectDeletions('default/foo', ['default/foo-c']);
+    expect(errors).toEqual([{ msg: 'Clobbering existing delete keys', fields: { key: 'default/foo', existing: ['default/foo-a', 'default/foo-b'] } }]);
+  });
+
   it('routes orphan pods to every matching controller and ignores resyncs', () => {
     const w = new World();
     const foo = rs('foo', 1);

@@ -1,13 +1,17 @@
 // Where the integration tests run: the embedded API server (default), or — with TEST_KUBECONFIG
 // set — a real cluster, each test in a namespace of its own that is deleted afterwards. Tests that
 // need the sandbox's audit log, fault injection or simulated kubelet skip on a real cluster.
+import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { promisify } from 'node:util';
 import { ApiException, AppsV1Api, CoreV1Api, KubeConfig } from '@kubernetes/client-node';
+import { afterEach } from 'vitest';
 import { parse } from 'yaml';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import type { ForegroundOptions } from '../../src/services/run-foreground.js';
+import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
+import { runForeground, type ForegroundOptions } from '../../src/services/run-foreground.js';
 
 export const REAL = process.env.TEST_KUBECONFIG;
 const EXAMPLES = new URL('../../examples/', import.meta.url).pathname;
@@ -167,5 +171,88 @@ export function foregroundOptions(kubeconfig: string, extra: Partial<ForegroundO
     untilSynced: false,
     timeoutMs: 20_000,
     ...extra,
+  };
+}
+
+/** Polls `fn` until it gives a value (every `everyMs`), or throws after `ms`: a condition waited on, never a fixed sleep. */
+export async function until<T>(what: string, fn: () => Promise<T | false | undefined | null>, ms = 60_000, everyMs = 100): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
+
+/** A sandbox started for a test: its kubeconfig written to a fresh directory, clients and kubectl on it. */
+interface SandboxEnv {
+  sandbox: Sandbox;
+  dir: string;
+  kubeconfig: string;
+  kc: KubeConfig;
+  core: CoreV1Api;
+  apps: AppsV1Api;
+  /** kubectl with this kubeconfig: its stdout. */
+  kubectl(...args: string[]): Promise<string>;
+}
+
+/** `run` started in this process: its log lines as written, its stop, its exit code. */
+interface StartedRun {
+  logs: string[];
+  stop: AbortController;
+  done: Promise<number>;
+}
+
+const exec = promisify(execFile);
+
+/**
+ * The sandbox and the `run`s of the test that is running, in a test file that calls this once:
+ * after each test every run is stopped and waited for (its promise settled, no sleep), then the
+ * sandbox closed. `close()` does the same in the middle of a test (a property test's rounds).
+ */
+export function sandboxTests(prefix: string) {
+  let current: Sandbox | null = null;
+  const runs: StartedRun[] = [];
+  const close = async () => {
+    for (const r of runs) r.stop.abort();
+    await Promise.allSettled(runs.splice(0).map((r) => r.done));
+    await current?.close();
+    current = null;
+  };
+  afterEach(close);
+  return {
+    /** The sandbox of the running test. */
+    get sandbox(): Sandbox {
+      if (!current) throw new Error('no sandbox started in this test');
+      return current;
+    },
+    /** `opts` may be made from the test's directory (an audit log in it). */
+    async start(opts: SandboxOptions | ((dir: string) => SandboxOptions) = {}): Promise<SandboxEnv> {
+      const dir = mkdtempSync(join(tmpdir(), prefix));
+      const sandbox = await startSandbox(typeof opts === 'function' ? opts(dir) : opts);
+      current = sandbox;
+      const kubeconfig = join(dir, 'config');
+      await sandbox.writeKubeconfig(kubeconfig);
+      const kc = new KubeConfig();
+      kc.loadFromString(sandbox.kubeconfig());
+      const kubectl = async (...args: string[]) => (await exec('kubectl', ['--kubeconfig', kubeconfig, ...args], { timeout: 60_000 })).stdout;
+      return { sandbox, dir, kubeconfig, kc, core: kc.makeApiClient(CoreV1Api), apps: kc.makeApiClient(AppsV1Api), kubectl };
+    },
+    /** `run` with `opts` (foregroundOptions'), its signal and log stream this helper's. */
+    run(opts: ForegroundOptions): StartedRun {
+      const logs: string[] = [];
+      const stop = new AbortController();
+      const stream = new Writable({
+        write(chunk, _enc, cb) {
+          logs.push(String(chunk));
+          cb();
+        },
+      });
+      const r: StartedRun = { logs, stop, done: runForeground({ ...opts, signal: stop.signal, stream }) };
+      runs.push(r);
+      return r;
+    },
+    close,
   };
 }

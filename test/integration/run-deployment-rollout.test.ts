@@ -12,46 +12,24 @@
 //   The steps in between may differ: a sync sees the readiness the informer has delivered, one
 //   pod or several at a time, where the prediction sees every pod of a batch turn ready together.
 // Every wait polls a condition with a generous deadline, never a fixed sleep.
-import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
-import { promisify } from 'node:util';
 import fc from 'fast-check';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { connect } from '../../src/cluster/kubeconfig.js';
 import { ApiReader, POD_RESOURCE, type ApiResource } from '../../src/cluster/list.js';
 import { predictRollout, type RolloutResult } from '../../src/core/deployment/rollout.js';
 import type { Deployment, IntOrString, Pod, ReplicaSet } from '../../src/core/types.js';
 import { maxSurge } from '../../src/core/deployment/util.js';
 import { behaviourFor } from '../../src/core/versions.js';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { runForeground } from '../../src/services/run-foreground.js';
-import { foregroundOptions } from './env.js';
+import { foregroundOptions, sandboxTests, until } from './env.js';
 
-const exec = promisify(execFile);
 const KUBELET = { scheduleDelayMs: 5, runDelayMs: 5, readyDelayMs: 10, terminationGraceMs: 200 };
 const DEPLOYMENTS: ApiResource = { group: 'apps', version: 'v1', resource: 'deployments', kind: 'Deployment' };
 const REPLICASETS: ApiResource = { group: 'apps', version: 'v1', resource: 'replicasets', kind: 'ReplicaSet' };
 
-let sb: Sandbox | null = null;
-const stops: AbortController[] = [];
-afterEach(async () => {
-  for (const s of stops.splice(0)) s.abort();
-  await sb?.close();
-  sb = null;
-});
-
-async function until<T>(what: string, fn: () => Promise<T | false | undefined | null>, ms = 90_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const t = sandboxTests('rs-run-rollout-');
+const UNTIL_MS = 90_000;
 
 type Sizes = Record<string, number>;
 
@@ -91,12 +69,8 @@ const rollingArb = fc
   .map((rollingUpdate) => ({ type: 'RollingUpdate' as const, rollingUpdate }));
 
 async function rollout(replicas: number, strategy: Deployment['spec']['strategy']): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), 'rs-run-rollout-'));
+  const { dir, kubeconfig, kubectl } = await t.start((d) => ({ nodes: 3, kubelet: KUBELET, auditLog: join(d, 'audit.jsonl') }));
   const auditLog = join(dir, 'audit.jsonl');
-  sb = await startSandbox({ nodes: 3, kubelet: KUBELET, auditLog });
-  const kubeconfig = join(dir, 'config');
-  await sb.writeKubeconfig(kubeconfig);
-  const kubectl = async (...args: string[]) => (await exec('kubectl', ['--kubeconfig', kubeconfig, ...args], { timeout: 60_000 })).stdout;
   const reader = new ApiReader(connect({ kubeconfig }));
   const list = async <T>(r: ApiResource) => (await reader.list<T>({ resource: r, namespace: 'default', pageSize: 0, accept: (x) => x as T })).items;
   /** Complete and quiet: the Deployment's status says so for the generation, and no ReplicaSet but the new one has pods. */
@@ -116,14 +90,7 @@ async function rollout(replicas: number, strategy: Deployment['spec']['strategy'
     return quiet && current ? { d, rss, current } : null;
   };
 
-  const stop = new AbortController();
-  stops.push(stop);
-  const sink = new Writable({ write: (_c, _e, cb) => cb() });
-  const done = runForeground({
-    ...foregroundOptions(kubeconfig, { namespace: 'default', kinds: ['ReplicaSet'], qps: 1000, burst: 1000, deployment: true }),
-    signal: stop.signal,
-    stream: sink,
-  });
+  const { stop, done } = t.run(foregroundOptions(kubeconfig, { namespace: 'default', kinds: ['ReplicaSet'], qps: 1000, burst: 1000, deployment: true }));
   const manifest = {
     apiVersion: 'apps/v1',
     kind: 'Deployment',
@@ -138,7 +105,7 @@ async function rollout(replicas: number, strategy: Deployment['spec']['strategy'
   const file = join(dir, 'web.json');
   writeFileSync(file, JSON.stringify(manifest));
   await kubectl('create', '-f', file);
-  const before = await until('the first rollout settled', () => settled('nginx:1.27'));
+  const before = await until('the first rollout settled', () => settled('nginx:1.27'), UNTIL_MS, 50);
 
   await kubectl('set', 'image', 'deployment/web', 'nginx=nginx:1.28');
   const [changed] = await list<Deployment>(DEPLOYMENTS);
@@ -156,11 +123,10 @@ async function rollout(replicas: number, strategy: Deployment['spec']['strategy'
     },
   });
   expect(prediction.end.state).toBe('complete');
-  const after = await until('the rollout to nginx:1.28 settled', () => settled('nginx:1.28'));
+  const after = await until('the rollout to nginx:1.28 settled', () => settled('nginx:1.28'), UNTIL_MS, 50);
   stop.abort();
   expect(await done).toBe(0);
-  await sb.close();
-  sb = null;
+  await t.close();
 
   const oldName = before.current.metadata.name;
   const newName = after.current.metadata.name;

@@ -2,65 +2,18 @@
 // the real kubectl): a Deployment created and then re-imaged with kubectl is rolled out by the
 // deployment controller, its ReplicaSets' pods made by the ReplicaSet controller, the sandbox's
 // kubelet making them ready. Every wait polls with a generous deadline, never a fixed sleep.
-import { execFile } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { Writable } from 'node:stream';
-import { AppsV1Api, KubeConfig } from '@kubernetes/client-node';
-import { afterEach, describe, expect, it } from 'vitest';
-import { runForeground } from '../../src/services/run-foreground.js';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { describe, expect, it } from 'vitest';
 import { podTemplateHash } from '../../src/core/deployment/hash.js';
-import { foregroundOptions } from './env.js';
+import { foregroundOptions, sandboxTests, until } from './env.js';
 
-const run = promisify(execFile);
-let sb: Sandbox | null = null;
-const stops: AbortController[] = [];
-afterEach(async () => {
-  for (const s of stops.splice(0)) s.abort();
-  await sb?.close();
-  sb = null;
-});
+const t = sandboxTests('rs-run-deploy-');
 
 async function setup() {
-  sb = await startSandbox({ nodes: 3, kubelet: { scheduleDelayMs: 5, runDelayMs: 5, readyDelayMs: 10 } });
-  const dir = mkdtempSync(join(tmpdir(), 'rs-run-deploy-'));
-  const kubeconfig = join(dir, 'config');
-  await sb.writeKubeconfig(kubeconfig);
-  const kc = new KubeConfig();
-  kc.loadFromString(sb.kubeconfig());
-  const kubectl = async (...args: string[]) => (await run('kubectl', ['--kubeconfig', kubeconfig, ...args], { timeout: 60_000 })).stdout;
-  return { kubeconfig, apps: kc.makeApiClient(AppsV1Api), kubectl };
-}
-
-async function until<T>(what: string, fn: () => Promise<T | false | undefined | null>, ms = 60_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  return t.start({ nodes: 3, kubelet: { scheduleDelayMs: 5, runDelayMs: 5, readyDelayMs: 10 } });
 }
 
 function startRun(kubeconfig: string) {
-  const logs: string[] = [];
-  const stop = new AbortController();
-  stops.push(stop);
-  const stream = new Writable({
-    write(chunk, _enc, cb) {
-      logs.push(String(chunk));
-      cb();
-    },
-  });
-  const done = runForeground({
-    ...foregroundOptions(kubeconfig, { namespace: 'default', qps: 1000, burst: 1000, deployment: true }),
-    signal: stop.signal,
-    stream,
-  });
-  return { logs, stop, done };
+  return t.run(foregroundOptions(kubeconfig, { namespace: 'default', qps: 1000, burst: 1000, deployment: true }));
 }
 
 describe('run --controllers replicaset,deployment on the sandbox', () => {

@@ -1,25 +1,13 @@
 // `run` against the embedded API server with its simulated scheduler and kubelet, over real HTTPS
 // with the real client-node: convergence, adoption and release driven by label edits, scale
 // down, deletion of the controller, leader election failover, and a bounded chaos soak.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Writable } from 'node:stream';
-import { AppsV1Api, CoordinationV1Api, CoreV1Api, KubeConfig, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
-import { afterEach, describe, expect, it } from 'vitest';
-import { runForeground, type ForegroundOptions } from '../../src/services/run-foreground.js';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { foregroundOptions } from './env.js';
+import { CoordinationV1Api, type CoreV1Api, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
+import { describe, expect, it } from 'vitest';
+import type { ForegroundOptions } from '../../src/services/run-foreground.js';
+import { foregroundOptions, sandboxTests, until as untilIn } from './env.js';
 import { planInSync, preparePlan } from '../../src/services/plan-service.js';
 
-let sb: Sandbox | null = null;
-const stops: AbortController[] = [];
-afterEach(async () => {
-  for (const s of stops.splice(0)) s.abort();
-  await new Promise((r) => setTimeout(r, 50));
-  await sb?.close();
-  sb = null;
-});
+const t = sandboxTests('rs-run-');
 
 const labels = { app: 'web' };
 function rs(name: string, replicas: number, extra: object = {}) {
@@ -37,54 +25,27 @@ function rs(name: string, replicas: number, extra: object = {}) {
 }
 
 async function setup(seed: object[] = [], kubelet = { scheduleDelayMs: 5, runDelayMs: 5, readyDelayMs: 10 }) {
-  sb = await startSandbox({ nodes: 3, kubelet, seed });
-  const dir = mkdtempSync(join(tmpdir(), 'rs-run-'));
-  const kubeconfig = join(dir, 'config');
-  await sb.writeKubeconfig(kubeconfig);
-  const kc = new KubeConfig();
-  kc.loadFromString(sb.kubeconfig());
-  return { kubeconfig, core: kc.makeApiClient(CoreV1Api), apps: kc.makeApiClient(AppsV1Api), coord: kc.makeApiClient(CoordinationV1Api) };
+  const { kubeconfig, kc, core, apps } = await t.start({ nodes: 3, kubelet, seed });
+  return { kubeconfig, core, apps, coord: kc.makeApiClient(CoordinationV1Api) };
 }
 
-function options(kubeconfig: string, extra: Partial<ForegroundOptions> = {}): { opts: ForegroundOptions; logs: string[]; stop: AbortController } {
-  const logs: string[] = [];
-  const stop = new AbortController();
-  stops.push(stop);
-  const stream = new Writable({
-    write(chunk, _enc, cb) {
-      logs.push(String(chunk));
-      cb();
-    },
-  });
+/** The options of a `run` on the sandbox: fast rate limits and leases, verbose logs. */
+function options(kubeconfig: string, extra: Partial<ForegroundOptions> = {}): ForegroundOptions {
   return {
-    logs,
-    stop,
-    opts: {
-      ...foregroundOptions(kubeconfig, {
-        namespace: 'default',
-        qps: 1000,
-        burst: 1000,
-        leaseDurationMs: 1500,
-        renewDeadlineMs: 1000,
-        retryPeriodMs: 200,
-        verbosity: 2,
-      }),
-      signal: stop.signal,
-      stream,
-      ...extra,
-    },
+    ...foregroundOptions(kubeconfig, {
+      namespace: 'default',
+      qps: 1000,
+      burst: 1000,
+      leaseDurationMs: 1500,
+      renewDeadlineMs: 1000,
+      retryPeriodMs: 200,
+      verbosity: 2,
+    }),
+    ...extra,
   };
 }
 
-async function until<T>(what: string, fn: () => Promise<T | false | undefined | null>, ms = 15_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const until = <T>(what: string, fn: () => Promise<T | false | undefined | null>, ms = 15_000) => untilIn(what, fn, ms, 50);
 
 const livePods = async (core: CoreV1Api) =>
   (await core.listNamespacedPod({ namespace: 'default' })).items.filter(
@@ -94,12 +55,11 @@ const livePods = async (core: CoreV1Api) =>
 describe('run on the sandbox', () => {
   it('--until-synced: creates with slow start, writes status, exits 0 once in sync', async () => {
     const { kubeconfig, core, apps } = await setup([rs('web', 7)]);
-    const { opts } = options(kubeconfig, { untilSynced: true });
-    const code = await runForeground(opts);
+    const code = await t.run(options(kubeconfig, { untilSynced: true })).done;
     expect(code).toBe(0);
     const pods = await livePods(core);
     expect(pods).toHaveLength(7);
-    const created = sb!.audit().filter((a) => a.verb === 'create' && a.resource === 'pods' && !a.subresource); // not the scheduler's bindings
+    const created = t.sandbox.audit().filter((a) => a.verb === 'create' && a.resource === 'pods' && !a.subresource); // not the scheduler's bindings
     expect(created).toHaveLength(7); // expectations: never more creates than needed
     const status = (await apps.readNamespacedReplicaSet({ namespace: 'default', name: 'web' })).status!;
     expect(status).toMatchObject({ replicas: 7, readyReplicas: 7, availableReplicas: 7, observedGeneration: 1 });
@@ -108,8 +68,7 @@ describe('run on the sandbox', () => {
   it("--until-synced ends only when diff would exit 0: with the sandbox's own kubelet delays, the pods it created are ready and counted", async () => {
     // the `sandbox` command's delays: pods turn ready some hundred ms after their creation
     const { kubeconfig, apps } = await setup([rs('web', 8)], { scheduleDelayMs: 50, runDelayMs: 200, readyDelayMs: 200 });
-    const { opts } = options(kubeconfig, { untilSynced: true });
-    expect(await runForeground(opts)).toBe(0);
+    expect(await t.run(options(kubeconfig, { untilSynced: true })).done).toBe(0);
     const status = (await apps.readNamespacedReplicaSet({ namespace: 'default', name: 'web' })).status!;
     expect(status).toMatchObject({ replicas: 8, readyReplicas: 8, availableReplicas: 8 });
     const diff = await preparePlan({ namespace: 'default', connection: { kubeconfig } }, {}, [], { progress: { update() {}, done() {} } });
@@ -118,31 +77,29 @@ describe('run on the sandbox', () => {
 
   it('--until-synced waits for the minReadySeconds requeue, as upstream: the status ends with the pods available', async () => {
     const { kubeconfig, apps } = await setup([{ ...rs('web', 3), spec: { ...rs('web', 3).spec, minReadySeconds: 1 } }]);
-    const { opts } = options(kubeconfig, { untilSynced: true });
-    expect(await runForeground(opts)).toBe(0);
+    expect(await t.run(options(kubeconfig, { untilSynced: true })).done).toBe(0);
     const status = (await apps.readNamespacedReplicaSet({ namespace: 'default', name: 'web' })).status!;
     expect(status).toMatchObject({ replicas: 3, readyReplicas: 3, availableReplicas: 3 });
   });
 
   it('--until-synced with pods that never turn ready: exit 1 at --timeout, naming them', async () => {
     const { kubeconfig } = await setup([rs('web', 2)], { scheduleDelayMs: 5, runDelayMs: 5, readyDelayMs: 3_600_000 });
-    const { opts, logs } = options(kubeconfig, { untilSynced: true, timeoutMs: 2000 });
-    expect(await runForeground(opts)).toBe(1);
+    const { logs, done } = t.run(options(kubeconfig, { untilSynced: true, timeoutMs: 2000 }));
+    expect(await done).toBe(1);
     expect(logs.join('')).toMatch(/not in sync after 2s: waiting for 2 pods it created not ready yet: default\/web-\w+, default\/web-\w+"/);
   });
 
   it('--until-synced when the status cannot be written: exit 1 at --timeout, saying what diff still sees', async () => {
     const { kubeconfig } = await setup([rs('web', 1)]);
-    sb!.faults.set({ verb: 'update', resource: 'replicasets/status', errorRate: 1, code: 500 });
-    const { opts, logs } = options(kubeconfig, { untilSynced: true, timeoutMs: 2000 });
-    expect(await runForeground(opts)).toBe(1);
+    t.sandbox.faults.set({ verb: 'update', resource: 'replicasets/status', errorRate: 1, code: 500 });
+    const { logs, done } = t.run(options(kubeconfig, { untilSynced: true, timeoutMs: 2000 }));
+    expect(await done).toBe(1);
     expect(logs.join('')).toMatch(/not in sync after 2s; diff: ReplicaSet default\/web \(write its status\)"/);
   });
 
   it('adopts an orphan, releases a relabelled pod and replaces it; scales down; stops cleanly', async () => {
     const { kubeconfig, core, apps } = await setup([rs('web', 3)]);
-    const { opts, stop, logs } = options(kubeconfig);
-    const done = runForeground(opts);
+    const { stop, logs, done } = t.run(options(kubeconfig));
     await until('3 pods', async () => (await livePods(core)).length === 3);
     // an orphan that matches: adopted, and then one pod too many is deleted
     await core.createNamespacedPod({
@@ -192,8 +149,7 @@ describe('run on the sandbox', () => {
     const { kubeconfig, core, apps } = await setup([
       rs('web', 2, { metadata: { name: 'web', namespace: 'default', labels, finalizers: ['example.com/hold'] } }),
     ]);
-    const { opts, stop } = options(kubeconfig);
-    const done = runForeground(opts);
+    const { stop, done } = t.run(options(kubeconfig));
     const pods = await until('2 pods', async () => {
       const live = await livePods(core);
       return live.length === 2 && live;
@@ -213,7 +169,7 @@ describe('run on the sandbox', () => {
       setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
     );
     await until('pods collected', async () => (await livePods(core)).length === 0);
-    const creates = sb!.audit().filter((a) => a.verb === 'create' && a.resource === 'pods' && !a.subresource);
+    const creates = t.sandbox.audit().filter((a) => a.verb === 'create' && a.resource === 'pods' && !a.subresource);
     expect(creates).toHaveLength(2);
     stop.abort();
     expect(await done).toBe(0);
@@ -237,26 +193,24 @@ describe('run on the sandbox', () => {
         count: 1,
       },
     ]);
-    const { opts, logs } = options(kubeconfig, { untilSynced: true });
-    await expect(runForeground(opts)).rejects.toThrow(/upstream ReplicaSet controller is active.*replicaset-controller.*--force/);
-    const code = await runForeground({ ...opts, force: true });
-    expect(code, logs.join('')).toBe(0);
+    const opts = options(kubeconfig, { untilSynced: true });
+    await expect(t.run(opts).done).rejects.toThrow(/upstream ReplicaSet controller is active.*replicaset-controller.*--force/);
+    const forced = t.run({ ...opts, force: true });
+    expect(await forced.done, forced.logs.join('')).toBe(0);
   });
 
   it('leader election: only the leader acts; a standby takes over when it goes', async () => {
     const { kubeconfig, core, coord, apps } = await setup([rs('web', 2)]);
     // leases long enough that a loaded machine never misses a renewal: a stops releasing its lease
     const lease = { leaderElect: true, leaseDurationMs: 8000, renewDeadlineMs: 6000, retryPeriodMs: 200 };
-    const a = options(kubeconfig, { ...lease, identity: 'instance-a' });
-    const runA = runForeground(a.opts);
+    const a = t.run(options(kubeconfig, { ...lease, identity: 'instance-a' }));
     await until('a leads', async () => (await livePods(core)).length === 2);
-    const b = options(kubeconfig, { ...lease, identity: 'instance-b' });
-    const runB = runForeground(b.opts);
+    const b = t.run(options(kubeconfig, { ...lease, identity: 'instance-b' }));
     await new Promise((r) => setTimeout(r, 500));
     expect((await coord.readNamespacedLease({ namespace: 'default', name: 'rs-reconcile' })).spec!.holderIdentity).toBe('instance-a');
     expect(b.logs.join('')).not.toMatch(/Became the leader/);
     a.stop.abort();
-    expect(await runA).toBe(0);
+    expect(await a.done).toBe(0);
     await until('b leads', async () => (await coord.readNamespacedLease({ namespace: 'default', name: 'rs-reconcile' })).spec!.holderIdentity === 'instance-b');
     await apps.patchNamespacedReplicaSetScale(
       { namespace: 'default', name: 'web', body: { spec: { replicas: 4 } } },
@@ -264,18 +218,17 @@ describe('run on the sandbox', () => {
     );
     await until('b scales up', async () => (await livePods(core)).length === 4);
     b.stop.abort();
-    expect(await runB).toBe(0);
+    expect(await b.done).toBe(0);
   });
 
   it('chaos soak: 10% injected errors, dropped watches and forced 410s; converges with no surplus pods', async () => {
     const { kubeconfig, core, apps } = await setup([rs('web', 6)]);
-    const { opts, stop, logs } = options(kubeconfig);
-    const done = runForeground(opts);
+    const { stop, logs, done } = t.run(options(kubeconfig));
     const ids = [
-      sb!.faults.set({ errorRate: 0.1, code: 500, verb: 'create', resource: 'pods' }),
-      sb!.faults.set({ errorRate: 0.1, code: 429, retryAfterSeconds: 0, verb: 'delete', resource: 'pods' }),
-      sb!.faults.set({ errorRate: 0.1, code: 409, verb: 'update', resource: 'replicasets' }),
-      sb!.faults.set({ errorRate: 0.1, code: 500, verb: 'patch', resource: 'pods' }),
+      t.sandbox.faults.set({ errorRate: 0.1, code: 500, verb: 'create', resource: 'pods' }),
+      t.sandbox.faults.set({ errorRate: 0.1, code: 429, retryAfterSeconds: 0, verb: 'delete', resource: 'pods' }),
+      t.sandbox.faults.set({ errorRate: 0.1, code: 409, verb: 'update', resource: 'replicasets' }),
+      t.sandbox.faults.set({ errorRate: 0.1, code: 500, verb: 'patch', resource: 'pods' }),
     ];
     const sizes = [2, 9, 4, 7, 3];
     for (let round = 0; round < sizes.length; round++) {
@@ -285,11 +238,11 @@ describe('run on the sandbox', () => {
           setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
         )
         .catch(() => undefined);
-      if (round % 2 === 0) sb!.faults.dropWatches();
-      else sb!.faults.forceGone('pods');
+      if (round % 2 === 0) t.sandbox.faults.dropWatches();
+      else t.sandbox.faults.forceGone('pods');
       await new Promise((r) => setTimeout(r, 300));
     }
-    for (const id of ids) sb!.faults.clear(id);
+    for (const id of ids) t.sandbox.faults.clear(id);
     const desired = async () => (await apps.readNamespacedReplicaSet({ namespace: 'default', name: 'web' })).spec!.replicas!;
     await until('converged after faults stop', async () => (await livePods(core)).length === (await desired()), 20_000);
     // settled: stays at desired, never above

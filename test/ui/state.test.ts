@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { computeLayout, detailLayout, listRows } from '../../src/ui/layout.js';
-import { agoText, controllerKeyOf, orderControllers, reduce, selectedController, visibleControllers } from '../../src/ui/state.js';
+import { entryKey } from '../../src/core/plan-compare.js';
+import { agoText, orderControllers, reduce, selectedController, visibleControllers } from '../../src/ui/state.js';
 import type { LogEntry } from '../../src/services/watch/contract.js';
 import { apply, frameOf, key, loadExamples, META, NOW_MS, stateWith, syntheticSnapshot } from './fixtures.js';
 
@@ -196,7 +197,7 @@ describe('watch state: the reducer', () => {
     s = reduce(s, { type: 'queue', queue: pending(1000) });
     expect(reduce(s, { type: 'queue', queue: pending(1400) })).toBe(s); // "1s" either way
     expect(reduce(s, { type: 'queue', queue: pending(2000) }).queue?.expectations[0].ageMs).toBe(2000);
-    expect(controllerKeyOf({ kind: 'ReplicaSet', namespace: 'a', name: 'b' })).toBe('ReplicaSet/a/b');
+    expect(entryKey({ kind: 'ReplicaSet', namespace: 'a', name: 'b' })).toBe('ReplicaSet/a/b');
     expect(META.mode).toBe('snapshot');
   });
 });

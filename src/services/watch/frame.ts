@@ -1,5 +1,6 @@
 // One re-plan of a snapshot, as the dashboard receives it: the plan, what held-back controllers
-// wait for, and explain models computed only when the detail pane asks for one.
+// wait for, and explain models computed only when the detail pane asks for one. The rules run once
+// per controller and plan: the detail tells the decision the list shows, never one of its own.
 
 import { namespaceOf } from '../../core/controller.js';
 import { buildExplainModel } from '../../core/explain.js';
@@ -13,6 +14,7 @@ import type { AwaitedWrites, PlanFrame } from './contract.js';
 import { deploymentScope, deploymentViews } from './deployments.js';
 import { scopePredicate, type WatchScope } from './scope.js';
 import { metaNamespaceKey } from '../../core/object-key.js';
+import { entryKey } from '../../core/plan-compare.js';
 
 export interface FrameOptions {
   behaviour: Behaviour;
@@ -51,7 +53,9 @@ export function planFrame(snapshot: Snapshot, o: FrameOptions): PlanFrame {
       o.source,
     );
   }
-  const plan = planner.plan();
+  const { plan, decisions } = planner.decideAll(true);
+  // decideAll: decisions[i] is the decision of plan.controllers[i]
+  const decided = new Map(plan.controllers.map((e, i) => [entryKey(e), decisions[i]]));
   let pods = 0;
   if (o.scope.namespace === null) pods = snapshot.pods.length;
   else for (const p of snapshot.pods) if (namespaceOf(p) === o.scope.namespace) pods++;
@@ -61,7 +65,7 @@ export function planFrame(snapshot: Snapshot, o: FrameOptions): PlanFrame {
     if (c.skip?.reason !== 'ExpectationsPending') continue;
     const e = o.expectationsPending?.(metaNamespaceKey(c.namespace, c.name)) ?? { add: 0, del: 0 };
     // both zero: the record went away between the plan and this look (say creates, the usual case)
-    waiting.set(`${c.kind}/${c.namespace}/${c.name}`, e.add > 0 && e.del > 0 ? 'creates and deletes' : e.del > 0 ? 'deletes' : 'creates');
+    waiting.set(entryKey(c), e.add > 0 && e.del > 0 ? 'creates and deletes' : e.del > 0 ? 'deletes' : 'creates');
   }
   return {
     plan,
@@ -70,11 +74,11 @@ export function planFrame(snapshot: Snapshot, o: FrameOptions): PlanFrame {
     pods,
     deployments: deploymentViews(snapshot, { nowMs: o.nowMs, behaviour: o.behaviour, include: deploymentScope(o.scope) }),
     explain(c: PlanController): ExplainModel | null {
-      const key = `${c.kind}/${c.namespace}/${c.name}`;
+      const key = entryKey(c);
       if (models.has(key)) return models.get(key)!;
-      const found = planner.find(c.kind, c.namespace, c.name)[0];
-      // decided again on demand, on this frame's planner (same snapshot, same now): a frame keeps no decisions
-      const model = found ? buildExplainModel(planner, found, planner.planController(found), c, o.behaviour.version) : null;
+      const decision = decided.get(key);
+      const found = decision ? planner.find(c.kind, c.namespace, c.name)[0] : undefined;
+      const model = decision && found ? buildExplainModel(planner, found, decision, c, o.behaviour.version) : null;
       models.set(key, model);
       return model;
     },

@@ -5,6 +5,7 @@
 import type { InformerMetric } from '../../cluster/informer.js';
 import type { Connection } from '../../cluster/kubeconfig.js';
 import { CONTROLLER_KINDS } from '../../core/controller.js';
+import { entryKey } from '../../core/plan-compare.js';
 import type { Behaviour } from '../../core/versions.js';
 import { oneLine } from '../../errors.js';
 import { RecordingConverter, RS_RECONCILE_USER, type RecordedResource, type RecordingLine } from '../../history/recording.js';
@@ -60,7 +61,7 @@ export class LiveHistory {
           message: e.message,
           event: e,
         };
-        this.emit(`${e.controller.kind}/${e.controller.namespace}/${e.controller.name}`, row);
+        this.emit(entryKey(e.controller), row);
       }
     }
   }

@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { ClusterPlanner } from '../../../src/core/plan.js';
 import { UserError } from '../../../src/errors.js';
 import { planFrame } from '../../../src/services/watch/frame.js';
 import { scopePredicate } from '../../../src/services/watch/scope.js';
@@ -38,5 +39,36 @@ describe('scope and plans', () => {
         strictTargets: true,
       }),
     ).toThrow(/replicasets.apps "nope" not found in the snapshot/);
+  });
+
+  it('the detail tells the decision of the plan the list shows: the rules run once per controller and plan', async () => {
+    const snap = await loadExamples('drifted-replicaset', 'scale-down-ranking', 'replication-controller');
+    const decide = vi.spyOn(ClusterPlanner.prototype, 'planController');
+    try {
+      // the expectations change after the plan (a create observed): a second decision would no longer be held back
+      let satisfied = false;
+      const frame = planFrame(snap, {
+        behaviour,
+        nowMs: NOW_MS,
+        at: 0,
+        source: 'cluster',
+        scope: { namespace: null, targets: [] },
+        expectationsSatisfied: () => satisfied,
+        expectationsPending: () => ({ add: 1, del: 0 }),
+      });
+      const entries = frame.plan.controllers;
+      expect(entries.length).toBeGreaterThan(2);
+      expect(decide).toHaveBeenCalledTimes(entries.length);
+      satisfied = true;
+      for (const c of entries) {
+        const model = frame.explain(c);
+        expect(model?.plan).toBe(c);
+        expect(model?.pods.map((p) => p.name)).toEqual(c.pods.map((p) => p.name));
+        expect(c.skip?.reason).toBe('ExpectationsPending');
+      }
+      expect(decide).toHaveBeenCalledTimes(entries.length);
+    } finally {
+      decide.mockRestore();
+    }
   });
 });
