@@ -12,7 +12,8 @@ import { reportUnknownCommand } from './unknown-command.js';
 
 export { displayName };
 
-type Loadable = Command.Loadable;
+/** A command as the manifest holds it: all that help reads (no module is loaded for help). */
+type Loadable = Command.Cached;
 type CachedFlag = Command.Flag.Cached;
 
 /** Replaces oclif's `<%= config.bin %>` in examples with the name the user typed. */

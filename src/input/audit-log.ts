@@ -1,4 +1,4 @@
-// Reading audit logs, in any of the shapes users of managed clusters hold them (issue 19):
+// Reading audit logs, in any of the shapes users of managed clusters hold them:
 // kube-apiserver JSON lines, GKE (gcloud, Cloud Storage / Pub/Sub / BigQuery sinks), EKS
 // (CloudWatch filter-log-events, S3 export, Logs Insights), AKS (storage, Event Hub, Log
 // Analytics), OpenShift (node-logs, must-gather). Files and directories in any mix, plain or gzip

@@ -269,7 +269,7 @@ const PROGRESS_INTERVAL_MS = 100;
 
 /**
  * Milliseconds on a monotonic clock. process.hrtime, not performance.now(): on Node.js 20 the
- * global `performance` loads node:perf_hooks and ten internal modules (about 1 ms) on first use,
+ * global `performance` loads node:perf_hooks and ten internal modules on first use (docs/startup.md),
  * and a Progress is made for every read, shown or not.
  */
 function monotonicMs(): number {

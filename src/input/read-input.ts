@@ -157,8 +157,8 @@ export async function readStreamLimited(stream: NodeJS.ReadableStream, label: st
 
 /**
  * Files up to this size are read with synchronous calls: their read takes well under a
- * millisecond, and node:fs/promises (with the readline and stream modules it loads) costs about
- * 1.3 ms to load, a tenth of `diff -f` on a small snapshot (docs/startup.md). Larger files are
+ * millisecond, and node:fs/promises (with the readline and stream modules it loads) is a
+ * measurable part of `diff -f` on a small snapshot (docs/startup.md). Larger files are
  * read through a FileHandle, so the event loop runs (a spinner, Ctrl-C) while the disk works.
  */
 export const SYNC_READ_BYTES = 4 * 1024 * 1024;

@@ -114,7 +114,7 @@ interface Source {
 
 /**
  * The sources the paths name. Synchronous calls: a stat and a directory listing take
- * microseconds, and node:fs/promises costs about 1.3 ms to load (docs/startup.md).
+ * microseconds, and loading node:fs/promises is a part of a small `diff -f` (docs/startup.md).
  */
 function expand(paths: string[], cwd: string): Source[] {
   const sources: Source[] = [];
@@ -161,7 +161,7 @@ function expand(paths: string[], cwd: string): Source[] {
 }
 
 /** The bytes of one source, within the limit (see read-input.ts). */
-/** `stdin` is asked for only when the source is stdin: process.stdin costs a stream's set-up (about 2.6 ms) on first use. */
+/** `stdin` is asked for only when the source is stdin: process.stdin costs a stream's set-up on first use (docs/startup.md). */
 async function readSource(source: Source, limit: number, stdin: () => NodeJS.ReadableStream): Promise<Buffer> {
   if (source.path === undefined) return readStreamLimited(stdin(), source.label, limit);
   try {

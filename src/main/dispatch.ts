@@ -1,4 +1,4 @@
-// Direct dispatch (issue 20, item 8): the commands and their --help run from the oclif manifest
+// Direct dispatch: the commands and their --help run from the oclif manifest
 // without oclif's start (Config.load: package.json, the manifest file, plugins, hooks; @oclif/core's
 // whole index). scripts/bundle.mjs builds this into one CommonJS file (dist/bundle/main.cjs) with
 // '@oclif/core' pointed at src/main/oclif-lite.ts, and the krew single executable runs the same

@@ -1,9 +1,10 @@
-// The light entry (issue 20, item 8): the answers that need nothing but the manifest — the root
+// The light entry: the answers that need nothing but the manifest — the root
 // help and a command's `--help`, the completion scripts, and TAB on commands, flags and fixed flag
 // values (`completion __complete`) — from a file of their own (dist/bundle/light.cjs, about a
 // twentieth of main.cjs), so these starts neither read nor evaluate the commands. boot.cjs asks it
 // first; null sends the words on to main.cjs (src/main/dispatch.ts), which prints the same bytes
 // through the commands (test/packaging/startup.test.ts compares every form answered here).
+import type { Command } from '@oclif/core';
 import { displayName, formatCommandHelp, formatRootHelp, helpWidth } from '../cli/help.js';
 import { RESOLVE_SCRIPT_DIR } from '../cli/shell.js';
 import { formatCobra } from '../completion/cobra.js';
@@ -14,7 +15,7 @@ import type { LiteConfig } from './oclif-lite.js';
 /** The oclif manifest (oclif.manifest.json) as the build embeds it. */
 export interface Manifest {
   version: string;
-  commands: Record<string, { id: string; hidden?: boolean } & Record<string, unknown>>;
+  commands: Record<string, Command.Cached>;
 }
 
 /** The fields of package.json the CLI shows. */
@@ -41,12 +42,12 @@ export function liteConfig(manifest: Manifest, pkg: PackageInfo): LiteConfig {
 /** The root help as `--help` prints it (oclif's console.log: one newline at the end). */
 export function rootHelp(manifest: Manifest, pkg: PackageInfo): string {
   const config = liteConfig(manifest, pkg);
-  return `${formatRootHelp(config, config.commands as never, displayName(), helpWidth()).trimEnd()}\n`;
+  return `${formatRootHelp(config, config.commands, displayName(), helpWidth()).trimEnd()}\n`;
 }
 
 /** A command's help as `COMMAND --help` prints it. */
 export function commandHelp(manifest: Manifest, id: string): string {
-  return `${formatCommandHelp(manifest.commands[id] as never, displayName(), helpWidth()).trimEnd()}\n`;
+  return `${formatCommandHelp(manifest.commands[id], displayName(), helpWidth()).trimEnd()}\n`;
 }
 
 /** `completion SHELL`'s scripts (the command prints each with one newline at the end, which each has). */

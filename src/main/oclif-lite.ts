@@ -5,6 +5,7 @@
 // found in the manifest: no Config, no plugins, no hooks (this CLI has neither), no flag
 // deprecations (no flag of the manifest has one: scripts/single-file.mjs stops the build if one
 // does). oclif's own Command needs its Config module and ux: docs/startup.md has what that costs.
+import type { Command as OclifCommand } from '@oclif/core';
 import * as Args from '@oclif/core/args';
 import * as Errors from '@oclif/core/errors';
 import * as Flags from '@oclif/core/flags';
@@ -19,7 +20,7 @@ export interface LiteConfig {
   name: string;
   version: string;
   pjson: { name: string; version: string; description?: string; oclif: Record<string, unknown> };
-  commands: Array<{ id: string } & Record<string, unknown>>;
+  commands: OclifCommand.Cached[];
   userAgent: string;
 }
 

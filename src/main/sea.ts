@@ -1,4 +1,4 @@
-// The krew single executable (issue 20, item 9; scripts/sea.mjs builds it) runs the same direct
+// The krew single executable (scripts/sea.mjs builds it) runs the same direct
 // dispatch as dist/bundle/main.cjs. There is no oclif root inside an executable (no
 // package.json, no command files to import), so what the dispatch leaves to oclif elsewhere is
 // answered here, in the same words oclif uses for it today: no words or a help word (--help, -h,
@@ -19,8 +19,8 @@ export function seaFallback(argv: string[], manifest: Manifest, pkg: PackageInfo
   if (argv.length === 0 || words.includes('--help') || words.includes('-h') || argv[0] === 'help') {
     const subject = words.find((w) => !w.startsWith('-') && w !== 'help');
     const command = subject === undefined ? undefined : manifest.commands[subject];
-    if (command) return { stdout: `${formatCommandHelp(command as never, displayName(), helpWidth()).trimEnd()}\n`, status: 0 };
-    if (subject === undefined) return { stdout: `${formatRootHelp(config, config.commands as never, displayName(), helpWidth()).trimEnd()}\n`, status: 0 };
+    if (command) return { stdout: `${formatCommandHelp(command, displayName(), helpWidth()).trimEnd()}\n`, status: 0 };
+    if (subject === undefined) return { stdout: `${formatRootHelp(config, config.commands, displayName(), helpWidth()).trimEnd()}\n`, status: 0 };
   }
   const names = visibleCommandNames(Object.values(manifest.commands));
   if (argv[0].startsWith('-') && argv[0] !== '-') return { stderr: flagsFirstMessage(argv, names, displayName()), status: 1 };

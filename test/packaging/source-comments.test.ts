@@ -1,7 +1,6 @@
 // A comment in src/ says what must stay true; the issue a change came from is written in docs/
 // (beside the measurements behind it), not in the code. Comments are read with the TypeScript
-// parser: an issue named in a string (a message, a fixture) does not count. src/main and src/input
-// are not yet held to it (their owners move theirs).
+// parser: an issue named in a string (a message, a fixture) does not count.
 import { readFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import ts from 'typescript';
@@ -9,8 +8,6 @@ import { describe, expect, it } from 'vitest';
 import { sourceFiles } from './imports.js';
 
 const SRC = resolve(import.meta.dirname, '../../src');
-/** Folders of src/ not yet held to the rule. */
-const NOT_YET = ['main', 'input'];
 /** "issue 13", "issues 20 and 21", "issue #7": the project's issues. An upstream one is named by its repository (kubernetes#131821). */
 const ISSUE = /\bissues?\s+#?\d+/i;
 
@@ -41,7 +38,7 @@ describe('comments in src/', () => {
   });
 
   it('names no issue outside the folders not yet held to it', () => {
-    const files = sourceFiles(SRC).filter((f) => !NOT_YET.includes(relative(SRC, f).split('/')[0]));
+    const files = sourceFiles(SRC);
     expect(files.length).toBeGreaterThan(100);
     const found = files.flatMap((f) =>
       commentsOf(f, readFileSync(f, 'utf8'))
