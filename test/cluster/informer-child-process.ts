@@ -24,6 +24,22 @@ const packagesByUrl: Plugin = {
   },
 };
 
+/**
+ * `createRequire(import.meta.url)(pkg)` (a package loaded on first use) resolves from the source
+ * file's own place, not from the temporary bundle's.
+ */
+const requireFromSource: Plugin = {
+  name: 'require-from-source',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]src[\\/].*\.tsx?$/ }, (args) => {
+      const text = fs.readFileSync(args.path, 'utf8');
+      if (!text.includes('createRequire(import.meta.url)(')) return undefined;
+      const contents = text.split('createRequire(import.meta.url)(').join(`createRequire(${JSON.stringify(pathToFileURL(args.path).href)})(`);
+      return { contents, loader: args.path.endsWith('x') ? 'tsx' : 'ts' };
+    });
+  },
+};
+
 let bundled: Promise<string> | undefined;
 let bundleDir: string | undefined;
 
@@ -47,7 +63,7 @@ export function childScript(): Promise<string> {
       target: 'node20',
       conditions: [],
       logLevel: 'silent',
-      plugins: [packagesByUrl],
+      plugins: [packagesByUrl, requireFromSource],
     });
     return outfile;
   })();
