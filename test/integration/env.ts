@@ -8,12 +8,22 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { promisify } from 'node:util';
 import { ApiException, AppsV1Api, CoreV1Api, KubeConfig } from '@kubernetes/client-node';
-import { afterEach } from 'vitest';
+import { afterAll, afterEach } from 'vitest';
 import { parse } from 'yaml';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
 import { runForeground, type ForegroundOptions } from '../../src/services/run-foreground.js';
 
 export const REAL = process.env.TEST_KUBECONFIG;
+
+/**
+ * Why a test that needs `features` of the sandbox (its audit log, fault injection, simulated
+ * kubelet) is skipped: in real-cluster mode (TEST_KUBECONFIG) they are not there; null otherwise.
+ * For itUnless and skipAllIf (test/skips.ts).
+ */
+export function sandboxOnly(features: string): string | null {
+  return REAL ? `real-cluster mode (TEST_KUBECONFIG): ${features} exist only on the sandbox` : null;
+}
+
 const EXAMPLES = new URL('../../examples/', import.meta.url).pathname;
 
 export interface TestEnv {
@@ -186,7 +196,7 @@ export async function until<T>(what: string, fn: () => Promise<T | false | undef
 }
 
 /** A sandbox started for a test: its kubeconfig written to a fresh directory, clients and kubectl on it. */
-interface SandboxEnv {
+export interface SandboxEnv {
   sandbox: Sandbox;
   dir: string;
   kubeconfig: string;
@@ -207,20 +217,23 @@ interface StartedRun {
 const exec = promisify(execFile);
 
 /**
- * The sandbox and the `run`s of the test that is running, in a test file that calls this once:
- * after each test every run is stopped and waited for (its promise settled, no sleep), then the
- * sandbox closed. `close()` does the same in the middle of a test (a property test's rounds).
+ * The sandbox and the `run`s of the test that is running, in a test file (or describe) that calls
+ * this once: after each test every run — and whatever else was started on a `stopper` — is stopped
+ * and waited for (its promise settled, no sleep), then the sandbox closed. With `per: 'suite'` that
+ * happens once, after the last test of the file (or describe), for tests that share one sandbox
+ * started in a beforeAll. `close()` does the same in the middle of a test (a property test's rounds).
  */
-export function sandboxTests(prefix: string) {
+export function sandboxTests(prefix: string, opts: { per?: 'test' | 'suite' } = {}) {
   let current: Sandbox | null = null;
-  const runs: StartedRun[] = [];
+  const started: { stop: AbortController; settled: () => Promise<unknown> }[] = [];
   const close = async () => {
-    for (const r of runs) r.stop.abort();
-    await Promise.allSettled(runs.splice(0).map((r) => r.done));
+    for (const r of started) r.stop.abort();
+    await Promise.allSettled(started.splice(0).map(async (r) => r.settled()));
     await current?.close();
     current = null;
   };
-  afterEach(close);
+  if (opts.per === 'suite') afterAll(close);
+  else afterEach(close);
   return {
     /** The sandbox of the running test. */
     get sandbox(): Sandbox {
@@ -250,8 +263,17 @@ export function sandboxTests(prefix: string) {
         },
       });
       const r: StartedRun = { logs, stop, done: runForeground({ ...opts, signal: stop.signal, stream }) };
-      runs.push(r);
+      started.push({ stop, settled: () => r.done });
       return r;
+    },
+    /**
+     * The signal of something else the test starts on the sandbox (a recording, a watch feed):
+     * aborted and `settled()` awaited with the runs, before the sandbox closes.
+     */
+    stopper(settled: () => Promise<unknown>): AbortController {
+      const stop = new AbortController();
+      started.push({ stop, settled });
+      return stop;
     },
     close,
   };

@@ -3,23 +3,18 @@
 // from the live cluster (paginated, read-only) and from what `kubectl get events` (v1.32) prints of
 // them, and both tell the same story. Then the one-line errors: an unreachable cluster, a 403
 // from RBAC, and a server that never answers (the read is bounded).
-import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
-import { AppsV1Api, CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HistoryEvent } from '../../src/history/types.js';
 import { WRITE_VERBS } from '../../src/sandbox/audit.js';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { buildEventsHistory, type EventsHistoryOptions } from '../../src/services/events-history.js';
 import type { HistoryResult } from '../../src/services/history-service.js';
-import { runForeground } from '../../src/services/run-foreground.js';
 import { kubeconfigFileFor, removeTempDirs } from '../cluster/helpers.js';
 import { startRecordedServer, type RecordedServer } from '../cluster/recorded-server.js';
-import { foregroundOptions } from './env.js';
+import { itUnless } from '../skips.js';
+import { foregroundOptions, REAL, sandboxOnly, sandboxTests, until, type SandboxEnv } from './env.js';
 
 const NS = 'shop';
 const DEPLOY_USER = 'system:serviceaccount:kube-system:deployment-controller';
@@ -38,26 +33,7 @@ function replicaSet(name: string, app: string, replicas: number, hash?: string):
   };
 }
 
-async function waitFor<T>(what: string, fn: () => Promise<T | false | null | undefined>, ms = 30_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
-function kubectl(kubeconfig: string, dir: string, ...args: string[]): Promise<string> {
-  return new Promise((resolve, reject) =>
-    execFile(
-      'kubectl',
-      ['--kubeconfig', kubeconfig, '--cache-dir', join(dir, 'cache'), ...args],
-      { env: { PATH: process.env.PATH ?? '', HOME: dir }, timeout: 60_000, maxBuffer: 64 << 20 },
-      (err, stdout, stderr) => (err ? reject(new Error(`kubectl ${args.join(' ')}: ${stderr || err.message}`)) : resolve(stdout)),
-    ),
-  );
-}
+const waitFor = <T>(what: string, fn: () => Promise<T | false | null | undefined>) => until(what, fn, 30_000, 20);
 
 /** The document and the events, read once, the spool closed. */
 async function take(p: Promise<HistoryResult>) {
@@ -69,93 +45,81 @@ async function take(p: Promise<HistoryResult>) {
   }
 }
 
-let sb: Sandbox;
-let kubeconfig: string;
-let dir: string;
-const sink = new Writable({ write: (_c, _e, cb) => cb() });
-let created: string[] = [];
-let deleted: string[] = [];
-
-/** The controller (`run`) in the foreground until it has synced every controller of the namespace. */
-async function runController(): Promise<void> {
-  const code = await runForeground(
-    foregroundOptions(kubeconfig, {
-      namespace: NS,
-      kinds: ['ReplicaSet'],
-      identity: 'history-events',
-      force: true,
-      untilSynced: true,
-      timeoutMs: 60_000,
-      stream: sink,
-    }),
-  );
-  expect(code).toBe(0);
-}
-
-beforeAll(async () => {
-  // a kubelet: `run --until-synced` waits for the pods it creates to turn ready, and deleted pods to go
-  sb = await startSandbox({
-    gc: false,
-    nodes: 1,
-    seed: [{ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } }, replicaSet('web-7d9c5', 'web', 12, '7d9c5'), replicaSet('api', 'api', 1)],
-  });
-  dir = mkdtempSync(join(tmpdir(), 'rs-history-events-'));
-  kubeconfig = join(dir, 'config');
-  await sb.writeKubeconfig(kubeconfig);
-  const kc = new KubeConfig();
-  kc.loadFromString(sb.kubeconfig());
-  const core = kc.makeApiClient(CoreV1Api);
-  const apps = kc.makeApiClient(AppsV1Api);
-  const listed = async () => (await core.listNamespacedEvent({ namespace: NS })).items;
-  /** The pods the Events of `verb` name, and how many writes they count (a combined Event counts several). */
-  const named = async (verb: 'Created' | 'Deleted') => {
-    const re = new RegExp(`^(?:\\(combined from similar events\\): )?${verb} pod: (\\S+)$`);
-    const mine = (await listed()).map((e) => ({ m: re.exec(e.message ?? ''), count: e.count ?? 1 })).filter((x) => x.m);
-    return { pods: mine.map((x) => x.m![1]), writes: mine.reduce((n, x) => n + x.count, 0) };
-  };
-
-  // 12 pods for web-7d9c5 (10 Events: the 10th combines the last 3), 1 for api
-  await runController();
-  created = (await waitFor('13 creates in the Events', async () => ((await named('Created')).writes === 13 ? named('Created') : null))).pods;
-
-  // the deployment controller scales web-7d9c5 down (its Event as it writes it), and the controller deletes 11
-  const now = new Date(Date.now() - 1000).toISOString().replace(/\.\d+Z$/, 'Z');
-  // biome-ignore lint/plugin/double-assertion: client-node types the field Date; the test sends the second-precision string the deployment controller writes
-  const stamp = now as unknown as Date;
-  await core.createNamespacedEvent({
-    namespace: NS,
-    body: {
-      metadata: { name: `web.${Date.now().toString(16)}`, namespace: NS },
-      involvedObject: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', namespace: NS, uid: 'deploy-uid' },
-      reason: 'ScalingReplicaSet',
-      message: 'Scaled down replica set web-7d9c5 from 12 to 1',
-      type: 'Normal',
-      count: 1,
-      firstTimestamp: stamp,
-      lastTimestamp: stamp,
-      source: { component: 'deployment-controller' },
-      reportingComponent: 'deployment-controller',
-      reportingInstance: '',
-    },
-  });
-  await apps.patchNamespacedReplicaSet({ namespace: NS, name: 'web-7d9c5', body: [{ op: 'replace', path: '/spec/replicas', value: 1 }] });
-  await runController();
-  deleted = (await waitFor('11 deletes in the Events', async () => ((await named('Deleted')).writes === 11 ? named('Deleted') : null))).pods;
-  // the kubelet has removed the deleted pods: nothing writes while the tests read
-  await waitFor('the deleted pods gone', async () => ((await core.listNamespacedPod({ namespace: NS })).items.length === 2 ? true : null));
-}, 180_000);
-
-afterAll(async () => {
-  await sb?.close();
-  removeTempDirs();
-});
+afterAll(() => removeTempDirs());
 
 describe('history --events on a live cluster', () => {
-  it('tells the controller’s creates and deletes, the scale that caused the deletes, in time order, reading only', async () => {
-    sb.clearAudit();
+  // one sandbox for the whole describe: its Events are made once, then only read
+  const t = sandboxTests('rs-history-events-', { per: 'suite' });
+  // the audit log proves the read is read-only; the simulated kubelet turns the pods that make the Events ready
+  const withEvents = itUnless(sandboxOnly('the audit log and the simulated kubelet'));
+  let env: SandboxEnv;
+  let kubeconfig: string;
+  let dir: string;
+  let created: string[] = [];
+  let deleted: string[] = [];
+
+  /** The controller (`run`) in the foreground until it has synced every controller of the namespace. */
+  async function runController(): Promise<void> {
+    const r = t.run(
+      foregroundOptions(kubeconfig, { namespace: NS, kinds: ['ReplicaSet'], identity: 'history-events', force: true, untilSynced: true, timeoutMs: 60_000 }),
+    );
+    expect(await r.done, r.logs.join('')).toBe(0);
+  }
+
+  beforeAll(async () => {
+    // a kubelet: `run --until-synced` waits for the pods it creates to turn ready, and deleted pods to go
+    env = await t.start({
+      gc: false,
+      nodes: 1,
+      seed: [{ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } }, replicaSet('web-7d9c5', 'web', 12, '7d9c5'), replicaSet('api', 'api', 1)],
+    });
+    ({ kubeconfig, dir } = env);
+    if (REAL) return; // no Events made: only the tests that need none run
+    const { core, apps } = env;
+    const listed = async () => (await core.listNamespacedEvent({ namespace: NS })).items;
+    /** The pods the Events of `verb` name, and how many writes they count (a combined Event counts several). */
+    const named = async (verb: 'Created' | 'Deleted') => {
+      const re = new RegExp(`^(?:\\(combined from similar events\\): )?${verb} pod: (\\S+)$`);
+      const mine = (await listed()).map((e) => ({ m: re.exec(e.message ?? ''), count: e.count ?? 1 })).filter((x) => x.m);
+      return { pods: mine.map((x) => x.m![1]), writes: mine.reduce((n, x) => n + x.count, 0) };
+    };
+
+    // 12 pods for web-7d9c5 (10 Events: the 10th combines the last 3), 1 for api
+    await runController();
+    created = (await waitFor('13 creates in the Events', async () => ((await named('Created')).writes === 13 ? named('Created') : null))).pods;
+
+    // the deployment controller scales web-7d9c5 down (its Event as it writes it), and the controller deletes 11
+    const now = new Date(Date.now() - 1000).toISOString().replace(/\.\d+Z$/, 'Z');
+    // biome-ignore lint/plugin/double-assertion: client-node types the field Date; the test sends the second-precision string the deployment controller writes
+    const stamp = now as unknown as Date;
+    await core.createNamespacedEvent({
+      namespace: NS,
+      body: {
+        metadata: { name: `web.${Date.now().toString(16)}`, namespace: NS },
+        involvedObject: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', namespace: NS, uid: 'deploy-uid' },
+        reason: 'ScalingReplicaSet',
+        message: 'Scaled down replica set web-7d9c5 from 12 to 1',
+        type: 'Normal',
+        count: 1,
+        firstTimestamp: stamp,
+        lastTimestamp: stamp,
+        source: { component: 'deployment-controller' },
+        reportingComponent: 'deployment-controller',
+        reportingInstance: '',
+      },
+    });
+    await apps.patchNamespacedReplicaSet({ namespace: NS, name: 'web-7d9c5', body: [{ op: 'replace', path: '/spec/replicas', value: 1 }] });
+    await runController();
+    deleted = (await waitFor('11 deletes in the Events', async () => ((await named('Deleted')).writes === 11 ? named('Deleted') : null))).pods;
+    // the kubelet has removed the deleted pods: nothing writes while the tests read
+    await waitFor('the deleted pods gone', async () => ((await core.listNamespacedPod({ namespace: NS })).items.length === 2 ? true : null));
+  }, 180_000);
+
+  withEvents('tells the controller’s creates and deletes, the scale that caused the deletes, in time order, reading only', async () => {
+    env.sandbox.clearAudit();
     const live = await take(buildEventsHistory({ connection: { kubeconfig }, namespace: NS, pageSize: 2 }));
     // read-only, and paginated: several list requests of 2 Events
-    const audit = sb.audit();
+    const audit = env.sandbox.audit();
     expect(audit.filter((a) => WRITE_VERBS.has(a.verb))).toEqual([]);
     expect(audit.filter((a) => a.resource === 'events' && a.verb === 'list').length).toBeGreaterThanOrEqual(4);
 
@@ -202,13 +166,13 @@ describe('history --events on a live cluster', () => {
     expect(live.counts).toEqual({ events: 22, controller: 21, predicted: 0, notPredicted: 0, unknown: 21 });
   });
 
-  it('the same history from `kubectl get events -o json`, -o yaml, gzip, and the whole cluster (-A) read in one page', async () => {
+  withEvents('the same history from `kubectl get events -o json`, -o yaml, gzip, and the whole cluster (-A) read in one page', async () => {
     const live = await take(buildEventsHistory({ connection: { kubeconfig }, namespace: NS }));
     const json = join(dir, 'events.json');
-    writeFileSync(json, await kubectl(kubeconfig, dir, 'get', 'events', '-n', NS, '-o', 'json'));
+    writeFileSync(json, await env.kubectl('get', 'events', '-n', NS, '-o', 'json'));
     expect(JSON.parse(readFileSync(json, 'utf8'))).toMatchObject({ apiVersion: 'v1', kind: 'List' });
     const yaml = join(dir, 'events.yaml');
-    writeFileSync(yaml, await kubectl(kubeconfig, dir, 'get', 'events', '-n', NS, '-o', 'yaml'));
+    writeFileSync(yaml, await env.kubectl('get', 'events', '-n', NS, '-o', 'yaml'));
     const gz = join(dir, 'events.json.gz');
     writeFileSync(gz, gzipSync(readFileSync(json)));
     for (const f of [json, yaml, gz]) {
@@ -219,9 +183,9 @@ describe('history --events on a live cluster', () => {
     expect(all.document).toEqual(live.document);
   });
 
-  it('targets: deploy/NAME (its ReplicaSets), rs/NAME, pod/NAME, from the cluster as from the file', async () => {
+  withEvents('targets: deploy/NAME (its ReplicaSets), rs/NAME, pod/NAME, from the cluster as from the file', async () => {
     const json = join(dir, 'targets.json');
-    writeFileSync(json, await kubectl(kubeconfig, dir, 'get', 'events', '-n', NS, '-o', 'json'));
+    writeFileSync(json, await env.kubectl('get', 'events', '-n', NS, '-o', 'json'));
     const both = async (o: Partial<EventsHistoryOptions>) => {
       const live = await take(buildEventsHistory({ connection: { kubeconfig }, namespace: NS, ...o }));
       const file = await take(buildEventsHistory({ files: [json], kubeVersion: '1.32', ...o }));
@@ -251,13 +215,13 @@ describe('history --events on a live cluster', () => {
 });
 
 describe('history --events: one-line errors', () => {
+  // a sandbox started and closed: its address answers no more
+  const gone = sandboxTests('rs-history-gone-');
   let server: RecordedServer | null = null;
   afterAll(async () => server?.close());
 
   it('an unreachable cluster', async () => {
-    const gone = await startSandbox({ gc: false });
-    const config = join(dir, 'gone');
-    await gone.writeKubeconfig(config);
+    const { kubeconfig: config } = await gone.start({ gc: false });
     await gone.close();
     await expect(buildEventsHistory({ connection: { kubeconfig: config }, namespace: NS })).rejects.toThrow(
       /^cannot reach the cluster at https:\/\/127\.0\.0\.1:\d+: /,

@@ -2,19 +2,15 @@
 // `history --recording` explains them: the controller's creates and deletes are named by its own
 // Events ("Created pod: X", "Deleted pod: X") and predicted by the rules; the user's delete is not
 // the controller's.
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
-import { AppsV1Api, CoreV1Api, KubeConfig, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
-import { afterEach, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
+import { describe, expect, it } from 'vitest';
 import { buildHistory } from '../../src/services/history-service.js';
 import { record } from '../../src/services/record-service.js';
-import { runForeground } from '../../src/services/run-foreground.js';
 import { prepareWatch } from '../../src/services/watch/prepare.js';
 import { newsEntry } from '../../src/ui/news.js';
-import { foregroundOptions } from './env.js';
+import { foregroundOptions, sandboxTests, until as untilIn } from './env.js';
 
 /** The history with its events read back from disk (and the file removed). */
 async function collected(opts: Parameters<typeof buildHistory>[0]) {
@@ -26,14 +22,7 @@ async function collected(opts: Parameters<typeof buildHistory>[0]) {
   }
 }
 
-let sb: Sandbox | null = null;
-const stops: AbortController[] = [];
-afterEach(async () => {
-  for (const s of stops.splice(0)) s.abort();
-  await new Promise((r) => setTimeout(r, 50));
-  await sb?.close();
-  sb = null;
-});
+const t = sandboxTests('rs-rec-');
 
 const labels = { app: 'web' };
 const rs = (replicas: number) => ({
@@ -47,32 +36,10 @@ const rs = (replicas: number) => ({
   },
 });
 
-async function until<T>(what: string, fn: () => Promise<T | false | undefined | null>, ms = 15_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-const stopper = () => {
-  const s = new AbortController();
-  stops.push(s);
-  return s;
-};
+const until = <T>(what: string, fn: () => Promise<T | false | undefined | null>, ms = 15_000) => untilIn(what, fn, ms, 50);
 
 /** The sandbox with its simulated scheduler and kubelet, a kubeconfig file for it, and clients. */
-async function sandbox(seed: object[]) {
-  sb = await startSandbox({ nodes: 2, kubelet: { scheduleDelayMs: 5, runDelayMs: 5, readyDelayMs: 10 }, seed });
-  const dir = mkdtempSync(join(tmpdir(), 'rs-rec-'));
-  const kubeconfig = join(dir, 'config');
-  await sb.writeKubeconfig(kubeconfig);
-  const kc = new KubeConfig();
-  kc.loadFromString(sb.kubeconfig());
-  return { dir, kubeconfig, core: kc.makeApiClient(CoreV1Api), apps: kc.makeApiClient(AppsV1Api) };
-}
+const sandbox = (seed: object[]) => t.start({ nodes: 2, kubelet: { scheduleDelayMs: 5, runDelayMs: 5, readyDelayMs: 10 }, seed });
 
 describe('record on the sandbox, then history --recording', () => {
   it("explains the creates, the scale-down deletes and a replacement, each predicted; a user delete stays the user's", async () => {
@@ -80,7 +47,7 @@ describe('record on the sandbox, then history --recording', () => {
     const livePods = async () => (await core.listNamespacedPod({ namespace: 'default' })).items.filter((p) => !p.metadata!.deletionTimestamp);
 
     const file = join(dir, 'rec.jsonl');
-    const recStop = stopper();
+    const recStop = t.stopper(() => recording);
     let synced!: () => void;
     const ready = new Promise<void>((r) => (synced = r));
     const notices: string[] = [];
@@ -90,9 +57,7 @@ describe('record on the sandbox, then history --recording', () => {
     );
     await ready;
 
-    const runStop = stopper();
-    const sink = new Writable({ write: (_c, _e, cb) => cb() });
-    const running = runForeground({ ...foregroundOptions(kubeconfig, { namespace: 'default', qps: 1000, burst: 1000 }), signal: runStop.signal, stream: sink });
+    const { stop: runStop, done: running } = t.run(foregroundOptions(kubeconfig, { namespace: 'default', qps: 1000, burst: 1000 }));
 
     await apps.createNamespacedReplicaSet({ namespace: 'default', body: rs(3) });
     await until('3 pods', async () => (await livePods()).length === 3);
@@ -157,7 +122,7 @@ describe('record on the sandbox, then history --recording', () => {
       { source: { namespace: 'default', allNamespaces: false, targets: [], connection: { kubeconfig } }, model: { kubeVersion: '1.32' }, record: file },
       { progress: { update() {}, done() {} } },
     );
-    const stop = stopper();
+    const stop = t.stopper(() => feed.stopped());
     const logs: string[] = [];
     await feed.start(
       {
@@ -211,7 +176,7 @@ describe('record on the sandbox, then history --recording', () => {
       },
       { progress: { update() {}, done() {} } },
     );
-    const stop = stopper();
+    const stop = t.stopper(() => feed.stopped());
     const rows: string[] = [];
     await feed.start({ frame: () => {}, log: () => {}, news: () => {}, history: (k, r) => rows.push(`${k} ${r.who} ${r.verb} ${r.predicted}`) }, stop.signal);
     await until('2 pods', async () => (await core.listNamespacedPod({ namespace: 'default' })).items.length === 2);
