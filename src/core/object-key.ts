@@ -23,3 +23,8 @@ export function splitMetaNamespaceKey(key: string): { namespace: string; name: s
 export function kindKey(kind: string, key: string): string {
   return `${kind}/${key}`;
 }
+
+/** `verb/key`: a write's evidence key in history, its verb (create, delete) in front of the object's key. */
+export function verbKey(verb: string, key: string): string {
+  return `${verb}/${key}`;
+}

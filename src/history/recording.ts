@@ -15,7 +15,7 @@ import { CONTROLLER_USERS } from './agents.js';
 import { RECORDING_API_VERSION, RECORDING_FORMAT_VERSION, RECORDING_KIND, type RecordedRules, type RecordingHeader } from './recording-header.js';
 import type { ApiWrite } from './types.js';
 import { isObj } from '../core/guards.js';
-import { kindKey, metaNamespaceKey, splitMetaNamespaceKey } from '../core/object-key.js';
+import { kindKey, metaNamespaceKey, splitMetaNamespaceKey, verbKey } from '../core/object-key.js';
 
 export type RecordedResource = 'pods' | 'replicasets' | 'replicationcontrollers' | 'events';
 const RECORDED_RESOURCES: readonly RecordedResource[] = ['pods', 'replicasets', 'replicationcontrollers', 'events'];
@@ -296,7 +296,7 @@ export class RecordingConverter {
   private burstOf(h: Held): void {
     if (!h.owner) return;
     const verb = h.wait!.slice(0, h.wait!.indexOf('/'));
-    const b = this.bursts.get(`${verb}/${h.owner}`);
+    const b = this.bursts.get(verbKey(verb, h.owner));
     if (!b || Math.abs(b.at - (h.deadline - EVIDENCE_WINDOW_MS)) > EVIDENCE_WINDOW_MS) return;
     h.write.user = b.user;
     this.byBurst++;
@@ -311,10 +311,10 @@ export class RecordingConverter {
     const pod = typeof e.message === 'string' ? EVIDENCE_MESSAGE.exec(e.message)?.[1] : undefined;
     if (!component || !verb || !pod) return;
     const ns = e.involvedObject?.namespace ?? e.metadata?.namespace;
-    const key = `${verb}/${metaNamespaceKey(ns, pod)}`;
+    const key = verbKey(verb, metaNamespaceKey(ns, pod));
     const user = EVENT_COMPONENT_USERS[component];
     if (!line.listed && typeof e.message === 'string' && e.message.startsWith(COMBINED_PREFIX) && isControllerKind(e.involvedObject?.kind))
-      this.bursts.set(`${verb}/${metaNamespaceKey(ns, kindKey(e.involvedObject.kind, e.involvedObject.name))}`, { user, at });
+      this.bursts.set(verbKey(verb, metaNamespaceKey(ns, kindKey(e.involvedObject.kind, e.involvedObject.name))), { user, at });
     const waiting = this.held.find((h) => h.wait === key);
     if (waiting) {
       waiting.write.user = user;
@@ -421,7 +421,7 @@ export class RecordingConverter {
 
   /** A create or delete the controller's Event can name: named now, or held until it does. */
   private evidenced(w: ApiWrite, verb: 'create' | 'delete', ns: string, pod: string, at: number, ctl: PodSeen['ctl']): Held {
-    const key = `${verb}/${metaNamespaceKey(ns, pod)}`;
+    const key = verbKey(verb, metaNamespaceKey(ns, pod));
     const e = this.evidence.get(key);
     if (e) {
       this.evidence.delete(key);

@@ -3,6 +3,7 @@
 
 import type { ChalkInstance } from 'chalk';
 import { whatIfFlags } from '../core/plan.js';
+import { metaNamespaceKey } from '../core/object-key.js';
 import type { Plan, PlanController, SkipReason } from '../core/plan-types.js';
 import { type Cell, type Column, kindShort, naturalWidths, plural, renderTable, sanitize, tableWidth } from './text.js';
 
@@ -224,7 +225,7 @@ function skippedNote(plan: Plan): string {
 function contestedPods(plan: Plan): number {
   const pods = new Set<string>();
   for (const c of plan.controllers) {
-    for (const w of c.warnings) if (w.code === 'ContestedAdoption') for (const p of w.pods ?? []) pods.add(`${c.namespace}/${p}`);
+    for (const w of c.warnings) if (w.code === 'ContestedAdoption') for (const p of w.pods ?? []) pods.add(metaNamespaceKey(c.namespace, p));
   }
   return pods.size;
 }

@@ -3,6 +3,7 @@
 
 import { timeUs } from '../input/audit/time.js';
 import type { ApiWrite, HistoryEvent } from '../history/types.js';
+import { kindKey, metaNamespaceKey } from '../core/object-key.js';
 
 /**
  * The log lists writes as they finished, but a write may have reached storage before one that
@@ -38,7 +39,7 @@ export class Overlaps {
       const why = `${writeWords(w, oneTime)} may have reached storage before it and been seen by the controller`;
       unknownBecause(h.e, `not what the rules do on the log's order of writes, but ${why}: the log cannot tell`);
       const c = h.e.controller;
-      if (c) this.unordered.set(`${c.namespace}/${c.kind}/${c.name}`, { until: h.done + UNORDERED_SYNC_MS, why });
+      if (c) this.unordered.set(kindKey(c.kind, metaNamespaceKey(c.namespace, c.name)), { until: h.done + UNORDERED_SYNC_MS, why });
     }
   }
 
@@ -49,7 +50,7 @@ export class Overlaps {
       if (!e.actor.controller || e.predicted !== false) continue;
       // the same sync as a write the log could not order: planned on an order it cannot tell either
       const c = e.controller;
-      const u = c ? this.unordered.get(`${c.namespace}/${c.kind}/${c.name}`) : undefined;
+      const u = c ? this.unordered.get(kindKey(c.kind, metaNamespaceKey(c.namespace, c.name))) : undefined;
       if (u && at <= u.until) {
         unknownBecause(e, `not what the rules do on the log's order of writes, in a sync whose earlier write the log could not order (${u.why})`);
         continue;
@@ -68,7 +69,7 @@ export class Overlaps {
           `not what the rules do on the log's order of writes, but ${writeWords(later.w, oneTime)} is listed before it ${oneTime ? 'and may have been received after it' : 'though received after it'}: the controller may not have seen it yet, and the log cannot tell`,
         );
         if (c)
-          this.unordered.set(`${c.namespace}/${c.kind}/${c.name}`, {
+          this.unordered.set(kindKey(c.kind, metaNamespaceKey(c.namespace, c.name)), {
             until: at + UNORDERED_SYNC_MS,
             why: `${writeWords(later.w, oneTime)} was listed before a write it may have come after`,
           });

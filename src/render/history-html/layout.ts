@@ -5,6 +5,7 @@
 // every step of a cause chain links to one.
 
 import type { CauseStep, HistoryEvent, ReconcileHistory } from '../../history/types.js';
+import { metaNamespaceKey } from '../../core/object-key.js';
 import {
   barSegments,
   collectPods,
@@ -57,7 +58,7 @@ function lanesOf(events: readonly HistoryEvent[], times: number[], pods: Map<str
 function topLevel(lanes: LaneInfo[]): Top[] {
   const tops = new Map<string, Top>();
   for (const l of lanes) {
-    const k = l.deployment === null ? `lane|${l.key}` : `deploy|${l.namespace}/${l.deployment}`;
+    const k = l.deployment === null ? `lane|${l.key}` : `deploy|${metaNamespaceKey(l.namespace, l.deployment)}`;
     let t = tops.get(k);
     if (!t) tops.set(k, (t = { namespace: l.namespace, name: l.deployment ?? l.name, deployment: l.deployment !== null, lanes: [] }));
     t.lanes.push(l);

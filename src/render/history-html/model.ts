@@ -10,6 +10,7 @@
 // - who wrote it: the writer kind gives the colour, from the controller flag and the user's name.
 
 import { isControllerKind } from '../../core/controller.js';
+import { kindKey, metaNamespaceKey } from '../../core/object-key.js';
 import type { CauseStep, HistoryEvent } from '../../history/types.js';
 
 /** Who wrote, as the picture colours it. */
@@ -132,7 +133,7 @@ export interface TimelineModel {
   namespaces: string[];
 }
 
-const key = (kind: string, namespace: string, name: string): string => `${kind}/${namespace}/${name}`;
+const key = (kind: string, namespace: string, name: string): string => kindKey(kind, metaNamespaceKey(namespace, name));
 const stepKey = (s: CauseStep): string => `${s.time}|${s.user}|${s.verb}|${key(s.object.kind, s.object.namespace, s.object.name)}|${s.field}`;
 const isController = (kind: string): boolean => isControllerKind(kind);
 
