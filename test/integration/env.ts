@@ -20,7 +20,7 @@ export const REAL = process.env.TEST_KUBECONFIG;
  * kubelet) is skipped: in real-cluster mode (TEST_KUBECONFIG) they are not there; null otherwise.
  * For itUnless and skipAllIf (test/skips.ts).
  */
-export function sandboxOnly(features: string): string | null {
+export function sandboxOnlyReason(features: string): string | null {
   return REAL ? `real-cluster mode (TEST_KUBECONFIG): ${features} exist only on the sandbox` : null;
 }
 

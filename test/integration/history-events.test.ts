@@ -14,7 +14,7 @@ import type { HistoryResult } from '../../src/services/history-service.js';
 import { kubeconfigFileFor, removeTempDirs } from '../cluster/helpers.js';
 import { startRecordedServer, type RecordedServer } from '../cluster/recorded-server.js';
 import { itUnless } from '../skips.js';
-import { foregroundOptions, REAL, sandboxOnly, sandboxTests, until, type SandboxEnv } from './env.js';
+import { foregroundOptions, REAL, sandboxOnlyReason, sandboxTests, until, type SandboxEnv } from './env.js';
 
 const NS = 'shop';
 const DEPLOY_USER = 'system:serviceaccount:kube-system:deployment-controller';
@@ -51,7 +51,7 @@ describe('history --events on a live cluster', () => {
   // one sandbox for the whole describe: its Events are made once, then only read
   const t = sandboxTests('rs-history-events-', { per: 'suite' });
   // the audit log proves the read is read-only; the simulated kubelet turns the pods that make the Events ready
-  const withEvents = itUnless(sandboxOnly('the audit log and the simulated kubelet'));
+  const withEvents = itUnless(sandboxOnlyReason('the audit log and the simulated kubelet'));
   let env: SandboxEnv;
   let kubeconfig: string;
   let dir: string;

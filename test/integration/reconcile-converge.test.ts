@@ -8,7 +8,7 @@ import { progressOn } from '../../src/cli/progress.js';
 import { planInSync, preparePlan } from '../../src/services/plan-service.js';
 import { applyPlan, startReconcile, type ApplyOptions } from '../../src/services/reconcile-service.js';
 import { stoppedSummary } from '../../src/render/reconcile-output.js';
-import { exampleItems, REAL, testEnv, type TestEnv } from './env.js';
+import { exampleItems, sandboxOnlyReason, testEnv, type TestEnv } from './env.js';
 import { itUnless } from '../skips.js';
 
 let env: TestEnv | null = null;
@@ -19,7 +19,7 @@ afterEach(async () => {
 
 // the simulated kubelet and the audit log exist only on the sandbox
 const sandboxOnly = itUnless(
-  REAL ? 'real-cluster mode (TEST_KUBECONFIG): the audit log, fault injection and seeded pod status exist only on the sandbox' : null,
+  sandboxOnlyReason('the audit log, fault injection and seeded pod status'),
 );
 const io = () => ({ progress: progressOn(process.stderr) });
 const src = () => ({ namespace: 'shop', connection: { kubeconfig: env!.kubeconfig } });

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { ensureBuilt, ROOT, RUN_JS } from '../e2e/cli.js';
-import { exampleItems, REAL, testEnv, type TestEnv } from './env.js';
+import { exampleItems, sandboxOnlyReason, testEnv, type TestEnv } from './env.js';
 import { itUnless } from '../skips.js';
 
 let env: TestEnv | null = null;
@@ -24,7 +24,7 @@ afterEach(async () => {
 // the audit log exists only on the sandbox; on a real cluster pods turn ready on their own,
 // which a test of "diff exits 0 right after" cannot wait for
 const sandboxOnly = itUnless(
-  REAL ? 'real-cluster mode (TEST_KUBECONFIG): the audit log, fault injection and seeded pod status exist only on the sandbox' : null,
+  sandboxOnlyReason('the audit log, fault injection and seeded pod status'),
 );
 
 /** `nodes`: fake nodes for the simulated kubelet (converging waits for pods to turn ready, and to be gone). */
@@ -219,7 +219,7 @@ describe('reconcile --plan FILE', () => {
 describe('the confirmation names the pods', () => {
   const hasScript = spawnSync('script', ['--version']).status === 0;
   itUnless(
-    (REAL ? 'real-cluster mode (TEST_KUBECONFIG): the audit log, fault injection and seeded pod status exist only on the sandbox' : null) ??
+    sandboxOnlyReason('the audit log, fault injection and seeded pod status') ??
       (hasScript ? null : 'script(1) is missing (util-linux): the terminal prompt is not tried'),
   )('on a terminal it lists the pods to delete, and "n" writes nothing and exits 1 (the drift remains)', async () => {
     await start('scale-down-ranking');

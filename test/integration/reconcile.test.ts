@@ -5,7 +5,7 @@ import { progressOn } from '../../src/cli/progress.js';
 import { preparePlan } from '../../src/services/plan-service.js';
 import { applyPlan, type DryRun } from '../../src/services/reconcile-service.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { exampleItems, REAL, testEnv, type TestEnv } from './env.js';
+import { exampleItems, sandboxOnlyReason, testEnv, type TestEnv } from './env.js';
 import { itUnless } from '../skips.js';
 
 const NOW = Date.parse('2026-01-01T00:00:00Z');
@@ -36,7 +36,7 @@ async function reconcile(kubeconfig: string, namespace: string, opts: { dryRun?:
 const writes = (s: Sandbox) => s.audit().filter((a) => !['get', 'list', 'watch'].includes(a.verb));
 // audit log, fault injection and seeded pod status exist only on the sandbox
 const sandboxOnly = itUnless(
-  REAL ? 'real-cluster mode (TEST_KUBECONFIG): the audit log, fault injection and seeded pod status exist only on the sandbox' : null,
+  sandboxOnlyReason('the audit log, fault injection and seeded pod status'),
 );
 
 describe('reconcile on the sandbox', () => {
