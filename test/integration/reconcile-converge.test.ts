@@ -18,9 +18,7 @@ afterEach(async () => {
 });
 
 // the simulated kubelet and the audit log exist only on the sandbox
-const sandboxOnly = itUnless(
-  sandboxOnlyReason('the audit log, fault injection and seeded pod status'),
-);
+const sandboxOnly = itUnless(sandboxOnlyReason('the audit log, fault injection and seeded pod status'));
 const io = () => ({ progress: progressOn(process.stderr) });
 const src = () => ({ namespace: 'shop', connection: { kubeconfig: env!.kubeconfig } });
 

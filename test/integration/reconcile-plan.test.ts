@@ -23,9 +23,7 @@ afterEach(async () => {
 
 // the audit log exists only on the sandbox; on a real cluster pods turn ready on their own,
 // which a test of "diff exits 0 right after" cannot wait for
-const sandboxOnly = itUnless(
-  sandboxOnlyReason('the audit log, fault injection and seeded pod status'),
-);
+const sandboxOnly = itUnless(sandboxOnlyReason('the audit log, fault injection and seeded pod status'));
 
 /** `nodes`: fake nodes for the simulated kubelet (converging waits for pods to turn ready, and to be gone). */
 async function start(name: string, edit?: (items: any[]) => void, nodes = 0) {

@@ -35,9 +35,7 @@ async function reconcile(kubeconfig: string, namespace: string, opts: { dryRun?:
 
 const writes = (s: Sandbox) => s.audit().filter((a) => !['get', 'list', 'watch'].includes(a.verb));
 // audit log, fault injection and seeded pod status exist only on the sandbox
-const sandboxOnly = itUnless(
-  sandboxOnlyReason('the audit log, fault injection and seeded pod status'),
-);
+const sandboxOnly = itUnless(sandboxOnlyReason('the audit log, fault injection and seeded pod status'));
 
 describe('reconcile on the sandbox', () => {
   it('adopts, releases, creates and writes status exactly as upstream, recording events', async () => {
