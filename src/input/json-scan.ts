@@ -215,31 +215,51 @@ let containerIsObject = new Uint8Array(256);
  * The first property name that occurs twice in one object of the valid JSON value at
  * [start, end), or undefined. JSON.parse keeps the last value silently; the API server's strict
  * decoding refuses the object, and so do we.
+ */
+export function findDuplicateKey(b: Uint8Array, start: number, end: number): DuplicateKey | undefined {
+  return scanValue(b, start, end).namesMayRepeat ? findDuplicateKeySlowly(b, start, end) : undefined;
+}
+
+/** A value's extent, and whether two names in one of its objects may be the same. */
+export interface ScannedValue {
+  /** The offset after the value. */
+  end: number;
+  /** False only when no object of the value holds a name twice. */
+  namesMayRepeat: boolean;
+}
+
+/**
+ * Skips the value at `i` as skipValue does, checking its objects' names on the way, so that a big
+ * list's elements are split and checked in one pass.
  *
  * It runs on every kept object, so it must cost little next to JSON.parse: one pass over the
  * bytes that only compares a fingerprint of each name (its length and three of its bytes) with
- * those of the names before it in the same object, making no strings. Only when two
- * fingerprints match (or a name holds an escape, which may spell a name differently) does a
- * second pass compare the decoded names.
+ * those of the names before it in the same object, making no strings. When two fingerprints match
+ * (or a name holds an escape, which may spell a name differently) the names may repeat, and
+ * findDuplicateKeySlowly compares the decoded names.
  */
-export function findDuplicateKey(b: Uint8Array, start: number, end: number): DuplicateKey | undefined {
+export function scanValue(b: Uint8Array, i: number, n: number): ScannedValue {
+  const c0 = b[i];
+  if (c0 !== LBRACE && c0 !== LBRACKET) return { end: skipValue(b, i, n), namesMayRepeat: false };
+  const start = i;
   // Pretty-printed JSON is mostly indentation: runs of spaces are skipped four at a time.
   const words = new DataView(b.buffer, b.byteOffset, b.byteLength);
-  const lastWord = end - 4;
+  const lastWord = n - 4;
   let fps = fingerprints;
   let top = 0; // fingerprints in use
   let depth = 0; // open objects and arrays
   let expectKey = false; // after `{`, or after a comma in an object
-  let i = start;
-  while (i < end) {
+  let mayRepeat = false;
+  while (i < n) {
     const c = b[i++];
     if (c <= SP) {
       if (c === LF) while (i <= lastWord && words.getUint32(i) === FOUR_SPACES) i += 4;
       continue;
     }
     if (c === QUOTE) {
-      if (!expectKey) {
+      if (!expectKey || mayRepeat) {
         for (;;) {
+          if (i >= n) throw new JsonScanError(start, 'unexpected end of input');
           const d = b[i++];
           if (d === QUOTE) break;
           if (d === BACKSLASH) i++;
@@ -249,14 +269,19 @@ export function findDuplicateKey(b: Uint8Array, start: number, end: number): Dup
       expectKey = false;
       const s = i;
       for (;;) {
+        if (i >= n) throw new JsonScanError(start, 'unexpected end of input');
         const d = b[i++];
         if (d === QUOTE) break;
-        if (d === BACKSLASH) return findDuplicateKeySlowly(b, start, end);
+        if (d === BACKSLASH) {
+          mayRepeat = true;
+          i++;
+        }
       }
+      if (mayRepeat) continue;
       const len = i - 1 - s;
       const fp = len === 0 ? 0 : len | (b[s] << 8) | (b[s + (len >> 1)] << 16) | (b[i - 2] << 24) | 0;
       for (let k = containerBase[depth - 1]; k < top; k++) {
-        if (fps[k] === fp) return findDuplicateKeySlowly(b, start, end);
+        if (fps[k] === fp) mayRepeat = true;
       }
       if (top === fps.length) fps = fingerprints = grow(fps, new Int32Array(fps.length * 2));
       fps[top++] = fp;
@@ -272,9 +297,10 @@ export function findDuplicateKey(b: Uint8Array, start: number, end: number): Dup
       expectKey = c === LBRACE;
     } else if (c === RBRACE || c === RBRACKET) {
       top = containerBase[--depth];
+      if (depth === 0) return { end: i, namesMayRepeat: mayRepeat };
     }
   }
-  return undefined;
+  throw new JsonScanError(start, 'unexpected end of input');
 }
 
 const FOUR_SPACES = 0x20202020;

@@ -9,7 +9,7 @@
 //
 // JSON.parse keeps the last of two equal names silently; the API server's strict decoding refuses
 // them, and so does the reader: each kept object (and each list) is checked, by a byte scan that
-// costs a fraction of JSON.parse (findDuplicateKey).
+// costs a fraction of JSON.parse (scanValue, which also finds where a split element ends).
 
 import { isAscii } from 'node:buffer';
 
@@ -26,7 +26,18 @@ import {
   type Sink,
   type Steps,
 } from './ingest.js';
-import { findDuplicateKey, JsonScanError, lineColumnAt, locateJsonPath, readKey, skipString, skipValue, skipWhitespace } from './json-scan.js';
+import {
+  findDuplicateKey,
+  JsonScanError,
+  lineColumnAt,
+  locateJsonPath,
+  readKey,
+  type ScannedValue,
+  scanValue,
+  skipString,
+  skipValue,
+  skipWhitespace,
+} from './json-scan.js';
 import { isMapping, type Path } from './objects.js';
 
 const QUOTE = 0x22;
@@ -39,6 +50,7 @@ const RBRACKET = 0x5d;
 
 /** Documents up to this size are parsed whole: one JSON.parse, then their objects are ingested. */
 const WHOLE_DOCUMENT_MAX_BYTES = 4 * 1024 * 1024;
+
 
 /** V8's JSON.parse message: the reason, and the position in the text parsed when it gives one. */
 const V8_POSITION = / in JSON at position (\d+)(?: \(line \d+ column \d+\))?$/;
@@ -116,6 +128,8 @@ class JsonOrigin implements Origin {
   readonly file: string;
   /** Whether [start, end) was checked for duplicate names. */
   private checked = false;
+  /** What the scan that found [start, end) saw of its names: false when none repeats in an object. */
+  private namesMayRepeat = true;
 
   constructor(
     private readonly input: JsonInput,
@@ -127,12 +141,13 @@ class JsonOrigin implements Origin {
     this.file = input.file;
   }
 
-  /** Moves to another value (the next element of a list). */
-  moveTo(start: number, end: number, item: number): void {
-    this._start = start;
-    this._end = end;
+  /** Moves to another value (the next element of a list), found by scanValue. */
+  moveTo(value: ScannedValue & { start: number }, item: number): void {
+    this._start = value.start;
+    this._end = value.end;
     this.item = item;
     this.checked = false;
+    this.namesMayRepeat = value.namesMayRepeat;
   }
 
   get base(): Path {
@@ -147,6 +162,7 @@ class JsonOrigin implements Origin {
   strict(): void {
     if (this.checked) return;
     this.checked = true;
+    if (!this.namesMayRepeat) return;
     const dup = findDuplicateKey(this.input.b, this._start, this._end);
     if (dup === undefined) return;
     const { line } = lineColumnAt(this.input.b, dup.offset);
@@ -189,10 +205,12 @@ function* readItems(input: JsonInput, i: number, known: ListContext | undefined 
     const s = j;
     let e = -1;
     if (error === undefined) {
-      e = skipValue(b, s, n);
+      // one pass finds the element's end and checks its names
+      const scanned = scanValue(b, s, n);
+      e = scanned.end;
       const value = input.parse(s, e);
       if (known !== null || !isMapping(value) || (value.kind !== undefined && value.kind !== null)) {
-        origin.moveTo(s, e, k);
+        origin.moveTo({ start: s, ...scanned }, k);
         try {
           ingestValue(stage, value, origin, [], known ?? undefined);
         } catch (err) {

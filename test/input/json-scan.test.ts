@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
-import { findDuplicateKey, JsonScanError, lineColumnAt, locateJsonPath, readKey, skipValue } from '../../src/input/json-scan.js';
+import { findDuplicateKey, JsonScanError, lineColumnAt, locateJsonPath, readKey, scanValue, skipValue } from '../../src/input/json-scan.js';
 
 const buf = (s: string) => Buffer.from(s, 'utf8');
 
@@ -128,6 +128,27 @@ describe('findDuplicateKey', () => {
       }),
       { numRuns: 2000 },
     );
+  });
+
+  it('scanValue ends where skipValue does, and says names may repeat whenever one does', () => {
+    fc.assert(
+      fc.property(nodeArb, fc.array(fc.boolean(), { minLength: 1, maxLength: 8 }), fc.nat(9), (node, flags, indent) => {
+        let k = 0;
+        const src = text(node, () => flags[k++ % flags.length], ' '.repeat(indent));
+        const b = buf(`${src} , "tail"`);
+        const scanned = scanValue(b, 0, b.length);
+        expect(scanned.end).toBe(skipValue(b, 0, b.length));
+        if (firstDuplicate(node, []) !== undefined) expect(scanned.namesMayRepeat).toBe(true);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('scanValue sees no repeat in distinct names, and gives up on unterminated input', () => {
+    const b = buf('[{"abcd": 1, "b": {"abcd": [1, {"abcd": "}"}]}}, {"abcd": 2}] tail');
+    expect(scanValue(b, 0, b.length)).toEqual({ end: b.indexOf(' tail'), namesMayRepeat: false });
+    expect(scanValue(buf('{"a": 1, "a": 2}'), 0, 16).namesMayRepeat).toBe(true);
+    for (const t of ['{"a": "x', '{"a": [1, 2}', '[[[', '{"a\\']) expect(() => scanValue(buf(t), 0, t.length)).toThrow(JsonScanError);
   });
 
   it('tells names apart that share a fingerprint', () => {
