@@ -110,6 +110,9 @@ const fmtX = (r) => `${r.toFixed(2)}x`;
 const bareParse = (file) =>
   `const t=performance.now();const s=require('fs').readFileSync(${JSON.stringify(file)},'utf8');JSON.parse(s);console.log(performance.now()-t)`;
 
+/** The 10k whole-cluster `diff -o json` against a bare parse of the same file (docs/benchmarks.md). */
+const SNAP10K_GOAL = 1.5;
+
 function measureSnapshot(label, rs, perRs, runs, goalRatio) {
   const file = snapshot(rs, perRs);
   const mb = statSync(file).size / 1e6;
@@ -485,7 +488,7 @@ log(
 );
 if (want('startup')) m.startup = measureStartup();
 if (want('snapshot')) {
-  m.snap10k = measureSnapshot('Whole-cluster diff', 1000, 10, quick ? 1 : 5, 2);
+  m.snap10k = measureSnapshot('Whole-cluster diff', 1000, 10, quick ? 1 : 5, SNAP10K_GOAL);
   if (!quick) m.snap150k = measureSnapshot('Scalability envelope', 15000, 10, 2, 2.5);
 }
 if (want('tables')) m.tables = measureTables(quick ? 1 : 3);
@@ -557,7 +560,7 @@ function goalRows() {
       Math.max(...times) < 150,
     );
   }
-  if (m.snap10k) row('10k pods: `diff -o json` ≤ 2x a bare `JSON.parse`', fmtX(m.snap10k.ratio), m.snap10k.ratio <= 2);
+  if (m.snap10k) row(`10k pods: \`diff -o json\` ≤ ${SNAP10K_GOAL}x a bare \`JSON.parse\``, fmtX(m.snap10k.ratio), m.snap10k.ratio <= SNAP10K_GOAL);
   if (m.snap150k) {
     row('150k pods: completes, peak RSS < 2 GiB', `completes; ${fmtMiB(m.snap150k.rssKiB)}`, m.snap150k.rssKiB < 2 * 1024 * 1024);
     row('150k pods: ≤ 2.5x a bare parse', `${fmtX(m.snap150k.ratio)} (${fmtMs(m.snap150k.diffMs)} vs ${fmtMs(m.snap150k.bareMs)})`, m.snap150k.ratio <= 2.5);
