@@ -165,6 +165,37 @@ describe('duplicate fields (strict decoding)', () => {
     expect(() => parseSnapshotText(text, 'd.json')).toThrow(UserError);
   });
 
+  // Over the 4 MiB below which a document is parsed whole: each element is split off and checked
+  // by the same scan.
+  const padded = (spec: string, i: number) =>
+    `{"apiVersion": "apps/v1", "kind": "ReplicaSet", "metadata": {"name": "web-${i}", "namespace": "shop", "uid": "u${i}",\n "annotations": {"pad": "${'x'.repeat(100_000)}"}}, "spec": {${spec}}}`;
+  const bigList = (special: string) =>
+    `{"apiVersion": "v1", "kind": "List", "items": [\n${Array.from({ length: 50 }, (_, i) => (i === 42 ? special : padded('"replicas": 2', i))).join(',\n')}\n]}`;
+
+  it.each([
+    ['a name twice', padded(twice, 42), 'error parsing d.json: strict decoding error: duplicate field "items[42].spec.replicas" (line 87)'],
+    [
+      'a name spelled with an escape',
+      padded('"replicas": 2, "replica\\u0073": 3', 42),
+      'error parsing d.json: strict decoding error: duplicate field "items[42].spec.replicas" (line 87)',
+    ],
+    [
+      'a name twice, deep in a list',
+      padded('"template": {"spec": {"containers": [{"name": "a", "image": "i", "name": "b"}]}}', 42),
+      'error parsing d.json: strict decoding error: duplicate field "items[42].spec.template.spec.containers[0].name" (line 87)',
+    ],
+  ])('JSON, a list read element by element: %s', (_label, special, message) => {
+    const text = bigList(special);
+    expect(text.length).toBeGreaterThan(4 * 1024 * 1024);
+    expect(() => parseSnapshotText(text, 'd.json')).toThrow(message);
+  });
+
+  it('JSON, a list read element by element: names that share a fingerprint are not a duplicate', () => {
+    // "abcd" and "axcd": the same length, first, middle and last bytes
+    const r = parseSnapshotText(bigList(padded('"replicas": 2, "selector": {"matchLabels": {"abcd": "1", "axcd": "2"}}', 42)), 'd.json');
+    expect(r.snapshot.controllers.ReplicaSet).toHaveLength(50);
+  });
+
   const blockItem = (replicas: string) =>
     `- apiVersion: apps/v1\n  kind: ReplicaSet\n  metadata:\n    name: web\n    namespace: shop\n    uid: u1\n  spec:\n${replicas}    selector:\n      matchLabels:\n        app: web\n`;
   it.each([
