@@ -13,6 +13,7 @@ import { HISTORY_WRITES } from '../../src/input/audit/filter.js';
 import { isAuditFormat, AUDIT_EXPORTS } from '../../src/input/audit/formats/index.js';
 import type { AuditLine } from '../../src/input/audit/sources.js';
 import { EntryError } from '../../src/input/audit/entry.js';
+import { cutEvent, readAsFarAsItGoes } from '../../src/input/audit/event.js';
 import { isObj } from '../../src/core/guards.js';
 import { auditExport } from '../../src/input/audit/formats/format.js';
 import { stringOf, timeOf } from '../../src/input/audit/keys.js';
@@ -36,6 +37,11 @@ const exampleVault = auditExport({
       const { userAgent: _, ...ev } = r.event;
       ctx.coverage.note(NO_AGENT);
       return ev;
+    },
+    // a broken record: its event as far as it goes
+    recover: (text, ctx) => {
+      const { members, cut } = readAsFarAsItGoes(text);
+      return cutEvent(isObj(members.event) ? { ...members.event } : {}, ctx.fallbackUs, cut[0] === 'event');
     },
     rawTime: (b, s, e) => timeOf(b, s, e, 'recordedAt'),
     // the first `resource` is the event's objectRef's

@@ -1,8 +1,12 @@
-// What a format's reader gets for one entry, and the error it throws for an entry it cannot read
-// (the caller names the file and line or byte). It imports nothing, so that the formats, the
-// coverage that lists them and the sources that read them all stand on it.
+// What a format's reader gets for one entry, and the errors it throws (the caller names the file
+// and line or byte). It imports nothing, so that the formats, the coverage that lists them and the
+// sources that read them all stand on it.
 
+/** One entry that cannot be read (broken JSON, not an object): read as far as it goes (EntryOps.recover), and the rest of the file read. */
 export class EntryError extends Error {}
+
+/** What one entry shows of the whole file (a query's results without the column every entry is read from): the file is refused. */
+export class FileError extends Error {}
 
 /** The facts a reader notes of its input (`AuditCoverage` keeps them for the whole read). */
 interface FactNotes {

@@ -317,63 +317,108 @@ function valueEnd(s: string, i: number): number {
   return j === s.length ? -1 : j;
 }
 
-/**
- * The members of the object starting at `s[i]` that are whole, and one level into the member that
- * is cut (its name in `cut`).
- */
-function partialObject(s: string, i: number, depth = 0): { obj: Record<string, unknown>; cut: string | null } {
-  const obj: Record<string, unknown> = {};
-  const done = (cut: string | null = null) => ({ obj, cut });
+const ESCAPES: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+
+/** The string starting at `s[i]` (a quote) as far as it reads: up to its closing quote, the end of `s`, or an escape that is none. */
+function stringAsFarAsItGoes(s: string, i: number): string {
+  let out = '';
+  let from = i + 1;
+  let j = from;
+  for (; j < s.length; j++) {
+    const c = s.charCodeAt(j);
+    if (c === 0x22) break;
+    if (c !== 0x5c) continue;
+    const e = s[j + 1];
+    let ch: string | undefined = ESCAPES[e];
+    let n = 2;
+    if (e === 'u') {
+      const hex = s.slice(j + 2, j + 6);
+      ch = /^[0-9a-fA-F]{4}$/.test(hex) ? String.fromCharCode(Number.parseInt(hex, 16)) : undefined;
+      n = 6;
+    }
+    if (ch === undefined) break;
+    out += s.slice(from, j) + ch;
+    j += n - 1;
+    from = j + 1;
+  }
+  return out + s.slice(from, j);
+}
+
+/** What the text of a broken JSON object still holds (readAsFarAsItGoes). */
+export interface BrokenObject {
+  /** Its members before the break, each whole; the object member the break is in, with its own whole members. */
+  members: Record<string, unknown>;
+  /** The names down to the member the break is in (`['properties', 'log']`); empty when the break is between members. */
+  cut: string[];
+  /** That member's text as far as it goes, when the break is in a string (CloudWatch's `message`, AKS's `log`). */
+  text: string | null;
+}
+
+/** The members of the object starting at `s[i]` that are whole, and one level into the object member that is not. */
+function partialObject(s: string, i: number, depth: number): BrokenObject {
+  const members: Record<string, unknown> = {};
+  const done = (cut: string[] = [], text: string | null = null): BrokenObject => ({ members, cut, text });
   i++;
   for (;;) {
     i = skipWsStr(s, i);
-    if (i >= s.length) return done('');
+    if (i >= s.length) return done();
     if (s[i] === '}') return done();
     if (s[i] === ',') {
       i++;
       continue;
     }
-    if (s[i] !== '"') return done('');
+    if (s[i] !== '"') return done();
     const ke = stringEnd(s, i);
-    if (ke < 0) return done('');
+    if (ke < 0) return done();
     let key: string;
     try {
       key = JSON.parse(s.slice(i, ke)) as string;
     } catch {
-      return done('');
+      return done();
     }
     i = skipWsStr(s, ke);
-    if (s[i] !== ':') return done(key);
+    if (s[i] !== ':') return done([key]);
     i = skipWsStr(s, i + 1);
-    if (i >= s.length) return done(key);
+    if (i >= s.length) return done([key]);
     const ve = valueEnd(s, i);
-    if (ve < 0) {
-      if (s[i] === '{' && depth === 0) obj[key] = partialObject(s, i, 1).obj;
-      return done(key);
-    }
+    let value: unknown;
     try {
-      obj[key] = JSON.parse(s.slice(i, ve));
+      if (ve < 0) throw new Error('cut');
+      value = JSON.parse(s.slice(i, ve));
     } catch {
-      return done(key);
+      // the break is in this member: cut, or not JSON
+      if (s[i] === '"') return done([key], stringAsFarAsItGoes(s, i));
+      if (s[i] !== '{' || depth > 0) return done([key]);
+      const inner = partialObject(s, i, depth + 1);
+      members[key] = inner.members;
+      return done([key, ...inner.cut], inner.text);
     }
+    members[key] = value;
     i = ve;
   }
 }
 
 /**
- * An Event from the text of one that was cut (CloudWatch's `[Truncated...]`, AKS's 16 KiB
- * `properties.log`, a trimmed `log_s`): every member before the cut, the objectRef completed from
- * the requestURI when it is cut or lost, the times from `fallbackUs` (the export's own time of the
- * entry) when they are lost; bodies dropped and the entry marked truncated.
+ * What the text of a JSON object that is cut or broken (not JSON) still holds: its members before
+ * the break, and where the break is. Nothing for a text that is no object.
  */
-export function recoverCutEvent(text: string, fallbackUs: number): Record<string, any> {
+export function readAsFarAsItGoes(text: string): BrokenObject {
   const start = skipWsStr(text, 0);
-  const { obj: got, cut } = text[start] === '{' ? partialObject(text, start) : { obj: {}, cut: '' };
-  const ev: Record<string, any> = { kind: 'Event', apiVersion: 'audit.k8s.io/v1', ...got };
+  return text[start] === '{' ? partialObject(text, start, 0) : { members: {}, cut: [], text: null };
+}
+
+/**
+ * An Event read from what a cut or broken entry still holds, as every such entry is read: its
+ * objectRef completed from the requestURI when it is lost (or `refCut`), the times from
+ * `fallbackUs` (the export's own time of the entry) when they are lost, its stage
+ * ResponseComplete when lost; bodies dropped and the entry marked truncated. `ev` holds only what
+ * was read whole: without a responseStatus, whether the server accepted the write stays unknown.
+ */
+export function cutEvent(ev: Record<string, any>, fallbackUs: number, refCut = false): Record<string, any> {
   if (ev.kind !== 'Event') ev.kind = 'Event';
   if (typeof ev.apiVersion !== 'string' || !ev.apiVersion.startsWith('audit.k8s.io/')) ev.apiVersion = 'audit.k8s.io/v1';
   const ref = isObj(ev.objectRef) ? ev.objectRef : undefined;
-  if (ref === undefined || cut === 'objectRef') {
+  if (ref === undefined || refCut) {
     const fromUri = typeof ev.requestURI === 'string' ? refOfURI(ev.requestURI) : null;
     if (fromUri) ev.objectRef = { ...fromUri, ...(ref ?? {}) };
   }
@@ -384,6 +429,15 @@ export function recoverCutEvent(text: string, fallbackUs: number): Record<string
   }
   if (typeof ev.stage !== 'string') ev.stage = 'ResponseComplete';
   return markTruncated(ev);
+}
+
+/**
+ * An Event from the text of one that was cut (CloudWatch's `[Truncated...]`, AKS's 16 KiB
+ * `properties.log`, a trimmed `log_s`) or broken: every member before the break, read by cutEvent.
+ */
+export function recoverCutEvent(text: string, fallbackUs: number): Record<string, any> {
+  const { members, cut } = readAsFarAsItGoes(text);
+  return cutEvent({ kind: 'Event', apiVersion: 'audit.k8s.io/v1', ...members }, fallbackUs, cut[0] === 'objectRef');
 }
 
 /**

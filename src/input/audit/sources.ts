@@ -11,7 +11,7 @@ import { JsonScanError } from '../json-scan.js';
 import { AuditCoverage, type AuditFileReport } from './coverage.js';
 import { formatBytes } from '../read-input.js';
 import type { Plan } from './detect.js';
-import { EntryError, type EntryContext } from './entry.js';
+import { EntryError, FileError, type EntryContext } from './entry.js';
 import { EntryIndex } from './entry-index.js';
 import { eventOutside, hasTruncatedMark, markTruncated, recoverCutEvent } from './event.js';
 import { type AuditFilter, HISTORY_WRITES } from './filter.js';
@@ -97,6 +97,9 @@ const cutNotice = (file: string, at: string, entries: number) => `${file}: cut o
 
 // ---- sources ---------------------------------------------------------------------------------
 
+/** The broken entries of a file named one by one in the notices (the rest counted in one line: notices stay few). */
+const BROKEN_NAMED = 10;
+
 export abstract class Source {
   head: AuditLine | null = null;
   /** The head's merge key (µs); an entry without a time keeps the key before it. */
@@ -124,6 +127,20 @@ export abstract class Source {
 
   protected ctx(fallbackUs: number): EntryContext {
     return { coverage: this.rc.coverage, fallbackUs, truncated: false };
+  }
+
+  private broken = 0;
+
+  /** One entry broken in the middle of the file, read as far as it goes: named (the first BROKEN_NAMED of a file), else counted. */
+  protected brokenEntry(where: string, why: string): void {
+    if (++this.broken <= BROKEN_NAMED) this.rc.coverage.notices.push(`${where}: ${why}: read as far as it goes, without its bodies`);
+  }
+
+  /** At the end of the file: the broken entries not named one by one, in one line. */
+  protected brokenRest(): void {
+    const n = this.broken - BROKEN_NAMED;
+    if (n > 0) this.rc.coverage.notices.push(`${this.file}: ${n} more broken entr${n === 1 ? 'y' : 'ies'}, read as far as they go, without their bodies`);
+    this.broken = 0;
   }
 }
 
@@ -208,9 +225,7 @@ export class StreamSource extends Source {
         // one record broken in the middle of the log (a disk full, an export's glitch): counted,
         // named by its line, and read as an entry cut there, so that what it may have written is
         // unknown rather than unseen; the rest of the file is read
-        this.rc.coverage.notices.push(
-          `${this.file}:${line}: not a JSON audit event (${(err as Error).message.split('\n')[0]}): read as far as it goes, without its bodies`,
-        );
+        this.brokenEntry(`${this.file}:${line}`, `not a JSON audit event (${(err as Error).message.split('\n')[0]})`);
         v = recoverCutEvent(text, this.lastKey);
         broken = true;
       }
@@ -283,6 +298,7 @@ export class StreamSource extends Source {
 
   /** At the end: what was cut short, and what was out of order. */
   private done(): void {
+    this.brokenRest();
     const report = this.report;
     if (this.cut && report.cutOff === null) {
       report.cutOff = `line ${this.splitter.line}`;
@@ -324,6 +340,11 @@ export class SortedSource extends Source {
   private lastT = -Infinity;
   private finalCall = false;
   private cutLine = false;
+  // pass 2's: the entries read whole, and the refusal of the first broken one (a file none of whose
+  // entries reads, nor was skipped unparsed, is of another shape: refused, as a forced format that
+  // does not fit it)
+  private whole = 0;
+  private refusal: UserError | null = null;
 
   /** Pass 1: reads the whole file once, indexing every entry the filter may want. */
   async build(): Promise<void> {
@@ -343,7 +364,7 @@ export class SortedSource extends Source {
       reader.close();
       this.spool?.close();
       if (e instanceof JsonScanError) throw fileParseError(file, `byte ${e.offset}: ${e.message}: not a whole JSON document`);
-      if (e instanceof EntryError) throw fileParseError(file, e.message);
+      if (e instanceof EntryError || e instanceof FileError) throw fileParseError(file, e.message);
       throw e;
     }
     const end = reader.offset;
@@ -503,15 +524,27 @@ export class SortedSource extends Source {
       const bytes = this.regions!.read(off, ix.len[i], this.upcoming);
       if ((++this.k & 255) === 0) this.tick();
       const text = bytes.toString('utf8');
-      const ctx = this.ctx(ix.t[i]);
+      let ctx = this.ctx(ix.t[i]);
       let ev: Record<string, any> | null;
+      let broken = false;
       try {
         if (ops !== null) ev = ops.read(text, ctx);
         else ev = plan.csv!.read(csvFields(text), this.csvHeader!, ctx);
       } catch (e) {
-        if (e instanceof EntryError) throw located(file, line, off, e.message);
-        throw e;
+        if (e instanceof FileError) throw located(file, line, off, e.message);
+        if (!(e instanceof EntryError)) throw e;
+        // one entry broken in the middle of an export (an element cut or garbled): counted, named
+        // by its line or byte, and read as an entry cut there (what its export's wrapper still
+        // holds of its Event), so that what it may have written is unknown rather than unseen;
+        // the rest of the file is read
+        this.brokenEntry(whereOf({ file, line, offset: off }), e.message);
+        this.refusal ??= located(file, line, off, e.message);
+        broken = true;
+        ctx = this.ctx(ix.t[i]);
+        ev = ops !== null ? ops.recover(text, ctx) : recoverCutEvent('', ctx.fallbackUs);
+        ctx.truncated = true;
       }
+      if (!broken) this.whole++;
       if (ev === null) {
         report.ignored++;
         rc.coverage.ignored++;
@@ -553,11 +586,13 @@ export class SortedSource extends Source {
     const rest = this.fileSize - this.done;
     if (rest > 0) this.rc.progress(rest);
     this.done = this.fileSize;
+    this.brokenRest();
     if (this.report.ignored > 0) {
       const n = this.report.ignored;
       this.rc.coverage.notices.push(`${this.file}: ${n} entr${n === 1 ? 'y' : 'ies'} of other logs left out (not kube-apiserver audit events)`);
     }
     this.close();
+    if (this.whole === 0 && this.report.skipped === 0 && this.refusal !== null) throw this.refusal;
   }
 
   close(): void {

@@ -216,6 +216,14 @@ interface Scan {
   inString: boolean;
   /** Pretty-printed: the closing line to search for (`\n` + indentation + `}`), else null. */
   closing: Buffer | null;
+  /**
+   * Pretty-printed: the opening line of a value at the same indentation (`\n` + indentation +
+   * `{`), which no line inside a whole value is: found before the closing line, it opens the next
+   * element, and the value ends broken just before it.
+   */
+  opening: Buffer | null;
+  /** Ended at the next element's opening line: no comma to expect after it. */
+  broken: boolean;
   /** What to do with it once whole. */
   then: 'entry' | 'skip';
 }
@@ -264,7 +272,9 @@ export class DocumentSplitter {
           this.entries++;
           on(b, sc.start - base, end - base, sc.start, 0);
         }
-        this.afterValue();
+        // an element broken before its closing line: handed out as it is (its reader says what is
+        // wrong with it), and the next element read from its opening line on
+        if (!sc.broken) this.afterValue();
         continue;
       }
       while (i < len && isWs(b[i])) i++;
@@ -374,6 +384,7 @@ export class DocumentSplitter {
   private startScan(b: Buffer, base: number, i: number, len: number, then: 'entry' | 'skip'): void {
     const c = b[i];
     let closing: Buffer | null = null;
+    let opening: Buffer | null = null;
     if (c === LBRACE || c === LBRACKET) {
       // Pretty-printed: the value opens its line, the line ends right after the bracket, and the
       // next line is indented deeper; then no line inside it holds only a bracket at its indentation.
@@ -390,10 +401,14 @@ export class DocumentSplitter {
           closing[0] = LF;
           b.copy(closing, 1, p + 1, i);
           closing[indent + 1] = c === LBRACE ? RBRACE : RBRACKET;
+          if (then === 'entry') {
+            opening = Buffer.from(closing);
+            opening[indent + 1] = c;
+          }
         }
       }
     }
-    this.scan = { start: base + i, at: base + i, depth: 0, inString: false, closing, then };
+    this.scan = { start: base + i, at: base + i, depth: 0, inString: false, closing, opening, broken: false, then };
   }
 
   /** The absolute end of the value being scanned, or -1 when it goes on past the window. */
@@ -402,9 +417,21 @@ export class DocumentSplitter {
     let i = sc.at - base;
     if (sc.closing !== null) {
       const from = Math.max(i, sc.start - base + 1);
-      const at = from < len ? b.indexOf(sc.closing, from) : -1;
-      if (at >= 0 && at + sc.closing.length <= len) return base + at + sc.closing.length;
-      sc.at = base + Math.max(from, len - sc.closing.length + 1);
+      let at = from < len ? b.indexOf(sc.closing, from) : -1;
+      if (at >= 0 && at + sc.closing.length > len) at = -1;
+      // the opening line is searched for up to the closing line only (or the window's end)
+      const region = sc.opening !== null ? b.subarray(0, at >= 0 ? at : len) : null;
+      for (let o = region !== null && from < len ? region.indexOf(sc.opening!, from) : -1; o >= 0; o = region!.indexOf(sc.opening!, o + 1)) {
+        const after = o + sc.opening!.length;
+        if (after >= len) break; // read on: the line may go on
+        if (b[after] === LF || b[after] === CR) {
+          sc.broken = true;
+          return base + o;
+        }
+      }
+      if (at >= 0) return base + at + sc.closing.length;
+      // the last bytes again next time: a line that the window's end cuts (and the byte after it)
+      sc.at = base + Math.max(from, len - sc.closing.length);
       return -1;
     }
     const c0 = b[sc.start - base];

@@ -7,8 +7,8 @@
 // "skipped-too-big-size-object"; no impersonated user) or AzureDiagnostics' `log_s` (the Event's
 // JSON text, trimmed at 32,766 bytes). Records of other categories are left out.
 
-import { EntryError, type EntryContext } from '../entry.js';
-import { escapedEventOutside, eventOfEventText, hasTruncatedMark, markTruncated } from '../event.js';
+import { EntryError, FileError, type EntryContext } from '../entry.js';
+import { cutEvent, escapedEventOutside, eventOfEventText, hasTruncatedMark, markTruncated, readAsFarAsItGoes, recoverCutEvent } from '../event.js';
 import { isObj } from '../../../core/guards.js';
 import type { AuditFilter } from '../filter.js';
 import { eventTimeOf, stringOf, timeOf, valueAt } from '../keys.js';
@@ -46,11 +46,32 @@ function eventOfRecord(text: string, ctx: EntryContext): Record<string, any> | n
       return null;
     }
   }
-  if (typeof r.time === 'string') {
-    const us = timeUs(r.time);
-    if (!Number.isNaN(us) && Number.isNaN(ctx.fallbackUs)) ctx.fallbackUs = us;
-  }
+  noteTime(r.time, ctx);
   return isObj(props) ? eventOfLogText(props.log, ctx) : null;
+}
+
+/** A record's (or row's) own time as the fallback of an Event that has none. */
+function noteTime(t: unknown, ctx: EntryContext): void {
+  const us = typeof t === 'string' ? timeUs(t) : NaN;
+  if (!Number.isNaN(us) && Number.isNaN(ctx.fallbackUs)) ctx.fallbackUs = us;
+}
+
+/**
+ * The Event of a broken entry's Event text: read whole, or as far as it goes (`cutText`, the
+ * break in it); without either, an Event of unknown object. Always cut (cutEvent).
+ */
+function recoverLogText(log: unknown, cutText: string | null, ctx: EntryContext): Record<string, any> | null {
+  const ev = typeof log === 'string' ? eventOfLogText(log, ctx) : recoverCutEvent(cutText ?? '', ctx.fallbackUs);
+  return ev === null ? null : cutEvent(ev, ctx.fallbackUs);
+}
+
+/** A broken diagnostic record: its `properties.log` as far as it goes (category and time come before it). */
+function recoverRecord(text: string, ctx: EntryContext): Record<string, any> | null {
+  const { members: r, cut, text: cutText } = readAsFarAsItGoes(text);
+  if (!isAuditCategory(r.category)) return null;
+  noteTime(r.time, ctx);
+  const props = r.properties;
+  return recoverLogText(isObj(props) ? props.log : undefined, cut[0] === 'properties' && cut[1] === 'log' ? cutText : null, ctx);
 }
 
 /** A Log Analytics column holding JSON text (or, from other clients, the value itself). */
@@ -80,13 +101,17 @@ function eventOfLogAnalyticsRow(text: string, ctx: EntryContext): Record<string,
     throw new EntryError(`not a JSON row (${(err as Error).message.split('\n')[0]})`);
   }
   if (!isObj(r)) throw new EntryError('not a Log Analytics row (a JSON object)');
-  const generated = typeof r.TimeGenerated === 'string' ? timeUs(r.TimeGenerated) : NaN;
-  if (Number.isNaN(ctx.fallbackUs) && !Number.isNaN(generated)) ctx.fallbackUs = generated;
+  noteTime(r.TimeGenerated, ctx);
   if ('log_s' in r) {
     if (!isAuditCategory(r.Category ?? r.category)) return null;
     return eventOfLogText(r.log_s, ctx);
   }
-  if (!('AuditId' in r) && !('Verb' in r)) throw new EntryError('not an AKSAudit, AKSAuditAdmin or AzureDiagnostics row (no AuditId, Verb or log_s column)');
+  if (!('AuditId' in r) && !('Verb' in r)) throw new FileError('not an AKSAudit, AKSAuditAdmin or AzureDiagnostics row (no AuditId, Verb or log_s column)');
+  return eventOfAuditRow(r, ctx);
+}
+
+/** An AKSAudit or AKSAuditAdmin row's columns as an Event (only those present: a broken row's are those before the break). */
+function eventOfAuditRow(r: Record<string, any>, ctx: EntryContext): Record<string, any> {
   ctx.coverage.note(AUDIT_ROWS);
   const ev: Record<string, any> = { kind: 'Event', apiVersion: 'audit.k8s.io/v1' };
   const set = (k: string, v: unknown) => {
@@ -117,6 +142,18 @@ function eventOfLogAnalyticsRow(text: string, ctx: EntryContext): Record<string,
   return ev;
 }
 
+/** A broken Log Analytics row: log_s as far as it goes, or the AKSAudit columns before the break. */
+function recoverLogAnalyticsRow(text: string, ctx: EntryContext): Record<string, any> | null {
+  const { members: r, cut, text: cutText } = readAsFarAsItGoes(text);
+  noteTime(r.TimeGenerated, ctx);
+  if ('log_s' in r || cut[0] === 'log_s') {
+    if (!isAuditCategory(r.Category ?? r.category)) return null;
+    return recoverLogText(r.log_s, cut[0] === 'log_s' ? cutText : null, ctx);
+  }
+  if (!('AuditId' in r) && !('Verb' in r)) return recoverCutEvent('', ctx.fallbackUs);
+  return cutEvent(eventOfAuditRow(r, ctx), ctx.fallbackUs);
+}
+
 /** A raw record certainly outside `f`: its `properties.log` told by escapedEventOutside. */
 function recordOutside(b: Buffer, s: number, e: number, f: AuditFilter): boolean {
   const v = valueAt(b, s, e, 'log');
@@ -140,6 +177,7 @@ function rowOutside(b: Buffer, s: number, e: number, f: AuditFilter): boolean {
 
 const RECORDS: EntryOps = {
   read: eventOfRecord,
+  recover: recoverRecord,
   rawTime: (b, s, e) => {
     const t = eventTimeOf(b, s, e, true);
     return Number.isNaN(t) ? timeOf(b, s, e, 'time', true) : t;
@@ -169,6 +207,7 @@ export const aksLogAnalytics = auditExport({
   recognise: { precedence: 30, entry: (m) => m.has('AuditId') || m.has('log_s') || (m.has('TableName') && m.has('Verb')) },
   entries: {
     read: eventOfLogAnalyticsRow,
+    recover: recoverLogAnalyticsRow,
     rawTime: (b, s, e) => {
       let t = timeOf(b, s, e, 'StageReceivedTime');
       if (Number.isNaN(t)) t = eventTimeOf(b, s, e, true);

@@ -6,8 +6,8 @@
 // CloudWatch cut end with `[Truncated...]` and are not JSON: read as far as they go
 // (recoverCutEvent). Messages that are no audit Event (other streams of the log group) are left out.
 
-import { EntryError, type EntryContext } from '../entry.js';
-import { escapedEventOutside, eventOfEventText, eventOutside, recoverCutEvent } from '../event.js';
+import { EntryError, FileError, type EntryContext } from '../entry.js';
+import { cutEvent, escapedEventOutside, eventOfEventText, eventOutside, readAsFarAsItGoes, recoverCutEvent } from '../event.js';
 import { isObj } from '../../../core/guards.js';
 import type { AuditFilter } from '../filter.js';
 import { eventTimeOf, numberOf, valueAt } from '../keys.js';
@@ -29,6 +29,15 @@ function eventOfMessage(msg: unknown, ctx: EntryContext): Record<string, any> | 
   return eventOfEventText(text, ctx);
 }
 
+/**
+ * The Event of the message of a broken entry: the message read whole, or as far as it goes
+ * (`cutText`, the break in it); without either, an Event of unknown object. Always cut (cutEvent).
+ */
+function recoverMessage(msg: unknown, cutText: string | null, ctx: EntryContext): Record<string, any> | null {
+  const ev = typeof msg === 'string' ? eventOfMessage(msg, ctx) : recoverCutEvent(cutText ?? '', ctx.fallbackUs);
+  return ev === null ? null : cutEvent(ev, ctx.fallbackUs);
+}
+
 /** A CloudWatch event ({logStreamName?, timestamp, message, …}) as an Event. */
 function eventOfCloudWatchEvent(text: string, ctx: EntryContext): Record<string, any> | null {
   let el: any;
@@ -43,16 +52,22 @@ function eventOfCloudWatchEvent(text: string, ctx: EntryContext): Record<string,
   return eventOfMessage(el.message, ctx);
 }
 
+/** A broken CloudWatch event: its message as far as it goes (AWS CLI prints logStreamName and timestamp before it). */
+function recoverCloudWatchEvent(text: string, ctx: EntryContext): Record<string, any> | null {
+  const { members: el, cut, text: cutText } = readAsFarAsItGoes(text);
+  if (typeof el.logStreamName === 'string' && !el.logStreamName.startsWith('kube-apiserver-audit')) return null;
+  if (typeof el.timestamp === 'number') ctx.fallbackUs = el.timestamp * 1000;
+  return recoverMessage(el.message, cut[0] === 'message' ? cutText : null, ctx);
+}
+
 /** An S3 export line's message (the prefix already read as the fallback time). */
 function eventOfExportLine(text: string, ctx: EntryContext): Record<string, any> | null {
   return eventOfMessage(text, ctx);
 }
 
-class InsightsError extends EntryError {}
-
 function fromFields(fields: Map<string, unknown>, ctx: EntryContext): Record<string, any> | null {
   const msg = fields.get('@message');
-  if (msg === undefined) throw new InsightsError('Logs Insights results without @message: run the query with `fields @timestamp, @message`');
+  if (msg === undefined) throw new FileError('Logs Insights results without @message: run the query with `fields @timestamp, @message`');
   const ts = fields.get('@timestamp');
   if (typeof ts === 'string') {
     const us = timeUs(ts);
@@ -78,6 +93,19 @@ function eventOfInsightsRow(text: string, ctx: EntryContext): Record<string, any
     for (const [k, v] of Object.entries(row)) fields.set(k, v);
   } else throw new EntryError('not a Logs Insights row');
   return fromFields(fields, ctx);
+}
+
+/**
+ * A broken Logs Insights row: the console's {"@timestamp", "@message", …} read as far as it goes
+ * (get-query-results' [{field, value}, …] holds nothing read that way: an Event of unknown object).
+ */
+function recoverInsightsRow(text: string, ctx: EntryContext): Record<string, any> | null {
+  const { members, cut, text: cutText } = readAsFarAsItGoes(text);
+  const ts = members['@timestamp'];
+  if (typeof ts === 'string' && !Number.isNaN(timeUs(ts))) ctx.fallbackUs = timeUs(ts);
+  const stream = members['@logStream'];
+  if (typeof stream === 'string' && stream !== '' && !stream.startsWith('kube-apiserver-audit')) return null;
+  return recoverMessage(members['@message'], cut[0] === '@message' ? cutText : null, ctx);
 }
 
 /** A Logs Insights CSV record, given the header's columns. */
@@ -107,6 +135,7 @@ export const eksCloudwatch = auditExport({
   },
   entries: {
     read: eventOfCloudWatchEvent,
+    recover: recoverCloudWatchEvent,
     rawTime: (b, s, e) => {
       const t = eventTimeOf(b, s, e, true);
       return Number.isNaN(t) ? numberOf(b, s, e, 'timestamp') * 1000 : t;
@@ -120,7 +149,12 @@ export const eksS3Export = auditExport({
   name: 'eks-s3-export',
   description: 'EKS audit logs exported from CloudWatch to S3 ("<time> <event>" lines)',
   recognise: { precedence: 35, firstLine: (line) => /^\d{4}-\d\d-\d\dT[0-9:.]+(?:Z|[+-]\d\d:?\d\d) +\{/.test(line) },
-  entries: { read: eventOfExportLine, rawTime: (b, s, e) => eventTimeOf(b, s, e, false), outside: (b, s, e, f) => eventOutside(b, s, e, f) },
+  entries: {
+    read: eventOfExportLine,
+    recover: (text, ctx) => recoverCutEvent(text, ctx.fallbackUs),
+    rawTime: (b, s, e) => eventTimeOf(b, s, e, false),
+    outside: (b, s, e, f) => eventOutside(b, s, e, f),
+  },
   prefix: 'time',
   cutMark: TRUNCATED,
   bodiesMissing: METADATA_BODIES,
@@ -148,7 +182,7 @@ export const eksLogsInsights = auditExport({
     rows: true,
     firstLine: (line) => /(^|,)"?@message"?(,|$)/.test(line),
   },
-  entries: { read: eventOfInsightsRow, rawTime: (b, s, e) => eventTimeOf(b, s, e, true), outside: () => false },
+  entries: { read: eventOfInsightsRow, recover: recoverInsightsRow, rawTime: (b, s, e) => eventTimeOf(b, s, e, true), outside: () => false },
   csv: {
     read: eventOfInsightsCsv,
     headerProblem: (h) => (h.includes('@message') ? null : 'Logs Insights CSV without a @message column: run the query with `fields @timestamp, @message`'),

@@ -11,6 +11,12 @@ import type { EntryContext, EntryReader } from '../entry.js';
 /** How one entry (a JSON value: a line, an array element, a member of a document) is read. */
 export interface EntryOps {
   read: EntryReader;
+  /**
+   * An entry `read` refused with an EntryError: what it still holds (event.ts's readAsFarAsItGoes
+   * and cutEvent: the Event cut there, without its bodies, its object unknown when nothing names
+   * it), or null when it shows it is of another log.
+   */
+  recover(text: string, ctx: EntryContext): Record<string, any> | null;
   /** The entry's time from its raw bytes b[s, e) (µs), NaN when not found that way. */
   rawTime(b: Buffer, s: number, e: number): number;
   /** Whether the raw entry is certainly outside the filter (skipped unparsed); false when unsure. */

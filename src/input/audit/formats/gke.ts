@@ -11,7 +11,7 @@
 //   level RequestResponse with a response body, Request with a request body only, else Metadata.
 
 import { EntryError, type EntryContext } from '../entry.js';
-import { markTruncated, methodOutside, type ObjectRef, uriOfRef, hasTruncatedMark } from '../event.js';
+import { cutEvent, markTruncated, methodOutside, type ObjectRef, readAsFarAsItGoes, recoverCutEvent, uriOfRef, hasTruncatedMark } from '../event.js';
 import { isObj } from '../../../core/guards.js';
 import type { AuditFilter } from '../filter.js';
 import { stringOf, timeOf } from '../keys.js';
@@ -87,7 +87,8 @@ interface AuditLogParts {
   payload: Record<string, any>;
   request: unknown;
   response: unknown;
-  code: number;
+  /** The google.rpc code; null when the status was lost (the entry broken before it). */
+  code: number | null;
   statusMessage: unknown;
 }
 
@@ -122,11 +123,12 @@ function eventOf(p: AuditLogParts, ctx: EntryContext): Record<string, any> {
   if (typeof meta.callerIp === 'string') ev.sourceIPs = [meta.callerIp];
   if (typeof meta.callerSuppliedUserAgent === 'string') ev.userAgent = meta.callerSuppliedUserAgent;
   if (ref) ev.objectRef = ref;
-  ev.responseStatus = {
-    metadata: {},
-    code: grpcToHttp(p.code, verb),
-    ...(p.code !== 0 && typeof p.statusMessage === 'string' ? { status: 'Failure', message: p.statusMessage } : {}),
-  };
+  if (p.code !== null)
+    ev.responseStatus = {
+      metadata: {},
+      code: grpcToHttp(p.code, verb),
+      ...(p.code !== 0 && typeof p.statusMessage === 'string' ? { status: 'Failure', message: p.statusMessage } : {}),
+    };
   if (request !== undefined) ev.requestObject = request;
   if (response !== undefined) ev.responseObject = response;
   ev.requestReceivedTimestamp = time;
@@ -141,6 +143,9 @@ function eventOf(p: AuditLogParts, ctx: EntryContext): Record<string, any> {
 
 const isDataAccess = (logName: unknown) => typeof logName === 'string' && /(%2F|\/)data_access$/.test(logName);
 
+/** The google.rpc code of an AuditLog's status: 0 when it has none, null when it may have been lost (`cut`: the payload broken). */
+const codeOf = (status: unknown, cut: boolean): number | null => (isObj(status) ? Number(status.code ?? 0) || 0 : cut ? null : 0);
+
 /** A LogEntry as an Event; null for entries that are not Kubernetes audit logs (other services in the export). */
 function eventOfLogEntry(text: string, ctx: EntryContext): Record<string, any> | null {
   let e: any;
@@ -150,6 +155,11 @@ function eventOfLogEntry(text: string, ctx: EntryContext): Record<string, any> |
     throw new EntryError(`not a JSON log entry (${(err as Error).message.split('\n')[0]})`);
   }
   if (!isObj(e)) throw new EntryError('not a log entry (a JSON object)');
+  return eventOfLogEntryObject(e, ctx, false);
+}
+
+/** A LogEntry's members as an Event (`cut`: its protoPayload is broken, its status maybe lost); null for other services. */
+function eventOfLogEntryObject(e: Record<string, any>, ctx: EntryContext, cut: boolean): Record<string, any> | null {
   const pl = e.protoPayload;
   if (
     !isObj(pl) ||
@@ -158,7 +168,6 @@ function eventOfLogEntry(text: string, ctx: EntryContext): Record<string, any> |
   )
     return null;
   if (isDataAccess(e.logName)) ctx.coverage.note(DATA_ACCESS);
-  const status = isObj(pl.status) ? pl.status : {};
   return eventOf(
     {
       insertId: e.insertId ?? e.operation?.id,
@@ -167,11 +176,30 @@ function eventOfLogEntry(text: string, ctx: EntryContext): Record<string, any> |
       payload: pl,
       request: pl.request,
       response: pl.response,
-      code: Number(status.code ?? 0) || 0,
-      statusMessage: status.message,
+      code: codeOf(pl.status, cut),
+      statusMessage: isObj(pl.status) ? pl.status.message : undefined,
     },
     ctx,
   );
+}
+
+/**
+ * A broken LogEntry (or BigQuery row, its AuditLog at `payload`): its AuditLog's members before
+ * the break (methodName and resourceName name the write) read as a cut Event; without an
+ * AuditLog, an Event of unknown object.
+ */
+function recoverLogEntry(payload: string, of: (e: Record<string, any>, ctx: EntryContext, cut: boolean) => Record<string, any> | null) {
+  return (text: string, ctx: EntryContext): Record<string, any> | null => {
+    const { members, cut } = readAsFarAsItGoes(text);
+    const pl = members[payload];
+    if (!isObj(pl)) return recoverCutEvent('', ctx.fallbackUs);
+    // gcloud's sorted keys put resourceName after the request body: broken there, the object is
+    // the one authorised (authorizationInfo's resource, the same path, before the bodies)
+    const auth = Array.isArray(pl.authorizationInfo) ? pl.authorizationInfo[0] : undefined;
+    if (pl.resourceName === undefined && isObj(auth)) pl.resourceName = auth.resource;
+    const ev = of(members, ctx, cut[0] === payload);
+    return ev === null ? null : cutEvent(ev, ctx.fallbackUs);
+  };
 }
 
 function jsonColumn(v: unknown, ctx: EntryContext): unknown {
@@ -205,10 +233,14 @@ function eventOfBigQueryRow(text: string, ctx: EntryContext): Record<string, any
     throw new EntryError(`not a JSON row (${(err as Error).message.split('\n')[0]})`);
   }
   if (!isObj(r)) throw new EntryError('not a BigQuery row (a JSON object)');
+  return eventOfBigQueryObject(r, ctx, false);
+}
+
+/** A BigQuery row's members as an Event (`cut`: its protopayload_auditlog is broken, its status maybe lost); null for other services. */
+function eventOfBigQueryObject(r: Record<string, any>, ctx: EntryContext, cut: boolean): Record<string, any> | null {
   const pl = r.protopayload_auditlog;
   if (!isObj(pl) || (pl.serviceName !== undefined && pl.serviceName !== null && pl.serviceName !== 'k8s.io')) return null;
   if (isDataAccess(r.logName)) ctx.coverage.note(DATA_ACCESS);
-  const status = isObj(pl.status) ? pl.status : {};
   const request = jsonColumn(pl.requestJson, ctx);
   const response = jsonColumn(pl.responseJson, ctx);
   const ev = eventOf(
@@ -219,8 +251,8 @@ function eventOfBigQueryRow(text: string, ctx: EntryContext): Record<string, any
       payload: pl,
       request,
       response,
-      code: Number(status.code ?? 0) || 0,
-      statusMessage: status.message,
+      code: codeOf(pl.status, cut),
+      statusMessage: isObj(pl.status) ? pl.status.message : undefined,
     },
     ctx,
   );
@@ -251,8 +283,13 @@ const GKE_CODES =
 const missing = (seen: FormatSeen): string[] => (seen.noted(DATA_ACCESS) ? [GKE_CODES] : [GKE_DATA_ACCESS, GKE_CODES]);
 const rawTime = (b: Buffer, s: number, e: number) => timeOf(b, s, e, 'timestamp', true);
 
-const LOG_ENTRIES: EntryOps = { read: eventOfLogEntry, rawTime, outside: logEntryOutside };
-const BIGQUERY_ROWS: EntryOps = { read: eventOfBigQueryRow, rawTime, outside: logEntryOutside };
+const LOG_ENTRIES: EntryOps = { read: eventOfLogEntry, recover: recoverLogEntry('protoPayload', eventOfLogEntryObject), rawTime, outside: logEntryOutside };
+const BIGQUERY_ROWS: EntryOps = {
+  read: eventOfBigQueryRow,
+  recover: recoverLogEntry('protopayload_auditlog', eventOfBigQueryObject),
+  rawTime,
+  outside: logEntryOutside,
+};
 
 export const gkeCloudLogging = auditExport({
   name: 'gke-cloud-logging',

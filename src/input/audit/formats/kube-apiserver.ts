@@ -3,7 +3,7 @@
 // read back to, and the entries OpenShift's exports hold as they are.
 
 import { EntryError, type EntryReader } from '../entry.js';
-import { eventOutside, hasTruncatedMark, markTruncated } from '../event.js';
+import { eventOutside, hasTruncatedMark, markTruncated, recoverCutEvent } from '../event.js';
 import { isObj } from '../../../core/guards.js';
 import { eventTimeOf } from '../keys.js';
 import { auditExport, memberString, type EntryOps } from './format.js';
@@ -27,6 +27,7 @@ const readEvent: EntryReader = (text, ctx) => {
 /** An Event as kube-apiserver wrote it. */
 export const EVENT_ENTRIES: EntryOps = {
   read: readEvent,
+  recover: (text, ctx) => recoverCutEvent(text, ctx.fallbackUs),
   rawTime: (b, s, e) => eventTimeOf(b, s, e, false),
   outside: (b, s, e, f) => eventOutside(b, s, e, f),
 };
