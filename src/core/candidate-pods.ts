@@ -37,16 +37,19 @@ export interface CandidatePods {
  * index), a pod whose reference carries the uid under another kind or name is not listed at all.
  */
 export function candidatesOf(pods: CandidatePods, ns: string, uid: string, selector: Selector, owner?: PodOwnerKey): Pod[] {
-  let a = pods.matching(ns, selector);
-  if (owner && a.some((p) => refersToOtherKindOrName(p, owner))) a = a.filter((p) => !refersToOtherKindOrName(p, owner));
+  const a = pods.matching(ns, selector);
   const b = pods.controlledBy(ns, uid, owner);
-  if (b.length === 0) return [...a];
-  if (a.length === 0) return [...b];
-  // Both lists are in cache order: merge them, keeping one copy of a pod in both.
+  // Both lists are in cache order: merge them, keeping one copy of a pod in both. A matching pod
+  // whose reference carries the uid under another kind or name is skipped: the 1.34+ index files
+  // it elsewhere, so the sync never lists it.
   const out: Pod[] = [];
   let i = 0;
   let j = 0;
   while (i < a.length || j < b.length) {
+    if (i < a.length && owner && refersToOtherKindOrName(a[i], owner)) {
+      i++;
+      continue;
+    }
     const order = j >= b.length ? -1 : i >= a.length ? 1 : a[i] === b[j] ? 0 : pods.compare(a[i], b[j]);
     if (order < 0) out.push(a[i++]);
     else {

@@ -29,10 +29,14 @@ interface Overlaps {
 /** The advisories of a snapshot's controllers: the overlap table is built once per namespace. */
 export class Advisories {
   private readonly controllerUids = new Set<string>();
+  private readonly controllersByNamespace = new Map<string, Controller[]>();
   private readonly overlapsByNamespace = new Map<string, Overlaps>();
 
   constructor(private readonly input: AdvisoryInput) {
-    for (const c of input.controllers) this.controllerUids.add(c.metadata.uid);
+    for (const c of input.controllers) {
+      this.controllerUids.add(c.metadata.uid);
+      push(this.controllersByNamespace, namespaceOf(c), c);
+    }
   }
 
   /** TemplateLabelsDoNotMatchSelector, OverlappingSelectors, ContestedAdoption, OwnerNotFound: in that order. */
@@ -94,21 +98,30 @@ export class Advisories {
     return { withOthers: found ?? new Map(), byPod: table.byPod };
   }
 
+  /**
+   * Each controller's selector is looked up once in the namespace's label index; a pod is shared
+   * when a second controller's lookup finds it again and it is active and labelled. The table
+   * lists controllers and their shared pods in the order the lookups first met each pod.
+   */
   private overlapTable(ns: string): Overlaps {
     const table: Overlaps = { byController: new Map(), byPod: new Map() };
-    const byPod = new Map<Pod, Controller[]>();
-    for (const other of this.input.controllers) {
-      if (namespaceOf(other) !== ns) continue;
+    const firstMatch = new Map<Pod, Controller>();
+    for (const other of this.controllersByNamespace.get(ns) ?? []) {
       const s = this.input.selectorOf(other);
       if (!s.ok || s.selector.nothing || s.selector.everything) continue;
       for (const p of this.input.pods.matching(ns, s.selector)) {
-        if (!isPodActive(p) || !p.metadata.labels || Object.keys(p.metadata.labels).length === 0) continue;
-        push(byPod, p, other);
+        const first = firstMatch.get(p);
+        if (first === undefined) firstMatch.set(p, other);
+        else if (isPodActive(p) && hasLabels(p)) {
+          const shared = table.byPod.get(p);
+          if (shared) shared.push(other);
+          else table.byPod.set(p, [first, other]);
+        }
       }
     }
-    for (const [pod, ctrls] of byPod) {
-      if (ctrls.length < 2) continue;
-      table.byPod.set(pod, ctrls);
+    for (const pod of firstMatch.keys()) {
+      const ctrls = table.byPod.get(pod);
+      if (!ctrls) continue;
       for (const a of ctrls) {
         let m = table.byController.get(a);
         if (!m) table.byController.set(a, (m = new Map()));
@@ -128,6 +141,7 @@ export class Advisories {
  * each plan shows the adoption it would attempt, and the summary counts the pod once.
  */
 function contestedAdoptions(c: Controller, claims: readonly ClaimDecision[], byPod: Map<Pod, Controller[]>): PlanWarning[] {
+  if (byPod.size === 0) return []; // no pod of the namespace is shared
   const byRival = new Map<Controller, string[]>();
   for (const d of claims) {
     if (d.decision !== 'adopt') continue;
@@ -181,6 +195,11 @@ export function manageWarnings(c: Controller, claimed: number, burstReplicas: nu
 /** The warnings that hold whatever the claims came to: all but manageReplicas' own. */
 export function advisoriesOf(warnings: readonly PlanWarning[]): PlanWarning[] {
   return warnings.filter((w) => !MANAGE_WARNINGS.has(w.code));
+}
+
+function hasLabels(p: Pod): boolean {
+  for (const _ in p.metadata.labels) return true;
+  return false;
 }
 
 function push<K, V>(m: Map<K, V[]>, k: K, v: V): void {

@@ -140,11 +140,13 @@ export class ClusterPlanner {
 
     const candidates = this.candidates(c, selector);
     const claims: ClaimDecision[] = [];
+    const claimed: Pod[] = [];
     for (const p of candidates) {
       const d = claimPod(c, selector, p, this.sentences);
-      if (d) claims.push(d);
+      if (!d) continue;
+      claims.push(d);
+      if (d.claimed) claimed.push(p);
     }
-    const claimed = claims.filter((d) => d.claimed).map((d) => d.pod);
     const terminating =
       bh.gates.DeploymentReplicaSetTerminatingReplicas && bh.statusTerminatingReplicas[c.kind] ? this.countTerminating(c, selector, candidates) : null;
 

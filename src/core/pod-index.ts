@@ -11,45 +11,52 @@ import type { Pod } from './types.js';
 const SCAN_BELOW = 64; // below this many pods a namespace is scanned rather than indexed
 
 class LabelPostings {
-  private readonly byPair = new Map<string, Pod[]>();
-  private readonly byKey = new Map<string, Pod[]>();
-  private readonly positions = new Map<Pod, number>();
+  /** Per label key: the pods carrying it, and those pods by the key's value; each list in cache order. */
+  private readonly byKey = new Map<string, { all: Pod[]; byValue: Map<string, Pod[]> }>();
 
   constructor(pods: readonly Pod[]) {
-    let i = 0;
     for (const p of pods) {
-      this.positions.set(p, i++);
       const labels = p.metadata.labels;
       if (!labels) continue;
       for (const k in labels) {
-        push(this.byPair, k + '\u0000' + labels[k], p);
-        push(this.byKey, k, p);
+        let postings = this.byKey.get(k);
+        if (!postings) this.byKey.set(k, (postings = { all: [], byValue: new Map() }));
+        postings.all.push(p);
+        push(postings.byValue, labels[k], p);
       }
     }
   }
   /** Pods carrying key with one of the values (or the key at all when values is null). */
   lookup(key: string, values: readonly string[] | null): readonly Pod[] {
-    if (values === null) return this.byKey.get(key) ?? [];
-    if (values.length === 1) return this.byPair.get(key + '\u0000' + values[0]) ?? [];
+    const postings = this.byKey.get(key);
+    if (!postings) return [];
+    if (values === null) return postings.all;
+    if (values.length === 1) return postings.byValue.get(values[0]) ?? [];
     const out: Pod[] = [];
-    for (const v of values) out.push(...(this.byPair.get(key + '\u0000' + v) ?? []));
+    for (const v of values) out.push(...(postings.byValue.get(v) ?? []));
     return out; // a pod has one value per key, so the union has no duplicates
   }
   size(key: string, values: readonly string[] | null): number {
-    if (values === null) return this.byKey.get(key)?.length ?? 0;
+    const postings = this.byKey.get(key);
+    if (!postings) return 0;
+    if (values === null) return postings.all.length;
     let n = 0;
-    for (const v of values) n += this.byPair.get(key + '\u0000' + v)?.length ?? 0;
+    for (const v of values) n += postings.byValue.get(v)?.length ?? 0;
     return n;
   }
 }
 
 export class PodIndex implements CandidatePods {
   private readonly byNamespace = new Map<string, Pod[]>();
-  private readonly orphansByNamespace = new Map<string, Pod[]>();
-  /** Keyed by `namespace/uid`: a namespace name holds no `/`, and upstream lists one namespace. */
-  private readonly byController = new Map<string, Pod[]>();
+  /** By namespace, then by the uid of the pod's controller reference: upstream lists one namespace. */
+  private readonly byController = new Map<string, Map<string, Pod[]>>();
   private readonly postings = new Map<string, LabelPostings>();
-  private readonly orphanPostings = new Map<string, LabelPostings>();
+  /**
+   * The pods each selector matched, per namespace. The index never changes after it is built, so
+   * a selector asked again (a controller's candidates, its overlaps, its siblings' colocation) gets
+   * the same pods without a second lookup.
+   */
+  private readonly matched = new Map<string, Map<Selector, readonly Pod[]>>();
 
   private readonly positions = new Map<Pod, number>();
 
@@ -60,21 +67,15 @@ export class PodIndex implements CandidatePods {
       const ns = namespaceOf(p);
       push(this.byNamespace, ns, p);
       const ref = controllerRef(p);
-      if (ref) push(this.byController, `${ns}/${ref.uid}`, p);
-      else push(this.orphansByNamespace, ns, p);
+      if (!ref) continue;
+      let byUid = this.byController.get(ns);
+      if (!byUid) this.byController.set(ns, (byUid = new Map()));
+      push(byUid, ref.uid, p);
     }
-  }
-
-  namespaces(): string[] {
-    return [...this.byNamespace.keys()];
   }
 
   inNamespace(ns: string): readonly Pod[] {
     return this.byNamespace.get(ns) ?? [];
-  }
-
-  orphans(ns: string): readonly Pod[] {
-    return this.orphansByNamespace.get(ns) ?? [];
   }
 
   /**
@@ -83,22 +84,30 @@ export class PodIndex implements CandidatePods {
    * from 1.34, keyed by namespace, kind, name and uid).
    */
   controlledBy(ns: string, uid: string, owner?: { kind: string; name: string }): readonly Pod[] {
-    const pods = this.byController.get(`${ns}/${uid}`) ?? [];
+    const pods = this.byController.get(ns)?.get(uid) ?? [];
     if (!owner || !pods.some((p) => namesOther(p, owner))) return pods;
     return pods.filter((p) => !namesOther(p, owner));
   }
 
   /** Pods of a namespace matching a selector, in cache order. */
-  matching(ns: string, selector: Selector, orphansOnly = false): Pod[] {
+  matching(ns: string, selector: Selector): readonly Pod[] {
+    let bySelector = this.matched.get(ns);
+    if (!bySelector) this.matched.set(ns, (bySelector = new Map()));
+    let pods = bySelector.get(selector);
+    if (!pods) bySelector.set(selector, (pods = this.select(ns, selector)));
+    return pods;
+  }
+
+  /** The namespace's pods the selector matches: scanned in a small namespace, else looked up by its most selective term. */
+  private select(ns: string, selector: Selector): Pod[] {
     if (selector.nothing) return [];
-    const all = orphansOnly ? this.orphans(ns) : this.inNamespace(ns);
+    const all = this.inNamespace(ns);
     const terms = indexableTerms(selector);
     if (terms.length === 0 || all.length < SCAN_BELOW) return all.filter((p) => selector.matches(p.metadata.labels));
-    const cache = orphansOnly ? this.orphanPostings : this.postings;
-    let idx = cache.get(ns);
+    let idx = this.postings.get(ns);
     if (!idx) {
       idx = new LabelPostings(all);
-      cache.set(ns, idx);
+      this.postings.set(ns, idx);
     }
     let best = terms[0];
     let bestSize = idx.size(best.key, best.values);

@@ -51,9 +51,10 @@ export function podReadyTime(pod: Pod): number | null {
  * minReadySeconds is at or before now (`inclusive`, v1.34+) / strictly before now (older).
  */
 export function isPodAvailable(pod: Pod, minReadySeconds: number, nowMs: number, inclusive: boolean): boolean {
-  if (!isPodReady(pod)) return false;
+  const ready = readyCondition(pod);
+  if (ready?.status !== 'True') return false; // IsPodReady
   if (minReadySeconds === 0) return true;
-  const t = parseTime(readyCondition(pod)?.lastTransitionTime);
+  const t = parseTime(ready.lastTransitionTime);
   if (t === null) return false;
   const availableAt = t + minReadySeconds * 1000;
   return inclusive ? availableAt <= nowMs : availableAt < nowMs;

@@ -247,6 +247,7 @@ const NOTHING: Selector = {
 
 function sortRequirements(reqs: Requirement[]): Requirement[] {
   // upstream's internalSelector keeps requirements sorted by key (stable for equal keys)
+  if (reqs.every((r, i) => i === 0 || reqs[i - 1].key <= r.key)) return reqs;
   return reqs
     .map((r, i) => [r, i] as const)
     .sort((a, b) => (a[0].key < b[0].key ? -1 : a[0].key > b[0].key ? 1 : a[1] - b[1]))
