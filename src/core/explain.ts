@@ -6,11 +6,11 @@ import type { ExplainModel, ExplainPodRow, PodOutcome } from './explain-types.js
 import type { PlanController, PodDecision, WhatIf } from './plan-types.js';
 import type { ClusterPlanner } from './plan.js';
 import { controllerRef, POD_DELETION_COST_ANNOTATION, parseDeletionCost } from './pod.js';
-import { rankFacts } from './rank.js';
+import { rankFacts, type RankFacts } from './rank.js';
 import { currentStatus } from './status.js';
 import type { SyncDecision } from './sync-decision.js';
 import { formatTime } from './time.js';
-import type { Controller } from './types.js';
+import type { Controller, Pod } from './types.js';
 
 /** One word for what the sync does to a pod: deleting wins over keeping (and follows an adoption). */
 export function podOutcome(decision: PodDecision, deleted: boolean): PodOutcome {
@@ -34,8 +34,10 @@ export function buildExplainModel(
   const nowMs = detail.now;
   const perNode = detail.perNode.size ? detail.perNode : planner.relatedPodsPerNode(c);
   const deleteIndex = new Map(entry.delete.map((d, i) => [d.uid, i]));
+  // the facts the deletion ranking computed for the claimed pods (same pods, counts and now); the others' here
+  const ranked = new Map<Pod, RankFacts>((detail.deletion?.ordered ?? []).map((f) => [f.pod, f]));
   const rows: ExplainPodRow[] = detail.claims.map((d, i) => {
-    const f = rankFacts(d.pod, i, perNode.get(d.pod.spec?.nodeName ?? '') ?? 0, nowMs);
+    const f = ranked.get(d.pod) ?? rankFacts(d.pod, i, perNode.get(d.pod.spec?.nodeName ?? '') ?? 0, nowMs);
     const raw = d.pod.metadata.annotations?.[POD_DELETION_COST_ANNOTATION] ?? null;
     return {
       name: d.pod.metadata.name,

@@ -35,20 +35,21 @@ function decisionOf(r: PodRow): string {
   return r.deleteIndex != null ? 'delete' : r.decision;
 }
 
+/** The cells of a row; the texts read from the pod are sanitized, the words and numbers formatted here need not be. */
 function podCells(r: PodRow): string[] {
   const full = r.phase !== undefined;
   return [
-    r.name,
+    sanitize(r.name),
     decisionOf(r),
     r.reason,
-    full ? (r.node ?? '<none>') : '',
-    full ? r.phase || '-' : '',
+    full ? (r.node == null ? '<none>' : sanitize(r.node)) : '',
+    full ? (r.phase ? sanitize(r.phase) : '-') : '',
     full ? (r.ready ? (r.readySeconds != null ? `yes ${humanDuration(r.readySeconds)}` : 'yes') : 'no') : '',
     full ? (r.sidecarRestarts ? `${r.restarts}+${r.sidecarRestarts}` : String(r.restarts ?? 0)) : '',
     full ? humanDuration(r.ageSeconds ?? null) : '',
     full ? formatDeletionCost({ deletionCost: r.deletionCost ?? 0, deletionCostAnnotation: r.deletionCostAnnotation ?? null }) : '',
     r.deleteIndex != null ? `#${r.deleteIndex + 1}` : '',
-  ].map((t) => sanitize(String(t)));
+  ];
 }
 
 interface PodTable {
@@ -79,13 +80,24 @@ export function podTable(source: ExplainModel | PlanController, width: number): 
 
 function fitPodTable(rows: PodRow[], width: number): PodTable {
   const gap = podGap(width);
-  const cells = rows.map(podCells);
-  const full = rows.some((r) => r.phase !== undefined);
+  // one pass over the rows: each column's widest cell, and whether every cell says nothing
+  const natural = POD_HEADERS.map((header) => len(header));
+  const empty = POD_HEADERS.map(() => true);
+  let full = false;
+  for (const r of rows) {
+    if (r.phase !== undefined) full = true;
+    const cells = podCells(r);
+    for (let i = 0; i < cells.length; i++) {
+      const n = len(cells[i]);
+      if (n > natural[i]) natural[i] = n;
+      if (empty[i] && !EMPTY[POD_HEADERS[i]]?.(cells[i])) empty[i] = false;
+    }
+  }
   const columns: ColumnSpec[] = POD_HEADERS.map((header, i) => ({
     id: header,
-    natural: Math.max(len(header), ...cells.map((r) => len(r[i]))),
+    natural: natural[i],
     narrow: NARROW[header] === undefined ? undefined : Math.max(NARROW[header], len(header)),
-    empty: EMPTY[header] ? cells.every((r) => EMPTY[header](r[i])) : undefined,
+    empty: EMPTY[header] ? empty[i] : undefined,
     cut: CUT_FLOOR[header],
   })).filter((c) => full || !['NODE', 'PHASE', 'READY', 'RST', 'AGE', 'COST'].includes(c.id));
   const fit = fitTable(columns, POD_ORDER, width, { gap, fixed: 2 });

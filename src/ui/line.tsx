@@ -19,10 +19,18 @@ export const ColorContext = createContext<boolean>(true);
 
 const ELLIPSIS = '…';
 
-/** Visible length in code points. */
+/** Visible length in code points: the UTF-16 length less one per surrogate pair (a lone surrogate counts as one, as `for…of` does). */
 export function len(text: string): number {
-  let n = 0;
-  for (const _ of text) n++;
+  let n = text.length;
+  for (let i = 0; i < text.length - 1; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0xd800 || c > 0xdbff) continue;
+    const d = text.charCodeAt(i + 1);
+    if (d >= 0xdc00 && d <= 0xdfff) {
+      n--;
+      i++;
+    }
+  }
   return n;
 }
 
