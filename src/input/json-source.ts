@@ -51,7 +51,6 @@ const RBRACKET = 0x5d;
 /** Documents up to this size are parsed whole: one JSON.parse, then their objects are ingested. */
 const WHOLE_DOCUMENT_MAX_BYTES = 4 * 1024 * 1024;
 
-
 /** V8's JSON.parse message: the reason, and the position in the text parsed when it gives one. */
 const V8_POSITION = / in JSON at position (\d+)(?: \(line \d+ column \d+\))?$/;
 /** The excerpt V8 quotes after an unexpected token: `Unexpected token 'x', "…" is not valid JSON`. */
