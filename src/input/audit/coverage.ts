@@ -41,6 +41,9 @@ interface Seen {
 /** Facts a caller tells apart (the words are the format's own). */
 export const FACTS = { gkeDataAccess: GKE_DATA_ACCESS } as const;
 
+/** The broken entries of a file named one by one in the notices; the rest are counted in one line. */
+const BROKEN_NAMED = 10;
+
 export class AuditCoverage {
   readonly files: AuditFileReport[] = [];
   /** Entries read without their bodies because they were cut (after duplicates are dropped). */
@@ -54,6 +57,8 @@ export class AuditCoverage {
   readonly cutOff: string[] = [];
   /** Other lines worth a warning: files out of time order, other logs left out, empty files. */
   readonly notices: string[] = [];
+  /** Per file, its entries broken in the middle and read as far as they go. */
+  private readonly broken = new Map<string, number>();
   /** @internal */
   readonly seen: Seen = { files: new Map(), noted: new Set(), capped: new Set(), writesWithout: new Map(), writesWith: new Map() };
 
@@ -136,5 +141,19 @@ export class AuditCoverage {
   noteWrite(format: AuditFormat, withBodies: boolean): void {
     const m = withBodies ? this.seen.writesWith : this.seen.writesWithout;
     m.set(format, (m.get(format) ?? 0) + 1);
+  }
+
+  /** One entry of `file` broken in the middle, read as far as it goes: named (the first BROKEN_NAMED of a file), else counted. */
+  brokenEntry(file: string, where: string, why: string): void {
+    const n = (this.broken.get(file) ?? 0) + 1;
+    this.broken.set(file, n);
+    if (n <= BROKEN_NAMED) this.notices.push(`${where}: ${why}: read as far as it goes, without its bodies`);
+  }
+
+  /** At the end of `file`: its broken entries not named one by one, in one line (notices stay few). */
+  brokenEntriesEnd(file: string): void {
+    const n = (this.broken.get(file) ?? 0) - BROKEN_NAMED;
+    this.broken.delete(file);
+    if (n > 0) this.notices.push(`${file}: ${n} more broken entr${n === 1 ? 'y' : 'ies'}, read as far as they go, without their bodies`);
   }
 }

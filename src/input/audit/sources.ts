@@ -97,9 +97,6 @@ const cutNotice = (file: string, at: string, entries: number) => `${file}: cut o
 
 // ---- sources ---------------------------------------------------------------------------------
 
-/** The broken entries of a file named one by one in the notices (the rest counted in one line: notices stay few). */
-const BROKEN_NAMED = 10;
-
 export abstract class Source {
   head: AuditLine | null = null;
   /** The head's merge key (µs); an entry without a time keeps the key before it. */
@@ -127,20 +124,6 @@ export abstract class Source {
 
   protected ctx(fallbackUs: number): EntryContext {
     return { coverage: this.rc.coverage, fallbackUs, truncated: false };
-  }
-
-  private broken = 0;
-
-  /** One entry broken in the middle of the file, read as far as it goes: named (the first BROKEN_NAMED of a file), else counted. */
-  protected brokenEntry(where: string, why: string): void {
-    if (++this.broken <= BROKEN_NAMED) this.rc.coverage.notices.push(`${where}: ${why}: read as far as it goes, without its bodies`);
-  }
-
-  /** At the end of the file: the broken entries not named one by one, in one line. */
-  protected brokenRest(): void {
-    const n = this.broken - BROKEN_NAMED;
-    if (n > 0) this.rc.coverage.notices.push(`${this.file}: ${n} more broken entr${n === 1 ? 'y' : 'ies'}, read as far as they go, without their bodies`);
-    this.broken = 0;
   }
 }
 
@@ -225,7 +208,7 @@ export class StreamSource extends Source {
         // one record broken in the middle of the log (a disk full, an export's glitch): counted,
         // named by its line, and read as an entry cut there, so that what it may have written is
         // unknown rather than unseen; the rest of the file is read
-        this.brokenEntry(`${this.file}:${line}`, `not a JSON audit event (${(err as Error).message.split('\n')[0]})`);
+        this.rc.coverage.brokenEntry(this.file, `${this.file}:${line}`, `not a JSON audit event (${(err as Error).message.split('\n')[0]})`);
         v = recoverCutEvent(text, this.lastKey);
         broken = true;
       }
@@ -298,7 +281,7 @@ export class StreamSource extends Source {
 
   /** At the end: what was cut short, and what was out of order. */
   private done(): void {
-    this.brokenRest();
+    this.rc.coverage.brokenEntriesEnd(this.file);
     const report = this.report;
     if (this.cut && report.cutOff === null) {
       report.cutOff = `line ${this.splitter.line}`;
@@ -533,11 +516,9 @@ export class SortedSource extends Source {
       } catch (e) {
         if (e instanceof FileError) throw located(file, line, off, e.message);
         if (!(e instanceof EntryError)) throw e;
-        // one entry broken in the middle of an export (an element cut or garbled): counted, named
-        // by its line or byte, and read as an entry cut there (what its export's wrapper still
-        // holds of its Event), so that what it may have written is unknown rather than unseen;
-        // the rest of the file is read
-        this.brokenEntry(whereOf({ file, line, offset: off }), e.message);
+        // an entry broken mid-export: named, and read as cut there (what its wrapper still holds),
+        // so that what it may have written is unknown rather than unseen; the rest is read
+        this.rc.coverage.brokenEntry(file, whereOf({ file, line, offset: off }), e.message);
         this.refusal ??= located(file, line, off, e.message);
         broken = true;
         ctx = this.ctx(ix.t[i]);
@@ -586,7 +567,7 @@ export class SortedSource extends Source {
     const rest = this.fileSize - this.done;
     if (rest > 0) this.rc.progress(rest);
     this.done = this.fileSize;
-    this.brokenRest();
+    this.rc.coverage.brokenEntriesEnd(this.file);
     if (this.report.ignored > 0) {
       const n = this.report.ignored;
       this.rc.coverage.notices.push(`${this.file}: ${n} entr${n === 1 ? 'y' : 'ies'} of other logs left out (not kube-apiserver audit events)`);
