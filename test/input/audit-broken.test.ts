@@ -13,7 +13,7 @@ import { readAsFarAsItGoes } from '../../src/input/audit/event.js';
 import { HISTORY_WRITES } from '../../src/input/audit/filter.js';
 import { buildHistory } from '../../src/services/history-service.js';
 import { skipAllIf, withoutShared } from '../skips.js';
-import { encoders, type Ev } from './audit-encoders.js';
+import { encoders, type Ev, podUpdateEvent } from './audit-encoders.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'rs-audit-broken-'));
 let seq = 0;
@@ -25,22 +25,7 @@ const file = (name: string, content: string | Buffer) => {
 };
 
 const t = (s: number) => `2026-01-01T00:00:${String(s).padStart(2, '0')}.000000Z`;
-const ev = (s: number, name: string): Ev => ({
-  kind: 'Event',
-  apiVersion: 'audit.k8s.io/v1',
-  level: 'RequestResponse',
-  auditID: `id-${name}`,
-  stage: 'ResponseComplete',
-  requestURI: `/api/v1/namespaces/ns/pods/${name}`,
-  verb: 'update',
-  user: { username: 'u' },
-  objectRef: { resource: 'pods', namespace: 'ns', name, apiVersion: 'v1' },
-  responseStatus: { metadata: {}, code: 200 },
-  requestObject: { kind: 'Pod', metadata: { name } },
-  responseObject: { kind: 'Pod', metadata: { name } },
-  requestReceivedTimestamp: t(s),
-  stageTimestamp: t(s),
-});
+const ev = (s: number, name: string): Ev => podUpdateEvent(t(s), name);
 const EVENTS = [ev(1, 'a'), ev(2, 'b'), ev(3, 'c')];
 
 async function read(path: string, opts: AuditReadOptions = {}) {

@@ -7,6 +7,25 @@ import { gzipSync } from 'node:zlib';
 
 export type Ev = Record<string, any>;
 
+/** A pod update written through to the end (ResponseComplete, with both bodies), at `at`. */
+export const podUpdateEvent = (at: string, name: string, extra: Ev = {}): Ev => ({
+  kind: 'Event',
+  apiVersion: 'audit.k8s.io/v1',
+  level: 'RequestResponse',
+  auditID: `id-${name}`,
+  stage: 'ResponseComplete',
+  requestURI: `/api/v1/namespaces/ns/pods/${name}`,
+  verb: 'update',
+  user: { username: 'u' },
+  objectRef: { resource: 'pods', namespace: 'ns', name, apiVersion: 'v1' },
+  responseStatus: { metadata: {}, code: 200 },
+  requestObject: { kind: 'Pod', metadata: { name } },
+  responseObject: { kind: 'Pod', metadata: { name } },
+  requestReceivedTimestamp: at,
+  stageTimestamp: at,
+  ...extra,
+});
+
 const GRPC_OF_HTTP: Record<number, number> = { 400: 3, 401: 16, 403: 7, 404: 5, 409: 10, 422: 3, 429: 8, 500: 13, 503: 14, 504: 4 };
 
 const sortKeys = (o: Ev): Ev =>

@@ -10,7 +10,7 @@ import { readAuditLogs, type AuditReadOptions } from '../../src/input/audit-log.
 import { AuditCoverage } from '../../src/input/audit/coverage.js';
 import { HISTORY_WRITES } from '../../src/input/audit/filter.js';
 import { whereOf, type AuditLine } from '../../src/input/audit/sources.js';
-import { encoders, type Ev } from './audit-encoders.js';
+import { encoders, type Ev, podUpdateEvent } from './audit-encoders.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'rs-audit-'));
 let seq = 0;
@@ -20,23 +20,7 @@ const file = (name: string, content: string | Buffer) => {
   writeFileSync(p, content);
   return p;
 };
-const ev = (at: string, name: string, extra: Ev = {}): Ev => ({
-  kind: 'Event',
-  apiVersion: 'audit.k8s.io/v1',
-  level: 'RequestResponse',
-  auditID: `id-${name}`,
-  stage: 'ResponseComplete',
-  requestURI: `/api/v1/namespaces/ns/pods/${name}`,
-  verb: 'update',
-  user: { username: 'u' },
-  objectRef: { resource: 'pods', namespace: 'ns', name, apiVersion: 'v1' },
-  responseStatus: { metadata: {}, code: 200 },
-  requestObject: { kind: 'Pod', metadata: { name } },
-  responseObject: { kind: 'Pod', metadata: { name } },
-  requestReceivedTimestamp: at,
-  stageTimestamp: at,
-  ...extra,
-});
+const ev = podUpdateEvent;
 const line = (at: string, name: string, extra: Ev = {}) => JSON.stringify(ev(at, name, extra));
 const t = (s: number) => `2026-01-01T00:00:${String(s).padStart(2, '0')}.000000Z`;
 
