@@ -6,7 +6,7 @@
 // the limit is passed. A regular file over the limit is refused from its size, before reading.
 // Binary data (NUL bytes, control characters, invalid UTF-8) is refused from the first chunk.
 
-import { constants as bufferConstants } from 'node:buffer';
+import { constants as bufferConstants, isUtf8 } from 'node:buffer';
 import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
 
 import { fileParseError, fileReadError, UserError } from '../errors.js';
@@ -82,6 +82,9 @@ function notText(label: string, offset: number): UserError {
   return fileParseError(label, `not a text file (binary data at byte ${offset}): expected YAML or JSON`);
 }
 
+/** A C0 control character that text does not hold: all but tab, line feed and carriage return. */
+const CONTROL = /[\x00-\x08\x0b\x0c\x0e-\x1f]/;
+
 /**
  * The offset of the first byte in `b` that text (YAML or JSON, UTF-8) cannot hold: NUL and the
  * other C0 control characters but tab, line feed and carriage return, or invalid UTF-8; -1 if
@@ -91,6 +94,9 @@ function notText(label: string, offset: number): UserError {
 export function firstBinaryByte(b: Uint8Array, final: boolean): number {
   const n = b.length;
   if (n >= 2 && ((b[0] === 0xff && b[1] === 0xfe) || (b[0] === 0xfe && b[1] === 0xff))) return -1;
+  // Text, the common case, is told by two native scans; the loop below, which finds where binary
+  // data starts, runs only when one of them fails (a sequence cut off by the end of `b` included).
+  if (isUtf8(b) && !CONTROL.test(Buffer.from(b.buffer, b.byteOffset, n).toString('latin1'))) return -1;
   let i = 0;
   while (i < n) {
     const c = b[i];

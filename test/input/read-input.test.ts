@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { UserError } from '../../src/errors.js';
@@ -102,6 +103,31 @@ describe('firstBinaryByte', () => {
   });
   it('leaves UTF-16 with a byte order mark to the decoder', () => {
     expect(firstBinaryByte(Buffer.from('\ufeffa: b', 'utf16le'), true)).toBe(-1);
+  });
+  it('agrees with a strict UTF-8 decoder: the bytes before the offset are text, and only text has none', () => {
+    const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+    const isText = (bytes: Uint8Array) => {
+      try {
+        return !/[\x00-\x08\x0b\x0c\x0e-\x1f]/.test(decoder.decode(bytes));
+      } catch {
+        return false;
+      }
+    };
+    // text with now and then a byte that may break it: a control character, a stray or cut sequence
+    const piece = fc.oneof(
+      { weight: 4, arbitrary: fc.string({ unit: 'binary', maxLength: 6 }).map((t) => Buffer.from(t, 'utf8')) },
+      { weight: 1, arbitrary: fc.uint8Array({ minLength: 1, maxLength: 3 }) },
+    );
+    const input = fc.array(piece, { maxLength: 12 }).map((parts) => Uint8Array.from(Buffer.concat(parts)));
+    fc.assert(
+      fc.property(input, (bytes) => {
+        fc.pre(!(bytes[0] === 0xff && bytes[1] === 0xfe) && !(bytes[0] === 0xfe && bytes[1] === 0xff));
+        const at = firstBinaryByte(bytes, true);
+        expect(at === -1).toBe(isText(bytes));
+        if (at >= 0) expect(isText(bytes.subarray(0, at))).toBe(true);
+      }),
+      { numRuns: 3000 },
+    );
   });
 });
 
