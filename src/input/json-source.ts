@@ -322,10 +322,11 @@ function* readDocument(input: JsonInput, start: number, sink: Sink, progress: Pr
   const c = b[start];
   if (c === LBRACE) {
     // A small document (an NDJSON line, one object) is parsed whole; a big one is read member by
-    // member, its `items` one by one.
+    // member, its `items` one by one. Its end is looked for no further than a small one's can be:
+    // a big one is scanned once, by the reading of its members.
     let end = -1;
     try {
-      end = skipValue(b, start, n);
+      end = skipValue(b, start, Math.min(n, start + WHOLE_DOCUMENT_MAX_BYTES));
     } catch (e) {
       if (!(e instanceof JsonScanError)) throw e; // else read member by member, which names the problem
     }
