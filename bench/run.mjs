@@ -14,6 +14,7 @@ import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, ren
 import { cpus, loadavg, totalmem, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { measurePhases } from './snapshot-phases.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const cache = join(root, '.bench-cache');
@@ -113,7 +114,7 @@ const bareParse = (file) =>
 /** The 10k whole-cluster `diff -o json` against a bare parse of the same file (docs/benchmarks.md). */
 const SNAP10K_GOAL = 1.5;
 
-function measureSnapshot(label, rs, perRs, runs, goalRatio) {
+function measureSnapshot(label, rs, perRs, runs, goalRatio, { phases = false } = {}) {
   const file = snapshot(rs, perRs);
   const mb = statSync(file).size / 1e6;
   log(`\n### ${label}: ${rs * perRs} pods / ${rs} ReplicaSets (${mb.toFixed(0)} MB JSON)`);
@@ -140,7 +141,23 @@ function measureSnapshot(label, rs, perRs, runs, goalRatio) {
   log(`| of which read + JSON.parse in-process | ${fmtMs(bareIn)} | |`);
   log(`| \`diff -f snap.json -A -o json\` end to end | ${fmtMs(median(diff))} | ${fmtMiB(rss)} |`);
   log(`| ratio diff / bare parse (goal ≤ ${goalRatio}x) | **${fmtX(ratio)}** | |`);
+  if (phases) logPhases(file);
   return { ratio, rssKiB: rss, diffMs: median(diff), bareMs: median(bare) };
+}
+
+/** The same work phase by phase in one process, cold (a `diff` process's) and warm (bench/snapshot-phases.mjs). */
+function logPhases(file) {
+  const p = measurePhases(file);
+  const f = (ms) => `${ms.toFixed(0)} ms`;
+  log('\nIn one process (`bench/snapshot-phases.mjs`): the first run is what a `diff` process pays, its code');
+  log('still cold; the warm column (median of the runs after the second) is the same work once V8 compiled it.');
+  log('');
+  log('| phase | first run | warm |');
+  log('|---|---|---|');
+  log(`| read the snapshot (\`-f\`) | ${f(p.diff.first.read)} | ${f(p.diff.warm.read)} |`);
+  log(`| plan every controller | ${f(p.diff.first.plan)} | ${f(p.diff.warm.plan)} |`);
+  log(`| render \`-o json\` | ${f(p.diff.first.json)} | ${f(p.diff.warm.json)} |`);
+  log(`| bare read + \`JSON.parse\` | ${f(p.bare.first.read)} | ${f(p.bare.warm.read)} |`);
 }
 
 /**
@@ -488,7 +505,7 @@ log(
 );
 if (want('startup')) m.startup = measureStartup();
 if (want('snapshot')) {
-  m.snap10k = measureSnapshot('Whole-cluster diff', 1000, 10, quick ? 1 : 5, SNAP10K_GOAL);
+  m.snap10k = measureSnapshot('Whole-cluster diff', 1000, 10, quick ? 1 : 5, SNAP10K_GOAL, { phases: true });
   if (!quick) m.snap150k = measureSnapshot('Scalability envelope', 15000, 10, 2, 2.5);
 }
 if (want('tables')) m.tables = measureTables(quick ? 1 : 3);

@@ -266,6 +266,8 @@ export function ingestValue(sink: Sink, v: unknown, origin: Origin, rel: Path, l
 // Progress
 
 const PROGRESS_INTERVAL_MS = 100;
+/** The clock is read once this many bytes were read since it was last read: not at every element. */
+const CLOCK_READ_BYTES = 64 * 1024;
 
 /**
  * Milliseconds on a monotonic clock. process.hrtime, not performance.now(): on Node.js 20 the
@@ -280,6 +282,8 @@ function monotonicMs(): number {
 export class Progress {
   private doneBefore = 0;
   private last = monotonicMs();
+  /** Where (bytes into all files) the clock was last read. */
+  private clockReadAt = 0;
 
   constructor(
     private readonly callback: (bytesDone: number, bytesTotal: number) => void,
@@ -288,6 +292,9 @@ export class Progress {
 
   /** Whether a report is due; if so, reports `offset` bytes into the current file. */
   due(offset: number): boolean {
+    const at = this.doneBefore + offset;
+    if (at >= this.clockReadAt && at - this.clockReadAt < CLOCK_READ_BYTES) return false;
+    this.clockReadAt = at;
     const now = monotonicMs();
     if (now - this.last < PROGRESS_INTERVAL_MS) return false;
     this.last = now;

@@ -1,6 +1,6 @@
-// Reading JSON snapshots without building the whole tree: a document up to 4 MiB is one
-// JSON.parse; a bigger one is split by json-scan.ts, one JSON.parse per element of its `items`,
-// each element checked, slimmed and dropped before the next.
+// Reading JSON snapshots without building the whole tree: a document is read member by member
+// (json-scan.ts finds where each ends); the elements of a list's `items` are parsed one by one,
+// each checked, slimmed and dropped before the next; any other object is one JSON.parse.
 //
 // A stream may hold several documents (NDJSON, or objects one after another, which kubectl's
 // decoder accepts too). kubectl prints `kind: List` *after* `items` (its keys are sorted), so the
@@ -48,15 +48,10 @@ const RBRACE = 0x7d;
 const LBRACKET = 0x5b;
 const RBRACKET = 0x5d;
 
-/** Documents up to this size are parsed whole: one JSON.parse, then their objects are ingested. */
-const WHOLE_DOCUMENT_MAX_BYTES = 4 * 1024 * 1024;
-
 /** V8's JSON.parse message: the reason, and the position in the text parsed when it gives one. */
 const V8_POSITION = / in JSON at position (\d+)(?: \(line \d+ column \d+\))?$/;
 /** The excerpt V8 quotes after an unexpected token: `Unexpected token 'x', "…" is not valid JSON`. */
 const V8_EXCERPT = /, .* is not valid JSON$/s;
-
-const FAILED = Symbol('unparsed');
 
 /** The bytes of one file, and how to turn parts of them into values or errors. */
 class JsonInput {
@@ -72,15 +67,6 @@ class JsonInput {
 
   text(start: number, end: number): string {
     return this.b.toString(this.ascii ? 'latin1' : 'utf8', start, end);
-  }
-
-  /** The value at [start, end), or FAILED. */
-  tryParse(start: number, end: number): unknown {
-    try {
-      return JSON.parse(this.text(start, end));
-    } catch {
-      return FAILED;
-    }
   }
 
   /** The value at [start, end); a syntax error names its line and column (V8's position, else the value's start). */
@@ -140,9 +126,9 @@ class JsonOrigin implements Origin {
     this.file = input.file;
   }
 
-  /** Moves to another value (the next element of a list), found by scanValue. */
-  moveTo(value: ScannedValue & { start: number }, item: number): void {
-    this._start = value.start;
+  /** Moves to another value (the next element of a list, or a whole object), as scanValue found it. */
+  moveTo(start: number, value: ScannedValue, item: number | undefined): void {
+    this._start = start;
     this._end = value.end;
     this.item = item;
     this.checked = false;
@@ -157,7 +143,7 @@ class JsonOrigin implements Origin {
     return lineColumnAt(this.input.b, locateJsonPath(this.input.b, this._start, rel)).line;
   }
 
-  /** Once per value (a list read whole holds several kept objects): no name twice in an object. */
+  /** Once per value (a list nested in a list holds several kept objects): no name twice in an object. */
   strict(): void {
     if (this.checked) return;
     this.checked = true;
@@ -209,7 +195,7 @@ function* readItems(input: JsonInput, i: number, known: ListContext | undefined 
       e = scanned.end;
       const value = input.parse(s, e);
       if (known !== null || !isMapping(value) || (value.kind !== undefined && value.kind !== null)) {
-        origin.moveTo({ start: s, ...scanned }, k);
+        origin.moveTo(s, scanned, k);
         try {
           ingestValue(stage, value, origin, [], known ?? undefined);
         } catch (err) {
@@ -245,13 +231,18 @@ function contextOf(kind: unknown, apiVersion: unknown): ListContext | undefined 
   return itemsContext(kind, typeof apiVersion === 'string' && apiVersion !== '' ? apiVersion : undefined);
 }
 
-/** A document that is an object: a list whose items are read one by one, or a single object. */
+/**
+ * A document that is an object, read member by member: a list whose items are read one by one,
+ * or a single object, parsed whole once its end is found. Each member is found by scanValue, so
+ * the names of a single object are checked by the same pass.
+ */
 function* readObjectDocument(input: JsonInput, start: number, sink: Sink, progress: Progress | undefined): Generator<void, number, void> {
   const { b } = input;
   const n = b.length;
   const members: Member[] = [];
   const names = new Set<string>();
   let items: ItemsRead | undefined;
+  let namesMayRepeat = false;
   let end: number;
   let i = skipWhitespace(b, start + 1, n);
   if (b[i] === RBRACE) {
@@ -275,9 +266,10 @@ function* readObjectDocument(input: JsonInput, start: number, sink: Sink, progre
         items = yield* readItems(input, i, known, progress);
         i = items.end;
       } else {
-        const valueEnd = skipValue(b, i, n);
-        members.push({ key, start: i, end: valueEnd });
-        i = valueEnd;
+        const value = scanValue(b, i, n);
+        if (value.namesMayRepeat) namesMayRepeat = true;
+        members.push({ key, start: i, end: value.end });
+        i = value.end;
       }
       i = skipWhitespace(b, i, n);
       if (b[i] === COMMA) {
@@ -291,25 +283,38 @@ function* readObjectDocument(input: JsonInput, start: number, sink: Sink, progre
     }
   }
 
-  const origin = new JsonOrigin(input, start, end);
-  const header: Record<string, unknown> = {};
-  for (const m of members) header[m.key] = input.parse(m.start, m.end); // names are unique (checked above)
-  const kind = header.kind;
-  const apiVersion = header.apiVersion;
-  if (items && typeof kind === 'string' && kind.endsWith('List') && (apiVersion == null || typeof apiVersion === 'string')) {
-    const context = contextOf(kind, apiVersion);
-    // (A `kind` repeated after `items` could contradict the one the items were read with.)
-    if (items.known === null || sameContext(items.known, context)) {
-      items.late.context = context ?? undefined;
-      items.stage.commit(sink);
-      if (items.error !== undefined) throw items.error;
-      return end;
+  if (items) {
+    const header: Record<string, unknown> = {};
+    for (const m of members) header[m.key] = input.parse(m.start, m.end); // names are unique (checked above)
+    const kind = header.kind;
+    const apiVersion = header.apiVersion;
+    if (typeof kind === 'string' && kind.endsWith('List') && (apiVersion == null || typeof apiVersion === 'string')) {
+      const context = contextOf(kind, apiVersion);
+      // (A `kind` repeated after `items` could contradict the one the items were read with.)
+      if (items.known === null || sameContext(items.known, context)) {
+        if (namesMayRepeat) checkMembers(input, members);
+        items.late.context = context ?? undefined;
+        items.stage.commit(sink);
+        if (items.error !== undefined) throw items.error;
+        return end;
+      }
     }
+    // Not a list after all: one object, read whole (an error is coming, or `items` is its own field).
+    items.stage.clear();
+    namesMayRepeat = true; // its items were checked one by one, not as part of it
   }
-  // Not a list after all: one object, read whole (it is small, or an error is coming).
-  items?.stage.clear();
+  const origin = new JsonOrigin(input, start, end);
+  origin.moveTo(start, { end, namesMayRepeat }, undefined);
   ingestValue(sink, input.parse(start, end), origin, [], undefined);
   return end;
+}
+
+/** A list's other members (its metadata), held to strict decoding as its items are. */
+function checkMembers(input: JsonInput, members: readonly Member[]): void {
+  for (const m of members) {
+    const dup = findDuplicateKey(input.b, m.start, m.end);
+    if (dup !== undefined) throw duplicateFieldError(input.file, lineColumnAt(input.b, dup.offset).line, [m.key, ...dup.path]);
+  }
 }
 
 function sameContext(a: ListContext | undefined | null, b: ListContext | undefined | null): boolean {
@@ -320,26 +325,7 @@ function* readDocument(input: JsonInput, start: number, sink: Sink, progress: Pr
   const { b } = input;
   const n = b.length;
   const c = b[start];
-  if (c === LBRACE) {
-    // A small document (an NDJSON line, one object) is parsed whole; a big one is read member by
-    // member, its `items` one by one. Its end is looked for no further than a small one's can be:
-    // a big one is scanned once, by the reading of its members.
-    let end = -1;
-    try {
-      end = skipValue(b, start, Math.min(n, start + WHOLE_DOCUMENT_MAX_BYTES));
-    } catch (e) {
-      if (!(e instanceof JsonScanError)) throw e; // else read member by member, which names the problem
-    }
-    if (end > 0 && end - start <= WHOLE_DOCUMENT_MAX_BYTES) {
-      const value = input.tryParse(start, end);
-      if (value !== FAILED) {
-        ingestValue(sink, value, new JsonOrigin(input, start, end), [], undefined);
-        return end;
-      }
-      // a syntax error: read member by member, so that the message names the element it is in
-    }
-    return yield* readObjectDocument(input, start, sink, progress);
-  }
+  if (c === LBRACE) return yield* readObjectDocument(input, start, sink, progress);
   const end = skipValue(b, start, n);
   const origin = new JsonOrigin(input, start, end);
   if (c === LBRACKET) fail(origin, [], '', 'expected a mapping (an object), got a list');

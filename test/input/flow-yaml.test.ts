@@ -130,9 +130,14 @@ describe('duplicate fields (strict decoding)', () => {
       'error parsing d.json: strict decoding error: duplicate field "items[1].spec.replicas" (line 3)',
     ],
     [
-      'JSON, a list on one line (read whole)',
+      'JSON, a list on one line',
       `{"apiVersion": "v1", "kind": "List", "items": [${rs('"replicas": 2')}, ${rs(twice)}]}`,
       'error parsing d.json: strict decoding error: duplicate field "items[1].spec.replicas" (line 1)',
+    ],
+    [
+      "JSON, a list's own metadata",
+      `{"apiVersion": "v1", "kind": "List", "items": [${rs('"replicas": 2')}],\n"metadata": {"resourceVersion": "", "resourceVersion": "7"}}`,
+      'error parsing d.json: strict decoding error: duplicate field "metadata.resourceVersion" (line 2)',
     ],
     [
       'JSON, top level of a list document',
@@ -165,8 +170,7 @@ describe('duplicate fields (strict decoding)', () => {
     expect(() => parseSnapshotText(text, 'd.json')).toThrow(UserError);
   });
 
-  // Over the 4 MiB below which a document is parsed whole: each element is split off and checked
-  // by the same scan.
+  // A list of several MiB: each element is split off and checked by the same scan.
   const padded = (spec: string, i: number) =>
     `{"apiVersion": "apps/v1", "kind": "ReplicaSet", "metadata": {"name": "web-${i}", "namespace": "shop", "uid": "u${i}",\n "annotations": {"pad": "${'x'.repeat(100_000)}"}}, "spec": {${spec}}}`;
   const bigList = (special: string) =>

@@ -492,7 +492,7 @@ describe('progress', () => {
       return [Math.floor(clock / 1000), (clock % 1000) * 1e6];
     });
     try {
-      // over the 4 MiB below which a document is parsed whole: read item by item
+      // 5 MB read item by item, the clock read at every item (each is over 64 KiB)
       const items = Array.from({ length: 50 }, (_, i) =>
         pod(`p-${i}`, { metadata: { name: `p-${i}`, namespace: 'default', uid: `uid-${i}`, annotations: { padding: 'x'.repeat(100_000) } } }),
       );
