@@ -46,7 +46,7 @@ async function main() {
 
   // one ReplicaSet owning all 10k pods, its detail view open
   const one = syntheticSnapshot(1, 10_000, 1);
-  let t = performance.now();
+  const t = performance.now();
   const big = frameOf(one);
   const planOne = performance.now() - t;
   await timeIt(() => r.stdin.write('\x1b'));
