@@ -58,12 +58,15 @@ export class PodIndex implements CandidatePods {
    */
   private readonly matched = new Map<string, Map<Selector, readonly Pod[]>>();
 
-  private readonly positions = new Map<Pod, number>();
+  /** Each pod's place in cache order: made on the first comparison (most syncs need none). */
+  private positions: Map<Pod, number> | undefined;
+
+  /** The pods in cache order, as they were when the index was built. */
+  private readonly pods: readonly Pod[];
 
   constructor(pods: readonly Pod[]) {
-    let i = 0;
+    this.pods = pods.slice();
     for (const p of pods) {
-      this.positions.set(p, i++);
       const ns = namespaceOf(p);
       push(this.byNamespace, ns, p);
       const ref = controllerRef(p);
@@ -124,6 +127,10 @@ export class PodIndex implements CandidatePods {
 
   /** Where the pod stands in cache (listing) order. */
   position(p: Pod): number {
+    if (!this.positions) {
+      this.positions = new Map();
+      for (let i = 0; i < this.pods.length; i++) this.positions.set(this.pods[i], i);
+    }
     return this.positions.get(p) ?? 0;
   }
 
