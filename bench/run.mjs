@@ -155,6 +155,7 @@ function logPhases(file) {
   log('| phase | first run | warm |');
   log('|---|---|---|');
   log(`| read the snapshot (\`-f\`) | ${f(p.diff.first.read)} | ${f(p.diff.warm.read)} |`);
+  log(`| the newest timestamp (the hint a \`diff\` without --now gives) | ${f(p.diff.first.hint)} | ${f(p.diff.warm.hint)} |`);
   log(`| plan every controller | ${f(p.diff.first.plan)} | ${f(p.diff.warm.plan)} |`);
   log(`| render \`-o json\` | ${f(p.diff.first.json)} | ${f(p.diff.warm.json)} |`);
   log(`| bare read + \`JSON.parse\` | ${f(p.bare.first.read)} | ${f(p.bare.warm.read)} |`);

@@ -149,22 +149,29 @@ const TIME_KEYS = new Set([
 
 /** The newest timestamp anywhere in the snapshot's objects (epoch ms), or null when none has one. */
 export function newestTimestamp(snapshot: Snapshot): number | null {
-  let newest: number | null = null;
+  let newest = -Infinity;
+  // for…in, not Object.entries: the walk visits every value of every object, and must not
+  // allocate for each (a snapshot's JSON objects have no inherited enumerable names)
   const visit = (value: unknown, key: string | null): void => {
-    if (value instanceof Date) {
-      if (key !== null && TIME_KEYS.has(key) && !Number.isNaN(value.getTime())) newest = Math.max(newest ?? -Infinity, value.getTime());
-    } else if (typeof value === 'string') {
-      const ms = key !== null && TIME_KEYS.has(key) ? parseTime(value) : null;
-      if (ms !== null) newest = Math.max(newest ?? -Infinity, ms);
+    if (typeof value === 'string') {
+      if (key === null || !TIME_KEYS.has(key)) return;
+      const ms = parseTime(value);
+      if (ms !== null && ms > newest) newest = ms;
+    } else if (typeof value !== 'object' || value === null) {
+      return;
     } else if (Array.isArray(value)) {
-      for (const v of value) visit(v, key);
-    } else if (value !== null && typeof value === 'object') {
-      for (const [k, v] of Object.entries(value)) visit(v, k);
+      for (let i = 0; i < value.length; i++) visit(value[i], key);
+    } else if (value instanceof Date) {
+      const ms = value.getTime();
+      if (key !== null && TIME_KEYS.has(key) && ms > newest) newest = ms;
+    } else {
+      const o = value as Record<string, unknown>;
+      for (const k in o) visit(o[k], k);
     }
   };
   for (const p of snapshot.pods) visit(p, null);
   for (const c of controllerObjectsOf(snapshot)) visit(c, null);
-  return newest;
+  return newest === -Infinity ? null : newest;
 }
 
 /**

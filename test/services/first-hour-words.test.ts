@@ -74,6 +74,23 @@ describe('a snapshot much older than now: one hint about --now', () => {
     expect(newestTimestamp({ controllers: { ReplicaSet: [], ReplicationController: [] }, pods: [] })).toBeNull();
   });
 
+  it('reads only the time fields, at any depth, as strings or dates; the zero time and other fields are no time', () => {
+    const pod = (extra: Record<string, unknown>) => ({ metadata: { name: 'p', creationTimestamp: '2025-01-01T00:00:00Z' }, ...extra }) as never;
+    const at = (pods: unknown[], rs: unknown[] = []) => {
+      const ms = newestTimestamp({ controllers: { ReplicaSet: rs as never[], ReplicationController: [] }, pods: pods as never[] });
+      return ms === null ? null : new Date(ms).toISOString();
+    };
+    expect(at([pod({})])).toBe('2025-01-01T00:00:00.000Z');
+    // a condition in a list keeps its field's name; a container's state two levels down
+    expect(at([pod({ status: { conditions: [{ lastTransitionTime: '2025-03-01T00:00:00Z' }] } })])).toBe('2025-03-01T00:00:00.000Z');
+    expect(at([pod({ status: { containerStatuses: [{ state: { running: { startedAt: '2025-04-01T10:00:00Z' } } }] } })])).toBe('2025-04-01T10:00:00.000Z');
+    // not a time field, a value that is not a time, Go's zero time: none counts
+    expect(at([pod({ metadata: { name: '2030-01-01T00:00:00Z', annotations: { time: 'soon' }, deletionTimestamp: '0001-01-01T00:00:00Z' } })])).toBeNull();
+    // a YAML reader's Date, and a controller's time
+    expect(at([pod({ status: { startTime: new Date('2025-05-01T00:00:00Z') } })], [{ metadata: { creationTimestamp: '2025-06-01T00:00:00Z' } }])).toBe('2025-06-01T00:00:00.000Z');
+    expect(at([pod({ status: { startTime: new Date(Number.NaN) } })])).toBe('2025-01-01T00:00:00.000Z');
+  });
+
   it('read without --now a year later: a hint naming the --now to pass', async () => {
     const later = Date.parse('2026-12-01T00:00:00Z');
     const ctx = await preparePlan(
