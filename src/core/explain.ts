@@ -9,7 +9,7 @@ import { controllerRef, POD_DELETION_COST_ANNOTATION, parseDeletionCost } from '
 import { rankFacts, type RankFacts } from './rank.js';
 import { currentStatus } from './status.js';
 import type { SyncDecision } from './sync-decision.js';
-import { formatTime } from './time.js';
+import { formatParsedTime, formatTime } from './time.js';
 import type { Controller, Pod } from './types.js';
 
 /** One word for what the sync does to a pod: deleting wins over keeping (and follows an adoption). */
@@ -50,7 +50,7 @@ export function buildExplainModel(
       ready: f.ready,
       restarts: f.restarts,
       sidecarRestarts: f.sidecarRestarts,
-      creationTimestamp: f.created === null ? null : formatTime(f.created),
+      creationTimestamp: f.created === null ? null : formatParsedTime(d.pod.metadata.creationTimestamp, f.created),
       ageSeconds: f.created === null ? null : Math.max(0, (nowMs - f.created) / 1000),
       readySeconds: f.readyTime === null ? null : Math.max(0, (nowMs - f.readyTime) / 1000),
       deletionCost: parseDeletionCost(raw).cost,

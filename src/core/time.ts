@@ -18,16 +18,34 @@ export function formatTime(ms: number): string {
 }
 
 /**
+ * formatTime(`ms`) where `ms` was parsed from `written`: `written` itself when it is already in
+ * that form, which the API server's times are. Only forms that Date.parse reads without carrying
+ * into the next unit qualify (day 29 to 31 and hour 24 may roll over), so the text is exactly what
+ * formatTime would make, without a Date.
+ */
+export function formatParsedTime(written: unknown, ms: number): string {
+  return typeof written === 'string' && PLAIN_TIME.test(written) ? written : formatTime(ms);
+}
+
+const PLAIN_TIME = /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|1\d|2[0-8])T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\dZ$/;
+
+/**
  * Upstream's logarithmic bucket of a time (LogarithmicScaleDown): floor(log2(now − t)) with the
- * difference in nanoseconds, and −1 when t is at or after now. Computed exactly (BigInt bit
- * length) so times on a power-of-two boundary land in the same bucket as in Go.
+ * difference in nanoseconds, and −1 when t is at or after now. Computed exactly, so times on a
+ * power-of-two boundary land in the same bucket as in Go: the nanoseconds (µs × 1000, up to 2^63)
+ * are held as two 32-bit halves, each product exact in a double, and the bit length read off them.
  */
 export function logBucket(tMs: number, nowMs: number): number {
   const dMs = nowMs - tMs;
   if (dMs <= 0) return -1;
-  const ns = BigInt(Math.round(dMs * 1000)) * 1000n; // µs precision is all a JS time carries
-  return ns.toString(2).length - 1;
+  const us = Math.round(dMs * 1000); // µs precision is all a JS time carries
+  const low = (us % TWO_32) * 1000; // < 2^42
+  const high = Math.floor(us / TWO_32) * 1000 + Math.floor(low / TWO_32); // < 2^32 while us < 2^53
+  if (high > 0) return 63 - Math.clz32(high);
+  return us === 0 ? 0 : 31 - Math.clz32(low % TWO_32);
 }
+
+const TWO_32 = 2 ** 32;
 
 /** The span of durations a bucket covers, for explanations: [2^b ns, 2^(b+1) ns). */
 export function bucketSpanSeconds(bucket: number): [number, number] {

@@ -44,6 +44,22 @@ describe('§7 logarithmicRankDiff buckets (time.ts logBucket)', () => {
     expect(logBucket(NOW - 1, NOW)).toBe(Math.floor(Math.log2(1e6)));
     expect(logBucket(NOW - SECOND, NOW)).toBe(Math.floor(Math.log2(1e9)));
   });
+  it('≡ the bit length of the nanoseconds as a BigInt, on any difference and at every power of two', () => {
+    const exact = (dMs: number) => {
+      const ns = BigInt(Math.round(dMs * 1000)) * 1000n;
+      return ns.toString(2).length - 1;
+    };
+    fc.assert(
+      fc.property(fc.double({ min: 1e-4, max: 2 ** 53 / 1000 - 1, noNaN: true }), (dMs) => logBucket(0, dMs) === exact(dMs)),
+      { numRuns: 5000 },
+    );
+    // on each side of every power of two a µs count × 1000 can reach
+    for (let k = 10; k < 63; k++) {
+      const us = Math.floor(2 ** k / 1000);
+      for (const u of [us - 1, us, us + 1]) if (u > 0) expect(logBucket(0, u / 1000), `${u} µs`).toBe(exact(u / 1000));
+    }
+    expect(logBucket(0, 1e-4)).toBe(0); // under half a µs: 0 ns
+  });
   it('a time at or after now has bucket −1', () => {
     expect(logBucket(NOW, NOW)).toBe(-1);
     expect(logBucket(NOW + HOUR, NOW)).toBe(-1);
