@@ -87,7 +87,9 @@ describe('a snapshot much older than now: one hint about --now', () => {
     // not a time field, a value that is not a time, Go's zero time: none counts
     expect(at([pod({ metadata: { name: '2030-01-01T00:00:00Z', annotations: { time: 'soon' }, deletionTimestamp: '0001-01-01T00:00:00Z' } })])).toBeNull();
     // a YAML reader's Date, and a controller's time
-    expect(at([pod({ status: { startTime: new Date('2025-05-01T00:00:00Z') } })], [{ metadata: { creationTimestamp: '2025-06-01T00:00:00Z' } }])).toBe('2025-06-01T00:00:00.000Z');
+    expect(at([pod({ status: { startTime: new Date('2025-05-01T00:00:00Z') } })], [{ metadata: { creationTimestamp: '2025-06-01T00:00:00Z' } }])).toBe(
+      '2025-06-01T00:00:00.000Z',
+    );
     expect(at([pod({ status: { startTime: new Date(Number.NaN) } })])).toBe('2025-01-01T00:00:00.000Z');
   });
 
