@@ -57,6 +57,6 @@ export function watchRenderLines(m) {
     `| 1 ReplicaSet owning 10k pods: plan (core) | ${f(m.planOne)} |`,
     `| open its detail (explain 10k pods) | ${f(m.bigOpen)} |`,
     `| key: move in the detail | ${mm(m.bigMove)} |`,
-    `| a new plan's frame → detail on screen (explain again) | ${f(m.bigReplanRender)} |`,
+    `| a new plan's frame → detail on screen (explain again) | ${mm(m.bigReplanRender)} |`,
   ];
 }
