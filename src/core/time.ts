@@ -30,17 +30,20 @@ export function formatParsedTime(written: unknown, ms: number): string {
 const PLAIN_TIME = /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|1\d|2[0-8])T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\dZ$/;
 
 /**
- * Upstream's logarithmic bucket of a time (LogarithmicScaleDown): floor(log2(now − t)) with the
- * difference in nanoseconds, and −1 when t is at or after now. Computed exactly, so times on a
- * power-of-two boundary land in the same bucket as in Go: the nanoseconds (µs × 1000, up to 2^63)
- * are held as two 32-bit halves, each product exact in a double, and the bit length read off them.
+ * Upstream's logarithmic bucket of a time (LogarithmicScaleDown): `int64(math.Log2(float64(d)))`
+ * with d = now − t in nanoseconds, and −1 when t is at or after now. For d up to 2^53 µs that is
+ * d's bit length − 1, computed exactly (two 32-bit halves, each product exact in a double), so
+ * times on a power-of-two boundary land in the same bucket as in Go; Log2's rounding would differ
+ * only within about 2.5e-15 of d below a power of two, which no whole millisecond under 2^63 ns
+ * reaches. A difference past Go's Duration (about 292 years) is its maximum, whose Log2 is 63.
  */
 export function logBucket(tMs: number, nowMs: number): number {
   const dMs = nowMs - tMs;
   if (dMs <= 0) return -1;
   const us = Math.round(dMs * 1000); // µs precision is all a JS time carries
+  if (us > Number.MAX_SAFE_INTEGER) return us * 1000 >= 2 ** 63 ? 63 : 62; // over 285 years: 2^62 ns < d
   const low = (us % TWO_32) * 1000; // < 2^42
-  const high = Math.floor(us / TWO_32) * 1000 + Math.floor(low / TWO_32); // < 2^32 while us < 2^53
+  const high = Math.floor(us / TWO_32) * 1000 + Math.floor(low / TWO_32); // < 2^32
   if (high > 0) return 63 - Math.clz32(high);
   return us === 0 ? 0 : 31 - Math.clz32(low % TWO_32);
 }

@@ -59,6 +59,18 @@ describe('§7 logarithmicRankDiff buckets (time.ts logBucket)', () => {
       for (const u of [us - 1, us, us + 1]) if (u > 0) expect(logBucket(0, u / 1000), `${u} µs`).toBe(exact(u / 1000));
     }
     expect(logBucket(0, 1e-4)).toBe(0); // under half a µs: 0 ns
+    // past 2^53 µs (285 years): 62 up to Go's longest Duration (2^63 − 1 ns, 292 years), its maximum's 63 beyond
+    expect(logBucket(0, 2 ** 53 / 1000 + 1)).toBe(62);
+    expect(logBucket(0, 2 ** 63 / 1e6 - 1e3)).toBe(62);
+    expect(logBucket(0, 2 ** 63 / 1e6)).toBe(63);
+    expect(logBucket(Date.parse('0000-01-01T00:00:00Z'), Date.parse('2026-01-01T00:00:00Z'))).toBe(63);
+  });
+  it("no whole millisecond under 2^63 ns is within Log2's rounding (2.5e-15 of it) below a power of two", () => {
+    for (let k = 20n; k < 63n; k++) {
+      const p = 2n ** k;
+      const below = p - (p % 1_000_000n === 0n ? 1_000_000n : p % 1_000_000n); // the last whole ms under 2^k
+      expect(Number(p - below) / Number(p), `2^${k}`).toBeGreaterThan(2.5e-15);
+    }
   });
   it('a time at or after now has bucket −1', () => {
     expect(logBucket(NOW, NOW)).toBe(-1);
