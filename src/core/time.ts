@@ -45,7 +45,7 @@ export function logBucket(tMs: number, nowMs: number): number {
   const low = (us % TWO_32) * 1000; // < 2^42
   const high = Math.floor(us / TWO_32) * 1000 + Math.floor(low / TWO_32); // < 2^32
   if (high > 0) return 63 - Math.clz32(high);
-  return us === 0 ? 0 : 31 - Math.clz32(low % TWO_32);
+  return us === 0 ? 0 : 31 - Math.clz32(low); // high is 0: low < 2^32
 }
 
 const TWO_32 = 2 ** 32;
