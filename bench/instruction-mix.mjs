@@ -28,7 +28,7 @@ const KINDS = [
   ['libc (memcpy, malloc)', /libc|memcpy|memmove|memset|malloc/],
 ];
 
-export function instructionMix(argv) {
+function instructionMix(argv) {
   const dir = mkdtempSync(join(tmpdir(), 'instruction-mix-'));
   try {
     const out = join(dir, 'callgrind.out');
