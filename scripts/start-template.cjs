@@ -40,11 +40,43 @@ if (runtimeCache && !noCache) {
 
 // ---- Node.js 20 and the single executable: vm.Script's cached data ----
 // Made after the run (so it holds the functions the command compiled, not only the top level),
-// written at exit whole or not at all, one per command (a cache made by `version` lacks most of
-// `diff`'s). Its name carries the file, the bundle's hash, the command, the Node.js version and
-// the architecture. A folder that other users can write, or that belongs to another user, is never
-// read (cached code is code); a cache V8 refuses (corrupt, another V8) is ignored and written again.
+// written at exit whole or not at all, one per command and form (a cache made by `version` lacks
+// most of `diff`'s, one made by `diff -f x.json -o json` its YAML reader and its table). A run that
+// ends in an error (exit status 2) writes none: it stopped before most of its command's code ran,
+// and its cache would serve every later run. Its name carries the file, the bundle's hash, the
+// command and form, the Node.js version and the architecture. A folder that other users can write,
+// or that belongs to another user, is never read (cached code is code); a cache V8 refuses
+// (corrupt, another V8) is ignored and written again.
 const COMMAND = /^[a-z][a-z-]{0,30}$/.test(process.argv[2] ?? '') ? process.argv[2] : '_';
+
+/**
+ * What of a command's words decides which of its code runs: the kind of input of its first -f
+ * (`.yaml`, `.json`, `.ndjson`, `.stdin`, `.file`; none for the cluster) and its -o
+ * (`.o-json`; none for the default). Other words only choose data. A word it misreads only
+ * chooses another cache.
+ */
+function formOf(words) {
+  let input = '';
+  let output = '';
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i];
+    if (w === '--') break;
+    const flag = /^(-f|--filename|-o|--output)(?:=(.*))?$/.exec(w) ?? /^(-[fo])(.+)$/.exec(w);
+    if (!flag) continue;
+    const value = flag[2] ?? words[++i] ?? '';
+    if (flag[1] === '-f' || flag[1] === '--filename') {
+      if (!input)
+        input =
+          value === '-'
+            ? 'stdin'
+            : (/\.(json|ya?ml|ndjson|jsonl)$/i.exec(value)?.[1].toLowerCase().replace('yml', 'yaml').replace('jsonl', 'ndjson') ?? 'file');
+    } else {
+      const name = value.split('=')[0].toLowerCase();
+      output = /^[a-z][a-z-]{0,20}$/.test(name) ? name : 'other';
+    }
+  }
+  return `${input && `.${input}`}${output && `.o-${output}`}`;
+}
 
 /** A file of the bundle as text: ASCII (scripts/single-file.mjs makes it so), so latin1 reads it one byte a character. */
 function source(f) {
@@ -95,12 +127,12 @@ function writeCache(name, data) {
 /** Runs a CommonJS file of the bundle as Node.js would, compiled with its cached data. */
 function runCached(file) {
   const vm = require('node:vm');
-  const name = `${path.basename(file, '.cjs')}-${HASH}-${COMMAND}-${process.version}-${process.arch}.cache`;
+  const name = `${path.basename(file, '.cjs')}-${HASH}-${COMMAND}${formOf(process.argv.slice(3))}-${process.version}-${process.arch}.cache`;
   const cachedData = readCache(name);
   // the wrapper Node gives a CommonJS module
   const wrapped = `(function (exports, require, module, __filename, __dirname) {${source(file)}\n})`;
   const script = new vm.Script(wrapped, { filename: file, cachedData, importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER });
-  if (!cachedData || script.cachedDataRejected) process.once('exit', () => writeCache(name, script.createCachedData()));
+  if (!cachedData || script.cachedDataRejected) process.once('exit', (status) => status !== 2 && writeCache(name, script.createCachedData()));
   const mod = { exports: {} };
   script.runInThisContext()(mod.exports, Module.createRequire(file), mod, file, path.dirname(file));
   return mod.exports;

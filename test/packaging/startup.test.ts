@@ -217,7 +217,7 @@ describe('code cache (dist/bundle/boot.cjs)', () => {
     mkdirSync(join(bundle, '.cache'), { mode: 0o700 });
     writeFileSync(join(bundle, '.cache', 'main-0123456789abcdef-diff-v20.0.0-x64.cache'), 'old');
     expect(runCopy()).toEqual(expected);
-    expect(cacheFiles(join(bundle, '.cache'))).toEqual([expect.stringMatching(/^main-diff-[0-9a-f]{16}-diff-v\d+\.\d+\.\d+-\w+\.cache$/)]);
+    expect(cacheFiles(join(bundle, '.cache'))).toEqual([expect.stringMatching(/^main-diff-[0-9a-f]{16}-diff\.yaml-v\d+\.\d+\.\d+-\w+\.cache$/)]);
 
     // an install folder that cannot take it (tests run as root, which writes through a read-only
     // mode: the folder's place is taken by a file instead): the user's cache folder
@@ -236,6 +236,30 @@ describe('code cache (dist/bundle/boot.cjs)', () => {
     // cut short
     writeFileSync(join(fallback, name), readFileSync(join(fallback, name)).subarray(0, 100));
     expect(runCopy()).toEqual(expected);
+  }, 60_000);
+
+  it('is one per command and form (the input of -f, the -o), and a run that ends in an error writes none', () => {
+    const dir = tempDir('rs-cache-forms-');
+    const env = baseEnv({ RS_RECONCILE_CACHE_DIR: dir, RS_RECONCILE_NO_CODE_CACHE: undefined });
+    const start = (...argv: string[]) => run(process.execPath, [join(ROOT, 'bin', 'run.cjs'), ...argv], { env });
+    const names = () => cacheFiles(dir).map((f) => f.replace(/-[0-9a-f]{16}-/, '-HASH-').replace(/-v\d+\.\d+\.\d+-\w+\.cache$/, ''));
+
+    // stopped by an error before most of the command ran: no cache, so the next run writes the whole one
+    expect(start('diff', '-f', join(dir, 'missing.yaml')).status).toBe(2);
+    expect(start('diff', '--bogus').status).toBe(2);
+    expect(names()).toEqual([]);
+
+    expect(start('diff', '-f', EXAMPLE, '--now', NOW).status).toBe(1);
+    // the spellings of -o that kubectl accepts are one form
+    for (const o of [['-o', 'json'], ['-ojson'], ['--output=json'], ['-o=json']]) expect(start('diff', ...o, '-f', EXAMPLE, '--now', NOW).status).toBe(1);
+    expect(start('diff', '-f', EXAMPLE, '-o', 'wide', '--now', NOW).status).toBe(1);
+    expect(start('version', '--client').status).toBe(0);
+    expect(names().sort()).toEqual([
+      'main-diff-HASH-diff.yaml',
+      'main-diff-HASH-diff.yaml.o-json',
+      'main-diff-HASH-diff.yaml.o-wide',
+      'main-version-HASH-version',
+    ]);
   }, 60_000);
 });
 
