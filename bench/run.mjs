@@ -112,10 +112,9 @@ function timed(cmd, argv, { stdout = 'ignore', env = process.env } = {}) {
 /**
  * The environment of a measurement whose commands start with a code cache folder of its own
  * (RS_RECONCILE_CACHE_DIR), empty until the measurement's warm-up run writes it. A command's code
- * cache is written by its first run and serves every later one (dist/bundle/boot.cjs), so in the
- * checkout's shared folder the code a row starts with would depend on what ran first: a cache
- * written by a JSON `diff -o json` lacks the YAML reader and the table a small `diff` compiles.
- * `done()` removes the folder.
+ * cache is written by the first run of its form and serves every later one (dist/bundle/boot.cjs),
+ * so in the checkout's folder the code a row starts with would be what an earlier run left, on
+ * other data or an older code cache scheme. `done()` removes the folder.
  */
 function ownCodeCache(label, extra = {}) {
   const dir = mkdtempSync(join(tmpdir(), `rs-bench-cache-${label}-`));
@@ -435,7 +434,7 @@ async function measureRollout() {
  * whose speed drifts slows all of them alike; each ratio is the median of the per-round ratios.
  * NODE_EXTRA_CA_CERTS is unset (above, for every process the bench starts). One warm-up round
  * first: it also writes each command's code cache, in a folder of this measurement's own
- * (ownCodeCache), so each command starts with the cache its own form wrote. `RS_BENCH_STARTUP_RUNS` sets the rounds (default 21, --quick 7).
+ * (ownCodeCache). `RS_BENCH_STARTUP_RUNS` sets the rounds (default 21, --quick 7).
  */
 const STARTUP_CASES = (small) => [
   ['help', '`--help`', [runCjs, '--help'], 1.5],
@@ -739,9 +738,8 @@ if (writeTo) {
     'on the same machine. Every process measured runs with `NODE_EXTRA_CA_CERTS` unset: set, it makes',
     'each Node.js start read a CA bundle first, adding the same time to both sides of every ratio.',
     'The start-up and whole-cluster rows give their commands a code cache folder of their own, which',
-    "their warm-up run writes: a command's cache is written by its first run, and one written by",
-    'another form of the command (a JSON `diff -o json` before a small YAML `diff`) lacks code the',
-    'measured form compiles.',
+    "their warm-up run writes: a command's cache is written by the first run of its form, and the",
+    "checkout's folder holds what earlier runs left.",
     '',
     'The `scale` row starts `run` at its default flags against a sandbox with the `sandbox`',
     "command's 3 fake nodes (its scheduler and kubelet bind a pod, run it and report it Ready about",
