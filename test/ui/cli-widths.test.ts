@@ -165,7 +165,8 @@ describe('watch at 60, 80, 120 and 160 columns (tmux)', () => {
       expect(rows[2]).toMatch(/^ {4}└ web-5f6b4c8d9 {2}3\/3 → 2( |$)/);
       for (const l of rows.slice(3)) expect(l).toMatch(/^ {2}[ *~!] rs web-[a-z0-9]+ +\d+( +\d+)+( [█░]+)?$/);
       t.keys(['Enter']);
-      s = await t.waitFor((x) => /^Deployment shop\/web/m.test(x) && /── Next step/.test(x), 'the detail view', 30_000);
+      // the line under the heading too: a capture may catch a frame tmux has only partly drawn
+      s = await t.waitFor((x) => /^Deployment shop\/web/m.test(x) && /^── Next step.*\n {2}\S/m.test(x), 'the detail view', 30_000);
       fits(s, width);
       const table = section(s, /^ {2}NAME +.*DES +CUR/);
       expect(table.map((l) => l.trim().split(/\s+/)[0])).toEqual(['web-7d9c5b6f4', 'web-5f6b4c8d9']);
