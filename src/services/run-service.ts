@@ -12,6 +12,7 @@ import { DeploymentController } from '../controller/deployment-controller.js';
 import type { DeploymentWriteOutcome } from '../controller/deployment-sync.js';
 import type { Deployment, ControllerObject, ControllerKind, Pod, ReplicaSet } from '../core/types.js';
 import type { WriteFence, ActionOutcome } from '../runtime/api.js';
+import { fanOutSignal } from '../runtime/signal.js';
 import { realClock } from '../runtime/clock.js';
 import { CONTROLLER_KINDS, controllerKindInfo, type ControllerKindInfo } from '../core/controller.js';
 import { controllerRef, isPodActive, isPodReady, isPodTerminating } from '../core/pod.js';
@@ -360,7 +361,7 @@ function addEventHandlers(pods: Informer<Pod>, informersFor: Informer<Controller
 /** What starting and awaiting an informer needs, whatever it caches. */
 type RunnableInformer = Pick<Informer, 'run' | 'waitForSync'>;
 
-/** The informers run; once every cache has synced (WaitForCacheSync) the workers start, until `signal`. */
+/** The informers run; once every cache has synced (WaitForCacheSync) the workers start, until `stop`. */
 function runInformersThenWorkers(
   opts: StartOptions,
   apis: KubeControllerAPI[],
@@ -368,8 +369,9 @@ function runInformersThenWorkers(
   informersFor: RunnableInformer[],
   controllers: ReplicaSetController[],
   deployment: DeploymentController | null,
-  signal: AbortSignal,
+  stop: AbortSignal,
 ): { synced: Promise<void>; done: Promise<void> } {
+  const signal = fanOutSignal(stop);
   const running = [pods, ...informersFor].map((inf) => inf.run(signal));
   const synced = Promise.all([pods, ...informersFor].map((inf) => inf.waitForSync(signal))).then(() => undefined);
   const done = (async () => {

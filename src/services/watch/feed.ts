@@ -3,6 +3,7 @@
 
 import type { Behaviour } from '../../core/versions.js';
 import type { Clock } from '../../runtime/clock.js';
+import { fanOutSignal } from '../../runtime/signal.js';
 import type { QueueInfo, WatchFeed, WatchMeta, WatchSink } from './contract.js';
 import { planFrame, type FrameOptions } from './frame.js';
 import { liveHistoryDocument } from './live-history.js';
@@ -47,7 +48,8 @@ export function feedOf(source: FeedSource, o: FeedPlanOptions): WatchFeed {
     queue: source.queue,
     setPaused: (p) => session?.setPaused(p),
     stopped: () => source.stopped(),
-    async start(sink, signal) {
+    async start(sink, stop) {
+      const signal = fanOutSignal(stop);
       const opened = await source.open(sink, signal);
       session = new WatchSession({
         source: opened.source,
