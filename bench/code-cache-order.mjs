@@ -39,9 +39,9 @@ try {
   });
   if (run.error) throw new Error(`valgrind: ${run.error.message}`);
   // one file a thread: out-01 is the main thread
-  const main = readdirSync(dir).find((f) => f === 'callgrind.out-01');
-  if (!main) throw new Error(`callgrind wrote no file for the main thread: ${run.stderr.split('\n').slice(-3).join(' ')}`);
-  const totals = /^totals:\s+(\d+)/m.exec(readFileSync(join(dir, main), 'utf8'));
+  const main = `${out}-01`;
+  if (!existsSync(main)) throw new Error(`callgrind wrote no file for the main thread: ${run.stderr.split('\n').slice(-3).join(' ')}`);
+  const totals = /^totals:\s+(\d+)/m.exec(readFileSync(main, 'utf8'));
   if (!totals) throw new Error('callgrind: no totals line');
   const caches = existsSync(join(dir, 'cache')) ? readdirSync(join(dir, 'cache')).filter((f) => f.endsWith('.cache')) : [];
   console.log(
