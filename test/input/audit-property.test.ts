@@ -181,3 +181,57 @@ describe('the filter reads the resource of a request URI as kube-apiserver does'
     );
   });
 });
+
+describe('an Event inside a JSON string (CloudWatch, AKS) is skipped as the Event itself would be', () => {
+  it('escapedEventOutside on the escaped text answers as eventOutside on the text', async () => {
+    const { escapedEventOutside, eventOutside } = await import('../../src/input/audit/event.js');
+    const { HISTORY_WRITES } = await import('../../src/input/audit/filter.js');
+    // values that hold what the early stop looks for (the verb's key) and what ends it
+    const tricky = fc.string({ unit: fc.constantFrom('a', '"', '\\', ',', ':', 'verb', '","verb":"', '\u00e9', '\u65e5', '\n', '/', '?'), maxLength: 8 });
+    const member = fc.tuple(fc.constantFrom('user', 'objectRef', 'verb', 'stage', 'requestObject', 'x'), fc.oneof(tricky, fc.integer()));
+    fc.assert(
+      fc.property(
+        fc.constantFrom('ResponseComplete', 'RequestReceived', 'Panic'),
+        fc.constantFrom('create', 'update', 'patch', 'delete', 'get', 'watch', 'cre"ate', 'pa\\tch', ''),
+        fc.constantFrom('/api/v1/namespaces/a/pods', '/apis/apps/v1/namespaces/a/replicasets/x/status', '/api/v1/events', '/apis/apps/v1/deployments'),
+        fc.option(tricky, { nil: undefined }),
+        fc.array(member, { maxLength: 4 }),
+        fc.constantFrom('kube-apiserver', 'verb-first', 'no-stage'),
+        (stage, verb, path, query, rest, layout) => {
+          const uri = query === undefined ? path : `${path}?q=${query}`;
+          const head: [string, unknown][] =
+            layout === 'verb-first'
+              ? [
+                  ['verb', verb],
+                  ['requestURI', uri],
+                  ['stage', stage],
+                ]
+              : layout === 'no-stage'
+                ? [
+                    ['requestURI', uri],
+                    ['verb', verb],
+                  ]
+                : [
+                    ['stage', stage],
+                    ['requestURI', uri],
+                    ['verb', verb],
+                  ];
+          const members: [string, unknown][] = [
+            ['kind', 'Event'],
+            ['apiVersion', 'audit.k8s.io/v1'],
+            ['level', 'Request'],
+            ['auditID', 'a-1'],
+            ...head,
+            ...rest,
+          ];
+          // JSON.stringify of an object would fold a repeated key; the text keeps every member in order
+          const text = `{${members.map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v)}`).join(',')}}`;
+          const plain = Buffer.from(text);
+          const escaped = Buffer.from(JSON.stringify(text));
+          expect(escapedEventOutside(escaped, 1, escaped.length, HISTORY_WRITES)).toBe(eventOutside(plain, 0, plain.length, HISTORY_WRITES));
+        },
+      ),
+      { numRuns: 5000 },
+    );
+  });
+});

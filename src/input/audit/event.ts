@@ -161,14 +161,24 @@ export function eventOutside(b: Uint8Array, s: number, e: number, f: AuditFilter
 
 const scratch = Buffer.alloc(4096);
 
+/** Whether scratch[0, n) ends with K_VERB (its last byte, a quote, just written). */
+function endsWithVerbKey(n: number): boolean {
+  const k = n - K_VERB.length;
+  return k >= 0 && scratch[n - 2] === 0x3a && matchAt(scratch, k, n, K_VERB);
+}
+
 /**
  * eventOutside for an Event written inside a JSON string (CloudWatch's `message`, AKS's
- * `properties.log`): `s` is just after the string's opening quote. The first few KiB are
- * unescaped once, back to the Event's own text.
+ * `properties.log`): `s` is just after the string's opening quote. The Event's own text is
+ * unescaped from its start, at most a few KiB, and no further than the quote or backslash after
+ * its first `","verb":"`: eventOutside reads nothing beyond the verb's value, and outside a string
+ * value, whose quotes are escaped, that is where the verb member is (so the answer is the one the
+ * whole text gives).
  */
 export function escapedEventOutside(b: Uint8Array, s: number, e: number, f: AuditFilter): boolean {
   const lim = Math.min(e, s + 4096);
   let n = 0;
+  let verbValue = false;
   for (let i = s; i < lim; i++) {
     let c = b[i];
     if (c === 0x22) break;
@@ -180,12 +190,16 @@ export function escapedEventOutside(b: Uint8Array, s: number, e: number, f: Audi
         if (n + 2 > scratch.length) break;
         scratch[n++] = 0x5c;
         scratch[n++] = c;
+        if (verbValue) break;
         continue;
       }
       if (c === 0x6e || c === 0x74 || c === 0x72 || c === 0x62 || c === 0x66) break; // a raw control character: not kube-apiserver's layout
     }
     if (n >= scratch.length) break;
     scratch[n++] = c;
+    if (verbValue) {
+      if (c === 0x22 || c === 0x5c) break; // the verb's value ends (or holds an escape: unsure either way)
+    } else if (c === 0x22 && endsWithVerbKey(n)) verbValue = true;
   }
   return eventOutside(scratch, 0, n, f);
 }
