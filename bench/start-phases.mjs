@@ -64,7 +64,7 @@ try {
   const copy = join(dir, 'root');
   mkdirSync(join(copy, 'bin'), { recursive: true });
   cpSync(join(root, 'bin', 'run.cjs'), join(copy, 'bin', 'run.cjs'));
-  cpSync(join(root, 'dist', 'bundle'), join(copy, 'dist', 'bundle'), { recursive: true, filter: (src) => !src.includes(`${join('bundle', '.cache')}`) });
+  cpSync(join(root, 'dist', 'bundle'), join(copy, 'dist', 'bundle'), { recursive: true, filter: (src) => !src.includes(join('bundle', '.cache')) });
   const mainFile = `main-${words[0]}.cjs`;
   for (const [file, anchor, replacement] of PATCHES) {
     const path = join(copy, 'dist', 'bundle', file === 'main' ? mainFile : file);
@@ -89,23 +89,29 @@ try {
     if (warm.stdout !== own.stdout || warm.status !== own.status)
       throw new Error('the copy with markers printed something else than the build: an anchor moved');
   }
-  const count = (argv, out) => {
-    const run = spawnSync('valgrind', ['--tool=callgrind', '--compress-strings=no', '--dump-before=*GetEGid*', `--callgrind-out-file=${out}`, ...argv], {
-      stdio: ['ignore', 'ignore', 'pipe'],
-      encoding: 'utf8',
-      env,
-    });
+  // callgrind writes cg.out.1, cg.out.2, … (each cut) and cg.out (from the last cut to the end)
+  const isPart = (f) => f === 'cg.out' || f.startsWith('cg.out.');
+  const count = (argv) => {
+    const run = spawnSync(
+      'valgrind',
+      ['--tool=callgrind', '--compress-strings=no', '--dump-before=*GetEGid*', `--callgrind-out-file=${join(dir, 'cg.out')}`, ...argv],
+      {
+        stdio: ['ignore', 'ignore', 'pipe'],
+        encoding: 'utf8',
+        env,
+      },
+    );
     if (run.error) throw new Error(`valgrind: ${run.error.message}`);
     const parts = readdirSync(dir)
-      .filter((f) => f === 'cg.out' || f.startsWith('cg.out.'))
+      .filter(isPart)
       .map((f) => [f === 'cg.out' ? Number.POSITIVE_INFINITY : Number(f.slice('cg.out.'.length)), readFileSync(join(dir, f), 'utf8')])
       .sort((a, b) => a[0] - b[0])
       .map(([, text]) => Number(/^(?:summary|totals):\s+(\d+)/m.exec(text)?.[1] ?? Number.NaN));
-    for (const f of readdirSync(dir)) if (f === 'cg.out' || f.startsWith('cg.out.')) rmSync(join(dir, f));
+    for (const f of readdirSync(dir)) if (isPart(f)) rmSync(join(dir, f));
     return parts;
   };
-  const [bare] = count([process.execPath, '-e', '0'], join(dir, 'cg.out'));
-  const parts = count([process.execPath, join(copy, 'bin', 'run.cjs'), ...words], join(dir, 'cg.out'));
+  const [bare] = count([process.execPath, '-e', '0']);
+  const parts = count([process.execPath, join(copy, 'bin', 'run.cjs'), ...words]);
   const labels = readFileSync(labelsFile, 'utf8').split('\n');
   // part k (from 1) ends at marker k; the last part runs from the last marker to the process's end
   const rows = labels.map((label, k) => [label, parts[k]]);
