@@ -208,10 +208,23 @@ export interface SandboxEnv {
 }
 
 /** `run` started in this process: its log lines as written, its stop, its exit code. */
-interface StartedRun {
+export interface StartedRun {
   logs: string[];
   stop: AbortController;
   done: Promise<number>;
+}
+
+/** `run` with `opts` (foregroundOptions'), started in this process: its signal and log stream are the StartedRun's. */
+export function startRun(opts: ForegroundOptions): StartedRun {
+  const logs: string[] = [];
+  const stop = new AbortController();
+  const stream = new Writable({
+    write(chunk, _enc, cb) {
+      logs.push(String(chunk));
+      cb();
+    },
+  });
+  return { logs, stop, done: runForeground({ ...opts, signal: stop.signal, stream }) };
 }
 
 const exec = promisify(execFile);
@@ -254,16 +267,8 @@ export function sandboxTests(prefix: string, opts: { per?: 'test' | 'suite' } = 
     },
     /** `run` with `opts` (foregroundOptions'), its signal and log stream this helper's. */
     run(opts: ForegroundOptions): StartedRun {
-      const logs: string[] = [];
-      const stop = new AbortController();
-      const stream = new Writable({
-        write(chunk, _enc, cb) {
-          logs.push(String(chunk));
-          cb();
-        },
-      });
-      const r: StartedRun = { logs, stop, done: runForeground({ ...opts, signal: stop.signal, stream }) };
-      started.push({ stop, settled: () => r.done });
+      const r = startRun(opts);
+      started.push({ stop: r.stop, settled: () => r.done });
       return r;
     },
     /**
