@@ -105,7 +105,7 @@ describe('Deployments', () => {
     );
   });
 
-  it('generation follows spec and annotation changes, not labels or status; observedGeneration is left as written', async () => {
+  it('generation follows spec and annotation changes, not labels or status; observedGeneration is left as written; a status write keeps spec and labels', async () => {
     await env.apps.createNamespacedDeployment({ namespace: 'default', body: deployBody('gen') });
     const labelled = await env.apps.patchNamespacedDeployment(
       { name: 'gen', namespace: 'default', body: { metadata: { labels: { tier: 'x' } } } },
@@ -134,6 +134,12 @@ describe('Deployments', () => {
     expect(spec.status?.replicas).toBe(3);
     const viaStatus = await env.apps.patchNamespacedDeploymentStatus({ name: 'gen', namespace: 'default', body: { spec: { replicas: 7 } } }, mergePatch());
     expect(viaStatus.spec?.replicas).toBe(3);
+    // ...nor labels (deploymentStatusStrategy resets metadata.labels too); annotations it keeps
+    const relabelled = await env.apps.patchNamespacedDeploymentStatus(
+      { name: 'gen', namespace: 'default', body: { metadata: { labels: { tier: 'status' }, annotations: { via: 'status' } } } },
+      mergePatch(),
+    );
+    expect([relabelled.metadata?.labels, relabelled.metadata?.annotations]).toEqual([{ tier: 'x' }, { note: 'y', via: 'status' }]);
     const badStatus = await failure(
       env.apps.patchNamespacedDeploymentStatus({ name: 'gen', namespace: 'default', body: { status: { availableReplicas: 3 } } }, mergePatch()),
     );

@@ -3,7 +3,7 @@
 // Deployment's ReplicaSets (deploymentStrategy.PrepareForUpdate).
 import { defaultDeployment } from '../defaults.js';
 import { COLUMNS, deploymentRow } from '../table.js';
-import { deepEqual } from '../util.js';
+import { clone, deepEqual } from '../util.js';
 import { validateDeploymentSpec, validateDeploymentStatus, validateSelectorImmutable } from '../validation-apps.js';
 import { ALL_VERBS, SCALE, STATUS, type Kind } from './kind.js';
 import { templateListStrategy, zeroTemplate } from './pod-template.js';
@@ -29,6 +29,12 @@ export const deployments: Kind = {
   defaults: defaultDeployment,
   // Every DeploymentStatus field is omitempty.
   createStatus: () => ({}),
+  // deploymentStatusStrategy.PrepareForUpdate: a status write keeps the stored labels too (its
+  // reset fields are spec and metadata.labels), where a ReplicaSet's keeps only the spec.
+  prepareForStatusUpdate(next, old) {
+    if (old.metadata.labels === undefined) delete next.metadata.labels;
+    else next.metadata.labels = clone(old.metadata.labels);
+  },
   generationChanged: (next, old) => !deepEqual(next.spec, old.spec) || !deepEqual(next.metadata.annotations ?? {}, old.metadata.annotations ?? {}),
   validate(o, errs) {
     validateDeploymentSpec(o, errs);
