@@ -3,11 +3,9 @@
 // Deployment object itself is not read: its uid comes from the owner references, and which
 // ReplicaSet is the new one from the revision the Deployment controller writes on each.
 
+import { compareRevisions, parseInt64, REVISION_ANNOTATION, type Revision } from './deployment/util.js';
 import type { ExplainModel, PodOutcome } from './explain-types.js';
 import type { PlanController } from './plan-types.js';
-
-/** The annotation the Deployment controller keeps on each of its ReplicaSets. */
-export const REVISION_ANNOTATION = 'deployment.kubernetes.io/revision';
 
 interface DeploymentTreePod {
   name: string;
@@ -20,7 +18,7 @@ interface DeploymentTreePod {
 
 export interface DeploymentTreeReplicaSet {
   name: string;
-  revision: number | null;
+  revision: Revision | null;
   /** new: the highest revision of its Deployment; old: a lower one; null: no revision to tell. */
   role: 'new' | 'old' | null;
   plan: PlanController;
@@ -34,10 +32,10 @@ export interface DeploymentTree {
   replicaSets: DeploymentTreeReplicaSet[]; // new first, then by revision, newest first
 }
 
-/** "3" → 3; anything that is not a whole number → null. */
-function revisionOf(annotations: Record<string, string> | null | undefined): number | null {
+/** "3" → 3n (an int64, as upstream reads it); absent, or not an int64 → null. */
+function revisionOf(annotations: Record<string, string> | null | undefined): Revision | null {
   const raw = annotations?.[REVISION_ANNOTATION];
-  return raw !== undefined && /^\d+$/.test(raw) ? Number(raw) : null;
+  return raw === undefined ? null : parseInt64(raw);
 }
 
 /**
@@ -55,11 +53,11 @@ export function buildDeploymentTrees(
     tree.replicaSets.push({ name: model.name, revision: revisionOf(annotations), role: null, plan: model.plan, pods: treePods(model) });
   }
   for (const tree of byUid.values()) {
-    const newest = Math.max(...tree.replicaSets.map((r) => r.revision ?? -1));
+    tree.replicaSets.sort((a, b) => compareRevisions(b.revision, a.revision) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     // new only when one ReplicaSet alone carries the highest revision
-    const unique = newest >= 0 && tree.replicaSets.filter((r) => r.revision === newest).length === 1;
+    const newest = tree.replicaSets[0]?.revision ?? null;
+    const unique = newest !== null && tree.replicaSets.filter((r) => r.revision === newest).length === 1;
     for (const r of tree.replicaSets) if (unique && r.revision !== null) r.role = r.revision === newest ? 'new' : 'old';
-    tree.replicaSets.sort((a, b) => (b.revision ?? -1) - (a.revision ?? -1) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
   return [...byUid.values()];
 }

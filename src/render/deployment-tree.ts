@@ -1,7 +1,8 @@
 // `explain deploy/NAME`: a Deployment's header and its tree (Deployment → ReplicaSets → pods),
 // with what the sync of each ReplicaSet does.
 
-import { type DeploymentTree, type DeploymentTreeReplicaSet, REVISION_ANNOTATION } from '../core/explain-deployment.js';
+import { REVISION_ANNOTATION } from '../core/deployment/util.js';
+import type { DeploymentTree, DeploymentTreeReplicaSet } from '../core/explain-deployment.js';
 import type { PlanController, PlanDeployment } from '../core/plan-types.js';
 import { actionWords } from './deployment-diff.js';
 import { type ExplainOptions, decisionStyle, effectiveWidth, field, para } from './explain-text.js';

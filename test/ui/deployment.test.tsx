@@ -32,8 +32,8 @@ describe('the frame: one decision per Deployment in scope', () => {
     const v = f.deployments![0];
     expect(v.decision.actions).toEqual([expect.objectContaining({ verb: 'scale', replicaSet: 'web-5f6b4c8d9', from: 3, to: 2 })]);
     expect(v.replicaSets.map((rs) => [rs.name, rs.role, rs.revision, rs.images, sizesText(rs)])).toEqual([
-      ['web-7d9c5b6f4', 'new', 2, ['nginx:1.27'], '2/2'],
-      ['web-5f6b4c8d9', 'old', 1, ['nginx:1.26'], '3/3 → 2'],
+      ['web-7d9c5b6f4', 'new', '2', ['nginx:1.27'], '2/2'],
+      ['web-5f6b4c8d9', 'old', '1', ['nginx:1.26'], '3/3 → 2'],
     ]);
     expect(v.arithmetic.slice(0, 3)).toEqual([
       'maxSurge 25% of 4 = 1 (rounded up)',

@@ -6,7 +6,7 @@
 import type { ReplicaSet, Deployment } from '../types.js';
 import { labelSelectorAsSelector } from '../selector.js';
 import { clone } from './sync-run.js';
-import { POD_TEMPLATE_HASH_LABEL, revision, semanticEqual } from './util.js';
+import { compareRevisions, POD_TEMPLATE_HASH_LABEL, revision, semanticEqual } from './util.js';
 
 /** What the user changes; several may be given together, as one edit. */
 export interface RolloutChange {
@@ -69,13 +69,13 @@ function undoTemplate(
   const owned = replicaSets
     .filter((rs) => rs.metadata.ownerReferences?.some((r) => r.controller && r.uid === d.metadata.uid))
     .filter((rs) => revision(rs) !== null)
-    .sort((a, b) => (revision(b) ?? 0) - (revision(a) ?? 0));
+    .sort((a, b) => compareRevisions(revision(b), revision(a)));
   let target: ReplicaSet | undefined;
   if (toRevision === 0) {
     if (owned.length < 2) return { ok: false, error: `no rollout history found for deployment "${d.metadata.name}"` };
     target = owned[1];
   } else {
-    target = owned.find((rs) => revision(rs) === toRevision);
+    target = owned.find((rs) => revision(rs) === BigInt(toRevision));
     if (!target) return { ok: false, error: `unable to find specified revision ${toRevision} in history` };
   }
   const template = clone(target.spec.template ?? {});

@@ -26,6 +26,7 @@ import {
   isSaturated,
   maxReplicasBeforeScale,
   maxRevision,
+  nextRevision,
   maxSurge,
   maxUnavailable,
   minReadySeconds,
@@ -67,7 +68,8 @@ export function getAllReplicaSetsAndSyncRevision(run: SyncRun, rsList: readonly 
 function getNewReplicaSet(run: SyncRun, rsList: readonly ReplicaSet[], oldRSs: readonly ReplicaSet[], create: boolean): ReplicaSet | null {
   const d = run.d;
   const existing = findNewReplicaSet(d, rsList);
-  const newRevision = maxRevision(oldRSs) + 1;
+  const maxOldRevision = maxRevision(oldRSs);
+  const newRevision = nextRevision(maxOldRevision);
   const status = (d.status ??= {});
   if (existing) {
     const annotations = { ...(existing.metadata.annotations ?? {}) };
@@ -81,7 +83,7 @@ function getNewReplicaSet(run: SyncRun, rsList: readonly ReplicaSet[], oldRSs: r
       const after = annotations[REVISION_ANNOTATION];
       if (before !== undefined && before !== after)
         run.notes.push(
-          `${existing.metadata.name}'s template is the Deployment's again (a rollback): its revision goes ${before} → ${after}, one above the highest old revision ${newRevision - 1}, and ${before} joins its revision-history`,
+          `${existing.metadata.name}'s template is the Deployment's again (a rollback): its revision goes ${before} → ${after}, one above the highest old revision ${maxOldRevision}, and ${before} joins its revision-history`,
         );
       else if (before !== after) run.notes.push(`${existing.metadata.name} is the new ReplicaSet: it gets revision ${after}`);
       if (minReadyNeedsUpdate) run.notes.push(`${existing.metadata.name} takes the Deployment's minReadySeconds ${minReadySeconds(d)}`);

@@ -218,21 +218,34 @@ export function bySizeOlder(a: ReplicaSet, b: ReplicaSet): number {
 export function byRevision(a: ReplicaSet, b: ReplicaSet): number {
   const ra = revision(a);
   const rb = revision(b);
-  return ra === null || rb === null || ra === rb ? byCreationTimestamp(a, b) : ra - rb;
+  return ra === null || rb === null || ra === rb ? byCreationTimestamp(a, b) : ra < rb ? -1 : 1;
 }
 
 // ---- annotations ----
 
-/** Revision: the revision annotation; 0 when absent, null when it is not a number. */
-export function revision(rs: { metadata: { annotations?: Record<string, string> | null } }): number | null {
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+/** strconv.ParseInt(v, 10, 64): the value, or null when it is not a 64-bit integer. */
+export function parseInt64(v: string): bigint | null {
+  if (!/^[+-]?\d+$/.test(v)) return null;
+  const n = BigInt(v);
+  return n < INT64_MIN || n > INT64_MAX ? null : n;
+}
+
+/** Revisions are int64 upstream (a revision above 2^53 must not lose digits): bigint here. */
+export type Revision = bigint;
+
+/** Revision: the revision annotation (strconv.ParseInt, 64 bits); 0 when absent, null when it is not an int64. */
+export function revision(rs: { metadata: { annotations?: Record<string, string> | null } }): Revision | null {
   const v = rs.metadata.annotations?.[REVISION_ANNOTATION];
-  if (v === undefined) return 0;
-  return /^[+-]?\d+$/.test(v) ? Number(v) : null;
+  if (v === undefined) return 0n;
+  return parseInt64(v);
 }
 
 /** MaxRevision: the highest parseable revision (unparseable ones are skipped). */
-export function maxRevision(rss: readonly ReplicaSet[]): number {
-  let max = 0;
+export function maxRevision(rss: readonly ReplicaSet[]): Revision {
+  let max = 0n;
   for (const rs of rss) {
     const v = revision(rs);
     if (v !== null && v > max) max = v;
@@ -240,14 +253,23 @@ export function maxRevision(rss: readonly ReplicaSet[]): number {
   return max;
 }
 
-const INT64_MIN = -(2n ** 63n);
-const INT64_MAX = 2n ** 63n - 1n;
+/** Lower revision first, a missing one (null) lowest: for sorts (a comparator returns a number). */
+export function compareRevisions(a: Revision | null, b: Revision | null): number {
+  if (a === b) return 0;
+  if (a === null) return -1;
+  if (b === null) return 1;
+  return a < b ? -1 : 1;
+}
+
+/** `maxOldRevision+1` in Go's int64: past MaxInt64 it wraps to MinInt64. */
+export function nextRevision(max: Revision): Revision {
+  return BigInt.asIntN(64, max + 1n);
+}
 
 /** strconv.Atoi (64-bit int) then Go's int32(): the value truncated to 32 bits, or null when not an int. */
 export function atoiInt32(v: string | undefined): number | null {
-  if (v === undefined || !/^[+-]?\d+$/.test(v)) return null;
-  const n = BigInt(v);
-  return n < INT64_MIN || n > INT64_MAX ? null : Number(BigInt.asIntN(32, n));
+  const n = v === undefined ? null : parseInt64(v);
+  return n === null ? null : Number(BigInt.asIntN(32, n));
 }
 
 /** getNonNegativeInt32FromAnnotation: strconv.ParseUint(v, 10, 32), and at most MaxInt32; else null. */
@@ -306,17 +328,18 @@ function copyDeploymentAnnotations(d: Deployment, annotations: Record<string, st
 export function setNewReplicaSetAnnotations(
   d: Deployment,
   annotations: Record<string, string>,
-  newRevision: number,
+  newRevision: Revision,
   exists: boolean,
   revHistoryLimitInChars = MAX_REV_HISTORY_LENGTH_IN_CHARS,
 ): boolean {
   let changed = copyDeploymentAnnotations(d, annotations);
   const had = Object.hasOwn(annotations, REVISION_ANNOTATION);
   const oldRevision = annotations[REVISION_ANNOTATION] ?? '';
-  let oldInt = 0;
+  let oldInt = 0n;
   if (oldRevision !== '') {
-    if (!/^[+-]?\d+$/.test(oldRevision)) return false;
-    oldInt = Number(oldRevision);
+    const parsed = parseInt64(oldRevision);
+    if (parsed === null) return false;
+    oldInt = parsed;
   }
   if (oldInt < newRevision) {
     annotations[REVISION_ANNOTATION] = String(newRevision);

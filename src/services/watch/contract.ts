@@ -40,8 +40,8 @@ export interface PlanFrame {
 export interface DeploymentReplicaSetView {
   /** Its name; null for the new ReplicaSet the next sync creates when its name is not computed. */
   name: string | null;
-  /** deployment.kubernetes.io/revision; null when absent or not a number (or not created yet). */
-  revision: number | null;
+  /** deployment.kubernetes.io/revision as an int64 in decimal; null when not one (or not created yet). */
+  revision: string | null;
   /** new: the Deployment's current template (the decision's newReplicaSet, or the one it creates); old: any other. */
   role: 'new' | 'old';
   /** The images of its template's containers. */

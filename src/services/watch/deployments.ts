@@ -15,6 +15,7 @@ import {
   minReadySeconds,
   progressDeadlineSeconds,
   REASON,
+  compareRevisions,
   revision,
   strategyType,
 } from '../../core/deployment/util.js';
@@ -134,7 +135,7 @@ function replicaSetViews(d: Deployment, decision: DeploymentDecision, inNamespac
   for (const rs of claimed) {
     views.push({
       name: rs.metadata.name,
-      revision: revision(rs),
+      revision: revisionText(rs),
       role: rs.metadata.name === decision.newReplicaSet ? 'new' : 'old',
       images: imagesOf(rs.spec.template),
       desired: rs.spec.replicas ?? 1,
@@ -145,10 +146,19 @@ function replicaSetViews(d: Deployment, decision: DeploymentDecision, inNamespac
     });
   }
   return views.sort(
-    (a, b) => (a.role === 'new' ? 0 : 1) - (b.role === 'new' ? 0 : 1) || (b.revision ?? -1) - (a.revision ?? -1) || compare(a.name ?? '', b.name ?? ''),
+    (a, b) =>
+      (a.role === 'new' ? 0 : 1) - (b.role === 'new' ? 0 : 1) ||
+      compareRevisions(b.revision === null ? null : BigInt(b.revision), a.revision === null ? null : BigInt(a.revision)) ||
+      compare(a.name ?? '', b.name ?? ''),
   );
 }
 
 function imagesOf(template: PodTemplateSpec | undefined): string[] {
   return (template?.spec?.containers ?? []).flatMap((c) => (c.image ? [c.image] : []));
+}
+
+/** The revision annotation as the int64 it is, in decimal; null when it is not one. */
+function revisionText(rs: ReplicaSet): string | null {
+  const r = revision(rs);
+  return r === null ? null : String(r);
 }

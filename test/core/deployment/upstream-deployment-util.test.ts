@@ -348,7 +348,7 @@ describe('TestAnnotationUtils', () => {
     const d = deploy({ annotations: { [REVISION_ANNOTATION]: '1' } });
     const annotations: Record<string, string> = {};
     for (let i = 10; i < 20; i++) {
-      setNewReplicaSetAnnotations(d, annotations, i + 1, true, 5);
+      setNewReplicaSetAnnotations(d, annotations, BigInt(i + 1), true, 5);
       if (i >= 12) expect(annotations[REVISION_HISTORY_ANNOTATION]).toBe(`${i - 1},${i}`);
       expect(annotations[REVISION_ANNOTATION]).toBe(String(i + 1));
     }

@@ -11,12 +11,15 @@ import {
   findOldReplicaSets,
   getScaledValueFromIntOrPercent,
   isSaturated,
+  maxRevision,
   maxSurge,
   maxUnavailable,
   newRSNewReplicas,
+  nextRevision,
   REVISION_ANNOTATION,
   REVISION_HISTORY_ANNOTATION,
   resolveFenceposts,
+  revision,
   roundToInt32,
   setCondition,
   setNewReplicaSetAnnotations,
@@ -89,24 +92,38 @@ describe('IsSaturated', () => {
 describe('SetNewReplicaSetAnnotations', () => {
   it('a new ReplicaSet gets the revision and the replicas annotations', () => {
     const a: Record<string, string> = {};
-    expect(setNewReplicaSetAnnotations(deploy({ replicas: 4 }), a, 3, false)).toBe(true);
+    expect(setNewReplicaSetAnnotations(deploy({ replicas: 4 }), a, 3n, false)).toBe(true);
     expect(a).toEqual({ [REVISION_ANNOTATION]: '3', 'deployment.kubernetes.io/desired-replicas': '4', 'deployment.kubernetes.io/max-replicas': '5' });
   });
   it('a lower revision is raised and kept in revision-history (a rollback)', () => {
     const a: Record<string, string> = { [REVISION_ANNOTATION]: '1' };
-    expect(setNewReplicaSetAnnotations(deploy(), a, 3, true)).toBe(true);
+    expect(setNewReplicaSetAnnotations(deploy(), a, 3n, true)).toBe(true);
     expect(a[REVISION_ANNOTATION]).toBe('3');
     expect(a[REVISION_HISTORY_ANNOTATION]).toBe('1');
     a[REVISION_ANNOTATION] = '5';
-    setNewReplicaSetAnnotations(deploy(), a, 6, true);
+    setNewReplicaSetAnnotations(deploy(), a, 6n, true);
     expect(a[REVISION_HISTORY_ANNOTATION]).toBe('1,5');
+  });
+  it('revisions are int64: one above 2^53 keeps its digits; one past int64 is not a number (strconv.ParseInt)', () => {
+    const big: Record<string, string> = { [REVISION_ANNOTATION]: '3546343826724305832' };
+    expect(revision({ metadata: { annotations: big } })).toBe(3546343826724305832n);
+    expect(nextRevision(maxRevision([rs({ name: 'web-a', replicas: 1, annotations: big })]))).toBe(3546343826724305833n);
+    expect(setNewReplicaSetAnnotations(deploy(), { ...big }, 3546343826724305833n, true)).toBe(true);
+    const a: Record<string, string> = { ...big };
+    setNewReplicaSetAnnotations(deploy(), a, 3546343826724305833n, true);
+    expect([a[REVISION_ANNOTATION], a[REVISION_HISTORY_ANNOTATION]]).toEqual(['3546343826724305833', '3546343826724305832']);
+    expect(revision({ metadata: { annotations: { [REVISION_ANNOTATION]: '9223372036854775808' } } })).toBeNull();
+    expect(revision({ metadata: { annotations: { [REVISION_ANNOTATION]: '+7' } } })).toBe(7n);
+    expect(revision({ metadata: {} })).toBe(0n);
+    // Go's int64 addition wraps: MaxInt64 + 1 is MinInt64
+    expect(nextRevision(9223372036854775807n)).toBe(-9223372036854775808n);
   });
   it('a higher revision is left alone; deployment annotations are copied except the skipped ones', () => {
     const a: Record<string, string> = { [REVISION_ANNOTATION]: '7' };
     const d = deploy({ annotations: { team: 'a', [REVISION_ANNOTATION]: '9', 'kubectl.kubernetes.io/last-applied-configuration': '{}' } });
-    expect(setNewReplicaSetAnnotations(d, a, 3, true)).toBe(true);
+    expect(setNewReplicaSetAnnotations(d, a, 3n, true)).toBe(true);
     expect(a).toEqual({ [REVISION_ANNOTATION]: '7', team: 'a' });
-    expect(setNewReplicaSetAnnotations(d, a, 3, true)).toBe(false);
+    expect(setNewReplicaSetAnnotations(d, a, 3n, true)).toBe(false);
   });
 });
 
