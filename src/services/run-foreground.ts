@@ -78,6 +78,8 @@ export async function runForeground(o: ForegroundOptions): Promise<number> {
   for (const n of notices) log.info(`Warning: ${n}`);
 
   if (!o.force) await refuseBesideUpstreamController(conn, namespace, (w) => log.info(`Warning: ${w}`));
+  // a stop that came while the server was asked (version, an upstream controller) ends it here
+  if (o.signal?.aborted) return 0;
   return new Foreground(o, { log, conn, namespace, behaviour }).run();
 }
 
@@ -115,7 +117,9 @@ class Foreground {
     };
     process.once('SIGINT', onSignal);
     process.once('SIGTERM', onSignal);
-    o.signal?.addEventListener('abort', () => this.stop.abort(), { once: true });
+    // an AbortSignal aborted already never fires 'abort' again: a stop during start-up is not lost
+    if (o.signal?.aborted) this.stop.abort();
+    else o.signal?.addEventListener('abort', () => this.stop.abort(), { once: true });
     const expectationsTimer = setInterval(() => {
       if (this.handle) this.m.expectationsPending.set(this.handle.controllers.reduce((n, c) => n + c.expectations.pending().length, 0));
     }, 1000);

@@ -97,6 +97,18 @@ describe('run on the sandbox', () => {
     expect(logs.join('')).toMatch(/not in sync after 2s; diff: ReplicaSet default\/web \(write its status\)"/);
   });
 
+  it('a stop during start-up is not lost: stopped at once, or while it asks the server, it ends with 0 and creates nothing', async () => {
+    const { kubeconfig, core } = await setup([rs('web', 3)]);
+    const atOnce = t.run(options(kubeconfig));
+    atOnce.stop.abort();
+    expect(await atOnce.done).toBe(0);
+    const soon = t.run(options(kubeconfig));
+    await Promise.resolve();
+    soon.stop.abort();
+    expect(await soon.done).toBe(0);
+    expect(await livePods(core)).toHaveLength(0);
+  });
+
   it('adopts an orphan, releases a relabelled pod and replaces it; scales down; stops cleanly', async () => {
     const { kubeconfig, core, apps } = await setup([rs('web', 3)]);
     const { stop, logs, done } = t.run(options(kubeconfig));
