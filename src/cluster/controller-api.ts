@@ -325,6 +325,14 @@ export class KubeControllerAPI implements ControllerAPI, DeploymentControllerAPI
     return toWire(out, 'V1Deployment') as Deployment;
   }
 
+  async updateDeployment(namespace: string, d: Deployment): Promise<Deployment> {
+    const body = fromWire({ apiVersion: 'apps/v1', kind: 'Deployment', ...d }, 'V1Deployment');
+    const out = await this.call('update', 'deployments', true, (o) =>
+      this.apps.replaceNamespacedDeployment({ namespace, name: d.metadata.name, body, dryRun: this.dryRun }, o),
+    );
+    return toWire(out, 'V1Deployment') as Deployment;
+  }
+
   /** Queues the event (makeEvent); it resolves once the event is sent or dropped, and never rejects. */
   recordEvent(c: Controller | Deployment, type: 'Normal' | 'Warning', reason: string, message: string): Promise<void> {
     const namespace = namespaceOf(c);

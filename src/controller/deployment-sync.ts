@@ -124,6 +124,8 @@ function carryOutWrite(ctx: WriteContext, w: DeploymentWrite): Promise<void> {
       return deleteReplicaSet(ctx, w);
     case 'updateDeploymentStatus':
       return updateDeploymentStatus(ctx, w);
+    case 'updateDeployment':
+      return updateDeployment(ctx, w);
   }
 }
 
@@ -265,4 +267,17 @@ async function updateDeploymentStatus(ctx: WriteContext, w: WriteOf<'updateDeplo
   body.metadata.annotations = { ...w.annotations };
   await ctx.api.updateDeploymentStatus(ctx.ns, body);
   ctx.report({ write: w, target: ctx.target, ok: true });
+}
+
+/**
+ * rollback's update of the Deployment: its Warning (the rollback given up) recorded before the
+ * request, as upstream's eventRecorder records it, and DeploymentRollback once it succeeded.
+ */
+async function updateDeployment(ctx: WriteContext, w: WriteOf<'updateDeployment'>): Promise<void> {
+  ctx.target = ctx.d.metadata.name;
+  if (w.warning) void ctx.api.recordEvent(ctx.d, w.warning.type, w.warning.reason, w.warning.message);
+  // the object as the sync held it: the status it carries is the server's to ignore
+  await ctx.api.updateDeployment(ctx.ns, structuredClone(w.deployment));
+  ctx.report({ write: w, target: ctx.target, ok: true });
+  recordWriteEvent(ctx, w.event);
 }

@@ -112,6 +112,8 @@ export interface DeploymentControllerAPI {
   getReplicaSet(namespace: string, name: string): Promise<ReplicaSet>;
   /** PUT …/status with the Deployment's status (and its resourceVersion). */
   updateDeploymentStatus(namespace: string, d: Deployment): Promise<Deployment>;
+  /** PUT of the Deployment with its resourceVersion (rollback's updateDeploymentAndClearRollbackTo). */
+  updateDeployment(namespace: string, d: Deployment): Promise<Deployment>;
   /** Records an Event on the Deployment; as ControllerAPI.recordEvent: never rejects, not waited for. */
   recordEvent(d: Deployment, type: 'Normal' | 'Warning', reason: string, message: string): Promise<void>;
 }

@@ -15,6 +15,7 @@ import type { WriteFence, ActionOutcome } from '../runtime/api.js';
 import { fanOutSignal } from '../runtime/signal.js';
 import { realClock } from '../runtime/clock.js';
 import { CONTROLLER_KINDS, controllerKindInfo, type ControllerKindInfo } from '../core/controller.js';
+import { ROLLBACK_TO_ANNOTATION } from '../core/deployment/util.js';
 import { controllerRef, isPodActive, isPodReady, isPodTerminating } from '../core/pod.js';
 import { TokenBucket } from '../runtime/rate-limiter.js';
 import { parseSelectorString } from '../core/selector.js';
@@ -180,7 +181,9 @@ function deploymentWriteLine(key: string, o: DeploymentWriteOutcome): string {
         ? `create replicaset ${o.target} (replicas ${w.replicaSet.spec.replicas ?? 0})`
         : w.kind === 'updateDeploymentStatus'
           ? 'update status'
-          : `${w.kind.replace('ReplicaSet', '').toLowerCase()} replicaset ${o.target}`;
+          : w.kind === 'updateDeployment'
+            ? `update deployment (rollback: ${w.event ? 'template rolled back' : 'given up'}, ${ROLLBACK_TO_ANNOTATION} cleared)`
+            : `${w.kind.replace('ReplicaSet', '').toLowerCase()} replicaset ${o.target}`;
   const tail = [o.note, o.error].filter((x) => x);
   return `Deployment ${key}: ${what}${o.ok ? '' : ' failed'}${tail.length ? ` (${tail.join('; ')})` : ''}`;
 }

@@ -62,6 +62,7 @@ function recording(api: KubeControllerAPI, calls: Call[]): DeploymentControllerA
     deleteReplicaSet: (ns, name) => note('deleteReplicaSet', name, api.deleteReplicaSet(ns, name)),
     getReplicaSet: (ns, name) => api.getReplicaSet(ns, name),
     updateDeploymentStatus: (ns, d) => note('updateDeploymentStatus', d.metadata.name, api.updateDeploymentStatus(ns, d)),
+    updateDeployment: (ns, d) => note('updateDeployment', d.metadata.name, api.updateDeployment(ns, d)),
     recordEvent: (d, type, reason, message) => api.recordEvent(d, type, reason, message), // not a write of the decision
   };
 }
@@ -75,7 +76,11 @@ async function eventsOf(kubectl: (...args: string[]) => Promise<string>, name: s
 }
 
 const writeName = (w: DeploymentWrite, d: Deployment): string =>
-  w.kind === 'createReplicaSet' || w.kind === 'updateReplicaSet' ? w.replicaSet.metadata.name : w.kind === 'updateDeploymentStatus' ? d.metadata.name : w.name;
+  w.kind === 'createReplicaSet' || w.kind === 'updateReplicaSet'
+    ? w.replicaSet.metadata.name
+    : w.kind === 'updateDeploymentStatus' || w.kind === 'updateDeployment'
+      ? d.metadata.name
+      : w.name;
 
 describe('the runtime carries out decision.writes, nothing else', () => {
   it('every sync of a rollout (create, set image, scale, an orphan adopted and released): the calls are the writes, in order', async () => {
@@ -97,7 +102,7 @@ describe('the runtime carries out decision.writes, nothing else', () => {
         const w = sent[i];
         if (w.kind !== 'createReplicaSet' && !writeName(w, d).endsWith('<pod-template-hash>')) expect(c.name).toBe(writeName(w, d));
         // only a write the decision calls a conflict meets a 409, and it ends the sync
-        const conflict = (w.kind === 'updateReplicaSet' || w.kind === 'updateDeploymentStatus') && w.conflict;
+        const conflict = (w.kind === 'updateReplicaSet' || w.kind === 'updateDeploymentStatus' || w.kind === 'updateDeployment') && w.conflict;
         expect(c.code === 409).toBe(conflict);
       });
       if (result.error === null) expect(calls).toHaveLength(decision.writes.length);
@@ -122,6 +127,20 @@ describe('the runtime carries out decision.writes, nothing else', () => {
     await syncUntilQuiet();
     await kubectl('scale', 'deployment/web', '--replicas=4');
     await syncUntilQuiet();
+    // the deprecated rollback annotation: the Deployment updated with the template of the revision
+    // before the newest (nginx:1.27), the annotation cleared, DeploymentRollback recorded; the next
+    // syncs make that ReplicaSet the new one again, at revision 3, and scale it up
+    await kubectl('annotate', 'deployment/web', 'deprecated.deployment.rollback.to=0');
+    expect((await syncOnce()).writes.map((w) => w.kind)).toEqual(['updateDeployment']);
+    const rolledBack = (await read()).d;
+    expect(rolledBack.spec.template?.spec?.containers?.[0]?.image).toBe('nginx:1.27');
+    expect(rolledBack.metadata.annotations ?? {}).not.toHaveProperty('deprecated.deployment.rollback.to');
+    await api.flush();
+    expect(await eventsOf(kubectl, 'web')).toContain('Normal DeploymentRollback: Rolled back deployment "web" to revision 1');
+    await syncUntilQuiet();
+    const again = (await read()).rss.find((rs) => rs.spec.template?.spec?.containers?.[0]?.image === 'nginx:1.27');
+    expect(again?.metadata.annotations?.['deployment.kubernetes.io/revision']).toBe('3');
+    expect(again?.spec.replicas).toBeGreaterThan(0);
     // an orphan the Deployment's selector matches is adopted (ControllerRefManager's patch) ...
     const orphan = join(dir, 'orphan.json');
     const labels = { app: 'web' };
@@ -345,6 +364,7 @@ describe('a create refused in a terminating namespace', () => {
       deleteReplicaSet: () => Promise.reject(new Error('not expected')),
       getReplicaSet: () => Promise.reject(new Error('not expected')),
       updateDeploymentStatus: (_ns, obj) => (sent.push('status'), Promise.resolve(obj)),
+      updateDeployment: () => Promise.reject(new Error('not expected')),
       recordEvent: (_d, type, reason) => (sent.push(`event ${type} ${reason}`), Promise.resolve()),
     };
     const decision = decideDeployment({ deployment: d, replicaSets: [], pods: null, nowMs: 0, behaviour: defaultBehaviour() });

@@ -13,9 +13,6 @@
 // - The pod-template-hash is rs-reconcile's own (docs/deployment-controller.md §0): only its
 //   structure is checked, never its value.
 // - Upstream polls every 2 s; here every 100 ms, with generous deadlines, on final states.
-// - Rollback through the `deprecated.deployment.rollback.to` annotation (iterative rollouts) is
-//   not ported: rs-reconcile does not emulate it; the scenario rolls back as `kubectl rollout
-//   undo` does today (the previous ReplicaSet's template written back).
 //
 // Not ported: the two DeploymentPodReplacementPolicy tests (the gate, alpha and off by default, and
 // spec.podReplacementPolicy are not emulated by run, docs/deployment-controller.md §0, nor served by
@@ -47,6 +44,7 @@ const TEST_MS = 120_000;
 
 const HASH = 'pod-template-hash';
 const REVISION = 'deployment.kubernetes.io/revision';
+const ROLLBACK_TO = 'deprecated.deployment.rollback.to';
 const DESIRED = 'deployment.kubernetes.io/desired-replicas';
 const MAX = 'deployment.kubernetes.io/max-replicas';
 const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
@@ -840,20 +838,10 @@ describe('upstream test/e2e/apps/deployment.go against run (ReplicaSet and Deplo
             scale(u);
           });
         } else if (n < 0.4) {
-          // upstream sets deprecated.deployment.rollback.to "0"; here the previous revision's
-          // template is written back, as kubectl rollout undo does
-          const cur = await x.read(name);
-          const rev = (rs: V1ReplicaSet) => Number(rs.metadata?.annotations?.[REVISION] ?? 0);
-          const previous = (await x.replicaSets(cur)).sort((a, b) => rev(b) - rev(a))[1];
-          if (!previous) {
-            steps.push('rollback without history');
-            continue;
-          }
+          // rollback to the previous version, as upstream asks for it: the deprecated annotation
           steps.push('rollback');
           deployment = await x.updateWithRetries(name, (u) => {
-            const template = structuredClone(previous.spec!.template!);
-            delete template.metadata!.labels![HASH];
-            u.spec!.template = template;
+            u.metadata!.annotations = { ...(u.metadata!.annotations ?? {}), [ROLLBACK_TO]: '0' };
           });
         } else if (n < 0.6) {
           steps.push('scale');
@@ -890,8 +878,10 @@ describe('upstream test/e2e/apps/deployment.go against run (ReplicaSet and Deplo
       await x.waitForObserved(name, deployment.metadata!.generation!);
       await x.waitForComplete(deployment);
       await x.waitForCondition(name, 'NewReplicaSetAvailable', 'Progressing');
-      // beyond upstream: the history kept within revisionHistoryLimit, the pods those of the new ReplicaSet
+      // beyond upstream: every rollback asked for was done (its annotation cleared), the history kept
+      // within revisionHistoryLimit, the pods those of the new ReplicaSet
       const final = await x.read(name);
+      expect(final.metadata?.annotations ?? {}).not.toHaveProperty(ROLLBACK_TO);
       const neu = await eventually('the old replicasets cleaned up to revisionHistoryLimit', async (seen) => {
         const all = await x.allReplicaSets(final);
         seen(sizes(all.allOld));

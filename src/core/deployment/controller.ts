@@ -10,9 +10,9 @@ import type { PodMap } from './recreate.js';
 import { rolloutRecreate } from './recreate.js';
 import { rolloutRolling } from './rolling.js';
 import { SyncError, SyncRun, clone } from './sync-run.js';
-import { checkPausedConditions, getAllReplicaSetsAndSyncRevision, isScalingEvent, rollbackTo, sortedByCreation, sync, syncStatusOnly } from './sync.js';
+import { checkPausedConditions, isScalingEvent, rollback, rollbackTo, sortedByCreation, sync, syncStatusOnly } from './sync.js';
 import type { DeploymentDecision, DeploymentStatusOut, DeploymentSyncInput } from './types.js';
-import { findNewReplicaSet, ROLLBACK_TO_ANNOTATION, strategyType } from './util.js';
+import { findNewReplicaSet, strategyType } from './util.js';
 
 /** The Deployment a decision is about, as read before its sync. */
 type DeploymentIdentity = Pick<DeploymentDecision, 'namespace' | 'name' | 'uid' | 'strategy' | 'paused'>;
@@ -98,15 +98,13 @@ function syncClaimed(run: SyncRun, podMap: PodMap, type: string, chosen: SyncPat
     return;
   }
   checkPausedConditions(run);
+  const asked = rollbackTo(d);
   if (d.spec.paused) {
     chosen.path = 'paused';
     sync(run, claimed);
-  } else if (rollbackTo(d) !== null) {
-    // rollback: first the new ReplicaSet and revisions (created when missing), as upstream's
-    // rollback starts; the Deployment update that follows is not emulated
-    chosen.path = 'unsupported';
-    getAllReplicaSetsAndSyncRevision(run, claimed, true);
-    throw new SyncError(`the ${ROLLBACK_TO_ANNOTATION} annotation (the removed extensions/v1beta1 rollback) is not emulated`);
+  } else if (asked !== null) {
+    chosen.path = 'rollback';
+    rollback(run, claimed, asked);
   } else if (isScalingEvent(run, claimed)) {
     chosen.path = 'scaling';
     sync(run, claimed);

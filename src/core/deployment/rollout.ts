@@ -17,7 +17,7 @@ import { decideDeployment } from './controller.js';
 import { clone } from './sync-run.js';
 import type { RolloutChange } from './rollout-change.js';
 import type { DeploymentWrite } from './types.js';
-import { deploymentComplete, findNewReplicaSet, getCondition, POD_TEMPLATE_HASH_LABEL, REASON, rsReplicas } from './util.js';
+import { deploymentComplete, findNewReplicaSet, getCondition, POD_TEMPLATE_HASH_LABEL, REASON, rsReplicas, semanticEqual } from './util.js';
 
 /** What the prediction assumes of the kubelet (and of nothing else). */
 export interface RolloutAssumptions {
@@ -197,6 +197,14 @@ class World {
         this.d.status = clone(w.status);
         this.d.metadata.annotations = { ...w.annotations };
         return true;
+      case 'updateDeployment': {
+        // the rollback's template and annotations: a new generation (spec or annotations changed)
+        const changed =
+          !semanticEqual(w.deployment.spec, this.d.spec) || !semanticEqual(w.deployment.metadata.annotations ?? {}, this.d.metadata.annotations ?? {});
+        const generation = (this.d.metadata.generation ?? 1) + (changed ? 1 : 0);
+        this.d = { ...clone(w.deployment), status: this.d.status, metadata: { ...clone(w.deployment.metadata), generation } };
+        return true;
+      }
     }
   }
 

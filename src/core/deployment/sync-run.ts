@@ -108,6 +108,20 @@ export class SyncRun {
   }
 
   /**
+   * Update of the Deployment copy (rollback's): it conflicts after a status write of this sync, as
+   * upstream sends the object it held before that write.
+   */
+  updateDeployment(warning: DeploymentEvent | null, event: DeploymentEvent | null): void {
+    const conflict = this.deploymentWritten;
+    this.writes.push({ kind: 'updateDeployment', deployment: clone(this.d), conflict, warning, event });
+    if (conflict)
+      throw new SyncError(
+        `Operation cannot be fulfilled on deployments.apps "${this.d.metadata.name}": the object has been modified; please apply your changes to the latest version and try again`,
+      );
+    this.deploymentWritten = true;
+  }
+
+  /**
    * scaleReplicaSet: a write when the size or the replicas annotations (desired, max = replicas +
    * maxSurge) differ; the updated object (or `rs` when nothing was written) and whether it scaled.
    */

@@ -63,7 +63,14 @@ export type DeploymentWrite =
   | { kind: 'createReplicaSet'; replicaSet: ReplicaSet; hashKnown: boolean; truncateName: boolean; event: DeploymentEvent | null }
   | { kind: 'updateReplicaSet'; replicaSet: ReplicaSet; from: number; to: number; conflict: boolean; event: DeploymentEvent | null }
   | { kind: 'deleteReplicaSet'; name: string }
-  | { kind: 'updateDeploymentStatus'; status: DeploymentStatus; annotations: Record<string, string>; conflict: boolean };
+  | { kind: 'updateDeploymentStatus'; status: DeploymentStatus; annotations: Record<string, string>; conflict: boolean }
+  /**
+   * rollback's updateDeploymentAndClearRollbackTo: a PUT of the Deployment (its template and
+   * annotations as the rollback left them, the rollback annotation gone). `warning`: the Event
+   * upstream records before sending it (the rollback given up, or nothing to roll back to);
+   * `event`: the one it records once it succeeded (DeploymentRollback).
+   */
+  | { kind: 'updateDeployment'; deployment: Deployment; conflict: boolean; warning: DeploymentEvent | null; event: DeploymentEvent | null };
 
 export interface DeploymentDecision {
   namespace: string;
@@ -85,5 +92,5 @@ export interface DeploymentDecision {
   /** addition: the error the sync ends with (then a rate-limited requeue), else null. */
   error: string | null;
   /** addition: which branch of syncDeployment ran. */
-  path: 'deleting' | 'empty-selector' | 'invalid-selector' | 'paused' | 'scaling' | 'rolling' | 'recreate' | 'unsupported';
+  path: 'deleting' | 'empty-selector' | 'invalid-selector' | 'paused' | 'rollback' | 'scaling' | 'rolling' | 'recreate' | 'unsupported';
 }

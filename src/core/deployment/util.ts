@@ -3,7 +3,7 @@
 // Deployments are read, and every "set" returns a new value or mutates only the copy it is given.
 
 import { parseTime } from '../time.js';
-import type { Deployment, DeploymentCondition, DeploymentStatus, DeploymentStrategyType, IntOrString, ReplicaSet } from '../types.js';
+import type { Deployment, DeploymentCondition, DeploymentStatus, DeploymentStrategyType, IntOrString, PodTemplateSpec, ReplicaSet } from '../types.js';
 import type { Behaviour } from '../versions.js';
 
 export const REVISION_ANNOTATION = 'deployment.kubernetes.io/revision';
@@ -26,6 +26,13 @@ const SKIP_COPY = new Set([
   MAX_REPLICAS_ANNOTATION,
   ROLLBACK_TO_ANNOTATION,
 ]);
+
+/** The rollback's Event reasons (deployment_util.go RollbackRevisionNotFound, RollbackTemplateUnchanged, RollbackDone). */
+export const ROLLBACK_EVENT = {
+  notFound: 'DeploymentRollbackRevisionNotFound',
+  templateUnchanged: 'DeploymentRollbackTemplateUnchanged',
+  done: 'DeploymentRollback',
+} as const;
 
 // Condition reasons (deployment_util.go).
 export const REASON = {
@@ -261,6 +268,21 @@ export function compareRevisions(a: Revision | null, b: Revision | null): number
   return a < b ? -1 : 1;
 }
 
+/** LastRevision: the second highest parseable revision (the one before the newest), 0 when none. */
+export function lastRevision(rss: readonly ReplicaSet[]): Revision {
+  let max = 0n;
+  let secMax = 0n;
+  for (const rs of rss) {
+    const v = revision(rs);
+    if (v === null) continue;
+    if (v >= max) {
+      secMax = max;
+      max = v;
+    } else if (v > secMax) secMax = v;
+  }
+  return secMax;
+}
+
 /** `maxOldRevision+1` in Go's int64: past MaxInt64 it wraps to MinInt64. */
 export function nextRevision(max: Revision): Revision {
   return BigInt.asIntN(64, max + 1n);
@@ -362,6 +384,28 @@ export function setNewReplicaSetAnnotations(
   }
   if (!exists && setReplicasAnnotations(annotations, deploymentReplicas(d), deploymentReplicas(d) + maxSurge(d))) changed = true;
   return changed;
+}
+
+/**
+ * SetDeploymentAnnotationsTo on the Deployment copy `d` (mutated), rolling back to `rs`: the
+ * Deployment keeps only its skipped annotations (last-applied, revision, …) and takes every other
+ * one from the ReplicaSet.
+ */
+export function setDeploymentAnnotationsTo(d: Deployment, rs: ReplicaSet): void {
+  const annotations: Record<string, string> = {};
+  for (const [k, v] of Object.entries(d.metadata.annotations ?? {})) if (SKIP_COPY.has(k)) annotations[k] = v;
+  for (const [k, v] of Object.entries(rs.metadata.annotations ?? {})) if (!SKIP_COPY.has(k)) annotations[k] = v;
+  d.metadata.annotations = annotations;
+}
+
+/** SetFromReplicaSetTemplate on the Deployment copy `d` (mutated): the ReplicaSet's template, without its pod-template-hash label. */
+export function setFromReplicaSetTemplate(d: Deployment, template: PodTemplateSpec): void {
+  const next = structuredClone(template);
+  if (next.metadata?.labels) {
+    const { [POD_TEMPLATE_HASH_LABEL]: _hash, ...labels } = next.metadata.labels;
+    next.metadata.labels = labels;
+  }
+  d.spec.template = next;
 }
 
 /** SetDeploymentRevision on the Deployment copy `d` (mutated): true when it changed. */

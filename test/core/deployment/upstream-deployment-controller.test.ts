@@ -33,30 +33,72 @@ describe('syncDeployment (deployment_controller_test.go)', () => {
       expect(dec.skip?.reason).toBe('EmptySelector');
     }
   });
-  it('TestReentrantRollback: a rollback writes no ReplicaSet (the Deployment update it makes is not emulated: the sync ends naming it)', () => {
-    const d = deploy({ replicas: 1, annotations: { [REVISION_ANNOTATION]: '2', [ROLLBACK_TO_ANNOTATION]: '0' } });
+  it('TestReentrantRollback: a rollback to revision 0 (the one before the newest) is one update of the Deployment, no write of a ReplicaSet', () => {
+    const d = deploy({ replicas: 1, progressDeadlineSeconds: null, annotations: { [REVISION_ANNOTATION]: '2', [ROLLBACK_TO_ANNOTATION]: '0' } });
     const rs1 = rs({ name: 'web-old', replicas: 0, revision: 1, image: 'nginx:1.26' });
     const rs2 = rs({ name: 'web-new', replicas: 1, revision: 2 });
     for (const minor of MINORS) {
       const dec = decide(d, [rs1, rs2], { minor });
-      expect(
-        dec.writes.filter((w) => w.kind !== 'updateDeploymentStatus'),
-        `1.${minor}`,
-      ).toEqual([]);
-      expect(dec.error).toContain(ROLLBACK_TO_ANNOTATION);
+      expect(kinds(dec), `1.${minor}`).toEqual(['updateDeployment']);
+      expect(dec.error).toBeNull();
+      const w = dec.writes[0] as Extract<(typeof dec.writes)[number], { kind: 'updateDeployment' }>;
+      // rs1's template without its pod-template-hash, the rollback annotation cleared
+      expect(w.deployment.spec.template?.spec?.containers?.[0]?.image).toBe('nginx:1.26');
+      expect(w.deployment.spec.template?.metadata?.labels).not.toHaveProperty('pod-template-hash');
+      expect(w.deployment.metadata.annotations).not.toHaveProperty(ROLLBACK_TO_ANNOTATION);
+      expect([w.conflict, w.warning, w.event]).toEqual([
+        false,
+        null,
+        { type: 'Normal', reason: 'DeploymentRollback', message: 'Rolled back deployment "web" to revision 1' },
+      ]);
     }
   });
 });
 
 describe('getRollbackTo, sync, isScalingEvent and the strategy switch', () => {
-  it('rollback: the new ReplicaSet is created first (getAllReplicaSetsAndSyncRevision with create), then the sync ends naming the annotation', () => {
+  it('rollback: the new ReplicaSet is created first (getAllReplicaSetsAndSyncRevision with create) and its revision written; the Deployment update after that status write meets a 409', () => {
     const d = deploy({ replicas: 2, annotations: { [REVISION_ANNOTATION]: '1', [ROLLBACK_TO_ANNOTATION]: '1' }, progressDeadlineSeconds: null });
     const only = rs({ name: 'web-old', replicas: 2, revision: 1, image: 'nginx:1.26', desired: 2, max: 3 });
     for (const minor of MINORS) {
       const dec = decide(d, [only], { minor });
-      expect(kinds(dec), `1.${minor}`).toEqual(['createReplicaSet', 'updateDeploymentStatus']);
-      expect(dec.error).toContain(ROLLBACK_TO_ANNOTATION);
+      expect(kinds(dec), `1.${minor}`).toEqual(['createReplicaSet', 'updateDeploymentStatus', 'updateDeployment']);
+      expect(dec.writes[2]).toMatchObject({ conflict: true });
+      expect(dec.error).toContain('Operation cannot be fulfilled on deployments.apps "web"');
     }
+  });
+
+  it('rollback given up: no revision before the newest, a revision no ReplicaSet has, or the template already the Deployment’s; the annotation is cleared with a Warning', () => {
+    const neu = rs({ name: 'web-new', replicas: 1, revision: 2 });
+    const older = rs({ name: 'web-old', replicas: 0, revision: 1, image: 'nginx:1.26' });
+    const cases: [string, ReturnType<typeof rs>[], string, string][] = [
+      ['0', [neu], 'DeploymentRollbackRevisionNotFound', 'Unable to find last revision.'],
+      ['7', [older, neu], 'DeploymentRollbackRevisionNotFound', 'Unable to find the revision to rollback to.'],
+      ['2', [older, neu], 'DeploymentRollbackTemplateUnchanged', 'The rollback revision contains the same template as current deployment "web"'],
+    ];
+    for (const [to, rss, reason, message] of cases) {
+      const d = deploy({ replicas: 1, progressDeadlineSeconds: null, annotations: { [REVISION_ANNOTATION]: '2', [ROLLBACK_TO_ANNOTATION]: to } });
+      const dec = decide(d, rss);
+      expect(kinds(dec), to).toEqual(['updateDeployment']);
+      const w = dec.writes[0] as Extract<(typeof dec.writes)[number], { kind: 'updateDeployment' }>;
+      expect([w.warning, w.event], to).toEqual([{ type: 'Warning', reason, message }, null]);
+      expect(w.deployment.spec.template, to).toEqual(d.spec.template);
+      expect(w.deployment.metadata.annotations, to).toEqual({ [REVISION_ANNOTATION]: '2' });
+    }
+  });
+
+  it('rollback: the Deployment takes the ReplicaSet’s annotations but keeps its own skipped ones (SetDeploymentAnnotationsTo)', () => {
+    const d = deploy({
+      replicas: 1,
+      progressDeadlineSeconds: null,
+      annotations: { [REVISION_ANNOTATION]: '2', [ROLLBACK_TO_ANNOTATION]: '1', 'kubernetes.io/change-cause': 'edit', team: 'b' },
+    });
+    const older = rs({ name: 'web-old', replicas: 0, revision: 1, image: 'nginx:1.26', annotations: { 'kubernetes.io/change-cause': 'create' } });
+    const neu = rs({ name: 'web-new', replicas: 1, revision: 2 });
+    const dec = decide(d, [older, neu]);
+    // getNewReplicaSet copies the Deployment's annotations to the new ReplicaSet first
+    expect(kinds(dec)).toEqual(['updateReplicaSet', 'updateDeployment']);
+    const w = dec.writes[1] as Extract<(typeof dec.writes)[number], { kind: 'updateDeployment' }>;
+    expect(w.deployment.metadata.annotations).toEqual({ [REVISION_ANNOTATION]: '2', 'kubernetes.io/change-cause': 'create' });
   });
 
   const old = (replicas = 0) => rs({ name: 'web-old', replicas, actual: replicas, revision: 1, image: 'nginx:1.26', desired: 3, max: 4, ageSeconds: 7200 });
