@@ -212,6 +212,8 @@ export interface StartedRun {
   logs: string[];
   stop: AbortController;
   done: Promise<number>;
+  /** Set once `run` has ended (its exit code, or what it threw): a wait need not go on for a run that is gone. */
+  ended: { code?: number; error?: unknown } | null;
 }
 
 /** `run` with `opts` (foregroundOptions'), started in this process: its signal and log stream are the StartedRun's. */
@@ -224,7 +226,16 @@ export function startRun(opts: ForegroundOptions): StartedRun {
       cb();
     },
   });
-  return { logs, stop, done: runForeground({ ...opts, signal: stop.signal, stream }) };
+  const r: StartedRun = { logs, stop, done: runForeground({ ...opts, signal: stop.signal, stream }), ended: null };
+  r.done.then(
+    (code) => {
+      r.ended = { code };
+    },
+    (error: unknown) => {
+      r.ended = { error };
+    },
+  );
+  return r;
 }
 
 const exec = promisify(execFile);

@@ -25,18 +25,24 @@ import {
 } from '@kubernetes/client-node';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ForegroundOptions } from '../../src/services/run-foreground.js';
-import { REAL, ensureDefaultServiceAccount, foregroundOptions, type StartedRun, startRun as startForeground, testEnv, type TestEnv, until } from './env.js';
+import { REAL, ensureDefaultServiceAccount, foregroundOptions, type StartedRun, startRun as startForeground, testEnv, type TestEnv } from './env.js';
+import {
+  controllerOf,
+  creation,
+  deploymentComplete,
+  DESIRED,
+  equalIgnoreHash,
+  eventually,
+  fenceposts,
+  HASH,
+  REVISION,
+  sizes,
+} from './upstream-deployment-util.js';
 
-const POLL_MS = 100;
-/** upstream's pollTimeout */
-const TIMEOUT_MS = 60_000;
 const TEST_MS = 150_000;
 
 const FAKE_CONTAINER = 'fake-name';
 const FAKE_IMAGE = 'fakeimage';
-const HASH = 'pod-template-hash';
-const REVISION = 'deployment.kubernetes.io/revision';
-const DESIRED = 'deployment.kubernetes.io/desired-replicas';
 const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
 const testLabels = () => ({ name: 'test' });
 const SELECTOR = 'name=test';
@@ -73,25 +79,6 @@ async function stopRun(r: ReturnType<typeof startRun>): Promise<void> {
   runs.splice(runs.indexOf(r), 1);
 }
 
-/** until() whose timeout names the last state seen. */
-async function eventually<T>(what: string, fn: (seen: (s: string) => void) => Promise<T | false | null | undefined>, ms = TIMEOUT_MS): Promise<T> {
-  let last = '';
-  try {
-    return await until(
-      what,
-      () =>
-        fn((s) => {
-          last = s;
-        }),
-      ms,
-      POLL_MS,
-    );
-  } catch (e) {
-    if (e instanceof Error && e.message.startsWith('timed out')) throw new Error(`${e.message}${last ? `; last seen: ${last}` : ''}`);
-    throw e;
-  }
-}
-
 // ---- upstream's util.go, in this project's terms ----
 
 /** newDeployment: a RollingUpdate Deployment (maxSurge and maxUnavailable defaulted) of a fake image. */
@@ -109,68 +96,8 @@ function newDeployment(name: string, replicas: number): V1Deployment {
   };
 }
 
-const controllerOf = (o: { metadata?: { ownerReferences?: { controller?: boolean; uid: string }[] } }) =>
-  o.metadata?.ownerReferences?.find((r) => r.controller === true) ?? null;
-
-/** JSON with keys sorted and empty values left out: Semantic.DeepEqual's view of two defaulted objects. */
-function canonical(v: unknown): unknown {
-  if (v instanceof Date) return v.toISOString();
-  if (Array.isArray(v)) return v.map(canonical);
-  if (v && typeof v === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const k of Object.keys(v).sort()) {
-      const x = (v as Record<string, unknown>)[k];
-      if (x !== undefined && x !== null) out[k] = canonical(x);
-    }
-    return out;
-  }
-  return v;
-}
-
-/** EqualIgnoreHash: the two templates equal once the pod-template-hash label is left out of both. */
-function equalIgnoreHash(a: V1PodTemplateSpec | undefined, b: V1PodTemplateSpec | undefined): boolean {
-  const strip = (t: V1PodTemplateSpec | undefined) => {
-    const c = structuredClone(t ?? {});
-    if (c.metadata?.labels) delete c.metadata.labels[HASH];
-    return JSON.stringify(canonical(c));
-  };
-  return strip(a) === strip(b);
-}
-
-const creation = (rs: V1ReplicaSet) => new Date(rs.metadata?.creationTimestamp ?? 0).getTime();
-
-/** intstr.GetScaledValueFromIntOrPercent of spec.replicas. */
-function scaled(v: number | string | undefined, replicas: number, roundUp: boolean, dflt: string): number {
-  const x = v ?? dflt;
-  if (typeof x === 'number') return x;
-  const pct = Number(x.replace('%', ''));
-  return roundUp ? Math.ceil((pct * replicas) / 100) : Math.floor((pct * replicas) / 100);
-}
-
-/** deploymentutil.MaxSurge and MaxUnavailable (ResolveFenceposts) of a RollingUpdate Deployment. */
-function fenceposts(d: V1Deployment): { surge: number; unavailable: number } {
-  const replicas = d.spec?.replicas ?? 1;
-  if (d.spec?.strategy?.type !== 'RollingUpdate') return { surge: 0, unavailable: 0 };
-  const ru = d.spec.strategy.rollingUpdate ?? {};
-  const surge = scaled(ru.maxSurge as number | string | undefined, replicas, true, '25%');
-  let unavailable = scaled(ru.maxUnavailable as number | string | undefined, replicas, false, '25%');
-  if (surge === 0 && unavailable === 0) unavailable = 1;
-  return { surge, unavailable: Math.min(unavailable, replicas) };
-}
-
 /** deploymentutil.MinAvailable. */
 const minAvailable = (d: V1Deployment) => (d.spec?.replicas ?? 1) - fenceposts(d).unavailable;
-
-/** deploymentutil.DeploymentComplete: the counts at spec.replicas for the generation `want` was written at. */
-function deploymentComplete(want: V1Deployment, s: V1DeploymentStatus | undefined): boolean {
-  const n = want.spec?.replicas ?? 1;
-  return (
-    (s?.updatedReplicas ?? 0) === n &&
-    (s?.replicas ?? 0) === n &&
-    (s?.availableReplicas ?? 0) === n &&
-    (s?.observedGeneration ?? 0) >= (want.metadata?.generation ?? 0)
-  );
-}
 
 function brief(s: V1DeploymentStatus | undefined): string {
   const { replicas, updatedReplicas, readyReplicas, availableReplicas, unavailableReplicas, terminatingReplicas, observedGeneration, collisionCount } = s ?? {};
@@ -187,8 +114,6 @@ function brief(s: V1DeploymentStatus | undefined): string {
     conditions,
   });
 }
-
-const sizes = (rss: V1ReplicaSet[]) => rss.map((rs) => `${rs.metadata?.name}=${rs.spec?.replicas}/${rs.status?.replicas ?? 0}`).join(' ');
 
 /** The replicas fields checkDeploymentStatusReplicasFields compares, terminatingReplicas null when the status has none. */
 interface ReplicaFields {

@@ -33,20 +33,28 @@ import {
 } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { skipAllIf } from '../skips.js';
-import { foregroundOptions, sandboxOnlyReason, sandboxTests, type SandboxEnv, until } from './env.js';
+import { foregroundOptions, sandboxOnlyReason, sandboxTests, type SandboxEnv } from './env.js';
+import {
+  controllerOf,
+  creation,
+  deploymentComplete,
+  DESIRED,
+  equalIgnoreHash,
+  eventually,
+  fenceposts,
+  HASH,
+  MAX,
+  REVISION,
+  sizes,
+  TIMEOUT_MS,
+} from './upstream-deployment-util.js';
 
 const t = sandboxTests('rs-e2e-deploy-');
 
 const NS = 'default';
-const POLL_MS = 100;
-const TIMEOUT_MS = 60_000;
 const TEST_MS = 120_000;
 
-const HASH = 'pod-template-hash';
-const REVISION = 'deployment.kubernetes.io/revision';
 const ROLLBACK_TO = 'deprecated.deployment.rollback.to';
-const DESIRED = 'deployment.kubernetes.io/desired-replicas';
-const MAX = 'deployment.kubernetes.io/max-replicas';
 const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
 
 // upstream's image names (imageutils), as strings: the kubelet runs any
@@ -69,25 +77,6 @@ async function setup(): Promise<Env> {
   const e = await t.start({ nodes: 3, kubelet: { scheduleDelayMs: 5, runDelayMs: 5, readyDelayMs: 10 } });
   t.run(foregroundOptions(e.kubeconfig, { namespace: NS, kinds: ['ReplicaSet'], deployment: true, qps: 1000, burst: 1000 }));
   return { ...e, d: new Tester(e) };
-}
-
-/** until() whose timeout names the last state seen. */
-async function eventually<T>(what: string, fn: (seen: (s: string) => void) => Promise<T | false | null | undefined>, ms = TIMEOUT_MS): Promise<T> {
-  let last = '';
-  try {
-    return await until(
-      what,
-      () =>
-        fn((s) => {
-          last = s;
-        }),
-      ms,
-      POLL_MS,
-    );
-  } catch (e) {
-    if (e instanceof Error && e.message.startsWith('timed out')) throw new Error(`${e.message}${last ? `; last seen: ${last}` : ''}`);
-    throw e;
-  }
 }
 
 const isCode = (e: unknown, code: number) => e instanceof ApiException && e.code === code;
@@ -197,72 +186,11 @@ const labelSelector = (labels: Record<string, string>) =>
     .map(([k, v]) => `${k}=${v}`)
     .join(',');
 
-const controllerOf = (o: { metadata?: { ownerReferences?: { controller?: boolean; uid: string }[] } }) =>
-  o.metadata?.ownerReferences?.find((r) => r.controller === true) ?? null;
-
-/** JSON with keys sorted and empty values left out: Semantic.DeepEqual's view of two defaulted objects. */
-function canonical(v: unknown): unknown {
-  if (v instanceof Date) return v.toISOString();
-  if (Array.isArray(v)) return v.map(canonical);
-  if (v && typeof v === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const k of Object.keys(v).sort()) {
-      const x = (v as Record<string, unknown>)[k];
-      if (x !== undefined && x !== null) out[k] = canonical(x);
-    }
-    return out;
-  }
-  return v;
-}
-
-/** EqualIgnoreHash. */
-function equalIgnoreHash(a: V1PodTemplateSpec | undefined, b: V1PodTemplateSpec | undefined): boolean {
-  const strip = (x: V1PodTemplateSpec | undefined) => {
-    const c = structuredClone(x ?? {});
-    if (c.metadata?.labels) delete c.metadata.labels[HASH];
-    return JSON.stringify(canonical(c));
-  };
-  return strip(a) === strip(b);
-}
-
-const creation = (rs: V1ReplicaSet) => new Date(rs.metadata?.creationTimestamp ?? 0).getTime();
-
-function scaled(v: number | string | undefined, replicas: number, roundUp: boolean): number {
-  const x = v ?? '25%';
-  if (typeof x === 'number') return x;
-  const pct = Number(x.replace('%', ''));
-  return roundUp ? Math.ceil((pct * replicas) / 100) : Math.floor((pct * replicas) / 100);
-}
-
-/** deploymentutil.MaxSurge and MaxUnavailable. */
-function fenceposts(d: V1Deployment): { surge: number; unavailable: number } {
-  const replicas = d.spec?.replicas ?? 1;
-  if (d.spec?.strategy?.type !== 'RollingUpdate') return { surge: 0, unavailable: 0 };
-  const ru = d.spec.strategy.rollingUpdate ?? {};
-  const surge = scaled(ru.maxSurge as number | string | undefined, replicas, true);
-  let unavailable = scaled(ru.maxUnavailable as number | string | undefined, replicas, false);
-  if (surge === 0 && unavailable === 0) unavailable = 1;
-  return { surge, unavailable: Math.min(unavailable, replicas) };
-}
-
-/** deploymentutil.DeploymentComplete: the counts at spec.replicas of `want`, its generation observed. */
-function deploymentComplete(want: V1Deployment, s: V1DeploymentStatus | undefined): boolean {
-  const n = want.spec?.replicas ?? 1;
-  return (
-    (s?.updatedReplicas ?? 0) === n &&
-    (s?.replicas ?? 0) === n &&
-    (s?.availableReplicas ?? 0) === n &&
-    (s?.observedGeneration ?? 0) >= (want.metadata?.generation ?? 0)
-  );
-}
-
 function brief(s: V1DeploymentStatus | undefined): Record<string, unknown> {
   const { replicas, updatedReplicas, readyReplicas, availableReplicas, unavailableReplicas, observedGeneration } = s ?? {};
   const conditions = (s?.conditions ?? []).map((c) => `${c.type}=${c.status}/${c.reason}`);
   return { replicas, updatedReplicas, readyReplicas, availableReplicas, unavailableReplicas, observedGeneration, conditions };
 }
-
-const sizes = (rss: V1ReplicaSet[]) => rss.map((rs) => `${rs.metadata?.name}=${rs.spec?.replicas}/${rs.status?.replicas ?? 0}`).join(' ');
 
 const hasImage = (x: V1PodTemplateSpec | undefined, image: string) => (x?.spec?.containers ?? []).some((c) => c.image === image);
 

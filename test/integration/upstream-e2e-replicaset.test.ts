@@ -40,7 +40,7 @@ import {
 } from '@kubernetes/client-node';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { skipAllIf } from '../skips.js';
-import { foregroundOptions, sandboxOnlyReason, sandboxTests, until } from './env.js';
+import { foregroundOptions, sandboxOnlyReason, sandboxTests, until, type StartedRun } from './env.js';
 
 const t = sandboxTests('rs-upstream-e2e-', { per: 'suite' });
 
@@ -92,29 +92,13 @@ describe('upstream test/e2e/apps (replica_set.go, rc.go) against run, with the s
     return name;
   }
 
-  interface Controller {
-    logs: string[];
-    stop: AbortController;
-    done: Promise<number>;
-    /** Set once `run` has ended: no wait goes on for a controller that is gone. */
-    ended: { code?: number; error?: unknown } | null;
-  }
-  const controllers: Controller[] = [];
+  const controllers: StartedRun[] = [];
 
   /** kube-controller-manager's ReplicaSet and ReplicationController controllers for `namespace`: `run`, fast client limits. */
-  function startController(namespace: string): Controller {
+  function startController(namespace: string): StartedRun {
     const r = t.run(foregroundOptions(kubeconfig, { namespace, qps: 1000, burst: 1000, verbosity: 2 }));
-    const c: Controller = { ...r, ended: null };
-    r.done.then(
-      (code) => {
-        c.ended = { code };
-      },
-      (error) => {
-        c.ended = { error };
-      },
-    );
-    controllers.push(c);
-    return c;
+    controllers.push(r);
+    return r;
   }
 
   const feeds: Feed<unknown>[] = [];

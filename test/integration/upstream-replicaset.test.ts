@@ -21,7 +21,7 @@ import type { V1OwnerReference, V1Pod, V1PodCondition, V1ReplicaSet } from '@kub
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { NEWEST_VERSION } from '../../src/core/versions.js';
 import type { ForegroundOptions } from '../../src/services/run-foreground.js';
-import { ensureDefaultServiceAccount, foregroundOptions, REAL, sandboxTests, until } from './env.js';
+import { ensureDefaultServiceAccount, foregroundOptions, REAL, sandboxTests, until, type StartedRun } from './env.js';
 
 const t = sandboxTests('rs-upstream-', { per: 'suite' });
 
@@ -65,29 +65,13 @@ async function createNamespace(base: string): Promise<string> {
   return name;
 }
 
-interface Controller {
-  logs: string[];
-  stop: AbortController;
-  done: Promise<number>;
-  /** Set once `run` has ended: no wait goes on for a controller that is gone. */
-  ended: { code?: number; error?: unknown } | null;
-}
-const controllers: Controller[] = [];
+const controllers: StartedRun[] = [];
 
 /** `run` for the ReplicaSets of `namespace`: upstream's 5 workers and burst of 500, fast client limits. */
-function runController(namespace: string, extra: Partial<ForegroundOptions> = {}): Controller {
+function runController(namespace: string, extra: Partial<ForegroundOptions> = {}): StartedRun {
   const r = t.run(foregroundOptions(kubeconfig, { namespace, kinds: ['ReplicaSet'], qps: 1000, burst: 1000, verbosity: 2, ...extra }));
-  const c: Controller = { ...r, ended: null };
-  r.done.then(
-    (code) => {
-      c.ended = { code };
-    },
-    (error) => {
-      c.ended = { error };
-    },
-  );
-  controllers.push(c);
-  return c;
+  controllers.push(r);
+  return r;
 }
 
 afterEach(async () => {
