@@ -10,9 +10,10 @@ import type { PodMap } from './recreate.js';
 import { rolloutRecreate } from './recreate.js';
 import { rolloutRolling } from './rolling.js';
 import { SyncError, SyncRun, clone } from './sync-run.js';
-import { checkPausedConditions, isScalingEvent, rollback, rollbackTo, sortedByCreation, sync, syncStatusOnly } from './sync.js';
+import { rollback } from './rollback.js';
+import { checkPausedConditions, isScalingEvent, sortedByCreation, sync, syncStatusOnly } from './sync.js';
 import type { DeploymentDecision, DeploymentStatusOut, DeploymentSyncInput } from './types.js';
-import { findNewReplicaSet, strategyType } from './util.js';
+import { findNewReplicaSet, rollbackTo, strategyType } from './util.js';
 
 /** The Deployment a decision is about, as read before its sync. */
 type DeploymentIdentity = Pick<DeploymentDecision, 'namespace' | 'name' | 'uid' | 'strategy' | 'paused'>;

@@ -3,10 +3,9 @@
 // scaling events), cleanupDeployment (revisionHistoryLimit), calculateStatus and
 // syncDeploymentStatus, and checkPausedConditions.
 
-import type { Deployment, DeploymentCondition, DeploymentStatus, ReplicaSet } from '../types.js';
+import type { DeploymentCondition, DeploymentStatus, ReplicaSet } from '../types.js';
 import { plural, surgeWords } from './arithmetic.js';
 import { clone, SyncError, type SyncRun } from './sync-run.js';
-import type { DeploymentEvent } from './types.js';
 import {
   actualReplicaCount,
   availableReplicaCount,
@@ -16,7 +15,6 @@ import {
   bySizeOlder,
   DESIRED_REPLICAS_ANNOTATION,
   deploymentReplicas,
-  equalIgnoreHash,
   filterActive,
   findActiveOrLatest,
   findNewReplicaSet,
@@ -26,7 +24,6 @@ import {
   hasProgressDeadline,
   isRollingUpdate,
   isSaturated,
-  lastRevision,
   maxReplicasBeforeScale,
   maxRevision,
   nextRevision,
@@ -35,23 +32,18 @@ import {
   minReadySeconds,
   newCondition,
   newRSNewReplicas,
-  parseInt64,
   POD_TEMPLATE_HASH_LABEL,
   REASON,
-  ROLLBACK_EVENT,
-  ROLLBACK_TO_ANNOTATION,
   REVISION_ANNOTATION,
   readyReplicaCount,
   replicasAnnotation,
   replicaCount,
-  type Revision,
   revision,
   revisionHistoryLimit,
+  rollbackTo,
   rsReplicas,
   setCondition,
-  setDeploymentAnnotationsTo,
   setDeploymentRevision,
-  setFromReplicaSetTemplate,
   setNewReplicaSetAnnotations,
   terminatingReplicaCount,
 } from './util.js';
@@ -322,59 +314,6 @@ export function sync(run: SyncRun, rsList: readonly ReplicaSet[]): void {
   scale(run, newRS, oldRSs);
   if (run.d.spec.paused && rollbackTo(run.d) === null) cleanupDeployment(run, oldRSs);
   syncDeploymentStatus(run, [...oldRSs, newRS], newRS);
-}
-
-/**
- * getRollbackTo: the revision the deprecated rollback annotation asks for; null without one, and
- * for one empty or not an int64 (strconv.ParseInt fails: upstream ignores it).
- */
-export function rollbackTo(d: Deployment): Revision | null {
-  const v = d.metadata.annotations?.[ROLLBACK_TO_ANNOTATION];
-  return v === undefined || v === '' ? null : parseInt64(v);
-}
-
-/**
- * rollback [rollback.go]: the new ReplicaSet and revisions first (created when missing), then the
- * template of the ReplicaSet of the revision asked for (0: the one before the newest) written on
- * the Deployment with that ReplicaSet's annotations, and the rollback annotation cleared, in one
- * update of the Deployment. A revision not found, or a template already the Deployment's, gives
- * the rollback up with a Warning: the annotation is cleared all the same.
- */
-export function rollback(run: SyncRun, rsList: readonly ReplicaSet[], asked: Revision): void {
-  const d = run.d;
-  const { newRS, oldRSs } = getAllReplicaSetsAndSyncRevision(run, rsList, true);
-  const allRSs = newRS ? [...oldRSs, newRS] : [...oldRSs];
-  let to = asked;
-  if (to === 0n) {
-    to = lastRevision(allRSs);
-    if (to === 0n) {
-      run.notes.push(`${ROLLBACK_TO_ANNOTATION} 0 asks for the revision before the newest, and there is none: the rollback is given up`);
-      return clearRollbackTo(run, { type: 'Warning', reason: ROLLBACK_EVENT.notFound, message: 'Unable to find last revision.' }, null);
-    }
-  }
-  const target = allRSs.find((rs) => revision(rs) === to);
-  if (!target) {
-    run.notes.push(`no ReplicaSet of the Deployment has revision ${to}: the rollback is given up`);
-    return clearRollbackTo(run, { type: 'Warning', reason: ROLLBACK_EVENT.notFound, message: 'Unable to find the revision to rollback to.' }, null);
-  }
-  if (equalIgnoreHash(d.spec.template, target.spec.template)) {
-    run.notes.push(`revision ${to} (${target.metadata.name}) has the Deployment's template already: nothing to roll back`);
-    const message = `The rollback revision contains the same template as current deployment "${d.metadata.name}"`;
-    return clearRollbackTo(run, { type: 'Warning', reason: ROLLBACK_EVENT.templateUnchanged, message }, null);
-  }
-  setFromReplicaSetTemplate(d, target.spec.template ?? {});
-  setDeploymentAnnotationsTo(d, target);
-  run.notes.push(
-    `the template of revision ${to} (${target.metadata.name}) is written back on the Deployment, with its annotations; the next sync makes ${target.metadata.name} the new ReplicaSet again`,
-  );
-  clearRollbackTo(run, null, { type: 'Normal', reason: ROLLBACK_EVENT.done, message: `Rolled back deployment "${d.metadata.name}" to revision ${to}` });
-}
-
-/** updateDeploymentAndClearRollbackTo: the rollback annotation removed, the Deployment updated. */
-function clearRollbackTo(run: SyncRun, warning: DeploymentEvent | null, event: DeploymentEvent | null): void {
-  const { [ROLLBACK_TO_ANNOTATION]: _asked, ...annotations } = run.d.metadata.annotations ?? {};
-  run.d.metadata.annotations = annotations;
-  run.updateDeployment(warning, event);
 }
 
 /** syncStatusOnly: a Deployment being deleted gets its status, nothing else. */

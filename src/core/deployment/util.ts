@@ -3,7 +3,7 @@
 // Deployments are read, and every "set" returns a new value or mutates only the copy it is given.
 
 import { parseTime } from '../time.js';
-import type { Deployment, DeploymentCondition, DeploymentStatus, DeploymentStrategyType, IntOrString, PodTemplateSpec, ReplicaSet } from '../types.js';
+import type { Deployment, DeploymentCondition, DeploymentStatus, DeploymentStrategyType, IntOrString, ReplicaSet } from '../types.js';
 import type { Behaviour } from '../versions.js';
 
 export const REVISION_ANNOTATION = 'deployment.kubernetes.io/revision';
@@ -18,7 +18,7 @@ const MAX_REV_HISTORY_LENGTH_IN_CHARS = 2000;
 const MAX_INT32 = 2147483647;
 
 /** The annotations a Deployment never copies to its ReplicaSets (skipCopyAnnotation). */
-const SKIP_COPY = new Set([
+const SKIP_COPY: ReadonlySet<string> = new Set([
   LAST_APPLIED_ANNOTATION,
   REVISION_ANNOTATION,
   REVISION_HISTORY_ANNOTATION,
@@ -27,12 +27,10 @@ const SKIP_COPY = new Set([
   ROLLBACK_TO_ANNOTATION,
 ]);
 
-/** The rollback's Event reasons (deployment_util.go RollbackRevisionNotFound, RollbackTemplateUnchanged, RollbackDone). */
-export const ROLLBACK_EVENT = {
-  notFound: 'DeploymentRollbackRevisionNotFound',
-  templateUnchanged: 'DeploymentRollbackTemplateUnchanged',
-  done: 'DeploymentRollback',
-} as const;
+/** skipCopyAnnotation: one of the annotations a Deployment and its ReplicaSets never copy to each other. */
+export function skipCopyAnnotation(key: string): boolean {
+  return SKIP_COPY.has(key);
+}
 
 // Condition reasons (deployment_util.go).
 export const REASON = {
@@ -250,6 +248,15 @@ export function revision(rs: { metadata: { annotations?: Record<string, string> 
   return parseInt64(v);
 }
 
+/**
+ * getRollbackTo: the revision the deprecated rollback annotation asks for; null without one, and
+ * for one empty or not an int64 (strconv.ParseInt fails: upstream ignores it).
+ */
+export function rollbackTo(d: Deployment): Revision | null {
+  const v = d.metadata.annotations?.[ROLLBACK_TO_ANNOTATION];
+  return v === undefined || v === '' ? null : parseInt64(v);
+}
+
 /** MaxRevision: the highest parseable revision (unparseable ones are skipped). */
 export function maxRevision(rss: readonly ReplicaSet[]): Revision {
   let max = 0n;
@@ -266,21 +273,6 @@ export function compareRevisions(a: Revision | null, b: Revision | null): number
   if (a === null) return -1;
   if (b === null) return 1;
   return a < b ? -1 : 1;
-}
-
-/** LastRevision: the second highest parseable revision (the one before the newest), 0 when none. */
-export function lastRevision(rss: readonly ReplicaSet[]): Revision {
-  let max = 0n;
-  let secMax = 0n;
-  for (const rs of rss) {
-    const v = revision(rs);
-    if (v === null) continue;
-    if (v >= max) {
-      secMax = max;
-      max = v;
-    } else if (v > secMax) secMax = v;
-  }
-  return secMax;
 }
 
 /** `maxOldRevision+1` in Go's int64: past MaxInt64 it wraps to MinInt64. */
@@ -384,28 +376,6 @@ export function setNewReplicaSetAnnotations(
   }
   if (!exists && setReplicasAnnotations(annotations, deploymentReplicas(d), deploymentReplicas(d) + maxSurge(d))) changed = true;
   return changed;
-}
-
-/**
- * SetDeploymentAnnotationsTo on the Deployment copy `d` (mutated), rolling back to `rs`: the
- * Deployment keeps only its skipped annotations (last-applied, revision, …) and takes every other
- * one from the ReplicaSet.
- */
-export function setDeploymentAnnotationsTo(d: Deployment, rs: ReplicaSet): void {
-  const annotations: Record<string, string> = {};
-  for (const [k, v] of Object.entries(d.metadata.annotations ?? {})) if (SKIP_COPY.has(k)) annotations[k] = v;
-  for (const [k, v] of Object.entries(rs.metadata.annotations ?? {})) if (!SKIP_COPY.has(k)) annotations[k] = v;
-  d.metadata.annotations = annotations;
-}
-
-/** SetFromReplicaSetTemplate on the Deployment copy `d` (mutated): the ReplicaSet's template, without its pod-template-hash label. */
-export function setFromReplicaSetTemplate(d: Deployment, template: PodTemplateSpec): void {
-  const next = structuredClone(template);
-  if (next.metadata?.labels) {
-    const { [POD_TEMPLATE_HASH_LABEL]: _hash, ...labels } = next.metadata.labels;
-    next.metadata.labels = labels;
-  }
-  d.spec.template = next;
 }
 
 /** SetDeploymentRevision on the Deployment copy `d` (mutated): true when it changed. */
