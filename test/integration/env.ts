@@ -195,6 +195,26 @@ export async function until<T>(what: string, fn: () => Promise<T | false | undef
   }
 }
 
+/** until, failing at once when one of `runs` has ended: no wait goes on for a controller that is gone. */
+export function untilRunning<T>(
+  runs: readonly StartedRun[],
+  what: string,
+  fn: () => Promise<T | false | undefined | null>,
+  ms: number,
+  everyMs = 100,
+): Promise<T> {
+  return until(
+    what,
+    async () => {
+      const gone = runs.find((r) => r.ended);
+      if (gone) throw new Error(`run ended (${JSON.stringify(gone.ended)}) while waiting for ${what}:\n${gone.logs.join('')}`);
+      return fn();
+    },
+    ms,
+    everyMs,
+  );
+}
+
 /** A sandbox started for a test: its kubeconfig written to a fresh directory, clients and kubectl on it. */
 export interface SandboxEnv {
   sandbox: Sandbox;

@@ -40,7 +40,7 @@ import {
 } from '@kubernetes/client-node';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { skipAllIf } from '../skips.js';
-import { foregroundOptions, sandboxOnlyReason, sandboxTests, until, type StartedRun } from './env.js';
+import { foregroundOptions, sandboxOnlyReason, sandboxTests, type StartedRun, untilRunning } from './env.js';
 
 const t = sandboxTests('rs-upstream-e2e-', { per: 'suite' });
 
@@ -115,16 +115,7 @@ describe('upstream test/e2e/apps (replica_set.go, rc.go) against run, with the s
 
   /** Polls `fn` every 100 ms until it holds; fails at once if a controller of the test has ended. */
   function waitFor<T>(what: string, fn: () => Promise<T | false | undefined | null>, ms = WAIT_MS): Promise<T> {
-    return until(
-      what,
-      async () => {
-        const gone = controllers.find((c) => c.ended);
-        if (gone) throw new Error(`run ended (${JSON.stringify(gone.ended)}) while waiting for ${what}:\n${gone.logs.join('')}`);
-        return fn();
-      },
-      ms,
-      100,
-    );
+    return untilRunning(controllers, what, fn, ms);
   }
 
   interface WatchEvent<T> {

@@ -21,7 +21,7 @@ import type { V1OwnerReference, V1Pod, V1PodCondition, V1ReplicaSet } from '@kub
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { NEWEST_VERSION } from '../../src/core/versions.js';
 import type { ForegroundOptions } from '../../src/services/run-foreground.js';
-import { ensureDefaultServiceAccount, foregroundOptions, REAL, sandboxTests, until, type StartedRun } from './env.js';
+import { ensureDefaultServiceAccount, foregroundOptions, REAL, sandboxTests, type StartedRun, untilRunning } from './env.js';
 
 const t = sandboxTests('rs-upstream-', { per: 'suite' });
 
@@ -83,16 +83,7 @@ afterEach(async () => {
 
 /** Polls `fn` (every 100 ms, as upstream's interval) until it holds; fails at once if a controller of the test has ended. */
 function waitFor<T>(what: string, fn: () => Promise<T | false | undefined | null>): Promise<T> {
-  return until(
-    what,
-    async () => {
-      const gone = controllers.find((c) => c.ended);
-      if (gone) throw new Error(`run ended (${JSON.stringify(gone.ended)}) while waiting for ${what}:\n${gone.logs.join('')}`);
-      return fn();
-    },
-    WAIT_MS,
-    100,
-  );
+  return untilRunning(controllers, what, fn, WAIT_MS);
 }
 
 // ---------------------------------------------------------------------------------------------

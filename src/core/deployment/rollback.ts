@@ -5,11 +5,11 @@
 // are synced, the annotation is cleared whatever comes of the rollback, in one update of the
 // Deployment.
 
-import type { Deployment, PodTemplateSpec, ReplicaSet } from '../types.js';
+import type { Deployment, ReplicaSet } from '../types.js';
 import type { SyncRun } from './sync-run.js';
 import { getAllReplicaSetsAndSyncRevision } from './sync.js';
 import type { DeploymentEvent } from './types.js';
-import { equalIgnoreHash, POD_TEMPLATE_HASH_LABEL, type Revision, revision, ROLLBACK_TO_ANNOTATION, skipCopyAnnotation } from './util.js';
+import { equalIgnoreHash, type Revision, revision, ROLLBACK_TO_ANNOTATION, skipCopyAnnotation, templateWithoutHash } from './util.js';
 
 /** The rollback's Event reasons (deployment_util.go RollbackRevisionNotFound, RollbackTemplateUnchanged, RollbackDone). */
 const ROLLBACK_EVENT = {
@@ -47,7 +47,7 @@ export function rollback(run: SyncRun, rsList: readonly ReplicaSet[], asked: Rev
     const message = `The rollback revision contains the same template as current deployment "${d.metadata.name}"`;
     return clearRollbackTo(run, { type: 'Warning', reason: ROLLBACK_EVENT.templateUnchanged, message }, null);
   }
-  setFromReplicaSetTemplate(d, target.spec.template ?? {});
+  d.spec.template = templateWithoutHash(target.spec.template ?? {}); // SetFromReplicaSetTemplate
   setDeploymentAnnotationsTo(d, target);
   run.notes.push(
     `the template of revision ${to} (${target.metadata.name}) is written back on the Deployment, with its annotations; the next sync makes ${target.metadata.name} the new ReplicaSet again`,
@@ -87,14 +87,4 @@ function setDeploymentAnnotationsTo(d: Deployment, rs: ReplicaSet): void {
   for (const [k, v] of Object.entries(d.metadata.annotations ?? {})) if (skipCopyAnnotation(k)) annotations[k] = v;
   for (const [k, v] of Object.entries(rs.metadata.annotations ?? {})) if (!skipCopyAnnotation(k)) annotations[k] = v;
   d.metadata.annotations = annotations;
-}
-
-/** SetFromReplicaSetTemplate on the Deployment copy `d` (mutated): the ReplicaSet's template, without its pod-template-hash label. */
-function setFromReplicaSetTemplate(d: Deployment, template: PodTemplateSpec): void {
-  const next = structuredClone(template);
-  if (next.metadata?.labels) {
-    const { [POD_TEMPLATE_HASH_LABEL]: _hash, ...labels } = next.metadata.labels;
-    next.metadata.labels = labels;
-  }
-  d.spec.template = next;
 }

@@ -6,7 +6,7 @@
 import type { ReplicaSet, Deployment } from '../types.js';
 import { labelSelectorAsSelector } from '../selector.js';
 import { clone } from './sync-run.js';
-import { compareRevisions, POD_TEMPLATE_HASH_LABEL, revision, semanticEqual } from './util.js';
+import { compareRevisions, revision, semanticEqual, templateWithoutHash } from './util.js';
 
 /** What the user changes; several may be given together, as one edit. */
 export interface RolloutChange {
@@ -78,11 +78,7 @@ function undoTemplate(
     target = owned.find((rs) => revision(rs) === BigInt(toRevision));
     if (!target) return { ok: false, error: `unable to find specified revision ${toRevision} in history` };
   }
-  const template = clone(target.spec.template ?? {});
-  if (template.metadata?.labels) {
-    const { [POD_TEMPLATE_HASH_LABEL]: _hash, ...labels } = template.metadata.labels;
-    template.metadata.labels = labels;
-  }
+  const template = templateWithoutHash(target.spec.template ?? {});
   if (semanticEqual(template, d.spec.template ?? {}))
     return { ok: false, error: `skipped rollback (current template already matches revision ${revision(target)})` };
   return { ok: true, template, note: `the template of revision ${revision(target)} (${target.metadata.name}) again, as kubectl rollout undo writes it` };

@@ -3,7 +3,7 @@
 // Deployments are read, and every "set" returns a new value or mutates only the copy it is given.
 
 import { parseTime } from '../time.js';
-import type { Deployment, DeploymentCondition, DeploymentStatus, DeploymentStrategyType, IntOrString, ReplicaSet } from '../types.js';
+import type { Deployment, DeploymentCondition, DeploymentStatus, DeploymentStrategyType, IntOrString, PodTemplateSpec, ReplicaSet } from '../types.js';
 import type { Behaviour } from '../versions.js';
 
 export const REVISION_ANNOTATION = 'deployment.kubernetes.io/revision';
@@ -418,6 +418,16 @@ function withoutHash(t: unknown): unknown {
   const labels = { ...(tpl.metadata?.labels ?? {}) };
   delete labels[POD_TEMPLATE_HASH_LABEL];
   return { ...tpl, metadata: { ...(tpl.metadata ?? {}), labels } };
+}
+
+/** A copy of a ReplicaSet's template without its pod-template-hash label: the Deployment's template it was made from (rollback, rollout undo). */
+export function templateWithoutHash(template: PodTemplateSpec): PodTemplateSpec {
+  const next = structuredClone(template);
+  if (next.metadata?.labels) {
+    const { [POD_TEMPLATE_HASH_LABEL]: _hash, ...labels } = next.metadata.labels;
+    next.metadata.labels = labels;
+  }
+  return next;
 }
 
 /** EqualIgnoreHash: the templates equal once the pod-template-hash label is left out of both. */
